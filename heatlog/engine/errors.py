@@ -1,0 +1,112 @@
+"""Error taxonomy shared by every layer (python-chess style: malformed / illegal / ambiguous)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+STEP_NAMES = {
+    0: "set-up",
+    1: "shift gears",
+    2: "play cards",
+    3: "reveal and move",
+    4: "adrenaline",
+    5: "react",
+    6: "slipstream",
+    7: "check corners",
+    8: "discard",
+    9: "replenish hand",
+}
+
+
+class HeatlogError(Exception):
+    """Base of every error a user can cause. The message names where it happened and which rule."""
+
+    kind = "error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        race: Any = None,
+        round: int | None = None,
+        step: int | None = None,
+        car: str | None = None,
+        input: Any = None,
+        rule: str | None = None,
+    ) -> None:
+        self.message = message
+        self.race = race
+        self.round = round
+        self.step = step
+        self.car = car
+        self.input = input
+        self.rule = rule
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        where: list[str] = []
+        if self.race is not None:
+            where.append(f"race {self.race}")
+        if self.round is not None:
+            where.append(f"round {self.round}")
+        if self.step is not None:
+            where.append(f"step {self.step} ({STEP_NAMES.get(self.step, '?')})")
+        if self.car is not None:
+            where.append(f"car {self.car}")
+        head = f"{self.kind}: " + (", ".join(where) + ": " if where else "")
+        if self.input is not None:
+            shown = self.input if isinstance(self.input, str) else json.dumps(self.input, sort_keys=True)
+            head += f"{shown}: "
+        tail = f" (# {self.rule})" if self.rule else ""
+        return head + self.message + tail
+
+    def located(self, **where: Any) -> HeatlogError:
+        """Fill in location fields that are still unknown (e.g. the race id at the store boundary)."""
+        for key, value in where.items():
+            if getattr(self, key, None) is None and value is not None:
+                setattr(self, key, value)
+        self.args = (self.describe(),)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "race": self.race,
+            "round": self.round,
+            "step": self.step,
+            "car": self.car,
+            "input": self.input,
+            "rule": self.rule,
+        }
+
+
+class MalformedInput(HeatlogError):
+    """The input cannot be read: bad JSON, wrong fields, unknown card token, schema violation."""
+
+    kind = "malformed"
+
+
+class IllegalEvent(HeatlogError):
+    """Well-formed, but the rules (or the turn order) forbid it now."""
+
+    kind = "illegal"
+
+
+class AmbiguousInput(HeatlogError):
+    """The input could mean more than one thing; say which."""
+
+    kind = "ambiguous"
+
+
+class StoreError(HeatlogError):
+    """The event store cannot do what was asked (damaged, locked or foreign file, conflict)."""
+
+    kind = "store"
+
+
+class ConflictError(StoreError):
+    """Another writer appended to the same race first; nothing was written."""
+
+    kind = "conflict"
