@@ -71,6 +71,9 @@ class Track:
             _lane_by_space=tuple(lanes),
         )
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Track:
+        return self  # immutable
+
     def space_of(self, p: int) -> int:
         return (p - 1) % self.spaces + 1
 

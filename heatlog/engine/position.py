@@ -1,0 +1,194 @@
+"""Positions: the complete state of a race at a point, as plain JSON data (like FEN for chess).
+
+``state_to_position`` and ``state_from_position`` round-trip exactly: a race can start from any position
+(puzzles, what-ifs, tests). The format is described by ``schema/position.schema.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from typing import Any
+
+from .cards import CARDS, HAND_SIZE
+from .errors import MalformedInput
+from .state import Car, CornerCheck, RaceState, Turn, counts, expand
+from .track import Track
+
+FORMAT = "heatlog-position"
+VERSION = 1
+
+_TURN_FIELDS = [f.name for f in fields(Turn)]
+
+
+def _turn_to_dict(t: Turn) -> dict[str, Any]:
+    d = asdict(t)
+    d["flips"] = [list(x) for x in t.flips]
+    return d
+
+
+def _turn_from_dict(d: dict[str, Any]) -> Turn:
+    d = dict(d)
+    d["flips"] = [tuple(x) for x in d.get("flips", [])]
+    d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
+    return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
+
+
+def unknowns(state: RaceState) -> list[str]:
+    """What this position does not know (table mode hides hands; an unrecorded shuffle hides order)."""
+    out: list[str] = []
+    for car in state.cars.values():
+        if car.hand is None:
+            out.append(f"hand of {car.name}")
+        if car.deck is None and car.deck_size:
+            out.append(f"deck order of {car.name}")
+    return out
+
+
+def state_to_position(state: RaceState) -> dict[str, Any]:
+    cars = []
+    for c in state.cars.values():
+        cars.append(
+            {
+                "name": c.name,
+                "colour": c.colour,
+                "handicap": c.handicap,
+                "progress": c.progress,
+                "space": state.track.space_of(c.progress),
+                "lane": c.lane,
+                "lap": state.lap_of(c),
+                "laps_done": state.laps_done(c),
+                "gear": c.gear,
+                "hand": expand(c.hand) if c.hand is not None else None,
+                "hand_size": c.hand_size,
+                "deck": list(reversed(c.deck)) if c.deck is not None else None,  # top first
+                "deck_size": c.deck_size,
+                "unseen": expand(c.pool),  # deck ∪ hand as a multiset
+                "discard": list(c.discard),
+                "engine": c.engine,
+                "play_area": list(c.play_area),
+                "committed": list(c.committed) if c.committed is not None else None,
+                "stress_taken": c.stress_taken,
+                "needs_shuffle": c.needs_shuffle,
+                "finished": c.finished,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "v": VERSION,
+        "track": state.track.data,
+        "laps": state.laps,
+        "variant": state.variant,
+        "mode": state.mode,
+        "started": state.started,
+        "phase": state.phase,
+        "round": state.round,
+        "step": state.step,
+        "order": list(state.order),
+        "adrenaline": list(state.adrenaline),
+        "pending": list(state.pending),
+        "turn_index": state.turn_index,
+        "turn": _turn_to_dict(state.turn) if state.turn is not None else None,
+        "whose_turn": state.turn.car if state.turn is not None else None,
+        "shifts": {k: list(v) for k, v in state.shifts.items()},
+        "grid": list(state.grid),
+        "cars": cars,
+        "finished_this_round": list(state.finished_round),
+        "hall_of_fame": list(state.hall_of_fame),
+        "finish_rounds": dict(state.finish_rounds),
+        "unknown": unknowns(state),
+    }
+
+
+def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
+    if not isinstance(pos, dict) or pos.get("format") != FORMAT:
+        raise MalformedInput(f"not a heatlog position (format must be {FORMAT!r})", input=None)
+    if pos.get("v") != VERSION:
+        raise MalformedInput(f"unknown position version {pos.get('v')!r}")
+    try:
+        if track is None:
+            track = Track.from_dict(pos["track"])
+        roster: dict[str, Car] = {}
+        spots: dict[tuple[int, int], str] = {}
+        for d in pos["cars"]:
+            hand = counts(d["hand"]) if d.get("hand") is not None else None
+            deck = list(reversed(d["deck"])) if d.get("deck") is not None else None
+            car = Car(
+                name=d["name"],
+                colour=d.get("colour", ""),
+                handicap=bool(d.get("handicap", False)),
+                progress=int(d["progress"]),
+                lane=int(d["lane"]),
+                gear=int(d["gear"]),
+                pool=counts(d["unseen"]),
+                hand=hand,
+                hand_size=int(d["hand_size"]),
+                deck=deck,
+                deck_size=int(d["deck_size"]),
+                discard=list(d["discard"]),
+                engine=int(d["engine"]),
+                play_area=list(d.get("play_area", [])),
+                committed=list(d["committed"]) if d.get("committed") is not None else None,
+                stress_taken=int(d.get("stress_taken", 0)),
+                needs_shuffle=bool(d.get("needs_shuffle", False)),
+                finished=bool(d.get("finished", False)),
+            )
+            _check_car(car)
+            roster[car.name] = car
+        hall = list(pos.get("hall_of_fame", []))
+        for car in roster.values():
+            if car.name not in hall and pos.get("phase") != "grid":
+                key = (track.space_of(car.progress), car.lane)
+                if key in spots:
+                    raise MalformedInput(f"cars {spots[key]} and {car.name} share space {key[0]} lane {key[1]}")
+                spots[key] = car.name
+        state = RaceState(
+            track=track,
+            laps=int(pos["laps"]),
+            variant=pos.get("variant", "standard"),
+            mode=pos["mode"],
+            cars=roster,
+            started=int(pos.get("started", len(roster))),
+            phase=pos["phase"],
+            round=int(pos["round"]),
+            step=int(pos["step"]),
+            order=list(pos.get("order", [])),
+            adrenaline=list(pos.get("adrenaline", [])),
+            pending=list(pos.get("pending", [])),
+            turn_index=int(pos.get("turn_index", 0)),
+            turn=_turn_from_dict(pos["turn"]) if pos.get("turn") else None,
+            finished_round=list(pos.get("finished_this_round", [])),
+            hall_of_fame=hall,
+            finish_rounds=dict(pos.get("finish_rounds", {})),
+            grid=list(pos.get("grid", [])),
+            spots=spots,
+            shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
+        )
+    except MalformedInput:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
+    if state.mode not in ("table", "open"):
+        raise MalformedInput(f"unknown information mode {state.mode!r}")
+    if state.phase not in ("grid", "deal", "race", "over"):
+        raise MalformedInput(f"unknown phase {state.phase!r}")
+    return state
+
+
+def _check_car(car: Car) -> None:
+    if car.lane not in (1, 2) or not 1 <= car.gear <= 4:
+        raise MalformedInput(f"car {car.name}: lane must be 1 or 2 and gear 1 to 4")
+    if any(v < 0 for v in car.pool.values()) or car.engine < 0:
+        raise MalformedInput(f"car {car.name}: negative card counts")
+    if car.hand_size + car.deck_size != sum(car.pool.values()):
+        raise MalformedInput(
+            f"car {car.name}: hand ({car.hand_size}) + deck ({car.deck_size}) must equal the unseen cards "
+            f"({sum(car.pool.values())})"
+        )
+    if car.hand is not None and (
+        sum(car.hand.values()) != car.hand_size or any(car.hand[c] > car.pool[c] for c in CARDS)
+    ):
+        raise MalformedInput(f"car {car.name}: the hand must be part of the unseen cards and hold hand_size cards")
+    if car.deck is not None and len(car.deck) != car.deck_size:
+        raise MalformedInput(f"car {car.name}: the deck order must list deck_size cards")
+    if car.hand_size > HAND_SIZE + 2 * 8:
+        raise MalformedInput(f"car {car.name}: implausible hand size {car.hand_size}")

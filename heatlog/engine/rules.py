@@ -1,0 +1,1001 @@
+"""The rules: ``apply(state, event) -> state``.
+
+Pure: no I/O. Events are trusted to be well-formed only as far as their ``type``; every field the rules read
+is checked here, because an event can come from an import or a position as well as from the door's
+schema validation. A rejected event raises a :class:`HeatlogError` and leaves the state unchanged.
+Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .cards import (
+    BASIC,
+    CARDS,
+    DISCARDABLE,
+    GEAR_COOLDOWN,
+    HAND_SIZE,
+    HEAT,
+    PLAYABLE,
+    SPINOUT_STRESS,
+    STRESS,
+    VALUE,
+    starting_deck,
+)
+from .errors import HeatlogError, IllegalEvent, MalformedInput
+from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
+from .track import Track
+
+Event = dict[str, Any]
+BASIC_SET = frozenset(BASIC)
+CARD_SET = frozenset(CARDS)
+
+
+# ---------------------------------------------------------------------------------------------- errors
+
+
+def _illegal(
+    state: RaceState | None, ev: Event, message: str, rule: str | None = None, car: str | None = None
+) -> IllegalEvent:
+    return IllegalEvent(
+        message,
+        round=state.round if state is not None and state.round else None,
+        step=_step_of(state) if state is not None else None,
+        car=car if car is not None else ev.get("car"),
+        input=ev,
+        rule=rule,
+    )
+
+
+def _malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput:
+    return MalformedInput(
+        message,
+        round=state.round if state is not None and state.round else None,
+        step=_step_of(state) if state is not None else None,
+        car=ev.get("car") if isinstance(ev, dict) else None,
+        input=ev,
+    )
+
+
+def _step_of(state: RaceState) -> int | None:
+    if state.phase in ("grid", "deal"):
+        return 0
+    if state.phase == "over":
+        return None
+    if state.turn is not None:
+        return state.turn.sub if state.turn.sub <= 9 else 9
+    return state.step
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _car(state: RaceState, ev: Event) -> Car:
+    name = ev.get("car")
+    car = state.cars.get(name) if isinstance(name, str) else None
+    if car is None:
+        raise _malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})")
+    return car
+
+
+def _cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
+    cards = ev.get(key)
+    if not isinstance(cards, list) or not all(isinstance(c, str) and c in CARD_SET for c in cards):
+        raise _malformed(state, ev, f"{key} must be a list of cards (1 2 3 4 0 5 H S)")
+    return cards
+
+
+def _fmt(cards: Iterable[str]) -> str:
+    return " ".join(cards) or "nothing"
+
+
+def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
+    """The car whose turn it is (steps 3–9), or an out-of-turn error (# 2.4)."""
+    car = _car(state, ev)
+    turn = state.turn
+    if state.phase != "race" or turn is None:
+        if state.phase == "over":
+            raise _illegal(state, ev, "the race is over", "16.8")
+        raise _illegal(
+            state,
+            ev,
+            f"{what} comes in a car's turn (steps 3–9); now is step {state.step}: "
+            f"waiting for {', '.join(state.pending)}",
+            "2.1",
+        )
+    if turn.car != car.name:
+        raise _illegal(state, ev, f"it is {turn.car}'s turn, not {car.name}'s", "2.4")
+    return car, turn
+
+
+def _has_in_hand(car: Car, cards: list[str]) -> str | None:
+    """Why the hand cannot hold ``cards``, or None. Table mode checks against what could be there."""
+    need = counts(cards)
+    if len(cards) > car.hand_size:
+        return f"the hand holds only {car.hand_size} cards"
+    source = car.hand if car.hand is not None else car.pool
+    for c in CARDS:
+        if need[c] > source[c]:
+            have = source[c]
+            where = "in the hand" if car.hand is not None else "unseen (deck and hand)"
+            return f"only {have} {_card_name(c)} {'is' if have == 1 else 'are'} {where}, not {need[c]}"
+    return None
+
+
+def _card_name(c: str) -> str:
+    return {"H": "Heat", "S": "Stress"}.get(c, f'"{c}"')
+
+
+def _remove_from_hand(car: Car, cards: list[str]) -> None:
+    for c in cards:
+        car.pool[c] -= 1
+        if car.hand is not None:
+            car.hand[c] -= 1
+    car.hand_size -= len(cards)
+
+
+def _add_to_hand(car: Car, card: str, n: int = 1) -> None:
+    car.pool[card] += n
+    if car.hand is not None:
+        car.hand[card] += n
+    car.hand_size += n
+
+
+def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
+    """Remove ``card`` from the top of the deck after checking it can be there (# 5.2, 14.1)."""
+    if car.deck_size == 0:
+        raise _illegal(state, ev, "the draw deck is empty: record the reshuffle of the discard pile first", "5.6")
+    if car.deck is not None:
+        top = car.deck[-1]
+        if top != card:
+            raise _illegal(
+                state,
+                ev,
+                f"the top of {car.name}'s deck is {_card_name(top)}, not "
+                f"{_card_name(card)} (the shuffle order is known)",
+                "5.2",
+            )
+    else:
+        deck = car.deck_counts()
+        have = deck[card] if deck is not None else car.pool[card]
+        if have <= 0:
+            where = "in the deck" if deck is not None else "unseen (deck and hand)"
+            raise _illegal(state, ev, f"no {_card_name(card)} can be {where}: all are accounted for", "1.1")
+    if car.deck is not None:
+        car.deck.pop()
+    car.deck_size -= 1
+    car.pool[card] -= 1
+
+
+def _pay_heat(car: Car, n: int) -> None:
+    """# 15.1: paying Heat moves cards Engine -> discard."""
+    car.engine -= n
+    car.discard.extend([HEAT] * n)
+
+
+# ---------------------------------------------------------------------------------------------- movement
+
+
+def _free(state: RaceState, p: int, lane: int, me: str) -> bool:
+    holder = state.spots.get((state.track.space_of(p), lane))
+    return holder is None or holder == me
+
+
+def _place(state: RaceState, car: Car, p: int, lane: int) -> None:
+    old = (state.track.space_of(car.progress), car.lane)
+    if state.spots.get(old) == car.name:
+        del state.spots[old]
+    car.progress, car.lane = p, lane
+    state.spots[(state.track.space_of(p), lane)] = car.name
+
+
+def _landing(state: RaceState, car: Car, target: int, floor: int) -> tuple[int, int]:
+    """Where a car heading for ``target`` stops: the nearest space at or before it, not before ``floor``,
+    with a free spot, race line first (# 5.3, 5.5, 7.9, 8.4). The car's own spot counts as free (# A7)."""
+    q = target
+    while q > floor:
+        race = state.track.race_lane(q)
+        if _free(state, q, race, car.name):
+            return q, race
+        other = 3 - race
+        if _free(state, q, other, car.name):
+            return q, other
+        q -= 1
+    race = state.track.race_lane(floor)
+    if _free(state, floor, race, car.name):
+        return floor, race
+    if _free(state, floor, 3 - race, car.name):
+        return floor, 3 - race
+    return car.progress, car.lane
+
+
+def _move(state: RaceState, car: Car, turn: Turn, n: int) -> int:
+    """Move ``n`` spaces forward with blocking; returns spaces actually moved."""
+    if n <= 0:
+        return 0
+    start = car.progress
+    p, lane = _landing(state, car, start + n, start)
+    _place(state, car, p, lane)
+    if p > turn.reached:
+        turn.reached = p
+    return p - start
+
+
+# ---------------------------------------------------------------------------------------------- set-up
+
+
+def _race_started(state: RaceState | None, ev: Event) -> RaceState:
+    if state is not None:
+        raise _illegal(state, ev, "the race has already started; a log holds one race")
+    from .position import state_from_position  # local: positions import this module
+
+    track_data = ev.get("track")
+    if not isinstance(track_data, dict):
+        raise _malformed(None, ev, "track must be a track object")
+    try:
+        track = Track.from_dict(track_data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _malformed(None, ev, f"track is not a valid track: {exc}") from exc
+    if ev.get("position") is not None:
+        return state_from_position(ev["position"], track=track)
+    cars = ev.get("cars")
+    if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
+        raise _malformed(
+            None,
+            ev,
+            "a base race has 2 to 6 cars",
+        )
+    names = [c.get("name") for c in cars if isinstance(c, dict)]
+    if len(names) != len(cars) or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
+        raise _malformed(None, ev, "cars need unique names")
+    if len(cars) > len(track.grid):
+        raise _malformed(None, ev, f"{track.name} has {len(track.grid)} grid spots, not {len(cars)}")
+    variant = ev.get("variant", "standard")
+    laps = ev.get("laps", track.laps)
+    if variant == "one-lap":
+        if laps != 1:
+            raise _malformed(None, ev, "the one-lap learning race has exactly one lap (# 17.1)")
+    elif variant != "standard":
+        raise _malformed(None, ev, f"unknown variant {variant!r} (standard, one-lap)")
+    if not isinstance(laps, int) or laps < 1:
+        raise _malformed(None, ev, "laps must be a positive number")
+    mode = ev.get("mode", "open")
+    if mode not in ("table", "open"):
+        raise _malformed(None, ev, f"unknown information mode {mode!r} (table, open)")
+    handicap = ev.get("handicap", [])
+    unknown = [h for h in handicap if h not in names]
+    if unknown:
+        raise _malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
+    return make_state(track, laps, variant, mode, cars, handicap)
+
+
+def _grid_set(state: RaceState, ev: Event) -> None:
+    if state.phase != "grid":
+        raise _illegal(state, ev, "the grid is set once, before the first round", "1.4")
+    order = ev.get("order")
+    if not isinstance(order, list) or sorted(map(str, order)) != sorted(state.cars) or len(order) != len(state.cars):
+        raise _malformed(state, ev, f"grid order must name every car once: {', '.join(state.cars)}")
+    state.grid = list(order)
+    for spot, name in enumerate(order, start=1):
+        car = state.cars[name]
+        p, lane = state.track.grid_progress(spot)  # # 1.4: fill from the lowest number upward
+        car.progress, car.lane = p, lane
+        state.spots[(state.track.space_of(p), lane)] = name
+        deck = starting_deck()  # # 1.2
+        car.pool = counts(deck)
+        car.deck_size = len(deck)
+        car.hand = dict.fromkeys(CARDS, 0) if state.mode == "open" else None
+        car.hand_size = 0
+        car.deck = None
+        car.needs_shuffle = True
+        car.engine = 5 if car.handicap else 6  # # 17.2
+    state.phase = "deal"
+
+
+def _deal_done(state: RaceState) -> bool:
+    return all(c.hand_size >= HAND_SIZE and not c.needs_shuffle for c in state.cars.values())
+
+
+# ---------------------------------------------------------------------------------------------- shuffles and draws
+
+
+def _deck_shuffled(state: RaceState, ev: Event) -> None:
+    car = _car(state, ev)
+    order = ev.get("order")
+    if order is not None:
+        order = _cards(state, ev, "order")
+        if state.mode == "table":
+            raise _illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
+    if car.needs_shuffle:
+        if state.phase != "deal":
+            raise _illegal(state, ev, "the starting shuffle happens at set-up")
+        deck = car.deck_counts() or car.pool
+        if order is not None and counts(order) != deck:
+            raise _illegal(state, ev, f"the shuffled order must be exactly the {car.deck_size} deck cards", "1.2")
+        car.needs_shuffle = False
+        car.deck = list(reversed(order)) if order is not None else None
+        return
+    if state.phase == "deal":
+        raise _illegal(state, ev, f"{car.name}'s deck is already shuffled", "1.2")
+    turn = state.turn
+    if turn is not None and turn.car == car.name and turn.flipping is None and 5 <= turn.sub <= 8:
+        _close_until(state, car, turn, 9, ev)  # a shuffle for the refill closes steps 5–8
+        turn = state.turn
+    needed = (
+        turn is not None
+        and turn.car == car.name
+        and (turn.flipping is not None or (turn.sub == 9 and car.hand_size < HAND_SIZE))
+    )
+    if not needed:
+        raise _illegal(
+            state,
+            ev,
+            "a reshuffle happens only when a card must be drawn or flipped from an empty deck",
+            "5.6",
+        )
+    if car.deck_size:
+        raise _illegal(state, ev, f"{car.name}'s deck still holds {car.deck_size} cards", "5.6")
+    if not car.discard:
+        raise _illegal(state, ev, "the discard pile is empty: there is nothing to shuffle", "A8")
+    if order is not None and counts(order) != counts(car.discard):
+        raise _illegal(state, ev, "the shuffled order must be exactly the discard pile's cards", "5.6")
+    # # 5.6: only the discard pile; the Play Area stays out.
+    for c in car.discard:
+        car.pool[c] += 1
+    car.deck_size = len(car.discard)
+    car.deck = list(reversed(order)) if order is not None else None
+    car.discard = []
+    assert turn is not None
+    turn.shuffles += 1
+    if turn.flipping is not None:
+        _continue_flips(state, car, turn)
+
+
+def _cards_drawn(state: RaceState, ev: Event) -> None:
+    car = _car(state, ev)
+    cards = ev.get("cards")
+    count = ev.get("count")
+    if (cards is None) == (count is None):
+        raise _malformed(state, ev, "a draw names either the cards or a count")
+    if cards is not None:
+        cards = _cards(state, ev)
+        if state.mode == "table":
+            raise _illegal(state, ev, "in table mode draws are counts: hands are hidden", "1.7")
+        n = len(cards)
+    else:
+        if state.mode == "open":
+            raise _illegal(state, ev, "in open mode draws name their cards")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise _malformed(state, ev, "count must be a positive number")
+        n = count
+    if state.phase == "deal":
+        if car.needs_shuffle:
+            raise _illegal(state, ev, f"shuffle {car.name}'s deck before drawing", "1.2")
+    else:
+        _, turn = _turn_car(state, ev, "drawing")
+        _close_until(state, car, turn, 9, ev)
+    room = HAND_SIZE - car.hand_size
+    if n > room:
+        raise _illegal(state, ev, f"draw up to 7: {car.name} holds {car.hand_size}, so at most {room}", "12.2")
+    if n > car.deck_size:
+        raise _illegal(state, ev, f"the deck holds {car.deck_size} cards; draw those, then record the reshuffle", "5.6")
+    if cards is not None:
+        if car.deck is not None:
+            top = list(reversed(car.deck[-n:]))
+            if top != cards:
+                raise _illegal(state, ev, f"the deck's top cards are {_fmt(top)} (the shuffle order is known)", "5.6")
+        else:
+            deck = car.deck_counts()
+            assert deck is not None
+            need = counts(cards)
+            for c in CARDS:
+                if need[c] > deck[c]:
+                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(c)}, not {need[c]}", "1.1")
+        for c in cards:
+            car.pool[c] -= 1
+            _add_to_hand(car, c)
+    else:
+        car.hand_size += n
+    if car.deck is not None:
+        del car.deck[len(car.deck) - n :]
+    car.deck_size -= n
+    if state.phase == "deal":
+        if _deal_done(state):
+            _start_round(state)
+        return
+    live = state.turn
+    assert live is not None
+    turn = live
+    turn.drawn += n
+    if cards is not None:
+        turn.drawn_cards.extend(cards)
+    if car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard):
+        _end_turn(state, car, turn)  # # 12.2 (or nothing left to draw at all)
+
+
+# ---------------------------------------------------------------------------------------------- rounds
+
+
+def _start_round(state: RaceState) -> None:
+    state.phase = "race"
+    state.round += 1
+    state.step = 1
+    racing = [c for c in state.cars.values() if not c.finished]
+    racing.sort(key=state.ranking_key)  # # 2.2: fixed at the start of the round, front to back
+    state.order = [c.name for c in racing]
+    k = 2 if state.started >= 5 else 1  # # 6.1, 6.4: by cars that started
+    state.adrenaline = state.order[-k:]
+    state.pending = list(state.order)
+    state.turn_index = 0
+    state.turn = None
+    state.turns = []
+    state.finished_round = []
+
+
+def _gear_chosen(state: RaceState, ev: Event) -> None:
+    car = _car(state, ev)
+    if state.phase != "race" or state.step != 1:
+        raise _illegal(state, ev, "gears are chosen at step 1, by every car at once", "2.1")
+    if car.name not in state.pending:
+        if car.finished:
+            raise _illegal(state, ev, f"{car.name} has finished the race", "16.8")
+        raise _illegal(state, ev, f"{car.name} has already chosen a gear this round", "3.1")
+    gear = ev.get("gear")
+    if not isinstance(gear, int) or isinstance(gear, bool) or not 1 <= gear <= 4:
+        raise _malformed(state, ev, "gear must be 1, 2, 3 or 4")
+    shift = abs(gear - car.gear)
+    if shift == 3:
+        raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
+    if shift == 2:
+        if car.engine < 1:
+            raise _illegal(
+                state,
+                ev,
+                f"a two-gear shift costs 1 Heat from the Engine and {car.name}'s Engine "
+                "is empty (Heat in hand cannot pay)",
+                "3.3",
+            )
+        _pay_heat(car, 1)  # # 3.2
+    state.pending.remove(car.name)
+    car.committed = None
+    state.shifts[car.name] = (car.gear, shift == 2)
+    car.gear = gear
+    if not state.pending:
+        if state.mode == "open":
+            state.step = 2
+            state.pending = list(state.order)
+        else:
+            _begin_turns(state)
+
+
+def _cards_played(state: RaceState, ev: Event) -> None:
+    car = _car(state, ev)
+    if state.mode != "open":
+        raise _illegal(state, ev, "in table mode played cards are recorded when revealed (cards_revealed)", "1.7")
+    if state.phase != "race" or state.step != 2:
+        raise _illegal(state, ev, "cards are played at step 2, after every car has chosen its gear", "2.1")
+    if car.name not in state.pending:
+        raise _illegal(state, ev, f"{car.name} has already played its cards this round", "4.1")
+    cards = _cards(state, ev)
+    _check_play(state, car, ev, cards)
+    car.committed = list(cards)
+    state.pending.remove(car.name)
+    if not state.pending:
+        _begin_turns(state)
+
+
+def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None:
+    if len(cards) != car.gear:
+        raise _illegal(
+            state,
+            ev,
+            f"in gear {car.gear} play exactly {car.gear} card{'s' if car.gear > 1 else ''}, not {len(cards)}",
+            "4.1",
+        )
+    why = _has_in_hand(car, cards)
+    if why:
+        raise _illegal(state, ev, f"{car.name} cannot play {_fmt(cards)}: {why}", "4.1")
+    heat = cards.count(HEAT)
+    if heat:
+        # # 13.1: only a cluttered hand plays Heat, after every playable card.
+        if car.hand is not None:
+            playable = sum(car.hand[c] for c in PLAYABLE)
+            if playable >= car.gear:
+                raise _illegal(
+                    state,
+                    ev,
+                    f"Heat cannot be played: the hand holds {playable} playable cards for gear {car.gear}",
+                    "4.2",
+                )
+            if len(cards) - heat != playable:
+                raise _illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
+        else:
+            # The rest of the hand must be all Heat: is there enough Heat unseen for that? (# 13.1)
+            rest = car.hand_size - len(cards)
+            if car.pool[HEAT] - heat < rest:
+                raise _illegal(
+                    state,
+                    ev,
+                    f"a cluttered hand would leave {rest} Heat in hand, but only "
+                    f"{car.pool[HEAT] - heat} more Heat can be there",
+                    "13.1",
+                )
+
+
+def _begin_turns(state: RaceState) -> None:
+    state.step = 3
+    state.pending = []
+    state.turn_index = 0
+    _start_turn(state)
+
+
+def _start_turn(state: RaceState) -> None:
+    name = state.order[state.turn_index]
+    car = state.cars[name]
+    from_gear, paid = state.shifts.pop(name, (car.gear, False))
+    turn = Turn(
+        car=name,
+        round=state.round,
+        gear=car.gear,
+        from_gear=from_gear,
+        shift_heat=1 if paid else 0,
+        start=car.progress,
+        reached=car.progress,
+        sub=3,
+        adrenaline=name in state.adrenaline,
+        laps_before=state.laps_done(car),
+    )
+    turn.cooldown_allowance = GEAR_COOLDOWN[car.gear]  # # 7.2, A10: the gear in force this turn
+    state.turn = turn
+    if car.committed is not None:  # open mode: the cards played at step 2 are revealed now (# 2.4)
+        cards, car.committed = car.committed, None
+        _reveal(state, car, turn, cards)
+
+
+def _cards_revealed(state: RaceState, ev: Event) -> None:
+    car, turn = _turn_car(state, ev, "revealing cards")
+    if state.mode == "open":
+        raise _illegal(state, ev, "in open mode the cards played at step 2 are revealed by themselves")
+    if turn.sub != 3 or turn.played:
+        raise _illegal(state, ev, f"{car.name} has already revealed its cards", "5.1")
+    cards = _cards(state, ev)
+    _check_play(state, car, ev, cards)
+    _reveal(state, car, turn, cards)
+
+
+def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
+    _remove_from_hand(car, cards)
+    car.play_area = list(cards)
+    turn.played = list(cards)
+    if HEAT in cards:
+        # # 13.2–13.4: no movement, gear 1, Play Area to discard, straight to step 9.
+        turn.cluttered = True
+        car.gear = 1
+        turn.sub = 9
+        _enter_replenish(state, car, turn)
+        return
+    turn.speed = sum(VALUE[c] for c in cards if c != STRESS)  # # 5.1
+    turn.stress_left = cards.count(STRESS)
+    if turn.stress_left:
+        turn.flipping = "stress"
+        _continue_flips(state, car, turn)
+    else:
+        _step3_move(state, car, turn)
+
+
+def _step3_move(state: RaceState, car: Car, turn: Turn) -> None:
+    turn.moved = _move(state, car, turn, turn.speed)  # # 5.3, 5.5
+    turn.sub = 5
+
+
+# ---------------------------------------------------------------------------------------------- "+" flips
+
+
+def _card_flipped(state: RaceState, ev: Event) -> None:
+    car, turn = _turn_car(state, ev, "a flip")
+    if turn.flipping is None:
+        raise _illegal(state, ev, f"{car.name} has no Stress or Boost to resolve", "14.1")
+    card = ev.get("card")
+    if not isinstance(card, str) or card not in CARD_SET:
+        raise _malformed(state, ev, "card must be one of 1 2 3 4 0 5 H S")
+    _take_from_deck(state, car, ev, card)
+    _resolve_flip(state, car, turn, card)
+
+
+def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> None:
+    purpose = turn.flipping
+    assert purpose is not None
+    if card is not None:
+        turn.flips.append((purpose, card))
+        if card not in BASIC_SET:  # # 5.2, 14.1, 14.2: skipped cards (Stress, Heat, 0, 5) go to discard
+            car.discard.append(card)
+            _continue_flips(state, car, turn)
+            return
+        car.play_area.append(card)
+    value = VALUE[card] if card is not None else 0  # # A8 reading: nothing to find counts 0
+    if purpose == "stress":
+        turn.stress_found.append(card or "-")
+        turn.speed += value
+        turn.stress_left -= 1
+        if turn.stress_left:
+            _continue_flips(state, car, turn)
+            return
+        turn.flipping = None
+        _step3_move(state, car, turn)
+    else:
+        turn.flipping = None
+        turn.boost_card = card
+        turn.speed += value  # # 7.5, 7.7
+        turn.boost_moved = _move(state, car, turn, value)
+        turn.react_order.append("boost")
+
+
+def _continue_flips(state: RaceState, car: Car, turn: Turn) -> None:
+    """Wait for the next flip, or resolve it as "nothing found" when deck and discard are both empty (# A8)."""
+    if car.deck_size == 0 and not car.discard:
+        _resolve_flip(state, car, turn, None)
+
+
+# ---------------------------------------------------------------------------------------------- react (steps 4–5)
+
+
+def _react_turn(state: RaceState, ev: Event, what: str, rule: str) -> tuple[Car, Turn]:
+    car, turn = _turn_car(state, ev, what)
+    if turn.flipping is not None:
+        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
+    if turn.cluttered:
+        raise _illegal(state, ev, f"{car.name} has a cluttered hand: no React this turn", "13.3")
+    if turn.sub < 5:
+        raise _illegal(state, ev, f"{what} comes after the cards are revealed", "2.3")
+    if turn.sub > 5:
+        raise _illegal(state, ev, f"{what} is part of React (step 5), which is over for {car.name}", rule)
+    return car, turn
+
+
+def _cooldown(state: RaceState, ev: Event) -> None:
+    car, turn = _react_turn(state, ev, "cooldown", "7.2")
+    n = ev.get("count")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise _malformed(state, ev, "count must be a positive number")
+    left = turn.cooldown_allowance - turn.cooled
+    if n > left:
+        extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
+        raise _illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn, not {n}{extra}", "7.2")
+    why = _has_in_hand(car, [HEAT] * n)
+    if why:
+        raise _illegal(state, ev, f"cooldown takes Heat from the hand: {why}", "7.3")
+    _remove_from_hand(car, [HEAT] * n)
+    car.engine += n
+    turn.cooled += n
+    turn.react_order.append(f"cooldown {n}")
+
+
+def _boost(state: RaceState, ev: Event) -> None:
+    car, turn = _react_turn(state, ev, "boost", "7.5")
+    if turn.boosted:
+        raise _illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
+    if car.engine < 1:
+        raise _illegal(state, ev, "a boost costs 1 Heat from the Engine, which is empty", "7.6")
+    _pay_heat(car, 1)
+    turn.boosted = True
+    turn.flipping = "boost"
+    _continue_flips(state, car, turn)
+
+
+def _adrenaline(state: RaceState, ev: Event) -> None:
+    car, turn = _react_turn(state, ev, "adrenaline", "6.3")
+    if not turn.adrenaline:
+        who = " and ".join(state.adrenaline) or "nobody"
+        raise _illegal(
+            state,
+            ev,
+            f"adrenaline goes to the last car{'s' if len(state.adrenaline) > 1 else ''} "
+            f"of this round's order ({who}), not {car.name}",
+            "6.1",
+        )
+    bonus = ev.get("bonus")
+    if bonus == "move":
+        if turn.adrenaline_move:
+            raise _illegal(state, ev, "the adrenaline move is taken once", "6.2")
+        turn.adrenaline_move = True
+        turn.speed += 1  # # 6.2, A11: adds to speed even when blocked
+        turn.adrenaline_moved = _move(state, car, turn, 1)
+        turn.react_order.append("adrenaline move")
+    elif bonus == "cooldown":
+        if turn.adrenaline_cooldown:
+            raise _illegal(state, ev, "the adrenaline cooldown is taken once", "6.2")
+        turn.adrenaline_cooldown = True
+        turn.cooldown_allowance += 1  # # 7.4
+        turn.react_order.append("adrenaline cooldown")
+    else:
+        raise _malformed(state, ev, "bonus must be move or cooldown")
+
+
+# ---------------------------------------------------------------------------------------------- slipstream (step 6)
+
+
+def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
+    """Why ``car`` may not slipstream now, or None when it may (# 8.1–8.7)."""
+    if turn.cluttered:
+        return "a cluttered hand ends the turn (# 13.3)"
+    if turn.slipstream is not None:
+        return "slipstream is taken once a turn (# 8.3)"
+    if car.progress > state.final_line:
+        return "the car has crossed the finish line: no slipstream after it (# 8.6)"
+    if car.progress + 2 > state.final_line:
+        return "slipstream cannot cross the finish line on the final lap (# 8.6)"
+    space = state.track.space_of(car.progress)
+    ahead = state.track.space_of(car.progress + 1)
+    for (sp, _lane), name in state.spots.items():
+        if name == car.name:
+            continue
+        if sp in (space, ahead):
+            return None
+    return "no car beside it or in the space directly ahead (# 8.1)"
+
+
+def _slipstream(state: RaceState, ev: Event) -> None:
+    car, turn = _turn_car(state, ev, "slipstream")
+    if turn.flipping is not None:
+        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
+    taken = ev.get("taken")
+    if not isinstance(taken, bool):
+        raise _malformed(state, ev, "taken must be true or false")
+    if turn.sub > 6:
+        raise _illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
+    why = slipstream_block(state, car, turn)
+    if taken and why:
+        raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
+    if turn.sub < 5:
+        raise _illegal(state, ev, "slipstream comes after React", "8.1")
+    turn.sub = 6
+    turn.slipstream = taken
+    if taken:
+        turn.slipstream_moved = _move(state, car, turn, 2)  # # 8.2, 8.4: not speed (# 8.5)
+    _close_until(state, car, turn, 8, ev)
+
+
+# ---------------------------------------------------------------------------------------------- corners (step 7)
+
+
+def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
+    """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
+    for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
+        cost = max(0, turn.speed - corner.limit)  # # 9.3
+        if cost <= car.engine:
+            _pay_heat(car, cost)
+            turn.corners.append(CornerCheck(line, corner.after_space, corner.limit, turn.speed, cost, cost, False))
+            continue
+        paid = car.engine
+        _pay_heat(car, paid)  # # 10.1: pay all remaining
+        turn.corners.append(CornerCheck(line, corner.after_space, corner.limit, turn.speed, cost, paid, True))
+        p, lane = _landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
+        _place(state, car, p, lane)
+        stress = SPINOUT_STRESS[turn.gear]  # # 10.3
+        _add_to_hand(car, STRESS, stress)
+        car.stress_taken += stress
+        car.gear = 1  # # 10.4
+        turn.spinout = True
+        turn.spinout_stress = stress
+        return  # # 10.5: no later corner checks
+
+
+def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event) -> None:
+    """Close the optional steps before ``target`` (an event of a later step closes them)."""
+    if turn.flipping is not None:
+        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
+    if turn.sub < 5 and target > 5:
+        raise _illegal(state, ev, "reveal the played cards first", "5.1")
+    if turn.sub in (5, 6) and target > 6:
+        _check_corners(state, car, turn)
+        turn.sub = 8
+        if turn.spinout and car.hand_size >= HAND_SIZE:
+            _enter_replenish(state, car, turn)  # # 12.2: nothing to draw or discard
+            return
+    if turn.sub == 8 and target > 8:
+        turn.sub = 9
+        _enter_replenish(state, car, turn)
+    if turn.sub > target and target == 8:
+        raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
+
+
+def go_on(state: RaceState) -> RaceState:
+    """The current car goes on to the next step without a further optional decision: React and Slipstream
+    close and the corners are checked (step 7), or the discard step closes. Derived, not an event: the next
+    event of the log closes the same steps in the same way. Mutates ``state``; copy it for a preview."""
+    turn = state.turn
+    if turn is None or turn.flipping is not None or turn.sub < 5 or turn.sub > 8:
+        raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
+    car = state.cars[turn.car]
+    _close_until(state, car, turn, 8 if turn.sub < 8 else 9, {})
+    return state
+
+
+def _cards_discarded(state: RaceState, ev: Event) -> None:
+    car, turn = _turn_car(state, ev, "discarding")
+    cards = _cards(state, ev)
+    if turn.cluttered:
+        raise _illegal(state, ev, "no voluntary discard after a cluttered hand", "13.3")
+    if not cards:
+        raise _malformed(state, ev, "name at least one card to discard")
+    bad = [c for c in cards if c not in DISCARDABLE]
+    if bad:
+        raise _illegal(state, ev, f"{_card_name(bad[0])} cannot be discarded from the hand", "11.1")
+    why = _has_in_hand(car, cards)
+    if why:
+        raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
+    if turn.sub == 8 and turn.discarded:
+        raise _illegal(state, ev, "discard once, naming every card", "11.1")
+    _close_until(state, car, turn, 8, ev)  # may spin the car out: apply() rolls back on error
+    if turn.sub != 8:
+        raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
+    why = _has_in_hand(car, cards)
+    if why:
+        raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
+    _remove_from_hand(car, cards)
+    car.discard.extend(cards)
+    turn.discarded = list(cards)
+    turn.sub = 9
+    _enter_replenish(state, car, turn)
+
+
+def _restore(state: RaceState, snapshot: RaceState) -> None:
+    for f in RaceState.__slots__:
+        setattr(state, f, getattr(snapshot, f))
+
+
+# ---------------------------------------------------------------------------------------------- replenish (step 9)
+
+
+def _enter_replenish(state: RaceState, car: Car, turn: Turn) -> None:
+    turn.sub = 9
+    car.discard.extend(car.play_area)  # # 12.1: the Play Area goes to discard before drawing
+    car.play_area = []
+    if turn.spinout and car.hand_size >= HAND_SIZE:
+        _end_turn(state, car, turn)  # # 12.2
+    elif car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard):
+        _end_turn(state, car, turn)
+
+
+def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
+    turn.sub = 10
+    if car.progress > state.final_line:  # # 16.1, 16.3: a spun-out car is back before the line
+        turn.finished = True
+        car.finished = True
+        state.finished_round.append(car.name)
+    state.turns.append(turn)
+    state.turn = None
+    state.turn_index += 1
+    if state.turn_index < len(state.order):
+        _start_turn(state)
+        return
+    _end_round(state)
+
+
+def _end_round(state: RaceState) -> None:
+    """# 16.7, 16.8: this round's finishers leave the track in order: furthest beyond the line, race line."""
+    finishers = sorted((state.cars[n] for n in state.finished_round), key=state.ranking_key)
+    for car in finishers:
+        state.hall_of_fame.append(car.name)
+        state.finish_rounds[car.name] = state.round
+        key = (state.track.space_of(car.progress), car.lane)
+        if state.spots.get(key) == car.name:
+            del state.spots[key]
+    if all(c.finished for c in state.cars.values()):
+        state.phase = "over"
+        state.step = 0
+        state.pending = []
+        return
+    _start_round(state)
+
+
+# ---------------------------------------------------------------------------------------------- dispatch
+
+
+def _no_effect(state: RaceState, ev: Event) -> None:
+    return None
+
+
+def _retracted(state: RaceState, ev: Event) -> None:
+    raise _illegal(state, ev, "a retraction is resolved by the projector before the rules see the log")
+
+
+Handler = Callable[[RaceState, Event], None]
+HANDLERS: dict[str, Handler] = {
+    "grid_set": _grid_set,
+    "deck_shuffled": _deck_shuffled,
+    "cards_drawn": _cards_drawn,
+    "gear_chosen": _gear_chosen,
+    "cards_played": _cards_played,
+    "cards_revealed": _cards_revealed,
+    "card_flipped": _card_flipped,
+    "cooldown": _cooldown,
+    "boost": _boost,
+    "adrenaline": _adrenaline,
+    "slipstream": _slipstream,
+    "cards_discarded": _cards_discarded,
+    "note": _no_effect,
+    "retracted": _retracted,
+}
+_TURN_KINDS = frozenset(
+    (
+        "cards_revealed",
+        "card_flipped",
+        "cooldown",
+        "boost",
+        "adrenaline",
+        "slipstream",
+        "cards_discarded",
+        "cards_drawn",
+        "deck_shuffled",
+    )
+)
+# Events whose handler may change the state before discovering that a later check fails.
+_GUARDED = frozenset(("cards_drawn", "slipstream", "cards_discarded", "deck_shuffled"))
+
+
+def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:
+    """Apply one event; returns the (same, mutated) state. Raises HeatlogError and changes nothing if the
+    event is malformed or the rules forbid it. ``atomic=False`` skips the rollback copy for the few events
+    that can fail after a partial change: for folding a log whose state is thrown away on error."""
+    if not isinstance(event, dict):
+        raise _malformed(state, event, "an event is a JSON object")
+    kind = event.get("type")
+    if kind == "race_started":
+        new = _race_started(state, event)
+        new.events = 1
+        return new
+    if state is None:
+        raise _malformed(None, event, "the first event of a race is race_started")
+    handler = HANDLERS.get(kind)  # type: ignore[arg-type]
+    if handler is None:
+        raise _malformed(state, event, f"unknown event type {kind!r}")
+    turn = state.turn
+    foreign = _is_foreign(turn, event, kind)
+    if atomic and turn is not None and turn.sub < 9 and (foreign or kind in _GUARDED):
+        snapshot = state.copy()
+        try:
+            _handle(state, event, handler, foreign)
+        except HeatlogError:
+            _restore(state, snapshot)
+            raise
+    else:
+        _handle(state, event, handler, foreign)
+    state.events += 1
+    return state
+
+
+def _is_foreign(turn: Turn | None, event: Event, kind: Any) -> bool:
+    """An event that is not part of the current car's turn. It closes that turn when nothing mandatory is
+    left in it (a spinout left 7+ cards, # 12.2, or nothing is left to draw); otherwise the handler reports
+    it as out of turn."""
+    return (
+        turn is not None
+        and 5 <= turn.sub <= 8
+        and turn.flipping is None
+        and (event.get("car") != turn.car or kind not in _TURN_KINDS)
+        and kind not in ("note", "retracted")
+    )
+
+
+def _handle(state: RaceState, event: Event, handler: Handler, foreign: bool) -> None:
+    while foreign:
+        turn = state.turn
+        assert turn is not None
+        _close_until(state, state.cars[turn.car], turn, 9, event)
+        if state.turn is turn:
+            break  # the turn goes on (a draw is due): the handler reports the event as out of turn
+        foreign = _is_foreign(state.turn, event, event.get("type"))
+    handler(state, event)
+
+
+def replay(events: Iterable[Event]) -> RaceState:
+    """Fold a whole (effective) log into its state."""
+    state: RaceState | None = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+    if state is None:
+        raise MalformedInput("an empty log has no race")
+    return state

@@ -1,0 +1,205 @@
+"""Race state: mutable, cheap to copy, convertible to and from a position (# positions in docs/design.md).
+
+The engine mutates a ``RaceState`` in place (fast replay) and takes a copy only where an event might fail
+after a partial change, so a rejected event never leaves a trace.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARDS
+from .track import Track
+
+Counts = dict[str, int]
+
+
+def counts(cards: list[str] | tuple[str, ...]) -> Counts:
+    out = dict.fromkeys(CARDS, 0)
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def expand(c: Counts) -> list[str]:
+    """Cards of a multiset in canonical order (1 2 3 4 0 5 H S)."""
+    return [card for card in CARDS for _ in range(c.get(card, 0))]
+
+
+@dataclass(slots=True)
+class Car:
+    name: str
+    colour: str
+    handicap: bool = False
+    progress: int = 0  # absolute progress along the race (docs/design.md); grid spots are <= 0
+    lane: int = 1
+    gear: int = 1
+    # deck ∪ hand as an exact multiset: every card entering or leaving it is public (# 1.7).
+    pool: Counts = field(default_factory=lambda: dict.fromkeys(CARDS, 0))
+    hand: Counts | None = None  # known hand (open mode) or None (table mode: hidden, # 1.7)
+    hand_size: int = 0
+    deck: list[str] | None = None  # known order, top of deck LAST (list.pop() draws); None = unknown
+    deck_size: int = 0
+    discard: list[str] = field(default_factory=list)  # bottom first; every card in it was public
+    engine: int = 6
+    play_area: list[str] = field(default_factory=list)
+    committed: list[str] | None = None  # open mode: cards played face down at step 2, revealed at step 3
+    stress_taken: int = 0
+    needs_shuffle: bool = False  # set-up: the 18-card deck has not been shuffled yet (# 1.2)
+    finished: bool = False
+
+    def deck_counts(self) -> Counts | None:
+        """The deck as a multiset when the hand is known (open mode)."""
+        if self.hand is None:
+            return None
+        return {c: self.pool[c] - self.hand[c] for c in CARDS}
+
+
+@dataclass(slots=True)
+class CornerCheck:
+    line: int  # absolute progress of the corner line
+    after_space: int
+    limit: int
+    speed: int
+    cost: int
+    paid: int
+    spinout: bool
+
+
+@dataclass(slots=True)
+class Turn:
+    """What happens in one car's steps 3–9; also the record the views narrate."""
+
+    car: str
+    round: int
+    gear: int  # gear in force this turn (after step 1; # A10)
+    from_gear: int
+    shift_heat: int = 0
+    start: int = 0  # progress at the start of the turn
+    reached: int = 0  # furthest progress reached this turn (corners crossed, # A6)
+    sub: int = 3  # current step: 3 reveal/flips, 5 react, 6 slipstream, 8 discard, 9 replenish, 10 done
+    played: list[str] = field(default_factory=list)
+    cluttered: bool = False
+    speed: int = 0
+    stress_left: int = 0  # Stress still to resolve (# 5.2)
+    flipping: str | None = None  # "stress" or "boost" while a "+" flip is under way (# 14.1)
+    flips: list[tuple[str, str]] = field(default_factory=list)  # (purpose, card)
+    stress_found: list[str] = field(default_factory=list)
+    moved: int = 0  # spaces actually moved at step 3
+    cooldown_allowance: int = 0
+    cooled: int = 0
+    boosted: bool = False
+    boost_card: str | None = None
+    boost_moved: int = 0
+    adrenaline: bool = False  # this car holds adrenaline this round (# 6.1)
+    adrenaline_move: bool = False
+    adrenaline_cooldown: bool = False
+    adrenaline_moved: int = 0
+    react_order: list[str] = field(default_factory=list)
+    slipstream: bool | None = None  # None: not offered / not decided
+    slipstream_moved: int = 0
+    corners: list[CornerCheck] = field(default_factory=list)
+    spinout: bool = False
+    spinout_stress: int = 0
+    discarded: list[str] = field(default_factory=list)
+    drawn: int = 0
+    drawn_cards: list[str] = field(default_factory=list)
+    laps_before: int = 0
+    finished: bool = False
+    shuffles: int = 0
+
+
+@dataclass(slots=True)
+class RaceState:
+    track: Track
+    laps: int
+    variant: str
+    mode: str  # "table" or "open"
+    cars: dict[str, Car]
+    started: int  # number of cars that started (# 6.4)
+    phase: str = "grid"  # grid, deal, race, over
+    round: int = 0
+    step: int = 0
+    order: list[str] = field(default_factory=list)  # this round's fixed order (# 2.2)
+    adrenaline: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)  # cars still to act in simultaneous steps 1–2
+    turn_index: int = 0
+    turn: Turn | None = None
+    turns: list[Turn] = field(default_factory=list)  # completed turns of the current round
+    finished_round: list[str] = field(default_factory=list)  # finishers of the current round (# 16.8)
+    hall_of_fame: list[str] = field(default_factory=list)
+    finish_rounds: dict[str, int] = field(default_factory=dict)
+    grid: list[str] = field(default_factory=list)
+    spots: dict[tuple[int, int], str] = field(default_factory=dict)  # (space, lane) -> car on track
+    shifts: dict[str, tuple[int, bool]] = field(default_factory=dict)  # step 1: gear before, paid Heat
+    events: int = 0  # events applied (informational)
+
+    @property
+    def final_line(self) -> int:
+        return self.laps * self.track.spaces
+
+    def copy(self) -> RaceState:
+        """An independent copy (the track is immutable and shared)."""
+        new = _copy.copy(self)
+        new.cars = {name: _copy_car(c) for name, c in self.cars.items()}
+        new.order = list(self.order)
+        new.adrenaline = list(self.adrenaline)
+        new.pending = list(self.pending)
+        new.turn = _copy.deepcopy(self.turn) if self.turn is not None else None
+        new.turns = list(self.turns)  # completed turns are never changed again
+        new.finished_round = list(self.finished_round)
+        new.hall_of_fame = list(self.hall_of_fame)
+        new.finish_rounds = dict(self.finish_rounds)
+        new.grid = list(self.grid)
+        new.spots = dict(self.spots)
+        new.shifts = dict(self.shifts)
+        return new
+
+    def lap_of(self, car: Car) -> int:
+        """Lap the car is on (1-based), capped at the race's laps once finished."""
+        if car.progress <= 0:
+            return 1
+        return min(self.laps, (car.progress - 1) // self.track.spaces + 1)
+
+    def laps_done(self, car: Car) -> int:
+        if car.progress <= 0:
+            return 0
+        return min(self.laps, (car.progress - 1) // self.track.spaces)
+
+    def ranking_key(self, car: Car) -> tuple[int, int]:
+        """Front to back: further progress first, then the race-line spot (# 1.5, 2.2, 16.7)."""
+        return (-car.progress, 0 if car.lane == self.track.race_lane(car.progress) else 1)
+
+    def on_track(self) -> list[Car]:
+        return [c for c in self.cars.values() if not c.finished or c.name in self.finished_round]
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def standings(self) -> list[str]:
+        """Hall of Fame first (# 16.8), then cars still racing, front to back."""
+        racing = sorted((c for c in self.cars.values() if c.name not in self.hall_of_fame), key=self.ranking_key)
+        return list(self.hall_of_fame) + [c.name for c in racing]
+
+
+def _copy_car(c: Car) -> Car:
+    new = _copy.copy(c)
+    new.pool = dict(c.pool)
+    new.hand = dict(c.hand) if c.hand is not None else None
+    new.deck = list(c.deck) if c.deck is not None else None
+    new.discard = list(c.discard)
+    new.play_area = list(c.play_area)
+    new.committed = list(c.committed) if c.committed is not None else None
+    return new
+
+
+def make_state(
+    track: Track, laps: int, variant: str, mode: str, cars: list[dict[str, Any]], handicap: list[str]
+) -> RaceState:
+    roster: dict[str, Car] = {}
+    for c in cars:
+        hc = c["name"] in handicap
+        roster[c["name"]] = Car(name=c["name"], colour=c.get("colour", ""), handicap=hc, engine=5 if hc else 6)
+    return RaceState(track=track, laps=laps, variant=variant, mode=mode, cars=roster, started=len(roster))
