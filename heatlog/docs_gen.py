@@ -1,0 +1,207 @@
+"""Generate docs/events.md, the event catalogue, from the schemas (``python -m heatlog.docs_gen``).
+
+The schemas in ``schema/events/`` are the source of truth; the test suite checks that docs/events.md equals
+:func:`render_event_catalogue` so the page cannot drift from them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin
+
+from referencing import Registry
+
+from . import validation
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "events.md"
+COMMON = ("type", "v", "raw", "at")  # fields every event schema has; documented once at the top
+
+
+def _resolve(schema: dict[str, Any], base: str, registry: Registry[Any]) -> tuple[dict[str, Any], str]:
+    """``schema`` with its ``$ref`` followed (local keywords win) and the base URI of the result."""
+    seen = 0
+    while "$ref" in schema and seen < 10:
+        resolved = registry.resolver(base_uri=base).lookup(schema["$ref"])
+        local = {k: v for k, v in schema.items() if k != "$ref"}
+        base = urljoin(base, schema["$ref"]).split("#")[0]
+        schema = {**resolved.contents, **local}
+        seen += 1
+    return schema, base
+
+
+def _code(value: object) -> str:
+    return f"`{json.dumps(value, ensure_ascii=False)}`" if not isinstance(value, str) else f'`"{value}"`'
+
+
+def _range(low: object, high: object, unit: str = "") -> str:
+    if low is not None and high is not None:
+        return f"{low}–{high}{unit}"
+    if low is not None:
+        return f"≥ {low}{unit}"
+    if high is not None:
+        return f"≤ {high}{unit}"
+    return ""
+
+
+def _type_text(schema: dict[str, Any], base: str, registry: Registry[Any]) -> str:
+    ref = schema.get("$ref", "")
+    schema, base = _resolve(schema, base, registry)
+    if ref.endswith("track.schema.json"):
+        return "track object ([schema](../schema/track.schema.json))"
+    if "const" in schema:
+        return _code(schema["const"])
+    if ref and schema.get("title"):  # a shared definition: name it (see "Shared definitions")
+        return str(schema["title"]) + _count(schema)
+    if "enum" in schema:
+        return "one of " + " ".join(_code(v) for v in schema["enum"])
+    kind = schema.get("type")
+    if kind == "integer":
+        return f"integer {_range(schema.get('minimum'), schema.get('maximum'))}".strip()
+    if kind == "string":
+        length = _range(schema.get("minLength"), schema.get("maxLength"), " chars")
+        extra = [x for x in (length, schema.get("format")) if x]
+        return f"string ({', '.join(extra)})" if extra else "string"
+    if kind == "array":
+        items = schema.get("items", {})
+        item_text = "item"
+        if isinstance(items, dict):
+            is_object = _resolve(items, base, registry)[0].get("type") == "object"
+            item_text = "object" if is_object else _type_text(items, base, registry)
+        return f"list of {item_text}" + _count(schema)
+    if kind in ("boolean", "object"):
+        return str(kind)
+    return "any"
+
+
+def _count(schema: dict[str, Any]) -> str:
+    """`` (1–7 items, unique)`` for an array schema with bounds, else ``""``."""
+    if schema.get("type") != "array":
+        return ""
+    count = _range(schema.get("minItems"), schema.get("maxItems"), " items")
+    parts = [x for x in (count, "unique" if schema.get("uniqueItems") else "") if x]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _rows(
+    schema: dict[str, Any], base: str, registry: Registry[Any], prefix: str = "", skip: tuple[str, ...] = ()
+) -> list[str]:
+    rows: list[str] = []
+    required = set(schema.get("required", ()))
+    for name, prop in schema.get("properties", {}).items():
+        if name in skip:
+            continue
+        path = f"{prefix}{name}"
+        resolved, prop_base = _resolve(prop, base, registry)
+        desc = prop.get("description") or resolved.get("description", "")
+        rows.append(
+            f"| `{path}` | {_cell(_type_text(prop, base, registry))} | {'yes' if name in required else 'no'} "
+            f"| {_cell(desc)} |"
+        )
+        items = resolved.get("items")
+        if resolved.get("type") == "array" and isinstance(items, dict):
+            item, item_base = _resolve(items, prop_base, registry)
+            if item.get("type") == "object" and "properties" in item:
+                rows.extend(_rows(item, item_base, registry, prefix=f"{path}[]."))
+    return rows
+
+
+def _constraints(schema: dict[str, Any]) -> list[str]:
+    notes: list[str] = []
+    alternatives = validation._required_alternatives(schema.get("oneOf"))
+    if alternatives:
+        notes.append("Exactly one of " + " or ".join(f"`{a}`" for a in alternatives) + " must be given.")
+    cond, then = schema.get("if"), schema.get("then")
+    if isinstance(cond, dict) and isinstance(then, dict):
+        for field_name, rule in cond.get("properties", {}).items():
+            for target, need in then.get("properties", {}).items():
+                if "const" in rule and "const" in need:
+                    why = f": {need['description']}" if need.get("description") else "."
+                    when = f"If `{field_name}` is {_code(rule['const'])}"
+                    notes.append(f"{when}, `{target}` must be {_code(need['const'])}{why}")
+    return notes
+
+
+def _example(example: object) -> str:
+    """One line if short, else one line per top-level field."""
+    flat = json.dumps(example, ensure_ascii=False)
+    if len(flat) <= 100 or not isinstance(example, dict):
+        return flat
+    fields = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in example.items()]
+    return "{\n" + ",\n".join(fields) + "\n}"
+
+
+def render_event_catalogue() -> str:
+    """The Markdown of docs/events.md, rendered from ``schema/events/*.schema.json``."""
+    registry = validation.registry()
+    defs = validation.load_schema("defs")
+    defs_base = defs["$id"]
+    first = validation.load_schema(validation.EVENT_TYPES[0])
+    out: list[str] = [
+        "# Event catalogue",
+        "",
+        "<!-- Generated by `python -m heatlog.docs_gen` from schema/events/*.schema.json; do not edit. -->",
+        "",
+        'Every event is a JSON object `{"type": ..., "v": 1, ...}` validated at the door by '
+        "`heatlog.validation.validate_event` against `schema/events/<type>.schema.json` "
+        "(the union of all types is `schema/event.schema.json`). Events are facts from outside — decisions "
+        "and observed chance; nothing derived is ever an event. No other fields are allowed. "
+        "Digest items (`# 7.5`) refer to the rules digest (`docs/rules.md`).",
+        "",
+        "## Fields of every event",
+        "",
+        "| field | type | required | description |",
+        "|---|---|---|---|",
+        "| `type` | string | yes | The event type: one of the types below. |",
+        *_rows(
+            first, first["$id"], registry, skip=tuple(k for k in first["properties"] if k not in COMMON[1:])
+        ),
+        "",
+        "## Shared definitions",
+        "",
+        "| name | type | description |",
+        "|---|---|---|",
+    ]
+    for name in ("card", "car", "cards"):
+        spec = defs["$defs"][name]
+        out.append(
+            f"| {spec.get('title', name)} | {_cell(_type_text(spec, defs_base, registry))} "
+            f"| {_cell(spec.get('description', ''))} |"
+        )
+    out += ["", "## Event types", ""]
+    out += [f"- [`{t}`](#{t}) — {validation.load_schema(t)['title']}" for t in validation.EVENT_TYPES]
+    for etype in validation.EVENT_TYPES:
+        schema = validation.load_schema(etype)
+        out += [
+            "",
+            f"## {etype}",
+            "",
+            f"**{schema['title']}.** {schema['description']}",
+            "",
+        ]
+        rows = _rows(schema, schema["$id"], registry, skip=COMMON)
+        if rows:
+            out += ["| field | type | required | description |", "|---|---|---|---|", *rows, ""]
+        else:
+            out += ["No fields beyond those of every event.", ""]
+        for note in _constraints(schema):
+            out += [note, ""]
+        examples = schema.get("examples", [])
+        out += ["Example:" if len(examples) == 1 else "Examples:", "", "```json"]
+        out += [_example(e) for e in examples]
+        out += ["```"]
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    DOC_PATH.write_text(render_event_catalogue(), encoding="utf-8")
+    print(f"wrote {DOC_PATH}")
+
+
+if __name__ == "__main__":
+    main()
