@@ -1,0 +1,890 @@
+"""Append-only, durable, tamper-evident SQLite event store.
+
+The store keeps a race as an ordered log of *events* (opaque JSON dicts; validating them and checking the
+rules is the caller's job, see the ``check`` hook of :meth:`EventStore.append`).  Nothing derived is ever
+stored as truth: the ``snapshots`` table is a cache that may be dropped at any time.
+
+Tables (built with :mod:`sqlite_utils`; see ``docs/store.md`` for the full story):
+
+``meta``       key/value: ``application`` = ``heatlog``, ``format_version``; together with
+               ``PRAGMA application_id`` it lets us recognise (and refuse) a foreign SQLite file.
+``races``      id, name, created, parent, fork_seq, meta (JSON, informational).
+``events``     (race, seq) PRIMARY KEY, type, v, payload (canonical JSON of the whole event), recorded (UTC),
+               prev_hash, hash.  UPDATE and DELETE are refused by triggers: the log is append-only.
+``snapshots``  (race, round, rules_version) -> seq, state: a cache; updatable and deletable.
+
+Hash chain: ``hash = sha256(prev_hash_hex + canonical(event)).hexdigest()``; the first event of a race chains
+from 64 zeros, the first own event of a branch chains from the hash of the parent's event at ``fork_seq``, so
+the chain runs unbroken along a branch's effective log.  :meth:`EventStore.verify` recomputes it and locates
+every problem (changed payload, missing or reordered rows, columns disagreeing with the payload, bad JSON).
+
+Durability: the database runs in WAL mode with ``synchronous=FULL``.  In WAL mode ``synchronous=NORMAL``
+only syncs the WAL at checkpoints, so a power loss (or an OS crash) can silently roll back the last
+committed transactions -- still consistent, but an event the table was told "recorded" would be gone.  With
+``FULL`` the WAL is fsynced at every commit, so once :meth:`EventStore.append` returns, the event survives
+a crash of the process, of the OS and a power cut (as far as the disk honours fsync; ``fullfsync`` is also
+switched on, which matters on macOS only).  Every append is its own committed transaction.
+
+Concurrency: an append reads the race's last seq/hash and inserts the next row inside one
+``BEGIN IMMEDIATE`` transaction; the ``(race, seq)`` PRIMARY KEY is the final guard, so two writers can never
+both write event N -- the loser gets :class:`ConflictError` and nothing is written.
+
+Errors: every :class:`sqlite3.Error` is translated at this module's boundary into :class:`StoreError` (or
+:class:`ConflictError`) with a message a player understands; no raw sqlite3 exception escapes the public API.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, NoReturn
+
+import sqlite_utils
+
+from heatlog.engine.errors import ConflictError, MalformedInput, StoreError
+
+__all__ = [
+    "APPLICATION_ID",
+    "FORMAT_VERSION",
+    "GENESIS",
+    "Check",
+    "EventStore",
+    "Problem",
+    "RaceInfo",
+    "Snapshot",
+    "StoredEvent",
+    "canonical",
+    "chain_hash",
+    "parse_jsonl",
+]
+
+#: ``PRAGMA application_id`` of a heatlog database: the ASCII bytes "HEAT".
+APPLICATION_ID = 0x48454154
+#: Version of the table layout; a newer file is refused rather than misread.
+FORMAT_VERSION = 1
+#: prev_hash of the first event of a race (and of a branch forked at seq 0).
+GENESIS = "0" * 64
+
+_APPEND_ONLY = "heatlog: events are append-only"
+
+
+# --------------------------------------------------------------------------------------------------------
+# canonical bytes and the chain
+
+
+def canonical(event: Any) -> bytes:
+    """The canonical bytes of an event: sorted keys, no spaces, UTF-8, no ASCII escaping.
+
+    ``allow_nan=False`` only refuses NaN/Infinity (which are not JSON); the bytes of every accepted value are
+    exactly ``json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()``.
+    """
+    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+def chain_hash(prev_hash: str, payload: bytes) -> str:
+    """``sha256(prev_hash_hex + canonical bytes)`` as hex."""
+    return hashlib.sha256(prev_hash.encode("ascii") + payload).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+# --------------------------------------------------------------------------------------------------------
+# records
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event of a race's effective log. ``race`` is the race that physically stores the row."""
+
+    race: int
+    seq: int
+    type: str
+    v: int | None
+    event: dict[str, Any]
+    recorded: str
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class RaceInfo:
+    id: int
+    name: str | None
+    created: str
+    parent: int | None
+    fork_seq: int | None
+    meta: dict[str, Any]
+    #: length of the effective log (for a branch: fork_seq + own events).
+    event_count: int
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A defect found by :meth:`EventStore.verify`, located at ``seq`` of physical race ``race``.
+
+    kinds: ``gap`` (events missing), ``chain`` (prev_hash does not continue the chain: rows reordered or
+    removed), ``hash`` (payload changed), ``json`` (payload is not a JSON object), ``canonical`` (payload is
+    not in canonical form), ``columns`` (type/v columns disagree with the payload), ``stray`` (a row outside
+    the race's own seq range).
+    """
+
+    race: int
+    seq: int
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"race {self.race}, event {self.seq}: {self.kind}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    race: int
+    round: int
+    rules_version: str
+    seq: int
+    state: dict[str, Any]
+
+
+#: ``check(log, event)``: raise to refuse ``event`` given the effective ``log`` (nothing is written).
+Check = Callable[[list[StoredEvent], dict[str, Any]], None]
+
+
+# --------------------------------------------------------------------------------------------------------
+# schema
+
+
+def _create_schema(db: sqlite_utils.Database) -> None:
+    db.table("meta").create({"key": str, "value": str}, pk="key", not_null={"value"})
+    db.table("races").create(
+        {"id": int, "name": str, "created": str, "parent": int, "fork_seq": int, "meta": str},
+        pk="id",
+        foreign_keys=[("parent", "races", "id")],
+        not_null={"created", "meta"},
+    )
+    db.table("events").create(
+        {
+            "race": int,
+            "seq": int,
+            "type": str,
+            "v": int,
+            "payload": str,
+            "recorded": str,
+            "prev_hash": str,
+            "hash": str,
+        },
+        pk=("race", "seq"),
+        foreign_keys=[("race", "races", "id")],
+        not_null={"race", "seq", "type", "payload", "recorded", "prev_hash", "hash"},
+    )
+    db.table("snapshots").create(
+        {"race": int, "round": int, "rules_version": str, "seq": int, "state": str},
+        pk=("race", "round", "rules_version"),
+        foreign_keys=[("race", "races", "id")],
+        not_null={"race", "round", "rules_version", "seq", "state"},
+    )
+    db.table("races").create_index(["parent"], index_name="races_parent")
+    db.execute(
+        f"CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: UPDATE refused'); END"
+    )
+    db.execute(
+        f"CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: DELETE refused'); END"
+    )
+    # A race's place in the tree (and its creation time) is part of the chain of its branches.
+    db.execute(
+        f"CREATE TRIGGER races_no_reparent BEFORE UPDATE OF parent, fork_seq, created ON races "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race cannot be moved'); END"
+    )
+    db.execute(
+        f"CREATE TRIGGER races_no_delete BEFORE DELETE ON races "
+        f"WHEN EXISTS (SELECT 1 FROM events WHERE race = OLD.id) "
+        f"OR EXISTS (SELECT 1 FROM races WHERE parent = OLD.id) "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race with events or branches cannot be deleted'); END"
+    )
+    db.table("meta").insert_all(
+        [
+            {"key": "application", "value": "heatlog"},
+            {"key": "format_version", "value": str(FORMAT_VERSION)},
+            {"key": "created", "value": _now()},
+        ]
+    )
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+
+
+# --------------------------------------------------------------------------------------------------------
+# the store
+
+_SELECT_EVENTS = (
+    "SELECT race, seq, type, v, payload, recorded, prev_hash, hash FROM events "
+    "WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
+)
+_TAIL = "SELECT seq, hash FROM events WHERE race = ? ORDER BY seq DESC LIMIT 1"
+_INSERT = "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_NO_LIMIT = 1 << 62
+
+
+class EventStore:
+    """The event store of one SQLite file. Not thread-safe: one object per thread (or process)."""
+
+    def __init__(self, path: str | Path, *, create: bool = True, busy_timeout_ms: int = 2000) -> None:
+        self.path = Path(path)
+        self._memory = str(path) == ":memory:"
+        # race id -> (parent, fork_seq); parent/fork_seq never change (trigger), so this cache is safe.
+        self._tree: dict[int, tuple[int | None, int | None]] = {}
+        # race id -> (base seq, base hash) the race's own events chain from.
+        self._base: dict[int, tuple[int, str]] = {}
+        self._conn: sqlite3.Connection | None = None
+        self._conn = self._open(create, busy_timeout_ms)
+        self.db = sqlite_utils.Database(self._conn, execute_plugins=False, recursive_triggers=False)
+
+    # ---- opening
+
+    def _open(self, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
+        if self._memory:
+            if not create:
+                raise StoreError("no heatlog database at :memory:")
+            conn = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            path = self.path
+            if path.is_dir():
+                raise StoreError(f"this is a directory, not a heatlog database: {path}")
+            if not path.exists():
+                if not create:
+                    raise StoreError(f"no heatlog database at {path}")
+                if not path.parent.is_dir():
+                    raise StoreError(f"directory does not exist: {path.parent}")
+            uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+            try:
+                conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=busy_timeout_ms / 1000)
+            except sqlite3.Error as exc:
+                self._raise(exc)
+        try:
+            self._conn = conn
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            fresh = self._recognise(conn, create)
+            if not self._memory:
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise StoreError(f"cannot switch the database to WAL mode ({mode}): {self.path}")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA fullfsync = ON")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if fresh:
+                db = sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False)
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    # Another process may have initialised the file between our look and our lock.
+                    if self._recognise(conn, create):
+                        _create_schema(db)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    self._rollback(conn)
+                    raise
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+            self._conn = None
+            if isinstance(exc, sqlite3.Error):
+                self._raise(exc)
+            raise
+        return conn
+
+    def _recognise(self, conn: sqlite3.Connection, create: bool) -> bool:
+        """True if the file is empty (to be initialised); raise unless it is a heatlog database."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id == 0 and n_objects == 0:
+            if not create:
+                raise StoreError(f"file is not a heatlog database (it is empty): {self.path}")
+            return True
+        if app_id != APPLICATION_ID:
+            raise StoreError(f"file is not a heatlog database: {self.path}")
+        try:
+            rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError:
+            rows = {}
+        if rows.get("application") != "heatlog":
+            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}")
+        try:
+            version = int(rows.get("format_version", ""))
+        except ValueError:
+            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}") from None
+        if version > FORMAT_VERSION:
+            raise StoreError(
+                f"database format {version} is newer than this heatlog understands ({FORMAT_VERSION}): {self.path}"
+            )
+        return False
+
+    # ---- lifetime
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    # ---- error boundary and transactions
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"the event store is closed: {self.path}")
+        return self._conn
+
+    def _raise(self, exc: sqlite3.Error, race: int | None = None) -> NoReturn:
+        """Translate a sqlite3 error into a StoreError the player understands."""
+        text = str(exc)
+        low = text.lower()
+        code = getattr(exc, "sqlite_errorcode", None)
+        primary = code & 0xFF if isinstance(code, int) else None
+        where = str(self.path)
+        message: str
+        if _APPEND_ONLY in text:
+            message = text.split("heatlog: ", 1)[1]
+        elif primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in low:
+            message = f"database is locked by another program: {where}"
+        elif (
+            primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT) or "not a database" in low or "malformed" in low
+        ):
+            message = f"file is not a heatlog database or is damaged: {where}"
+        elif primary == sqlite3.SQLITE_READONLY or "readonly" in low or "read-only" in low:
+            message = f"database is read-only (check the file's permissions): {where}"
+        elif primary == sqlite3.SQLITE_CANTOPEN or "unable to open" in low:
+            if not self._memory and not self.path.parent.is_dir():
+                message = f"directory does not exist: {self.path.parent}"
+            else:
+                message = f"cannot open the database file (permissions?): {where}"
+        elif primary == sqlite3.SQLITE_FULL or "full" in low:
+            message = f"disk is full; nothing was written: {where}"
+        elif primary == sqlite3.SQLITE_IOERR or "i/o" in low:
+            message = f"disk I/O error ({text}): {where}"
+        elif isinstance(exc, sqlite3.ProgrammingError) and "closed" in low:
+            message = f"the event store is closed: {where}"
+        else:
+            message = f"database error ({text}): {where}"
+        raise StoreError(message, race=race) from exc
+
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+
+    @contextlib.contextmanager
+    def _tx(self, *, write: bool, race: int | None = None) -> Iterator[sqlite3.Connection]:
+        """One transaction; commit on success, roll back on any exception; translate sqlite3 errors."""
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                self._rollback(conn)
+                raise
+        except sqlite3.Error as exc:
+            self._raise(exc, race)
+
+    @contextlib.contextmanager
+    def _guard(self, race: int | None = None) -> Iterator[sqlite3.Connection]:
+        """Translate sqlite3 errors of a statement outside an explicit transaction."""
+        conn = self.conn
+        try:
+            yield conn
+        except sqlite3.Error as exc:
+            self._raise(exc, race)
+
+    # ---- races
+
+    def _race_row(self, conn: sqlite3.Connection, race: int) -> tuple[int | None, int | None]:
+        known = self._tree.get(race)
+        if known is not None:
+            return known
+        row = conn.execute("SELECT parent, fork_seq FROM races WHERE id = ?", (race,)).fetchone()
+        if row is None:
+            raise StoreError(f"no race {race}")
+        self._tree[race] = (row[0], row[1])
+        return self._tree[race]
+
+    def _segments(self, conn: sqlite3.Connection, race: int) -> list[tuple[int, int, int]]:
+        """The effective log of ``race`` as (physical race, seq_above, seq_upto) ranges, root first."""
+        segments: list[tuple[int, int, int]] = []
+        limit = _NO_LIMIT
+        current: int | None = race
+        seen: set[int] = set()
+        while current is not None:
+            if current in seen:
+                raise StoreError(f"race tree is damaged (race {current} is its own ancestor): {self.path}")
+            seen.add(current)
+            parent, fork_seq = self._race_row(conn, current)
+            low = (fork_seq or 0) if parent is not None else 0
+            segments.append((current, low, limit))
+            if parent is not None:
+                limit = min(limit, fork_seq or 0)
+            current = parent
+        segments.reverse()
+        return segments
+
+    def _length(self, conn: sqlite3.Connection, race: int) -> int:
+        parent, fork_seq = self._race_row(conn, race)
+        row = conn.execute(_TAIL, (race,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        return (fork_seq or 0) if parent is not None else 0
+
+    def _base_of(self, conn: sqlite3.Connection, race: int) -> tuple[int, str]:
+        """(seq, hash) a race's own events chain from: (0, GENESIS) or the parent's event at fork_seq."""
+        known = self._base.get(race)
+        if known is not None:
+            return known
+        parent, fork_seq = self._race_row(conn, race)
+        base = (0, GENESIS)
+        if parent is not None and fork_seq:
+            for seg_race, low, high in self._segments(conn, parent):
+                if low < fork_seq <= high:
+                    row = conn.execute(
+                        "SELECT hash FROM events WHERE race = ? AND seq = ?", (seg_race, fork_seq)
+                    ).fetchone()
+                    if row is None:
+                        raise StoreError(
+                            f"event {fork_seq} of race {parent}, the fork point, is missing: "
+                            f"the database is damaged: {self.path}",
+                            race=race,
+                        )
+                    base = (fork_seq, str(row[0]))
+                    break
+        self._base[race] = base
+        return base
+
+    def create_race(self, name: str | None, meta: dict[str, Any] | None = None) -> int:
+        """Create a new (root) race and return its id."""
+        meta_text = self._encode_meta(meta)
+        with self._tx(write=True) as conn:
+            cur = conn.execute(
+                "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
+                (name, _now(), meta_text),
+            )
+            race = int(cur.lastrowid or 0)
+        self._tree[race] = (None, None)
+        return race
+
+    def create_branch(self, parent: int, fork_seq: int, name: str | None) -> int:
+        """Create a branch sharing the first ``fork_seq`` events of ``parent``'s effective log."""
+        if isinstance(fork_seq, bool) or not isinstance(fork_seq, int) or fork_seq < 0:
+            raise StoreError(f"cannot fork at event {fork_seq!r}: give a number 0 or more", race=parent)
+        with self._tx(write=True) as conn:
+            length = self._length(conn, parent)
+            if fork_seq > length:
+                raise StoreError(f"cannot fork at event {fork_seq}: the race has {length} events", race=parent)
+            meta = conn.execute("SELECT meta FROM races WHERE id = ?", (parent,)).fetchone()[0]
+            cur = conn.execute(
+                "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, ?, ?, ?)",
+                (name, _now(), parent, fork_seq, meta),
+            )
+            race = int(cur.lastrowid or 0)
+            self._tree[race] = (parent, fork_seq)
+            self._base_of(conn, race)
+        return race
+
+    _RACES_SQL = (
+        "SELECT r.id, r.name, r.created, r.parent, r.fork_seq, r.meta, "
+        "(SELECT max(e.seq) FROM events e WHERE e.race = r.id) AS last_seq FROM races r"
+    )
+
+    def _race_info(self, row: dict[str, Any]) -> RaceInfo:
+        try:
+            meta = json.loads(row["meta"])
+        except (TypeError, ValueError):
+            meta = {}
+        last = row["last_seq"]
+        count = int(last) if last is not None else int(row["fork_seq"] or 0)
+        return RaceInfo(
+            id=int(row["id"]),
+            name=row["name"],
+            created=row["created"],
+            parent=row["parent"],
+            fork_seq=row["fork_seq"],
+            meta=meta if isinstance(meta, dict) else {},
+            event_count=count,
+        )
+
+    def races(self) -> list[RaceInfo]:
+        """Every race (and branch), oldest first."""
+        with self._guard():
+            return [self._race_info(row) for row in self.db.query(self._RACES_SQL + " ORDER BY r.id")]
+
+    def race(self, race: int) -> RaceInfo:
+        with self._guard():
+            rows = list(self.db.query(self._RACES_SQL + " WHERE r.id = ?", [race]))
+        if not rows:
+            raise StoreError(f"no race {race}")
+        return self._race_info(rows[0])
+
+    def latest_race(self) -> int | None:
+        """The most recently created race (or branch), or None if there is none."""
+        with self._guard() as conn:
+            row = conn.execute("SELECT max(id) FROM races").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    # ---- reading
+
+    def _row_event(self, row: tuple[Any, ...]) -> StoredEvent:
+        race, seq, type_, v, payload, recorded, prev_hash, hash_ = row
+        try:
+            event = json.loads(payload)
+        except (TypeError, ValueError):
+            event = None
+        if not isinstance(event, dict):
+            raise StoreError(
+                f"event {seq} is not a valid JSON object: the database is damaged (run verify): {self.path}",
+                race=race,
+            )
+        return StoredEvent(race, seq, type_, v, event, recorded, prev_hash, hash_)
+
+    def _read_log(self, conn: sqlite3.Connection, race: int) -> list[StoredEvent]:
+        log: list[StoredEvent] = []
+        for seg_race, low, high in self._segments(conn, race):
+            log.extend(self._row_event(row) for row in conn.execute(_SELECT_EVENTS, (seg_race, low, high)))
+        return log
+
+    def events(self, race: int) -> list[StoredEvent]:
+        """The effective log: the parent's prefix up to fork_seq (recursively), then the race's own events."""
+        with self._tx(write=False, race=race) as conn:
+            return self._read_log(conn, race)
+
+    def length(self, race: int) -> int:
+        """Number of events in the effective log (= seq of the last event)."""
+        with self._tx(write=False, race=race) as conn:
+            return self._length(conn, race)
+
+    # ---- appending
+
+    @staticmethod
+    def _encode(event: Any) -> tuple[str, Any, str]:
+        if not isinstance(event, dict):
+            raise MalformedInput(f"an event must be a JSON object, not {type(event).__name__}")
+        type_ = event.get("type")
+        if not isinstance(type_, str) or not type_:
+            raise MalformedInput('an event needs a "type" (a string)')
+        v = event.get("v")
+        try:
+            payload = canonical(event)
+        except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+            raise MalformedInput(f"the event cannot be stored as JSON: {exc}") from None
+        return type_, v if isinstance(v, int) and not isinstance(v, bool) else None, payload.decode()
+
+    def _tail(self, conn: sqlite3.Connection, race: int) -> tuple[int, str]:
+        """(last seq, last hash) of the effective log, read inside the write transaction."""
+        row = conn.execute(_TAIL, (race,)).fetchone()
+        if row is not None:
+            return int(row[0]), str(row[1])
+        return self._base_of(conn, race)
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        race: int,
+        seq: int,
+        prev_hash: str,
+        encoded: tuple[str, Any, str],
+    ) -> StoredEvent:
+        type_, v, text = encoded
+        digest = chain_hash(prev_hash, text.encode())
+        recorded = _now()
+        try:
+            conn.execute(_INSERT, (race, seq, type_, v, text, recorded, prev_hash, digest))
+        except sqlite3.IntegrityError as exc:
+            if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+                raise ConflictError(
+                    f"another writer appended event {seq} first; nothing was written", race=race
+                ) from None
+            raise
+        return StoredEvent(race, seq, type_, v, json.loads(text), recorded, prev_hash, digest)
+
+    @staticmethod
+    def _expect(race: int, expected_seq: int | None, seq: int) -> None:
+        if expected_seq is not None and expected_seq != seq:
+            if expected_seq < seq:
+                why = f"another writer appended event {expected_seq} first"
+            else:
+                why = f"expected to write event {expected_seq}, but the next event is {seq}"
+            raise ConflictError(f"{why}; nothing was written", race=race)
+
+    def append(
+        self,
+        race: int,
+        event: dict[str, Any],
+        *,
+        expected_seq: int | None = None,
+        check: Check | None = None,
+    ) -> StoredEvent:
+        """Append ``event`` to the end of ``race``'s effective log, durably, and return the stored event.
+
+        ``expected_seq`` is the seq the caller expects the new event to get (the log length it saw + 1);
+        if the log changed meanwhile, ConflictError.  ``check(log, event)`` runs inside the write
+        transaction with the current effective log; whatever it raises is re-raised unchanged and
+        nothing is written.
+        """
+        encoded = self._encode(event)
+        with self._tx(write=True, race=race) as conn:
+            last_seq, last_hash = self._tail(conn, race)
+            seq = last_seq + 1
+            self._expect(race, expected_seq, seq)
+            if check is not None:
+                check(self._read_log(conn, race), event)
+            stored = self._insert(conn, race, seq, last_hash, encoded)
+        return stored
+
+    def append_many(
+        self,
+        race: int,
+        events: Iterable[dict[str, Any]],
+        check: Check | None = None,
+        *,
+        expected_seq: int | None = None,
+    ) -> list[StoredEvent]:
+        """Append all ``events`` in one transaction: all are written or none (e.g. for an import)."""
+        originals = list(events)
+        encoded = [self._encode(event) for event in originals]
+        out: list[StoredEvent] = []
+        with self._tx(write=True, race=race) as conn:
+            last_seq, last_hash = self._tail(conn, race)
+            self._expect(race, expected_seq, last_seq + 1)
+            log = self._read_log(conn, race) if check is not None else []
+            for original, enc in zip(originals, encoded, strict=True):
+                if check is not None:
+                    check(log, original)
+                stored = self._insert(conn, race, last_seq + 1, last_hash, enc)
+                last_seq, last_hash = stored.seq, stored.hash
+                out.append(stored)
+                if check is not None:
+                    log.append(stored)
+        return out
+
+    # ---- verification
+
+    def verify(self, race: int) -> list[Problem]:
+        """Recompute the hash chain over the stored rows of ``race``'s effective log; return every problem."""
+        problems: list[Problem] = []
+        with self._tx(write=False, race=race) as conn:
+            segments = self._segments(conn, race)
+            expected_seq = 1
+            expected_prev = GENESIS
+            after_gap = False  # the row after a gap cannot chain; the gap is the problem
+            for seg_race, low, high in segments:
+                if seg_race == race:
+                    for (seq,) in conn.execute(
+                        "SELECT seq FROM events WHERE race = ? AND seq <= ? ORDER BY seq", (race, low)
+                    ):
+                        problems.append(
+                            Problem(race, seq, "stray", f"row {seq} lies inside the shared prefix (1..{low})")
+                        )
+                rows = conn.execute(_SELECT_EVENTS, (seg_race, low, high)).fetchall()
+                for seg_row in rows:
+                    _, seq, type_, v, payload, _, prev_hash, hash_ = seg_row
+                    if seq != expected_seq:
+                        missing = f"events {expected_seq}..{seq - 1}"
+                        if seq == expected_seq + 1:
+                            missing = f"event {expected_seq}"
+                        problems.append(Problem(seg_race, expected_seq, "gap", f"{missing} missing"))
+                        after_gap = True
+                    text = payload if isinstance(payload, str) else str(payload)
+                    if prev_hash != expected_prev and not after_gap:
+                        problems.append(
+                            Problem(
+                                seg_race,
+                                seq,
+                                "chain",
+                                "prev_hash does not continue the chain from the event before "
+                                "(rows reordered, replaced or removed)",
+                            )
+                        )
+                    if chain_hash(str(prev_hash), text.encode("utf-8", "surrogatepass")) != hash_:
+                        problems.append(Problem(seg_race, seq, "hash", "payload changed: its hash does not match"))
+                    try:
+                        event = json.loads(text)
+                    except ValueError:
+                        event = None
+                    if not isinstance(event, dict):
+                        problems.append(Problem(seg_race, seq, "json", "payload is not a valid JSON object"))
+                    else:
+                        try:
+                            is_canonical = canonical(event) == text.encode()
+                        except ValueError:
+                            is_canonical = False
+                        if not is_canonical:
+                            problems.append(Problem(seg_race, seq, "canonical", "payload is not canonical JSON"))
+                        ev_v = event.get("v")
+                        ev_v = ev_v if isinstance(ev_v, int) and not isinstance(ev_v, bool) else None
+                        if event.get("type") != type_ or ev_v != v:
+                            problems.append(
+                                Problem(
+                                    seg_race,
+                                    seq,
+                                    "columns",
+                                    f"columns say type={type_!r} v={v!r} but the payload says "
+                                    f"type={event.get('type')!r} v={event.get('v')!r}",
+                                )
+                            )
+                    after_gap = False
+                    expected_seq = seq + 1
+                    expected_prev = str(hash_)
+                if seg_race != race and high != _NO_LIMIT and expected_seq <= high:
+                    problems.append(
+                        Problem(
+                            seg_race,
+                            expected_seq,
+                            "gap",
+                            f"events {expected_seq}..{high} of the prefix missing",
+                        )
+                    )
+                    expected_seq = high + 1
+                    after_gap = True
+        return problems
+
+    # ---- export / import
+
+    def export_jsonl(self, race: int) -> str:
+        """The effective log as JSON Lines: one canonical event per line, each line ending with a newline."""
+        with self._tx(write=False, race=race) as conn:
+            parts: list[str] = []
+            for seg_race, low, high in self._segments(conn, race):
+                parts.extend(
+                    row[0] + "\n"
+                    for row in conn.execute(
+                        "SELECT payload FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                        (seg_race, low, high),
+                    )
+                )
+        return "".join(parts)
+
+    # ---- snapshots (a cache: freely replaced and deleted)
+
+    def put_snapshot(self, race: int, round: int, rules_version: str, seq: int, state: dict[str, Any]) -> None:
+        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        with self._tx(write=True, race=race) as conn:
+            self._race_row(conn, race)
+            conn.execute(
+                "INSERT OR REPLACE INTO snapshots (race, round, rules_version, seq, state) VALUES (?, ?, ?, ?, ?)",
+                (race, round, rules_version, seq, text),
+            )
+
+    def get_snapshot(
+        self,
+        race: int,
+        rules_version: str,
+        *,
+        round: int | None = None,
+        max_seq: int | None = None,
+    ) -> Snapshot | None:
+        """The snapshot of ``round`` (or the latest, with seq <= max_seq if given) for ``rules_version``."""
+        sql = "SELECT race, round, rules_version, seq, state FROM snapshots WHERE race = ? AND rules_version = ?"
+        params: list[Any] = [race, rules_version]
+        if round is not None:
+            sql += " AND round = ?"
+            params.append(round)
+        if max_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(max_seq)
+        sql += " ORDER BY seq DESC, round DESC LIMIT 1"
+        with self._guard(race):
+            rows = list(self.db.query(sql, params))
+        if not rows:
+            return None
+        row = rows[0]
+        try:
+            state = json.loads(row["state"])
+        except ValueError:
+            return None  # a damaged cache entry is simply a miss
+        return Snapshot(row["race"], row["round"], row["rules_version"], row["seq"], state)
+
+    def clear_snapshots(self, race: int | None = None, *, from_seq: int | None = None) -> int:
+        """Delete cached snapshots (of one race, or all; only those at seq >= from_seq if given)."""
+        sql = "DELETE FROM snapshots WHERE 1 = 1"
+        params: list[Any] = []
+        if race is not None:
+            sql += " AND race = ?"
+            params.append(race)
+        if from_seq is not None:
+            sql += " AND seq >= ?"
+            params.append(from_seq)
+        with self._tx(write=True, race=race) as conn:
+            return int(conn.execute(sql, params).rowcount)
+
+    # ---- helpers
+
+    @staticmethod
+    def _encode_meta(meta: dict[str, Any] | None) -> str:
+        if meta is None:
+            meta = {}
+        if not isinstance(meta, dict):
+            raise MalformedInput(f"race meta must be a JSON object, not {type(meta).__name__}")
+        try:
+            return canonical(meta).decode()
+        except (TypeError, ValueError) as exc:
+            raise MalformedInput(f"race meta cannot be stored as JSON: {exc}") from None
+
+
+# --------------------------------------------------------------------------------------------------------
+# JSON Lines
+
+
+def parse_jsonl(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """Parse JSON Lines into (line number, event) pairs; blank lines are skipped.
+
+    Raises MalformedInput naming EVERY bad line (not JSON, not an object, no "type").
+    """
+    out: list[tuple[int, dict[str, Any]]] = []
+    bad: list[str] = []
+
+    def no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not allowed in JSON")
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line, parse_constant=no_constants)
+        except ValueError as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            column = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+            bad.append(f"line {number}: not valid JSON ({reason}{column})")
+            continue
+        if not isinstance(value, dict):
+            bad.append(f"line {number}: not a JSON object (got {type(value).__name__})")
+            continue
+        if not isinstance(value.get("type"), str) or not value["type"]:
+            bad.append(f'line {number}: the event has no "type"')
+            continue
+        out.append((number, value))
+    if bad:
+        lines = ", ".join(b.split(":", 1)[0].removeprefix("line ") for b in bad)
+        raise MalformedInput(f"{len(bad)} bad line(s) ({lines}): " + "; ".join(bad))
+    return out
