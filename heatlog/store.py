@@ -796,6 +796,27 @@ class EventStore:
                 (race, round, rules_version, seq, text),
             )
 
+    def put_snapshots(self, race: int, rules_version: str, snaps: list[tuple[int, int, dict[str, Any]]]) -> None:
+        """Cache many (round, seq, state) snapshots in one transaction (one sync, not one per round)."""
+        if not snaps:
+            return
+        rows = [
+            (
+                race,
+                rnd,
+                rules_version,
+                seq,
+                json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+            )
+            for rnd, seq, state in snaps
+        ]
+        with self._tx(write=True, race=race) as conn:
+            self._race_row(conn, race)
+            conn.executemany(
+                "INSERT OR REPLACE INTO snapshots (race, round, rules_version, seq, state) VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+
     def get_snapshot(
         self,
         race: int,

@@ -861,6 +861,7 @@ def _enter_replenish(state: RaceState, car: Car, turn: Turn) -> None:
 
 def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
     turn.sub = 10
+    turn.end, turn.end_lane, turn.laps_after = car.progress, car.lane, state.laps_done(car)
     if car.progress > state.final_line:  # # 16.1, 16.3: a spun-out car is back before the line
         turn.finished = True
         car.finished = True

@@ -107,6 +107,9 @@ class Turn:
     drawn: int = 0
     drawn_cards: list[str] = field(default_factory=list)
     laps_before: int = 0
+    laps_after: int = 0
+    end: int = 0  # progress at the end of the turn
+    end_lane: int = 0
     finished: bool = False
     shuffles: int = 0
 

@@ -1,0 +1,272 @@
+"""The race log: the store, the door (schema + rules) and the projector, for one database.
+
+Every way of recording (``heatlog add``, ``import``, the recorder, the simulator) appends through
+:meth:`RaceLog.append`, so nothing reaches the log without being validated against its schema and the rules.
+The projector folds a race's effective log (retractions applied) through the engine, using per-round
+snapshots (a cache: rebuildable, keyed by the rules version) to jump to a round without replaying the race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import RULES_VERSION
+from .engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
+from .engine.position import state_from_position, state_to_position
+from .store import EventStore, StoredEvent
+from .validation import validate_event
+
+Event = dict[str, Any]
+
+
+@dataclass(slots=True)
+class Entry:
+    """One event of the effective log with its sequence number."""
+
+    seq: int
+    event: Event
+
+
+@dataclass(slots=True)
+class Retraction:
+    seq: int  # the retraction event's own seq
+    target: int
+    reason: str | None
+    target_event: Event
+
+
+@dataclass(slots=True)
+class Effective:
+    """A race's log after retractions: what the rules see, plus notes and corrections for the record."""
+
+    entries: list[Entry] = field(default_factory=list)  # events the rules fold (notes included, no effect)
+    retractions: list[Retraction] = field(default_factory=list)
+    length: int = 0  # raw log length (seq of the last stored event)
+
+
+def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
+    """Apply retractions: a ``retracted`` event withdraws the latest entry still in force (undo semantics)."""
+    eff = Effective()
+    for seq, ev in stored:
+        eff.length = seq
+        if ev.get("type") == "retracted":
+            target = ev.get("seq")
+            if not eff.entries or eff.entries[-1].seq != target:
+                last = eff.entries[-1].seq if eff.entries else None
+                raise IllegalEvent(
+                    f"a retraction withdraws the latest entry in force (event {last}), not event {target}",
+                    input=ev,
+                )
+            if len(eff.entries) == 1:
+                raise IllegalEvent("the race set-up cannot be retracted; start a new race instead", input=ev)
+            gone = eff.entries.pop()
+            eff.retractions.append(Retraction(seq, gone.seq, ev.get("reason"), gone.event))
+            continue
+        eff.entries.append(Entry(seq, ev))
+    return eff
+
+
+@dataclass(slots=True)
+class Projection:
+    """A race's state at a point, with the effective log that produced it."""
+
+    race: int
+    state: RaceState
+    effective: Effective
+    upto: int  # number of effective entries folded
+
+    @property
+    def seq(self) -> int:
+        """Seq of the last folded event (0 if none)."""
+        return self.effective.entries[self.upto - 1].seq if self.upto else 0
+
+
+def fold(entries: Sequence[Entry], start: RaceState | None = None, *, race: Any = None) -> RaceState:
+    state = start
+    for entry in entries:
+        try:
+            state = apply(state, entry.event, atomic=False)
+        except HeatlogError as err:
+            raise err.located(race=race) from None
+    if state is None:
+        raise MalformedInput("the race has no events", race=race)
+    return state
+
+
+class RaceLog:
+    """One heatlog database: races, their events, and their states."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        self.store = EventStore(path, create=create)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> RaceLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- reading
+
+    def resolve(self, race: int | None) -> int:
+        """The race asked for, or the most recent one."""
+        if race is None:
+            latest = self.store.latest_race()
+            if latest is None:
+                raise MalformedInput(f"no races in {self.path} yet: start one with `heatlog new`")
+            return latest
+        self.store.race(race)  # raises StoreError for an unknown race
+        return race
+
+    def stored(self, race: int) -> list[StoredEvent]:
+        return self.store.events(race)
+
+    def effective(self, race: int) -> Effective:
+        try:
+            return effective_log((s.seq, s.event) for s in self.store.events(race))
+        except HeatlogError as err:
+            raise err.located(race=race) from None
+
+    def project(self, race: int, *, round: int | None = None, upto_seq: int | None = None) -> Projection:
+        """State at the end of the log, at the start of ``round``, or after the events up to ``upto_seq``."""
+        eff = self.effective(race)
+        entries = eff.entries
+        if upto_seq is not None:
+            n = sum(1 for e in entries if e.seq <= upto_seq)
+            return Projection(race, fold(entries[:n], race=race), eff, n)
+        if round is None:
+            return Projection(race, self._fold_cached(race, entries), eff, len(entries))
+        snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
+        if snap is not None and _snapshot_valid(eff, snap.seq):
+            n = sum(1 for e in entries if e.seq <= snap.seq)
+            return Projection(race, state_from_position(snap.state), eff, n)
+        starts = self._snapshot_rounds(race, entries)
+        if round not in starts:
+            last = max(starts) if starts else 0
+            raise MalformedInput(f"race {race} has no round {round} (rounds 1–{last})", race=race)
+        n = starts[round]
+        return Projection(race, fold(entries[:n], race=race), eff, n)
+
+    def _fold_cached(self, race: int, entries: list[Entry]) -> RaceState:
+        if not entries:
+            raise MalformedInput("the race has no events", race=race)
+        last_seq = entries[-1].seq
+        snap = self.store.get_snapshot(race, RULES_VERSION, max_seq=last_seq)
+        if snap is not None and _snapshot_seq_in(entries, snap.seq):
+            n = sum(1 for e in entries if e.seq <= snap.seq)
+            return fold(entries[n:], state_from_position(snap.state), race=race)
+        return fold(entries, race=race)
+
+    def _snapshot_rounds(self, race: int, entries: list[Entry]) -> dict[int, int]:
+        """Fold the race once, caching a snapshot at the start of every round."""
+        starts: dict[int, int] = {}
+        snaps: list[tuple[int, int, dict[str, Any]]] = []
+        state: RaceState | None = None
+        for i, entry in enumerate(entries, start=1):
+            try:
+                state = apply(state, entry.event, atomic=False)
+            except HeatlogError as err:
+                raise err.located(race=race) from None
+            if state.round and state.round not in starts and state.step == 1 and state.turn is None:
+                starts[state.round] = i
+                snaps.append((state.round, entry.seq, state_to_position(state)))
+        self.store.put_snapshots(race, RULES_VERSION, snaps)
+        return starts
+
+    def rounds(self, race: int) -> int:
+        return self.project(race).state.round
+
+    # ---- writing
+
+    def new_race(self, race_started: Event, grid: list[str] | None = None, name: str | None = None) -> int:
+        """Create a race from its set-up event (validated) and, optionally, its grid order."""
+        validate_event(race_started)
+        state = apply(None, race_started)
+        events = [race_started]
+        if grid is not None:
+            grid_ev = {"type": "grid_set", "v": 1, "order": grid}
+            validate_event(grid_ev)
+            apply(state, grid_ev)
+            events.append(grid_ev)
+        meta = {
+            "track": race_started["track"]["id"],
+            "mode": race_started.get("mode"),
+            "cars": [c["name"] for c in race_started.get("cars", [])],
+            "laps": race_started.get("laps"),
+        }
+        race = self.store.create_race(name, meta)
+        self.store.append_many(race, events)
+        return race
+
+    def check(self, race: int, event: Event, projection: Projection | None = None) -> Projection:
+        """Validate ``event`` against its schema and the rules at the end of ``race``; return the projection it
+        was checked against (its state already has the event applied). Raises and writes nothing."""
+        try:
+            validate_event(event)
+        except HeatlogError as err:
+            raise err.located(race=race) from None
+        proj = projection or self.project(race)
+        if event["type"] == "retracted":
+            effective_log([(e.seq, e.event) for e in proj.effective.entries] + [(proj.effective.length + 1, event)])
+            return proj
+        if event["type"] == "race_started":
+            raise IllegalEvent("a race has one set-up event; start a new race instead", race=race, input=event)
+        try:
+            apply(proj.state, event)
+        except HeatlogError as err:
+            raise err.located(race=race) from None
+        return proj
+
+    def append(self, race: int, event: Event, projection: Projection | None = None) -> tuple[int, Projection]:
+        """Check and durably append one event; returns its seq and the projection after it."""
+        proj = self.check(race, event, projection)
+        stored = self.store.append(race, event, expected_seq=proj.effective.length + 1)
+        if event["type"] == "retracted":
+            self.store.clear_snapshots(race, from_seq=int(event["seq"]))
+            return stored.seq, self.project(race)
+        proj.effective.entries.append(Entry(stored.seq, event))
+        proj.effective.length = stored.seq
+        proj.upto = len(proj.effective.entries)
+        return stored.seq, proj
+
+    def retract_last(self, race: int, reason: str | None = None) -> tuple[int, Projection]:
+        """Undo: retract the latest entry in force (the original stays in the log)."""
+        eff = self.effective(race)
+        if len(eff.entries) <= 1:
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+        ev: Event = {"type": "retracted", "v": 1, "seq": eff.entries[-1].seq}
+        if reason:
+            ev["reason"] = reason
+        return self.append(race, ev)
+
+    def branch(self, race: int, at_round: int, name: str) -> int:
+        """A what-if branch whose log is ``race``'s log up to the start of ``at_round`` (shared, not copied)."""
+        eff = self.effective(race)
+        starts = self._snapshot_rounds(race, eff.entries)
+        if at_round not in starts:
+            last = max(starts) if starts else 0
+            raise MalformedInput(f"race {race} has no round {at_round} to branch at (rounds 1–{last})", race=race)
+        fork_seq = eff.entries[starts[at_round] - 1].seq
+        for r in eff.retractions:
+            if r.seq > fork_seq >= r.target:
+                raise IllegalEvent(
+                    f"round {at_round} of race {race} begins before a later correction (event {r.seq}): "
+                    "branch from a round after it",
+                    race=race,
+                )
+        return self.store.create_branch(race, fork_seq, name)
+
+
+def _snapshot_valid(eff: Effective, seq: int) -> bool:
+    """A snapshot at ``seq`` holds if no later retraction reaches back to it or before."""
+    return _snapshot_seq_in(eff.entries, seq) and not any(r.seq > seq >= r.target for r in eff.retractions)
+
+
+def _snapshot_seq_in(entries: list[Entry], seq: int) -> bool:
+    return any(e.seq == seq for e in entries)

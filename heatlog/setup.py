@@ -1,0 +1,151 @@
+"""Starting and importing races (the set-up half of the CLI, as a Python API)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from .engine import apply
+from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
+from .racelog import RaceLog, effective_log
+from .store import parse_jsonl
+from .tracks import load_track_data
+from .validation import event_errors
+
+Event = dict[str, Any]
+
+
+def race_started_event(
+    *,
+    track: str | dict[str, Any],
+    cars: list[dict[str, str]],
+    laps: int | None = None,
+    mode: str = "table",
+    variant: str | None = None,
+    handicap: list[str] | None = None,
+    seed: int | None = None,
+) -> Event:
+    """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2)."""
+    data = load_track_data(track) if isinstance(track, str) else track
+    variant = variant or "standard"
+    if variant not in ("standard", "one-lap"):
+        raise MalformedInput(f"unknown variant {variant!r} (one-lap, or none for the standard race)")
+    if laps is None:
+        laps = 1 if variant == "one-lap" else int(data["laps"])
+    ev: Event = {
+        "type": "race_started",
+        "v": 1,
+        "track": data,
+        "laps": laps,
+        "cars": cars,
+        "variant": variant,
+        "handicap": list(handicap or []),
+        "mode": mode,
+    }
+    if seed is not None:
+        ev["seed"] = seed
+    return ev
+
+
+def table_setup_events(order: list[str]) -> list[Event]:
+    """What every physical table does before round 1, in table mode: shuffle, draw seven (# 1.2)."""
+    out: list[Event] = []
+    for name in order:
+        out.append({"type": "deck_shuffled", "v": 1, "car": name})
+        out.append({"type": "cards_drawn", "v": 1, "car": name, "count": 7})
+    return out
+
+
+def start_race(
+    log: RaceLog,
+    *,
+    track: str,
+    cars: list[dict[str, str]],
+    laps: int | None = None,
+    mode: str = "table",
+    variant: str | None = None,
+    handicap: list[str] | None = None,
+    grid: list[str] | None = None,
+    seed: int | None = None,
+    from_position: Path | None = None,
+    name: str | None = None,
+) -> int:
+    """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
+    draws are recorded too, since they are the same at every table. In open mode the cards are recorded
+    by the host (the recorder asks for them)."""
+    if mode not in ("table", "open"):
+        raise MalformedInput(f"--mode {mode!r}: choose table or open")
+    if from_position is not None:
+        try:
+            pos = json.loads(Path(from_position).read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise MalformedInput(f"{from_position}: not JSON: {exc}") from None
+        from .validation import validate_against
+
+        validate_against("position", pos)
+        ev: Event = {
+            "type": "race_started",
+            "v": 1,
+            "track": pos["track"],
+            "laps": pos["laps"],
+            "cars": [{"name": c["name"], "colour": c["colour"] or "grey"} for c in pos["cars"]],
+            "variant": pos.get("variant", "standard"),
+            "handicap": [c["name"] for c in pos["cars"] if c.get("handicap")],
+            "mode": pos["mode"],
+            "position": pos,
+        }
+        return log.new_race(ev, name=name)
+    if not 2 <= len(cars) <= 6:
+        raise MalformedInput(f"a base race has 2 to 6 cars (give --car NAME:COLOUR for each), not {len(cars)}")
+    ev = race_started_event(track=track, cars=cars, laps=laps, mode=mode, variant=variant, handicap=handicap, seed=seed)
+    names = [c["name"] for c in cars]
+    if grid is None:
+        grid = list(names)
+        random.Random(seed).shuffle(grid)  # # 1.4: random starting order
+    elif sorted(grid) != sorted(names):
+        raise MalformedInput(f"--grid must name every car once: {', '.join(names)}")
+    race = log.new_race(ev, grid=grid, name=name)
+    if mode == "table":
+        proj = log.project(race)
+        for setup_ev in table_setup_events(grid):
+            _, proj = log.append(race, setup_ev, proj)
+    return race
+
+
+def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str = "input") -> int:
+    """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written."""
+    lines = parse_jsonl(text)
+    if not lines:
+        raise MalformedInput(f"{source}: no events")
+    problems: list[str] = []
+    for number, ev in lines:
+        problems.extend(f"line {number}: {p}" for p in event_errors(ev))
+    if problems:
+        raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
+    if lines[0][1].get("type") != "race_started":
+        raise MalformedInput(f"{source}: line {lines[0][0]}: the first event must be race_started")
+    numbered = [(i, ev) for i, (_, ev) in enumerate(lines, start=1)]
+    line_of = {i: number for i, (number, _) in enumerate(lines, start=1)}
+    try:
+        eff = effective_log(numbered)
+    except HeatlogError as err:
+        raise IllegalEvent(f"{source}: {err}") from None
+    state = None
+    for entry in eff.entries:
+        try:
+            state = apply(state, entry.event, atomic=False)
+        except HeatlogError as err:
+            raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
+    first = lines[0][1]
+    meta = {
+        "track": first["track"]["id"],
+        "mode": first.get("mode"),
+        "cars": [c["name"] for c in first.get("cars", [])],
+        "laps": first.get("laps"),
+        "imported_from": source,
+    }
+    race = log.store.create_race(name, meta)
+    log.store.append_many(race, [ev for _, ev in lines])
+    return race

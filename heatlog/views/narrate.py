@@ -1,0 +1,103 @@
+"""Plain-words narration of a turn, from the engine's turn record (never from re-applying rules).
+
+Example: "Red shifts to 3rd, plays 4 3 Stress→2: speed 9; crosses corner 2 (limit 3): owes 6 Heat, has 4:
+spins out, back to space 33, takes 2 Stress, gear 1".
+"""
+
+from __future__ import annotations
+
+from ..engine.state import RaceState, Turn
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def _card(c: str) -> str:
+    return {"H": "Heat", "S": "Stress"}.get(c, c)
+
+
+def corner_number(state: RaceState, after_space: int) -> int:
+    for i, c in enumerate(state.track.corners, start=1):
+        if c.after_space == after_space:
+            return i
+    return 0
+
+
+def gear_words(turn: Turn) -> str:
+    if turn.from_gear == turn.gear:
+        return f"stays in {ORDINAL[turn.gear]}"
+    heat = " (pays 1 Heat)" if turn.shift_heat else ""
+    return f"shifts to {ORDINAL[turn.gear]}{heat}"
+
+
+def played_words(turn: Turn) -> str:
+    found = iter(turn.stress_found)
+    parts = []
+    for c in turn.played:
+        if c == "S":
+            got = next(found, "-")
+            parts.append(f"Stress→{got if got != '-' else 'nothing'}")
+        else:
+            parts.append(_card(c))
+    return " ".join(parts)
+
+
+def narrate_turn(state: RaceState, turn: Turn) -> str:
+    """One sentence (with semicolons) telling what happened in ``turn``."""
+    space = state.track.space_of
+    name = turn.car
+    head = f"{name} {gear_words(turn)}, plays {played_words(turn)}"
+    if turn.cluttered:
+        return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
+    skipped = [c for p, c in turn.flips if c not in ("1", "2", "3", "4")]
+    parts = [head + f": speed {turn.speed - (1 if turn.adrenaline_move else 0) - _boost_value(turn)}"]
+    if skipped:
+        parts.append("flips past " + " ".join(_card(c) for c in skipped))
+    parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < _step3_speed(turn) else ""))
+    for item in turn.react_order:
+        if item.startswith("cooldown"):
+            parts.append(f"cools {item.split()[1]} Heat")
+        elif item == "boost":
+            parts.append(f"boosts (1 Heat): +{_boost_value(turn)}, moves {turn.boost_moved}")
+        elif item == "adrenaline move":
+            parts.append(f"adrenaline +1, moves {turn.adrenaline_moved}")
+        elif item == "adrenaline cooldown":
+            parts.append("adrenaline cooldown +1")
+    if turn.boosted or turn.adrenaline_move:
+        parts.append(f"speed {turn.speed}")
+    if turn.slipstream:
+        parts.append(f"slipstreams {turn.slipstream_moved}")
+    for cc in turn.corners:
+        n = corner_number(state, cc.after_space)
+        if cc.spinout:
+            parts.append(
+                f"crosses corner {n} (limit {cc.limit}): owes {cc.cost} Heat, has {cc.paid}: spins out, "
+                f"back to space {space(turn.end) if turn.sub > 9 else space(state.cars[name].progress)}, "
+                f"takes {turn.spinout_stress} Stress, gear 1"
+            )
+        elif cc.cost:
+            parts.append(f"crosses corner {n} (limit {cc.limit}): pays {cc.cost} Heat")
+        else:
+            parts.append(f"crosses corner {n} (limit {cc.limit})")
+    if turn.discarded:
+        parts.append("discards " + " ".join(turn.discarded))
+    if turn.finished:
+        parts.append("crosses the finish line")
+    elif turn.laps_before < _laps_after(state, turn):
+        parts.append(f"completes lap {_laps_after(state, turn)}")
+    if turn.drawn:
+        parts.append(f"draws {turn.drawn}" + (f" ({' '.join(turn.drawn_cards)})" if turn.drawn_cards else ""))
+    return "; ".join(parts)
+
+
+def _boost_value(turn: Turn) -> int:
+    from ..engine.cards import VALUE
+
+    return VALUE.get(turn.boost_card or "", 0) if turn.boosted else 0
+
+
+def _step3_speed(turn: Turn) -> int:
+    return turn.speed - (1 if turn.adrenaline_move else 0) - _boost_value(turn)
+
+
+def _laps_after(state: RaceState, turn: Turn) -> int:
+    return turn.laps_after if turn.sub > 9 else state.laps_done(state.cars[turn.car])
