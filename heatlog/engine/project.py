@@ -1,0 +1,152 @@
+"""Projections of a log: the same race seen with less information.
+
+``open_to_table`` re-expresses an open-mode log (every card known: computer shuffles, simulated races,
+online play) as the table-mode log the same race would have produced at a physical table, where hands and
+deck orders are hidden (# 1.7) and a car's cards become known only when it reveals them at step 3.
+
+``strip_identities`` does the same for a position: it forgets every card identity a table does not see.
+
+Pure: no I/O. Both are derived views; neither changes the race.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from .decide import waiting_for
+from .errors import MalformedInput
+from .position import state_from_position, state_to_position
+from .rules import _begin_turns, _close_until, _is_foreign, apply
+from .state import RaceState
+
+Event = dict[str, Any]
+
+# Events whose payload names hidden cards: their ``raw`` text may name them too, so it is dropped.
+_HIDING = frozenset(("deck_shuffled", "cards_drawn"))
+
+
+def strip_identities(position: dict[str, Any]) -> dict[str, Any]:
+    """The table-mode position of the same moment: what a physical table knows, and nothing more.
+
+    Forgotten (# 1.7): every hand (``hand`` -> null; ``hand_size`` stays), every deck order (``deck`` ->
+    null; ``deck_size`` stays), the cards played face down at step 2 (``committed`` -> null: they are still
+    in the hand until revealed) and the cards drawn in the current turn (``turn.drawn_cards`` -> []).
+    ``mode`` becomes ``"table"`` and ``unknown`` is recomputed.
+
+    Kept, because a table sees them: positions, gears, Engine counts, discard piles and Play Areas,
+    revealed and flipped cards, and ``unseen`` (deck ∪ hand as a multiset: every card entering or leaving
+    it is public, so it is known without knowing the hand).
+
+    Table mode has no step 2 (played cards are entered when revealed), so an open position in step 2
+    becomes the table position that follows the last gear choice: step 3, the first car's turn open and
+    waiting for its reveal. Returns a new position; ``position`` is not changed.
+    """
+    state = state_from_position(position)
+    _strip_state(state)
+    return state_to_position(state)
+
+
+def _strip_state(state: RaceState) -> None:
+    state.mode = "table"
+    for car in state.cars.values():
+        car.hand = None
+        car.deck = None
+        car.committed = None
+    if state.turn is not None:
+        state.turn.drawn_cards = []
+    if state.phase == "race" and state.step == 2 and state.turn is None:
+        _begin_turns(state)
+
+
+def open_to_table(events: list[Event]) -> list[Event]:
+    """The table-mode log of the race recorded by the open-mode log ``events``.
+
+    Event by event (the input is not changed; every output event is a new dict):
+
+    - ``race_started``: ``mode`` becomes ``"table"`` (a start ``position`` goes through
+      :func:`strip_identities`);
+    - ``deck_shuffled``: without ``order`` (the shuffle is hidden);
+    - ``cards_drawn``: ``count`` instead of ``cards`` (the hand is hidden);
+    - ``cards_played`` (step 2, open mode only): dropped. A ``cards_revealed`` with the same cards is
+      inserted exactly where the table-mode engine waits for that car's reveal (its step 3, # 2.4) -- the
+      projection replays a table-mode state alongside to find that point. When the previous turn is closed
+      implicitly by an event of the next car (e.g. its draw, docs/design.md), the reveal goes just before
+      that event;
+    - everything else (gears, flips, cooldowns, boosts, adrenaline, slipstream, discards, notes) unchanged:
+      those are public at a table.
+
+    The identities forgotten are exactly those :func:`strip_identities` forgets in a position, so the
+    table replay of the result ends in ``strip_identities`` of the open replay's final position. ``raw``
+    is dropped from shuffles and draws (the typed text may name hidden cards).
+
+    ``events`` must be an effective log (retractions resolved, as for ``replay``): a ``retracted`` event
+    cannot be projected because the projection renumbers the log. A partial log gives the partial table
+    log (ending, e.g., before a reveal whose cards were not yet played). Raises :class:`MalformedInput` if
+    the log is not an open-mode log, and the engine's error if it is not a legal race.
+    """
+    if not events or events[0].get("type") != "race_started":
+        raise MalformedInput("the first event of a race is race_started")
+    if events[0].get("mode", "open") != "open":
+        raise MalformedInput("only an open-mode log can be projected to table mode", input=events[0])
+    played: dict[str, deque[list[str]]] = {}
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "cards_played":
+            played.setdefault(ev["car"], deque()).append(list(ev["cards"]))
+        elif kind == "retracted":
+            raise MalformedInput("project an effective log: resolve retractions first", input=ev)
+
+    out: list[Event] = []
+    state: RaceState | None = None
+    for ev in events:
+        new = _project(ev)
+        if new is None:
+            continue
+        if state is not None:
+            # An event of another car closes the current turn implicitly (docs/design.md); the next turn
+            # then starts inside that event. Close it here, as apply() would, so the reveal of the next car
+            # goes in between.
+            kind = new.get("type")
+            while (turn := state.turn) is not None and _is_foreign(turn, new, kind):
+                _close_until(state, state.cars[turn.car], turn, 9, new)
+                if state.turn is turn:
+                    break  # the turn still needs a draw: apply() reports the event as out of turn
+                _reveals_due(state, played, out)
+        state = apply(state, new, atomic=False)
+        out.append(new)
+        _reveals_due(state, played, out)
+    return out
+
+
+def _reveals_due(state: RaceState, played: dict[str, deque[list[str]]], out: list[Event]) -> None:
+    """Insert the reveals the table-mode ``state`` waits for (a reveal can end a turn at once when there is
+    nothing to draw, so the next car may be waiting too)."""
+    while True:
+        w = waiting_for(state)
+        if w.kinds != ["cards_revealed"]:
+            return
+        queue = played.get(w.cars[0])
+        if not queue:
+            return  # partial log: that car's cards are not in it yet
+        reveal: Event = {"type": "cards_revealed", "v": 1, "car": w.cars[0], "cards": queue.popleft()}
+        apply(state, reveal, atomic=False)
+        out.append(reveal)
+
+
+def _project(ev: Event) -> Event | None:
+    kind = ev.get("type")
+    if kind == "cards_played":
+        return None
+    new = dict(ev)
+    if kind == "race_started":
+        new["mode"] = "table"
+        if new.get("position") is not None:
+            new["position"] = strip_identities(new["position"])
+    elif kind == "deck_shuffled":
+        new.pop("order", None)
+    elif kind == "cards_drawn" and "cards" in new:
+        new["count"] = len(new.pop("cards"))
+    if kind in _HIDING:
+        new.pop("raw", None)
+    return new
