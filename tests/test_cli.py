@@ -1,0 +1,228 @@
+"""The CLI through its real entry point (`heatlog` on PATH, in a subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEATLOG = shutil.which("heatlog")
+
+
+def run(
+    *args: str,
+    db: Path | None = None,
+    input: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"]), *args]
+    if db is not None:
+        cmd += ["--db", str(db)]
+    full_env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1", **(env or {})}
+    full_env.pop("HEATLOG_DB", None) if env is None or "HEATLOG_DB" not in env else None
+    return subprocess.run(cmd, capture_output=True, text=True, input=input, env=full_env, cwd=cwd, timeout=60)
+
+
+def new_race(db: Path, *extra: str) -> int:
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--car", "Cy:green", "--seed", "1", *extra, db=db)
+    assert r.returncode == 0, r.stderr
+    return int(r.stdout.strip().splitlines()[-1])
+
+
+def test_version() -> None:
+    r = run("--version")
+    assert r.returncode == 0
+    assert r.stdout.startswith("heatlog ")
+
+
+def test_new_show_position(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    race = new_race(db)
+    assert race == 1
+    r = run("show", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "USA" in r.stdout and "waiting for: gears" in r.stdout
+    pos = json.loads(run("position", db=db).stdout)
+    assert pos["format"] == "heatlog-position"
+    assert pos["round"] == 1 and pos["mode"] == "table"
+    assert {c["name"] for c in pos["cars"]} == {"Ann", "Bob", "Cy"}
+    assert all(c["hand"] is None and c["hand_size"] == 7 for c in pos["cars"])  # table mode: hidden hands
+
+
+def test_add_legal_and_illegal_events(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    before = run("export", db=db).stdout
+    r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 4}', db=db)
+    assert r.returncode != 0
+    assert "Error: illegal" in r.stderr and "# 3.4" in r.stderr and "Ann" in r.stderr and "round 1" in r.stderr
+    assert "Traceback" not in r.stderr
+    r = run("add", '{"type": "gear_chosen", "car": "Zed", "gear": 2}', db=db)
+    assert r.returncode != 0 and "Zed" in r.stderr
+    r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 7}', db=db)
+    assert r.returncode != 0 and "malformed" in r.stderr and "gear" in r.stderr
+    r = run("add", "{not json", db=db)
+    assert r.returncode != 0 and "not JSON" in r.stderr
+    assert run("export", db=db).stdout == before  # nothing was written
+    r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}', db=db)
+    assert r.returncode == 0, r.stderr
+    assert "event 9 recorded" in r.stdout
+    r = run("add", "-", db=db, input='{"type": "gear_chosen", "v": 1, "car": "Bob", "gear": 1}')
+    assert r.returncode == 0, r.stderr
+
+
+def test_note_undo_and_audit(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    assert run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}', db=db).returncode == 0
+    r = run("undo", "--reason", "wrong gear", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "gear_chosen" in r.stdout
+    assert run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 1}', db=db).returncode == 0
+    assert run("note", "Ann changed her mind", "--car", "Ann", db=db).returncode == 0
+    r = run("audit", db=db)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "clean" in r.stdout and "wrong gear" in r.stdout and "Ann changed her mind" in r.stdout
+    report = json.loads(run("audit", "--json", db=db).stdout)
+    assert report[0]["clean"] and report[0]["retractions"][0]["reason"] == "wrong gear"
+
+
+def test_audit_finds_tampering_and_exit_codes(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "h.db"
+    new_race(db)
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE seq = 4")
+    conn.commit()
+    conn.close()
+    r = run("audit", db=db)
+    assert r.returncode == 1
+    assert "event 4" in r.stdout
+    r = run("audit", db=tmp_path / "missing.db")
+    assert r.returncode == 2
+    (tmp_path / "junk.db").write_text("this is not sqlite")
+    r = run("audit", db=tmp_path / "junk.db")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_export_import_round_trip(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}', db=db)
+    out = tmp_path / "race.jsonl"
+    assert run("export", "-o", str(out), db=db).returncode == 0
+    db2 = tmp_path / "h2.db"
+    r = run("import", str(out), db=db2)
+    assert r.returncode == 0, r.stderr
+    again = run("export", db=db2).stdout
+    assert again == out.read_text()
+
+
+def test_import_reports_every_bad_line(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    lines = run("export", db=db).stdout.splitlines()
+    lines[2] = '{"type": "deck_shuffled", "v": 1}'  # no car
+    lines[4] = '{"type": "cards_drawn", "v": 1, "car": "Bob", "count": 99}'
+    lines.append("not json at all")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    db2 = tmp_path / "h2.db"
+    r = run("import", str(bad), db=db2)
+    assert r.returncode != 0
+    assert "line 9" in r.stderr
+    r2 = run("races", db=db2)
+    assert "Ann" not in r2.stdout  # all or nothing
+
+
+def test_branch_and_race_option(tmp_path: Path) -> None:
+    from heatlog.racelog import RaceLog
+    from heatlog.setup import race_started_event
+    from heatlog.sim import race_events, random_bot
+
+    rs = race_started_event(
+        track="usa", cars=[{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}], mode="open"
+    )
+    events = list(race_events(rs, {"A": random_bot, "B": random_bot}, seed=5))
+    src = tmp_path / "r.jsonl"
+    src.write_text("".join(json.dumps(e) + "\n" for e in events))
+    db = tmp_path / "h.db"
+    assert run("import", str(src), db=db).returncode == 0
+    r = run("branch", "--at-round", "3", "--name", "what if", db=db)
+    assert r.returncode == 0, r.stderr
+    bid = int(r.stdout.strip())
+    pos = json.loads(run("position", "--race", str(bid), db=db).stdout)
+    assert pos["round"] == 3 and pos["step"] == 1 and pos["turn"] is None
+    with RaceLog(db) as log:
+        parent = log.project(1, round=3).state
+        from heatlog.engine.position import state_to_position
+
+        assert state_to_position(parent) == pos
+    r = run("races", "--json", db=db)
+    rows = json.loads(r.stdout)
+    assert rows[1]["parent"] == 1
+    r = run("branch", "--at-round", "99", "--name", "x", "--race", "1", db=db)
+    assert r.returncode != 0 and "no round 99" in r.stderr
+
+
+def test_db_from_environment(tmp_path: Path) -> None:
+    env = {"HEATLOG_DB": str(tmp_path / "env.db")}
+    r = run("new", "--car", "A:red", "--car", "B:blue", env=env)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "env.db").exists()
+    assert run("races", env=env).returncode == 0
+
+
+def test_default_db_is_cwd(tmp_path: Path) -> None:
+    r = run("new", "--car", "A:red", "--car", "B:blue", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "heatlog.db").exists()
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["new", "--car", "A:red"], "2 to 6 cars"),
+        (["new", "--car", "A", "--car", "B:blue"], "NAME:COLOUR"),
+        (["new", "--car", "A:red", "--car", "B:blue", "--track", "nowhere"], "nowhere"),
+        (["new", "--car", "A:red", "--car", "B:blue", "--mode", "secret"], "table or open"),
+        (["show", "--race", "42"], "42"),
+    ],
+)
+def test_user_errors_are_one_line(tmp_path: Path, args: list[str], words: str) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    r = run(*args, db=db)
+    assert r.returncode != 0
+    assert r.stderr.startswith("Error: ")
+    assert words in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_every_command_has_help_with_example_and_docs() -> None:
+    """sqlite-utils style: a command without --help text, an example, or a docs entry fails the build."""
+    import typer.main
+
+    from heatlog.cli import app
+    from heatlog.docs_cli import render_cli_reference
+
+    group = typer.main.get_command(app)
+    names = sorted(group.commands)  # type: ignore[attr-defined]
+    assert {"new", "races", "show", "add", "position", "note", "branch", "audit", "export", "import"} <= set(names)
+    reference = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    assert reference == render_cli_reference(), "docs/cli.md is stale: run python -m heatlog.docs_cli"
+    for name in names:
+        r = run(name, "--help")
+        assert r.returncode == 0, name
+        assert "Example:" in r.stdout, f"{name} --help has no example"
+        assert f"## heatlog {name}" in reference, f"{name} is not in docs/cli.md"
