@@ -210,7 +210,7 @@ BAD: list[tuple[str, object, list[str]]] = [
         {"type": "cards_discarded", "v": 1, "car": "A", "cards": ["1"] * 8},
         ["cards_discarded: cards"],
     ),
-    ("deck 41", {"type": "deck_shuffled", "v": 1, "car": "A", "order": ["1"] * 41}, ["deck_shuffled: order"]),
+    ("deck 201", {"type": "deck_shuffled", "v": 1, "car": "A", "order": ["1"] * 201}, ["deck_shuffled: order"]),
     (
         "deck card",
         {"type": "deck_shuffled", "v": 1, "car": "A", "order": ["1", "x"]},
