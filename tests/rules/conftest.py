@@ -126,7 +126,9 @@ class Race:
                 seen.add(id(t))
 
     def reject(self, kind: str, *, rule: str | None = None, error: type[HeatlogError] = IllegalEvent, **fields: Any):
-        """The event is refused with ``error`` naming ``rule``, and the state is exactly as before."""
+        """The event is refused with ``error`` naming ``rule``, and the state is exactly as before.
+
+        The engine restores a copy after some refused events: look cars up again (``race.car``) afterwards."""
         before = state_to_position(self.state)
         with pytest.raises(HeatlogError) as info:
             apply(self.state, ev(kind, **fields))
@@ -308,6 +310,7 @@ def start_race(
 
 
 DEFAULT_HAND = "1234123"
+PARKED = "0123412"  # a hand holding the 0: a car that plays "0" in gear 1 stays where it is (# 4.3)
 DEFAULT_DECK = "4123412341234"
 
 
@@ -363,6 +366,7 @@ def board(
 __all__ = [
     "DEFAULT_DECK",
     "DEFAULT_HAND",
+    "PARKED",
     "TRACK",
     "Race",
     "board",
