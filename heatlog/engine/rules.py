@@ -743,6 +743,8 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     taken = ev.get("taken")
     if not isinstance(taken, bool):
         raise _malformed(state, ev, "taken must be true or false")
+    if turn.cluttered:  # # 13.3: name the real reason, not "step 6 is over"
+        raise _illegal(state, ev, f"{car.name} has a cluttered hand: no slipstream this turn", "13.3")
     if turn.sub > 6:
         raise _illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
     why = slipstream_block(state, car, turn)
