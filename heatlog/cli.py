@@ -228,6 +228,45 @@ def show(race: RaceOpt = None, round: RoundOpt = None, as_json: JsonOpt = False,
 
 @app.command()
 @user_errors
+def replay(
+    race: RaceOpt = None,
+    round: Annotated[
+        int | None, typer.Option("--round", help="Print round N (default: step through them all).")
+    ] = None,
+    car: Annotated[str | None, typer.Option("--car", help="Narrate only this car's turns.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write one self-contained HTML replay to this file instead.")
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Replay a race (or branch) round by round: the track, each car's turn, and what happened, in words.
+
+    In a terminal it steps (n/→ next, p/← previous, a number + Enter jumps, q quits); piped, or with --round,
+    it prints. With --html it writes a page with the circuit, round controls and lap and Heat charts.
+
+    Example: heatlog replay --race 2 --round 5 --car Ann;  heatlog replay --html race.html
+    """
+    from .views.replay import load_replay
+
+    with open_log(db) as log:
+        rp = load_replay(log, race)
+    rp.check_car(car)
+    if html is not None:
+        from .views.replay_html import write_html
+
+        write_html(rp, html, round=round)
+        err_console().print(f"race {rp.race}: {len(rp.rounds)} rounds written to {html}", markup=False)
+        return
+    from .views.stepper import print_rounds, step_rounds
+
+    if round is None and sys.stdin.isatty() and sys.stdout.isatty():
+        step_rounds(out_console(), rp, car=car)
+    else:
+        print_rounds(out_console(), rp, round=round, car=car)
+
+
+@app.command()
+@user_errors
 def position(race: RaceOpt = None, round: RoundOpt = None, db: DbOpt = None) -> None:
     """Print the position (complete state as JSON, schema/position.schema.json).
 

@@ -1,12 +1,27 @@
-"""The board in the terminal: the track as a strip of spaces with the cars, and a table of the cars."""
+"""The board in the terminal: the track as a strip of spaces with the cars in their spots, a table of what each
+car did this round and where it stands, and the narration of the round's turns.
+
+``heatlog show`` (the board now) and ``heatlog replay`` (round by round) print the same pieces:
+:func:`render_header`, :func:`strip_lines`, :func:`cars_table` and :func:`render_narration`, put together by
+:func:`render_round`. The strip is plain text (``track_strip``) with colour added on top, so it reads the same
+on a colourless console.
+
+Strip legend: lane 1 above lane 2; ``━━━`` is the race-line spot of a space (# 1.5), ``·`` the other spot; a car
+is shown by its letter (``━R━`` on the race line); ``┃`` is a corner line with its speed limit above it, ``║``
+the start/finish line.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
-from ..engine.state import Car, RaceState
+from ..engine.state import Car, RaceState, Turn
+from .narrate import corner_number
+
+if TYPE_CHECKING:
+    from .replay import RoundView
 
 RICH_COLOURS = {
     "red": "red",
@@ -20,90 +35,336 @@ RICH_COLOURS = {
     "orange": "dark_orange",
     "purple": "magenta",
 }
+CELL = 3  # characters per space in the strip
+PREFIX = "        "  # room for the row labels ("lane 1 ")
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 def colour_style(car: Car) -> str:
-    return RICH_COLOURS.get(car.colour.lower(), "bold")
+    return "bold " + RICH_COLOURS.get(car.colour.lower(), "default")
 
 
-def track_strip(state: RaceState) -> list[str]:
-    """Two text lines per row of 23 spaces: the race-line lane marked, corner lines with their limits, cars
-    by initial (lane 1 above lane 2). Plain text: the caller colours it."""
+def car_labels(state: RaceState) -> dict[str, str]:
+    """One distinct letter per car, for the strip: its initial, else the next unused letter of its name, else
+    a digit. Decided in race (set-up) order, so a car keeps its letter for the whole race."""
+    used: set[str] = set()
+    out: dict[str, str] = {}
+    for name in state.cars:
+        letters = [ch.upper() for ch in name if ch.isalnum()]
+        pick = next((ch for ch in letters if ch not in used), None)
+        if pick is None:
+            pick = next(str(d) for d in range(10) if str(d) not in used)
+        used.add(pick)
+        out[name] = pick
+    return out
+
+
+def _rows(n: int, width: int) -> list[range]:
+    """Balanced rows of spaces that fit ``width`` (corner and finish lines take one more column each)."""
+    fit = max(8, (width - len(PREFIX) - 6) // CELL)
+    rows = -(-n // fit)
+    per = -(-n // rows)
+    return [range(s, min(n, s + per - 1) + 1) for s in range(1, n + 1, per)]
+
+
+def _strip_segments(state: RaceState, width: int) -> list[list[tuple[str, str | None]]]:
+    """The strip as lines of (text, car name or None) segments: the caller colours the cars."""
     t = state.track
     limits = {c.after_space: c.limit for c in t.corners}
-    who: dict[tuple[int, int], str] = {}
-    for (space, lane), name in state.spots.items():
-        who[(space, lane)] = name[0]
-    lines: list[str] = []
-    per_row = 23
-    for start in range(1, t.spaces + 1, per_row):
-        spaces = range(start, min(t.spaces, start + per_row - 1) + 1)
-        head, lane1, lane2 = "", "", ""
-        for s in spaces:
+    labels = car_labels(state)
+    out: list[list[tuple[str, str | None]]] = []
+    for row in _rows(t.spaces, width):
+        signs: list[tuple[str, str | None]] = [("corner".ljust(len(PREFIX)), None)]
+        head: list[tuple[str, str | None]] = [("space".ljust(len(PREFIX)), None)]
+        lanes: list[list[tuple[str, str | None]]] = [
+            [("lane 1".ljust(len(PREFIX)), None)],
+            [("lane 2".ljust(len(PREFIX)), None)],
+        ]
+        for s in row:
             race = t.race_lane(s)
-            head += f"{s:<3}"
-            lane1 += ("=" if race == 1 else "-") + who.get((s, 1), ".") + " "
-            lane2 += ("=" if race == 2 else "-") + who.get((s, 2), ".") + " "
-            if s in limits:
-                head += f"|{limits[s]}"
-                lane1 += "| "
-                lane2 += "| "
-            if s == t.spaces:
-                head += "|F"
-                lane1 += "| "
-                lane2 += "| "
-        lines += [head.rstrip(), lane1.rstrip(), lane2.rstrip(), ""]
+            signs.append((" " * CELL, None))
+            head.append((f"{s:>{CELL}}", None))
+            for lane in (1, 2):
+                fill = "━" if race == lane else " "
+                name = state.spots.get((s, lane))
+                if name is not None:
+                    lanes[lane - 1] += [(fill, None), (labels.get(name, "?"), name), (fill, None)]
+                else:
+                    lanes[lane - 1].append((fill * CELL if race == lane else " · ", None))
+            line = "┃" if s in limits else "║" if s == t.spaces else None
+            if line is not None:
+                signs.append((str(limits[s]) if s in limits else "F", None))
+                head.append((" ", None))
+                lanes[0].append((line, None))
+                lanes[1].append((line, None))
+        out += [signs, head, lanes[0], lanes[1], []]
+    return out
+
+
+def _plain(segments: list[tuple[str, str | None]]) -> str:
+    return "".join(text for text, _ in segments).rstrip()
+
+
+def track_strip(state: RaceState, width: int = 100) -> list[str]:
+    """The track as plain text lines (see the module doc for the legend); rows are balanced to fit ``width``."""
+    return [_plain(segs) for segs in _aligned(state, width)]
+
+
+def _aligned(state: RaceState, width: int) -> list[list[tuple[str, str | None]]]:
+    """Segments with multi-digit limits kept in their column (they borrow the blank cell that follows)."""
+    lines = _strip_segments(state, width)
+    for segs in lines:
+        if segs and segs[0][0].startswith("corner"):
+            fixed: list[tuple[str, str | None]] = []
+            carry = 0
+            for text, who in segs:
+                if carry and text.strip() == "":
+                    take = min(carry, len(text))
+                    text, carry = text[take:], carry - take
+                fixed.append((text, who))
+                if text not in ("F",) and text.strip().isdigit():
+                    carry += len(text) - 1
+            segs[:] = fixed
     return lines
 
 
-def render_state(console: Any, state: RaceState, race: Any = None) -> None:
+def strip_lines(state: RaceState, width: int = 100) -> list[Any]:
+    """The strip as rich ``Text`` lines, each car's letter in its colour."""
+    from rich.text import Text
+
+    out = []
+    for segs in _aligned(state, width):
+        text = Text(no_wrap=True, overflow="crop")
+        for chunk, who in segs:
+            text.append(chunk, style=colour_style(state.cars[who]) if who else ("dim" if chunk == " · " else None))
+        text.rstrip()
+        out.append(text)
+    return out
+
+
+def legend_line(state: RaceState) -> str:
+    labels = car_labels(state)
+    return "  ".join(f"{labels[n]} {n}" for n in state.cars) + "   ━ race line  ┃ corner  ║ finish"
+
+
+# ---------------------------------------------------------------------------------------------- the cars table
+
+
+def _gear(turn: Turn) -> str:
+    return f"{turn.from_gear}→{turn.gear}" if turn.from_gear != turn.gear else str(turn.gear)
+
+
+def _flips(turn: Turn) -> str:
+    """Cards flipped for Stress, then ``b:`` and the cards flipped for a Boost (# 5.2, 7.5)."""
+    stress = [card for purpose, card in turn.flips if purpose == "stress"]
+    boost = [card for purpose, card in turn.flips if purpose != "stress"]
+    return " ".join(stress + (["b:" + " ".join(boost)] if boost else []))
+
+
+def _corners(state: RaceState, turn: Turn) -> str:
+    parts = []
+    for cc in turn.corners:
+        n = corner_number(state, cc.after_space)
+        parts.append(f"C{n}:{cc.paid}/{cc.cost}!" if cc.spinout else f"C{n}:{cc.cost}")
+    return " ".join(parts)
+
+
+def _slip(turn: Turn) -> str:
+    if turn.slipstream is None:
+        return ""
+    return f"+{turn.slipstream_moved}" if turn.slipstream else "no"
+
+
+def spot_text(state: RaceState, car: Car) -> str:
+    if car.name in state.hall_of_fame:
+        return f"P{state.hall_of_fame.index(car.name) + 1}"
+    return f"{state.track.space_of(car.progress)} L{car.lane}"
+
+
+def lap_text(state: RaceState, car: Car) -> str:
+    if car.name in state.hall_of_fame or car.finished:
+        return "done"
+    return f"{state.lap_of(car)}/{state.laps}"
+
+
+def hand_text(car: Car) -> str:
+    """The hand as a table sees it: a count (table mode: the cards are hidden, # 1.7)."""
+    return str(car.hand_size) if car.hand is not None else f"{car.hand_size}?"
+
+
+TURN_COLUMNS = ("car", "gear", "played", "flips", "speed", "move", "slip", "corners", "spin")
+STAND_COLUMNS = ("car", "lap", "spot", "Eng", "hand", "deck", "disc")
+WIDE = 100  # narrower consoles get two tables (what each car did, where each car stands)
+
+
+def cars_table(
+    state: RaceState,
+    turns: list[Turn],
+    order: list[str] | None = None,
+    *,
+    car: str | None = None,
+    columns: tuple[str, ...] | None = None,
+) -> Any:
+    """One row per car: what it did in ``turns`` (this round) and where it stands in ``state``. Cars are in
+    ``order`` (the round's turn order), then the cars that are not in it (finished earlier). ``columns``
+    picks some columns (e.g. ``TURN_COLUMNS``) for narrow consoles.
+
+    Columns: ``gear`` (``2→3`` when shifted), ``played`` cards, ``flips`` (cards flipped for Stress, then ``b:``
+    and those flipped for a Boost), ``speed``, spaces moved (``move``, step 3 and React), ``slip`` (spaces
+    slipstreamed, ``no`` when declined), ``corners`` (``C2:3``: corner 2 cost 3 Heat; ``C2:1/4!``: paid 1 of 4
+    and spun out), ``spin`` (Stress taken), then the car now: ``lap``, ``spot`` (space and lane, or ``P1``
+    once finished), Engine Heat, cards in hand (``7?``: hidden, table mode), deck and discard."""
+    from rich import box
     from rich.table import Table
 
-    w = waiting_for(state)
-    where = f"round {state.round}" if state.round else "set-up"
-    step = f", step {w.step} ({STEP_NAMES.get(w.step, '')})" if state.phase == "race" else ""
-    title = f"race {race}: " if race is not None else ""
-    console.print(
-        f"{title}{state.track.name}, {state.laps} lap{'s' if state.laps > 1 else ''}, "
-        f"{state.mode} mode — {where}{step}",
-        markup=False,
+    by_car = {t.car: t for t in turns}
+    names = list(order or state.order or state.cars)
+    names += [n for n in state.standings() if n not in names]
+    labels = car_labels(state)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), show_edge=False)
+    cols = (
+        ("car", "left", True),
+        ("gear", "right", True),
+        ("played", "left", False),
+        ("flips", "left", False),
+        ("speed", "right", True),
+        ("move", "right", True),
+        ("slip", "right", True),
+        ("corners", "left", False),
+        ("spin", "left", True),
+        ("lap", "right", True),
+        ("spot", "right", True),
+        ("Eng", "right", True),
+        ("hand", "right", True),
+        ("deck", "right", True),
+        ("disc", "right", True),
     )
-    if state.order:
-        console.print(
-            "order: " + " > ".join(state.order) + "   adrenaline: " + (", ".join(state.adrenaline) or "-"), markup=False
-        )
-    for line in track_strip(state):
-        console.print(line, markup=False)
-    table = Table(show_edge=False)
-    for col in ("#", "car", "space", "lap", "gear", "engine", "hand", "deck", "discard", "stress"):
-        table.add_column(col, justify="right" if col not in ("car",) else "left")
-    for i, name in enumerate(state.standings(), start=1):
-        car = state.cars[name]
-        hand = " ".join(c for c in _expand(car.hand)) if car.hand is not None else f"{car.hand_size} hidden"
-        place = f"{state.track.space_of(car.progress)}{'a' if car.lane == 1 else 'b'}"
-        if name in state.hall_of_fame:
-            place = "finished"
-        table.add_row(
-            str(i),
-            f"[{colour_style(car)}]{name}[/]",
-            place,
-            f"{state.laps_done(car)}/{state.laps}",
-            str(car.gear),
-            str(car.engine),
-            hand,
-            str(car.deck_size),
-            f"{len(car.discard)} (top {car.discard[-1]})" if car.discard else "0",
-            str(car.stress_taken),
-        )
-    console.print(table)
+    keep = [i for i, (col, _, _) in enumerate(cols) if columns is None or col in columns]
+    for i in keep:
+        col, justify, nowrap = cols[i]
+        table.add_column(col, justify=justify, no_wrap=nowrap)  # type: ignore[arg-type]
+    for name in names:
+        c = state.cars[name]
+        t = by_car.get(name)
+        who = f"[{colour_style(c)}]{labels[name]} {name}[/]"
+        if name == car:
+            who = "▶" + who
+        if t is None:
+            did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
+            gear = str(c.gear)
+        else:
+            moved = t.moved + t.boost_moved + t.adrenaline_moved
+            did = [
+                " ".join(t.played),
+                _flips(t),
+                str(t.speed) if t.sub > 3 or t.speed else "",
+                str(moved),
+                _slip(t),
+                _corners(state, t),
+                f"+{t.spinout_stress}S" if t.spinout else "",
+                "",
+            ]
+            if t.cluttered:
+                did[0] += " (cluttered)"
+            gear = _gear(t)
+        row = [
+            who,
+            gear,
+            *did[:7],
+            lap_text(state, c),
+            spot_text(state, c),
+            str(c.engine),
+            hand_text(c),
+            str(c.deck_size),
+            str(len(c.discard)),
+        ]
+        table.add_row(*(row[i] for i in keep))
+    return table
+
+
+# ---------------------------------------------------------------------------------------------- putting it together
+
+
+def render_header(
+    console: Any, state: RaceState, *, race: Any = None, where: str = "", name: str | None = None
+) -> None:
+    title = f"race {race}" if race is not None else "race"
+    if name:
+        title += f" ({name})"
+    laps = f"{state.laps} lap{'s' if state.laps != 1 else ''}"
+    console.print(f"{title}: {state.track.name}, {laps}, {state.mode} mode — {where}", markup=False, highlight=False)
+
+
+def render_narration(console: Any, lines: list[tuple[int, str, str]], state: RaceState) -> None:
+    """One numbered sentence per turn (the number is the turn's place in the round's order)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    labels = car_labels(state)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for i, name, sentence in lines:
+        style = colour_style(state.cars[name]) if name in state.cars else ""
+        grid.add_row(f"{i}.", Text(labels.get(name, "?"), style=style), Text(sentence))
+    console.print(grid, highlight=False)
+
+
+def render_round(
+    console: Any,
+    rv: RoundView,
+    *,
+    race: Any = None,
+    name: str | None = None,
+    of: int | None = None,
+    car: str | None = None,
+    waiting: bool = False,
+) -> None:
+    """The board at the end of round ``rv`` (or now, for a round under way), the cars table and the narration."""
+    state = rv.end
+    width = getattr(console, "width", 100) or 100
+    if rv.number == 0:
+        where = "set-up"
+    else:
+        where = f"round {rv.number}" + (f" of {of}" if of else "")
+        if not rv.complete:
+            w = waiting_for(state)
+            where += f", step {w.step} ({STEP_NAMES.get(w.step, '')})" if state.phase == "race" else ""
+    render_header(console, state, race=race, where=where, name=name)
+    if rv.order:
+        adrenaline = ", ".join(rv.start.adrenaline) or "-"
+        console.print(f"turn order: {' > '.join(rv.order)}   adrenaline: {adrenaline}", markup=False, highlight=False)
+    console.print()
+    for line in strip_lines(state, width):
+        console.print(line, highlight=False)
+    console.print(legend_line(state), markup=False, highlight=False)
+    if width >= WIDE:
+        console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
+    else:
+        console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=TURN_COLUMNS))
+        console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
+    if state.mode == "table":
+        console.print("table mode: hands are hidden (counts only, marked ?)", markup=False, highlight=False)
     if state.hall_of_fame:
         console.print(
-            "Hall of Fame: " + ", ".join(f"{i}. {n}" for i, n in enumerate(state.hall_of_fame, 1)), markup=False
+            "Hall of Fame: " + ", ".join(f"{i}. {n}" for i, n in enumerate(state.hall_of_fame, 1)),
+            markup=False,
+            highlight=False,
         )
-    console.print(f"waiting for: {w.text}", markup=False)
+    lines = rv.lines(car)
+    if lines:
+        console.print()
+        render_narration(console, lines, state)
+    for who, text in rv.notes:
+        if car is None or who in (None, car):
+            console.print(f"    note{f' ({who})' if who else ''}: {text}", markup=False, highlight=False)
+    if waiting:
+        console.print(f"waiting for: {waiting_for(state).text}", markup=False, highlight=False)
 
 
-def _expand(c: dict[str, int] | None) -> list[str]:
-    from ..engine.state import expand
+def render_state(console: Any, state: RaceState, race: Any = None) -> None:
+    """The board now (``heatlog show``): the current round as far as it went, rendered like a replayed round."""
+    from .replay import current_round
 
-    return expand(c) if c is not None else []
+    render_round(console, current_round(state), race=race, waiting=True)
