@@ -202,6 +202,28 @@ def test_table_projection_tells_the_same_public_story(params: Params) -> None:
     assert position(state_from_position(table_pos)) == table_pos
 
 
+@FAST
+@given(race_params(), st.floats(0, 1, exclude_max=True), st.booleans())
+def test_a_race_started_from_a_position_tells_the_same_story(params: Params, cut: float, step2: bool) -> None:
+    """race_started.position: the log from a mid-race position replays to the same end, in open mode and,
+    projected (strip_identities of the start, committed cards revealed first), in table mode."""
+    events = race(params)
+    k = min(_marks([cut], len(events) - 1))
+    if step2:  # prefer a cut in step 2, where table mode (no step 2) must start the first turn itself
+        state: RaceState | None = None
+        step2_cuts = []
+        for i, ev in enumerate(events[:-1], start=1):
+            state = apply(state, ev)
+            if state.phase == "race" and state.step == 2:
+                step2_cuts.append(i)
+        if step2_cuts:
+            k = step2_cuts[int(cut * len(step2_cuts))]
+    log = [{**events[0], "position": position(replay(events[:k]))}, *events[k:]]
+    final = position(replay(events))
+    assert position(replay(log)) == final
+    assert position(replay(open_to_table(log))) == strip_identities(final)
+
+
 # ---------------------------------------------------------------------------------------------- (e)
 
 

@@ -80,6 +80,8 @@ def open_to_table(events: list[Event]) -> list[Event]:
     table replay of the result ends in ``strip_identities`` of the open replay's final position. ``raw``
     is dropped from shuffles and draws (the typed text may name hidden cards).
 
+    A start ``position`` may hold cards already played face down (``committed``): they are revealed first.
+
     ``events`` must be an effective log (retractions resolved, as for ``replay``): a ``retracted`` event
     cannot be projected because the projection renumbers the log. A partial log gives the partial table
     log (ending, e.g., before a reveal whose cards were not yet played). Raises :class:`MalformedInput` if
@@ -89,7 +91,14 @@ def open_to_table(events: list[Event]) -> list[Event]:
         raise MalformedInput("the first event of a race is race_started")
     if events[0].get("mode", "open") != "open":
         raise MalformedInput("only an open-mode log can be projected to table mode", input=events[0])
+    # Each car's played cards, in the order they will be revealed: first any cards a start position holds
+    # face down (played before the position was taken), then the log's cards_played events.
     played: dict[str, deque[list[str]]] = {}
+    start_position = events[0].get("position")
+    if isinstance(start_position, dict):
+        for car in start_position.get("cars", []):
+            if car.get("committed") is not None:
+                played[car["name"]] = deque([list(car["committed"])])
     for ev in events:
         kind = ev.get("type")
         if kind == "cards_played":
