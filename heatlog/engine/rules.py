@@ -633,8 +633,9 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
 
 
 def _continue_flips(state: RaceState, car: Car, turn: Turn) -> None:
-    """Wait for the next flip, or resolve it as "nothing found" when deck and discard are both empty (# A8)."""
-    if car.deck_size == 0 and not car.discard:
+    """Wait for the next flip, or resolve it as "nothing found" when the deck is empty and the discard pile
+    holds no Basic card (# A8 reading): reshuffling it could never end the flip (e.g. a lone Heat forever)."""
+    if car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
         _resolve_flip(state, car, turn, None)
 
 

@@ -92,9 +92,7 @@ def test_8_4_blocked_slipstream_can_give_one_space():
 
 def test_8_4_A7_blocked_slipstream_can_be_nullified():
     # 8.4, A7: spaces 7 and 8 are full: B stays on its own spot (which counts as free).
-    race = board(
-        {"A": parked(7, 1), "E": parked(7, 2), "C": parked(8, 1), "D": parked(8, 2), "B": mover(3, "3123412")}
-    )
+    race = board({"A": parked(7, 1), "E": parked(7, 2), "C": parked(8, 1), "D": parked(8, 2), "B": mover(3, "3123412")})
     race.round(A=(1, "0"), E=(1, "0"), C=(1, "0"), D=(1, "0"), B=(1, "3"))
     race.turns_until("B")
     assert race.at("B") == (6, 1)
