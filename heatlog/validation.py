@@ -16,8 +16,9 @@ Messages name the event type, the JSON path of the problem (``cards[2]``) and wh
 from __future__ import annotations
 
 import json
+import numbers
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,24 @@ class _Schemas:
     contents: dict[Path, dict[str, Any]]
     registry: Registry[Any]
     validators: dict[Path, Draft202012Validator] = field(default_factory=dict)
+    #: event type -> compiled fast check (None: the schema uses keywords the compiler leaves to jsonschema).
+    fast: dict[str, _Check | None] = field(default_factory=dict)
+
+    def fast_check(self, etype: str) -> _Check | None:
+        try:
+            return self.fast[etype]
+        except KeyError:
+            pass
+        path = schema_path(etype)
+        check: _Check | None = None
+        schema = self.contents.get(path)
+        if schema is not None and self.validator(path).format_checker is None:
+            try:
+                check = _Compiler(self.registry).root(schema)
+            except _Unsupported:
+                check = None
+        self.fast[etype] = check
+        return check
 
     def validator(self, path: Path) -> Draft202012Validator:
         found = self.validators.get(path)
@@ -135,14 +154,21 @@ def registry() -> Registry[Any]:
 
 
 def validate_event(event: object) -> dict[str, Any]:
-    """Return ``event`` if it is a well-formed event; else raise :class:`MalformedInput` (first problem)."""
+    """Return ``event`` if it is a well-formed event; else raise :class:`MalformedInput` (first problem).
+
+    An event the compiled fast check accepts is valid (see :class:`_Compiler`); every other event is
+    checked by jsonschema itself, which gives the verdict and the message.
+    """
     etype = _event_type(event)
     assert isinstance(event, dict)  # _event_type raised otherwise
-    validator = _schemas().validator(schema_path(etype))
-    error = next(validator.iter_errors(event), None)
-    if error is not None:
-        path, what = _first(error)
-        raise MalformedInput(_message(etype, path, what), input=event)
+    schemas = _schemas()
+    fast = schemas.fast_check(etype)
+    if fast is None or not fast(event):
+        validator = schemas.validator(schema_path(etype))
+        error = next(validator.iter_errors(event), None)
+        if error is not None:
+            path, what = _first(error)
+            raise MalformedInput(_message(etype, path, what), input=event)
     if etype == "race_started":
         problem = next(_race_started_checks(event), None)
         if problem is not None:
@@ -194,6 +220,189 @@ def _race_started_checks(event: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 def _message(etype: str, path: str, what: str) -> str:
     return f"{etype}: {path}: {what}" if path else f"{etype}: {what}"
+
+
+# --------------------------------------------------------------------------------------------------
+# the fast check: event schemas compiled to plain Python predicates
+#
+# jsonschema spends ~150 µs on a small event (descending, evolving validators, resolving every $ref through
+# the registry): more than the durable write itself. The door only needs a yes for the common case, so each
+# event schema is compiled once into a predicate that is *sound*: when it says True, jsonschema would find no
+# error (its semantics are mirrored keyword by keyword, including which keywords apply to which JSON types).
+# It may say False for a valid event (e.g. uniqueItems over non-strings); then, and for every invalid event,
+# jsonschema runs as before and gives the verdict and the message. A schema using a keyword the compiler
+# does not know is not compiled at all. tests/test_event_schemas.py checks the agreement.
+
+_Check = Callable[[Any], bool]
+
+
+class _Unsupported(Exception):
+    """The schema uses something the compiler leaves to jsonschema."""
+
+
+# Keywords that assert nothing (format asserts only with a format checker, which the validators lack).
+_ANNOTATIONS = frozenset(
+    ("$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default", "format", "deprecated")
+)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _other_number(x: Any) -> bool:
+    """A number jsonschema knows (numbers.Number) that the fast check does not: Decimal, Fraction, ..."""
+    return isinstance(x, numbers.Number) and not isinstance(x, int | float)
+
+
+_TYPES: dict[str, _Check] = {  # jsonschema's draft 2020-12 type checker
+    "string": lambda x: isinstance(x, str),
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "boolean": lambda x: isinstance(x, bool),
+    "null": lambda x: x is None,
+    "number": _is_number,
+    "integer": lambda x: (isinstance(x, int) and not isinstance(x, bool)) or (isinstance(x, float) and x.is_integer()),
+}
+
+
+def _equals(value: Any) -> _Check:
+    """jsonschema's ``equal(x, value)`` for a scalar ``value`` (booleans are not numbers)."""
+    if isinstance(value, str):
+        return lambda x: isinstance(x, str) and x == value
+    if isinstance(value, bool) or value is None:
+        return lambda x: x is value
+    if _is_number(value):
+        return lambda x: _is_number(x) and x == value
+    raise _Unsupported(f"const/enum value {value!r}")
+
+
+class _Compiler:
+    def __init__(self, registry: Registry[Any]) -> None:
+        self.registry = registry
+        self.depth = 0
+
+    def root(self, schema: dict[str, Any]) -> _Check:
+        resolver = self.registry.resolver(base_uri=schema.get("$id", ""))
+        return self.compile(schema, resolver)[0]
+
+    def compile(self, schema: Any, resolver: Any) -> tuple[_Check, bool]:
+        """(check, exact): check(x) True implies valid; if exact, False also implies invalid."""
+        if schema is True:
+            return (lambda x: True), True
+        if schema is False:
+            return (lambda x: False), True
+        if not isinstance(schema, dict):
+            raise _Unsupported("schema is not an object")
+        self.depth += 1
+        try:
+            if self.depth > 40:
+                raise _Unsupported("schema nests too deep (recursive $ref?)")
+            if "$id" in schema:
+                resolver = resolver.in_subresource(Resource.from_contents(schema, default_specification=DRAFT202012))
+            checks: list[_Check] = []
+            exact = True
+            for key, value in schema.items():
+                if key in _ANNOTATIONS:
+                    continue
+                check, ok = self.keyword(key, value, schema, resolver)
+                checks.append(check)
+                exact = exact and ok
+        finally:
+            self.depth -= 1
+        if not checks:
+            return (lambda x: True), exact
+        if len(checks) == 1:
+            return checks[0], exact
+        funcs = tuple(checks)
+        return (lambda x: all(f(x) for f in funcs)), exact
+
+    def keyword(self, key: str, value: Any, schema: dict[str, Any], resolver: Any) -> tuple[_Check, bool]:
+        if key == "$ref":
+            resolved = resolver.lookup(value)
+            return self.compile(resolved.contents, resolved.resolver)
+        if key == "type":
+            names = value if isinstance(value, list) else [value]
+            if not all(isinstance(n, str) and n in _TYPES for n in names):
+                raise _Unsupported(f"type {value!r}")
+            preds = tuple(_TYPES[n] for n in names)
+            exact = "number" not in names  # jsonschema's numbers include Decimal, Fraction, ...
+            if len(preds) == 1:
+                return preds[0], exact
+            return (lambda x: any(p(x) for p in preds)), exact
+        if key == "const":
+            return _equals(value), True
+        if key == "enum":
+            if not isinstance(value, list):
+                raise _Unsupported("enum is not a list")
+            if all(isinstance(v, str) for v in value):
+                options = frozenset(value)
+                return (lambda x: isinstance(x, str) and x in options), True
+            members = tuple(_equals(v) for v in value)
+            return (lambda x: any(m(x) for m in members)), True
+        if key == "required":
+            required = tuple(value)
+            return (lambda x: not isinstance(x, dict) or all(n in x for n in required)), True
+        if key == "properties":
+            compiled = {name: self.compile(sub, resolver) for name, sub in value.items()}
+            props = tuple((name, c[0]) for name, c in compiled.items())
+            exact = all(c[1] for c in compiled.values())
+            return (lambda x: not isinstance(x, dict) or all(f(x[n]) for n, f in props if n in x)), exact
+        if key == "additionalProperties":
+            if "patternProperties" in schema:
+                raise _Unsupported("patternProperties")
+            known = frozenset(schema.get("properties", {}))
+            if value is True:
+                return (lambda x: True), True
+            if value is False:
+                return (lambda x: not isinstance(x, dict) or all(k in known for k in x)), True
+            extra, exact = self.compile(value, resolver)
+            return (lambda x: not isinstance(x, dict) or all(extra(v) for k, v in x.items() if k not in known)), exact
+        if key == "items":
+            item, exact = self.compile(value, resolver)
+            return (lambda x: not isinstance(x, list) or all(item(i) for i in x)), exact
+        if key in ("minItems", "maxItems", "minLength", "maxLength"):
+            return self.bound(key, value), True
+        if key in ("minimum", "maximum"):
+            return self.bound(key, value), False  # other numbers (Decimal, ...) are left to jsonschema
+        if key == "pattern":
+            regex = re.compile(value)
+            return (lambda x: not isinstance(x, str) or regex.search(x) is not None), True
+        if key == "uniqueItems":
+            if not value:
+                return (lambda x: True), True
+            # Sound for lists of strings; anything else is left to jsonschema (False: not exact).
+            return (
+                lambda x: not isinstance(x, list) or (all(isinstance(i, str) for i in x) and len(set(x)) == len(x))
+            ), False
+        if key in ("oneOf", "anyOf", "allOf"):
+            subs = [self.compile(sub, resolver) for sub in value]
+            funcs = tuple(c for c, _ in subs)
+            exact = all(e for _, e in subs)
+            if key == "allOf":
+                return (lambda x: all(f(x) for f in funcs)), exact
+            if key == "anyOf":
+                return (lambda x: any(f(x) for f in funcs)), exact
+            if not exact:  # "exactly one" needs to know the others fail
+                raise _Unsupported("oneOf of inexact schemas")
+            return (lambda x: sum(1 for f in funcs if f(x)) == 1), True
+        raise _Unsupported(key)
+
+    @staticmethod
+    def bound(key: str, limit: Any) -> _Check:
+        if not _is_number(limit):
+            raise _Unsupported(f"{key} {limit!r}")
+        if key == "minItems":
+            return lambda x: not isinstance(x, list) or len(x) >= limit
+        if key == "maxItems":
+            return lambda x: not isinstance(x, list) or len(x) <= limit
+        if key == "minLength":
+            return lambda x: not isinstance(x, str) or len(x) >= limit
+        if key == "maxLength":
+            return lambda x: not isinstance(x, str) or len(x) <= limit
+        if key == "minimum":
+            return lambda x: x >= limit if _is_number(x) else not _other_number(x)
+        return lambda x: x <= limit if _is_number(x) else not _other_number(x)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""Shared helpers of the benchmarks: simulated races, timing, tables. Not a benchmark itself."""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python bench/x.py` from a checkout works without installing
+    sys.path.insert(0, str(ROOT))
+
+Event = dict[str, Any]
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "white")
+NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "White")
+
+
+def simulated_race(track: str, n_cars: int, laps: int | None = None, seed: int = 1) -> list[Event]:
+    """The whole event log of an open-mode race played by random bots."""
+    from heatlog.setup import race_started_event
+    from heatlog.sim import race_events, random_bot
+
+    cars = [{"name": NAMES[i], "colour": COLOURS[i]} for i in range(n_cars)]
+    started = race_started_event(track=track, cars=cars, laps=laps, mode="open")
+    return list(race_events(started, {c["name"]: random_bot for c in cars}, seed))
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    """Seconds one call of ``fn`` takes."""
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def median(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def machine() -> str:
+    import os
+
+    return (
+        f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, {platform.system()}"
+    )
+
+
+def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print a small plain-text table (also valid Markdown)."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    print(f"\n{title}\n")
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in rows:
+        print(line(r))
