@@ -197,6 +197,8 @@ class Race:
             return self
         name = name or turn.car
         assert turn.car == name, f"it is {turn.car}'s turn, not {name}'s"
+        while self.state.turn is turn and 5 <= turn.sub <= 8 and turn.flipping is None:
+            self.go_on()  # the Play Area goes to discard before a reshuffle for the draw (# 12.1)
         while self.state.turn is turn:
             car = self.car(name)
             if car.deck_size == 0:
