@@ -42,9 +42,16 @@ def step_rounds(
         print_rounds(console, rp, car=car)
         return
     n = rp.first if start is None else rp.round(start).number
+    if read_key is None:
+        with _KeyReader() as keys:
+            _loop(console, rp, n, car, keys.read)
+    else:
+        _loop(console, rp, n, car, read_key)
+
+
+def _loop(console: Any, rp: Replay, n: int, car: str | None, reader: Callable[[], str]) -> None:
     typed = ""
     message = ""
-    reader = read_key or _KeyReader().read
     while True:
         console.clear()
         render_round(console, rp.round(n), race=rp.race, name=rp.name, of=rp.last, car=car)
@@ -78,7 +85,8 @@ def step_rounds(
 
 
 class _KeyReader:
-    """Single keys from the terminal, arrows decoded (cbreak mode only while waiting for a key)."""
+    """Single keys from the terminal, arrows decoded; the terminal is in cbreak mode (no echo, no line
+    buffering) while the reader is open, and restored after."""
 
     ESCAPES = {
         "[C": "right",
@@ -93,22 +101,27 @@ class _KeyReader:
         "[4~": "end",
     }
 
-    def read(self) -> str:
+    def __enter__(self) -> _KeyReader:
         import termios
         import tty
 
-        fd = sys.stdin.fileno()
-        old = termios.tcgetattr(fd)
-        try:
-            tty.setcbreak(fd)
-            ch = os.read(fd, 1).decode(errors="replace")
-            if ch != "\x1b":
-                return ch
-            seq = ""
-            while len(seq) < 3 and select.select([fd], [], [], 0.05)[0]:
-                seq += os.read(fd, 1).decode(errors="replace")
-                if seq in self.ESCAPES:
-                    return self.ESCAPES[seq]
-            return seq or "esc"
-        finally:
-            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        self.fd = sys.stdin.fileno()
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd, termios.TCSANOW)  # TCSANOW: keep keys typed ahead
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import termios
+
+        termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+
+    def read(self) -> str:
+        ch = os.read(self.fd, 1).decode(errors="replace")
+        if ch != "\x1b":
+            return ch
+        seq = ""
+        while len(seq) < 3 and select.select([self.fd], [], [], 0.05)[0]:
+            seq += os.read(self.fd, 1).decode(errors="replace")
+            if seq in self.ESCAPES:
+                return self.ESCAPES[seq]
+        return seq or "esc"

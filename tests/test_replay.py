@@ -1,0 +1,264 @@
+"""The replay model and the terminal replay (goldens on a fixed-width colourless console), through the CLI too.
+
+Goldens: ``tests/golden/*.txt``, rendered from the fixed race ``tests/golden/replay-race.jsonl``; after an
+intended change of the output run ``python tests/golden/regen.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import replay_cases
+from replay_cases import GOLDEN, capture, open_replay, race_events
+
+from heatlog.engine import replay as fold
+from heatlog.engine.project import open_to_table
+from heatlog.racelog import RaceLog
+from heatlog.setup import import_race
+from heatlog.views.board import car_labels, render_round, track_strip
+from heatlog.views.replay import build_replay
+from heatlog.views.stepper import step_rounds
+
+HEATLOG = shutil.which("heatlog")
+
+
+@pytest.fixture(scope="module")
+def events() -> list[dict]:
+    return race_events()
+
+
+@pytest.fixture()
+def db(tmp_path: Path, events: list[dict]) -> Path:
+    path = tmp_path / "h.db"
+    with RaceLog(path) as log:
+        text = "".join(json.dumps(e) + "\n" for e in events)
+        import_race(log, text, name="italy one-lap")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------- goldens
+
+
+@pytest.mark.parametrize("name", sorted(replay_cases.goldens(race_events())))
+def test_golden(name: str, events: list[dict]) -> None:
+    expected = (GOLDEN / name).read_text(encoding="utf-8")
+    actual = replay_cases.goldens(events)[name]
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), name, "now"))
+        pytest.fail(f"{name} differs from its golden (python tests/golden/regen.py rewrites it):\n{diff}")
+
+
+# ---------------------------------------------------------------------------------------------- the model
+
+
+def test_rounds_match_the_engine(db: Path, events: list[dict]) -> None:
+    """Each round's start is the projector's start of that round; its end is the next round's start."""
+    rp = open_replay(events)
+    assert [rv.number for rv in rp.rounds] == list(range(1, rp.last + 1))
+    with RaceLog(db) as log:
+        for rv in rp.rounds:
+            start = log.project(1, round=rv.number).state
+            assert _spots(rv.start) == _spots(start)
+            after = log.project(1, round=rv.number + 1).state if rv.number < rp.last else log.project(1).state
+            assert _spots(rv.end) == _spots(after)
+            assert [c.engine for c in rv.end.cars.values()] == [c.engine for c in after.cars.values()]
+    final = fold(events)
+    assert rp.final.hall_of_fame == final.hall_of_fame
+    assert all(rv.complete for rv in rp.rounds)
+
+
+def _spots(state: object) -> dict:
+    return {n: (c.progress, c.lane, c.finished) for n, c in state.cars.items()}  # type: ignore[attr-defined]
+
+
+def test_turns_are_in_turn_order_and_narrated(events: list[dict]) -> None:
+    rp = open_replay(events)
+    for rv in rp.rounds:
+        cars = [t.car for t in rv.turns]
+        assert cars == [n for n in rv.order if n in cars]  # # 2.2: the order fixed at the round's start
+        assert len(rv.narration) == len(rv.turns)
+        for t, text in zip(rv.turns, rv.narration, strict=True):
+            assert text.startswith(t.car + " ")
+            assert t.round == rv.number and t.sub == 10
+
+
+def test_series_one_value_per_round(events: list[dict]) -> None:
+    rp = open_replay(events)
+    series = rp.series()
+    assert set(series) == {"Ann", "Bob", "Ben"}
+    for s in series.values():
+        assert len(s["rank"]) == len(s["engine"]) == len(s["progress"]) == rp.last + 1
+    # the grid first, then the end of every round; ranks are a permutation each time
+    for i in range(rp.last + 1):
+        assert sorted(series[n]["rank"][i] for n in series) == [1, 2, 3]
+    final_order = sorted(series, key=lambda n: series[n]["rank"][-1])
+    assert final_order == rp.final.hall_of_fame
+    assert all(series[n]["engine"][0] == 6 for n in series)
+
+
+def test_partial_log_has_a_round_under_way(events: list[dict]) -> None:
+    cut = replay_cases._mid_turn(events)
+    rp = build_replay(cut)
+    last = rp.rounds[-1]
+    assert not last.complete and last.current is not None
+    assert len(last.turns) == 2
+    assert last.lines()[-1][2].endswith("(under way)")
+
+
+def test_table_mode_hides_hands(events: list[dict]) -> None:
+    rp = build_replay(open_to_table(events))
+    assert rp.final.mode == "table"
+    assert all(c.hand is None for c in rp.final.cars.values())
+    text = capture(lambda c: render_round(c, rp.round(2), of=rp.last))
+    assert "7?" in text and "hands are hidden" in text
+    assert "draws" in text and "draws 3 (" not in text  # counts, never the cards drawn
+
+
+def test_unknown_round_and_car_are_user_errors(events: list[dict]) -> None:
+    from heatlog.engine import MalformedInput
+
+    rp = open_replay(events)
+    with pytest.raises(MalformedInput, match="no round 99"):
+        rp.round(99)
+    with pytest.raises(MalformedInput, match="no car 'Zed'"):
+        rp.check_car("Zed")
+
+
+def test_car_labels_are_distinct() -> None:
+    from heatlog.engine import apply
+    from heatlog.setup import race_started_event
+
+    cars = [{"name": n, "colour": "red"} for n in ("Bob", "Ben", "Bea", "B")]
+    state = apply(None, race_started_event(track="usa", cars=cars))
+    labels = car_labels(state)
+    assert labels == {"Bob": "B", "Ben": "E", "Bea": "A", "B": "0"}
+
+
+def test_track_strip_marks_race_line_corners_and_cars(events: list[dict]) -> None:
+    rp = open_replay(events)
+    lines = track_strip(rp.rounds[0].start)
+    t = rp.track
+    text = "\n".join(lines)
+    assert text.count("┃") == 2 * len(t.corners) and text.count("║") == 2
+    corner_rows = [line for line in lines if line.startswith("corner")]
+    limits = [word for row in corner_rows for word in row.split()[1:]]
+    assert limits == [str(c.limit) for c in t.corners] + ["F"]
+    for name, label in car_labels(rp.grid).items():
+        assert text.count(label) >= 1, name
+
+
+def test_stepper_keys(events: list[dict]) -> None:
+    rp = open_replay(events)
+    keys = iter(["n", "right", "p", "1", "2", "\r", "left", "G", "g", "9", "9", "\r", "q"])
+    seen: list[str] = []
+
+    class Spy:
+        width = 100
+
+        def clear(self) -> None:
+            pass
+
+        def rule(self, *a: object, **k: object) -> None:
+            pass
+
+        def print(self, *args: object, **kwargs: object) -> None:
+            first = str(args[0]) if args else ""
+            if first.startswith("race "):
+                seen.append(first.split("— ")[1].split(" of")[0])
+            if "no round 99" in first:
+                seen.append("refused 99")
+
+    step_rounds(Spy(), rp, read_key=lambda: next(keys))
+    assert seen == [
+        "round 1",
+        "round 2",
+        "round 3",
+        "round 2",
+        "round 2",  # "1" typed: the screen shows the number being typed
+        "round 2",  # "2" typed
+        "round 12",
+        "round 11",
+        "round 15",
+        "round 1",
+        "round 1",  # "9" typed
+        "round 1",  # "9" typed
+        "round 1",  # Enter: there is no round 99
+        "refused 99",
+    ]
+
+
+# ---------------------------------------------------------------------------------------------- the CLI
+
+
+def run(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"]), *args, "--db", str(db)]
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_cli_replay_prints_when_piped(db: Path) -> None:
+    r = run("replay", db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("race 1 (italy one-lap): Italy") == 15
+    r = run("replay", "--round", "3", "--car", "Ben", db=db)
+    assert r.returncode == 0, r.stderr
+    lines = [line.rstrip() for line in r.stdout.splitlines()]
+    assert lines == (GOLDEN / "replay-round3-car-Ben.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_cli_replay_errors(db: Path) -> None:
+    r = run("replay", "--round", "99", db=db)
+    assert r.returncode == 1 and r.stderr.startswith("Error: ") and "no round 99 (rounds 1–15)" in r.stderr
+    r = run("replay", "--car", "Zed", db=db)
+    assert r.returncode == 1 and "no car 'Zed'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_branch_replays_like_a_race(db: Path) -> None:
+    r = run("branch", "--at-round", "5", "--name", "what if", db=db)
+    assert r.returncode == 0, r.stderr
+    bid = r.stdout.strip()
+    r = run("replay", "--race", bid, db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("race " + bid + " (what if): Italy") == 5
+    assert "round 5 of 5, step 1 (shift gears)" in r.stdout
+
+
+def test_cli_show_uses_the_replay_board(db: Path) -> None:
+    r = run("show", "--round", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "round 3, step 1 (shift gears)" in r.stdout
+    assert "lane 1" in r.stdout and "━" in r.stdout and "waiting for: gears" in r.stdout
+
+
+@pytest.mark.skipif(not HEATLOG, reason="needs the heatlog entry point on PATH")
+def test_cli_replay_steps_in_a_terminal(db: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        HEATLOG,
+        ["replay", "--db", str(db)],
+        env={**os.environ, "COLUMNS": "100", "LINES": "60"},
+        timeout=20,
+        encoding="utf-8",
+        dimensions=(60, 100),
+    )
+    child.expect("round 1 of 15")
+    child.expect("q quit")
+    child.send("n")
+    child.expect("round 2 of 15")
+    child.send("\x1b[C")  # →
+    child.expect("round 3 of 15")
+    child.send("\x1b[D")  # ←
+    child.expect("round 2 of 15")
+    child.send("12\r")
+    child.expect("round 12 of 15")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
