@@ -1,0 +1,555 @@
+"""Bots: who decides for a simulated car.
+
+A bot is a callable ``(state, car name, options, rng) -> decision event | None``. ``options`` are the legal
+decisions from :func:`heatlog.engine.decide.decisions` (a lazy sequence: it is only computed when a bot
+looks at it); ``None`` means "go on" and is only returned where a step may be skipped (steps 5–8).
+
+Bots decide only through the engine's "what may this car decide now" (:mod:`heatlog.engine.decide`) and see
+only what their player could see (# 1.7): their own hand, the multiset of their own deck (deck ∪ hand is
+public bookkeeping, the hand is theirs), and public information — positions, gears, Engines, discard piles,
+the track. Never the order of a deck, never another car's hand. ``tests/test_bots.py`` checks this by
+scrambling every deck order and every other hand and asking again.
+
+``random``    uniform over the legal decisions (plus "go on" where allowed).
+``heuristic`` a one-turn planner with a one-turn look-ahead: see :class:`HeuristicBot`.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from .engine.cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from .engine.decide import (
+    decisions,
+    legal_gears,
+    playable_sets,
+    react_options,
+    slipstream_status,
+    waiting_for,
+)
+from .engine.errors import MalformedInput
+from .engine.state import Car, RaceState
+
+Event = dict[str, Any]
+# A bot: (state, car name, legal decisions, rng) -> chosen decision, or None to go on (steps 5–8 only).
+Bot = Callable[[RaceState, str, Sequence[Event], random.Random], Event | None]
+
+
+class Options(Sequence[Event]):
+    """The legal decisions of ``name`` now (``decisions(state, name)``), computed on first use.
+
+    The heuristic bot never needs the full list (e.g. every subset of a hand for a discard), so the
+    simulator hands bots this lazy view instead of paying for it on every step.
+    """
+
+    __slots__ = ("_items", "_name", "_state")
+
+    def __init__(self, state: RaceState, name: str) -> None:
+        self._state = state
+        self._name = name
+        self._items: list[Event] | None = None
+
+    def _get(self) -> list[Event]:
+        if self._items is None:
+            self._items = decisions(self._state, self._name)
+        return self._items
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Event]: ...
+    def __getitem__(self, i: int | slice) -> Event | Sequence[Event]:
+        return self._get()[i]
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._get())
+
+
+# ------------------------------------------------------------------------------------------------ random
+
+
+def random_bot(state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
+    """Uniform over the legal decisions (plus "go on" where the step may be skipped)."""
+    if not options:
+        return None
+    w = waiting_for(state)
+    mandatory = state.turn is None or state.turn.sub == 3
+    if mandatory:
+        return rng.choice(options)
+    choices: list[Event | None] = [*options, None]
+    if w.kinds and "cards_discarded" in w.optional and len(options) > 12:
+        # Don't let the many discard subsets drown the other choices: pick the kind first.
+        kinds = sorted({o["type"] for o in options})
+        kind = rng.choice([*kinds, None])
+        if kind is None:
+            return None
+        return rng.choice([o for o in options if o["type"] == kind])
+    return rng.choice(choices)
+
+
+# ------------------------------------------------------------------------------------------------ heuristic
+
+# ------------------------------------------------------------------------------------------------ heuristic
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What the heuristic values, in spaces (tuned with ``bench/bench_bots.py``)."""
+
+    heat: float = 1.0  # one Heat on the Engine: it pays a corner or a boost, and once paid it clogs a hand later
+    heat_scarce: float = 1.2  # extra worth of the last Heat (the one that saves a spinout)
+    heat_decay: float = 0.6
+    per_corner: float = 1.0  # Heat a car expects to need per corner still ahead (more than that is surplus)
+    surplus: float = 0.9  # a surplus Heat: it buys a boost, and it will clog a hand less near the finish
+    spin: float = 14.0  # a spinout beyond the spaces it loses: gear 1 again, a slow turn or two (# 10.1–10.5)
+    stress_taken: float = 1.5  # each Stress a spinout puts in the hand (# 10.3)
+    heat_in_hand: float = 0.5  # a Heat left in the hand: a dead card until cooled (# 7.3)
+    stress_in_hand: float = 0.0  # a Stress left in the hand: a random card that cannot be discarded (# 11.1)
+    card: float = 0.05  # value kept in the hand, per point of card value
+    ahead: float = 0.7  # weight of the look-ahead at the next turn
+    finish: float = 30.0  # crossing the final line this turn (# 16.1); distance beyond it still ranks (# 16.7)
+    typical: float = 2.4  # an average card's value, for the look-ahead
+    boost_margin: float = 0.3  # a boost must beat not boosting by this much
+    discard_margin: float = 0.4  # discard a card worth this much less than an average draw
+
+
+ROW = 32  # speeds looked up in a precomputed row; faster plays (a pile of Stress) are computed directly
+# What a card is worth in the hand, for discards: a Stress is a random Basic card, a Heat a dead card.
+UTILITY = {"1": 1.0, "2": 2.0, "3": 3.0, "4": 4.0, "0": 0.0, "5": 5.0, HEAT: -1.5, STRESS: 1.6}
+
+
+class _TrackPlan:
+    """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
+
+    The caches hold values of pure functions of their keys (position, speed, Heat, gear), shared by every
+    race on the same track and laps: that is what makes the heuristic cheap.
+    """
+
+    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "rows", "w")
+
+    def __init__(self, state: RaceState, w: Weights) -> None:
+        n = state.track.spaces
+        self.w = w
+        self.final = state.final_line
+        lines: list[tuple[int, int]] = []
+        for k in range(-1, state.laps + 1):
+            for c in state.track.corners:
+                line = c.after_space + k * n
+                if line <= self.final:  # # 16.4: corners beyond the final line are ignored
+                    lines.append((line, c.limit))
+        lines.sort()
+        self.lines = [line for line, _ in lines]
+        self.limits = [limit for _, limit in lines]
+        self.ahead_cache: dict[tuple[int, int, int], float] = {}
+        self.outcomes: dict[tuple[int, int, int, int], float] = {}
+        self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
+        # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
+        # the marginal Heat is worth more when few are left, and all of them less near the finish.
+        self.engine_table: list[list[float]] = []
+        for left in range(9):
+            need = left * w.per_corner
+            row = [0.0]
+            for i in range(24):
+                worth = w.heat * (1 + w.heat_scarce * w.heat_decay**i) if i < need else w.surplus
+                row.append(row[-1] + worth)
+            self.engine_table.append(row)
+
+    def engine_value(self, e: int, p: int) -> float:
+        if e <= 0:
+            return 0.0
+        left = len(self.lines) - bisect_left(self.lines, p)
+        return self.engine_table[left if left < 8 else 8][e if e < 24 else 24]
+
+    def corners(self, start: int, end: int, speed: int, engine: int) -> tuple[int, int | None]:
+        """Heat owed for the corner lines crossed from ``start`` to ``end`` at ``speed`` (# 9.1, 9.3), paid one
+        corner at a time, and the line of a spinout (# 10.1) if the Engine cannot pay one of them."""
+        lines = self.lines
+        i = bisect_left(lines, start)
+        paid = 0
+        n = len(lines)
+        while i < n and lines[i] < end:
+            over = speed - self.limits[i]
+            if over > 0:
+                if paid + over > engine:
+                    return paid, lines[i]
+                paid += over
+            i += 1
+        return paid, None
+
+    def outcome(self, p: int, speed: int, engine: int, gear: int) -> float:
+        """Value of a turn from ``p`` at ``speed`` in ``gear`` with ``engine`` Heat to pay its corners."""
+        key = (p, speed, engine, gear)
+        hit = self.outcomes.get(key)
+        if hit is not None:
+            return hit
+        w = self.w
+        end = p + speed
+        cost, spin = self.corners(p, end, speed, engine)
+        if spin is not None:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
+            value = (spin - p) - w.spin - w.stress_taken * SPINOUT_STRESS[gear] + w.ahead * self.next_turn(spin, 1, 0)
+        elif end > self.final:
+            value = speed + w.finish  # # 16.7: distance beyond the line ranks same-round finishers
+        else:
+            left = engine - cost
+            value = speed + self.engine_value(left, end) + w.ahead * self.next_turn(end, gear, left)
+        self.outcomes[key] = value
+        return value
+
+    def row(self, p: int, engine: int, gear: int, adrenaline: bool) -> list[float | None]:
+        """A row of ``value`` by speed (0..ROW-1) for one start, Engine and gear, filled as speeds are asked."""
+        key = (p, engine, gear, adrenaline)
+        hit = self.rows.get(key)
+        if hit is not None:
+            return hit
+        if len(self.rows) > 200_000:
+            self.rows.clear()
+            self.outcomes.clear()
+        row: list[float | None] = [None] * ROW
+        self.rows[key] = row
+        return row
+
+    def value(self, p: int, speed: int, engine: int, gear: int, adrenaline: bool) -> float:
+        """``outcome``, or the better of it and one more space and speed with adrenaline (# 6.2)."""
+        v = self.outcome(p, speed, engine, gear)
+        if adrenaline:
+            v2 = self.outcome(p, speed + 1, engine, gear)
+            if v2 > v:
+                return v2
+        return v
+
+    def next_turn(self, p: int, gear: int, engine: int) -> float:
+        """Look-ahead: the best typical next turn from ``p`` in ``gear`` with ``engine`` Heat (# 3.1–3.3)."""
+        key = (p, gear, engine if engine < 8 else 8)
+        hit = self.ahead_cache.get(key)
+        if hit is not None:
+            return hit
+        w = self.w
+        best = -1e9
+        for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
+            shift = 1 if abs(g - gear) == 2 else 0
+            if shift > engine:
+                continue
+            e = engine - shift
+            for speed in (g + g // 2, int(g * w.typical + 0.5)):
+                cost, spin = self.corners(p, p + speed, speed, e)
+                if spin is not None:
+                    v = (spin - p) - w.spin
+                elif p + speed > self.final:
+                    v = speed + w.finish
+                else:
+                    v = speed - w.heat * (cost + shift)
+                if v > best:
+                    best = v
+        self.ahead_cache[key] = best
+        return best
+
+
+def _flip_values(car: Car) -> list[tuple[int, float]]:
+    """What a "+" flip finds (# 5.2, 14.1): the first Basic card of the deck, which for a deck whose order
+    the player does not know is any Basic card in it with equal chance; from the discard after a reshuffle
+    (# 5.6) when the deck has none. Uses the deck only as a multiset (deck ∪ hand, minus the own hand)."""
+    deck = car.deck_counts()
+    src = deck if deck is not None else car.pool
+    counts = [src["1"], src["2"], src["3"], src["4"]]
+    if not sum(counts):
+        counts = [car.discard.count(c) for c in ("1", "2", "3", "4")]
+    total = sum(counts)
+    if not total:
+        return [(0, 1.0)]  # # A8: nothing to find
+    return [(v + 1, n / total) for v, n in enumerate(counts) if n]
+
+
+def _flip_sums(flips: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+    """Distribution of the sum of ``k`` flips (each Stress separately, # 5.2)."""
+    dist = [(0, 1.0)]
+    for _ in range(k):
+        acc: dict[int, float] = {}
+        for s, p in dist:
+            for v, q in flips:
+                acc[s + v] = acc.get(s + v, 0.0) + p * q
+        dist = sorted(acc.items())
+    return dist
+
+
+# (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
+_PLAYS: dict[tuple[tuple[int, ...], int], list[tuple[int, int, list[str]]]] = {}
+
+
+def _plays(car: Car, gear: int) -> list[tuple[int, int, list[str]]]:
+    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of Stress: plays
+    that move alike are one choice. Cached by hand: the same hand always has the same plays."""
+    assert car.hand is not None
+    key = (tuple(car.hand.values()), gear)
+    hit = _PLAYS.get(key)
+    if hit is not None:
+        return hit
+    out: list[tuple[int, int, list[str]]] = []
+    seen: set[tuple[int, int]] = set()
+    for cards in playable_sets(car, gear):
+        if HEAT in cards:
+            out.append((-1, 0, cards))  # # 13: a cluttered play
+            continue
+        base = sum(VALUE[c] for c in cards if c != STRESS)
+        k = cards.count(STRESS)
+        if (base, k) not in seen:
+            seen.add((base, k))
+            out.append((base, k, cards))
+    if len(_PLAYS) > 100_000:
+        _PLAYS.clear()
+    _PLAYS[key] = out
+    return out
+
+
+class HeuristicBot:
+    """Drives like a sensible player, one turn at a time, with a look at the next.
+
+    Steps 1–2 (gear and cards, planned together): every legal gear with every distinct play of the hand is
+    scored by its expected outcome — the spaces gained (a Stress counted at its expected flip, # 5.2), the
+    Heat left on the Engine after the corners it crosses (# 9.3; the last Heat are worth the most, and all
+    of them less as the finish nears), a spinout it can foresee (speed against limits and Engine, # 10),
+    the Heat it can cool in gears 1–2 (# 7.2, 7.8), what stays in the hand (Heat and Stress are dead weight;
+    a cluttered play wastes the turn, so it shifts down instead, # 13), and a look-ahead at the next turn
+    from where it lands (4th gear just before a tight corner costs Heat or a two-gear shift next turn).
+
+    React (# 7): adrenaline cooldown, then cool every Heat it may; the adrenaline move, a boost (expected over
+    the flip) and slipstream (# 8) are taken when they score better than not taking them — i.e. when the
+    Heat is affordable and the corners crossed allow the extra speed.
+
+    Discard (# 11.1): cards worth less than an average draw from its own deck, keeping a low card when a tight
+    corner is near.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.w = weights or Weights()
+        self._by_id: dict[int, tuple[Any, int, _TrackPlan]] = {}
+        self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
+        self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
+
+    def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
+        car = state.cars[name]
+        turn = state.turn
+        if turn is None:
+            if state.step == 1:
+                gear, _ = self._plan(state, car)
+                return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+            _, cards = self._plan(state, car, gear=car.gear)
+            return {"type": "cards_played", "v": 1, "car": name, "cards": cards}
+        if turn.car != name or turn.flipping is not None:
+            return None
+        if turn.sub == 3:  # table mode: the reveal is the play
+            _, cards = self._plan(state, car, gear=car.gear)
+            return {"type": "cards_revealed", "v": 1, "car": name, "cards": cards}
+        if turn.sub <= 6:
+            return self._react(state, car)
+        if turn.sub == 8:
+            return self._discard(state, car)
+        return None
+
+    def _track_plan(self, state: RaceState) -> _TrackPlan:
+        track = state.track
+        hit = self._by_id.get(id(track))
+        if hit is not None and hit[0] is track and hit[1] == state.laps:
+            return hit[2]
+        if len(self._by_id) > 64:
+            self._by_id.clear()
+        if len(self._by_content) > 64:
+            self._by_content.clear()
+        content = (track.id, track.spaces, track.corners, state.final_line)
+        plan = self._by_content.get(content)
+        if plan is None:
+            plan = self._by_content[content] = _TrackPlan(state, self.w)
+        self._by_id[id(track)] = (track, state.laps, plan)  # holds the track, so its id is not reused
+        return plan
+
+    # ---- steps 1–2: gear and cards
+
+    def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> tuple[int, list[str]]:
+        hand = car.hand
+        if hand is None:
+            raise MalformedInput("the heuristic bot plays open races only: it needs its own hand")
+        key = (id(state), state.round, tuple(hand.values()), gear)
+        planned = self._planned.get(car.name)
+        if gear is not None and planned is not None and planned[0] == key:
+            return gear, planned[1]  # step 2: the hand is as it was when step 1 planned this play
+        tp = self._track_plan(state)
+        w = self.w
+        p = car.progress
+        heat_in_hand = hand[HEAT]
+        stress_in_hand = hand[STRESS]
+        adrenaline = car.name in state.adrenaline  # # 6.1: fixed at the start of the round, public
+        flips: list[tuple[int, float]] | None = None
+        sums: dict[int, list[tuple[int, float]]] = {0: [(0, 1.0)]}
+        hand_points = sum(VALUE[c] * hand[c] for c in VALUE)
+        best_score = -1e18
+        best: tuple[int, list[str]] = (car.gear, [])
+        for g in [gear] if gear is not None else legal_gears(state, car):
+            shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
+            cool = min(GEAR_COOLDOWN[g] + (1 if adrenaline else 0), heat_in_hand)  # # 7.2, 7.4
+            engine = car.engine - shift + cool  # # 7.8: cooling first funds the corners
+            row = tp.row(p, engine, g, adrenaline)
+            keep = w.card * hand_points - w.heat_in_hand * (heat_in_hand - cool) - w.stress_in_hand * stress_in_hand
+            for base, k, cards in _plays(car, g):
+                if base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
+                    left = car.engine - shift
+                    score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
+                    score -= w.heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                else:
+                    if k == 0:
+                        v = row[base] if base < ROW else None
+                        if v is None:
+                            v = tp.value(p, base, engine, g, adrenaline)
+                            if base < ROW:
+                                row[base] = v
+                        score = v
+                    else:
+                        dist = sums.get(k)
+                        if dist is None:
+                            if flips is None:
+                                flips = _flip_values(car)
+                            dist = sums[k] = _flip_sums(flips, k)
+                        score = 0.0
+                        for extra, prob in dist:
+                            s = base + extra
+                            v = row[s] if s < ROW else None
+                            if v is None:
+                                v = tp.value(p, s, engine, g, adrenaline)
+                                if s < ROW:
+                                    row[s] = v
+                            score += prob * v
+                    score += keep + w.stress_in_hand * k - w.card * base
+                if score > best_score:
+                    best_score = score
+                    best = (g, cards)
+        if gear is None:
+            self._planned[car.name] = ((*key[:3], best[0]), best[1])
+        return best
+
+    # ---- steps 4–6: react and slipstream
+
+    def _react(self, state: RaceState, car: Car) -> Event | None:
+        turn = state.turn
+        assert turn is not None and car.hand is not None
+        cool: Event | None = None
+        by_kind: dict[str, Event] = {}
+        for o in react_options(state, car, turn):
+            kind = o["type"]
+            if kind == "cooldown":
+                if cool is None or o["count"] > cool["count"]:
+                    cool = o
+            elif kind == "adrenaline":
+                by_kind["adrenaline " + o["bonus"]] = o
+            else:
+                by_kind[kind] = o
+        if "adrenaline cooldown" in by_kind and car.hand[HEAT] > turn.cooldown_allowance - turn.cooled:
+            return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
+        if cool is not None:
+            return cool  # # 7.3: a Heat in the hand is a dead card; on the Engine it pays corners
+        tp = self._track_plan(state)
+        here = self._end_value(state, tp, car, car.progress, turn.speed, car.engine)
+        if "adrenaline move" in by_kind:
+            q = _landing(state, car, car.progress + 1)
+            if self._end_value(state, tp, car, q, turn.speed + 1, car.engine) > here:
+                return by_kind["adrenaline move"]
+        if "boost" in by_kind:  # # 7.5: 1 Heat for a flip's value, as speed and spaces
+            value = 0.0
+            for v, prob in _flip_values(car):
+                q = _landing(state, car, car.progress + v)
+                value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - 1)
+            if value > here + self.w.boost_margin:
+                return by_kind["boost"]
+        is_open, _ = slipstream_status(state, car)
+        if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
+            q = _landing(state, car, car.progress + 2)
+            take = q > car.progress and self._end_value(state, tp, car, q, turn.speed, car.engine) > here
+            return {"type": "slipstream", "v": 1, "car": car.name, "taken": take}
+        return None
+
+    def _end_value(self, state: RaceState, tp: _TrackPlan, car: Car, q: int, speed: int, engine: int) -> float:
+        """Value of ending this turn at ``q`` with ``speed``: every corner crossed this turn is checked at that
+        speed (# 9.1, 9.2)."""
+        turn = state.turn
+        assert turn is not None
+        w = self.w
+        cost, spin = tp.corners(turn.start, max(turn.reached, q), speed, engine)
+        if spin is not None:
+            return (spin - turn.start) - w.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
+        if q > tp.final:
+            return (q - turn.start) + w.finish
+        left = engine - cost
+        return (q - turn.start) + tp.engine_value(left, q) + w.ahead * tp.next_turn(q, car.gear, left)
+
+    # ---- step 8: discard
+
+    def _discard(self, state: RaceState, car: Car) -> Event | None:
+        turn = state.turn
+        assert turn is not None
+        if turn.cluttered or turn.discarded or "cards_discarded" not in waiting_for(state).optional:
+            return None
+        hand = car.hand
+        deck = car.deck_counts()
+        assert hand is not None and deck is not None
+        need = HAND_SIZE - car.hand_size  # cards drawn anyway
+        source = dict(deck)
+        if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
+            for c in car.discard:
+                source[c] += 1
+            for c in car.play_area:
+                source[c] += 1
+        total = sum(source.values())
+        if not total:
+            return None
+        draw = sum(UTILITY[c] * n for c, n in source.items()) / total
+        tp = self._track_plan(state)
+        i = bisect_left(tp.lines, car.progress)
+        tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
+        out: list[str] = []
+        kept_low = False
+        for c in ("0", "1", "2", "3"):
+            for _ in range(hand[c]):
+                if c in ("1", "2") and tight and not kept_low:
+                    kept_low = True  # a low card for the tight corner ahead
+                    continue
+                if UTILITY[c] < draw - self.w.discard_margin and c in DISCARDABLE:
+                    out.append(c)
+        if not out:
+            return None
+        return {"type": "cards_discarded", "v": 1, "car": car.name, "cards": out}
+
+
+def _landing(state: RaceState, car: Car, target: int) -> int:
+    """Where a move to ``target`` stops, from the public board: the nearest space at or before it with a free
+    spot (# 5.5, 7.9, 8.4); the car's own spot counts as free (# A7)."""
+    spots = state.spots
+    space_of = state.track.space_of
+    me = car.name
+    q = target
+    while q > car.progress:
+        s = space_of(q)
+        a = spots.get((s, 1))
+        b = spots.get((s, 2))
+        if a is None or a == me or b is None or b == me:
+            return q
+        q -= 1
+    return car.progress
+
+
+heuristic_bot = HeuristicBot()
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+
+def get_bot(name: str) -> Bot:
+    """The bot called ``name`` (random, heuristic)."""
+    try:
+        return BOTS[name]
+    except KeyError:
+        raise MalformedInput(f"unknown bot {name!r} (choose {', '.join(BOTS)})") from None
