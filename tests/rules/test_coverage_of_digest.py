@@ -1,0 +1,113 @@
+"""Every numbered item of the rules digest (N.M), every contradiction (C1..) and every ambiguity reading (A1..)
+is named by at least one test under tests/.
+
+A test cites an item by a comment (``# 9.3`` or ``# 9.3, 10.1: ...``; every item named in a comment counts), a
+docstring, or its name (``test_9_3_...``, ``test_C3_...``, ``test_A7_...``). The digest is read from the repo
+copy ``docs/rules.md``; when the shared original sits beside the clone it must be identical.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+RULES = REPO / "docs" / "rules.md"
+SHARED_DIGEST = REPO.parent / "shared" / "rules" / "DIGEST.md"
+TESTS = REPO / "tests"
+
+ITEM = re.compile(r"^(\d+\.\d+|[CA]\d+)\.? ", re.MULTILINE)
+CITED_IN_TEXT = re.compile(r"(?<![\w.])(\d+\.\d+|[CA]\d+)(?![\w.]*\d)")
+LEADING_ITEM = re.compile(r"(\d+_\d+|[CA]\d+)(?:_|$)")  # test_16_2_A9_adrenaline -> 16.2, A9
+
+
+def digest_items(text: str) -> list[str]:
+    items = ITEM.findall(text)
+    assert len(items) == len(set(items)), "an item number appears twice in the digest"
+    return items
+
+
+def citations(source: str) -> set[str]:
+    found: set[str] = set()
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            found.update(CITED_IN_TEXT.findall(tok.string))
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node)
+            if doc:
+                found.update(CITED_IN_TEXT.findall(doc))
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            found.update(name_citations(node.name))
+    return found
+
+
+def name_citations(name: str) -> set[str]:
+    """Items named at the start of a test name, before the first plain word."""
+    rest = name.removeprefix("test_")
+    out: set[str] = set()
+    while m := LEADING_ITEM.match(rest):
+        out.add(m.group(1).replace("_", "."))
+        rest = rest[m.end() :]
+    return out
+
+
+def all_citations() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        if path.resolve() == Path(__file__).resolve():
+            continue
+        for item in citations(path.read_text(encoding="utf-8")):
+            out.setdefault(item, set()).add(str(path.relative_to(REPO)))
+    return out
+
+
+def test_digest_has_the_expected_shape():
+    items = digest_items(RULES.read_text(encoding="utf-8"))
+    assert "1.1" in items and "17.2" in items
+    assert [i for i in items if i.startswith("C")] == [f"C{n}" for n in range(1, 15)]
+    assert [i for i in items if i.startswith("A")] == [f"A{n}" for n in range(1, 15)]
+
+
+def test_every_digest_item_is_cited_by_a_test():
+    items = digest_items(RULES.read_text(encoding="utf-8"))
+    cited = all_citations()
+    missing = [i for i in items if i not in cited]
+    assert not missing, f"digest items no test names: {', '.join(missing)}"
+
+
+def test_citations_name_real_items():
+    # A typo like "# 9.9" would look like coverage of an item that does not exist.
+    items = set(digest_items(RULES.read_text(encoding="utf-8")))
+    unknown = {i: files for i, files in all_citations().items() if i not in items and re.match(r"\d+\.\d+$", i)}
+    rules_only = {i: f for i, f in unknown.items() if any("tests/rules/" in x for x in f)}
+    assert not rules_only, f"tests cite items the digest does not have: {rules_only}"
+
+
+def test_repo_copy_is_the_shared_digest_verbatim():
+    if not SHARED_DIGEST.exists():
+        pytest.skip("shared/rules/DIGEST.md is not beside this clone")
+    assert RULES.read_bytes() == SHARED_DIGEST.read_bytes(), "docs/rules.md differs from shared/rules/DIGEST.md"
+
+
+def test_the_citation_parser():
+    src = (
+        '"""Module (# 16.x, C10, A1)."""\n'
+        "def test_9_3_paid():\n"
+        "    # 9.3, 10.1 (A2): text 1.5x\n"
+        "    x = '# 4.4'\n"
+        "def test_A12_3_5_shift():\n"
+        "    pass\n"
+        "def test_7_2_by_gear_3_1_0_0():\n"
+        "    pass\n"
+    )
+    got = citations(src)
+    assert {"C10", "A1", "9.3", "10.1", "A2", "A12", "3.5", "7.2"} <= got
+    assert "4.4" not in got  # inside a string literal, not a comment
+    assert "3.1" not in got and "0.0" not in got  # only leading numbers of a test name cite items
