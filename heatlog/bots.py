@@ -156,9 +156,11 @@ class _TrackPlan:
         for left in range(9):
             need = left * w.per_corner
             row = [0.0]
+            decay = 1.0  # heat_decay ** i by multiplication: exactly rounded, the same on every machine
             for i in range(24):
-                worth = w.heat * (1 + w.heat_scarce * w.heat_decay**i) if i < need else w.surplus
+                worth = w.heat * (1 + w.heat_scarce * decay) if i < need else w.surplus
                 row.append(row[-1] + worth)
+                decay *= w.heat_decay
             self.engine_table.append(row)
 
     def engine_value(self, e: int, p: int) -> float:
@@ -226,7 +228,8 @@ class _TrackPlan:
 
     def next_turn(self, p: int, gear: int, engine: int) -> float:
         """Look-ahead: the best typical next turn from ``p`` in ``gear`` with ``engine`` Heat (# 3.1–3.3)."""
-        key = (p, gear, engine if engine < 8 else 8)
+        engine = engine if engine < 8 else 8  # the key is the value: more Heat changes nothing here
+        key = (p, gear, engine)
         hit = self.ahead_cache.get(key)
         if hit is not None:
             return hit
@@ -376,10 +379,10 @@ class HeuristicBot:
         hand = car.hand
         if hand is None:
             raise MalformedInput("the heuristic bot plays open races only: it needs its own hand")
-        key = (id(state), state.round, tuple(hand.values()), gear)
+        key = (id(state), state.round, tuple(hand.values()), car.progress, car.engine, gear)
         planned = self._planned.get(car.name)
         if gear is not None and planned is not None and planned[0] == key:
-            return gear, planned[1]  # step 2: the hand is as it was when step 1 planned this play
+            return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
         tp = self._track_plan(state)
         w = self.w
         p = car.progress
@@ -429,8 +432,9 @@ class HeuristicBot:
                 if score > best_score:
                     best_score = score
                     best = (g, cards)
-        if gear is None:
-            self._planned[car.name] = ((*key[:3], best[0]), best[1])
+        if gear is None:  # what step 2 will see: the planned gear, its shift paid (# 3.2)
+            paid = 1 if abs(best[0] - car.gear) == 2 else 0
+            self._planned[car.name] = ((*key[:4], car.engine - paid, best[0]), best[1])
         return best
 
     # ---- steps 4–6: react and slipstream
