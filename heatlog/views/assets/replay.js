@@ -111,7 +111,7 @@
           '</td><td class="in-hand">' + hand + "</td></tr>";
       }).join("");
       var items = r.turns.map(function (t) {
-        return '<li data-car="' + esc(t.car) + '"' + (t.spin ? ' class="spinout"' : "") + ">" + chip(t.car) +
+        return '<li class="turn' + (t.spin ? " spinout" : "") + '" data-car="' + esc(t.car) + '">' + chip(t.car) +
           '<span class="text">' + esc(t.text) + "</span></li>";
       });
       r.notes.forEach(function (n) {
@@ -133,7 +133,8 @@
       return -1;
     }
 
-    slider.addEventListener("input", function () { show(+slider.value, true); });
+    var instant = true;  // no animation while the page opens on the round its address names
+    slider.addEventListener("input", function () { show(+slider.value, !instant); });
     buttons.first.addEventListener("click", function () { show(0, true); });
     buttons.prev.addEventListener("click", function () { show(current - 1, true); });
     buttons.next.addEventListener("click", function () { show(current + 1, true); });
@@ -158,6 +159,7 @@
         slider.dispatchEvent(new Event("input", { bubbles: true }));
       }
     }
+    instant = false;
     if (params.press) {
       params.press.split(",").forEach(function (key) {
         document.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
