@@ -8,7 +8,8 @@ snapshots (a cache: rebuildable, keyed by the rules version) to jump to a round 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,19 +70,67 @@ def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
     return eff
 
 
-@dataclass(slots=True)
 class Projection:
-    """A race's state at a point, with the effective log that produced it."""
+    """A race's state at a point, with the effective log that produced it.
 
-    race: int
-    state: RaceState
-    effective: Effective
-    upto: int  # number of effective entries folded
+    A jump to a round from its snapshot reads no events: ``effective`` (and ``upto``) are then read from the
+    store the first time they are asked for, as the log was at the jump.
+    """
+
+    __slots__ = ("race", "state", "_effective", "_upto", "_seq", "_load")
+
+    def __init__(
+        self,
+        race: int,
+        state: RaceState,
+        effective: Effective | None,
+        upto: int | None = None,
+        *,
+        seq: int | None = None,
+        load: Callable[[], Effective] | None = None,
+    ) -> None:
+        if effective is None and (load is None or seq is None):
+            raise ValueError("a projection needs its effective log, or a seq and a way to load it")
+        self.race = race
+        self.state = state
+        self._effective = effective
+        self._upto = upto  # number of effective entries folded
+        self._seq = seq
+        self._load = load
+
+    @property
+    def effective(self) -> Effective:
+        if self._effective is None:
+            assert self._load is not None
+            self._effective = self._load()
+        return self._effective
+
+    @property
+    def upto(self) -> int:
+        """Number of effective entries folded."""
+        if self._upto is None:
+            assert self._seq is not None
+            self._upto = bisect_right(self.effective.entries, self._seq, key=_entry_seq)
+        return self._upto
+
+    @upto.setter
+    def upto(self, value: int) -> None:
+        self._upto = value
+        self._seq = None
 
     @property
     def seq(self) -> int:
         """Seq of the last folded event (0 if none)."""
+        if self._seq is not None:
+            return self._seq
         return self.effective.entries[self.upto - 1].seq if self.upto else 0
+
+    def __repr__(self) -> str:
+        return f"Projection(race={self.race}, seq={self.seq}, round={self.state.round})"
+
+
+def _entry_seq(entry: Entry) -> int:
+    return entry.seq
 
 
 def fold(entries: Sequence[Entry], start: RaceState | None = None, *, race: Any = None) -> RaceState:
@@ -127,24 +176,29 @@ class RaceLog:
     def stored(self, race: int) -> list[StoredEvent]:
         return self.store.events(race)
 
-    def effective(self, race: int) -> Effective:
+    def effective(self, race: int, *, upto: int | None = None) -> Effective:
+        """The effective log (of the stored events up to seq ``upto``, if given)."""
         try:
-            return effective_log((s.seq, s.event) for s in self.store.events(race))
+            return effective_log(self.store.log_from(race, upto=upto))
         except HeatlogError as err:
             raise err.located(race=race) from None
 
     def project(self, race: int, *, round: int | None = None, upto_seq: int | None = None) -> Projection:
         """State at the end of the log, at the start of ``round``, or after the events up to ``upto_seq``."""
+        if round is not None and upto_seq is None:
+            jumped = self._jump(race, round)
+            if jumped is not None:
+                return jumped
         eff = self.effective(race)
         entries = eff.entries
         if upto_seq is not None:
-            n = sum(1 for e in entries if e.seq <= upto_seq)
+            n = bisect_right(entries, upto_seq, key=_entry_seq)
             return Projection(race, fold(entries[:n], race=race), eff, n)
         if round is None:
             return Projection(race, self._fold_cached(race, entries), eff, len(entries))
         snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
         if snap is not None and _snapshot_valid(eff, snap.seq):
-            n = sum(1 for e in entries if e.seq <= snap.seq)
+            n = bisect_right(entries, snap.seq, key=_entry_seq)
             return Projection(race, state_from_position(snap.state), eff, n)
         starts = self._snapshot_rounds(race, entries)
         if round not in starts:
@@ -153,13 +207,38 @@ class RaceLog:
         n = starts[round]
         return Projection(race, fold(entries[:n], race=race), eff, n)
 
+    def _jump(self, race: int, round: int) -> Projection | None:
+        """The start of ``round`` from its snapshot, reading no events when nothing since can undo it.
+
+        Costs the snapshot, the log length and a look at the ``retracted`` events since the snapshot, however
+        long the race. If there are such retractions, the events after the snapshot are read to check them
+        (as :func:`effective_log` would). None (replay the log instead) if there is no snapshot, or if it does
+        not hold: its event is gone, or a retraction since reaches back to it or is not well-formed.
+        """
+        snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
+        if snap is None:
+            return None
+        length = self.store.length(race)
+        if not 1 <= snap.seq <= length:
+            return None
+        since = self.store.retractions_since(race, snap.seq)
+        if since and (since[0][0] == snap.seq or not _tail_keeps(self.store.log_from(race, snap.seq, length))):
+            return None
+        return Projection(
+            race,
+            state_from_position(snap.state),
+            None,
+            seq=snap.seq,
+            load=lambda: self.effective(race, upto=length),
+        )
+
     def _fold_cached(self, race: int, entries: list[Entry]) -> RaceState:
         if not entries:
             raise MalformedInput("the race has no events", race=race)
         last_seq = entries[-1].seq
         snap = self.store.get_snapshot(race, RULES_VERSION, max_seq=last_seq)
         if snap is not None and _snapshot_seq_in(entries, snap.seq):
-            n = sum(1 for e in entries if e.seq <= snap.seq)
+            n = bisect_right(entries, snap.seq, key=_entry_seq)
             return fold(entries[n:], state_from_position(snap.state), race=race)
         return fold(entries, race=race)
 
@@ -269,4 +348,19 @@ def _snapshot_valid(eff: Effective, seq: int) -> bool:
 
 
 def _snapshot_seq_in(entries: list[Entry], seq: int) -> bool:
-    return any(e.seq == seq for e in entries)
+    i = bisect_right(entries, seq, key=_entry_seq)  # entries are in seq order
+    return i > 0 and entries[i - 1].seq == seq
+
+
+def _tail_keeps(tail: Iterable[tuple[int, Event]]) -> bool:
+    """True if the events after a snapshot retract only events after it, each the latest entry in force (so
+    the snapshot holds and :func:`effective_log` would accept them)."""
+    in_force: list[int] = []
+    for seq, ev in tail:
+        if ev.get("type") == "retracted":
+            if not in_force or in_force[-1] != ev.get("seq"):
+                return False
+            in_force.pop()
+        else:
+            in_force.append(seq)
+    return True

@@ -230,6 +230,12 @@ _SELECT_EVENTS = (
     "SELECT race, seq, type, v, payload, recorded, prev_hash, hash FROM events "
     "WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
 )
+_SELECT_PAYLOADS = "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
+_SELECT_RETRACTIONS = (
+    "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? AND type = 'retracted' ORDER BY seq"
+)
+#: The C scanner behind json.loads: (value, end) of the JSON value at an index, without json.loads' per-call cost.
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 _TAIL = "SELECT seq, hash FROM events WHERE race = ? ORDER BY seq DESC LIMIT 1"
 _INSERT = "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _NO_LIMIT = 1 << 62
@@ -578,6 +584,46 @@ class EventStore:
         """The effective log: the parent's prefix up to fork_seq (recursively), then the race's own events."""
         with self._tx(write=False, race=race) as conn:
             return self._read_log(conn, race)
+
+    def log_from(self, race: int, after: int = 0, upto: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """``(seq, event)`` of the effective log's events with ``after`` < seq <= ``upto``, in order (branch-aware).
+
+        The lean read of replays: only seq and payload are read, each payload is decoded once, and no
+        :class:`StoredEvent` is built. A payload that is not a JSON object raises StoreError, as in ``events``.
+        """
+        return self._select(race, _SELECT_PAYLOADS, after, upto)
+
+    def retractions_since(self, race: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
+        """``(seq, event)`` of the ``retracted`` events of the effective log at ``seq`` or later (branch-aware).
+
+        Cheap: the ``type`` column is tested in SQLite and only matching payloads are decoded. It tells whether
+        anything recorded since a snapshot was taken could reach back to it.
+        """
+        return self._select(race, _SELECT_RETRACTIONS, seq - 1, None)
+
+    def _select(self, race: int, sql: str, after: int, upto: int | None) -> list[tuple[int, dict[str, Any]]]:
+        with self._tx(write=False, race=race) as conn:
+            out: list[tuple[int, dict[str, Any]]] = []
+            for seg_race, low, high in self._segments(conn, race):
+                low, high = max(low, after), high if upto is None else min(high, upto)
+                if high > low:
+                    out.extend(self._decode_rows(seg_race, conn.execute(sql, (seg_race, low, high)).fetchall()))
+            return out
+
+    def _decode_rows(self, race: int, rows: list[tuple[int, Any]]) -> list[tuple[int, dict[str, Any]]]:
+        scan = _SCAN
+        out: list[tuple[int, dict[str, Any]]] = []
+        append = out.append
+        for seq, payload in rows:
+            try:  # json.loads without its per-call overhead; anything unusual takes the slow path
+                event, end = scan(payload, 0)
+                if end == len(payload) and type(event) is dict:
+                    append((seq, event))
+                    continue
+            except (StopIteration, ValueError, TypeError):
+                pass
+            append((seq, self._row_event((race, seq, None, None, payload, None, None, None)).event))
+        return out
 
     def length(self, race: int) -> int:
         """Number of events in the effective log (= seq of the last event)."""
