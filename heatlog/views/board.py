@@ -296,19 +296,24 @@ def render_header(
 
 
 def render_narration(console: Any, lines: list[tuple[int, str, str]], state: RaceState) -> None:
-    """One numbered sentence per turn (the number is the turn's place in the round's order)."""
-    from rich.table import Table
+    """One numbered sentence per turn (the number is the turn's place in the round's order), wrapped with a
+    hanging indent."""
+    import textwrap
+
     from rich.text import Text
 
     labels = car_labels(state)
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(justify="right", no_wrap=True)
-    grid.add_column(no_wrap=True)
-    grid.add_column()
+    width = max(40, (getattr(console, "width", 100) or 100) - 1)
     for i, name, sentence in lines:
-        style = colour_style(state.cars[name]) if name in state.cars else ""
-        grid.add_row(f"{i}.", Text(labels.get(name, "?"), style=style), Text(sentence))
-    console.print(grid, highlight=False)
+        head = f"{i:>2}. "
+        indent = " " * (len(head) + 2)
+        wrapped = textwrap.wrap(sentence, width=width - len(indent)) or [""]
+        text = Text(head)
+        text.append(labels.get(name, "?"), style=colour_style(state.cars[name]) if name in state.cars else "")
+        text.append(" " + wrapped[0])
+        for more in wrapped[1:]:
+            text.append("\n" + indent + more)
+        console.print(text, highlight=False, soft_wrap=True)
 
 
 def render_round(
