@@ -202,3 +202,15 @@ def test_C7_react_symbols_come_from_the_gear_not_the_cards():
     race.turns_until("B")
     kinds = {o["type"] for o in react_options(race.state, race.car("B"), race.turn)}
     assert "cooldown" not in kinds and "boost" in kinds
+
+
+def test_7_4_adrenaline_cooldown_in_gear_3_gives_exactly_one():
+    # 7.4, 7.2: gears 3-4 cool nothing, but the adrenaline cooldown still gives 1.
+    race = react_board(hand="123HHH4", gear=3)
+    race.round(A=(1, "0"), B=(3, "123"))
+    race.turns_until("B")
+    race.reject("cooldown", car="B", count=1, rule="7.2")
+    race.adrenaline("B", "cooldown")
+    race.reject("cooldown", car="B", count=2, rule="7.2")
+    race.cooldown("B", 1)
+    assert race.car("B").engine == 7

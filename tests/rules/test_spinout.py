@@ -131,3 +131,15 @@ def test_12_2_spinout_leaving_seven_cards_draws_and_discards_nothing():
     assert b.hand_size == 7 and b.discard == ["5"]  # the Play Area still goes to discard (# 12.1)
     assert race.state.round == 2
     race.reject("cards_discarded", car="B", cards=["1"], rule="2.1")
+
+
+def test_12_2_spinout_with_seven_cards_closed_by_the_next_cars_event():
+    # 12.2, 2.4: A's optional steps are closed by B's boost; the corner check spins A out with 7 cards, so A's
+    # turn ends without a draw and B's boost applies in B's turn.
+    race = board({"A": {"at": 9, "hand": "5123412", "engine": 0}, "B": {"at": 3, "hand": "1123412", "deck": "2"}})
+    race.round(A=(1, "5"), B=(1, "1"))
+    assert race.turn.car == "A" and race.at("A")[0] == 14
+    race.boost("B", "2")
+    a = race.last_turn("A")
+    assert a.spinout and a.drawn == 0 and race.at("A") == (10, 1)
+    assert race.turn.car == "B" and race.at("B")[0] == 6 and race.car("B").engine == 5
