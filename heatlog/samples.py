@@ -1,0 +1,190 @@
+"""The sample races in ``replays/``: which races they are, how to make them, and what happens in them.
+
+``python replays/make_replays.py`` (or :func:`write_samples`) regenerates every file from its seed, and the
+README from the races themselves (:func:`highlights`), so the description cannot drift from the log.
+Each file is an exported log (JSON Lines, one canonical event per line) that ``heatlog import`` loads and
+``heatlog export`` writes back byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import apply
+from .engine.project import open_to_table
+from .engine.state import RaceState, Turn
+from .simulate import simulate_race
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Sample:
+    file: str
+    title: str
+    args: dict[str, Any]  # simulate_race keyword arguments (the seed was picked for what happens in the race)
+
+
+SAMPLES: tuple[Sample, ...] = (
+    Sample(
+        "usa-4cars.jsonl",
+        "USA, 2 laps, 4 heuristic cars",
+        {"track": "usa", "cars": 4, "seed": 4, "bots": "heuristic"},
+    ),
+    Sample(
+        "italy-6cars.jsonl",
+        "Italy, 3 laps, 6 heuristic cars (the last two of each round get adrenaline, # 6.1)",
+        {"track": "italy", "cars": 6, "laps": 3, "seed": 27, "bots": "heuristic"},
+    ),
+    Sample(
+        "learning-2cars.jsonl",
+        "USA one-lap learning race (# 17.1), 2 heuristic cars",
+        {"track": "usa", "cars": 2, "variant": "one-lap", "seed": 30, "bots": "heuristic"},
+    ),
+)
+#: The table-mode twin (# 1.7: hands and deck orders hidden) of the first sample.
+TABLE = ("usa-4cars-table.jsonl", "usa-4cars.jsonl")
+
+
+def canonical_line(event: Event) -> str:
+    """One event as ``heatlog export`` writes it (the store's canonical bytes, heatlog.store.canonical)."""
+    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def sample_events(sample: Sample) -> list[Event]:
+    return simulate_race(None, **sample.args)[1]
+
+
+def sample_logs() -> dict[str, list[Event]]:
+    """Every sample's events by file name (the table-mode twin included)."""
+    logs = {s.file: sample_events(s) for s in SAMPLES}
+    logs[TABLE[0]] = open_to_table(logs[TABLE[1]])
+    return logs
+
+
+# ------------------------------------------------------------------------------------------------ what happens
+
+
+@dataclass
+class Highlights:
+    """What happens in a race, found by replaying it."""
+
+    track: str
+    laps: int
+    cars: int
+    rounds: int
+    order: list[str]
+    spinouts: list[tuple[int, str, int]] = field(default_factory=list)  # (round, car, corner number)
+    cluttered: list[tuple[int, str]] = field(default_factory=list)
+    boosts: int = 0
+    slipstreams: int = 0
+    adrenaline: int = 0  # adrenaline bonuses taken
+    lead_changes: int = 0
+    margin: int | None = None  # spaces between the first two, when they finish in the same round
+    side_by_side: bool = False  # the first two in the same space: the race line decides (# 16.7)
+    last_round_pass: bool = False  # the winner did not lead at the start of the last round
+
+    def sentence(self) -> str:
+        parts = [f"{self.order[0]} wins in {self.rounds} rounds"]
+        if self.side_by_side:
+            parts.append(f"photo finish: {self.order[0]} and {self.order[1]} side by side, the race line decides")
+        elif self.margin is not None and self.margin <= 1:
+            parts.append(f"photo finish: {self.order[0]} beats {self.order[1]} by {self.margin} space")
+        elif self.margin is not None:
+            parts.append(f"{self.order[1]} finishes in the same round, {self.margin} spaces behind")
+        if self.last_round_pass:
+            parts.append("the winner takes the lead in the last round")
+        if self.spinouts:
+            spins = ", ".join(f"{car} at corner {corner} in round {rnd}" for rnd, car, corner in self.spinouts[:4])
+            more = f" and {len(self.spinouts) - 4} more" if len(self.spinouts) > 4 else ""
+            parts.append(f"{len(self.spinouts)} spinout{'s' if len(self.spinouts) > 1 else ''} ({spins}{more})")
+        else:
+            parts.append("no spinouts")
+        if self.cluttered:
+            parts.append(f"{len(self.cluttered)} cluttered hand{'s' if len(self.cluttered) > 1 else ''}")
+        parts.append(f"{self.lead_changes} lead changes, {self.boosts} boosts, {self.slipstreams} slipstreams")
+        if self.adrenaline:
+            parts.append(f"{self.adrenaline} adrenaline bonuses taken")
+        return "; ".join(parts) + "."
+
+
+def highlights(events: list[Event]) -> Highlights:
+    """Replay ``events`` and note what happens: spinouts, cluttered hands, lead changes, the finish."""
+    state: RaceState | None = None
+    turns: list[Turn] = []
+    current: list[Turn] | None = None
+    leaders: list[str] = []
+    round_start_leader: dict[int, str] = {}
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        if state.turns is not current:
+            if current:
+                turns.extend(current)
+            current = state.turns
+            if state.phase == "race" and state.round not in round_start_leader:
+                leader = state.standings()[0]
+                round_start_leader[state.round] = leader
+                if not leaders or leaders[-1] != leader:
+                    leaders.append(leader)
+    assert state is not None
+    turns.extend(current or [])
+    corner_no = {c.after_space: i for i, c in enumerate(state.track.corners, start=1)}
+    h = Highlights(state.track.name, state.laps, len(state.cars), state.round, state.standings())
+    for t in turns:
+        for cc in t.corners:
+            if cc.spinout:
+                h.spinouts.append((t.round, t.car, corner_no[cc.after_space]))
+        if t.cluttered:
+            h.cluttered.append((t.round, t.car))
+        h.boosts += t.boosted
+        h.slipstreams += bool(t.slipstream)
+        h.adrenaline += t.adrenaline_move + t.adrenaline_cooldown
+    h.lead_changes = max(0, len(leaders) - 1)
+    first, second = state.cars[h.order[0]], state.cars[h.order[1]]
+    if state.finish_rounds.get(first.name) == state.finish_rounds.get(second.name):
+        h.margin = first.progress - second.progress
+        h.side_by_side = h.margin == 0
+    h.last_round_pass = round_start_leader.get(state.finish_rounds[first.name]) != first.name
+    return h
+
+
+# ------------------------------------------------------------------------------------------------ files
+
+
+def readme(logs: dict[str, list[Event]]) -> str:
+    lines = [
+        "# Sample races",
+        "",
+        "Simulated races (`heatlog simulate`), exported as JSON Lines: `heatlog import replays/<file>` loads one,",
+        "`heatlog replay` plays it back. Regenerate them all (and this file) with `python replays/make_replays.py`;",
+        "the seeds and bots are in `heatlog/samples.py`. What happens in each race is read off the race itself.",
+        "",
+    ]
+    for s in SAMPLES:
+        h = highlights(logs[s.file])
+        lines.append(f"- `{s.file}` — {s.title}, seed {s.args['seed']}: {h.sentence()}")
+    table, source = TABLE
+    lines.append(
+        f"- `{table}` — the same race as `{source}` in table mode (# 1.7): draws are counts, shuffles have no "
+        "order, and each car's cards appear when it reveals them; what a physical table would have recorded."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_samples(directory: str | Path) -> list[Path]:
+    """Write every sample log and the README into ``directory``; return the paths written."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    logs = sample_logs()
+    written = []
+    for name, events in logs.items():
+        path = out / name
+        path.write_text("".join(canonical_line(e) for e in events), encoding="utf-8")
+        written.append(path)
+    path = out / "README.md"
+    path.write_text(readme(logs), encoding="utf-8")
+    written.append(path)
+    return written
