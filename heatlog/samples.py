@@ -188,3 +188,72 @@ def write_samples(directory: str | Path) -> list[Path]:
     path.write_text(readme(logs), encoding="utf-8")
     written.append(path)
     return written
+
+
+# ------------------------------------------------------------------------------------------------ golden playthrough
+
+#: The golden playthrough (tests/golden/): one simulated race with its state after every round.
+GOLDEN = Sample(
+    "sim_usa_seed7",
+    "USA, 2 laps, 3 heuristic cars and 1 random car",
+    {"track": "usa", "cars": 4, "seed": 7, "bots": ["heuristic", "heuristic", "heuristic", "random"]},
+)
+
+
+def _cards(cards: list[str]) -> str:
+    return " ".join(cards) or "-"
+
+
+def playthrough(events: list[Event]) -> str:
+    """A race as readable text, round by round: the round's order and adrenaline (# 2.2, 6.1), each turn's
+    narration, then every car's space, lane, lap, gear, Engine, hand, deck (top first) and discard pile
+    (bottom first) at the end of the round."""
+    from .views.narrate import narrate_turn
+
+    state: RaceState | None = None
+    out: list[str] = []
+    header: list[str] = []
+    current: list[Turn] | None = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        if state.turns is current:
+            continue
+        if current:  # a round has ended: the state is as the round left it
+            out += header
+            out += [f"  {narrate_turn(state, t)}" for t in current]
+            out += _car_lines(state)
+        current = state.turns
+        if state.phase == "race":
+            header = [
+                "",
+                f"== round {state.round} ==",
+                f"order: {', '.join(state.order)}; adrenaline: {', '.join(state.adrenaline)}",
+            ]
+    assert state is not None
+    if current:
+        out += header
+        out += [f"  {narrate_turn(state, t)}" for t in current]
+        out += _car_lines(state)
+    start = events[0]
+    head = [
+        f"{state.track.name}, {state.laps} laps, {len(state.cars)} cars, seed {start.get('seed')}: "
+        f"{len(events)} events, {state.round} rounds",
+        f"grid: {', '.join(state.grid)}",
+        f"result: {', '.join(state.hall_of_fame)}",
+    ]
+    return "\n".join(head + out) + "\n"
+
+
+def _car_lines(state: RaceState) -> list[str]:
+    lines = []
+    for car in state.cars.values():
+        if car.name in state.hall_of_fame and state.finish_rounds.get(car.name, 0) < state.round:
+            continue  # finished in an earlier round: off the track (# 16.8)
+        hand = _cards([c for c in "123405HS" for _ in range((car.hand or {}).get(c, 0))])
+        deck = _cards(list(reversed(car.deck))) if car.deck is not None else f"{car.deck_size} hidden"
+        where = "finished" if car.finished else f"space {state.track.space_of(car.progress):>2} lane {car.lane}"
+        lines.append(
+            f"  {car.name:<6} {where} lap {state.lap_of(car)} gear {car.gear} engine {car.engine}"
+            f" | hand {hand} | deck {deck} | discard {_cards(car.discard)}"
+        )
+    return lines
