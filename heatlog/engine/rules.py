@@ -845,8 +845,15 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
 
 
 def _restore(state: RaceState, snapshot: RaceState) -> None:
+    """Put ``state`` back as it was, keeping the identity of its Car objects (callers may hold them)."""
+    cars = state.cars
+    for name, saved in snapshot.cars.items():
+        live = cars[name]
+        for f in Car.__slots__:
+            setattr(live, f, getattr(saved, f))
     for f in RaceState.__slots__:
-        setattr(state, f, getattr(snapshot, f))
+        if f != "cars":
+            setattr(state, f, getattr(snapshot, f))
 
 
 # ---------------------------------------------------------------------------------------------- replenish (step 9)
