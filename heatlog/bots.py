@@ -254,23 +254,34 @@ class _TrackPlan:
         return best
 
 
-def _flip_values(car: Car) -> list[tuple[int, float]]:
+def _flip_values(car: Car) -> tuple[tuple[int, float], ...]:
     """What a "+" flip finds (# 5.2, 14.1): the first Basic card of the deck, which for a deck whose order
     the player does not know is any Basic card in it with equal chance; from the discard after a reshuffle
     (# 5.6) when the deck has none. Uses the deck only as a multiset (deck ∪ hand, minus the own hand)."""
-    deck = car.deck_counts()
-    src = deck if deck is not None else car.pool
-    counts = [src["1"], src["2"], src["3"], src["4"]]
-    if not sum(counts):
-        counts = [car.discard.count(c) for c in ("1", "2", "3", "4")]
-    total = sum(counts)
-    if not total:
-        return [(0, 1.0)]  # # A8: nothing to find
-    return [(v + 1, n / total) for v, n in enumerate(counts) if n]
+    pool, hand = car.pool, car.hand
+    if hand is not None:
+        counts = (pool["1"] - hand["1"], pool["2"] - hand["2"], pool["3"] - hand["3"], pool["4"] - hand["4"])
+    else:
+        counts = (pool["1"], pool["2"], pool["3"], pool["4"])
+    if not any(counts):
+        counts = tuple(car.discard.count(c) for c in ("1", "2", "3", "4"))  # type: ignore[assignment]
+    hit = _FLIPS.get(counts)
+    if hit is None:
+        total = sum(counts)  # none at all: # A8, nothing to find
+        hit = tuple((v + 1, n / total) for v, n in enumerate(counts) if n) if total else ((0, 1.0),)
+        _FLIPS[counts] = hit
+    return hit
 
 
-def _flip_sums(flips: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+_FLIPS: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
+_SUMS: dict[tuple[tuple[tuple[int, float], ...], int], list[tuple[int, float]]] = {}
+
+
+def _flip_sums(flips: tuple[tuple[int, float], ...], k: int) -> list[tuple[int, float]]:
     """Distribution of the sum of ``k`` flips (each Stress separately, # 5.2)."""
+    hit = _SUMS.get((flips, k))
+    if hit is not None:
+        return hit
     dist = [(0, 1.0)]
     for _ in range(k):
         acc: dict[int, float] = {}
@@ -278,6 +289,9 @@ def _flip_sums(flips: list[tuple[int, float]], k: int) -> list[tuple[int, float]
             for v, q in flips:
                 acc[s + v] = acc.get(s + v, 0.0) + p * q
         dist = sorted(acc.items())
+    if len(_SUMS) > 10_000:
+        _SUMS.clear()
+    _SUMS[(flips, k)] = dist
     return dist
 
 
@@ -389,11 +403,12 @@ class HeuristicBot:
         heat_in_hand = hand[HEAT]
         stress_in_hand = hand[STRESS]
         adrenaline = car.name in state.adrenaline  # # 6.1: fixed at the start of the round, public
-        flips: list[tuple[int, float]] | None = None
-        sums: dict[int, list[tuple[int, float]]] = {0: [(0, 1.0)]}
+        flips: tuple[tuple[int, float], ...] | None = None
+        sums: dict[int, list[tuple[int, float]]] = {}
         hand_points = sum(VALUE[c] * hand[c] for c in VALUE)
         best_score = -1e18
         best: tuple[int, list[str]] = (car.gear, [])
+        w_stress, w_card = w.stress_in_hand, w.card
         for g in [gear] if gear is not None else legal_gears(state, car):
             shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
             cool = min(GEAR_COOLDOWN[g] + (1 if adrenaline else 0), heat_in_hand)  # # 7.2, 7.4
@@ -428,7 +443,7 @@ class HeuristicBot:
                                 if s < ROW:
                                     row[s] = v
                             score += prob * v
-                    score += keep + w.stress_in_hand * k - w.card * base
+                    score += keep + w_stress * k - w_card * base
                 if score > best_score:
                     best_score = score
                     best = (g, cards)
@@ -496,7 +511,7 @@ class HeuristicBot:
     def _discard(self, state: RaceState, car: Car) -> Event | None:
         turn = state.turn
         assert turn is not None
-        if turn.cluttered or turn.discarded or "cards_discarded" not in waiting_for(state).optional:
+        if turn.cluttered or turn.discarded:  # # 13.3, 11.1: as waiting_for's optional "cards_discarded"
             return None
         hand = car.hand
         deck = car.deck_counts()

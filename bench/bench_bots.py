@@ -1,0 +1,87 @@
+"""How good is the heuristic bot? ``python bench/bench_bots.py [--races 1000]``
+
+Prints, over seeded 4-car USA races (2 laps):
+
+- one heuristic car against three random cars: the heuristic car's win rate (with a 95 % Wilson interval) and
+  its mean finishing place (the issue asks for at least 80 % wins);
+- four heuristic cars: the mean race length in rounds (and four random cars, for comparison).
+
+The heuristic car sits in a different seat each race (Red, Blue, Green, Yellow in turn); the grid is random
+(# 1.4) anyway. Seeds are 0..N-1, so the figures are reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python bench/bench_bots.py` from a checkout works without installing
+    sys.path.insert(0, str(ROOT))
+
+from heatlog.simulate import default_cars, simulate_race  # noqa: E402
+
+NAMES = [c["name"] for c in default_cars(4)]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def heuristic_vs_random(races: int) -> dict[str, float]:
+    wins = 0
+    places: list[int] = []
+    rounds: list[int] = []
+    for seed in range(races):
+        seat = seed % 4
+        bots = ["random"] * 4
+        bots[seat] = "heuristic"
+        _, _, state = simulate_race(None, track="usa", cars=4, seed=seed, bots=bots)
+        place = state.hall_of_fame.index(NAMES[seat]) + 1
+        wins += place == 1
+        places.append(place)
+        rounds.append(state.finish_rounds[NAMES[seat]])
+    low, high = wilson(wins, races)
+    return {
+        "win_rate": wins / races,
+        "low": low,
+        "high": high,
+        "mean_place": statistics.fmean(places),
+        "heuristic_finish_round": statistics.fmean(rounds),
+    }
+
+
+def race_length(races: int, bot: str) -> tuple[float, int, int]:
+    rounds = [simulate_race(None, track="usa", cars=4, seed=seed, bots=bot)[2].round for seed in range(races)]
+    return statistics.fmean(rounds), min(rounds), max(rounds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--races", type=int, default=1000, help="races per figure (default 1000)")
+    args = parser.parse_args()
+    n = args.races
+    t0 = time.perf_counter()
+    hv = heuristic_vs_random(n)
+    print(f"USA, 4 cars, {n} seeded races (seeds 0..{n - 1})")
+    print(
+        f"  1 heuristic vs 3 random: heuristic wins {hv['win_rate']:.1%} "
+        f"(95% CI {hv['low']:.1%}–{hv['high']:.1%}); mean place {hv['mean_place']:.3f}; "
+        f"it finishes in round {hv['heuristic_finish_round']:.1f} on average"
+    )
+    mean, low, high = race_length(n, "heuristic")
+    print(f"  4 heuristic: mean race length {mean:.2f} rounds (shortest {low}, longest {high})")
+    mean, low, high = race_length(min(n, 200), "random")
+    print(f"  4 random (for comparison, {min(n, 200)} races): mean race length {mean:.2f} rounds ({low}–{high})")
+    print(f"  ({time.perf_counter() - t0:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
