@@ -210,10 +210,10 @@ class RaceLog:
     def _jump(self, race: int, round: int) -> Projection | None:
         """The start of ``round`` from its snapshot, reading no events when nothing since can undo it.
 
-        Costs the snapshot, the log length and a look at the ``retracted`` events since the snapshot, however
-        long the race. If there are such retractions, the events after the snapshot are read to check them
-        (as :func:`effective_log` would). None (replay the log instead) if there is no snapshot, or if it does
-        not hold: its event is gone, or a retraction since reaches back to it or is not well-formed.
+        Costs the snapshot, the log length and a look at the ``retracted`` events since the snapshot (an
+        index), however long the race; each such retraction is checked by counting the rows it spans. None
+        (replay the log instead) if there is no snapshot, or if it does not hold: its event is gone, or a
+        retraction since reaches back to it or is not one :func:`effective_log` would accept.
         """
         snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
         if snap is None:
@@ -222,7 +222,7 @@ class RaceLog:
         if not 1 <= snap.seq <= length:
             return None
         since = self.store.retractions_since(race, snap.seq)
-        if since and (since[0][0] == snap.seq or not _tail_keeps(self.store.log_from(race, snap.seq, length))):
+        if since and not self._retractions_hold(race, snap.seq, since):
             return None
         return Projection(
             race,
@@ -231,6 +231,29 @@ class RaceLog:
             seq=snap.seq,
             load=lambda: self.effective(race, upto=length),
         )
+
+    def _retractions_hold(self, race: int, snap_seq: int, since: list[tuple[int, Event]]) -> bool:
+        """True if the retractions recorded since a snapshot at ``snap_seq`` (``since``, in seq order) each
+        withdraw the latest entry in force, after the snapshot: then the snapshot's event is still in force
+        and :func:`effective_log` accepts them (given the log up to the snapshot, which it accepted).
+
+        Retraction R of T does that iff snap_seq < T < R, T is an entry (not a retraction) and every entry
+        after T and before R was withdrawn before R, i.e. the retractions between T and R all target events
+        between T and R and are as many as the entries there. Costs one count over T..R per retraction.
+        """
+        targets: dict[int, Any] = {seq: ev.get("seq") for seq, ev in since}
+        for r_seq, target in targets.items():
+            if isinstance(target, bool) or not isinstance(target, int) or not snap_seq < target < r_seq:
+                return False
+            if target in targets:
+                return False  # a retraction of a retraction
+            inner = [t for s, t in targets.items() if target < s < r_seq]
+            if not all(isinstance(t, int) and target < t < r_seq for t in inner):
+                return False
+            entries, has_target = self.store.entries_between(race, target, r_seq)
+            if not has_target or entries != len(inner) + 1:
+                return False
+        return True
 
     def _fold_cached(self, race: int, entries: list[Entry]) -> RaceState:
         if not entries:
@@ -350,17 +373,3 @@ def _snapshot_valid(eff: Effective, seq: int) -> bool:
 def _snapshot_seq_in(entries: list[Entry], seq: int) -> bool:
     i = bisect_right(entries, seq, key=_entry_seq)  # entries are in seq order
     return i > 0 and entries[i - 1].seq == seq
-
-
-def _tail_keeps(tail: Iterable[tuple[int, Event]]) -> bool:
-    """True if the events after a snapshot retract only events after it, each the latest entry in force (so
-    the snapshot holds and :func:`effective_log` would accept them)."""
-    in_force: list[int] = []
-    for seq, ev in tail:
-        if ev.get("type") == "retracted":
-            if not in_force or in_force[-1] != ev.get("seq"):
-                return False
-            in_force.pop()
-        else:
-            in_force.append(seq)
-    return True

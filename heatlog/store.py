@@ -163,6 +163,11 @@ Check = Callable[[list[StoredEvent], dict[str, Any]], None]
 # schema
 
 
+#: Finds the retractions recorded after a snapshot without scanning the events in between (a partial index:
+#: only ``retracted`` rows are in it, so it costs appends of other events nothing).
+_RETRACTED_INDEX = "CREATE INDEX IF NOT EXISTS events_retracted ON events (race, seq) WHERE type = 'retracted'"
+
+
 def _create_schema(db: sqlite_utils.Database) -> None:
     db.table("meta").create({"key": str, "value": str}, pk="key", not_null={"value"})
     db.table("races").create(
@@ -193,6 +198,7 @@ def _create_schema(db: sqlite_utils.Database) -> None:
         not_null={"race", "round", "rules_version", "seq", "state"},
     )
     db.table("races").create_index(["parent"], index_name="races_parent")
+    db.execute(_RETRACTED_INDEX)
     db.execute(
         f"CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
         f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: UPDATE refused'); END"
@@ -233,6 +239,10 @@ _SELECT_EVENTS = (
 _SELECT_PAYLOADS = "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
 _SELECT_RETRACTIONS = (
     "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? AND type = 'retracted' ORDER BY seq"
+)
+_COUNT_ENTRIES = (
+    "SELECT count(*), coalesce(max(seq = ?), 0) FROM events "
+    "WHERE race = ? AND seq > ? AND seq <= ? AND type != 'retracted'"
 )
 #: The C scanner behind json.loads: (value, end) of the JSON value at an index, without json.loads' per-call cost.
 _SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -298,6 +308,8 @@ class EventStore:
                 except BaseException:
                     self._rollback(conn)
                     raise
+            else:
+                self._add_indexes(conn)
         except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
@@ -306,6 +318,15 @@ class EventStore:
                 self._raise(exc)
             raise
         return conn
+
+    @staticmethod
+    def _add_indexes(conn: sqlite3.Connection) -> None:
+        """Add the indexes a file made by an earlier heatlog lacks; they only speed reads up, so a file that
+        cannot be written to (read-only, busy) is used without them."""
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_retracted'").fetchone():
+            return
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute(_RETRACTED_INDEX)
 
     def _recognise(self, conn: sqlite3.Connection, create: bool) -> bool:
         """True if the file is empty (to be initialised); raise unless it is a heatlog database."""
@@ -600,6 +621,19 @@ class EventStore:
         anything recorded since a snapshot was taken could reach back to it.
         """
         return self._select(race, _SELECT_RETRACTIONS, seq - 1, None)
+
+    def entries_between(self, race: int, first: int, before: int) -> tuple[int, bool]:
+        """Of the effective log's rows with ``first`` <= seq < ``before``: how many are not ``retracted`` events,
+        and whether the row at ``first`` is one of them (branch-aware; reads no payload)."""
+        count, has_first = 0, False
+        with self._tx(write=False, race=race) as conn:
+            for seg_race, low, high in self._segments(conn, race):
+                low, high = max(low, first - 1), min(high, before - 1)
+                if high > low:
+                    n, at_first = conn.execute(_COUNT_ENTRIES, (first, seg_race, low, high)).fetchone()
+                    count += int(n)
+                    has_first = has_first or bool(at_first)
+        return count, has_first
 
     def _select(self, race: int, sql: str, after: int, upto: int | None) -> list[tuple[int, dict[str, Any]]]:
         with self._tx(write=False, race=race) as conn:

@@ -6,6 +6,7 @@ a snapshot or not, and a snapshot must never be used once a retraction reaches b
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def test_retraction_after_the_snapshot_keeps_it(log: RaceLog, monkeypatch: pytes
             continue
         proj = log.project(race, round=rnd)
         assert state_to_position(proj.state) == position
-    assert reads and set(reads) == {"tail"}  # only the events after a snapshot are read, to check the undo
+    assert reads == []  # the undo is checked by counting rows, not by reading the events after a snapshot
 
 
 @pytest.mark.parametrize("clear", [True, False], ids=["cache-cleared", "stale-cache"])
@@ -271,3 +272,42 @@ def test_branch_jumps_equal_replay(log: RaceLog) -> None:
             jumped = log.project(branch, round=rnd)
             assert state_to_position(jumped.state) == position
             assert jumped.seq == n
+
+
+def outcome(log: RaceLog, race: int, rnd: int) -> tuple[Any, ...]:
+    try:
+        proj = log.project(race, round=rnd)
+    except Exception as err:  # noqa: BLE001 - the error itself is what is compared
+        return ("error", type(err).__name__, str(err))
+    return ("state", proj.seq, state_to_position(proj.state))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_jump_agrees_with_replay_after_any_corrections(tmp_path: Path, seed: int) -> None:
+    """Notes and retractions (well-formed or not, written around the door) after the snapshots were taken:
+    a jump from the (possibly stale) cache gives what a replay without the cache gives, state or error."""
+    rng = random.Random(seed)
+    events = simulated()
+    starts = round_starts(events)
+    with RaceLog(tmp_path / f"r{seed}.db") as log:
+        race = record(log, events[: starts[4][0] + 3])
+        log.project(race, round=1)  # snapshots of rounds 1-4
+        cache = {r: log.store.get_snapshot(race, RULES_VERSION, round=r) for r in range(1, 5)}
+        for _ in range(rng.randint(1, 8)):
+            length = log.store.length(race)
+            if rng.random() < 0.4:
+                log.store.append(race, {"type": "note", "v": 1, "text": "n"})
+                continue
+            try:
+                latest = log.effective(race).entries[-1].seq
+            except IllegalEvent:
+                latest = length
+            target = latest if rng.random() < 0.6 else rng.randint(1, length)
+            log.store.append(race, {"type": "retracted", "v": 1, "seq": target})
+        for rnd in range(1, 6):
+            for r, snap in cache.items():  # the cache as it was before the corrections
+                assert snap is not None
+                log.store.put_snapshot(race, r, RULES_VERSION, snap.seq, snap.state)
+            jumped = outcome(log, race, rnd)
+            log.store.clear_snapshots(race)
+            assert jumped == outcome(log, race, rnd), (seed, rnd)
