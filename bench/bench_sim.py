@@ -49,7 +49,10 @@ def run(races: int, first_seed: int, log: RaceLog | None = None) -> tuple[float,
 
 # Entry points whose cumulative time makes up a race: (label, file suffix, function name).
 PARTS = (
-    ("bots: the heuristic deciding (plan, react, discard)", "heatlog/bots.py", "__call__"),
+    ("bots: the heuristic deciding, of which:", "heatlog/bots.py", "__call__"),
+    ("    gear and cards (steps 1-2, planned together)", "heatlog/bots.py", "_plan"),
+    ("    react and slipstream (steps 4-6)", "heatlog/bots.py", "_react"),
+    ("    discard (step 8)", "heatlog/bots.py", "_discard"),
     ("rules: apply(state, event)", "heatlog/engine/rules.py", "apply"),
     ("rules: go_on (closing optional steps, corner checks)", "heatlog/engine/rules.py", "go_on"),
     ("set-up: race_started event (track copy)", "heatlog/setup.py", "race_started_event"),
@@ -78,7 +81,7 @@ def profile(races: int, with_db: bool) -> None:
         t = sum(ct for (f, _l, func), (_cc, _nc, _tt, ct, _c) in raw.items() if f.endswith(suffix) and func == name)
         if t:
             print(f"  {t / total:6.1%}  {label}")
-            inside += t if "bots" in label or "rules" in label else 0.0
+            inside += t if label.startswith(("bots", "rules")) else 0.0
     print(f"  {(drive - inside) / total:6.1%}  simulator loop and world (shuffles, flips, draws, lazy options)")
     print("\ntop functions by own time:")
     stats.sort_stats("tottime").print_stats(12)
