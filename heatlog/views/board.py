@@ -221,7 +221,8 @@ def cars_table(
     names = list(order or state.order or state.cars)
     names += [n for n in state.standings() if n not in names]
     labels = car_labels(state)
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0), show_edge=False)
+    # no cell padding: the box already puts one blank between columns, so 15 columns fit 100 characters
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=0, show_edge=False)
     cols = (
         ("car", "left", True),
         ("gear", "right", True),
@@ -242,7 +243,8 @@ def cars_table(
     keep = [i for i, (col, _, _) in enumerate(cols) if columns is None or col in columns]
     for i in keep:
         col, justify, nowrap = cols[i]
-        table.add_column(col, justify=justify, no_wrap=nowrap)  # type: ignore[arg-type]
+        wide = len(col) if col == "corners" else None  # an empty column keeps its header readable
+        table.add_column(col, justify=justify, no_wrap=nowrap, min_width=wide)  # type: ignore[arg-type]
     for name in names:
         c = state.cars[name]
         t = by_car.get(name)
