@@ -20,9 +20,10 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, overload
 
-from .engine.cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from .engine.cards import CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
     legal_gears,
@@ -295,6 +296,8 @@ def _flip_sums(flips: tuple[tuple[int, float], ...], k: int) -> list[tuple[int, 
     return dist
 
 
+_hand_key = itemgetter(*CARDS)  # a hand's counts as a tuple, in card order whatever the dict's order
+
 # (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
 _PLAYS: dict[tuple[tuple[int, ...], int], list[tuple[int, int, list[str]]]] = {}
 
@@ -303,7 +306,7 @@ def _plays(car: Car, gear: int) -> list[tuple[int, int, list[str]]]:
     """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of Stress: plays
     that move alike are one choice. Cached by hand: the same hand always has the same plays."""
     assert car.hand is not None
-    key = (tuple(car.hand.values()), gear)
+    key = (_hand_key(car.hand), gear)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
@@ -393,7 +396,7 @@ class HeuristicBot:
         hand = car.hand
         if hand is None:
             raise MalformedInput("the heuristic bot plays open races only: it needs its own hand")
-        key = (id(state), state.round, tuple(hand.values()), car.progress, car.engine, gear)
+        key = (id(state), state.round, _hand_key(hand), car.progress, car.engine, gear)
         planned = self._planned.get(car.name)
         if gear is not None and planned is not None and planned[0] == key:
             return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
