@@ -71,7 +71,10 @@ def play(
     watch: Callable[[RaceState, Event], None] | None = None,
 ) -> tuple[list[Event], RaceState]:
     """Play a whole race; return its event log and its final state. ``watch(state, event)`` is called after
-    every event is applied (tests use it to check invariants as the race goes)."""
+    every event is applied (tests use it to check invariants as the race goes).
+
+    ``race_started`` may start from an open-mode position (``"position"``: a what-if from any point of a
+    race); the simulator then plays on from there."""
     state = apply(None, race_started)
     events = [race_started]
     if watch is not None:
@@ -87,12 +90,13 @@ def play(
 def _drive(state: RaceState, bots: Mapping[str, Bot], rng: random.Random) -> Iterator[Event]:
     """The race loop. It reads the state the way :func:`heatlog.engine.decide.waiting_for` does (the world
     knows every deck), without building its description on every step."""
-    names = list(state.cars)
-    grid = names[:]
-    rng.shuffle(grid)  # # 1.4: random starting order
-    ev: Event = {"type": "grid_set", "v": 1, "order": grid}
-    apply(state, ev, atomic=False)
-    yield ev
+    ev: Event
+    if state.phase == "grid":  # a race that starts from a position (a what-if) has its grid already
+        grid = list(state.cars)
+        rng.shuffle(grid)  # # 1.4: random starting order
+        ev = {"type": "grid_set", "v": 1, "order": grid}
+        apply(state, ev, atomic=False)
+        yield ev
     cars = state.cars
     while state.phase == "deal":  # # 1.2: shuffle, then draw seven, car by car in grid order
         car = next(c for c in (cars[n] for n in state.grid) if c.needs_shuffle or c.hand_size < HAND_SIZE)

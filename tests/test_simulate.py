@@ -219,3 +219,22 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, args: tuple[str, ...],
     r = run("simulate", *args, db=tmp_path / "h.db")
     assert r.returncode != 0 and r.stderr.startswith("Error: ") and words in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_race_started_from_a_position_is_played_to_the_end() -> None:
+    """What-if: the position at the start of round 6 of a simulated race, played on by other bots."""
+    from heatlog.engine import apply, state_to_position
+    from heatlog.sim import play
+    from heatlog.simulate import bot_names
+
+    _, events, _ = simulate_race(None, track="great-britain", cars=3, seed=8)
+    state = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        if state.round == 6 and state.step == 1 and state.turn is None:
+            break
+    assert state is not None and state.round == 6
+    start = {**events[0], "position": state_to_position(state)}
+    log, final = play(start, bot_names("random", list(state.cars)), 1, watch=check_cards)
+    assert final.phase == "over" and log[0] is start and log[1]["type"] == "gear_chosen"
+    assert replay(log).hall_of_fame == final.hall_of_fame
