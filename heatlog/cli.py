@@ -561,6 +561,25 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
     console.print(f"mean race length: {mean:.1f} rounds (shortest {min(rounds)}, longest {max(rounds)})")
 
 
+@app.command()
+@user_errors
+def demo(
+    html: Annotated[Path | None, typer.Option("--html", help="Where to write the HTML replay.")] = Path(
+        "heatlog-demo.html"
+    ),
+    db: DbOpt = None,
+) -> None:
+    """Load the bundled sample races into the database (first time), audit them and replay one.
+
+    Example: heatlog demo --db demo.db
+    """
+    from .demo import run_demo
+
+    with open_log(db, create=True) as log:
+        clean = run_demo(log, out_console(), html)
+    raise typer.Exit(0 if clean else 1)
+
+
 def main() -> None:
     app()
 

@@ -226,3 +226,16 @@ def test_every_command_has_help_with_example_and_docs() -> None:
         assert r.returncode == 0, name
         assert "Example:" in r.stdout, f"{name} --help has no example"
         assert f"## heatlog {name}" in reference, f"{name} is not in docs/cli.md"
+
+
+def test_demo_loads_samples_audits_and_replays(tmp_path: Path) -> None:
+    """README command 1: the main job on the default database (./heatlog.db)."""
+    r = run("demo", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "loaded 4 sample races" in r.stdout
+    assert r.stdout.count(": clean") == 4
+    assert "Hall of Fame: 1." in r.stdout
+    assert (tmp_path / "heatlog.db").exists() and (tmp_path / "heatlog-demo.html").exists()
+    again = run("demo", cwd=tmp_path)  # a second run reuses the database, imports nothing twice
+    assert again.returncode == 0 and "loaded" not in again.stdout
+    assert again.stdout.count(": clean") == 4
