@@ -437,6 +437,27 @@ def import_(
 
 @app.command()
 @user_errors
+def record(
+    race: RaceOpt = None,
+    new: Annotated[bool, typer.Option("--new", help="Start a new race: asks the set-up questions first.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Take the race over from a recorder on another machine that is gone.")
+    ] = False,
+    db: DbOpt = None,
+) -> None:
+    """Record a race at the table: a guided session that asks every entry in turn (resumes where it stopped).
+
+    Example: heatlog record --new
+    """
+    from .recorder import record as run_recorder
+
+    with open_log(db, create=new) as log:
+        code = run_recorder(log, race=race, new=new, force=force)
+    raise typer.Exit(code)
+
+
+@app.command()
+@user_errors
 def simulate(
     track: Annotated[str, typer.Option(help="usa, great-britain, france, italy, or a track file path.")] = "usa",
     cars: Annotated[int, typer.Option(help="Cars (2–6), named Red, Blue, Green, Yellow, Black, White.")] = 4,
