@@ -56,7 +56,7 @@ class HeatlogError(Exception):
             where.append(f"car {self.car}")
         head = f"{self.kind}: " + (", ".join(where) + ": " if where else "")
         if self.input is not None:
-            shown = self.input if isinstance(self.input, str) else json.dumps(self.input, sort_keys=True)
+            shown = self.input if isinstance(self.input, str) else json.dumps(self.input, sort_keys=True, default=repr)
             head += f"{shown}: "
         tail = f" (# {self.rule})" if self.rule else ""
         return head + self.message + tail
