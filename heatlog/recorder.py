@@ -771,8 +771,8 @@ class Session:
 
     def _check(self, work: RaceState, ev: Event, tok: str) -> None:
         try:
+            apply(work, ev)  # the rules first: their message names the rule (# 4.1 rather than "at most 4 items")
             validate_event(ev)
-            apply(work, ev)
         except HeatlogError as err:
             if tok:
                 err.message = f"{tok}: {err.message}"
@@ -1054,7 +1054,8 @@ class NewRace:
 
                 data = load_track_data(s or "usa")
                 self.answers["track"] = s or "usa"
-                return f"{data['name']}: {data['spaces']} spaces, {data['laps']} laps, {len(data['corners'])} corners"
+                laps = f"{data['laps']} lap{'s' if data['laps'] > 1 else ''}"
+                return f"{data['name']}: {data['spaces']} spaces, {laps}, {len(data['corners'])} corners"
             if step == "cars":
                 cars = []
                 for spec in s.replace(",", " ").split():

@@ -1,0 +1,68 @@
+"""Simulated races for the recorder tests: the log a race must end with, and the outcome lines it shows.
+
+Decisions come from the project's bots; a wrapper makes a declined slipstream explicit (the recorder records
+a decline whenever the slipstream is offered, docs/design.md), so the simulated log is exactly the log a
+host produces by answering the recorder's questions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from heatlog.bots import get_bot, random_bot
+from heatlog.engine import apply
+from heatlog.engine.decide import slipstream_status
+from heatlog.engine.project import open_to_table
+from heatlog.setup import race_started_event
+from heatlog.sim import race_events
+from heatlog.views.narrate import narrate_turn
+
+Event = dict[str, Any]
+TRACK = Path(__file__).resolve().parent / "data" / "sprint.json"
+NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "White")
+
+
+def explicit(bot: Any) -> Any:
+    def wrapped(state: Any, name: str, options: Any, rng: Any) -> Event | None:
+        choice = bot(state, name, options, rng)
+        t = state.turn
+        if choice is None and t is not None and t.sub in (5, 6) and slipstream_status(state, state.cars[name])[0]:
+            return {"type": "slipstream", "v": 1, "car": name, "taken": False}
+        return choice
+
+    return wrapped
+
+
+def cars(n: int) -> list[dict[str, str]]:
+    return [{"name": x, "colour": x.lower()} for x in NAMES[:n]]
+
+
+def simulated(
+    n: int, seed: int, mode: str, *, track: str | None = None, bot: str = "random", variant: str | None = "one-lap"
+) -> list[Event]:
+    """The log of a simulated race in ``mode`` (table mode: the same race as a table records it)."""
+    started = race_started_event(track=track or str(TRACK), cars=cars(n), mode="open", variant=variant)
+    b = explicit(random_bot if bot == "random" else get_bot(bot))
+    events = list(race_events(started, {c["name"]: b for c in cars(n)}, seed))
+    return events if mode == "open" else open_to_table(events)
+
+
+def outcome_lines(events: list[Event]) -> list[str]:
+    """narrate_turn of every turn of the race, in order."""
+    state = None
+    lines: list[str] = []
+    for ev in events:
+        if state is None:
+            state = apply(None, ev)
+            continue
+        old, n = state.turns, len(state.turns)
+        apply(state, ev)
+        done = old[n:] if state.turns is old else old[n:] + state.turns
+        lines += [narrate_turn(state, t) for t in done]
+    return lines
+
+
+def strip(events: list[Event]) -> list[Event]:
+    """Without ``raw`` and notes: what the rules see."""
+    return [{k: v for k, v in e.items() if k != "raw"} for e in events if e.get("type") != "note"]

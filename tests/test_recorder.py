@@ -1,0 +1,327 @@
+"""``heatlog record`` through a pseudo-terminal (pexpect), driven the way a host at the table drives it.
+
+The driver reads each prompt off the screen, works out from the prompt alone what kind of question it is
+(heatlog.recorder_script.classify) and types the answer that a simulated race (tests/recorder_races.py)
+needs next. Along the way it makes mistakes, takes answers back, writes notes, kills the recorder with
+SIGKILL, leaves with Ctrl-D and starts a second recorder on the same race. At the end the stored log must be
+exactly the simulated race and the screen must have shown every car's outcome in plain words.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from recorder_races import TRACK, outcome_lines, simulated, strip
+
+from heatlog import recorder_script as rs
+from heatlog.racelog import RaceLog
+
+pexpect = pytest.importorskip("pexpect")
+
+HEATLOG = shutil.which("heatlog")
+CMD = [HEATLOG] if HEATLOG else [sys.executable, "-m", "heatlog.cli"]
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[=>]")
+SAVED = "progress is saved; run heatlog record to resume"
+
+Event = dict[str, Any]
+
+
+def clean(text: str) -> str:
+    return ANSI.sub("", text).replace("\r", "")
+
+
+class Host:
+    """The person at the laptop: one recorder process at a time, and everything the screen showed."""
+
+    def __init__(self, db: Path, expected: list[Event], mode: str) -> None:
+        self.db = db
+        self.expected = expected
+        self.mode = mode
+        self.screen = io.StringIO()
+        self.child: Any = None
+        self.prompt = ""
+        self.kind = ""
+        self.car = ""
+        self.seen: Counter[str] = Counter()
+        self.reader: RaceLog | None = None
+        self.race = 1
+        self.starts = 0
+
+    # ---- the terminal
+
+    def spawn(self, *args: str) -> Any:
+        env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
+        env.pop("HEATLOG_DB", None)
+        child = pexpect.spawn(
+            CMD[0],
+            [*CMD[1:], "record", "--db", str(self.db), *args],
+            env=env,
+            encoding="utf-8",
+            dimensions=(60, 250),
+            timeout=30,
+        )
+        child.logfile_read = self.screen
+        child.delaybeforesend = None  # pexpect sleeps 50 ms before every send by default
+        return child
+
+    def start(self, *args: str) -> None:
+        self.child = self.spawn(*args)
+        self.starts += 1
+
+    def send(self, text: str) -> None:
+        self.child.sendline(text)
+
+    def expect(self, text: str) -> None:
+        self.child.expect_exact(text)
+
+    def next_prompt(self) -> bool:
+        """Wait for the next question; False when the recorder has exited (race over)."""
+        if self.child.expect([rs.ANY_PROMPT, pexpect.EOF]) == 1:
+            return False
+        self.prompt = clean(self.child.after)
+        self.kind, self.car = rs.classify(self.prompt)
+        return True
+
+    def same_prompt(self) -> None:
+        before = self.prompt
+        assert self.next_prompt(), "the recorder exited"
+        assert self.prompt == before, (before, self.prompt)
+
+    def kill(self) -> None:
+        self.child.kill(signal.SIGKILL)
+        self.child.close(force=True)
+
+    # ---- what the log needs next
+
+    def logged(self) -> int:
+        if self.reader is None:
+            self.reader = RaceLog(self.db, create=False)
+        return len(strip([e.event for e in self.reader.effective(self.race).entries]))
+
+    def right_answer(self, multi: bool = True) -> str:
+        return rs.answer(
+            self.kind, self.car, self.expected, self.logged(), typed_chance=self.mode == "table", multi=multi
+        )
+
+    # ---- the race
+
+    def drive(
+        self,
+        faults: dict[tuple[str, int], Callable[[Host], None]],
+        hooks: list[tuple[Callable[[Host], bool], Callable[[Host], None]]] | None = None,
+    ) -> None:
+        """Answer every question; ``faults`` at the n-th question of a kind, ``hooks`` at the first question
+        that satisfies their condition."""
+        hooks = list(hooks or [])
+        while self.next_prompt():
+            self.seen[self.kind] += 1  # questions asked afresh (not the same one again after a mistake)
+            fault = faults.pop((self.kind, self.seen[self.kind]), None)
+            if fault is None:
+                for hook in hooks:
+                    if hook[0](self):
+                        hooks.remove(hook)
+                        fault = hook[1]
+                        break
+            if fault is not None:
+                fault(self)
+                continue
+            self.send(self.right_answer(multi=self.seen[self.kind] % 2 == 0))
+        assert not faults and not hooks, f"faults never reached: {list(faults)} {hooks}"
+
+
+# ------------------------------------------------------------------------------------------------ faults
+
+
+def wrong(text: str, message: str) -> Callable[[Host], None]:
+    """A mistake: a clear message, the same question again, then the right answer."""
+
+    def fault(h: Host) -> None:
+        h.send(text)
+        h.expect(message)
+        h.same_prompt()
+        h.send(h.right_answer())
+
+    return fault
+
+
+def wrong_gear_then_undo(h: Host) -> None:
+    now = int(re.search(r"\(now (\d)\)", h.prompt).group(1))  # type: ignore[union-attr]
+    right = int(h.right_answer(multi=False))
+    other = now if right != now else (now + 1 if now < 4 else now - 1)
+    before = h.prompt
+    h.send(str(other))  # legal, but not what the player chose
+    assert h.next_prompt()
+    h.send("undo")
+    h.expect(f"undone: {h.car if h.car in before else ''}")
+    h.expect("(event ")
+    assert h.next_prompt() and h.prompt == before
+    h.send(h.right_answer())
+
+
+def close_react_too_early_then_undo(h: Host) -> None:
+    """Enter at React although the player still reacts: undo reopens React."""
+    before = h.prompt
+    h.send("")
+    assert h.next_prompt()
+    h.send("undo")
+    h.expect("undone: done reacting")
+    assert h.next_prompt() and h.prompt == before
+    h.send(h.right_answer())
+
+
+def note(h: Host) -> None:
+    h.send("note the cat walked across the board")
+    h.expect("note recorded at round ")
+    h.same_prompt()
+    h.send(h.right_answer())
+
+
+def sigkill_and_resume(h: Host) -> None:
+    """SIGKILL at a question: the next recorder asks exactly that question (nothing lost or duplicated)."""
+    before, logged = h.prompt, h.logged()
+    h.kill()
+    h.start()
+    h.expect("took over from a recorder that stopped without closing")
+    h.expect("resuming at round ")
+    assert h.next_prompt() and h.prompt == before
+    assert h.logged() == logged
+    h.send(h.right_answer())
+
+
+def sigkill_right_after_answering(h: Host) -> None:
+    """SIGKILL while the answer is being written: it is either in the log or not -- never half, never twice."""
+    h.send(h.right_answer())
+    h.kill()
+    h.start()
+    h.expect("took over from a recorder that stopped without closing")
+
+
+def enter_then_sigkill(h: Host) -> None:
+    """Done reacting is not an event, yet a killed recorder resumes after it (the cursor in the lease row)."""
+    assert h.right_answer() == "", "pick a React the player skips"
+    h.send("")
+    assert h.next_prompt()
+    after = h.prompt
+    assert h.kind != "react"
+    h.kill()
+    h.start()
+    assert h.next_prompt() and h.prompt == after
+    h.send(h.right_answer())
+
+
+def ctrl_d_and_resume(h: Host) -> None:
+    before = h.prompt
+    h.child.sendcontrol("d")
+    h.expect(SAVED)
+    h.child.expect(pexpect.EOF)
+    h.child.close()
+    assert h.child.exitstatus == 0
+    h.start()
+    assert h.next_prompt() and h.prompt == before
+    h.send(h.right_answer())
+
+
+def second_recorder(h: Host) -> None:
+    other = h.spawn()
+    other.expect_exact("is being recorded by another heatlog record (pid ")
+    other.expect(pexpect.EOF)
+    other.close()
+    assert other.exitstatus == 1
+    h.send(h.right_answer())
+
+
+# ------------------------------------------------------------------------------------------------ the races
+
+
+def check_end(h: Host, expected: list[Event]) -> str:
+    h.child.close()
+    assert h.child.exitstatus == 0
+    screen = clean(h.screen.getvalue())
+    log = RaceLog(h.db, create=False)
+    stored = [s.event for s in log.stored(1)]
+    effective = [e.event for e in log.effective(1).entries]
+    assert strip(effective) == strip(expected), "the recorded log is not the race"
+    assert any(ev["type"] == "retracted" for ev in stored), "undo leaves a correction event"
+    assert len(stored) > len(effective), "the retracted originals stay in the log"
+    assert any(ev["type"] == "note" for ev in effective)
+    typed = [ev for ev in effective if ev["type"] in ("gear_chosen", "slipstream", "cards_discarded")]
+    assert typed and all("raw" in ev for ev in typed)
+    for line in outcome_lines(expected):
+        assert "→ " + line in screen, f"the screen never showed: {line}"
+    assert "race over — Hall of Fame: 1. " in screen
+    audit = subprocess.run([*CMD, "audit", "--db", str(h.db)], capture_output=True, text=True)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    return screen
+
+
+def new_race(h: Host, mode: str, grid: list[str], cars: str) -> None:
+    h.start("--new")
+    for prompt, answer in [
+        ("track (usa, great-britain, france, italy, or a track file) [usa]: ", str(TRACK)),
+        ("cars, NAME:COLOUR each", cars),
+        ("variant: standard or one-lap [standard]: ", "one-lap"),
+        ("mode: table (hands hidden) or open (every card entered) [table]: ", mode),
+        ("grid order, front first (Enter = random): ", " ".join(grid)),
+    ]:
+        h.expect(prompt)
+        h.send(answer)
+    h.expect("grid: " + " > ".join(grid))
+
+
+def test_a_three_car_race_in_table_mode(tmp_path: Path) -> None:
+    expected = simulated(3, 14, "table")
+    h = Host(tmp_path / "race.db", expected, "table")
+    new_race(h, "table", expected[1]["order"], "Red:red Blue:blue Green:green")
+    h.expect("── round 1 ── order: ")
+    faults = {
+        ("gear", 1): wrong("x", "'x' is not a gear: type 1, 2, 3 or 4"),
+        ("gear", 2): wrong_gear_then_undo,
+        ("reveal", 2): wrong("5 5 5 5 5", "in gear"),
+        ("reveal", 3): wrong("5 5", 'only 1 "5" is unseen (deck and hand), not 2 (# 4.1)'),
+        ("react", 2): wrong("c9", "more cooldown this turn, not 9 (# 7.2)"),
+        ("discard", 2): wrong("h", "Heat cannot be discarded from the hand (# 11.1)"),
+        ("draw", 3): note,
+        ("reveal", 5): sigkill_and_resume,
+        ("gear", 9): second_recorder,
+        ("gear", 10): sigkill_right_after_answering,
+        ("discard", 6): ctrl_d_and_resume,
+        ("flip", 2): wrong("q", "'q' is not a card"),
+    }
+    hooks = [
+        (lambda h: h.kind == "react" and h.right_answer() != "", close_react_too_early_then_undo),
+        (lambda h: h.kind == "react" and h.right_answer() == "" and h.seen["react"] > 3, enter_then_sigkill),
+    ]
+    h.drive(faults, hooks)
+    screen = check_end(h, expected)
+    assert "no slipstream — " in screen
+    assert h.starts >= 5
+
+
+def test_a_two_car_race_in_open_mode(tmp_path: Path) -> None:
+    expected = simulated(2, 33, "open")
+    h = Host(tmp_path / "race.db", expected, "open")
+    new_race(h, "open", expected[1]["order"], "Red:red Blue:blue")
+    faults = {
+        ("setup_shuffle", 1): wrong("1 2 3", "the shuffled order must be exactly the 18 deck cards (# 1.2)"),
+        ("gear", 2): wrong_gear_then_undo,
+        ("play", 1): wrong("h h", "only 0 Heat are in the hand, not 2 (# 4.1)"),
+        ("play", 3): sigkill_and_resume,
+        ("gear", 5): note,
+        ("gear", 7): sigkill_right_after_answering,
+        ("play", 6): ctrl_d_and_resume,
+    }
+    h.drive(faults)
+    screen = check_end(h, expected)
+    assert "(determined by the rules)" in screen
+    assert h.seen["flip"] == 0 and h.seen["draw"] == 0, "a known deck order determines every flip and draw"

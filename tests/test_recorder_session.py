@@ -1,0 +1,433 @@
+"""The recorder's logic without a terminal: ``heatlog.recorder.Session`` and friends.
+
+Digest items (``# 9.3``) are those the engine's messages cite. The pseudo-terminal tests of the real program
+are in tests/test_recorder.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from recorder_races import TRACK, cars, outcome_lines, simulated, strip
+
+from heatlog import recorder_script as rs
+from heatlog.engine import ConflictError, MalformedInput
+from heatlog.racelog import RaceLog
+from heatlog.recorder import Lease, NewRace, Session, parse_cards
+from heatlog.setup import start_race
+
+
+def new_race(tmp_path: Path, expected: list[dict], mode: str, n: int) -> tuple[RaceLog, int]:
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(log, track=str(TRACK), cars=cars(n), mode=mode, variant="one-lap", grid=expected[1]["order"])
+    return log, rid
+
+
+def effective(s: Session) -> list[dict]:
+    return [e.event for e in s.proj.effective.entries]
+
+
+def play(s: Session, expected: list[dict], mode: str, *, until: int | None = None, multi: bool = True) -> list[str]:
+    """Answer as a host would until the race is over (or the log holds ``until`` events); return all lines."""
+    shown: list[str] = []
+    for _ in range(5000):
+        q = s.question
+        i = len(strip(effective(s)))
+        if q.kind == "over" or (until is not None and i >= until):
+            return shown
+        text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=mode == "table", multi=multi)
+        lines = s.answer(text)
+        errors = [x.text for x in lines if x.style == "error"]
+        assert not errors, (q.prompt, text, errors)
+        shown += [x.text for x in lines]
+    raise AssertionError("the race did not end")
+
+
+def errors(lines: list) -> list[str]:
+    return [x.text for x in lines if x.style == "error"]
+
+
+# ------------------------------------------------------------------------------------------------ notation
+
+
+def test_card_notation() -> None:
+    assert parse_cards("4 3 s") == ["4", "3", "S"]
+    assert parse_cards("43s") == ["4", "3", "S"]
+    assert parse_cards("5,0, h") == ["5", "0", "H"]
+    assert parse_cards("Heat stress") == ["H", "S"]
+    assert parse_cards("") == []
+    with pytest.raises(MalformedInput, match="not a card"):
+        parse_cards("4 x")
+
+
+# ------------------------------------------------------------------------------------------------ whole races
+
+
+@pytest.mark.parametrize("mode", ["table", "open"])
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_recording_a_simulated_race_gives_its_log(tmp_path: Path, mode: str, seed: int) -> None:
+    expected = simulated(3, seed, mode)
+    log, rid = new_race(tmp_path, expected, mode, 3)
+    s = Session(log, rid, fresh=True)
+    shown = play(s, expected, mode, multi=seed % 2 == 1)
+    assert strip(effective(s)) == strip(expected)
+    # Every car's outcome in plain words, once, in order.
+    narrated = [x[2:] for x in shown if x.startswith("→ ")]
+    assert narrated == outcome_lines(expected)
+    assert any(x.startswith("race over — Hall of Fame: 1. ") for x in shown)
+
+
+def test_a_long_six_car_race_in_both_modes(tmp_path: Path) -> None:
+    for mode in ("table", "open"):
+        expected = simulated(6, 3, mode, track="france", bot="heuristic")
+        log = RaceLog(tmp_path / f"{mode}.db")
+        rid = start_race(log, track="france", cars=cars(6), mode=mode, variant="one-lap", grid=expected[1]["order"])
+        s = Session(log, rid, fresh=True)
+        play(s, expected, mode)
+        assert strip(effective(s)) == strip(expected)
+
+
+def test_open_mode_never_asks_what_a_known_deck_order_determines(tmp_path: Path) -> None:
+    expected = simulated(2, 4, "open")
+    log, rid = new_race(tmp_path, expected, "open", 2)
+    s = Session(log, rid, fresh=True)
+    kinds: set[str] = set()
+    for _ in range(2000):
+        q = s.question
+        if q.kind == "over":
+            break
+        kinds.add(q.kind)
+        i = len(strip(effective(s)))
+        s.answer(rs.answer(q.kind, q.car or "", expected, i, typed_chance=False))
+    assert s.question.kind == "over"
+    assert "flip" not in kinds and "draw" not in kinds and "setup_draw" not in kinds
+    assert {"gear", "play", "setup_shuffle", "shuffle"} <= kinds
+    auto = [e.event for e in s.proj.effective.entries if e.event["type"] in ("card_flipped", "cards_drawn")]
+    assert auto and all("raw" not in ev for ev in auto)  # determined, not typed
+
+
+def test_typed_entries_keep_the_raw_text(tmp_path: Path) -> None:
+    expected = simulated(3, 1, "table")
+    log, rid = new_race(tmp_path, expected, "table", 3)
+    s = Session(log, rid, fresh=True)
+    s.answer("2 2 1")
+    gears = [e.event for e in s.proj.effective.entries if e.event["type"] == "gear_chosen"]
+    assert [g["gear"] for g in gears] == [2, 2, 1]
+    assert all(g["raw"] == "2 2 1" for g in gears)
+
+
+# ------------------------------------------------------------------------------------------------ mistakes
+
+
+def table_race_at_reveal(tmp_path: Path) -> tuple[Session, RaceLog, int]:
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
+    )
+    s = Session(log, rid, fresh=True)
+    assert s.question.kind == "gear" and s.question.car == "Red"
+    return s, log, rid
+
+
+def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tmp_path: Path) -> None:
+    s, log, rid = table_race_at_reveal(tmp_path)
+    length = log.store.length(rid)
+    cases = [
+        ("4", "no jump of three gears (# 3.4)"),
+        ("x", "'x' is not a gear"),
+        ("2 2 2 2", "too much for this answer"),
+    ]
+    for text, message in cases:
+        prompt = s.question.prompt
+        lines = s.answer(text)
+        assert any(message in e for e in errors(lines)), (text, lines)
+        assert s.question.prompt == prompt
+        assert log.store.length(rid) == length  # nothing invalid is written
+    s.answer("2 2 2")
+    assert s.question.kind == "reveal" and s.question.prompt == "Red reveals 2: "
+    for text, message in [
+        ("5 5", 'only 1 "5" is unseen (deck and hand), not 2 (# 4.1)'),
+        ("4 3 2", "in gear 2 play exactly 2 cards, not 3 (# 4.1)"),
+        ("4 q", "'q' is not a card"),
+        ("", "type Red's cards"),
+    ]:
+        lines = s.answer(text)
+        assert any(message in e for e in errors(lines)), (text, lines)
+        assert s.question.prompt == "Red reveals 2: "
+    # 4 + 3 = 7 crosses corner 1 (limit 4) later; react first: a cooldown beyond the gear's allowance
+    s.answer("4 3")
+    assert s.question.kind == "react"
+    lines = s.answer("c3")
+    assert any("gear 2 allows 1 more cooldown this turn, not 3 (# 7.2)" in e for e in errors(lines))
+    lines = s.answer("zz")
+    assert any("react with cN" in e for e in errors(lines))
+    s.answer("")  # done reacting: corners are shown before the discard question (# 9.3)
+    assert s.question.kind == "discard"
+    lines = s.answer("h")
+    assert any("Heat cannot be discarded from the hand (# 11.1)" in e for e in errors(lines))
+    lines = s.answer("s")
+    assert any("Stress cannot be discarded from the hand (# 11.1)" in e for e in errors(lines))
+
+
+def test_the_flow_shows_moves_corner_costs_and_why_no_slipstream(tmp_path: Path) -> None:
+    s, _, _ = table_race_at_reveal(tmp_path)
+    s.answer("2 2 2")
+    shown = [x.text for x in s.answer("4 3")]
+    assert "Red plays 4 3: speed 7, moves 7 to space 7 (Engine 6)" in shown
+    shown = [x.text for x in s.answer("")]
+    assert any(
+        x.startswith("Red: no slipstream — no car beside it or in the space directly ahead (# 8.1)") for x in shown
+    )
+    assert "Red: corner 1 (limit 4) at speed 7: pays 3 Heat" in shown
+    assert s.question.prompt == "Red discards (Enter = none): "
+    s.answer("")
+    assert s.question.prompt == "Red draws [2]: " and s.question.default == "2"
+    shown = [x.text for x in s.answer("")]  # Enter accepts the number the tool knows
+    assert "→ Red shifts to 2nd, plays 4 3: speed 7; moves 7; crosses corner 1 (limit 4): pays 3 Heat; draws 2" in shown
+    assert s.question.prompt == "Blue reveals 2: "
+
+
+def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
+    s, _, _ = table_race_at_reveal(tmp_path)
+    s.answer("1 1 1")
+    s.answer("2")
+    assert s.question.kind == "react"
+    lines = s.answer("b s 3")  # boost, flip a Stress (discarded) then a 3 (# 14.1)
+    assert not errors(lines)
+    kinds = [e.event["type"] for e in s.proj.effective.entries][-3:]
+    assert kinds == ["boost", "card_flipped", "card_flipped"]
+    assert s.view.turn is not None and s.view.turn.speed == 5
+    assert s.question.prompt == "Red react (c1; Enter = done): "  # only what is still legal
+    lines = s.answer("b 2")
+    assert any("already boosted this turn (# 7.5)" in e for e in errors(lines))
+    n = len(s.proj.effective.entries)
+    lines = s.answer("c1 b")  # after c1 React has nothing left: b is one answer too many
+    assert any("'b': too much for this answer (the next question is 'Red discards" in e for e in errors(lines))
+    assert len(s.proj.effective.entries) == n  # all or nothing: c1 was not written either
+    s.answer("c1")  # nothing left to react with: on to the discard
+    assert s.question.kind == "discard"
+
+
+# ------------------------------------------------------------------------------------------------ undo
+
+
+def test_undo_walks_back_and_keeps_the_originals(tmp_path: Path) -> None:
+    s, log, rid = table_race_at_reveal(tmp_path)
+    s.answer("2 2 2")
+    s.answer("4 3")
+    assert s.question.kind == "react"
+    s.answer("")  # done reacting (not an event)
+    assert s.question.kind == "discard"
+    lines = s.undo()
+    assert [x.text for x in lines][0] == "undone: done reacting"
+    assert s.question.kind == "react"
+    lines = s.answer("undo")
+    assert lines[0].text.startswith("undone: Red reveals 4 3 (event ")
+    assert s.question.prompt == "Red reveals 2: "
+    assert s.view.cars["Red"].progress == s.view.track.grid_progress(1)[0]  # the state without it
+    s.answer("undo")
+    assert s.question.kind == "gear" and s.question.car == "Green"
+    s.answer("undo")
+    s.answer("undo")
+    assert s.question.kind == "gear" and s.question.car == "Red"
+    stored = [x.event["type"] for x in log.stored(rid)]
+    assert stored.count("retracted") == 4 and stored.count("gear_chosen") == 3  # originals stay
+    # back through the set-up: the table's starting draws, then the shuffles
+    s.answer("undo")
+    assert s.question.kind == "setup_draw" and s.question.car == "Green"
+
+
+def test_undo_in_open_mode_takes_back_the_typed_entry_with_what_it_determined(tmp_path: Path) -> None:
+    expected = simulated(2, 4, "open")
+    log, rid = new_race(tmp_path, expected, "open", 2)
+    s = Session(log, rid, fresh=True)
+    first = s.question
+    assert first.kind == "setup_shuffle"
+    s.answer(rs.answer(first.kind, first.car or "", expected, 2))
+    assert s.question.kind == "setup_shuffle" and s.question.car != first.car  # the 7 drawn were determined
+    assert [e.event["type"] for e in s.proj.effective.entries][-2:] == ["deck_shuffled", "cards_drawn"]
+    lines = s.answer("undo")
+    assert lines[0].text.startswith(f"undone: {first.car} shuffles")
+    assert s.question.prompt == first.prompt
+    assert len(s.proj.effective.entries) == 2
+
+
+def test_undo_with_nothing_to_undo(tmp_path: Path) -> None:
+    log = RaceLog(tmp_path / "race.db")
+    rid = log.new_race(simulated(2, 1, "open")[0])
+    s = Session(log, rid, fresh=True)
+    assert s.question.kind == "grid"
+    assert "nothing to undo" in errors(s.answer("undo"))[0]
+    s.answer("Blue Red")
+    assert s.proj.effective.entries[-1].event == {
+        "type": "grid_set",
+        "v": 1,
+        "order": ["Blue", "Red"],
+        "raw": "Blue Red",
+    }
+
+
+# ------------------------------------------------------------------------------------------------ resume
+
+
+def test_a_new_session_asks_exactly_the_open_question(tmp_path: Path) -> None:
+    expected = simulated(3, 2, "table")
+    log, rid = new_race(tmp_path, expected, "table", 3)
+    lease = Lease(log, rid)
+    lease.acquire()
+    s = Session(log, rid, lease=lease, fresh=True)
+    for stop in range(10, len(expected), 7):
+        play(s, expected, "table", until=stop)
+        again = Session(log, rid, lease=Lease(log, rid))
+        assert again.question.prompt == s.question.prompt
+        assert strip(effective(again)) == strip(effective(s))
+    # between two events: React closed by Enter is remembered in the lease row (not an event)
+    for _ in range(500):
+        if s.question.kind == "react":
+            break
+        i = len(strip(effective(s)))
+        s.answer(rs.answer(s.question.kind, s.question.car or "", expected, i))
+    assert s.question.kind == "react"
+    s.answer("")
+    after = s.question.prompt
+    assert Session(log, rid, lease=Lease(log, rid)).question.prompt == after
+
+
+def test_a_resumed_session_finishes_the_race(tmp_path: Path) -> None:
+    expected = simulated(3, 5, "table")
+    log, rid = new_race(tmp_path, expected, "table", 3)
+    s = Session(log, rid, fresh=True)
+    play(s, expected, "table", until=len(expected) // 2)
+    s2 = Session(log, rid)
+    assert s2.start_lines()[2].text.startswith("resuming at round ")
+    play(s2, expected, "table")
+    assert strip(effective(s2)) == strip(expected)
+
+
+# ------------------------------------------------------------------------------------------------ one recorder
+
+
+def test_a_second_live_recorder_is_told_at_start(tmp_path: Path) -> None:
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        lease = Lease(log, rid)
+        lease.pid, lease.start = holder.pid, ""  # as if that process were recording
+        lease.acquire()
+        other = Lease(log, rid)
+        with pytest.raises(ConflictError, match=r"being recorded by another heatlog record \(pid \d+, since"):
+            other.acquire()
+        # a lease whose process is gone is taken over, with a notice
+        holder.kill()
+        holder.wait()
+        notice = other.acquire()
+        assert notice is not None and "stopped without closing" in notice
+        with pytest.raises(ConflictError, match="took race .* over"):
+            lease.check()
+        other.release()
+        assert Lease(log, rid).acquire() is None
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_a_lease_on_another_host_stands_until_forced(tmp_path: Path) -> None:
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap")
+    remote = Lease(log, rid)
+    remote.host = "the-other-laptop"
+    remote.acquire()
+    with pytest.raises(ConflictError, match="on the-other-laptop.*--force"):
+        Lease(log, rid).acquire()
+    assert "stopped without closing" in (Lease(log, rid).acquire(force=True) or "")
+
+
+def test_another_writer_meanwhile_is_a_conflict_then_a_reload(tmp_path: Path) -> None:
+    s, log, rid = table_race_at_reveal(tmp_path)
+    other = RaceLog(tmp_path / "race.db")
+    other.append(rid, {"type": "gear_chosen", "v": 1, "car": "Red", "gear": 2})
+    lines = s.answer("1")  # this session still thinks Red's gear is open
+    assert any(x.startswith("conflict: ") for x in errors(lines))
+    assert s.question.car == "Blue"  # reloaded: Red's gear came from the other writer
+    assert [e.event["type"] for e in s.proj.effective.entries].count("gear_chosen") == 1  # nothing duplicated
+
+
+# ------------------------------------------------------------------------------------------------ commands
+
+
+def test_note_board_help_quit(tmp_path: Path) -> None:
+    s, log, rid = table_race_at_reveal(tmp_path)
+    s.answer("2 2 2")
+    s.answer("4 3")
+    s.answer("")  # React closed; a note must not reopen it
+    assert s.question.kind == "discard"
+    lines = s.answer("note Blue's player knocked the deck over")
+    assert lines[0].text == "note recorded at round 1"
+    note = s.proj.effective.entries[-1].event
+    assert note["text"] == "Blue's player knocked the deck over" and note["round"] == 1 and note["car"] == "Red"
+    assert s.question.kind == "discard"
+    assert errors(s.answer("note"))
+    assert s.answer("board")[0].style == "board"
+    assert any("undo" in x.text for x in s.answer("help"))
+    assert s.answer("quit")[0].text == "progress is saved; run heatlog record to resume" and s.quit
+
+
+def test_new_race_questions(tmp_path: Path) -> None:
+    wiz = NewRace()
+    assert wiz.answer("nowhere").startswith("error")
+    assert "Sprint" in wiz.answer(str(TRACK))
+    assert "2 to 6 cars" in wiz.answer("Ann:red")
+    assert "NAME:COLOUR" in wiz.answer("Ann Bob")
+    assert wiz.answer("Ann:red Bob:blue") is None
+    assert wiz.answer("undo") == "undone: cars"
+    assert wiz.answer("Ann:red Bob:blue Cy:green") is None
+    assert "standard or one-lap" in wiz.answer("two-lap")
+    wiz.answer("one-lap")
+    wiz.answer("")
+    assert "name every car once" in wiz.answer("Ann Bob")
+    assert wiz.answer("cy ann bob") == "grid: Cy > Ann > Bob"
+    assert wiz.step is None
+    log = RaceLog(tmp_path / "race.db")
+    rid = wiz.create(log)
+    s = Session(log, rid, fresh=True)
+    assert s.question.prompt == "Cy gear (now 1) [1]: "
+    assert s.view.laps == 1 and s.view.mode == "table"
+
+
+def test_run_loop_leaves_cleanly_on_ctrl_d(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from heatlog.recorder import run
+
+    s, _, _ = table_race_at_reveal(tmp_path)
+    out = StringIO()
+    answers = iter(["2 2 2"])
+
+    def fake_input(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    assert run(s, Console(file=out, width=200), fake_input) == 0
+    text = out.getvalue()
+    assert "── round 1 ── order: Red > Blue > Green · adrenaline: Green (# 2.2, 6.1)" in text
+    assert text.rstrip().endswith("progress is saved; run heatlog record to resume")
+    assert "Red reveals 2: " in text
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="posix")
+def test_record_command_without_races(tmp_path: Path) -> None:
+    from heatlog.recorder import record
+
+    log = RaceLog(tmp_path / "empty.db")
+    with pytest.raises(MalformedInput, match="heatlog record --new"):
+        record(log)
