@@ -249,7 +249,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn)}; "
                     "cN cools N Heat, b boosts (then the flips), a / ac adrenaline move / cooldown; "
                     "several at once in order, e.g. c1 b 3",
-                    tuple(tokens),
+                    tuple(_react_answers(opts)),
                 )
         ok, why = slipstream_status(state, car)
         if ok:
@@ -334,6 +334,14 @@ def _react_tokens(opts: list[Event]) -> list[str]:
     for o in opts:
         if o["type"] == "adrenaline":
             out.append("a" if o["bonus"] == "move" else "ac")
+    return out
+
+
+def _react_answers(opts: list[Event]) -> list[str]:
+    """Every single react answer (for Tab completion)."""
+    out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
+    out += ["b" for o in opts if o["type"] == "boost"]
+    out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
     return out
 
 
@@ -597,7 +605,8 @@ class Session:
             Line(f"race {self.race}: {s.track.name}, {laps}, {s.mode} mode", "head"),
             Line("at any prompt: undo, note TEXT, board, help, quit (Ctrl-D)", "dim"),
         ]
-        if not self.fresh and s.phase != "over":
+        typed = any("raw" in e.event for e in self.proj.effective.entries)
+        if not self.fresh and typed and s.phase != "over":
             q = self.question
             lines.append(Line(f"resuming at round {s.round}: {q.prompt.rstrip(': ').strip() or q.kind}", "info"))
         if s.phase == "race":

@@ -232,6 +232,28 @@ def ctrl_d_and_resume(h: Host) -> None:
     h.send(h.right_answer())
 
 
+def ctrl_c_and_resume(h: Host) -> None:
+    before = h.prompt
+    h.child.sendintr()
+    h.expect(SAVED)
+    h.child.expect(pexpect.EOF)
+    h.child.close()
+    assert h.child.exitstatus == 0
+    h.start()
+    assert h.next_prompt() and h.prompt == before
+    h.send(h.right_answer())
+
+
+def board_and_help(h: Host) -> None:
+    h.send("board")
+    h.expect("waiting for")
+    h.same_prompt()
+    h.send("help")
+    h.expect("commands: undo (take back the last answer), note TEXT, board, help, quit")
+    h.same_prompt()
+    h.send(h.right_answer())
+
+
 def second_recorder(h: Host) -> None:
     other = h.spawn()
     other.expect_exact("is being recorded by another heatlog record (pid ")
@@ -320,6 +342,8 @@ def test_a_two_car_race_in_open_mode(tmp_path: Path) -> None:
         ("gear", 5): note,
         ("gear", 7): sigkill_right_after_answering,
         ("play", 6): ctrl_d_and_resume,
+        ("gear", 11): ctrl_c_and_resume,
+        ("react", 3): board_and_help,
     }
     h.drive(faults)
     screen = check_end(h, expected)

@@ -110,6 +110,40 @@ def test_open_mode_never_asks_what_a_known_deck_order_determines(tmp_path: Path)
     assert auto and all("raw" not in ev for ev in auto)  # determined, not typed
 
 
+def test_open_mode_with_unknown_shuffles_asks_every_draw_and_flip(tmp_path: Path) -> None:
+    # the same race, but nobody wrote the shuffled orders down: the cards are named as they come
+    expected = [
+        {k: v for k, v in ev.items() if k != "order"} if ev["type"] == "deck_shuffled" else ev
+        for ev in simulated(2, 4, "open")
+    ]
+    log, rid = new_race(tmp_path, expected, "open", 2)
+    s = Session(log, rid, fresh=True)
+    assert s.question.kind == "setup_shuffle" and s.question.default == "unknown"
+    kinds: set[str] = set()
+    for _ in range(3000):
+        q = s.question
+        if q.kind == "over":
+            break
+        kinds.add(q.kind)
+        i = len(strip(effective(s)))
+        lines = s.answer(rs.answer(q.kind, q.car or "", expected, i, typed_chance=True))
+        assert not errors(lines), (q.prompt, lines)
+    assert strip(effective(s)) == strip(expected)
+    assert {"setup_draw", "draw", "flip", "shuffle"} <= kinds
+
+
+def test_open_mode_refuses_cards_the_deck_cannot_hold(tmp_path: Path) -> None:
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(log, track=str(TRACK), cars=cars(2), mode="open", variant="one-lap", grid=["Red", "Blue"])
+    s = Session(log, rid, fresh=True)
+    s.answer("unknown")
+    assert s.question.prompt == "Red draws 7: "
+    lines = s.answer("5 5 1 1 1 2 2")
+    assert any('the deck holds 1 "5", not 2 (# 1.1)' in e for e in errors(lines))
+    s.answer("5 1 1 1 2 2 h")
+    assert s.question.kind == "setup_shuffle" and s.question.car == "Blue"
+
+
 def test_typed_entries_keep_the_raw_text(tmp_path: Path) -> None:
     expected = simulated(3, 1, "table")
     log, rid = new_race(tmp_path, expected, "table", 3)
