@@ -257,11 +257,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return _GoOn(f"{name}: no slipstream — {why}")
     if turn.sub == 8:
         if done < 8 and _can_discard(car):
-            hand = f" (hand {_hand(car)})" if car.hand is not None else ""
+            hand = f"hand {_hand(car)}; " if car.hand is not None else ""
             return Question(
                 "discard",
                 name,
-                f"{name} discards{hand} (Enter = none): ",
+                f"{name} discards ({hand}Enter = none): ",
                 "",
                 "cards to discard; never Heat or Stress (# 11.1)",
             )
@@ -480,7 +480,6 @@ class Lease:
                         f"race {self.race} is being recorded by another heatlog record (pid {pid}{elsewhere}, "
                         f"since {str(since)[:19]}): one recorder per race. Close that one first"
                         + (", or run heatlog record --force if it is gone" if host != self.host else ""),
-                        race=self.race,
                     )
                 if not mine:
                     notice = (
@@ -613,7 +612,7 @@ class Session:
             lines += self._round_header(s)
             t = s.turn
             if t is not None and t.sub >= 5 and not t.cluttered:
-                lines.append(Line(_move_line(s, t), "info"))
+                lines.append(Line("so far: " + narrate_turn(s, t), "info"))
         elif s.phase == "over":
             lines += self._results(s)
         return lines

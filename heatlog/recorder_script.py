@@ -25,7 +25,7 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost): $"),
         ("react", r"^(\S+) react \([^)]*\): $"),
         ("slipstream", r"^(\S+) slipstream\? \(y/n\): $"),
-        ("discard", r"^(\S+) discards.*\(Enter = none\): $"),
+        ("discard", r"^(\S+) discards \((?:hand [^;]*; )?Enter = none\): $"),
         ("draw", r"^(\S+) draws (?:\[\d\]|\d)(?: \([^)]*\))?: $"),
         ("shuffle", r"^(\S+)'s deck is empty: shuffle the discard pile .*\[Enter\]: $"),
         ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
@@ -97,7 +97,8 @@ def answer(
         return " ".join(flips)
     if kind == "react":
         tokens: list[str] = []
-        for ev in expected[i:]:
+        for j in range(i, len(expected)):
+            ev = expected[j]
             et = ev.get("type")
             if ev.get("car") != car or et not in (*REACT, "card_flipped"):
                 break
@@ -109,12 +110,12 @@ def answer(
                 tokens.append("a" if ev["bonus"] == "move" else "ac")
             elif typed_chance:
                 tokens.append(ev["card"].lower())
-            if not multi and et in REACT and not (et == "boost" and typed_chance):
+            if multi:
+                continue
+            # one choice per answer; a boost takes its flips along (they follow it in the same answer)
+            following = expected[j + 1] if j + 1 < len(expected) else {}
+            if not (following.get("type") == "card_flipped" and following.get("car") == car and typed_chance):
                 break
-            if not multi and et == "card_flipped":
-                nxt2 = expected[expected.index(ev) + 1] if ev is not expected[-1] else {}
-                if nxt2.get("type") != "card_flipped":
-                    break
         return " ".join(tokens)
     if kind == "slipstream":
         assert t == "slipstream" and c == car, (kind, car, nxt)
