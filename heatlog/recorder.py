@@ -56,6 +56,7 @@ Event = dict[str, Any]
 
 COMMANDS = ("undo", "note", "board", "help", "quit")
 SAVED = "progress is saved; run heatlog record to resume"
+OVER_PROMPT = "race over — Enter to leave (undo takes back the last answer): "
 CARD_WORDS = {"heat": "H", "stress": "S"}
 CARD_CHARS = {"1": "1", "2": "2", "3": "3", "4": "4", "0": "0", "5": "5", "h": "H", "s": "S"}
 CARD_NAMES = {"H": "Heat", "S": "Stress"}
@@ -177,7 +178,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     """The question the race asks at ``state``; ``closed`` names the optional steps already closed by Enter,
     per turn (the view may run a turn ahead of the log: a turn can end without a further event)."""
     if state.phase == "over":
-        return Question("over", None, "")
+        return Question("over", None, OVER_PROMPT, "leave", "undo takes back the last answer", ("undo",))
     if state.phase == "grid":
         names = tuple(state.cars)
         return Question(
@@ -322,6 +323,13 @@ def _ask_shuffle(state: RaceState, car: Car, why: str) -> Question:
         f"discard pile: {card_text(sorted(car.discard))} (# 5.6)",
         ("unknown",),
     )
+
+
+def _closed_map(closed: list[tuple[int, str, int]]) -> Closed:
+    out: Closed = {}
+    for r, c, x in closed:
+        out[(r, c)] = max(x, out.get((r, c), 0))
+    return out
 
 
 def _react_tokens(opts: list[Event]) -> list[str]:
@@ -549,6 +557,8 @@ class Session:
         self.quit = False
         self.narrated: set[tuple[int, str]] = set()
         self.said: set[Any] = set()
+        # seq of each event appended by this session -> the optional steps closed by Enter just before it
+        self.closed_before: dict[int, list[tuple[int, str, int]]] = {}
         cur = lease.load_cursor() if lease is not None else None
         if cur and cur.get("length") == self.proj.effective.length and isinstance(cur.get("closed"), list):
             self.closed = [(int(r), str(c), int(x)) for r, c, x in cur["closed"]]
@@ -573,10 +583,7 @@ class Session:
         return self._d.question
 
     def _closed(self) -> Closed:
-        out: Closed = {}
-        for r, c, x in self._closed_list():
-            out[(r, c)] = max(x, out.get((r, c), 0))
-        return out
+        return _closed_map(self._closed_list())
 
     def _set_closed(self, closed: list[tuple[int, str, int]]) -> None:
         self.closed = closed
@@ -809,13 +816,15 @@ class Session:
         if self.lease is not None:
             self.lease.check()
         state = self.proj.state
-        holder: list[Projection] = []
+        closed = self._closed_list()
+        holder: list[tuple[int, Projection]] = []
 
         def do() -> None:
-            holder.append(self.log.append(self.race, ev, self.proj)[1])
+            holder.append(self.log.append(self.race, ev, self.proj))
 
         done = _completing(state, do)
-        self.proj = holder[0]
+        seq, self.proj = holder[0]
+        self.closed_before[seq] = closed  # undo restores them: the state without the event is the state before it
         return [(self.proj.state, t) for t in done]
 
     def _reload(self, err: HeatlogError) -> list[Line]:
@@ -923,14 +932,21 @@ class Session:
             self._d = advance(self.proj.state, self._closed())
             return lines
         gone: list[Entry] = []
+        reopened: list[int] = []
+        restore: list[tuple[int, str, int]] = []
         try:
             while True:
                 entries = self.proj.effective.entries
                 if len(entries) <= 1:
                     raise IllegalEvent("nothing to undo: only the race set-up is left")
                 gone.append(entries[-1])
+                restore = list(self.closed_before.get(entries[-1].seq, []))
                 _, self.proj = self.log.retract_last(self.race, "undo at the recorder")
-                d = advance(self.proj.state)
+                while True:
+                    d = advance(self.proj.state, _closed_map(restore))
+                    if d.question.auto is None or not restore:
+                        break
+                    reopened.append(restore.pop()[2])  # the determined event followed an Enter: reopen that step
                 if d.question.auto is None:
                     break
         except StoreError as err:
@@ -938,7 +954,9 @@ class Session:
         except HeatlogError as err:
             if not gone:
                 return [Line(error_text(err), "error")]
+            restore = []
             d = advance(self.proj.state)
+        self._set_closed(restore)
         self._d = d
         v = d.view
         done = {(t.round, t.car) for t in v.turns}
@@ -947,6 +965,8 @@ class Session:
         self._mark_known(d)
         typed = [e for e in gone if e.event.get("raw") is not None] or gone
         what = "; ".join(describe(e.event) for e in reversed(typed))
+        if reopened:
+            what += "; " + "; ".join("done reacting" if x == 5 else "no discard" for x in reopened)
         return [
             Line(f"undone: {what} (event {typed[-1].seq} retracted; the original stays in the log)", "info"),
             Line(self.status(), "dim"),
@@ -1169,15 +1189,18 @@ def _readline(options: Callable[[], tuple[str, ...]]) -> None:
 def run(session: Session, console: Any, input_fn: Callable[[str], str] = input) -> int:
     """Ask until the race is over or the host leaves. Every answer is committed before the next question."""
     show(console, session, session.start_lines())
+    over_at_start = session.question.kind == "over"
     while True:
         q = session.question
-        if q.kind == "over":
-            return 0
+        if q.kind == "over" and over_at_start:
+            return 0  # nothing recorded here: just the results
         try:
             text = input_fn(q.prompt)
         except (EOFError, KeyboardInterrupt):
             console.print(f"\n{SAVED}", style="cyan", markup=False, highlight=False)
             return 0
+        if q.kind == "over" and text.strip().lower() in ("", "quit", "exit", "leave"):
+            return 0  # the last answer stands (undo, note, board and help still work at this prompt)
         show(console, session, session.answer(text))
         if session.quit:
             return 0

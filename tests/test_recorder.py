@@ -33,6 +33,7 @@ HEATLOG = shutil.which("heatlog")
 CMD = [HEATLOG] if HEATLOG else [sys.executable, "-m", "heatlog.cli"]
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[=>]")
 SAVED = "progress is saved; run heatlog record to resume"
+OVER = "race over — Enter to leave (undo takes back the last answer): "
 
 Event = dict[str, Any]
 
@@ -87,7 +88,11 @@ class Host:
 
     def next_prompt(self) -> bool:
         """Wait for the next question; False when the recorder has exited (race over)."""
-        if self.child.expect([rs.ANY_PROMPT, pexpect.EOF]) == 1:
+        found = self.child.expect([rs.ANY_PROMPT, pexpect.EOF, re.escape(OVER)])
+        if found == 2:  # the last answer ended the race: it could still be taken back; leave
+            self.send("")
+            self.child.expect(pexpect.EOF)
+        if found:
             return False
         self.prompt = clean(self.child.after)
         self.kind, self.car = rs.classify(self.prompt)

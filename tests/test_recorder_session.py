@@ -290,6 +290,28 @@ def test_undo_in_open_mode_takes_back_the_typed_entry_with_what_it_determined(tm
     assert len(s.proj.effective.entries) == 2
 
 
+def test_undo_of_a_determined_draw_reopens_the_discard_it_followed(tmp_path: Path) -> None:
+    expected = simulated(2, 4, "open")
+    log, rid = new_race(tmp_path, expected, "open", 2)
+    s = Session(log, rid, fresh=True)
+    for _ in range(2000):  # play until a discard question the player skips
+        q = s.question
+        i = len(strip(effective(s)))
+        text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=False)
+        if q.kind == "discard" and text == "":
+            break
+        s.answer(text)
+    n = len(s.proj.effective.entries)
+    lines = s.answer("")  # no discard: the draw is determined by the known deck order and recorded
+    assert any("(determined by the rules)" in x.text for x in lines)
+    assert len(s.proj.effective.entries) == n + 1
+    lines = s.answer("undo")
+    assert lines[0].text.startswith("undone: ") and "; no discard (event " in lines[0].text
+    assert s.question.kind == "discard" and len(s.proj.effective.entries) == n
+    lines = s.answer("undo")  # one more step back: React (if it was asked) or the previous entry
+    assert s.question.kind != "discard"
+
+
 def test_undo_with_nothing_to_undo(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "race.db")
     rid = log.new_race(simulated(2, 1, "open")[0])
@@ -431,6 +453,41 @@ def test_new_race_questions(tmp_path: Path) -> None:
     s = Session(log, rid, fresh=True)
     assert s.question.prompt == "Cy gear (now 1) [1]: "
     assert s.view.laps == 1 and s.view.mode == "table"
+
+
+def test_the_last_answer_can_still_be_taken_back(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from heatlog.recorder import run
+
+    expected = simulated(2, 4, "table")
+    log, rid = new_race(tmp_path, expected, "table", 2)
+    s = Session(log, rid, fresh=True)
+    play(s, expected, "table", until=len(expected) - 1)
+    while s.question.kind != "draw":  # the optional steps before the last draw
+        assert rs.answer(s.question.kind, s.question.car or "", expected, len(expected) - 1) == ""
+        s.answer("")
+    q = s.question
+    last = rs.answer(q.kind, q.car or "", expected, len(expected) - 1)
+    out = StringIO()
+    answers = iter([last, "undo", last, ""])
+    prompts: list[str] = []
+
+    def fake_input(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    assert run(s, Console(file=out, width=200), fake_input) == 0
+    assert prompts == [q.prompt, s.question.prompt, q.prompt, s.question.prompt]
+    assert prompts[1] == "race over — Enter to leave (undo takes back the last answer): "
+    assert strip(effective(s)) == strip(expected)
+    assert out.getvalue().count("race over — Hall of Fame: 1. ") == 2
+    # a recorder started on a finished race shows the results and leaves without asking
+    out = StringIO()
+    assert run(Session(log, rid), Console(file=out, width=200), fake_input) == 0
+    assert "race over — Hall of Fame" in out.getvalue()
 
 
 def test_run_loop_leaves_cleanly_on_ctrl_d(tmp_path: Path) -> None:
