@@ -158,9 +158,7 @@ def render_event_catalogue() -> str:
         "| field | type | required | description |",
         "|---|---|---|---|",
         "| `type` | string | yes | The event type: one of the types below. |",
-        *_rows(
-            first, first["$id"], registry, skip=tuple(k for k in first["properties"] if k not in COMMON[1:])
-        ),
+        *_rows(first, first["$id"], registry, skip=tuple(k for k in first["properties"] if k not in COMMON[1:])),
         "",
         "## Shared definitions",
         "",

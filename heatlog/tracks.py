@@ -143,9 +143,7 @@ def _read_track_file(path: Path, where: str) -> dict[str, Any]:
     except IsADirectoryError:
         raise MalformedInput(f"track file {where}: is a directory, not a JSON file") from None
     except UnicodeDecodeError as exc:
-        raise MalformedInput(
-            f"track file {where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
+        raise MalformedInput(f"track file {where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise MalformedInput(f"track file {where}: cannot be read ({exc.strerror or exc})") from None
     try:
@@ -234,9 +232,7 @@ def _semantic_problems(data: dict[str, Any]) -> list[tuple[Sequence[PathPart], s
         space_in_range(("grid", i, "space"), spot["space"])
         number = spot["spot"]
         if number in seen_spots:
-            problems.append(
-                (("grid", i, "spot"), f"grid spot {number} listed twice (also grid[{seen_spots[number]}])")
-            )
+            problems.append((("grid", i, "spot"), f"grid spot {number} listed twice (also grid[{seen_spots[number]}])"))
         else:
             seen_spots[number] = i
         place = (spot["space"], spot["lane"])

@@ -298,9 +298,7 @@ def test_limit_not_an_integer(tmp_path: Path) -> None:
         (lambda d: d.update(laps=True), "laps", "True is not of type 'integer'"),
     ],
 )
-def test_schema_violations_name_the_location(
-    tmp_path: Path, mutate: Any, location: str, complaint: str
-) -> None:
+def test_schema_violations_name_the_location(tmp_path: Path, mutate: Any, location: str, complaint: str) -> None:
     data = usa_copy()
     mutate(data)
     message = refused(write(tmp_path, data))
