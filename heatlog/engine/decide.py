@@ -61,14 +61,24 @@ def waiting_for(state: RaceState | None) -> Waiting:
         return Waiting(3, [car.name], ["cards_revealed"], f"{car.name} reveals {turn.gear} cards (# 5.1)")
     optional: list[str] = []
     if turn.sub == 5:
-        optional += ["cooldown", "boost", "adrenaline"] if not turn.cluttered else []
+        for kind in dict.fromkeys(o["type"] for o in react_options(state, car, turn)):
+            optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
     if turn.sub <= 6 and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
     if turn.sub <= 8 and not turn.cluttered and not (turn.sub == 8 and turn.discarded):
         optional.append("cards_discarded")
     need = ["deck_shuffled"] if car.deck_size == 0 and car.discard else ["cards_drawn"]
     step = turn.sub
-    return Waiting(step, [car.name], optional + need, f"{car.name}: {', '.join(optional + need)}", optional=optional)
+    words = ", ".join(_WORDS.get(k, k) for k in optional + need)
+    return Waiting(step, [car.name], optional + need, f"{car.name}: {words}", optional=optional)
+
+
+_WORDS = {
+    "cards_discarded": "discard",
+    "cards_drawn": "draw",
+    "deck_shuffled": "reshuffle (# 5.6)",
+    "slipstream": "slipstream",
+}
 
 
 def legal_gears(state: RaceState, car: Car) -> list[int]:

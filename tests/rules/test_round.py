@@ -90,7 +90,10 @@ def test_2_3_nine_steps_compulsory_and_situational():
     race.round(A=(1, "1"), B=(1, "1"), C=(1, "4"))
     w = waiting_for(race.state)
     assert w.step == 5 and w.cars == ["B"]
-    assert {"cooldown", "boost", "cards_discarded"} <= set(w.optional)
+    assert {"boost", "cards_discarded"} <= set(w.optional)
+    # only what is open now: cooldown needs Heat in hand (# 7.3), adrenaline belongs to the last car (# 6.1)
+    assert ("cooldown" in w.optional) == (race.state.cars["B"].hand["H"] > 0)
+    assert "adrenaline" not in w.optional
     assert "cards_drawn" in w.kinds and "cards_drawn" not in w.optional
     race.go_on()  # skip React and Slipstream: corners are checked
     assert race.turn.sub == 8
