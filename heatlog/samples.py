@@ -200,6 +200,29 @@ GOLDEN = Sample(
 )
 
 
+#: A second golden playthrough, in table mode (# 1.7): hands and deck orders hidden, a handicapped driver
+#: (# 17.2) and two adrenaline cars per round (# 6.1).
+GOLDEN_TABLE = Sample(
+    "golden_italy_table",
+    "Italy, 3 laps, 6 cars (Red handicapped), table mode",
+    {
+        "track": "italy",
+        "cars": 6,
+        "laps": 3,
+        "seed": 11,
+        "bots": ["heuristic", "heuristic", "heuristic", "heuristic", "random", "random"],
+        "handicap": ["Red"],
+    },
+)
+GOLDENS: tuple[tuple[Sample, bool], ...] = ((GOLDEN, False), (GOLDEN_TABLE, True))
+
+
+def golden_events(sample: Sample, table: bool) -> list[Event]:
+    """A golden race's log: simulated in open mode, re-expressed for the table when ``table``."""
+    events = sample_events(sample)
+    return open_to_table(events) if table else events
+
+
 def _cards(cards: list[str]) -> str:
     return " ".join(cards) or "-"
 
@@ -249,7 +272,10 @@ def _car_lines(state: RaceState) -> list[str]:
     for car in state.cars.values():
         if car.name in state.hall_of_fame and state.finish_rounds.get(car.name, 0) < state.round:
             continue  # finished in an earlier round: off the track (# 16.8)
-        hand = _cards([c for c in "123405HS" for _ in range((car.hand or {}).get(c, 0))])
+        if car.hand is None:
+            hand = f"{car.hand_size} hidden"
+        else:
+            hand = _cards([c for c in "123405HS" for _ in range(car.hand.get(c, 0))])
         deck = _cards(list(reversed(car.deck))) if car.deck is not None else f"{car.deck_size} hidden"
         where = "finished" if car.finished else f"space {state.track.space_of(car.progress):>2} lane {car.lane}"
         lines.append(

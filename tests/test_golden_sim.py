@@ -10,26 +10,37 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from heatlog.samples import GOLDEN, canonical_line, playthrough, sample_events
+import pytest
+
+from heatlog.samples import GOLDENS, Sample, canonical_line, golden_events, playthrough
 
 HERE = Path(__file__).resolve().parent / "golden"
-LOG = HERE / f"{GOLDEN.file}.jsonl"
-TEXT = HERE / f"{GOLDEN.file}.txt"
 HINT = "review the diff, then run python tests/golden/regen_sim.py"
+CASES = pytest.mark.parametrize("sample, table", GOLDENS, ids=[s.file for s, _ in GOLDENS])
 
 
-def test_golden_log_replays_to_the_golden_text() -> None:
-    events = [json.loads(line) for line in LOG.read_text(encoding="utf-8").splitlines()]
-    assert playthrough(events) == TEXT.read_text(encoding="utf-8"), HINT
+@CASES
+def test_golden_log_replays_to_the_golden_text(sample: Sample, table: bool) -> None:
+    log = HERE / f"{sample.file}.jsonl"
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert playthrough(events) == (HERE / f"{sample.file}.txt").read_text(encoding="utf-8"), HINT
 
 
-def test_simulator_still_writes_the_golden_log() -> None:
-    text = "".join(canonical_line(e) for e in sample_events(GOLDEN))
-    assert text == LOG.read_text(encoding="utf-8"), HINT
+@CASES
+def test_simulator_still_writes_the_golden_log(sample: Sample, table: bool) -> None:
+    text = "".join(canonical_line(e) for e in golden_events(sample, table))
+    assert text == (HERE / f"{sample.file}.jsonl").read_text(encoding="utf-8"), HINT
 
 
-def test_golden_text_covers_every_round() -> None:
-    text = TEXT.read_text(encoding="utf-8")
+def test_table_golden_hides_hands() -> None:
+    sample = next(s for s, table in GOLDENS if table)
+    text = (HERE / f"{sample.file}.txt").read_text(encoding="utf-8")
+    assert "hand 7 hidden" in text and "| deck 1" in text  # table mode: counts only (# 1.7)
+
+
+@CASES
+def test_golden_text_covers_every_round(sample: Sample, table: bool) -> None:
+    text = (HERE / f"{sample.file}.txt").read_text(encoding="utf-8")
     rounds = int(text.splitlines()[0].rsplit(", ", 1)[1].split()[0])
     for r in range(1, rounds + 1):
         assert f"== round {r} ==" in text
