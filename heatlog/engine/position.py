@@ -69,6 +69,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
                 "committed": list(c.committed) if c.committed is not None else None,
                 "stress_taken": c.stress_taken,
                 "needs_shuffle": c.needs_shuffle,
+                "deck_max": expand(c.deck_max) if c.deck_max is not None else None,
                 "finished": c.finished,
             }
         )
@@ -130,6 +131,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
                 committed=list(d["committed"]) if d.get("committed") is not None else None,
                 stress_taken=int(d.get("stress_taken", 0)),
                 needs_shuffle=bool(d.get("needs_shuffle", False)),
+                deck_max=counts(d["deck_max"]) if d.get("deck_max") is not None else None,
                 finished=bool(d.get("finished", False)),
             )
             _check_car(car)

@@ -159,10 +159,20 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
             )
     else:
         deck = car.deck_counts()
-        have = deck[card] if deck is not None else car.pool[card]
+        have = deck[card] if deck is not None else car.deck_bound(card)
         if have <= 0:
+            if deck is None and car.pool[card] > 0:
+                raise _illegal(
+                    state,
+                    ev,
+                    f"no {_card_name(card)} can be in {car.name}'s deck: the deck was shuffled from a discard pile "
+                    f"holding {car.deck_max[card] if car.deck_max else 0} more, the rest are in the hand",
+                    "5.6",
+                )
             where = "in the deck" if deck is not None else "unseen (deck and hand)"
             raise _illegal(state, ev, f"no {_card_name(card)} can be {where}: all are accounted for", "1.1")
+    if car.deck_max is not None and car.deck_max[card] > 0:
+        car.deck_max[card] -= 1
     if car.deck is not None:
         car.deck.pop()
     car.deck_size -= 1
@@ -289,6 +299,7 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         car.hand = dict.fromkeys(CARDS, 0) if state.mode == "open" else None
         car.hand_size = 0
         car.deck = None
+        car.deck_max = dict(car.pool) if car.hand is None else None
         car.needs_shuffle = True
         car.engine = 5 if car.handicap else 6  # # 17.2
     state.phase = "deal"
@@ -342,6 +353,8 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     if order is not None and counts(order) != counts(car.discard):
         raise _illegal(state, ev, "the shuffled order must be exactly the discard pile's cards", "5.6")
     # # 5.6: only the discard pile; the Play Area stays out.
+    if car.hand is None:
+        car.deck_max = counts(car.discard)  # the new deck is exactly the (public) discard pile
     for c in car.discard:
         car.pool[c] += 1
     car.deck_size = len(car.discard)
@@ -512,6 +525,16 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
             if len(cards) - heat != playable:
                 raise _illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
         else:
+            # Cards the deck cannot hold are in the hand: a cluttered hand plays every playable one (# 13.1).
+            forced = sum(car.forced_in_hand(c) for c in PLAYABLE)
+            if len(cards) - heat < min(forced, car.gear):
+                raise _illegal(
+                    state,
+                    ev,
+                    f"{car.name}'s hand holds at least {forced} playable cards (they cannot be in the deck), "
+                    "so it is not cluttered",
+                    "13.1",
+                )
             # The rest of the hand must be all Heat: is there enough Heat unseen for that? (# 13.1)
             rest = car.hand_size - len(cards)
             if car.pool[HEAT] - heat < rest:

@@ -48,7 +48,20 @@ class Car:
     committed: list[str] | None = None  # open mode: cards played face down at step 2, revealed at step 3
     stress_taken: int = 0
     needs_shuffle: bool = False  # set-up: the 18-card deck has not been shuffled yet (# 1.2)
+    # Table mode: what the deck can at most hold. Exact after a reshuffle (the discard pile was public, # 1.7),
+    # then only shrinks as cards are flipped; draws by count leave it as it is. None when the hand is known.
+    deck_max: Counts | None = None
     finished: bool = False
+
+    def deck_bound(self, card: str) -> int:
+        """How many ``card`` the deck can hold at most (table mode: bounded by what was shuffled in)."""
+        if self.deck_max is None:
+            return self.pool[card]
+        return min(self.pool[card], self.deck_max[card])
+
+    def forced_in_hand(self, card: str) -> int:
+        """How many ``card`` must be in the hand: unseen copies the deck cannot hold (table mode)."""
+        return max(0, self.pool[card] - self.deck_bound(card))
 
     def deck_counts(self) -> Counts | None:
         """The deck as a multiset when the hand is known (open mode)."""
@@ -195,6 +208,7 @@ def _copy_car(c: Car) -> Car:
     new.discard = list(c.discard)
     new.play_area = list(c.play_area)
     new.committed = list(c.committed) if c.committed is not None else None
+    new.deck_max = dict(c.deck_max) if c.deck_max is not None else None
     return new
 
 

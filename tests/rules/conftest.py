@@ -345,6 +345,7 @@ def board(
         c.hand = counts(hand) if mode == "open" else None
         c.hand_size = len(hand)
         c.deck = list(reversed(dk)) if mode == "open" else None
+        c.deck_max = None  # a built board has no memory of past reshuffles (table mode bounds only the pool)
         c.deck_size = len(dk)
         c.discard = cards(spec.get("discard", ""))
         c.play_area = []

@@ -183,3 +183,38 @@ def test_malformed_versus_illegal():
     for e in (MalformedInput("x"), IllegalEvent("y")):
         assert isinstance(e, HeatlogError)
     assert json.loads(json.dumps(err.to_dict()))["kind"] == "malformed"
+
+
+def test_5_6_table_mode_after_a_reshuffle_the_deck_is_the_old_discard_pile():
+    # 5.6, 1.7: B's deck is empty; its Stress flip needs a reshuffle of the public discard pile (1 2 H).
+    # The new deck holds exactly those cards, so a 4 cannot be flipped, though B's hand may hold 4s.
+    race = table(b_hand="S444123", b_deck="", b_discard="1 2 H", b_gear=1)
+    race.gears(A=1, B=1)
+    race.reveal("A", "0").refill()
+    race.reveal("B", "S")
+    race.ev("deck_shuffled", car="B")
+    assert race.car("B").deck_max is not None
+    err = race.reject("card_flipped", car="B", card="4", rule="5.6")
+    assert "shuffled from a discard pile" in str(err)
+    race.flip("B", "H", "2")  # the Heat is skipped (# 5.2), the 2 is found
+    assert race.turn.speed == 2
+    race.reject("card_flipped", car="B", card="2", rule="14.1")  # nothing left to resolve
+
+
+def test_13_1_table_mode_cards_that_cannot_be_in_the_deck_make_a_clutter_claim_impossible():
+    # 13.1, 5.6, 1.7: B reshuffles a discard of H 1 plus its played 4 (# 12.1): the new deck can hold one 4 at
+    # most, so two of B's three unseen 4s are in its hand. In gear 3, Heat only is not a cluttered hand; 4 4 H is.
+    race = table(b_hand="444HHHH", b_deck="", b_discard="H 1", b_gear=1)
+    race.gears(A=1, B=1)
+    race.reveal("A", "0").refill()
+    race.reveal("B", "4").go_on().go_on()
+    race.ev("deck_shuffled", car="B")
+    race.ev("cards_drawn", car="B", count=1)
+    b = race.car("B")
+    assert b.forced_in_hand("4") == 2 and b.forced_in_hand("H") == 4
+    race.gears(A=1, B=3)
+    race.reveal("A", "1").refill()
+    err = race.reject("cards_revealed", car="B", cards=["H", "H", "H"], rule="13.1")
+    assert "at least 2 playable" in str(err)
+    race.reveal("B", "44H")
+    assert race.last_turn("B").cluttered and race.car("B").gear == 1
