@@ -1045,10 +1045,11 @@ def _move_line(s: RaceState, t: Turn) -> str:
 
 @dataclass(slots=True)
 class NewRace:
-    """The set-up questions of ``heatlog record --new``: track, cars, variant, mode, grid."""
+    """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid."""
 
     answers: dict[str, Any] = field(default_factory=dict)
-    STEPS: tuple[str, ...] = ("track", "cars", "variant", "mode", "grid")
+    # # 17.2: experienced drivers are declared before the grid is randomised.
+    STEPS: tuple[str, ...] = ("track", "cars", "variant", "handicap", "mode", "grid")
 
     @property
     def step(self) -> str | None:
@@ -1062,6 +1063,7 @@ class NewRace:
             "track": "track (usa, great-britain, france, italy, or a track file) [usa]: ",
             "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue (2–6): ",
             "variant": "variant: standard or one-lap [standard]: ",
+            "handicap": "experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ",
             "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
             "grid": "grid order, front first (Enter = random): ",
         }[self.step or "track"]
@@ -1105,6 +1107,16 @@ class NewRace:
                     raise MalformedInput("standard or one-lap (# 17.1)")
                 self.answers["variant"] = v
                 return None
+            if step == "handicap":
+                names = [c["name"] for c in self.answers["cars"]]
+                chosen = []
+                for tok in s.replace(",", " ").split():
+                    hits = [n for n in names if n.lower() == tok.lower()]
+                    if not hits:
+                        raise MalformedInput(f"{tok!r} is not a car of this race ({', '.join(names)})")
+                    chosen.append(hits[0])
+                self.answers["handicap"] = chosen
+                return ("handicap: " + ", ".join(chosen) + " start with 5 Heat on the Engine") if chosen else None
             if step == "mode":
                 m = s.lower() or "table"
                 if m not in ("table", "open"):
@@ -1143,6 +1155,7 @@ class NewRace:
             cars=a["cars"],
             mode=a["mode"],
             variant=None if a["variant"] == "standard" else a["variant"],
+            handicap=a["handicap"],
             grid=a["grid"],
         )
 

@@ -298,6 +298,7 @@ def new_race(h: Host, mode: str, grid: list[str], cars: str) -> None:
         ("track (usa, great-britain, france, italy, or a track file) [usa]: ", str(TRACK)),
         ("cars, NAME:COLOUR each", cars),
         ("variant: standard or one-lap [standard]: ", "one-lap"),
+        ("experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ", ""),
         ("mode: table (hands hidden) or open (every card entered) [table]: ", mode),
         ("grid order, front first (Enter = random): ", " ".join(grid)),
     ]:

@@ -444,6 +444,8 @@ def test_new_race_questions(tmp_path: Path) -> None:
     assert wiz.answer("Ann:red Bob:blue Cy:green") is None
     assert "standard or one-lap" in wiz.answer("two-lap")
     wiz.answer("one-lap")
+    assert "not a car of this race" in wiz.answer("Zed")
+    assert wiz.answer("bob") == "handicap: Bob start with 5 Heat on the Engine"  # # 17.2
     wiz.answer("")
     assert "name every car once" in wiz.answer("Ann Bob")
     assert wiz.answer("cy ann bob") == "grid: Cy > Ann > Bob"
@@ -453,6 +455,7 @@ def test_new_race_questions(tmp_path: Path) -> None:
     s = Session(log, rid, fresh=True)
     assert s.question.prompt == "Cy gear (now 1) [1]: "
     assert s.view.laps == 1 and s.view.mode == "table"
+    assert log.project(rid).state.cars["Bob"].engine == 5 and log.project(rid).state.cars["Ann"].engine == 6
 
 
 def test_the_last_answer_can_still_be_taken_back(tmp_path: Path) -> None:
