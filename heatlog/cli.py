@@ -4,8 +4,6 @@ Heavy modules (sqlite-utils, jsonschema, the engine, rich tables) are imported i
 ``heatlog --help`` stays as fast as importing typer itself.
 """
 
-from __future__ import annotations
-
 import functools
 import json
 import os
@@ -50,7 +48,7 @@ def db_path(db: Path | None) -> Path:
     return Path(env) if env else Path("heatlog.db")
 
 
-def open_log(db: Path | None, *, create: bool = False) -> RaceLog:
+def open_log(db: Path | None, *, create: bool = False) -> "RaceLog":
     from .engine.errors import StoreError
     from .racelog import RaceLog
 
