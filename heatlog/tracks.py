@@ -159,13 +159,9 @@ def _read_track_file(path: Path, where: str) -> dict[str, Any]:
 
 
 def _format_path(parts: Iterable[PathPart]) -> str:
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
+    from .validation import json_path  # the one formatter of JSON locations
+
+    return json_path(parts) or "(top level)"
 
 
 def _describe_schema_error(err: ValidationError) -> tuple[str, str]:

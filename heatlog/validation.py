@@ -473,7 +473,8 @@ def _plain(value: object) -> str:
     return value if isinstance(value, str) else _show(value)
 
 
-def _json_path(parts: Iterable[str | int]) -> str:
+def json_path(parts: Iterable[str | int]) -> str:
+    """``cars[2].name`` style location of a JSON value ("" for the top level)."""
     out = ""
     for part in parts:
         if isinstance(part, int):
@@ -493,7 +494,7 @@ def _all_problems(errors: Iterable[ValidationError]) -> Iterator[tuple[str, str]
 
 
 def _first(error: ValidationError) -> tuple[str, str]:
-    return next(_describe(error), (_json_path(error.absolute_path), error.message))
+    return next(_describe(error), (json_path(error.absolute_path), error.message))
 
 
 def _describe(error: ValidationError) -> Iterator[tuple[str, str]]:
@@ -507,17 +508,17 @@ def _describe(error: ValidationError) -> Iterator[tuple[str, str]]:
     if kind == "required" and isinstance(value, dict):
         for name in error.validator_value:
             if name not in value:
-                yield _json_path([*parts, name]), "missing (required)"
+                yield json_path([*parts, name]), "missing (required)"
         return
     if kind == "additionalProperties" and isinstance(value, dict):
         allowed = list(schema.get("properties", {}))
         patterns = list(schema.get("patternProperties", {}))
         for name in value:
             if name not in allowed and not any(re.search(p, name) for p in patterns):
-                yield _json_path([*parts, name]), f"unknown field (allowed: {', '.join(allowed)})"
+                yield json_path([*parts, name]), f"unknown field (allowed: {', '.join(allowed)})"
         return
 
-    path = _json_path(parts)
+    path = json_path(parts)
     shown = _show(value)
     if kind == "enum":
         options = " ".join(_plain(o) for o in error.validator_value)
