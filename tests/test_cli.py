@@ -239,3 +239,21 @@ def test_demo_loads_samples_audits_and_replays(tmp_path: Path) -> None:
     again = run("demo", cwd=tmp_path)  # a second run reuses the database, imports nothing twice
     assert again.returncode == 0 and "loaded" not in again.stdout
     assert again.stdout.count(": clean") == 4
+
+
+def test_new_from_position(tmp_path: Path) -> None:
+    """A race can start from a position (puzzles, what-ifs): the new race's state is that position."""
+    db = tmp_path / "h.db"
+    sample = Path(__file__).resolve().parents[1] / "replays" / "usa-4cars.jsonl"
+    assert run("import", str(sample), db=db).returncode == 0
+    pos_file = tmp_path / "r5.json"
+    pos_file.write_text(run("position", "--round", "5", db=db).stdout)
+    r = run("new", "--from-position", str(pos_file), db=db)
+    assert r.returncode == 0, r.stderr
+    new_id = r.stdout.strip().splitlines()[-1]
+    assert json.loads(run("position", "--race", new_id, db=db).stdout) == json.loads(pos_file.read_text())
+    broken = json.loads(pos_file.read_text())
+    broken["cars"][0]["gear"] = 9
+    pos_file.write_text(json.dumps(broken))
+    r = run("new", "--from-position", str(pos_file), db=db)
+    assert r.returncode != 0 and "gear" in r.stderr and "Traceback" not in r.stderr
