@@ -311,3 +311,15 @@ def test_jump_agrees_with_replay_after_any_corrections(tmp_path: Path, seed: int
             jumped = outcome(log, race, rnd)
             log.store.clear_snapshots(race)
             assert jumped == outcome(log, race, rnd), (seed, rnd)
+
+
+def test_snapshots_of_other_rules_are_never_served(log: RaceLog) -> None:
+    """The cache is keyed by a fingerprint of the engine's source: a snapshot cached by other rules (here a
+    wrong state under an old fingerprint) is ignored, and the jump replays the log."""
+    events = simulated()
+    race = record(log, events)
+    starts = round_starts(events)
+    wrong = dict(starts[2][1], round=99)
+    log.store.put_snapshot(race, 3, "old-rules", starts[3][0], wrong)
+    assert state_to_position(log.project(race, round=3).state) == starts[3][1]
+    assert len(RULES_VERSION) == 16 and RULES_VERSION != "old-rules"
