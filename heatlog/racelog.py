@@ -203,7 +203,7 @@ class RaceLog:
         starts = self._snapshot_rounds(race, entries)
         if round not in starts:
             last = max(starts) if starts else 0
-            raise MalformedInput(f"race {race} has no round {round} (rounds 1–{last})", race=race)
+            raise MalformedInput(f"no round {round} (rounds 1–{last})", race=race)
         n = starts[round]
         return Projection(race, fold(entries[:n], race=race), eff, n)
 
@@ -353,7 +353,7 @@ class RaceLog:
         starts = self._snapshot_rounds(race, eff.entries)
         if at_round not in starts:
             last = max(starts) if starts else 0
-            raise MalformedInput(f"race {race} has no round {at_round} to branch at (rounds 1–{last})", race=race)
+            raise MalformedInput(f"no round {at_round} to branch at (rounds 1–{last})", race=race)
         fork_seq = eff.entries[starts[at_round] - 1].seq
         for r in eff.retractions:
             if r.seq > fork_seq >= r.target:
