@@ -868,13 +868,8 @@ class EventStore:
     # ---- snapshots (a cache: freely replaced and deleted)
 
     def put_snapshot(self, race: int, round: int, rules_version: str, seq: int, state: dict[str, Any]) -> None:
-        text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        with self._tx(write=True, race=race) as conn:
-            self._race_row(conn, race)
-            conn.execute(
-                "INSERT OR REPLACE INTO snapshots (race, round, rules_version, seq, state) VALUES (?, ?, ?, ?, ?)",
-                (race, round, rules_version, seq, text),
-            )
+        """Cache one snapshot (replacing the race's snapshot of that round under that rules version)."""
+        self.put_snapshots(race, rules_version, [(round, seq, state)])
 
     def put_snapshots(self, race: int, rules_version: str, snaps: list[tuple[int, int, dict[str, Any]]]) -> None:
         """Cache many (round, seq, state) snapshots in one transaction (one sync, not one per round)."""

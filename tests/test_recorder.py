@@ -225,9 +225,10 @@ def enter_then_sigkill(h: Host) -> None:
     h.send(h.right_answer())
 
 
-def ctrl_d_and_resume(h: Host) -> None:
+def _leave_and_resume(h: Host, leave: Callable[[], object]) -> None:
+    """Leave with a key (progress is saved, exit 0), start again: the same question is asked."""
     before = h.prompt
-    h.child.sendcontrol("d")
+    leave()
     h.expect(SAVED)
     h.child.expect(pexpect.EOF)
     h.child.close()
@@ -235,18 +236,14 @@ def ctrl_d_and_resume(h: Host) -> None:
     h.start()
     assert h.next_prompt() and h.prompt == before
     h.send(h.right_answer())
+
+
+def ctrl_d_and_resume(h: Host) -> None:
+    _leave_and_resume(h, lambda: h.child.sendcontrol("d"))
 
 
 def ctrl_c_and_resume(h: Host) -> None:
-    before = h.prompt
-    h.child.sendintr()
-    h.expect(SAVED)
-    h.child.expect(pexpect.EOF)
-    h.child.close()
-    assert h.child.exitstatus == 0
-    h.start()
-    assert h.next_prompt() and h.prompt == before
-    h.send(h.right_answer())
+    _leave_and_resume(h, h.child.sendintr)
 
 
 def board_and_help(h: Host) -> None:

@@ -56,8 +56,7 @@ class HeatlogError(Exception):
             where.append(f"car {self.car}")
         head = f"{self.kind}: " + (", ".join(where) + ": " if where else "")
         if self.input is not None:
-            shown = self.input if isinstance(self.input, str) else json.dumps(self.input, sort_keys=True, default=repr)
-            head += f"{shown}: "
+            head += f"{shown_input(self.input)}: "
         tail = f" (# {self.rule})" if self.rule else ""
         return head + self.message + tail
 
@@ -80,6 +79,27 @@ class HeatlogError(Exception):
             "input": self.input,
             "rule": self.rule,
         }
+
+
+MAX_SHOWN = 300
+
+
+def shown_input(value: Any) -> str:
+    """The input as the message shows it: JSON, an embedded track or position by name only, cut if long."""
+    if isinstance(value, str):
+        text = value
+    else:
+        if isinstance(value, dict):
+            value = {
+                k: (
+                    f"<{k} {v.get('id', '')}>".replace(" >", ">")
+                    if isinstance(v, dict) and k in ("track", "position")
+                    else v
+                )
+                for k, v in value.items()
+            }
+        text = json.dumps(value, sort_keys=True, default=repr)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
 class MalformedInput(HeatlogError):

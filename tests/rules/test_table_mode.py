@@ -218,3 +218,12 @@ def test_13_1_table_mode_cards_that_cannot_be_in_the_deck_make_a_clutter_claim_i
     assert "at least 2 playable" in str(err)
     race.reveal("B", "44H")
     assert race.last_turn("B").cluttered and race.car("B").gear == 1
+
+
+def test_error_messages_show_an_embedded_track_by_name_and_stay_short():
+    # A race_started error names the track, not its whole data, and a long input is cut.
+    from heatlog.engine.errors import MAX_SHOWN, shown_input
+
+    assert '"track": "<track usa>"' in shown_input({"type": "race_started", "track": {"id": "usa", "spaces": 69}})
+    long = shown_input({"type": "note", "text": "x" * 1000})
+    assert len(long) == MAX_SHOWN and long.endswith("…")
