@@ -1,4 +1,4 @@
-"""The readings chosen where the seeds leave a point open (A1–A14)."""
+"""The readings chosen where the seeds leave a point open (A1–A15)."""
 
 from __future__ import annotations
 
@@ -225,3 +225,13 @@ def test_A14_solo_is_not_a_base_race():
     # A14
     with pytest.raises(MalformedInput):
         race_started(["Solo"])
+
+
+def test_A15_a_car_that_moves_0_spaces_keeps_its_spot():
+    # A15: B sits on the outer spot of space 6 and plays the 0; the race-line spot of space 6 is free, yet B stays
+    # where it is (a spot changes only by moving, # 13.2).
+    race = board({"C": parked(12), "B": {"at": 6, "lane": 2, "hand": "0123412"}})
+    assert race.state.track.race_lane(6) == 1
+    race.round(C=(1, "0"), B=(1, "0"))
+    race.turns_until("B")
+    assert race.turn.moved == 0 and race.at("B") == (6, 2)
