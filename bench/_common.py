@@ -22,8 +22,8 @@ NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "White")
 
 def simulated_race(track: str, n_cars: int, laps: int | None = None, seed: int = 1) -> list[Event]:
     """The whole event log of an open-mode race played by random bots."""
-    from heatlog.setup import race_started_event
-    from heatlog.sim import race_events, random_bot
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
 
     cars = [{"name": NAMES[i], "colour": COLOURS[i]} for i in range(n_cars)]
     started = race_started_event(track=track, cars=cars, laps=laps, mode="open")

@@ -1,6 +1,6 @@
 """Engine replay benchmark: events applied per second by ``heatlog.engine.replay``.
 
-Generates whole seeded races with ``heatlog.sim`` random bots (4-car USA races and a few 6-car Italy
+Generates whole seeded races with ``heatlog.simulate.world`` random bots (4-car USA races and a few 6-car Italy
 races), then times ``replay`` of every log, several repetitions, without schema validation (replay of a
 stored log does not validate). Goal: >= 130,000 events/s.
 
@@ -24,8 +24,8 @@ if str(ROOT) not in sys.path:  # `python bench/bench_engine.py` from a checkout 
     sys.path.insert(0, str(ROOT))
 
 from heatlog.engine import replay  # noqa: E402
-from heatlog.engine.project import open_to_table  # noqa: E402
-from heatlog.sim import Bot, race_events, random_bot  # noqa: E402
+from heatlog.engine.redact import open_to_table  # noqa: E402
+from heatlog.simulate.world import Bot, race_events, random_bot  # noqa: E402
 from heatlog.tracks import load_track_data  # noqa: E402
 
 Event = dict[str, Any]

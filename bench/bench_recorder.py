@@ -57,8 +57,8 @@ def record_in_process(expected: list[Event], mode: str, db: Path) -> tuple[list[
 
     from heatlog import recorder_script as rs
     from heatlog.racelog import RaceLog
+    from heatlog.races import start_race
     from heatlog.recorder import Lease, Session, show
-    from heatlog.setup import start_race
 
     log = RaceLog(db)
     rid = start_race(log, track="usa", cars=cars(6), mode=mode, grid=expected[1]["order"])
@@ -98,7 +98,7 @@ def record_in_pty(expected: list[Event], mode: str, db: Path, limit: int) -> lis
 
     from heatlog import recorder_script as rs
     from heatlog.racelog import RaceLog
-    from heatlog.setup import start_race
+    from heatlog.races import start_race
 
     with RaceLog(db) as log:
         rid = start_race(log, track="usa", cars=cars(6), mode=mode, grid=expected[1]["order"])

@@ -55,7 +55,7 @@ PARTS = (
     ("    discard (step 8)", "heatlog/bots.py", "_discard"),
     ("rules: apply(state, event)", "heatlog/engine/rules.py", "apply"),
     ("rules: go_on (closing optional steps, corner checks)", "heatlog/engine/rules.py", "go_on"),
-    ("set-up: race_started event (track copy)", "heatlog/setup.py", "race_started_event"),
+    ("set-up: race_started event (track copy)", "heatlog/races.py", "race_started_event"),
     ("door: schema validation of every event", "heatlog/validation.py", "validate_event"),
     ("store: one append_many transaction", "heatlog/store.py", "append_many"),
     ("store: create_race", "heatlog/store.py", "create_race"),

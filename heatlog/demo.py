@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .racelog import RaceLog
-from .setup import import_race
+from .races import import_race
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "replays"
 ORDER = ("usa-4cars.jsonl", "usa-4cars-table.jsonl", "italy-6cars.jsonl", "learning-2cars.jsonl")

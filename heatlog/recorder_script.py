@@ -1,7 +1,7 @@
 """The answers a host would type into ``heatlog record`` to record a known log.
 
 Used by the recorder tests (in process and through a pseudo-terminal), the benchmark and the captured
-screens of docs/recording.md: a simulated race (``heatlog.sim``) gives the log, this module gives the typing.
+screens of docs/recording.md: a simulated race (``heatlog.simulate.world``) gives the log, this module gives the typing.
 It reads only the question (its kind and car, or the prompt text as shown on screen) and the next expected
 events -- never the recorder's internals.
 """

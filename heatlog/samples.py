@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import apply
-from .engine.project import open_to_table
+from .engine.redact import open_to_table
 from .engine.state import RaceState, Turn
 from .simulate import simulate_race
 

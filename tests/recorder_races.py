@@ -13,9 +13,9 @@ from typing import Any
 from heatlog.bots import get_bot, random_bot
 from heatlog.engine import apply
 from heatlog.engine.decide import slipstream_status
-from heatlog.engine.project import open_to_table
-from heatlog.setup import race_started_event
-from heatlog.sim import race_events
+from heatlog.engine.redact import open_to_table
+from heatlog.races import race_started_event
+from heatlog.simulate.world import race_events
 from heatlog.views.narrate import narrate_turn
 
 Event = dict[str, Any]

@@ -1,6 +1,6 @@
 """The fixed race behind the replay tests, and the golden texts rendered from it.
 
-The race is a simulated one (``heatlog.sim`` with random bots, seed ``SEED``) stored as an event log in
+The race is a simulated one (``heatlog.simulate.world`` with random bots, seed ``SEED``) stored as an event log in
 ``tests/golden/replay-race.jsonl``, so the goldens change only when the replay views (or the rules) change,
 never when the bots do. ``python tests/golden/regen.py`` rewrites the log and every golden file.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.console import Console
 
-from heatlog.engine.project import open_to_table
+from heatlog.engine.redact import open_to_table
 from heatlog.views.board import render_state
 from heatlog.views.replay import Replay, build_replay
 from heatlog.views.stepper import print_rounds
@@ -29,8 +29,8 @@ Event = dict[str, Any]
 
 
 def simulate() -> list[Event]:
-    from heatlog.setup import race_started_event
-    from heatlog.sim import race_events, random_bot
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
 
     start = race_started_event(track="italy", cars=CARS, mode="open", variant="one-lap")
     return list(race_events(start, {c["name"]: random_bot for c in CARS}, SEED))

@@ -16,7 +16,7 @@ from heatlog.bots import BOTS, HeuristicBot, Options, get_bot, heuristic_bot, ra
 from heatlog.engine import HeatlogError, RaceState, apply, decisions
 from heatlog.engine.cards import CARDS
 from heatlog.engine.state import counts
-from heatlog.setup import race_started_event
+from heatlog.races import race_started_event
 from heatlog.simulate import TurnLog, default_cars, simulate_race
 
 Event = dict[str, Any]
@@ -89,7 +89,7 @@ def test_a_bot_decides_the_same_without_deck_orders_or_other_hands(kind: str) ->
 
 def _state_at_step1(track: str = "usa", seed: int = 4) -> RaceState:
     """A 2-car race at step 1 of round 1 (the set-up shuffles and draws done by the simulator's world)."""
-    from heatlog.sim import _drive
+    from heatlog.simulate.world import _drive
 
     start = race_started_event(track=track, cars=default_cars(2), mode="open")
     state = apply(None, start)

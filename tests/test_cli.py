@@ -147,8 +147,8 @@ def test_import_reports_every_bad_line(tmp_path: Path) -> None:
 
 def test_branch_and_race_option(tmp_path: Path) -> None:
     from heatlog.racelog import RaceLog
-    from heatlog.setup import race_started_event
-    from heatlog.sim import race_events, random_bot
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
 
     rs = race_started_event(
         track="usa", cars=[{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}], mode="open"

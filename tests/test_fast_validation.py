@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from heatlog import validation
-from heatlog.sim import race_events, random_bot
+from heatlog.simulate.world import race_events, random_bot
 from heatlog.validation import EVENT_TYPES, schema_path, validate_event
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ def fast(etype: str) -> Any:
 
 @cache
 def race_logs() -> list[dict[str, Any]]:
-    from heatlog.setup import race_started_event
+    from heatlog.races import race_started_event
 
     out: list[dict[str, Any]] = []
     for seed, n in ((1, 2), (2, 4), (3, 6)):

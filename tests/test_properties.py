@@ -1,4 +1,4 @@
-"""Properties of the rules core over random legal races (heatlog.sim: random world + random bots).
+"""Properties of the rules core over random legal races (heatlog.simulate.world: random world + random bots).
 
 Each example draws a whole race: seed, track, 2–6 cars, one-lap or standard, handicapped drivers. The
 races are legal by construction (the bots decide only through ``heatlog.engine.decisions``), so every
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from heatlog.engine import HeatlogError, RaceState, Turn, apply, replay, state_from_position, state_to_position
 from heatlog.engine.cards import CARDS
-from heatlog.engine.project import open_to_table, strip_identities
-from heatlog.sim import MAX_ROUNDS, Bot, race_events, random_bot
+from heatlog.engine.redact import open_to_table, strip_identities
+from heatlog.simulate.world import MAX_ROUNDS, Bot, race_events, random_bot
 from heatlog.tracks import BUILTIN_TRACKS, load_track_data
 from heatlog.validation import load_schema, validate_against, validate_event
 

@@ -17,8 +17,8 @@ from recorder_races import TRACK, cars, outcome_lines, simulated, strip
 from heatlog import recorder_script as rs
 from heatlog.engine import ConflictError, MalformedInput
 from heatlog.racelog import RaceLog
+from heatlog.races import start_race
 from heatlog.recorder import Lease, NewRace, Session, parse_cards
-from heatlog.setup import start_race
 
 
 def new_race(tmp_path: Path, expected: list[dict], mode: str, n: int) -> tuple[RaceLog, int]:

@@ -19,9 +19,9 @@ import replay_cases
 from replay_cases import GOLDEN, capture, open_replay, race_events
 
 from heatlog.engine import replay as fold
-from heatlog.engine.project import open_to_table
+from heatlog.engine.redact import open_to_table
 from heatlog.racelog import RaceLog
-from heatlog.setup import import_race
+from heatlog.races import import_race
 from heatlog.views.board import car_labels, render_round, track_strip
 from heatlog.views.replay import build_replay
 from heatlog.views.stepper import step_rounds
@@ -133,7 +133,7 @@ def test_unknown_round_and_car_are_user_errors(events: list[dict]) -> None:
 
 def test_car_labels_are_distinct() -> None:
     from heatlog.engine import apply
-    from heatlog.setup import race_started_event
+    from heatlog.races import race_started_event
 
     cars = [{"name": n, "colour": "red"} for n in ("Bob", "Ben", "Bea", "B")]
     state = apply(None, race_started_event(track="usa", cars=cars))

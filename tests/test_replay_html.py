@@ -15,7 +15,7 @@ from replay_cases import open_replay, race_events
 
 from heatlog.engine import RaceState
 from heatlog.engine import replay as fold
-from heatlog.engine.project import open_to_table
+from heatlog.engine.redact import open_to_table
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
 

@@ -9,8 +9,8 @@ import pytest
 
 from heatlog.audit import audit_race
 from heatlog.racelog import RaceLog
+from heatlog.races import import_race
 from heatlog.samples import SAMPLES, TABLE, canonical_line, highlights, readme, sample_logs
-from heatlog.setup import import_race
 
 REPLAYS = Path(__file__).resolve().parents[1] / "replays"
 FILES = [s.file for s in SAMPLES] + [TABLE[0]]

@@ -21,8 +21,8 @@ import pytest
 from heatlog.audit import audit_race
 from heatlog.engine import RaceState, replay
 from heatlog.racelog import RaceLog
-from heatlog.sim import MAX_ROUNDS
 from heatlog.simulate import TurnLog, default_cars, simulate_race, simulate_races
+from heatlog.simulate.world import MAX_ROUNDS
 
 Event = dict[str, Any]
 TRACKS = ("usa", "great-britain", "france", "italy")
@@ -224,8 +224,8 @@ def test_cli_simulate_refuses_bad_options(tmp_path: Path, args: tuple[str, ...],
 def test_a_race_started_from_a_position_is_played_to_the_end() -> None:
     """What-if: the position at the start of round 6 of a simulated race, played on by other bots."""
     from heatlog.engine import apply, state_to_position
-    from heatlog.sim import play
     from heatlog.simulate import bot_names
+    from heatlog.simulate.world import play
 
     _, events, _ = simulate_race(None, track="great-britain", cars=3, seed=8)
     state = None

@@ -19,13 +19,13 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from .bots import Bot, get_bot
-from .engine.errors import MalformedInput
-from .engine.state import RaceState, Turn
-from .racelog import RaceLog
-from .setup import race_started_event
-from .sim import play
-from .validation import validate_event
+from ..bots import Bot, get_bot
+from ..engine.errors import MalformedInput
+from ..engine.state import RaceState, Turn
+from ..racelog import RaceLog
+from ..races import race_started_event
+from ..validation import validate_event
+from .world import play
 
 Event = dict[str, Any]
 BotSpec = str | Bot
@@ -138,7 +138,7 @@ def store_race(
 ) -> int:
     """Validate every event of a played race (the door) and append the log to ``log`` in one transaction.
 
-    The events must be a legal race (as :func:`heatlog.sim.play` makes them: the rules have applied each).
+    The events must be a legal race (as :func:`heatlog.simulate.world.play` makes them: the rules have applied each).
     """
     for ev in events[1:] if start_validated else events:
         _validate(ev)

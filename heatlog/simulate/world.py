@@ -16,11 +16,11 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .bots import Bot, Options, random_bot
-from .engine import RaceState, apply, waiting_for
-from .engine.cards import HAND_SIZE
-from .engine.rules import go_on
-from .engine.state import expand
+from ..bots import Bot, Options, random_bot
+from ..engine import RaceState, apply, waiting_for
+from ..engine.cards import HAND_SIZE
+from ..engine.rules import go_on
+from ..engine.state import expand
 
 Event = dict[str, Any]
 MAX_ROUNDS = 200  # no race comes near this: a race that reaches it is a bug, not a long race

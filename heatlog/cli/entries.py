@@ -1,0 +1,103 @@
+"""Entries into a race's log by hand: add, note, undo, branch."""
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from .common import (
+    DbOpt,
+    RaceOpt,
+    app,
+    err_console,
+    open_log,
+    user_errors,
+)
+
+
+@app.command()
+@user_errors
+def add(
+    event: Annotated[str, typer.Argument(help="The event as JSON, or - to read JSON from standard input.")],
+    race: RaceOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Append one event (validated against its schema and the rules first).
+
+    Example: heatlog add '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}'
+    """
+    from ..engine.decide import waiting_for
+    from ..engine.errors import MalformedInput
+
+    text = sys.stdin.read() if event == "-" else event
+    try:
+        ev = json.loads(text)
+    except ValueError as exc:
+        raise MalformedInput(f"not JSON: {exc}", input=text) from None
+    if isinstance(ev, dict):
+        ev.setdefault("v", 1)
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        seq, proj = log.append(rid, ev)
+        w = waiting_for(proj.state)
+        typer.echo(f"race {rid}: event {seq} recorded; next: {w.text}")
+
+
+@app.command()
+@user_errors
+def note(
+    text: Annotated[str, typer.Argument(help="The note.")],
+    car: Annotated[str | None, typer.Option(help="The car the note is about.")] = None,
+    race: RaceOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Attach a free-text note at the current point of the race.
+
+    Example: heatlog note "Bob's cards were knocked over; order re-checked"
+    """
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        proj = log.project(rid)
+        ev: dict[str, Any] = {"type": "note", "v": 1, "text": text, "round": proj.state.round}
+        if car:
+            ev["car"] = car
+        seq, _ = log.append(rid, ev, proj)
+        typer.echo(f"race {rid}: note {seq} recorded at round {proj.state.round}")
+
+
+@app.command()
+@user_errors
+def undo(
+    reason: Annotated[str | None, typer.Option(help="Why the entry is withdrawn.")] = None,
+    race: RaceOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Retract the latest entry in force (a correction event; the original stays in the log).
+
+    Example: heatlog undo --reason "wrong car"
+    """
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        target = log.effective(rid).entries[-1]
+        seq, _ = log.retract_last(rid, reason)
+        typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
+
+
+@app.command()
+@user_errors
+def branch(
+    at_round: Annotated[int, typer.Option("--at-round", help="The branch starts at the start of this round.")],
+    name: Annotated[str, typer.Option(help="A name for the branch.")],
+    race: RaceOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Create a what-if branch from the start of a round; prints the branch id.
+
+    Example: heatlog branch --at-round 4 --name "Ann boosts"
+    """
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        bid = log.branch(rid, at_round, name)
+        err_console().print(f"branch {bid} of race {rid} at the start of round {at_round}")
+        typer.echo(str(bid))

@@ -1,0 +1,88 @@
+"""The log as a file: audit, export, import."""
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import (
+    DbOpt,
+    JsonOpt,
+    RaceOpt,
+    app,
+    err_console,
+    fail,
+    open_log,
+    out_console,
+    user_errors,
+)
+
+
+@app.command()
+@user_errors
+def audit(
+    race: RaceOpt = None,
+    all_races: Annotated[bool, typer.Option("--all", help="Audit every race.")] = False,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Re-verify hash chains, schemas and rules; report every problem. Exit 0 clean, 1 problems, 2 unreadable.
+
+    Example: heatlog audit --all --json
+    """
+    from ..audit import audit_races, render_audit
+    from ..engine.errors import HeatlogError
+
+    try:
+        log = open_log(db)
+        ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
+    except HeatlogError as err:
+        raise fail(str(err), 2) from None
+    with log:
+        reports = audit_races(log, ids)
+    if as_json:
+        typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
+    else:
+        render_audit(out_console(), reports)
+    raise typer.Exit(0 if all(r.clean for r in reports) else 1)
+
+
+@app.command()
+@user_errors
+def export(
+    race: RaceOpt = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Export a race's log as JSON Lines (one event per line).
+
+    Example: heatlog export --race 1 -o race1.jsonl
+    """
+    with open_log(db) as log:
+        text = log.store.export_jsonl(log.resolve(race))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@app.command(name="import")
+@user_errors
+def import_(
+    file: Annotated[Path, typer.Argument(help="A JSON Lines file written by `heatlog export`.")],
+    name: Annotated[str | None, typer.Option(help="A name for the imported race.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Import a race from JSON Lines: every line is validated and the rules checked; all or nothing.
+
+    Example: heatlog import replays/usa-4cars.jsonl
+    """
+    from ..races import import_race
+
+    text = file.read_text(encoding="utf-8")
+    with open_log(db, create=True) as log:
+        rid = import_race(log, text, name=name or file.stem, source=str(file))
+        err_console().print(f"imported {file} as race {rid}")
+        typer.echo(str(rid))

@@ -1,0 +1,143 @@
+"""heatlog simulate: whole races played by bots."""
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import (
+    DbOpt,
+    JsonOpt,
+    app,
+    err_console,
+    open_log,
+    out_console,
+    user_errors,
+)
+
+
+@app.command()
+@user_errors
+def simulate(
+    track: Annotated[str, typer.Option(help="usa, great-britain, france, italy, or a track file path.")] = "usa",
+    cars: Annotated[int, typer.Option(help="Cars (2–6), named Red, Blue, Green, Yellow, Black, White.")] = 4,
+    laps: Annotated[int | None, typer.Option(help="Laps (default: the track's).")] = None,
+    variant: Annotated[str | None, typer.Option(help="one-lap: the one-lap learning race (# 17.1).")] = None,
+    handicap: Annotated[
+        list[str] | None, typer.Option("--handicap", help="A car whose driver is experienced: 5 Engine Heat (# 17.2).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed (default: random, printed); race k uses seed+k-1.")] = None,
+    bot: Annotated[str | None, typer.Option(help="The bot for every car: heuristic (default) or random.")] = None,
+    bots: Annotated[str | None, typer.Option(help="One bot per car, in car order: heuristic,random,…")] = None,
+    races: Annotated[int, typer.Option(help="How many races to play.")] = 1,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Play whole races with bots into the database and print the finishing order.
+
+    Example: heatlog simulate --track italy --cars 6 --bots heuristic,random,random,random,random,random --seed 7
+    """
+    import random
+
+    from ..engine.errors import MalformedInput
+    from ..simulate import TurnLog, bot_label, bot_names, default_cars, finishing_table, simulate_race
+
+    if bot is not None and bots is not None:
+        raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
+    if races < 1:
+        raise MalformedInput(f"--races {races}: play at least one race")
+    names = [c["name"] for c in default_cars(cars)]
+    spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
+    drivers = bot_names(spec, names)
+    labels = {n: bot_label(b) for n, b in drivers.items()}
+    first = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    console = out_console()
+    results: list[dict[str, Any]] = []
+    with open_log(db, create=True) as log:
+
+        def one(k: int) -> None:
+            watch = TurnLog()
+            race, events, state = simulate_race(
+                log,
+                track=track,
+                cars=cars,
+                laps=laps,
+                variant=variant,
+                handicap=handicap or [],
+                seed=first + k,
+                bots=drivers,
+                watch=watch,
+            )
+            rows = finishing_table(state, watch.turns(), labels)
+            results.append(
+                {
+                    "race": race,
+                    "seed": first + k,
+                    "track": state.track.name,
+                    "laps": state.laps,
+                    "rounds": state.round,
+                    "events": len(events),
+                    "order": rows,
+                }
+            )
+
+        if races == 1:
+            one(0)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=err_console(), transient=True) as progress:
+                task = progress.add_task(f"simulating {races} races", total=races)
+                for k in range(races):
+                    one(k)
+                    progress.advance(task)
+    if as_json:
+        typer.echo(json.dumps(results if races > 1 else results[0], indent=1))
+        return
+    _print_simulated(console, results, names, log.path)
+
+
+def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:
+    from rich.table import Table
+
+    r = results[0]
+    if len(results) == 1:
+        table = Table(
+            title=f"race {r['race']}: {r['track']}, {r['laps']} laps, seed {r['seed']}: {r['rounds']} rounds",
+            caption="round: the round it finished in; Heat: left on the Engine",
+        )
+        for col in ("place", "car", "bot", "round", "spinouts", "boosts", "slipstreams", "Heat"):
+            table.add_column(col)
+        for row in r["order"]:
+            table.add_row(
+                str(row["place"]),
+                row["car"],
+                row["bot"],
+                str(row["round"]),
+                str(row["spinouts"]),
+                str(row["boosts"]),
+                str(row["slipstreams"]),
+                str(row["engine"]),
+            )
+        console.print(table)
+        return
+    table = Table(
+        title=f"{len(results)} races on {r['track']}: seeds {r['seed']}–{results[-1]['seed']}, "
+        f"races {r['race']}–{results[-1]['race']} in {path}"
+    )
+    for col in ("car", "bot", "wins", "mean place", "spinouts per race"):
+        table.add_column(col)
+    for car in names:
+        places = [next(row for row in res["order"] if row["car"] == car) for res in results]
+        table.add_row(
+            car,
+            places[0]["bot"],
+            str(sum(p["place"] == 1 for p in places)),
+            f"{sum(p['place'] for p in places) / len(places):.2f}",
+            f"{sum(p['spinouts'] for p in places) / len(places):.2f}",
+        )
+    console.print(table)
+    rounds = [res["rounds"] for res in results]
+    mean = sum(rounds) / len(rounds)
+    console.print(f"mean race length: {mean:.1f} rounds (shortest {min(rounds)}, longest {max(rounds)})")

@@ -1,0 +1,68 @@
+"""The recorder's notation: cards as typed (``4 3 s``), events in a few words, errors without JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import HeatlogError, MalformedInput
+
+Event = dict[str, Any]
+
+COMMANDS = ("undo", "note", "board", "help", "quit")
+SAVED = "progress is saved; run heatlog record to resume"
+OVER_PROMPT = "race over — Enter to leave (undo takes back the last answer): "
+CARD_WORDS = {"heat": "H", "stress": "S"}
+CARD_CHARS = {"1": "1", "2": "2", "3": "3", "4": "4", "0": "0", "5": "5", "h": "H", "s": "S"}
+CARD_NAMES = {"H": "Heat", "S": "Stress"}
+
+
+def parse_cards(text: str) -> list[str]:
+    """``"4 3 s"``, ``"43s"``, ``"4,3,stress"`` -> ``["4", "3", "S"]`` (# 1.1: 1–4, 0 and 5, Heat, Stress)."""
+    out: list[str] = []
+    for tok in text.replace(",", " ").lower().split():
+        if tok in CARD_WORDS:
+            out.append(CARD_WORDS[tok])
+        elif all(ch in CARD_CHARS for ch in tok):
+            out.extend(CARD_CHARS[ch] for ch in tok)
+        else:
+            raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
+    return out
+
+
+def card_text(cards: list[str]) -> str:
+    return " ".join(CARD_NAMES.get(c, c) for c in cards) or "nothing"
+
+
+def describe(ev: Event) -> str:
+    """An event in a few words, for undo and automatic entries."""
+    kind, car = ev.get("type"), ev.get("car", "")
+    if kind == "gear_chosen":
+        return f"{car} gear {ev['gear']}"
+    if kind in ("cards_played", "cards_revealed"):
+        return f"{car} {'plays' if kind == 'cards_played' else 'reveals'} {card_text(ev['cards'])}"
+    if kind == "card_flipped":
+        return f"{car} flips {card_text([ev['card']])}"
+    if kind == "deck_shuffled":
+        return f"{car} shuffles" + (f" ({card_text(ev['order'])})" if ev.get("order") else "")
+    if kind == "cards_drawn":
+        return f"{car} draws " + (card_text(ev["cards"]) if "cards" in ev else str(ev["count"]))
+    if kind == "cooldown":
+        return f"{car} cools {ev['count']}"
+    if kind == "boost":
+        return f"{car} boosts"
+    if kind == "adrenaline":
+        return f"{car} adrenaline {ev['bonus']}"
+    if kind == "slipstream":
+        return f"{car} {'slipstreams' if ev['taken'] else 'declines the slipstream'}"
+    if kind == "cards_discarded":
+        return f"{car} discards {card_text(ev['cards'])}"
+    if kind == "grid_set":
+        return "grid " + " > ".join(ev["order"])
+    if kind == "note":
+        return f"note {ev['text']!r}"
+    return str(kind)
+
+
+def error_text(err: HeatlogError) -> str:
+    """The engine's message with its rule, without the JSON of the event (the user typed something else)."""
+    return f"{err.kind}: {err.message}" + (f" (# {err.rule})" if err.rule else "")

@@ -1,0 +1,298 @@
+"""The question the race asks now, derived from the projected state (never stored)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import IllegalEvent, RaceState
+from ..engine.cards import DISCARDABLE, HAND_SIZE
+from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
+from ..engine.rules import go_on
+from ..engine.state import Car, Turn, expand
+from ..views.narrate import corner_number
+from .notation import OVER_PROMPT, Event, card_text
+
+
+@dataclass(slots=True)
+class Question:
+    """What the session asks now. ``auto`` is set when the rules determine the answer (never asked)."""
+
+    kind: str  # grid setup_shuffle setup_draw gear play reveal flip shuffle react slipstream discard draw over
+    car: str | None
+    prompt: str
+    default: str | None = None  # what Enter means, if anything
+    hint: str = ""
+    options: tuple[str, ...] = ()  # for Tab completion
+    auto: Event | None = None
+
+
+@dataclass(slots=True)
+class _GoOn:
+    """An optional step nobody needs to answer: close it (derived, ``go_on``) and look again."""
+
+    reason: str | None = None
+
+
+@dataclass(slots=True)
+class Line:
+    text: str
+    style: str = ""  # "", error, outcome, info, dim, head, board (print the board)
+
+
+@dataclass(slots=True)
+class Derived:
+    view: RaceState
+    question: Question
+    notes: list[tuple[Any, Line]] = field(default_factory=list)
+    turns: list[tuple[RaceState, Turn]] = field(default_factory=list)
+
+
+def make_event(kind: str, **fields: Any) -> Event:
+    return {"type": kind, "v": 1, **fields}
+
+
+def hand_text(car: Car) -> str:
+    return " ".join(expand(car.hand)) if car.hand is not None else f"{car.hand_size} hidden"
+
+
+def completing(state: RaceState, fn: Callable[[], Any]) -> list[Turn]:
+    """Run ``fn`` (which advances ``state`` in place) and return the turns it completed. A round end replaces
+    ``state.turns`` with a new list; the engine appended the round's last turns to the old one first."""
+    old, n = state.turns, len(state.turns)
+    fn()
+    if state.turns is old:
+        return old[n:]
+    return old[n:] + state.turns
+
+
+Closed = dict[tuple[int, str], int]  # (round, car) -> highest optional step closed by Enter (5 React, 8 Discard)
+
+
+def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
+    """The question the race asks at ``state``; ``closed`` names the optional steps already closed by Enter,
+    per turn (the view may run a turn ahead of the log: a turn can end without a further event)."""
+    if state.phase == "over":
+        return Question("over", None, OVER_PROMPT, "leave", "undo takes back the last answer", ("undo",))
+    if state.phase == "grid":
+        names = tuple(state.cars)
+        return Question(
+            "grid",
+            None,
+            "grid order, front first (Enter = random): ",
+            "random",
+            "names, e.g. " + " ".join(names),
+            names,
+        )
+    if state.phase == "deal":
+        return _ask_deal(state)
+    turn = state.turn
+    if turn is None:
+        name = state.pending[0]
+        car = state.cars[name]
+        if state.step == 1:
+            gears = legal_gears(state, car)
+            more = f"; {len(state.pending)} cars: type all their gears at once" if len(state.pending) > 1 else ""
+            return Question(
+                "gear",
+                name,
+                f"{name} gear (now {car.gear}) [{car.gear}]: ",
+                str(car.gear),
+                f"legal: {' '.join(map(str, gears))} (a two-gear shift costs 1 Engine Heat, # 3.2){more}",
+                tuple(map(str, gears)),
+            )
+        sets = playable_sets(car, car.gear)
+        if len(sets) == 1:
+            return Question("play", name, "", auto=make_event("cards_played", car=name, cards=sets[0]))
+        return Question(
+            "play", name, f"{name} plays {car.gear} (hand {hand_text(car)}): ", None, "the cards, e.g. 4 3 s (# 4.1)"
+        )
+    car = state.cars[turn.car]
+    name = car.name
+    done = (closed or {}).get((turn.round, name), 0)
+    if turn.flipping is not None:
+        if car.deck_size == 0:
+            return _ask_shuffle(state, car, "to go on flipping")
+        what = "Stress" if turn.flipping == "stress" else "Boost"
+        if car.deck is not None:
+            return Question("flip", name, "", auto=make_event("card_flipped", car=name, card=car.deck[-1]))
+        return Question(
+            "flip",
+            name,
+            f"flip for {name}'s {what}: ",
+            None,
+            "the flipped card(s) in order until a 1–4; 0, 5, h, s are discarded and flipping goes on (# 14.1)",
+            ("1", "2", "3", "4", "0", "5", "h", "s"),
+        )
+    if turn.sub == 3:
+        return Question(
+            "reveal",
+            name,
+            f"{name} reveals {turn.gear}: ",
+            None,
+            f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)",
+        )
+    if turn.sub in (5, 6):
+        if turn.sub == 5 and done < 5:
+            opts = react_options(state, car, turn)
+            if opts:
+                tokens = _react_tokens(opts)
+                return Question(
+                    "react",
+                    name,
+                    f"{name} react ({' '.join(tokens)}; Enter = done): ",
+                    "",
+                    f"Engine {car.engine}, cooldown left {cooldown_left(turn)}; "
+                    "cN cools N Heat, b boosts (then the flips), a / ac adrenaline move / cooldown; "
+                    "several at once in order, e.g. c1 b 3",
+                    tuple(_react_answers(opts)),
+                )
+        ok, why = slipstream_status(state, car)
+        if ok:
+            return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
+        return _GoOn(f"{name}: no slipstream — {why}")
+    if turn.sub == 8:
+        if done < 8 and _can_discard(car):
+            hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
+            return Question(
+                "discard",
+                name,
+                f"{name} discards ({hand}Enter = none): ",
+                "",
+                "cards to discard; never Heat or Stress (# 11.1)",
+            )
+        return _GoOn()
+    if turn.sub == 9:
+        if car.deck_size == 0:
+            return _ask_shuffle(state, car, "to draw")
+        n = min(HAND_SIZE - car.hand_size, car.deck_size)
+        return _ask_draw(state, car, n)
+    raise IllegalEvent(f"the recorder does not know what to ask at step {turn.sub}")  # pragma: no cover
+
+
+def _ask_deal(state: RaceState) -> Question:
+    w = waiting_for(state)
+    name = w.cars[0]
+    car = state.cars[name]
+    if w.kinds == ["deck_shuffled"]:
+        if state.mode == "table":
+            return Question("setup_shuffle", name, f"{name} shuffles the starting deck [Enter]: ", "", "# 1.2")
+        return Question(
+            "setup_shuffle",
+            name,
+            f"{name}'s starting shuffle: 18 cards top first, or Enter if unknown: ",
+            "unknown",
+            "the order if a computer shuffled it (then draws and flips are never asked), else Enter (# 1.2)",
+            ("unknown",),
+        )
+    return _ask_draw(state, car, min(HAND_SIZE - car.hand_size, car.deck_size), setup=True)
+
+
+def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Question:
+    kind = "setup_draw" if setup else "draw"
+    name = car.name
+    more = "" if n == HAND_SIZE - car.hand_size else f" (the deck holds {n}; then the reshuffle)"
+    if state.mode == "table":
+        return Question(kind, name, f"{name} draws [{n}]{more}: ", str(n), "how many cards (# 12.2)")
+    if car.deck is not None:
+        return Question(
+            kind, name, "", auto=make_event("cards_drawn", car=name, cards=car.deck[len(car.deck) - n :][::-1])
+        )
+    return Question(kind, name, f"{name} draws {n}{more}: ", None, "the cards drawn, e.g. 4 h 2 (# 12.2)")
+
+
+def _ask_shuffle(state: RaceState, car: Car, why: str) -> Question:
+    n = len(car.discard)
+    name = car.name
+    if state.mode == "table":
+        return Question(
+            "shuffle",
+            name,
+            f"{name}'s deck is empty: shuffle the discard pile ({n} cards) {why} [Enter]: ",
+            "",
+            "only the discard pile; the Play Area stays out (# 5.6)",
+        )
+    return Question(
+        "shuffle",
+        name,
+        f"{name} reshuffles {n} cards {why}: order top first, or Enter if unknown: ",
+        "unknown",
+        f"discard pile: {card_text(sorted(car.discard))} (# 5.6)",
+        ("unknown",),
+    )
+
+
+def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
+    out: Closed = {}
+    for r, c, x in closed:
+        out[(r, c)] = max(x, out.get((r, c), 0))
+    return out
+
+
+def _react_tokens(opts: list[Event]) -> list[str]:
+    out: list[str] = []
+    cool = [o["count"] for o in opts if o["type"] == "cooldown"]
+    if cool:
+        out.append("c1" if max(cool) == 1 else f"c1-c{max(cool)}")
+    if any(o["type"] == "boost" for o in opts):
+        out.append("b")
+    for o in opts:
+        if o["type"] == "adrenaline":
+            out.append("a" if o["bonus"] == "move" else "ac")
+    return out
+
+
+def _react_answers(opts: list[Event]) -> list[str]:
+    """Every single react answer (for Tab completion)."""
+    out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
+    out += ["b" for o in opts if o["type"] == "boost"]
+    out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
+    return out
+
+
+def _can_discard(car: Car) -> bool:
+    if car.hand_size == 0:
+        return False
+    source = car.hand if car.hand is not None else car.pool
+    return any(source[c] > 0 for c in DISCARDABLE)
+
+
+def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = False) -> Derived:
+    """Close every optional step nobody needs to answer (on a copy unless ``inplace``) and return the state
+    the next question is asked at, the question, and what happened on the way."""
+    view = state
+    copied = inplace
+    d = Derived(state, Question("over", None, ""))
+    while True:
+        q = ask(view, closed)
+        if isinstance(q, Question):
+            d.view, d.question = view, q
+            return d
+        if not copied:
+            view = view.copy()
+            copied = True
+        turn = view.turn
+        assert turn is not None
+        if q.reason:
+            d.notes.append((("noslip", turn.round, turn.car), Line(q.reason, "dim")))
+        before = turn.sub
+        done = completing(view, _go_on(view))
+        if before <= 6 and turn.corners and view.turn is turn:
+            d.notes.append((("corners", turn.round, turn.car), Line(_corner_preview(view, turn), "info")))
+        d.turns += [(view, t) for t in done]
+
+
+def _go_on(state: RaceState) -> Callable[[], Any]:
+    return lambda: go_on(state)
+
+
+def _corner_preview(state: RaceState, turn: Turn) -> str:
+    parts = []
+    for cc in turn.corners:
+        n = corner_number(state, cc.after_space)
+        if cc.spinout:
+            parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed}: owes {cc.cost}, has {cc.paid}: SPINS OUT")
+        else:
+            parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed}: pays {cc.cost} Heat")
+    return f"{turn.car}: " + "; ".join(parts)

@@ -1,0 +1,128 @@
+"""The prompt loop: ``input()`` with readline, a rich console for the output."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import MalformedInput
+from ..racelog import RaceLog
+from .lease import Lease
+from .notation import COMMANDS, SAVED
+from .questions import Line
+from .session import Session
+from .wizard import NewRace
+
+STYLES = {
+    "error": "bold red",
+    "outcome": "bold",
+    "info": "cyan",
+    "dim": "dim",
+    "head": "bold magenta",
+    "board-strip": "",
+    "": "",
+}
+
+
+def show(console: Any, session: Session | None, lines: list[Line]) -> None:
+    for line in lines:
+        if line.style == "board" and session is not None:
+            from ..views.board import render_state
+
+            render_state(console, session.view, race=session.race)
+            continue
+        console.print(line.text, style=STYLES.get(line.style, ""), markup=False, highlight=False, soft_wrap=True)
+
+
+def _readline(options: Callable[[], tuple[str, ...]]) -> None:
+    """Line editing, history and Tab completion of the current question's answers and the commands."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - not on every platform
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        words = [w for w in (*options(), *COMMANDS) if w.startswith(text.lower())]
+        return words[state] if state < len(words) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ,")
+    readline.parse_and_bind("tab: complete")
+
+
+def run(session: Session, console: Any, input_fn: Callable[[str], str] = input) -> int:
+    """Ask until the race is over or the host leaves. Every answer is committed before the next question."""
+    show(console, session, session.start_lines())
+    over_at_start = session.question.kind == "over"
+    while True:
+        q = session.question
+        if q.kind == "over" and over_at_start:
+            return 0  # nothing recorded here: just the results
+        try:
+            text = input_fn(q.prompt)
+        except (EOFError, KeyboardInterrupt):
+            console.print(f"\n{SAVED}", style="cyan", markup=False, highlight=False)
+            return 0
+        if q.kind == "over" and text.strip().lower() in ("", "quit", "exit", "leave"):
+            return 0  # the last answer stands (undo, note, board and help still work at this prompt)
+        show(console, session, session.answer(text))
+        if session.quit:
+            return 0
+
+
+def new_race(log: RaceLog, console: Any, input_fn: Callable[[str], str] = input) -> int | None:
+    """Ask the set-up questions; create the race. None if the host left before the end."""
+    wiz = NewRace()
+    console.print("new race — set-up (undo goes back one question)", style="bold magenta", markup=False)
+    while wiz.step is not None:
+        try:
+            text = input_fn(wiz.prompt())
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nno race was created", style="cyan", markup=False)
+            return None
+        if text.strip().lower() in ("quit", "exit"):
+            console.print("no race was created", style="cyan", markup=False)
+            return None
+        msg = wiz.answer(text)
+        if msg:
+            console.print(msg, style="bold red" if msg.startswith("error") else "cyan", markup=False, soft_wrap=True)
+    return wiz.create(log)
+
+
+def record(
+    log: RaceLog,
+    *,
+    race: int | None = None,
+    new: bool = False,
+    force: bool = False,
+    console: Any = None,
+    input_fn: Callable[[str], str] = input,
+) -> int:
+    """``heatlog record``: open (or create) the race, take its lease, run the session. Returns the exit code."""
+    from rich.console import Console
+
+    con = console or Console(highlight=False)
+    if new and race is not None:
+        raise MalformedInput("--new starts a new race: leave out --race")
+    if new:
+        made = new_race(log, con, input_fn)
+        if made is None:
+            return 0
+        rid = made
+    else:
+        if race is None and log.store.latest_race() is None:
+            raise MalformedInput(f"no races in {log.path} yet: start one with heatlog record --new")
+        rid = log.resolve(race)
+    lease = Lease(log, rid)
+    notice = lease.acquire(force=force)
+    try:
+        if notice:
+            con.print(notice, style="cyan", markup=False)
+        session = Session(log, rid, lease=lease, fresh=new)
+        _readline(lambda: session.question.options)
+        return run(session, con, input_fn)
+    except KeyboardInterrupt:
+        con.print(f"\n{SAVED}", style="cyan", markup=False)
+        return 0
+    finally:
+        lease.release()

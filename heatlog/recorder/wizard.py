@@ -1,0 +1,130 @@
+"""The set-up questions of ``heatlog record --new``."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import HeatlogError, MalformedInput
+from ..racelog import RaceLog
+from ..validation import validate_event
+from .notation import error_text
+from .questions import make_event
+
+
+@dataclass(slots=True)
+class NewRace:
+    """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid."""
+
+    answers: dict[str, Any] = field(default_factory=dict)
+    # # 17.2: experienced drivers are declared before the grid is randomised.
+    STEPS: tuple[str, ...] = ("track", "cars", "variant", "handicap", "mode", "grid")
+
+    @property
+    def step(self) -> str | None:
+        for s in self.STEPS:
+            if s not in self.answers:
+                return s
+        return None
+
+    def prompt(self) -> str:
+        return {
+            "track": "track (usa, great-britain, france, italy, or a track file) [usa]: ",
+            "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue (2–6): ",
+            "variant": "variant: standard or one-lap [standard]: ",
+            "handicap": "experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ",
+            "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
+            "grid": "grid order, front first (Enter = random): ",
+        }[self.step or "track"]
+
+    def answer(self, text: str) -> str | None:
+        """Record one set-up answer; returns a message (an error starts with ``error``) or None."""
+        s = text.strip()
+        step = self.step
+        if s.lower() == "undo":
+            done = [k for k in self.STEPS if k in self.answers]
+            if not done:
+                return "error: nothing to undo"
+            self.answers.pop(done[-1])
+            return f"undone: {done[-1]}"
+        try:
+            if step == "track":
+                from ..tracks import load_track_data
+
+                data = load_track_data(s or "usa")
+                self.answers["track"] = s or "usa"
+                laps = f"{data['laps']} lap{'s' if data['laps'] > 1 else ''}"
+                return f"{data['name']}: {data['spaces']} spaces, {laps}, {len(data['corners'])} corners"
+            if step == "cars":
+                cars = []
+                for spec in s.replace(",", " ").split():
+                    name, sep, colour = spec.partition(":")
+                    if not name or not sep or not colour:
+                        raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red")
+                    cars.append({"name": name, "colour": colour})
+                names = [c["name"] for c in cars]
+                if not 2 <= len(cars) <= 6:
+                    raise MalformedInput(f"a base race has 2 to 6 cars, not {len(cars)} (# A14)")
+                if len(set(names)) != len(names):
+                    raise MalformedInput("every car needs its own name")
+                validate_event(make_event("grid_set", order=names))
+                self.answers["cars"] = cars
+                return None
+            if step == "variant":
+                v = s.lower() or "standard"
+                if v not in ("standard", "one-lap"):
+                    raise MalformedInput("standard or one-lap (# 17.1)")
+                self.answers["variant"] = v
+                return None
+            if step == "handicap":
+                names = [c["name"] for c in self.answers["cars"]]
+                chosen = []
+                for tok in s.replace(",", " ").split():
+                    hits = [n for n in names if n.lower() == tok.lower()]
+                    if not hits:
+                        raise MalformedInput(f"{tok!r} is not a car of this race ({', '.join(names)})")
+                    chosen.append(hits[0])
+                self.answers["handicap"] = chosen
+                return ("handicap: " + ", ".join(chosen) + " start with 5 Heat on the Engine") if chosen else None
+            if step == "mode":
+                m = s.lower() or "table"
+                if m not in ("table", "open"):
+                    raise MalformedInput("table or open")
+                self.answers["mode"] = m
+                return None
+            if step == "grid":
+                names = [c["name"] for c in self.answers["cars"]]
+                if not s or s.lower() == "random":
+                    order = names[:]
+                    random.shuffle(order)  # # 1.4
+                else:
+                    order = []
+                    for tok in s.replace(",", " ").split():
+                        hits = [n for n in names if n.lower() == tok.lower()] or [
+                            n for n in names if n.lower().startswith(tok.lower())
+                        ]
+                        if len(hits) != 1:
+                            raise MalformedInput(f"{tok!r} is not one car of this race ({', '.join(names)})")
+                        order.append(hits[0])
+                    if sorted(order) != sorted(names):
+                        raise MalformedInput(f"name every car once: {', '.join(names)}")
+                self.answers["grid"] = order
+                return "grid: " + " > ".join(order)
+        except HeatlogError as err:
+            return "error: " + error_text(err).split(": ", 1)[-1]
+        return None
+
+    def create(self, log: RaceLog) -> int:
+        from ..races import start_race
+
+        a = self.answers
+        return start_race(
+            log,
+            track=a["track"],
+            cars=a["cars"],
+            mode=a["mode"],
+            variant=None if a["variant"] == "standard" else a["variant"],
+            handicap=a["handicap"],
+            grid=a["grid"],
+        )
