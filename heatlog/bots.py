@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, overload
 
+from .engine import landing
 from .engine.cards import CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
@@ -478,19 +479,19 @@ class HeuristicBot:
         tp = self._track_plan(state)
         here = self._end_value(state, tp, car, car.progress, turn.speed, car.engine)
         if "adrenaline move" in by_kind:
-            q = _landing(state, car, car.progress + 1)
+            q, _ = landing(state, car, car.progress + 1)
             if self._end_value(state, tp, car, q, turn.speed + 1, car.engine) > here:
                 return by_kind["adrenaline move"]
         if "boost" in by_kind:  # # 7.5: 1 Heat for a flip's value, as speed and spaces
             value = 0.0
             for v, prob in _flip_values(car):
-                q = _landing(state, car, car.progress + v)
+                q, _ = landing(state, car, car.progress + v)
                 value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - 1)
             if value > here + self.w.boost_margin:
                 return by_kind["boost"]
         is_open, _ = slipstream_status(state, car)
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
-            q = _landing(state, car, car.progress + 2)
+            q, _ = landing(state, car, car.progress + 2)
             take = q > car.progress and self._end_value(state, tp, car, q, turn.speed, car.engine) > here
             return {"type": "slipstream", "v": 1, "car": car.name, "taken": take}
         return None
@@ -545,23 +546,6 @@ class HeuristicBot:
         if not out:
             return None
         return {"type": "cards_discarded", "v": 1, "car": car.name, "cards": out}
-
-
-def _landing(state: RaceState, car: Car, target: int) -> int:
-    """Where a move to ``target`` stops, from the public board: the nearest space at or before it with a free
-    spot (# 5.5, 7.9, 8.4); the car's own spot counts as free (# A7)."""
-    spots = state.spots
-    space_of = state.track.space_of
-    me = car.name
-    q = target
-    while q > car.progress:
-        s = space_of(q)
-        a = spots.get((s, 1))
-        b = spots.get((s, 2))
-        if a is None or a == me or b is None or b == me:
-            return q
-        q -= 1
-    return car.progress
 
 
 heuristic_bot = HeuristicBot()

@@ -1,4 +1,9 @@
-"""The pure rules core: events in, race state out. No I/O."""
+"""The pure rules core: events in, race state out. No I/O.
+
+This package's names are the engine's public API: everything the shells (store, CLI, recorder, simulator,
+views, analysis) and the tests need. Nothing outside the engine imports a name that starts with ``_``
+(tests/test_quality.py checks it).
+"""
 
 from .decide import (
     Waiting,
@@ -10,8 +15,9 @@ from .decide import (
     waiting_for,
 )
 from .errors import AmbiguousInput, ConflictError, HeatlogError, IllegalEvent, MalformedInput, StoreError
+from .movement import landing
 from .position import state_from_position, state_to_position
-from .rules import apply, replay
+from .rules import apply, go_on, replay, round_order, start_round
 from .state import Car, RaceState, Turn
 from .track import Corner, Track
 
@@ -30,11 +36,15 @@ __all__ = [
     "Waiting",
     "apply",
     "decisions",
+    "go_on",
+    "landing",
     "legal_gears",
     "playable_sets",
     "react_options",
     "replay",
+    "round_order",
     "slipstream_status",
+    "start_round",
     "state_from_position",
     "state_to_position",
     "waiting_for",

@@ -25,6 +25,7 @@ from .cards import (
     starting_deck,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
+from .movement import landing, move, place
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .track import Track
 
@@ -183,54 +184,6 @@ def _pay_heat(car: Car, n: int) -> None:
     """# 15.1: paying Heat moves cards Engine -> discard."""
     car.engine -= n
     car.discard.extend([HEAT] * n)
-
-
-# ---------------------------------------------------------------------------------------------- movement
-
-
-def _free(state: RaceState, p: int, lane: int, me: str) -> bool:
-    holder = state.spots.get((state.track.space_of(p), lane))
-    return holder is None or holder == me
-
-
-def _place(state: RaceState, car: Car, p: int, lane: int) -> None:
-    old = (state.track.space_of(car.progress), car.lane)
-    if state.spots.get(old) == car.name:
-        del state.spots[old]
-    car.progress, car.lane = p, lane
-    state.spots[(state.track.space_of(p), lane)] = car.name
-
-
-def _landing(state: RaceState, car: Car, target: int, floor: int) -> tuple[int, int]:
-    """Where a car heading for ``target`` stops: the nearest space at or before it, not before ``floor``,
-    with a free spot, race line first (# 5.3, 5.5, 7.9, 8.4). The car's own spot counts as free (# A7)."""
-    q = target
-    while q > floor:
-        race = state.track.race_lane(q)
-        if _free(state, q, race, car.name):
-            return q, race
-        other = 3 - race
-        if _free(state, q, other, car.name):
-            return q, other
-        q -= 1
-    race = state.track.race_lane(floor)
-    if _free(state, floor, race, car.name):
-        return floor, race
-    if _free(state, floor, 3 - race, car.name):
-        return floor, 3 - race
-    return car.progress, car.lane
-
-
-def _move(state: RaceState, car: Car, turn: Turn, n: int) -> int:
-    """Move ``n`` spaces forward with blocking; returns spaces actually moved."""
-    if n <= 0:
-        return 0
-    start = car.progress
-    p, lane = _landing(state, car, start + n, start)
-    _place(state, car, p, lane)
-    if p > turn.reached:
-        turn.reached = p
-    return p - start
 
 
 # ---------------------------------------------------------------------------------------------- set-up
@@ -416,7 +369,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
     car.deck_size -= n
     if state.phase == "deal":
         if _deal_done(state):
-            _start_round(state)
+            start_round(state)
         return
     live = state.turn
     assert live is not None
@@ -431,15 +384,22 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
 # ---------------------------------------------------------------------------------------------- rounds
 
 
-def _start_round(state: RaceState) -> None:
+def round_order(state: RaceState) -> tuple[list[str], list[str]]:
+    """The order of a round starting from this board and the cars that get adrenaline in it."""
+    racing = [c for c in state.cars.values() if not c.finished]
+    racing.sort(key=state.ranking_key)  # # 2.2: fixed at the start of the round, front to back
+    order = [c.name for c in racing]
+    k = 2 if state.started >= 5 else 1  # # 6.1, 6.4: by cars that started
+    return order, order[-k:]
+
+
+def start_round(state: RaceState) -> None:
+    """Begin the next round on the board as it stands (step 1, # 2.1): the order and adrenaline are fixed
+    now (# 2.2, 6.1). The rules call it after the deal and after a round; tests use it on a built board."""
     state.phase = "race"
     state.round += 1
     state.step = 1
-    racing = [c for c in state.cars.values() if not c.finished]
-    racing.sort(key=state.ranking_key)  # # 2.2: fixed at the start of the round, front to back
-    state.order = [c.name for c in racing]
-    k = 2 if state.started >= 5 else 1  # # 6.1, 6.4: by cars that started
-    state.adrenaline = state.order[-k:]
+    state.order, state.adrenaline = round_order(state)
     state.pending = list(state.order)
     state.turn_index = 0
     state.turn = None
@@ -609,7 +569,7 @@ def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
 
 
 def _step3_move(state: RaceState, car: Car, turn: Turn) -> None:
-    turn.moved = _move(state, car, turn, turn.speed)  # # 5.3, 5.5
+    turn.moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
     turn.sub = 5
 
 
@@ -651,7 +611,7 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.flipping = None
         turn.boost_card = card
         turn.speed += value  # # 7.5, 7.7
-        turn.boost_moved = _move(state, car, turn, value)
+        turn.boost_moved = move(state, car, turn, value)
         turn.react_order.append("boost")
 
 
@@ -725,7 +685,7 @@ def _adrenaline(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, "the adrenaline move is taken once", "6.2")
         turn.adrenaline_move = True
         turn.speed += 1  # # 6.2, A11: adds to speed even when blocked
-        turn.adrenaline_moved = _move(state, car, turn, 1)
+        turn.adrenaline_moved = move(state, car, turn, 1)
         turn.react_order.append("adrenaline move")
     elif bonus == "cooldown":
         if turn.adrenaline_cooldown:
@@ -779,7 +739,7 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     turn.sub = 6
     turn.slipstream = taken
     if taken:
-        turn.slipstream_moved = _move(state, car, turn, 2)  # # 8.2, 8.4: not speed (# 8.5)
+        turn.slipstream_moved = move(state, car, turn, 2)  # # 8.2, 8.4: not speed (# 8.5)
     _close_until(state, car, turn, 8, ev)
 
 
@@ -797,8 +757,8 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         paid = car.engine
         _pay_heat(car, paid)  # # 10.1: pay all remaining
         turn.corners.append(CornerCheck(line, corner.after_space, corner.limit, turn.speed, cost, paid, True))
-        p, lane = _landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
-        _place(state, car, p, lane)
+        p, lane = landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
+        place(state, car, p, lane)
         stress = SPINOUT_STRESS[turn.gear]  # # 10.3
         _add_to_hand(car, STRESS, stress)
         car.stress_taken += stress
@@ -900,6 +860,7 @@ def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
         car.finished = True
         state.finished_round.append(car.name)
     state.turns.append(turn)
+    state.last_turns[car.name] = turn
     state.turn = None
     state.turn_index += 1
     if state.turn_index < len(state.order):
@@ -922,7 +883,7 @@ def _end_round(state: RaceState) -> None:
         state.step = 0
         state.pending = []
         return
-    _start_round(state)
+    start_round(state)
 
 
 # ---------------------------------------------------------------------------------------------- dispatch

@@ -144,6 +144,7 @@ class RaceState:
     turn_index: int = 0
     turn: Turn | None = None
     turns: list[Turn] = field(default_factory=list)  # completed turns of the current round
+    last_turns: dict[str, Turn] = field(default_factory=dict)  # each car's last completed turn (not in positions)
     finished_round: list[str] = field(default_factory=list)  # finishers of the current round (# 16.8)
     hall_of_fame: list[str] = field(default_factory=list)
     finish_rounds: dict[str, int] = field(default_factory=dict)
@@ -165,6 +166,7 @@ class RaceState:
         new.pending = list(self.pending)
         new.turn = _copy.deepcopy(self.turn) if self.turn is not None else None
         new.turns = list(self.turns)  # completed turns are never changed again
+        new.last_turns = dict(self.last_turns)
         new.finished_round = list(self.finished_round)
         new.hall_of_fame = list(self.hall_of_fame)
         new.finish_rounds = dict(self.finish_rounds)
@@ -172,6 +174,11 @@ class RaceState:
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
         return new
+
+    def last_turn(self, name: str) -> Turn | None:
+        """The last turn ``name`` finished, in this round or an earlier one (None before its first, or when the
+        state was built from a position after it: positions hold no finished turns)."""
+        return self.last_turns.get(name)
 
     def lap_of(self, car: Car) -> int:
         """Lap the car is on (1-based), capped at the race's laps once finished."""

@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 
-from heatlog.engine import HeatlogError, IllegalEvent, RaceState, Turn, apply, state_to_position
+from heatlog.engine import HeatlogError, IllegalEvent, RaceState, Turn, apply, go_on, start_round, state_to_position
 from heatlog.engine.cards import HAND_SIZE, starting_deck
-from heatlog.engine.rules import _start_round, go_on
 from heatlog.engine.state import Car, counts
 from heatlog.tracks import load_track_data, validate_track_data
 
@@ -362,7 +361,7 @@ def board(
         st.spots[key] = name
     st.started = started or len(st.cars)
     st.round = round - 1
-    _start_round(st)
+    start_round(st)
     return race
 
 

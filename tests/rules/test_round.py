@@ -141,3 +141,26 @@ def test_12_4_next_car_after_replenish_and_new_round_after_last():
     assert race.turn.car == "B"
     race.refill()
     assert race.state.round == 2 and race.state.step == 1 and race.state.turn is None
+
+
+def test_2_2_round_order_and_adrenaline_from_the_board():
+    # 2.2, 6.1: front to back, the race line first on a shared space; the last car gets adrenaline.
+    from heatlog.engine import round_order
+
+    race = three_cars()
+    assert round_order(race.state) == (["B", "C", "A"], ["A"])
+    assert (race.state.order, race.state.adrenaline) == (["B", "C", "A"], ["A"])
+    race.car("A").progress = 9  # a board changed by hand: the order a round would start with
+    assert round_order(race.state)[0][0] == "A"
+
+
+def test_12_4_last_turn_outlives_the_round():
+    # 12.4: the round ends with A's refill; its turn is still the car's last finished turn in round 2.
+    race = three_cars()
+    assert race.state.last_turn("A") is None
+    race.round(A=(1, "1"), B=(1, "1"), C=(2, "44"))
+    race.refill().refill().refill()
+    assert race.state.round == 2 and race.state.turns == []
+    last = race.state.last_turn("A")
+    assert last is not None and (last.round, last.car, last.played) == (1, "A", ["1"])
+    assert race.state.copy().last_turn("C") is race.state.last_turn("C")

@@ -1,0 +1,60 @@
+"""Moving on the track: where a car lands, blocking, placing it (# 5.3, 5.5, 7.9, 8.4, A7).
+
+The one copy of the blocking rule: the rules move cars with it, and bots and analysis ask it where a move
+would end (``landing``) instead of writing their own.
+"""
+
+from __future__ import annotations
+
+from .state import Car, RaceState, Turn
+
+
+def free(state: RaceState, p: int, lane: int, me: str) -> bool:
+    """Whether the spot at progress ``p``, ``lane`` is free for the car ``me`` (its own spot counts, # A7)."""
+    holder = state.spots.get((state.track.space_of(p), lane))
+    return holder is None or holder == me
+
+
+def place(state: RaceState, car: Car, p: int, lane: int) -> None:
+    """Put ``car`` on the spot (``p``, ``lane``), leaving its old one."""
+    old = (state.track.space_of(car.progress), car.lane)
+    if state.spots.get(old) == car.name:
+        del state.spots[old]
+    car.progress, car.lane = p, lane
+    state.spots[(state.track.space_of(p), lane)] = car.name
+
+
+def landing(state: RaceState, car: Car, target: int, floor: int | None = None) -> tuple[int, int]:
+    """Where ``car`` heading for ``target`` stops, as (progress, lane): the nearest space at or before it, not
+    before ``floor`` (default: where the car is), with a free spot, race line first (# 5.3, 5.5, 7.9, 8.4).
+    The car's own spot counts as free (# A7). Reads only the public board."""
+    if floor is None:
+        floor = car.progress
+    track = state.track
+    q = target
+    while q > floor:
+        race = track.race_lane(q)
+        if free(state, q, race, car.name):
+            return q, race
+        other = 3 - race
+        if free(state, q, other, car.name):
+            return q, other
+        q -= 1
+    race = track.race_lane(floor)
+    if free(state, floor, race, car.name):
+        return floor, race
+    if free(state, floor, 3 - race, car.name):
+        return floor, 3 - race
+    return car.progress, car.lane
+
+
+def move(state: RaceState, car: Car, turn: Turn, n: int) -> int:
+    """Move ``n`` spaces forward with blocking; returns the spaces actually moved."""
+    if n <= 0:
+        return 0
+    start = car.progress
+    p, lane = landing(state, car, start + n, start)
+    place(state, car, p, lane)
+    if p > turn.reached:
+        turn.reached = p
+    return p - start
