@@ -1,0 +1,274 @@
+"""Weather and road conditions (MODULES.md 20): tiles, tokens and the effect tables of one race. Pure.
+
+The tile and the tokens are drawn at set-up (chance events); from them :func:`build_conditions` makes, once,
+a table of sector effects indexed by space and a table of corner effects indexed by Corner Line. A rule then
+looks up the car's space at the moment it uses an effect (# 20.7, MA5): no search, no allocation.
+See docs/legends-weather.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..track import Track
+
+_SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
+
+
+@dataclass(frozen=True, slots=True)
+class SectorEffect:
+    """What a sector's road condition changes for a car in it (# 20.5, 20.9–20.12)."""
+
+    token: str | None = None  # the token lying on the sector (None: no token)
+    no_cooldown: bool = False  # # 20.9
+    no_slipstream: bool = False  # # 20.12: cannot start a slipstream here
+    free_boost: bool = False  # # 20.11
+    cooling: int = 0  # # 20.10: extra cooldown
+    slipstream: int = 0  # # 20.12: optional extra slipstream spaces
+
+    @property
+    def active(self) -> bool:
+        return bool(self.no_cooldown or self.no_slipstream or self.free_boost or self.cooling or self.slipstream)
+
+    def words(self) -> str:
+        """What it does, in the board's words ("" for nothing)."""
+        out = []
+        if self.no_cooldown:
+            out.append("no cooldown")
+        if self.no_slipstream:
+            out.append("no slipstream")
+        if self.free_boost:
+            out.append("free boost")
+        if self.cooling:
+            out.append(f"cooling +{self.cooling}")
+        if self.slipstream:
+            out.append(f"slipstream +{self.slipstream}")
+        return ", ".join(out)
+
+
+NO_SECTOR_EFFECT = SectorEffect()
+
+
+@dataclass(frozen=True, slots=True)
+class CornerEffect:
+    """What a corner token changes at that Corner Line, every lap, for every car (# 20.8, 20.13)."""
+
+    token: str | None = None
+    limit: int = 0  # added to the printed limit
+    overheat: int = 0  # extra Heat when Speed > limit (# 20.13, MA19)
+
+    def words(self) -> str:
+        out = []
+        if self.limit:
+            out.append(f"limit {self.limit:+d}")
+        if self.overheat:
+            out.append(f"overheat +{self.overheat}")
+        return ", ".join(out)
+
+
+NO_CORNER_EFFECT = CornerEffect()
+
+
+@dataclass(frozen=True, slots=True)
+class StartEffect:
+    """# 20.3: applied to every car's deck and Engine before the starting shuffle."""
+
+    stress: int = 0
+    engine: int = 0
+    engine_to_deck: int = 0
+    engine_to_discard: int = 0
+
+    def words(self) -> str:
+        out = []
+        if self.stress:
+            out.append(f"{abs(self.stress)} Stress {'more' if self.stress > 0 else 'fewer'} in the deck")
+        if self.engine:
+            out.append(f"{abs(self.engine)} Heat {'more' if self.engine > 0 else 'fewer'} on the Engine")
+        if self.engine_to_deck:
+            out.append(f"{self.engine_to_deck} Heat from the Engine shuffled into the deck")
+        if self.engine_to_discard:
+            out.append(f"{self.engine_to_discard} Heat from the Engine start in the discard pile")
+        return ", ".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    id: str
+    name: str
+    start: StartEffect
+    sector: SectorEffect  # what a Weather token brings to its sector (# 20.4, 20.5)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenType:
+    id: str
+    name: str
+    kind: str  # "sector" or "corner"
+    copies: int
+    weather: bool  # the Weather token: the tile's sector effect
+    sector: SectorEffect
+    corner: CornerEffect
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WeatherRules:
+    """The weather module of one race: its tiles and token types, as embedded in ``race_started``."""
+
+    tiles: Mapping[str, Tile]
+    tokens: Mapping[str, TokenType]
+
+    @classmethod
+    def from_dict(cls, data: Any) -> WeatherRules:
+        if not isinstance(data, dict):
+            raise ValueError("modules.weather must be an object")
+        tiles: dict[str, Tile] = {}
+        for i, t in enumerate(data.get("tiles") or []):
+            try:
+                tid = str(t["id"])
+                start = StartEffect(**{k: int(v) for k, v in t.get("start", {}).items()})
+                sector = SectorEffect(token="weather", **_sector_fields(t.get("sector", {})))
+                tiles[tid] = Tile(tid, str(t.get("name", tid)), start, sector)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise ValueError(f"modules.weather.tiles[{i}]: {exc}") from None
+        tokens: dict[str, TokenType] = {}
+        for i, t in enumerate(data.get("tokens") or []):
+            try:
+                tid = str(t["id"])
+                kind = t["kind"]
+                if kind not in ("sector", "corner"):
+                    raise ValueError(f"kind must be sector or corner, not {kind!r}")
+                eff = dict(t.get("effect", {}))
+                weather = bool(eff.pop("weather", False))
+                limit, overheat = int(eff.pop("limit", 0)), int(eff.pop("overheat", 0))
+                tokens[tid] = TokenType(
+                    tid,
+                    str(t.get("name", tid)),
+                    kind,
+                    int(t.get("copies", 1)),
+                    weather,
+                    SectorEffect(token=tid, **_sector_fields(eff)) if kind == "sector" else NO_SECTOR_EFFECT,
+                    CornerEffect(tid, limit, overheat) if kind == "corner" else NO_CORNER_EFFECT,
+                )
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise ValueError(f"modules.weather.tokens[{i}]: {exc}") from None
+        if not tiles or not tokens:
+            raise ValueError("modules.weather needs its tiles and tokens (# 20.1)")
+        return cls(tiles, tokens)
+
+
+def _sector_fields(eff: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = [k for k in eff if k not in _SECTOR_KEYS]
+    if unknown:
+        raise ValueError(f"unknown effect {unknown[0]!r}")
+    return {k: (bool(v) if k in ("no_cooldown", "no_slipstream", "free_boost") else int(v)) for k, v in eff.items()}
+
+
+# ------------------------------------------------------------------------------------------------ corners
+
+
+def corner_groups(track: Track) -> list[tuple[int, ...]]:
+    """The corners that receive a token, in racing order, as tuples of Corner Line indexes: a chicane's two
+    lines are one corner (# 20.2, 22.2)."""
+    data = track.data.get("corners", [])
+    by_after = {int(c["after_space"]): c for c in data}
+    groups: list[list[int]] = []
+    for i, c in enumerate(track.corners):
+        second_of = by_after.get(c.after_space, {}).get("chicane_second_line_of")
+        if second_of is not None and groups and groups[-1][-1] == int(second_of) - 1:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return [tuple(g) for g in groups]
+
+
+def check_tokens(track: Track, rules: WeatherRules, tokens: Any) -> str | None:
+    """Why ``tokens`` (one id per corner, racing order) cannot be this race's road conditions, or None."""
+    n = len(corner_groups(track))
+    if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+        return "tokens must be a list of token names"
+    if len(tokens) != n:
+        return f"{track.name} has {n} corners (a chicane counts once): draw exactly {n} tokens, not {len(tokens)}"
+    unknown = [t for t in tokens if t not in rules.tokens]
+    if unknown:
+        return f"there is no road-condition token {unknown[0]!r} (tokens: {', '.join(rules.tokens)})"
+    for t, k in Counter(tokens).items():
+        if k > rules.tokens[t].copies:
+            return f"there are only {rules.tokens[t].copies} {rules.tokens[t].name} tokens, not {k}"
+    return None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Conditions:
+    """One race's weather and road conditions as lookup tables (built once, shared by state copies)."""
+
+    tile: Tile
+    tokens: tuple[str, ...]  # per corner (chicane once), racing order
+    groups: tuple[tuple[int, ...], ...]
+    by_space: tuple[SectorEffect, ...]  # index = space 1..N (0 unused)
+    by_line: tuple[CornerEffect, ...]  # index = Corner Line (track order)
+    sector_of_space: tuple[int, ...] = field(repr=False)  # corner number (1-based) owning the sector, 0 inside a chicane
+
+    def sector(self, track: Track, p: int) -> SectorEffect:
+        """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
+        return self.by_space[track.space_of(p)]
+
+    def limit(self, track: Track, line: int) -> int:
+        """Limit of Corner Line ``line`` (index) after its token (# 20.8)."""
+        return track.corners[line].limit + self.by_line[line].limit
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Conditions:
+        return self  # immutable
+
+
+def build_conditions(track: Track, rules: WeatherRules, tile_id: str, tokens: Sequence[str]) -> Conditions:
+    """The effect tables for ``tile_id`` and ``tokens`` (already checked by :func:`check_tokens`)."""
+    tile = rules.tiles[tile_id]
+    groups = corner_groups(track)
+    n = track.spaces
+    by_line: list[CornerEffect] = [NO_CORNER_EFFECT] * len(track.corners)
+    sector_by_group: list[SectorEffect] = []
+    for group, tid in zip(groups, tokens, strict=True):
+        tok = rules.tokens[tid]
+        if tok.kind == "corner":
+            for line in group:  # # 22.2: a corner token modifies both lines of a chicane
+                by_line[line] = tok.corner
+            sector_by_group.append(NO_SECTOR_EFFECT)
+        elif tok.weather:  # # 20.4: the Weather token brings the tile's sector effect
+            sector_by_group.append(SectorEffect(tid, **{k: getattr(tile.sector, k) for k in _SECTOR_KEYS}))
+        else:
+            sector_by_group.append(tok.sector)
+    # # 20.6: a space belongs to the sector of the last Corner Line behind it (wrapping through the finish);
+    # the stretch inside a chicane (behind its first line) belongs to no corner's sector (# 22.2).
+    owner_of_line: dict[int, int] = {}
+    for g, group in enumerate(groups):
+        for j, line in enumerate(group):
+            owner_of_line[line] = g + 1 if j == len(group) - 1 else 0
+    by_space: list[SectorEffect] = [NO_SECTOR_EFFECT] * (n + 1)
+    owner: list[int] = [0] * (n + 1)
+    afters = [c.after_space for c in track.corners]
+    for s in range(1, n + 1):
+        behind = [i for i, a in enumerate(afters) if a < s]
+        line = behind[-1] if behind else len(afters) - 1
+        g = owner_of_line[line]
+        owner[s] = g
+        by_space[s] = sector_by_group[g - 1] if g else NO_SECTOR_EFFECT
+    return Conditions(tile, tuple(tokens), tuple(groups), tuple(by_space), tuple(by_line), tuple(owner))
+
+
+def corner_cost(speed: int, limit: int, overheat: int = 0) -> int:
+    """# 20.13, MA19: Heat due at a Corner Line: the excess, plus the overheat only when over the limit."""
+    excess = speed - limit
+    return excess + overheat if excess > 0 else 0
+
+
+def start_heat(effect: StartEffect, engine: int) -> tuple[int, int, int]:
+    """# 20.3: (Engine after, Heat into the deck, Heat into the discard pile) for an Engine of ``engine`` Heat.
+    Never more Heat moves or leaves than the Engine holds."""
+    engine = max(0, engine + effect.engine)
+    to_deck = min(effect.engine_to_deck, engine)
+    engine -= to_deck
+    to_discard = min(effect.engine_to_discard, engine)
+    return engine - to_discard, to_deck, to_discard

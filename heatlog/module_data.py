@@ -1,0 +1,74 @@
+"""The data of the Legends and weather modules: built-in files, validated, ready to embed in ``race_started``.
+
+``heatlog/data/legends.json`` (``schema/legends.schema.json``): the 10 Legend cards (# 19.4).
+``heatlog/data/weather.json`` (``schema/weather.schema.json``): 6 weather tiles, 6 road-condition token types
+with 2 copies each (# 20.1–20.4).
+
+The engine never reads these files: a race embeds what it uses (``race_started.modules``), so a later edit of
+a data file cannot change how an old log replays.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .engine.modules.legends import MAX_PRO, LegendRules
+from .engine.modules.weather import WeatherRules
+from .validation import validate_against
+
+DATA_DIR = Path(__file__).parent / "data"
+
+__all__ = [
+    "DATA_DIR",
+    "MAX_PRO",
+    "legend_data",
+    "legends_module",
+    "weather_data",
+    "weather_module",
+]
+
+
+@lru_cache(maxsize=1)
+def _legends() -> dict[str, Any]:
+    data = json.loads((DATA_DIR / "legends.json").read_text(encoding="utf-8"))
+    validate_against("legends", data)
+    LegendRules.from_dict({"cards": data["cards"]})  # the engine's own checks
+    ids = sorted(c["id"] for c in data["cards"])
+    assert ids == list(range(1, 11)), "the Legend deck has cards 1..10 (# 19.4)"
+    return data  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1)
+def _weather() -> dict[str, Any]:
+    data = json.loads((DATA_DIR / "weather.json").read_text(encoding="utf-8"))
+    validate_against("weather", data)
+    WeatherRules.from_dict(data)
+    return data  # type: ignore[no-any-return]
+
+
+def legend_data() -> dict[str, Any]:
+    """The built-in Legend deck file (a copy)."""
+    return copy.deepcopy(_legends())
+
+
+def weather_data() -> dict[str, Any]:
+    """The built-in weather file (a copy)."""
+    return copy.deepcopy(_weather())
+
+
+def legends_module(*, pro: int = 0, aggressive: bool = False) -> dict[str, Any]:
+    """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15)."""
+    data = _legends()
+    block = {"cards": copy.deepcopy(data["cards"]), "pro": pro, "aggressive": aggressive}
+    LegendRules.from_dict(block)  # refuses a bad pro value with the rule's words
+    return block
+
+
+def weather_module() -> dict[str, Any]:
+    """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
+    data = _weather()
+    return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
