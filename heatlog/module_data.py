@@ -39,7 +39,7 @@ def _legends() -> dict[str, Any]:
     LegendRules.from_dict({"cards": data["cards"]})  # the engine's own checks
     ids = sorted(c["id"] for c in data["cards"])
     assert ids == list(range(1, 11)), "the Legend deck has cards 1..10 (# 19.4)"
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +47,7 @@ def _weather() -> dict[str, Any]:
     data = json.loads((DATA_DIR / "weather.json").read_text(encoding="utf-8"))
     validate_against("weather", data)
     WeatherRules.from_dict(data)
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def legend_data() -> dict[str, Any]:

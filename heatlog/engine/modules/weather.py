@@ -209,7 +209,8 @@ class Conditions:
     groups: tuple[tuple[int, ...], ...]
     by_space: tuple[SectorEffect, ...]  # index = space 1..N (0 unused)
     by_line: tuple[CornerEffect, ...]  # index = Corner Line (track order)
-    sector_of_space: tuple[int, ...] = field(repr=False)  # corner number (1-based) owning the sector, 0 inside a chicane
+    # corner number (1-based) owning the sector of each space, 0 inside a chicane
+    sector_of_space: tuple[int, ...] = field(repr=False)
 
     def sector(self, track: Track, p: int) -> SectorEffect:
         """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
