@@ -1,9 +1,11 @@
 """Every numbered item of the rules digest (N.M), every contradiction (C1..) and every ambiguity reading (A1..)
-is named by at least one test under tests/.
+is named by at least one test under tests/; so is every item of the module sections built so far (MODULES.md,
+``MODULE_SECTIONS``) and every module contradiction/ambiguity (MC.., MA..) those modules rely on.
 
 A test cites an item by a comment (``# 9.3`` or ``# 9.3, 10.1: ...``; every item named in a comment counts), a
 docstring, or its name (``test_9_3_...``, ``test_C3_...``, ``test_A7_...``). The digest is read from the repo
-copy ``docs/rules.md``; when the shared original sits beside the clone it must be identical.
+copy ``docs/rules.md`` (the modules digest from ``docs/modules.md``); when the shared originals sit beside the
+clone they must be identical.
 """
 
 from __future__ import annotations
@@ -19,11 +21,16 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "docs" / "rules.md"
 SHARED_DIGEST = REPO.parent / "shared" / "rules" / "DIGEST.md"
+MODULES = REPO / "docs" / "modules.md"
+SHARED_MODULES = REPO.parent / "shared" / "rules" / "MODULES.md"
+# Module sections whose every item must be cited, and the MC/MA readings they rely on.
+MODULE_SECTIONS: dict[str, str] = {}  # sections 19, 20 join when their scenario tests land
+MODULE_READINGS: tuple[str, ...] = ()
 TESTS = REPO / "tests"
 
-ITEM = re.compile(r"^(\d+\.\d+|[CA]\d+)\.? ", re.MULTILINE)
-CITED_IN_TEXT = re.compile(r"(?<![\w.])(\d+\.\d+|[CA]\d+)(?![\w.]*\d)")
-LEADING_ITEM = re.compile(r"(\d+_\d+|[CA]\d+)(?:_|$)")  # test_16_2_A9_adrenaline -> 16.2, A9
+ITEM = re.compile(r"^(\d+\.\d+|M?[CA]\d+)\.? ", re.MULTILINE)
+CITED_IN_TEXT = re.compile(r"(?<![\w.])(\d+\.\d+|M?[CA]\d+)(?![\w.]*\d)")
+LEADING_ITEM = re.compile(r"(\d+_\d+|M?[CA]\d+)(?:_|$)")  # test_16_2_A9_adrenaline -> 16.2, A9; MA5 too
 
 
 def digest_items(text: str) -> list[str]:
@@ -68,6 +75,13 @@ def all_citations() -> dict[str, set[str]]:
     return out
 
 
+def module_items(text: str) -> list[str]:
+    """Items of MODULES.md: N.M of sections 18.., MC.. and MA.. (the bulleted lists of a section are not items)."""
+    items = ITEM.findall(text)
+    assert len(items) == len(set(items)), "an item number appears twice in the modules digest"
+    return items
+
+
 def test_digest_has_the_expected_shape():
     items = digest_items(RULES.read_text(encoding="utf-8"))
     assert "1.1" in items and "17.2" in items
@@ -82,10 +96,28 @@ def test_every_digest_item_is_cited_by_a_test():
     assert not missing, f"digest items no test names: {', '.join(missing)}"
 
 
+def test_modules_digest_has_the_expected_shape():
+    items = module_items(MODULES.read_text(encoding="utf-8"))
+    for section in MODULE_SECTIONS:
+        assert f"{section}.1" in items, f"section {section} of MODULES.md has no items"
+    assert set(MODULE_READINGS) <= set(items)
+
+
+def test_every_item_of_the_built_module_sections_is_cited_by_a_test():
+    items = module_items(MODULES.read_text(encoding="utf-8"))
+    wanted = [i for i in items if i.split(".")[0] in MODULE_SECTIONS] + list(MODULE_READINGS)
+    cited = all_citations()
+    missing = [i for i in wanted if i not in cited]
+    assert not missing, f"module items no test names: {', '.join(missing)}"
+
+
 def test_citations_name_real_items():
     # A typo like "# 9.9" would look like coverage of an item that does not exist.
     items = set(digest_items(RULES.read_text(encoding="utf-8")))
-    unknown = {i: files for i, files in all_citations().items() if i not in items and re.match(r"\d+\.\d+$", i)}
+    items |= set(module_items(MODULES.read_text(encoding="utf-8")))
+    unknown = {
+        i: files for i, files in all_citations().items() if i not in items and re.match(r"\d+\.\d+$|M[CA]\d+$", i)
+    }
     rules_only = {i: f for i, f in unknown.items() if any("tests/rules/" in x for x in f)}
     assert not rules_only, f"tests cite items the digest does not have: {rules_only}"
 
@@ -94,6 +126,12 @@ def test_repo_copy_is_the_shared_digest_verbatim():
     if not SHARED_DIGEST.exists():
         pytest.skip("shared/rules/DIGEST.md is not beside this clone")
     assert RULES.read_bytes() == SHARED_DIGEST.read_bytes(), "docs/rules.md differs from shared/rules/DIGEST.md"
+
+
+def test_modules_copy_is_the_shared_modules_digest_verbatim():
+    if not SHARED_MODULES.exists():
+        pytest.skip("shared/rules/MODULES.md is not beside this clone")
+    assert MODULES.read_bytes() == SHARED_MODULES.read_bytes(), "docs/modules.md differs from shared/rules/MODULES.md"
 
 
 def test_the_citation_parser():
@@ -106,8 +144,11 @@ def test_the_citation_parser():
         "    pass\n"
         "def test_7_2_by_gear_3_1_0_0():\n"
         "    pass\n"
+        "def test_MA9_19_5_deck():\n"
+        "    # 20.7, MA5, MC8: sector\n"
+        "    pass\n"
     )
     got = citations(src)
-    assert {"C10", "A1", "9.3", "10.1", "A2", "A12", "3.5", "7.2"} <= got
+    assert {"C10", "A1", "9.3", "10.1", "A2", "A12", "3.5", "7.2", "MA9", "19.5", "20.7", "MA5", "MC8"} <= got
     assert "4.4" not in got  # inside a string literal, not a comment
     assert "3.1" not in got and "0.0" not in got  # only leading numbers of a test name cite items
