@@ -19,27 +19,48 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from heatlog.engine.errors import MalformedInput
-from heatlog.engine.track import Track
+from heatlog.engine.track import V1_HEAT, V1_STRESS, Track
 
 __all__ = [
     "BUILTIN_TRACKS",
     "TRACK_ALIASES",
     "SCHEMA_PATH",
     "TRACKS_DIR",
+    "NOT_COVERED",
     "builtin_track_id",
     "load_track",
     "load_track_data",
+    "track_warnings",
     "validate_track_data",
 ]
 
 SCHEMA_PATH = Path(__file__).parent / "schema" / "track.schema.json"
 TRACKS_DIR = Path(__file__).parent / "data" / "tracks"
 
-BUILTIN_TRACKS: tuple[str, ...] = ("usa", "great-britain", "france", "italy")
+BUILTIN_TRACKS: tuple[str, ...] = (
+    "usa",
+    "great-britain",
+    "france",
+    "italy",
+    "japan",  # Heavy Rain (flooded spaces, a chicane)
+    "mexico",  # Heavy Rain (two chicanes)
+    "spain",  # Tunnel Vision (tunnels, two chicanes, 1 lap)
+    "netherlands",  # Tunnel Vision (a chicane, a double chevron)
+)
 TRACK_ALIASES: dict[str, str] = {
     "gb": "great-britain",
     "great_britain": "great-britain",
     "italia": "italy",
+    "espana": "spain",
+    "españa": "spain",
+    "nederland": "netherlands",
+}
+#: Circuits that exist in the sources but are not built in: their rules are unfinished everywhere (# 22.10).
+NOT_COVERED: dict[str, str] = {
+    "germany": "Germany",
+    "deutschland": "Germany",
+    "south-africa": "South Africa",
+    "south_africa": "South Africa",
 }
 
 PathPart = str | int
@@ -67,11 +88,40 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
         return copy.deepcopy(_builtin_data(track_id))
     path = Path(name_or_path).expanduser()
     if not path.exists() and not _looks_like_path(name_or_path):
+        key = name_or_path.strip().lower().replace(" ", "-")
+        if key in NOT_COVERED:
+            raise MalformedInput(
+                f"track {name_or_path!r}: {NOT_COVERED[key]} is not built in: its circuit data and its gravel "
+                "rules are unfinished in every source (MODULES.md 22.10); give the path of your own track file "
+                "to race it anyway"
+            )
         raise MalformedInput(
             f"unknown track {name_or_path!r}: built-in tracks are {', '.join(BUILTIN_TRACKS)} "
             f"(aliases {', '.join(sorted(TRACK_ALIASES))}); or give the path of a track JSON file"
         )
-    return _read_track_file(path, str(path))
+    return _upgrade_user_file(_read_track_file(path, str(path)))
+
+
+def _upgrade_user_file(data: dict[str, Any]) -> dict[str, Any]:
+    """A user's version-1 file read for a new race means what it says (# 22.9): when its circuit values or
+    special spaces would make a difference, it becomes version 2. Logs keep the version they recorded."""
+    if data["schema_version"] == 1:
+        special = data.get("special_spaces", {})
+        if (data["heat"], data["stress"]) != (V1_HEAT, V1_STRESS) or special.get("flooded") or special.get("tunnel"):
+            data["schema_version"] = 2
+    return data
+
+
+def track_warnings(data: dict[str, Any]) -> list[str]:
+    """What a user should hear before racing this (valid) track: features heatlog has no rule for (# 22.10)."""
+    out: list[str] = []
+    gravel = data.get("special_spaces", {}).get("gravel") or []
+    if gravel:
+        out.append(
+            f"{data.get('name', data['id'])}: gravel spaces ({len(gravel)}) have no rule in any source and are not "
+            "covered: they are drawn but change nothing (MODULES.md 22.10)"
+        )
+    return out
 
 
 def load_track(name_or_path: str) -> Track:
@@ -196,6 +246,7 @@ def _semantic_problems(data: dict[str, Any]) -> list[tuple[Sequence[PathPart], s
             problems.append((path, f"space {value} is not on the track (spaces are 1..{n})"))
 
     previous: int | None = None
+    letters: dict[str, int] = {}
     for i, corner in enumerate(data["corners"]):
         after = corner["after_space"]
         space_in_range(("corners", i, "after_space"), after)
@@ -221,6 +272,25 @@ def _semantic_problems(data: dict[str, Any]) -> list[tuple[Sequence[PathPart], s
                     f"not {chicane}",
                 )
             )
+        elif chicane is not None and corner["limit"] != data["corners"][i - 1]["limit"]:
+            problems.append(
+                (
+                    ("corners", i, "limit"),
+                    f"a chicane's two lines have the same speed limit (# 22.1): this line has {corner['limit']}, "
+                    f"its first line {data['corners'][i - 1]['limit']}",
+                )
+            )
+        letter = corner.get("press")
+        if letter is not None:
+            if letter in letters:
+                problems.append(
+                    (
+                        ("corners", i, "press"),
+                        f"press letter {letter} is on two corners (also corners[{letters[letter]}])",
+                    )
+                )
+            else:
+                letters[letter] = i
 
     seen_spots: dict[int, int] = {}
     seen_places: dict[tuple[int, int], int] = {}

@@ -88,7 +88,8 @@ def position(state: RaceState) -> dict[str, Any]:
 
 
 def check_conservation(state: RaceState, where: str) -> None:
-    """# 1.2, 17.2: every card a car owns is in exactly one zone; only spinouts add cards (# 10.3)."""
+    """# 1.2, 17.2, 22.9: every card a car owns is in exactly one zone (15 deck cards, the circuit's Stress and
+    Heat); only spinouts add cards (# 10.3)."""
     if state.phase == "grid":
         return  # decks are dealt out at grid_set
     for car in state.cars.values():
@@ -97,7 +98,7 @@ def check_conservation(state: RaceState, where: str) -> None:
         assert unseen == car.hand_size + car.deck_size, where
         # Committed cards (open mode, step 2) stay in the hand until revealed: not counted twice.
         total = unseen + len(car.play_area) + len(car.discard) + car.engine
-        expected = 24 + car.stress_taken - (1 if car.handicap else 0)
+        expected = 15 + state.track.stress + state.track.heat + car.stress_taken - (1 if car.handicap else 0)
         assert total == expected, f"{where}: {car.name} owns {total} cards, not {expected}"
         if car.hand is not None:
             assert sum(car.hand.values()) == car.hand_size, where

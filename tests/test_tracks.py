@@ -26,8 +26,30 @@ EXPECTED = {
     "great-britain": (63, 2, 6, 3, [(15, 10), (30, 6), (37, 5), (43, 4), (48, 3)]),
     "france": (60, 2, 6, 3, [(12, 5), (20, 2), (27, 4), (39, 3), (47, 4)]),
     "italy": (54, 3, 6, 3, [(10, 5), (19, 2), (26, 3)]),
+    "japan": (60, 2, 7, 3, [(10, 4), (12, 4), (18, 2), (45, 5), (53, 3)]),
+    "mexico": (60, 3, 6, 2, [(14, 7), (19, 7), (38, 6), (44, 4), (50, 2), (51, 2)]),
+    "netherlands": (55, 3, 6, 3, [(9, 5), (13, 5), (16, 3), (26, 8), (34, 4)]),
+    "spain": (
+        109,
+        1,
+        6,
+        3,
+        [(11, 5), (15, 4), (29, 4), (32, 4), (44, 2), (65, 5), (85, 2), (92, 3), (95, 4), (98, 4), (103, 3)],
+    ),
 }
-NAMES = {"usa": "USA", "great-britain": "Great Britain", "france": "France", "italy": "Italy"}
+NAMES = {
+    "usa": "USA",
+    "great-britain": "Great Britain",
+    "france": "France",
+    "italy": "Italy",
+    "japan": "Japan",
+    "mexico": "Mexico",
+    "spain": "Spain",
+    "netherlands": "Netherlands",
+}
+SETS = {"japan": "heavy-rain", "mexico": "heavy-rain", "spain": "tunnel-vision", "netherlands": "tunnel-vision"}
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "tracks"
+REFERENCE_FILE = {"great-britain": "great_britain"}
 
 
 def write(tmp_path: Path, data: Any, name: str = "custom.json") -> Path:
@@ -67,7 +89,7 @@ def test_schema_is_valid_draft_2020_12() -> None:
 
 
 def test_builtin_files_are_exactly_the_builtins() -> None:
-    assert BUILTIN_TRACKS == ("usa", "great-britain", "france", "italy")
+    assert BUILTIN_TRACKS == ("usa", "great-britain", "france", "italy", "japan", "mexico", "spain", "netherlands")
     assert sorted(p.stem for p in TRACKS_DIR.glob("*.json")) == sorted(BUILTIN_TRACKS)
 
 
@@ -82,8 +104,125 @@ def test_builtin_track_matches_reference_figures(track_id: str) -> None:
     assert [(c.after_space, c.limit) for c in track.corners] == corners
     assert track.race_line_lane_from_finish == 1
     data = load_track_data(track_id)
-    assert data["schema_version"] == 1 and data["set"] == "base"
+    # the base files stay version 1 (their races and logs are byte-identical); the expansions are version 2
+    assert (data["schema_version"], data["set"]) == ((2, SETS[track_id]) if track_id in SETS else (1, "base"))
     assert "shared/reference/tracks/" in data["source"]
+
+
+@pytest.mark.parametrize("track_id", BUILTIN_TRACKS)
+def test_22_9_builtin_track_is_the_reference_transcribed(track_id: str) -> None:
+    """Every figure the rules use, compared with the shared research notes (when they sit beside the clone):
+    circuit values (# 22.9), corners, Legend lines/diamonds/chevrons (# 19.7, 19.14), chicanes (# 22.1), press
+    letters (# 21.6), flooded (# 22.4) and tunnel (# 22.6) spaces, the grid."""
+    ref_path = REFERENCE / f"{REFERENCE_FILE.get(track_id, track_id)}.json"
+    if not ref_path.exists():
+        pytest.skip("shared/reference/tracks is not beside this clone")
+    ref = json.loads(ref_path.read_text(encoding="utf-8"))
+    track = load_track(track_id)
+    assert (track.spaces, track.laps, track.heat, track.stress) == (
+        ref["spaces_per_lap"],
+        ref["laps"],
+        ref["heat_cards"],
+        ref["stress_cards"],
+    )
+    assert track.race_line_lane_from_finish == ref["race_line_lane_from_finish_to_first_corner"]
+    assert len(track.corners) == len(ref["corners"])
+    for corner, rc in zip(track.corners, ref["corners"], strict=True):
+        assert (corner.after_space, corner.limit, corner.race_line_lane_after) == (
+            rc["corner_line_after_space"],
+            rc["speed_limit"],
+            rc["race_line_lane_after_corner"],
+        )
+        assert corner.legend_line_after_space == rc["legend_line_after_space"]
+        assert corner.legend_diamond_spaces == tuple(rc["legend_diamond_spaces"][str(k)] for k in range(4))
+        assert corner.chevron_spaces == frozenset(rc["chevron_spaces"])
+        assert corner.double_chevron_spaces == frozenset(rc["double_chevron_spaces"])
+        assert corner.chicane_second_line_of == rc["chicane_second_line_of_corner_index"]
+        assert corner.press == rc["press_letter"]
+    assert track.grid == tuple((g["space"], g["lane"]) for g in ref["starting_grid"])
+    special = ref.get("special_spaces", {})
+    for key, got in (("flooded_spaces", track.flooded), ("tunnel_spaces", track.tunnel)):
+        lanes = special.get(key, {}).get("spaces_lanes", {})
+        assert all(sorted(v) == [1, 2] for v in lanes.values())  # MA16: both spots of every listed space
+        assert got == frozenset(int(s) for s in lanes)
+    assert not special.get("gravel_spaces")  # # 22.10: no built-in circuit has gravel
+
+
+def test_22_1_22_3_chicanes_and_their_press_corners() -> None:
+    """A chicane is two consecutive lines with the same limit; its press letter is on the second line."""
+    expected = {
+        "japan": [(10, 12)],
+        "mexico": [(14, 19), (50, 51)],
+        "netherlands": [(9, 13)],
+        "spain": [(29, 32), (95, 98)],
+    }
+    for track_id in BUILTIN_TRACKS:
+        track = load_track(track_id)
+        pairs = track.chicanes()
+        assert [(a.after_space, b.after_space) for a, b in pairs] == expected.get(track_id, [])
+        for first, second in pairs:
+            assert first.limit == second.limit
+            assert first.press is None and second.press is not None
+    assert {k: c.after_space for k, c in load_track("spain").press_corners().items()} == {
+        "A": 15,
+        "B": 32,
+        "C": 65,
+        "D": 85,
+        "E": 98,
+    }
+
+
+def test_22_4_22_6_flooded_and_tunnel_spaces_by_progress() -> None:
+    japan, spain = load_track("japan"), load_track("spain")
+    assert sorted(japan.flooded) == [*range(6, 12), *range(39, 46), *range(50, 56)]
+    assert japan.is_flooded(6) and japan.is_flooded(60 + 45) and not japan.is_flooded(12)
+    assert not japan.is_flooded(0)  # the grid (space 60) is not flooded
+    assert spain.in_tunnel(17) and spain.in_tunnel(88) and not spain.in_tunnel(16) and not spain.in_tunnel(89)
+    assert not load_track("usa").flooded and not load_track("usa").tunnel
+
+
+def test_20_6_sectors_follow_the_last_corner_line() -> None:
+    japan = load_track("japan")
+    assert [japan.sector_of(p) for p in (1, 10, 11, 12, 13, 18, 19, 45, 46, 53, 54, 60, 0)] == [
+        5,
+        5,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+        4,
+        5,
+        5,
+        5,
+    ]
+
+
+def test_22_9_schema_version_1_sets_up_6_heat_3_stress_whatever_it_lists() -> None:
+    """A version-1 track in an old log replays as it was recorded: 6 Heat, 3 Stress, no flooded/tunnel effect."""
+    data = load_track_data("japan")
+    data["schema_version"] = 1
+    old = Track.from_dict(data)
+    assert (old.heat, old.stress, old.flooded, old.tunnel) == (6, 3, frozenset(), frozenset())
+    assert load_track("japan").heat == 7
+
+
+def test_22_10_germany_and_south_africa_are_not_built_in() -> None:
+    for name in ("germany", "Deutschland", "south-africa", "south_africa"):
+        with pytest.raises(MalformedInput, match="22.10"):
+            load_track(name)
+
+
+def test_22_10_gravel_is_loaded_with_a_warning(tmp_path: Path) -> None:
+    from heatlog.tracks import track_warnings
+
+    data = usa_copy()
+    data["special_spaces"]["gravel"] = [3, 4]
+    loaded = load_track_data(str(write(tmp_path, data)))
+    assert any("gravel" in w and "22.10" in w for w in track_warnings(loaded))
+    assert track_warnings(load_track_data("usa")) == []
 
 
 @pytest.mark.parametrize("track_id", BUILTIN_TRACKS)
@@ -173,6 +312,10 @@ def test_italy_three_laps_corner_lines() -> None:
         ("Great-Britain", "great-britain"),
         ("italia", "italy"),
         ("USA", "usa"),
+        ("espana", "spain"),
+        ("España", "spain"),
+        ("nederland", "netherlands"),
+        ("Japan", "japan"),
     ],
 )
 def test_aliases(name: str, track_id: str) -> None:
@@ -229,8 +372,11 @@ def test_user_track_by_path(tmp_path: Path) -> None:
     )
     assert [track.race_lane(s) for s in (1, 5, 6, 15, 16, 20)] == [2, 2, 1, 1, 2, 2]
     assert track.grid == ((20, 1), (19, 2))
-    assert load_track_data(str(path)) == data
+    # # 22.9: a version-1 file whose values differ from 6/3 is read for a new race as version 2 (what it says)
+    assert load_track_data(str(path)) == {**data, "schema_version": 2}
     assert load_track(str(path)) == track  # re-read, equal
+    plain = {**data, "heat": 6, "stress": 3}
+    assert load_track_data(str(write(tmp_path, plain, "plain.json"))) == plain  # nothing to change: stays 1
 
 
 def test_user_copy_of_builtin_loads(tmp_path: Path) -> None:
@@ -287,7 +433,7 @@ def test_limit_not_an_integer(tmp_path: Path) -> None:
         (lambda d: d["grid"][3].update(lane=0), "grid[3].lane", "0"),
         (lambda d: d.update(corners=[]), "corners", "should be non-empty"),
         (lambda d: d.update(grid=d["grid"][:1]), "grid", "too short"),
-        (lambda d: d.update(schema_version=2), "schema_version", "1 was expected"),
+        (lambda d: d.update(schema_version=3), "schema_version", "3 is not one of [1, 2]"),
         (lambda d: d["corners"][0].update(press="a"), "corners[0].press", "a"),
         (
             lambda d: d["corners"][1].update(legend_line_after_space="q"),
@@ -377,6 +523,19 @@ def test_chicane_must_point_at_previous_corner(tmp_path: Path) -> None:
     data = copy.deepcopy(data)
     data["corners"][0]["chicane_second_line_of"] = 1
     assert "corners[0].chicane_second_line_of" in refused(write(tmp_path, data))
+
+
+def test_22_1_chicane_lines_have_one_limit(tmp_path: Path) -> None:
+    data = usa_copy()
+    data["corners"][1]["chicane_second_line_of"] = 1  # 33 (limit 3) closing 12 (limit 7)
+    message = refused(write(tmp_path, data))
+    assert "corners[1].limit" in message and "same speed limit" in message
+
+
+def test_press_letters_are_unique(tmp_path: Path) -> None:
+    data = usa_copy()
+    data["corners"][2]["press"] = "A"
+    assert "corners[2].press" in refused(write(tmp_path, data))
 
 
 def test_directory_is_refused(tmp_path: Path) -> None:

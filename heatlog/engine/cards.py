@@ -16,11 +16,13 @@ GEAR_COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}  # # 7.2
 SPINOUT_STRESS = {1: 1, 2: 1, 3: 2, 4: 2}  # # 10.3
 
 
-def starting_deck() -> list[str]:
-    """The 18-card draw deck before shuffling (# 1.2): 12 Basic, 0, 5, the Heat upgrade and 3 Stress."""
-    return [c for c in BASIC for _ in range(3)] + ["0", "5", HEAT] + [STRESS] * 3
+def starting_deck(stress: int = 3) -> list[str]:
+    """The draw deck before shuffling (# 1.2): 12 Basic, 0, 5, the Heat upgrade and the circuit's Stress
+    (3 on the base circuits, # 22.9)."""
+    return [c for c in BASIC for _ in range(3)] + ["0", "5", HEAT] + [STRESS] * stress
 
 
-def engine_heat(handicap: bool) -> int:
-    """Heat cards on the Engine at the start: 6, or 5 for an experienced driver (# 17.2)."""
-    return 5 if handicap else 6
+def engine_heat(handicap: bool, heat: int = 6) -> int:
+    """Heat cards on the Engine at the start: the circuit's Heat (6 on the base circuits, # 22.9), one fewer
+    for an experienced driver (# 17.2: 5 instead of 6; on other circuits read as one fewer)."""
+    return heat - 1 if handicap else heat

@@ -22,6 +22,7 @@ from .cards import (
     SPINOUT_STRESS,
     STRESS,
     VALUE,
+    engine_heat,
     starting_deck,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
@@ -246,7 +247,7 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         p, lane = state.track.grid_progress(spot)  # # 1.4: fill from the lowest number upward
         car.progress, car.lane = p, lane
         state.spots[(state.track.space_of(p), lane)] = name
-        deck = starting_deck()  # # 1.2
+        deck = starting_deck(state.track.stress)  # # 1.2, 22.9
         car.pool = counts(deck)
         car.deck_size = len(deck)
         car.hand = dict.fromkeys(CARDS, 0) if state.mode == "open" else None
@@ -254,7 +255,7 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         car.deck = None
         car.deck_max = dict(car.pool) if car.hand is None else None
         car.needs_shuffle = True
-        car.engine = 5 if car.handicap else 6  # # 17.2
+        car.engine = engine_heat(car.handicap, state.track.heat)  # # 17.2, 22.9
     state.phase = "deal"
 
 

@@ -10,7 +10,7 @@ import copy as _copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARDS
+from .cards import CARDS, engine_heat
 from .track import Track
 
 Counts = dict[str, int]
@@ -225,5 +225,7 @@ def make_state(
     roster: dict[str, Car] = {}
     for c in cars:
         hc = c["name"] in handicap
-        roster[c["name"]] = Car(name=c["name"], colour=c.get("colour", ""), handicap=hc, engine=5 if hc else 6)
+        roster[c["name"]] = Car(
+            name=c["name"], colour=c.get("colour", ""), handicap=hc, engine=engine_heat(hc, track.heat)
+        )
     return RaceState(track=track, laps=laps, variant=variant, mode=mode, cars=roster, started=len(roster))

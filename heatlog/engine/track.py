@@ -2,12 +2,20 @@
 
 Coordinates (see docs/design.md): a car's place is an absolute *progress* ``p``; the grid has ``p <= 0``,
 space of ``p`` is ``((p - 1) % N) + 1``; a corner line "after space c" lies at ``c + k*N``.
+
+Besides the geometry the engine needs, a Track carries the circuit's features as data for the rules and the
+modules: per corner its Legend line, diamonds and chevrons (# 19.7, 19.14), the chicane it closes (# 22.1) and
+its press letter (# 21.6); per space whether it is flooded (# 22.4) or in a tunnel (# 22.6); and the circuit
+values (# 22.9). ``schema_version`` 1 tracks predate 22.9: they set up 6 Heat and 3 Stress and have no
+flooded or tunnel effect whatever they list (so an old log replays as it was recorded).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+V1_HEAT, V1_STRESS = 6, 3  # what a schema_version 1 track set up, whatever it listed (# 1.2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +24,15 @@ class Corner:
     limit: int
     race_line_lane_after: int
     legend_line_after_space: int | None = None
+    legend_diamond_spaces: tuple[int, ...] = ()  # diamond 0, 1, 2, 3 (# 19.4, 19.7)
+    chevron_spaces: frozenset[int] = frozenset()  # # 19.14: one extra corner line
+    double_chevron_spaces: frozenset[int] = frozenset()  # # 19.14: two extra corner lines
+    chicane_second_line_of: int | None = None  # # 22.1: 1-based number of the chicane's first line
+    press: str | None = None  # # 21.6: press letter (the second line of a chicane carries it, # 22.3)
+
+    @property
+    def is_chicane_second_line(self) -> bool:
+        return self.chicane_second_line_of is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +47,9 @@ class Track:
     corners: tuple[Corner, ...]
     grid: tuple[tuple[int, int], ...]  # (space, lane) for grid spot 1, 2, ...
     data: dict[str, Any] = field(compare=False, repr=False, hash=False)
+    schema_version: int = 1
+    flooded: frozenset[int] = frozenset()  # spaces (both spots, MA16) that take effect: # 22.4
+    tunnel: frozenset[int] = frozenset()  # spaces (both spots, MA16) that take effect: # 22.6
     _lane_by_space: tuple[int, ...] = field(compare=False, repr=False, hash=False, default=())
 
     @classmethod
@@ -42,6 +62,11 @@ class Track:
                         limit=int(c["limit"]),
                         race_line_lane_after=int(c["race_line_lane_after"]),
                         legend_line_after_space=c.get("legend_line_after_space"),
+                        legend_diamond_spaces=tuple(int(x) for x in c.get("legend_diamond_spaces", ())),
+                        chevron_spaces=frozenset(int(x) for x in c.get("chevron_spaces", ())),
+                        double_chevron_spaces=frozenset(int(x) for x in c.get("double_chevron_spaces", ())),
+                        chicane_second_line_of=c.get("chicane_second_line_of"),
+                        press=c.get("press"),
                     )
                     for c in data["corners"]
                 ),
@@ -57,17 +82,23 @@ class Track:
             if s in by_after:  # the race line changes at the corner line after space s
                 lane = by_after[s]
         grid = tuple((int(g["space"]), int(g["lane"])) for g in sorted(data["grid"], key=lambda g: g["spot"]))
+        version = int(data.get("schema_version", 1))
+        special = data.get("special_spaces") or {}
+        current = version >= 2  # # 22.9: values and special spaces take effect from schema_version 2
         return cls(
             id=str(data["id"]),
             name=str(data.get("name", data["id"])),
             spaces=n,
             laps=int(data["laps"]),
-            heat=int(data.get("heat", 6)),
-            stress=int(data.get("stress", 3)),
+            heat=int(data.get("heat", V1_HEAT)) if current else V1_HEAT,
+            stress=int(data.get("stress", V1_STRESS)) if current else V1_STRESS,
             race_line_lane_from_finish=int(data["race_line_lane_from_finish"]),
             corners=corners,
             grid=grid,
             data=data,
+            schema_version=version,
+            flooded=frozenset(int(x) for x in special.get("flooded", ())) if current else frozenset(),
+            tunnel=frozenset(int(x) for x in special.get("tunnel", ())) if current else frozenset(),
             _lane_by_space=tuple(lanes),
         )
 
@@ -80,6 +111,44 @@ class Track:
     def race_lane(self, p: int) -> int:
         """The lane holding the race line on the space of progress ``p`` (# 1.5, C9)."""
         return self._lane_by_space[(p - 1) % self.spaces + 1]
+
+    def is_flooded(self, p: int) -> bool:
+        """Is the space of progress ``p`` flooded (# 22.4; both spots, MA16)? The grid is never flooded."""
+        return p > 0 and self.space_of(p) in self.flooded
+
+    def in_tunnel(self, p: int) -> bool:
+        """Is the space of progress ``p`` inside a tunnel (# 22.6; both spots, MA16)?"""
+        return p > 0 and self.space_of(p) in self.tunnel
+
+    def sector_of(self, p: int) -> int:
+        """The 1-based number of the corner whose sector holds the space of ``p``: the last corner line behind
+        it, wrapping through the finish line (# 20.6; the spaces inside a chicane are the sector of its first
+        line). Grid spaces belong to the last corner's sector."""
+        space = self.space_of(p)
+        number = len(self.corners)
+        for i, c in enumerate(self.corners, start=1):
+            if c.after_space < space:
+                number = i
+        return number
+
+    def corner_number(self, after_space: int) -> int:
+        """The 1-based number of the corner line after ``after_space`` (KeyError if there is none)."""
+        for i, c in enumerate(self.corners, start=1):
+            if c.after_space == after_space:
+                return i
+        raise KeyError(after_space)
+
+    def chicanes(self) -> list[tuple[Corner, Corner]]:
+        """(first line, second line) of every chicane, in race order (# 22.1)."""
+        return [
+            (self.corners[c.chicane_second_line_of - 1], c)
+            for c in self.corners
+            if c.chicane_second_line_of is not None and 1 <= c.chicane_second_line_of <= len(self.corners)
+        ]
+
+    def press_corners(self) -> dict[str, Corner]:
+        """Press letter -> the corner line that carries it (# 21.6, 22.3)."""
+        return {c.press: c for c in self.corners if c.press}
 
     def grid_progress(self, spot: int) -> tuple[int, int]:
         """(progress, lane) of grid spot ``spot`` (1-based, # 1.4)."""

@@ -26,6 +26,8 @@ SHARED_MODULES = REPO.parent / "shared" / "rules" / "MODULES.md"
 # Module sections whose every item must be cited, and the MC/MA readings they rely on.
 MODULE_SECTIONS: dict[str, str] = {}  # sections 19, 20 join when their scenario tests land
 MODULE_READINGS: tuple[str, ...] = ()
+# Single items of sections not yet built whole (22: expansion circuits as data, circuit values, not covered).
+MODULE_ITEMS: tuple[str, ...] = ("22.1", "22.3", "22.9", "22.10")
 TESTS = REPO / "tests"
 
 ITEM = re.compile(r"^(\d+\.\d+|M?[CA]\d+)\.? ", re.MULTILINE)
@@ -101,11 +103,12 @@ def test_modules_digest_has_the_expected_shape():
     for section in MODULE_SECTIONS:
         assert f"{section}.1" in items, f"section {section} of MODULES.md has no items"
     assert set(MODULE_READINGS) <= set(items)
+    assert set(MODULE_ITEMS) <= set(items)
 
 
 def test_every_item_of_the_built_module_sections_is_cited_by_a_test():
     items = module_items(MODULES.read_text(encoding="utf-8"))
-    wanted = [i for i in items if i.split(".")[0] in MODULE_SECTIONS] + list(MODULE_READINGS)
+    wanted = [i for i in items if i.split(".")[0] in MODULE_SECTIONS] + list(MODULE_READINGS) + list(MODULE_ITEMS)
     cited = all_citations()
     missing = [i for i in wanted if i not in cited]
     assert not missing, f"module items no test names: {', '.join(missing)}"
