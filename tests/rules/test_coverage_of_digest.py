@@ -129,7 +129,8 @@ def test_every_garage_item_is_cited_or_listed_as_not_yet():
     cited = all_citations()
     missing = {i for i in garage + list(GARAGE_READINGS) if i not in cited}
     assert missing <= GARAGE_NOT_YET, f"Garage items no test names: {', '.join(sorted(missing - GARAGE_NOT_YET))}"
-    stale = GARAGE_NOT_YET - missing
+    ours = {i for i, files in cited.items() if any(f.startswith("tests/rules/modules/garage/") for f in files)}
+    stale = GARAGE_NOT_YET & ours  # only the Garage's own tests retire an item (others may cite MA5, MA19 …)
     assert not stale, f"now cited by a test, take them off GARAGE_NOT_YET: {', '.join(sorted(stale))}"
 
 
