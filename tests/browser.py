@@ -65,9 +65,9 @@ def _run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[s
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
-def dump_dom(url: str) -> str:
-    """The page's DOM after its scripts ran (``--dump-dom``)."""
-    r = _run(["--dump-dom", url])
+def dump_dom(url: str, size: tuple[int, int] | None = None) -> str:
+    """The page's DOM after its scripts ran (``--dump-dom``), in a window of ``size`` (width, height) if given."""
+    r = _run([*([f"--window-size={size[0]},{size[1]}"] if size else []), "--dump-dom", url])
     assert r.returncode == 0 and r.stdout.strip(), f"chromium --dump-dom failed ({r.returncode}): {r.stderr[-2000:]}"
     return r.stdout
 

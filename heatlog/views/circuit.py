@@ -1,9 +1,17 @@
-"""A picture of a circuit laid out from its spaces alone (track files carry no drawing coordinates).
+"""Where every spot of a circuit goes in a picture: from the printed board when heatlog has its drawing
+(:mod:`heatlog.drawings`: every built-in circuit), else laid out from the spaces alone.
 
-The loop bends at the corner lines: the corner positions become the vertices of a convex polygon inscribed in a
-circle whose sides are as long as the sectors between them (in spaces), the vertices are rounded, and the
-spaces are spread along each sector. The loop is turned so that the start/finish straight lies at the bottom,
-run from left to right, then fitted to the drawing box. Tracks with fewer than three corners get extra bends.
+Board layout: the spots sit at the board's coordinates; the line after space p (corner, Legend, finish) runs
+across both lanes between spaces p and p+1, from the midpoints of the two spots of each lane, pushed out by half
+the lane spacing (as the research notes derive them); each spot is the quadrilateral between the line behind it
+and the line ahead of it. Where consecutive spaces are far apart (Japan's road under the bridge) the spots keep
+their own length and the road between them is drawn as an underpass, beneath the bridge's spaces.
+
+Schematic layout (a user's track): the loop bends at the corner lines: the corner positions become the vertices
+of a convex polygon inscribed in a circle whose sides are as long as the sectors between them (in spaces), the
+vertices are rounded, and the spaces are spread along each sector. The loop is turned so that the start/finish
+straight lies at the bottom, run from left to right, then fitted to the drawing box. Tracks with fewer than
+three corners get extra bends.
 
 Pure geometry: the HTML view turns the result into SVG.
 """
@@ -11,8 +19,10 @@ Pure geometry: the HTML view turns the result into SVG.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..drawings import Drawing, drawing_for
 from ..engine.track import Track
 
 Point = tuple[float, float]
@@ -22,15 +32,163 @@ Point = tuple[float, float]
 class CircuitLayout:
     width: float
     height: float
-    lane_width: float
+    lane_width: float  # distance between the two lanes' centres
+    board: bool = False  # laid out from the printed board's coordinates
     spots: dict[tuple[int, int], list[Point]] = field(default_factory=dict)  # (space, lane) -> polygon
     centres: dict[tuple[int, int], Point] = field(default_factory=dict)  # (space, lane) -> spot centre
-    lines: dict[int, tuple[Point, Point]] = field(default_factory=dict)  # after space -> (outer, inner) ends
+    angles: dict[tuple[int, int], float] = field(default_factory=dict)  # (space, lane) -> race direction, degrees
+    lines: dict[int, tuple[Point, Point]] = field(default_factory=dict)  # after space -> (lane-1, lane-2) ends
     outward: dict[int, Point] = field(default_factory=dict)  # after space -> unit normal pointing outside
     labels: dict[int, Point] = field(default_factory=dict)  # space -> where its number goes (outside)
-    outline: tuple[list[Point], list[Point]] = field(default_factory=lambda: ([], []))  # outer, inner edges
+    marks: dict[int, Point] = field(default_factory=dict)  # space -> where its diamond/chevron goes (other side)
+    signs: dict[int, Point] = field(default_factory=dict)  # corner line after space -> its speed-limit sign
+    outline: tuple[list[Point], list[Point]] = field(default_factory=lambda: ([], []))  # closed edges (schematic)
+    edges: list[list[Point]] = field(default_factory=list)  # kerb polylines along the road's two edges (board)
     race_line: list[tuple[int, int, list[Point]]] = field(default_factory=list)  # (sector, lane, centre line)
-    infield: Point = (0.0, 0.0)
+    sides: dict[int, tuple[list[Point], list[Point]]] = field(default_factory=dict)  # space -> lane-1, lane-2 edge
+    underpasses: list[list[Point]] = field(default_factory=list)  # road drawn beneath a bridge
+    bridge: frozenset[int] = frozenset()  # spaces drawn on top (the bridge's deck)
+    podium: list[Point] = field(default_factory=list)  # where finished cars stand, first place first
+    infield: Point = (0.0, 0.0)  # where the title goes
+
+
+def circuit_layout(track: Track) -> CircuitLayout:
+    """The board layout when heatlog has the drawing of ``track``, else the schematic one."""
+    drawing = drawing_for(track)
+    return board_layout(track, drawing) if drawing is not None else layout(track)
+
+
+def _mid(a: Point, b: Point) -> Point:
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def _ext(a: Point, b: Point, t: float) -> Point:
+    """a pushed away from b by t times their distance."""
+    return (a[0] + (a[0] - b[0]) * t, a[1] + (a[1] - b[1]) * t)
+
+
+def _along(p: Point, degrees: float, d: float) -> Point:
+    r = math.radians(degrees)
+    return (p[0] + math.cos(r) * d, p[1] + math.sin(r) * d)
+
+
+def _mean_angle(a: float, b: float) -> float:
+    ra, rb = math.radians(a), math.radians(b)
+    return math.degrees(math.atan2(math.sin(ra) + math.sin(rb), math.cos(ra) + math.cos(rb)))
+
+
+def board_layout(track: Track, drawing: Drawing) -> CircuitLayout:
+    """Every spot where the printed board has it (see the module docstring)."""
+    n = track.spaces
+    pos = {key: (x, y) for key, (x, y, _) in drawing.spots.items()}
+    mid = {s: _mid(pos[(s, 1)], pos[(s, 2)]) for s in range(1, n + 1)}
+    nxt = {s: s % n + 1 for s in range(1, n + 1)}
+    gaps = sorted(math.dist(mid[s], mid[nxt[s]]) for s in range(1, n + 1))
+    step = gaps[len(gaps) // 2]  # the median distance between consecutive spaces
+    lane_w = sorted(math.dist(pos[(s, 1)], pos[(s, 2)]) for s in range(1, n + 1))[n // 2]
+    out = CircuitLayout(width=drawing.width, height=drawing.height, lane_width=lane_w, board=True)
+    heading = {s: _mean_angle(drawing.spots[(s, 1)][2], drawing.spots[(s, 2)][2]) for s in range(1, n + 1)}
+
+    def across(s: int, sign: float) -> tuple[Point, Point, Point]:
+        """(lane-1 end, centre, lane-2 end) of a line through space s's own front (sign +1) or back (-1)."""
+        a, b = (_along(pos[(s, lane)], heading[s], sign * step / 2) for lane in (1, 2))
+        return _ext(a, b, 0.5), _mid(a, b), _ext(b, a, 0.5)
+
+    front: dict[int, tuple[Point, Point, Point]] = {}
+    back: dict[int, tuple[Point, Point, Point]] = {}
+    for s in range(1, n + 1):
+        t = nxt[s]
+        if math.dist(mid[s], mid[t]) <= 1.6 * step:
+            m1, m2 = _mid(pos[(s, 1)], pos[(t, 1)]), _mid(pos[(s, 2)], pos[(t, 2)])
+            line = (_ext(m1, m2, 0.5), _mid(m1, m2), _ext(m2, m1, 0.5))
+            front[s] = back[t] = line
+        else:  # far apart: each keeps its own length; the road between them passes under the bridge
+            front[s], back[t] = across(s, 1.0), across(t, -1.0)
+            out.underpasses.append([front[s][0], front[s][2], back[t][2], back[t][0]])
+        out.lines[s] = (front[s][0], front[s][2])
+    edge = {
+        s: (_ext(pos[(s, 1)], pos[(s, 2)], 0.5), mid[s], _ext(pos[(s, 2)], pos[(s, 1)], 0.5)) for s in range(1, n + 1)
+    }
+    for s in range(1, n + 1):
+        for lane in (1, 2):
+            end = 0 if lane == 1 else 2
+            # the lanes part along the middle of the space's own two spots (BGA's spots are not evenly placed in
+            # hairpins: a split through the lines' centres alone can leave a spot's centre in the other lane)
+            # and the outer edge passes by the spot itself (in a hairpin the chord between the lines' ends would
+            # cut the outer spot off)
+            middle = mid[s]
+            out.spots[(s, lane)] = [back[s][end], back[s][1], middle, front[s][1], front[s][end], edge[s][end]]
+            out.centres[(s, lane)] = pos[(s, lane)]
+            out.angles[(s, lane)] = drawing.spots[(s, lane)][2]
+        out.sides[s] = ([back[s][0], edge[s][0], front[s][0]], [back[s][2], edge[s][2], front[s][2]])
+    # the kerbs: one polyline per edge and per unbroken run of road
+    for end in (0, 2):
+        run: list[Point] = []
+        for s in range(1, n + 2):
+            space = (s - 1) % n + 1
+            if run and math.dist(run[-1], back[space][end]) > 1.0:
+                out.edges.append(run)
+                run = []
+            if s <= n:
+                run += ([] if run else [back[space][end]]) + [edge[space][end], front[space][end]]
+        if run:
+            out.edges.append(run)
+    centre = (sum(p[0] for p in mid.values()) / n, sum(p[1] for p in mid.values()) / n)
+    for s in range(1, n + 1):
+        a, b = pos[(s, 1)], pos[(s, 2)]
+        one, two = _ext(a, b, 1.05), _ext(b, a, 1.05)
+        label_side_one = math.dist(one, centre) >= math.dist(two, centre)
+        out.labels[s], out.marks[s] = (one, two) if label_side_one else (two, one)
+        out.outward[s] = _unit(mid[s], out.labels[s])
+    out.signs = dict(drawing.signs)
+    out.race_line = _race_line(track, lambda s, lane: pos[(s, lane)], front, back)
+    out.bridge = drawing.bridge_over
+    out.podium = list(drawing.podium)
+    out.infield = _open_ground(drawing.width, drawing.height, list(pos.values()) + list(drawing.signs.values()))
+    return out
+
+
+def _unit(a: Point, b: Point) -> Point:
+    d = math.dist(a, b) or 1.0
+    return ((b[0] - a[0]) / d, (b[1] - a[1]) / d)
+
+
+def _race_line(
+    track: Track,
+    centre: Callable[[int, int], Point],
+    front: dict[int, tuple[Point, Point, Point]],
+    back: dict[int, tuple[Point, Point, Point]],
+) -> list[tuple[int, int, list[Point]]]:
+    """Per sector (finish line and corner lines start one), the race lane's centre line (# 1.5)."""
+    n = track.spaces
+    starts = sorted({c.after_space % n for c in track.corners} | {0})
+    out = []
+    for i, begin in enumerate(starts):
+        span = (starts[(i + 1) % len(starts)] - begin) % n or n
+        lane = track.race_lane(begin + 1)
+        end = 0 if lane == 1 else 2
+        first = begin % n + 1
+        pts = [_mid(back[first][1], back[first][end])]
+        for k in range(span):
+            s = (begin + k) % n + 1
+            if k and math.dist(pts[-1], _mid(back[s][1], back[s][end])) > 1.0:
+                pts.append(_mid(back[s][1], back[s][end]))
+            pts.append(centre(s, lane))
+            pts.append(_mid(front[s][1], front[s][end]))
+        out.append((i + 1, lane, pts))
+    return out
+
+
+def _open_ground(width: float, height: float, taken: list[Point]) -> Point:
+    """The point of the board farthest from every spot and sign (where the circuit's title fits)."""
+    best, best_d = (width / 2, height / 2), -1.0
+    for gx in range(12, 89, 4):
+        for gy in range(15, 86, 5):
+            p = (width * gx / 100, height * gy / 100)
+            d = min(math.dist(p, q) for q in taken) - abs(p[1] - height / 2) * 0.05
+            if d > best_d:
+                best, best_d = p, d
+    return best
 
 
 def _bends(track: Track) -> list[float]:
@@ -205,16 +363,26 @@ def layout(track: Track, width: float = 1000, height: float = 620, margin: float
     sub = 4
     for s in range(1, n + 1):
         x0 = s - 1
+        a, b = loop.point(x0 + 0.45), loop.point(x0 + 0.55)
         for lane, (near, far) in ((1, (0.0, lane_w)), (2, (-lane_w, 0.0))):
             edge_far = [loop.at(x0 + i / sub, far) for i in range(sub + 1)]
             edge_near = [loop.at(x0 + i / sub, near) for i in range(sub, -1, -1)]
             out.spots[(s, lane)] = edge_far + edge_near
             out.centres[(s, lane)] = loop.at(x0 + 0.5, (near + far) / 2)
+            out.angles[(s, lane)] = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
         out.labels[s] = loop.at(x0 + 0.5, lane_w + 11)
-    for line in {c.after_space % n for c in track.corners} | {0}:
-        after = line or n
+        out.marks[s] = loop.at(x0 + 0.5, -lane_w - 9)
+        out.sides[s] = (
+            [loop.at(x0 + i / sub, lane_w) for i in range(sub + 1)],
+            [loop.at(x0 + i / sub, -lane_w) for i in range(sub + 1)],
+        )
+    for after in range(1, n + 1):  # the line after every space: corner, Legend and finish lines use them
+        line = after % n
         out.lines[after] = (loop.at(line, lane_w + 3), loop.at(line, -lane_w - 3))
         out.outward[after] = loop.outward(line)
+    for corner in track.corners:  # the sign stands in the infield, beside the line
+        (ix, iy), (nx, ny) = out.lines[corner.after_space][1], out.outward[corner.after_space]
+        out.signs[corner.after_space] = (ix - nx * 20, iy - ny * 20)
     steps = [i / 4 for i in range(4 * n)]
     out.outline = ([loop.at(x, lane_w) for x in steps], [loop.at(x, -lane_w) for x in steps])
     # the race line, sector by sector: the lane named by the corner line behind it (# 1.5)
@@ -226,4 +394,7 @@ def layout(track: Track, width: float = 1000, height: float = 620, margin: float
         pts = [loop.at(begin + j / 4, off) for j in range(4 * span + 1)]
         out.race_line.append((i + 1, lane, pts))
     out.infield = loop.centre
+    cx, cy = loop.centre
+    step = max(24.0, lane_w * 1.2)
+    out.podium = [(cx + (i - 2.5) * step, cy + 46) for i in range(6)]
     return out

@@ -23,8 +23,9 @@ from typing import Any
 
 from .. import __version__
 from ..engine.state import RaceState
+from ..engine.track import Track
 from .board import _corners, _flips, _gear, _slip, car_labels, hand_text, lap_text, spot_text
-from .circuit import CircuitLayout, Point, layout
+from .circuit import CircuitLayout, Point, circuit_layout
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -79,75 +80,256 @@ def _path(points: list[Point], close: bool = False) -> str:
 # ---------------------------------------------------------------------------------------------- the circuit
 
 
+FEATURE_TITLES = {
+    "flooded": "flooded: downshift costs 1 more Heat (# 22.4)",
+    "tunnel": "tunnel: no card may be discarded here (# 22.6)",
+}
+
+
+def _spot_path(track: Track, space: int, lane: int, poly: list[Point]) -> str:
+    classes = ["spot"]
+    notes = []
+    if track.race_lane(space) == lane:
+        classes.append("race")
+        notes.append("race line")
+    for feature, spaces in (("flooded", track.flooded), ("tunnel", track.tunnel)):
+        if space in spaces:
+            classes.append(feature)
+            notes.append(FEATURE_TITLES[feature])
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return (
+        f'<path class="{" ".join(classes)}" data-space="{space}" data-lane="{lane}" d="{_path(poly, close=True)}">'
+        f"<title>space {space}, lane {lane}{extra}</title></path>"
+    )
+
+
+def _line(a: Point, b: Point, cls: str) -> str:
+    return f'<line class="{cls}" x1="{a[0]:.1f}" y1="{a[1]:.1f}" x2="{b[0]:.1f}" y2="{b[1]:.1f}"/>'
+
+
+def _diamond(x: float, y: float, r: float) -> str:
+    return f"M{x:.1f},{y - r:.1f}L{x + r:.1f},{y:.1f}L{x:.1f},{y + r:.1f}L{x - r:.1f},{y:.1f}Z"
+
+
 def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> str:
+    """The circuit (spots, lines, signs, features) with one marker, one trail and one ghost per car."""
     track = rp.track
     w, h = lay.width, lay.height
+    unit = lay.lane_width  # everything is sized by the lane spacing, so both layouts read alike
+    kind = "board" if lay.board else "schematic"
     out = [
-        f'<svg id="circuit" class="circuit" viewBox="0 0 {w:.0f} {h:.0f}" role="img" '
+        f'<svg id="circuit" class="circuit {kind}" viewBox="0 0 {w:.0f} {h:.0f}" role="img" '
         f'aria-label="{escape(track.name)}: the circuit with the cars" data-track="{escape(track.id)}" '
-        f'data-spaces="{track.spaces}">',
-        f'<rect class="field" x="0" y="0" width="{w:.0f}" height="{h:.0f}" rx="14"/>',
-        f'<path class="infield" d="{_path(lay.outline[1], close=True)}"/>',
-        f'<path class="kerb" d="{_path(lay.outline[0], close=True)}"/>',
-        f'<path class="kerb" d="{_path(lay.outline[1], close=True)}"/>',
-        '<g class="spots">',
+        f'data-spaces="{track.spaces}" data-layout="{kind}">',
+        "<defs>"
+        '<pattern id="water" width="14" height="8" patternUnits="userSpaceOnUse">'
+        '<rect width="14" height="8" fill="#3d7fc4"/><path d="M0,5 Q3.5,2 7,5 T14,5" fill="none" stroke="#a9d2f5" '
+        'stroke-width="1.4"/></pattern>'
+        '<pattern id="tunnel-roof" width="9" height="9" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+        '<rect width="9" height="9" fill="#2b2d31"/><rect width="4" height="9" fill="#4a4d54"/></pattern>'
+        "</defs>",
+        f'<rect class="field" x="0" y="0" width="{w:.0f}" height="{h:.0f}" rx="{unit * 0.6:.0f}"/>',
     ]
+    if not lay.board:
+        out += [
+            f'<path class="infield" d="{_path(lay.outline[1], close=True)}"/>',
+            f'<path class="kerb" d="{_path(lay.outline[0], close=True)}"/>',
+            f'<path class="kerb" d="{_path(lay.outline[1], close=True)}"/>',
+        ]
+    for poly in lay.underpasses:
+        out.append(f'<path class="underpass" d="{_path(poly, close=True)}"><title>under the bridge</title></path>')
+    out.append('<g class="spots">')
     for (space, lane), poly in sorted(lay.spots.items()):
-        race = " race" if track.race_lane(space) == lane else ""
-        out.append(
-            f'<path class="spot{race}" data-space="{space}" data-lane="{lane}" d="{_path(poly, close=True)}">'
-            f"<title>space {space}, lane {lane}{' (race line)' if race else ''}</title></path>"
-        )
+        if space not in lay.bridge:
+            out.append(_spot_path(track, space, lane, poly))
     out.append("</g>")
+    for edge in lay.edges:
+        out.append(f'<path class="kerb" d="{_path(edge)}"/>')
+    for first, second in track.chicanes():  # # 22.1: blue curbs on both sides between the two lines
+        spaces = [(first.after_space + k) % track.spaces + 1 for k in range(second.after_space - first.after_space)]
+        for side in (0, 1):
+            pts = [p for s in spaces for p in lay.sides[s][side]]
+            out.append(
+                f'<path class="chicane-curb" data-chicane="{first.after_space}-{second.after_space}" d="{_path(pts)}">'
+                f"<title>chicane: two corner lines, after spaces {first.after_space} and {second.after_space} "
+                f"(# 22.1)</title></path>"
+            )
     for sector, lane, pts in lay.race_line:
         out.append(f'<path class="race-line" data-sector="{sector}" data-lane="{lane}" d="{_path(pts)}"/>')
     out.append('<g class="numbers">')
     for space, (x, y) in sorted(lay.labels.items()):
         out.append(f'<text class="num" x="{x:.1f}" y="{y:.1f}">{space}</text>')
     out.append("</g>")
-    finish_outer, finish_inner = lay.lines[track.spaces]
-    fl = f'x1="{finish_outer[0]:.1f}" y1="{finish_outer[1]:.1f}" x2="{finish_inner[0]:.1f}" y2="{finish_inner[1]:.1f}"'
+    if lay.bridge:
+        over = ", ".join(map(str, sorted(lay.bridge)))
+        out.append(f'<g class="bridge"><title>the bridge: spaces {over}</title>')
+        for space in sorted(lay.bridge):
+            for kerb in lay.sides[space]:
+                out.append(f'<path class="parapet" d="{_path(kerb)}"/>')
+        for (space, lane), poly in sorted(lay.spots.items()):
+            if space in lay.bridge:
+                out.append(_spot_path(track, space, lane, poly))
+        for space in sorted(lay.bridge):
+            for kerb in lay.sides[space]:
+                out.append(f'<path class="kerb" d="{_path(kerb)}"/>')
+        out.append("</g>")
+    gw, gh = unit * 1.3, unit * 0.72
+    for number, ((x, y), angle) in enumerate(_grid_marks(track, lay), start=1):  # # 1.4: the grid boxes
+        back = math.radians(angle + 180)
+        tx, ty = x + math.cos(back) * (gw / 2 - unit * 0.26), y + math.sin(back) * (gw / 2 - unit * 0.26)
+        out.append(
+            f'<g class="grid-box" data-grid="{number}"><rect x="{-gw / 2:.1f}" y="{-gh / 2:.1f}" width="{gw:.1f}" '
+            f'height="{gh:.1f}" rx="2" transform="translate({x:.1f} {y:.1f}) rotate({angle:.0f})"/>'
+            f'<text x="{tx:.1f}" y="{ty + 0.5:.1f}" style="font-size:{unit * 0.34:.1f}px">{number}</text></g>'
+        )
+    a, b = lay.lines[track.spaces]
     out.append(
-        f'<g class="finish" data-after-space="{track.spaces}"><line class="finish-a" {fl}/>'
-        f'<line class="finish-b" {fl}/><title>start/finish line</title></g>'
+        f'<g class="finish" data-after-space="{track.spaces}">{_line(a, b, "finish-a")}{_line(a, b, "finish-b")}'
+        "<title>start/finish line</title></g>"
     )
+    r_sign = max(13.0, unit * 0.62)
     for number, corner in enumerate(track.corners, start=1):
-        (ox, oy), (ix, iy) = lay.lines[corner.after_space]
-        nx, ny = lay.outward[corner.after_space]
-        sx, sy = ix - nx * 20, iy - ny * 20  # the sign stands in the infield, beside the line
-        line = f'x1="{ox:.1f}" y1="{oy:.1f}" x2="{ix:.1f}" y2="{iy:.1f}"'
+        a, b = lay.lines[corner.after_space]
+        chicane = ""
+        if corner.chicane_second_line_of is not None:
+            chicane = f"; second line of a chicane with corner {corner.chicane_second_line_of} (# 22.1)"
+        press = f"; press corner {corner.press} (# 21.6)" if corner.press else ""
+        sx, sy = lay.signs[corner.after_space]
         out.append(
             f'<g class="corner" data-corner="{number}" data-after-space="{corner.after_space}" '
-            f'data-limit="{corner.limit}"><title>corner {number}: speed limit {corner.limit}, line after space '
-            f"{corner.after_space}; race line in lane {corner.race_line_lane_after} after it</title>"
-            f'<line class="corner-line" {line}/><line class="corner-line inner" {line}/>'
-            f'<g class="sign"><circle cx="{sx:.1f}" cy="{sy:.1f}" r="15"/>'
-            f'<text x="{sx:.1f}" y="{sy + 0.5:.1f}">{corner.limit}</text></g></g>'
+            f'data-limit="{corner.limit}"{" data-chicane" if chicane else ""}><title>corner {number}: speed limit '
+            f"{corner.limit}, line after space {corner.after_space}; race line in lane {corner.race_line_lane_after} "
+            f"after it{chicane}{press}</title>"
+            f"{_line(a, b, 'corner-line')}{_line(a, b, 'corner-line inner')}"
+            f'<g class="sign"><circle cx="{sx:.1f}" cy="{sy:.1f}" r="{r_sign:.1f}"/>'
+            f'<text x="{sx:.1f}" y="{sy + 0.5:.1f}" style="font-size:{r_sign * 1.05:.1f}px">{corner.limit}</text>'
+            "</g></g>"
         )
+    out.append(_legend_marks(track, lay))
     cx, cy = lay.infield
-    out.append(f'<text class="title" x="{cx:.1f}" y="{cy - 34:.1f}">{escape(track.name.upper())}</text>')
-    out.append(f'<text class="subtitle" id="circuit-round" x="{cx:.1f}" y="{cy - 8:.1f}"></text>')
+    big = unit * 1.25
     out.append(
-        f'<text class="podium-label" id="podium-label" data-hidden="true" x="{cx:.1f}" y="{cy + 22:.1f}">'
-        "finished</text>"
+        f'<text class="title" x="{cx:.1f}" y="{cy - big * 0.9:.1f}" style="font-size:{big:.1f}px">'
+        f"{escape(track.name.upper())}</text>"
     )
-    r = max(7.0, min(11.0, lay.lane_width * 0.46))
+    out.append(
+        f'<text class="subtitle" id="circuit-round" x="{cx:.1f}" y="{cy:.1f}" style="font-size:{big * 0.5:.1f}px">'
+        "</text>"
+    )
+    px, py = lay.podium[0] if lay.podium else (cx, cy + big)
+    out.append(
+        f'<text class="podium-label" id="podium-label" data-hidden="true" x="{px:.1f}" y="{py - unit * 1.1:.1f}" '
+        f'style="font-size:{unit * 0.45:.1f}px">finished</text>'
+    )
+    car_w, car_h = unit * 1.45, unit * 0.8
+    for car in cars:
+        name = escape(car["name"])
+        out.append(
+            f'<path class="trail" data-car="{name}" data-hidden="true" d="" '
+            f'style="stroke:{car["fill"]};stroke-width:{unit * 0.22:.1f}px"/>'
+        )
     for car in cars:
         out.append(
             f'<g class="ghost still" data-car="{escape(car["name"])}" data-hidden="true">'
-            f'<circle r="{r:.1f}" style="stroke:{car["fill"]}"/></g>'
+            f'<circle r="{car_h * 0.42:.1f}" style="stroke:{car["fill"]}"/></g>'
         )
     for car in cars:
         out.append(
             f'<g class="car still" data-car="{escape(car["name"])}" data-space="" data-lane="" data-finished="">'
-            f'<title>{escape(car["name"])}</title><circle r="{r:.1f}" style="fill:{car["fill"]}"/>'
-            f'<text style="fill:{car["ink"]}" y="0.5">{escape(car["label"])}</text></g>'
+            f'<title>{escape(car["name"])}</title><g class="body">'
+            f'<rect x="{-car_w / 2:.1f}" y="{-car_h / 2:.1f}" width="{car_w:.1f}" height="{car_h:.1f}" '
+            f'rx="{car_h * 0.42:.1f}" style="fill:{car["fill"]}"/>'
+            f'<path class="nose" d="M{car_w / 2 - car_h * 0.5:.1f},{-car_h * 0.22:.1f}L{car_w / 2 - car_h * 0.14:.1f},0'
+            f'L{car_w / 2 - car_h * 0.5:.1f},{car_h * 0.22:.1f}Z" style="fill:{car["ink"]}"/></g>'
+            f'<text style="fill:{car["ink"]};font-size:{car_h * 0.72:.1f}px" y="0.5">{escape(car["label"])}</text></g>'
         )
     out.append("</svg>")
     return "\n".join(out)
 
 
+def _grid_marks(track: Track, lay: CircuitLayout) -> list[tuple[Point, float]]:
+    """Where the grid boxes are painted: on each grid spot, turned with the race (# 1.4)."""
+    return [(lay.centres[(space, lane)], lay.angles[(space, lane)]) for space, lane in track.grid]
+
+
+def _legend_marks(track: Track, lay: CircuitLayout) -> str:
+    """Legend lines (orange, # 19.7), the diamonds 0–3 before each corner (# 19.4) and the chevrons (# 19.14)."""
+    out = ['<g class="legends">']
+    unit = lay.lane_width
+    used: dict[int, int] = {}  # marks already on a space (chicanes: two corners' diamonds share spaces)
+    for number, corner in enumerate(track.corners, start=1):
+        line = corner.legend_line_after_space
+        if line is not None and line in lay.lines:
+            a, b = lay.lines[line]
+            out.append(
+                f'<g class="legend-line" data-corner="{number}" data-after-space="{line}">'
+                f"<title>Legend line of corner {number}, after space {line} (# 19.7)</title>{_line(a, b, 'legend')}</g>"
+            )
+        for k, space in enumerate(corner.legend_diamond_spaces):
+            if space not in lay.marks:
+                continue
+            x, y = lay.marks[space]
+            k_on = used.get(space, 0)
+            used[space] = k_on + 1
+            if k_on:  # further out, away from the road
+                (x1, y1), (x2, y2) = lay.centres[(space, 1)], lay.centres[(space, 2)]
+                dx, dy = x - (x1 + x2) / 2, y - (y1 + y2) / 2
+                d = math.hypot(dx, dy) or 1.0
+                x, y = x + dx / d * unit * 0.8 * k_on, y + dy / d * unit * 0.8 * k_on
+            chevrons = 2 if space in corner.double_chevron_spaces else 1 if space in corner.chevron_spaces else 0
+            title = f"diamond {k} of corner {number}" + (
+                f", {'double ' if chevrons == 2 else ''}chevron (# 19.14)" if chevrons else ""
+            )
+            out.append(
+                f'<g class="diamond" data-corner="{number}" data-space="{space}" data-diamond="{k}" '
+                f'data-chevrons="{chevrons}"><title>{title}</title>'
+                f'<path d="{_diamond(x, y, unit * 0.3)}"/>'
+                f'<text x="{x:.1f}" y="{y + 0.5:.1f}" style="font-size:{unit * 0.32:.1f}px">{k}</text>'
+            )
+            if chevrons:
+                angle = lay.angles[(space, 1)]
+                for c in range(chevrons):
+                    off = unit * (0.55 + 0.28 * c)
+                    cx, cy = x + math.cos(math.radians(angle)) * off, y + math.sin(math.radians(angle)) * off
+                    u, v = unit * 0.12, unit * 0.2
+                    out.append(
+                        f'<path class="chevron" transform="translate({cx:.1f} {cy:.1f}) rotate({angle:.0f})" '
+                        f'd="M{-u:.1f},{-v:.1f}L{unit * 0.1:.1f},0L{-u:.1f},{v:.1f}"/>'
+                    )
+            out.append("</g>")
+    out.append("</g>")
+    return "".join(out)
+
+
+def circuit_key(track: Track) -> str:
+    """What the marks on this circuit mean, as the board's legend would say it."""
+    items = [
+        ("race-line", "race line: the preferred spot of each sector (# 1.5)"),
+        ("corner", "corner line and its speed limit"),
+        ("legend", "Legend line, diamonds 0–3" + (" and chevrons" if _has_chevrons(track) else "")),
+    ]
+    if track.chicanes():
+        items.append(("chicane", "chicane: two corner lines, each checked (# 22.1)"))
+    if track.flooded:
+        items.append(("flooded", FEATURE_TITLES["flooded"]))
+    if track.tunnel:
+        items.append(("tunnel", FEATURE_TITLES["tunnel"]))
+    if track.id == "japan":
+        items.append(("bridge", "bridge: spaces 1–2 pass over 30–31"))
+    return (
+        '<ul class="circuit-key">'
+        + "".join(f'<li data-key="{k}"><span class="mark {k}"></span>{escape(text)}</li>' for k, text in items)
+        + "</ul>"
+    )
+
+
+def _has_chevrons(track: Track) -> bool:
+    return any(c.chevron_spaces or c.double_chevron_spaces for c in track.corners)
+
+
 def podium(lay: CircuitLayout, count: int) -> list[Point]:
+    if len(lay.podium) >= count:
+        return lay.podium[:count]
     cx, cy = lay.infield
     step = max(24.0, lay.lane_width * 1.2)
     return [(cx + (i - (count - 1) / 2) * step, cy + 46) for i in range(count)]
@@ -270,6 +452,40 @@ def _cars_at(state: RaceState) -> dict[str, dict[str, Any]]:
     return {name: _car_now(state, name, ranks[name]) for name in state.cars}
 
 
+def trails(start: RaceState, end: RaceState, lay: CircuitLayout) -> dict[str, list[list[float]]]:
+    """Each car's move of the round as a line on the circuit: from its spot at the start of the round, along
+    the road's middle over every space it passed, to its spot at the end (or to the finish line, if it
+    finished). Cars that did not move have none. Trails of different cars are set a little apart."""
+    track = start.track
+    names = list(end.cars)
+    out: dict[str, list[list[float]]] = {}
+    final_line = end.final_line
+    for k, name in enumerate(names):
+        a, b = start.cars[name], end.cars[name]
+        if b.progress <= a.progress and b.lane == a.lane:
+            continue
+        if name in start.hall_of_fame:
+            continue
+        finished = name in end.hall_of_fame
+        last = min(b.progress, final_line) if finished else b.progress
+        shift = (k - (len(names) - 1) / 2) * lay.lane_width * 0.12
+        pts: list[Point] = [lay.centres[(track.space_of(a.progress), a.lane)]]
+        for q in range(a.progress + 1, last + (1 if finished else 0)):
+            s = track.space_of(q)
+            (x1, y1), (x2, y2) = lay.centres[(s, 1)], lay.centres[(s, 2)]
+            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+            dx, dy = x2 - x1, y2 - y1
+            d = math.hypot(dx, dy) or 1.0
+            pts.append((mx + dx / d * shift, my + dy / d * shift))
+        if finished:
+            e1, e2 = lay.lines[track.space_of(final_line)]
+            pts.append(((e1[0] + e2[0]) / 2, (e1[1] + e2[1]) / 2))
+        else:
+            pts.append(lay.centres[(track.space_of(b.progress), b.lane)])
+        out[name] = [[round(x, 1), round(y, 1)] for x, y in pts]
+    return out
+
+
 def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     grid = rp.grid
@@ -319,6 +535,7 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                     n: {"space": c["space"], "lane": c["lane"], "progress": c["progress"]}
                     for n, c in _cars_at(rv.start).items()
                 },
+                "trails": trails(rv.start, state, lay),
                 "turns": turns,
                 "notes": [[who, text] for who, text in rv.notes],
             }
@@ -329,6 +546,7 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
         "start": start,
         "cars": cars,
         "spots": {f"{s}:{lane}": [round(x, 1), round(y, 1)] for (s, lane), (x, y) in lay.centres.items()},
+        "angles": {f"{s}:{lane}": round(a, 1) for (s, lane), a in lay.angles.items()},
         "podium": [[round(x, 1), round(y, 1)] for x, y in podium(lay, len(cars))],
         "rounds": rounds,
     }
@@ -342,7 +560,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
     for i, (name, c) in enumerate(state.cars.items()):
         fill = car_colour(c.colour, i)
         cars.append({"name": name, "label": labels[name], "fill": fill, "ink": _ink(fill)})
-    lay = layout(state.track)
+    lay = circuit_layout(state.track)
     indexes = [rp.first - 1] + [rv.number for rv in rp.rounds]
     if round is not None:
         rp.round(round)  # an unknown round is an error, not a silent default
@@ -355,7 +573,8 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
     assets = resources.files("heatlog.views") / "assets"
     page = Template((assets / "replay.html").read_text(encoding="utf-8"))
     laps = f"{state.laps} lap{'s' if state.laps != 1 else ''}"
-    title = f"{state.track.name} — race {rp.race}" + (f" ({rp.name})" if rp.name else "")
+    title = state.track.name + (f" — race {rp.race}" if rp.race is not None else "")
+    title += f" ({rp.name})" if rp.name else ""
     facts = (
         f"{len(cars)} cars · {laps} · {state.mode} mode · {len(rp.rounds)} round{'s' if len(rp.rounds) != 1 else ''}"
         + ("" if state.phase == "over" else " · race under way")
@@ -380,7 +599,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         max_index=len(indexes) - 1,
         start_index=start,
         start_label=escape(data["rounds"][start]["label"]),
-        circuit=circuit_svg(rp, lay, cars),
+        circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track),
         hidden_note=hidden,
         legend=legend,
         lap_chart=chart_svg(rp, "lap", points, cars, start),

@@ -27,11 +27,13 @@
       first: document.getElementById("first"), prev: document.getElementById("prev"),
       next: document.getElementById("next"), last: document.getElementById("last")
     };
-    var carsByName = {}, markers = {}, ghosts = {}, dots = {};
+    var carsByName = {}, markers = {}, ghosts = {}, dots = {}, trails = {}, bodies = {};
     D.cars.forEach(function (c) {
       carsByName[c.name] = c;
       markers[c.name] = document.querySelector('#circuit .car[data-car="' + CSS.escape(c.name) + '"]');
+      bodies[c.name] = markers[c.name].querySelector(".body");
       ghosts[c.name] = document.querySelector('#circuit .ghost[data-car="' + CSS.escape(c.name) + '"]');
+      trails[c.name] = document.querySelector('#circuit .trail[data-car="' + CSS.escape(c.name) + '"]');
       dots[c.name] = Array.prototype.slice.call(document.querySelectorAll('.chart .dot[data-car="' + CSS.escape(c.name) + '"]'));
     });
     var cursors = Array.prototype.slice.call(document.querySelectorAll(".chart .cursor"));
@@ -52,6 +54,15 @@
     function spotOf(car) {
       if (car.finished) { return D.podium[car.place - 1]; }
       return D.spots[car.space + ":" + car.lane];
+    }
+
+    function angleOf(car) {
+      if (car.finished) { return 0; }
+      return D.angles[car.space + ":" + car.lane] || 0;
+    }
+
+    function trailPath(pts) {
+      return pts.map(function (p, k) { return (k ? "L" : "M") + p[0] + "," + p[1]; }).join("");
     }
 
     function show(i, animate) {
@@ -75,6 +86,10 @@
         m.setAttribute("data-finished", car.finished ? "true" : "false");
         m.setAttribute("data-rank", String(car.rank));
         place(m, spotOf(car), animate);
+        bodies[c.name].setAttribute("transform", "rotate(" + angleOf(car).toFixed(1) + ")");
+        var trail = r.trails && r.trails[c.name];
+        trails[c.name].setAttribute("data-hidden", trail ? "false" : "true");
+        trails[c.name].setAttribute("d", trail ? trailPath(trail) : "");
         var from = r.from && r.from[c.name];
         var g = ghosts[c.name];
         if (from && !car.finished && (from.space !== car.space || from.lane !== car.lane || from.progress !== car.progress)) {
@@ -128,6 +143,26 @@
       current = i;
     }
 
+    // #measure (for tests): is the spot drawn at each of the data's spot centres the one the data names there?
+    function measure() {
+      var svg = document.getElementById("circuit");
+      svg.classList.add("measuring");
+      var ctm = svg.getScreenCTM(), misses = [], checked = 0;
+      Object.keys(D.spots).forEach(function (key) {
+        var pt = svg.createSVGPoint();
+        pt.x = D.spots[key][0];
+        pt.y = D.spots[key][1];
+        var at = pt.matrixTransform(ctm);
+        var hit = document.elementFromPoint(at.x, at.y);
+        var got = hit && hit.classList && hit.classList.contains("spot") ?
+          hit.getAttribute("data-space") + ":" + hit.getAttribute("data-lane") : "none";
+        checked += 1;
+        if (got !== key) { misses.push(key + "->" + got); }
+      });
+      root.setAttribute("data-spots-checked", String(checked));
+      root.setAttribute("data-spot-misses", misses.join(" "));
+    }
+
     function indexOfRound(n) {
       for (var k = 0; k < D.rounds.length; k++) { if (D.rounds[k].n === n) { return k; } }
       return -1;
@@ -160,6 +195,8 @@
       }
     }
     instant = false;
+    if (params.view === "circuit") { document.body.setAttribute("data-view", "circuit"); }
+    if (params.measure !== undefined) { measure(); }
     if (params.press) {
       params.press.split(",").forEach(function (key) {
         document.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
