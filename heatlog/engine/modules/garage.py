@@ -302,7 +302,7 @@ class Draft:
         card = self._token(ev, ev.get("card"))
         if self.market is not None:
             if not self.market.get(card):
-                shown = " ".join(c for c, n in sorted(self.market.items()) for _ in range(n)) or "nothing"
+                shown = " ".join(c for c, n in self.market.items() for _ in range(n)) or "nothing"
                 raise _illegal(ev, f"{card} is not in the market (it holds {shown})", "18.5", car=name)
             self.market[card] -= 1
         else:

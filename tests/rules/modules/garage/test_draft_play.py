@@ -29,7 +29,7 @@ def play_draft(method: str, upgrades: str, seed: int) -> tuple[Draft, list[dict]
             car = cars[0]
             if due == "upgrade_picked":
                 assert draft.market is not None
-                choices = sorted(c for c, n in draft.market.items() if n)
+                choices = [c for c, n in draft.market.items() if n]
                 ev = {"type": due, "v": 1, "car": car, "card": best_pick(choices, cards, draft.owned[car])}
             else:
                 ev = {"type": due, "v": 1, "car": car, "card": worst_card(draft.owned[car], cards)}

@@ -1,0 +1,87 @@
+"""The recorder's words for the Garage set-up (# 18.5): card names typed at the table, their Tab completion,
+the draft's questions and what each draft event says.
+
+Cards are typed by their short names (``brakes1234``, ``cool6``, ``heat``), a unique prefix of one, or their token
+(``U7``); the engine's :func:`~heatlog.engine.modules.garage.card_named` decides what a word means, so the
+recorder holds no second copy of the card list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..engine.cards import HEAT
+from ..engine.modules.garage import Card, Draft, card_named, completions, describe
+
+Event = dict[str, Any]
+
+
+def parse_garage_cards(text: str, cards: Mapping[str, Card]) -> list[str]:
+    """``"brakes1234, cool6 heat"`` -> ``["U7", "U11", "H"]``; an unknown or ambiguous word raises."""
+    return [card_named(word, cards) for word in re.split(r"[\s,]+", text.strip()) if word]
+
+
+def card_label(token: str, cards: Mapping[str, Card]) -> str:
+    """The short name a card is shown by (``brakes1234``; ``heat`` for a Heat card)."""
+    if token == HEAT or token not in cards:
+        return "heat" if token == HEAT else token
+    return str(cards[token]["short"])
+
+
+def card_words(token: str, cards: Mapping[str, Card]) -> str:
+    """The card in words for narration: ``Brakes (speed 1/2/3/4; heat 1)``."""
+    if token == HEAT:
+        return "a Heat card"
+    return describe(cards[token]) if token in cards else token
+
+
+def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | None, tuple[str, ...]]:
+    """What the recorder asks now in the Garage phase: (prompt, car or None, Tab-completion words)."""
+    due, cars = draft.waiting()
+    everything = tuple(completions("", cards))
+    if due == "garage_market":
+        n = draft.next_market_size()
+        return f"Garage market, round {draft.round + 1}: the {n} cards revealed", None, everything
+    if due == "upgrades_dealt":
+        return f"{cars[0]} takes 3 upgrades from the Garage deck", cars[0], everything
+    if due == "upgrade_picked":
+        if draft.market is not None:
+            left = tuple(card_label(c, cards) for c, k in draft.market.items() for _ in range(k))
+            return f"{cars[0]} picks one of {' '.join(left)}", cars[0], tuple(dict.fromkeys(left))
+        return f"{cars[0]} picks a card from the market", cars[0], everything
+    if due == "upgrade_removed":
+        car = cars[0]
+        mine = tuple(card_label(c, cards) for c in draft.owned[car])
+        return f"{car} gives back one of {' '.join(mine)} (snake draft)", car, mine
+    return "the Garage draft is over", None, ()
+
+
+def draft_event(draft: Draft, cards: Mapping[str, Card], answer: str, car: str | None = None) -> Event:
+    """The event an answer to :func:`draft_prompt` makes (checked by the rules when applied)."""
+    due, cars = draft.waiting()
+    who = car if car is not None else (cars[0] if cars else None)
+    if due == "garage_market":
+        return {"type": due, "v": 1, "round": draft.round + 1, "cards": parse_garage_cards(answer, cards)}
+    if due == "upgrades_dealt":
+        return {"type": due, "v": 1, "car": who, "cards": parse_garage_cards(answer, cards)}
+    picked = parse_garage_cards(answer, cards)
+    if len(picked) != 1:
+        raise ValueError("name one card")
+    return {"type": due, "v": 1, "car": who, "card": picked[0]}
+
+
+def says(ev: Event, cards: Mapping[str, Card]) -> str:
+    """A draft event in words (narration and the recorder's echo)."""
+    kind = ev.get("type")
+    if kind == "garage_market":
+        shown = ", ".join(card_label(c, cards) for c in ev.get("cards", [])) or "(cards not noted)"
+        return f"Garage market round {ev.get('round')}: {shown}"
+    if kind == "upgrade_picked":
+        return f"{ev.get('car')} picks {card_words(ev.get('card', ''), cards)}"
+    if kind == "upgrade_removed":
+        return f"{ev.get('car')} gives back {card_words(ev.get('card', ''), cards)}"
+    if kind == "upgrades_dealt":
+        return f"{ev.get('car')} takes " + ", ".join(card_words(c, cards) for c in ev.get("cards", []))
+    return str(kind)
