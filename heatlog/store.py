@@ -664,6 +664,16 @@ class EventStore:
         with self._tx(write=False, race=race) as conn:
             return self._length(conn, race)
 
+    def tail(self, race: int) -> tuple[int, str]:
+        """(seq, hash) of the last event of the effective log, ``(0, GENESIS)`` if it has none (branch-aware).
+
+        The hash chains every event before it, so it names the whole log: what a derived table (a cache built
+        from the log, such as ``turns``) records to know whether it still matches the log.
+        """
+        with self._tx(write=False, race=race) as conn:
+            self._race_row(conn, race)  # raises StoreError for an unknown race
+            return self._tail(conn, race)
+
     # ---- appending
 
     @staticmethod

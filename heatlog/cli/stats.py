@@ -1,0 +1,291 @@
+"""Statistics: stats (one race per car, or many races per driver with ratings) and turns (the derived table)."""
+
+import csv
+import io
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+
+if TYPE_CHECKING:
+    from ..stats import Career, RaceStats, Tally
+
+
+@app.command()
+@user_errors
+def stats(
+    race: RaceOpt = None,
+    all_races: Annotated[bool, typer.Option("--all", help="Every race (not branches), per driver name.")] = False,
+    track: Annotated[str | None, typer.Option("--track", help="Races on this track (id, e.g. usa).")] = None,
+    driver: Annotated[str | None, typer.Option("--driver", help="Only this driver, over every race.")] = None,
+    branches: Annotated[bool, typer.Option("--branches", help="Count what-if branches as races too.")] = False,
+    as_json: JsonOpt = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (one row per car or driver).")] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Ignore the derived turns table; rebuild it.")] = False,
+    db: DbOpt = None,
+) -> None:
+    """Statistics of a race per car (Heat paid and cooled, Stress, spinouts, slipstreams, boosts, speed per gear,
+    corners, rounds led, place); with --all, --track or --driver, of many races per driver name, with wins, mean
+    place and an openskill rating.
+
+    Per-turn facts come from the derived `turns` table while it matches the log, else from the log (and the
+    table is refreshed). Ctrl-C during a long run prints what was read so far, marked partial.
+
+    Example: heatlog stats --race 3;  heatlog stats --all --csv > drivers.csv;  heatlog stats --driver Ann
+    """
+    from ..engine.errors import MalformedInput
+    from ..stats import TurnsTable, career, race_stats
+
+    if as_json and as_csv:
+        raise MalformedInput("choose one of --json and --csv")
+    many = all_races or track is not None or driver is not None
+    if many and race is not None:
+        raise MalformedInput("--race is one race; --all, --track and --driver are many races: choose one")
+    with open_log(db) as log:
+        table = TurnsTable(log)
+        if not many:
+            rid = log.resolve(race)
+            facts = next(iter(table.facts([rid], rebuild=rebuild)))
+            _print_race(race_stats(facts).to_dict() if as_json else race_stats(facts), as_json, as_csv)
+            return
+        infos = [i for i in log.store.races() if branches or i.parent is None]
+        if track is not None:
+            known = {str(i.meta.get("track")) for i in infos}
+            if track not in known:
+                raise MalformedInput(f"no race on track {track!r} (tracks: {', '.join(sorted(known)) or 'none'})")
+            infos = [i for i in infos if i.meta.get("track") == track]
+        if driver is not None:
+            infos = [i for i in infos if driver in i.meta.get("cars", [driver])]
+        ids = [i.id for i in infos]
+        read: list[Any] = []
+        partial = False
+        try:
+            with _progress(len(ids)) as advance:
+                for facts in table.facts(ids, rebuild=rebuild, progress=advance):
+                    if track is None or facts.track == track:
+                        read.append(facts)
+        except KeyboardInterrupt:
+            partial = True
+        result = career(read, total=len(ids), partial=partial)
+        if driver is not None:
+            result.drivers = [d for d in result.drivers if d.driver == driver]
+            if not result.drivers and not partial:
+                raise MalformedInput(f"no race with a driver named {driver!r}")
+        _print_career(result, as_json, as_csv)
+
+
+class _progress:
+    """A rich progress bar on stderr for long runs in a terminal; a no-op otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.total < 20 or not sys.stderr.isatty():
+            return lambda n: None
+        from rich.progress import Progress
+
+        self.bar = Progress(console=err_console(), transient=True)
+        self.bar.__enter__()
+        task = self.bar.add_task("reading races", total=self.total)
+        return lambda n: self.bar.advance(task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+# ---------------------------------------------------------------------------------------------- one race
+
+
+def _flat(tally: dict[str, Any]) -> dict[str, Any]:
+    """A tally's dict as flat columns (for CSV)."""
+    out: dict[str, Any] = {}
+    for key, value in tally.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                out[f"{key}_{sub}"] = " ".join(map(str, v)) if isinstance(v, list) else v
+        else:
+            out[key] = value
+    return out
+
+
+def _write_csv(rows: list[dict[str, Any]]) -> None:
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    sys.stdout.write(buf.getvalue())
+
+
+def _speeds(t: "Tally") -> str:
+    return "  ".join(f"{g}: {v:.1f}" for g, v in t.mean_speed().items()) or "—"
+
+
+def _boosts(t: "Tally") -> str:
+    if not t.boosts:
+        return "0"
+    values = " ".join(map(str, t.boost_values))
+    return f"{t.boosts} (+{values}; mean {sum(t.boost_values) / t.boosts:.1f})"
+
+
+def _dash(v: Any) -> str:
+    return "—" if v is None else str(v)
+
+
+STAT_ROWS: list[tuple[str, Any]] = [
+    ("Heat paid: corners", lambda t: t.heat_corners),
+    ("Heat paid: boosts", lambda t: t.heat_boost),
+    ("Heat paid: 2-gear shifts", lambda t: t.heat_shift),
+    ("Heat paid: total", lambda t: t.heat_paid),
+    ("Heat cooled: gear", lambda t: t.cooled_gear),
+    ("Heat cooled: adrenaline", lambda t: t.cooled_adrenaline),
+    ("Stress played", lambda t: t.stress_played),
+    ("Stress drawn", lambda t: _dash(t.stress_drawn)),
+    ("Stress taken at spinouts", lambda t: t.stress_spinouts),
+    ("Spinouts", lambda t: t.spinouts),
+    ("Slipstreams taken", lambda t: t.slipstreams_taken),
+    ("Slipstreams declined", lambda t: t.slipstreams_declined),
+    ("Boosts (values)", _boosts),
+    ("Mean speed per gear", _speeds),
+    ("Corners crossed", lambda t: t.corners),
+    ("Corners over the limit", lambda t: t.corners_over),
+    ("Cluttered hands", lambda t: t.cluttered),
+    ("Rounds led", lambda t: t.rounds_led),
+    ("Turns", lambda t: t.turns),
+]
+
+
+def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
+    if isinstance(rs, dict):
+        typer.echo(json.dumps(rs, indent=2, ensure_ascii=False))
+        return
+    if as_csv:
+        rows = []
+        for c in rs.cars:
+            d = c.to_dict()
+            rows.append({"race": rs.race, "track": rs.track, **_flat(d)})
+        _write_csv(rows)
+        return
+    from rich.table import Table
+
+    state = "finished" if rs.over else f"under way (round {rs.rounds}): places are the standings now"
+    title = f"race {rs.race}{f' ({rs.name})' if rs.name else ''}: {rs.track}, {rs.laps} laps, {rs.mode} mode — {state}"
+    table = Table(title=title, title_justify="left")
+    table.add_column("")
+    for c in rs.cars:
+        table.add_column(c.car, justify="right")
+    place_cells = [f"{c.place}" + (f" (round {c.finish_round})" if c.finish_round else "") for c in rs.cars]
+    table.add_row("Place", *place_cells)
+    for label, get in STAT_ROWS:
+        table.add_row(label, *(str(get(c.tally)) for c in rs.cars))
+    console = out_console()
+    console.print(table, markup=False)
+    if rs.mode == "table":
+        console.print("Stress drawn: — in table mode (draws are hidden, # 1.7).", markup=False)
+
+
+# ---------------------------------------------------------------------------------------------- many races
+
+
+def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return
+    if as_csv:
+        rows = []
+        for d in result.drivers:
+            flat = _flat(d.to_dict())
+            if result.partial:
+                flat["partial"] = True
+            rows.append(flat)
+        _write_csv(rows)
+        return
+    from rich.table import Table
+
+    done = f"{len(result.races)} races" + (f" of {result.total} — PARTIAL (interrupted)" if result.partial else "")
+    table = Table(title=f"drivers over {done}", title_justify="left")
+    for col, just in (
+        ("Driver", "left"),
+        ("Races", "right"),
+        ("Wins", "right"),
+        ("Podiums", "right"),
+        ("Mean place", "right"),
+        ("Rating", "right"),
+        ("μ ± σ", "right"),
+        ("Spinouts", "right"),
+        ("Heat paid", "right"),
+        ("Boosts", "right"),
+        ("Slips", "right"),
+        ("Led", "right"),
+    ):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for d in result.drivers:
+        r = d.rating
+        t = d.tally
+        table.add_row(
+            d.driver,
+            f"{d.races}" + (f" ({d.races - d.finished} unfinished)" if d.races > d.finished else ""),
+            str(d.wins),
+            str(d.podiums),
+            _dash(d.mean_place),
+            "—" if r is None else f"{r.ordinal:.1f}",
+            "—" if r is None else f"{r.mu:.1f}±{r.sigma:.1f}",
+            str(t.spinouts),
+            str(t.heat_paid),
+            str(t.boosts),
+            str(t.slipstreams_taken),
+            str(t.rounds_led),
+        )
+    console = out_console()
+    console.print(table, markup=False)
+    console.print(
+        "Rating: μ−3σ of openskill's Plackett–Luce model over the finishing orders of finished races, in race "
+        "order (the conservative estimate; μ starts at 25, σ at 8.3).",
+        markup=False,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- the table
+
+
+@app.command()
+@user_errors
+def turns(
+    race: RaceOpt = None,
+    all_races: Annotated[bool, typer.Option("--all", help="Every race and branch (default: one race).")] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild even rows that match the log.")] = False,
+    drop: Annotated[bool, typer.Option("--drop", help="Remove the derived tables instead.")] = False,
+    db: DbOpt = None,
+) -> None:
+    """Build (or refresh) the derived `turns` table: one row per turn, for sqlite-utils, Datasette, pandas or
+    DuckDB. Derived from the log, never trusted by the door or the audit; safe to drop (docs/stats.md).
+
+    Example: heatlog turns --all;  sqlite-utils heatlog.db "select car, sum(heat_corners) from turns group by car"
+    """
+    from ..stats import TurnsTable
+
+    with open_log(db) as log:
+        table = TurnsTable(log)
+        if drop:
+            table.drop()
+            err_console().print("derived tables turns and derived dropped", markup=False)
+            return
+        ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
+        built, fresh = table.build(ids, rebuild=rebuild)
+        if not table.writable:
+            err_console().print(f"Error: cannot write the derived tables to {log.path}", markup=False)
+            raise typer.Exit(1)
+        n = table.rows()
+        out_console().print(
+            f"turns: {built} race(s) rebuilt from the log, {fresh} already matched it; {n} rows in {log.path}",
+            markup=False,
+        )

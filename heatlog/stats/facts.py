@@ -1,0 +1,272 @@
+"""Per-turn facts of a race, read off the engine's own turn records while its log is folded once.
+
+Nothing here applies a rule: every number is a field of the engine's :class:`~heatlog.engine.Turn` (what the
+turn did: gear, cards, speed, corners, boost, cooldown, spinout, draws) or a question the engine answers
+(whether slipstream was open, the standings at the end of a round). See docs/stats.md for each column.
+
+The facts are derived: they are rebuilt from the log whenever they are wanted (or read from the ``turns`` cache
+table while it matches the log, :mod:`heatlog.stats.derived`), and nothing that decides what is legal or true
+(the door, the audit) ever reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply, slipstream_status
+from ..engine.cards import STRESS, VALUE
+
+Event = dict[str, Any]
+
+
+@dataclass(slots=True)
+class TurnFacts:
+    """One car's turn (steps 3–9 of one round) as numbers. Columns of the derived ``turns`` table."""
+
+    race: int
+    round: int
+    turn: int  # place in the round's turn order (1 = first to move, # 2.2)
+    car: str
+    gear: int  # gear in force this turn (# A10)
+    from_gear: int  # gear before step 1
+    played: str  # the cards revealed, canonical order of the play ("4 3 S")
+    cluttered: bool  # a cluttered hand (# 13): no move
+    speed: int  # the turn's final speed: cards, Stress flips, boost, adrenaline (the speed corners see, # 9.3)
+    start: int  # progress at the start of the turn
+    end: int  # progress at the end of the turn (after a spinout: where the car was put back)
+    moved: int  # spaces moved at step 3 (less than the cards' speed when blocked, # 5.5)
+    heat_shift: int  # Heat paid for a two-gear shift (# 3.2)
+    heat_boost: int  # Heat paid for a boost (# 7.5)
+    heat_corners: int  # Heat paid at corners (all that was left when spinning out, # 10.1)
+    cooled_gear: int  # Heat cooled by the gear's cooldown (# 7.2)
+    cooled_adrenaline: int  # Heat cooled by the adrenaline cooldown (# 6.2, 7.4)
+    stress_played: int  # Stress cards among the played cards (# 5.2)
+    stress_drawn: int | None  # Stress cards drawn at step 9 (None in table mode: draws are hidden, # 1.7)
+    spinout: bool
+    spinout_stress: int  # Stress taken at the spinout (# 10.3)
+    boosted: bool
+    boost_card: str | None  # the Basic card the boost found (None: none, or nothing to find, # A8)
+    boost_value: int  # speed the boost added (0 without a boost)
+    adrenaline: bool  # the car held adrenaline this round (# 6.1)
+    adrenaline_move: bool  # took the +1 move (# 6.2)
+    slipstream_offered: bool  # slipstream was open to the car when its step 6 closed (# 8.1)
+    slipstream_taken: bool
+    corners: int  # corner lines crossed and checked this turn
+    corners_over: int  # of those, crossed above the limit (Heat owed, # 9.3)
+    discarded: str  # cards discarded at step 8
+    drawn: int  # cards drawn at step 9
+    engine: int  # Heat left on the Engine after the turn
+    lap: int  # laps completed after the turn
+    finished: bool  # crossed the finish line this turn (# 16.1)
+    place: int | None  # standing at the end of the round (None while the round is under way)
+    led: bool  # first at the end of the round
+
+    @property
+    def heat_paid(self) -> int:
+        return self.heat_shift + self.heat_boost + self.heat_corners
+
+    @property
+    def heat_cooled(self) -> int:
+        return self.cooled_gear + self.cooled_adrenaline
+
+    def row(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+TURN_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TurnFacts))
+
+
+@dataclass(slots=True)
+class CarInfo:
+    name: str
+    colour: str
+    place: int  # finishing place (# 16.8), or the standing now if the race is still under way
+    finished: bool
+    finish_round: int | None
+
+
+@dataclass(slots=True)
+class RaceFacts:
+    """A race's turns as facts, with what the per-race statistics need besides them."""
+
+    race: int
+    name: str | None
+    track: str
+    mode: str
+    laps: int
+    over: bool  # every car has finished
+    rounds: int  # rounds played (the last one possibly under way)
+    cars: list[CarInfo]  # in finishing order (standings now, if the race is under way)
+    turns: list[TurnFacts] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """Everything but the turns (the ``derived`` table's ``race`` column)."""
+        return {
+            "race": self.race,
+            "name": self.name,
+            "track": self.track,
+            "mode": self.mode,
+            "laps": self.laps,
+            "over": self.over,
+            "rounds": self.rounds,
+            "cars": [asdict(c) for c in self.cars],
+        }
+
+    @classmethod
+    def from_summary(cls, data: dict[str, Any], turns: list[TurnFacts]) -> RaceFacts:
+        cars = [CarInfo(**c) for c in data["cars"]]
+        keys = ("race", "name", "track", "mode", "laps", "over", "rounds")
+        return cls(**{k: data[k] for k in keys}, cars=cars, turns=turns)
+
+    @property
+    def finishing_order(self) -> list[str]:
+        return [c.name for c in self.cars]
+
+
+def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: bool) -> TurnFacts:
+    """The facts of a completed ``turn``, read off its record (``state``: right after it ended)."""
+    gear_allowance = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0)
+    cooled_adrenaline = max(0, turn.cooled - gear_allowance)
+    hidden_draws = turn.drawn > 0 and not turn.drawn_cards
+    return TurnFacts(
+        race=race,
+        round=turn.round,
+        turn=index,
+        car=turn.car,
+        gear=turn.gear,
+        from_gear=turn.from_gear,
+        played=" ".join(turn.played),
+        cluttered=turn.cluttered,
+        speed=turn.speed,
+        start=turn.start,
+        end=turn.end,
+        moved=turn.moved,
+        heat_shift=turn.shift_heat,
+        heat_boost=1 if turn.boosted else 0,
+        heat_corners=sum(c.paid for c in turn.corners),
+        cooled_gear=turn.cooled - cooled_adrenaline,
+        cooled_adrenaline=cooled_adrenaline,
+        stress_played=turn.played.count(STRESS),
+        stress_drawn=None if hidden_draws else turn.drawn_cards.count(STRESS),
+        spinout=turn.spinout,
+        spinout_stress=turn.spinout_stress,
+        boosted=turn.boosted,
+        boost_card=turn.boost_card if turn.boosted else None,
+        boost_value=VALUE.get(turn.boost_card or "", 0) if turn.boosted else 0,
+        adrenaline=turn.adrenaline,
+        adrenaline_move=turn.adrenaline_move,
+        slipstream_offered=offered or bool(turn.slipstream),
+        slipstream_taken=bool(turn.slipstream),
+        corners=len(turn.corners),
+        corners_over=sum(1 for c in turn.corners if c.cost > 0),
+        discarded=" ".join(turn.discarded),
+        drawn=turn.drawn,
+        engine=state.cars[turn.car].engine,
+        lap=turn.laps_after,
+        finished=turn.finished,
+        place=None,
+        led=False,
+    )
+
+
+class FactCollector:
+    """Fold a race's events one at a time and collect the facts of every completed turn.
+
+    Feed it with :meth:`apply` (or watch a fold already under way with :meth:`observe_before` /
+    :meth:`observe_after`); :meth:`result` gives the :class:`RaceFacts`.
+    """
+
+    def __init__(self, race: int = 0, name: str | None = None) -> None:
+        self.race = race
+        self.name = name
+        self.state: RaceState | None = None
+        self.turns: list[TurnFacts] = []
+        self._round_list: list[Turn] | None = None
+        self._seen = 0
+        self._round_start = 0  # index in self.turns of the first turn of the round under way
+        self._offered: dict[int, bool] = {}
+
+    def apply(self, event: Event) -> None:
+        self.observe_before(self.state)
+        try:
+            self.state = apply(self.state, event, atomic=False)
+        except HeatlogError as err:
+            raise err.located(race=self.race) from None
+        self.observe_after(self.state)
+
+    def observe_before(self, state: RaceState | None) -> None:
+        """Before an event: note whether slipstream is open to the car whose steps 5–6 are open. The last such
+        note before its step 6 closes is what it was offered (# 8.1); the engine answers, not this code."""
+        turn = state.turn if state is not None else None
+        if turn is not None and turn.flipping is None and 5 <= turn.sub <= 6 and turn.slipstream is None:
+            assert state is not None
+            self._offered[id(turn)] = slipstream_status(state, state.cars[turn.car])[0]
+
+    def observe_after(self, state: RaceState) -> None:
+        if state.turns is not self._round_list:
+            if self._round_list is not None:
+                self._take(state, self._round_list)
+                self._close_round(state)
+            self._round_list = state.turns
+            self._seen = 0
+            self._round_start = len(self.turns)
+        if len(state.turns) > self._seen:
+            self._take(state, state.turns)
+
+    def _take(self, state: RaceState, turns: list[Turn]) -> None:
+        for i in range(self._seen, len(turns)):
+            t = turns[i]
+            self.turns.append(turn_facts(state, t, i + 1, self.race, offered=self._offered.pop(id(t), False)))
+        self._seen = len(turns)
+
+    def _close_round(self, state: RaceState) -> None:
+        places = {name: i for i, name in enumerate(state.standings(), start=1)}
+        for f in self.turns[self._round_start :]:
+            f.place = places[f.car]
+            f.led = f.place == 1
+
+    def result(self) -> RaceFacts:
+        state = self.state
+        if state is None:
+            raise MalformedInput("the race has no events", race=self.race)
+        if state.phase == "over" and self._round_list is not None:
+            self._close_round(state)
+            self._round_list = None
+        standings = state.standings()
+        cars = [
+            CarInfo(
+                name=n,
+                colour=state.cars[n].colour,
+                place=i,
+                finished=n in state.hall_of_fame,
+                finish_round=state.finish_rounds.get(n),
+            )
+            for i, n in enumerate(standings, start=1)
+        ]
+        return RaceFacts(
+            race=self.race,
+            name=self.name,
+            track=state.track.id,
+            mode=state.mode,
+            laps=state.laps,
+            over=state.phase == "over",
+            rounds=state.round,
+            cars=cars,
+            turns=self.turns,
+        )
+
+
+def collect(events: Iterable[Event], *, race: int = 0, name: str | None = None) -> RaceFacts:
+    """Fold an effective log (retractions applied) once and return its facts."""
+    fc = FactCollector(race, name)
+    for ev in events:
+        fc.apply(ev)
+    return fc.result()
+
+
+def race_facts(log: Any, race: int) -> RaceFacts:
+    """The facts of ``race`` of a :class:`heatlog.racelog.RaceLog`, folded from its log."""
+    entries = log.effective(race).entries
+    return collect((e.event for e in entries), race=race, name=log.store.race(race).name)

@@ -1,0 +1,293 @@
+"""Statistics of a race per car, and of many races per driver name, with ratings (docs/stats.md).
+
+Everything is a sum or a mean over the per-turn facts (:mod:`heatlog.stats.facts`) and the finishing orders;
+the ratings are computed by the ``openskill`` library (Plackett–Luce model, its defaults) from the finishing
+orders of finished races, in the order the races were created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .facts import RaceFacts, TurnFacts
+
+
+@dataclass(slots=True)
+class Tally:
+    """Sums over a set of turns of one car (one race, or every race of a driver)."""
+
+    turns: int = 0
+    heat_shift: int = 0
+    heat_boost: int = 0
+    heat_corners: int = 0
+    cooled_gear: int = 0
+    cooled_adrenaline: int = 0
+    stress_played: int = 0
+    stress_drawn: int | None = 0  # None once any draw of these turns was hidden (table mode)
+    stress_spinouts: int = 0
+    spinouts: int = 0
+    slipstreams_taken: int = 0
+    slipstreams_declined: int = 0
+    boosts: int = 0
+    boost_values: list[int] = field(default_factory=list)
+    corners: int = 0
+    corners_over: int = 0
+    cluttered: int = 0
+    rounds_led: int = 0
+    spaces: int = 0
+    speed_by_gear: dict[int, list[int]] = field(default_factory=dict)  # gear -> [sum of speeds, turns]
+
+    def add(self, t: TurnFacts) -> None:
+        self.turns += 1
+        self.heat_shift += t.heat_shift
+        self.heat_boost += t.heat_boost
+        self.heat_corners += t.heat_corners
+        self.cooled_gear += t.cooled_gear
+        self.cooled_adrenaline += t.cooled_adrenaline
+        self.stress_played += t.stress_played
+        if self.stress_drawn is not None:
+            self.stress_drawn = None if t.stress_drawn is None else self.stress_drawn + t.stress_drawn
+        self.stress_spinouts += t.spinout_stress
+        self.spinouts += t.spinout
+        self.slipstreams_taken += t.slipstream_taken
+        self.slipstreams_declined += t.slipstream_offered and not t.slipstream_taken
+        if t.boosted:
+            self.boosts += 1
+            self.boost_values.append(t.boost_value)
+        self.corners += t.corners
+        self.corners_over += t.corners_over
+        self.cluttered += t.cluttered
+        self.rounds_led += t.led
+        self.spaces += t.end - t.start
+        if not t.cluttered:  # a cluttered hand does not move: no speed to average (# 13.2)
+            acc = self.speed_by_gear.setdefault(t.gear, [0, 0])
+            acc[0] += t.speed
+            acc[1] += 1
+
+    def merge(self, other: Tally) -> None:
+        for name in (
+            "turns",
+            "heat_shift",
+            "heat_boost",
+            "heat_corners",
+            "cooled_gear",
+            "cooled_adrenaline",
+            "stress_played",
+            "stress_spinouts",
+            "spinouts",
+            "slipstreams_taken",
+            "slipstreams_declined",
+            "boosts",
+            "corners",
+            "corners_over",
+            "cluttered",
+            "rounds_led",
+            "spaces",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        if self.stress_drawn is not None:
+            self.stress_drawn = None if other.stress_drawn is None else self.stress_drawn + other.stress_drawn
+        self.boost_values.extend(other.boost_values)
+        for gear, (total, n) in other.speed_by_gear.items():
+            acc = self.speed_by_gear.setdefault(gear, [0, 0])
+            acc[0] += total
+            acc[1] += n
+
+    @property
+    def heat_paid(self) -> int:
+        return self.heat_shift + self.heat_boost + self.heat_corners
+
+    @property
+    def heat_cooled(self) -> int:
+        return self.cooled_gear + self.cooled_adrenaline
+
+    def mean_speed(self) -> dict[int, float]:
+        return {g: round(s / n, 2) for g, (s, n) in sorted(self.speed_by_gear.items()) if n}
+
+    def to_dict(self) -> dict[str, Any]:
+        values = self.boost_values
+        return {
+            "turns": self.turns,
+            "heat_paid": {
+                "corners": self.heat_corners,
+                "boosts": self.heat_boost,
+                "shifts": self.heat_shift,
+                "total": self.heat_paid,
+            },
+            "heat_cooled": {"gear": self.cooled_gear, "adrenaline": self.cooled_adrenaline, "total": self.heat_cooled},
+            "stress": {"played": self.stress_played, "drawn": self.stress_drawn, "spinouts": self.stress_spinouts},
+            "spinouts": self.spinouts,
+            "slipstreams": {"taken": self.slipstreams_taken, "declined": self.slipstreams_declined},
+            "boosts": {
+                "count": self.boosts,
+                "values": sorted(values),
+                "mean": round(sum(values) / len(values), 2) if values else None,
+            },
+            "mean_speed_by_gear": {str(g): v for g, v in self.mean_speed().items()},
+            "corners": {"crossed": self.corners, "over_limit": self.corners_over},
+            "cluttered": self.cluttered,
+            "rounds_led": self.rounds_led,
+            "spaces": self.spaces,
+        }
+
+
+@dataclass(slots=True)
+class CarStats:
+    car: str
+    colour: str
+    place: int
+    finished: bool
+    finish_round: int | None
+    tally: Tally
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "car": self.car,
+            "colour": self.colour,
+            "place": self.place,
+            "finished": self.finished,
+            "finish_round": self.finish_round,
+            **self.tally.to_dict(),
+        }
+
+
+@dataclass(slots=True)
+class RaceStats:
+    race: int
+    name: str | None
+    track: str
+    mode: str
+    laps: int
+    over: bool
+    rounds: int
+    cars: list[CarStats]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "race": self.race,
+            "name": self.name,
+            "track": self.track,
+            "mode": self.mode,
+            "laps": self.laps,
+            "over": self.over,
+            "rounds": self.rounds,
+            "cars": [c.to_dict() for c in self.cars],
+        }
+
+
+def race_stats(facts: RaceFacts) -> RaceStats:
+    """Per car, in finishing order (standings now while the race is under way)."""
+    tallies = {c.name: Tally() for c in facts.cars}
+    for t in facts.turns:
+        tallies[t.car].add(t)
+    cars = [CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name]) for c in facts.cars]
+    return RaceStats(facts.race, facts.name, facts.track, facts.mode, facts.laps, facts.over, facts.rounds, cars)
+
+
+# ------------------------------------------------------------------------------------------------ many races
+
+
+@dataclass(slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative estimate μ − 3σ (openskill's ``ordinal()``): what tables sort by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(slots=True)
+class DriverStats:
+    driver: str
+    races: int = 0  # races entered (the selection's races this driver drove in)
+    finished: int = 0  # of those, races that are over (places count only there)
+    wins: int = 0
+    podiums: int = 0
+    places: list[int] = field(default_factory=list)
+    rating: Rating | None = None
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def mean_place(self) -> float | None:
+        return round(sum(self.places) / len(self.places), 2) if self.places else None
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.rating
+        return {
+            "driver": self.driver,
+            "races": self.races,
+            "finished": self.finished,
+            "wins": self.wins,
+            "podiums": self.podiums,
+            "mean_place": self.mean_place,
+            "rating": None if r is None else {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal},
+            **self.tally.to_dict(),
+        }
+
+
+@dataclass(slots=True)
+class Career:
+    """Statistics of many races, per driver name; ``partial`` when the work was interrupted."""
+
+    races: list[int]
+    drivers: list[DriverStats]
+    partial: bool = False
+    total: int = 0  # races selected (``races`` holds those read, fewer when partial)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "races": self.races,
+            "selected": self.total,
+            "partial": self.partial,
+            "rating_model": "openskill PlackettLuce (library defaults: mu 25, sigma 25/3); ordinal = mu - 3 sigma",
+            "drivers": [d.to_dict() for d in self.drivers],
+        }
+
+
+def rate(orders: Iterable[Sequence[str]]) -> dict[str, Rating]:
+    """openskill Plackett–Luce ratings from finishing orders (first = winner), applied in order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    for order in orders:
+        if len(order) < 2:
+            continue
+        teams = [[ratings.get(name) or model.rating(name=name)] for name in order]
+        new = model.rate(teams, ranks=list(range(1, len(order) + 1)))
+        for name, team in zip(order, new, strict=True):
+            ratings[name] = team[0]
+    return {name: Rating(r.mu, r.sigma) for name, r in ratings.items()}
+
+
+def career(facts: Iterable[RaceFacts], *, total: int = 0, partial: bool = False) -> Career:
+    """Per driver name over ``facts`` (in race order): places, wins and ratings from finished races only."""
+    drivers: dict[str, DriverStats] = {}
+    orders: list[list[str]] = []
+    ids: list[int] = []
+    for rf in facts:
+        ids.append(rf.race)
+        stats = race_stats(rf)
+        for c in stats.cars:
+            d = drivers.setdefault(c.car, DriverStats(c.car))
+            d.races += 1
+            d.tally.merge(c.tally)
+            if rf.over:
+                d.finished += 1
+                d.places.append(c.place)
+                d.wins += c.place == 1
+                d.podiums += c.place <= 3
+        if rf.over:
+            orders.append(rf.finishing_order)
+    ratings = rate(orders)
+    for name, d in drivers.items():
+        d.rating = ratings.get(name)
+    ranked = sorted(
+        drivers.values(),
+        key=lambda d: (-(d.rating.ordinal if d.rating else float("-inf")), d.mean_place or 99, d.driver),
+    )
+    return Career(ids, ranked, partial=partial, total=total or len(ids))

@@ -1,0 +1,320 @@
+"""heatlog stats and the derived turns table (issue 13): hand-counted golden race, openskill ratings, the
+table against a fresh projection, and the CLI through its real entry point."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from heatlog.audit import audit_race
+from heatlog.racelog import RaceLog
+from heatlog.simulate import simulate_race
+from heatlog.stats import TurnsTable, career, collect, race_facts, race_stats, rate
+from heatlog.stats.facts import TURN_COLUMNS
+from tests.test_cli import run
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = ROOT / "replays"
+
+
+def events_of(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (REPLAYS / name).read_text().splitlines() if line.strip()]
+
+
+def by_car(name: str) -> dict[str, dict[str, Any]]:
+    stats = race_stats(collect(events_of(name))).to_dict()
+    return {c["car"]: c for c in stats["cars"]}
+
+
+# ------------------------------------------------------------------------------------------------ golden race
+
+# Counted by hand from `heatlog replay` of replays/learning-2cars.jsonl (8 rounds, see the narration):
+# Red: R1 1→3 pays 1 (# 3.2); R2 adrenaline cooldown in 4th (gear cooldown 0, # 7.2) cools 1, slipstream, C1 pays 3,
+# draws S S; R4 2nd cools 1 (gear), C2 pays 2; R6 C3 at the limit; R7 cools 1 (gear), slipstream, C4 pays 3,
+# draws S; R8 plays 5 S S. Blue: R1 1→3 pays 1, adrenaline cools 1; R2 plays S, C1 pays 2, draws S; R3 plays S;
+# R4 plays S, adrenaline cools 1, C2 pays 2; R5 adrenaline cools 1, declines slipstream, draws S; R6 4→2 pays 1,
+# cools 1 (gear), C3 pays 1, draws S; R7 C4 pays 3. Leaders at the ends of rounds: B R R R R B R B.
+GOLDEN = {
+    "Red": {
+        "place": 2,
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "total": 9},
+        "heat_cooled": {"gear": 2, "adrenaline": 1, "total": 3},
+        "stress": {"played": 3, "drawn": 3, "spinouts": 0},
+        "spinouts": 0,
+        "slipstreams": {"taken": 2, "declined": 0},
+        "boosts": {"count": 0, "values": [], "mean": None},
+        "mean_speed_by_gear": {"2": 4.33, "3": 10.75, "4": 10.0},
+        "corners": {"crossed": 4, "over_limit": 3},
+        "rounds_led": 5,
+        "turns": 8,
+    },
+    "Blue": {
+        "place": 1,
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "total": 10},
+        "heat_cooled": {"gear": 1, "adrenaline": 3, "total": 4},
+        "stress": {"played": 3, "drawn": 3, "spinouts": 0},
+        "spinouts": 0,
+        "slipstreams": {"taken": 0, "declined": 1},
+        "boosts": {"count": 0, "values": [], "mean": None},
+        "mean_speed_by_gear": {"2": 4.5, "3": 9.75, "4": 11.5},
+        "corners": {"crossed": 4, "over_limit": 4},
+        "rounds_led": 3,
+        "turns": 8,
+    },
+}
+
+
+def test_golden_race_matches_the_hand_count() -> None:
+    got = by_car("learning-2cars.jsonl")
+    for car, expected in GOLDEN.items():
+        for key, value in expected.items():
+            assert got[car][key] == value, (car, key)
+
+
+def test_boosts_and_spinouts_are_counted_with_their_values() -> None:
+    # replays/README.md: usa-4cars has 6 boosts and 1 spinout (Blue at corner 2 in round 3).
+    facts = collect(events_of("usa-4cars.jsonl"))
+    spun = [t for t in facts.turns if t.spinout]
+    assert [(t.car, t.round) for t in spun] == [("Blue", 3)]
+    assert spun[0].spinout_stress == {1: 1, 2: 1, 3: 2, 4: 2}[spun[0].gear]  # # 10.3
+    boosts = [t for t in facts.turns if t.boosted]
+    assert len(boosts) == 6
+    for t in boosts:
+        assert t.heat_boost == 1  # # 7.5
+        assert t.boost_value == (int(t.boost_card) if t.boost_card else 0)
+    stats = race_stats(facts).to_dict()
+    assert sum(c["boosts"]["count"] for c in stats["cars"]) == 6
+    assert sum(c["spinouts"] for c in stats["cars"]) == 1
+
+
+def test_table_mode_hides_stress_drawn_and_agrees_on_everything_else() -> None:
+    open_ = collect(events_of("usa-4cars.jsonl")).turns
+    table = collect(events_of("usa-4cars-table.jsonl")).turns
+    assert len(open_) == len(table)
+    hidden = {"stress_drawn"}
+    for a, b in zip(open_, table, strict=True):
+        assert b.stress_drawn is None or b.drawn == 0  # # 1.7: table-mode draws are counts
+        for col in TURN_COLUMNS:
+            if col not in hidden:
+                assert getattr(a, col) == getattr(b, col), (a.round, a.car, col)
+    totals = race_stats(collect(events_of("usa-4cars-table.jsonl"))).to_dict()
+    assert all(c["stress"]["drawn"] is None for c in totals["cars"])
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), cars=st.integers(2, 6), bots=st.sampled_from(["heuristic", "random"]))
+def test_heat_paid_and_cooled_account_for_the_engine(seed: int, cars: int, bots: str) -> None:
+    """Engine at the end = Engine at the start − Heat paid + Heat cooled (# 15.1, 7.3), per car, and the finishing
+    place is the Hall of Fame's (# 16.8)."""
+    _, events, state = simulate_race(None, track="usa", cars=cars, seed=seed, bots=bots)
+    facts = collect(events)
+    stats = race_stats(facts)
+    assert facts.finishing_order == state.hall_of_fame
+    for c in stats.cars:
+        start = 5 if state.cars[c.car].handicap else 6
+        assert state.cars[c.car].engine == start - c.tally.heat_paid + c.tally.heat_cooled
+        assert c.tally.turns == len([t for t in facts.turns if t.car == c.car])
+    # A round is led by the car first at its end; once the winner is in the Hall of Fame it leads without a turn.
+    assert sum(c.tally.rounds_led for c in stats.cars) == state.finish_rounds[state.hall_of_fame[0]]
+
+
+# ------------------------------------------------------------------------------------------------ ratings
+
+
+def test_ratings_equal_openskills_own_result(tmp_path: Path) -> None:
+    from openskill.models import PlackettLuce
+
+    log = RaceLog(tmp_path / "r.db")
+    orders = []
+    for seed in range(6):
+        _, _, state = simulate_race(log, cars=4, seed=seed, bots=["heuristic", "random", "heuristic", "random"])
+        orders.append(list(state.hall_of_fame))
+    result = career(race_facts(log, r.id) for r in log.store.races())
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    for order in orders:
+        teams = [[ratings.get(n, model.rating(name=n))] for n in order]
+        for n, team in zip(order, model.rate(teams, ranks=[1, 2, 3, 4]), strict=True):
+            ratings[n] = team[0]
+    for d in result.drivers:
+        assert d.rating is not None
+        assert d.rating.mu == pytest.approx(ratings[d.driver].mu, abs=1e-12)
+        assert d.rating.sigma == pytest.approx(ratings[d.driver].sigma, abs=1e-12)
+        assert d.rating.ordinal == pytest.approx(ratings[d.driver].ordinal(), abs=1e-9)
+        assert d.wins == sum(o[0] == d.driver for o in orders)
+        assert d.mean_place == round(sum(o.index(d.driver) + 1 for o in orders) / len(orders), 2)
+    ordinals = [d.rating.ordinal for d in result.drivers if d.rating]
+    assert ordinals == sorted(ordinals, reverse=True)
+    log.close()
+
+
+def test_rate_skips_unfinished_and_single_car_orders() -> None:
+    assert rate([["A"]]) == {}
+    two = rate([["A", "B"]])
+    assert two["A"].mu > 25 > two["B"].mu
+
+
+# ------------------------------------------------------------------------------------------------ the table
+
+
+def _db_with_races(tmp_path: Path, n: int = 3) -> RaceLog:
+    log = RaceLog(tmp_path / "t.db")
+    for seed in range(n):
+        simulate_race(log, cars=3, seed=seed, bots="heuristic")
+    return log
+
+
+def _rows(facts: Any) -> list[dict[str, Any]]:
+    return [{k: (int(v) if isinstance(v, bool) else v) for k, v in t.row().items()} for t in facts.turns]
+
+
+def test_table_rebuilt_equals_a_fresh_projection_read_by_sqlite_utils_and_pandas(tmp_path: Path) -> None:
+    import pandas as pd
+    import sqlite_utils
+
+    log = _db_with_races(tmp_path)
+    ids = [r.id for r in log.store.races()]
+    assert TurnsTable(log).build(ids) == (3, 0)
+    assert TurnsTable(log).build(ids) == (0, 3)  # matches the log now: nothing to rebuild
+    path = log.path
+    log.close()
+    fresh = RaceLog(path)
+    expected = [row for r in ids for row in _rows(race_facts(fresh, r))]
+    fresh.close()
+    db = sqlite_utils.Database(path)
+    got = list(db.query("select * from turns order by race, round, turn"))
+    assert got == expected
+    assert set(db.table_names()) >= {"turns", "derived"}
+    frame = pd.read_sql_query("select race, car, sum(heat_corners) as heat from turns group by race, car", db.conn)
+    by_race_car = {(r, c): h for r, c, h in frame.itertuples(index=False)}
+    for row in expected:
+        assert by_race_car[(row["race"], row["car"])] >= row["heat_corners"]
+    assert sum(by_race_car.values()) == sum(r["heat_corners"] for r in expected)
+
+
+def test_table_follows_appends_retractions_and_hand_edits(tmp_path: Path) -> None:
+    events = events_of("usa-4cars.jsonl")
+    log = RaceLog(tmp_path / "p.db")
+    race = log.new_race(events[0])
+    log.store.append_many(race, events[1:200])
+    table = TurnsTable(log)
+
+    def cached() -> list[Any]:
+        return next(iter(table.facts([race]))).turns
+
+    def fresh() -> list[Any]:
+        return race_facts(log, race).turns
+
+    assert cached() == fresh()
+    for ev in events[200:260]:
+        log.append(race, ev)
+    assert table._cached([race]) == {}  # the log moved on: the rows no longer match it
+    assert cached() == fresh()
+    assert race in table._cached([race])
+    log.retract_last(race)
+    assert cached() == fresh()
+    log.store.conn.execute("UPDATE turns SET heat_corners = heat_corners + 5 WHERE race = ?", (race,))
+    assert table._cached([race]) == {}  # an edit by hand is noticed (digest) …
+    assert cached() == fresh()  # … and repaired
+    log.close()
+
+
+def test_door_and_audit_never_read_the_derived_table(tmp_path: Path) -> None:
+    events = events_of("usa-4cars.jsonl")
+    log = RaceLog(tmp_path / "d.db")
+    race = log.new_race(events[0])
+    log.store.append_many(race, events[1:100])
+    TurnsTable(log).build([race])
+    conn = log.store.conn
+    conn.execute("UPDATE turns SET car = 'Nobody', speed = -99")  # nonsense in every row
+    conn.execute("UPDATE derived SET summary = 'not json'")
+    for ev in events[100:140]:
+        log.append(race, ev)  # the door
+    report = audit_race(log, race)
+    assert report.clean, report.problems
+    assert log.store.verify(race) == []
+    conn.execute("DROP TABLE turns")  # and without it at all
+    log.append(race, events[140])
+    assert audit_race(log, race).clean
+    assert next(iter(TurnsTable(log).facts([race]))).turns == race_facts(log, race).turns
+    log.close()
+
+
+def test_read_only_database_gives_stats_without_the_table(tmp_path: Path) -> None:
+    log = _db_with_races(tmp_path, 1)
+    path = log.path
+    log.close()
+    ro = RaceLog(path, create=False)
+    ro.store.conn.execute("PRAGMA query_only = ON")
+    table = TurnsTable(ro)
+    facts = next(iter(table.facts([1])))
+    assert facts.over and not table.writable
+    with pytest.raises(sqlite3.OperationalError):
+        ro.store.conn.execute("SELECT count(*) FROM turns")
+    ro.close()
+
+
+# ------------------------------------------------------------------------------------------------ the CLI
+
+
+def test_cli_stats_one_race_json_csv_and_table(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    r = run("import", str(REPLAYS / "learning-2cars.jsonl"), db=db)
+    assert r.returncode == 0, r.stderr
+    r = run("stats", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "Heat paid: corners" in r.stdout and "Rounds led" in r.stdout and "Blue" in r.stdout
+    data = json.loads(run("stats", "--json", db=db).stdout)
+    assert {c["car"]: c["heat_paid"] for c in data["cars"]} == {k: v["heat_paid"] for k, v in GOLDEN.items()}
+    lines = run("stats", "--csv", db=db).stdout.splitlines()
+    header = lines[0].split(",")
+    assert "heat_paid_corners" in header and len(lines) == 3
+    row = dict(zip(header, lines[1].split(","), strict=True))
+    assert row["car"] == "Blue" and row["place"] == "1" and row["slipstreams_declined"] == "1"
+    bad = run("stats", "--json", "--csv", db=db)
+    assert bad.returncode != 0 and "Error:" in bad.stderr
+
+
+def test_cli_stats_across_races(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    r = run("simulate", "--races", "4", "--seed", "3", "--bots", "heuristic,random,random", "--cars", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(run("stats", "--all", "--json", db=db).stdout)
+    assert data["partial"] is False and len(data["races"]) == 4
+    assert sum(d["wins"] for d in data["drivers"]) == 4
+    assert all(d["rating"]["sigma"] < 25 / 3 for d in data["drivers"])
+    table = run("stats", "--all", db=db)
+    assert table.returncode == 0 and "Rating" in table.stdout and "openskill" in table.stdout
+    one = json.loads(run("stats", "--driver", "Red", "--json", db=db).stdout)
+    assert [d["driver"] for d in one["drivers"]] == ["Red"]
+    csv_lines = run("stats", "--track", "usa", "--csv", db=db).stdout.splitlines()
+    assert csv_lines[0].startswith("driver,races,") and len(csv_lines) == 4
+    nowhere = run("stats", "--track", "italy", db=db)
+    assert nowhere.returncode == 1 and "no race on track 'italy'" in nowhere.stderr
+    nobody = run("stats", "--driver", "Zed", db=db)
+    assert nobody.returncode == 1 and "Zed" in nobody.stderr
+    both = run("stats", "--race", "1", "--all", db=db)
+    assert both.returncode == 1 and "choose one" in both.stderr
+
+
+def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert run("simulate", "--races", "2", "--seed", "5", db=db).returncode == 0
+    r = run("turns", "--all", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "2 race(s) rebuilt" in r.stdout
+    r = run("turns", "--all", db=db)
+    assert "0 race(s) rebuilt" in r.stdout and "2 already matched" in r.stdout
+    with sqlite3.connect(db) as conn:
+        n = conn.execute("select count(*) from turns").fetchone()[0]
+    assert f"{n} rows" in r.stdout
+    assert run("turns", "--drop", db=db).returncode == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from sqlite_master where name = 'turns'").fetchone()[0] == 0
+    assert run("audit", db=db).returncode == 0
