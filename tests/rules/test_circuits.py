@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from heatlog.tracks import load_track_data
+from heatlog.tracks import load_track, load_track_data
 
 from .conftest import race_started
 
@@ -46,3 +46,48 @@ def test_22_9_laps_come_from_the_circuit() -> None:
 def test_17_2_22_9_handicap_is_one_heat_fewer_than_the_circuit() -> None:
     japan = race_started(track=load_track_data("japan"), handicap=["A"]).ev("grid_set", order=["A", "B"])
     assert (japan.car("A").engine, japan.car("B").engine) == (6, 7)
+
+
+# ---------------------------------------------------------------------------------------------- the feature rules
+
+
+def test_22_4_flooded_downshift_surcharge() -> None:
+    """One gear down from a flooded space costs 1 Heat, two gears 2 (# 3.2, 3.3 plus 1); up or staying as
+    usual; the car's space at the start of the round counts (MA16)."""
+    from heatlog.engine.modules.circuits import shift_heat
+
+    japan = load_track("japan")
+    assert japan.is_flooded(8)
+    assert [shift_heat(japan, 8, 3, g) for g in (1, 2, 3, 4)] == [2, 1, 0, 0]
+    assert [shift_heat(japan, 8, 2, g) for g in (1, 2, 3, 4)] == [1, 0, 0, 1]
+    assert [shift_heat(japan, 12, 3, g) for g in (1, 2, 3, 4)] == [1, 0, 0, 0]  # space 12 is dry
+    assert shift_heat(japan, 60 + 40, 4, 2) == 2  # second lap, space 40 is flooded
+    assert shift_heat(japan, 0, 2, 1) == 0  # the grid is dry
+
+
+def test_22_5_a_cluttered_hand_still_pays_the_surcharge() -> None:
+    # the surcharge depends on the shift alone, never on the hand (3.5: a cluttered car may still shift)
+    from heatlog.engine.modules.circuits import flooded_surcharge
+
+    assert flooded_surcharge(load_track("japan"), 40, 4, 3) == 1
+
+
+def test_22_6_21_13_no_discard_on_a_tunnel_space() -> None:
+    from heatlog.engine.modules.circuits import may_discard
+
+    spain = load_track("spain")
+    assert not may_discard(spain, 17) and not may_discard(spain, 88)
+    assert may_discard(spain, 16) and may_discard(spain, 89)
+    assert all(may_discard(load_track(t), p) for t in ("usa", "japan") for p in range(1, 60))
+
+
+def test_22_1_22_3_chicane_lines_and_press_letters() -> None:
+    from heatlog.engine.modules.circuits import chicane_of, press_corner
+
+    japan = load_track("japan")
+    chicane = chicane_of(japan, 10)
+    assert chicane is not None and chicane == chicane_of(japan, 12)
+    assert (chicane.first.after_space, chicane.second.after_space, chicane.spaces) == (10, 12, (11, 12))
+    assert chicane_of(japan, 18) is None
+    assert press_corner(japan, "A") is not None and press_corner(japan, "A").after_space == 12  # type: ignore[union-attr]
+    assert press_corner(load_track("italy"), "E").after_space == 19  # type: ignore[union-attr]  # wraps
