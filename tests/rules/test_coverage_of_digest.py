@@ -27,7 +27,10 @@ SHARED_MODULES = REPO.parent / "shared" / "rules" / "MODULES.md"
 MODULE_SECTIONS: dict[str, str] = {}  # sections 19, 20 join when their scenario tests land
 MODULE_READINGS: tuple[str, ...] = ()
 # Single items of sections not yet built whole (22: expansion circuits as data, circuit values, not covered).
-MODULE_ITEMS: tuple[str, ...] = ("22.1", "22.3", "22.9", "22.10", "21.1", "21.6", "21.10", "21.12", "MC6", "MA11", "MA12")
+MODULE_ITEMS: tuple[str, ...] = (
+    *("22.1", "22.3", "22.9", "22.10"),
+    *("21.1", "21.6", "21.10", "21.12", "MC6", "MA11", "MA12"),  # the Championship's pure rules
+)
 # The Garage (section 18, issue 14) and the module readings it relies on (docs/garage.md). It joins
 # MODULE_SECTIONS when every item is cited; until then GARAGE_NOT_YET is exactly what no test names yet.
 GARAGE_READINGS = ("MC1", "MC2", "MC3", "MC4", "MC5", "MA1", "MA2", "MA5", "MA6", "MA13", "MA14", "MA15", "MA17")
