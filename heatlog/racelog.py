@@ -18,6 +18,7 @@ from . import RULES_VERSION
 from .engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from .engine.position import state_from_position, state_to_position
 from .store import EventStore, StoredEvent
+from .usertext import check_label
 from .validation import validate_event
 
 Event = dict[str, Any]
@@ -286,25 +287,31 @@ class RaceLog:
 
     # ---- writing
 
-    def new_race(self, race_started: Event, grid: list[str] | None = None, name: str | None = None) -> int:
-        """Create a race from its set-up event (validated) and, optionally, its grid order."""
+    def new_race(
+        self,
+        race_started: Event,
+        grid: list[str] | None = None,
+        name: str | None = None,
+        setup: Sequence[Event] = (),
+    ) -> int:
+        """Create a race from its set-up event and, optionally, its grid order and further ``setup`` events,
+        all validated first and written in one transaction (a refused race leaves nothing behind)."""
+        check_label(name)
         validate_event(race_started)
         state = apply(None, race_started)
         events = [race_started]
-        if grid is not None:
-            grid_ev = {"type": "grid_set", "v": 1, "order": grid}
-            validate_event(grid_ev)
-            apply(state, grid_ev)
-            events.append(grid_ev)
+        more: list[Event] = [{"type": "grid_set", "v": 1, "order": grid}] if grid is not None else []
+        for ev in [*more, *setup]:
+            validate_event(ev)
+            state = apply(state, ev)
+            events.append(ev)
         meta = {
             "track": race_started["track"]["id"],
             "mode": race_started.get("mode"),
             "cars": [c["name"] for c in race_started.get("cars", [])],
             "laps": race_started.get("laps"),
         }
-        race = self.store.create_race(name, meta)
-        self.store.append_many(race, events)
-        return race
+        return self.store.create_race(name, meta, events)
 
     def check(self, race: int, event: Event, projection: Projection | None = None) -> Projection:
         """Validate ``event`` against its schema and the rules at the end of ``race``; return the projection it
@@ -349,6 +356,7 @@ class RaceLog:
 
     def branch(self, race: int, at_round: int, name: str) -> int:
         """A what-if branch whose log is ``race``'s log up to the start of ``at_round`` (shared, not copied)."""
+        check_label(name, "branch name")
         eff = self.effective(race)
         starts = self._snapshot_rounds(race, eff.entries)
         if at_round not in starts:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
+from .jsonio import read_json_file
 from .racelog import RaceLog, effective_log
 from .store import parse_jsonl
 from .tracks import load_track_data
+from .usertext import check_label
 from .validation import event_errors
 
 Event = dict[str, Any]
@@ -78,10 +79,7 @@ def start_race(
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
-        try:
-            pos = json.loads(Path(from_position).read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise MalformedInput(f"{from_position}: not JSON: {exc}") from None
+        pos = read_json_file(from_position, "position file")
         from .validation import validate_against
 
         validate_against("position", pos)
@@ -106,16 +104,12 @@ def start_race(
         random.Random(seed).shuffle(grid)  # # 1.4: random starting order
     elif sorted(grid) != sorted(names):
         raise MalformedInput(f"--grid must name every car once: {', '.join(names)}")
-    race = log.new_race(ev, grid=grid, name=name)
-    if mode == "table":
-        proj = log.project(race)
-        for setup_ev in table_setup_events(grid):
-            _, proj = log.append(race, setup_ev, proj)
-    return race
+    return log.new_race(ev, grid=grid, name=name, setup=table_setup_events(grid) if mode == "table" else ())
 
 
 def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str = "input") -> int:
     """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written."""
+    check_label(name)
     lines = parse_jsonl(text)
     if not lines:
         raise MalformedInput(f"{source}: no events")
@@ -146,6 +140,4 @@ def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str
         "laps": first.get("laps"),
         "imported_from": source,
     }
-    race = log.store.create_race(name, meta)
-    log.store.append_many(race, [ev for _, ev in lines])
-    return race
+    return log.store.create_race(name, meta, [ev for _, ev in lines])

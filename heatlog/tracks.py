@@ -186,23 +186,18 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _read_track_file(path: Path, where: str) -> dict[str, Any]:
+    from .jsonio import decode_text, loads
+
+    label = f"track file {where}"
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        raise MalformedInput(f"track file {where}: not found") from None
+        raise MalformedInput(f"{label}: not found") from None
     except IsADirectoryError:
-        raise MalformedInput(f"track file {where}: is a directory, not a JSON file") from None
-    except UnicodeDecodeError as exc:
-        raise MalformedInput(f"track file {where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise MalformedInput(f"{label}: is a directory, not a JSON file") from None
     except OSError as exc:
-        raise MalformedInput(f"track file {where}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MalformedInput(
-            f"track file {where}: not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
-    return validate_track_data(data, f"track file {where}")
+        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
+    return validate_track_data(loads(decode_text(raw, label), label), label)
 
 
 # --- error locations ----------------------------------------------------------------------------------

@@ -205,14 +205,35 @@ def _event_type(event: object) -> str:
 
 
 def _race_started_checks(event: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """What the schema cannot say: car names are unique; handicapped drivers are cars of the race."""
+    """What the schema cannot say: car names are unique (ignoring case) and typable (heatlog.usertext), colours
+    differ (ignoring case); handicapped drivers are cars of the race."""
+    from .usertext import name_problem
+
     names: list[str] = []
+    folded: dict[str, str] = {}
+    colours: dict[str, int] = {}
     for i, car in enumerate(event.get("cars") or ()):
         name = car.get("name") if isinstance(car, dict) else None
         if isinstance(name, str):
+            problem = name_problem(name, car=True)
+            if problem:
+                yield f"cars[{i}].name", f"{_show(name)} {problem}"
             if name in names:
                 yield f"cars[{i}].name", f"{_show(name)} is used by another car (names must be unique)"
+            elif name.casefold() in folded:
+                other = folded[name.casefold()]
+                yield f"cars[{i}].name", f"{_show(name)} differs from {_show(other)} only in case (names must differ)"
             names.append(name)
+            folded.setdefault(name.casefold(), name)
+        colour = car.get("colour") if isinstance(car, dict) else None
+        if isinstance(colour, str):
+            problem = name_problem(colour)
+            if problem:
+                yield f"cars[{i}].colour", f"{_show(colour)} {problem}"
+            key = colour.strip().casefold()
+            if key in colours:
+                yield f"cars[{i}].colour", f"{_show(colour)} is the colour of cars[{colours[key]}] (each car its own)"
+            colours.setdefault(key, i)
     for i, name in enumerate(event.get("handicap") or ()):
         if isinstance(name, str) and name not in names:
             yield f"handicap[{i}]", f"{_show(name)} is not one of the cars ({', '.join(names)})"

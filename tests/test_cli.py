@@ -68,7 +68,7 @@ def test_add_legal_and_illegal_events(tmp_path: Path) -> None:
     r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 7}', db=db)
     assert r.returncode != 0 and "malformed" in r.stderr and "gear" in r.stderr
     r = run("add", "{not json", db=db)
-    assert r.returncode != 0 and "not JSON" in r.stderr
+    assert r.returncode != 0 and "not valid JSON" in r.stderr
     assert run("export", db=db).stdout == before  # nothing was written
     r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}', db=db)
     assert r.returncode == 0, r.stderr

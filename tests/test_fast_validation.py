@@ -39,7 +39,7 @@ def race_logs() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for seed, n in ((1, 2), (2, 4), (3, 6)):
         cars = [
-            {"name": f"Car {i}", "colour": c}
+            {"name": f"Car-{i}", "colour": c}
             for i, c in enumerate(("red", "blue", "green", "yellow", "black", "white")[:n])
         ]
         started = race_started_event(track="usa", cars=cars, mode="open")

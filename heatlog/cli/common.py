@@ -5,9 +5,10 @@ Heavy modules (sqlite-utils, jsonschema, the engine, rich tables) are imported i
 ``heatlog --help`` stays as fast as importing typer itself.
 """
 
+import contextlib
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -57,28 +58,60 @@ def open_log(db: Path | None, *, create: bool = False) -> "RaceLog":
     return RaceLog(path, create=create)
 
 
-def err_console() -> Any:
-    from rich.console import Console
+@contextlib.contextmanager
+def creating_log(db: Path | None) -> Iterator["RaceLog"]:
+    """The log for a command that may create the database (new, import): if the file did not exist and the
+    command fails, the file is removed again, so a refused command leaves no trace."""
+    path = db_path(db)
+    fresh = not path.exists()
+    try:
+        with open_log(db, create=True) as log:
+            yield log
+    except Exception:
+        if fresh:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    Path(f"{path}{suffix}").unlink()
+        raise
 
-    return Console(stderr=True, highlight=False)
+
+def err_console() -> Any:
+    from ..usertext import console
+
+    return console(stderr=True)
 
 
 def out_console() -> Any:
-    from rich.console import Console
+    from ..usertext import console
 
-    return Console(highlight=False)
+    return console()
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err_console().print(f"Error: {message}", markup=False)
+    from ..usertext import visible
+
+    # One line: what, where, why (a message listing several problems is joined with "; "). User text inside
+    # the message is shown with its control characters visible.
+    text = "; ".join(part.strip() for part in message.split("\n") if part.strip())
+    err_console().print(f"Error: {visible(text)}", soft_wrap=True)
     return typer.Exit(code)
 
 
+#: Exit code of an unexpected exception (a heatlog bug): 70 is EX_SOFTWARE of sysexits.h.
+INTERNAL_ERROR = 70
+
+
 def user_errors(fn: F) -> F:
-    """Turn every heatlog error into `Error: …` and a non-zero exit, never a traceback."""
+    """Turn every heatlog error into `Error: …` and a non-zero exit, never a traceback.
+
+    An exception that is not a heatlog error is a bug: it still gets one `Error:` line (exit 70) instead of a
+    traceback; the hostile-input tests count these as failures.
+    """
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from click.exceptions import Abort, Exit
+
         from ..engine.errors import HeatlogError
 
         try:
@@ -87,6 +120,14 @@ def user_errors(fn: F) -> F:
             raise fail(str(err)) from None
         except OSError as err:
             raise fail(f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")) from None
+        except (Exit, Abort, typer.Exit, KeyboardInterrupt):
+            raise
+        except RecursionError:
+            raise fail("input nested too deeply (internal error)", INTERNAL_ERROR) from None
+        except Exception as err:
+            if os.environ.get("HEATLOG_TRACEBACK"):
+                raise
+            raise fail(f"internal error (a bug in heatlog): {type(err).__name__}: {err}", INTERNAL_ERROR) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -1,6 +1,5 @@
 """Entries into a race's log by hand: add, note, undo, branch."""
 
-import json
 import sys
 from typing import Annotated, Any
 
@@ -28,13 +27,10 @@ def add(
     Example: heatlog add '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}'
     """
     from ..engine.decide import waiting_for
-    from ..engine.errors import MalformedInput
+    from ..jsonio import decode_text, loads
 
-    text = sys.stdin.read() if event == "-" else event
-    try:
-        ev = json.loads(text)
-    except ValueError as exc:
-        raise MalformedInput(f"not JSON: {exc}", input=text) from None
+    text = decode_text(sys.stdin.buffer.read(), "standard input") if event == "-" else event
+    ev = loads(text, "the event" if event != "-" else "standard input")
     if isinstance(ev, dict):
         ev.setdefault("v", 1)
     with open_log(db) as log:

@@ -12,6 +12,7 @@ from .common import (
     JsonOpt,
     RaceOpt,
     app,
+    creating_log,
     err_console,
     fail,
     open_log,
@@ -79,10 +80,14 @@ def import_(
 
     Example: heatlog import replays/usa-4cars.jsonl
     """
+    from ..jsonio import read_text_file
     from ..races import import_race
+    from ..usertext import name_problem
 
-    text = file.read_text(encoding="utf-8")
-    with open_log(db, create=True) as log:
-        rid = import_race(log, text, name=name or file.stem, source=str(file))
+    text = read_text_file(file, "import file")
+    if name is None and name_problem(file.stem) is None:
+        name = file.stem
+    with creating_log(db) as log:
+        rid = import_race(log, text, name=name, source=str(file))
         err_console().print(f"imported {file} as race {rid}")
         typer.echo(str(rid))

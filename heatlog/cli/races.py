@@ -13,6 +13,7 @@ from .common import (
     RaceOpt,
     RoundOpt,
     app,
+    creating_log,
     err_console,
     open_log,
     out_console,
@@ -46,7 +47,7 @@ def new(
     """
     from ..races import start_race
 
-    with open_log(db, create=True) as log:
+    with creating_log(db) as log:
         race = start_race(
             log,
             track=track,

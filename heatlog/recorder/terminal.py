@@ -99,9 +99,9 @@ def record(
     input_fn: Callable[[str], str] = input,
 ) -> int:
     """``heatlog record``: open (or create) the race, take its lease, run the session. Returns the exit code."""
-    from rich.console import Console
+    from ..usertext import console as literal_console
 
-    con = console or Console(highlight=False)
+    con = console or literal_console()
     if new and race is not None:
         raise MalformedInput("--new starts a new race: leave out --race")
     if new:

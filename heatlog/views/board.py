@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn
+from ..usertext import rich_text
 from .narrate import corner_number
 
 if TYPE_CHECKING:
@@ -248,9 +249,7 @@ def cars_table(
     for name in names:
         c = state.cars[name]
         t = by_car.get(name)
-        who = f"[{colour_style(c)}]{labels[name]} {name}[/]"
-        if name == car:
-            who = "▶" + who
+        who = rich_text(f"{'▶' if name == car else ''}{labels[name]} {name}", colour_style(c))
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
             gear = str(c.gear)

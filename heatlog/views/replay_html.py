@@ -13,9 +13,7 @@ the script ran; ``<body data-round>`` is the round on show.
 
 from __future__ import annotations
 
-import json
 import math
-from html import escape
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -24,6 +22,8 @@ from typing import Any
 from .. import __version__
 from ..engine.state import RaceState
 from ..engine.track import Track
+from ..usertext import embed_json
+from ..usertext import html_text as escape
 from .board import _corners, _flips, _gear, _slip, car_labels, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
 from .replay import Replay
@@ -604,7 +604,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         legend=legend,
         lap_chart=chart_svg(rp, "lap", points, cars, start),
         heat_chart=chart_svg(rp, "heat", points, cars, start),
-        data=json.dumps(data, separators=(",", ":")).replace("</", "<\\/"),
+        data=embed_json(data),
         css=(assets / "replay.css").read_text(encoding="utf-8"),
         js=(assets / "replay.js").read_text(encoding="utf-8"),
     )

@@ -1,0 +1,191 @@
+"""The one JSON reader of every door: ``heatlog add``, ``import``, ``new --track/--from-position``, track and
+position files read by the Python API.
+
+Whatever the bytes, it either returns plain JSON data (dicts, lists, str, int, float, bool, None) or raises
+:class:`~heatlog.engine.errors.MalformedInput` with one message saying what was read, where (file, line,
+column, JSON path) and why. It never lets ``RecursionError``, ``UnicodeDecodeError`` or ``MemoryError``-sized
+input through:
+
+- text must be UTF-8 (a byte-order mark is skipped); a SQLite file is named as such;
+- nesting deeper than :data:`MAX_DEPTH` is refused (a printed board needs less than 10 levels);
+- ``NaN``/``Infinity`` and numbers that overflow to infinity are refused (they are not JSON);
+- a string holding a lone surrogate (``"\\ud800"``) is refused: it cannot be stored as UTF-8;
+- integers longer than Python's limit (4,300 digits) are refused;
+- a file larger than :data:`MAX_FILE_BYTES` is refused before it is read.
+
+JSON Lines split on ``\\n`` only (a ``\\r`` before it is dropped): U+2028, U+2029 and U+0085 inside a note are
+characters, not line breaks, so every exported file imports again.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .engine.errors import MalformedInput
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "check_json_value",
+    "json_lines",
+    "loads",
+    "read_json_file",
+    "read_text_file",
+]
+
+#: Deepest nesting of arrays and objects accepted (an event or a position needs at most ~8).
+MAX_DEPTH = 64
+#: Largest file any door reads (a 2,000-race export is ~200 MB; a track or position file is a few kB).
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is too large")
+    return value
+
+
+# Integers longer than sys.get_int_max_str_digits() (4300) raise ValueError in the C scanner itself.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_parse_float)
+
+
+def _where(where: str) -> str:
+    return f"{where}: " if where else ""
+
+
+def loads(text: str, where: str = "") -> Any:
+    """Parse one JSON text. ``where`` ("track file x.json", "line 12") prefixes the message of a refusal."""
+    if not isinstance(text, str):
+        raise MalformedInput(f"{_where(where)}not JSON text")
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        at = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
+        raise MalformedInput(f"{_where(where)}not valid JSON: {at}: {exc.msg}") from None
+    except RecursionError:
+        raise MalformedInput(f"{_where(where)}nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as exc:  # constants, infinite and overlong numbers
+        why = "a number has too many digits" if "digits" in str(exc) else str(exc)[:200]
+        raise MalformedInput(f"{_where(where)}not valid JSON: {why}") from None
+    deep = text.count("[") + text.count("{") > MAX_DEPTH  # else the nesting cannot exceed MAX_DEPTH
+    surrogates = "\\u" in text or _has_surrogate(text)  # a lone surrogate is escaped, or came raw from argv
+    if deep or surrogates:
+        check_json_value(value, where, surrogates=surrogates)
+    return value
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _path(parts: list[str | int]) -> str:
+    from .validation import json_path
+
+    return json_path(parts) or "(top level)"
+
+
+def check_json_value(value: Any, where: str = "", *, surrogates: bool = True) -> None:
+    """Refuse data no JSON door should accept: nesting deeper than MAX_DEPTH, lone surrogates in strings
+    (when ``surrogates``), non-finite floats, non-JSON types. Iterative: any depth is safe to check."""
+    stack: list[tuple[Any, int, list[str | int]]] = [(value, 1, [])]
+    while stack:
+        item, depth, path = stack.pop()
+        if isinstance(item, dict):
+            if depth > MAX_DEPTH:
+                raise MalformedInput(f"{_where(where)}{_path(path)}: nested deeper than {MAX_DEPTH} levels")
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise MalformedInput(f"{_where(where)}{_path(path)}: an object key must be a string")
+                if surrogates and _has_surrogate(key):
+                    raise MalformedInput(f"{_where(where)}{_path([*path, key])}: a key holds a lone surrogate")
+                if isinstance(sub, dict | list | str | float) or not _scalar(sub):
+                    stack.append((sub, depth + 1, [*path, key]))
+        elif isinstance(item, list):
+            if depth > MAX_DEPTH:
+                raise MalformedInput(f"{_where(where)}{_path(path)}: nested deeper than {MAX_DEPTH} levels")
+            for i, sub in enumerate(item):
+                if isinstance(sub, dict | list | str | float) or not _scalar(sub):
+                    stack.append((sub, depth + 1, [*path, i]))
+        elif isinstance(item, str):
+            if surrogates and _has_surrogate(item):
+                bad = next(f"U+{ord(c):04X}" for c in item if 0xD800 <= ord(c) <= 0xDFFF)
+                raise MalformedInput(
+                    f"{_where(where)}{_path(path)}: the text holds a lone surrogate ({bad}), which is not a character"
+                )
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise MalformedInput(f"{_where(where)}{_path(path)}: {item} is not a JSON number")
+        elif not _scalar(item):
+            raise MalformedInput(f"{_where(where)}{_path(path)}: {type(item).__name__} is not JSON data")
+
+
+def _scalar(x: Any) -> bool:
+    return x is None or isinstance(x, bool | int)
+
+
+# ---- files
+
+
+def read_text_file(path: str | Path, what: str = "file") -> str:
+    """The text of a UTF-8 file, or MalformedInput naming the file and the first undecodable byte."""
+    p = Path(path)
+    label = f"{what} {p}"
+    try:
+        size = os.stat(p).st_size
+        if size > MAX_FILE_BYTES:
+            raise MalformedInput(f"{label}: {size} bytes is larger than heatlog reads ({MAX_FILE_BYTES} bytes)")
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise MalformedInput(f"{label}: not found") from None
+    except IsADirectoryError:
+        raise MalformedInput(f"{label}: is a directory, not a file") from None
+    except OSError as exc:
+        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
+    return decode_text(data, label)
+
+
+def decode_text(data: bytes, label: str = "input") -> str:
+    """UTF-8 bytes to text (a leading byte-order mark is dropped), or MalformedInput at the first bad byte."""
+    if data.startswith(_SQLITE_MAGIC):
+        raise MalformedInput(f"{label}: this is a SQLite database, not a JSON file (use --db to open a database)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MalformedInput(
+            f"{label}: line {line}, column {column}: not UTF-8 text "
+            f"(byte 0x{data[exc.start]:02x} at offset {exc.start}: {exc.reason})"
+        ) from None
+
+
+def read_json_file(path: str | Path, what: str = "file") -> Any:
+    """Parse a JSON file with :func:`loads`; messages name ``what`` and the file."""
+    text = read_text_file(path, what)
+    return loads(text, f"{what} {Path(path)}")
+
+
+def json_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of JSON Lines text, split on ``\\n`` only; a ``\\r`` before it is dropped.
+
+    U+2028, U+2029, U+0085, form feeds and other characters that :meth:`str.splitlines` would break on are
+    part of the line (JSON allows them raw inside strings).
+    """
+    for number, line in enumerate(text.split("\n"), start=1):
+        yield number, line[:-1] if line.endswith("\r") else line

@@ -1,0 +1,193 @@
+"""Every door answers bad input with one `Error:` line and leaves the database as it was (issue 9).
+
+Each test stands for a class of failure: deep nesting, bytes that are not UTF-8, line separators inside
+text, lone surrogates, refused set-ups that used to leave an empty race, names no user means.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from edges import one_error_line, run, state_of
+
+from heatlog import jsonio
+from heatlog.engine.errors import MalformedInput
+from heatlog.store import parse_jsonl
+from heatlog.usertext import embed_json, name_problem, visible
+
+SPRINT = Path(__file__).parent / "data" / "sprint.json"
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "h.db"
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=path)
+    assert r.returncode == 0, r
+    return path
+
+
+def refused(r: object, db: Path, before: tuple[bool, str, str]) -> None:
+    assert one_error_line(r), r  # type: ignore[arg-type]
+    assert state_of(db) == before, "the database changed"
+
+
+# ---------------------------------------------------------------------------------------------- the JSON reader
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[" * 100000, "nested deeper than 64"),
+        ('{"a":' * 70 + "1" + "}" * 70, "nested deeper than 64"),
+        ('"\\ud800"', "lone surrogate"),
+        ('{"k\\udfff": 1}', "lone surrogate"),
+        ("[NaN]", "NaN is not allowed"),
+        ("[1e999]", "too large"),
+        ("1" * 5000, "too many digits"),
+        ("{not json", "not valid JSON: column 2"),
+        ('{\n"a": x}', "not valid JSON: line 2, column 6"),
+    ],
+)
+def test_the_one_reader_refuses_what_is_not_json_data(text: str, words: str) -> None:
+    with pytest.raises(MalformedInput) as exc:
+        jsonio.loads(text, "the event")
+    assert words in exc.value.message and exc.value.message.startswith("the event: ")
+
+
+def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:
+    assert jsonio.loads("[" * 64 + "]" * 64) is not None
+
+
+def test_files_name_the_first_bad_byte_and_a_sqlite_file(tmp_path: Path) -> None:
+    bad = tmp_path / "x.jsonl"
+    bad.write_bytes(b'{"a": 1}\n{"b": "\xf8"}\n')
+    with pytest.raises(MalformedInput, match=r"line 2, column 8: not UTF-8 text \(byte 0xf8 at offset 16"):
+        jsonio.read_text_file(bad, "import file")
+    sqlite = tmp_path / "h.db"
+    sqlite.write_bytes(b"SQLite format 3\x00" + bytes(100))
+    with pytest.raises(MalformedInput, match="this is a SQLite database"):
+        jsonio.read_text_file(sqlite, "import file")
+
+
+def test_json_lines_split_on_newline_only() -> None:
+    text = '{"type":"note","text":"a\u2028b\u2029c\x85d\x1de"}\r\n\n{"type":"note","text":"z"}\n'.replace("\x1d", "")
+    lines = parse_jsonl(text)
+    assert [n for n, _ in lines] == [1, 3]
+    assert lines[0][1]["text"] == "a\u2028b\u2029c\x85de"
+
+
+# ---------------------------------------------------------------------------------------------- the CLI doors
+
+
+def test_add_deep_nesting_and_bad_json_refused(db: Path) -> None:
+    before = state_of(db)
+    refused(run("add", "[" * 100000, db=db), db, before)
+    refused(run("add", "-", db=db, input="[" * 100000), db, before)
+    refused(run("add", "-", db=db, input=b'{"type": "note", "text": "\xff"}'), db, before)
+    refused(run("add", b'{"type": "note", "v": 1, "text": "\x80"}', db=db), db, before)  # argv not UTF-8
+    refused(run("add", '{"type": "note", "v": 1, "text": "\\ud800"}', db=db), db, before)
+
+
+def test_import_refuses_deep_binary_and_sqlite_files(db: Path, tmp_path: Path) -> None:
+    before = state_of(db)
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text("[" * 100000)
+    refused(run("import", str(deep), db=db), db, before)
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(bytes(range(256)))
+    refused(run("import", str(binary), db=db), db, before)
+    refused(run("import", str(db), db=db), db, before)  # the database itself
+
+
+def test_line_separators_in_a_note_export_and_import_again(db: Path, tmp_path: Path) -> None:
+    text = "one\u2028two\u2029three\x85four"
+    assert run("note", text, "--car", "Ann", db=db).returncode == 0
+    exported = run("export", db=db).stdout
+    path = tmp_path / "race.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    r = run("import", str(path), db=db)
+    assert r.returncode == 0, r
+    again = run("export", "--race", r.stdout.strip().splitlines()[-1], db=db).stdout
+    assert again == exported
+    assert json.loads(again.split("\n")[-2])["text"] == text
+
+
+def test_a_refused_new_leaves_no_race_and_no_file(tmp_path: Path) -> None:
+    db = tmp_path / "fresh.db"
+    track = json.loads(SPRINT.read_text())
+    track["name"] = "\\ud800"  # a lone surrogate, escaped in the file
+    bad_track = tmp_path / "bad-track.json"
+    bad_track.write_text(json.dumps(track).replace("\\\\ud800", "\\ud800"))
+    r = run("new", "--track", str(bad_track), "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    assert one_error_line(r), r
+    assert "lone surrogate" in r.stderr and "name" in r.stderr
+    assert not db.exists() and not Path(f"{db}-wal").exists()
+    # and in an existing database: no empty race that would become the default race
+    run("new", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    before = state_of(db)
+    refused(run("new", "--track", str(bad_track), "--car", "Ann:red", "--car", "Bob:blue", db=db), db, before)
+    refused(run("new", "--car", "Ann:red", "--car", b"B\xffb:blue", db=db), db, before)
+    refused(run("new", "--car", "Ann:red", "--car", "Bob:blue", "--name", "x\x1b[2J", db=db), db, before)
+
+
+@pytest.mark.parametrize(
+    ("cars", "words"),
+    [
+        (["Ann:red", "ann:blue"], "only in case"),
+        (["Ann:red", "Bob:RED"], "is the colour of cars[0]"),
+        (["Ann:red", "Bo b:blue"], "does not match") ,
+        (["Ann:red", "Bob\u200b:blue"], "does not match"),
+        (["Ann:red", "undo:blue"], "a word the recorder reads"),
+        (["Ann:red", "Bob:bl\x1bue"], "U+001B"),
+    ],
+)
+def test_names_no_user_means_are_refused(db: Path, cars: list[str], words: str) -> None:
+    before = state_of(db)
+    args = [a for c in cars for a in ("--car", c)]
+    r = run("new", *args, db=db)
+    refused(r, db, before)
+    assert words in r.stderr or "not a valid car name" in r.stderr, r
+
+
+def test_name_rule_says_what_is_allowed() -> None:
+    assert name_problem("Grün-2", car=True) is None
+    assert name_problem("O'Neil", car=True) is None
+    assert "one word" in (name_problem("Ann B", car=True) or "")
+    assert name_problem("Ann B") is None  # a race name may hold spaces
+    assert "U+202E" in (name_problem("abc\u202e") or "")
+    assert "empty" in (name_problem("") or "")
+    assert "whitespace" in (name_problem(" x") or "")
+
+
+# ---------------------------------------------------------------------------------------------- user text is data
+
+
+NASTY = ["[/x]", "[red]x[/red]", "[bold]", ":smile:", "\x1b]0;title\x07", "\x1b[2J", "a\u2028b", "</script>", "<!--"]
+
+
+def test_markup_and_escapes_in_names_and_notes_are_shown_literally(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run("new", "--car", "[/x]:red", "--car", "[red]B[/red]:blue", "--name", "[/x] [bold]race", db=db)
+    assert r.returncode == 0, r
+    for text in NASTY:
+        assert run("note", text, db=db).returncode == 0
+    for cmd in (["races"], ["show"], ["replay"], ["replay", "--round", "1"], ["audit"]):
+        r = run(*cmd, db=db)
+        assert r.returncode == 0, (cmd, r)
+        assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u2028" not in r.stdout, cmd
+        assert "Traceback" not in r.stderr
+    shown = run("show", db=db).stdout + run("replay", db=db).stdout
+    assert "[/x]" in shown and "[red]B[/red]" in shown
+    assert "\\x1b]0;title\\x07" in shown and "\\x1b[2J" in shown and "a\\u2028b" in shown
+    assert "[/x] [bold]race" in run("races", db=db).stdout
+
+
+def test_visible_and_embed() -> None:
+    assert visible("a\x1b[2Jb\x07\u2028\u202e\x85") == "a\\x1b[2Jb\\x07\\u2028\\u202e\\x85"
+    assert visible("Grün ok [x]") == "Grün ok [x]"
+    embedded = embed_json({"t": "</script><!--<script>&\u2028\u2029"})
+    assert "<" not in embedded and ">" not in embedded and "&" not in embedded
+    assert "\u2028" not in embedded and "\u2029" not in embedded
+    assert json.loads(embedded) == {"t": "</script><!--<script>&\u2028\u2029"}
