@@ -29,6 +29,16 @@ def render_cli_reference() -> str:
         )
         parts.append(f"## heatlog {name}\n")
         parts.append("```text\n" + result.output.strip() + "\n```\n")
+        for sub in getattr(commands[name], "commands", {}):  # a group's own commands (heatlog season new, ...)
+            result = runner.invoke(
+                app,
+                [name, sub, "--help"],
+                prog_name="heatlog",
+                env={"COLUMNS": "100", "NO_COLOR": "1"},
+                terminal_width=100,
+            )
+            parts.append(f"### heatlog {name} {sub}\n")
+            parts.append("```text\n" + result.output.strip() + "\n```\n")
     return "\n".join(parts)
 
 

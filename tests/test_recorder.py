@@ -292,7 +292,10 @@ def check_end(h: Host, expected: list[Event]) -> str:
 def new_race(h: Host, mode: str, grid: list[str], cars: str) -> None:
     h.start("--new")
     for prompt, answer in [
-        ("track (usa, great-britain, france, italy, or a track file) [usa]: ", str(TRACK)),
+        (
+            "track (usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file) [usa]: ",
+            str(TRACK),
+        ),
         ("cars, NAME:COLOUR each", cars),
         ("variant: standard or one-lap [standard]: ", "one-lap"),
         ("experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ", ""),

@@ -25,7 +25,12 @@ from .common import (
 @app.command()
 @user_errors
 def new(
-    track: Annotated[str, typer.Option(help="usa, great-britain, france, italy, or a track file path.")] = "usa",
+    track: Annotated[
+        str,
+        typer.Option(
+            help="usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
+        ),
+    ] = "usa",
     car: Annotated[list[str] | None, typer.Option("--car", help="NAME:COLOUR, once per car (2–6).")] = None,
     laps: Annotated[int | None, typer.Option(help="Laps (default: the track's).")] = None,
     mode: Annotated[str, typer.Option(help="table (hands hidden) or open (every card known).")] = "table",

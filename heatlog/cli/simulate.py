@@ -20,7 +20,12 @@ from .common import (
 @app.command()
 @user_errors
 def simulate(
-    track: Annotated[str, typer.Option(help="usa, great-britain, france, italy, or a track file path.")] = "usa",
+    track: Annotated[
+        str,
+        typer.Option(
+            help="usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
+        ),
+    ] = "usa",
     cars: Annotated[int, typer.Option(help="Cars (2–6), named Red, Blue, Green, Yellow, Black, White.")] = 4,
     laps: Annotated[int | None, typer.Option(help="Laps (default: the track's).")] = None,
     variant: Annotated[str | None, typer.Option(help="one-lap: the one-lap learning race (# 17.1).")] = None,
@@ -31,6 +36,10 @@ def simulate(
     bot: Annotated[str | None, typer.Option(help="The bot for every car: heuristic (default) or random.")] = None,
     bots: Annotated[str | None, typer.Option(help="One bot per car, in car order: heuristic,random,…")] = None,
     races: Annotated[int, typer.Option(help="How many races to play.")] = 1,
+    season: Annotated[
+        str | None,
+        typer.Option(help="Play a whole published season instead (1961 … 1965, # 21.1); race k uses seed+k."),
+    ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -49,6 +58,9 @@ def simulate(
         raise MalformedInput(f"--races {races}: play at least one race")
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
+    if season is not None:
+        _simulate_season(season, cars, spec, seed, as_json, db)
+        return
     drivers = bot_names(spec, names)
     labels = {n: bot_label(b) for n, b in drivers.items()}
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -96,6 +108,23 @@ def simulate(
         typer.echo(json.dumps(results if races > 1 else results[0], indent=1))
         return
     _print_simulated(console, results, names, log.path)
+
+
+def _simulate_season(name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None) -> None:
+    import random
+
+    from ..season import season_view, simulate_season
+    from .season import print_season, season_dict
+
+    first = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    with open_log(db, create=True) as log:
+        season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec)
+        data = season_dict(season_view(log, season))
+    data["seed"] = first
+    if as_json:
+        typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+        return
+    print_season(data)
 
 
 def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:

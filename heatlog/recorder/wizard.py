@@ -30,7 +30,8 @@ class NewRace:
 
     def prompt(self) -> str:
         return {
-            "track": "track (usa, great-britain, france, italy, or a track file) [usa]: ",
+            "track": "track (usa, great-britain, france, italy, japan, mexico, spain, netherlands, "
+            "or a track file) [usa]: ",
             "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue (2–6): ",
             "variant": "variant: standard or one-lap [standard]: ",
             "handicap": "experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ",

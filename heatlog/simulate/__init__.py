@@ -93,7 +93,8 @@ def simulate_race(
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
 
-    ``track``: a built-in track id (usa, great-britain, france, italy), a track file path or a track dict.
+    ``track``: a built-in track id (usa, great-britain, france, italy, japan, mexico, spain, netherlands), a
+    track file path or a track dict.
     ``cars``: a number (default names and colours) or names / ``{"name", "colour"}`` dicts.
     ``variant``: ``"one-lap"`` for the one-lap learning race (# 17.1); ``handicap``: experienced drivers
     (# 17.2). ``bots``: ``"heuristic"``, ``"random"`` or a bot callable, for every car or one per car.

@@ -56,11 +56,14 @@ def _draw(car: Any) -> Event:
     return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}
 
 
-def race_events(race_started: Event, bots: Mapping[str, Bot], seed: int) -> Iterator[Event]:
-    """Yield the whole event log of a simulated open-mode race; each event is applied before the next."""
+def race_events(
+    race_started: Event, bots: Mapping[str, Bot], seed: int, *, grid: list[str] | None = None
+) -> Iterator[Event]:
+    """Yield the whole event log of a simulated open-mode race; each event is applied before the next.
+    ``grid``: the starting order (e.g. a championship's standings, # 21.12) instead of a random one."""
     state = apply(None, race_started)
     yield race_started
-    yield from _drive(state, bots, random.Random(seed))
+    yield from _drive(state, bots, random.Random(seed), grid)
 
 
 def play(
@@ -69,31 +72,35 @@ def play(
     seed: int,
     *,
     watch: Callable[[RaceState, Event], None] | None = None,
+    grid: list[str] | None = None,
 ) -> tuple[list[Event], RaceState]:
     """Play a whole race; return its event log and its final state. ``watch(state, event)`` is called after
     every event is applied (tests use it to check invariants as the race goes).
 
     ``race_started`` may start from an open-mode position (``"position"``: a what-if from any point of a
-    race); the simulator then plays on from there."""
+    race); the simulator then plays on from there. ``grid``: the starting order instead of a random one."""
     state = apply(None, race_started)
     events = [race_started]
     if watch is not None:
         watch(state, race_started)
-        for ev in _drive(state, bots, random.Random(seed)):
+        for ev in _drive(state, bots, random.Random(seed), grid):
             events.append(ev)
             watch(state, ev)
     else:
-        events.extend(_drive(state, bots, random.Random(seed)))
+        events.extend(_drive(state, bots, random.Random(seed), grid))
     return events, state
 
 
-def _drive(state: RaceState, bots: Mapping[str, Bot], rng: random.Random) -> Iterator[Event]:
+def _drive(
+    state: RaceState, bots: Mapping[str, Bot], rng: random.Random, order: list[str] | None = None
+) -> Iterator[Event]:
     """The race loop. It reads the state the way :func:`heatlog.engine.decide.waiting_for` does (the world
     knows every deck), without building its description on every step."""
     ev: Event
     if state.phase == "grid":  # a race that starts from a position (a what-if) has its grid already
-        grid = list(state.cars)
-        rng.shuffle(grid)  # # 1.4: random starting order
+        grid = list(order) if order is not None else list(state.cars)
+        if order is None:
+            rng.shuffle(grid)  # # 1.4: random starting order
         ev = {"type": "grid_set", "v": 1, "order": grid}
         apply(state, ev, atomic=False)
         yield ev

@@ -1,0 +1,288 @@
+"""heatlog season: championship seasons (MODULES.md 21): new, next, show, list, export, import, audit."""
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import DbOpt, JsonOpt, app, open_log, out_console, parse_car, user_errors
+
+season_app = typer.Typer(
+    name="season",
+    help="Championship seasons: a season of races with event cards and points (MODULES.md 21).\n\n"
+    "Example: heatlog season new --published 1961 --car Ann:red --car Bob:blue --car Cy:green",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(season_app, name="season")
+
+SeasonArg = Annotated[int, typer.Argument(help="The season's id (heatlog season list).")]
+
+
+@season_app.command("new")
+@user_errors
+def new(
+    published: Annotated[
+        str | None, typer.Option(help="A published season: 1961, 1962, 1963 (base), 1964 (Heavy Rain), 1965.")
+    ] = None,
+    race: Annotated[
+        list[str] | None,
+        typer.Option("--race", help="A custom season instead: TRACK:EVENT per race, in order (e.g. japan:11)."),
+    ] = None,
+    car: Annotated[list[str] | None, typer.Option("--car", help="NAME:COLOUR, once per driver (2–6).")] = None,
+    grid: Annotated[
+        str, typer.Option(help="Grid of races 2..: standings (leader on pole, # 21.12) or random (MA11).")
+    ] = "standings",
+    keep_sponsors: Annotated[
+        bool, typer.Option(help="Unused sponsorship cards stay in the deck for later races (MA7).")
+    ] = True,
+    mode: Annotated[str, typer.Option(help="table (hands hidden) or open (every card known).")] = "table",
+    name: Annotated[str | None, typer.Option(help="A name for the season.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Set up a season and print its id; then start each race with `heatlog season next ID`.
+
+    Example: heatlog season new --published 1964 --car Ann:red --car Bob:blue
+    """
+    from ..engine.errors import MalformedInput
+    from ..season import new_season, season_view
+
+    races = None
+    if race:
+        races = []
+        for spec in race:
+            track, sep, number = spec.rpartition(":")
+            if not sep or not track or not number.strip().isdigit():
+                raise MalformedInput(f"--race {spec!r}: write TRACK:EVENT, e.g. usa:7 (event cards 1..18)")
+            races.append((track.strip(), int(number)))
+    if grid not in ("standings", "random"):
+        raise MalformedInput(f"--grid {grid!r}: choose standings or random")
+    if mode not in ("table", "open"):
+        raise MalformedInput(f"--mode {mode!r}: choose table or open")
+    with open_log(db, create=True) as log:
+        season = new_season(
+            log,
+            drivers=[parse_car(c) for c in (car or [])],
+            published=published,
+            races=races,
+            name=name,
+            grid=grid,
+            sponsors_carry_over=keep_sponsors,
+            mode=mode,
+        )
+        view = season_view(log, season)
+        plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)
+        out_console().print(f"season {season}: {view.name}, {len(view.races)} races: {plan}", markup=False)
+        typer.echo(str(season))
+
+
+@season_app.command("next")
+@user_errors
+def next_(
+    season: SeasonArg,
+    seed: Annotated[int | None, typer.Option(help="Seed for the random grid of the first race.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Start the season's next race, set up from the season (circuit, event card, grid); print its id.
+
+    Example: heatlog season next 1
+    """
+    from ..season import next_race, season_view, unapplied_effects
+
+    with open_log(db) as log:
+        race = next_race(log, season, seed=seed)
+        view = season_view(log, season)
+        sr = next(r for r in view.races if r.race == race)
+        proj = log.project(race)
+        con = out_console()
+        con.print(
+            f"race {race}: race {sr.index} of {view.name}, {proj.state.track.name}, {proj.state.laps} laps, "
+            f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
+            markup=False,
+        )
+        missing = unapplied_effects(sr.event)
+        if missing:
+            con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
+        typer.echo(str(race))
+
+
+@season_app.command("list")
+@user_errors
+def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """List the seasons in the database.
+
+    Example: heatlog season list --json
+    """
+    from ..season import seasons
+
+    with open_log(db) as log:
+        rows = seasons(log)
+        if as_json:
+            typer.echo(json.dumps([{"id": i, "name": n, "created": c} for i, n, c in rows], indent=2))
+            return
+        for i, n, c in rows:
+            typer.echo(f"{i}\t{n}\t{c[:19]}")
+
+
+@season_app.command("show")
+@user_errors
+def show(season: SeasonArg, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+    """The standings after each race: points per race, total, wins; which races are still to come.
+
+    Example: heatlog season show 1 --json
+    """
+    from ..season import season_view
+
+    with open_log(db) as log:
+        view = season_view(log, season)
+        data = season_dict(view)
+        if as_json:
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        print_season(data)
+
+
+def season_dict(view: Any) -> dict[str, Any]:
+    from ..season import unapplied_effects
+
+    races = []
+    for sr in view.races:
+        races.append(
+            {
+                "index": sr.index,
+                "track": sr.track["id"],
+                "circuit": sr.track["name"],
+                "event": {"number": sr.event.number, "name": sr.event.name},
+                "race": sr.race,
+                "finished": sr.result is not None,
+                "places": list(sr.result.places) if sr.result else None,
+                "points": dict(sr.result.points) if sr.result else None,
+                "not_applied": unapplied_effects(sr.event),
+            }
+        )
+    tables = [
+        [
+            {
+                "name": s.name,
+                "points": s.points,
+                "per_race": list(s.per_race),
+                "wins": s.wins,
+                "last_place": s.last_place,
+            }
+            for s in table
+        ]
+        for table in view.tables
+    ]
+    return {
+        "season": view.id,
+        "name": view.name,
+        "drivers": view.drivers,
+        "options": view.options,
+        "mode": view.mode,
+        "races": races,
+        "standings": tables,
+        "over": view.over,
+        "next": view.next_index,
+        "upgrades": None,  # the Garage's upgrades per driver: not recorded by seasons yet (# 21.2)
+        "sponsorship_cards": None,  # not dealt in season races yet (# 21.4)
+    }
+
+
+def print_season(data: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    con = out_console()
+    done = sum(1 for r in data["races"] if r["finished"])
+    con.print(f"season {data['season']}: {data['name']} — {done} of {len(data['races'])} races run", markup=False)
+    races = Table(title="races")
+    for col in ("#", "circuit", "event", "race", "winner"):
+        races.add_column(col)
+    for r in data["races"]:
+        races.add_row(
+            str(r["index"]),
+            Text(r["circuit"]),
+            Text(f"{r['event']['number']} {r['event']['name']}"),
+            "" if r["race"] is None else str(r["race"]),
+            Text(r["places"][0] if r["places"] else ("under way" if r["race"] is not None else "")),
+        )
+    con.print(races)
+    if data["standings"]:
+        last = data["standings"][-1]
+        table = Table(title=f"standings after race {len(data['standings'])}")
+        table.add_column("pos")
+        table.add_column("driver")
+        for r in data["races"][: len(data["standings"])]:
+            table.add_column(f"R{r['index']}", justify="right")
+        table.add_column("points", justify="right")
+        table.add_column("wins", justify="right")
+        for pos, row in enumerate(last, start=1):
+            per_race = ("-" if p is None else str(p) for p in row["per_race"])
+            table.add_row(str(pos), Text(row["name"]), *per_race, str(row["points"]), str(row["wins"]))
+        con.print(table)
+    gaps = [r for r in data["races"] if r["not_applied"]]
+    if gaps:
+        con.print("Not applied by heatlog yet (needs the per-race rules and the Garage):", markup=False)
+        for r in gaps:
+            con.print(f"  race {r['index']}: {'; '.join(r['not_applied'])}", markup=False)
+    if data["next"] is not None:
+        con.print(f"next: heatlog season next {data['season']}  (race {data['next']})", markup=False)
+
+
+@season_app.command("export")
+@user_errors
+def export(
+    season: SeasonArg,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="File to write (default: standard output).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Write the season and all its races as one JSON Lines file.
+
+    Example: heatlog season export 1 --out season-1961.jsonl
+    """
+    from ..season import export_season
+
+    with open_log(db) as log:
+        text = export_season(log, season)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+@season_app.command("import")
+@user_errors
+def import_(
+    path: Annotated[Path, typer.Argument(help="A season file (heatlog season export).")],
+    db: DbOpt = None,
+) -> None:
+    """Import a season file: the season and every race, all checked first, or nothing.
+
+    Example: heatlog season import season-1961.jsonl
+    """
+    from ..season import import_season
+
+    text = path.read_text(encoding="utf-8")
+    with open_log(db, create=True) as log:
+        season = import_season(log, text, source=str(path))
+    typer.echo(str(season))
+
+
+@season_app.command("audit")
+@user_errors
+def audit(season: SeasonArg, db: DbOpt = None) -> None:
+    """Check the season's stream and that every race's set-up is what the season says; exit 1 if not.
+
+    Example: heatlog season audit 1
+    """
+    from ..season import audit_season
+
+    with open_log(db) as log:
+        problems = audit_season(log, season)
+    for p in problems:
+        typer.echo(p)
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"season {season}: ok")

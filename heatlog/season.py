@@ -1,0 +1,594 @@
+"""Championship seasons (MODULES.md 21): a season is its own stream in the database, beside its races.
+
+A season stream holds facts only, like a race's log: ``season_started`` (the races in order, each with its full
+track object and event card, the drivers, the options, the mode) and one ``race_entered`` per race started
+from it, naming the race by the chain hash of its first event (so the link holds in every database and in
+every export). Everything else is derived: a race's set-up from the season's state (# 21.8 circuit values,
+# 21.12 grid), its points from its Hall of Fame (# 21.10), the standings after each race.
+
+Storage: two tables beside the store's (``seasons``, ``season_events``: append-only, hash-chained like
+``events``; schemas in ``schema/season/``), created when the first season is made. A season file is JSON
+Lines: the season's events, then each entered race's events (``{"stream": "season"|"race", ...}``); importing
+one writes the season and all its races in one transaction, or nothing.
+
+What a season does not do yet (it needs the per-race rules object and the Garage in races): the event
+cards' effects other than laps and points (Heat and Stress changes, hand size, sponsorship cards, press
+corners during a race, eliminations, discards, adrenaline, slipstream gears), the upgrade draft between races.
+:func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .championship import championship_data, event_card, published_season
+from .engine import apply
+from .engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
+from .engine.modules.championship import (
+    POINTS,
+    EventCard,
+    RaceResult,
+    Standing,
+    next_grid,
+    race_points,
+    race_values,
+    standings,
+)
+from .engine.track import Track
+from .racelog import RaceLog, effective_log
+from .races import race_started_event, table_setup_events
+from .store import GENESIS, canonical, chain_hash
+from .tracks import load_track_data
+from .validation import event_errors, validate_against
+
+Event = dict[str, Any]
+
+__all__ = [
+    "SeasonView",
+    "audit_season",
+    "export_season",
+    "import_season",
+    "new_season",
+    "next_race",
+    "season_events",
+    "season_view",
+    "seasons",
+    "unapplied_effects",
+]
+
+_APPEND_ONLY = "heatlog: events are append-only"
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS seasons (id INTEGER PRIMARY KEY, name TEXT, created TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS season_events (season INTEGER NOT NULL REFERENCES seasons(id), "
+    "seq INTEGER NOT NULL, type TEXT NOT NULL, v INTEGER, payload TEXT NOT NULL, recorded TEXT NOT NULL, "
+    "prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (season, seq))",
+    f"CREATE TRIGGER IF NOT EXISTS season_events_no_update BEFORE UPDATE ON season_events "
+    f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: UPDATE refused'); END",
+    f"CREATE TRIGGER IF NOT EXISTS season_events_no_delete BEFORE DELETE ON season_events "
+    f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: DELETE refused'); END",
+    # finds a race by the hash of its first event (the season's link) without scanning every event
+    "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
+)
+
+#: Event-card effects a race started from a season applies today (the rest need the per-race rules object).
+APPLIED_EFFECTS = frozenset({"laps", "winner_bonus", "podium_bonus"})
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+# ---------------------------------------------------------------------------------------------- storage
+
+
+@contextlib.contextmanager
+def _tx(log: RaceLog, *, write: bool) -> Iterator[sqlite3.Connection]:
+    conn = log.store.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            if write:
+                for sql in _TABLES:
+                    conn.execute(sql)
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as exc:
+        text = str(exc)
+        if _APPEND_ONLY in text:
+            raise StoreError(text.split("heatlog: ", 1)[1]) from exc
+        if "no such table" in text:
+            raise StoreError(f"no season in {log.path}") from exc
+        raise StoreError(f"database error ({text}): {log.path}") from exc
+
+
+def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, events: Sequence[Event]) -> None:
+    """Append ``events`` after the owner's last one, chaining their hashes (the store's rule for races)."""
+    row = conn.execute(f"SELECT seq, hash FROM {table} WHERE {key} = ? ORDER BY seq DESC LIMIT 1", (owner,)).fetchone()
+    seq, prev = (int(row[0]), str(row[1])) if row else (0, GENESIS)
+    for ev in events:
+        payload = canonical(ev).decode()
+        digest = chain_hash(prev, payload.encode())
+        seq += 1
+        v = ev.get("v") if isinstance(ev.get("v"), int) else None
+        conn.execute(
+            f"INSERT INTO {table} ({key}, seq, type, v, payload, recorded, prev_hash, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (owner, seq, ev["type"], v, payload, _now(), prev, digest),
+        )
+        prev = digest
+
+
+def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:
+    """(id, name, created) of every season, oldest first."""
+    try:
+        rows = log.store.conn.execute("SELECT id, name, created FROM seasons ORDER BY id").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    return [(int(r[0]), r[1], str(r[2])) for r in rows]
+
+
+def season_events(log: RaceLog, season: int) -> list[Event]:
+    """The season stream's events in order (StoreError if there is no such season)."""
+    with _tx(log, write=False) as conn:
+        rows = conn.execute("SELECT payload FROM season_events WHERE season = ? ORDER BY seq", (season,)).fetchall()
+        if not rows and conn.execute("SELECT 1 FROM seasons WHERE id = ?", (season,)).fetchone() is None:
+            raise StoreError(f"no season {season}")
+    return [json.loads(r[0]) for r in rows]
+
+
+def _verify_chain(log: RaceLog, season: int) -> list[str]:
+    with _tx(log, write=False) as conn:
+        rows = conn.execute(
+            "SELECT seq, payload, prev_hash, hash FROM season_events WHERE season = ? ORDER BY seq", (season,)
+        ).fetchall()
+    problems, prev = [], GENESIS
+    for expected, (seq, payload, prev_hash, digest) in enumerate(rows, start=1):
+        if seq != expected:
+            problems.append(f"season event {expected}: missing (next stored is {seq})")
+        if prev_hash != prev or chain_hash(prev, payload.encode()) != digest:
+            problems.append(f"season event {seq}: hash chain broken (the stream was changed)")
+        prev = digest
+    return problems
+
+
+def _race_by_first_hash(log: RaceLog, digest: str) -> int | None:
+    row = log.store.conn.execute(
+        "SELECT race FROM events WHERE seq = 1 AND hash = ? ORDER BY race LIMIT 1", (digest,)
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+# ---------------------------------------------------------------------------------------------- the season's state
+
+
+@dataclass
+class SeasonRace:
+    index: int
+    track: dict[str, Any]
+    event: EventCard
+    race: int | None = None  # the race in this database, once entered
+    link: str | None = None  # the hash of its first event
+    result: RaceResult | None = None  # once it is over
+
+
+@dataclass
+class SeasonView:
+    id: int
+    name: str
+    drivers: list[dict[str, str]]
+    options: dict[str, Any]
+    mode: str
+    races: list[SeasonRace]
+    tables: list[list[Standing]] = field(default_factory=list)  # standings after each finished race
+
+    @property
+    def next_index(self) -> int | None:
+        """The race to start next (1-based), or None if every race was started."""
+        for r in self.races:
+            if r.link is None:
+                return r.index
+        return None
+
+    @property
+    def over(self) -> bool:
+        return all(r.result is not None for r in self.races)
+
+
+def _started_event(events: list[Event], season: int) -> Event:
+    if not events or events[0].get("type") != "season_started":
+        raise StoreError(f"season {season} has no season_started event: the database is damaged")
+    return events[0]
+
+
+def season_view(log: RaceLog, season: int) -> SeasonView:
+    """The season as its stream and its races' logs make it: which races ran, their results, the standings."""
+    events = season_events(log, season)
+    found: dict[str, int | None] = {}
+    for ev in events[1:]:
+        if ev.get("type") == "race_entered":
+            found[ev["race"]] = _race_by_first_hash(log, ev["race"])
+    return build_view(season, events, found, lambda race: log.project(race).state)
+
+
+def build_view(
+    season: int,
+    events: list[Event],
+    races_by_link: dict[str, int | None],
+    final_state: Callable[[int], Any],
+) -> SeasonView:
+    """The season's state from its events, where each linked race is (``races_by_link``: link -> race id or
+    None) and how a race stands now (``final_state(race)``)."""
+    start = _started_event(events, season)
+    races = [
+        SeasonRace(i, r["track"], EventCard.from_dict(r["event"]["number"], r["event"]["card"]))
+        for i, r in enumerate(start["races"], start=1)
+    ]
+    for ev in events[1:]:
+        if ev.get("type") == "race_entered":
+            sr = races[ev["index"] - 1]
+            sr.link, sr.race = ev["race"], races_by_link.get(ev["race"])
+    view = SeasonView(season, start["name"], start["drivers"], start["options"], start["mode"], races)
+    names = [d["name"] for d in view.drivers]
+    results: list[RaceResult] = []
+    for sr in races:
+        if sr.race is None:
+            break
+        state = final_state(sr.race)
+        if state.phase != "over":
+            break
+        places = tuple(state.hall_of_fame)
+        pts = race_points(places, sr.event, table=view.options.get("points", POINTS))
+        sr.result = RaceResult(places, points=pts)
+        results.append(sr.result)
+        view.tables.append(standings(names, results))
+    return view
+
+
+EFFECT_WORDS = {
+    "heat": "Engine Heat {0:+d}",
+    "stress": "Stress {0:+d}",
+    "hand_size": "hand size {0}",
+    "first_across_lap_1": "a sponsorship card for the first {0} across the line after lap 1 (# 21.9)",
+    "speed_record": "a sponsorship card for a Speed of {0} or more",
+    "passes_for_card": "a sponsorship card for passing {0} cars in a turn (MA22)",
+    "spinout_eliminates": "a spinout eliminates the car (MA21)",
+    "press_cards": "{0} sponsorship cards per press corner",
+    "slipstream_gears": "slipstream only in gears {0}",
+    "discard_heat": "Heat may be discarded",
+    "no_adrenaline": "no adrenaline",
+    "max_discard": "at most {0} discard per turn",
+    "press_below_limit": "press corners only below the limit",
+    "discard_stress": "Stress may be discarded",
+    "lap_heat_removed": "a Heat card leaves the game at each lap (MA23)",
+}
+
+
+def unapplied_effects(card: EventCard) -> list[str]:
+    """The effects of an event card a season race does not apply yet (see the module docstring)."""
+    data = championship_data()["events"].get(str(card.number), {})
+    out = []
+    for key, value in data.get("effects", {}).items():
+        if key not in APPLIED_EFFECTS:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            out.append(EFFECT_WORDS.get(key, key).format(shown))
+    if card.sponsor_cards:
+        out.append(f"{card.sponsor_cards} sponsorship card(s) each (# 21.4)")
+    if card.press:
+        out.append(f"press corners {', '.join(card.press)} (# 21.6, 21.7)")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- making seasons
+
+
+def new_season(
+    log: RaceLog,
+    *,
+    drivers: list[dict[str, str]],
+    published: str | None = None,
+    races: Sequence[tuple[str, int]] | None = None,
+    name: str | None = None,
+    grid: str = "standings",
+    sponsors_carry_over: bool = True,
+    mode: str = "table",
+) -> int:
+    """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card)."""
+    if (published is None) == (races is None):
+        raise MalformedInput("a season is a published one (1961 ... 1965) or a custom list of races, not both")
+    if published is not None:
+        chosen = [(track, card.number) for track, card in published_season(published)]
+    else:
+        chosen = list(races or [])
+        if not chosen:
+            raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
+    names = [d.get("name") for d in drivers]
+    if not 2 <= len(drivers) <= 6 or len(set(names)) != len(names):
+        raise MalformedInput(f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}")
+    data = championship_data()
+    ev: Event = {
+        "type": "season_started",
+        "v": 1,
+        "at": _now(),
+        "name": name or (published if published is not None else "custom season"),
+        "races": [
+            {"track": load_track_data(track), "event": {"number": number, "card": data["events"][str(number)]}}
+            for track, number in ((t, event_card(n).number) for t, n in chosen)
+        ],
+        "drivers": [{"name": d["name"], "colour": d["colour"]} for d in drivers],
+        "options": {"grid": grid, "sponsors_carry_over": sponsors_carry_over, "points": list(data["points"])},
+        "mode": mode,
+    }
+    if published is not None:
+        ev["published"] = published
+    validate_against("season/season_started", ev)
+    with _tx(log, write=True) as conn:
+        cur = conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)", (ev["name"], _now()))
+        season = int(cur.lastrowid or 0)
+        _insert_events(conn, "season_events", "season", season, [ev])
+    return season
+
+
+def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[Event, list[str]]:
+    """The race_started event and the grid of race ``index`` of the season, as its state says (# 21.8: the
+    event card's laps; # 21.12, MA11: the grid in standings order, leader on pole, or random)."""
+    sr = view.races[index - 1]
+    track = Track.from_dict(sr.track)
+    values = race_values(track, sr.event)
+    ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode)
+    names = [d["name"] for d in view.drivers]
+    order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
+    if order is None:
+        order = list(names)
+        random.Random(seed).shuffle(order)  # # 1.4
+    return ev, order
+
+
+def next_race(log: RaceLog, season: int, *, seed: int | None = None, name: str | None = None) -> int:
+    """Start the season's next race from its state and enter it in the season; return the race id."""
+    view = season_view(log, season)
+    index = view.next_index
+    if index is None:
+        raise IllegalEvent(f"season {season} ({view.name}): every race has been started")
+    if index > 1 and view.races[index - 2].result is None:
+        prev = view.races[index - 2]
+        raise IllegalEvent(
+            f"season {season} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
+            "the next race's grid and set-up come from its result (# 21.12)"
+        )
+    ev, grid = race_setup(view, index, seed)
+    label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
+    race = log.new_race(ev, grid=grid, name=label)
+    if view.mode == "table":
+        proj = log.project(race)
+        for setup_ev in table_setup_events(grid):
+            _, proj = log.append(race, setup_ev, proj)
+    enter_race(log, season, index, race)
+    return race
+
+
+def enter_race(log: RaceLog, season: int, index: int, race: int) -> None:
+    """Join ``race`` to the season as its race ``index``: refused unless it is the season's next race and its
+    set-up is what the season says (circuit, laps, drivers, mode, grid)."""
+    view = season_view(log, season)
+    if view.next_index != index:
+        raise IllegalEvent(f"season {season} ({view.name}): the next race is {view.next_index}, not {index}")
+    stored = log.store.events(race)
+    if not stored:
+        raise IllegalEvent(f"race {race} has no events")
+    wrong = setup_problems(view, view.races[index - 1], [e.event for e in stored])
+    if wrong:
+        raise IllegalEvent(f"race {race} is not race {index} of season {season}: {'; '.join(wrong)}")
+    entered: Event = {"type": "race_entered", "v": 1, "at": _now(), "index": index, "race": stored[0].hash}
+    validate_against("season/race_entered", entered)
+    with _tx(log, write=True) as conn:
+        _insert_events(conn, "season_events", "season", season, [entered])
+
+
+def simulate_season(
+    log: RaceLog,
+    *,
+    published: str | None = None,
+    races: Sequence[tuple[str, int]] | None = None,
+    cars: int | Sequence[str | dict[str, str]] = 4,
+    seed: int = 0,
+    bots: Any = "heuristic",
+    grid: str = "standings",
+) -> int:
+    """Play a whole season with bots (open mode): every race set up from the season's state, stored and
+    entered; return the season id. Race ``k`` is played with seed ``seed + k``."""
+    from .simulate import _cars, bot_names, store_race  # noqa: PLC0415  (the simulator is heavy)
+    from .simulate.world import play
+
+    roster = _cars(cars)
+    season = new_season(log, drivers=roster, published=published, races=races, grid=grid, mode="open")
+    drivers = bot_names(bots, [c["name"] for c in roster])
+    for index in range(1, len(season_view(log, season).races) + 1):
+        view = season_view(log, season)
+        ev, order = race_setup(view, index, seed + index)
+        ev["seed"] = seed + index
+        events, _ = play(ev, drivers, seed + index, grid=order)
+        race = store_race(log, events, name=f"{view.name} race {index}: {ev['track']['name']}", bots=drivers)
+        enter_race(log, season, index, race)
+    return season
+
+
+# ---------------------------------------------------------------------------------------------- the audit
+
+
+def audit_season(log: RaceLog, season: int) -> list[str]:
+    """What is wrong with a season: its stream's hash chain, and each entered race whose set-up is not what the
+    season says (circuit, laps, drivers, mode, grid). Empty when all is well."""
+    problems = _verify_chain(log, season)
+    view = season_view(log, season)
+    for sr in view.races:
+        if sr.link is None:
+            continue
+        if sr.race is None:
+            problems.append(f"race {sr.index} of the season ({sr.link[:12]}…) is not in this database")
+            continue
+        stored = [e.event for e in log.store.events(sr.race)]
+        problems += [f"race {sr.index} (race {sr.race}): {p}" for p in setup_problems(view, sr, stored)]
+    return problems
+
+
+def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> list[str]:
+    """How race ``sr``'s log (``events``) disagrees with what the season says its set-up is."""
+    start = events[0]
+    expected, _ = race_setup(view, sr.index)
+    out = []
+    if start.get("track") != sr.track:
+        out.append(f"the circuit is {start.get('track', {}).get('name')!r}, the season says {sr.track['name']!r}")
+    if start.get("laps") != expected["laps"]:
+        out.append(f"{start.get('laps')} laps, the season says {expected['laps']} (# 21.8, 22.9)")
+    if start.get("cars") != expected["cars"]:
+        out.append("the cars are not the season's drivers")
+    if start.get("mode") != expected["mode"]:
+        out.append(f"mode {start.get('mode')}, the season's races are kept in {expected['mode']} mode")
+    if sr.index > 1 and view.options["grid"] == "standings":
+        before = [t for t in view.tables[: sr.index - 1]]
+        want = next_grid(before[-1]) if len(before) == sr.index - 1 and before else None
+        grid = next((e.get("order") for e in events if e.get("type") == "grid_set"), None)
+        if want is not None and grid != want:
+            out.append(f"grid {grid}, the standings give {want} (# 21.12)")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+
+def export_season(log: RaceLog, season: int) -> str:
+    """The season as one JSON Lines file: its stream, then each entered race's effective log."""
+    lines = [canonical({"stream": "season", "event": ev}).decode() for ev in season_events(log, season)]
+    for sr in season_view(log, season).races:
+        if sr.race is None:
+            continue
+        for line in log.store.export_jsonl(sr.race).splitlines():
+            lines.append(canonical({"stream": "race", "index": sr.index, "event": json.loads(line)}).decode())
+    return "".join(line + "\n" for line in lines)
+
+
+def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
+    """Import a season file: every line valid, every race legal and linked, or nothing is written."""
+    lines, problems = _read_lines(text)
+    season_evs: list[Event] = []
+    race_evs: dict[int, list[tuple[int, Event]]] = {}
+    for number, wrapper in lines:
+        stream, ev = wrapper.get("stream"), wrapper.get("event")
+        if not isinstance(ev, dict) or set(wrapper) - {"stream", "event", "index"}:
+            problems.append(f"line {number}: not a season file line ({{stream, event}})")
+        elif stream == "season":
+            kind = ev.get("type")
+            if kind not in ("season_started", "race_entered"):
+                problems.append(f"line {number}: unknown season event {kind!r}")
+                continue
+            try:
+                validate_against(f"season/{kind}", ev)
+            except MalformedInput as err:
+                problems.append(f"line {number}: {err}")
+            season_evs.append(ev)
+        elif stream == "race" and isinstance(wrapper.get("index"), int):
+            problems += [f"line {number}: {p}" for p in event_errors(ev)]
+            race_evs.setdefault(wrapper["index"], []).append((number, ev))
+        else:
+            problems.append(f"line {number}: stream must be season or race (with its index)")
+    if not problems and (not season_evs or season_evs[0].get("type") != "season_started"):
+        problems.append("the first season line must be season_started")
+    if problems:
+        raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
+    links = {ev["index"]: ev["race"] for ev in season_evs[1:] if ev["type"] == "race_entered"}
+    if set(links) != set(race_evs):
+        raise MalformedInput(f"{source}: the season enters races {sorted(links)}, the file holds {sorted(race_evs)}")
+    states: dict[int, Any] = {}
+    for index, numbered in race_evs.items():
+        first = numbered[0][1]
+        if chain_hash(GENESIS, canonical(first)) != links[index]:
+            raise MalformedInput(f"{source}: line {numbered[0][0]}: race {index} is not the race the season entered")
+        states[index] = _check_race(numbered, source)
+    # the audit, before anything is written: each race's set-up is what the season says
+    view = build_view(0, season_evs, {link: i for i, link in links.items()}, lambda i: states[i])
+    wrong = [
+        f"race {sr.index}: {p}"
+        for sr in view.races
+        if sr.race is not None
+        for p in setup_problems(view, sr, [ev for _, ev in race_evs[sr.index]])
+    ]
+    if wrong:
+        raise IllegalEvent(f"{source}: the races disagree with their season, nothing imported: {'; '.join(wrong)}")
+    with _tx(log, write=True) as conn:
+        name = season_evs[0]["name"]
+        season = int(conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)", (name, _now())).lastrowid or 0)
+        _insert_events(conn, "season_events", "season", season, season_evs)
+        for index in sorted(race_evs):
+            evs = [ev for _, ev in race_evs[index]]
+            meta = canonical(
+                {
+                    "track": evs[0]["track"]["id"],
+                    "mode": evs[0].get("mode"),
+                    "cars": [c["name"] for c in evs[0].get("cars", [])],
+                    "laps": evs[0].get("laps"),
+                    "imported_from": source,
+                    "season": name,
+                }
+            ).decode()
+            label = f"{name} race {index}: {evs[0]['track']['name']}"
+            race = conn.execute(
+                "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
+                (label, _now(), meta),
+            ).lastrowid
+            _insert_events(conn, "events", "race", int(race or 0), evs)
+    return season
+
+
+def _read_lines(text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
+    """(line number, object) of every non-blank line, and the problems of the lines that are not objects."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    problems: list[str] = []
+
+    def no_constants(name: str) -> Any:
+        raise ValueError(f"{name} is not allowed in JSON")
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line, parse_constant=no_constants)
+        except ValueError as exc:
+            problems.append(f"line {number}: not JSON ({exc})")
+            continue
+        if not isinstance(obj, dict):
+            problems.append(f"line {number}: not a JSON object")
+            continue
+        out.append((number, obj))
+    if not out and not problems:
+        problems.append("no lines")
+    return out, problems
+
+
+def _check_race(numbered: list[tuple[int, Event]], source: str) -> Any:
+    """Replay one race of the file through the rules; its final state (or the first rule it breaks)."""
+    if numbered[0][1].get("type") != "race_started":
+        raise MalformedInput(f"{source}: line {numbered[0][0]}: a race's first event must be race_started")
+    line_of = {i: number for i, (number, _) in enumerate(numbered, start=1)}
+    try:
+        eff = effective_log([(i, ev) for i, (_, ev) in enumerate(numbered, start=1)])
+    except HeatlogError as err:
+        raise IllegalEvent(f"{source}: {err}; nothing imported") from None
+    state = None
+    for entry in eff.entries:
+        try:
+            state = apply(state, entry.event, atomic=False)
+        except HeatlogError as err:
+            raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
+    return state

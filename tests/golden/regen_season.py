@@ -1,0 +1,32 @@
+"""Regenerate the golden simulated 1961 season: ``python tests/golden/regen_season.py``.
+
+Writes ``season_1961_seed7.txt`` (the standings after each race of a season played by 4 heuristic bots, seed 7).
+Review the diff before committing it: it changes when a rule, the scoring or the bots change.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+def main() -> None:
+    from test_season import GOLDEN, standings_text
+
+    from heatlog.racelog import RaceLog
+    from heatlog.season import simulate_season
+
+    with tempfile.TemporaryDirectory() as tmp:
+        log = RaceLog(Path(tmp) / "season.db")
+        season = simulate_season(log, published="1961", cars=4, seed=7)
+        GOLDEN.write_text(standings_text(log, season), encoding="utf-8")
+        log.close()
+    print(f"wrote {GOLDEN}")
+
+
+if __name__ == "__main__":
+    main()

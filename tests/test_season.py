@@ -1,0 +1,293 @@
+"""Championship seasons (MODULES.md 21): a season stream beside its races, races set up from the season's state,
+points and standings, the audit, export/import as one file (all or nothing, byte-identical round trip), a whole
+simulated 1961 season as a golden, and the ``heatlog season`` commands through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from test_cli import run
+
+from heatlog.engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
+from heatlog.racelog import RaceLog
+from heatlog.season import (
+    audit_season,
+    enter_race,
+    export_season,
+    import_season,
+    new_season,
+    next_race,
+    season_events,
+    season_view,
+    seasons,
+    simulate_season,
+)
+
+GOLDEN = Path(__file__).parent / "golden" / "season_1961_seed7.txt"
+DRIVERS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> RaceLog:
+    return RaceLog(tmp_path / "s.db")
+
+
+def standings_text(log: RaceLog, season: int) -> str:
+    """The standings after each race, one line per driver (the golden's format)."""
+    view = season_view(log, season)
+    out = [f"season {view.name}: {len(view.races)} races, drivers {', '.join(d['name'] for d in view.drivers)}"]
+    for sr, table in zip(view.races, view.tables, strict=False):
+        assert sr.result is not None
+        out.append(
+            f"race {sr.index}: {sr.track['name']}, event {sr.event.number} {sr.event.name}; "
+            f"finish {' '.join(sr.result.places)}"
+        )
+        for pos, s in enumerate(table, start=1):
+            per = " ".join("-" if p is None else str(p) for p in s.per_race)
+            out.append(f"  {pos}. {s.name:<7} {s.points:>3}  ({per})  wins {s.wins}")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------- set-up
+
+
+def test_21_1_a_published_season_copies_its_races(log: RaceLog) -> None:
+    season = new_season(log, drivers=DRIVERS, published="1961")
+    view = season_view(log, season)
+    assert [(r.track["id"], r.event.number) for r in view.races] == [
+        ("great-britain", 1),
+        ("usa", 2),
+        ("italy", 3),
+    ]
+    assert view.options == {"grid": "standings", "sponsors_carry_over": True, "points": [9, 6, 4, 3, 2, 1]}
+    (start,) = season_events(log, season)
+    assert start["type"] == "season_started" and start["races"][0]["track"]["spaces"] == 63  # self-contained
+    assert seasons(log)[0][:2] == (season, "1961")
+
+
+def test_a_custom_season_and_bad_set_ups(log: RaceLog) -> None:
+    season = new_season(log, drivers=DRIVERS, races=[("japan", 11), ("spain", 17)], name="wet and dark")
+    assert [r.track["id"] for r in season_view(log, season).races] == ["japan", "spain"]
+    with pytest.raises(MalformedInput, match="not both"):
+        new_season(log, drivers=DRIVERS, published="1961", races=[("usa", 1)])
+    with pytest.raises(MalformedInput, match="2 to 6 drivers"):
+        new_season(log, drivers=DRIVERS[:1], published="1961")
+    with pytest.raises(MalformedInput, match="unknown event card 40"):
+        new_season(log, drivers=DRIVERS, races=[("usa", 40)])
+    with pytest.raises(MalformedInput, match="unknown track"):
+        new_season(log, drivers=DRIVERS, races=[("monaco", 1)])
+    assert len(seasons(log)) == 1  # nothing written by the refused ones
+
+
+def test_21_8_22_9_race_set_up_comes_from_the_season(log: RaceLog) -> None:
+    """Race 3 of 1961 is Italy with Drivers' strike: one lap fewer (3 − 1 = 2)."""
+    season = simulate_season(log, races=[("usa", 7), ("italy", 3)], cars=3, seed=3)
+    view = season_view(log, season)
+    italy = log.project(view.races[1].race).state  # type: ignore[arg-type]
+    assert (italy.track.id, italy.laps) == ("italy", 2)
+    usa = log.project(view.races[0].race).state  # type: ignore[arg-type]
+    assert usa.laps == 2
+
+
+def test_21_12_MA11_later_grids_follow_the_standings(log: RaceLog) -> None:
+    season = simulate_season(log, published="1961", cars=4, seed=11)
+    view = season_view(log, season)
+    for k in (2, 3):
+        race = log.project(view.races[k - 1].race).state  # type: ignore[arg-type]
+        assert race.grid == [s.name for s in view.tables[k - 2]]  # leader on pole
+
+
+def test_21_12_MA11_random_grid_is_an_option(log: RaceLog) -> None:
+    season = simulate_season(log, races=[("usa", 7), ("france", 7)], cars=4, seed=5, grid="random")
+    assert season_view(log, season).options["grid"] == "random"
+    assert audit_season(log, season) == []
+
+
+def test_next_race_waits_for_the_previous_one(log: RaceLog) -> None:
+    season = new_season(log, drivers=DRIVERS, published="1961", mode="table")
+    race = next_race(log, season, seed=2)
+    state = log.project(race).state
+    assert state.track.id == "great-britain" and state.mode == "table" and state.phase != "grid"
+    with pytest.raises(IllegalEvent, match=r"race 1 .* is not over yet.*21\.12"):
+        next_race(log, season)
+    assert season_view(log, season).races[0].race == race
+
+
+def test_every_race_started_means_no_next(log: RaceLog) -> None:
+    season = simulate_season(log, races=[("usa", 7)], cars=2, seed=1)
+    assert season_view(log, season).over
+    with pytest.raises(IllegalEvent, match="every race has been started"):
+        next_race(log, season)
+
+
+# ---------------------------------------------------------------------------------------------- points
+
+
+def test_21_10_points_and_the_event_bonuses(log: RaceLog) -> None:
+    season = simulate_season(log, published="1961", cars=4, seed=7)
+    view = season_view(log, season)
+    strike = view.races[2]  # Drivers' strike: winner +2
+    assert strike.result is not None
+    winner = strike.result.places[0]
+    assert strike.result.points[winner] == 11
+    assert sorted(strike.result.points.values(), reverse=True) == [11, 6, 4, 3]
+    final = view.tables[-1]
+    assert [s.points for s in final] == sorted((s.points for s in final), reverse=True)
+    assert sum(s.points for s in final) == (9 + 6 + 4 + 3) * 3 + 2
+
+
+def test_golden_simulated_1961_season(log: RaceLog) -> None:
+    """A whole simulated 1961 season (4 heuristic bots, seed 7): the standings after every race. Rewrite with
+    ``python tests/golden/regen_season.py`` after a deliberate change, and read the diff."""
+    season = simulate_season(log, published="1961", cars=4, seed=7)
+    assert standings_text(log, season) == GOLDEN.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------- the audit
+
+
+def test_enter_race_refuses_a_race_the_season_did_not_set_up(log: RaceLog) -> None:
+    from heatlog.races import start_race
+
+    season = new_season(log, drivers=DRIVERS, published="1961")
+    wrong = start_race(log, track="usa", cars=DRIVERS, seed=1)  # race 1 is Great Britain
+    with pytest.raises(IllegalEvent, match="not race 1 of season.*circuit is 'USA'"):
+        enter_race(log, season, 1, wrong)
+    laps = start_race(log, track="great-britain", cars=DRIVERS, laps=3, seed=1)
+    with pytest.raises(IllegalEvent, match="3 laps, the season says 2"):
+        enter_race(log, season, 1, laps)
+    with pytest.raises(IllegalEvent, match="the next race is 1, not 2"):
+        enter_race(log, season, 2, laps)
+
+
+def test_audit_detects_a_race_whose_set_up_disagrees(log: RaceLog) -> None:
+    """A season whose stream links a race the season did not set up (written behind heatlog's back) is found."""
+    from heatlog.races import start_race
+    from heatlog.season import _insert_events, _tx
+
+    season = simulate_season(log, races=[("usa", 7)], cars=3, seed=4)
+    assert audit_season(log, season) == []
+    other = new_season(log, drivers=DRIVERS, published="1962")
+    rogue = start_race(log, track="usa", cars=DRIVERS, seed=1)  # 1962 race 1 is Italy
+    link = log.store.events(rogue)[0].hash
+    with _tx(log, write=True) as conn:
+        _insert_events(
+            conn, "season_events", "season", other, [{"type": "race_entered", "v": 1, "index": 1, "race": link}]
+        )
+    problems = audit_season(log, other)
+    assert any("race 1" in p and "circuit is 'USA'" in p and "'Italy'" in p for p in problems), problems
+
+
+def test_season_stream_is_append_only_and_chained(log: RaceLog) -> None:
+    season = new_season(log, drivers=DRIVERS, published="1961")
+    conn = log.store.conn
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE season_events SET payload = '{}' WHERE season = ?", (season,))
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM season_events WHERE season = ?", (season,))
+    assert audit_season(log, season) == []
+
+
+def test_unknown_season(log: RaceLog) -> None:
+    new_season(log, drivers=DRIVERS, published="1961")
+    with pytest.raises(StoreError, match="no season 9"):
+        season_view(log, 9)
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+
+def test_export_import_round_trip_is_byte_identical(log: RaceLog, tmp_path: Path) -> None:
+    season = simulate_season(log, published="1961", cars=3, seed=9)
+    text = export_season(log, season)
+    other = RaceLog(tmp_path / "other.db")
+    imported = import_season(other, text, source="season.jsonl")
+    assert export_season(other, imported) == text
+    assert audit_season(other, imported) == []
+    assert standings_text(other, imported) == standings_text(log, season)
+    for sr in season_view(other, imported).races:
+        assert other.store.verify(sr.race) == []  # type: ignore[arg-type]  # the races' chains are the store's
+
+
+@pytest.mark.parametrize(
+    ("damage", "complaint"),
+    [
+        (lambda lines: lines[:-1] + ["{not json"], "not JSON"),
+        (lambda lines: [lines[0].replace('"1961"', '""', 1), *lines[1:]], "season_started"),
+        (lambda lines: [ln for ln in lines if '"race_entered"' not in ln or '"index":3' not in ln], "enters races"),
+        (lambda lines: [ln.replace('"gear":2', '"gear":9') for ln in lines], "gear"),
+        (lambda lines: [lines[0], *lines[1:][::-1]], "race"),
+    ],
+)
+def test_import_is_all_or_nothing(log: RaceLog, tmp_path: Path, damage: object, complaint: str) -> None:
+    season = simulate_season(log, published="1961", cars=3, seed=9)
+    lines = export_season(log, season).splitlines()
+    other = RaceLog(tmp_path / "other.db")
+    before_races = len(other.store.races())
+    with pytest.raises(HeatlogError, match=complaint):
+        import_season(other, "\n".join(damage(lines)) + "\n")  # type: ignore[operator]
+    assert seasons(other) == [] and len(other.store.races()) == before_races
+
+
+def test_import_refuses_a_race_that_is_not_the_seasons(log: RaceLog, tmp_path: Path) -> None:
+    season = simulate_season(log, races=[("usa", 7), ("italy", 3)], cars=3, seed=9)
+    lines = export_season(log, season).splitlines()
+    swapped = [
+        ln.replace('"laps":2', '"laps":3', 1) if '"race_started"' in ln and '"italy"' in ln else ln for ln in lines
+    ]
+    other = RaceLog(tmp_path / "other.db")
+    with pytest.raises(MalformedInput, match="not the race the season entered"):
+        import_season(other, "\n".join(swapped) + "\n")
+    assert seasons(other) == []
+
+
+# ---------------------------------------------------------------------------------------------- the commands
+
+
+def test_season_commands_through_the_entry_point(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "open", db=db)
+    assert r.returncode == 0, r.stderr
+    season = int(r.stdout.strip().splitlines()[-1])
+    assert "Great Britain (New grandstand inauguration)" in r.stdout
+    r = run("season", "next", str(season), "--seed", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "race 1 of 1961, Great Britain, 2 laps, event 1 New grandstand inauguration" in r.stdout
+    assert "not applied by heatlog yet" in r.stdout and "press corners A" in r.stdout
+    r = run("season", "next", str(season), db=db)
+    assert r.returncode == 1 and "is not over yet" in r.stderr and "Traceback" not in r.stderr
+    shown = json.loads(run("season", "show", str(season), "--json", db=db).stdout)
+    assert shown["next"] == 2 and shown["races"][0]["race"] is not None and shown["standings"] == []
+    r = run("season", "audit", str(season), db=db)
+    assert r.returncode == 0 and "ok" in r.stdout
+    r = run("season", "show", "99", db=db)
+    assert r.returncode == 1 and "no season 99" in r.stderr
+
+
+def test_simulate_a_season_export_and_import_through_the_entry_point(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run("simulate", "--season", "1961", "--cars", "3", "--seed", "7", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["over"] and len(data["standings"]) == 3 and data["seed"] == 7
+    out = tmp_path / "season.jsonl"
+    assert run("season", "export", str(data["season"]), "--out", str(out), db=db).returncode == 0
+    other = tmp_path / "other.db"
+    r = run("season", "import", str(out), db=other)
+    assert r.returncode == 0, r.stderr
+    again = json.loads(run("season", "show", r.stdout.strip(), "--json", db=other).stdout)
+    assert again["standings"] == data["standings"]
+    shown = run("season", "show", str(data["season"]), db=db)
+    assert "standings after race 3" in shown.stdout and "points" in shown.stdout
+    assert "race 1: a sponsorship card for the first 3" in shown.stdout.replace("\n", " ")
+
+
+def test_season_text_is_never_markup(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run("season", "new", "--published", "1961", "--car", "[red]Ann:red", "--car", "[/]Bob:blue", db=db)
+    assert r.returncode == 0, r.stderr
+    r = run("season", "show", "1", db=db)
+    assert r.returncode == 0, r.stderr
