@@ -1,0 +1,15 @@
+"""Analysis: search over races — what players knew, playouts, comparisons (docs/analysis.md).
+
+The Python API (stable for other shells, e.g. decision review):
+
+- :mod:`heatlog.engine.game`: the game API (whose turn, legal decisions in canonical form, apply a decision
+  or a chance outcome, clone, pending chance);
+- :func:`information_set`, :func:`information_set_of_state`, :func:`sample`: what a car knew and full
+  states drawn from it;
+- :func:`playouts`: bots play a race on from an information set K times, on any executor, with common random
+  numbers across the sides of a comparison.
+"""
+
+from .infoset import CarBelief, InfoSet, information_set, information_set_of_state, sample
+
+__all__ = ["CarBelief", "InfoSet", "information_set", "information_set_of_state", "sample"]

@@ -1,0 +1,365 @@
+"""What a player knew: information sets, and full states drawn from them (docs/analysis.md).
+
+An **information set** for a car at a point of a race is everything public — the table-mode log up to that
+point (:func:`heatlog.engine.project.open_to_table` of an open-mode log) — plus that car's own hand where the
+log knows it (an open-mode race). :func:`information_set` builds it from a race's effective log and
+:func:`sample` draws a full, open-mode ``RaceState`` from it: every hidden hand and every unknown deck order.
+
+How uniform (the exact statement, tested in ``tests/test_analysis_infoset.py``):
+
+    Every shuffle a car's deck ever had is a uniformly random order of its physical cards (copies of a card
+    are distinct cards). Among all such chance histories, keep those that reproduce the public log: every
+    flipped card is the top card of the deck at that moment; every revealed, discarded or cooled card is in
+    the hand at that moment; a cluttered reveal (Heat played, # 13.1) leaves only Heat in the hand. A
+    decision is taken as possible or not — never as evidence of which legal hand the player held. Each
+    kept history is equally likely; :func:`sample` returns the current state of one of them with exactly
+    that probability (its hand by the share of kept histories that end in it, then its deck order
+    uniformly among the orders of the remaining cards).
+
+Cars are independent given the public log (each car's observations depend only on its own shuffles), so the
+posterior is a product over cars; for each car it is computed exactly by a forward filter over its hand —
+a multiset of at most 8 card kinds — event by event (``_Filter``). The filter uses the engine's public
+bookkeeping (``Car.pool`` = deck ∪ hand, ``hand_size``, ``stress_taken``) as its oracle and checks after
+every event that it agrees with it: the deck of a car is always ``pool − hand``.
+
+A race that starts from a position: the hidden cards of the position are taken as a uniformly random
+arrangement of the car's unseen cards into hand and deck, subject to what the position records (``deck_max``,
+the most each card the deck can hold). :func:`information_set_of_state` uses that prior alone for a state
+without its log (a position file): it then conditions on the position's bookkeeping and nothing else.
+
+Never read: the hands of other cars, and any recorded deck order (the future of a simulated or open-mode
+race) — the information set is built from the table-mode projection, which holds neither.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
+from ..engine.cards import CARDS, HEAT, STRESS
+from ..engine.game import apply_decision, to_move
+from ..engine.project import open_to_table
+from ..engine.state import Car, Counts, counts, expand
+
+Event = dict[str, Any]
+Hand = tuple[int, ...]  # a hand as counts in card order (1 2 3 4 0 5 H S)
+
+_IH = CARDS.index(HEAT)
+_IS = CARDS.index(STRESS)
+_N = len(CARDS)
+
+
+def _vec(c: Counts) -> Hand:
+    return tuple(c[k] for k in CARDS)
+
+
+def _sub_vectors(bounds: Sequence[int], n: int) -> list[Hand]:
+    """Every x with 0 <= x <= bounds (per kind) and sum(x) == n."""
+    out: list[Hand] = []
+    rest = [0] * (len(bounds) + 1)
+    for i in range(len(bounds) - 1, -1, -1):
+        rest[i] = rest[i + 1] + bounds[i]
+
+    def go(i: int, left: int, acc: Hand) -> None:
+        if i == len(bounds):
+            if left == 0:
+                out.append(acc)
+            return
+        for k in range(max(0, left - rest[i + 1]), min(bounds[i], left) + 1):
+            go(i + 1, left - k, (*acc, k))
+
+    go(0, n, ())
+    return out
+
+
+_DRAWS: dict[tuple[Hand, int], list[tuple[Hand, float]]] = {}
+
+
+def _draws(deck: Hand, n: int) -> list[tuple[Hand, float]]:
+    """The multisets of ``n`` cards a draw from ``deck`` can bring, each with its number of physical draws."""
+    key = (deck, n)
+    hit = _DRAWS.get(key)
+    if hit is None:
+        hit = []
+        for x in _sub_vectors(deck, n):
+            ways = 1
+            for d, k in zip(deck, x, strict=True):
+                if k:
+                    ways *= comb(d, k)
+            hit.append((x, float(ways)))
+        if len(_DRAWS) > 50_000:
+            _DRAWS.clear()
+        _DRAWS[key] = hit
+    return hit
+
+
+class _Filter:
+    """The posterior over one car's hand (hand -> weight, proportional to the kept chance histories)."""
+
+    __slots__ = ("name", "weights")
+
+    def __init__(self, name: str, weights: dict[Hand, float]) -> None:
+        self.name = name
+        self.weights = weights
+
+    @classmethod
+    def prior(cls, car: Car) -> _Filter:
+        """A uniformly random arrangement of the unseen cards into hand and deck, the deck within its bound."""
+        pool = _vec(car.pool)
+        bound = tuple(car.deck_bound(c) for c in CARDS)
+        weights: dict[Hand, float] = {}
+        if car.hand is not None:
+            return cls(car.name, {_vec(car.hand): 1.0})
+        for h in _sub_vectors(pool, car.hand_size):
+            if all(p - k <= b for p, k, b in zip(pool, h, bound, strict=True)):
+                ways = 1
+                for p, k in zip(pool, h, strict=True):
+                    ways *= comb(p, k)
+                weights[h] = float(ways)
+        return cls(car.name, weights)
+
+    def _set(self, weights: dict[Hand, float], what: str) -> None:
+        if not weights:
+            raise IllegalEvent(f"no hand of {self.name} is consistent with the public log after {what}")
+        top = max(weights.values())
+        if top > 1e200 or top < 1e-200:
+            weights = {h: w / top for h, w in weights.items()}
+        self.weights = weights
+
+    def add(self, i: int, k: int) -> None:
+        """``k`` cards of kind ``i`` go into the hand (Stress at a spinout, # 10.3): public."""
+        self.weights = {(*h[:i], h[i] + k, *h[i + 1 :]): w for h, w in self.weights.items()}
+
+    def remove(self, x: Hand, *, only_heat_left: bool = False, what: str = "") -> None:
+        """The cards ``x`` leave the hand (revealed, discarded, cooled): the hand held them."""
+        out: dict[Hand, float] = {}
+        for h, w in self.weights.items():
+            rest = tuple(a - b for a, b in zip(h, x, strict=True))
+            if min(rest) < 0:
+                continue
+            if only_heat_left and sum(rest) != rest[_IH]:
+                continue  # # 13.1: a cluttered hand played every playable card; the rest is Heat
+            out[rest] = out.get(rest, 0.0) + w
+        self._set(out, what)
+
+    def draw(self, pool: Hand, n: int) -> None:
+        """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand."""
+        out: dict[Hand, float] = {}
+        for h, w in self.weights.items():
+            deck = tuple(p - k for p, k in zip(pool, h, strict=True))
+            for x, ways in _draws(deck, n):
+                new = tuple(a + b for a, b in zip(h, x, strict=True))
+                out[new] = out.get(new, 0.0) + w * ways
+        self._set(out, f"a draw of {n}")
+
+    def flip(self, pool: Hand, i: int) -> None:
+        """A card of kind ``i`` was the top of the deck: each hand counts the copies its deck holds."""
+        out: dict[Hand, float] = {}
+        for h, w in self.weights.items():
+            here = pool[i] - h[i]
+            if here > 0:
+                out[h] = w * here
+        self._set(out, f"a flip of {CARDS[i]}")
+
+    def check(self, car: Car) -> None:
+        """The engine's bookkeeping is the oracle: every hand has hand_size cards and lies within the pool."""
+        pool = _vec(car.pool)
+        for h in self.weights:
+            if sum(h) != car.hand_size or any(a > b for a, b in zip(h, pool, strict=True)):
+                raise IllegalEvent(
+                    f"analysis: the hand filter of {car.name} disagrees with the engine "
+                    f"(hand {h} against {car.hand_size} cards, unseen {pool})"
+                )
+
+
+@dataclass(slots=True)
+class CarBelief:
+    """What is known of one car's hand: the hands the log allows with their probabilities (sorted)."""
+
+    hands: list[Hand]
+    cumulative: list[float]  # cumulative probabilities, last == 1.0
+
+    @classmethod
+    def of(cls, weights: dict[Hand, float]) -> CarBelief:
+        hands = sorted(weights)
+        total = sum(weights[h] for h in hands)
+        acc = 0.0
+        cum: list[float] = []
+        for h in hands:
+            acc += weights[h] / total
+            cum.append(acc)
+        cum[-1] = 1.0
+        return cls(hands, cum)
+
+    def probabilities(self) -> dict[Hand, float]:
+        out: dict[Hand, float] = {}
+        prev = 0.0
+        for h, c in zip(self.hands, self.cumulative, strict=True):
+            out[h] = c - prev
+            prev = c
+        return out
+
+    def draw(self, rng: random.Random) -> Hand:
+        if len(self.hands) == 1:
+            return self.hands[0]
+        return self.hands[bisect_right(self.cumulative, rng.random() * self.cumulative[-1])]
+
+
+@dataclass(slots=True)
+class InfoSet:
+    """An information set: the public state at a point, what is known of every hand, and the viewer.
+
+    ``public`` is the table-mode state (no hand, no deck order); ``beliefs`` the posterior over each car's
+    hand; ``known`` the hands the viewer knows (its own, in an open-mode race) and ``committed`` the cards the
+    viewer has played face down at step 2 and not yet revealed (open mode). Picklable: it is what playout
+    workers receive."""
+
+    public: RaceState
+    beliefs: dict[str, CarBelief]
+    viewer: str | None = None
+    known: dict[str, Hand] = field(default_factory=dict)
+    committed: dict[str, list[str]] = field(default_factory=dict)
+
+    def hand_distribution(self, car: str) -> dict[Hand, float]:
+        """The probability of each hand of ``car`` (one hand with probability 1 where it is known)."""
+        if car in self.known:
+            return {self.known[car]: 1.0}
+        return self.beliefs[car].probabilities()
+
+    def sample(self, rng: random.Random) -> RaceState:
+        """A full open-mode state drawn from this information set (see the module's statement)."""
+        world = self.public.copy()
+        world.mode = "open"
+        for name, car in world.cars.items():
+            h = self.known[name] if name in self.known else self.beliefs[name].draw(rng)
+            car.hand = dict(zip(CARDS, h, strict=True))
+            car.deck_max = None
+            if car.needs_shuffle:
+                car.deck = None  # the starting shuffle is still to come: a chance event of the world
+                continue
+            deck = expand({c: car.pool[c] - car.hand[c] for c in CARDS})
+            rng.shuffle(deck)
+            car.deck = deck
+        for name, cards in self.committed.items():
+            car = world.cars[name]
+            node = to_move(world)
+            if node.kind == "decision" and node.car == name and "cards_revealed" in node.kinds:
+                apply_decision(world, {"type": "cards_revealed", "v": 1, "car": name, "cards": cards})
+            else:
+                car.committed = list(cards)
+        return world
+
+
+def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filter]]:
+    """Fold a table-mode log through the engine and every car's hand filter."""
+    state: RaceState | None = None
+    filters: dict[str, _Filter] = {}
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "retracted":
+            raise MalformedInput("an information set is built from an effective log: resolve retractions first")
+        if state is None:
+            state = apply(None, ev, atomic=False)
+            if state.phase != "grid":  # a race from a position
+                filters = {n: _Filter.prior(c) for n, c in state.cars.items()}
+            continue
+        before = {n: (_vec(c.pool), c.stress_taken) for n, c in state.cars.items()}
+        apply(state, ev, atomic=False)
+        if kind == "grid_set":
+            filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}
+            continue
+        for n, c in state.cars.items():
+            extra = c.stress_taken - before[n][1]
+            if extra and n in filters:
+                filters[n].add(_IS, extra)  # # 10.3: Stress into the hand at a spinout (any event may close a turn)
+        name = ev.get("car")
+        if isinstance(name, str) and name in filters:
+            f = filters[name]
+            car = state.cars[name]
+            extra = car.stress_taken - before[name][1]  # Stress a spinout put in the hand first
+            pool_mid = tuple(p + (extra if i == _IS else 0) for i, p in enumerate(before[name][0]))
+            what = f"{kind} (event {state.events})"
+            if kind == "cards_revealed":
+                f.remove(_vec(counts(ev["cards"])), only_heat_left=HEAT in ev["cards"], what=what)  # # 13.1
+            elif kind == "cards_discarded":
+                f.remove(_vec(counts(ev["cards"])), what=what)
+            elif kind == "cooldown":
+                f.remove(_vec(counts([HEAT] * int(ev["count"]))), what=what)  # # 7.3
+            elif kind == "cards_drawn":
+                f.draw(pool_mid, int(ev["count"]))
+            elif kind == "card_flipped":
+                f.flip(pool_mid, CARDS.index(ev["card"]))
+        for n, f in filters.items():
+            f.check(state.cars[n])
+    if state is None:
+        raise MalformedInput("an empty log has no race")
+    return state, filters
+
+
+def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
+    """The information set of ``car`` (None: public information only) after the effective log ``events``.
+
+    An open-mode log is first projected to the table-mode log of the same race (what every player saw);
+    the viewer's own hand and its cards played face down are then added from the open log."""
+    if not events or events[0].get("type") != "race_started":
+        raise MalformedInput("the first event of a race is race_started")
+    mode = events[0].get("mode", "open")
+    if mode == "open":
+        table = open_to_table(list(events))
+        public, filters = _table_filters(table)
+    else:
+        public, filters = _table_filters(events)
+    if car is not None and car not in public.cars:
+        raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(public.cars)})")
+    info = InfoSet(public, {n: CarBelief.of(f.weights) for n, f in filters.items()}, viewer=car)
+    if car is not None and mode == "open":
+        full: RaceState | None = None
+        for ev in events:
+            full = apply(full, ev, atomic=False)
+        assert full is not None
+        mine = full.cars[car]
+        if mine.hand is not None:
+            info.known[car] = _vec(mine.hand)
+            if mine.committed is not None:
+                info.committed[car] = list(mine.committed)
+    return info
+
+
+def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSet:
+    """The information set of a state known without its log (a position): the prior of a position start —
+    hands and deck orders uniformly arranged within the bookkeeping the state records (``pool``,
+    ``hand_size``, ``deck_max``), plus ``car``'s own hand where the state knows it. An open-mode state is
+    first stripped of what a table does not see (:func:`heatlog.engine.project.strip_identities`)."""
+    from ..engine.position import state_from_position, state_to_position
+    from ..engine.project import strip_identities
+
+    full = state
+    public = state_from_position(strip_identities(state_to_position(state))) if state.mode == "open" else state.copy()
+    info = InfoSet(public, {n: CarBelief.of(_Filter.prior(c).weights) for n, c in public.cars.items()}, viewer=car)
+    if car is not None:
+        if car not in state.cars:
+            raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(state.cars)})")
+        mine = full.cars[car]
+        if mine.hand is not None:
+            info.known[car] = _vec(mine.hand)
+            if mine.committed is not None:
+                info.committed[car] = list(mine.committed)
+    return info
+
+
+def sample(state: RaceState | InfoSet, car: str | None, rng: random.Random) -> RaceState:
+    """A full open-mode state consistent with what ``car`` knows (None: the public information), drawn as the
+    module's statement says. ``state`` is an :class:`InfoSet` (exact, from the race's log) or a bare state
+    (a position: its bookkeeping is all that is conditioned on)."""
+    info = state if isinstance(state, InfoSet) else information_set_of_state(state, car)
+    if isinstance(state, InfoSet) and car != state.viewer:
+        raise MalformedInput(f"this information set is {state.viewer or 'the public'}'s, not {car or 'the public'}'s")
+    return info.sample(rng)
+
+
+__all__ = ["CarBelief", "Hand", "HeatlogError", "InfoSet", "information_set", "information_set_of_state", "sample"]

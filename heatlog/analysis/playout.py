@@ -1,0 +1,354 @@
+"""Playouts: bots play a race on from what was known, K times (docs/analysis.md).
+
+>>> info = information_set(events)                      # public information after these events
+>>> result = playouts(info, 200, seed=1)                 # all local cores
+>>> result.sides[0].cars["Red"].mean_place
+
+Each playout ``i`` draws a full world from the information set (:meth:`InfoSet.sample`, its own seeded
+generator), applies each side's events (a comparison: the events where two branches differ), and lets the
+bots play every side to the end with a second seeded generator for later shuffles and random bots.
+**Common random numbers**: all sides of playout ``i`` start from the same world and use the same
+generator seed, so a difference between sides is the difference of their events, not of luck. A world in
+which some side's events are impossible (a reveal of cards the sampled hand lacks) is drawn again, for all
+sides: the sample is then conditioned on every side being possible.
+
+Seeds are derived from ``(seed, i)`` by SHA-256, chunks have a fixed size and results come back in index
+order: the same seed gives the same result on any executor, with any number of workers. Playouts are never
+written to a race's log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import HeuristicBot, Options, get_bot
+from ..engine import HeatlogError, MalformedInput, RaceState
+from ..engine.game import apply_decision, apply_event, play_out
+from ..engine.state import expand
+from .infoset import InfoSet
+
+Event = dict[str, Any]
+CHUNK = 16  # playouts per task: fixed, so that results never depend on the number of workers
+MAX_TRIES = 200  # worlds drawn for one playout before its sides' events are declared impossible
+
+
+def playout_seed(seed: int, index: int, stream: str) -> int:
+    """The seed of one generator of playout ``index``: a hash, the same on every machine."""
+    digest = hashlib.sha256(f"heatlog-playout/{seed}/{index}/{stream}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One side of one playout: finishing places (1 = first) and the round each car finished in."""
+
+    places: dict[str, int]
+    rounds: dict[str, int]
+
+
+@dataclass(slots=True)
+class Job:
+    """Everything a worker needs: picklable plain data, no open database."""
+
+    info: InfoSet
+    sides: list[list[Event]]
+    bots: dict[str, str]  # car -> bot name
+    seed: int
+    crn: bool = True
+
+
+def _bots(names: Mapping[str, str]) -> dict[str, Any]:
+    """Fresh bots for one chunk (a heuristic bot's caches never carry over from one chunk to another)."""
+    made: dict[str, Any] = {}
+    out: dict[str, Any] = {}
+    for car, name in names.items():
+        if name not in made:
+            made[name] = HeuristicBot() if name == "heuristic" else get_bot(name)
+        out[car] = made[name]
+    return out
+
+
+def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
+    """Apply a recorded event to a sampled open-mode world: a table-mode draw (a count) takes the known top
+    cards, a shuffle without order is drawn; everything else goes to the engine as it is."""
+    kind = ev.get("type")
+    if kind == "cards_drawn" and "count" in ev:
+        car = world.cars[ev["car"]]
+        assert car.deck is not None
+        n = int(ev["count"])
+        ev = {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}
+    elif kind == "deck_shuffled" and "order" not in ev:
+        car = world.cars[ev["car"]]
+        cards = sorted(expand(car.pool) if car.needs_shuffle else car.discard)
+        rng.shuffle(cards)
+        ev = {**ev, "order": cards}
+    if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
+                "cards_discarded"):
+        apply_decision(world, ev)
+    else:
+        apply_event(world, ev)
+
+
+def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
+    """Playout ``index`` of ``job``: one outcome per side."""
+    drivers = bots if bots is not None else _bots(job.bots)
+    worlds: list[RaceState] | None = None
+    for attempt in range(MAX_TRIES):
+        world = job.info.sample(random.Random(playout_seed(job.seed, index, f"world/{attempt}")))
+        fix = random.Random(playout_seed(job.seed, index, f"sides/{attempt}"))
+        candidates: list[RaceState] = []
+        try:
+            for events in job.sides:
+                w = world.copy() if len(job.sides) > 1 else world
+                state = fix.getstate()
+                for ev in events:
+                    _apply_to_world(w, ev, fix)
+                fix.setstate(state)  # every side's shuffles from the same numbers
+                candidates.append(w)
+        except HeatlogError:
+            continue
+        worlds = candidates
+        break
+    if worlds is None:
+        raise MalformedInput(
+            f"no world drawn from what was known allows every side's events ({MAX_TRIES} tries): "
+            "they cannot all be possible"
+        )
+    out: list[Outcome] = []
+    for k, w in enumerate(worlds):
+        rng = random.Random(playout_seed(job.seed, index, "play" if job.crn else f"play/{k}"))
+
+        def decide(state: RaceState, name: str, rng: random.Random = rng) -> Event | None:
+            return drivers[name](state, name, Options(state, name), rng)
+
+        play_out(w, decide, rng)
+        standings = w.standings()
+        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, dict(w.finish_rounds)))
+    return out
+
+
+def run_chunk(job: Job, start: int, stop: int) -> list[list[Outcome]]:
+    """Playouts ``start`` to ``stop - 1`` (a worker's task)."""
+    drivers = _bots(job.bots)
+    return [run_playout(job, i, drivers) for i in range(start, stop)]
+
+
+# ------------------------------------------------------------------------------------------------ summaries
+
+
+@dataclass(slots=True)
+class CarSummary:
+    car: str
+    n: int
+    mean_place: float
+    place_interval: tuple[float, float]  # 95 % interval of the mean place (normal approximation)
+    win: float  # share of playouts won
+    places: dict[int, float]  # place -> share
+    mean_round: float  # round the car finishes in, on average
+    rounds_to_finish: float  # rounds from the start of the playouts to the car's finish, on average
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "car": self.car,
+            "playouts": self.n,
+            "mean_place": round(self.mean_place, 4),
+            "place_95": [round(self.place_interval[0], 4), round(self.place_interval[1], 4)],
+            "win": round(self.win, 4),
+            "places": {str(k): round(v, 4) for k, v in sorted(self.places.items())},
+            "mean_finish_round": round(self.mean_round, 3),
+            "rounds_to_finish": round(self.rounds_to_finish, 3),
+        }
+
+
+def _mean_sd(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    if n == 0:
+        return math.nan, math.nan
+    m = math.fsum(xs) / n
+    if n < 2:
+        return m, math.nan
+    return m, math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1))
+
+
+def summarise(outcomes: Sequence[Outcome], cars: Sequence[str], start_round: int) -> dict[str, CarSummary]:
+    out: dict[str, CarSummary] = {}
+    n = len(outcomes)
+    for car in cars:
+        places = [o.places[car] for o in outcomes]
+        rounds = [o.rounds.get(car, 0) for o in outcomes]
+        m, sd = _mean_sd(places)
+        half = 1.96 * sd / math.sqrt(n) if n > 1 else math.nan
+        dist: dict[int, float] = {}
+        for p in places:
+            dist[p] = dist.get(p, 0.0) + 1 / n
+        mr, _ = _mean_sd(rounds)
+        start = max(start_round, 1)
+        out[car] = CarSummary(
+            car, n, m, (m - half, m + half), places.count(1) / n if n else math.nan, dist, mr, mr - start + 1
+        )
+    return out
+
+
+@dataclass(slots=True)
+class Difference:
+    """Side 0 minus side 1, per car, from paired playouts (common random numbers)."""
+
+    car: str
+    mean: float
+    interval: tuple[float, float]
+    var_paired: float  # variance of the paired difference (with common random numbers)
+    var_independent: float  # var(A) + var(B): the variance of a difference of independent playouts
+
+    @property
+    def reduction(self) -> float:
+        """How many times smaller the variance of the difference is with common random numbers."""
+        if self.var_paired == 0:
+            return math.inf if self.var_independent > 0 else 1.0
+        return self.var_independent / self.var_paired
+
+    def needed(self, half_width: float = 0.1, paired: bool = True) -> int:
+        """Playouts needed for a 95 % interval of ± ``half_width`` places on the difference."""
+        var = self.var_paired if paired else self.var_independent
+        return math.ceil((1.96 / half_width) ** 2 * var)
+
+    def to_dict(self) -> dict[str, Any]:
+        red = self.reduction
+        return {
+            "car": self.car,
+            "difference": round(self.mean, 4),
+            "difference_95": [round(self.interval[0], 4), round(self.interval[1], 4)],
+            "variance_crn": round(self.var_paired, 5),
+            "variance_independent": round(self.var_independent, 5),
+            "variance_reduction": None if math.isinf(red) else round(red, 3),
+            "playouts_for_0.1": {"crn": self.needed(0.1, True), "independent": self.needed(0.1, False)},
+        }
+
+
+def differences(a: Sequence[Outcome], b: Sequence[Outcome], cars: Sequence[str]) -> dict[str, Difference]:
+    out: dict[str, Difference] = {}
+    n = len(a)
+    for car in cars:
+        xa = [o.places[car] for o in a]
+        xb = [o.places[car] for o in b]
+        d = [x - y for x, y in zip(xa, xb, strict=True)]
+        m, sd = _mean_sd(d)
+        _, sa = _mean_sd(xa)
+        _, sb = _mean_sd(xb)
+        half = 1.96 * sd / math.sqrt(n) if n > 1 else math.nan
+        out[car] = Difference(car, m, (m - half, m + half), sd**2, sa**2 + sb**2)
+    return out
+
+
+@dataclass(slots=True)
+class PlayoutResult:
+    """The outcomes of every side (in playout order), their summaries, and whether the run was cut short."""
+
+    requested: int
+    outcomes: list[list[Outcome]]  # outcomes[side][i]
+    cars: list[str]
+    start_round: int
+    seed: int
+    partial: bool = False
+    sides: list[dict[str, CarSummary]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.sides = [summarise(o, self.cars, self.start_round) for o in self.outcomes]
+
+    @property
+    def done(self) -> int:
+        return len(self.outcomes[0]) if self.outcomes else 0
+
+    def difference(self) -> dict[str, Difference]:
+        if len(self.outcomes) != 2:
+            raise MalformedInput("a difference needs exactly two sides")
+        return differences(self.outcomes[0], self.outcomes[1], self.cars)
+
+
+Progress = Callable[[int], None]
+
+
+def playouts(
+    info: InfoSet,
+    n: int,
+    *,
+    seed: int = 0,
+    bots: str | Mapping[str, str] = "heuristic",
+    sides: Sequence[Sequence[Event]] = ((),),
+    executor: Executor | None = None,
+    crn: bool = True,
+    progress: Progress | None = None,
+) -> PlayoutResult:
+    """Play ``n`` playouts of every side from ``info``; see the module's docstring.
+
+    ``bots``: a bot name for every car, or car -> bot name. ``sides``: the events each side applies to the
+    sampled world before the bots take over (one empty side: a plain playout). ``executor``: any
+    ``concurrent.futures.Executor`` (default: this process). ``crn=False`` gives each side its own numbers
+    (to measure what common random numbers save). ``progress(k)`` is called as chunks of ``k`` playouts
+    finish. Ctrl-C stops the run: the playouts finished so far come back, marked ``partial``.
+    """
+    if n < 1:
+        raise MalformedInput(f"{n} playouts: play at least one")
+    if info.public.phase == "over":
+        raise MalformedInput("the race is over: there is nothing to play on")
+    cars = list(info.public.cars)
+    names = {c: bots for c in cars} if isinstance(bots, str) else dict(bots)
+    missing = [c for c in cars if c not in names]
+    if missing:
+        raise MalformedInput(f"no bot for {', '.join(missing)}")
+    for bot_name in sorted(set(names.values())):
+        get_bot(bot_name)  # an unknown bot name is refused before any work starts
+    job = Job(info, [list(s) for s in sides], names, seed, crn)
+    chunks = [(s, min(s + CHUNK, n)) for s in range(0, n, CHUNK)]
+    done: dict[int, list[list[Outcome]]] = {}
+    partial = False
+    if executor is None:
+        from .executors import InlineExecutor
+
+        executor = InlineExecutor()
+    futures: dict[Future[list[list[Outcome]]], int] = {}
+    try:
+        for k, (a, b) in enumerate(chunks):
+            futures[executor.submit(run_chunk, job, a, b)] = k
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                k = futures[fut]
+                done[k] = fut.result()
+                if progress is not None:
+                    progress(chunks[k][1] - chunks[k][0])
+    except KeyboardInterrupt:
+        partial = True
+        for fut in futures:
+            fut.cancel()
+    # Keep the longest run of finished chunks from the start: a partial result is a prefix of the full one.
+    rows: list[list[Outcome]] = []
+    for k in range(len(chunks)):
+        if k not in done:
+            partial = True
+            break
+        rows.extend(done[k])
+    per_side = [[row[s] for row in rows] for s in range(len(job.sides))]
+    return PlayoutResult(n, per_side, cars, info.public.round, seed, partial=partial)
+
+
+__all__ = [
+    "CHUNK",
+    "CarSummary",
+    "Difference",
+    "Job",
+    "Outcome",
+    "PlayoutResult",
+    "differences",
+    "playout_seed",
+    "playouts",
+    "run_chunk",
+    "run_playout",
+    "summarise",
+]

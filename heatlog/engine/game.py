@@ -1,0 +1,376 @@
+"""The game API for search: a race as a game tree of decisions and chance (docs/analysis.md).
+
+Pure, over the engine's own ``RaceState``: no copy of a rule lives here. Every question is answered by the
+engine (:func:`~heatlog.engine.decide.waiting_for`, :func:`~heatlog.engine.decide.decisions`,
+:func:`~heatlog.engine.rules.apply`, :func:`~heatlog.engine.rules.go_on`); this module only names the
+nodes of the tree and gives decisions one canonical form.
+
+A state is one of:
+
+- a **decision** node: ``to_move(state)`` is ``Node("decision", car)`` and ``legal_decisions(state)`` lists
+  every decision that car may take, each once (:func:`canonical`), plus :data:`GO_ON` where an optional step
+  may be left without an event (steps 5–8);
+- a **chance** node: ``Node("chance", car, kinds)``; ``pending_chance(state)`` says what is due (a shuffle,
+  a flip, a draw of ``count`` cards) and, when the deck's contents are known, the outcomes with their
+  probabilities; ``chance_event(state, rng)`` draws one; ``apply_event`` applies it;
+- **terminal**: the race is over (``Node("terminal")``).
+
+Steps 1–2 are simultaneous at the table (# 2.1); as a game tree they are sequential in the round's order, and
+a car's choice there is hidden from the others until revealed (bots never read another car's choice).
+
+``clone`` is :meth:`RaceState.copy` (a few small lists and dicts per car: cheap enough to copy per node).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any, Literal
+
+from .cards import CARDS, HAND_SIZE
+from .decide import decisions, waiting_for
+from .errors import IllegalEvent
+from .rules import apply, go_on
+from .state import RaceState, expand
+
+Event = dict[str, Any]
+
+#: The pseudo-decision "go on without a further optional decision" (steps 5–8). Never an event in a log: the
+#: next event closes the same steps in the same way on replay (docs/design.md).
+GO_ON = "go_on"
+
+_CARD_ORDER = {c: i for i, c in enumerate(CARDS)}
+_CARD_KEYS = ("cards", "order")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Whose move it is: ``kind`` is "decision", "chance" or "terminal"; ``kinds`` the event types that fit."""
+
+    kind: Literal["decision", "chance", "terminal"]
+    car: str | None = None
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Chance:
+    """The chance event a race waits for. ``outcomes`` (event, probability) when they can be listed: a flip
+    from a deck of known contents but unknown order, or a known top card (one outcome); empty for a shuffle
+    (every order of the pile) and for a draw whose cards are hidden (table mode: the event is a count)."""
+
+    kind: str  # "deck_shuffled", "card_flipped" or "cards_drawn"
+    car: str
+    count: int = 1  # cards to draw
+    outcomes: list[tuple[Event, float]] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------------------------------------ canonical form
+
+
+def canonical(decision: Event) -> Event:
+    """The canonical form of a decision: card lists in the canonical card order (1 2 3 4 0 5 H S), so that
+    playing "3 1" and "1 3" is one decision. Other fields are kept; a new dict is returned."""
+    out = dict(decision)
+    cards = out.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) and c in _CARD_ORDER for c in cards):
+        out["cards"] = sorted(cards, key=_CARD_ORDER.__getitem__)
+    out.pop("raw", None)
+    return out
+
+
+def decision_key(decision: Event) -> tuple[Any, ...]:
+    """A hashable key of a decision's canonical form (equal keys: the same decision)."""
+    d = canonical(decision)
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "v"))
+
+
+# ------------------------------------------------------------------------------------------------ nodes
+
+
+def to_move(state: RaceState) -> Node:
+    """Whose move it is now: a decision where the race waits for a decision kind or an optional step is open
+    (steps 5–8: the car may act or go on), chance where it waits only for a shuffle, flip or draw."""
+    if state.phase == "over":
+        return Node("terminal")
+    w = waiting_for(state)
+    if not w.cars:
+        return Node("chance", None, tuple(w.kinds))  # race set-up: the grid order (# 1.4)
+    if w.optional or any(k in _DECISION_KINDS for k in w.kinds):
+        return Node("decision", w.cars[0], tuple(w.kinds))
+    return Node("chance", w.cars[0], tuple(w.kinds))
+
+
+_DECISION_KINDS = frozenset(("gear_chosen", "cards_played", "cards_revealed"))
+
+
+def whose_turn(state: RaceState) -> str | None:
+    """The car to decide now, or None at a chance node or when the race is over."""
+    node = to_move(state)
+    return node.car if node.kind == "decision" else None
+
+
+def legal_decisions(state: RaceState, car: str | None = None) -> list[Event]:
+    """Every decision ``car`` (default: the car to move) may take now, each once in canonical form, plus
+    ``{"type": "go_on", "car": car}`` where the current optional step may be left without an event.
+
+    Where steps 5–8 are open the car may also let the draw that is due close them: that is ``go_on``. At a
+    chance node (a flip, a reshuffle, or a draw with no optional step left) the list is empty.
+    """
+    if car is None:
+        car = whose_turn(state)
+        if car is None:
+            return []
+    out: list[Event] = []
+    seen: set[tuple[Any, ...]] = set()
+    for d in decisions(state, car):
+        key = decision_key(d)
+        if key not in seen:
+            seen.add(key)
+            out.append(canonical(d))
+    turn = state.turn
+    if turn is not None and turn.car == car and turn.flipping is None and 5 <= turn.sub <= 8:
+        out.append({"type": GO_ON, "car": car})
+    return out
+
+
+def apply_decision(state: RaceState, decision: Event) -> RaceState:
+    """Apply a decision (or :data:`GO_ON`); mutates and returns ``state``. Raises :class:`HeatlogError` and
+    changes nothing if the engine refuses it.
+
+    A world drawn by :func:`heatlog.analysis.sample` from a table-mode race is an open-mode state in which the
+    cars still to reveal this round have no cards played face down yet (the log never knew them): their
+    reveal at step 3 is then their decision (``cards_revealed``), and this applies it with the engine's own
+    table-mode reveal — the one rule for a reveal of cards not played at step 2."""
+    kind = decision.get("type")
+    if kind == GO_ON:
+        turn = state.turn
+        if turn is None or turn.car != decision.get("car"):
+            raise IllegalEvent("go on: it is not this car's turn", car=decision.get("car"), input=decision)
+        return go_on(state)
+    if kind == "cards_revealed" and state.mode == "open":
+        state.mode = "table"  # the table-mode reveal: the cards were not played face down (see above)
+        try:
+            return apply(state, canonical(decision))
+        finally:
+            state.mode = "open"
+    return apply(state, canonical(decision))
+
+
+def apply_event(state: RaceState, event: Event) -> RaceState:
+    """Apply a chance outcome (or any event): the engine's ``apply``."""
+    return apply(state, event)
+
+
+def clone(state: RaceState) -> RaceState:
+    """An independent copy (cheap: the track is shared, completed turns are shared read-only)."""
+    return state.copy()
+
+
+def is_over(state: RaceState) -> bool:
+    return state.phase == "over"
+
+
+# ------------------------------------------------------------------------------------------------ chance
+
+
+def pending_chance(state: RaceState) -> Chance | None:
+    """The chance event the race waits for now, or None (a decision is due, or the race is over). While an
+    optional step is open (steps 5–8) a decision is due: how many cards the refill draws is known only once
+    those steps close (a spinout adds Stress to the hand, # 10.3)."""
+    node = to_move(state)
+    if node.kind != "chance" or node.car is None:
+        return None
+    car = state.cars[node.car]
+    kind = node.kinds[-1]
+    if kind == "deck_shuffled":
+        return Chance("deck_shuffled", car.name)
+    if kind == "card_flipped":
+        return Chance("card_flipped", car.name, 1, _flip_outcomes(car))
+    if kind == "cards_drawn":
+        n = min(HAND_SIZE - car.hand_size, car.deck_size)
+        return Chance("cards_drawn", car.name, n, _draw_outcomes(state, car, n))
+    return None
+
+
+def _flip_outcomes(car: Any) -> list[tuple[Event, float]]:
+    if car.deck is not None:
+        return [({"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}, 1.0)]
+    deck = car.deck_counts()
+    if deck is None:
+        return []
+    total = sum(deck.values())
+    return [
+        ({"type": "card_flipped", "v": 1, "car": car.name, "card": c}, n / total) for c, n in deck.items() if n
+    ]
+
+
+def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, float]]:
+    if state.mode == "table":
+        return [({"type": "cards_drawn", "v": 1, "car": car.name, "count": n}, 1.0)]
+    if car.deck is not None:
+        return [({"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}, 1.0)]
+    deck = car.deck_counts()
+    if deck is None:
+        return []
+    total = comb(sum(deck.values()), n)
+    out: list[tuple[Event, float]] = []
+    for draw in _sub_multisets([deck[c] for c in CARDS], n):
+        ways = 1
+        for have, k in zip((deck[c] for c in CARDS), draw, strict=True):
+            ways *= comb(have, k)
+        cards = [c for c, k in zip(CARDS, draw, strict=True) for _ in range(k)]
+        out.append(({"type": "cards_drawn", "v": 1, "car": car.name, "cards": cards}, ways / total))
+    return out
+
+
+def _sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
+    """Every vector x with 0 <= x[i] <= bounds[i] and sum n (multisets of n cards from a multiset)."""
+    out: list[tuple[int, ...]] = []
+    rest = [0] * (len(bounds) + 1)
+    for i in range(len(bounds) - 1, -1, -1):
+        rest[i] = rest[i + 1] + bounds[i]
+
+    def go(i: int, left: int, acc: tuple[int, ...]) -> None:
+        if i == len(bounds):
+            if left == 0:
+                out.append(acc)
+            return
+        for k in range(max(0, left - rest[i + 1]), min(bounds[i], left) + 1):
+            go(i + 1, left - k, (*acc, k))
+
+    go(0, n, ())
+    return out
+
+
+def chance_event(state: RaceState, rng: random.Random) -> Event | None:
+    """Draw the chance event due now with ``rng``: a shuffle (the pile sorted, then shuffled: the outcome
+    never depends on how the pile happens to lie in memory), the top card of a known deck, a draw of the
+    known top cards; with unknown order, an outcome of :func:`pending_chance` by its probability. None if no
+    chance event is due."""
+    ch = pending_chance(state)
+    if ch is None:
+        if state.phase == "grid":
+            grid = list(state.cars)
+            rng.shuffle(grid)  # # 1.4
+            return {"type": "grid_set", "v": 1, "order": grid}
+        return None
+    car = state.cars[ch.car]
+    if ch.kind == "deck_shuffled":
+        cards = sorted(expand(car.pool) if car.needs_shuffle else car.discard)
+        rng.shuffle(cards)
+        ev: Event = {"type": "deck_shuffled", "v": 1, "car": car.name}
+        if state.mode == "open":
+            ev["order"] = cards
+        return ev
+    if not ch.outcomes:
+        raise IllegalEvent(f"{car.name}'s deck is hidden: no chance outcome can be drawn", car=car.name)
+    if len(ch.outcomes) == 1:
+        return ch.outcomes[0][0]
+    r = rng.random()
+    acc = 0.0
+    for ev, p in ch.outcomes:
+        acc += p
+        if r < acc:
+            return ev
+    return ch.outcomes[-1][0]
+
+
+# ------------------------------------------------------------------------------------------------ playing on
+
+#: A policy: (state, car) -> a decision for that car, or None to go on (steps 5–8 only).
+Decide = Callable[[RaceState, str], "Event | None"]
+MAX_ROUNDS = 200  # no race comes near this: a race that reaches it is a bug, not a long race
+
+
+def play_out(
+    state: RaceState,
+    decide: Decide,
+    rng: random.Random,
+    *,
+    record: Callable[[Event], None] | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> RaceState:
+    """Play ``state`` (a full-information world: every hand and deck order known) to the end: ``decide``
+    answers every decision node, ``rng`` draws the grid and every shuffle (:func:`chance_event`); flips and
+    draws are the known top cards. ``record(event)`` is called with every event applied (``go_on`` is not
+    an event). Mutates and returns ``state``.
+
+    The same walk as :func:`to_move` / :func:`chance_event`, reading the turn directly: this loop runs
+    every playout, and building the race's description on every step would be most of its cost."""
+    cars = state.cars
+    while state.phase != "over":
+        if state.round > max_rounds:
+            raise IllegalEvent(f"the race did not end within {max_rounds} rounds")
+        turn = state.turn
+        ev: Event | None
+        if state.phase != "race":
+            ev = chance_event(state, rng)  # the grid, the starting shuffles and draws (# 1.2, 1.4)
+        elif turn is None:  # steps 1–2: every car in the round's order (# 2.1)
+            name = state.pending[0]
+            ev = decide(state, name)
+            if ev is None:
+                raise IllegalEvent(f"no decision for {name} at step {state.step}", car=name)
+            apply_decision(state, ev)
+            if record is not None:
+                record(ev)
+            continue
+        else:
+            car = cars[turn.car]
+            sub = turn.sub
+            if turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
+                ev = _world_chance(car, turn.flipping is not None, rng)
+            else:
+                ev = decide(state, car.name)
+                if ev is None or ev.get("type") == GO_ON:
+                    if sub == 3:
+                        raise IllegalEvent(f"{car.name} revealed nothing", car=car.name)
+                    go_on(state)
+                    continue
+                apply_decision(state, ev)
+                if record is not None:
+                    record(ev)
+                continue
+        if ev is None:
+            raise IllegalEvent("the race waits for nothing the game can draw")
+        apply(state, ev, atomic=False)
+        if record is not None:
+            record(ev)
+    return state
+
+
+def _world_chance(car: Any, flipping: bool, rng: random.Random) -> Event:
+    """A flip or the refill from a known deck, or the reshuffle of the discard pile when the deck is empty."""
+    if car.deck_size == 0:
+        cards = sorted(car.discard)  # # 5.6; sorted first, as chance_event does
+        rng.shuffle(cards)
+        return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": cards}
+    deck = car.deck
+    if deck is None:
+        raise IllegalEvent(f"{car.name}'s deck order is unknown: sample a world first", car=car.name)
+    if flipping:
+        return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
+    n = min(HAND_SIZE - car.hand_size, car.deck_size)
+    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[len(deck) - n :][::-1]}
+
+
+__all__ = [
+    "MAX_ROUNDS",
+    "Decide",
+    "play_out",
+    "GO_ON",
+    "Chance",
+    "Node",
+    "apply_decision",
+    "apply_event",
+    "canonical",
+    "chance_event",
+    "clone",
+    "decision_key",
+    "is_over",
+    "legal_decisions",
+    "pending_chance",
+    "to_move",
+    "whose_turn",
+]
