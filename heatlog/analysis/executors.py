@@ -67,14 +67,14 @@ def local_executor(workers: int | None = None) -> Iterator[Executor]:
 
 
 @contextmanager
-def dask_executor(address: str) -> Iterator[Executor]:
+def dask_executor(address: str, timeout: str = "10s") -> Iterator[Executor]:
     """The executor of a Dask cluster at ``address`` (e.g. ``tcp://10.0.0.5:8786``)."""
     try:
         from distributed import Client
     except ImportError:
         raise MalformedInput("--dask-scheduler needs Dask: pip install 'heatlog[dask]'") from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=timeout)
     except (OSError, TimeoutError) as exc:
         raise MalformedInput(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     try:

@@ -1,7 +1,7 @@
 """What a player knew: information sets, and full states drawn from them (docs/analysis.md).
 
 An **information set** for a car at a point of a race is everything public — the table-mode log up to that
-point (:func:`heatlog.engine.project.open_to_table` of an open-mode log) — plus that car's own hand where the
+point (:func:`heatlog.engine.redact.open_to_table` of an open-mode log) — plus that car's own hand where the
 log knows it (an open-mode race). :func:`information_set` builds it from a race's effective log and
 :func:`sample` draws a full, open-mode ``RaceState`` from it: every hidden hand and every unknown deck order.
 
@@ -43,7 +43,7 @@ from typing import Any
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from ..engine.cards import CARDS, HEAT, STRESS
 from ..engine.game import apply_decision, to_move
-from ..engine.project import open_to_table
+from ..engine.redact import open_to_table
 from ..engine.state import Car, Counts, counts, expand
 
 Event = dict[str, Any]
@@ -334,9 +334,9 @@ def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSe
     """The information set of a state known without its log (a position): the prior of a position start —
     hands and deck orders uniformly arranged within the bookkeeping the state records (``pool``,
     ``hand_size``, ``deck_max``), plus ``car``'s own hand where the state knows it. An open-mode state is
-    first stripped of what a table does not see (:func:`heatlog.engine.project.strip_identities`)."""
+    first stripped of what a table does not see (:func:`heatlog.engine.redact.strip_identities`)."""
     from ..engine.position import state_from_position, state_to_position
-    from ..engine.project import strip_identities
+    from ..engine.redact import strip_identities
 
     full = state
     public = state_from_position(strip_identities(state_to_position(state))) if state.mode == "open" else state.copy()

@@ -325,8 +325,9 @@ def playouts(
                     progress(chunks[k][1] - chunks[k][0])
     except KeyboardInterrupt:
         partial = True
-        for fut in futures:
-            fut.cancel()
+        for fut, k in futures.items():
+            if not fut.cancel() and fut.done() and fut.exception() is None and k not in done:
+                done[k] = fut.result()  # finished before the stop: kept
     # Keep the longest run of finished chunks from the start: a partial result is a prefix of the full one.
     rows: list[list[Outcome]] = []
     for k in range(len(chunks)):

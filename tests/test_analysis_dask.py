@@ -1,0 +1,38 @@
+"""Playouts on a local Dask cluster give exactly the local results (issue 12: the optional ``dask`` extra,
+installed by .ci/run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from heatlog.analysis import information_set
+from heatlog.analysis.executors import dask_executor
+from heatlog.analysis.playout import playouts
+from heatlog.engine import HeatlogError
+from heatlog.simulate import simulate_race
+
+distributed = pytest.importorskip("distributed", reason="the dask extra: pip install 'heatlog[dask]'")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Any:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as c:
+        yield c
+
+
+def test_playouts_on_a_dask_cluster_equal_the_local_ones(cluster: Any) -> None:
+    events = simulate_race(None, track="usa", cars=3, seed=2)[1]
+    info = information_set(events[: len(events) // 2])
+    local = playouts(info, 40, seed=6)
+    with dask_executor(cluster.scheduler_address) as ex:
+        remote = playouts(info, 40, seed=6, executor=ex)
+    assert remote.outcomes == local.outcomes and not remote.partial
+
+
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    with pytest.raises(HeatlogError, match="cannot reach the Dask scheduler"), dask_executor("tcp://127.0.0.1:9", timeout="1s"):
+        pass

@@ -1,0 +1,379 @@
+"""What the players knew: the information set and its sampler (issue 12, docs/analysis.md).
+
+The sampler's statement: uniform over the chance histories (each shuffle a uniformly random order of the
+physical cards) that reproduce the public log. Checked here against a brute-force enumeration that uses only
+the engine as its judge of consistency (# 1.7 what the table sees, # 5.2 flips, # 7.3 cooldown from the hand,
+# 13.1 a cluttered hand, # 5.6 reshuffles), by a chi-square test on the samples, and on simulated races: the
+true hand is always possible, the posterior never contradicts the engine's table-mode knowledge, and the
+recorded future is never read.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from heatlog.analysis import InfoSet, information_set, information_set_of_state, sample
+from heatlog.analysis.playout import playouts
+from heatlog.engine import HeatlogError, RaceState, apply, state_from_position, state_to_position
+from heatlog.engine.cards import CARDS
+from heatlog.engine.game import apply_decision
+from heatlog.engine.redact import open_to_table, strip_identities
+from heatlog.engine.state import counts, expand
+from heatlog.simulate import simulate_race
+
+Event = dict[str, Any]
+
+
+def _vec(c: dict[str, int]) -> tuple[int, ...]:
+    return tuple(c[k] for k in CARDS)
+
+
+def _fold(events: list[Event]) -> RaceState:
+    state: RaceState | None = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+    assert state is not None
+    return state
+
+
+# ------------------------------------------------------------------------------------------------ a small case
+
+
+def _small_case() -> tuple[list[Event], list[int]]:
+    """A table-mode race from a position: car A holds 7 of 10 unseen cards, its deck can hold at most one
+    Heat (so at least one Heat is in the hand); car B's cards are all "1" (nothing hidden). In A's turn:
+    reveal 2 S, the Stress flip finds a 1, cool 1 Heat, draw 2 (the deck is empty), reshuffle the discard
+    pile, draw 1. Returns the log and the indices after which the information set is checked."""
+    _, events, _ = simulate_race(None, track="usa", cars=2, seed=11)
+    table = open_to_table(events)
+    state: RaceState | None = None
+    for ev in table:
+        state = apply(state, ev, atomic=False)
+        if state.round == 2 and state.step == 1 and state.turn is None:
+            break
+    assert state is not None
+    pos = strip_identities(state_to_position(state))
+    a, b = pos["cars"]
+    a_name, b_name = a["name"], b["name"]
+    a.update(
+        progress=20, lane=1, gear=1, hand_size=7, deck_size=3, engine=4, discard=[], play_area=[],
+        unseen=list("1112223HHS"), deck_max=list("1112223HS"),
+    )
+    b.update(progress=10, lane=1, gear=1, hand_size=7, deck_size=5, discard=[], play_area=[],
+             unseen=list("1" * 12), deck_max=None)
+    pos.update(order=[a_name, b_name], pending=[a_name, b_name], adrenaline=[b_name])  # # 2.2: A is ahead
+    start = dict(table[0])
+    start["position"] = pos
+    log: list[Event] = [
+        start,
+        {"type": "gear_chosen", "v": 1, "car": a_name, "gear": 2},
+        {"type": "gear_chosen", "v": 1, "car": b_name, "gear": 1},
+        {"type": "cards_revealed", "v": 1, "car": a_name, "cards": ["2", "S"]},
+        {"type": "card_flipped", "v": 1, "car": a_name, "card": "1"},
+        {"type": "cooldown", "v": 1, "car": a_name, "count": 1},
+        {"type": "cards_drawn", "v": 1, "car": a_name, "count": 2},
+        {"type": "deck_shuffled", "v": 1, "car": a_name},
+        {"type": "cards_drawn", "v": 1, "car": a_name, "count": 1},
+    ]
+    _fold(log)  # a legal table-mode log
+    return log, [3, 4, 5, 6, 7, 9]
+
+
+def _distinct_orders(cards: list[str]) -> list[tuple[str, ...]]:
+    """Every distinct order of a small multiset of cards."""
+    if not cards:
+        return [()]
+    out: list[tuple[str, ...]] = []
+    for c in sorted(set(cards)):
+        rest = list(cards)
+        rest.remove(c)
+        out.extend((c, *tail) for tail in _distinct_orders(rest))
+    return out
+
+
+def _hands(pool: dict[str, int], size: int) -> list[dict[str, int]]:
+    """Every sub-multiset of ``pool`` with ``size`` cards."""
+    out: list[dict[str, int]] = []
+    kinds = [c for c in CARDS if pool[c]]
+
+    def go(i: int, left: int, acc: dict[str, int]) -> None:
+        if i == len(kinds):
+            if left == 0:
+                out.append(counts(expand(acc)))
+            return
+        for k in range(min(pool[kinds[i]], left) + 1):
+            go(i + 1, left - k, {**acc, kinds[i]: k})
+
+    go(0, size, {})
+    return out
+
+
+@functools.cache
+def _brute_force_cached(upto: int) -> dict[tuple[int, ...], float]:
+    log, _ = _small_case()
+    return _brute_force(log, upto, log[0]["position"]["cars"][0]["name"])
+
+
+def _brute_force(log: list[Event], upto: int, car: str) -> dict[tuple[int, ...], float]:
+    """Every chance history, weighted by its physical orders; the engine alone judges which reproduce the
+    public log. Returns the weight of the physical histories ending in each hand of ``car``.
+
+    A start arrangement is a hand multiset h and a deck order s: it stands for prod(P_c! / h_c!) physical
+    arrangements (which copies are in the hand, in which physical order the deck lies), i.e. weight
+    1 / prod(h_c!) up to a constant."""
+    public = _fold(log[:3])  # after the gears: A's turn waits for its reveal (hidden cards unchanged)
+    a = public.cars[car]
+    out: Counter[tuple[int, ...]] = Counter()
+    bound = a.deck_max
+    assert bound is not None
+    for hc in _hands(a.pool, a.hand_size):
+        rest = {c: a.pool[c] - hc[c] for c in CARDS}
+        if any(rest[c] > bound[c] for c in CARDS):
+            continue  # the position says the deck cannot hold this
+        weight = 1.0 / math.prod(math.factorial(hc[c]) for c in CARDS)
+        for deck in _distinct_orders(expand(rest)):
+            world = public.copy()
+            world.mode = "open"
+            for c in world.cars.values():
+                if c.name == car:
+                    c.hand = dict(hc)
+                    c.deck = list(reversed(deck))  # top last
+                else:  # car B: every card is a "1", nothing is hidden
+                    c.deck = ["1"] * c.deck_size
+                    c.hand = counts(["1"] * c.hand_size)
+                c.deck_max = None
+            _explore(world, log[3:upto], car, weight, out)
+    return dict(out)
+
+
+def _explore(world: RaceState, rest: list[Event], car: str, weight: float, out: Counter[tuple[int, ...]]) -> None:
+    """Play the rest of the public log on ``world``; a reshuffle branches over every order of the pile."""
+    if not rest:
+        assert world.cars[car].hand is not None
+        out[_vec(world.cars[car].hand)] += weight  # type: ignore[arg-type]
+        return
+    ev, tail = rest[0], rest[1:]
+    kind = ev["type"]
+    try:
+        if kind == "deck_shuffled":
+            pile = list(world.cars[ev["car"]].discard)
+            pc = counts(pile)
+            copies = math.prod(math.factorial(pc[c]) for c in CARDS)
+            for order in _distinct_orders(pile):
+                w = world.copy()
+                apply(w, {**ev, "order": list(order)})
+                _explore(w, tail, car, weight * copies, out)
+            return
+        w = world.copy()
+        if kind == "cards_drawn":
+            deck = w.cars[ev["car"]].deck
+            assert deck is not None
+            n = ev["count"]
+            apply(w, {"type": "cards_drawn", "v": 1, "car": ev["car"], "cards": deck[len(deck) - n :][::-1]})
+        elif kind == "cards_revealed":
+            apply_decision(w, ev)
+        else:
+            apply(w, ev)
+    except HeatlogError:
+        return  # this history does not reproduce the public log
+    _explore(w, tail, car, weight, out)
+
+
+@pytest.fixture(scope="module")
+def small() -> tuple[list[Event], list[int], str]:
+    log, cuts = _small_case()
+    car = log[0]["position"]["cars"][0]["name"]
+    return log, cuts, car
+
+
+def test_the_filter_equals_brute_force_enumeration(small: tuple[list[Event], list[int], str]) -> None:
+    """The posterior over A's hand is exactly the share of consistent physical histories ending in it."""
+    log, cuts, car = small
+    for upto in cuts:
+        brute = _brute_force_cached(upto)
+        total = sum(brute.values())
+        want = {h: w / total for h, w in brute.items()}
+        got = information_set(log[:upto]).hand_distribution(car)
+        assert set(got) == set(want), upto
+        for h in want:
+            assert got[h] == pytest.approx(want[h], rel=1e-9), (upto, h)
+    # the case is not trivial: several hands are possible, not equally likely, and the log moved them
+    mid = information_set(log[:5]).hand_distribution(car)
+    assert len(mid) >= 6 and max(mid.values()) > 2 * min(mid.values())
+    assert information_set(log[:7]).hand_distribution(car) == {(2, 2, 1, 0, 0, 0, 1, 0): 1.0}  # deck empty
+    assert len(information_set(log[:9]).hand_distribution(car)) == 3  # one of the reshuffled cards drawn
+
+
+def _chi_square_critical(dof: int, z: float = 3.09) -> float:
+    """Wilson–Hilferty: the chi-square quantile for one-sided p = 0.001 (z = 3.09)."""
+    k = dof
+    return k * (1 - 2 / (9 * k) + z * math.sqrt(2 / (9 * k))) ** 3
+
+
+def _chi_square(samples: Counter[tuple[int, ...]], probs: dict[tuple[int, ...], float]) -> tuple[float, int]:
+    n = sum(samples.values())
+    assert set(samples) <= set(probs), "a sampled hand no history allows"
+    stat = sum((samples.get(h, 0) - n * p) ** 2 / (n * p) for h, p in probs.items())
+    return stat, len(probs) - 1
+
+
+def test_samples_are_uniform_over_the_histories_chi_square(small: tuple[list[Event], list[int], str]) -> None:
+    log, _, car = small
+    for upto in (5, 9):
+        brute = _brute_force_cached(upto)
+        total = sum(brute.values())
+        probs = {h: w / total for h, w in brute.items()}
+        info = information_set(log[:upto])
+        rng = random.Random(2024)
+        seen: Counter[tuple[int, ...]] = Counter()
+        for _ in range(6000):
+            world = info.sample(rng)
+            seen[_vec(world.cars[car].hand)] += 1  # type: ignore[arg-type]
+        stat, dof = _chi_square(seen, probs)
+        assert stat < _chi_square_critical(dof), (upto, stat, dof)
+        # The test can fail: hands drawn uniformly among the possible ones (ignoring how many histories
+        # lead to each) are rejected, where they differ.
+        hands = sorted(probs)
+        if max(probs.values()) > 1.5 * min(probs.values()):
+            flat = Counter(rng.choice(hands) for _ in range(6000))
+            bad, _ = _chi_square(flat, probs)
+            assert bad > _chi_square_critical(dof)
+
+
+def test_no_sample_contradicts_the_public_log(small: tuple[list[Event], list[int], str]) -> None:
+    """Every sampled world is the end of some history that reproduces the log (brute force), and the deck
+    order of a sample is one of the remaining cards' orders."""
+    log, cuts, car = small
+    for upto in cuts:
+        brute = _brute_force_cached(upto)
+        info = information_set(log[:upto])
+        rng = random.Random(upto)
+        public = _fold(log[:upto])
+        for _ in range(300):
+            world = info.sample(rng)
+            a = world.cars[car]
+            assert a.hand is not None and _vec(a.hand) in brute
+            assert a.deck is not None
+            assert Counter(a.deck) + Counter(expand(a.hand)) == Counter(expand(public.cars[car].pool))
+            assert world.mode == "open" and a.hand_size == public.cars[car].hand_size
+
+
+def test_the_deck_order_is_uniform_given_the_hand(small: tuple[list[Event], list[int], str]) -> None:
+    log, _, car = small
+    info = information_set(log[:5])  # after the flip: A's deck holds 2 cards
+    rng = random.Random(5)
+    orders: Counter[tuple[str, ...]] = Counter()
+    for _ in range(4000):
+        world = info.sample(rng)
+        a = world.cars[car]
+        if a.hand is not None and _vec(a.hand) == max(info.hand_distribution(car), key=info.hand_distribution(car).get):
+            assert a.deck is not None
+            orders[tuple(a.deck)] += 1
+    assert len(orders) >= 1
+    if len(orders) > 1:
+        n = sum(orders.values())
+        stat = sum((k - n / len(orders)) ** 2 / (n / len(orders)) for k in orders.values())
+        assert stat < _chi_square_critical(len(orders) - 1)
+
+
+# ------------------------------------------------------------------------------------------------ simulated races
+
+
+@pytest.fixture(scope="module")
+def races() -> list[list[Event]]:
+    return [simulate_race(None, track=t, cars=n, seed=s)[1] for t, n, s in (("usa", 4, 3), ("italy", 3, 8))]
+
+
+def test_the_true_hand_is_always_possible(races: list[list[Event]]) -> None:
+    """The filter never rules out what really happened, at any point (a false exclusion would be a bug)."""
+    for events in races:
+        for cut in range(20, len(events), max(1, len(events) // 9)):
+            truth = _fold(events[:cut])
+            info = information_set(events[:cut])
+            for name, car in truth.cars.items():
+                assert car.hand is not None
+                assert info.hand_distribution(name).get(_vec(car.hand), 0) > 0, (cut, name)
+
+
+def test_the_posterior_respects_the_engines_table_knowledge(races: list[list[Event]]) -> None:
+    """Every possible hand holds the cards the engine knows must be in the hand, and leaves a deck within
+    its bound (``Car.forced_in_hand``, ``deck_max``): the filter knows at least what the table knows."""
+    for events in races:
+        table = open_to_table(events)
+        for cut in range(20, len(table), max(1, len(table) // 7)):
+            public = _fold(table[:cut])
+            info = information_set(table[:cut])
+            for name, car in public.cars.items():
+                for h in info.hand_distribution(name):
+                    for i, c in enumerate(CARDS):
+                        assert h[i] >= car.forced_in_hand(c)
+                        assert car.pool[c] - h[i] <= car.deck_bound(c)
+
+
+def test_the_viewer_knows_its_own_hand_in_an_open_race(races: list[list[Event]]) -> None:
+    events = races[0]
+    cut = len(events) // 2
+    truth = _fold(events[:cut])
+    name = next(iter(truth.cars))
+    info = information_set(events[:cut], name)
+    assert info.hand_distribution(name) == {_vec(truth.cars[name].hand): 1.0}  # type: ignore[arg-type]
+    others = [n for n in truth.cars if n != name]
+    assert any(len(info.hand_distribution(n)) > 1 for n in others)
+    world = sample(info, name, random.Random(1))
+    assert world.cars[name].hand == truth.cars[name].hand
+    with pytest.raises(HeatlogError, match="information set"):
+        sample(info, None, random.Random(1))
+
+
+def _scramble_future(events: list[Event], cut: int, rng: random.Random) -> list[Event]:
+    """The same log prefix with every deck's still-undrawn cards put in another order, in the shuffle events
+    that recorded them: the recorded future changes, nothing anyone saw does."""
+    state = _fold(events[:cut])
+    out = [dict(e) for e in events[:cut]]
+    for name, car in state.cars.items():
+        if car.deck is None or len(car.deck) < 2:
+            continue
+        last = max(i for i, e in enumerate(out) if e["type"] == "deck_shuffled" and e["car"] == name)
+        order = list(out[last]["order"])
+        k = len(car.deck)
+        tail = order[-k:]
+        for _ in range(20):
+            rng.shuffle(tail)
+            if tail != order[-k:]:
+                break
+        out[last] = {**out[last], "order": order[:-k] + tail}
+    return out
+
+
+def test_playouts_are_blind_to_the_recorded_future(races: list[list[Event]]) -> None:
+    """Scramble the recorded future deck orders: the same playout results for the same seed."""
+    events = races[0]
+    cut = len(events) // 2
+    scrambled = _scramble_future(events, cut, random.Random(4))
+    assert scrambled != events[:cut]
+    a, b = _fold(events[:cut]), _fold(scrambled)
+    assert any(a.cars[n].deck != b.cars[n].deck for n in a.cars)  # the scramble changed the future
+    for viewer in (None, next(iter(a.cars))):
+        ra = playouts(information_set(events[:cut], viewer), 24, seed=9)
+        rb = playouts(information_set(scrambled, viewer), 24, seed=9)
+        assert ra.outcomes == rb.outcomes
+
+
+def test_a_position_without_its_log_conditions_on_its_bookkeeping(races: list[list[Event]]) -> None:
+    events = races[0]
+    truth = _fold(events[: len(events) // 2])
+    info = information_set_of_state(truth)
+    assert isinstance(info, InfoSet) and info.public.mode == "table"
+    world = sample(truth, None, random.Random(3))
+    for name, car in world.cars.items():
+        assert car.hand is not None and car.deck is not None
+        assert Counter(expand(car.hand)) + Counter(car.deck) == Counter(expand(truth.cars[name].pool))
+    # a round trip through a position gives the same information set
+    again = information_set_of_state(state_from_position(state_to_position(truth)))
+    assert {n: b.hands for n, b in again.beliefs.items()} == {n: b.hands for n, b in info.beliefs.items()}

@@ -1,0 +1,149 @@
+"""Playouts: deterministic whatever the executor and the number of workers, common random numbers across
+sides, and a clean stop with a partial result (issue 12)."""
+
+from __future__ import annotations
+
+import math
+import random
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from heatlog.analysis import information_set
+from heatlog.analysis.executors import InlineExecutor, local_executor
+from heatlog.analysis.playout import CHUNK, Job, Outcome, differences, playout_seed, playouts, run_playout
+from heatlog.engine import HeatlogError
+from heatlog.simulate import simulate_race
+
+Event = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def race() -> list[Event]:
+    return simulate_race(None, track="usa", cars=3, seed=21)[1]
+
+
+@pytest.fixture(scope="module")
+def info(race: list[Event]) -> Any:
+    return information_set(race[: len(race) // 2])
+
+
+def test_the_same_seed_gives_the_same_playouts_on_any_executor(info: Any) -> None:
+    n = CHUNK * 2 + 5  # chunks of different sizes
+    inline = playouts(info, n, seed=3)
+    with local_executor(2) as pool:
+        two = playouts(info, n, seed=3, executor=pool)
+    with ThreadPoolExecutor(3) as threads:
+        three = playouts(info, n, seed=3, executor=threads)
+    assert inline.outcomes == two.outcomes == three.outcomes
+    assert inline.done == n and not inline.partial
+    other = playouts(info, n, seed=4)
+    assert other.outcomes != inline.outcomes
+
+
+def test_summaries_describe_the_outcomes(info: Any) -> None:
+    r = playouts(info, 40, seed=1)
+    cars = list(info.public.cars)
+    for car in cars:
+        s = r.sides[0][car]
+        places = [o.places[car] for o in r.outcomes[0]]
+        assert s.mean_place == pytest.approx(sum(places) / 40)
+        assert s.win == places.count(1) / 40
+        assert sum(s.places.values()) == pytest.approx(1.0)
+        lo, hi = s.place_interval
+        assert lo < s.mean_place < hi
+        assert s.mean_round > info.public.round
+    assert sum(r.sides[0][c].win for c in cars) == pytest.approx(1.0)  # one winner per playout
+
+
+def test_seeds_are_hashes_of_seed_and_index() -> None:
+    assert playout_seed(1, 2, "play") == playout_seed(1, 2, "play")
+    assert len({playout_seed(1, i, "play") for i in range(100)}) == 100
+    assert playout_seed(1, 2, "play") != playout_seed(2, 1, "play")
+
+
+def test_common_random_numbers_make_identical_sides_identical(info: Any) -> None:
+    """Two sides with the same events: with common random numbers every paired difference is 0; without,
+    the sides differ by luck alone."""
+    crn = playouts(info, 24, seed=2, sides=[[], []])
+    assert crn.outcomes[0] == crn.outcomes[1]
+    d = crn.difference()
+    assert all(x.mean == 0 and x.var_paired == 0 for x in d.values())
+    indep = playouts(info, 24, seed=2, sides=[[], []], crn=False)
+    assert indep.outcomes[0] != indep.outcomes[1]
+
+
+def test_common_random_numbers_reduce_the_variance_of_a_real_difference(race: list[Event]) -> None:
+    """A different gear for one car at step 1: the paired difference has a smaller variance than the
+    difference of independent playouts (measured on the same playouts: var(A) + var(B) against var(A − B))."""
+    cut = next(i for i in range(len(race) // 3, len(race)) if race[i]["type"] == "gear_chosen")
+    info = information_set(race[:cut])
+    ev = race[cut]
+    alt = {**ev, "gear": max(1, ev["gear"] - 1)} if ev["gear"] > 1 else {**ev, "gear": 2}
+    r = playouts(info, 64, seed=5, sides=[[ev], [alt]])
+    diff = r.difference()[ev["car"]]
+    assert diff.var_paired < diff.var_independent
+    assert diff.needed(0.1, paired=True) < diff.needed(0.1, paired=False)
+    lo, hi = diff.interval
+    assert lo <= diff.mean <= hi
+
+
+def test_impossible_side_events_are_refused(info: Any) -> None:
+    car = next(iter(info.public.cars))
+    bad = {"type": "gear_chosen", "v": 1, "car": car, "gear": 9}
+    with pytest.raises(HeatlogError, match="cannot all be possible"):
+        playouts(info, 2, seed=1, sides=[[bad]])
+
+
+class _Interrupting(Executor):
+    """Runs the first chunks, then behaves as if Ctrl-C was pressed while waiting."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.calls = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.calls += 1
+        fut: Future[Any] = Future()
+        if self.calls <= self.after:
+            fut.set_result(fn(*args, **kwargs))
+        elif self.calls == self.after + 1:
+            raise KeyboardInterrupt
+        return fut
+
+
+def test_ctrl_c_keeps_the_finished_playouts_marked_partial(info: Any) -> None:
+    full = playouts(info, CHUNK * 3, seed=8)
+    part = playouts(info, CHUNK * 3, seed=8, executor=_Interrupting(after=1))
+    assert part.partial and part.done == CHUNK and part.requested == CHUNK * 3
+    assert part.outcomes[0] == full.outcomes[0][:CHUNK]  # a prefix of the full result
+
+
+def test_a_playout_is_a_pure_function_of_its_index(info: Any) -> None:
+    job = Job(info, [[]], {c: "heuristic" for c in info.public.cars}, 11)
+    assert run_playout(job, 5) == run_playout(job, 5)
+    assert isinstance(run_playout(job, 5)[0], Outcome)
+
+
+def test_differences_of_known_numbers() -> None:
+    a = [Outcome({"X": p}, {}) for p in (1, 2, 1, 2)]
+    b = [Outcome({"X": p}, {}) for p in (2, 2, 1, 1)]
+    d = differences(a, b, ["X"])["X"]
+    assert d.mean == 0
+    assert d.var_paired == pytest.approx(2 / 3)  # differences -1 0 0 1
+    assert d.var_independent == pytest.approx(1 / 3 + 1 / 3)
+    assert d.needed(0.1) == math.ceil(19.6**2 * 2 / 3)
+
+
+def test_inline_executor_hands_errors_back_through_the_future() -> None:
+    fut = InlineExecutor().submit(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        fut.result()
+
+
+def test_random_bots_draw_from_the_playouts_numbers(info: Any) -> None:
+    a = playouts(info, 8, seed=1, bots="random")
+    b = playouts(info, 8, seed=1, bots="random")
+    assert a.outcomes == b.outcomes
+    assert random.Random(0).random() == random.Random(0).random()
