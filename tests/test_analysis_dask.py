@@ -34,5 +34,8 @@ def test_playouts_on_a_dask_cluster_equal_the_local_ones(cluster: Any) -> None:
 
 
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
-    with pytest.raises(HeatlogError, match="cannot reach the Dask scheduler"), dask_executor("tcp://127.0.0.1:9", timeout="1s"):
+    with (
+        pytest.raises(HeatlogError, match="cannot reach the Dask scheduler"),
+        dask_executor("tcp://127.0.0.1:9", timeout="1s"),
+    ):
         pass
