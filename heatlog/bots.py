@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, overload
 
-from .engine import landing
+from .engine import Step, landing
 from .engine.cards import CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
@@ -82,8 +82,7 @@ def random_bot(state: RaceState, name: str, options: Sequence[Event], rng: rando
     if not options:
         return None
     w = waiting_for(state)
-    mandatory = state.turn is None or state.turn.sub == 3
-    if mandatory:
+    if not w.may_go_on:
         return rng.choice(options)
     choices: list[Event | None] = [*options, None]
     if w.kinds and "cards_discarded" in w.optional and len(options) > 12:
@@ -357,21 +356,22 @@ class HeuristicBot:
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
         car = state.cars[name]
-        turn = state.turn
-        if turn is None:
-            if state.step == 1:
-                gear, _ = self._plan(state, car)
-                return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+        w = waiting_for(state)
+        if name not in w.cars or w.flipping is not None:
+            return None
+        step = w.step
+        if step == Step.GEARS:
+            gear, _ = self._plan(state, car)
+            return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+        if step == Step.PLAY:
             _, cards = self._plan(state, car, gear=car.gear)
             return {"type": "cards_played", "v": 1, "car": name, "cards": cards}
-        if turn.car != name or turn.flipping is not None:
-            return None
-        if turn.sub == 3:  # table mode: the reveal is the play
+        if step == Step.REVEAL:  # table mode: the reveal is the play
             _, cards = self._plan(state, car, gear=car.gear)
             return {"type": "cards_revealed", "v": 1, "car": name, "cards": cards}
-        if turn.sub <= 6:
+        if step <= Step.SLIPSTREAM:
             return self._react(state, car)
-        if turn.sub == 8:
+        if step == Step.DISCARD:
             return self._discard(state, car)
         return None
 

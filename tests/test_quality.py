@@ -66,3 +66,19 @@ def test_the_private_import_check_can_fail(tmp_path: Path) -> None:
     assert _engine_module("engine.rules", 2, path) == "heatlog.engine.rules"
     assert _engine_module("engine", 1, ROOT / "heatlog" / "bots.py") == "heatlog.engine"
     assert _engine_module("store", 1, ROOT / "heatlog" / "bots.py") is None
+
+
+def test_the_step_is_read_outside_the_engine_only_through_waiting() -> None:
+    """No shell reads ``Turn.sub`` (the encoding of the step): they ask ``waiting_for`` (issue 11, H3)."""
+    import re
+
+    engine = ROOT / "heatlog" / "engine"
+    pattern = re.compile(r"\.sub\b(?!\s*\()")
+    bad = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in (ROOT / "heatlog").rglob("*.py")
+        if engine not in path.parents
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert not bad, "step read outside the engine:\n" + "\n".join(bad)

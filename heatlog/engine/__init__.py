@@ -19,6 +19,7 @@ from .movement import landing
 from .position import state_from_position, state_to_position
 from .rules import apply, go_on, replay, round_order, start_round
 from .state import Car, RaceState, Turn
+from .steps import STEP_NAMES, Step
 from .track import Corner, Track
 
 __all__ = [
@@ -30,6 +31,8 @@ __all__ = [
     "IllegalEvent",
     "MalformedInput",
     "RaceState",
+    "STEP_NAMES",
+    "Step",
     "StoreError",
     "Track",
     "Turn",

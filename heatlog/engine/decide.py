@@ -12,73 +12,143 @@ from itertools import combinations
 from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
-from .errors import STEP_NAMES
 from .rules import slipstream_block
 from .state import Car, RaceState, Turn, expand
+from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, Step
 
 Event = dict[str, Any]
 
 
+CHANCE = frozenset(("grid_set", "deck_shuffled", "cards_drawn", "card_flipped"))  # outcomes, not decisions
+
+
 @dataclass(slots=True)
 class Waiting:
-    """What the race needs next: the step, the cars that may act and the event types that fit."""
+    """What the race needs next: the step, the cars that may act and the event that must come.
 
-    step: int
+    The one reader of the step outside the engine (recorder, simulator, bots, views). Cheap to build: the
+    optional decisions (``optional``, ``kinds``) and the ``text`` are worked out only when asked, from the
+    state as it was when ``waiting_for`` was called (asking after the state moved on is an error).
+    """
+
+    step: Step
     cars: list[str]
-    kinds: list[str]
-    text: str
-    optional: list[str] = field(default_factory=list)  # kinds that may be skipped by a later event
+    due: str | None  # the event that must come unless an optional one is taken first; None: the race is over
+    count: int = 0  # cards to reveal or draw
+    flipping: str | None = None  # "stress" or "boost" while a "+" flip is under way (# 14.1)
+    may_go_on: bool = False  # steps 5–8: the car may go on without a further decision (go_on)
+    _state: RaceState | None = field(default=None, repr=False)
+    _at: tuple[int, int] = (0, 0)
+    _optional: list[str] | None = field(default=None, repr=False)
+
+    @property
+    def chance(self) -> bool:
+        """Whether the due event is a chance outcome (a shuffle, draw or flip), not a decision."""
+        return self.due in CHANCE
+
+    @property
+    def optional(self) -> list[str]:
+        """Event types that may come now and may be skipped by a later event (only what is open now)."""
+        if self._optional is None:
+            state = self._state
+            if state is None or state.turn is None:
+                self._optional = []
+            else:
+                if (state.events, state.turn.sub) != self._at:
+                    raise RuntimeError("this Waiting is stale: the race has moved on since waiting_for()")
+                self._optional = _optional(state, state.cars[state.turn.car], state.turn)
+        return self._optional
+
+    @property
+    def kinds(self) -> list[str]:
+        """Every event type that fits now: the optional ones, then the due one."""
+        if self.due is None:
+            return []
+        return [*self.optional, self.due] if self.may_go_on else [self.due]
 
     @property
     def step_name(self) -> str:
         return STEP_NAMES.get(self.step, "")
 
-
-def waiting_for(state: RaceState | None) -> Waiting:
-    if state is None:
-        return Waiting(0, [], ["race_started"], "the race set-up")
-    if state.phase == "grid":
-        return Waiting(0, [], ["grid_set"], "the grid order (# 1.4)")
-    if state.phase == "deal":
-        for car in (state.cars[n] for n in state.grid):
-            if car.needs_shuffle:
-                return Waiting(0, [car.name], ["deck_shuffled"], f"{car.name}'s starting shuffle (# 1.2)")
-            if car.hand_size < HAND_SIZE:
-                return Waiting(0, [car.name], ["cards_drawn"], f"{car.name} draws {HAND_SIZE - car.hand_size} (# 1.2)")
-    if state.phase == "over":
-        return Waiting(0, [], [], "nothing: the race is over")
-    turn = state.turn
-    if turn is None:
-        if state.step == 1:
-            return Waiting(1, list(state.pending), ["gear_chosen"], "gears (# 3.1)")
-        return Waiting(2, list(state.pending), ["cards_played"], "played cards (# 4.1)")
-    car = state.cars[turn.car]
-    if turn.flipping is not None:
-        if car.deck_size == 0:
-            return Waiting(turn.sub, [car.name], ["deck_shuffled"], f"{car.name} reshuffles the discard pile (# 5.6)")
-        return Waiting(turn.sub, [car.name], ["card_flipped"], f"{car.name} flips for the {turn.flipping} (# 14.1)")
-    if turn.sub == 3:
-        return Waiting(3, [car.name], ["cards_revealed"], f"{car.name} reveals {turn.gear} cards (# 5.1)")
-    optional: list[str] = []
-    if turn.sub == 5:
-        for kind in dict.fromkeys(o["type"] for o in react_options(state, car, turn)):
-            optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
-    if turn.sub <= 6 and slipstream_block(state, car, turn) is None:
-        optional.append("slipstream")
-    if turn.sub <= 8 and not turn.cluttered and not (turn.sub == 8 and turn.discarded):
-        optional.append("cards_discarded")
-    need = ["deck_shuffled"] if car.deck_size == 0 and car.discard else ["cards_drawn"]
-    step = turn.sub
-    words = ", ".join(_WORDS.get(k, k) for k in optional + need)
-    return Waiting(step, [car.name], optional + need, f"{car.name}: {words}", optional=optional)
+    @property
+    def text(self) -> str:
+        name = self.cars[0] if self.cars else ""
+        due = self.due
+        if due is None:
+            return "nothing: the race is over"
+        if self.step >= REACT and self.flipping is None:
+            return f"{name}: " + ", ".join(_WORDS.get(k, k) for k in self.kinds)
+        if due == "deck_shuffled":
+            if self.step == SETUP:
+                return f"{name}'s starting shuffle (# 1.2)"
+            return f"{name} reshuffles the discard pile (# 5.6)"
+        if due == "cards_drawn":
+            return f"{name} draws {self.count} (# 1.2)"
+        if due == "card_flipped":
+            return f"{name} flips for the {self.flipping} (# 14.1)"
+        if due == "cards_revealed":
+            return f"{name} reveals {self.count} cards (# 5.1)"
+        return _TEXT[due]
 
 
+_TEXT = {
+    "race_started": "the race set-up",
+    "grid_set": "the grid order (# 1.4)",
+    "gear_chosen": "gears (# 3.1)",
+    "cards_played": "played cards (# 4.1)",
+}
 _WORDS = {
     "cards_discarded": "discard",
     "cards_drawn": "draw",
     "deck_shuffled": "reshuffle (# 5.6)",
     "slipstream": "slipstream",
 }
+
+
+def waiting_for(state: RaceState | None) -> Waiting:
+    """What the race waits for now (see :class:`Waiting`)."""
+    if state is None:
+        return Waiting(SETUP, [], "race_started")
+    phase = state.phase
+    if phase == "race":
+        turn = state.turn
+        if turn is None:
+            if state.step == 1:
+                return Waiting(GEARS, list(state.pending), "gear_chosen")
+            return Waiting(PLAY, list(state.pending), "cards_played")
+        car = state.cars[turn.car]
+        sub = turn.sub
+        if turn.flipping is not None:
+            if car.deck_size == 0:
+                return Waiting(sub, [car.name], "deck_shuffled", flipping=turn.flipping)
+            return Waiting(sub, [car.name], "card_flipped", flipping=turn.flipping)
+        if sub == REVEAL:
+            return Waiting(REVEAL, [car.name], "cards_revealed", count=turn.gear)
+        if car.deck_size == 0 and car.discard:
+            return Waiting(sub, [car.name], "deck_shuffled", 0, None, sub < REPLENISH, state, (state.events, sub))
+        n = min(HAND_SIZE - car.hand_size, car.deck_size)
+        return Waiting(sub, [car.name], "cards_drawn", n, None, sub < REPLENISH, state, (state.events, sub))
+    if phase == "grid":
+        return Waiting(SETUP, [], "grid_set")
+    if phase == "deal":
+        for car in (state.cars[n] for n in state.grid):
+            if car.needs_shuffle:
+                return Waiting(SETUP, [car.name], "deck_shuffled")
+            if car.hand_size < HAND_SIZE:
+                return Waiting(SETUP, [car.name], "cards_drawn", HAND_SIZE - car.hand_size)
+    return Waiting(SETUP, [], None)
+
+
+def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
+    optional: list[str] = []
+    if turn.sub == REACT:
+        for kind in dict.fromkeys(o["type"] for o in react_options(state, car, turn)):
+            optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
+    if turn.sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
+        optional.append("slipstream")
+    if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded):
+        optional.append("cards_discarded")
+    return optional
 
 
 def legal_gears(state: RaceState, car: Car) -> list[int]:

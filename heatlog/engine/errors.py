@@ -5,18 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-STEP_NAMES = {
-    0: "set-up",
-    1: "shift gears",
-    2: "play cards",
-    3: "reveal and move",
-    4: "adrenaline",
-    5: "react",
-    6: "slipstream",
-    7: "check corners",
-    8: "discard",
-    9: "replenish hand",
-}
+from .steps import STEP_NAMES
 
 
 class HeatlogError(Exception):

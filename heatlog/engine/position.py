@@ -12,6 +12,7 @@ from typing import Any
 from .cards import CARDS, HAND_SIZE
 from .errors import MalformedInput
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
+from .steps import Step
 from .track import Track
 
 FORMAT = "heatlog-position"
@@ -30,6 +31,8 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d = dict(d)
     d["flips"] = [tuple(x) for x in d.get("flips", [])]
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
+    if "sub" in d:
+        d["sub"] = Step(int(d["sub"]))
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 
@@ -152,7 +155,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             started=int(pos.get("started", len(roster))),
             phase=pos["phase"],
             round=int(pos["round"]),
-            step=int(pos["step"]),
+            step=Step(int(pos["step"])),
             order=list(pos.get("order", [])),
             adrenaline=list(pos.get("adrenaline", [])),
             pending=list(pos.get("pending", [])),

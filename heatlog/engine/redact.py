@@ -19,6 +19,7 @@ from .errors import MalformedInput
 from .position import state_from_position, state_to_position
 from .rules import _begin_turns, _close_until, _is_foreign, apply
 from .state import RaceState
+from .steps import PLAY, REPLENISH
 
 Event = dict[str, Any]
 
@@ -55,7 +56,7 @@ def _strip_state(state: RaceState) -> None:
         car.committed = None
     if state.turn is not None:
         state.turn.drawn_cards = []
-    if state.phase == "race" and state.step == 2 and state.turn is None:
+    if state.phase == "race" and state.step == PLAY and state.turn is None:
         _begin_turns(state)
 
 
@@ -118,7 +119,7 @@ def open_to_table(events: list[Event]) -> list[Event]:
             # goes in between.
             kind = new.get("type")
             while (turn := state.turn) is not None and _is_foreign(turn, new, kind):
-                _close_until(state, state.cars[turn.car], turn, 9, new)
+                _close_until(state, state.cars[turn.car], turn, REPLENISH, new)
                 if state.turn is turn:
                     break  # the turn still needs a draw: apply() reports the event as out of turn
                 _reveals_due(state, played, out)

@@ -28,6 +28,7 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .movement import landing, move, place
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
+from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, Step
 from .track import Track
 
 Event = dict[str, Any]
@@ -67,7 +68,7 @@ def _step_of(state: RaceState) -> int | None:
     if state.phase == "over":
         return None
     if state.turn is not None:
-        return state.turn.sub if state.turn.sub <= 9 else 9
+        return state.turn.sub if state.turn.sub <= REPLENISH else REPLENISH
     return state.step
 
 
@@ -285,13 +286,13 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     if state.phase == "deal":
         raise _illegal(state, ev, f"{car.name}'s deck is already shuffled", "1.2")
     turn = state.turn
-    if turn is not None and turn.car == car.name and turn.flipping is None and 5 <= turn.sub <= 8:
-        _close_until(state, car, turn, 9, ev)  # a shuffle for the refill closes steps 5–8
+    if turn is not None and turn.car == car.name and turn.flipping is None and REACT <= turn.sub <= DISCARD:
+        _close_until(state, car, turn, REPLENISH, ev)  # a shuffle for the refill closes steps 5–8
         turn = state.turn
     needed = (
         turn is not None
         and turn.car == car.name
-        and (turn.flipping is not None or (turn.sub == 9 and car.hand_size < HAND_SIZE))
+        and (turn.flipping is not None or (turn.sub == REPLENISH and car.hand_size < HAND_SIZE))
     )
     if not needed:
         raise _illegal(
@@ -317,7 +318,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     assert turn is not None
     turn.shuffles += 1
     if turn.flipping is not None:
-        _continue_flips(state, car, turn)
+        _flips_done(state, car, turn)
 
 
 def _cards_drawn(state: RaceState, ev: Event) -> None:
@@ -342,7 +343,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, f"shuffle {car.name}'s deck before drawing", "1.2")
     else:
         _, turn = _turn_car(state, ev, "drawing")
-        _close_until(state, car, turn, 9, ev)
+        _close_until(state, car, turn, REPLENISH, ev)
     room = HAND_SIZE - car.hand_size
     if n > room:
         raise _illegal(state, ev, f"draw up to 7: {car.name} holds {car.hand_size}, so at most {room}", "12.2")
@@ -378,8 +379,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
     turn.drawn += n
     if cards is not None:
         turn.drawn_cards.extend(cards)
-    if car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard):
-        _end_turn(state, car, turn)  # # 12.2 (or nothing left to draw at all)
+    advance(state, car, turn, REPLENISH)  # the turn ends with a full hand (# 12.2) or nothing left to draw
 
 
 # ---------------------------------------------------------------------------------------------- rounds
@@ -399,7 +399,7 @@ def start_round(state: RaceState) -> None:
     now (# 2.2, 6.1). The rules call it after the deal and after a round; tests use it on a built board."""
     state.phase = "race"
     state.round += 1
-    state.step = 1
+    state.step = GEARS
     state.order, state.adrenaline = round_order(state)
     state.pending = list(state.order)
     state.turn_index = 0
@@ -410,7 +410,7 @@ def start_round(state: RaceState) -> None:
 
 def _gear_chosen(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
-    if state.phase != "race" or state.step != 1:
+    if state.phase != "race" or state.step != GEARS:
         raise _illegal(state, ev, "gears are chosen at step 1, by every car at once", "2.1")
     if car.name not in state.pending:
         if car.finished:
@@ -438,7 +438,7 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     car.gear = gear
     if not state.pending:
         if state.mode == "open":
-            state.step = 2
+            state.step = PLAY
             state.pending = list(state.order)
         else:
             _begin_turns(state)
@@ -448,7 +448,7 @@ def _cards_played(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
     if state.mode != "open":
         raise _illegal(state, ev, "in table mode played cards are recorded when revealed (cards_revealed)", "1.7")
-    if state.phase != "race" or state.step != 2:
+    if state.phase != "race" or state.step != PLAY:
         raise _illegal(state, ev, "cards are played at step 2, after every car has chosen its gear", "2.1")
     if car.name not in state.pending:
         raise _illegal(state, ev, f"{car.name} has already played its cards this round", "4.1")
@@ -509,13 +509,15 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
 
 
 def _begin_turns(state: RaceState) -> None:
-    state.step = 3
+    state.step = REVEAL
     state.pending = []
     state.turn_index = 0
-    _start_turn(state)
+    first = _next_turn(state)
+    if first is not None:
+        advance(state, *first, REACT)
 
 
-def _start_turn(state: RaceState) -> None:
+def _start_turn(state: RaceState) -> tuple[Car, Turn]:
     name = state.order[state.turn_index]
     car = state.cars[name]
     from_gear, paid = state.shifts.pop(name, (car.gear, False))
@@ -527,51 +529,41 @@ def _start_turn(state: RaceState) -> None:
         shift_heat=1 if paid else 0,
         start=car.progress,
         reached=car.progress,
-        sub=3,
+        sub=REVEAL,
         adrenaline=name in state.adrenaline,
         laps_before=state.laps_done(car),
     )
     turn.cooldown_allowance = GEAR_COOLDOWN[car.gear]  # # 7.2, A10: the gear in force this turn
     state.turn = turn
-    if car.committed is not None:  # open mode: the cards played at step 2 are revealed now (# 2.4)
-        cards, car.committed = car.committed, None
-        _reveal(state, car, turn, cards)
+    return car, turn
 
 
 def _cards_revealed(state: RaceState, ev: Event) -> None:
     car, turn = _turn_car(state, ev, "revealing cards")
     if state.mode == "open":
         raise _illegal(state, ev, "in open mode the cards played at step 2 are revealed by themselves")
-    if turn.sub != 3 or turn.played:
+    if turn.sub != REVEAL or turn.played:
         raise _illegal(state, ev, f"{car.name} has already revealed its cards", "5.1")
     cards = _cards(state, ev)
     _check_play(state, car, ev, cards)
     _reveal(state, car, turn, cards)
+    _flips_done(state, car, turn)
 
 
 def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
+    """Step 3's own work: the played cards to the Play Area, the speed, the Stress to flip for (# 5.1, 5.2)."""
     _remove_from_hand(car, cards)
     car.play_area = list(cards)
     turn.played = list(cards)
     if HEAT in cards:
-        # # 13.2–13.4: no movement, gear 1, Play Area to discard, straight to step 9.
+        # # 13.2–13.4: no movement, gear 1; the step machine takes the turn straight to step 9.
         turn.cluttered = True
         car.gear = 1
-        turn.sub = 9
-        _enter_replenish(state, car, turn)
         return
     turn.speed = sum(VALUE[c] for c in cards if c != STRESS)  # # 5.1
     turn.stress_left = cards.count(STRESS)
     if turn.stress_left:
         turn.flipping = "stress"
-        _continue_flips(state, car, turn)
-    else:
-        _step3_move(state, car, turn)
-
-
-def _step3_move(state: RaceState, car: Car, turn: Turn) -> None:
-    turn.moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
-    turn.sub = 5
 
 
 # ---------------------------------------------------------------------------------------------- "+" flips
@@ -586,6 +578,7 @@ def _card_flipped(state: RaceState, ev: Event) -> None:
         raise _malformed(state, ev, "card must be one of 1 2 3 4 0 5 H S")
     _take_from_deck(state, car, ev, card)
     _resolve_flip(state, car, turn, card)
+    _flips_done(state, car, turn)
 
 
 def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> None:
@@ -595,7 +588,6 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.flips.append((purpose, card))
         if card not in BASIC_SET:  # # 5.2, 14.1, 14.2: skipped cards (Stress, Heat, 0, 5) go to discard
             car.discard.append(card)
-            _continue_flips(state, car, turn)
             return
         car.play_area.append(card)
     value = VALUE[card] if card is not None else 0  # # A8 reading: nothing to find counts 0
@@ -603,11 +595,8 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.stress_found.append(card or "-")
         turn.speed += value
         turn.stress_left -= 1
-        if turn.stress_left:
-            _continue_flips(state, car, turn)
-            return
-        turn.flipping = None
-        _step3_move(state, car, turn)
+        if not turn.stress_left:
+            turn.flipping = None  # step 3 is done: the step machine moves the car (# 5.3)
     else:
         turn.flipping = None
         turn.boost_card = card
@@ -616,11 +605,19 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.react_order.append("boost")
 
 
-def _continue_flips(state: RaceState, car: Car, turn: Turn) -> None:
-    """Wait for the next flip, or resolve it as "nothing found" when the deck is empty and the discard pile
-    holds no Basic card (# A8 reading): reshuffling it could never end the flip (e.g. a lone Heat forever)."""
-    if car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
+def _auto_flips(state: RaceState, car: Car, turn: Turn) -> None:
+    """# A8 reading: with the deck empty and no Basic card in the discard pile, reshuffling could never end the
+    flip (e.g. a lone Heat forever): it finds nothing."""
+    while turn.flipping is not None and car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
         _resolve_flip(state, car, turn, None)
+
+
+def _flips_done(state: RaceState, car: Car, turn: Turn) -> None:
+    """After a flip, a reshuffle or a reveal: resolve the flips that need no card, and once no flip is under
+    way let the step machine go on (the move of step 3 after the Stress flips, # 5.3)."""
+    _auto_flips(state, car, turn)
+    if turn.flipping is None:
+        advance(state, car, turn, REACT)
 
 
 # ---------------------------------------------------------------------------------------------- react (steps 4–5)
@@ -632,9 +629,9 @@ def _react_turn(state: RaceState, ev: Event, what: str, rule: str) -> tuple[Car,
         raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
     if turn.cluttered:
         raise _illegal(state, ev, f"{car.name} has a cluttered hand: no React this turn", "13.3")
-    if turn.sub < 5:
+    if turn.sub < REACT:
         raise _illegal(state, ev, f"{what} comes after the cards are revealed", "2.3")
-    if turn.sub > 5:
+    if turn.sub > REACT:
         raise _illegal(state, ev, f"{what} is part of React (step 5), which is over for {car.name}", rule)
     return car, turn
 
@@ -666,7 +663,7 @@ def _boost(state: RaceState, ev: Event) -> None:
     _pay_heat(car, 1)
     turn.boosted = True
     turn.flipping = "boost"
-    _continue_flips(state, car, turn)
+    _flips_done(state, car, turn)
 
 
 def _adrenaline(state: RaceState, ev: Event) -> None:
@@ -730,18 +727,18 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _malformed(state, ev, "taken must be true or false")
     if turn.cluttered:  # # 13.3: name the real reason, not "step 6 is over"
         raise _illegal(state, ev, f"{car.name} has a cluttered hand: no slipstream this turn", "13.3")
-    if turn.sub > 6:
+    if turn.sub > SLIPSTREAM:
         raise _illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
     why = slipstream_block(state, car, turn)
     if taken and why:
         raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
-    if turn.sub < 5:
+    if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
-    turn.sub = 6
+    turn.sub = SLIPSTREAM
     turn.slipstream = taken
     if taken:
         turn.slipstream_moved = move(state, car, turn, 2)  # # 8.2, 8.4: not speed (# 8.5)
-    _close_until(state, car, turn, 8, ev)
+    _close_until(state, car, turn, DISCARD, ev)
 
 
 # ---------------------------------------------------------------------------------------------- corners (step 7)
@@ -769,23 +766,15 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         return  # # 10.5: no later corner checks
 
 
-def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event) -> None:
-    """Close the optional steps before ``target`` (an event of a later step closes them)."""
+def _close_until(state: RaceState, car: Car, turn: Turn, target: Step, ev: Event) -> None:
+    """Close the optional steps before ``target`` for an event of a later step, or say why it cannot come."""
     if turn.flipping is not None:
         raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
-    if turn.sub < 5 and target > 5:
+    if turn.sub < REACT and target > REACT:
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
-    if turn.sub in (5, 6) and target > 6:
-        _check_corners(state, car, turn)
-        turn.sub = 8
-        if turn.spinout and car.hand_size >= HAND_SIZE:
-            _enter_replenish(state, car, turn)  # # 12.2: nothing to draw or discard
-            return
-    if turn.sub == 8 and target > 8:
-        turn.sub = 9
-        _enter_replenish(state, car, turn)
-    if turn.sub > target and target == 8:
+    if turn.sub > target and target == DISCARD:
         raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
+    advance(state, car, turn, target)
 
 
 def go_on(state: RaceState) -> RaceState:
@@ -793,10 +782,9 @@ def go_on(state: RaceState) -> RaceState:
     close and the corners are checked (step 7), or the discard step closes. Derived, not an event: the next
     event of the log closes the same steps in the same way. Mutates ``state``; copy it for a preview."""
     turn = state.turn
-    if turn is None or turn.flipping is not None or turn.sub < 5 or turn.sub > 8:
+    if turn is None or turn.flipping is not None or turn.sub < REACT or turn.sub > DISCARD:
         raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
-    car = state.cars[turn.car]
-    _close_until(state, car, turn, 8 if turn.sub < 8 else 9, {})
+    advance(state, state.cars[turn.car], turn, DISCARD if turn.sub < DISCARD else REPLENISH)
     return state
 
 
@@ -813,10 +801,10 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     why = _has_in_hand(car, cards)
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
-    if turn.sub == 8 and turn.discarded:
+    if turn.sub == DISCARD and turn.discarded:
         raise _illegal(state, ev, "discard once, naming every card", "11.1")
-    _close_until(state, car, turn, 8, ev)  # may spin the car out: apply() rolls back on error
-    if turn.sub != 8:
+    _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
+    if turn.sub != DISCARD:
         raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
     why = _has_in_hand(car, cards)
     if why:
@@ -824,8 +812,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     _remove_from_hand(car, cards)
     car.discard.extend(cards)
     turn.discarded = list(cards)
-    turn.sub = 9
-    _enter_replenish(state, car, turn)
+    advance(state, car, turn, REPLENISH)
 
 
 def _restore(state: RaceState, snapshot: RaceState) -> None:
@@ -840,21 +827,60 @@ def _restore(state: RaceState, snapshot: RaceState) -> None:
             setattr(state, f, getattr(snapshot, f))
 
 
-# ---------------------------------------------------------------------------------------------- replenish (step 9)
+# ---------------------------------------------------------------------------------------------- the step machine
 
 
-def _enter_replenish(state: RaceState, car: Car, turn: Turn) -> None:
-    turn.sub = 9
+def advance(state: RaceState, car: Car, turn: Turn, target: Step) -> None:
+    """Move ``car``'s turn on to step ``target`` — and on past steps with nothing to wait for — doing what
+    each step does on the way out (# 2.1): the move at the end of step 3 (# 5.3), the corner checks of step 7
+    between Slipstream and Discard (# 9, 10), the Play Area to the discard pile on entering step 9 (# 12.1)
+    and the end of the turn. Then the next car's turn begins, or the round ends.
+
+    The only place a turn changes step: handlers do their own step's work and call this; none of them calls
+    another's tail. A turn never moves on while a "+" flip is under way (# 14.1)."""
+    while True:
+        while turn.flipping is None and (turn.sub < target or _idle(car, turn)):
+            sub = turn.sub
+            if sub == REVEAL:
+                if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
+                    _enter_replenish(car, turn)
+                else:
+                    turn.moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
+                    turn.sub = REACT
+            elif sub <= SLIPSTREAM:
+                _check_corners(state, car, turn)  # step 7
+                turn.sub = DISCARD
+            elif sub == DISCARD:
+                _enter_replenish(car, turn)
+            else:
+                _end_turn(state, car, turn)
+                break
+        if turn.sub != DONE:
+            return
+        nxt = _next_turn(state)
+        if nxt is None:
+            return
+        car, turn = nxt
+        target = REACT
+
+
+def _idle(car: Car, turn: Turn) -> bool:
+    """Whether the turn's step has nothing to wait for, so the turn goes on by itself."""
+    if turn.sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
+        return car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard)
+    if turn.sub == DISCARD:  # # 12.2: a spinout left 7+ cards in the hand: nothing to discard or draw
+        return turn.spinout and car.hand_size >= HAND_SIZE
+    return False
+
+
+def _enter_replenish(car: Car, turn: Turn) -> None:
+    turn.sub = REPLENISH
     car.discard.extend(car.play_area)  # # 12.1: the Play Area goes to discard before drawing
     car.play_area = []
-    if turn.spinout and car.hand_size >= HAND_SIZE:
-        _end_turn(state, car, turn)  # # 12.2
-    elif car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard):
-        _end_turn(state, car, turn)
 
 
 def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
-    turn.sub = 10
+    turn.sub = DONE
     turn.end, turn.end_lane, turn.laps_after = car.progress, car.lane, state.laps_done(car)
     if car.progress > state.final_line:  # # 16.1, 16.3: a spun-out car is back before the line
         turn.finished = True
@@ -864,10 +890,21 @@ def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
     state.last_turns[car.name] = turn
     state.turn = None
     state.turn_index += 1
-    if state.turn_index < len(state.order):
-        _start_turn(state)
-        return
-    _end_round(state)
+
+
+def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
+    """Begin the next car's turn, or end the round. In open mode the cards played at step 2 are revealed at
+    once (# 2.4) and the turn is returned for the step machine to run; a table-mode turn waits for its reveal."""
+    if state.turn_index >= len(state.order):
+        _end_round(state)
+        return None
+    car, turn = _start_turn(state)
+    if car.committed is None:
+        return None
+    cards, car.committed = car.committed, None
+    _reveal(state, car, turn, cards)
+    _auto_flips(state, car, turn)
+    return car, turn
 
 
 def _end_round(state: RaceState) -> None:
@@ -881,7 +918,7 @@ def _end_round(state: RaceState) -> None:
             del state.spots[key]
     if all(c.finished for c in state.cars.values()):
         state.phase = "over"
-        state.step = 0
+        state.step = SETUP
         state.pending = []
         return
     start_round(state)
@@ -950,7 +987,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         raise _malformed(state, event, f"unknown event type {kind!r}")
     turn = state.turn
     foreign = _is_foreign(turn, event, kind)
-    if atomic and turn is not None and turn.sub < 9 and (foreign or kind in _GUARDED):
+    if atomic and turn is not None and turn.sub < REPLENISH and (foreign or kind in _GUARDED):
         snapshot = state.copy()
         try:
             _handle(state, event, handler, foreign)
@@ -969,7 +1006,7 @@ def _is_foreign(turn: Turn | None, event: Event, kind: Any) -> bool:
     it as out of turn."""
     return (
         turn is not None
-        and 5 <= turn.sub <= 8
+        and REACT <= turn.sub <= DISCARD
         and turn.flipping is None
         and (event.get("car") != turn.car or kind not in _TURN_KINDS)
         and kind not in ("note", "retracted")
@@ -980,7 +1017,7 @@ def _handle(state: RaceState, event: Event, handler: Handler, foreign: bool) -> 
     while foreign:
         turn = state.turn
         assert turn is not None
-        _close_until(state, state.cars[turn.car], turn, 9, event)
+        _close_until(state, state.cars[turn.car], turn, REPLENISH, event)
         if state.turn is turn:
             break  # the turn goes on (a draw is due): the handler reports the event as out of turn
         foreign = _is_foreign(state.turn, event, event.get("type"))

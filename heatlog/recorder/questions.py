@@ -6,10 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import IllegalEvent, RaceState
+from ..engine import IllegalEvent, RaceState, Step, go_on
 from ..engine.cards import DISCARDABLE, HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
-from ..engine.rules import go_on
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
@@ -87,11 +86,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
     if state.phase == "deal":
         return _ask_deal(state)
+    w = waiting_for(state)
     turn = state.turn
     if turn is None:
-        name = state.pending[0]
+        name = w.cars[0]
         car = state.cars[name]
-        if state.step == 1:
+        if w.step == Step.GEARS:
             gears = legal_gears(state, car)
             more = f"; {len(state.pending)} cars: type all their gears at once" if len(state.pending) > 1 else ""
             return Question(
@@ -108,13 +108,14 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return Question(
             "play", name, f"{name} plays {car.gear} (hand {hand_text(car)}): ", None, "the cards, e.g. 4 3 s (# 4.1)"
         )
-    car = state.cars[turn.car]
+    car = state.cars[w.cars[0]]
     name = car.name
     done = (closed or {}).get((turn.round, name), 0)
-    if turn.flipping is not None:
-        if car.deck_size == 0:
+    step = w.step
+    if w.flipping is not None:
+        if w.due == "deck_shuffled":
             return _ask_shuffle(state, car, "to go on flipping")
-        what = "Stress" if turn.flipping == "stress" else "Boost"
+        what = "Stress" if w.flipping == "stress" else "Boost"
         if car.deck is not None:
             return Question("flip", name, "", auto=make_event("card_flipped", car=name, card=car.deck[-1]))
         return Question(
@@ -125,7 +126,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "the flipped card(s) in order until a 1–4; 0, 5, h, s are discarded and flipping goes on (# 14.1)",
             ("1", "2", "3", "4", "0", "5", "h", "s"),
         )
-    if turn.sub == 3:
+    if step == Step.REVEAL:
         return Question(
             "reveal",
             name,
@@ -133,8 +134,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             None,
             f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)",
         )
-    if turn.sub in (5, 6):
-        if turn.sub == 5 and done < 5:
+    if step in (Step.REACT, Step.SLIPSTREAM):
+        if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)
             if opts:
                 tokens = _react_tokens(opts)
@@ -152,8 +153,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         if ok:
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
         return _GoOn(f"{name}: no slipstream — {why}")
-    if turn.sub == 8:
-        if done < 8 and _can_discard(car):
+    if step == Step.DISCARD:
+        if done < Step.DISCARD and _can_discard(car):
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             return Question(
                 "discard",
@@ -163,12 +164,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 "cards to discard; never Heat or Stress (# 11.1)",
             )
         return _GoOn()
-    if turn.sub == 9:
-        if car.deck_size == 0:
+    if step == Step.REPLENISH:
+        if w.due == "deck_shuffled":
             return _ask_shuffle(state, car, "to draw")
-        n = min(HAND_SIZE - car.hand_size, car.deck_size)
-        return _ask_draw(state, car, n)
-    raise IllegalEvent(f"the recorder does not know what to ask at step {turn.sub}")  # pragma: no cover
+        return _ask_draw(state, car, w.count)
+    raise IllegalEvent(f"the recorder does not know what to ask at step {step}")  # pragma: no cover
 
 
 def _ask_deal(state: RaceState) -> Question:
@@ -276,9 +276,9 @@ def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = F
         assert turn is not None
         if q.reason:
             d.notes.append((("noslip", turn.round, turn.car), Line(q.reason, "dim")))
-        before = turn.sub
+        before = waiting_for(view).step
         done = completing(view, _go_on(view))
-        if before <= 6 and turn.corners and view.turn is turn:
+        if before <= Step.SLIPSTREAM and turn.corners and view.turn is turn:
             d.notes.append((("corners", turn.round, turn.car), Line(_corner_preview(view, turn), "info")))
         d.turns += [(view, t) for t in done]
 

@@ -73,7 +73,7 @@ class Session:
             self.said.add(key)
         self.said.add(("round", v.round))
         self.said.update(("hof", n) for n in v.hall_of_fame)
-        if v.turn is not None and v.turn.sub >= 5:
+        if v.turn is not None and v.turn.revealed:
             self.said.add(("move", v.turn.round, v.turn.car))
         for _, t in d.turns:
             self.narrated.add((t.round, t.car))
@@ -93,7 +93,7 @@ class Session:
         if s.phase == "race":
             lines += self._round_header(s)
             t = s.turn
-            if t is not None and t.sub >= 5 and not t.cluttered:
+            if t is not None and t.revealed and not t.cluttered:
                 lines.append(Line("so far: " + narrate_turn(s, t), "info"))
         elif s.phase == "over":
             lines += self._results(s)
@@ -352,7 +352,7 @@ class Session:
             self.said.add(("round", v.round))
             lines += self._round_header(v)
         t = v.turn
-        if t is not None and t.sub >= 5 and not t.cluttered and ("move", t.round, t.car) not in self.said:
+        if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
             self.said.add(("move", t.round, t.car))
             lines.append(Line(_move_line(v, t), "info"))
         return lines

@@ -17,9 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..bots import Bot, Options, random_bot
-from ..engine import RaceState, apply, waiting_for
-from ..engine.cards import HAND_SIZE
-from ..engine.rules import go_on
+from ..engine import RaceState, Waiting, apply, go_on, waiting_for
 from ..engine.state import expand
 
 Event = dict[str, Any]
@@ -28,32 +26,31 @@ MAX_ROUNDS = 200  # no race comes near this: a race that reaches it is a bug, no
 __all__ = ["MAX_ROUNDS", "Bot", "play", "race_events", "random_bot", "world_event"]
 
 
-def world_event(state: RaceState, rng: random.Random) -> Event | None:
-    """The chance event the race waits for, if it waits for one (shuffle, flip, draw)."""
-    w = waiting_for(state)
-    if not w.cars:
+def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) -> Event | None:
+    """The chance event the race waits for, if it waits for one (grid, shuffle, flip, draw); ``w`` is
+    ``waiting_for(state)`` when the caller has it already."""
+    if w is None:
+        w = waiting_for(state)
+    due = w.due
+    if due is None or not w.chance:
         return None
+    if due == "grid_set":
+        grid = list(state.cars)
+        rng.shuffle(grid)  # # 1.4: random starting order
+        return {"type": "grid_set", "v": 1, "order": grid}
     car = state.cars[w.cars[0]]
-    if w.kinds[-1] == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
+    if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
         return _shuffle(car.name, expand(car.pool) if car.needs_shuffle else car.discard, rng)
-    if w.kinds == ["card_flipped"]:
-        assert car.deck is not None
+    assert car.deck is not None
+    if due == "card_flipped":
         return {"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}
-    if w.kinds and w.kinds[-1] == "cards_drawn":
-        return _draw(car)
-    return None
+    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - w.count :][::-1]}
 
 
 def _shuffle(name: str, cards: list[str], rng: random.Random) -> Event:
     order = sorted(cards)  # the order before shuffling never depends on the past
     rng.shuffle(order)
     return {"type": "deck_shuffled", "v": 1, "car": name, "order": order}
-
-
-def _draw(car: Any) -> Event:
-    assert car.deck is not None
-    n = min(HAND_SIZE - car.hand_size, car.deck_size)
-    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}
 
 
 def race_events(
@@ -94,51 +91,29 @@ def play(
 def _drive(
     state: RaceState, bots: Mapping[str, Bot], rng: random.Random, order: list[str] | None = None
 ) -> Iterator[Event]:
-    """The race loop. It reads the state the way :func:`heatlog.engine.decide.waiting_for` does (the world
-    knows every deck), without building its description on every step."""
-    ev: Event
-    if state.phase == "grid":  # a race that starts from a position (a what-if) has its grid already
-        grid = list(order) if order is not None else list(state.cars)
-        if order is None:
-            rng.shuffle(grid)  # # 1.4: random starting order
-        ev = {"type": "grid_set", "v": 1, "order": grid}
-        apply(state, ev, atomic=False)
-        yield ev
-    cars = state.cars
-    while state.phase == "deal":  # # 1.2: shuffle, then draw seven, car by car in grid order
-        car = next(c for c in (cars[n] for n in state.grid) if c.needs_shuffle or c.hand_size < HAND_SIZE)
-        ev = _shuffle(car.name, expand(car.pool), rng) if car.needs_shuffle else _draw(car)
-        apply(state, ev, atomic=False)
-        yield ev
-    while state.phase != "over":
+    """The race loop: the engine says what the race waits for (``waiting_for``); the world answers the chance
+    events (it knows every deck), the bots decide, and where a step may be skipped a bot may go on. ``order``:
+    the grid, when it is given rather than drawn (# 21.12)."""
+    ev: Event | None
+    while True:
+        w = waiting_for(state)
+        if w.due is None:
+            return
         if state.round > MAX_ROUNDS:
             raise RuntimeError(f"race did not end within {MAX_ROUNDS} rounds")
-        turn = state.turn
-        if turn is None:  # steps 1–2: every car in the round's order (# 2.1)
-            name = state.pending[0]
-            choice = bots[name](state, name, Options(state, name), rng)
-            if choice is None:
-                raise RuntimeError(f"the bot for {name} made no decision at step {state.step}")
-            ev = choice
+        if w.due == "grid_set" and order is not None:
+            ev = {"type": "grid_set", "v": 1, "order": list(order)}
+        elif w.chance and not w.may_go_on:
+            ev = world_event(state, rng, w)
         else:
-            car = cars[turn.car]
-            sub = turn.sub
-            if turn.flipping is not None:  # # 5.2, 7.5, 14.1 (and # 5.6 when the deck is empty)
-                if car.deck_size == 0:
-                    ev = _shuffle(car.name, car.discard, rng)
-                else:
-                    assert car.deck is not None
-                    ev = {"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}
-            elif sub == 9:  # # 12.1–12.3
-                ev = _shuffle(car.name, car.discard, rng) if car.deck_size == 0 else _draw(car)
-            else:
-                choice = bots[car.name](state, car.name, Options(state, car.name), rng)
-                if choice is None:
-                    if sub == 3:
-                        raise RuntimeError(f"the bot for {car.name} revealed nothing")
-                    go_on(state)  # derived: the next event closes these optional steps the same way on replay
-                    continue
-                ev = choice
+            name = w.cars[0]
+            ev = bots[name](state, name, Options(state, name, w), rng)
+            if ev is None:
+                if not w.may_go_on:
+                    raise RuntimeError(f"the bot for {name} made no decision at step {w.step} ({w.step_name})")
+                go_on(state)  # derived: the next event closes these optional steps the same way on replay
+                continue
+        assert ev is not None
         # No rollback copy: an event the rules refuse means a broken bot, and the race is abandoned anyway.
         apply(state, ev, atomic=False)
         yield ev

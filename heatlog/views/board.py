@@ -258,7 +258,7 @@ def cars_table(
             did = [
                 " ".join(t.played),
                 _flips(t),
-                str(t.speed) if t.sub > 3 or t.speed else "",
+                str(t.speed) if t.revealed or t.speed else "",
                 str(moved),
                 _slip(t),
                 _corners(state, t),

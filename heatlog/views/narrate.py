@@ -71,7 +71,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         if cc.spinout:
             parts.append(
                 f"crosses corner {n} (limit {cc.limit}): owes {cc.cost} Heat, has {cc.paid}: spins out, "
-                f"back to space {space(turn.end) if turn.sub > 9 else space(state.cars[name].progress)}, "
+                f"back to space {space(turn.end) if turn.complete else space(state.cars[name].progress)}, "
                 f"takes {turn.spinout_stress} Stress, gear 1"
             )
         elif cc.cost:
@@ -100,4 +100,4 @@ def _step3_speed(turn: Turn) -> int:
 
 
 def _laps_after(state: RaceState, turn: Turn) -> int:
-    return turn.laps_after if turn.sub > 9 else state.laps_done(state.cars[turn.car])
+    return turn.laps_after if turn.complete else state.laps_done(state.cars[turn.car])
