@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, overload
 
-from .engine import Step, landing
+from .engine import Step, Waiting, landing
 from .engine.cards import CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
@@ -48,16 +48,17 @@ class Options(Sequence[Event]):
     simulator hands bots this lazy view instead of paying for it on every step.
     """
 
-    __slots__ = ("_items", "_name", "_state")
+    __slots__ = ("_items", "_name", "_state", "waiting")
 
-    def __init__(self, state: RaceState, name: str) -> None:
+    def __init__(self, state: RaceState, name: str, waiting: Waiting | None = None) -> None:
         self._state = state
         self._name = name
         self._items: list[Event] | None = None
+        self.waiting = waiting if waiting is not None else waiting_for(state)  # what the race waits for now
 
     def _get(self) -> list[Event]:
         if self._items is None:
-            self._items = decisions(self._state, self._name)
+            self._items = decisions(self._state, self._name, self.waiting)
         return self._items
 
     @overload
@@ -74,6 +75,11 @@ class Options(Sequence[Event]):
         return iter(self._get())
 
 
+def _waiting(state: RaceState, options: Sequence[Event]) -> Waiting:
+    """What the race waits for: the simulator hands it over with the options, other callers may not."""
+    return options.waiting if isinstance(options, Options) else waiting_for(state)
+
+
 # ------------------------------------------------------------------------------------------------ random
 
 
@@ -81,7 +87,7 @@ def random_bot(state: RaceState, name: str, options: Sequence[Event], rng: rando
     """Uniform over the legal decisions (plus "go on" where the step may be skipped)."""
     if not options:
         return None
-    w = waiting_for(state)
+    w = _waiting(state, options)
     if not w.may_go_on:
         return rng.choice(options)
     choices: list[Event | None] = [*options, None]
@@ -356,7 +362,7 @@ class HeuristicBot:
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
         car = state.cars[name]
-        w = waiting_for(state)
+        w = _waiting(state, options)
         if name not in w.cars or w.flipping is not None:
             return None
         step = w.step

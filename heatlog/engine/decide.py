@@ -14,7 +14,7 @@ from typing import Any
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
 from .rules import slipstream_block
 from .state import Car, RaceState, Turn, expand
-from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, Step
+from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
 
 Event = dict[str, Any]
 
@@ -108,35 +108,36 @@ _WORDS = {
 def waiting_for(state: RaceState | None) -> Waiting:
     """What the race waits for now (see :class:`Waiting`)."""
     if state is None:
-        return Waiting(SETUP, [], "race_started")
+        return Waiting(STEPS[SETUP], [], "race_started")
     phase = state.phase
     if phase == "race":
         turn = state.turn
         if turn is None:
             if state.step == 1:
-                return Waiting(GEARS, list(state.pending), "gear_chosen")
-            return Waiting(PLAY, list(state.pending), "cards_played")
+                return Waiting(STEPS[GEARS], list(state.pending), "gear_chosen")
+            return Waiting(STEPS[PLAY], list(state.pending), "cards_played")
         car = state.cars[turn.car]
         sub = turn.sub
         if turn.flipping is not None:
             if car.deck_size == 0:
-                return Waiting(sub, [car.name], "deck_shuffled", flipping=turn.flipping)
-            return Waiting(sub, [car.name], "card_flipped", flipping=turn.flipping)
+                return Waiting(STEPS[sub], [car.name], "deck_shuffled", flipping=turn.flipping)
+            return Waiting(STEPS[sub], [car.name], "card_flipped", flipping=turn.flipping)
         if sub == REVEAL:
-            return Waiting(REVEAL, [car.name], "cards_revealed", count=turn.gear)
-        if car.deck_size == 0 and car.discard:
-            return Waiting(sub, [car.name], "deck_shuffled", 0, None, sub < REPLENISH, state, (state.events, sub))
-        n = min(HAND_SIZE - car.hand_size, car.deck_size)
-        return Waiting(sub, [car.name], "cards_drawn", n, None, sub < REPLENISH, state, (state.events, sub))
+            return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", count=turn.gear)
+        if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
+            due, n = "deck_shuffled", 0
+        else:
+            due, n = "cards_drawn", min(HAND_SIZE - car.hand_size, car.deck_size)
+        return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
-        return Waiting(SETUP, [], "grid_set")
+        return Waiting(STEPS[SETUP], [], "grid_set")
     if phase == "deal":
         for car in (state.cars[n] for n in state.grid):
             if car.needs_shuffle:
-                return Waiting(SETUP, [car.name], "deck_shuffled")
+                return Waiting(STEPS[SETUP], [car.name], "deck_shuffled")
             if car.hand_size < HAND_SIZE:
-                return Waiting(SETUP, [car.name], "cards_drawn", HAND_SIZE - car.hand_size)
-    return Waiting(SETUP, [], None)
+                return Waiting(STEPS[SETUP], [car.name], "cards_drawn", HAND_SIZE - car.hand_size)
+    return Waiting(STEPS[SETUP], [], None)
 
 
 def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
@@ -228,14 +229,14 @@ def discard_options(car: Car) -> list[list[str]]:
     return out
 
 
-def decisions(state: RaceState, name: str) -> list[Event]:
+def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> list[Event]:
     """Every decision event ``name`` may append now (open information; chance events excluded).
 
     In steps 5–8 the car may also simply go on: the next draw closes the optional steps; that choice is
     not an event and is not listed.
     """
     car = state.cars[name]
-    w = waiting_for(state)
+    w = waiting if waiting is not None else waiting_for(state)  # the caller's, if it asked already
     if name not in w.cars:
         return []
     if "gear_chosen" in w.kinds:

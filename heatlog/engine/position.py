@@ -32,7 +32,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d["flips"] = [tuple(x) for x in d.get("flips", [])]
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
     if "sub" in d:
-        d["sub"] = Step(int(d["sub"]))
+        d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 
@@ -155,7 +155,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             started=int(pos.get("started", len(roster))),
             phase=pos["phase"],
             round=int(pos["round"]),
-            step=Step(int(pos["step"])),
+            step=int(Step(int(pos["step"]))),
             order=list(pos.get("order", [])),
             adrenaline=list(pos.get("adrenaline", [])),
             pending=list(pos.get("pending", [])),

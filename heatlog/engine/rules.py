@@ -28,7 +28,7 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .movement import landing, move, place
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
-from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, Step
+from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
 
 Event = dict[str, Any]
@@ -85,9 +85,13 @@ def _car(state: RaceState, ev: Event) -> Car:
 
 def _cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
     cards = ev.get(key)
-    if not isinstance(cards, list) or not all(isinstance(c, str) and c in CARD_SET for c in cards):
+    try:
+        ok = isinstance(cards, list) and CARD_SET.issuperset(cards)  # only card tokens (strings) are members
+    except TypeError:  # an unhashable item (a list, an object)
+        ok = False
+    if not ok:
         raise _malformed(state, ev, f"{key} must be a list of cards (1 2 3 4 0 5 H S)")
-    return cards
+    return cards  # type: ignore[return-value]
 
 
 def _fmt(cards: Iterable[str]) -> str:
@@ -578,7 +582,11 @@ def _card_flipped(state: RaceState, ev: Event) -> None:
         raise _malformed(state, ev, "card must be one of 1 2 3 4 0 5 H S")
     _take_from_deck(state, car, ev, card)
     _resolve_flip(state, car, turn, card)
-    _flips_done(state, car, turn)
+    if turn.flipping is None:
+        if turn.sub == REVEAL:
+            advance(state, car, turn, REACT)  # the Stress are resolved: the move of step 3 (# 5.3)
+    elif car.deck_size == 0:
+        _flips_done(state, car, turn)
 
 
 def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> None:
@@ -615,8 +623,9 @@ def _auto_flips(state: RaceState, car: Car, turn: Turn) -> None:
 def _flips_done(state: RaceState, car: Car, turn: Turn) -> None:
     """After a flip, a reshuffle or a reveal: resolve the flips that need no card, and once no flip is under
     way let the step machine go on (the move of step 3 after the Stress flips, # 5.3)."""
-    _auto_flips(state, car, turn)
-    if turn.flipping is None:
+    if car.deck_size == 0:
+        _auto_flips(state, car, turn)
+    if turn.flipping is None and turn.sub == REVEAL:
         advance(state, car, turn, REACT)
 
 
@@ -766,7 +775,7 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         return  # # 10.5: no later corner checks
 
 
-def _close_until(state: RaceState, car: Car, turn: Turn, target: Step, ev: Event) -> None:
+def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event) -> None:
     """Close the optional steps before ``target`` for an event of a later step, or say why it cannot come."""
     if turn.flipping is not None:
         raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
@@ -830,7 +839,7 @@ def _restore(state: RaceState, snapshot: RaceState) -> None:
 # ---------------------------------------------------------------------------------------------- the step machine
 
 
-def advance(state: RaceState, car: Car, turn: Turn, target: Step) -> None:
+def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
     """Move ``car``'s turn on to step ``target`` — and on past steps with nothing to wait for — doing what
     each step does on the way out (# 2.1): the move at the end of step 3 (# 5.3), the corner checks of step 7
     between Slipstream and Discard (# 9, 10), the Play Area to the discard pile on entering step 9 (# 12.1)
@@ -839,8 +848,17 @@ def advance(state: RaceState, car: Car, turn: Turn, target: Step) -> None:
     The only place a turn changes step: handlers do their own step's work and call this; none of them calls
     another's tail. A turn never moves on while a "+" flip is under way (# 14.1)."""
     while True:
-        while turn.flipping is None and (turn.sub < target or _idle(car, turn)):
+        while turn.flipping is None:
             sub = turn.sub
+            if sub >= target:  # there already: go on only past a step with nothing to wait for
+                if sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
+                    if car.hand_size < HAND_SIZE and (car.deck_size or car.discard):
+                        break
+                elif sub == DISCARD:  # # 12.2: a spinout left 7+ cards in the hand: nothing to discard or draw
+                    if not (turn.spinout and car.hand_size >= HAND_SIZE):
+                        break
+                else:
+                    break
             if sub == REVEAL:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
                     _enter_replenish(car, turn)
@@ -862,15 +880,6 @@ def advance(state: RaceState, car: Car, turn: Turn, target: Step) -> None:
             return
         car, turn = nxt
         target = REACT
-
-
-def _idle(car: Car, turn: Turn) -> bool:
-    """Whether the turn's step has nothing to wait for, so the turn goes on by itself."""
-    if turn.sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
-        return car.hand_size >= HAND_SIZE or (car.deck_size == 0 and not car.discard)
-    if turn.sub == DISCARD:  # # 12.2: a spinout left 7+ cards in the hand: nothing to discard or draw
-        return turn.spinout and car.hand_size >= HAND_SIZE
-    return False
 
 
 def _enter_replenish(car: Car, turn: Turn) -> None:
@@ -903,7 +912,8 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         return None
     cards, car.committed = car.committed, None
     _reveal(state, car, turn, cards)
-    _auto_flips(state, car, turn)
+    if car.deck_size == 0:
+        _auto_flips(state, car, turn)
     return car, turn
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARDS, engine_heat
-from .steps import Step
+from .steps import DONE, REVEAL, SETUP
 from .track import Track
 
 Counts = dict[str, int]
@@ -93,7 +93,7 @@ class Turn:
     shift_heat: int = 0
     start: int = 0  # progress at the start of the turn
     reached: int = 0  # furthest progress reached this turn (corners crossed, # A6)
-    sub: Step = Step.REVEAL  # the turn's step: 3 reveal/flips, 5 react, 6 slipstream, 8 discard, 9 replenish, 10 done
+    sub: int = REVEAL  # the turn's step (a Step's number): 3 reveal, 5 react, 6 slipstream, 8 discard, 9 refill, 10 done
     played: list[str] = field(default_factory=list)
     cluttered: bool = False
     speed: int = 0
@@ -130,12 +130,12 @@ class Turn:
     @property
     def revealed(self) -> bool:
         """Whether the turn is past step 3 (its cards revealed and its move made)."""
-        return self.sub > Step.REVEAL
+        return self.sub > REVEAL
 
     @property
     def complete(self) -> bool:
         """Whether the turn is over (a finished Turn record)."""
-        return self.sub >= Step.DONE
+        return self.sub >= DONE
 
 
 @dataclass(slots=True)
@@ -148,7 +148,7 @@ class RaceState:
     started: int  # number of cars that started (# 6.4)
     phase: str = "grid"  # grid, deal, race, over
     round: int = 0
-    step: Step = Step.SETUP  # steps 0–2; a car's turn holds its own step (Turn.sub)
+    step: int = SETUP  # steps 0–2 (Step's numbers); a car's turn holds its own step (Turn.sub)
     order: list[str] = field(default_factory=list)  # this round's fixed order (# 2.2)
     adrenaline: list[str] = field(default_factory=list)
     pending: list[str] = field(default_factory=list)  # cars still to act in simultaneous steps 1–2

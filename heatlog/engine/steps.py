@@ -2,8 +2,9 @@
 
 The numbers are the rule book's step numbers, and they are what positions store (``turn.sub``, ``step``), so
 old positions and snapshots read unchanged. Outside the engine the step is read only through
-:func:`heatlog.engine.waiting_for` (``Waiting.step``); inside it, the module-level aliases below keep the hot
-path at the cost of a plain global (an ``Enum`` attribute lookup costs four times as much).
+:func:`heatlog.engine.waiting_for` (``Waiting.step``); inside it, the module-level int aliases below keep the
+hot path as fast as literals (an ``Enum`` attribute lookup costs four times as much as a global, and an
+``IntEnum`` misses the exact-int comparison fast path).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ STEP_NAMES: dict[int, str] = {
     9: "replenish hand",
 }
 
-SETUP, GEARS, PLAY, REVEAL, ADRENALINE, REACT, SLIPSTREAM, CORNERS, DISCARD, REPLENISH, DONE = Step
+# Plain ints for the engine's own state (``Turn.sub``, ``RaceState.step``): CPython's fast paths compare exact
+# ints only, and the step is compared on every event. ``STEPS[n]`` is the enum member of step ``n``.
+SETUP, GEARS, PLAY, REVEAL, ADRENALINE, REACT, SLIPSTREAM, CORNERS, DISCARD, REPLENISH, DONE = map(int, Step)
+STEPS: tuple[Step, ...] = tuple(Step)
 
 PHASES = ("grid", "deal", "race", "over")  # a race's phases, in order; modules may add set-up phases (Rules)
