@@ -93,7 +93,7 @@ class Turn:
     shift_heat: int = 0
     start: int = 0  # progress at the start of the turn
     reached: int = 0  # furthest progress reached this turn (corners crossed, # A6)
-    sub: int = REVEAL  # the turn's step (a Step's number): 3 reveal, 5 react, 6 slipstream, 8 discard, 9 refill, 10 done
+    sub: int = REVEAL  # the turn's step (Step number): 3 reveal, 5 react, 6 slipstream, 8 discard, 9 refill, 10 over
     played: list[str] = field(default_factory=list)
     cluttered: bool = False
     speed: int = 0
