@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply, slipstream_status
+from ..engine import HeatlogError, MalformedInput, RaceState, Step, Turn, apply, slipstream_status, waiting_for
 from ..engine.cards import STRESS, VALUE
 
 Event = dict[str, Any]
@@ -200,8 +200,11 @@ class FactCollector:
         """Before an event: note whether slipstream is open to the car whose steps 5–6 are open. The last such
         note before its step 6 closes is what it was offered (# 8.1); the engine answers, not this code."""
         turn = state.turn if state is not None else None
-        if turn is not None and turn.flipping is None and 5 <= turn.sub <= 6 and turn.slipstream is None:
-            assert state is not None
+        if turn is None or turn.slipstream is not None:
+            return
+        assert state is not None
+        w = waiting_for(state)
+        if w.flipping is None and w.step in (Step.REACT, Step.SLIPSTREAM):
             self._offered[id(turn)] = slipstream_status(state, state.cars[turn.car])[0]
 
     def observe_after(self, state: RaceState) -> None:
