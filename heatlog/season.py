@@ -42,10 +42,12 @@ from .engine.modules.championship import (
     standings,
 )
 from .engine.track import Track
+from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event, table_setup_events
 from .store import GENESIS, canonical, chain_hash
 from .tracks import load_track_data
+from .usertext import check_label, name_problem
 from .validation import event_errors, validate_against
 
 Event = dict[str, Any]
@@ -314,8 +316,13 @@ def new_season(
         if not chosen:
             raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
     names = [d.get("name") for d in drivers]
-    if not 2 <= len(drivers) <= 6 or len(set(names)) != len(names):
+    if not 2 <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
         raise MalformedInput(f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}")
+    for d in drivers:
+        problem = name_problem(d.get("name"), car=True)  # the one rule for names: a season's are its races'
+        if problem:
+            raise MalformedInput(f"driver name {d.get('name')!r} {problem}")
+    check_label(name, "season name")
     data = championship_data()
     ev: Event = {
         "type": "season_started",
@@ -552,20 +559,17 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
 
 
 def _read_lines(text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
-    """(line number, object) of every non-blank line, and the problems of the lines that are not objects."""
+    """(line number, object) of every non-blank line, and the problems of the lines that are not objects
+    (read by the one safe JSON reader of every door, :mod:`heatlog.jsonio`)."""
     out: list[tuple[int, dict[str, Any]]] = []
     problems: list[str] = []
-
-    def no_constants(name: str) -> Any:
-        raise ValueError(f"{name} is not allowed in JSON")
-
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in json_lines(text):
         if not line.strip():
             continue
         try:
-            obj = json.loads(line, parse_constant=no_constants)
-        except ValueError as exc:
-            problems.append(f"line {number}: not JSON ({exc})")
+            obj = loads(line, f"line {number}")
+        except MalformedInput as err:
+            problems.append(str(err).removeprefix("malformed: "))
             continue
         if not isinstance(obj, dict):
             problems.append(f"line {number}: not a JSON object")

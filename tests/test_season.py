@@ -215,7 +215,7 @@ def test_export_import_round_trip_is_byte_identical(log: RaceLog, tmp_path: Path
 @pytest.mark.parametrize(
     ("damage", "complaint"),
     [
-        (lambda lines: lines[:-1] + ["{not json"], "not JSON"),
+        (lambda lines: lines[:-1] + ["{not json"], "not valid JSON"),
         (lambda lines: [lines[0].replace('"1961"', '""', 1), *lines[1:]], "season_started"),
         (lambda lines: [ln for ln in lines if '"race_entered"' not in ln or '"index":3' not in ln], "enters races"),
         (lambda lines: [ln.replace('"gear":2', '"gear":9') for ln in lines], "gear"),
@@ -287,7 +287,52 @@ def test_simulate_a_season_export_and_import_through_the_entry_point(tmp_path: P
 
 def test_season_text_is_never_markup(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
-    r = run("season", "new", "--published", "1961", "--car", "[red]Ann:red", "--car", "[/]Bob:blue", db=db)
+    cars = ("--car", "Ann:red", "--car", "Bob:blue")
+    r = run("season", "new", "--published", "1961", *cars, "--name", "[bold]x[/]", db=db)
     assert r.returncode == 0, r.stderr
     r = run("season", "show", "1", db=db)
+    assert r.returncode == 0 and "[bold]x[/]" in r.stdout, r.stdout
+    r = run("season", "new", "--published", "1961", "--car", "A,B:red", "--car", "Bob:blue", db=db)
+    assert r.returncode == 1 and "car names are one word" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------- the season page
+
+
+def test_season_page_chart_links_and_chromium(log: RaceLog, tmp_path: Path) -> None:
+    import browser
+    from test_replay_html import Elements
+
+    from heatlog.views.season_html import write_season_html
+
+    season = simulate_season(log, published="1961", cars=4, seed=7)
+    view = season_view(log, season)
+    page = tmp_path / "season.html"
+    files = write_season_html(log, view, page)
+    assert [f.name for f in files] == ["season.html", "season-race-1.html", "season-race-2.html", "season-race-3.html"]
+    els = Elements(page.read_text(encoding="utf-8"))
+    lines = {a["data-driver"]: a["data-points"] for t, a in els.found if t == "polyline"}
+    running = {d["name"]: [0] for d in view.drivers}
+    for table in view.tables:
+        for s in table:
+            running[s.name].append(s.points)
+    assert lines == {name: ",".join(map(str, pts)) for name, pts in running.items()}
+    links = [a for t, a in els.found if t == "a" and "replay" in a.get("class", "")]
+    assert [a["href"] for a in links] == ["season-race-1.html", "season-race-2.html", "season-race-3.html"]
+    assert [a["data-driver"] for t, a in els.found if t == "tr" and "data-driver" in a] == [
+        s.name for s in view.tables[-1]
+    ]
+    race_page = Elements(browser.dump_dom((tmp_path / "season-race-2.html").as_uri()))
+    root = next(a for t, a in race_page.found if t == "html")
+    assert root["data-errors"] == "" and root["data-ready"] == "true"
+    png = browser.screenshot(page.as_uri(), tmp_path / "season.png", 1100, 1000)
+    assert browser.colour_count(png) > 100
+
+
+def test_season_page_through_the_entry_point(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    assert run("simulate", "--season", "1962", "--cars", "3", "--seed", "2", db=db).returncode == 0
+    r = run("season", "show", "1", "--html", str(tmp_path / "s.html"), db=db)
     assert r.returncode == 0, r.stderr
+    assert (tmp_path / "s.html").exists() and (tmp_path / "s-race-3.html").exists()
+    assert "Season 1962" in (tmp_path / "s.html").read_text(encoding="utf-8")

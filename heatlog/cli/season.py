@@ -128,15 +128,31 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
 
 @season_app.command("show")
 @user_errors
-def show(season: SeasonArg, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+def show(
+    season: SeasonArg,
+    as_json: JsonOpt = False,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Write the season page to this file (and each race's replay beside it)."),
+    ] = None,
+    db: DbOpt = None,
+) -> None:
     """The standings after each race: points per race, total, wins; which races are still to come.
 
-    Example: heatlog season show 1 --json
+    With --html it writes a page with the standings chart across the races and a link to each race's replay.
+
+    Example: heatlog season show 1 --json;  heatlog season show 1 --html season.html
     """
     from ..season import season_view
 
     with open_log(db) as log:
         view = season_view(log, season)
+        if html is not None:
+            from ..views.season_html import write_season_html
+
+            files = write_season_html(log, view, html)
+            out_console().print(f"season {season}: {len(files)} pages written ({html} and its races)")
+            return
         data = season_dict(view)
         if as_json:
             typer.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -1,0 +1,173 @@
+"""``heatlog season show --html``: one self-contained HTML page of a season (no script, no network).
+
+The page holds the season's races (circuit, event card, winner, a link to each race's own replay page), the
+standings after the last race run (points per race, total, wins), and the standings chart: each driver's
+points after every race, one line per driver in the driver's colour. What the season's races do not apply
+yet is listed at the foot.
+
+Hooks for tests: ``<polyline class="series" data-driver data-points>`` (the running totals), ``<a
+class="replay" data-race href>``, ``<tr data-driver>`` of the standings table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..season import SeasonView, unapplied_effects
+from ..usertext import html_text as escape
+from .replay_html import car_colour
+
+CHART_W, CHART_H = 720, 300
+EMPTY = '<tr><td colspan="4">no race run yet</td></tr>'
+PAD = (46, 110, 20, 34)  # left, right, top, bottom
+
+CSS = """
+:root { --bg: #f3f0e8; --ink: #1f2328; --muted: #6b6f76; --card: #fff; --line: #e2ddd0; --accent: #d62828; }
+html { background: var(--bg); color: var(--ink);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; }
+body { margin: 0 auto; padding: 0 20px 24px; max-width: 1100px; }
+header { display: flex; align-items: baseline; gap: 18px; padding: 16px 0 8px; flex-wrap: wrap; }
+.logo { background: var(--accent); color: #fff; padding: 2px 8px; border-radius: 4px; font-style: italic;
+  font-weight: 900; }
+h1 { margin: 0; font-size: 22px; } header p { margin: 0; color: var(--muted); }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px;
+  margin-top: 14px; }
+h2 { margin: 0 0 8px; font-size: 14px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 4px; }
+td { padding: 5px 4px; border-bottom: 1px solid #f0ece2; } td.num, th.num { text-align: right; }
+.chip { display: inline-block; width: 12px; height: 12px; border-radius: 50%; margin-right: 6px; vertical-align: -1px;
+  border: 1px solid rgba(0,0,0,.3); }
+.chart { width: 100%; height: auto; display: block; }
+.chart .grid { stroke: #e3ddcf; stroke-dasharray: 2 4; } .chart text { font-size: 11px; fill: var(--muted); }
+.chart .series { fill: none; stroke-width: 2.6; stroke-linejoin: round; stroke-linecap: round; }
+.chart .halo { fill: none; stroke: #555; stroke-width: 4.8; }
+.chart .name { font-weight: 700; fill: var(--ink); }
+.notes { color: var(--muted); font-size: 13px; } .notes li { margin: 2px 0; }
+footer { margin-top: 16px; color: var(--muted); font-size: 12px; text-align: center; }
+"""
+
+
+def _chart(view: SeasonView, colours: dict[str, str]) -> str:
+    races = len(view.races)
+    left, right = PAD[0], CHART_W - PAD[1]
+    top, bottom = PAD[2], CHART_H - PAD[3]
+    totals = {d["name"]: [0] for d in view.drivers}
+    for table in view.tables:
+        by = {s.name: s.points for s in table}
+        for name in totals:
+            totals[name].append(by.get(name, totals[name][-1]))
+    most = max([10] + [v for t in totals.values() for v in t])
+
+    def x(k: int) -> float:
+        return left + (right - left) * k / max(1, races)
+
+    def y(points: int) -> float:
+        return bottom - (bottom - top) * points / most
+
+    out = [
+        f'<svg class="chart" id="standings-chart" viewBox="0 0 {CHART_W} {CHART_H}" role="img" '
+        'aria-label="championship points of each driver after each race">'
+    ]
+    step = 5 if most <= 40 else 10
+    for p in range(0, most + 1, step):
+        out.append(f'<line class="grid" x1="{left}" x2="{right}" y1="{y(p):.1f}" y2="{y(p):.1f}"/>')
+        out.append(f'<text x="{left - 8}" y="{y(p) + 4:.1f}" text-anchor="end">{p}</text>')
+    for k in range(races + 1):
+        label = "start" if k == 0 else f"R{k}"
+        out.append(f'<text x="{x(k):.1f}" y="{bottom + 20}" text-anchor="middle">{label}</text>')
+    ends: list[tuple[float, str, str]] = []
+    for name, series in totals.items():
+        pts = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(series))
+        colour = colours[name]
+        if colour in ("#f7f7f7",):
+            out.append(f'<polyline class="halo" points="{pts}"/>')
+        out.append(
+            f'<polyline class="series" data-driver="{escape(name)}" data-points="{",".join(map(str, series))}" '
+            f'style="stroke:{colour}" points="{pts}"><title>{escape(name)}</title></polyline>'
+        )
+        ends.append((y(series[-1]), name, colour))
+    ends.sort()
+    last_y = -100.0
+    for yy, name, _ in ends:  # names beside the last points, pushed apart so they never overlap
+        yy = max(yy, last_y + 14)
+        last_y = yy
+        out.append(
+            f'<text class="name" x="{x(len(view.tables)) + 8:.1f}" y="{yy + 4:.1f}">{escape(name)}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
+    """The season page; ``replays`` maps a race's index to the address of its replay page."""
+    replays = replays or {}
+    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate(view.drivers)}
+
+    def chip(name: str) -> str:
+        return f'<span class="chip" style="background:{colours.get(name, "#888")}"></span>{escape(name)}'
+
+    run = len(view.tables)
+    rows = []
+    for sr in view.races:
+        link = replays.get(sr.index)
+        replay = f'<a class="replay" data-race="{sr.index}" href="{escape(link)}">replay</a>' if link else ""
+        winner = chip(sr.result.places[0]) if sr.result else ("under way" if sr.race is not None else "")
+        rows.append(
+            f'<tr data-race="{sr.index}"><td class="num">{sr.index}</td><td>{escape(sr.track["name"])}</td>'
+            f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{replay}</td></tr>"
+        )
+    standings = []
+    if view.tables:
+        for pos, s in enumerate(view.tables[-1], start=1):
+            per = "".join(f'<td class="num">{"–" if p is None else p}</td>' for p in s.per_race)
+            standings.append(
+                f'<tr data-driver="{escape(s.name)}"><td class="num">{pos}</td><td>{chip(s.name)}</td>{per}'
+                f'<td class="num"><b>{s.points}</b></td><td class="num">{s.wins}</td></tr>'
+            )
+    heads = "".join(f'<th class="num">R{k}</th>' for k in range(1, run + 1))
+    notes = "".join(
+        f"<li>race {sr.index} ({escape(sr.event.name)}): {escape('; '.join(unapplied_effects(sr.event)))}</li>"
+        for sr in view.races
+        if unapplied_effects(sr.event)
+    )
+    status = "over" if view.over else f"{run} of {len(view.races)} races run"
+    body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
+<p>{len(view.drivers)} drivers · {len(view.races)} races · {status}</p></header>
+<section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
+<section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>
+<table id="standings"><thead><tr><th class="num">pos</th><th>driver</th>{heads}<th class="num">points</th>
+<th class="num">wins</th></tr></thead><tbody>{"".join(standings) or EMPTY}
+</tbody></table></section>
+<section class="card"><h2>Races</h2><table id="races"><thead><tr><th class="num">#</th><th>circuit</th>
+<th>event card</th><th>winner</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>
+<section class="card notes"><h2>Not applied by heatlog yet</h2><ul>{notes or "<li>nothing</li>"}</ul>
+<p>Points 9-6-4-3-2-1 (# 21.10); later grids {escape(view.options["grid"])} (# 21.12).</p></section>
+<footer>Made with heatlog {escape(__version__)} from the season's stream and its races' logs.</footer>"""
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Season {escape(view.name)}</title><style>{CSS}</style></head><body>{body}</body></html>\n"
+    )
+
+
+def write_season_html(log: Any, view: SeasonView, path: str | Path) -> list[Path]:
+    """Write the season page to ``path`` and one replay page per race beside it (``<stem>-race-<k>.html``);
+    return every file written."""
+    from .replay import load_replay
+    from .replay_html import write_html
+
+    out = Path(path)
+    written: list[Path] = []
+    links: dict[int, str] = {}
+    for sr in view.races:
+        if sr.race is None:
+            continue
+        page = out.with_name(f"{out.stem}-race-{sr.index}.html")
+        write_html(load_replay(log, sr.race), page)
+        links[sr.index] = page.name
+        written.append(page)
+    out.write_text(render_season_html(view, links), encoding="utf-8")
+    return [out, *written]
