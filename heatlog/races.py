@@ -80,9 +80,9 @@ def start_race(
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
         pos = read_json_file(from_position, "position file")
-        from .validation import validate_against
+        from .positions import check_position
 
-        validate_against("position", pos)
+        check_position(pos, f"position file {from_position}")
         ev: Event = {
             "type": "race_started",
             "v": 1,

@@ -30,6 +30,7 @@ __all__ = [
     "builtin_track_id",
     "load_track",
     "load_track_data",
+    "track_problems",
     "track_warnings",
     "validate_track_data",
 ]
@@ -144,7 +145,7 @@ def validate_track_data(data: Any, where: str = "track") -> dict[str, Any]:
         more = len(errors) - 1
         suffix = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
         raise MalformedInput(f"{where}: {path}: {complaint}{suffix}")
-    problems = _semantic_problems(data)
+    problems = track_problems(data)
     if problems:
         path_parts, complaint = problems[0]
         more = len(problems) - 1
@@ -229,6 +230,18 @@ def _describe_schema_error(err: ValidationError) -> tuple[str, str]:
 
 
 # --- semantic checks ----------------------------------------------------------------------------------
+
+
+def track_problems(data: dict[str, Any]) -> list[tuple[Sequence[PathPart], str]]:
+    """(JSON path parts, complaint) of every problem of a schema-valid track that the schema cannot express:
+    corner lines in order and on the track, grid spots, space references, a name that can be shown."""
+    from .usertext import name_problem
+
+    problems = _semantic_problems(data)
+    why = name_problem(data.get("name"))
+    if why:
+        problems.insert(0, (("name",), f"{data.get('name')!r} {why}"))
+    return problems
 
 
 def _semantic_problems(data: dict[str, Any]) -> list[tuple[Sequence[PathPart], str]]:

@@ -237,6 +237,31 @@ def _race_started_checks(event: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for i, name in enumerate(event.get("handicap") or ()):
         if isinstance(name, str) and name not in names:
             yield f"handicap[{i}]", f"{_show(name)} is not one of the cars ({', '.join(names)})"
+    track = event.get("track")
+    if isinstance(track, dict):
+        from .tracks import track_problems
+
+        for path, what in track_problems(track):
+            yield json_path(["track", *path]), what
+    position = event.get("position")
+    if isinstance(position, dict):
+        yield from _position_checks(event, position, names)
+
+
+def _position_checks(event: Mapping[str, Any], position: dict[str, Any], names: list[str]) -> Iterator[tuple[str, str]]:
+    """A race started from a position: the position is consistent (heatlog.positions) and it is the event's."""
+    from .positions import position_problems
+
+    in_position = [c.get("name") for c in position.get("cars", [])]
+    if in_position != names:
+        yield "position.cars", f"the position's cars ({', '.join(map(str, in_position))}) are not the event's cars"
+        return
+    for key in ("track", "laps", "mode"):
+        if position.get(key) != event.get(key):
+            yield f"position.{key}", f"the position's {key} is not the event's"
+            return
+    for path, what in position_problems(position):
+        yield "position" + ("." + path if path else ""), what
 
 
 def _message(etype: str, path: str, what: str) -> str:

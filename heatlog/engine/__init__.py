@@ -17,7 +17,7 @@ from .decide import (
 from .errors import AmbiguousInput, ConflictError, HeatlogError, IllegalEvent, MalformedInput, StoreError
 from .movement import landing
 from .position import state_from_position, state_to_position
-from .rules import apply, go_on, replay, round_order, start_round
+from .rules import adrenaline_cars, apply, go_on, replay, round_order, start_round
 from .state import Car, RaceState, Turn
 from .steps import STEP_NAMES, Step
 from .track import Corner, Track
@@ -37,6 +37,7 @@ __all__ = [
     "Track",
     "Turn",
     "Waiting",
+    "adrenaline_cars",
     "apply",
     "decisions",
     "go_on",

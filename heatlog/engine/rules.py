@@ -394,8 +394,14 @@ def round_order(state: RaceState) -> tuple[list[str], list[str]]:
     racing = [c for c in state.cars.values() if not c.finished]
     racing.sort(key=state.ranking_key)  # # 2.2: fixed at the start of the round, front to back
     order = [c.name for c in racing]
-    k = 2 if state.started >= 5 else 1  # # 6.1, 6.4: by cars that started
-    return order, order[-k:]
+    return order, adrenaline_cars(state, order)
+
+
+def adrenaline_cars(state: RaceState, order: list[str]) -> list[str]:
+    """The cars of a round in ``order`` that get adrenaline: the last, or the last two when five or more cars
+    started (# 6.1, 6.4; counted by cars that started, so finished cars still count)."""
+    k = 2 if state.started >= 5 else 1
+    return order[-k:]
 
 
 def start_round(state: RaceState) -> None:

@@ -1,0 +1,161 @@
+"""Positions and tracks are checked whole when read (issue 9): names consistent, the round order and the
+adrenaline cars as the rules derive them (# 2.2, 6.1, 6.4), every car holding exactly its own cards (# 1.2),
+and every size bounded by what a printed board can be."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from edges import one_error_line, run, state_of
+
+from heatlog.engine import MalformedInput, apply, state_to_position
+from heatlog.engine.redact import open_to_table
+from heatlog.positions import check_position, position_problems
+from heatlog.races import race_started_event
+from heatlog.simulate.world import race_events, random_bot
+from heatlog.tracks import validate_track_data
+from heatlog.validation import validate_event
+
+SPRINT = Path(__file__).parent / "data" / "sprint.json"
+
+
+def simulated(seed: int, n: int, track: str = "usa") -> list[dict[str, Any]]:
+    cars = [
+        {"name": f"C{i}", "colour": c} for i, c in enumerate(["red", "blue", "green", "yellow", "black", "white"][:n])
+    ]
+    return list(
+        race_events(
+            race_started_event(track=track, cars=cars, mode="open"), {c["name"]: random_bot for c in cars}, seed
+        )
+    )
+
+
+def positions(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out, state = [], None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        out.append(state_to_position(state))
+    return out
+
+
+@pytest.mark.parametrize(("seed", "n", "track"), [(11, 2, "italy"), (12, 5, "great-britain"), (13, 6, "usa")])
+def test_every_position_of_a_simulated_race_passes(seed: int, n: int, track: str) -> None:
+    events = simulated(seed, n, track)
+    for events_ in (events, open_to_table(events)):
+        for pos in positions(events_):
+            assert list(position_problems(pos)) == []
+
+
+@pytest.fixture(scope="module")
+def round_start() -> dict[str, Any]:
+    """A position at the start of round 3 of a 6-car race (two adrenaline cars)."""
+    state = None
+    for ev in simulated(21, 6):
+        state = apply(state, ev, atomic=False)
+        if state.round == 3 and state.step == 1 and state.turn is None and not state.shifts:
+            return state_to_position(state)
+    raise AssertionError("no round 3")
+
+
+def refused(pos: dict[str, Any], *words: str) -> str:
+    with pytest.raises(MalformedInput) as exc:
+        check_position(pos)
+    for w in words:
+        assert w in exc.value.message, exc.value.message
+    return exc.value.message
+
+
+def test_a_round_start_position_is_accepted(round_start: dict[str, Any]) -> None:
+    check_position(round_start)
+
+
+def test_names_must_be_the_cars(round_start: dict[str, Any]) -> None:
+    pos = copy.deepcopy(round_start)
+    pos["order"][0] = "Zed"
+    refused(pos, "order[0]", "'Zed' is not a car of this position")
+    pos = copy.deepcopy(round_start)
+    pos["cars"][0]["name"] = "Renamed"  # the other fields still say C0
+    refused(pos, "is not a car of this position")
+
+
+def test_round_order_is_the_one_the_board_gives(round_start: dict[str, Any]) -> None:  # 2.2
+    pos = copy.deepcopy(round_start)
+    pos["order"] = list(reversed(pos["order"]))
+    pos["adrenaline"] = pos["order"][-2:]
+    refused(pos, "is not the order the board gives", "# 2.2")
+
+
+def test_adrenaline_cars_are_the_last_two_of_six(round_start: dict[str, Any]) -> None:  # 6.1, 6.4
+    pos = copy.deepcopy(round_start)
+    pos["adrenaline"] = pos["order"][-1:]
+    refused(pos, "adrenaline", "# 6.1, 6.4")
+
+
+def test_a_car_holds_exactly_its_cards(round_start: dict[str, Any]) -> None:  # 1.2
+    pos = copy.deepcopy(round_start)
+    pos["cars"][1]["discard"].append("5")
+    refused(pos, "cars[1]", "owns")
+    pos = copy.deepcopy(round_start)
+    pos["cars"][2]["engine"] += 1
+    refused(pos, "cars[2]", "H (owns")
+
+
+def test_sizes_are_bounded_by_a_printed_board() -> None:
+    track = json.loads(SPRINT.read_text())
+    for key, value in (("spaces", 1000000), ("laps", 500), ("heat", 10**6)):
+        bad = dict(track, **{key: value})
+        with pytest.raises(MalformedInput, match=f"{key}: {value} is greater than the maximum"):
+            validate_track_data(bad)
+    bad = dict(track, corners=track["corners"] * 30)
+    with pytest.raises(MalformedInput, match="corners"):
+        validate_track_data(bad)
+
+
+def test_cli_refuses_huge_track_and_inconsistent_position_and_writes_nothing(
+    tmp_path: Path, round_start: dict[str, Any]
+) -> None:
+    db = tmp_path / "h.db"
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    before = state_of(db)
+    big = dict(json.loads(SPRINT.read_text()), spaces=1000000)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big))
+    r = run("new", "--track", str(path), "--car", "Ann:red", "--car", "Bob:blue", db=db, timeout=20)
+    assert one_error_line(r) and "spaces" in r.stderr and "150" in r.stderr, r
+    pos = copy.deepcopy(round_start)
+    pos["cars"][0]["name"] = "Renamed"
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    r = run("new", "--from-position", str(path), db=db)
+    assert one_error_line(r) and "position file" in r.stderr, r
+    assert state_of(db) == before
+    path.write_text(json.dumps(round_start))
+    r = run("new", "--from-position", str(path), db=db)
+    assert r.returncode == 0, r
+    assert run("show", db=db).returncode == 0 and run("replay", db=db).returncode == 0
+
+
+def test_the_event_door_checks_an_embedded_position(round_start: dict[str, Any]) -> None:
+    pos = copy.deepcopy(round_start)
+    ev = {
+        "type": "race_started",
+        "v": 1,
+        "track": pos["track"],
+        "laps": pos["laps"],
+        "cars": [{"name": c["name"], "colour": c["colour"]} for c in pos["cars"]],
+        "variant": "standard",
+        "handicap": [],
+        "mode": pos["mode"],
+        "position": pos,
+    }
+    validate_event(ev)
+    pos["adrenaline"] = []
+    with pytest.raises(MalformedInput, match="position.adrenaline"):
+        validate_event(ev)
+    ev2 = dict(ev, position=dict(round_start), cars=ev["cars"][::-1])
+    with pytest.raises(MalformedInput, match="position.cars"):
+        validate_event(ev2)
