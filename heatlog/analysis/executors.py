@@ -63,7 +63,9 @@ def local_executor(workers: int | None = None) -> Iterator[Executor]:
     try:
         yield pool
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # Not waiting here: after a Ctrl-C the chunks still running are abandoned (their results are not
+        # wanted); the workers finish them and exit with the interpreter.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 @contextmanager

@@ -20,6 +20,7 @@ written to a race's log.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +36,7 @@ from .infoset import InfoSet
 
 Event = dict[str, Any]
 CHUNK = 16  # playouts per task: fixed, so that results never depend on the number of workers
+WINDOW = 16  # chunks in flight at least (more with many workers)
 MAX_TRIES = 200  # worlds drawn for one playout before its sides' events are declared impossible
 
 
@@ -63,7 +65,7 @@ class Job:
     crn: bool = True
 
 
-def _bots(names: Mapping[str, str]) -> dict[str, Any]:
+def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
     """Fresh bots for one chunk (a heuristic bot's caches never carry over from one chunk to another)."""
     made: dict[str, Any] = {}
     out: dict[str, Any] = {}
@@ -97,8 +99,9 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
 
 def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
     """Playout ``index`` of ``job``: one outcome per side."""
-    drivers = bots if bots is not None else _bots(job.bots)
+    drivers = bots if bots is not None else make_bots(job.bots)
     worlds: list[RaceState] | None = None
+    refusal: HeatlogError | None = None
     for attempt in range(MAX_TRIES):
         world = job.info.sample(random.Random(playout_seed(job.seed, index, f"world/{attempt}")))
         fix = random.Random(playout_seed(job.seed, index, f"sides/{attempt}"))
@@ -111,23 +114,38 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
                     _apply_to_world(w, ev, fix)
                 fix.setstate(state)  # every side's shuffles from the same numbers
                 candidates.append(w)
-        except HeatlogError:
+        except HeatlogError as err:
+            refusal = err
             continue
         worlds = candidates
         break
     if worlds is None:
         raise MalformedInput(
             f"no world drawn from what was known allows every side's events ({MAX_TRIES} tries): "
-            "they cannot all be possible"
+            f"they cannot all be possible; the last refusal: {refusal}"
         )
     out: list[Outcome] = []
     for k, w in enumerate(worlds):
-        rng = random.Random(playout_seed(job.seed, index, "play" if job.crn else f"play/{k}"))
+        stream = "play" if job.crn else f"play/{k}"
+        # One generator per car for its reshuffles and one for its bot's choices: with common random numbers a
+        # car's k-th reshuffle and k-th random choice use the same numbers on every side, whenever they come.
+        gens: dict[str, random.Random] = {}
 
-        def decide(state: RaceState, name: str, rng: random.Random = rng) -> Event | None:
-            return drivers[name](state, name, Options(state, name), rng)
+        def gen(name: str, what: str, stream: str = stream, gens: dict[str, random.Random] = gens) -> random.Random:
+            key = f"{stream}/{what}/{name}"
+            g = gens.get(key)
+            if g is None:
+                g = gens[key] = random.Random(playout_seed(job.seed, index, key))
+            return g
 
-        play_out(w, decide, rng)
+        def decide(state: RaceState, name: str, gen: Any = gen) -> Event | None:
+            return drivers[name](state, name, Options(state, name), gen(name, "bot"))
+
+        def shuffles(name: str, gen: Any = gen) -> random.Random:
+            return gen(name, "shuffle")
+
+        rng = random.Random(playout_seed(job.seed, index, stream))
+        play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
         out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, dict(w.finish_rounds)))
     return out
@@ -135,7 +153,7 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
 
 def run_chunk(job: Job, start: int, stop: int) -> list[list[Outcome]]:
     """Playouts ``start`` to ``stop - 1`` (a worker's task)."""
-    drivers = _bots(job.bots)
+    drivers = make_bots(job.bots)
     return [run_playout(job, i, drivers) for i in range(start, stop)]
 
 
@@ -311,10 +329,14 @@ def playouts(
         from .executors import InlineExecutor
 
         executor = InlineExecutor()
+    # A bounded window of chunks in flight (a few per worker): Ctrl-C then has little to cancel, and the
+    # chunks still running are a few seconds of work at most.
+    window = max(2, 2 * int(getattr(executor, "_max_workers", 0) or 0), WINDOW)
     futures: dict[Future[list[list[Outcome]]], int] = {}
+    todo = iter(range(len(chunks)))
     try:
-        for k, (a, b) in enumerate(chunks):
-            futures[executor.submit(run_chunk, job, a, b)] = k
+        for k in itertools.islice(todo, window):
+            futures[executor.submit(run_chunk, job, *chunks[k])] = k
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -323,6 +345,11 @@ def playouts(
                 done[k] = fut.result()
                 if progress is not None:
                     progress(chunks[k][1] - chunks[k][0])
+                nxt = next(todo, None)
+                if nxt is not None:
+                    new = executor.submit(run_chunk, job, *chunks[nxt])
+                    futures[new] = nxt
+                    pending.add(new)
     except KeyboardInterrupt:
         partial = True
         for fut, k in futures.items():
@@ -347,6 +374,7 @@ __all__ = [
     "Outcome",
     "PlayoutResult",
     "differences",
+    "make_bots",
     "playout_seed",
     "playouts",
     "run_chunk",

@@ -86,14 +86,33 @@ def branch(
     at_round: Annotated[int, typer.Option("--at-round", help="The branch starts at the start of this round.")],
     name: Annotated[str, typer.Option(help="A name for the branch.")],
     race: RaceOpt = None,
+    play_on: Annotated[
+        bool, typer.Option("--play-on", help="Let bots play the branch on to the finish, into its log.")
+    ] = False,
+    bots: Annotated[
+        str | None, typer.Option(help="With --play-on: the bot for every car, or one per car in car order.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="With --play-on: the seed (default: random, printed).")] = None,
     db: DbOpt = None,
 ) -> None:
-    """Create a what-if branch from the start of a round; prints the branch id.
+    """Create a what-if branch from the start of a round; prints the branch id. With --play-on, bots play it
+    on to the finish (a recorded what-if that replay and compare read like any race).
 
-    Example: heatlog branch --at-round 4 --name "Ann boosts"
+    Example: heatlog branch --at-round 4 --name "Ann boosts" --play-on --seed 1
     """
+    from ..engine.errors import MalformedInput
+
+    if not play_on and (bots is not None or seed is not None):
+        raise MalformedInput("--bots and --seed play a branch on: add --play-on")
     with open_log(db) as log:
         rid = log.resolve(race)
         bid = log.branch(rid, at_round, name)
-        err_console().print(f"branch {bid} of race {rid} at the start of round {at_round}")
+        err_console().print(f"branch {bid} of race {rid} at the start of round {at_round}", markup=False)
+        if play_on:
+            from ..analysis.playon import play_on as play
+            from .analysis import bot_map, pick_seed
+
+            first = pick_seed(seed)
+            done = play(log, bid, bots=bot_map(bots, list(log.project(bid).state.cars)), seed=first)
+            err_console().print(f"played on with seed {first}: {done.events} events", markup=False)
         typer.echo(str(bid))

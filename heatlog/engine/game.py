@@ -291,11 +291,14 @@ def play_out(
     *,
     record: Callable[[Event], None] | None = None,
     max_rounds: int = MAX_ROUNDS,
+    shuffles: Callable[[str], random.Random] | None = None,
 ) -> RaceState:
     """Play ``state`` (a full-information world: every hand and deck order known) to the end: ``decide``
     answers every decision node, ``rng`` draws the grid and every shuffle (:func:`chance_event`); flips and
     draws are the known top cards. ``record(event)`` is called with every event applied (``go_on`` is not
-    an event). Mutates and returns ``state``.
+    an event). ``shuffles(car)``, if given, is the generator of that car's reshuffles instead of ``rng``
+    (common random numbers: a car's k-th reshuffle uses the same numbers on both sides of a comparison,
+    whenever it happens). Mutates and returns ``state``.
 
     The same walk as :func:`to_move` / :func:`chance_event`, reading the turn directly: this loop runs
     every playout, and building the race's description on every step would be most of its cost."""
@@ -320,7 +323,7 @@ def play_out(
             car = cars[turn.car]
             sub = turn.sub
             if turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
-                ev = _world_chance(car, turn.flipping is not None, rng)
+                ev = _world_chance(car, turn.flipping is not None, rng if shuffles is None else shuffles(car.name))
             else:
                 ev = decide(state, car.name)
                 if ev is None or ev.get("type") == GO_ON:

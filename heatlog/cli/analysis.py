@@ -1,0 +1,396 @@
+"""heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+
+if TYPE_CHECKING:
+    from ..analysis.playout import PlayoutResult
+
+PlayoutsOpt = Annotated[int, typer.Option("--playouts", "-k", help="How many playouts.")]
+BotsOpt = Annotated[
+    str | None,
+    typer.Option("--bots", help="The bot for every car (heuristic, random), or one per car in car order: a,b,…"),
+]
+SeedOpt = Annotated[int | None, typer.Option(help="Seed (default: random, printed). Same seed, same result.")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", help="Local processes (default: all cores; 1: in this process).")
+]
+DaskOpt = Annotated[
+    str | None,
+    typer.Option("--dask-scheduler", help="Run on a Dask cluster at ADDRESS (pip install 'heatlog[dask]')."),
+]
+AsOpt = Annotated[
+    str | None,
+    typer.Option("--as", help="Judge from what this car knew (its own hand, open-mode races); default: public."),
+]
+
+
+def bot_map(spec: str | None, cars: list[str]) -> dict[str, str]:
+    from ..bots import get_bot
+    from ..engine.errors import MalformedInput
+
+    names = [b.strip() for b in (spec or "heuristic").split(",")]
+    if len(names) == 1:
+        names = names * len(cars)
+    if len(names) != len(cars):
+        raise MalformedInput(f"{len(names)} bots for {len(cars)} cars: give one bot, or one per car in car order")
+    for n in names:
+        get_bot(n)
+    return dict(zip(cars, names, strict=True))
+
+
+def pick_seed(seed: int | None) -> int:
+    import random
+
+    return seed if seed is not None else random.SystemRandom().randrange(2**31)
+
+
+def _run(info: Any, k: int, *, seed: int, bots: dict[str, str], sides: list[list[dict[str, Any]]],
+         workers: int | None, dask: str | None, what: str) -> "PlayoutResult":
+    """Playouts with a progress bar on stderr; Ctrl-C stops them and keeps what is finished."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..analysis.executors import executor_for
+    from ..analysis.playout import playouts
+
+    with executor_for(workers, dask) as ex:
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=err_console(), transient=True) as progress:
+            task = progress.add_task(what, total=k)
+            return playouts(
+                info, k, seed=seed, bots=bots, sides=sides, executor=ex,
+                progress=lambda n: progress.advance(task, n),
+            )
+
+
+def _summary_rows(result: "PlayoutResult", side: int) -> list[dict[str, Any]]:
+    rows = [s.to_dict() for s in result.sides[side].values()]
+    return sorted(rows, key=lambda r: (r["mean_place"], r["car"]))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _playout_table(result: "PlayoutResult", side: int, title: str) -> Any:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    n = len(result.cars)
+    table = Table()
+    table.caption = "place: mean finishing place (95 % interval); 1st…: share of playouts; left: rounds to finish"
+    for col in ("car", "place", "95 %", *[_ordinal(p) for p in range(1, n + 1)], "left"):
+        table.add_column(col, justify="left" if col == "car" else "right")
+    for r in _summary_rows(result, side):
+        lo, hi = r["place_95"]
+        table.add_row(
+            r["car"], f"{r['mean_place']:.2f}", f"{lo:.1f}–{hi:.1f}",
+            *[_pct(r["places"].get(str(p), 0.0)) for p in range(1, n + 1)], f"{r['rounds_to_finish']:.1f}",
+        )
+    return Group(Text(title), table)
+
+
+def _ordinal(p: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(p, f"{p}th")
+
+
+def _partial_note(result: "PlayoutResult") -> str | None:
+    if not result.partial:
+        return None
+    return f"partial: {result.done} of {result.requested} playouts (interrupted)"
+
+
+@app.command()
+@user_errors
+def playout(
+    race: RaceOpt = None,
+    round: Annotated[
+        int | None, typer.Option("--round", help="From the start of round N (default: the end of the log).")
+    ] = None,
+    position: Annotated[Path | None, typer.Option("--position", help="From a position file instead of a race.")] = None,
+    k: PlayoutsOpt = 200,
+    bots: BotsOpt = None,
+    as_car: AsOpt = None,
+    seed: SeedOpt = None,
+    workers: WorkersOpt = None,
+    dask_scheduler: DaskOpt = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Play a race on K times with bots from any round, hidden cards resampled each time from what was
+    known; print each car's finishing places (mean, 95 % interval, win %) and rounds to finish.
+
+    Example: heatlog playout --race 3 --round 6 --playouts 500 --seed 1
+    """
+    from ..analysis.infoset import information_set, information_set_of_state
+    from ..engine.errors import MalformedInput
+
+    if k < 1:
+        raise MalformedInput(f"--playouts {k}: play at least one")
+    if position is not None:
+        if race is not None or round is not None:
+            raise MalformedInput("give --position, or --race/--round, not both")
+        from ..engine import state_from_position
+        from ..jsonio import read_json_file
+        from ..validation import validate_against
+
+        data = read_json_file(position, "position file")
+        validate_against("position", data)
+        state = state_from_position(data)
+        info = information_set_of_state(state, as_car)
+        where = f"position {position}"
+    else:
+        with open_log(db) as log:
+            rid = log.resolve(race)
+            proj = log.project(rid, round=round)
+            events = [e.event for e in proj.effective.entries[: proj.upto]]
+        info = information_set(events, as_car)
+        where = f"race {rid}" + (f", start of round {round}" if round is not None else f", round {info.public.round}")
+    if info.public.phase == "over":
+        raise MalformedInput(f"{where}: the race is over, there is nothing to play on (try --round)")
+    cars = list(info.public.cars)
+    first = pick_seed(seed)
+    result = _run(info, k, seed=first, bots=bot_map(bots, cars), sides=[[]], workers=workers, dask=dask_scheduler,
+                  what=f"{k} playouts")
+    note = _partial_note(result)
+    if as_json:
+        typer.echo(json.dumps({
+            "from": where, "viewer": as_car, "seed": first, "playouts": result.done, "requested": k,
+            "partial": result.partial, "round": info.public.round, "cars": _summary_rows(result, 0),
+        }, indent=1))
+    else:
+        console = out_console()
+        view = f"what {as_car} knew" if as_car else "public information"
+        console.print(_playout_table(result, 0, f"{where}: {result.done} playouts over {view}, seed {first}"))
+        if note:
+            console.print(note, style="bold", markup=False)
+    if result.partial:
+        raise typer.Exit(130)
+
+
+def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
+    """Index of the first differing event (the typed ``raw`` text aside), or None if the logs are equal."""
+    def norm(e: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in e.items() if k != "raw"}
+
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if norm(x) != norm(y):
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def _per_round(events: list[dict[str, Any]], from_round: int) -> dict[int, dict[str, dict[str, Any]]]:
+    """Each car at the end of every round from ``from_round`` on: where it is, its Heat on the Engine and
+    the Stress cards it owns (hand, deck, discard, Play Area)."""
+    from ..engine import apply
+
+    out: dict[int, dict[str, dict[str, Any]]] = {}
+    state = None
+
+    def snap(s: Any, r: int) -> None:
+        out[r] = {
+            name: {
+                "space": s.track.space_of(c.progress), "lap": s.lap_of(c), "progress": c.progress,
+                "engine": c.engine, "stress": c.pool["S"] + c.discard.count("S") + c.play_area.count("S"),
+                "finished": c.name in s.hall_of_fame,
+            }
+            for name, c in s.cars.items()
+        }
+
+    last_round = 0
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        if state.round != last_round:
+            if last_round >= from_round:
+                snap(state, last_round)
+            last_round = state.round
+    if state is not None and last_round >= from_round:
+        snap(state, last_round)
+    return out
+
+
+def _describe(ev: dict[str, Any] | None) -> str:
+    if ev is None:
+        return "(nothing: the log ends)"
+
+    def show(v: Any) -> str:
+        return " ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+    fields = ", ".join(f"{k} {show(v)}" for k, v in ev.items() if k not in ("type", "v", "raw"))
+    return f"{ev['type']}: {fields}"
+
+
+@app.command()
+@user_errors
+def compare(
+    a: Annotated[int, typer.Argument(help="A race or branch id.")],
+    b: Annotated[int, typer.Argument(help="Another race or branch id (e.g. a what-if branch of A).")],
+    k: Annotated[int, typer.Option("--playouts", "-k", help="Playouts from the divergence (0: none).")] = 0,
+    bots: BotsOpt = None,
+    as_car: AsOpt = None,
+    seed: SeedOpt = None,
+    workers: WorkersOpt = None,
+    dask_scheduler: DaskOpt = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Compare two races or branches: where they diverge (the first differing event), each car's place, Heat
+    and Stress per round after it, and with --playouts K both sides played on K times from the divergence
+    with common random numbers (the same resampled hands and deck orders), with the difference and its
+    95 % interval.
+
+    Example: heatlog compare 3 5 --playouts 300 --seed 1
+    """
+    from ..analysis.infoset import information_set
+    from ..engine.errors import MalformedInput
+
+    with open_log(db) as log:
+        ra, rb = log.resolve(a), log.resolve(b)
+        ea = [e.event for e in log.effective(ra).entries]
+        eb = [e.event for e in log.effective(rb).entries]
+    if ea[0] != eb[0] and {k2: v for k2, v in ea[0].items() if k2 != "raw"} != {
+        k2: v for k2, v in eb[0].items() if k2 != "raw"
+    }:
+        raise MalformedInput(f"races {ra} and {rb} do not start alike: compare a race with its branches")
+    i = _divergence(ea, eb)
+    out: dict[str, Any] = {"a": ra, "b": rb}
+    console = out_console()
+    if i is None:
+        out["diverge"] = None
+        if as_json:
+            typer.echo(json.dumps(out, indent=1))
+        else:
+            console.print(f"races {ra} and {rb} have the same log", markup=False)
+        return
+    from ..engine import apply
+
+    prefix = None
+    for ev in ea[:i]:
+        prefix = apply(prefix, ev, atomic=False)
+    assert prefix is not None
+    at_round = prefix.round
+    xa, xb = (ea[i] if i < len(ea) else None), (eb[i] if i < len(eb) else None)
+    out["diverge"] = {"event": i + 1, "round": at_round, "a": xa, "b": xb}
+    rounds_a, rounds_b = _per_round(ea, at_round), _per_round(eb, at_round)
+    out["rounds"] = [
+        {"round": r, "a": rounds_a.get(r), "b": rounds_b.get(r)} for r in sorted(set(rounds_a) | set(rounds_b))
+    ]
+    result = None
+    if k:
+        viewer = as_car
+        if viewer is None and prefix.mode == "open":
+            car = (xa or xb or {}).get("car")
+            viewer = car if isinstance(car, str) else None
+        info = information_set(ea[:i], viewer)
+        cars = list(info.public.cars)
+        first = pick_seed(seed)
+        sides = [[xa] if xa is not None else [], [xb] if xb is not None else []]
+        result = _run(info, k, seed=first, bots=bot_map(bots, cars), sides=sides, workers=workers,
+                      dask=dask_scheduler, what=f"{k} paired playouts")
+        diff = result.difference()
+        out["playouts"] = {
+            "seed": first, "viewer": viewer, "playouts": result.done, "requested": k, "partial": result.partial,
+            "a": _summary_rows(result, 0), "b": _summary_rows(result, 1),
+            "difference": [diff[c].to_dict() for c in cars],
+        }
+    if as_json:
+        typer.echo(json.dumps(out, indent=1))
+    else:
+        _print_compare(console, out, ra, rb, result)
+    if result is not None and result.partial:
+        raise typer.Exit(130)
+
+
+def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: Any) -> None:
+    from rich.table import Table
+
+    d = out["diverge"]
+    console.print(f"races {ra} and {rb} diverge at event {d['event']} (round {d['round']}):", markup=False)
+    console.print(f"  {ra}: {_describe(d['a'])}", markup=False)
+    console.print(f"  {rb}: {_describe(d['b'])}", markup=False)
+    console.print(f"each car at the end of every round since (A: race {ra}, B: race {rb}):", markup=False)
+    table = Table()
+    for col in ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress"):
+        table.add_column(col, justify="left" if col == "car" else "right")
+
+    def place(x: dict[str, Any] | None) -> str:
+        if x is None:
+            return "–"
+        return "finished" if x["finished"] else f"{x['lap']}:{x['space']}"
+
+    for row in out["rounds"]:
+        cars = list((row["a"] or row["b"]).keys())
+        for car in cars:
+            pa = (row["a"] or {}).get(car)
+            pb = (row["b"] or {}).get(car)
+            table.add_row(
+                str(row["round"]), car, place(pa), place(pb),
+                "–" if pa is None else str(pa["engine"]), "–" if pb is None else str(pb["engine"]),
+                "–" if pa is None else str(pa["stress"]), "–" if pb is None else str(pb["stress"]),
+            )
+    console.print(table)
+    if result is None:
+        return
+    p = out["playouts"]
+    view = f"what {p['viewer']} knew" if p["viewer"] else "public information"
+    console.print(_playout_table(result, 0, f"race {ra} played on from the divergence ({view})"))
+    console.print(_playout_table(result, 1, f"race {rb} played on from the divergence ({view})"))
+    console.print(
+        f"difference in mean place, {ra} − {rb}: {p['playouts']} paired playouts, seed {p['seed']}", markup=False
+    )
+    diff = Table(
+        caption="common random numbers: both sides from the same resampled hands and decks; "
+        "variance ×: how much smaller the variance of the difference is than with independent playouts",
+    )
+    for col in ("car", "difference", "95 % interval", "variance ×", "playouts for ±0.1 (CRN)", "(independent)"):
+        diff.add_column(col, justify="left" if col == "car" else "right")
+    for row in p["difference"]:
+        lo, hi = row["difference_95"]
+        red = row["variance_reduction"]
+        diff.add_row(
+            row["car"], f"{row['difference']:+.2f}", f"{lo:+.2f}…{hi:+.2f}", "∞" if red is None else f"{red:.1f}",
+            str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
+        )
+    console.print(diff)
+    note = _partial_note(result)
+    if note:
+        console.print(note, style="bold", markup=False)
+
+
+@app.command(name="play-on")
+@user_errors
+def play_on_cmd(
+    race: RaceOpt = None,
+    bots: BotsOpt = None,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Play a race or branch on to its finish with bots, into its log: a recorded what-if that replay and
+    compare read like any race (table-mode races: hidden cards drawn from what the table knew).
+
+    Example: heatlog play-on --race 5 --bots heuristic --seed 1
+    """
+    from ..analysis.playon import play_on
+
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        cars = list(log.project(rid).state.cars)
+        first = pick_seed(seed)
+        done = play_on(log, rid, bots=bot_map(bots, cars), seed=first)
+        standings = log.project(rid).state.standings()
+    if as_json:
+        typer.echo(json.dumps({"race": rid, "seed": first, "events": done.events, "first_seq": done.first_seq,
+                               "standings": standings}, indent=1))
+        return
+    out_console().print(
+        f"race {rid}: played on with seed {first}: {done.events} events from seq {done.first_seq}; "
+        f"finishing order {', '.join(standings)}",
+        markup=False,
+    )

@@ -1,0 +1,170 @@
+"""heatlog playout, compare, branch --play-on and play-on through the real entry point (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from test_cli import HEATLOG, run
+
+GOLDEN_TABLE = Path(__file__).parent / "golden" / "golden_italy_table.jsonl"
+
+
+@pytest.fixture(scope="module")
+def simdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("analysis") / "h.db"
+    r = run("simulate", "--cars", "3", "--seed", "4", db=db)
+    assert r.returncode == 0, r.stderr
+    return db
+
+
+def test_playout_prints_the_distribution_and_is_the_same_on_any_number_of_workers(simdb: Path) -> None:
+    outs = []
+    for workers in ("1", "2"):
+        r = run("playout", "--race", "1", "--round", "6", "-k", "40", "--seed", "3", "--workers", workers, "--json",
+                db=simdb)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+    assert outs[0] == outs[1]
+    out = outs[0]
+    assert out["playouts"] == 40 and not out["partial"] and out["round"] == 6 and out["viewer"] is None
+    cars = {c["car"]: c for c in out["cars"]}
+    assert set(cars) == {"Red", "Blue", "Green"}
+    assert sum(c["win"] for c in cars.values()) == pytest.approx(1.0, abs=1e-3)
+    for c in cars.values():
+        lo, hi = c["place_95"]
+        assert 1 <= lo <= c["mean_place"] <= hi <= 3.5 and c["rounds_to_finish"] > 0
+    table = run("playout", "--race", "1", "--round", "6", "-k", "16", "--seed", "3", "--workers", "1", db=simdb)
+    assert table.returncode == 0 and "16 playouts over public information, seed 3" in table.stdout
+    assert "1st" in table.stdout and "95 %" in table.stdout
+
+
+def test_playout_from_a_position_file_and_as_a_car(simdb: Path, tmp_path: Path) -> None:
+    pos = run("position", "--race", "1", "--round", "8", db=simdb)
+    assert pos.returncode == 0
+    path = tmp_path / "r8.json"
+    path.write_text(pos.stdout)
+    r = run("playout", "--position", str(path), "-k", "16", "--seed", "1", "--workers", "1", "--as", "Red", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["viewer"] == "Red" and out["round"] == 8 and out["playouts"] == 16
+    bad = run("playout", "--position", str(path), "--race", "1", db=simdb)
+    assert bad.returncode != 0 and "not both" in bad.stderr
+    over = run("playout", "--race", "1", "-k", "4", db=simdb)
+    assert over.returncode != 0 and "the race is over" in over.stderr
+
+
+def test_playout_refuses_bad_input_clearly(simdb: Path) -> None:
+    for args, words in (
+        (["--bots", "oracle"], "unknown bot"),
+        (["--bots", "heuristic,random"], "2 bots for 3 cars"),
+        (["-k", "0"], "at least one"),
+        (["--as", "Nobody"], "no car named 'Nobody'"),
+        (["--workers", "0"], "at least one worker"),
+    ):
+        r = run("playout", "--race", "1", "--round", "5", *args, db=simdb)
+        assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_branch_play_on_records_a_what_if_that_replay_and_audit_read(simdb: Path) -> None:
+    r = run("branch", "--race", "1", "--at-round", "5", "--name", "bots again", "--play-on", "--seed", "2",
+            "--bots", "random", db=simdb)
+    assert r.returncode == 0, r.stderr
+    bid = int(r.stdout.strip().splitlines()[-1])
+    assert "played on with seed 2" in r.stderr
+    show = run("show", "--race", str(bid), "--json", db=simdb)
+    assert show.returncode == 0 and json.loads(show.stdout)["phase"] == "over"
+    assert run("audit", "--race", str(bid), db=simdb).returncode == 0
+    assert run("replay", "--race", str(bid), "--round", "6", db=simdb).returncode == 0
+    again = run("play-on", "--race", str(bid), db=simdb)
+    assert again.returncode != 0 and "the race is over" in again.stderr
+    no = run("branch", "--race", "1", "--at-round", "5", "--name", "x", "--seed", "2", db=simdb)
+    assert no.returncode != 0 and "add --play-on" in no.stderr
+
+
+def test_compare_a_race_and_a_branch_at_a_known_divergence(simdb: Path) -> None:
+    """A branch at round 7 whose first event is another gear for the first car: compare finds exactly that
+    event, shows the rounds after it, and with playouts gives both distributions and their difference."""
+    r = run("branch", "--race", "1", "--at-round", "7", "--name", "other gear", db=simdb)
+    assert r.returncode == 0, r.stderr
+    bid = r.stdout.strip().splitlines()[-1]
+    pos = json.loads(run("position", "--race", bid, db=simdb).stdout)
+    first = pos["pending"][0]
+    prefix = run("export", "--race", bid, db=simdb).stdout.splitlines()
+    whole = run("export", "--race", "1", db=simdb).stdout.splitlines()
+    recorded = json.loads(whole[len(prefix)])
+    assert recorded["type"] == "gear_chosen" and recorded["car"] == first  # the original's next event
+    add = None
+    for g in (g for g in (1, 2, 3, 4) if g != recorded["gear"]):
+        add = run("add", "--race", bid, json.dumps({"type": "gear_chosen", "v": 1, "car": first, "gear": g}), db=simdb)
+        if add.returncode == 0:
+            break
+    assert add is not None and add.returncode == 0, add.stderr if add else ""
+    play = run("play-on", "--race", bid, "--seed", "1", db=simdb)
+    assert play.returncode == 0, play.stderr
+    out = run("compare", "1", bid, "-k", "32", "--seed", "5", "--workers", "1", "--json", db=simdb)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    d = data["diverge"]
+    assert d["round"] == 7 and d["b"]["car"] == first and d["b"]["type"] == "gear_chosen"
+    assert d["a"] != d["b"]
+    assert data["rounds"][0]["round"] == 7 and data["rounds"][-1]["round"] > 7
+    p = data["playouts"]
+    assert p["playouts"] == 32 and not p["partial"] and p["viewer"] == first
+    diffs = {x["car"]: x for x in p["difference"]}
+    a = {x["car"]: x["mean_place"] for x in p["a"]}
+    b = {x["car"]: x["mean_place"] for x in p["b"]}
+    for name, x in diffs.items():
+        assert x["difference"] == pytest.approx(a[name] - b[name], abs=1e-3)
+        lo, hi = x["difference_95"]
+        assert lo <= x["difference"] <= hi
+        assert x["playouts_for_0.1"]["crn"] >= 0
+    text = run("compare", "1", bid, db=simdb)
+    assert text.returncode == 0 and f"diverge at event {d['event']} (round 7)" in text.stdout
+    same = run("compare", "1", "1", db=simdb)
+    assert same.returncode == 0 and "the same log" in same.stdout
+
+
+def test_table_mode_play_on_and_playout(tmp_path: Path) -> None:
+    """A table-mode race (hidden hands): the play-on draws a world from what the table knew and writes
+    table-mode events (counts, reveals, shuffles without order) that the door and the audit accept."""
+    db = tmp_path / "t.db"
+    assert run("import", str(GOLDEN_TABLE), db=db).returncode == 0
+    r = run("branch", "--race", "1", "--at-round", "4", "--name", "w", "--play-on", "--seed", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    bid = r.stdout.strip().splitlines()[-1]
+    assert run("audit", "--race", bid, db=db).returncode == 0
+    lines = [json.loads(x) for x in run("export", "--race", bid, db=db).stdout.splitlines()]
+    kinds = {e.get("type") for e in lines}
+    assert "cards_played" not in kinds and "cards_revealed" in kinds
+    assert all("order" not in e for e in lines if e.get("type") == "deck_shuffled")
+    assert all("cards" not in e for e in lines if e.get("type") == "cards_drawn")
+    p = run("playout", "--race", "1", "--round", "5", "-k", "16", "--seed", "1", "--workers", "1", "--json", db=db)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["playouts"] == 16
+
+
+@pytest.mark.skipif(HEATLOG is None, reason="needs the heatlog entry point")
+def test_ctrl_c_stops_playouts_with_a_partial_result(simdb: Path) -> None:
+    env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+    proc = subprocess.Popen(
+        [HEATLOG or "heatlog", "playout", "--race", "1", "--round", "3", "-k", "100000", "--seed", "1",
+         "--workers", "2", "--json", "--db", str(simdb)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        # A process started in the background inherits an ignored SIGINT (and Python then keeps it ignored):
+        # give the command the default handling a terminal gives it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(8)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["partial"] is True and 0 < data["playouts"] < 100000 and data["requested"] == 100000
+    assert data["playouts"] % 16 == 0  # whole chunks: a prefix of the full run
+    assert "Traceback" not in err
