@@ -12,12 +12,13 @@ Then, taking turns, each contender over every race:
 
 And the command itself, end to end (``heatlog stats --all --json`` in a subprocess, the table fresh).
 
-    python bench/bench_stats.py [--races 1000] [--repeats 3]
+    python bench/bench_stats.py [--races 1000] [--repeats 3] [--db FILE]   # --db: a copy of FILE's races instead
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,17 +36,23 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--races", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--db", type=Path, help="use a copy of this database's races instead of simulating")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        log = RaceLog(path)
         t0 = time.perf_counter()
-        for seed in range(args.races):
-            simulate_race(log, track="usa", cars=4, seed=seed, bots="heuristic")
+        if args.db is not None:
+            shutil.copyfile(args.db, path)
+            log = RaceLog(path)
+            TurnsTable(log).drop()
+        else:
+            log = RaceLog(path)
+            for seed in range(args.races):
+                simulate_race(log, track="usa", cars=4, seed=seed, bots="heuristic")
         made = time.perf_counter() - t0
         ids = [r.id for r in log.store.races()]
         events = sum(log.store.length(r) for r in ids)
-        print(f"{machine()}; {len(ids)} races, {events:,} events (simulated in {made:.0f} s)")
+        print(f"{machine()}; {len(ids)} races, {events:,} events (made in {made:.0f} s)")
         tt = TurnsTable(log)
 
         def read() -> None:

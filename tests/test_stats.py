@@ -236,9 +236,16 @@ def test_table_follows_appends_retractions_and_hand_edits(tmp_path: Path) -> Non
     assert race in table._cached([race])
     log.retract_last(race)
     assert cached() == fresh()
-    log.store.conn.execute("UPDATE turns SET heat_corners = heat_corners + 5 WHERE race = ?", (race,))
-    assert table._cached([race]) == {}  # an edit by hand is noticed (digest) …
+    conn = log.store.conn
+    conn.execute("UPDATE derived SET facts = replace(facts, 'Blue', 'Red') WHERE race = ?", (race,))
+    assert table._cached([race]) == {}  # an edit by hand of what stats read is noticed (digest) …
     assert cached() == fresh()  # … and repaired
+    conn.execute("UPDATE turns SET heat_corners = heat_corners + 5 WHERE race = ?", (race,))
+    assert race in table._cached([race])  # stats read their own copy, still right …
+    assert table._cached([race], check_rows=True) == {}  # … and `heatlog turns` notices the edited rows
+    assert table.build([race]) == (1, 0)
+    rows = conn.execute("SELECT * FROM turns WHERE race = ? ORDER BY round, turn", (race,)).fetchall()
+    assert [dict(zip(TURN_COLUMNS, r, strict=True)) for r in rows] == _rows(race_facts(log, race))
     log.close()
 
 

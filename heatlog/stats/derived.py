@@ -5,14 +5,17 @@ Derived, never truth: the rows are rebuilt from the log (:mod:`heatlog.stats.fac
 time. The door (:meth:`heatlog.racelog.RaceLog.append`) and the audit never read them. Two tables:
 
 ``turns``    one row per completed turn: (race, round, turn) and the :class:`~heatlog.stats.facts.TurnFacts`
-             columns. Booleans are 0/1.
+             columns. Booleans are 0/1. What analysts query.
 ``derived``  one row per race whose turns are in ``turns``: the log they were built from (``length`` and
              ``tail_hash``, the hash of its last event, which chains every event before it), the rules version,
-             when, a digest of the race's rows and the race's summary (finishing order, track, mode) as JSON.
+             when, the race's summary (finishing order, track, mode) and its facts as one JSON array
+             (``facts``: what ``heatlog stats`` reads, one row per race instead of one per turn), a digest of
+             summary and facts, and a digest of the race's ``turns`` rows.
 
-A race's rows are used only while its ``derived`` row matches the log (same last hash, same length), the rules
-(same version) and its own rows (same digest); otherwise they are rebuilt from the log. So an append, a
-retraction, a change of the rules or an edit of the table by hand is noticed and repaired on the next read.
+A race's facts are used only while its ``derived`` row matches the log (same last hash, same length), the
+rules (same version) and its digest; otherwise they are rebuilt from the log. ``heatlog turns`` also checks
+the ``turns`` rows against their digest. So an append, a retraction, a change of the rules or an edit of either
+table by hand is noticed and repaired.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
@@ -46,8 +50,8 @@ _DDL = [
     + ", PRIMARY KEY (race, round, turn))",
     f"CREATE INDEX IF NOT EXISTS {TURNS}_car ON {TURNS} (race, car)",
     f"CREATE TABLE IF NOT EXISTS {DERIVED} (race INTEGER PRIMARY KEY, rules_version TEXT NOT NULL, "
-    "length INTEGER NOT NULL, tail_hash TEXT NOT NULL, built TEXT NOT NULL, digest TEXT NOT NULL, "
-    "summary TEXT NOT NULL)",
+    "length INTEGER NOT NULL, tail_hash TEXT NOT NULL, built TEXT NOT NULL, summary TEXT NOT NULL, "
+    "facts TEXT NOT NULL, digest TEXT NOT NULL, rows_digest TEXT NOT NULL)",
 ]
 _INSERT = f"INSERT INTO {TURNS} ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
 _SELECT = f"SELECT {', '.join(TURN_COLUMNS)} FROM {TURNS}"
@@ -55,18 +59,29 @@ _SELECT = f"SELECT {', '.join(TURN_COLUMNS)} FROM {TURNS}"
 Row = tuple[Any, ...]
 
 
+_ROW = attrgetter(*TURN_COLUMNS)
+
+
 def _encode(t: TurnFacts) -> Row:
-    return tuple(int(v) if isinstance(v, bool) else v for v in (getattr(t, c) for c in TURN_COLUMNS))
+    """A turn as a ``turns`` row (sqlite3 stores Python booleans as 0/1)."""
+    row: Row = _ROW(t)
+    return row
 
 
-def _decode(row: Row) -> TurnFacts:
-    values: dict[str, Any] = {c: (bool(v) if c in _BOOL else v) for c, v in zip(TURN_COLUMNS, row, strict=True)}
-    return TurnFacts(**values)
+def _digest(summary: str, facts: str) -> str:
+    return hashlib.sha256(f"{summary}\n{facts}".encode()).hexdigest()
 
 
-def _digest(rows: Sequence[Row], summary: str) -> str:
-    text = json.dumps([list(r) for r in rows], separators=(",", ":"), ensure_ascii=False) + summary
-    return hashlib.sha256(text.encode()).hexdigest()
+def _rows_digest(rows: Sequence[Row]) -> str:
+    """Digest of ``turns`` rows as SQLite gives them back (booleans read back as 0/1)."""
+    plain = [[int(v) if isinstance(v, bool) else v for v in r] for r in rows]
+    return hashlib.sha256(json.dumps(plain, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+
+
+def _facts_text(facts: RaceFacts) -> str:
+    """The race's facts as one JSON array of rows (columns in :data:`TURN_COLUMNS` order; booleans as JSON)."""
+    rows = [_ROW(t) for t in facts.turns]
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False)
 
 
 def _summary_text(facts: RaceFacts) -> str:
@@ -80,6 +95,15 @@ def _has_tables(conn: sqlite3.Connection) -> bool:
     return bool(row and row[0] == 2)
 
 
+def _current_layout(conn: sqlite3.Connection) -> bool:
+    """Both tables exist, in this version's layout (an older layout is dropped and rebuilt: it is derived)."""
+    if not _has_tables(conn):
+        return False
+    derived = {r[1] for r in conn.execute(f"PRAGMA table_info({DERIVED})")}
+    turns = [r[1] for r in conn.execute(f"PRAGMA table_info({TURNS})")]
+    return "rows_digest" in derived and tuple(turns) == TURN_COLUMNS
+
+
 class TurnsTable:
     """The derived tables of one :class:`~heatlog.racelog.RaceLog` (they share its SQLite connection)."""
 
@@ -90,39 +114,33 @@ class TurnsTable:
 
     # ---- reading
 
-    def _cached(self, races: Sequence[int]) -> dict[int, RaceFacts]:
-        """Facts of the races whose rows still match their log, the rules and their digest."""
-        if not races or not _has_tables(self.conn):
+    def _cached(self, races: Sequence[int], *, check_rows: bool = False) -> dict[int, RaceFacts]:
+        """Facts of the races whose ``derived`` row still matches their log, the rules and its digest (and, with
+        ``check_rows``, whose ``turns`` rows are still as written)."""
+        if not races or not _current_layout(self.conn):
             return {}
         wanted = set(races)
-        meta: dict[int, tuple[str, int, str, str, str]] = {}
-        for race, version, length, tail_hash, digest, summary in self.conn.execute(
-            f"SELECT race, rules_version, length, tail_hash, digest, summary FROM {DERIVED}"
-        ):
-            if race in wanted and version == RULES_VERSION:
-                meta[race] = (version, length, tail_hash, digest, summary)
-        if not meta:
-            return {}
-        rows: dict[int, list[Row]] = {r: [] for r in meta}
-        if len(meta) <= 500:
-            marks = ", ".join("?" * len(meta))
-            cursor = self.conn.execute(_SELECT + f" WHERE race IN ({marks}) ORDER BY race, round, turn", list(meta))
-        else:  # one scan (rows of races not asked for are skipped below)
-            cursor = self.conn.execute(_SELECT + " ORDER BY race, round, turn")
-        for row in cursor:
-            got = rows.get(row[0])
-            if got is not None:
-                got.append(row)
         out: dict[int, RaceFacts] = {}
-        for race, (_, length, tail_hash, digest, summary) in meta.items():
-            if self.log.store.tail(race) != (length, tail_hash):
+        rows_digests: dict[int, str] = {}
+        for race, length, tail_hash, summary, facts, digest, rows_digest in self.conn.execute(
+            f"SELECT race, length, tail_hash, summary, facts, digest, rows_digest FROM {DERIVED} "
+            "WHERE rules_version = ?",
+            (RULES_VERSION,),
+        ):
+            if race not in wanted or self.log.store.tail(race) != (length, tail_hash):
                 continue
-            if _digest(rows[race], summary) != digest:
-                continue
+            if _digest(summary, facts) != digest:
+                continue  # edited by hand: rebuilt from the log
             try:
-                out[race] = RaceFacts.from_summary(json.loads(summary), [_decode(r) for r in rows[race]])
+                out[race] = RaceFacts.from_summary(json.loads(summary), [TurnFacts(*r) for r in json.loads(facts)])
             except (TypeError, ValueError, KeyError):
-                continue  # rows edited into something that is not facts: rebuild them
+                continue
+            rows_digests[race] = rows_digest
+        if check_rows:
+            for race in list(out):
+                rows = self.conn.execute(_SELECT + " WHERE race = ? ORDER BY round, turn", (race,)).fetchall()
+                if _rows_digest(rows) != rows_digests[race]:
+                    del out[race]
         return out
 
     # ---- writing
@@ -137,17 +155,30 @@ class TurnsTable:
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                if _has_tables(conn) and not _current_layout(conn):
+                    conn.execute(f"DROP TABLE {TURNS}")
+                    conn.execute(f"DROP TABLE {DERIVED}")
                 for stmt in _DDL:
                     conn.execute(stmt)
                 for facts, (length, tail_hash) in built:
                     rows = [_encode(t) for t in facts.turns]
-                    summary = _summary_text(facts)
+                    summary, text = _summary_text(facts), _facts_text(facts)
                     conn.execute(f"DELETE FROM {TURNS} WHERE race = ?", (facts.race,))
                     conn.executemany(_INSERT, rows)
                     conn.execute(
-                        f"INSERT OR REPLACE INTO {DERIVED} (race, rules_version, length, tail_hash, built, digest, "
-                        "summary) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (facts.race, RULES_VERSION, length, tail_hash, now, _digest(rows, summary), summary),
+                        f"INSERT OR REPLACE INTO {DERIVED} (race, rules_version, length, tail_hash, built, summary, "
+                        "facts, digest, rows_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            facts.race,
+                            RULES_VERSION,
+                            length,
+                            tail_hash,
+                            now,
+                            summary,
+                            text,
+                            _digest(summary, text),
+                            _rows_digest(rows),
+                        ),
                     )
                 conn.execute("COMMIT")
             except BaseException:
@@ -206,7 +237,7 @@ class TurnsTable:
 
     def build(self, races: Sequence[int], *, rebuild: bool = False) -> tuple[int, int]:
         """Make the table match the log for ``races``: (races rebuilt, races already up to date)."""
-        fresh = {} if rebuild else self._cached(races)
+        fresh = {} if rebuild else self._cached(races, check_rows=True)
         stale = [r for r in races if r not in fresh]
         for _ in self.facts(stale, rebuild=True):
             pass
