@@ -30,7 +30,7 @@ from typing import Any
 
 from ..bots import HeuristicBot, Options, get_bot
 from ..engine import HeatlogError, MalformedInput, RaceState
-from ..engine.game import apply_decision, apply_event, play_out
+from ..engine.game import GO_ON, apply_decision, apply_event, play_out
 from ..engine.state import expand
 from .infoset import InfoSet
 
@@ -91,7 +91,7 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         rng.shuffle(cards)
         ev = {**ev, "order": cards}
     if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
-                "cards_discarded"):
+                "cards_discarded", GO_ON):  # GO_ON: a side may leave an optional step (decision review)
         apply_decision(world, ev)
     else:
         apply_event(world, ev)

@@ -1,0 +1,199 @@
+"""Decision review: review (every decision of a car, judged by playouts over what it knew)."""
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+
+if TYPE_CHECKING:
+    from ..review import Review
+
+
+@app.command()
+@user_errors
+def review(
+    race: RaceOpt = None,
+    car: Annotated[
+        list[str] | None, typer.Option("--car", help="Review this car (repeat; default: every car).")
+    ] = None,
+    round: Annotated[list[int] | None, typer.Option("--round", help="Only this round (repeat).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the playouts: the same seed gives the same review.")] = 0,
+    screen: Annotated[int, typer.Option(help="Playouts per legal decision in the screening.")] = 16,
+    keep: Annotated[int, typer.Option(help="Best decisions of the screening played out besides the one taken.")] = 2,
+    target: Annotated[float, typer.Option(help="95 % half-width aimed at for each expected place.")] = 0.15,
+    max_playouts: Annotated[
+        int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
+    ] = 512,
+    bots: Annotated[str, typer.Option(help="Bot that plays every car on in the playouts: heuristic or random.")] = (
+        "heuristic"
+    ),
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
+    dask_scheduler: Annotated[
+        str | None, typer.Option("--dask-scheduler", help="Run the playouts on this Dask cluster instead.")
+    ] = None,
+    as_json: JsonOpt = False,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write the HTML replay with the review beside each turn.")
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Review every decision of a car (gear, cards, React, slipstream, discard): the decision taken, the best
+    alternatives, and each one's expected place and win share, by playouts over what the car knew.
+
+    Every legal decision is screened with a few playouts (common random numbers); the best few and the one
+    taken are played out until each expected place is known to ± TARGET (95 %). Losses against the best are
+    labelled inaccuracy, mistake or blunder (docs/analysis.md). Ctrl-C prints what was reviewed, marked partial.
+
+    Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
+    """
+    from ..analysis.executors import default_workers, executor_for
+    from ..engine.errors import MalformedInput
+    from ..review import Settings, review_race
+
+    if max_playouts < screen:
+        raise MalformedInput(f"--max-playouts {max_playouts} is fewer than --screen {screen}")
+    if min(screen, keep + 1, max_playouts) < 1 or not target > 0:
+        raise MalformedInput("--screen and --max-playouts need at least 1, --keep 0 or more, --target above 0")
+    from ..bots import get_bot
+
+    get_bot(bots)  # an unknown bot is refused before any work
+    settings = Settings(screen=screen, keep=keep, target=target, max_playouts=max_playouts, bots=bots, seed=seed)
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        entries = log.effective(rid).entries
+        name = log.store.race(rid).name
+    events = [e.event for e in entries]
+    seqs = [e.seq for e in entries]
+    parallel = workers if workers is not None else (1 if dask_scheduler else default_workers())
+    with executor_for(workers, dask_scheduler) as ex, _progress() as progress:
+        result = review_race(
+            events,
+            car or None,
+            settings=settings,
+            executor=ex,
+            parallel=max(1, parallel),
+            progress=progress,
+            seqs=seqs,
+            rounds=set(round) if round else None,
+            race=rid,
+            name=name,
+        )
+    if html is not None:
+        from ..views.replay import build_replay
+        from ..views.review_html import write_review_html
+
+        rp = build_replay(events, race=rid, name=name)
+        write_review_html(rp, result, html)
+        err_console().print(f"race {rid}: review written to {html}", markup=False)
+        if not as_json:
+            _summary(result)
+            return
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
+        return
+    _print(result)
+
+
+class _progress:
+    """A progress bar over decisions on stderr, in a terminal."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> Any:
+        if not sys.stderr.isatty():
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(
+            TextColumn("reviewing decisions"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console(),
+            transient=True,
+        )
+        self.bar.__enter__()
+
+        def advance(done: int, total: int) -> None:
+            if self.task is None:
+                self.task = self.bar.add_task("review", total=total)
+            self.bar.update(self.task, completed=done, total=total)
+
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def _pm(mean: float, half: float) -> str:
+    return f"{mean:.2f} ±{half:.2f}"
+
+
+def _summary(result: "Review") -> None:
+    console = out_console()
+    for c in result.cars:
+        s = c.summary()
+        console.print(
+            f"{c.car}: {s['decisions']} of {s['decision_points']} decisions reviewed; accuracy "
+            f"{s['accuracy'] if s['accuracy'] is not None else '—'}; mean loss {s['mean_loss_places'] or 0:.3f} "
+            f"places; {s['blunder']} blunders, {s['mistake']} mistakes, {s['inaccuracy']} inaccuracies; "
+            f"{s['playouts']:,} playouts",
+            markup=False,
+            highlight=False,
+        )
+    if result.partial:
+        console.print("PARTIAL: interrupted before every decision was reviewed.", markup=False)
+
+
+def _print(result: "Review") -> None:
+    from rich.table import Table
+
+    console = out_console()
+    head = f"race {result.race}{f' ({result.name})' if result.name else ''}: {result.track}, {result.mode} mode"
+    s = result.settings
+    console.print(
+        f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
+        f"the one taken played out to ±{s.target} (95 %), at most {s.max_playouts}"
+        + (" — PARTIAL (interrupted)" if result.partial else ""),
+        markup=False,
+    )
+    for c in result.cars:
+        rounds = sorted({p.point.round for p in c.points})
+        for r in rounds:
+            table = Table(title=f"{c.car}, round {r}", title_justify="left")
+            for col, just in (
+                ("step", "left"),
+                ("options", "right"),
+                ("taken", "left"),
+                ("E[place] ±95%", "right"),
+                ("win", "right"),
+                ("best found", "left"),
+                ("E[place] ±95%", "right"),
+                ("loss ±95%", "right"),
+                ("label", "left"),
+                ("playouts", "right"),
+            ):
+                table.add_column(col, justify=just)  # type: ignore[arg-type]
+            for p in (p for p in c.points if p.point.round == r):
+                same = p.best is p.taken
+                table.add_row(
+                    p.point.kind,
+                    str(len(p.point.options)),
+                    p.taken.words,
+                    _pm(p.taken.mean_place, p.taken.place_half) + f" n={p.taken.playouts}",
+                    f"{100 * p.taken.win:.0f}%",
+                    "(the one taken)" if same else p.best.words,
+                    "" if same else _pm(p.best.mean_place, p.best.place_half) + f" n={p.best.playouts}",
+                    _pm(p.loss, p.loss_half) if not same else "0",
+                    p.label or "",
+                    f"{p.playouts:,}",
+                )
+            console.print(table, markup=False)
+    _summary(result)

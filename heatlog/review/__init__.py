@@ -1,0 +1,173 @@
+"""Decision review: how good each decision of a car was, judged by playouts over what it knew
+(docs/analysis.md, "Decision review").
+
+>>> review = review_race(events, ["Red"], settings=Settings(seed=1))
+>>> review.cars[0].summary()["accuracy"]
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import MalformedInput, replay
+from .evaluate import (
+    ACCURACY_HALF,
+    THRESHOLDS,
+    CarReview,
+    Estimate,
+    Interrupted,
+    PointReview,
+    Settings,
+    accuracy,
+    estimate_point,
+    infoset_for,
+    make_runner,
+    point_dict,
+)
+from .points import DecisionPoint, decision_points, describe
+
+Event = dict[str, Any]
+
+__all__ = [
+    "ACCURACY_HALF",
+    "THRESHOLDS",
+    "CarReview",
+    "DecisionPoint",
+    "Estimate",
+    "PointReview",
+    "Review",
+    "Settings",
+    "accuracy",
+    "decision_points",
+    "describe",
+    "review_race",
+]
+
+
+@dataclass(slots=True)
+class Review:
+    race: int | None
+    name: str | None
+    track: str
+    mode: str
+    n_cars: int
+    settings: Settings
+    cars: list[CarReview] = field(default_factory=list)
+    partial: bool = False
+    seconds: float = 0.0
+
+    def car(self, name: str) -> CarReview:
+        for c in self.cars:
+            if c.car == name:
+                return c
+        raise KeyError(name)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "race": self.race,
+            "name": self.name,
+            "track": self.track,
+            "mode": self.mode,
+            "cars_in_race": self.n_cars,
+            "partial": self.partial,
+            "seconds": round(self.seconds, 2),
+            "settings": {
+                "seed": s.seed,
+                "bots": s.bots,
+                "screen_playouts": s.screen,
+                "keep": s.keep,
+                "target_95": s.target,
+                "batch": s.batch,
+                "max_playouts": s.max_playouts,
+                "thresholds_score": dict(THRESHOLDS),
+                "accuracy_half_score": ACCURACY_HALF,
+            },
+            "cars": [
+                {
+                    "car": c.car,
+                    "summary": c.summary(),
+                    "graph": c.graph(),
+                    "decisions": [point_dict(p) for p in c.points],
+                }
+                for c in self.cars
+            ],
+        }
+
+
+def review_race(
+    events: Sequence[Event],
+    cars: Sequence[str] | None = None,
+    *,
+    settings: Settings | None = None,
+    executor: Executor | None = None,
+    parallel: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    seqs: Sequence[int] | None = None,
+    rounds: set[int] | None = None,
+    only: Callable[[DecisionPoint], bool] | None = None,
+    race: int | None = None,
+    name: str | None = None,
+) -> Review:
+    """Review every decision point of ``cars`` (default: all) in the effective log ``events``.
+
+    ``executor``: where playouts and information sets are computed (any ``concurrent.futures.Executor``;
+    default: this process); ``parallel``: its workers, to keep them busy. ``progress(done, total)`` after
+    each decision; ``rounds`` or ``only(point)`` limit the decisions reviewed. Ctrl-C stops: the decisions
+    reviewed so far come back, marked ``partial``.
+    """
+    settings = settings or Settings()
+    if not events:
+        raise MalformedInput("the race has no events")
+    final = replay(events)
+    names = list(cars) if cars else list(final.cars)
+    for n in names:
+        if n not in final.cars:
+            raise MalformedInput(f"no car named {n!r} in this race (cars: {', '.join(final.cars)})")
+    started = time.perf_counter()
+    out = Review(race, name, final.track.id, final.mode, len(final.cars), settings)
+    points: list[DecisionPoint] = []
+    for n in names:
+        mine = [p for p in decision_points(events, n, seqs=seqs, rounds=rounds) if only is None or only(p)]
+        out.cars.append(CarReview(n, expected=len(mine)))
+        points.extend(mine)
+    order = {n: i for i, n in enumerate(names)}
+    points.sort(key=lambda p: (p.index, order[p.car]))
+    by_car = {c.car: c for c in out.cars}
+    runners = {n: make_runner(executor, n, settings.bots, parallel) for n in names}
+    ahead = max(2, 2 * parallel)
+    pending: deque[tuple[DecisionPoint, Future[Any] | None]] = deque()
+    queue = iter(points)
+
+    def refill() -> None:
+        while len(pending) < ahead:
+            p = next(queue, None)
+            if p is None:
+                return
+            fut = executor.submit(infoset_for, events[: p.index], p.car) if executor is not None else None
+            pending.append((p, fut))
+
+    done = 0
+    try:
+        refill()
+        while pending:
+            p, fut = pending.popleft()
+            refill()
+            info = fut.result() if fut is not None else infoset_for(events[: p.index], p.car)
+            review = estimate_point(p, info, len(final.cars), settings, runners[p.car])
+            by_car[p.car].points.append(review)
+            done += 1
+            if progress is not None:
+                progress(done, len(points))
+    except (KeyboardInterrupt, Interrupted):
+        out.partial = True
+        for _, fut in pending:
+            if fut is not None:
+                fut.cancel()
+    out.seconds = time.perf_counter() - started
+    return out

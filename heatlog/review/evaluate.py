@@ -1,0 +1,338 @@
+"""How good each decision was: playouts of every legal decision over what the car knew (docs/analysis.md,
+"Decision review").
+
+For one decision point (:mod:`heatlog.review.points`):
+
+1. **What the car knew**: its information set just before the decision
+   (:func:`heatlog.analysis.information_set`): everything public plus its own hand; never another car's
+   hand, never a recorded deck order.
+2. **Screening** (the cheap evaluation): every legal decision is played out ``screen`` times with common
+   random numbers (playout ``i`` of every decision starts from the same sampled world and uses the same
+   random numbers) and ranked by expected place (then win share).
+3. **Play-out**: the ``keep`` best of the screening plus the decision taken get batches of ``batch`` more
+   playouts (new worlds, still common to them) until the 95 % interval of each one's expected place is at
+   most ``± target`` or each has ``max_playouts``. The screening's playouts of these decisions count too.
+4. **Verdict**: the best decision is the kept one with the lowest expected place; the loss is the expected
+   place of the decision taken minus the best's, from the paired playouts, with its 95 % interval.
+
+Every number carries the playouts it rests on and a 95 % half-width (normal approximation). Seeds are
+derived from the review's seed and the decision's place in the log by SHA-256, and playouts give the same
+results on any executor with any number of workers, so a review is the same for a seed wherever it runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..analysis import information_set
+from ..analysis.playout import CHUNK, playouts
+from .points import DecisionPoint, describe
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a review spends (the defaults: docs/analysis.md, "Decision review")."""
+
+    screen: int = 16  # playouts per legal decision in the screening (one chunk)
+    keep: int = 2  # best decisions of the screening played out besides the one taken
+    target: float = 0.15  # 95 % half-width of each kept decision's expected place
+    batch: int = 32  # playouts per kept decision per round of the play-out
+    max_playouts: int = 512  # per kept decision
+    bots: str = "heuristic"
+    seed: int = 0
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a review: the decisions reviewed so far stand, the rest are missing."""
+
+
+@dataclass(slots=True)
+class Estimate:
+    """One decision's playouts: its expected place and win share, each with a 95 % half-width."""
+
+    decision: Event
+    words: str
+    playouts: int
+    mean_place: float
+    place_half: float
+    win: float
+    win_half: float
+    screen_rank: int  # rank in the screening (1 = best)
+    kept: bool  # played out beyond the screening
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decision": {k: v for k, v in self.decision.items() if k != "car"},
+            "words": self.words,
+            "playouts": self.playouts,
+            "expected_place": round(self.mean_place, 4),
+            "expected_place_95": round(self.place_half, 4),
+            "win": round(self.win, 4),
+            "win_95": round(self.win_half, 4),
+            "screen_rank": self.screen_rank,
+            "played_out": self.kept,
+        }
+
+
+@dataclass(slots=True)
+class PointReview:
+    point: DecisionPoint
+    cars: int  # cars in the race (for the expected score)
+    taken: Estimate
+    best: Estimate
+    estimates: list[Estimate]  # the kept ones by expected place, then the screened-only ones by screening rank
+    loss: float  # expected places lost against the best (>= 0)
+    loss_half: float  # 95 % half-width of the paired difference
+    playouts: int  # playouts spent on this decision (every side counted)
+    label: str | None = None
+    partial: bool = False
+
+    @property
+    def score_loss(self) -> float:
+        """The loss as a share of the place range: expected score (n − place) / (n − 1) lost."""
+        return self.loss / (self.cars - 1) if self.cars > 1 else 0.0
+
+    @property
+    def significant(self) -> bool:
+        return self.loss - self.loss_half > 0
+
+
+def _seed(seed: int, point: DecisionPoint, phase: str) -> int:
+    text = f"heatlog-review/{seed}/{point.car}/{point.index}/{phase}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    if n == 0:
+        return math.nan, math.inf
+    m = math.fsum(xs) / n
+    if n < 2:
+        return m, math.inf
+    var = math.fsum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, 1.96 * math.sqrt(var / n)
+
+
+def _win_half(p: float, n: int) -> float:
+    return 1.96 * math.sqrt(p * (1 - p) / n) if n > 0 else math.inf
+
+
+Side = tuple[Any, list[Event]]  # (information set, events applied to each sampled world before the bots play on)
+Runner = Callable[[int, int, list[Side]], list[list[int]]]
+
+
+def make_runner(executor: Executor | None, car: str, bots: str, parallel: int) -> Runner:
+    """``run(n, seed, sides)`` -> the car's places, per side, per playout.
+
+    Sides that share an information set are one :func:`playouts` call; sides with different ones (a card
+    play at step 2 is the car's cards laid face down in its information set) are separate calls with the same
+    seed, which draw the same worlds and random numbers: common random numbers hold across calls. Calls run
+    side by side (``parallel`` of them) when one call would not keep the workers busy."""
+
+    def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[int]]:
+        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor)
+        if result.partial:
+            raise Interrupted
+        return [[o.places[car] for o in side] for side in result.outcomes]
+
+    def run(n: int, seed: int, sides: list[Side]) -> list[list[int]]:
+        groups: list[tuple[Any, list[list[Event]]]] = []
+        for info, events in sides:
+            if groups and groups[-1][0] is info:
+                groups[-1][1].append(events)
+            else:
+                groups.append((info, [events]))
+        if len(groups) == 1 and n <= CHUNK and parallel > 1 and len(sides) > 1:
+            info, evs = groups[0]
+            size = math.ceil(len(evs) / parallel)
+            groups = [(info, evs[i : i + size]) for i in range(0, len(evs), size)]
+        if len(groups) == 1 or parallel <= 1:
+            return [places for info, evs in groups for places in one(info, n, seed, evs)]
+        with ThreadPoolExecutor(max_workers=min(parallel, len(groups))) as threads:
+            done = list(threads.map(lambda g: one(g[0], n, seed, g[1]), groups))
+        return [places for part in done for places in part]
+
+    return run
+
+
+def sides_for(point: DecisionPoint, info: Any) -> list[Side]:
+    """How each legal decision is put into a sampled world: most are events applied to it; a card play at
+    step 2 (open mode) is the car's cards laid face down, revealed at its turn (the information set's
+    ``committed``, as a play at step 2 is hidden until step 3, # 2.1)."""
+    out: list[Side] = []
+    for o in point.options:
+        if o.get("type") == "cards_played":
+            committed = {**info.committed, point.car: list(o["cards"])}
+            out.append((replace(info, committed=committed), []))
+        else:
+            out.append((info, [o]))
+    return out
+
+
+def estimate_point(
+    point: DecisionPoint,
+    info: Any,
+    cars: int,
+    settings: Settings,
+    run: Runner,
+) -> PointReview:
+    """Screen every legal decision, play the best and the taken one out, and give the verdict (module doc)."""
+    from ..engine.game import decision_key
+
+    options = point.options
+    taken_key = decision_key(point.taken)
+    sides = sides_for(point, info)
+    screen = run(settings.screen, _seed(settings.seed, point, "screen"), sides)
+    spent = settings.screen * len(options)
+
+    def key(i: int) -> tuple[float, float, int]:
+        places = screen[i]
+        return (sum(places) / len(places), -places.count(1) / len(places), i)
+
+    order = sorted(range(len(options)), key=key)
+    rank = {i: r for r, i in enumerate(order, start=1)}
+    taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
+    kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
+    samples = {i: list(screen[i]) for i in kept}
+    batch = 0
+    while True:
+        n = len(samples[kept[0]])
+        halves = [_mean_half(samples[i])[1] for i in kept]
+        if n >= settings.max_playouts or all(h <= settings.target for h in halves):
+            break
+        batch += 1
+        more = min(settings.batch, settings.max_playouts - n)
+        got = run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in kept])
+        spent += more * len(kept)
+        for i, places in zip(kept, got, strict=True):
+            samples[i].extend(places)
+
+    def est(i: int) -> Estimate:
+        places = samples.get(i, screen[i])
+        m, h = _mean_half(places)
+        win = places.count(1) / len(places)
+        return Estimate(
+            options[i],
+            describe(options[i], point.kind),
+            len(places),
+            m,
+            h,
+            win,
+            _win_half(win, len(places)),
+            rank[i],
+            i in samples,
+        )
+
+    estimates = {i: est(i) for i in range(len(options))}
+    best_i = min(kept, key=lambda i: (estimates[i].mean_place, -estimates[i].win, rank[i]))
+    diffs = [a - b for a, b in zip(samples[taken_i], samples[best_i], strict=True)]
+    loss, loss_half = _mean_half(diffs) if best_i != taken_i else (0.0, 0.0)
+    listed = sorted(kept, key=lambda i: (estimates[i].mean_place, rank[i])) + [i for i in order if i not in samples]
+    review = PointReview(
+        point=point,
+        cars=cars,
+        taken=estimates[taken_i],
+        best=estimates[best_i],
+        estimates=[estimates[i] for i in listed],
+        loss=max(0.0, loss),
+        loss_half=loss_half,
+        playouts=spent,
+    )
+    review.label = label(review)
+    return review
+
+
+# ------------------------------------------------------------------------------------------------ verdicts
+
+#: Thresholds on the expected score lost, score = (cars − place) / (cars − 1): 1 for a win, 0 for last
+#: (docs/analysis.md, "Labels"). In a 4-car race: 0.15, 0.3 and 0.6 expected places.
+THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
+#: The expected-score loss that halves a decision's accuracy (a mistake's threshold).
+ACCURACY_HALF = 0.10
+
+
+def label(review: PointReview) -> str | None:
+    """The worst label whose threshold the loss reaches, if the loss is significant (its 95 % interval
+    excludes zero): a decision within the noise of the best is never labelled."""
+    if not review.significant:
+        return None
+    for name, threshold in THRESHOLDS:
+        if review.score_loss >= threshold:
+            return name
+    return None
+
+
+def accuracy(review: PointReview) -> float:
+    """100 for the best decision, halved for each ``ACCURACY_HALF`` of expected score lost."""
+    return 100.0 * 2.0 ** (-review.score_loss / ACCURACY_HALF)
+
+
+@dataclass(slots=True)
+class CarReview:
+    car: str
+    points: list[PointReview] = field(default_factory=list)
+    expected: int = 0  # decision points found (more than were reviewed when the review was interrupted)
+
+    def summary(self) -> dict[str, Any]:
+        pts = self.points
+        counts = {name: sum(p.label == name for p in pts) for name, _ in THRESHOLDS}
+        return {
+            "decisions": len(pts),
+            "decision_points": self.expected,
+            "mean_loss_places": round(math.fsum(p.loss for p in pts) / len(pts), 4) if pts else None,
+            "mean_loss_score": round(math.fsum(p.score_loss for p in pts) / len(pts), 4) if pts else None,
+            "accuracy": round(math.fsum(accuracy(p) for p in pts) / len(pts), 1) if pts else None,
+            **counts,
+            "playouts": sum(p.playouts for p in pts),
+        }
+
+    def graph(self) -> list[dict[str, Any]]:
+        """Expected place by round: the decision taken at the car's first reviewed decision of each round."""
+        out: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        for p in self.points:
+            if p.point.round in seen:
+                continue
+            seen.add(p.point.round)
+            out.append(
+                {
+                    "round": p.point.round,
+                    "expected_place": round(p.taken.mean_place, 4),
+                    "expected_place_95": round(p.taken.place_half, 4),
+                    "win": round(p.taken.win, 4),
+                    "playouts": p.taken.playouts,
+                    "at": p.point.kind,
+                }
+            )
+        return out
+
+
+def point_dict(p: PointReview) -> dict[str, Any]:
+    return {
+        "round": p.point.round,
+        "seq": p.point.seq,
+        "kind": p.point.kind,
+        "options": len(p.point.options),
+        "taken": p.taken.to_dict(),
+        "best": p.best.to_dict(),
+        "loss_places": round(p.loss, 4),
+        "loss_places_95": round(p.loss_half, 4),
+        "loss_score": round(p.score_loss, 4),
+        "significant": p.significant,
+        "label": p.label,
+        "accuracy": round(accuracy(p), 1),
+        "playouts": p.playouts,
+        "alternatives": [e.to_dict() for e in p.estimates],
+    }
+
+
+def infoset_for(events: Sequence[Event], car: str) -> Any:
+    """The car's information set before ``events`` end (a worker's task: plain data in, plain data out)."""
+    return information_set(list(events), car)

@@ -1,0 +1,166 @@
+"""heatlog review (issue 13): a constructed blunder, a best decision never labelled, blind to the recorded
+future, the same for a seed whatever the workers, Ctrl-C, and the CLI and its HTML page."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from heatlog.engine import replay
+from heatlog.engine.game import apply_decision
+from heatlog.review import Settings, decision_points, review_race
+from heatlog.simulate import simulate_race
+from tests import browser
+from tests.test_cli import run
+
+Event = dict[str, Any]
+SMALL = Settings(seed=3, screen=16, keep=2, max_playouts=96)
+
+# A 3-car USA race (heuristic bots, seed 5) in which Red, in round 9, declined a slipstream that would have
+# carried it over a corner line faster than its Engine can pay (# 8.4, 9.3, 10.1): taking it spins out for sure.
+SEED, INDEX = 5, 171
+
+
+@cache
+def race() -> list[Event]:
+    return simulate_race(None, track="usa", cars=3, seed=SEED)[1]
+
+
+def at_point(events: list[Event], index: int = INDEX) -> Any:
+    return lambda p: p.index == index
+
+
+def test_the_constructed_decision_is_a_certain_spinout() -> None:
+    """The premise: at this point taking the slipstream spins Red out and declining it does not."""
+    events = race()
+    (point,) = [p for p in decision_points(events[: INDEX + 1], "Red") if p.index == INDEX]
+    assert {o["type"] for o in point.options} == {"slipstream", "go_on"} and len(point.options) == 3
+    assert point.taken == {"type": "slipstream", "car": "Red", "taken": False}
+    before = replay(events[:INDEX])
+    take = before.copy()
+    apply_decision(take, {"type": "slipstream", "v": 1, "car": "Red", "taken": True})
+    apply_decision(take, {"type": "go_on", "car": "Red"})
+    assert take.turn is not None and take.turn.spinout  # # 10.1
+    keep = before.copy()
+    apply_decision(keep, {"type": "go_on", "car": "Red"})
+    assert keep.turn is not None and not keep.turn.spinout
+
+
+def test_a_play_that_must_spin_out_is_a_blunder_and_the_best_is_never_labelled() -> None:
+    events = race()
+    blunder = events[:INDEX] + [{"type": "slipstream", "v": 1, "car": "Red", "taken": True}]
+    bad = review_race(blunder, ["Red"], settings=SMALL, only=at_point(blunder)).car("Red").points[0]
+    assert bad.taken.words == "slipstream"
+    assert bad.best.words in ("no slipstream",)
+    assert bad.label == "blunder" and bad.significant
+    assert bad.loss > 0.4  # places, in a 3-car race (expected score lost >= 0.2)
+    assert bad.taken.playouts >= SMALL.screen and bad.best.playouts == bad.taken.playouts  # paired playouts
+    good = review_race(events[: INDEX + 1], ["Red"], settings=SMALL, only=at_point(events)).car("Red").points[0]
+    assert good.taken.words == "no slipstream" and good.label is None
+    assert good.loss < bad.loss
+
+
+def scramble_future(events: list[Event], upto: int, seed: int) -> list[Event]:
+    """The same log up to ``upto`` with the recorded future changed: the cards still in every car's deck (the
+    part of its last shuffle's order not yet drawn or flipped) put in another order."""
+    state = replay(events[:upto])
+    last: dict[str, int] = {}
+    for i, ev in enumerate(events[:upto]):
+        if ev.get("type") == "deck_shuffled" and "order" in ev:
+            last[ev["car"]] = i
+    out = [dict(ev) for ev in events[:upto]]
+    rng = random.Random(seed)
+    changed = 0
+    for car, i in last.items():
+        order = list(out[i]["order"])
+        left = len(state.cars[car].deck or [])
+        used, rest = order[: len(order) - left], order[len(order) - left :]
+        new = list(rest)
+        rng.shuffle(new)
+        changed += new != rest
+        out[i] = {**out[i], "order": used + new}
+    assert changed, "nothing to scramble"
+    replay(out)  # still a legal log
+    return out
+
+
+def test_the_review_never_reads_the_recorded_future() -> None:
+    events = race()[: INDEX + 1]
+    scrambled = scramble_future(events, INDEX, seed=11) + [events[INDEX]]
+    a = review_race(events, ["Red"], settings=SMALL, only=at_point(events)).to_dict()
+    b = review_race(scrambled, ["Red"], settings=SMALL, only=at_point(scrambled)).to_dict()
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+
+
+def test_the_same_review_for_a_seed_whatever_the_workers() -> None:
+    events = race()[: INDEX + 1]
+    settings = Settings(seed=8, screen=16, keep=1, max_playouts=48)
+
+    def pick(p: Any) -> bool:
+        return p.round in (8, 9) and p.kind in ("gear", "slipstream")
+
+    one = review_race(events, ["Red"], settings=settings, only=pick).to_dict()
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        two = review_race(events, ["Red"], settings=settings, only=pick, executor=pool, parallel=2).to_dict()
+    one.pop("seconds"), two.pop("seconds")
+    assert one["cars"][0]["summary"]["decisions"] >= 2
+    assert one == two
+
+
+def test_ctrl_c_keeps_what_was_reviewed_marked_partial() -> None:
+    events = race()[: INDEX + 1]
+    settings = Settings(seed=1, screen=4, keep=1, max_playouts=4)
+
+    def stop(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    result = review_race(events, ["Red"], settings=settings, rounds={9}, progress=stop)
+    car = result.car("Red")
+    assert result.partial and len(car.points) == 2 < car.expected
+    assert result.to_dict()["partial"] is True
+
+
+def test_table_mode_reviews_only_what_the_hand_does_not_decide() -> None:
+    from heatlog.engine.redact import open_to_table
+
+    table = open_to_table(race())
+    kinds = {p.kind for p in decision_points(table, "Red")}
+    assert "gear" in kinds and "cards" not in kinds and "discard" not in kinds
+    for p in decision_points(table, "Red"):
+        assert not {o["type"] for o in p.options} & {"cards_revealed", "cooldown", "cards_discarded"}
+
+
+def test_cli_review_json_table_and_html(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    log = tmp_path / "race.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in race()[: INDEX + 40]))
+    assert run("import", str(log), db=db).returncode == 0
+    args = ["review", "--car", "Red", "--round", "9", "--screen", "4", "--max-playouts", "8", "--workers", "1"]
+    r = run(*args, "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    (car,) = data["cars"]
+    assert car["car"] == "Red" and car["decisions"] and not data["partial"]
+    for d in car["decisions"]:
+        assert d["round"] == 9 and d["taken"]["playouts"] >= 4 and d["taken"]["expected_place_95"] >= 0
+        assert d["best"]["expected_place"] <= d["taken"]["expected_place"]
+    assert car["graph"][0]["round"] == 9
+    table = run(*args, db=db)
+    assert table.returncode == 0 and "Red, round 9" in table.stdout and "accuracy" in table.stdout
+    page = tmp_path / "review.html"
+    h = run(*args, "--html", str(page), db=db)
+    assert h.returncode == 0, h.stderr
+    dom = browser.dump_dom(page.as_uri() + "#round=9")
+    assert re.search(r'<html[^>]*data-errors=""', dom), dom[:300]
+    assert re.search(r'<section[^>]*id="review"[^>]*data-ready="true"', dom)
+    assert dom.count('class="decision"') == len(car["decisions"])
+    assert 'class="eval"' in dom and 'data-car="Red"' in dom
+    bad = run("review", "--car", "Nobody", db=db)
+    assert bad.returncode == 1 and "Nobody" in bad.stderr
