@@ -1,0 +1,77 @@
+"""``heatlog review`` of one car's whole 4-car USA race with the default settings (issue 13: ≤ 60 s on this
+2-core machine, each reported expected place within ±0.15 at 95 %).
+
+The race is the sample ``replays/usa-4cars.jsonl`` (heuristic bots, open mode, 18 rounds); the car is Red.
+The review runs as the command does: a process pool of all cores (``--workers``), default settings
+(``heatlog.review.Settings``). Reported: wall time, decisions, playouts, playouts per second, and the 95 %
+half-widths of the expected places it reports for the decisions played out (the taken one and the best
+found: the numbers the verdicts rest on) and of the screening-only estimates (listed for completeness).
+
+    python bench/bench_review.py [--car Red] [--workers N] [--rounds 1-18]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from _common import ROOT, machine, table
+
+from heatlog.analysis.executors import default_workers, local_executor
+from heatlog.review import Settings, review_race
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--car", default="Red")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--rounds", default=None, help="e.g. 1-6 (default: the whole race)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    events = [json.loads(line) for line in (ROOT / "replays" / "usa-4cars.jsonl").read_text().splitlines()]
+    rounds = None
+    if args.rounds:
+        a, _, b = args.rounds.partition("-")
+        rounds = set(range(int(a), int(b or a) + 1))
+    workers = args.workers or default_workers()
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    with local_executor(workers) as ex:
+        review = review_race(
+            events, [args.car], settings=Settings(seed=args.seed), executor=ex, parallel=workers, rounds=rounds
+        )
+    wall = time.perf_counter() - started
+    car = review.car(args.car)
+    kept = [e for p in car.points for e in p.estimates if e.kept]
+    screened = [e for p in car.points for e in p.estimates if not e.kept]
+    playouts = sum(p.playouts for p in car.points)
+    within = sum(e.place_half <= 0.15 + 1e-9 for e in kept)
+    s = car.summary()
+    print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    table(
+        f"review of {args.car}, usa-4cars, {workers} workers, default settings",
+        ["figure", "value"],
+        [
+            ["wall time", f"{wall:.1f} s"],
+            ["decisions reviewed", f"{len(car.points)} of {car.expected}"],
+            ["playouts", f"{playouts:,} ({playouts / wall:.0f}/s)"],
+            ["played-out estimates within ±0.15", f"{within} of {len(kept)}"],
+            ["largest ± of a played-out estimate", f"{max(e.place_half for e in kept):.3f}"],
+            ["median ± of a played-out estimate", f"{sorted(e.place_half for e in kept)[len(kept) // 2]:.3f}"],
+            [
+                "screening-only estimates (16 playouts)",
+                f"{len(screened)}, median ± "
+                f"{sorted(e.place_half for e in screened)[len(screened) // 2] if screened else 0:.2f}",
+            ],
+            [
+                "accuracy / blunders / mistakes / inaccuracies",
+                f"{s['accuracy']} / {s['blunder']} / {s['mistake']} / {s['inaccuracy']}",
+            ],
+        ],
+    )
+
+
+if __name__ == "__main__":
+    main()
