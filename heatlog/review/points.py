@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import HeatlogError, RaceState, apply
+from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
 from ..engine.game import GO_ON, canonical, decision_key, legal_decisions, to_move
 
 Event = dict[str, Any]
@@ -52,16 +52,18 @@ class DecisionPoint:
 
 
 def point_kind(state: RaceState) -> str:
-    turn = state.turn
-    if turn is None:
-        return "gear" if state.step == 1 else "cards"
-    if turn.sub == 3:
-        return "cards"
-    if turn.sub == 5:
-        return "react"
-    if turn.sub == 6:
-        return "slipstream"
-    return "discard"
+    """What the car decides now, by the step the race waits in (the engine's ``waiting_for``)."""
+    return _KIND_BY_STEP.get(waiting_for(state).step, "discard")
+
+
+_KIND_BY_STEP = {
+    Step.GEARS: "gear",
+    Step.PLAY: "cards",
+    Step.REVEAL: "cards",
+    Step.REACT: "react",
+    Step.SLIPSTREAM: "slipstream",
+    Step.DISCARD: "discard",
+}
 
 
 def describe(decision: Event, kind: str | None = None) -> str:
