@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from .engine import Step, Waiting, landing
-from .engine.cards import CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from .engine.cards import CARDS, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
     legal_gears,
@@ -547,7 +547,7 @@ class HeuristicBot:
                 if c in ("1", "2") and tight and not kept_low:
                     kept_low = True  # a low card for the tight corner ahead
                     continue
-                if UTILITY[c] < draw - self.w.discard_margin and c in DISCARDABLE:
+                if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):
                     out.append(c)
         if not out:
             return None

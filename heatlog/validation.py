@@ -29,29 +29,15 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .engine.errors import MalformedInput
+from .engine.events import REGISTRY, event_types
 
 SCHEMA_DIR = Path(__file__).parent / "schema"  # heatlog/schema is a symlink to the top-level schema/
 SCHEMA_BASE = "https://heatlog.example/schema/"
 SUFFIX = ".schema.json"
 
-# The event catalogue of docs/design.md, in its order. Each has schema/events/<type>.schema.json.
-EVENT_TYPES: tuple[str, ...] = (
-    "race_started",
-    "grid_set",
-    "deck_shuffled",
-    "cards_drawn",
-    "gear_chosen",
-    "cards_played",
-    "cards_revealed",
-    "card_flipped",
-    "cooldown",
-    "boost",
-    "adrenaline",
-    "slipstream",
-    "cards_discarded",
-    "retracted",
-    "note",
-)
+# The event catalogue (heatlog.engine.events), in its order; importing the engine registers the base types.
+# Each type has schema/events/<schema>.schema.json.
+EVENT_TYPES: tuple[str, ...] = event_types()
 _EVENT_TYPE_SET = frozenset(EVENT_TYPES)
 
 
@@ -64,7 +50,9 @@ def schema_path(name: str) -> Path:
     name = name.removesuffix(SUFFIX)
     if name.startswith("events/"):
         return SCHEMA_DIR / "events" / f"{name.removeprefix('events/')}{SUFFIX}"
-    if name in _EVENT_TYPE_SET or name == "defs":
+    if name in _EVENT_TYPE_SET:
+        return SCHEMA_DIR / "events" / f"{REGISTRY[name].schema_name}{SUFFIX}"
+    if name == "defs":
         return SCHEMA_DIR / "events" / f"{name}{SUFFIX}"
     return SCHEMA_DIR / f"{name}{SUFFIX}"
 

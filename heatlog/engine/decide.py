@@ -12,14 +12,12 @@ from itertools import combinations
 from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
+from .events import REGISTRY
 from .rules import slipstream_block
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
 
 Event = dict[str, Any]
-
-
-CHANCE = frozenset(("grid_set", "deck_shuffled", "cards_drawn", "card_flipped"))  # outcomes, not decisions
 
 
 @dataclass(slots=True)
@@ -44,7 +42,8 @@ class Waiting:
     @property
     def chance(self) -> bool:
         """Whether the due event is a chance outcome (a shuffle, draw or flip), not a decision."""
-        return self.due in CHANCE
+        entry = REGISTRY.get(self.due) if self.due is not None else None
+        return entry is not None and entry.chance  # as the event catalogue says
 
     @property
     def optional(self) -> list[str]:
@@ -157,7 +156,7 @@ def legal_gears(state: RaceState, car: Car) -> list[int]:
     out = []
     for g in range(1, 5):
         shift = abs(g - car.gear)
-        if shift == 3 or (shift == 2 and car.engine < 1):
+        if shift == 3 or car.engine < state.rules.shift_cost(state, car, car.gear, g):  # # 3.2–3.4
             continue
         out.append(g)
     return out
@@ -214,11 +213,15 @@ def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
     return (why is None), (why or "open: 2 more spaces (# 8.1)")
 
 
-def discard_options(car: Car) -> list[list[str]]:
+def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]:
     """Distinct voluntary discards from a known hand (# 11.1): never Heat or Stress."""
     if car.hand is None:
         return []
-    pool = [c for c in expand(car.hand) if c in DISCARDABLE]
+    if state is None:  # the base rule (# 11.1): never Heat or Stress
+        pool = [c for c in expand(car.hand) if c in DISCARDABLE]
+    else:
+        can = state.rules.can_discard
+        pool = [c for c in expand(car.hand) if can(state, car, c)]
     seen: set[tuple[str, ...]] = set()
     out: list[list[str]] = []
     for k in range(1, len(pool) + 1):
@@ -255,7 +258,7 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
             {"type": "slipstream", "v": 1, "car": name, "taken": False},
         ]
     if turn.sub == 8 and "cards_discarded" in w.optional:  # discards are decided after the corners
-        out += [{"type": "cards_discarded", "v": 1, "car": name, "cards": d} for d in discard_options(car)]
+        out += [{"type": "cards_discarded", "v": 1, "car": name, "cards": d} for d in discard_options(car, state)]
     return out
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from .decide import waiting_for
 from .errors import MalformedInput
+from .events import REGISTRY
 from .position import state_from_position, state_to_position
 from .rules import _begin_turns, _close_until, _is_foreign, apply
 from .state import RaceState
@@ -118,7 +119,7 @@ def open_to_table(events: list[Event]) -> list[Event]:
             # then starts inside that event. Close it here, as apply() would, so the reveal of the next car
             # goes in between.
             kind = new.get("type")
-            while (turn := state.turn) is not None and _is_foreign(turn, new, kind):
+            while (turn := state.turn) is not None and _is_foreign(turn, new, REGISTRY.get(kind)):  # type: ignore[arg-type]
                 _close_until(state, state.cars[turn.car], turn, REPLENISH, new)
                 if state.turn is turn:
                     break  # the turn still needs a draw: apply() reports the event as out of turn

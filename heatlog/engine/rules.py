@@ -8,25 +8,23 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .cards import (
     BASIC,
     CARDS,
-    DISCARDABLE,
-    GEAR_COOLDOWN,
     HAND_SIZE,
     HEAT,
     PLAYABLE,
     SPINOUT_STRESS,
     STRESS,
     VALUE,
-    engine_heat,
-    starting_deck,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
+from .events import REGISTRY, EventType, register
 from .movement import landing, move, place
+from .ruleset import build_rules
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -207,8 +205,14 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         track = Track.from_dict(track_data)
     except (KeyError, TypeError, ValueError) as exc:
         raise _malformed(None, ev, f"track is not a valid track: {exc}") from exc
+    try:
+        rules = build_rules(ev.get("modules"), ev)  # the race's policy points (engine/ruleset.py)
+    except ValueError as exc:
+        raise _malformed(None, ev, str(exc)) from None
     if ev.get("position") is not None:
-        return state_from_position(ev["position"], track=track)
+        state = state_from_position(ev["position"], track=track)
+        state.rules = rules
+        return state
     cars = ev.get("cars")
     if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
         raise _malformed(
@@ -237,10 +241,13 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     unknown = [h for h in handicap if h not in names]
     if unknown:
         raise _malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
-    return make_state(track, laps, variant, mode, cars, handicap)
+    state = make_state(track, laps, variant, mode, cars, handicap)
+    state.rules = rules
+    return state
 
 
 def _grid_set(state: RaceState, ev: Event) -> None:
+    rules = state.rules
     if state.phase != "grid":
         raise _illegal(state, ev, "the grid is set once, before the first round", "1.4")
     order = ev.get("order")
@@ -252,7 +259,7 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         p, lane = state.track.grid_progress(spot)  # # 1.4: fill from the lowest number upward
         car.progress, car.lane = p, lane
         state.spots[(state.track.space_of(p), lane)] = name
-        deck = starting_deck(state.track.stress)  # # 1.2, 22.9
+        deck = rules.starting_deck(state, car)  # # 1.2, 22.9
         car.pool = counts(deck)
         car.deck_size = len(deck)
         car.hand = dict.fromkeys(CARDS, 0) if state.mode == "open" else None
@@ -260,8 +267,8 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         car.deck = None
         car.deck_max = dict(car.pool) if car.hand is None else None
         car.needs_shuffle = True
-        car.engine = engine_heat(car.handicap, state.track.heat)  # # 17.2, 22.9
-    state.phase = "deal"
+        car.engine = rules.engine_heat(state, car)  # # 17.2, 22.9
+    state.phase = rules.phase_after("grid")
 
 
 def _deal_done(state: RaceState) -> bool:
@@ -418,6 +425,9 @@ def start_round(state: RaceState) -> None:
     state.finished_round = []
 
 
+_SHIFTS = {0: "no", 1: "one", 2: "two"}
+
+
 def _gear_chosen(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
     if state.phase != "race" or state.step != GEARS:
@@ -432,19 +442,21 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     shift = abs(gear - car.gear)
     if shift == 3:
         raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
-    if shift == 2:
-        if car.engine < 1:
+    cost = state.rules.shift_cost(state, car, car.gear, gear)  # # 3.2
+    if cost:
+        if car.engine < cost:
+            holds = "is empty" if car.engine == 0 else f"holds {car.engine}"
             raise _illegal(
                 state,
                 ev,
-                f"a two-gear shift costs 1 Heat from the Engine and {car.name}'s Engine "
-                "is empty (Heat in hand cannot pay)",
+                f"a {_SHIFTS[shift]}-gear shift costs {cost} Heat from the Engine and {car.name}'s Engine "
+                f"{holds} (Heat in hand cannot pay)",
                 "3.3",
             )
-        _pay_heat(car, 1)  # # 3.2
+        _pay_heat(car, cost)
     state.pending.remove(car.name)
     car.committed = None
-    state.shifts[car.name] = (car.gear, shift == 2)
+    state.shifts[car.name] = (car.gear, cost > 0)
     car.gear = gear
     if not state.pending:
         if state.mode == "open":
@@ -543,7 +555,7 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
         adrenaline=name in state.adrenaline,
         laps_before=state.laps_done(car),
     )
-    turn.cooldown_allowance = GEAR_COOLDOWN[car.gear]  # # 7.2, A10: the gear in force this turn
+    turn.cooldown_allowance = state.rules.cooldown(state, car, car.gear)  # # 7.2, A10: the gear in force
     state.turn = turn
     return car, turn
 
@@ -673,9 +685,10 @@ def _boost(state: RaceState, ev: Event) -> None:
     car, turn = _react_turn(state, ev, "boost", "7.5")
     if turn.boosted:
         raise _illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
-    if car.engine < 1:
-        raise _illegal(state, ev, "a boost costs 1 Heat from the Engine, which is empty", "7.6")
-    _pay_heat(car, 1)
+    cost = state.rules.boost_cost(state, car)
+    if car.engine < cost:
+        raise _illegal(state, ev, f"a boost costs {cost} Heat from the Engine, which holds {car.engine}", "7.6")
+    _pay_heat(car, cost)
     turn.boosted = True
     turn.flipping = "boost"
     _flips_done(state, car, turn)
@@ -721,7 +734,7 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         return "slipstream is taken once a turn (# 8.3)"
     if car.progress > state.final_line:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
-    if car.progress + 2 > state.final_line:
+    if car.progress + state.rules.slipstream_distance(state, car) > state.final_line:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
     space = state.track.space_of(car.progress)
     ahead = state.track.space_of(car.progress + 1)
@@ -752,7 +765,7 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     turn.sub = SLIPSTREAM
     turn.slipstream = taken
     if taken:
-        turn.slipstream_moved = move(state, car, turn, 2)  # # 8.2, 8.4: not speed (# 8.5)
+        turn.slipstream_moved = move(state, car, turn, state.rules.slipstream_distance(state, car))  # # 8.2, 8.4, 8.5
     _close_until(state, car, turn, DISCARD, ev)
 
 
@@ -761,15 +774,17 @@ def _slipstream(state: RaceState, ev: Event) -> None:
 
 def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
+    rules = state.rules
     for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
-        cost = max(0, turn.speed - corner.limit)  # # 9.3
+        limit = rules.corner_limit(state, car, turn, corner)
+        cost = rules.corner_cost(state, car, turn.speed, limit)  # # 9.3
         if cost <= car.engine:
             _pay_heat(car, cost)
-            turn.corners.append(CornerCheck(line, corner.after_space, corner.limit, turn.speed, cost, cost, False))
+            turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
             continue
         paid = car.engine
         _pay_heat(car, paid)  # # 10.1: pay all remaining
-        turn.corners.append(CornerCheck(line, corner.after_space, corner.limit, turn.speed, cost, paid, True))
+        turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, paid, True))
         p, lane = landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
         place(state, car, p, lane)
         stress = SPINOUT_STRESS[turn.gear]  # # 10.3
@@ -810,7 +825,8 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, "no voluntary discard after a cluttered hand", "13.3")
     if not cards:
         raise _malformed(state, ev, "name at least one card to discard")
-    bad = [c for c in cards if c not in DISCARDABLE]
+    can_discard = state.rules.can_discard
+    bad = [c for c in cards if not can_discard(state, car, c)]
     if bad:
         raise _illegal(state, ev, f"{_card_name(bad[0])} cannot be discarded from the hand", "11.1")
     why = _has_in_hand(car, cards)
@@ -867,7 +883,7 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                     break
             if sub == REVEAL:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
-                    _enter_replenish(car, turn)
+                    _enter_replenish(state, car, turn)
                 else:
                     turn.moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
                     turn.sub = REACT
@@ -875,7 +891,7 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 _check_corners(state, car, turn)  # step 7
                 turn.sub = DISCARD
             elif sub == DISCARD:
-                _enter_replenish(car, turn)
+                _enter_replenish(state, car, turn)
             else:
                 _end_turn(state, car, turn)
                 break
@@ -888,10 +904,9 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
         target = REACT
 
 
-def _enter_replenish(car: Car, turn: Turn) -> None:
+def _enter_replenish(state: RaceState, car: Car, turn: Turn) -> None:
     turn.sub = REPLENISH
-    car.discard.extend(car.play_area)  # # 12.1: the Play Area goes to discard before drawing
-    car.play_area = []
+    state.rules.clear_play_area(state, car, turn)  # # 12.1: the Play Area goes to discard before drawing
 
 
 def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
@@ -912,6 +927,11 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
     once (# 2.4) and the turn is returned for the step machine to run; a table-mode turn waits for its reveal."""
     if state.turn_index >= len(state.order):
         _end_round(state)
+        return None
+    car = state.cars[state.order[state.turn_index]]
+    kind = state.rules.turn_kind(state, car)
+    if kind != "player":  # another kind of turn (e.g. a Legend's): its module runs it and says what it waits for
+        state.rules.turns[kind](state, car)
         return None
     car, turn = _start_turn(state)
     if car.committed is None:
@@ -951,38 +971,25 @@ def _retracted(state: RaceState, ev: Event) -> None:
     raise _illegal(state, ev, "a retraction is resolved by the projector before the rules see the log")
 
 
-Handler = Callable[[RaceState, Event], None]
-HANDLERS: dict[str, Handler] = {
-    "grid_set": _grid_set,
-    "deck_shuffled": _deck_shuffled,
-    "cards_drawn": _cards_drawn,
-    "gear_chosen": _gear_chosen,
-    "cards_played": _cards_played,
-    "cards_revealed": _cards_revealed,
-    "card_flipped": _card_flipped,
-    "cooldown": _cooldown,
-    "boost": _boost,
-    "adrenaline": _adrenaline,
-    "slipstream": _slipstream,
-    "cards_discarded": _cards_discarded,
-    "note": _no_effect,
-    "retracted": _retracted,
-}
-_TURN_KINDS = frozenset(
-    (
-        "cards_revealed",
-        "card_flipped",
-        "cooldown",
-        "boost",
-        "adrenaline",
-        "slipstream",
-        "cards_discarded",
-        "cards_drawn",
-        "deck_shuffled",
-    )
-)
-# Events whose handler may change the state before discovering that a later check fails.
-_GUARDED = frozenset(("cards_drawn", "slipstream", "cards_discarded", "deck_shuffled"))
+# The base event catalogue, in its order (docs/events.md). Modules register theirs in their own files.
+for _entry in (
+    EventType("race_started", lambda state, ev: None),  # apply() starts a race itself: it has no state yet
+    EventType("grid_set", _grid_set, chance=True),
+    EventType("deck_shuffled", _deck_shuffled, turn=True, guarded=True, chance=True),
+    EventType("cards_drawn", _cards_drawn, turn=True, guarded=True, chance=True),
+    EventType("gear_chosen", _gear_chosen),
+    EventType("cards_played", _cards_played),
+    EventType("cards_revealed", _cards_revealed, turn=True),
+    EventType("card_flipped", _card_flipped, turn=True, chance=True),
+    EventType("cooldown", _cooldown, turn=True),
+    EventType("boost", _boost, turn=True),
+    EventType("adrenaline", _adrenaline, turn=True),
+    EventType("slipstream", _slipstream, turn=True, guarded=True),
+    EventType("cards_discarded", _cards_discarded, turn=True, guarded=True),
+    EventType("retracted", _retracted, aside=True),
+    EventType("note", _no_effect, aside=True),
+):
+    register(_entry)
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:
@@ -998,46 +1005,46 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         return new
     if state is None:
         raise _malformed(None, event, "the first event of a race is race_started")
-    handler = HANDLERS.get(kind)  # type: ignore[arg-type]
-    if handler is None:
+    entry = REGISTRY.get(kind)  # type: ignore[arg-type]
+    if entry is None:
         raise _malformed(state, event, f"unknown event type {kind!r}")
     turn = state.turn
-    foreign = _is_foreign(turn, event, kind)
-    if atomic and turn is not None and turn.sub < REPLENISH and (foreign or kind in _GUARDED):
+    foreign = _is_foreign(turn, event, entry)
+    if atomic and turn is not None and turn.sub < REPLENISH and (foreign or entry.guarded):
         snapshot = state.copy()
         try:
-            _handle(state, event, handler, foreign)
+            _handle(state, event, entry, foreign)
         except HeatlogError:
             _restore(state, snapshot)
             raise
     else:
-        _handle(state, event, handler, foreign)
+        _handle(state, event, entry, foreign)
     state.events += 1
     return state
 
 
-def _is_foreign(turn: Turn | None, event: Event, kind: Any) -> bool:
+def _is_foreign(turn: Turn | None, event: Event, entry: EventType | None) -> bool:
     """An event that is not part of the current car's turn. It closes that turn when nothing mandatory is
     left in it (a spinout left 7+ cards, # 12.2, or nothing is left to draw); otherwise the handler reports
-    it as out of turn."""
+    it as out of turn. ``entry``: the event's type in the catalogue (None: unknown)."""
     return (
         turn is not None
         and REACT <= turn.sub <= DISCARD
         and turn.flipping is None
-        and (event.get("car") != turn.car or kind not in _TURN_KINDS)
-        and kind not in ("note", "retracted")
+        and (entry is None or not entry.aside)
+        and (event.get("car") != turn.car or entry is None or not entry.turn)
     )
 
 
-def _handle(state: RaceState, event: Event, handler: Handler, foreign: bool) -> None:
+def _handle(state: RaceState, event: Event, entry: EventType, foreign: bool) -> None:
     while foreign:
         turn = state.turn
         assert turn is not None
         _close_until(state, state.cars[turn.car], turn, REPLENISH, event)
         if state.turn is turn:
             break  # the turn goes on (a draw is due): the handler reports the event as out of turn
-        foreign = _is_foreign(state.turn, event, event.get("type"))
-    handler(state, event)
+        foreign = _is_foreign(state.turn, event, entry)
+    entry.handler(state, event)
 
 
 def replay(events: Iterable[Event]) -> RaceState:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CARDS, engine_heat
+from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
 
@@ -163,6 +164,7 @@ class RaceState:
     spots: dict[tuple[int, int], str] = field(default_factory=dict)  # (space, lane) -> car on track
     shifts: dict[str, tuple[int, bool]] = field(default_factory=dict)  # step 1: gear before, paid Heat
     events: int = 0  # events applied (informational)
+    rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
 
     @property
     def final_line(self) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import IllegalEvent, RaceState, Step, go_on
-from ..engine.cards import DISCARDABLE, HAND_SIZE
+from ..engine.cards import HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
@@ -154,7 +154,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
-        if done < Step.DISCARD and _can_discard(car):
+        if done < Step.DISCARD and _can_discard(state, car):
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             return Question(
                 "discard",
@@ -251,11 +251,11 @@ def _react_answers(opts: list[Event]) -> list[str]:
     return out
 
 
-def _can_discard(car: Car) -> bool:
+def _can_discard(state: RaceState, car: Car) -> bool:
     if car.hand_size == 0:
         return False
     source = car.hand if car.hand is not None else car.pool
-    return any(source[c] > 0 for c in DISCARDABLE)
+    return any(n > 0 and state.rules.can_discard(state, car, c) for c, n in source.items())  # # 11.1
 
 
 def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = False) -> Derived:

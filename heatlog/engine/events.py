@@ -1,0 +1,50 @@
+"""THE event catalogue: every event type is registered once, here or by its module, with its handler, its
+schema and what the step machine needs to know about it.
+
+From this one registry come the door's list of types (``heatlog.validation.EVENT_TYPES``), the dispatch of
+``apply``, the chance/decision split of ``waiting_for``, docs/events.md (``heatlog.docs_gen``) and the contract
+test (tests/test_event_catalogue.py: every registered type has a schema, a handler, a docs entry and a place in
+``schema/event.schema.json``). A module registers its own types from its own file (``module="garage"``); the
+base types are registered at the end of ``rules.py``, in the catalogue's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Event = dict[str, Any]
+Handler = Callable[[Any, Event], None]  # (RaceState, event) -> None; mutates the state or raises
+
+
+@dataclass(frozen=True, slots=True)
+class EventType:
+    name: str
+    handler: Handler
+    module: str = "base"  # "base", or the module that adds it (garage, legends, weather …)
+    schema: str = ""  # path under schema/events/ without ".schema.json" (default: the name)
+    turn: bool = False  # part of a car's turn (steps 3–9): an event of another kind closes that turn
+    guarded: bool = False  # its handler may change the state before a later check fails (rollback copy)
+    chance: bool = False  # an observed chance outcome (a shuffle, draw, flip), not a decision
+    aside: bool = False  # beside the race (a note, a retraction): never closes a turn
+
+    @property
+    def schema_name(self) -> str:
+        return self.schema or self.name
+
+
+REGISTRY: dict[str, EventType] = {}
+
+
+def register(entry: EventType) -> EventType:
+    """Register one event type (once: a second registration of a name is a programming error)."""
+    if entry.name in REGISTRY:
+        raise ValueError(f"event type {entry.name!r} is registered twice")
+    REGISTRY[entry.name] = entry
+    return entry
+
+
+def event_types(module: str | None = None) -> tuple[str, ...]:
+    """The registered types in catalogue order (of one module, if named)."""
+    return tuple(n for n, e in REGISTRY.items() if module is None or e.module == module)

@@ -1,0 +1,146 @@
+"""One ``Rules`` object per race: the named points where modules change the base rules.
+
+Built once, when the race starts, from its configuration (``race_started.modules`` and each module's own block
+of options, ``race_started.<module>``), and shared by every copy of the state like the track. Each field is a
+*policy point*: a question the base rules ask at exactly one place in ``rules.py``/``decide.py``. In a base race
+every point **is** the plain base function below, so the base pays one attribute lookup and nothing else.
+
+A module plugs in by registering a builder, ``register_module(name, build)``: ``build(rules, options)`` returns
+the race's rules with some points replaced (``dataclasses.replace``), usually wrapping the point it is given so
+that modules compose in the order the race lists them. The base step machine calls the points and never names a
+module. docs/design.md ("How a module plugs in") has the worked example; tests/test_ruleset.py exercises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import DISCARDABLE, GEAR_COOLDOWN, engine_heat, starting_deck
+
+if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
+    from .state import Car, RaceState, Turn
+    from .track import Corner
+
+
+# ---------------------------------------------------------------------------------------------- base points
+
+
+def base_starting_deck(state: RaceState, car: Car) -> list[str]:
+    """# 1.2, 22.9: the draw deck before shuffling (the circuit may set the number of Stress)."""
+    return starting_deck(state.track.stress)
+
+
+def base_engine_heat(state: RaceState, car: Car) -> int:
+    """# 1.2, 17.2, 22.9: Heat on the Engine at the start (the circuit may set it)."""
+    return engine_heat(car.handicap, state.track.heat)
+
+
+def base_shift_cost(state: RaceState, car: Car, old: int, new: int) -> int:
+    """# 3.2: Heat from the Engine for a shift (a two-gear shift costs 1; a jump of three is illegal, # 3.4)."""
+    return 1 if abs(new - old) == 2 else 0
+
+
+def base_cooldown(state: RaceState, car: Car, gear: int) -> int:
+    """# 7.2, A10: the React uses of cooldown the gear in force gives (adrenaline adds its own, # 7.4)."""
+    return GEAR_COOLDOWN[gear]
+
+
+def base_boost_cost(state: RaceState, car: Car) -> int:
+    """# 7.5: Heat from the Engine for a boost."""
+    return 1
+
+
+def base_slipstream_distance(state: RaceState, car: Car) -> int:
+    """# 8.2: the spaces a slipstream moves."""
+    return 2
+
+
+def base_corner_limit(state: RaceState, car: Car, turn: Turn, corner: Corner) -> int:
+    """# 9.3: the printed speed limit."""
+    return corner.limit
+
+
+def base_corner_cost(state: RaceState, car: Car, speed: int, limit: int) -> int:
+    """# 9.3: Heat owed for crossing a corner at ``speed``."""
+    return speed - limit if speed > limit else 0
+
+
+def base_can_discard(state: RaceState, car: Car, card: str) -> bool:
+    """# 11.1: never Heat or Stress."""
+    return card in DISCARDABLE
+
+
+def base_clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
+    """# 12.1: the Play Area goes to the discard pile before drawing."""
+    car.discard.extend(car.play_area)
+    car.play_area = []
+
+
+def base_turn_kind(state: RaceState, car: Car) -> str:
+    """Whose turn it is: a player's turn (steps 3–9) in the base game; Legends give their cars another kind."""
+    return "player"
+
+
+# ---------------------------------------------------------------------------------------------- the object
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The policy points of one race (see the module docstring). Immutable; shared by state copies."""
+
+    modules: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)  # each module's options, as race_started holds them
+    starting_deck: Callable[[RaceState, Car], list[str]] = base_starting_deck
+    engine_heat: Callable[[RaceState, Car], int] = base_engine_heat
+    shift_cost: Callable[[RaceState, Car, int, int], int] = base_shift_cost
+    cooldown: Callable[[RaceState, Car, int], int] = base_cooldown
+    boost_cost: Callable[[RaceState, Car], int] = base_boost_cost
+    slipstream_distance: Callable[[RaceState, Car], int] = base_slipstream_distance
+    corner_limit: Callable[[RaceState, Car, Turn, Corner], int] = base_corner_limit
+    corner_cost: Callable[[RaceState, Car, int, int], int] = base_corner_cost
+    can_discard: Callable[[RaceState, Car, str], bool] = base_can_discard
+    clear_play_area: Callable[[RaceState, Car, Turn], None] = base_clear_play_area
+    turn_kind: Callable[[RaceState, Car], str] = base_turn_kind
+    # Other kinds of turn (e.g. "legend"): run the whole turn of a car whose turn_kind names them.
+    turns: Mapping[str, Callable[[RaceState, Car], None]] = field(default_factory=dict)
+    setup_phases: tuple[str, ...] = ("grid", "deal")  # # 1.2–1.4; a module may add one (e.g. a garage draft)
+
+    def phase_after(self, phase: str) -> str:
+        """The set-up phase that follows ``phase`` ("race" after the last)."""
+        phases = self.setup_phases
+        i = phases.index(phase)
+        return phases[i + 1] if i + 1 < len(phases) else "race"
+
+
+BASE_RULES = Rules()
+
+Build = Callable[[Rules, Any], Rules]  # (rules so far, the module's options from race_started) -> rules
+MODULES: dict[str, Build] = {}
+
+
+def register_module(name: str, build: Build) -> None:
+    """Make ``name`` a module a race may list in ``race_started.modules``."""
+    if name in MODULES:
+        raise ValueError(f"module {name!r} is registered twice")
+    MODULES[name] = build
+
+
+def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
+    """The rules of a race listing ``modules`` (in order), each reading its options from ``config[name]``.
+    A ``ValueError`` names an unknown module. No module: the base rules, unchanged."""
+    if not modules:
+        return BASE_RULES
+    if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+        raise ValueError("modules must be a list of module names")
+    if len(set(modules)) != len(modules):
+        raise ValueError("a module is listed twice")
+    rules = Rules(modules=tuple(modules), options={m: config.get(m) for m in modules})
+    for name in modules:
+        build = MODULES.get(name)
+        if build is None:
+            known = ", ".join(sorted(MODULES)) or "none registered"
+            raise ValueError(f"unknown module {name!r} ({known})")
+        rules = build(rules, config.get(name))
+    return rules

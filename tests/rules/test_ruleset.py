@@ -1,0 +1,119 @@
+"""The Rules object and its policy points (issue 11): a base race uses the plain base functions; a module
+changes named points and nothing else. The worked example of docs/design.md: a made-up "rain" module
+(corner limits +N in the rain) built on the ``corner_limit`` point, driven through real events."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from heatlog.engine import MalformedInput, apply, ruleset
+from heatlog.engine.ruleset import BASE_RULES, MODULES, Rules, build_rules, register_module
+
+from .conftest import TRACK, board, ev
+
+# ---------------------------------------------------------------------------------------------- the module
+
+
+def rain(rules: Rules, options: Any) -> Rules:
+    """A made-up module: every corner's limit is ``by`` higher in the rain (default 1)."""
+    by = (options or {}).get("by", 1)
+    if not isinstance(by, int) or isinstance(by, bool) or not 1 <= by <= 3:
+        raise ValueError("rain: by must be 1, 2 or 3")
+    limit = rules.corner_limit  # compose with whatever the modules before it did
+
+    def corner_limit(state: Any, car: Any, turn: Any, corner: Any) -> int:
+        return limit(state, car, turn, corner) + by
+
+    return dataclasses.replace(rules, corner_limit=corner_limit)
+
+
+@pytest.fixture
+def with_rain() -> Iterator[None]:
+    register_module("rain", rain)
+    yield
+    del MODULES["rain"]
+
+
+def checks(turn: Any) -> list[tuple[int, int, int, int]]:
+    return [(c.after_space, c.limit, c.speed, c.cost) for c in turn.corners]
+
+
+# ---------------------------------------------------------------------------------------------- base
+
+
+def test_a_base_race_has_the_base_functions_themselves() -> None:
+    """No module: every point is the plain base function (the base pays no indirection beyond one lookup)."""
+    race = board({"A": {"at": 25}, "B": {"at": 9}})
+    assert race.state.rules is BASE_RULES
+    assert BASE_RULES.corner_limit is ruleset.base_corner_limit
+    assert BASE_RULES.shift_cost is ruleset.base_shift_cost
+    assert race.state.copy().rules is race.state.rules  # shared like the track
+    assert build_rules(None, {}) is build_rules([], {}) is BASE_RULES
+
+
+def test_9_3_base_corner_cost_is_speed_over_the_printed_limit() -> None:
+    # 9.1, 9.3: speed 5 over the corners after 10 (limit 4) and 13 (limit 3): 1 + 2 Heat.
+    race = board({"A": {"at": 25, "hand": "0123412"}, "B": {"at": 9, "gear": 2, "hand": "3212341"}})
+    race.round(A=(1, "0"), B=(2, "32"))
+    race.turns_until("B").go_on()
+    assert checks(race.turn) == [(10, 4, 5, 1), (13, 3, 5, 2)]
+
+
+# ---------------------------------------------------------------------------------------------- the worked example
+
+
+def test_rain_raises_every_corner_limit(with_rain: None) -> None:
+    """The same turn as above in the rain (+1): limits 5 and 4, so 0 + 1 Heat; the check records the limit used."""
+    race = board({"A": {"at": 25, "hand": "0123412"}, "B": {"at": 9, "gear": 2, "hand": "3212341"}})
+    race.state.rules = build_rules(["rain"], {"rain": {"by": 1}})
+    race.round(A=(1, "0"), B=(2, "32"))
+    race.turns_until("B").go_on()
+    assert checks(race.turn) == [(10, 5, 5, 0), (13, 4, 5, 1)]
+    assert race.car("B").engine == 5
+
+
+def test_a_race_names_its_modules_in_race_started(with_rain: None) -> None:
+    """The configuration is part of the log: race_started lists the modules and holds each one's options."""
+    start = ev(
+        "race_started",
+        track=TRACK,
+        laps=1,
+        cars=[{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}],
+        modules=["rain"],
+        rain={"by": 2},
+    )
+    state = apply(None, start)
+    assert state.rules.modules == ("rain",) and state.rules.options == {"rain": {"by": 2}}
+    corner = state.track.corners[0]
+    assert state.rules.corner_limit(state, None, None, corner) == corner.limit + 2
+    assert state.rules.shift_cost is ruleset.base_shift_cost  # the points it does not touch stay the base
+
+
+def test_modules_compose_in_the_order_listed(with_rain: None) -> None:
+    register_module("drizzle", rain)
+    try:
+        rules = build_rules(["rain", "drizzle"], {"rain": {"by": 1}, "drizzle": {"by": 2}})
+    finally:
+        del MODULES["drizzle"]
+    corner = board({"A": {"at": 25}, "B": {"at": 9}}).state.track.corners[0]
+    assert rules.corner_limit(None, None, None, corner) == corner.limit + 3
+
+
+def test_an_unknown_module_or_bad_options_are_refused_before_the_race_exists(with_rain: None) -> None:
+    cars = [{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}]
+    with pytest.raises(MalformedInput, match="unknown module 'snow'"):
+        apply(None, ev("race_started", track=TRACK, cars=cars, modules=["snow"]))
+    with pytest.raises(MalformedInput, match="rain: by must be 1, 2 or 3"):
+        apply(None, ev("race_started", track=TRACK, cars=cars, modules=["rain"], rain={"by": 9}))
+    with pytest.raises(ValueError, match="registered twice"):
+        register_module("rain", rain)
+
+
+def test_set_up_phases_come_from_the_rules() -> None:
+    assert BASE_RULES.phase_after("grid") == "deal" and BASE_RULES.phase_after("deal") == "race"
+    garage = dataclasses.replace(BASE_RULES, setup_phases=("grid", "garage", "deal"))
+    assert garage.phase_after("grid") == "garage" and garage.phase_after("garage") == "deal"
