@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from .engine import Step, Waiting, landing
-from .engine.cards import CARDS, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
     legal_gears,
@@ -129,7 +129,10 @@ class Weights:
 
 ROW = 32  # speeds looked up in a precomputed row; faster plays (a pile of Stress) are computed directly
 # What a card is worth in the hand, for discards: a Stress is a random Basic card, a Heat a dead card.
-UTILITY = {"1": 1.0, "2": 2.0, "3": 3.0, "4": 4.0, "0": 0.0, "5": 5.0, HEAT: -1.5, STRESS: 1.6}
+UTILITY = {**{c: float(v) for c, v in VALUE.items()}, HEAT: -1.5, STRESS: 1.6}
+_B1, _B2, _B3, _B4 = BASIC  # the cards a flip can find (# 14.1), worth VALUE each
+_FOUND = tuple(VALUE[c] for c in BASIC)
+_LOW = tuple(sorted((c for c in DISCARDABLE if VALUE[c] <= 3), key=VALUE.__getitem__))  # discard candidates
 
 
 class _TrackPlan:
@@ -267,15 +270,15 @@ def _flip_values(car: Car) -> tuple[tuple[int, float], ...]:
     (# 5.6) when the deck has none. Uses the deck only as a multiset (deck ∪ hand, minus the own hand)."""
     pool, hand = car.pool, car.hand
     if hand is not None:
-        counts = (pool["1"] - hand["1"], pool["2"] - hand["2"], pool["3"] - hand["3"], pool["4"] - hand["4"])
+        counts = (pool[_B1] - hand[_B1], pool[_B2] - hand[_B2], pool[_B3] - hand[_B3], pool[_B4] - hand[_B4])
     else:
-        counts = (pool["1"], pool["2"], pool["3"], pool["4"])
+        counts = (pool[_B1], pool[_B2], pool[_B3], pool[_B4])
     if not any(counts):
-        counts = tuple(car.discard.count(c) for c in ("1", "2", "3", "4"))  # type: ignore[assignment]
+        counts = tuple(car.discard.count(c) for c in BASIC)  # type: ignore[assignment]
     hit = _FLIPS.get(counts)
     if hit is None:
         total = sum(counts)  # none at all: # A8, nothing to find
-        hit = tuple((v + 1, n / total) for v, n in enumerate(counts) if n) if total else ((0, 1.0),)
+        hit = tuple((_FOUND[i], n / total) for i, n in enumerate(counts) if n) if total else ((0, 1.0),)
         _FLIPS[counts] = hit
     return hit
 
@@ -542,9 +545,9 @@ class HeuristicBot:
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
         out: list[str] = []
         kept_low = False
-        for c in ("0", "1", "2", "3"):
+        for c in _LOW:
             for _ in range(hand[c]):
-                if c in ("1", "2") and tight and not kept_low:
+                if 0 < VALUE[c] <= 2 and tight and not kept_low:
                     kept_low = True  # a low card for the tight corner ahead
                     continue
                 if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):

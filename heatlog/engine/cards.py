@@ -1,25 +1,166 @@
-"""Card tokens and the starting deck (# 1.1, 1.2, 4.2, 4.3, 14.2)."""
+"""Cards as data: each card type is a ``CardDef``, and a race reads its cards through a ``Catalogue``
+(# 1.1, 1.2, 4.2, 4.3, 14.1, 14.2).
+
+The base cards are ``heatlog/data/cards/base.json`` (schema/cards.schema.json): the engine reads that frozen file
+of its own once, at import, and derives everything below from it — nothing else in heatlog spells out what a
+base card means. A race that meets other cards (the Garage's upgrades, sponsorship cards) embeds their
+definitions in its ``race_started.cards`` block, as it embeds its track, and gets a catalogue of the base cards
+plus those; a race without the block uses the base catalogue, so every old log reads unchanged. The base tokens
+stay ``"1".."4","0","5","H","S"``.
+"""
 
 from __future__ import annotations
 
-BASIC = ("1", "2", "3", "4")  # carry the Basic (Speed) symbol: the only cards a flip can find (# 14.1)
-UPGRADES = ("0", "5")  # Starting Upgrades: playable, no Basic symbol (# 4.3, 14.2)
-HEAT = "H"  # Heat, including the Heat Starting Upgrade (# 4.2)
-STRESS = "S"
-CARDS = ("1", "2", "3", "4", "0", "5", "H", "S")
-PLAYABLE = frozenset(("1", "2", "3", "4", "0", "5", "S"))  # # 4.2: Heat is not playable (except # 13)
-DISCARDABLE = frozenset(("1", "2", "3", "4", "0", "5"))  # # 11.1: never Stress or Heat
-VALUE = {"1": 1, "2": 2, "3": 3, "4": 4, "0": 0, "5": 5}
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+BASE_FILE = Path(__file__).resolve().parent.parent / "data" / "cards" / "base.json"
+KINDS = ("basic", "starting", "heat", "stress", "upgrade", "sponsor")
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    """One card type, as its data file describes it."""
+
+    token: str  # the id every event, position and multiset uses
+    name: str
+    short: str  # what a recorder user types
+    kind: str  # basic, starting, heat, stress, upgrade, sponsor
+    speeds: tuple[int, ...]  # (4,) or a choice such as (1, 2, 3, 4) (# 18.6); () for Heat and Stress
+    symbols: tuple[tuple[str, int], ...]  # (symbol, N), e.g. (("boost", 1),): Stress is one "+" flip
+    copies: int
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CardDef:
+        """A ``ValueError`` or ``KeyError`` says what is wrong (the door checks the schema first)."""
+        speed = d.get("speed")
+        speeds = () if speed is None else (speed,) if isinstance(speed, int) else tuple(speed)
+        if d["kind"] not in KINDS or not all(isinstance(s, int) and s >= 0 for s in speeds):
+            raise ValueError(f"card {d.get('id')!r}: unknown kind or bad speed")
+        symbols = tuple(sorted((str(k), int(v)) for k, v in dict(d.get("symbols", {})).items()))
+        return cls(str(d["id"]), str(d["name"]), str(d.get("short", d["id"])).lower(), d["kind"], speeds,
+                   symbols, int(d.get("copies", 0)))
+
+    def symbol(self, name: str) -> int:
+        return dict(self.symbols).get(name, 0)
+
+    @property
+    def value(self) -> int | None:
+        """The speed of a single-speed card; None for Heat, Stress and a choice of speeds."""
+        return self.speeds[0] if len(self.speeds) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """The card types a race can meet, in canonical order, with their meanings precomputed for the hot path.
+    Immutable and shared by every copy of a state, like the track."""
+
+    cards: tuple[CardDef, ...]
+    tokens: tuple[str, ...]
+    token_set: frozenset[str]
+    basic: frozenset[str]  # carry the Speed symbol: the only cards a "+" flip can find (# 14.1)
+    playable: frozenset[str]  # # 4.2: everything but Heat (a cluttered hand aside, # 13)
+    discardable: frozenset[str]  # # 11.1: never Heat or Stress
+    value: Mapping[str, int]  # single-speed cards
+    heat: str  # the Heat token (# 4.2; a Garage Heat card is the same, # 18.27)
+    stress: str
+
+    @classmethod
+    def of(cls, cards: Iterable[CardDef]) -> Catalogue:
+        cards = tuple(cards)
+        tokens = tuple(c.token for c in cards)
+        if len(set(tokens)) != len(tokens):
+            raise ValueError("a card token is defined twice")
+        heat = [c.token for c in cards if c.kind == "heat"]
+        stress = [c.token for c in cards if c.kind == "stress"]
+        if len(heat) != 1 or len(stress) != 1:
+            raise ValueError("a catalogue holds exactly one Heat and one Stress card type")
+        return cls(
+            cards,
+            tokens,
+            frozenset(tokens),
+            frozenset(c.token for c in cards if c.kind == "basic"),
+            frozenset(c.token for c in cards if c.kind != "heat"),
+            frozenset(c.token for c in cards if c.kind not in ("heat", "stress")),
+            {c.token: c.speeds[0] for c in cards if len(c.speeds) == 1},
+            heat[0],
+            stress[0],
+        )
+
+    def with_block(self, block: Any) -> Catalogue:
+        """This catalogue plus the definitions of a ``race_started.cards`` block ({token: definition}); a
+        ``ValueError`` says what is wrong."""
+        if not isinstance(block, dict) or not block:
+            raise ValueError("cards must map card tokens to their definitions")
+        extra = []
+        for token, d in block.items():
+            if not isinstance(d, dict) or d.get("id", token) != token:
+                raise ValueError(f"card {token!r}: its definition must be an object with id {token!r}")
+            if token in self.token_set:
+                raise ValueError(f"card {token!r} is a base card: it cannot be redefined")
+            card = CardDef.from_dict({**d, "id": token})
+            if card.kind in ("heat", "stress"):
+                raise ValueError(f"card {token!r}: Heat and Stress are the base tokens H and S (# 18.27)")
+            extra.append(card)
+        return Catalogue.of((*self.cards, *extra))
+
+    def __getitem__(self, token: str) -> CardDef:
+        for c in self.cards:
+            if c.token == token:
+                return c
+        raise KeyError(token)
+
+    def name(self, token: str) -> str:
+        """How messages name a card: Heat, Stress, an upgrade's name, or a quoted speed ("4")."""
+        card = self[token] if token in self.token_set else None
+        if card is None or card.kind in ("basic", "starting"):
+            return f'"{token}"'
+        return card.name
+
+    def label(self, token: str) -> str:
+        """How narration shows a card: its name (Heat, Stress, an upgrade), a speed card as its token."""
+        card = self[token] if token in self.token_set else None
+        return token if card is None or card.kind in ("basic", "starting") else card.name
+
+    def listing(self) -> str:
+        """The tokens, for messages: "1 2 3 4 0 5 H S"."""
+        return " ".join(self.tokens)
+
+
+def _load_base() -> Catalogue:
+    data = json.loads(BASE_FILE.read_text(encoding="utf-8"))
+    return Catalogue.of(CardDef.from_dict(d) for d in data["cards"])
+
+
+BASE_CATALOGUE = _load_base()
+_base = BASE_CATALOGUE
+
+# The base cards' meanings, derived from the data file (the names the engine and its callers have always used).
+BASIC = tuple(t for t in _base.tokens if t in _base.basic)  # 1 2 3 4
+UPGRADES = tuple(c.token for c in _base.cards if c.kind == "starting")  # 0 5 (# 4.3, 14.2)
+HEAT = _base.heat
+STRESS = _base.stress
+CARDS = _base.tokens  # canonical order: 1 2 3 4 0 5 H S
+PLAYABLE = _base.playable
+DISCARDABLE = _base.discardable
+VALUE = dict(_base.value)
+_COPIES = {c.token: c.copies for c in _base.cards}
 
 HAND_SIZE = 7  # # 1.2, 12.2
 GEAR_COOLDOWN = {1: 3, 2: 1, 3: 0, 4: 0}  # # 7.2
 SPINOUT_STRESS = {1: 1, 2: 1, 3: 2, 4: 2}  # # 10.3
 
 
-def starting_deck(stress: int = 3) -> list[str]:
+def starting_deck(stress: int | None = None) -> list[str]:
     """The draw deck before shuffling (# 1.2): 12 Basic, 0, 5, the Heat upgrade and the circuit's Stress
-    (3 on the base circuits, # 22.9)."""
-    return [c for c in BASIC for _ in range(3)] + ["0", "5", HEAT] + [STRESS] * stress
+    (3 on the base circuits, # 22.9), in canonical order."""
+    n = dict(_COPIES)
+    if stress is not None:
+        n[STRESS] = stress
+    return [c for c in CARDS for _ in range(n[c])]
 
 
 def engine_heat(handicap: bool, heat: int = 6) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .cards import (
+    BASE_CATALOGUE,
     BASIC,
     CARDS,
     HAND_SIZE,
@@ -31,7 +32,6 @@ from .track import Track
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
-CARD_SET = frozenset(CARDS)
 
 
 # ---------------------------------------------------------------------------------------------- errors
@@ -84,11 +84,11 @@ def _car(state: RaceState, ev: Event) -> Car:
 def _cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
     cards = ev.get(key)
     try:
-        ok = isinstance(cards, list) and CARD_SET.issuperset(cards)  # only card tokens (strings) are members
+        ok = isinstance(cards, list) and state.cards.token_set.issuperset(cards)  # the race's card tokens only
     except TypeError:  # an unhashable item (a list, an object)
         ok = False
     if not ok:
-        raise _malformed(state, ev, f"{key} must be a list of cards (1 2 3 4 0 5 H S)")
+        raise _malformed(state, ev, f"{key} must be a list of cards ({state.cards.listing()})")
     return cards  # type: ignore[return-value]
 
 
@@ -117,20 +117,29 @@ def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
 
 def _has_in_hand(car: Car, cards: list[str]) -> str | None:
     """Why the hand cannot hold ``cards``, or None. Table mode checks against what could be there."""
-    need = counts(cards)
     if len(cards) > car.hand_size:
         return f"the hand holds only {car.hand_size} cards"
+    need: dict[str, int] = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
     source = car.hand if car.hand is not None else car.pool
-    for c in CARDS:
-        if need[c] > source[c]:
-            have = source[c]
+    for c in sorted(need, key=_order) if len(need) > 1 else need:  # the first short card in card order
+        if need[c] > source.get(c, 0):
+            have = source.get(c, 0)
             where = "in the hand" if car.hand is not None else "unseen (deck and hand)"
             return f"only {have} {_card_name(c)} {'is' if have == 1 else 'are'} {where}, not {need[c]}"
     return None
 
 
+_ORDER = {c: i for i, c in enumerate(CARDS)}
+
+
+def _order(card: str) -> int:
+    return _ORDER.get(card, len(_ORDER))  # a race's other cards (upgrades) after the base cards
+
+
 def _card_name(c: str) -> str:
-    return {"H": "Heat", "S": "Stress"}.get(c, f'"{c}"')
+    return BASE_CATALOGUE.name(c)  # Heat, Stress, or the quoted token
 
 
 def _remove_from_hand(car: Car, cards: list[str]) -> None:
@@ -207,11 +216,13 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         raise _malformed(None, ev, f"track is not a valid track: {exc}") from exc
     try:
         rules = build_rules(ev.get("modules"), ev)  # the race's policy points (engine/ruleset.py)
-    except ValueError as exc:
+        block = ev.get("cards")  # the definitions of the cards beyond the base this race can meet
+        catalogue = BASE_CATALOGUE if block is None else BASE_CATALOGUE.with_block(block)
+    except (ValueError, KeyError, TypeError) as exc:
         raise _malformed(None, ev, str(exc)) from None
     if ev.get("position") is not None:
         state = state_from_position(ev["position"], track=track)
-        state.rules = rules
+        state.rules, state.cards = rules, catalogue
         return state
     cars = ev.get("cars")
     if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
@@ -242,7 +253,7 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     if unknown:
         raise _malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
     state = make_state(track, laps, variant, mode, cars, handicap)
-    state.rules = rules
+    state.rules, state.cards = rules, catalogue
     return state
 
 
@@ -596,8 +607,8 @@ def _card_flipped(state: RaceState, ev: Event) -> None:
     if turn.flipping is None:
         raise _illegal(state, ev, f"{car.name} has no Stress or Boost to resolve", "14.1")
     card = ev.get("card")
-    if not isinstance(card, str) or card not in CARD_SET:
-        raise _malformed(state, ev, "card must be one of 1 2 3 4 0 5 H S")
+    if not isinstance(card, str) or card not in state.cards.token_set:
+        raise _malformed(state, ev, f"card must be one of {state.cards.listing()}")
     _take_from_deck(state, car, ev, card)
     _resolve_flip(state, car, turn, card)
     if turn.flipping is None:

@@ -10,7 +10,7 @@ import copy as _copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CARDS, engine_heat
+from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
@@ -165,6 +165,7 @@ class RaceState:
     shifts: dict[str, tuple[int, bool]] = field(default_factory=dict)  # step 1: gear before, paid Heat
     events: int = 0  # events applied (informational)
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
+    cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
 
     @property
     def final_line(self) -> int:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
+from ..engine.cards import BASE_CATALOGUE
 
 Event = dict[str, Any]
 
 COMMANDS = ("undo", "note", "board", "help", "quit")
 SAVED = "progress is saved; run heatlog record to resume"
 OVER_PROMPT = "race over — Enter to leave (undo takes back the last answer): "
-CARD_WORDS = {"heat": "H", "stress": "S"}
-CARD_CHARS = {"1": "1", "2": "2", "3": "3", "4": "4", "0": "0", "5": "5", "h": "H", "s": "S"}
-CARD_NAMES = {"H": "Heat", "S": "Stress"}
+# What a user types for a card and how a card is shown, from the card catalogue (engine/cards.py).
+CARD_WORDS = {c.name.lower(): c.token for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
+CARD_CHARS = {c.short: c.token for c in BASE_CATALOGUE.cards if len(c.short) == 1}
+CARD_NAMES = {c.token: c.name for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
 
 
 def parse_cards(text: str) -> list[str]:

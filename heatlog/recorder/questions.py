@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import IllegalEvent, RaceState, Step, go_on
-from ..engine.cards import HAND_SIZE
+from ..engine.cards import BASE_CATALOGUE, HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
@@ -124,7 +124,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             f"flip for {name}'s {what}: ",
             None,
             "the flipped card(s) in order until a 1–4; 0, 5, h, s are discarded and flipping goes on (# 14.1)",
-            ("1", "2", "3", "4", "0", "5", "h", "s"),
+            tuple(c.short for c in BASE_CATALOGUE.cards),
         )
     if step == Step.REVEAL:
         return Question(

@@ -6,13 +6,14 @@ spins out, back to space 33, takes 2 Stress, gear 1".
 
 from __future__ import annotations
 
+from ..engine.cards import BASE_CATALOGUE, STRESS
 from ..engine.state import RaceState, Turn
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 def _card(c: str) -> str:
-    return {"H": "Heat", "S": "Stress"}.get(c, c)
+    return BASE_CATALOGUE.label(c)  # Heat, Stress, or the speed card's token
 
 
 def corner_number(state: RaceState, after_space: int) -> int:
@@ -33,7 +34,7 @@ def played_words(turn: Turn) -> str:
     found = iter(turn.stress_found)
     parts = []
     for c in turn.played:
-        if c == "S":
+        if c == STRESS:
             got = next(found, "-")
             parts.append(f"Stress→{got if got != '-' else 'nothing'}")
         else:
@@ -48,7 +49,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     head = f"{name} {gear_words(turn)}, plays {played_words(turn)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
-    skipped = [c for p, c in turn.flips if c not in ("1", "2", "3", "4")]
+    skipped = [c for p, c in turn.flips if c not in BASE_CATALOGUE.basic]  # # 14.1: a flip skips these
     parts = [head + f": speed {turn.speed - (1 if turn.adrenaline_move else 0) - _boost_value(turn)}"]
     if skipped:
         parts.append("flips past " + " ".join(_card(c) for c in skipped))
