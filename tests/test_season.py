@@ -336,3 +336,37 @@ def test_season_page_through_the_entry_point(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "s.html").exists() and (tmp_path / "s-race-3.html").exists()
     assert "Season 1962" in (tmp_path / "s.html").read_text(encoding="utf-8")
+
+
+def test_21_the_recorder_guides_a_season_race(tmp_path: Path) -> None:
+    """``heatlog record --new --season ID`` starts the season's next race from the season and asks its first
+    round at once, in a real terminal."""
+    import os
+    import shutil
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    db = tmp_path / "h.db"
+    r = run("season", "new", "--published", "1964", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    assert r.returncode == 0, r.stderr
+    exe = shutil.which("heatlog")
+    cmd = [exe] if exe else [sys.executable, "-m", "heatlog.cli"]
+    env = {k: v for k, v in os.environ.items() if k != "HEATLOG_DB"}
+    env.update(NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(
+        cmd[0],
+        [*cmd[1:], "record", "--new", "--season", "1", "--db", str(db)],
+        env=env,
+        encoding="utf-8",
+        dimensions=(60, 200),
+        timeout=60,
+    )
+    child.expect("race 1 of season 1964, Japan, event Going global")
+    child.expect("not applied by heatlog yet")
+    child.expect(r"gear \(now 1\)")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    shown = json.loads(run("season", "show", "1", "--json", db=db).stdout)
+    assert shown["races"][0]["race"] == 1 and shown["next"] == 2
+    r = run("record", "--season", "1", db=db)
+    assert r.returncode == 1 and "--new" in r.stderr

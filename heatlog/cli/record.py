@@ -15,14 +15,39 @@ def record(
     force: Annotated[
         bool, typer.Option("--force", help="Take the race over from a recorder on another machine that is gone.")
     ] = False,
+    season: Annotated[
+        int | None,
+        typer.Option("--season", help="With --new: the season's next race, set up from the season (no questions)."),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Record a race at the table: a guided session that asks every entry in turn (resumes where it stopped).
 
-    Example: heatlog record --new
+    With --new --season ID the race is the season's next one: its circuit, laps, drivers and grid come from the
+    season (heatlog season new), and the recorder goes straight to the first round.
+
+    Example: heatlog record --new;  heatlog record --new --season 1
     """
     from ..recorder import record as run_recorder
 
+    if season is not None:
+        from ..engine.errors import MalformedInput
+        from ..season import next_race, season_view, unapplied_effects
+        from ..usertext import console
+
+        if not new or race is not None:
+            raise MalformedInput("--season starts the season's next race: give it with --new (and no --race)")
+        with open_log(db) as log:
+            race = next_race(log, season)
+            view = season_view(log, season)
+            sr = next(r for r in view.races if r.race == race)
+            err = console(stderr=True)
+            err.print(f"race {race}: race {sr.index} of season {view.name}, {sr.track['name']}, event {sr.event.name}")
+            missing = unapplied_effects(sr.event)
+            if missing:
+                err.print(f"not applied by heatlog yet: {'; '.join(missing)}")
+            code = run_recorder(log, race=race, new=False, force=force)
+        raise typer.Exit(code)
     with open_log(db, create=new) as log:
         code = run_recorder(log, race=race, new=new, force=force)
     raise typer.Exit(code)
