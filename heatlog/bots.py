@@ -381,7 +381,8 @@ class HeuristicBot:
         if step <= Step.SLIPSTREAM:
             return self._react(state, car)
         if step == Step.DISCARD:
-            return self._discard(state, car)
+            # the engine says whether a discard is open (# 11.1, 13.3, 22.6 tunnels): no copy of those rules here
+            return self._discard(state, car) if "cards_discarded" in w.optional else None
         return None
 
     def _track_plan(self, state: RaceState) -> _TrackPlan:
@@ -524,8 +525,6 @@ class HeuristicBot:
     def _discard(self, state: RaceState, car: Car) -> Event | None:
         turn = state.turn
         assert turn is not None
-        if turn.cluttered or turn.discarded:  # # 13.3, 11.1: as waiting_for's optional "cards_discarded"
-            return None
         hand = car.hand
         deck = car.deck_counts()
         assert hand is not None and deck is not None

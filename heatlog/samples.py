@@ -214,7 +214,24 @@ GOLDEN_TABLE = Sample(
         "handicap": ["Red"],
     },
 )
-GOLDENS: tuple[tuple[Sample, bool], ...] = ((GOLDEN, False), (GOLDEN_TABLE, True))
+#: Golden playthroughs of the expansion features: Japan (flooded spaces, # 22.4; the chicane 10/12, # 22.1)
+#: and Spain (tunnels, # 22.6; the chicanes 29/32 and 95/98).
+GOLDEN_JAPAN = Sample(
+    "golden_japan",
+    "Japan, 2 laps, 3 heuristic cars and 1 random car: flooded spaces and the chicane",
+    {"track": "japan", "cars": 4, "seed": 3, "bots": ["heuristic", "heuristic", "heuristic", "random"]},
+)
+GOLDEN_SPAIN = Sample(
+    "golden_spain",
+    "Spain, 1 lap, 3 heuristic cars and 1 random car: tunnels and two chicanes",
+    {"track": "spain", "cars": 4, "seed": 2, "bots": ["heuristic", "heuristic", "heuristic", "random"]},
+)
+GOLDENS: tuple[tuple[Sample, bool], ...] = (
+    (GOLDEN, False),
+    (GOLDEN_TABLE, True),
+    (GOLDEN_JAPAN, False),
+    (GOLDEN_SPAIN, False),
+)
 
 
 def golden_events(sample: Sample, table: bool) -> list[Event]:

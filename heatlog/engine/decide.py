@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
 from .events import REGISTRY
+from .modules import circuits
 from .rules import slipstream_block
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
@@ -146,7 +147,8 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
             optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
     if turn.sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
-    if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded):
+    open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
+    if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded) and open_discard:
         optional.append("cards_discarded")
     return optional
 

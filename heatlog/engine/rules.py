@@ -24,6 +24,7 @@ from .cards import (
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
+from .modules import circuits
 from .movement import landing, move, place
 from .ruleset import build_rules
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
@@ -453,16 +454,18 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     shift = abs(gear - car.gear)
     if shift == 3:
         raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
-    cost = state.rules.shift_cost(state, car, car.gear, gear)  # # 3.2
+    cost = state.rules.shift_cost(state, car, car.gear, gear)  # # 3.2, 22.4
     if cost:
+        surcharge = circuits.flooded_surcharge(state.track, car.progress, car.gear, gear)
         if car.engine < cost:
             holds = "is empty" if car.engine == 0 else f"holds {car.engine}"
             raise _illegal(
                 state,
                 ev,
                 f"a {_SHIFTS[shift]}-gear shift costs {cost} Heat from the Engine and {car.name}'s Engine "
-                f"{holds} (Heat in hand cannot pay)",
-                "3.3",
+                f"{holds} (Heat in hand cannot pay)"
+                + ("; a downshift from a flooded space costs 1 more" if surcharge else ""),
+                "22.4" if surcharge else "3.3",
             )
         _pay_heat(car, cost)
     state.pending.remove(car.name)
@@ -559,7 +562,7 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
         round=state.round,
         gear=car.gear,
         from_gear=from_gear,
-        shift_heat=1 if paid else 0,
+        shift_heat=state.rules.shift_cost(state, car, from_gear, car.gear) if paid else 0,  # no car moved yet
         start=car.progress,
         reached=car.progress,
         sub=REVEAL,
@@ -836,6 +839,8 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, "no voluntary discard after a cluttered hand", "13.3")
     if not cards:
         raise _malformed(state, ev, "name at least one card to discard")
+    if turn.sub == DISCARD:
+        _no_tunnel_discard(state, ev, car)
     can_discard = state.rules.can_discard
     bad = [c for c in cards if not can_discard(state, car, c)]
     if bad:
@@ -848,6 +853,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
     if turn.sub != DISCARD:
         raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
+    _no_tunnel_discard(state, ev, car)  # # 22.6: where the car is when it would discard (after its move)
     why = _has_in_hand(car, cards)
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
@@ -855,6 +861,12 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     car.discard.extend(cards)
     turn.discarded = list(cards)
     advance(state, car, turn, REPLENISH)
+
+
+def _no_tunnel_discard(state: RaceState, ev: Event, car: Car) -> None:
+    if not circuits.may_discard(state.track, car.progress):
+        space = state.track.space_of(car.progress)
+        raise _illegal(state, ev, f"{car.name} is on space {space}, in a tunnel: no card may be discarded", "22.6")
 
 
 def _restore(state: RaceState, snapshot: RaceState) -> None:

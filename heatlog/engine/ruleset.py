@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, engine_heat, starting_deck
+from .modules import circuits
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
     from .state import Car, RaceState, Turn
@@ -38,8 +39,9 @@ def base_engine_heat(state: RaceState, car: Car) -> int:
 
 
 def base_shift_cost(state: RaceState, car: Car, old: int, new: int) -> int:
-    """# 3.2: Heat from the Engine for a shift (a two-gear shift costs 1; a jump of three is illegal, # 3.4)."""
-    return 1 if abs(new - old) == 2 else 0
+    """# 3.2: Heat from the Engine for a shift (a two-gear shift costs 1; a jump of three is illegal, # 3.4);
+    # 22.4: 1 more for a downshift by a car that started the round on a flooded space (its space at step 1)."""
+    return circuits.shift_heat(state.track, car.progress, old, new)
 
 
 def base_cooldown(state: RaceState, car: Car, gear: int) -> int:
@@ -68,7 +70,8 @@ def base_corner_cost(state: RaceState, car: Car, speed: int, limit: int) -> int:
 
 
 def base_can_discard(state: RaceState, car: Car, card: str) -> bool:
-    """# 11.1: never Heat or Stress."""
+    """# 11.1: never Heat or Stress. (Where a car may discard at all, # 22.6 tunnels, is judged at step 8, where
+    the car then stands: ``rules._cards_discarded`` and ``decide.waiting_for``.)"""
     return card in DISCARDABLE
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..engine import IllegalEvent, RaceState, Step, go_on
 from ..engine.cards import BASE_CATALOGUE, HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
+from ..engine.modules import circuits
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
@@ -99,7 +100,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 name,
                 f"{name} gear (now {car.gear}) [{car.gear}]: ",
                 str(car.gear),
-                f"legal: {' '.join(map(str, gears))} (a two-gear shift costs 1 Engine Heat, # 3.2){more}",
+                f"legal: {' '.join(map(str, gears))} (a two-gear shift costs 1 Engine Heat, # 3.2)"
+                + ("; flooded: downshift costs 1 more Heat (# 22.4)" if state.track.is_flooded(car.progress) else "")
+                + more,
                 tuple(map(str, gears)),
             )
         sets = playable_sets(car, car.gear)
@@ -154,6 +157,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
+        if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress):
+            return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
         if done < Step.DISCARD and _can_discard(state, car):
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             return Question(

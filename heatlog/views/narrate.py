@@ -7,6 +7,7 @@ spins out, back to space 33, takes 2 Stress, gear 1".
 from __future__ import annotations
 
 from ..engine.cards import BASE_CATALOGUE, STRESS
+from ..engine.modules import circuits
 from ..engine.state import RaceState, Turn
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
@@ -26,7 +27,10 @@ def corner_number(state: RaceState, after_space: int) -> int:
 def gear_words(turn: Turn) -> str:
     if turn.from_gear == turn.gear:
         return f"stays in {ORDINAL[turn.gear]}"
-    heat = " (pays 1 Heat)" if turn.shift_heat else ""
+    heat = f" (pays {turn.shift_heat} Heat)" if turn.shift_heat else ""
+    base = 1 if abs(turn.from_gear - turn.gear) == 2 else 0
+    if turn.gear < turn.from_gear and turn.shift_heat > base:  # # 22.4
+        heat = f" (pays {turn.shift_heat} Heat; flooded: downshift costs 1 more Heat)"
     return f"shifts to {ORDINAL[turn.gear]}{heat}"
 
 
@@ -69,6 +73,10 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         parts.append(f"slipstreams {turn.slipstream_moved}")
     for cc in turn.corners:
         n = corner_number(state, cc.after_space)
+        chicane = circuits.chicane_of(state.track, cc.after_space)  # # 22.1: each line checked on its own
+        if chicane is not None:
+            line = "first" if chicane.first.after_space == cc.after_space else "second"
+            n = f"{n}, the chicane's {line} line"  # type: ignore[assignment]
         if cc.spinout:
             parts.append(
                 f"crosses corner {n} (limit {cc.limit}): owes {cc.cost} Heat, has {cc.paid}: spins out, "
@@ -81,6 +89,8 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"crosses corner {n} (limit {cc.limit})")
     if turn.discarded:
         parts.append("discards " + " ".join(turn.discarded))
+    elif turn.complete and not turn.cluttered and not turn.finished and state.track.in_tunnel(turn.end):
+        parts.append("in a tunnel: no discard (# 22.6)")
     if turn.finished:
         parts.append("crosses the finish line")
     elif turn.laps_before < _laps_after(state, turn):

@@ -91,3 +91,103 @@ def test_22_1_22_3_chicane_lines_and_press_letters() -> None:
     assert chicane_of(japan, 18) is None
     assert press_corner(japan, "A") is not None and press_corner(japan, "A").after_space == 12  # type: ignore[union-attr]
     assert press_corner(load_track("italy"), "E").after_space == 19  # type: ignore[union-attr]  # wraps
+
+
+# ---------------------------------------------------------------------------------------------- in the engine
+
+
+def _japan() -> dict:
+    return load_track_data("japan")
+
+
+def test_22_4_MA16_the_engine_charges_the_flooded_surcharge() -> None:
+    from heatlog.engine.decide import legal_gears
+
+    from .conftest import board
+
+    # A starts the round on flooded space 8, B on dry space 13; both in gear 3 with 1 Heat on the Engine
+    race = board({"A": {"at": 8, "gear": 3, "engine": 1}, "B": {"at": 13, "gear": 3, "engine": 1}}, track=_japan())
+    assert legal_gears(race.state, race.car("A")) == [2, 3, 4]  # two down would cost 2 (# 3.3 + 22.4)
+    assert legal_gears(race.state, race.car("B")) == [1, 2, 3, 4]
+    race.reject("gear_chosen", car="A", gear=1, rule="22.4")
+    race.gears(A=2, B=1)
+    assert (race.car("A").engine, race.car("B").engine) == (0, 0)  # A: 0 + 1 flooded; B: 1 for two gears
+    race.play(A="12", B="1")
+    race.turns_until("A")  # B leads (space 13): its turn first
+    assert race.turn.car == "A" and race.turn.shift_heat == 1
+
+
+def test_22_4_shifting_up_or_staying_on_a_flooded_space_is_as_usual() -> None:
+    from .conftest import board
+
+    race = board({"A": {"at": 8, "gear": 2, "engine": 1}, "B": {"at": 40, "gear": 2, "engine": 1}}, track=_japan())
+    race.gears(A=3, B=2)
+    assert (race.car("A").engine, race.car("B").engine) == (1, 1)
+
+
+def test_22_4_narration_says_when_the_surcharge_applies() -> None:
+    from heatlog.views.narrate import gear_words
+
+    from .conftest import board
+
+    race = board({"A": {"at": 8, "gear": 3}, "B": {"at": 1, "gear": 1}}, track=_japan())
+    race.round(A=(2, "12"), B=(1, "1"))
+    turn = race.turn if race.turn.car == "A" else race.last_turn("A")
+    assert gear_words(turn) == "shifts to 2nd (pays 1 Heat; flooded: downshift costs 1 more Heat)"
+
+
+def test_22_5_a_cluttered_car_on_a_flooded_space_pays_for_its_downshift() -> None:
+    """# 3.5: a cluttered car may still shift; on a flooded space its downshift costs the surcharge."""
+    from .conftest import board
+
+    race = board(
+        {"A": {"at": 9, "gear": 2, "engine": 2, "hand": "HHHHHHS"}, "B": {"at": 1, "gear": 1}}, track=_japan()
+    )
+    race.gears(A=1, B=1)
+    assert race.car("A").engine == 1
+
+
+def test_22_6_MA16_no_discard_on_a_tunnel_space() -> None:
+    """A car that ends its move on a tunnel space may not discard; the recorder and the bots are not offered it."""
+    from heatlog.engine.decide import waiting_for
+
+    from .conftest import board
+
+    spain = load_track_data("spain")
+    race = board({"A": {"at": 12, "gear": 2, "hand": "1234123"}, "B": {"at": 1, "gear": 1}}, track=spain)
+    race.round(A=(2, "34"), B=(1, "1"))  # A: 12 + 7 = 19, in the tunnel of 17-24
+    assert race.turn.car == "A"
+    race.go_on()
+    while race.turn.sub < 8:
+        race.go_on()
+    assert race.state.track.in_tunnel(race.car("A").progress)
+    assert "cards_discarded" not in waiting_for(race.state).optional
+    race.reject("cards_discarded", car="A", cards=["1"], rule="22.6")
+
+
+def test_22_6_discard_allowed_just_outside_a_tunnel() -> None:
+    from heatlog.engine.decide import waiting_for
+
+    from .conftest import board
+
+    spain = load_track_data("spain")
+    race = board({"A": {"at": 8, "gear": 2, "hand": "1234123"}, "B": {"at": 1, "gear": 1}}, track=spain)
+    race.round(A=(2, "34"), B=(1, "1"))  # 8 + 7 = 15: before the tunnel
+    while race.turn.sub < 8:
+        race.go_on()
+    assert race.turn.car == "A" and not race.state.track.in_tunnel(race.car("A").progress)
+    assert "cards_discarded" in waiting_for(race.state).optional
+    race.discard("A", "1")
+
+
+def test_22_1_each_chicane_line_is_checked_and_paid() -> None:
+    """Japan's chicane 10/12 (limit 4 twice): a Speed-6 move across both lines pays 2 + 2 (# 9.3)."""
+    from .conftest import board
+
+    race = board({"A": {"at": 7, "gear": 2, "engine": 6}, "B": {"at": 1, "gear": 1}}, track=_japan())
+    race.round(A=(2, "33"), B=(1, "1"))  # 7 + 6 = 13: crosses the lines after 10 and 12
+    while race.state.turn is not None and race.turn.car == "A" and race.turn.sub < 8:
+        race.go_on()
+    turn = race.last_turn("A")
+    assert [(c.after_space, c.cost) for c in turn.corners] == [(10, 2), (12, 2)]
+    assert race.car("A").engine == 2

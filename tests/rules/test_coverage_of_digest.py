@@ -28,7 +28,7 @@ MODULE_SECTIONS: dict[str, str] = {}  # sections 19, 20 join when their scenario
 MODULE_READINGS: tuple[str, ...] = ()
 # Single items of sections not yet built whole (22: expansion circuits as data, circuit values, not covered).
 MODULE_ITEMS: tuple[str, ...] = (
-    *("22.1", "22.3", "22.9", "22.10"),
+    *("22.1", "22.3", "22.4", "22.5", "22.6", "22.9", "22.10", "MA16"),
     *("21.1", "21.6", "21.10", "21.12", "MC6", "MA11", "MA12"),  # the Championship's pure rules
 )
 # The Garage (section 18, issue 14) and the module readings it relies on (docs/garage.md). It joins
