@@ -25,6 +25,9 @@ EXPANSIONS = ("heavy-rain", "tunnel-vision")  # # 18.2: Air intake (Super Cool),
 UPGRADES_EACH = 3  # # 18.5: three upgrades each, whatever the way of choosing
 SNAKE_KEPT_FROM = 4  # # 18.5: a snake draft picks 4 and removes 1
 BASIC_SLIPSTREAM = 2  # # 8.2
+# Symbols in the order a card's description lists them (the card files' order; logs store keys sorted).
+SYMBOL_ORDER: tuple[str, ...] = ("boost", "heat", "scrap", "cooldown", "reduce", "slipstream", "adjust")
+SYMBOL_ORDER += ("salvage", "direct", "accelerate", "refresh", "super_cool", "draft", "one_time")
 MANDATORY_REACT = ("heat", "scrap")  # # 18.25: must be resolved before React ends
 REACT_SYMBOLS = ("heat", "scrap", "cooldown", "reduce", "salvage", "direct", "super_cool", "draft")  # # 18.7
 
@@ -329,6 +332,20 @@ class Draft:
         self.removing.remove(name)
 
 
+def draft_chance(draft: Draft, rng: Any) -> Event | None:
+    """The chance event the draft waits for, drawn with ``rng`` (a ``random.Random``): a market (draft, snake) or a
+    car's three cards (random) from what is left of the Garage deck (# 18.5). The deck is sorted first, so the
+    outcome never depends on how it happens to lie in memory. None when a decision is due or the draft is over."""
+    due, cars = draft.waiting()
+    if due not in ("garage_market", "upgrades_dealt"):
+        return None
+    pool = sorted(card for card, copies in draft.deck.items() for _ in range(copies))
+    if due == "garage_market":
+        n = draft.next_market_size()
+        return {"type": due, "v": 1, "round": draft.round + 1, "cards": rng.sample(pool, min(n, len(pool)))}
+    return {"type": due, "v": 1, "car": cars[0], "cards": rng.sample(pool, min(UPGRADES_EACH, len(pool)))}
+
+
 def _is_upgrade_token(value: str) -> bool:
     return value.startswith("U") and value[1:].isdigit()
 
@@ -496,7 +513,11 @@ def describe(card: Card) -> str:
     """One line for narration: ``Brakes (speed 1/2/3/4; heat 1)``."""
     sp = "/".join(str(v) for v in speeds(card))
     parts = []
-    for name, n in card.get("symbols", {}).items():
+    symbols = card.get("symbols", {})
+    for name in SYMBOL_ORDER:
+        if name not in symbols:
+            continue
+        n = symbols[name]
         label = name.replace("_", " ")
         if name in ("direct", "accelerate", "refresh", "one_time"):
             parts.append(label)

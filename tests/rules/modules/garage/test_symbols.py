@@ -123,3 +123,10 @@ def test_narration_names():
     assert describe(ALL["U36"]) == "Tires (speed 2; cooldown 3, adjust -1)"
     assert describe(ALL["U2"]) == "4 wheel drive (speed 0; +++)"
     assert describe(ALL["U9"]) == "Brakes (speed 2/4)"
+
+
+def test_a_description_does_not_depend_on_the_order_symbols_are_stored_in():
+    # A log stores its JSON with sorted keys: the narration must read the same from it (18.2).
+    card = dict(ALL["U40"])
+    stored = {**card, "symbols": dict(sorted(card["symbols"].items()))}
+    assert describe(stored) == describe(card) == "Tires (speed 0; +, cooldown 1, slipstream 1, adjust +1)"
