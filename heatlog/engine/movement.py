@@ -31,14 +31,20 @@ def landing(state: RaceState, car: Car, target: int, floor: int | None = None) -
     if floor is None:
         floor = car.progress
     track = state.track
+    spots = state.spots
+    lanes = track._lane_by_space  # the race line by space (track.race_lane, inlined: bots ask this a lot)
+    n = track.spaces
+    me = car.name
     q = target
     while q > floor:
-        race = track.race_lane(q)
-        if free(state, q, race, car.name):
+        s = (q - 1) % n + 1
+        race = lanes[s]
+        holder = spots.get((s, race))
+        if holder is None or holder == me:
             return q, race
-        other = 3 - race
-        if free(state, q, other, car.name):
-            return q, other
+        holder = spots.get((s, 3 - race))
+        if holder is None or holder == me:
+            return q, 3 - race
         q -= 1
     race = track.race_lane(floor)
     if free(state, floor, race, car.name):
