@@ -407,7 +407,11 @@ class HeuristicBot:
         hand = car.hand
         if hand is None:
             raise MalformedInput("the heuristic bot plays open races only: it needs its own hand")
-        key = (id(state), state.round, _hand_key(hand), car.progress, car.engine, gear)
+        # Everything the plan depends on besides the state's identity, so that a plan is never reused for
+        # another race or round whose state happens to get the same id (the adrenaline holders, the track).
+        adrenaline = car.name in state.adrenaline  # # 6.1: fixed at the start of the round, public
+        context = (adrenaline, state.track.id, state.final_line)
+        key = (id(state), state.round, _hand_key(hand), car.progress, car.engine, gear, *context)
         planned = self._planned.get(car.name)
         if gear is not None and planned is not None and planned[0] == key:
             return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
@@ -416,7 +420,6 @@ class HeuristicBot:
         p = car.progress
         heat_in_hand = hand[HEAT]
         stress_in_hand = hand[STRESS]
-        adrenaline = car.name in state.adrenaline  # # 6.1: fixed at the start of the round, public
         flips: tuple[tuple[int, float], ...] | None = None
         sums: dict[int, list[tuple[int, float]]] = {}
         hand_points = sum(VALUE[c] * hand[c] for c in VALUE)
@@ -463,7 +466,7 @@ class HeuristicBot:
                     best = (g, cards)
         if gear is None:  # what step 2 will see: the planned gear, its shift paid (# 3.2)
             paid = 1 if abs(best[0] - car.gear) == 2 else 0
-            self._planned[car.name] = ((*key[:4], car.engine - paid, best[0]), best[1])
+            self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
         return best
 
     # ---- steps 4–6: react and slipstream

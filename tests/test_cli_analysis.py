@@ -168,3 +168,16 @@ def test_ctrl_c_stops_playouts_with_a_partial_result(simdb: Path) -> None:
     assert data["partial"] is True and 0 < data["playouts"] < 100000 and data["requested"] == 100000
     assert data["playouts"] % 16 == 0  # whole chunks: a prefix of the full run
     assert "Traceback" not in err
+
+
+def test_simulate_races_on_workers_gives_the_same_races_and_ids(tmp_path: Path) -> None:
+    """Workers play, one writer stores in seed order: the same races, ids and logs on 1 or 2 workers."""
+    outs, logs = [], []
+    for workers in ("1", "2"):
+        db = tmp_path / f"w{workers}.db"
+        r = run("simulate", "--races", "9", "--cars", "3", "--seed", "5", "--workers", workers, "--json", db=db)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+        logs.append(run("export", "--race", "8", db=db).stdout)
+    assert outs[0] == outs[1] and logs[0] == logs[1]
+    assert [x["race"] for x in outs[0]] == list(range(1, 10)) and [x["seed"] for x in outs[0]] == list(range(5, 14))

@@ -28,7 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import HeuristicBot, Options, get_bot
+from ..bots import Options, get_bot
 from ..engine import HeatlogError, MalformedInput, RaceState
 from ..engine.game import GO_ON, apply_decision, apply_event, play_out
 from ..engine.state import expand
@@ -66,14 +66,9 @@ class Job:
 
 
 def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
-    """Fresh bots for one chunk (a heuristic bot's caches never carry over from one chunk to another)."""
-    made: dict[str, Any] = {}
-    out: dict[str, Any] = {}
-    for car, name in names.items():
-        if name not in made:
-            made[name] = HeuristicBot() if name == "heuristic" else get_bot(name)
-        out[car] = made[name]
-    return out
+    """The bots by car: the process's own bot of each name (a heuristic bot's caches hold values of pure
+    functions of their keys, so sharing them across playouts and chunks changes no decision)."""
+    return {car: get_bot(name) for car, name in names.items()}
 
 
 def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:

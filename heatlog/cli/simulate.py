@@ -36,6 +36,12 @@ def simulate(
     bot: Annotated[str | None, typer.Option(help="The bot for every car: heuristic (default) or random.")] = None,
     bots: Annotated[str | None, typer.Option(help="One bot per car, in car order: heuristic,random,…")] = None,
     races: Annotated[int, typer.Option(help="How many races to play.")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Local processes for --races (default: all cores; 1: this one).")
+    ] = None,
+    dask_scheduler: Annotated[
+        str | None, typer.Option("--dask-scheduler", help="Play --races on a Dask cluster at ADDRESS.")
+    ] = None,
     season: Annotated[
         str | None,
         typer.Option(help="Play a whole published season instead (1961 … 1965, # 21.1); race k uses seed+k."),
@@ -94,20 +100,42 @@ def simulate(
                 }
             )
 
+        partial = False
         if races == 1:
             one(0)
         else:
             from rich.progress import Progress
 
-            with Progress(console=err_console(), transient=True) as progress:
-                task = progress.add_task(f"simulating {races} races", total=races)
-                for k in range(races):
-                    one(k)
-                    progress.advance(task)
+            from ..analysis.executors import executor_for
+            from ..simulate import store_race
+            from ..simulate.parallel import simulate_many
+
+            kwargs = {
+                "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
+                "bots": spec, "car_names": names,
+            }
+            # Workers play the races; this process is the one writer, storing them in seed order.
+            with executor_for(workers, dask_scheduler) as ex, Progress(console=err_console(), transient=True) as bar:
+                task = bar.add_task(f"simulating {races} races", total=races)
+                played, was_cut = simulate_many(races, first, kwargs, ex, progress=lambda n: bar.advance(task, n))
+                try:
+                    for p in played:
+                        race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
+                                          bots=drivers, start_validated=False)
+                        results.append({"race": race, "seed": p.seed, "track": p.track, "laps": p.laps,
+                                        "rounds": p.rounds, "events": len(p.events), "order": p.order})
+                except KeyboardInterrupt:
+                    partial = True
+                partial = partial or was_cut()
+            if not results:
+                raise typer.Exit(130)
     if as_json:
         typer.echo(json.dumps(results if races > 1 else results[0], indent=1))
-        return
-    _print_simulated(console, results, names, log.path)
+    else:
+        _print_simulated(console, results, names, log.path)
+    if partial:
+        err_console().print(f"partial: {len(results)} of {races} races (interrupted)", markup=False)
+        raise typer.Exit(130)
 
 
 def _simulate_season(name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None) -> None:

@@ -1,0 +1,102 @@
+"""Many simulated races on any ``concurrent.futures.Executor`` (``heatlog simulate --races N --workers W``).
+
+Workers play races (a pure function of the arguments and the seed) and hand back their logs; the caller
+stores them with one writer, in seed order. Chunks of :data:`CHUNK` races, a bounded window of chunks in
+flight, results in seed order: the same seeds give the same races and the same race ids whatever the
+number of workers or the executor.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import dataclass
+from typing import Any
+
+from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race
+
+Event = dict[str, Any]
+CHUNK = 4  # races per task: fixed, so results never depend on the number of workers
+WINDOW = 8  # chunks in flight
+
+
+@dataclass(slots=True)
+class Played:
+    """One race as a worker hands it back: its log and its finishing table."""
+
+    seed: int
+    events: list[Event]
+    track: str
+    laps: int
+    rounds: int
+    order: list[dict[str, Any]]
+
+
+def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
+    """A worker's task: the races of ``seeds`` (``kwargs`` as :func:`simulate_race` takes them; bots by name)."""
+    out: list[Played] = []
+    names = [c["name"] if isinstance(c, dict) else c for c in kwargs.get("car_names", [])]
+    args = {k: v for k, v in kwargs.items() if k != "car_names"}
+    for seed in seeds:
+        watch = TurnLog()
+        _, events, state = simulate_race(None, seed=seed, watch=watch, **args)
+        drivers = bot_names(args.get("bots", "heuristic"), names or list(state.cars))
+        labels = {n: bot_label(b) for n, b in drivers.items()}
+        rows = finishing_table(state, watch.turns(), labels)
+        out.append(Played(seed, events, state.track.name, state.laps, state.round, rows))
+    return out
+
+
+def simulate_many(
+    count: int,
+    first_seed: int,
+    kwargs: dict[str, Any],
+    executor: Executor,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Iterator[Played], Callable[[], bool]]:
+    """Races with seeds ``first_seed`` … ``first_seed + count - 1``, yielded in seed order as they are ready.
+    Returns the iterator and a function telling, once the iterator is exhausted, whether Ctrl-C cut it short
+    (the races yielded are then a prefix of the full run)."""
+    chunks = [list(range(first_seed + s, first_seed + min(s + CHUNK, count))) for s in range(0, count, CHUNK)]
+    state = {"partial": False}
+
+    def gen() -> Iterator[Played]:
+        futures: dict[Future[list[Played]], int] = {}
+        done: dict[int, list[Played]] = {}
+        todo = iter(range(len(chunks)))
+        nxt_out = 0
+        try:
+            for k in itertools.islice(todo, WINDOW):
+                futures[executor.submit(play_races, chunks[k], kwargs)] = k
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    k = futures.pop(fut)
+                    done[k] = fut.result()
+                    if progress is not None:
+                        progress(len(chunks[k]))
+                    n = next(todo, None)
+                    if n is not None:
+                        new = executor.submit(play_races, chunks[n], kwargs)
+                        futures[new] = n
+                        pending.add(new)
+                while nxt_out in done:
+                    yield from done.pop(nxt_out)
+                    nxt_out += 1
+        except KeyboardInterrupt:
+            state["partial"] = True
+            for fut in futures:
+                fut.cancel()
+        while nxt_out in done:  # finished before the stop, in order
+            yield from done.pop(nxt_out)
+            nxt_out += 1
+        if nxt_out < len(chunks):
+            state["partial"] = True
+
+    return gen(), lambda: state["partial"]
+
+
+__all__ = ["CHUNK", "Played", "play_races", "simulate_many"]
