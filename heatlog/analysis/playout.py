@@ -124,13 +124,12 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         stream = "play" if job.crn else f"play/{k}"
         # One generator per car for its reshuffles and one for its bot's choices: with common random numbers a
         # car's k-th reshuffle and k-th random choice use the same numbers on every side, whenever they come.
-        gens: dict[str, random.Random] = {}
+        gens: dict[tuple[str, str], random.Random] = {}
 
-        def gen(name: str, what: str, stream: str = stream, gens: dict[str, random.Random] = gens) -> random.Random:
-            key = f"{stream}/{what}/{name}"
-            g = gens.get(key)
+        def gen(name: str, what: str, stream: str = stream, gens: Any = gens) -> random.Random:
+            g = gens.get((what, name))
             if g is None:
-                g = gens[key] = random.Random(playout_seed(job.seed, index, key))
+                g = gens[(what, name)] = random.Random(playout_seed(job.seed, index, f"{stream}/{what}/{name}"))
             return g
 
         def decide(state: RaceState, name: str, gen: Any = gen) -> Event | None:

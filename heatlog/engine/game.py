@@ -315,7 +315,7 @@ def play_out(
             ev = decide(state, name)
             if ev is None:
                 raise IllegalEvent(f"no decision for {name} at step {state.step}", car=name)
-            apply_decision(state, ev)
+            apply(state, ev, atomic=False)  # no rollback copy: a refused decision abandons the play-out
             if record is not None:
                 record(ev)
             continue
@@ -331,7 +331,10 @@ def play_out(
                         raise IllegalEvent(f"{car.name} revealed nothing", car=car.name)
                     go_on(state)
                     continue
-                apply_decision(state, ev)
+                if ev.get("type") == "cards_revealed" and state.mode == "open":
+                    apply_decision(state, ev)
+                else:
+                    apply(state, ev, atomic=False)
                 if record is not None:
                     record(ev)
                 continue
