@@ -14,7 +14,8 @@ from typing import Any
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
 from .events import REGISTRY
 from .modules import circuits
-from .rules import slipstream_block
+from .modules.weather import sector_at
+from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
 
@@ -88,6 +89,8 @@ class Waiting:
             return f"{name} flips for the {self.flipping} (# 14.1)"
         if due == "cards_revealed":
             return f"{name} reveals {self.count} cards (# 5.1)"
+        if due == "legend_card_revealed":
+            return f"the Legend card of round {self.count} (# 19.5)"
         return _TEXT[due]
 
 
@@ -96,6 +99,8 @@ _TEXT = {
     "grid_set": "the grid order (# 1.4)",
     "gear_chosen": "gears (# 3.1)",
     "cards_played": "played cards (# 4.1)",
+    "weather_drawn": "the weather tile (# 20.2)",
+    "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
 }
 _WORDS = {
     "cards_discarded": "discard",
@@ -118,6 +123,8 @@ def waiting_for(state: RaceState | None) -> Waiting:
             return Waiting(STEPS[PLAY], list(state.pending), "cards_played")
         car = state.cars[turn.car]
         sub = turn.sub
+        if car.legend:  # # 19.5, MA9: the only thing a Legend's turn can wait for (count: the round)
+            return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
         if turn.flipping is not None:
             if car.deck_size == 0:
                 return Waiting(STEPS[sub], [car.name], "deck_shuffled", flipping=turn.flipping)
@@ -131,8 +138,10 @@ def waiting_for(state: RaceState | None) -> Waiting:
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
+    if phase == "weather":  # # 20.2: the tile, then one token per corner
+        return Waiting(STEPS[SETUP], [], "weather_drawn" if state.weather_tile is None else "road_conditions_drawn")
     if phase == "deal":
-        for car in (state.cars[n] for n in state.grid):
+        for car in (state.cars[n] for n in state.grid if not state.cars[n].legend):
             if car.needs_shuffle:
                 return Waiting(STEPS[SETUP], [car.name], "deck_shuffled")
             if car.hand_size < HAND_SIZE:
@@ -180,8 +189,15 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     return out
 
 
-def cooldown_left(turn: Turn) -> int:
-    return turn.cooldown_allowance - turn.cooled
+def cooldown_left(turn: Turn, state: RaceState | None = None, car: Car | None = None) -> int:
+    """Cooldown still allowed this turn; with the state and car, as the car's sector has it now (no cooldown,
+    cooling bonus: # 20.9, 20.10, MA5)."""
+    if state is None or car is None:
+        return turn.cooldown_allowance - turn.cooled
+    sector = sector_at(state, car.progress)
+    if sector.no_cooldown:
+        return 0
+    return max(0, turn.cooldown_allowance + sector.cooling - turn.cooled)
 
 
 def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
@@ -190,9 +206,9 @@ def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
         return []
     out: list[Event] = []
     heat_in_hand = car.hand[HEAT] if car.hand is not None else min(car.pool[HEAT], car.hand_size)
-    for n in range(1, min(cooldown_left(turn), heat_in_hand) + 1):
+    for n in range(1, min(cooldown_left(turn, state, car), heat_in_hand) + 1):
         out.append({"type": "cooldown", "v": 1, "car": car.name, "count": n})
-    if not turn.boosted and car.engine >= 1:
+    if not turn.boosted and (car.engine >= 1 or sector_at(state, car.progress).free_boost):  # # 20.11, MA20
         out.append({"type": "boost", "v": 1, "car": car.name})
     if turn.adrenaline:
         if not turn.adrenaline_move:
@@ -212,7 +228,12 @@ def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
     if turn.sub > 6:
         return False, "step 6 is over"
     why = slipstream_block(state, car, turn)
-    return (why is None), (why or "open: 2 more spaces (# 8.1)")
+    if why is not None:
+        return False, why
+    totals = slipstream_totals(state, car)
+    if len(totals) > 1:
+        return True, f"open: {' or '.join(map(str, totals))} more spaces (# 8.1, 20.12)"
+    return True, "open: 2 more spaces (# 8.1)"
 
 
 def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]:
@@ -255,10 +276,10 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
         return [{"type": "cards_revealed", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
     out = react_options(state, car, turn)
     if "slipstream" in w.optional:
-        out += [
-            {"type": "slipstream", "v": 1, "car": name, "taken": True},
-            {"type": "slipstream", "v": 1, "car": name, "taken": False},
-        ]
+        out.append({"type": "slipstream", "v": 1, "car": name, "taken": True})
+        for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
+            out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
+        out.append({"type": "slipstream", "v": 1, "car": name, "taken": False})
     if turn.sub == 8 and "cards_discarded" in w.optional:  # discards are decided after the corners
         out += [{"type": "cards_discarded", "v": 1, "car": name, "cards": d} for d in discard_options(car, state)]
     return out

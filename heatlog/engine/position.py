@@ -11,6 +11,8 @@ from typing import Any
 
 from .cards import CARDS, HAND_SIZE
 from .errors import MalformedInput
+from .modules.legends import LegendDeck, LegendMove, LegendRules
+from .modules.weather import WeatherRules, build_conditions
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -33,6 +35,8 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
+    if d.get("legend") is not None:
+        d["legend"] = LegendMove(**d["legend"])
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 
@@ -40,6 +44,8 @@ def unknowns(state: RaceState) -> list[str]:
     """What this position does not know (table mode hides hands; an unrecorded shuffle hides order)."""
     out: list[str] = []
     for car in state.cars.values():
+        if car.legend:
+            continue  # a Legend has no cards (# 19.3)
         if car.hand is None:
             out.append(f"hand of {car.name}")
         if car.deck is None and car.deck_size:
@@ -74,6 +80,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
                 "needs_shuffle": c.needs_shuffle,
                 "deck_max": expand(c.deck_max) if c.deck_max is not None else None,
                 "finished": c.finished,
+                **({"legend": True} if c.legend else {}),
             }
         )
     return {
@@ -100,7 +107,37 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
         "hall_of_fame": list(state.hall_of_fame),
         "finish_rounds": dict(state.finish_rounds),
         "unknown": unknowns(state),
+        **_modules_to_position(state),
     }
+
+
+def _modules_to_position(state: RaceState) -> dict[str, Any]:
+    """The optional modules' part of a position: their race data (as embedded in race_started) and state."""
+    out: dict[str, Any] = {}
+    if state.legends is not None and state.legend_deck is not None:
+        out["legends"] = {**state.legends.data, "deck": state.legend_deck.to_dict()}
+    if state.weather is not None:
+        out["weather"] = {
+            "data": state.weather.data,
+            "tile": state.weather_tile,
+            "tokens": list(state.conditions.tokens) if state.conditions is not None else None,
+        }
+    return {"modules": out} if out else {}
+
+
+def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
+    modules = pos.get("modules") or {}
+    if "legends" in modules:
+        legends = modules["legends"]
+        state.legends = LegendRules.from_dict(legends)
+        state.legend_deck = LegendDeck.from_dict(legends.get("deck", {}))
+    if "weather" in modules:
+        weather = modules["weather"]
+        state.weather = WeatherRules.from_dict(weather["data"])
+        state.weather_tile = weather.get("tile")
+        if weather.get("tokens") is not None:
+            assert state.weather_tile is not None
+            state.conditions = build_conditions(state.track, state.weather, state.weather_tile, weather["tokens"])
 
 
 def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
@@ -136,6 +173,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
                 needs_shuffle=bool(d.get("needs_shuffle", False)),
                 deck_max=counts(d["deck_max"]) if d.get("deck_max") is not None else None,
                 finished=bool(d.get("finished", False)),
+                legend=bool(d.get("legend", False)),
             )
             _check_car(car)
             roster[car.name] = car
@@ -168,13 +206,14 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             spots=spots,
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
         )
+        _modules_from_position(state, pos)
     except MalformedInput:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AssertionError) as exc:
         raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in ("grid", "deal", "race", "over"):
+    if state.phase not in ("grid", "weather", "deal", "race", "over"):
         raise MalformedInput(f"unknown phase {state.phase!r}")
     return state
 

@@ -8,6 +8,7 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 
 from __future__ import annotations
 
+from dataclasses import replace as _replace
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,8 +26,10 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
 from .modules import circuits
+from .modules import legends as _legends
+from .modules import weather as _weather
 from .movement import landing, move, place
-from .ruleset import build_rules
+from .ruleset import build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -62,7 +65,7 @@ def _malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput
 
 
 def _step_of(state: RaceState) -> int | None:
-    if state.phase in ("grid", "deal"):
+    if state.phase in ("grid", "weather", "deal"):
         return 0
     if state.phase == "over":
         return None
@@ -79,6 +82,8 @@ def _car(state: RaceState, ev: Event) -> Car:
     car = state.cars.get(name) if isinstance(name, str) else None
     if car is None:
         raise _malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})")
+    if car.legend:  # # 19.10: every car event is a player's decision or card
+        raise _illegal(state, ev, f"{car.name} is a Legend: no gear, cards, Heat, React or slipstream", "19.10")
     return car
 
 
@@ -230,7 +235,7 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         raise _malformed(
             None,
             ev,
-            "a base race has 2 to 6 cars",
+            "a base race has 2 to 6 cars (Legends included, # 19.2)",
         )
     names = [c.get("name") for c in cars if isinstance(c, dict)]
     if len(names) != len(cars) or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
@@ -253,9 +258,41 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     unknown = [h for h in handicap if h not in names]
     if unknown:
         raise _malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
+    legends, weather = _modules(ev, track, cars, handicap)
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
+    if legends is not None:
+        state.legends, state.legend_deck = legends, _legends.LegendDeck()
+    state.weather = weather
     return state
+
+
+def _modules(
+    ev: Event, track: Track, cars: list[Any], handicap: list[str]
+) -> tuple[_legends.LegendRules | None, _weather.WeatherRules | None]:
+    """The Legends and weather modules of ``race_started`` (listed in ``modules``, each with its block of data and
+    options under its own name, MODULES.md), checked. ``build_rules`` has refused an unknown module already."""
+    modules = ev.get("modules") or []
+    legends = weather = None
+    if "legends" in modules:
+        try:
+            legends = _legends.LegendRules.from_dict(ev.get("legends"))
+        except ValueError as exc:
+            raise _malformed(None, ev, str(exc)) from None
+        why = _legends.setup_problem(legends, track, cars)
+        if why:
+            raise _malformed(None, ev, why)
+        bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
+        if bad:
+            raise _malformed(None, ev, f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
+    elif any(isinstance(c, dict) and c.get("legend") for c in cars):
+        raise _malformed(None, ev, "Legend cars need the Legends module (modules: [\"legends\"], # 19.1)")
+    if "weather" in modules:
+        try:
+            weather = _weather.WeatherRules.from_dict(ev.get("weather"))
+        except ValueError as exc:
+            raise _malformed(None, ev, str(exc)) from None
+    return legends, weather
 
 
 def _grid_set(state: RaceState, ev: Event) -> None:
@@ -271,6 +308,10 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         p, lane = state.track.grid_progress(spot)  # # 1.4: fill from the lowest number upward
         car.progress, car.lane = p, lane
         state.spots[(state.track.space_of(p), lane)] = name
+        if car.legend:  # # 19.3: a Legend has no deck, hand, Engine or Stress
+            car.pool, car.deck_size, car.hand, car.hand_size = counts([]), 0, None, 0
+            car.deck, car.deck_max, car.needs_shuffle, car.engine = None, None, False, 0
+            continue
         deck = rules.starting_deck(state, car)  # # 1.2, 22.9
         car.pool = counts(deck)
         car.deck_size = len(deck)
@@ -280,18 +321,59 @@ def _grid_set(state: RaceState, ev: Event) -> None:
         car.deck_max = dict(car.pool) if car.hand is None else None
         car.needs_shuffle = True
         car.engine = rules.engine_heat(state, car)  # # 17.2, 22.9
-    state.phase = rules.phase_after("grid")
+    state.phase = rules.phase_after("grid")  # # 20.2: the weather module adds its phase before the decks
 
 
 def _deal_done(state: RaceState) -> bool:
-    return all(c.hand_size >= HAND_SIZE and not c.needs_shuffle for c in state.cars.values())
+    return all(c.legend or (c.hand_size >= HAND_SIZE and not c.needs_shuffle) for c in state.cars.values())
+
+
+# ---------------------------------------------------------------------------------------------- weather set-up
+
+
+def _weather_drawn(state: RaceState, ev: Event) -> None:
+    rules = state.weather
+    if rules is None:
+        raise _illegal(state, ev, "the weather module is not in this race", "20.1")
+    if state.phase != "weather" or state.weather_tile is not None:
+        raise _illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
+    tile = ev.get("tile")
+    if not isinstance(tile, str) or tile not in rules.tiles:
+        raise _malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
+    state.weather_tile = tile
+    _weather.apply_start_effect(state, rules.tiles[tile])  # # 20.3
+
+
+def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
+    rules = state.weather
+    if rules is None:
+        raise _illegal(state, ev, "the weather module is not in this race", "20.1")
+    if state.phase != "weather" or state.weather_tile is None:
+        raise _illegal(
+            state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2"
+        )
+    tokens = ev.get("tokens")
+    why = _weather.check_tokens(state.track, rules, tokens)
+    if why:
+        raise _illegal(state, ev, why, "20.2")
+    assert isinstance(tokens, list)
+    state.conditions = _weather.build_conditions(state.track, rules, state.weather_tile, tokens)
+    state.phase = state.rules.phase_after("weather")
 
 
 # ---------------------------------------------------------------------------------------------- shuffles and draws
 
 
+def _weather_first(state: RaceState, ev: Event) -> None:
+    if state.phase == "weather":
+        raise _illegal(
+            state, ev, "draw the weather tile and the road-condition tokens before the starting shuffle", "20.3"
+        )
+
+
 def _deck_shuffled(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
+    _weather_first(state, ev)
     order = ev.get("order")
     if order is not None:
         order = _cards(state, ev, "order")
@@ -346,6 +428,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
 
 def _cards_drawn(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
+    _weather_first(state, ev)
     cards = ev.get("cards")
     count = ev.get("count")
     if (cards is None) == (count is None):
@@ -430,11 +513,13 @@ def start_round(state: RaceState) -> None:
     state.round += 1
     state.step = GEARS
     state.order, state.adrenaline = round_order(state)
-    state.pending = list(state.order)
+    state.pending = [n for n in state.order if not state.cars[n].legend]  # # 19.6: Legends skip steps 1–2
     state.turn_index = 0
     state.turn = None
     state.turns = []
     state.finished_round = []
+    if not state.pending:  # only Legends are left on the track
+        _begin_turns(state)
 
 
 _SHIFTS = {0: "no", 1: "one", 2: "two"}
@@ -475,7 +560,7 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     if not state.pending:
         if state.mode == "open":
             state.step = PLAY
-            state.pending = list(state.order)
+            state.pending = [n for n in state.order if not state.cars[n].legend]
         else:
             _begin_turns(state)
 
@@ -572,6 +657,35 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
     turn.cooldown_allowance = state.rules.cooldown(state, car, car.gear)  # # 7.2, A10: the gear in force
     state.turn = turn
     return car, turn
+
+
+def _legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
+    """# 19.7–19.14: the Legend's move, placed by the base blocking rule (# 19.9); no React, slipstream, corner
+    check, discard or draw (# 19.10): its turn ends at once."""
+    plan = _legends.legend_turn_move(state, car)
+    turn.legend = plan
+    turn.speed = plan.spaces
+    turn.moved = move(state, car, turn, plan.spaces)
+    _end_turn(state, car, turn)
+
+
+def _legend_card_revealed(state: RaceState, ev: Event) -> None:
+    rules, deck, turn = state.legends, state.legend_deck, state.turn
+    if rules is None or deck is None:
+        raise _illegal(state, ev, "there are no Legends in this race", "19.1")
+    if turn is None or not state.cars[turn.car].legend or deck.current_round == state.round:
+        if deck.current_round == state.round and state.phase == "race":
+            raise _illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
+        raise _illegal(state, ev, "the Legend card is turned when the first Legend of the round moves", "MA9")
+    card = ev.get("card")
+    why = deck.why_not(rules, card)
+    if why:
+        raise _illegal(state, ev, why, "MA9")
+    assert isinstance(card, int)
+    deck.reveal(rules, card, state.round)
+    car = state.cars[turn.car]
+    _legend_moves(state, car, turn)
+    advance(state, car, turn, REACT)  # on to the next car's turn
 
 
 def _cards_revealed(state: RaceState, ev: Event) -> None:
@@ -682,7 +796,10 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     n = ev.get("count")
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise _malformed(state, ev, "count must be a positive number")
-    left = turn.cooldown_allowance - turn.cooled
+    sector = _weather.sector_at(state, car.progress)  # # 20.7, MA5: where the car is now
+    if sector.no_cooldown:
+        raise _illegal(state, ev, f"no cooldown in this sector (road condition: {sector.token})", "20.9")
+    left = turn.cooldown_allowance + sector.cooling - turn.cooled  # # 20.10: the cooling bonus while here
     if n > left:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         raise _illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn, not {n}{extra}", "7.2")
@@ -699,11 +816,13 @@ def _boost(state: RaceState, ev: Event) -> None:
     car, turn = _react_turn(state, ev, "boost", "7.5")
     if turn.boosted:
         raise _illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
-    cost = state.rules.boost_cost(state, car)
+    free = _weather.sector_at(state, car.progress).free_boost  # # 20.11, MA20: no Heat, even from an empty Engine
+    cost = 0 if free else state.rules.boost_cost(state, car)
     if car.engine < cost:
         raise _illegal(state, ev, f"a boost costs {cost} Heat from the Engine, which holds {car.engine}", "7.6")
     _pay_heat(car, cost)
     turn.boosted = True
+    turn.boost_free = free
     turn.flipping = "boost"
     _flips_done(state, car, turn)
 
@@ -750,6 +869,9 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
     if car.progress + state.rules.slipstream_distance(state, car) > state.final_line:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
+    sector = _weather.sector_at(state, car.progress)
+    if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
+        return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
     space = state.track.space_of(car.progress)
     ahead = state.track.space_of(car.progress + 1)
     for (sp, _lane), name in state.spots.items():
@@ -758,6 +880,14 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         if sp in (space, ahead):
             return None
     return "no car beside it or in the space directly ahead (# 8.1)"
+
+
+def slipstream_totals(state: RaceState, car: Car) -> list[int]:
+    """The slipstream totals open to ``car`` from its space now: 2, and 2 + a sector bonus (# 20.12), each
+    only if it does not cross the final finish line (# 8.6, MA17). Call when slipstream_block() is None."""
+    bonus = _weather.sector_at(state, car.progress).slipstream
+    totals = [2, 2 + bonus] if bonus else [2]
+    return [t for t in totals if car.progress + t <= state.final_line]
 
 
 def _slipstream(state: RaceState, ev: Event) -> None:
@@ -776,10 +906,24 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
     if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
+    spaces = ev.get("spaces", 2)
+    if "spaces" in ev:
+        if not isinstance(spaces, int) or isinstance(spaces, bool):
+            raise _malformed(state, ev, "spaces must be a number")
+        if not taken:
+            raise _malformed(state, ev, "spaces goes with taken: true")
+        totals = slipstream_totals(state, car)
+        if spaces not in totals:
+            raise _illegal(
+                state,
+                ev,
+                f"{car.name} may slipstream {' or '.join(map(str, totals))} spaces here, not {spaces}",
+                "20.12" if spaces > 2 else "8.2",
+            )
     turn.sub = SLIPSTREAM
     turn.slipstream = taken
     if taken:
-        turn.slipstream_moved = move(state, car, turn, state.rules.slipstream_distance(state, car))  # # 8.2, 8.4, 8.5
+        turn.slipstream_moved = move(state, car, turn, spaces)  # # 8.2, 8.4: not speed (# 8.5)
     _close_until(state, car, turn, DISCARD, ev)
 
 
@@ -790,8 +934,11 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
     rules = state.rules
     for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
-        limit = rules.corner_limit(state, car, turn, corner)
+        token = _weather.corner_at(state, corner.after_space)  # # 20.8: every crossing, every lap
+        limit = rules.corner_limit(state, car, turn, corner) + token.limit
         cost = rules.corner_cost(state, car, turn.speed, limit)  # # 9.3
+        if token.overheat and turn.speed > limit:
+            cost += token.overheat  # # 20.13, MA19
         if cost <= car.engine:
             _pay_heat(car, cost)
             turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
@@ -957,6 +1104,13 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         state.rules.turns[kind](state, car)
         return None
     car, turn = _start_turn(state)
+    if car.legend:  # # 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5)
+        deck = state.legend_deck
+        assert deck is not None
+        if deck.current_round != state.round:
+            return None  # waiting for legend_card_revealed
+        _legend_moves(state, car, turn)
+        return car, turn  # over: the step machine goes on to the next car
     if car.committed is None:
         return None
     cards, car.committed = car.committed, None
@@ -1013,6 +1167,19 @@ for _entry in (
     EventType("note", _no_effect, aside=True),
 ):
     register(_entry)
+
+
+# The Legends and weather modules (MODULES.md 19, 20): their chance events, and their place in a race's Rules.
+for _entry in (
+    EventType("weather_drawn", lambda st, ev: _weather_drawn(st, ev), module="weather", chance=True),
+    EventType("road_conditions_drawn", lambda st, ev: _road_conditions_drawn(st, ev), module="weather", chance=True),
+    EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
+):
+    register(_entry)
+register_module("legends", lambda rules, options: rules)  # # 19: Legend turns are the engine's own (start_turn)
+register_module(  # # 20.2: the tile and the tokens are drawn after the grid, before the decks
+    "weather", lambda rules, options: _replace(rules, setup_phases=("grid", "weather", "deal"))
+)
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

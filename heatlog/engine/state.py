@@ -13,6 +13,8 @@ from typing import Any
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
+from .modules.legends import LegendDeck, LegendMove, LegendRules
+from .modules.weather import Conditions, WeatherRules
 from .track import Track
 
 Counts = dict[str, int]
@@ -54,6 +56,7 @@ class Car:
     # then only shrinks as cards are flipped; draws by count leave it as it is. None when the hand is known.
     deck_max: Counts | None = None
     finished: bool = False
+    legend: bool = False  # a Legend car (# 19.1): no deck, hand, Engine or gear; moved by the Legend card
 
     def deck_bound(self, card: str) -> int:
         """How many ``card`` the deck can hold at most (table mode: bounded by what was shuffled in)."""
@@ -108,6 +111,7 @@ class Turn:
     boosted: bool = False
     boost_card: str | None = None
     boost_moved: int = 0
+    boost_free: bool = False  # the boost cost no Heat (heat-control sector, # 20.11)
     adrenaline: bool = False  # this car holds adrenaline this round (# 6.1)
     adrenaline_move: bool = False
     adrenaline_cooldown: bool = False
@@ -127,6 +131,7 @@ class Turn:
     end_lane: int = 0
     finished: bool = False
     shuffles: int = 0
+    legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
 
     @property
     def revealed(self) -> bool:
@@ -166,6 +171,13 @@ class RaceState:
     events: int = 0  # events applied (informational)
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
     cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
+    # Optional modules (MODULES.md), from race_started.modules; None when not in play. The rules objects and
+    # the conditions tables are immutable and shared by copies; the Legend deck is copied.
+    legends: LegendRules | None = None
+    legend_deck: LegendDeck | None = None
+    weather: WeatherRules | None = None
+    weather_tile: str | None = None  # drawn at set-up (# 20.2)
+    conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
 
     @property
     def final_line(self) -> int:
@@ -187,6 +199,8 @@ class RaceState:
         new.grid = list(self.grid)
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
+        if self.legend_deck is not None:
+            new.legend_deck = self.legend_deck.copy()
         return new
 
     def last_turn(self, name: str) -> Turn | None:
@@ -239,7 +253,7 @@ def make_state(
     roster: dict[str, Car] = {}
     for c in cars:
         hc = c["name"] in handicap
-        roster[c["name"]] = Car(
-            name=c["name"], colour=c.get("colour", ""), handicap=hc, engine=engine_heat(hc, track.heat)
-        )
+        legend = bool(c.get("legend", False))  # # 19.1: a Legend has no Engine
+        engine = 0 if legend else engine_heat(hc, track.heat)
+        roster[c["name"]] = Car(name=c["name"], colour=c.get("colour", ""), handicap=hc, engine=engine, legend=legend)
     return RaceState(track=track, laps=laps, variant=variant, mode=mode, cars=roster, started=len(roster))

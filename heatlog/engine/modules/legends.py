@@ -7,10 +7,11 @@ which the step machine applies to the target computed here. See docs/legends-wea
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..track import Track
 
@@ -40,6 +41,7 @@ class LegendRules:
     pro: int = 0  # # 19.15
     aggressive: bool = False  # # 19.14
     _by_id: Mapping[int, LegendCard] = field(default_factory=dict, repr=False)
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)  # as embedded in race_started
 
     @classmethod
     def from_dict(cls, data: Any) -> LegendRules:
@@ -79,7 +81,8 @@ class LegendRules:
         if not isinstance(aggressive, bool):
             raise ValueError("modules.legends.aggressive must be true or false (# 19.14)")
         assert colours is not None
-        return cls(tuple(cards), colours, pro, aggressive, {c.id: c for c in cards})
+        embedded = {"cards": copy.deepcopy(raw), "pro": pro, "aggressive": aggressive}
+        return cls(tuple(cards), colours, pro, aggressive, {c.id: c for c in cards}, embedded)
 
     def card(self, card_id: int) -> LegendCard | None:
         return self._by_id.get(card_id)
@@ -299,3 +302,49 @@ def legend_move(
         line, i = crossed[allowance]
         target, stopped = line, i + 1  # the last space before the (m+1)-th line
     return LegendMove("corner", start, target, helmet, k, ci + 1, after, c_line, limit, allowance, stopped)
+
+
+# ------------------------------------------------------------------------------------------------ in a race
+
+
+def legend_turn_move(state: RaceState, car: Car) -> LegendMove:
+    """Where the Legend ``car`` aims this round with the card turned (# 19.7–19.15), corner limits after road
+    conditions (# 19.11)."""
+    rules, deck = state.legends, state.legend_deck
+    assert rules is not None and deck is not None and deck.current is not None
+    entry = rules.entry(deck.current, car.colour)
+    cond = state.conditions
+    track = state.track
+    limit_of = (lambda i: cond.limit(track, i)) if cond is not None else None
+    return legend_move(
+        track,
+        car.progress,
+        entry,
+        final_line=state.final_line,
+        pro=rules.pro,
+        aggressive=rules.aggressive,
+        limit_of=limit_of,
+    )
+
+
+def setup_problem(rules: LegendRules, track: Track, cars: list[dict[str, Any]]) -> str | None:
+    """Why these cars cannot be this race's Legends (# 19.2, 19.4, 19.7), or None."""
+    legends = [c for c in cars if c.get("legend")]
+    if not legends:
+        return "the Legends module is in play but no car is a Legend (mark one with legend: true)"
+    if len(legends) == len(cars):
+        return "a race needs at least one player's car besides the Legends (# 19.2)"
+    colours = [c.get("colour") for c in legends]
+    bad = [c for c in colours if c not in rules.colours]
+    if bad:
+        return (
+            f"a Legend's colour must be one printed on the Legend cards ({', '.join(rules.colours)}), "
+            f"not {bad[0]!r} (# 19.4)"
+        )
+    if len(set(colours)) != len(colours):
+        return "two Legends share a colour: each colour has one column on the Legend card (# 19.4)"
+    return legend_track_problem(track)
+
+
+if TYPE_CHECKING:  # at the end: state imports this module
+    from ..state import Car, RaceState

@@ -8,11 +8,13 @@ See docs/legends-weather.md.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..cards import HEAT, STRESS
 from ..track import Track
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
@@ -119,6 +121,7 @@ class WeatherRules:
 
     tiles: Mapping[str, Tile]
     tokens: Mapping[str, TokenType]
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)  # as embedded in race_started
 
     @classmethod
     def from_dict(cls, data: Any) -> WeatherRules:
@@ -156,7 +159,8 @@ class WeatherRules:
                 raise ValueError(f"modules.weather.tokens[{i}]: {exc}") from None
         if not tiles or not tokens:
             raise ValueError("modules.weather needs its tiles and tokens (# 20.1)")
-        return cls(tiles, tokens)
+        embedded = {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
+        return cls(tiles, tokens, embedded)
 
 
 def _sector_fields(eff: Mapping[str, Any]) -> dict[str, Any]:
@@ -211,6 +215,7 @@ class Conditions:
     by_line: tuple[CornerEffect, ...]  # index = Corner Line (track order)
     # corner number (1-based) owning the sector of each space, 0 inside a chicane
     sector_of_space: tuple[int, ...] = field(repr=False)
+    by_after_space: Mapping[int, CornerEffect] = field(default_factory=dict, repr=False)
 
     def sector(self, track: Track, p: int) -> SectorEffect:
         """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
@@ -256,7 +261,8 @@ def build_conditions(track: Track, rules: WeatherRules, tile_id: str, tokens: Se
         g = owner_of_line[line]
         owner[s] = g
         by_space[s] = sector_by_group[g - 1] if g else NO_SECTOR_EFFECT
-    return Conditions(tile, tuple(tokens), tuple(groups), tuple(by_space), tuple(by_line), tuple(owner))
+    by_after = {c.after_space: e for c, e in zip(track.corners, by_line, strict=True) if e.token is not None}
+    return Conditions(tile, tuple(tokens), tuple(groups), tuple(by_space), tuple(by_line), tuple(owner), by_after)
 
 
 def corner_cost(speed: int, limit: int, overheat: int = 0) -> int:
@@ -273,3 +279,43 @@ def start_heat(effect: StartEffect, engine: int) -> tuple[int, int, int]:
     engine -= to_deck
     to_discard = min(effect.engine_to_discard, engine)
     return engine - to_discard, to_deck, to_discard
+
+
+# ------------------------------------------------------------------------------------------------ in a race
+
+
+def sector_at(state: RaceState, progress: int) -> SectorEffect:
+    """The sector effect on the space of ``progress`` now (# 20.7, MA5); nothing without the module."""
+    cond = state.conditions
+    if cond is None:
+        return NO_SECTOR_EFFECT
+    return cond.by_space[state.track.space_of(progress)]
+
+
+def corner_at(state: RaceState, after_space: int) -> CornerEffect:
+    cond = state.conditions
+    if cond is None:
+        return NO_CORNER_EFFECT
+    return cond.by_after_space.get(after_space, NO_CORNER_EFFECT)
+
+
+def apply_start_effect(state: RaceState, tile: Tile) -> None:
+    """# 20.3: every player's deck and Engine, before the starting shuffle (Legends have neither)."""
+    eff = tile.start
+    for car in state.cars.values():
+        if car.legend:
+            continue
+        stress = max(-car.pool[STRESS], eff.stress)  # never fewer than no Stress
+        car.pool[STRESS] += stress
+        car.deck_size += stress
+        engine, to_deck, to_discard = start_heat(eff, car.engine)
+        car.engine = engine
+        car.pool[HEAT] += to_deck
+        car.deck_size += to_deck
+        car.discard.extend([HEAT] * to_discard)
+        if car.deck_max is not None:  # table mode: the deck is exactly what was built
+            car.deck_max = dict(car.pool)
+
+
+if TYPE_CHECKING:  # at the end: state imports this module
+    from ..state import RaceState
