@@ -882,12 +882,15 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     return "no car beside it or in the space directly ahead (# 8.1)"
 
 
+def _all_totals(state: RaceState, car: Car) -> list[int]:
+    bonus = _weather.sector_at(state, car.progress).slipstream  # # 20.7: where the slipstream starts
+    return [2, 2 + bonus] if bonus else [2]
+
+
 def slipstream_totals(state: RaceState, car: Car) -> list[int]:
     """The slipstream totals open to ``car`` from its space now: 2, and 2 + a sector bonus (# 20.12), each
     only if it does not cross the final finish line (# 8.6, MA17). Call when slipstream_block() is None."""
-    bonus = _weather.sector_at(state, car.progress).slipstream
-    totals = [2, 2 + bonus] if bonus else [2]
-    return [t for t in totals if car.progress + t <= state.final_line]
+    return [t for t in _all_totals(state, car) if car.progress + t <= state.final_line]
 
 
 def _slipstream(state: RaceState, ev: Event) -> None:
@@ -913,6 +916,10 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         if not taken:
             raise _malformed(state, ev, "spaces goes with taken: true")
         totals = slipstream_totals(state, car)
+        if spaces not in totals and car.progress + spaces > state.final_line and spaces in _all_totals(state, car):
+            raise _illegal(
+                state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
+            )
         if spaces not in totals:
             raise _illegal(
                 state,

@@ -232,11 +232,11 @@ def _legend_track(track: Track) -> _LegendTrack:
         for c in track.corners
     )
     chevrons: dict[int, int] = {}
-    for c in track.data.get("corners", []):
-        for s in c.get("chevron_spaces", []) or []:
-            chevrons[int(s)] = max(chevrons.get(int(s), 0), 1)
-        for s in c.get("double_chevron_spaces", []) or []:
-            chevrons[int(s)] = 2  # a double chevron wins where a space is marked both
+    for c in track.corners:
+        for sp in c.chevron_spaces:
+            chevrons[sp] = max(chevrons.get(sp, 0), 1)
+        for sp in c.double_chevron_spaces:
+            chevrons[sp] = 2  # a double chevron wins where a space is marked both
     return _LegendTrack(tuple(c.after_space for c in track.corners), gaps, chevrons)
 
 

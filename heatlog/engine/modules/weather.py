@@ -176,12 +176,10 @@ def _sector_fields(eff: Mapping[str, Any]) -> dict[str, Any]:
 def corner_groups(track: Track) -> list[tuple[int, ...]]:
     """The corners that receive a token, in racing order, as tuples of Corner Line indexes: a chicane's two
     lines are one corner (# 20.2, 22.2)."""
-    data = track.data.get("corners", [])
-    by_after = {int(c["after_space"]): c for c in data}
     groups: list[list[int]] = []
     for i, c in enumerate(track.corners):
-        second_of = by_after.get(c.after_space, {}).get("chicane_second_line_of")
-        if second_of is not None and groups and groups[-1][-1] == int(second_of) - 1:
+        second_of = c.chicane_second_line_of
+        if second_of is not None and groups and groups[-1][-1] == second_of - 1:
             groups[-1].append(i)
         else:
             groups.append([i])

@@ -11,12 +11,11 @@ from heatlog.module_data import legends_module
 from heatlog.tracks import load_track
 
 from ..conftest import TRACK
-from .tracks import NETHERLANDS, SPAIN
 
 USA = load_track("usa")
 GB = load_track("gb")
-NED = Track.from_dict(NETHERLANDS)
-ESP = Track.from_dict(SPAIN)
+NED = load_track("netherlands")
+ESP = load_track("spain")
 
 
 def move(track, at, helmet, diamond, *, laps=2, **kw):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from heatlog.engine import Track
 from heatlog.engine.modules.weather import (
     StartEffect,
     WeatherRules,
@@ -17,12 +16,10 @@ from heatlog.engine.modules.weather import (
 from heatlog.module_data import weather_module
 from heatlog.tracks import load_track
 
-from .tracks import NETHERLANDS, SPAIN
-
 RULES = WeatherRules.from_dict(weather_module())
 USA = load_track("usa")
-NED = Track.from_dict(NETHERLANDS)
-ESP = Track.from_dict(SPAIN)
+NED = load_track("netherlands")
+ESP = load_track("spain")
 
 
 def test_20_1_six_tiles_and_twelve_tokens():
