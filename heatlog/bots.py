@@ -26,6 +26,7 @@ from typing import Any, overload
 from .engine import Step, Waiting, landing
 from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
+    cooldown_left,
     decisions,
     legal_gears,
     playable_sets,
@@ -34,6 +35,8 @@ from .engine.decide import (
     waiting_for,
 )
 from .engine.errors import MalformedInput
+from .engine.modules.weather import corner_at, sector_at
+from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState
 
 Event = dict[str, Any]
@@ -142,21 +145,23 @@ class _TrackPlan:
     race on the same track and laps: that is what makes the heuristic cheap.
     """
 
-    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "rows", "w")
+    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "rows", "w")
 
     def __init__(self, state: RaceState, w: Weights) -> None:
         n = state.track.spaces
         self.w = w
         self.final = state.final_line
-        lines: list[tuple[int, int]] = []
+        lines: list[tuple[int, int, int]] = []
         for k in range(-1, state.laps + 1):
             for c in state.track.corners:
                 line = c.after_space + k * n
                 if line <= self.final:  # # 16.4: corners beyond the final line are ignored
-                    lines.append((line, c.limit))
+                    token = corner_at(state, c.after_space)  # MODULES.md 20.8, 20.13: the road condition
+                    lines.append((line, c.limit + token.limit, token.overheat))
         lines.sort()
-        self.lines = [line for line, _ in lines]
-        self.limits = [limit for _, limit in lines]
+        self.lines = [line for line, _, _ in lines]
+        self.limits = [limit for _, limit, _ in lines]
+        self.overheat = [extra for _, _, extra in lines]
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
@@ -189,6 +194,7 @@ class _TrackPlan:
         while i < n and lines[i] < end:
             over = speed - self.limits[i]
             if over > 0:
+                over += self.overheat[i]  # MODULES.md 20.13: only when over the limit (MA19)
                 if paid + over > engine:
                     return paid, lines[i]
                 paid += over
@@ -359,7 +365,7 @@ class HeuristicBot:
 
     def __init__(self, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
-        self._by_id: dict[int, tuple[Any, int, _TrackPlan]] = {}
+        self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
 
@@ -388,17 +394,18 @@ class HeuristicBot:
     def _track_plan(self, state: RaceState) -> _TrackPlan:
         track = state.track
         hit = self._by_id.get(id(track))
-        if hit is not None and hit[0] is track and hit[1] == state.laps:
+        if hit is not None and hit[0] is track and hit[1] == state.laps and hit[3] is state.conditions:
             return hit[2]
         if len(self._by_id) > 64:
             self._by_id.clear()
         if len(self._by_content) > 64:
             self._by_content.clear()
-        content = (track.id, track.spaces, track.corners, state.final_line)
+        cond = state.conditions
+        content = (track.id, track.spaces, track.corners, state.final_line, cond.tokens if cond is not None else None)
         plan = self._by_content.get(content)
         if plan is None:
             plan = self._by_content[content] = _TrackPlan(state, self.w)
-        self._by_id[id(track)] = (track, state.laps, plan)  # holds the track, so its id is not reused
+        self._by_id[id(track)] = (track, state.laps, plan, state.conditions)  # holds the track: its id stays
         return plan
 
     # ---- steps 1–2: gear and cards
@@ -426,9 +433,14 @@ class HeuristicBot:
         best_score = -1e18
         best: tuple[int, list[str]] = (car.gear, [])
         w_stress, w_card = w.stress_in_hand, w.card
+        weather = state.conditions is not None
         for g in [gear] if gear is not None else legal_gears(state, car):
             shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
-            cool = min(GEAR_COOLDOWN[g] + (1 if adrenaline else 0), heat_in_hand)  # # 7.2, 7.4
+            allowance = GEAR_COOLDOWN[g] + (1 if adrenaline else 0)  # # 7.2, 7.4
+            if weather:  # MODULES.md 20.9, 20.10: where a typical move of this gear ends
+                sector = sector_at(state, p + int(g * w.typical + 0.5))
+                allowance = 0 if sector.no_cooldown else allowance + sector.cooling
+            cool = min(allowance, heat_in_hand)
             engine = car.engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
             keep = w.card * hand_points - w.heat_in_hand * (heat_in_hand - cool) - w.stress_in_hand * stress_in_hand
@@ -485,7 +497,7 @@ class HeuristicBot:
                 by_kind["adrenaline " + o["bonus"]] = o
             else:
                 by_kind[kind] = o
-        if "adrenaline cooldown" in by_kind and car.hand[HEAT] > turn.cooldown_allowance - turn.cooled:
+        if "adrenaline cooldown" in by_kind and car.hand[HEAT] > cooldown_left(turn, state, car):
             return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
         if cool is not None:
             return cool  # # 7.3: a Heat in the hand is a dead card; on the Engine it pays corners
@@ -497,16 +509,24 @@ class HeuristicBot:
                 return by_kind["adrenaline move"]
         if "boost" in by_kind:  # # 7.5: 1 Heat for a flip's value, as speed and spaces
             value = 0.0
+            cost = 0 if sector_at(state, car.progress).free_boost else 1  # MODULES.md 20.11
             for v, prob in _flip_values(car):
                 q, _ = landing(state, car, car.progress + v)
-                value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - 1)
+                value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - cost)
             if value > here + self.w.boost_margin:
                 return by_kind["boost"]
         is_open, _ = slipstream_status(state, car)
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
-            q, _ = landing(state, car, car.progress + 2)
-            take = q > car.progress and self._end_value(state, tp, car, q, turn.speed, car.engine) > here
-            return {"type": "slipstream", "v": 1, "car": car.name, "taken": take}
+            best, best_value = 0, here
+            for total in slipstream_totals(state, car):  # MODULES.md 20.12: a sector bonus is optional
+                q, _ = landing(state, car, car.progress + total)
+                v = self._end_value(state, tp, car, q, turn.speed, car.engine)
+                if q > car.progress and v > best_value:
+                    best, best_value = total, v
+            slip: Event = {"type": "slipstream", "v": 1, "car": car.name, "taken": best > 0}
+            if best > 2:
+                slip["spaces"] = best
+            return slip
         return None
 
     def _end_value(self, state: RaceState, tp: _TrackPlan, car: Car, q: int, speed: int, engine: int) -> float:

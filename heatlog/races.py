@@ -9,6 +9,7 @@ from typing import Any
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from .jsonio import read_json_file
+from .module_data import legend_data, legends_module, weather_module
 from .racelog import RaceLog, effective_log
 from .store import parse_jsonl
 from .tracks import load_track_data
@@ -21,14 +22,21 @@ Event = dict[str, Any]
 def race_started_event(
     *,
     track: str | dict[str, Any],
-    cars: list[dict[str, str]],
+    cars: list[dict[str, Any]],
     laps: int | None = None,
     mode: str = "table",
     variant: str | None = None,
     handicap: list[str] | None = None,
     seed: int | None = None,
+    legends: list[dict[str, Any]] | None = None,
+    pro: int = 0,
+    aggressive: bool = False,
+    weather: bool = False,
 ) -> Event:
-    """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2)."""
+    """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2).
+
+    ``legends``: Legend cars ``{"name", "colour"}`` (MODULES.md 19; colours from the Legend card), with the
+    options ``pro`` (19.15) and ``aggressive`` (19.14); ``weather``: the weather and road conditions (20)."""
     data = load_track_data(track) if isinstance(track, str) else track
     variant = variant or "standard"
     if variant not in ("standard", "one-lap"):
@@ -40,20 +48,43 @@ def race_started_event(
         "v": 1,
         "track": data,
         "laps": laps,
-        "cars": cars,
+        "cars": list(cars) + [{"name": c["name"], "colour": c["colour"], "legend": True} for c in legends or []],
         "variant": variant,
         "handicap": list(handicap or []),
         "mode": mode,
     }
+    modules: dict[str, Any] = {}
+    if legends:
+        modules["legends"] = legends_module(pro=pro, aggressive=aggressive)
+    elif pro or aggressive:
+        raise MalformedInput("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
+    if weather:
+        modules["weather"] = weather_module()
+    if modules:
+        ev["modules"] = modules
     if seed is not None:
         ev["seed"] = seed
     return ev
 
 
-def table_setup_events(order: list[str]) -> list[Event]:
-    """What every physical table does before round 1, in table mode: shuffle, draw seven (# 1.2)."""
+def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """``count`` Legend cars in Legend-card colours the players do not use (MODULES.md 19.3, 19.4), named
+    after their colour ("Legend Gray")."""
+    free = [c for c in legend_data()["colours"] if c not in taken]
+    if count > len(free):
+        raise MalformedInput(
+            f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
+        )
+    return [{"name": f"Legend {c.title()}", "colour": c} for c in free[:count]]
+
+
+def table_setup_events(order: list[str], legends: list[str] | tuple[str, ...] = ()) -> list[Event]:
+    """What every physical table does before round 1, in table mode: shuffle, draw seven (# 1.2); a Legend
+    has no deck (MODULES.md 19.3)."""
     out: list[Event] = []
     for name in order:
+        if name in legends:
+            continue
         out.append({"type": "deck_shuffled", "v": 1, "car": name})
         out.append({"type": "cards_drawn", "v": 1, "car": name, "count": 7})
     return out
@@ -72,10 +103,20 @@ def start_race(
     seed: int | None = None,
     from_position: Path | None = None,
     name: str | None = None,
+    legends: list[dict[str, Any]] | None = None,
+    pro: int = 0,
+    aggressive: bool = False,
+    weather: bool = False,
+    weather_tile: str | None = None,
+    road_tokens: list[str] | None = None,
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
-    by the host (the recorder asks for them)."""
+    by the host (the recorder asks for them).
+
+    Legends (MODULES.md 19) take grid spots like any car. With the weather (20) the tile and the tokens are
+    drawn before the decks (20.2, 20.3): given here they are recorded at once; otherwise the recorder asks
+    for them (and the table-mode set-up follows them)."""
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
@@ -95,16 +136,39 @@ def start_race(
             "position": pos,
         }
         return log.new_race(ev, name=name)
-    if not 2 <= len(cars) <= 6:
-        raise MalformedInput(f"a base race has 2 to 6 cars (give --car NAME:COLOUR for each), not {len(cars)}")
-    ev = race_started_event(track=track, cars=cars, laps=laps, mode=mode, variant=variant, handicap=handicap, seed=seed)
-    names = [c["name"] for c in cars]
+    total = len(cars) + len(legends or [])
+    if not 2 <= total <= 6:
+        raise MalformedInput(
+            f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)"
+        )
+    if (weather_tile is None) != (road_tokens is None) or (weather_tile is not None and not weather):
+        raise MalformedInput("give the weather tile and the road-condition tokens together, with the weather")
+    ev = race_started_event(
+        track=track,
+        cars=cars,
+        laps=laps,
+        mode=mode,
+        variant=variant,
+        handicap=handicap,
+        seed=seed,
+        legends=legends,
+        pro=pro,
+        aggressive=aggressive,
+        weather=weather,
+    )
+    names = [c["name"] for c in ev["cars"]]
     if grid is None:
         grid = list(names)
         random.Random(seed).shuffle(grid)  # # 1.4: random starting order
     elif sorted(grid) != sorted(names):
         raise MalformedInput(f"--grid must name every car once: {', '.join(names)}")
-    return log.new_race(ev, grid=grid, name=name, setup=table_setup_events(grid) if mode == "table" else ())
+    setup: list[Event] = []
+    if weather_tile is not None and road_tokens is not None:  # MODULES.md 20.2: before the decks
+        setup.append({"type": "weather_drawn", "v": 1, "tile": weather_tile})
+        setup.append({"type": "road_conditions_drawn", "v": 1, "tokens": list(road_tokens)})
+    if mode == "table" and (not weather or setup):
+        setup += table_setup_events(grid, [c["name"] for c in legends or []])
+    return log.new_race(ev, grid=grid, name=name, setup=setup)
 
 
 def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str = "input") -> int:

@@ -46,6 +46,16 @@ def simulate(
         str | None,
         typer.Option(help="Play a whole published season instead (1961 … 1965, # 21.1); race k uses seed+k."),
     ] = None,
+    legends: Annotated[
+        int, typer.Option(help="Legend cars added to the grid (MODULES.md 19), in Legend colours the cars leave free.")
+    ] = 0,
+    pro: Annotated[int, typer.Option(help="Pro Legends: +N to every helmet number, 0–6 (19.15).")] = 0,
+    aggressive: Annotated[
+        bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
+    ] = False,
+    weather: Annotated[
+        bool, typer.Option("--weather", help="Weather and road conditions: a random tile and tokens (MODULES.md 20).")
+    ] = False,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -86,6 +96,10 @@ def simulate(
                 seed=first + k,
                 bots=drivers,
                 watch=watch,
+                legends=legends,
+                pro=pro,
+                aggressive=aggressive,
+                weather=weather,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -96,6 +110,7 @@ def simulate(
                     "laps": state.laps,
                     "rounds": state.round,
                     "events": len(events),
+                    **_conditions(state),
                     "order": rows,
                 }
             )
@@ -155,13 +170,21 @@ def _simulate_season(name: str, cars: int, spec: Any, seed: int | None, as_json:
     print_season(data)
 
 
+def _conditions(state: Any) -> dict[str, Any]:
+    """The weather of a simulated race, for the JSON and the table title (MODULES.md 20.2)."""
+    if state.conditions is None:
+        return {}
+    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+
+
 def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:
     from rich.table import Table
 
     r = results[0]
     if len(results) == 1:
         table = Table(
-            title=f"race {r['race']}: {r['track']}, {r['laps']} laps, seed {r['seed']}: {r['rounds']} rounds",
+            title=f"race {r['race']}: {r['track']}, {r['laps']} laps, seed {r['seed']}: {r['rounds']} rounds"
+            + (f"; weather {r['weather']}, roads {' '.join(r['road_conditions'])}" if "weather" in r else ""),
             caption="round: the round it finished in; Heat: left on the Engine",
         )
         for col in ("place", "car", "bot", "round", "spinouts", "boosts", "slipstreams", "Heat"):

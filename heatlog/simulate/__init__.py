@@ -23,7 +23,7 @@ from ..bots import Bot, get_bot
 from ..engine.errors import MalformedInput
 from ..engine.state import RaceState, Turn
 from ..racelog import RaceLog
-from ..races import race_started_event
+from ..races import legend_cars, race_started_event
 from ..validation import validate_event
 from .world import play
 
@@ -43,9 +43,9 @@ DEFAULT_CARS: tuple[tuple[str, str], ...] = (
 
 
 def default_cars(n: int) -> list[dict[str, str]]:
-    """The first ``n`` default cars (2–6, # A14)."""
-    if not 2 <= n <= len(DEFAULT_CARS):
-        raise MalformedInput(f"a base race has 2 to 6 cars, not {n}")
+    """The first ``n`` default cars (2–6, # A14; one is enough with Legends, MODULES.md 19.2)."""
+    if not 1 <= n <= len(DEFAULT_CARS):
+        raise MalformedInput(f"a base race has 2 to 6 cars, not {n} (a solo car races with Legends)")
     return [{"name": name, "colour": colour} for name, colour in DEFAULT_CARS[:n]]
 
 
@@ -90,6 +90,10 @@ def simulate_race(
     bots: BotSpec | Sequence[BotSpec] | Mapping[str, BotSpec] = "heuristic",
     name: str | None = None,
     watch: Watch | None = None,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
+    weather: bool = False,
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
 
@@ -99,13 +103,25 @@ def simulate_race(
     ``variant``: ``"one-lap"`` for the one-lap learning race (# 17.1); ``handicap``: experienced drivers
     (# 17.2). ``bots``: ``"heuristic"``, ``"random"`` or a bot callable, for every car or one per car.
     With a ``log`` the race is stored (validated at the door, one transaction) and its id returned.
-    ``watch(state, event)`` is called after each event is applied.
+    ``watch(state, event)`` is called after each event is applied. ``legends``: Legend cars added to the
+    grid (MODULES.md 19; options ``pro``, ``aggressive``); ``weather``: the world draws a weather tile and the
+    road-condition tokens (20).
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
     drivers = bot_names(bots, names)
     start = race_started_event(
-        track=track, cars=roster, laps=laps, mode="open", variant=variant, handicap=list(handicap), seed=seed
+        track=track,
+        cars=roster,
+        laps=laps,
+        mode="open",
+        variant=variant,
+        handicap=list(handicap),
+        seed=seed,
+        legends=legend_cars(legends, [c["colour"] for c in roster]) if legends else None,
+        pro=pro,
+        aggressive=aggressive,
+        weather=weather,
     )
     if log is not None:
         validate_event(start)  # the door: a bad set-up is refused before a single turn is played
@@ -210,7 +226,7 @@ def finishing_table(state: RaceState, turns: list[Turn], bots: Mapping[str, str]
                 "place": place,
                 "car": name,
                 "colour": car.colour,
-                "bot": bots.get(name, ""),
+                "bot": bots.get(name) or ("Legend" if car.legend else ""),
                 "round": state.finish_rounds.get(name),
                 "spinouts": sum(t.spinout for t in mine),
                 "boosts": sum(t.boosted for t in mine),
