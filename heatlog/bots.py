@@ -517,7 +517,8 @@ class HeuristicBot:
                 return by_kind["boost"]
         is_open, _ = slipstream_status(state, car)
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
-            best, best_value = 0, here
+            best: int = 0
+            best_value: float = here
             for total in slipstream_totals(state, car):  # MODULES.md 20.12: a sector bonus is optional
                 q, _ = landing(state, car, car.progress + total)
                 v = self._end_value(state, tp, car, q, turn.speed, car.engine)
