@@ -4,6 +4,8 @@ Prints, over seeded 4-car USA races (2 laps):
 
 - one heuristic car against three random cars: the heuristic car's win rate (with a 95 % Wilson interval) and
   its mean finishing place (the issue asks for at least 80 % wins);
+- the same with the weather module (a random tile and road conditions each race): the change in points;
+- with the weather, one heuristic that reads the road conditions against three that ignore them;
 - four heuristic cars: the mean race length in rounds (and four random cars, for comparison).
 
 The heuristic car sits in a different seat each race (Red, Blue, Green, Yellow in turn); the grid is random
@@ -35,7 +37,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def heuristic_vs_random(races: int) -> dict[str, float]:
+def heuristic_vs_random(races: int, **modules: object) -> dict[str, float]:
     wins = 0
     places: list[int] = []
     rounds: list[int] = []
@@ -43,7 +45,7 @@ def heuristic_vs_random(races: int) -> dict[str, float]:
         seat = seed % 4
         bots = ["random"] * 4
         bots[seat] = "heuristic"
-        _, _, state = simulate_race(None, track="usa", cars=4, seed=seed, bots=bots)
+        _, _, state = simulate_race(None, track="usa", cars=4, seed=seed, bots=bots, **modules)  # type: ignore[arg-type]
         place = state.hall_of_fame.index(NAMES[seat]) + 1
         wins += place == 1
         places.append(place)
@@ -55,6 +57,44 @@ def heuristic_vs_random(races: int) -> dict[str, float]:
         "high": high,
         "mean_place": statistics.fmean(places),
         "heuristic_finish_round": statistics.fmean(rounds),
+    }
+
+
+def aware_vs_blind(races: int) -> dict[str, float]:
+    """One heuristic that reads the weather against three that plan with printed limits (MODULES.md 20)."""
+    from heatlog.bots import HeuristicBot
+
+    wins = 0
+    places: list[int] = []
+    stuck = 0
+    for seed in range(races):
+        seat = seed % 4
+        bots: list[object] = [HeuristicBot(reads_conditions=False) for _ in range(4)]
+        bots[seat] = HeuristicBot()
+        seen: list[object] = []
+        try:
+            simulate_race(
+                None,
+                track="usa",
+                cars=4,
+                seed=seed,
+                bots=bots,
+                weather=True,  # type: ignore[arg-type]
+                watch=lambda st, ev, seen=seen: seen.append(st) if not seen else None,
+            )
+        except RuntimeError:  # a blind car spun out forever on a limit-1 corner with an empty Engine
+            stuck += 1
+        state = seen[0]
+        place = state.standings().index(NAMES[seat]) + 1  # type: ignore[attr-defined]
+        wins += place == 1
+        places.append(place)
+    low, high = wilson(wins, races)
+    return {
+        "win_rate": wins / races,
+        "low": low,
+        "high": high,
+        "mean_place": statistics.fmean(places),
+        "stuck": stuck,
     }
 
 
@@ -75,6 +115,18 @@ def main() -> None:
         f"  1 heuristic vs 3 random: heuristic wins {hv['win_rate']:.1%} "
         f"(95% CI {hv['low']:.1%}–{hv['high']:.1%}); mean place {hv['mean_place']:.3f}; "
         f"it finishes in round {hv['heuristic_finish_round']:.1f} on average"
+    )
+    hw = heuristic_vs_random(n, weather=True)
+    print(
+        f"  with weather and road conditions (MODULES.md 20): heuristic wins {hw['win_rate']:.1%} "
+        f"(95% CI {hw['low']:.1%}–{hw['high']:.1%}); mean place {hw['mean_place']:.3f}; "
+        f"{(hw['win_rate'] - hv['win_rate']) * 100:+.1f} points against the base race (issue 15: > -5)"
+    )
+    aware = aware_vs_blind(n)
+    print(
+        f"  weather: 1 heuristic reading the road conditions vs 3 that ignore them: it wins {aware['win_rate']:.1%} "
+        f"(95% CI {aware['low']:.1%}–{aware['high']:.1%}; 25% = no better); mean place {aware['mean_place']:.3f}; "
+        f"{aware['stuck']} races stopped at 200 rounds with a blind car spinning forever (ranked as they stood)"
     )
     mean, low, high = race_length(n, "heuristic")
     print(f"  4 heuristic: mean race length {mean:.2f} rounds (shortest {low}, longest {high})")

@@ -35,7 +35,7 @@ from .engine.decide import (
     waiting_for,
 )
 from .engine.errors import MalformedInput
-from .engine.modules.weather import corner_at, sector_at
+from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState
 
@@ -147,7 +147,7 @@ class _TrackPlan:
 
     __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "rows", "w")
 
-    def __init__(self, state: RaceState, w: Weights) -> None:
+    def __init__(self, state: RaceState, w: Weights, conditions: bool = True) -> None:
         n = state.track.spaces
         self.w = w
         self.final = state.final_line
@@ -156,7 +156,7 @@ class _TrackPlan:
             for c in state.track.corners:
                 line = c.after_space + k * n
                 if line <= self.final:  # # 16.4: corners beyond the final line are ignored
-                    token = corner_at(state, c.after_space)  # MODULES.md 20.8, 20.13: the road condition
+                    token = corner_at(state, c.after_space) if conditions else NO_CORNER_EFFECT  # MODULES.md 20.8
                     lines.append((line, c.limit + token.limit, token.overheat))
         lines.sort()
         self.lines = [line for line, _, _ in lines]
@@ -363,8 +363,12 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, weights: Weights | None = None) -> None:
+    def __init__(self, weights: Weights | None = None, *, reads_conditions: bool = True) -> None:
+        """``reads_conditions=False``: a bot that plans with the printed corner limits and ignores the sector
+        effects (MODULES.md 20) — the legal decisions still follow them; for measuring what reading them is
+        worth (bench/bench_bots.py)."""
         self.w = weights or Weights()
+        self.reads_conditions = reads_conditions
         self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
@@ -404,7 +408,7 @@ class HeuristicBot:
         content = (track.id, track.spaces, track.corners, state.final_line, cond.tokens if cond is not None else None)
         plan = self._by_content.get(content)
         if plan is None:
-            plan = self._by_content[content] = _TrackPlan(state, self.w)
+            plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions)
         self._by_id[id(track)] = (track, state.laps, plan, state.conditions)  # holds the track: its id stays
         return plan
 
@@ -433,7 +437,7 @@ class HeuristicBot:
         best_score = -1e18
         best: tuple[int, list[str]] = (car.gear, [])
         w_stress, w_card = w.stress_in_hand, w.card
-        weather = state.conditions is not None
+        weather = state.conditions is not None and self.reads_conditions
         for g in [gear] if gear is not None else legal_gears(state, car):
             shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + (1 if adrenaline else 0)  # # 7.2, 7.4
@@ -509,7 +513,8 @@ class HeuristicBot:
                 return by_kind["adrenaline move"]
         if "boost" in by_kind:  # # 7.5: 1 Heat for a flip's value, as speed and spaces
             value = 0.0
-            cost = 0 if sector_at(state, car.progress).free_boost else 1  # MODULES.md 20.11
+            free = self.reads_conditions and sector_at(state, car.progress).free_boost  # MODULES.md 20.11
+            cost = 0 if free else 1
             for v, prob in _flip_values(car):
                 q, _ = landing(state, car, car.progress + v)
                 value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - cost)
@@ -519,11 +524,12 @@ class HeuristicBot:
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
             best: int = 0
             best_value: float = here
-            for total in slipstream_totals(state, car):  # MODULES.md 20.12: a sector bonus is optional
+            totals = slipstream_totals(state, car) if self.reads_conditions else [2]
+            for total in totals:  # MODULES.md 20.12: a sector bonus is optional
                 q, _ = landing(state, car, car.progress + total)
-                v = self._end_value(state, tp, car, q, turn.speed, car.engine)
-                if q > car.progress and v > best_value:
-                    best, best_value = total, v
+                worth = self._end_value(state, tp, car, q, turn.speed, car.engine)
+                if q > car.progress and worth > best_value:
+                    best, best_value = total, worth
             slip: Event = {"type": "slipstream", "v": 1, "car": car.name, "taken": best > 0}
             if best > 2:
                 slip["spaces"] = best
