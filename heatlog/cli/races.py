@@ -44,11 +44,30 @@ def new(
         Path | None, typer.Option("--from-position", help="Start from a position file (JSON).")
     ] = None,
     name: Annotated[str | None, typer.Option(help="A name for the race.")] = None,
+    legend: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--legend", help="A Legend car by its Legend colour (black blue green red gray yellow); once each."
+        ),
+    ] = None,
+    pro: Annotated[int, typer.Option(help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")] = 0,
+    aggressive: Annotated[
+        bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
+    ] = False,
+    weather: Annotated[
+        bool, typer.Option("--weather", help="Weather and road conditions (MODULES.md 20): drawn at set-up.")
+    ] = False,
+    tile: Annotated[str | None, typer.Option(help="With --weather: the weather tile drawn (else asked later).")] = None,
+    road: Annotated[
+        str | None, typer.Option(help="With --tile: the road-condition tokens, one per corner, comma-separated.")
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Start a race and print its id.
 
     Example: heatlog new --track usa --car Ann:red --car Bob:blue --car Cy:green --mode table
+
+    Solo against Legends, with the weather: heatlog new --car Ann:red --legend black --legend blue --weather
     """
     from ..races import start_race
 
@@ -65,6 +84,12 @@ def new(
             seed=seed,
             from_position=from_position,
             name=name,
+            legends=[{"name": f"Legend {c.strip().title()}", "colour": c.strip().lower()} for c in legend or []],
+            pro=pro,
+            aggressive=aggressive,
+            weather=weather or tile is not None,
+            weather_tile=tile,
+            road_tokens=[t.strip() for t in road.split(",")] if road else None,
         )
         proj = log.project(race)
         out_console().print(f"race {race}: {proj.state.track.name}, {proj.state.laps} laps, {proj.state.mode} mode")

@@ -12,6 +12,10 @@ from .common import DbOpt, RaceOpt, app, open_log, user_errors
 def record(
     race: RaceOpt = None,
     new: Annotated[bool, typer.Option("--new", help="Start a new race: asks the set-up questions first.")] = False,
+    weather: Annotated[
+        bool,
+        typer.Option("--weather", help="With --new: weather and road conditions; the tile and tokens are asked."),
+    ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Take the race over from a recorder on another machine that is gone.")
     ] = False,
@@ -27,6 +31,8 @@ def record(
     season (heatlog season new), and the recorder goes straight to the first round.
 
     Example: heatlog record --new;  heatlog record --new --season 1
+
+    Legends are cars written legend:COLOUR in the set-up (e.g. Ann:red legend:black legend:gray).
     """
     from ..recorder import record as run_recorder
 
@@ -49,5 +55,5 @@ def record(
             code = run_recorder(log, race=race, new=False, force=force)
         raise typer.Exit(code)
     with open_log(db, create=new) as log:
-        code = run_recorder(log, race=race, new=new, force=force)
+        code = run_recorder(log, race=race, new=new, force=force, weather=weather)
     raise typer.Exit(code)

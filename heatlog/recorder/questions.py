@@ -10,6 +10,8 @@ from ..engine import IllegalEvent, RaceState, Step, go_on
 from ..engine.cards import BASE_CATALOGUE, HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
 from ..engine.modules import circuits
+from ..engine.modules.weather import corner_groups, sector_at
+from ..engine.rules import slipstream_totals
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
@@ -85,6 +87,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "names, e.g. " + " ".join(names),
             names,
         )
+    if state.phase == "weather":
+        return _ask_weather(state)
     if state.phase == "deal":
         return _ask_deal(state)
     w = waiting_for(state)
@@ -113,6 +117,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
     car = state.cars[w.cars[0]]
     name = car.name
+    if car.legend:
+        return _ask_legend_card(state)
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
@@ -147,13 +153,18 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     name,
                     f"{name} react ({' '.join(tokens)}; Enter = done): ",
                     "",
-                    f"Engine {car.engine}, cooldown left {cooldown_left(turn)}; "
+                    f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN cools N Heat, b boosts (then the flips), a / ac adrenaline move / cooldown; "
                     "several at once in order, e.g. c1 b 3",
                     tuple(_react_answers(opts)),
                 )
         ok, why = slipstream_status(state, car)
         if ok:
+            totals = slipstream_totals(state, car)
+            if len(totals) > 1:  # MODULES.md 20.12: the sector bonus is optional
+                answers = ("y", *map(str, totals), "n")
+                prompt = f"{name} slipstream? (y = 2, {' / '.join(map(str, totals[1:]))} with the bonus, n): "
+                return Question("slipstream", name, prompt, None, why, answers)
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
@@ -174,6 +185,55 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return _ask_shuffle(state, car, "to draw")
         return _ask_draw(state, car, w.count)
     raise IllegalEvent(f"the recorder does not know what to ask at step {step}")  # pragma: no cover
+
+
+def sector_hint(state: RaceState, car: Car) -> str:
+    """What the car's sector forbids or adds now (MODULES.md 20.7), for the React question; "" without one."""
+    effect = sector_at(state, car.progress)
+    if not effect.active:
+        return ""
+    return f"sector: {effect.words()} (road condition {effect.token}); "
+
+
+def _ask_weather(state: RaceState) -> Question:
+    rules = state.weather
+    assert rules is not None
+    if state.weather_tile is None:
+        tiles = tuple(rules.tiles)
+        return Question(
+            "weather",
+            None,
+            f"weather tile ({' '.join(tiles)}): ",
+            None,
+            "the tile drawn at set-up; its start effect changes every deck and Engine (MODULES.md 20.2, 20.3)",
+            tiles,
+        )
+    n = len(corner_groups(state.track))
+    tokens = tuple(rules.tokens)
+    return Question(
+        "road",
+        None,
+        f"road conditions, one token per corner 1–{n} in racing order: ",
+        None,
+        f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, MODULES.md 20.2)",
+        tokens,
+    )
+
+
+def _ask_legend_card(state: RaceState) -> Question:
+    rules, deck, turn = state.legends, state.legend_deck, state.turn
+    assert rules is not None and deck is not None and turn is not None
+    car = state.cars[turn.car]
+    numbers = tuple(str(rules.entry(c, car.colour).helmet) for c in deck.available(rules))
+    return Question(
+        "legend",
+        car.name,
+        f"Legend card for round {state.round}: {car.name}'s helmet number ({car.colour}): ",
+        None,
+        f"the number by the {car.colour} helmet on the card turned (or card N); not yet turned: "
+        f"{' '.join(sorted(numbers, key=int))} (MODULES.md 19.5)",
+        numbers,
+    )
 
 
 def _ask_deal(state: RaceState) -> Question:

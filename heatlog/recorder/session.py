@@ -179,9 +179,18 @@ class Session:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             etype = {"play": "cards_played", "reveal": "cards_revealed", "discard": "cards_discarded"}[kind]
             return self._trial([make_event(etype, car=name, cards=cards)])
+        if kind == "weather":
+            return self._trial([make_event("weather_drawn", tile=s.lower().strip())])
+        if kind == "road":
+            tokens = [t.lower() for t in s.replace(",", " ").split()]
+            return self._trial([make_event("road_conditions_drawn", tokens=tokens)])
+        if kind == "legend":
+            return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))])
         if kind == "slipstream":
             yn = s.lower()
-            if yn in ("y", "yes"):
+            if yn.isdigit() and int(yn) > 2:  # MODULES.md 20.12: a total with the sector bonus
+                return self._trial([make_event("slipstream", car=name, taken=True, spaces=int(yn))])
+            if yn in ("y", "yes", "2"):
                 return self._trial([make_event("slipstream", car=name, taken=True)])
             if yn in ("n", "no"):
                 return self._trial([make_event("slipstream", car=name, taken=False)])
@@ -189,6 +198,21 @@ class Session:
         if kind in ("gear", "flip", "react"):
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover
+
+    def _legend_card(self, name: str, text: str) -> int:
+        """The Legend card typed as the helmet number of the Legend whose turn it is, or as ``card N``."""
+        rules = self.state.legends
+        assert rules is not None
+        words = text.lower().split()
+        if len(words) == 2 and words[0] == "card" and words[1].isdigit():
+            return int(words[1])
+        if len(words) == 1 and words[0].isdigit():
+            colour = self.state.cars[name].colour
+            card = rules.card_by_number(colour, int(words[0]))
+            if card is None:
+                raise MalformedInput(f"no Legend card gives {colour} the number {words[0]} (10–19, # 19.4)")
+            return card.id
+        raise MalformedInput(f"type {name}'s helmet number on the card turned (e.g. 16), or card N (1–10)")
 
     def _car_name(self, token: str) -> str:
         hits = [n for n in self.state.cars if n.lower() == token.lower()]

@@ -70,9 +70,11 @@ def run(session: Session, console: Any, input_fn: Callable[[str], str] = input) 
             return 0
 
 
-def new_race(log: RaceLog, console: Any, input_fn: Callable[[str], str] = input) -> int | None:
+def new_race(
+    log: RaceLog, console: Any, input_fn: Callable[[str], str] = input, *, weather: bool = False
+) -> int | None:
     """Ask the set-up questions; create the race. None if the host left before the end."""
-    wiz = NewRace()
+    wiz = NewRace(weather=weather)
     console.print("new race — set-up (undo goes back one question)", style="bold magenta", markup=False)
     while wiz.step is not None:
         try:
@@ -97,6 +99,7 @@ def record(
     force: bool = False,
     console: Any = None,
     input_fn: Callable[[str], str] = input,
+    weather: bool = False,
 ) -> int:
     """``heatlog record``: open (or create) the race, take its lease, run the session. Returns the exit code."""
     from ..usertext import console as literal_console
@@ -104,8 +107,10 @@ def record(
     con = console or literal_console()
     if new and race is not None:
         raise MalformedInput("--new starts a new race: leave out --race")
+    if weather and not new:
+        raise MalformedInput("--weather goes with --new: a race's modules are chosen when it starts")
     if new:
-        made = new_race(log, con, input_fn)
+        made = new_race(log, con, input_fn, weather=weather)
         if made is None:
             return 0
         rid = made

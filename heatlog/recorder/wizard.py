@@ -18,12 +18,15 @@ class NewRace:
     """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid."""
 
     answers: dict[str, Any] = field(default_factory=dict)
+    weather: bool = False  # MODULES.md 20: the tile and tokens are asked once the race exists
     # # 17.2: experienced drivers are declared before the grid is randomised.
-    STEPS: tuple[str, ...] = ("track", "cars", "variant", "handicap", "mode", "grid")
+    STEPS: tuple[str, ...] = ("track", "cars", "legend_options", "variant", "handicap", "mode", "grid")
 
     @property
     def step(self) -> str | None:
         for s in self.STEPS:
+            if s == "legend_options" and not self.answers.get("legends"):
+                continue  # asked only when Legends race (MODULES.md 19.14, 19.15)
             if s not in self.answers:
                 return s
         return None
@@ -32,7 +35,8 @@ class NewRace:
         return {
             "track": "track (usa, great-britain, france, italy, japan, mexico, spain, netherlands, "
             "or a track file) [usa]: ",
-            "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue (2–6): ",
+            "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue, Legends as legend:COLOUR (2–6): ",
+            "legend_options": "Legend options: pro N (+N helmet), aggressive (chevrons) (Enter = none): ",
             "variant": "variant: standard or one-lap [standard]: ",
             "handicap": "experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ",
             "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
@@ -48,6 +52,8 @@ class NewRace:
             if not done:
                 return "error: nothing to undo"
             self.answers.pop(done[-1])
+            if done[-1] == "cars":
+                self.answers.pop("legends", None)
             return f"undone: {done[-1]}"
         try:
             if step == "track":
@@ -58,20 +64,50 @@ class NewRace:
                 laps = f"{data['laps']} lap{'s' if data['laps'] > 1 else ''}"
                 return f"{data['name']}: {data['spaces']} spaces, {laps}, {len(data['corners'])} corners"
             if step == "cars":
-                cars = []
+                cars, legends = [], []
                 for spec in s.replace(",", " ").split():
                     name, sep, colour = spec.partition(":")
                     if not name or not sep or not colour:
-                        raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red")
-                    cars.append({"name": name, "colour": colour})
-                names = [c["name"] for c in cars]
-                if not 2 <= len(cars) <= 6:
-                    raise MalformedInput(f"a base race has 2 to 6 cars, not {len(cars)} (# A14)")
+                        raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red (a Legend: legend:black)")
+                    if name.lower() == "legend":  # MODULES.md 19.3: a Legend is named after its colour
+                        legends.append({"name": f"Legend {colour.title()}", "colour": colour.lower()})
+                    else:
+                        cars.append({"name": name, "colour": colour})
+                names = [c["name"] for c in cars + legends]
+                if not 2 <= len(names) <= 6 or not cars:
+                    raise MalformedInput(
+                        f"a base race has 2 to 6 cars, not {len(names)} (# A14; Legends count, at least one player)"
+                    )
                 if len(set(names)) != len(names):
                     raise MalformedInput("every car needs its own name")
+                if legends:
+                    from ..module_data import legend_data
+
+                    colours = legend_data()["colours"]
+                    bad = [c["colour"] for c in legends if c["colour"] not in colours]
+                    if bad:
+                        raise MalformedInput(f"{bad[0]!r} is not a Legend colour ({' '.join(colours)}, # 19.4)")
                 validate_event(make_event("grid_set", order=names))
                 self.answers["cars"] = cars
-                return None
+                self.answers["legends"] = legends
+                return ("Legends: " + ", ".join(c["name"] for c in legends)) if legends else None
+            if step == "legend_options":
+                words = s.lower().replace(",", " ").split()
+                pro, aggressive = 0, False
+                i = 0
+                while i < len(words):
+                    if words[i] == "aggressive":
+                        aggressive = True
+                    elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdigit():
+                        pro = int(words[i + 1])
+                        i += 1
+                    else:
+                        raise MalformedInput("type pro N (0–6), aggressive, both, or Enter for none")
+                    i += 1
+                if pro > 6:
+                    raise MalformedInput("pro Legends add 0 to 6 (MODULES.md 19.15)")
+                self.answers["legend_options"] = {"pro": pro, "aggressive": aggressive}
+                return f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
             if step == "variant":
                 v = s.lower() or "standard"
                 if v not in ("standard", "one-lap"):
@@ -95,7 +131,7 @@ class NewRace:
                 self.answers["mode"] = m
                 return None
             if step == "grid":
-                names = [c["name"] for c in self.answers["cars"]]
+                names = [c["name"] for c in self.answers["cars"] + self.answers.get("legends", [])]
                 if not s or s.lower() == "random":
                     order = names[:]
                     random.shuffle(order)  # # 1.4
@@ -128,4 +164,7 @@ class NewRace:
             variant=None if a["variant"] == "standard" else a["variant"],
             handicap=a["handicap"],
             grid=a["grid"],
+            legends=a.get("legends") or None,
+            weather=self.weather,
+            **a.get("legend_options", {}),
         )

@@ -19,6 +19,7 @@ from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn
 from ..usertext import rich_text
+from .conditions import conditions_lines
 from .narrate import corner_number
 
 if TYPE_CHECKING:
@@ -252,7 +253,12 @@ def cars_table(
         who = rich_text(f"{'▶' if name == car else ''}{labels[name]} {name}", colour_style(c))
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
-            gear = str(c.gear)
+            gear = "L" if c.legend else str(c.gear)
+        elif t.legend is not None:  # MODULES.md 19: the card's numbers stand for the cards played
+            lm = t.legend
+            used = f"{lm.limit}+{lm.diamond}" if lm.case == "corner" else f"h{lm.helmet}"
+            did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
+            gear = "L"
         else:
             moved = t.moved + t.boost_moved + t.adrenaline_moved
             did = [
@@ -274,10 +280,11 @@ def cars_table(
             *did[:7],
             lap_text(state, c),
             spot_text(state, c),
-            str(c.engine),
-            hand_text(c),
-            str(c.deck_size),
-            str(len(c.discard)),
+            *(
+                ("-", "-", "-", "-")
+                if c.legend
+                else (str(c.engine), hand_text(c), str(c.deck_size), str(len(c.discard)))
+            ),
         ]
         table.add_row(*(row[i] for i in keep))
     return table
@@ -345,6 +352,8 @@ def render_round(
     for line in strip_lines(state, width):
         console.print(line, highlight=False)
     console.print(legend_line(state), markup=False, highlight=False)
+    for text in conditions_lines(state):  # MODULES.md 20: the tile and every corner's token
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
     else:

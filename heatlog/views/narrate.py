@@ -50,6 +50,8 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     """One sentence (with semicolons) telling what happened in ``turn``."""
     space = state.track.space_of
     name = turn.car
+    if turn.legend is not None:
+        return legend_words(state, turn)
     head = f"{name} {gear_words(turn)}, plays {played_words(turn)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
@@ -62,7 +64,8 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         if item.startswith("cooldown"):
             parts.append(f"cools {item.split()[1]} Heat")
         elif item == "boost":
-            parts.append(f"boosts (1 Heat): +{_boost_value(turn)}, moves {turn.boost_moved}")
+            paid = "free: heat control, MODULES.md 20.11" if turn.boost_free else "1 Heat"
+            parts.append(f"boosts ({paid}): +{_boost_value(turn)}, moves {turn.boost_moved}")
         elif item == "adrenaline move":
             parts.append(f"adrenaline +1, moves {turn.adrenaline_moved}")
         elif item == "adrenaline cooldown":
@@ -97,6 +100,21 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         parts.append(f"completes lap {_laps_after(state, turn)}")
     if turn.drawn:
         parts.append(f"draws {turn.drawn}" + (f" ({' '.join(turn.drawn_cards)})" if turn.drawn_cards else ""))
+    return "; ".join(parts)
+
+
+def legend_words(state: RaceState, turn: Turn) -> str:
+    """A Legend's turn (MODULES.md 19.7–19.14): where the card sent it and why, and where it stopped."""
+    move = turn.legend
+    assert move is not None
+    space = state.track.space_of
+    parts = [f"{turn.car} (Legend) {move.describe(space)}"]
+    if turn.moved < move.spaces:
+        parts.append(f"blocked: stops on space {space(turn.start + turn.moved)} (# 19.9)")
+    if turn.finished:
+        parts.append("crosses the finish line")
+    elif turn.laps_before < _laps_after(state, turn):
+        parts.append(f"completes lap {_laps_after(state, turn)}")
     return "; ".join(parts)
 
 
