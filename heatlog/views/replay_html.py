@@ -26,6 +26,7 @@ from ..usertext import embed_json
 from ..usertext import html_text as escape
 from .board import _corners, _flips, _gear, _slip, car_labels, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
+from .conditions import conditions_lines, conditions_svg
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -206,6 +207,7 @@ def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> s
             "</g></g>"
         )
     out.append(_legend_marks(track, lay))
+    out.append(conditions_svg(rp.final, lay))  # MODULES.md 20.2: the road-condition tokens
     cx, cy = lay.infield
     big = unit * 1.25
     out.append(
@@ -323,6 +325,14 @@ def circuit_key(track: Track) -> str:
     )
 
 
+def _conditions_key(state: RaceState) -> str:
+    """The weather tile and every corner's road condition in words (MODULES.md 20), under the circuit."""
+    lines = conditions_lines(state)
+    if not lines:
+        return ""
+    return '<ul class="conditions-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>"
+
+
 def _has_chevrons(track: Track) -> bool:
     return any(c.chevron_spaces or c.double_chevron_spaces for c in track.corners)
 
@@ -438,7 +448,14 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
         "deck": c.deck_size,
         "discard": len(c.discard),
         "stress": c.stress_taken,
+        **({"legend": True, "gear": "L", "engine": "-", "hand": "-", "deck": "-", "discard": "-"} if c.legend else {}),
     }
+
+
+def _legend_played(t: Any) -> str:
+    """What stands for a Legend's cards (MODULES.md 19.7, 19.8): its helmet number, or the corner's limit + diamond."""
+    lm = t.legend
+    return f"limit {lm.limit} + diamond {lm.diamond}" if lm.case == "corner" else f"helmet {lm.helmet}"
 
 
 def _expand(counts: dict[str, int]) -> list[str]:
@@ -511,8 +528,8 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                 {
                     "car": name,
                     "text": text,
-                    "gear": _gear(t),
-                    "played": " ".join(t.played),
+                    "gear": "L" if t.legend is not None else _gear(t),
+                    "played": _legend_played(t) if t.legend is not None else " ".join(t.played),
                     "flips": _flips(t),
                     "speed": t.speed,
                     "move": t.moved + t.boost_moved + t.adrenaline_moved,
@@ -599,7 +616,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         max_index=len(indexes) - 1,
         start_index=start,
         start_label=escape(data["rounds"][start]["label"]),
-        circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track),
+        circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track) + _conditions_key(state),
         hidden_note=hidden,
         legend=legend,
         lap_chart=chart_svg(rp, "lap", points, cars, start),

@@ -114,15 +114,15 @@
       var names = r.order.concat(r.standings.filter(function (n) { return r.order.indexOf(n) < 0; }));
       tbody.innerHTML = names.map(function (name) {
         var car = r.cars[name], t = byCar[name] || {};
-        var hand = car.cards ? esc(car.cards.join(" ")) : "hidden";
+        var hand = car.legend ? "Legend: no cards" : car.cards ? esc(car.cards.join(" ")) : "hidden";
         return '<tr data-car="' + esc(name) + '"' + (car.finished ? ' class="finished"' : "") + ">" +
           '<td class="name">' + chip(name) + esc(name) + "</td>" +
           "<td>" + esc(t.gear || car.gear) + '</td><td class="cards">' + esc(t.played || "") +
           '</td><td class="cards">' + esc(t.flips || "") + "</td><td>" + esc(t.speed === undefined ? "" : t.speed) +
           "</td><td>" + esc(t.move === undefined ? "" : t.move) + "</td><td>" + esc(t.slip || "") +
           '</td><td class="cards">' + esc(t.corners || "") + '</td><td class="spin">' + esc(t.spin || "") +
-          "</td><td>" + esc(car.lap) + "</td><td>" + esc(car.spot) + "</td><td>" + car.engine +
-          "</td><td>" + esc(car.hand) + "</td><td>" + car.deck + "</td><td>" + car.discard +
+          "</td><td>" + esc(car.lap) + "</td><td>" + esc(car.spot) + "</td><td>" + esc(car.engine) +
+          "</td><td>" + esc(car.hand) + "</td><td>" + esc(car.deck) + "</td><td>" + esc(car.discard) +
           '</td><td class="in-hand">' + hand + "</td></tr>";
       }).join("");
       var items = r.turns.map(function (t) {
