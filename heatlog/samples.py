@@ -44,6 +44,30 @@ SAMPLES: tuple[Sample, ...] = (
         "USA one-lap learning race (# 17.1), 2 heuristic cars",
         {"track": "usa", "cars": 2, "variant": "one-lap", "seed": 30, "bots": "heuristic"},
     ),
+    Sample(
+        "gb-solo-legends.jsonl",
+        "Great Britain, 2 laps, solo: one heuristic car against five aggressive Legends (MODULES.md 19)",
+        {"track": "great-britain", "cars": 1, "legends": 5, "aggressive": True, "seed": 3, "bots": "heuristic"},
+    ),
+    Sample(
+        "usa-weather-4cars.jsonl",
+        "USA, 2 laps, 4 heuristic cars, weather and road conditions (MODULES.md 20)",
+        {"track": "usa", "cars": 4, "weather": True, "seed": 2, "bots": "heuristic"},
+    ),
+    Sample(
+        "netherlands-legends-weather.jsonl",
+        "Netherlands, 3 laps, 3 heuristic cars and 3 pro Legends (+1) with the weather: the modules combined",
+        {
+            "track": "netherlands",
+            "cars": 3,
+            "legends": 3,
+            "pro": 1,
+            "aggressive": True,
+            "weather": True,
+            "seed": 8,
+            "bots": "heuristic",
+        },
+    ),
 )
 #: The table-mode twin (# 1.7: hands and deck orders hidden) of the first sample.
 TABLE = ("usa-4cars-table.jsonl", "usa-4cars.jsonl")
@@ -86,6 +110,8 @@ class Highlights:
     margin: int | None = None  # spaces between the first two, when they finish in the same round
     side_by_side: bool = False  # the first two in the same space: the race line decides (# 16.7)
     last_round_pass: bool = False  # the winner did not lead at the start of the last round
+    weather: str | None = None  # MODULES.md 20: the tile and the tokens, in words
+    legend_places: list[int] = field(default_factory=list)  # MODULES.md 19: where the players finished
 
     def sentence(self) -> str:
         parts = [f"{self.order[0]} wins in {self.rounds} rounds"]
@@ -103,6 +129,10 @@ class Highlights:
             parts.append(f"{len(self.spinouts)} spinout{'s' if len(self.spinouts) > 1 else ''} ({spins}{more})")
         else:
             parts.append("no spinouts")
+        if self.legend_places:
+            parts.append(f"the players finish {', '.join(map(str, self.legend_places))} among the Legends")
+        if self.weather:
+            parts.append(self.weather)
         if self.cluttered:
             parts.append(f"{len(self.cluttered)} cluttered hand{'s' if len(self.cluttered) > 1 else ''}")
         parts.append(f"{self.lead_changes} lead changes, {self.boosts} boosts, {self.slipstreams} slipstreams")
@@ -148,6 +178,11 @@ def highlights(events: list[Event]) -> Highlights:
         h.margin = first.progress - second.progress
         h.side_by_side = h.margin == 0
     h.last_round_pass = round_start_leader.get(state.finish_rounds[first.name]) != first.name
+    if state.legends is not None:
+        h.legend_places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
+    if state.conditions is not None and state.weather is not None and state.weather_tile is not None:
+        tile = state.weather.tiles[state.weather_tile].name
+        h.weather = f"weather {tile}, road conditions {' '.join(state.conditions.tokens)}"
     return h
 
 
@@ -226,11 +261,26 @@ GOLDEN_SPAIN = Sample(
     "Spain, 1 lap, 3 heuristic cars and 1 random car: tunnels and two chicanes",
     {"track": "spain", "cars": 4, "seed": 2, "bots": ["heuristic", "heuristic", "heuristic", "random"]},
 )
+#: Legends (MODULES.md 19): a solo race, one heuristic car against five Legends (a spinout, blocked Legends).
+GOLDEN_SOLO = Sample(
+    "golden_solo_legends",
+    "USA, 2 laps, one heuristic car against five Legends",
+    {"track": "usa", "cars": 1, "legends": 5, "seed": 28, "bots": "heuristic"},
+)
+#: Weather and road conditions (MODULES.md 20) in table mode: Rain, with heat control, overheat, slipstream +1
+#: and the Weather token (cooling) on Great Britain.
+GOLDEN_WEATHER = Sample(
+    "golden_weather_table",
+    "Great Britain, 2 laps, 4 cars, weather and road conditions, table mode",
+    {"track": "great-britain", "cars": 4, "weather": True, "seed": 9, "bots": ["heuristic"] * 3 + ["random"]},
+)
 GOLDENS: tuple[tuple[Sample, bool], ...] = (
     (GOLDEN, False),
     (GOLDEN_TABLE, True),
     (GOLDEN_JAPAN, False),
     (GOLDEN_SPAIN, False),
+    (GOLDEN_SOLO, False),
+    (GOLDEN_WEATHER, True),
 )
 
 
@@ -281,6 +331,16 @@ def playthrough(events: list[Event]) -> str:
         f"grid: {', '.join(state.grid)}",
         f"result: {', '.join(state.hall_of_fame)}",
     ]
+    if state.legends is not None:  # MODULES.md 19.14, 19.15: the Legend options
+        legends = [c.name for c in state.cars.values() if c.legend]
+        head.append(
+            f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, "
+            f"{'aggressive' if state.legends.aggressive else 'not aggressive'})"
+        )
+    if state.weather is not None:  # MODULES.md 20
+        from .views.conditions import conditions_lines
+
+        head += conditions_lines(state)
     return "\n".join(head + out) + "\n"
 
 
@@ -289,6 +349,10 @@ def _car_lines(state: RaceState) -> list[str]:
     for car in state.cars.values():
         if car.name in state.hall_of_fame and state.finish_rounds.get(car.name, 0) < state.round:
             continue  # finished in an earlier round: off the track (# 16.8)
+        if car.legend:  # MODULES.md 19.1: no gear, Engine or cards to show
+            where = "finished" if car.finished else f"space {state.track.space_of(car.progress):>2} lane {car.lane}"
+            lines.append(f"  {car.name:<6} {where} lap {state.lap_of(car)} (Legend)")
+            continue
         if car.hand is None:
             hand = f"{car.hand_size} hidden"
         else:

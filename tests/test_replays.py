@@ -45,6 +45,9 @@ def test_samples_are_the_races_the_issue_asks_for() -> None:
         "italy-6cars.jsonl": ("italy", 6, 3, "standard", "open"),
         "learning-2cars.jsonl": ("usa", 2, 1, "one-lap", "open"),
         "usa-4cars-table.jsonl": ("usa", 4, 2, "standard", "table"),
+        "gb-solo-legends.jsonl": ("great-britain", 6, 2, "standard", "open"),
+        "usa-weather-4cars.jsonl": ("usa", 4, 2, "standard", "open"),
+        "netherlands-legends-weather.jsonl": ("netherlands", 6, 3, "standard", "open"),
     }
     table = logs["usa-4cars-table.jsonl"]
     assert not any("order" in e for e in table if e["type"] == "deck_shuffled")  # # 1.7: hidden
@@ -54,3 +57,19 @@ def test_samples_are_the_races_the_issue_asks_for() -> None:
     assert h.order == highlights(table).order  # the same race, seen from the table
     assert h.spinouts  # the README promises something happens
     assert highlights(logs["italy-6cars.jsonl"]).adrenaline > 0  # two adrenaline cars a round (# 6.1)
+
+
+def test_module_samples_hold_what_their_titles_say() -> None:
+    """MODULES.md 19, 20: the solo race has one player and five Legends, the weather race its tile and tokens
+    before the first shuffle, the combined race both modules (a Legend card every round a Legend moves)."""
+    logs = {name: [json.loads(line) for line in (REPLAYS / name).read_text().splitlines()] for name in FILES}
+    solo = logs["gb-solo-legends.jsonl"]
+    cars = solo[0]["cars"]
+    assert sum(1 for c in cars if c.get("legend")) == 5 and solo[0]["modules"]["legends"]["aggressive"] is True
+    assert sum(e["type"] == "legend_card_revealed" for e in solo) == highlights(solo).rounds
+    weather = logs["usa-weather-4cars.jsonl"]
+    kinds = [e["type"] for e in weather]
+    assert kinds.index("road_conditions_drawn") == kinds.index("weather_drawn") + 1 < kinds.index("deck_shuffled")
+    both = logs["netherlands-legends-weather.jsonl"]
+    assert set(both[0]["modules"]) == {"legends", "weather"} and both[0]["modules"]["legends"]["pro"] == 1
+    assert highlights(both).legend_places and highlights(weather).weather
