@@ -109,6 +109,8 @@ def simulate_race(
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
+    if legends and not 2 <= len(roster) + legends <= 6:
+        raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + legends} (# 19.2)")
     drivers = bot_names(bots, names)
     start = race_started_event(
         track=track,

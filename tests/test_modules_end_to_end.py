@@ -1,0 +1,112 @@
+"""Legends and the weather end to end (MODULES.md 19, 20): the CLI through its real entry point, the recorder
+session answering the module questions, the board and the HTML replay in headless Chromium, and the two
+modules combined in one race."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import browser
+from test_cli import run
+
+from heatlog.engine import replay
+from heatlog.racelog import RaceLog
+from heatlog.races import import_race, start_race
+from heatlog.recorder import Session
+from heatlog.views.replay import build_replay
+from heatlog.views.replay_html import render_html
+
+REPLAYS = Path(__file__).resolve().parents[1] / "replays"
+COMBINED = REPLAYS / "netherlands-legends-weather.jsonl"
+
+
+def test_cli_simulate_solo_against_five_legends_with_the_weather(tmp_path: Path) -> None:
+    r = run("simulate", "--cars", "1", "--legends", "5", "--weather", "--seed", "3", "--json", db=tmp_path / "h.db")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    bots = [row["bot"] for row in out["order"]]
+    assert bots.count("Legend") == 5 and bots.count("heuristic") == 1  # # 19.2: one player, five Legends
+    assert out["weather"] in ("cloud", "fog", "storm", "snow", "rain", "sun") and len(out["road_conditions"]) == 4
+
+
+def test_cli_simulate_refuses_too_many_legends(tmp_path: Path) -> None:
+    r = run("simulate", "--cars", "4", "--legends", "3", db=tmp_path / "h.db")
+    assert r.returncode != 0 and r.stderr.startswith("Error: ") and "2 to 6 cars" in r.stderr
+
+
+def test_cli_new_with_legends_and_weather_then_show(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run(
+        "new",
+        "--car",
+        "Ann:red",
+        "--legend",
+        "black",
+        "--legend",
+        "gray",
+        "--weather",
+        "--tile",
+        "rain",
+        "--road",
+        "weather,overheat,limit+1,heat-control",
+        db=db,
+    )
+    assert r.returncode == 0, r.stderr
+    show = run("show", db=db)
+    assert show.returncode == 0, show.stderr
+    assert "weather: Rain" in show.stdout and "C3 limit+1: limit +1: 3 → 4" in show.stdout
+    assert "Legend Black" in show.stdout and "waiting for: gears" in show.stdout
+    bad = run("new", "--car", "Ann:red", "--legend", "white", db=db)
+    assert bad.returncode != 0 and "Legend card" in bad.stderr  # # 19.4
+
+
+def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
+    with RaceLog(tmp_path / "h.db") as log:
+        race = start_race(
+            log,
+            track="usa",
+            cars=[{"name": "Ann", "colour": "red"}],
+            legends=[{"name": "Legend Black", "colour": "black"}],
+            weather=True,
+            mode="table",
+            grid=["Legend Black", "Ann"],
+        )
+        s = Session(log, race)
+        assert s.question.kind == "weather" and "rain" in s.question.options
+        s.answer("rain")
+        assert s.question.kind == "road" and "heat-control" in s.question.options
+        lines = s.answer("weather overheat")  # USA has four corners
+        assert any("4 corners" in line.text for line in lines)
+        s.answer("weather overheat limit+1 heat-control")
+        while s.question.kind == "setup_shuffle" or s.question.kind == "setup_draw":
+            s.answer("")
+        assert s.question.kind == "gear"
+        s.answer("1")
+        assert s.question.kind == "legend"  # the Legend on pole moves first, with the round's card (# 19.5)
+        assert "Legend Black's helmet number" in s.question.prompt
+        assert "not yet turned" in s.question.hint
+        assert "no Legend card gives black the number 25" in s.answer("25")[0].text
+        lines = s.answer("16")  # black 16 is card 1 (# 19.4): 68 + ... from the grid: diamond 2 = space 10
+        state = log.project(race).state
+        assert state.legend_deck is not None and state.legend_deck.used == [1]
+        assert state.cars["Legend Black"].progress == 10
+        assert any("Legend" in line.text and "diamond 2" in line.text for line in lines)
+        assert s.question.kind == "reveal" and s.question.car == "Ann"
+
+
+def test_combined_sample_imports_replays_and_draws_in_chromium(tmp_path: Path) -> None:
+    text = COMBINED.read_text(encoding="utf-8")
+    events = [json.loads(line) for line in text.splitlines()]
+    state = replay(events)
+    assert state.legends is not None and state.conditions is not None  # both modules in one race
+    with RaceLog(tmp_path / "h.db") as log:
+        race = import_race(log, text, source=COMBINED.name)
+        assert log.store.export_jsonl(race) == text
+    page = tmp_path / "combined.html"
+    page.write_text(render_html(build_replay(events)), encoding="utf-8")
+    dom = browser.dump_dom(page.as_uri())
+    assert 'class="road-conditions"' in dom and dom.count('class="road-token') >= 4
+    assert "Legend: no cards" in dom and "weather:" in dom
+    shot = browser.screenshot(page.as_uri(), tmp_path / "combined.png")
+    assert browser.colour_count(shot) > 50
