@@ -69,13 +69,18 @@ def race_started_event(
 
 def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dict[str, str]]:
     """``count`` Legend cars in Legend-card colours the players do not use (MODULES.md 19.3, 19.4), named
-    after their colour ("Legend Gray")."""
+    after their colour (``legend_name``: "Legend-Gray")."""
     free = [c for c in legend_data()["colours"] if c not in taken]
     if count > len(free):
         raise MalformedInput(
             f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
         )
-    return [{"name": f"Legend {c.title()}", "colour": c} for c in free[:count]]
+    return [{"name": legend_name(c), "colour": c} for c in free[:count]]
+
+
+def legend_name(colour: str) -> str:
+    """A Legend's car name, from its colour: one word, as every car name (``heatlog.usertext``)."""
+    return f"Legend-{colour.strip().title()}"
 
 
 def table_setup_events(order: list[str], legends: list[str] | tuple[str, ...] = ()) -> list[Event]:

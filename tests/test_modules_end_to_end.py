@@ -56,7 +56,7 @@ def test_cli_new_with_legends_and_weather_then_show(tmp_path: Path) -> None:
     show = run("show", db=db)
     assert show.returncode == 0, show.stderr
     assert "weather: Rain" in show.stdout and "C3 limit+1: limit +1: 3 → 4" in show.stdout
-    assert "Legend Black" in show.stdout and "waiting for: gears" in show.stdout
+    assert "Legend-Black" in show.stdout and "waiting for: gears" in show.stdout
     bad = run("new", "--car", "Ann:red", "--legend", "white", db=db)
     assert bad.returncode != 0 and "Legend card" in bad.stderr  # # 19.4
 
@@ -67,10 +67,10 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
             log,
             track="usa",
             cars=[{"name": "Ann", "colour": "red"}],
-            legends=[{"name": "Legend Black", "colour": "black"}],
+            legends=[{"name": "Legend-Black", "colour": "black"}],
             weather=True,
             mode="table",
-            grid=["Legend Black", "Ann"],
+            grid=["Legend-Black", "Ann"],
         )
         s = Session(log, race)
         assert s.question.kind == "weather" and "rain" in s.question.options
@@ -84,13 +84,13 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
         assert s.question.kind == "gear"
         s.answer("1")
         assert s.question.kind == "legend"  # the Legend on pole moves first, with the round's card (# 19.5)
-        assert "Legend Black's helmet number" in s.question.prompt
+        assert "Legend-Black's helmet number" in s.question.prompt
         assert "not yet turned" in s.question.hint
         assert "no Legend card gives black the number 25" in s.answer("25")[0].text
         lines = s.answer("16")  # black 16 is card 1 (# 19.4): 68 + ... from the grid: diamond 2 = space 10
         state = log.project(race).state
         assert state.legend_deck is not None and state.legend_deck.used == [1]
-        assert state.cars["Legend Black"].progress == 10
+        assert state.cars["Legend-Black"].progress == 10
         assert any("Legend" in line.text and "diamond 2" in line.text for line in lines)
         assert s.question.kind == "reveal" and s.question.car == "Ann"
 

@@ -69,7 +69,7 @@ def new(
 
     Solo against Legends, with the weather: heatlog new --car Ann:red --legend black --legend blue --weather
     """
-    from ..races import start_race
+    from ..races import legend_name, start_race
 
     with creating_log(db) as log:
         race = start_race(
@@ -84,7 +84,7 @@ def new(
             seed=seed,
             from_position=from_position,
             name=name,
-            legends=[{"name": f"Legend {c.strip().title()}", "colour": c.strip().lower()} for c in legend or []],
+            legends=[{"name": legend_name(c), "colour": c.strip().lower()} for c in legend or []],
             pro=pro,
             aggressive=aggressive,
             weather=weather or tile is not None,

@@ -70,7 +70,9 @@ class NewRace:
                     if not name or not sep or not colour:
                         raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red (a Legend: legend:black)")
                     if name.lower() == "legend":  # MODULES.md 19.3: a Legend is named after its colour
-                        legends.append({"name": f"Legend {colour.title()}", "colour": colour.lower()})
+                        from ..races import legend_name
+
+                        legends.append({"name": legend_name(colour), "colour": colour.lower()})
                     else:
                         cars.append({"name": name, "colour": colour})
                 names = [c["name"] for c in cars + legends]
