@@ -238,7 +238,7 @@ def test_demo_loads_samples_audits_and_replays(tmp_path: Path) -> None:
     assert (tmp_path / "heatlog.db").exists() and (tmp_path / "heatlog-demo.html").exists()
     again = run("demo", cwd=tmp_path)  # a second run reuses the database, imports nothing twice
     assert again.returncode == 0 and "loaded" not in again.stdout
-    assert again.stdout.count(": clean") == 4
+    assert again.stdout.count(": clean") == 7
 
 
 def test_new_from_position(tmp_path: Path) -> None:
