@@ -115,10 +115,10 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return Question(
             "play", name, f"{name} plays {car.gear} (hand {hand_text(car)}): ", None, "the cards, e.g. 4 3 s (# 4.1)"
         )
+    if state.cars[turn.car].legend:  # MODULES.md 19.5: the Legend card is public chance, no car answers it
+        return _ask_legend_card(state)
     car = state.cars[w.cars[0]]
     name = car.name
-    if car.legend:
-        return _ask_legend_card(state)
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
