@@ -60,8 +60,9 @@ def race_started_event(
         raise MalformedInput("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
     if weather:
         modules["weather"] = weather_module()
-    if modules:
-        ev["modules"] = modules
+    if modules:  # the list says which modules compose the race's Rules; each keeps its data under its name
+        ev["modules"] = list(modules)
+        ev.update(modules)
     if seed is not None:
         ev["seed"] = seed
     return ev

@@ -65,11 +65,11 @@ def test_module_samples_hold_what_their_titles_say() -> None:
     logs = {name: [json.loads(line) for line in (REPLAYS / name).read_text().splitlines()] for name in FILES}
     solo = logs["gb-solo-legends.jsonl"]
     cars = solo[0]["cars"]
-    assert sum(1 for c in cars if c.get("legend")) == 5 and solo[0]["modules"]["legends"]["aggressive"] is True
+    assert sum(1 for c in cars if c.get("legend")) == 5 and solo[0]["legends"]["aggressive"] is True
     assert sum(e["type"] == "legend_card_revealed" for e in solo) == highlights(solo).rounds
     weather = logs["usa-weather-4cars.jsonl"]
     kinds = [e["type"] for e in weather]
     assert kinds.index("road_conditions_drawn") == kinds.index("weather_drawn") + 1 < kinds.index("deck_shuffled")
     both = logs["netherlands-legends-weather.jsonl"]
-    assert set(both[0]["modules"]) == {"legends", "weather"} and both[0]["modules"]["legends"]["pro"] == 1
+    assert both[0]["modules"] == ["legends", "weather"] and both[0]["legends"]["pro"] == 1
     assert highlights(both).legend_places and highlights(weather).weather

@@ -126,7 +126,12 @@ def _modules_to_position(state: RaceState) -> dict[str, Any]:
 
 
 def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
+    from .ruleset import build_rules
+
     modules = pos.get("modules") or {}
+    names = [m for m in ("legends", "weather") if m in modules]
+    if names:  # the race's Rules, as race_started built them (the weather adds its set-up phase)
+        state.rules = build_rules(names, {})
     if "legends" in modules:
         legends = modules["legends"]
         state.legends = LegendRules.from_dict(legends)

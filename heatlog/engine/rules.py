@@ -8,8 +8,8 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 
 from __future__ import annotations
 
-from dataclasses import replace as _replace
 from collections.abc import Iterable
+from dataclasses import replace as _replace
 from typing import Any
 
 from .cards import (

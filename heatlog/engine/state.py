@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
-from .ruleset import BASE_RULES, Rules
 from .modules.legends import LegendDeck, LegendMove, LegendRules
 from .modules.weather import Conditions, WeatherRules
+from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
 

@@ -20,12 +20,13 @@ LEGEND_COLOURS = ("black", "blue", "green", "red", "gray", "yellow")
 def modules_block(
     *, legends: bool = False, weather: bool = False, pro: int = 0, aggressive: bool = False
 ) -> dict[str, Any]:
+    """``race_started``'s module fields: the ``modules`` list and each module's block under its own name."""
     out: dict[str, Any] = {}
     if legends:
         out["legends"] = legends_module(pro=pro, aggressive=aggressive)
     if weather:
         out["weather"] = weather_module()
-    return out
+    return {"modules": list(out), **out} if out else {}
 
 
 def module_race(
@@ -56,7 +57,7 @@ def module_race(
         variant="standard",
         handicap=list(handicap),
         mode=mode,
-        modules=modules_block(legends=bool(legends), weather=weather is not None, pro=pro, aggressive=aggressive),
+        **modules_block(legends=bool(legends), weather=weather is not None, pro=pro, aggressive=aggressive),
     )
     race = Race(apply(None, start))
     race.log.append(start)

@@ -59,7 +59,8 @@ def test_19_2_MC11_solo_with_legends_is_a_race_but_legends_alone_are_not():
         variant="standard",
         handicap=[],
         mode="table",
-        modules={"legends": legends_module()},
+        modules=["legends"],
+        legends=legends_module(),
     )
     with pytest.raises(MalformedInput, match="at least one player"):
         apply(None, start)
@@ -88,7 +89,8 @@ def test_19_3_the_deal_never_waits_for_a_legend():
             variant="standard",
             handicap=[],
             mode="table",
-            modules={"legends": legends_module()},
+            modules=["legends"],
+            legends=legends_module(),
         ),
     )
     apply(st, ev("grid_set", order=["K", "A"]))
@@ -97,17 +99,17 @@ def test_19_3_the_deal_never_waits_for_a_legend():
 
 def test_19_4_a_legend_needs_a_legend_card_colour_of_its_own():
     base = dict(track=load_track_data("usa"), laps=2, variant="standard", handicap=[], mode="table")
-    mods = {"legends": legends_module()}
+    mods = {"modules": ["legends"], "legends": legends_module()}
     white = [{"name": "A", "colour": "red"}, {"name": "K", "colour": "white", "legend": True}]
     with pytest.raises(MalformedInput, match="colour must be one printed"):
-        apply(None, ev("race_started", cars=white, modules=mods, **base))
+        apply(None, ev("race_started", cars=white, **mods, **base))
     twins = [
         {"name": "A", "colour": "red"},
         {"name": "K", "colour": "blue", "legend": True},
         {"name": "J", "colour": "blue", "legend": True},
     ]
     with pytest.raises(MalformedInput, match="share a colour"):
-        apply(None, ev("race_started", cars=twins, modules=mods, **base))
+        apply(None, ev("race_started", cars=twins, **mods, **base))
     with pytest.raises(MalformedInput, match="Legends module"):
         apply(None, ev("race_started", cars=white[:1] + [{**white[1], "colour": "black"}], **base))
 

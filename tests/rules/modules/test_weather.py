@@ -35,7 +35,8 @@ def started(mode="open"):
             variant="standard",
             handicap=[],
             mode=mode,
-            modules={"weather": weather_module()},
+            modules=["weather"],
+            weather=weather_module(),
         ),
     )
     apply(s, ev("grid_set", order=["A", "B"]))
