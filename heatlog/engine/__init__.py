@@ -15,6 +15,7 @@ from .decide import (
     waiting_for,
 )
 from .errors import AmbiguousInput, ConflictError, HeatlogError, IllegalEvent, MalformedInput, StoreError
+from .knowledge import Knowledge
 from .movement import landing
 from .position import state_from_position, state_to_position
 from .rules import adrenaline_cars, apply, go_on, replay, round_order, start_round
@@ -29,6 +30,7 @@ __all__ = [
     "Corner",
     "HeatlogError",
     "IllegalEvent",
+    "Knowledge",
     "MalformedInput",
     "RaceState",
     "STEP_NAMES",

@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
 from .events import REGISTRY
+from .knowledge import Knowledge
 from .modules import circuits
 from .modules.weather import sector_at
 from .rules import slipstream_block, slipstream_totals
@@ -205,7 +206,7 @@ def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     if turn.sub != 5 or turn.flipping is not None or turn.cluttered:
         return []
     out: list[Event] = []
-    heat_in_hand = car.hand[HEAT] if car.hand is not None else min(car.pool[HEAT], car.hand_size)
+    heat_in_hand = Knowledge.of(car).hand_max(HEAT)  # the one joint deduction (# 1.7)
     for n in range(1, min(cooldown_left(turn, state, car), heat_in_hand) + 1):
         out.append({"type": "cooldown", "v": 1, "car": car.name, "count": n})
     if not turn.boosted and (car.engine >= 1 or sector_at(state, car.progress).free_boost):  # # 20.11, MA20

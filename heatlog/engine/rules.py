@@ -25,6 +25,7 @@ from .cards import (
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
+from .knowledge import Knowledge
 from .modules import circuits
 from .modules import legends as _legends
 from .modules import weather as _weather
@@ -122,26 +123,8 @@ def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
 
 
 def _has_in_hand(car: Car, cards: list[str]) -> str | None:
-    """Why the hand cannot hold ``cards``, or None. Table mode checks against what could be there."""
-    if len(cards) > car.hand_size:
-        return f"the hand holds only {car.hand_size} cards"
-    need: dict[str, int] = {}
-    for c in cards:
-        need[c] = need.get(c, 0) + 1
-    source = car.hand if car.hand is not None else car.pool
-    for c in sorted(need, key=_order) if len(need) > 1 else need:  # the first short card in card order
-        if need[c] > source.get(c, 0):
-            have = source.get(c, 0)
-            where = "in the hand" if car.hand is not None else "unseen (deck and hand)"
-            return f"only {have} {_card_name(c)} {'is' if have == 1 else 'are'} {where}, not {need[c]}"
-    return None
-
-
-_ORDER = {c: i for i, c in enumerate(CARDS)}
-
-
-def _order(card: str) -> int:
-    return _ORDER.get(card, len(_ORDER))  # a race's other cards (upgrades) after the base cards
+    """Why the hand cannot hold ``cards``, or None: the one joint deduction (knowledge.py, # 1.7)."""
+    return Knowledge.of(car).why_not_in_hand(cards)
 
 
 def _card_name(c: str) -> str:
@@ -157,6 +140,10 @@ def _remove_from_hand(car: Car, cards: list[str]) -> None:
 
 
 def _add_to_hand(car: Car, card: str, n: int = 1) -> None:
+    if car.hand is None:  # table mode: the deck cannot gain this card (knowledge.py keeps cap ≤ unseen)
+        if car.deck_max is None:
+            car.deck_max = dict(car.pool)
+        car.deck_max[card] = min(car.deck_max[card], car.pool[card])
     car.pool[card] += n
     if car.hand is not None:
         car.hand[card] += n
@@ -178,19 +165,10 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
                 "5.2",
             )
     else:
-        deck = car.deck_counts()
-        have = deck[card] if deck is not None else car.deck_bound(card)
-        if have <= 0:
-            if deck is None and car.pool[card] > 0:
-                raise _illegal(
-                    state,
-                    ev,
-                    f"no {_card_name(card)} can be in {car.name}'s deck: the deck was shuffled from a discard pile "
-                    f"holding {car.deck_max[card] if car.deck_max else 0} more, the rest are in the hand",
-                    "5.6",
-                )
-            where = "in the deck" if deck is not None else "unseen (deck and hand)"
-            raise _illegal(state, ev, f"no {_card_name(card)} can be {where}: all are accounted for", "1.1")
+        why = Knowledge.of(car).why_not_on_deck(card)
+        if why:
+            rule = "1.1" if car.pool[card] == 0 else "5.6"
+            raise _illegal(state, ev, why, rule)
     if car.deck_max is not None and car.deck_max[card] > 0:
         car.deck_max[card] -= 1
     if car.deck is not None:
@@ -607,26 +585,9 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
             if len(cards) - heat != playable:
                 raise _illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
         else:
-            # Cards the deck cannot hold are in the hand: a cluttered hand plays every playable one (# 13.1).
-            forced = sum(car.forced_in_hand(c) for c in PLAYABLE)
-            if len(cards) - heat < min(forced, car.gear):
-                raise _illegal(
-                    state,
-                    ev,
-                    f"{car.name}'s hand holds at least {forced} playable cards (they cannot be in the deck), "
-                    "so it is not cluttered",
-                    "13.1",
-                )
-            # The rest of the hand must be all Heat: is there enough Heat unseen for that? (# 13.1)
-            rest = car.hand_size - len(cards)
-            if car.pool[HEAT] - heat < rest:
-                raise _illegal(
-                    state,
-                    ev,
-                    f"a cluttered hand would leave {rest} Heat in hand, but only "
-                    f"{car.pool[HEAT] - heat} more Heat can be there",
-                    "13.1",
-                )
+            why = Knowledge.of(car).why_not_cluttered(cards, car.gear)  # # 13.1, one joint deduction
+            if why:
+                raise _illegal(state, ev, f"{car.name} cannot claim a cluttered hand: {why}", "13.1")
 
 
 def _begin_turns(state: RaceState) -> None:
@@ -708,6 +669,8 @@ def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
     if HEAT in cards:
         # # 13.2–13.4: no movement, gear 1; the step machine takes the turn straight to step 9.
         turn.cluttered = True
+        if car.hand is None:  # # 13.1: a cluttered reveal shows the whole hand (the rest is Heat): the deck is known
+            car.deck_max = {c: car.pool[c] - (car.hand_size if c == HEAT else 0) for c in CARDS}
         car.gear = 1
         return
     turn.speed = sum(VALUE[c] for c in cards if c != STRESS)  # # 5.1

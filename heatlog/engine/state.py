@@ -58,16 +58,6 @@ class Car:
     finished: bool = False
     legend: bool = False  # a Legend car (# 19.1): no deck, hand, Engine or gear; moved by the Legend card
 
-    def deck_bound(self, card: str) -> int:
-        """How many ``card`` the deck can hold at most (table mode: bounded by what was shuffled in)."""
-        if self.deck_max is None:
-            return self.pool[card]
-        return min(self.pool[card], self.deck_max[card])
-
-    def forced_in_hand(self, card: str) -> int:
-        """How many ``card`` must be in the hand: unseen copies the deck cannot hold (table mode)."""
-        return max(0, self.pool[card] - self.deck_bound(card))
-
     def deck_counts(self) -> Counts | None:
         """The deck as a multiset when the hand is known (open mode)."""
         if self.hand is None:

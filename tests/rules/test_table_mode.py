@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from heatlog.engine import HeatlogError, IllegalEvent, MalformedInput
+from heatlog.engine.knowledge import Knowledge
 
 from .conftest import PARKED, board, deck, start_race
 
@@ -195,7 +196,7 @@ def test_5_6_table_mode_after_a_reshuffle_the_deck_is_the_old_discard_pile():
     race.ev("deck_shuffled", car="B")
     assert race.car("B").deck_max is not None
     err = race.reject("card_flipped", car="B", card="4", rule="5.6")
-    assert "shuffled from a discard pile" in str(err)
+    assert "the 3-card deck is exactly 1 2 H" in str(err)
     race.flip("B", "H", "2")  # the Heat is skipped (# 5.2), the 2 is found
     assert race.turn.speed == 2
     race.reject("card_flipped", car="B", card="2", rule="14.1")  # nothing left to resolve
@@ -211,7 +212,8 @@ def test_13_1_table_mode_cards_that_cannot_be_in_the_deck_make_a_clutter_claim_i
     race.ev("deck_shuffled", car="B")
     race.ev("cards_drawn", car="B", count=1)
     b = race.car("B")
-    assert b.forced_in_hand("4") == 2 and b.forced_in_hand("H") == 4
+    known = Knowledge.of(b)
+    assert known.hand_min("4") == 2 and known.hand_min("H") == 4
     race.gears(A=1, B=3)
     race.reveal("A", "1").refill()
     err = race.reject("cards_revealed", car="B", cards=["H", "H", "H"], rule="13.1")
@@ -227,3 +229,35 @@ def test_error_messages_show_an_embedded_track_by_name_and_stay_short():
     assert '"track": "<track usa>"' in shown_input({"type": "race_started", "track": {"id": "usa", "spaces": 69}})
     long = shown_input({"type": "note", "text": "x" * 1000})
     assert len(long) == MAX_SHOWN and long.endswith("…")
+
+
+def test_1_7_one_deduction_a_deck_known_to_be_1_h_h_leaves_seven_stress_in_hand():
+    # 1.7, 5.2, 5.6 (issue 10 item 3): B's 3-card deck is provably 1 H H (the table saw it shuffled from the
+    # discard pile), so its 7-card hand is seven Stress. Reveal and flip ask the same deduction: a reveal of
+    # "1 S" is refused (the 1 is in the deck), "S S" is accepted, and the Stress flip then accepts the 1 or a
+    # Heat -- never a Stress, which is all in the hand or the Play Area.
+    race = table(b_hand="SSSSSSS", b_deck="1HH", b_gear=1)
+    race.car("B").deck_max = {"1": 1, "2": 0, "3": 0, "4": 0, "0": 0, "5": 0, "H": 2, "S": 0}
+    known = Knowledge.of(race.car("B"))
+    assert known.deck_known() == known.cap and known.hand_min("S") == 7
+    race.gears(A=1, B=2)
+    race.reveal("A", "0").refill()
+    err = race.reject("cards_revealed", car="B", cards=["1", "S"], rule="4.1")
+    assert "the 3-card deck is exactly 1 H H" in str(err)
+    race.reveal("B", "SS")
+    race.reject("card_flipped", car="B", card="S", rule="5.6")
+    race.flip("B", "H", "1")  # the Heat is skipped (# 5.2), the 1 found for the first Stress
+    race.flip("B", "H")  # the last Heat is skipped: the deck is empty and the discard holds no Basic card
+    assert race.turn.stress_left == 0 or race.turn.flipping is None
+
+
+def test_1_7_cards_leaving_the_hand_lower_what_the_deck_can_hold_before_spinout_stress_arrives():
+    # 1.7, 10.3: a card that left the unseen cards cannot come back into the deck bound when a Stress is added
+    # to the hand from outside: the deck may hold only the Stress that were unseen before the spinout.
+    from heatlog.engine.rules import _add_to_hand
+
+    race = table(b_hand="1234123", b_deck="S4")
+    b = race.car("B")
+    b.deck_max = {"1": 0, "2": 0, "3": 0, "4": 1, "0": 0, "5": 0, "H": 0, "S": 3}  # three Stress were shuffled in
+    _add_to_hand(b, "S", 1)
+    assert Knowledge.of(b).deck_max("S") == 1  # one Stress unseen before: the new one is in the hand

@@ -1,0 +1,215 @@
+"""What is known about one car's hidden cards: one joint deduction over hand, deck and discard (# 1.7).
+
+Every card entering or leaving deck ∪ hand is public (draws move cards between the two unseen piles; plays,
+flips, discards, cooldowns and spinout Stress are seen), so the multiset ``unseen`` = deck ∪ hand is exact.
+What is not known is how ``unseen`` splits into hand and deck. The table knows one more thing: after a
+reshuffle the deck is exactly the public discard pile, and from then on it only loses cards (draws take
+unknown cards, flips show theirs). So the deck is bounded by ``cap`` (the rules keep it as
+``Car.deck_max``; never above ``unseen``), and the knowledge is exactly:
+
+    the deck D is any multiset with  D ≤ cap  and  |D| = deck_size;  the hand is  unseen − D.
+
+This is exact, not an approximation: every such D is reachable by some draw order, and no other (the
+proof follows each event: a reshuffle sets D = cap; a draw of k cards keeps "any k-smaller sub-multiset of
+cap"; a flip of c removes c from cap and from unseen; a card leaving the hand removes it from unseen, and
+cap is read as ``min(cap, unseen)``; a card entering the hand from outside (spinout Stress) is added after
+cap has been lowered to ``unseen``, which the rules do). In open mode the hand is known: cap is the deck
+itself and the same formulas give one arrangement.
+
+Every table-mode check asks this one deduction: a reveal, a flip, a cooldown, a discard and a cluttered
+claim are accepted exactly when some arrangement of the unseen cards allows them together with every
+earlier entry, so an accepted entry can never leave a later question without an accepted answer.
+
+Pure: no I/O. Analysis may sample a hand consistent with what the table knows (:meth:`Knowledge.sample`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import BASE_CATALOGUE, CARDS, HEAT, PLAYABLE
+from .state import Car, Counts, counts, expand
+
+
+def card_name(c: str) -> str:
+    return BASE_CATALOGUE.name(c)  # Heat, Stress, or the quoted token
+
+
+def _amount(n: int, c: str) -> str:
+    return f"{n} {card_name(c)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The arrangements of one car's unseen cards that agree with everything public so far."""
+
+    unseen: Counts  # deck ∪ hand, exact
+    cap: Counts  # the deck holds at most this (≤ unseen)
+    hand_size: int
+    deck_size: int
+    hand_known: bool = False  # open mode: cap is the deck itself
+
+    @classmethod
+    def of(cls, car: Car) -> Knowledge:
+        pool = car.pool
+        if car.hand is not None:  # open mode: the hand is known, so the deck is too
+            cap = {c: pool[c] - car.hand[c] for c in CARDS}
+        elif car.deck_max is not None:
+            cap = {c: min(pool[c], car.deck_max[c]) for c in CARDS}
+        else:  # no memory of a reshuffle (a position): any unseen card may be in the deck
+            cap = dict(pool)
+        return cls(dict(pool), cap, car.hand_size, car.deck_size, car.hand is not None)
+
+    # ------------------------------------------------------------------ the deduction
+
+    def consistent(self) -> bool:
+        """Some arrangement exists (always true for a state the rules built)."""
+        return sum(self.cap.values()) >= self.deck_size and sum(self.unseen.values()) == self.hand_size + self.deck_size
+
+    def hand_can_hold(self, cards: Counts) -> bool:
+        """Can the hand hold ``cards`` (a multiset) in some arrangement? The deck must then fit in what is left:
+        D ≤ cap and D ≤ unseen − cards, with |D| = deck_size."""
+        if sum(cards.values()) > self.hand_size:
+            return False
+        if any(c not in self.unseen for c, n in cards.items() if n > 0):
+            return False  # a card this car has none of
+        room = 0
+        for c in CARDS:
+            left = self.unseen[c] - cards.get(c, 0)
+            if left < 0:
+                return False
+            room += min(self.cap[c], left)
+        return room >= self.deck_size
+
+    def hand_can_be(self, hand: Counts) -> bool:
+        """Can the hand be exactly ``hand``?"""
+        if sum(hand.values()) != self.hand_size:
+            return False
+        return all(0 <= self.unseen[c] - hand.get(c, 0) <= self.cap[c] for c in CARDS)
+
+    def deck_can_show(self, card: str) -> bool:
+        """Can the top card of the deck be ``card``? (Order is never known here: any card the deck can hold.)"""
+        return self.deck_size > 0 and self.cap[card] > 0
+
+    def deck_max(self, card: str) -> int:
+        """How many ``card`` the deck can hold at most."""
+        return min(self.cap[card], self.deck_size)
+
+    def deck_min(self, card: str) -> int:
+        """How many ``card`` the deck must hold: what the rest of cap cannot fill."""
+        return max(0, self.deck_size - (sum(self.cap.values()) - self.cap[card]))
+
+    def hand_min(self, card: str) -> int:
+        """How many ``card`` must be in the hand."""
+        return self.unseen[card] - self.deck_max(card)
+
+    def hand_max(self, card: str) -> int:
+        """How many ``card`` can be in the hand."""
+        return self.unseen[card] - self.deck_min(card)
+
+    def playable_min(self) -> int:
+        """How many playable cards the hand holds at least (the deck takes as many as it can)."""
+        playable = sum(self.unseen[c] for c in PLAYABLE)
+        return playable - min(self.deck_size, sum(self.cap[c] for c in PLAYABLE))
+
+    def deck_known(self) -> Counts | None:
+        """The deck as a multiset when it is forced (cap holds exactly deck_size cards)."""
+        return dict(self.cap) if sum(self.cap.values()) == self.deck_size else None
+
+    # ------------------------------------------------------------------ reasons, in words
+
+    def why_not_in_hand(self, cards: list[str]) -> str | None:
+        """Why the hand cannot hold ``cards``, or None when some arrangement allows it."""
+        need = _tally(cards)
+        if self.hand_can_hold(need):
+            return None
+        if len(cards) > self.hand_size:
+            return f"the hand holds only {self.hand_size} cards"
+        for c in need:
+            if c not in self.unseen:
+                return f"only 0 {card_name(c)} are unseen (deck and hand), not {need[c]}"
+        for c in CARDS:
+            if self.hand_known and need[c] > self.hand_max(c):
+                have = self.hand_max(c)
+                return f"only {have} {card_name(c)} {'is' if have == 1 else 'are'} in the hand, not {need[c]}"
+        for c in CARDS:
+            if need[c] > self.unseen[c]:
+                have = self.unseen[c]
+                verb = "is" if have == 1 else "are"
+                return f"only {have} {card_name(c)} {verb} unseen (deck and hand), not {need[c]}"
+        for c in CARDS:
+            if need[c] > self.hand_max(c):
+                return f"at most {self.hand_max(c)} {card_name(c)} can be in the hand: {self._deck_words(c)}"
+        return f"the hand cannot hold {' '.join(cards)} together: {self._deck_words(None)}"
+
+    def why_not_on_deck(self, card: str) -> str | None:
+        """Why ``card`` cannot be the next card of the deck, or None."""
+        if self.deck_can_show(card):
+            return None
+        if self.unseen[card] == 0:
+            return f"no {card_name(card)} can be in the deck: all are accounted for"
+        return f"no {card_name(card)} can be in the deck: {self._deck_words(card)}"
+
+    def why_not_cluttered(self, cards: list[str], gear: int) -> str | None:
+        """# 13.1: a reveal with Heat claims a cluttered hand: fewer than ``gear`` playable cards, all of them
+        revealed, the rest of the hand Heat. Why no arrangement gives such a hand, or None."""
+        heat = cards.count(HEAT)
+        rest = self.hand_size - len(cards)
+        hand = counts(cards)
+        hand[HEAT] = heat + rest
+        if rest >= 0 and self.hand_can_be(hand):
+            return None
+        reasons = []
+        if self.unseen[HEAT] < hand[HEAT]:
+            reasons.append(
+                f"a cluttered hand would leave {rest} Heat in hand, but only {self.unseen[HEAT] - heat} more Heat "
+                "can be there"
+            )
+        least = self.playable_min()
+        if least > len(cards) - heat:
+            reasons.append(
+                f"the hand holds at least {least} playable cards (they cannot be in the deck), "
+                f"so it {'is not cluttered' if least >= gear else 'plays them before Heat'}"
+            )
+        if reasons:
+            return "; ".join(reasons)
+        return f"the hand cannot be {' '.join(expand(hand))}: {self._deck_words(None)}"
+
+    def _deck_words(self, card: str | None) -> str:
+        known = self.deck_known()
+        if known is not None:
+            return f"the {self.deck_size}-card deck is exactly {' '.join(expand(known)) or 'empty'}"
+        if card is not None and self.deck_min(card) > 0:
+            return f"the {self.deck_size}-card deck must hold {_amount(self.deck_min(card), card)}"
+        if card is not None:
+            return (
+                f"the {self.deck_size}-card deck was shuffled from a discard pile holding "
+                f"{self.cap[card]} more, the rest are in the hand"
+            )
+        return f"the {self.deck_size}-card deck holds only cards from {' '.join(expand(self.cap))}"
+
+    # ------------------------------------------------------------------ sampling (analysis)
+
+    def sample(self, rng: random.Random) -> tuple[Counts, Counts]:
+        """One (hand, deck) arrangement consistent with the knowledge: the deck is ``deck_size`` cards drawn
+        uniformly from the physical cards of ``cap``, the hand is the rest of ``unseen``."""
+        deck = counts(rng.sample(expand(self.cap), self.deck_size))
+        hand = {c: self.unseen[c] - deck[c] for c in CARDS}
+        return hand, deck
+
+
+def _tally(cards: list[str]) -> Counts:
+    """``counts`` that also keeps a token outside the base cards (a race's upgrades): never in this car's cards."""
+    out = dict.fromkeys(CARDS, 0)
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def knowledge(car: Car) -> Knowledge:
+    """The table's (table mode) or the full (open mode) knowledge of ``car``'s unseen cards."""
+    return Knowledge.of(car)
+
+
+__all__ = ["Knowledge", "card_name", "knowledge"]
