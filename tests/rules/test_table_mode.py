@@ -250,14 +250,3 @@ def test_1_7_one_deduction_a_deck_known_to_be_1_h_h_leaves_seven_stress_in_hand(
     race.flip("B", "H")  # the last Heat is skipped: the deck is empty and the discard holds no Basic card
     assert race.turn.stress_left == 0 or race.turn.flipping is None
 
-
-def test_1_7_cards_leaving_the_hand_lower_what_the_deck_can_hold_before_spinout_stress_arrives():
-    # 1.7, 10.3: a card that left the unseen cards cannot come back into the deck bound when a Stress is added
-    # to the hand from outside: the deck may hold only the Stress that were unseen before the spinout.
-    from heatlog.engine.rules import _add_to_hand
-
-    race = table(b_hand="1234123", b_deck="S4")
-    b = race.car("B")
-    b.deck_max = {"1": 0, "2": 0, "3": 0, "4": 1, "0": 0, "5": 0, "H": 0, "S": 3}  # three Stress were shuffled in
-    _add_to_hand(b, "S", 1)
-    assert Knowledge.of(b).deck_max("S") == 1  # one Stress unseen before: the new one is in the hand
