@@ -58,6 +58,18 @@ class Car:
     finished: bool = False
     legend: bool = False  # a Legend car (# 19.1): no deck, hand, Engine or gear; moved by the Legend card
 
+    def deck_bound(self, card: str) -> int:
+        """How many ``card`` the deck can hold at most: the one joint deduction (knowledge.py, # 1.7)."""
+        from .knowledge import Knowledge  # local: knowledge reads Car
+
+        return Knowledge.of(self).deck_max(card)
+
+    def forced_in_hand(self, card: str) -> int:
+        """How many ``card`` must be in the hand (knowledge.py)."""
+        from .knowledge import Knowledge
+
+        return Knowledge.of(self).hand_min(card)
+
     def deck_counts(self) -> Counts | None:
         """The deck as a multiset when the hand is known (open mode)."""
         if self.hand is None:
