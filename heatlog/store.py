@@ -146,6 +146,26 @@ class Problem:
         return f"race {self.race}, event {self.seq}: {self.kind}: {self.message}"
 
 
+@dataclass(frozen=True, slots=True)
+class RecorderSession:
+    """A race's row in ``recorder_sessions``: the live recorder (pid None when free) and its cursor."""
+
+    pid: int | None
+    host: str | None
+    start: str
+    since: str
+    cursor: str | None
+
+    def load_cursor(self) -> dict[str, Any] | None:
+        if not self.cursor:
+            return None
+        try:
+            cur = json.loads(self.cursor)
+        except ValueError:
+            return None
+        return cur if isinstance(cur, dict) else None
+
+
 @dataclass(frozen=True)
 class Snapshot:
     race: int
@@ -262,6 +282,7 @@ class EventStore:
         # race id -> (base seq, base hash) the race's own events chain from.
         self._base: dict[int, tuple[int, str]] = {}
         self._conn: sqlite3.Connection | None = None
+        self._recorder_table = False
         self._conn = self._open(create, busy_timeout_ms)
         self.db = sqlite_utils.Database(self._conn, execute_plugins=False, recursive_triggers=False)
 
@@ -958,6 +979,73 @@ class EventStore:
             params.append(from_seq)
         with self._tx(write=True, race=race) as conn:
             return int(conn.execute(sql, params).rowcount)
+
+    # ---- recorder sessions (UI state of heatlog record: who records a race, and its cursor; never race truth)
+
+    RECORDER_TABLE = "recorder_sessions"
+    _RECORDER_DDL = (
+        "CREATE TABLE IF NOT EXISTS recorder_sessions (race INTEGER PRIMARY KEY REFERENCES races(id), "
+        "pid INTEGER, host TEXT, start TEXT, since TEXT, cursor TEXT)"
+    )
+
+    def _recorder_ready(self, race: int) -> None:
+        """The side table exists (made on first use: older files, and read-only ones that never record)."""
+        if self._recorder_table:
+            return
+        with self._guard(race) as conn:
+            conn.execute(self._RECORDER_DDL)
+        self._recorder_table = True
+
+    def recorder_session(self, race: int) -> RecorderSession | None:
+        """The recorder row of ``race``: the lease holder (None when free) and the saved cursor."""
+        self._recorder_ready(race)
+        with self._guard(race) as conn:
+            row = conn.execute(
+                "SELECT pid, host, start, since, cursor FROM recorder_sessions WHERE race = ?", (race,)
+            ).fetchone()
+        if row is None:
+            return None
+        return RecorderSession(row[0], row[1], row[2] or "", row[3] or "", row[4])
+
+    def take_recorder(
+        self,
+        race: int,
+        holder: tuple[int, str, str, str],
+        allow: Callable[[RecorderSession | None], None],
+    ) -> None:
+        """Make ``holder`` (pid, host, process start, since) the race's recorder in one transaction. ``allow``
+        sees the current row first and raises to refuse (the recorder's policy: who may take over)."""
+        self._recorder_ready(race)
+        pid, host, start, since = holder
+        with self._tx(write=True, race=race) as conn:
+            row = conn.execute(
+                "SELECT pid, host, start, since, cursor FROM recorder_sessions WHERE race = ?", (race,)
+            ).fetchone()
+            allow(RecorderSession(row[0], row[1], row[2] or "", row[3] or "", row[4]) if row else None)
+            conn.execute(
+                "INSERT INTO recorder_sessions (race, pid, host, start, since) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(race) DO UPDATE SET pid = excluded.pid, host = excluded.host, start = excluded.start, "
+                "since = excluded.since",
+                (race, pid, host, start, since),
+            )
+
+    def release_recorder(self, race: int, pid: int, host: str) -> None:
+        """Free the race if ``pid`` on ``host`` still holds it (the cursor stays)."""
+        self._recorder_ready(race)
+        with self._guard(race) as conn:
+            conn.execute(
+                "UPDATE recorder_sessions SET pid = NULL, host = NULL, start = NULL WHERE race = ? AND pid = ? "
+                "AND host = ?",
+                (race, pid, host),
+            )
+
+    def save_recorder_cursor(self, race: int, cursor: dict[str, Any] | None) -> None:
+        self._recorder_ready(race)
+        with self._guard(race) as conn:
+            conn.execute(
+                "UPDATE recorder_sessions SET cursor = ? WHERE race = ?",
+                (json.dumps(cursor) if cursor is not None else None, race),
+            )
 
     # ---- helpers
 
