@@ -312,7 +312,10 @@ def _walk(state: RaceState, oracle: dict[str, set[Pair]], rng: random.Random, st
                 assert allowed is None or (after is not None) == allowed, (ev, after is not None)
             if after is not None:
                 options.append((ev, after))
-        assert options, f"stuck: {waiting_for(state).text}"
+        w = waiting_for(state)
+        if w.may_go_on:  # steps 5–8: the car may simply go on (no event; a spinout may end the turn, # 12.2)
+            options.append(({"type": "note", "v": 1, "text": "go on"}, go_on(state.copy())))
+        assert options, f"stuck: {w.text}"
         ev, after = rng.choice(options)
         oracle_step(oracle, state, ev, after)
         state = after
