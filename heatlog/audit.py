@@ -6,6 +6,7 @@ state after it is undefined; it is reported with its sequence number).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,27 +55,53 @@ class AuditReport:
         }
 
 
-def audit_race(log: RaceLog, race: int) -> AuditReport:
-    info = log.store.race(race)
-    report = AuditReport(race, info.name)
-    for p in log.store.verify(race):
-        report.problems.append(Finding(p.seq, p.kind, str(p)))
+def audit_race(log: RaceLog, race: int, anchors: list[dict[str, Any]] | None = None) -> AuditReport:
+    """Every problem of one race: hash chain, rows that do not decode, schemas, rules, anchors. A damaged row
+    is reported and the audit goes on; the rules check stops at the first event it cannot fold."""
     try:
-        stored = log.store.events(race)
+        info = log.store.race(race)
     except HeatlogError as err:
+        report = AuditReport(race, None)
         report.problems.append(Finding(None, "store", str(err)))
         return report
-    report.events = len(stored)
-    for s in stored:
-        for problem in event_errors(s.event):
-            report.problems.append(Finding(s.seq, "schema", f"event {s.seq}: {problem}"))
-        if s.event.get("type") == "note":
-            report.notes.append({"seq": s.seq, **{k: v for k, v in s.event.items() if k not in ("type", "v")}})
+    report = AuditReport(race, info.name)
     try:
-        eff = effective_log((s.seq, s.event) for s in stored)
+        _audit_into(log, race, report, anchors or [])
+    except HeatlogError as err:  # the file itself failed under us: report it, go on to the next race
+        report.problems.append(Finding(None, "store", str(err)))
+    return report
+
+
+def _audit_into(log: RaceLog, race: int, report: AuditReport, anchors: list[dict[str, Any]]) -> None:
+    for p in log.store.verify(race):
+        report.problems.append(Finding(p.seq, p.kind, str(p)))
+    for a in anchors:
+        if a.get("race") == race:
+            for p in log.store.check_anchor(a):
+                report.problems.append(Finding(p.seq, p.kind, str(p)))
+    rows = log.store.lenient_log(race)
+    report.events = len(rows)
+    stored: list[tuple[int, dict[str, Any]]] = []
+    unreadable: int | None = None
+    for seq, event in rows:
+        if event is None:
+            unreadable = seq if unreadable is None else unreadable
+            continue
+        if unreadable is None:
+            stored.append((seq, event))
+        for problem in event_errors(event):
+            report.problems.append(Finding(seq, "schema", f"event {seq}: {problem}"))
+        if event.get("type") == "note":
+            report.notes.append({"seq": seq, **{k: v for k, v in event.items() if k not in ("type", "v")}})
+    if unreadable is not None:
+        report.problems.append(
+            Finding(unreadable, "rules", f"event {unreadable} cannot be read: the rules were checked up to it")
+        )
+    try:
+        eff = effective_log(stored)
     except HeatlogError as err:
         report.problems.append(Finding(None, "rules", str(err)))
-        return report
+        return
     for r in eff.retractions:
         report.retractions.append(
             {"seq": r.seq, "retracts": r.target, "type": r.target_event.get("type"), "reason": r.reason}
@@ -89,11 +116,65 @@ def audit_race(log: RaceLog, race: int) -> AuditReport:
     if state is not None:
         report.rounds = state.round
         report.finished = state.phase == "over"
-    return report
 
 
-def audit_races(log: RaceLog, races: list[int]) -> list[AuditReport]:
-    return [audit_race(log, r) for r in races]
+def audit_file(log: RaceLog) -> AuditReport | None:
+    """Problems of the file as a whole (reported as race 0): SQLite's quick_check, append-only guards gone."""
+    report = AuditReport(0, "(the database file)")
+    for line in log.store.quick_check():
+        report.problems.append(Finding(None, "integrity", f"sqlite integrity check: {line}"))
+    for name in log.store.missing_guards():
+        report.problems.append(
+            Finding(None, "guard", f"append-only trigger {name} is missing or changed: the file was altered")
+        )
+    return report if report.problems else None
+
+
+def audit_races(
+    log: RaceLog,
+    races: list[int],
+    *,
+    anchors: list[dict[str, Any]] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[AuditReport]:
+    """The file's report (if it has problems), then one report per race; ``progress(n)`` after each race."""
+    reports: list[AuditReport] = []
+    try:
+        whole = audit_file(log)
+    except HeatlogError as err:
+        whole = AuditReport(0, "(the database file)", problems=[Finding(None, "store", str(err))])
+    if whole is not None:
+        reports.append(whole)
+    known = set(races)
+    for a in anchors or []:
+        if isinstance(a.get("race"), int) and a["race"] not in known:
+            try:
+                log.store.race(a["race"])
+            except HeatlogError:
+                gone = AuditReport(a["race"], None)
+                gone.problems.append(Finding(None, "anchor", f"race {a['race']} of the anchor is not in the file"))
+                reports.append(gone)
+    for i, r in enumerate(races, start=1):
+        reports.append(audit_race(log, r, anchors))
+        if progress is not None:
+            progress(i)
+    return reports
+
+
+def read_anchors(path: Any) -> list[dict[str, Any]]:
+    """The anchors in a file written by ``heatlog anchor`` (JSON lines; other lines are refused)."""
+    from .engine.errors import MalformedInput
+    from .jsonio import json_lines, loads, read_text_file
+
+    out: list[dict[str, Any]] = []
+    for number, line in json_lines(read_text_file(path, "anchor file")):
+        if not line.strip():
+            continue
+        value = loads(line, f"anchor file {path}: line {number}")
+        if not isinstance(value, dict) or "heatlog_anchor" not in value:
+            raise MalformedInput(f"anchor file {path}: line {number}: not an anchor line (heatlog anchor writes them)")
+        out.append(value)
+    return out
 
 
 def render_audit(console: Any, reports: list[AuditReport]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -177,15 +178,48 @@ def start_race(
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 
 
-def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str = "input") -> int:
-    """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written."""
+def _check_export_anchor(lines: list[tuple[int, Event]], anchors: list[tuple[int, Event]], source: str) -> None:
+    """An export ends with its race's anchor: the events before it must chain to the anchor's head."""
+    from .store import GENESIS, canonical, chain_hash
+
+    number, anchor = anchors[-1]
+    if len(anchors) > 1 or number < lines[-1][0]:
+        raise MalformedInput(f"{source}: line {number}: an anchor line belongs at the end of the file, once")
+    head = GENESIS
+    for _, ev in lines:
+        try:
+            head = chain_hash(head, canonical(ev))
+        except (TypeError, ValueError):
+            raise MalformedInput(f"{source}: an event cannot be stored as JSON") from None
+    if anchor.get("seq") != len(lines) or anchor.get("head") != head:
+        raise MalformedInput(
+            f"{source}: line {number}: the events do not match the file's anchor (it was exported with "
+            f"{anchor.get('seq')} events; events were removed, added or changed since); nothing imported"
+        )
+
+
+def import_race(
+    log: RaceLog,
+    text: str,
+    *,
+    name: str | None = None,
+    source: str = "input",
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written.
+    ``progress(n)`` is told every 500 events how many have been checked (of twice the events: schema, rules)."""
     check_label(name)
-    lines = parse_jsonl(text)
+    anchors: list[tuple[int, Event]] = []
+    lines = parse_jsonl(text, anchors)
     if not lines:
         raise MalformedInput(f"{source}: no events")
+    if anchors:
+        _check_export_anchor(lines, anchors, source)
     problems: list[str] = []
-    for number, ev in lines:
+    for i, (number, ev) in enumerate(lines, start=1):
         problems.extend(f"line {number}: {p}" for p in event_errors(ev))
+        if progress is not None and i % 500 == 0:
+            progress(i)
     if problems:
         raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
     if lines[0][1].get("type") != "race_started":
@@ -197,7 +231,9 @@ def import_race(log: RaceLog, text: str, *, name: str | None = None, source: str
     except HeatlogError as err:
         raise IllegalEvent(f"{source}: {err}") from None
     state = None
-    for entry in eff.entries:
+    for i, entry in enumerate(eff.entries, start=1):
+        if progress is not None and i % 500 == 0:
+            progress(len(lines) + i)
         try:
             state = apply(state, entry.event, atomic=False)
         except HeatlogError as err:

@@ -51,6 +51,7 @@ import sqlite_utils
 from heatlog.engine.errors import ConflictError, MalformedInput, StoreError
 
 __all__ = [
+    "ANCHOR_VERSION",
     "APPLICATION_ID",
     "FORMAT_VERSION",
     "GENESIS",
@@ -73,6 +74,8 @@ FORMAT_VERSION = 1
 GENESIS = "0" * 64
 
 _APPEND_ONLY = "heatlog: events are append-only"
+#: Version of the anchor line written by ``heatlog anchor`` and at the end of an export.
+ANCHOR_VERSION = 1
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -188,6 +191,45 @@ Check = Callable[[list[StoredEvent], dict[str, Any]], None]
 _RETRACTED_INDEX = "CREATE INDEX IF NOT EXISTS events_retracted ON events (race, seq) WHERE type = 'retracted'"
 
 
+#: Triggers that close every ordinary SQL statement around append-only, beyond UPDATE and DELETE of events:
+#: ``REPLACE``/``INSERT OR REPLACE`` (whose implicit delete fires no delete trigger unless recursive triggers
+#: are on), upserts (``ON CONFLICT DO UPDATE``), an explicit rowid of another row, a race id changed or a race
+#: row replaced (orphaning its events), and the file's identity in ``meta``. Added to older files when opened.
+_GUARDS: dict[str, str] = {
+    "events_no_replace": (
+        "CREATE TRIGGER events_no_replace BEFORE INSERT ON events "
+        "WHEN EXISTS (SELECT 1 FROM events WHERE race = NEW.race AND seq = NEW.seq) "
+        "OR EXISTS (SELECT 1 FROM events WHERE rowid = NEW.rowid) "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a stored event cannot be replaced'); END"
+    ),
+    "races_no_replace": (
+        "CREATE TRIGGER races_no_replace BEFORE INSERT ON races "
+        "WHEN EXISTS (SELECT 1 FROM races WHERE id = NEW.id) "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race cannot be replaced'); END"
+    ),
+    "races_no_renumber": (
+        "CREATE TRIGGER races_no_renumber BEFORE UPDATE OF id ON races "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race id cannot change'); END"
+    ),
+    "meta_no_update": (
+        "CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta "
+        "WHEN OLD.key IN ('application', 'format_version', 'created') "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+    ),
+    "meta_no_delete": (
+        "CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta "
+        "WHEN OLD.key IN ('application', 'format_version', 'created') "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+    ),
+    "meta_no_replace": (
+        "CREATE TRIGGER meta_no_replace BEFORE INSERT ON meta "
+        "WHEN NEW.key IN ('application', 'format_version', 'created') "
+        "AND EXISTS (SELECT 1 FROM meta WHERE key = NEW.key) "
+        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+    ),
+}
+
+
 def _create_schema(db: sqlite_utils.Database) -> None:
     db.table("meta").create({"key": str, "value": str}, pk="key", not_null={"value"})
     db.table("races").create(
@@ -245,6 +287,8 @@ def _create_schema(db: sqlite_utils.Database) -> None:
             {"key": "created", "value": _now()},
         ]
     )
+    for sql in _GUARDS.values():
+        db.execute(sql)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
 
@@ -342,12 +386,15 @@ class EventStore:
 
     @staticmethod
     def _add_indexes(conn: sqlite3.Connection) -> None:
-        """Add the indexes a file made by an earlier heatlog lacks; they only speed reads up, so a file that
-        cannot be written to (read-only, busy) is used without them."""
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_retracted'").fetchone():
-            return
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute(_RETRACTED_INDEX)
+        """Add the indexes and append-only guards a file made by an earlier heatlog lacks (a file that cannot be
+        written to, read-only or busy, is used without them; it cannot be changed through heatlog either)."""
+        have = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')")}
+        missing = [sql for name, sql in _GUARDS.items() if name not in have]
+        if "events_retracted" not in have:
+            missing.append(_RETRACTED_INDEX)
+        for sql in missing:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute(sql)
 
     def _recognise(self, conn: sqlite3.Connection, create: bool) -> bool:
         """True if the file is empty (to be initialised); raise unless it is a heatlog database."""
@@ -747,7 +794,7 @@ class EventStore:
         try:
             conn.execute(_INSERT, (race, seq, type_, v, text, recorded, prev_hash, digest))
         except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc):
+            if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc) or "cannot be replaced" in str(exc):
                 raise ConflictError(
                     f"another writer appended event {seq} first; nothing was written", race=race
                 ) from None
@@ -816,8 +863,63 @@ class EventStore:
 
     # ---- verification
 
+    @contextlib.contextmanager
+    def _raw_text(self) -> Iterator[None]:
+        """Read text columns without trusting them: bytes that are not UTF-8 come back with surrogate escapes
+        (``text.encode("utf-8", "surrogateescape")`` gives the stored bytes back) instead of failing the read."""
+        conn = self.conn
+        old = conn.text_factory
+        conn.text_factory = _lenient_text
+        try:
+            yield
+        finally:
+            conn.text_factory = old
+
+    def lenient_log(self, race: int) -> list[tuple[int, dict[str, Any] | None]]:
+        """(seq, event or None) of the effective log: None where the row does not hold a JSON object (for
+        audits, which report such rows and go on)."""
+        out: list[tuple[int, dict[str, Any] | None]] = []
+        with self._raw_text(), self._tx(write=False, race=race) as conn:
+            for seg_race, low, high in self._segments(conn, race):
+                for seq, payload in conn.execute(_SELECT_PAYLOADS, (seg_race, low, high)):
+                    event: Any = None
+                    if isinstance(payload, str) and not _escaped(payload):
+                        with contextlib.suppress(ValueError, RecursionError):
+                            event = json.loads(payload)
+                    out.append((int(seq), event if isinstance(event, dict) else None))
+        return out
+
+    def quick_check(self) -> list[str]:
+        """What SQLite's own ``PRAGMA quick_check`` finds wrong with the file's pages and indexes (empty: ok)."""
+        with self._guard() as conn:
+            try:
+                rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
+            except sqlite3.DatabaseError as exc:
+                return [f"quick_check cannot run: {exc}"]
+        return [] if rows == ["ok"] else rows
+
+    def missing_guards(self) -> list[str]:
+        """Names of the append-only triggers the file lacks or holds changed (dropped or edited by hand)."""
+        with self._guard() as conn:
+            have = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+        expected = dict(_GUARDS)
+        expected.update(
+            {
+                "events_no_update": "",
+                "events_no_delete": "",
+                "races_no_reparent": "",
+                "races_no_delete": "",
+            }
+        )
+        return [n for n, sql in expected.items() if n not in have or (sql and have[n] != sql)]
+
     def verify(self, race: int) -> list[Problem]:
-        """Recompute the hash chain over the stored rows of ``race``'s effective log; return every problem."""
+        """Recompute the hash chain over the stored rows of ``race``'s effective log; return every problem
+        (rows that do not decode, blobs and unreadable rows are problems too, never a stop)."""
+        with self._raw_text():
+            return self._verify(race)
+
+    def _verify(self, race: int) -> list[Problem]:
         problems: list[Problem] = []
         with self._tx(write=False, race=race) as conn:
             segments = self._segments(conn, race)
@@ -835,6 +937,17 @@ class EventStore:
                 rows = conn.execute(_SELECT_EVENTS, (seg_race, low, high)).fetchall()
                 for seg_row in rows:
                     _, seq, type_, v, payload, _, prev_hash, hash_ = seg_row
+                    if isinstance(payload, bytes):
+                        problems.append(Problem(seg_race, seq, "blob", "payload is a blob, not text"))
+                        payload = payload.decode("utf-8", "surrogateescape")
+                    elif not isinstance(payload, str):
+                        problems.append(Problem(seg_race, seq, "json", f"payload is a {type(payload).__name__}"))
+                        payload = str(payload)
+                    if _escaped(payload):
+                        problems.append(Problem(seg_race, seq, "text", "payload is not UTF-8 text"))
+                    if not isinstance(prev_hash, str) or not isinstance(hash_, str):
+                        problems.append(Problem(seg_race, seq, "columns", "prev_hash or hash is not text"))
+                        prev_hash, hash_ = str(prev_hash), str(hash_)
                     if seq != expected_seq:
                         missing = f"events {expected_seq}..{seq - 1}"
                         if seq == expected_seq + 1:
@@ -852,11 +965,11 @@ class EventStore:
                                 "(rows reordered, replaced or removed)",
                             )
                         )
-                    if chain_hash(str(prev_hash), text.encode("utf-8", "surrogatepass")) != hash_:
+                    if chain_hash(str(prev_hash), text.encode("utf-8", "surrogateescape")) != hash_:
                         problems.append(Problem(seg_race, seq, "hash", "payload changed: its hash does not match"))
                     try:
-                        event = json.loads(text)
-                    except ValueError:
+                        event = None if _escaped(text) else json.loads(text)
+                    except (ValueError, RecursionError):
                         event = None
                     if not isinstance(event, dict):
                         problems.append(Problem(seg_race, seq, "json", "payload is not a valid JSON object"))
@@ -895,10 +1008,61 @@ class EventStore:
                     after_gap = True
         return problems
 
+    # ---- anchors: a race's head, kept elsewhere, detects truncation and a consistent re-hash
+
+    def head(self, race: int) -> tuple[int, str]:
+        """(last seq, hash of the last event) of the effective log: (0, GENESIS) for an empty race."""
+        with self._tx(write=False, race=race) as conn:
+            return self._tail(conn, race)
+
+    def hash_at(self, race: int, seq: int) -> str | None:
+        """The stored hash of event ``seq`` of the effective log (branch-aware), or None if there is none."""
+        if seq == 0:
+            return GENESIS
+        with self._tx(write=False, race=race) as conn:
+            for seg_race, low, high in self._segments(conn, race):
+                if low < seq <= high:
+                    sql = "SELECT hash FROM events WHERE race = ? AND seq = ?"
+                    row = conn.execute(sql, (seg_race, seq)).fetchone()
+                    return None if row is None else str(row[0])
+        return None
+
+    def anchor(self, race: int) -> dict[str, Any]:
+        """The anchor of a race: ``{"heatlog_anchor": 1, "race": id, "seq": last seq, "head": hash}``."""
+        seq, digest = self.head(race)
+        return {"heatlog_anchor": ANCHOR_VERSION, "race": race, "seq": seq, "head": digest}
+
+    def check_anchor(self, anchor: dict[str, Any]) -> list[Problem]:
+        """What the file says against an anchor kept elsewhere: the race is there, its log reaches the
+        anchor's seq (else it was cut short) and its event there has the anchor's hash (else the log was
+        rewritten, even if consistently re-hashed). Appends after the anchor are fine."""
+        race, seq, head = anchor.get("race"), anchor.get("seq"), anchor.get("head")
+        if not isinstance(race, int) or not isinstance(seq, int) or not isinstance(head, str):
+            return [Problem(0, 0, "anchor", f"not an anchor: {anchor!r}"[:200])]
+        try:
+            length = self.length(race)
+        except StoreError:
+            return [Problem(race, 0, "anchor", f"race {race} of the anchor is not in the file (removed?)")]
+        if length < seq:
+            why = f"log cut short: the anchor has {seq} events, the file {length}"
+            return [Problem(race, length + 1, "anchor", why)]
+        found = self.hash_at(race, seq)
+        if found != head:
+            return [
+                Problem(
+                    race,
+                    seq,
+                    "anchor",
+                    f"log rewritten: event {seq} has hash {str(found)[:12]}…, the anchor {head[:12]}…",
+                )
+            ]
+        return []
+
     # ---- export / import
 
-    def export_jsonl(self, race: int) -> str:
-        """The effective log as JSON Lines: one canonical event per line, each line ending with a newline."""
+    def export_jsonl(self, race: int, *, anchor: bool = False) -> str:
+        """The effective log as JSON Lines: one canonical event per line, each line ending with a newline; with
+        ``anchor``, a last line holding the race's anchor (:meth:`anchor`), which import checks."""
         with self._tx(write=False, race=race) as conn:
             parts: list[str] = []
             for seg_race, low, high in self._segments(conn, race):
@@ -909,6 +1073,10 @@ class EventStore:
                         (seg_race, low, high),
                     )
                 )
+            if anchor:
+                seq, digest = self._tail(conn, race)
+                line = {"heatlog_anchor": ANCHOR_VERSION, "race": race, "seq": seq, "head": digest}
+                parts.append(canonical(line).decode() + "\n")
         return "".join(parts)
 
     # ---- snapshots (a cache: freely replaced and deleted)
@@ -1061,15 +1229,31 @@ class EventStore:
             raise MalformedInput(f"race meta cannot be stored as JSON: {exc}") from None
 
 
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _escaped(text: str) -> bool:
+    """True if ``text`` holds surrogate escapes, i.e. its stored bytes were not UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 # --------------------------------------------------------------------------------------------------------
 # JSON Lines
 
 
-def parse_jsonl(text: str) -> list[tuple[int, dict[str, Any]]]:
+def parse_jsonl(
+    text: str, anchors: list[tuple[int, dict[str, Any]]] | None = None
+) -> list[tuple[int, dict[str, Any]]]:
     """Parse JSON Lines into (line number, event) pairs; blank lines are skipped.
 
     Lines split on ``\\n`` only and every line is read by the one safe reader (:func:`heatlog.jsonio.loads`).
-    Raises MalformedInput naming EVERY bad line (not JSON, too deep, not an object, no "type").
+    Raises MalformedInput naming EVERY bad line (not JSON, too deep, not an object, no "type"). Anchor lines
+    (``{"heatlog_anchor": ...}``, written at the end of an export) are not events: they go to ``anchors``.
     """
     from .jsonio import json_lines, loads
 
@@ -1085,6 +1269,10 @@ def parse_jsonl(text: str) -> list[tuple[int, dict[str, Any]]]:
             continue
         if not isinstance(value, dict):
             bad.append(f"line {number}: not a JSON object (got {type(value).__name__})")
+            continue
+        if "heatlog_anchor" in value and "type" not in value:
+            if anchors is not None:
+                anchors.append((number, value))
             continue
         if not isinstance(value.get("type"), str) or not value["type"]:
             bad.append(f'line {number}: the event has no "type"')

@@ -6,7 +6,7 @@ the one :data:`~heatlog.cli.common.app` when imported (the import order below is
 """
 
 # isort: off
-from . import races, entries, files, record, simulate, analysis, season, stats, review, demo  # noqa: F401  (registers the commands, in this order)
+from . import races, entries, files, anchor, record, simulate, analysis, season, stats, review, demo  # noqa: F401  (registers the commands, in this order)
 # isort: on
 from .common import app
 

@@ -75,6 +75,29 @@ def creating_log(db: Path | None) -> Iterator["RaceLog"]:
         raise
 
 
+@contextlib.contextmanager
+def progress_bar(total: int, description: str, *, quiet: bool = False) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on standard error for long work, only when it is a terminal (not piped, not with
+    --json: ``quiet``); yields ``update(done)`` or None. The bar disappears when the work is done."""
+    import sys
+
+    if quiet or total < 2 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
 def err_console() -> Any:
     from ..usertext import console
 

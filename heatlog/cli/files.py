@@ -17,6 +17,7 @@ from .common import (
     fail,
     open_log,
     out_console,
+    progress_bar,
     user_errors,
 )
 
@@ -26,6 +27,10 @@ from .common import (
 def audit(
     race: RaceOpt = None,
     all_races: Annotated[bool, typer.Option("--all", help="Audit every race.")] = False,
+    anchor_file: Annotated[
+        Path | None,
+        typer.Option("--anchor", help="Also check the races against anchors kept elsewhere (`heatlog anchor`)."),
+    ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -33,16 +38,21 @@ def audit(
 
     Example: heatlog audit --all --json
     """
-    from ..audit import audit_races, render_audit
+    from ..audit import audit_races, read_anchors, render_audit
     from ..engine.errors import HeatlogError
 
     try:
+        anchors = read_anchors(anchor_file) if anchor_file is not None else None
         log = open_log(db)
-        ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
+        if anchors is not None and not all_races and race is None:
+            anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
+            ids = sorted(anchored & {i.id for i in log.store.races()})
+        else:
+            ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
     except HeatlogError as err:
         raise fail(str(err), 2) from None
-    with log:
-        reports = audit_races(log, ids)
+    with log, progress_bar(len(ids), "auditing", quiet=as_json) as update:
+        reports = audit_races(log, ids, anchors=anchors, progress=update)
     if as_json:
         typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
     else:
@@ -55,14 +65,17 @@ def audit(
 def export(
     race: RaceOpt = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    anchor: Annotated[
+        bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
+    ] = True,
     db: DbOpt = None,
 ) -> None:
-    """Export a race's log as JSON Lines (one event per line).
+    """Export a race's log as JSON Lines (one event per line), ending with the race's anchor line.
 
     Example: heatlog export --race 1 -o race1.jsonl
     """
     with open_log(db) as log:
-        text = log.store.export_jsonl(log.resolve(race))
+        text = log.store.export_jsonl(log.resolve(race), anchor=anchor)
     if output is None:
         sys.stdout.write(text)
     else:
@@ -87,7 +100,7 @@ def import_(
     text = read_text_file(file, "import file")
     if name is None and name_problem(file.stem) is None:
         name = file.stem
-    with creating_log(db) as log:
-        rid = import_race(log, text, name=name, source=str(file))
+    with creating_log(db) as log, progress_bar(2 * text.count("\n"), f"importing {file.name}") as update:
+        rid = import_race(log, text, name=name, source=str(file), progress=update)
         err_console().print(f"imported {file} as race {rid}")
         typer.echo(str(rid))

@@ -1,0 +1,101 @@
+"""Ordinary SQL cannot get around append-only (issue 9): every statement that would change or remove a stored
+fact is refused by the file itself, whoever runs it (a plain sqlite3 connection here: recursive triggers and
+foreign keys off, as in the sqlite3 shell). One test per statement."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from heatlog.store import EventStore
+
+REFUSED = [
+    # events: replace, upsert, explicit rowid of another row, update of any column or the rowid, delete
+    "REPLACE INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
+    "SELECT race, seq, type, v, '{\"type\":\"note\"}', recorded, prev_hash, hash FROM events WHERE seq = 1",
+    "INSERT OR REPLACE INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
+    "SELECT race, seq, type, v, payload || ' ', recorded, prev_hash, hash FROM events WHERE seq = 2",
+    "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
+    "SELECT race, seq, type, v, payload, recorded, prev_hash, hash FROM events WHERE seq = 1 "
+    "ON CONFLICT (race, seq) DO UPDATE SET payload = 'x'",
+    "REPLACE INTO events (rowid, race, seq, type, v, payload, recorded, prev_hash, hash) "
+    "VALUES (1, 1, 99, 'note', 1, '{}', 'now', '0', '0')",
+    "UPDATE events SET payload = '{}' WHERE seq = 1",
+    "UPDATE events SET seq = seq + 100",
+    "UPDATE events SET rowid = rowid + 100",
+    "UPDATE events SET race = 2",
+    "DELETE FROM events WHERE seq = 3",
+    "DELETE FROM events",
+    # races: renumber, replace, upsert, move in the tree, delete with events
+    "UPDATE races SET id = 99",
+    "REPLACE INTO races (id, name, created, parent, fork_seq, meta) VALUES (1, 'x', 'now', NULL, NULL, '{}')",
+    "INSERT OR REPLACE INTO races (id, name, created, parent, fork_seq, meta) VALUES (1, 'x', 'now', NULL, NULL, '{}')",
+    "INSERT INTO races (id, name, created, meta) VALUES (1, 'x', 'now', '{}') ON CONFLICT (id) DO UPDATE SET id = 7",
+    "UPDATE races SET parent = 1 WHERE id = 2",
+    "UPDATE races SET fork_seq = 1 WHERE id = 2",
+    "UPDATE races SET created = 'yesterday'",
+    "DELETE FROM races WHERE id = 1",
+    # the file's identity
+    "UPDATE meta SET value = '99' WHERE key = 'format_version'",
+    "DELETE FROM meta WHERE key = 'application'",
+    "REPLACE INTO meta (key, value) VALUES ('application', 'other')",
+]
+
+
+def dump(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return [line for line in conn.iterdump() if "snapshots" not in line]
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sql") / "h.db"
+    with EventStore(path) as store:
+        race = store.create_race("one", {}, [{"type": "race_started", "v": 1}, {"type": "note", "v": 1, "text": "a"}])
+        store.append(race, {"type": "note", "v": 1, "text": "b"})
+        store.create_branch(race, 2, "two")
+    return path
+
+
+@pytest.mark.parametrize("sql", REFUSED, ids=[s.split(" WHERE")[0][:60] for s in REFUSED])
+def test_statement_is_refused_and_nothing_changes(db: Path, sql: str) -> None:
+    before = dump(db)
+    conn = sqlite3.connect(db)
+    try:
+        with pytest.raises(sqlite3.DatabaseError, match="append-only|constraint|UNIQUE"):
+            conn.execute(sql)
+        conn.commit()
+    finally:
+        conn.close()
+    assert dump(db) == before
+    with EventStore(db) as store:
+        assert store.verify(1) == [] and store.verify(2) == []
+
+
+def test_an_older_file_gets_the_guards_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with EventStore(path) as store:
+        store.create_race("one", {}, [{"type": "race_started", "v": 1}])
+    conn = sqlite3.connect(path)
+    for name in ("events_no_replace", "races_no_renumber"):
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.commit()
+    conn.close()
+    EventStore(path).close()
+    conn = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE races SET id = 99")
+    conn.close()
+
+
+def test_ordinary_appends_and_the_snapshot_cache_still_work(db: Path) -> None:
+    with EventStore(db) as store:
+        store.append(1, {"type": "note", "v": 1, "text": "c"})
+        store.put_snapshot(1, 1, "r", 1, {"x": 1})
+        store.put_snapshot(1, 1, "r", 1, {"x": 2})  # a cache entry may be replaced
+        assert store.clear_snapshots(1) == 1

@@ -1,0 +1,118 @@
+"""Damaged or tampered files (issue 9): audit reports every problem and never stops early; anchors kept
+elsewhere detect a log cut short or consistently re-hashed; an export carries its anchor and import checks it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from edges import one_error_line, run, state_of
+
+from heatlog.store import GENESIS, canonical, chain_hash
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "h.db"
+    for _ in range(3):
+        r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=path)
+        assert r.returncode == 0, r
+    return path
+
+
+def raw(db: Path, *statements: str) -> None:
+    """Hand edits, as a hostile user would make them: the guards dropped first."""
+    conn = sqlite3.connect(db)
+    for name in ("events_no_update", "events_no_delete"):
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    for sql in statements:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def audit(db: Path, *args: str) -> list[dict]:
+    r = run("audit", "--all", "--json", *args, db=db)
+    assert r.returncode in (0, 1), r
+    assert "Traceback" not in r.stderr
+    return json.loads(r.stdout)
+
+
+def test_bad_bytes_and_blobs_are_reported_and_the_audit_goes_on(db: Path) -> None:
+    raw(
+        db,
+        "UPDATE events SET payload = CAST(X'7B22FF22' AS TEXT) WHERE race = 1 AND seq = 2",  # not UTF-8
+        "UPDATE events SET payload = X'00FF' WHERE race = 2 AND seq = 3",  # a blob
+    )
+    reports = {r["race"]: r for r in audit(db)}
+    kinds = {r: {(p["seq"], p["kind"]) for p in rep["problems"]} for r, rep in reports.items()}
+    assert (2, "text") in kinds[1] and (2, "hash") in kinds[1]
+    assert (3, "blob") in kinds[2]
+    assert reports[3]["clean"]  # the audit went on to the next race
+    assert any(k == "guard" for _, k in kinds[0])  # the dropped triggers are reported too
+    text = run("audit", "--all", db=db).stdout
+    assert "race 3" in text and "PROBLEM text" in text
+
+
+def test_integrity_check_runs_as_part_of_audit(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'races_parent'").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[(root - 1) * size : (root - 1) * size + 8] = b"\xff" * 8  # the index's b-tree page header
+    db.write_bytes(bytes(data))
+    r = run("audit", "--all", "--json", db=db)
+    assert r.returncode in (1, 2) and "Traceback" not in r.stderr, r
+    assert '"kind": "integrity"' in r.stdout, r
+
+
+def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: Path) -> None:
+    anchors = tmp_path / "anchors.jsonl"
+    anchors.write_text(run("anchor", db=db).stdout)
+    assert [json.loads(line)["race"] for line in anchors.read_text().splitlines()] == [1, 2, 3]
+    assert all(r["clean"] for r in audit(db, "--anchor", str(anchors)))
+    run("note", "appending after the anchor is fine", "--race", "1", db=db)
+    assert all(r["clean"] for r in audit(db, "--anchor", str(anchors)))
+    # race 2 cut short and race 3 rewritten with a consistent chain: invisible from inside the file
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT seq, payload FROM events WHERE race = 3 ORDER BY seq").fetchall()
+    conn.close()
+    statements = ["DELETE FROM events WHERE race = 2 AND seq > 3"]
+    prev = GENESIS
+    for seq, payload in rows:
+        event = json.loads(payload)
+        if seq == 2:
+            event["order"] = event["order"][::-1]
+        text = canonical(event).decode()
+        digest = chain_hash(prev, text.encode())
+        quoted = text.replace("'", "''")
+        statements.append(
+            f"UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{digest}' "
+            f"WHERE race = 3 AND seq = {seq}"
+        )
+        prev = digest
+    raw(db, *statements)
+    inside = {r["race"]: r for r in audit(db)}
+    assert inside[3]["clean"] and inside[2]["clean"]  # the file alone cannot tell
+    found = {r["race"]: r for r in audit(db, "--anchor", str(anchors))}
+    assert any("cut short" in p["message"] for p in found[2]["problems"])
+    assert any("rewritten" in p["message"] for p in found[3]["problems"])
+
+
+def test_export_carries_the_anchor_and_import_checks_it(db: Path, tmp_path: Path) -> None:
+    text = run("export", "--race", "2", db=db).stdout
+    last = json.loads(text.splitlines()[-1])
+    assert last["heatlog_anchor"] == 1 and last["race"] == 2 and len(last["head"]) == 64
+    good = tmp_path / "good.jsonl"
+    good.write_text(text)
+    assert run("import", str(good), db=db).returncode == 0
+    lines = text.splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:3] + lines[-1:]) + "\n")  # events removed, anchor kept
+    before = state_of(db)
+    r = run("import", str(cut), db=db)
+    assert one_error_line(r) and "do not match the file's anchor" in r.stderr, r
+    assert state_of(db) == before
