@@ -596,10 +596,13 @@ class EventStore:
             race = int(cur.lastrowid or 0)
             self._tree[race] = (None, None)
             try:
-                last_seq, last_hash = 0, GENESIS
-                for enc in encoded:
-                    stored = self._insert(conn, race, last_seq + 1, last_hash, enc)
-                    last_seq, last_hash = stored.seq, stored.hash
+                rows = []
+                last_hash, recorded = GENESIS, _now()
+                for seq, (type_, v, text) in enumerate(encoded, start=1):
+                    digest = chain_hash(last_hash, text.encode())
+                    rows.append((race, seq, type_, v, text, recorded, last_hash, digest))
+                    last_hash = digest
+                conn.executemany(_INSERT, rows)  # one statement for the whole batch (an import: thousands)
             except BaseException:
                 self._tree.pop(race, None)
                 raise
@@ -1017,14 +1020,16 @@ class EventStore:
 
     def hash_at(self, race: int, seq: int) -> str | None:
         """The stored hash of event ``seq`` of the effective log (branch-aware), or None if there is none."""
+        with self._tx(write=False, race=race) as conn:
+            return self._hash_at(conn, race, seq)
+
+    def _hash_at(self, conn: sqlite3.Connection, race: int, seq: int) -> str | None:
         if seq == 0:
             return GENESIS
-        with self._tx(write=False, race=race) as conn:
-            for seg_race, low, high in self._segments(conn, race):
-                if low < seq <= high:
-                    sql = "SELECT hash FROM events WHERE race = ? AND seq = ?"
-                    row = conn.execute(sql, (seg_race, seq)).fetchone()
-                    return None if row is None else str(row[0])
+        for seg_race, low, high in self._segments(conn, race):
+            if low < seq <= high:
+                row = conn.execute("SELECT hash FROM events WHERE race = ? AND seq = ?", (seg_race, seq)).fetchone()
+                return None if row is None else str(row[0])
         return None
 
     def anchor(self, race: int) -> dict[str, Any]:
@@ -1089,18 +1094,17 @@ class EventStore:
         """Cache many (round, seq, state) snapshots in one transaction (one sync, not one per round)."""
         if not snaps:
             return
-        rows = [
-            (
-                race,
-                rnd,
-                rules_version,
-                seq,
-                json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-            )
-            for rnd, seq, state in snaps
-        ]
         with self._tx(write=True, race=race) as conn:
             self._race_row(conn, race)
+            rows = []
+            for rnd, seq, state in snaps:
+                at = self._hash_at(conn, race, seq)
+                if at is None:
+                    continue
+                body = canonical(state).decode()
+                seal = hashlib.sha256(f"{at}:{rules_version}:".encode() + body.encode()).hexdigest()
+                text = '{"at":"' + at + '","seal":"' + seal + '","state":' + body + "}"
+                rows.append((race, rnd, rules_version, seq, text))
             conn.executemany(
                 "INSERT OR REPLACE INTO snapshots (race, round, rules_version, seq, state) VALUES (?, ?, ?, ?, ?)",
                 rows,
@@ -1129,11 +1133,29 @@ class EventStore:
         if not rows:
             return None
         row = rows[0]
-        try:
-            state = json.loads(row["state"])
-        except ValueError:
-            return None  # a damaged cache entry is simply a miss
+        state = self._unseal(race, row)
+        if state is None:
+            return None  # a damaged, edited or stale cache entry is a miss: the caller refolds (and rebuilds it)
         return Snapshot(row["race"], row["round"], row["rules_version"], row["seq"], state)
+
+    def _unseal(self, race: int, row: dict[str, Any]) -> dict[str, Any] | None:
+        """The state of a snapshot row if it holds: it names the hash of the event it was taken at, that event
+        still has it, and its seal (sha256 over that hash, the rules version and the state) matches."""
+        text = row["state"]
+        if not isinstance(text, str) or not text.startswith('{"at":"'):
+            return None
+        at, seal = text[7:71], text[81:145]
+        body = text[155:-1]
+        if text[71:81] != '","seal":"' or text[145:155] != '","state":':
+            return None
+        expected = hashlib.sha256(f"{at}:{row['rules_version']}:".encode() + body.encode()).hexdigest()
+        if seal != expected or self.hash_at(race, int(row["seq"])) != at:
+            return None
+        try:
+            state = json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+        return state if isinstance(state, dict) else None
 
     def clear_snapshots(self, race: int | None = None, *, from_seq: int | None = None) -> int:
         """Delete cached snapshots (of one race, or all; only those at seq >= from_seq if given)."""

@@ -103,7 +103,7 @@ def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: P
 
 
 def test_export_carries_the_anchor_and_import_checks_it(db: Path, tmp_path: Path) -> None:
-    text = run("export", "--race", "2", db=db).stdout
+    text = run("export", "--anchor", "--race", "2", db=db).stdout
     last = json.loads(text.splitlines()[-1])
     assert last["heatlog_anchor"] == 1 and last["race"] == 2 and len(last["head"]) == 64
     good = tmp_path / "good.jsonl"
@@ -116,3 +116,26 @@ def test_export_carries_the_anchor_and_import_checks_it(db: Path, tmp_path: Path
     r = run("import", str(cut), db=db)
     assert one_error_line(r) and "do not match the file's anchor" in r.stderr, r
     assert state_of(db) == before
+
+
+def test_a_hand_edited_snapshot_never_changes_show_round(tmp_path: Path) -> None:
+    from replay_cases import RACE_LOG
+
+    db = tmp_path / "h.db"
+    assert run("import", str(RACE_LOG), db=db).returncode == 0
+    first = run("show", "--round", "3", "--json", db=db)
+    assert first.returncode == 0, first
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT round, state FROM snapshots").fetchall()
+    assert rows, "show --round caches snapshots"
+    for rnd, text in rows:  # an edit that keeps the JSON valid: every car back to gear 4
+        conn.execute("UPDATE snapshots SET state = ? WHERE round = ?", (text.replace('"gear":1', '"gear":4'), rnd))
+    conn.commit()
+    conn.close()
+    assert run("show", "--round", "3", "--json", db=db).stdout == first.stdout
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE snapshots SET state = '{\"at\":\"x\"}'")
+    conn.commit()
+    conn.close()
+    assert run("show", "--round", "3", "--json", db=db).stdout == first.stdout
+    assert run("show", "--round", "3", db=db).returncode == 0

@@ -104,7 +104,7 @@ def test_import_refuses_deep_binary_and_sqlite_files(db: Path, tmp_path: Path) -
 def test_line_separators_in_a_note_export_and_import_again(db: Path, tmp_path: Path) -> None:
     text = "one\u2028two\u2029three\x85four"
     assert run("note", text, "--car", "Ann", db=db).returncode == 0
-    exported = run("export", db=db).stdout
+    exported = run("export", "--anchor", db=db).stdout
     path = tmp_path / "race.jsonl"
     path.write_text(exported, encoding="utf-8")
     r = run("import", str(path), db=db)

@@ -67,10 +67,10 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     anchor: Annotated[
         bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
-    ] = True,
+    ] = False,
     db: DbOpt = None,
 ) -> None:
-    """Export a race's log as JSON Lines (one event per line), ending with the race's anchor line.
+    """Export a race's log as JSON Lines (one event per line); with --anchor, ending with the race's anchor line.
 
     Example: heatlog export --race 1 -o race1.jsonl
     """

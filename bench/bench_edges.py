@@ -1,0 +1,139 @@
+"""Import and audit on the compiled fast path (issue 9), measured in the same run as ratios.
+
+- ``import``: heatlog's ``import_race`` of large JSON Lines files (parse, validate, check the rules, hash and
+  write durably in one transaction) against the ``eventsourcing`` library's batched save of the same events
+  (``SQLiteAggregateRecorder.insert_events``, one batch per race, events JSON-encoded as its transcoder does).
+  Target: ≥ 1.0×.
+- ``audit``: ``audit_race`` (hash chain, decode, schema, rules) against compiled validation alone
+  (``validate_event``, whose compiled check answers first) over the same events. Target: ≥ 0.8×.
+
+Runs alternate (A B A B ...) and the best of each side is compared. Needs the bench extra
+(``pip install -e '.[bench]'``). Run: ``python bench/bench_edges.py [--races N] [--repeat K]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+def simulated_races(n: int) -> list[list[dict[str, Any]]]:
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
+
+    out = []
+    colours = ["red", "blue", "green", "yellow", "black", "white"]
+    for seed in range(n):
+        cars = [{"name": f"C{i}", "colour": colours[i]} for i in range(6)]
+        start = race_started_event(track="usa", cars=cars, mode="open")
+        out.append(list(race_events(start, {c["name"]: random_bot for c in cars}, 1000 + seed)))
+    return out
+
+
+def jsonl(events: list[dict[str, Any]]) -> str:
+    from heatlog.store import canonical
+
+    return "".join(canonical(ev).decode() + "\n" for ev in events)
+
+
+def heatlog_import(texts: list[str], folder: Path) -> float:
+    from heatlog.racelog import RaceLog
+    from heatlog.races import import_race
+
+    path = folder / f"h{time.monotonic_ns()}.db"
+    with RaceLog(path) as log:
+        started = time.perf_counter()
+        for text in texts:
+            import_race(log, text)
+        return time.perf_counter() - started
+
+
+def eventsourcing_save(races: list[list[dict[str, Any]]], folder: Path) -> float:
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+
+    path = folder / f"es{time.monotonic_ns()}.db"
+    datastore = SQLiteDatastore(str(path))
+    recorder = SQLiteAggregateRecorder(datastore)
+    recorder.create_table()
+    started = time.perf_counter()
+    for events in races:
+        race = uuid.uuid4()
+        batch = [
+            StoredEvent(race, i, "heatlog:" + ev["type"], json.dumps(ev, separators=(",", ":")).encode())
+            for i, ev in enumerate(events, start=1)
+        ]
+        recorder.insert_events(batch)
+    elapsed = time.perf_counter() - started
+    datastore.close()
+    return elapsed
+
+
+def audit_all(path: Path, ids: list[int]) -> float:
+    from heatlog.audit import audit_race
+    from heatlog.racelog import RaceLog
+
+    with RaceLog(path) as log:
+        started = time.perf_counter()
+        for rid in ids:
+            assert audit_race(log, rid).clean
+        return time.perf_counter() - started
+
+
+def validate_all(races: list[list[dict[str, Any]]]) -> float:
+    from heatlog.validation import validate_event
+
+    started = time.perf_counter()
+    for events in races:
+        for ev in events:
+            validate_event(ev)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--races", type=int, default=6)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    races = simulated_races(args.races)
+    n = sum(len(r) for r in races)
+    texts = [jsonl(r) for r in races]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ours, theirs = [], []
+        for _ in range(args.repeat):
+            ours.append(heatlog_import(texts, folder))
+            theirs.append(eventsourcing_save(races, folder))
+        imp_ratio = min(theirs) / min(ours)
+        print(f"events: {n} in {args.races} races")
+        print(
+            f"import: heatlog {n / min(ours):,.0f} events/s, eventsourcing batched save {n / min(theirs):,.0f} "
+            f"events/s: ratio {imp_ratio:.2f}x (target >= 1.0)"
+        )
+        from heatlog.racelog import RaceLog
+        from heatlog.races import import_race
+
+        path = folder / "audit.db"
+        with RaceLog(path) as log:
+            ids = [import_race(log, t) for t in texts]
+        audits, checks = [], []
+        for _ in range(args.repeat):
+            audits.append(audit_all(path, ids))
+            checks.append(validate_all(races))
+        aud_ratio = min(checks) / min(audits)
+        print(
+            f"audit: {n / min(audits):,.0f} events/s, compiled validation alone {n / min(checks):,.0f} events/s: "
+            f"ratio {aud_ratio:.2f}x (target >= 0.8)"
+        )
+
+
+if __name__ == "__main__":
+    main()
