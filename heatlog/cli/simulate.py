@@ -10,6 +10,7 @@ from .common import (
     DbOpt,
     JsonOpt,
     app,
+    err_console,
     open_log,
     out_console,
     user_errors,
