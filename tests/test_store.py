@@ -688,35 +688,6 @@ class TestSQLiteEventStore(EventStoreContract):
 
     # ---- speed
 
-    def test_append_speed_against_raw_sqlite(self, tmp_path: Path) -> None:
-        """Durable append incl. hash is at least half as fast as raw inserts with the same durability."""
-        n = 300
-        event = gear("Red", 3)
-        payload = canonical(event).decode()
-
-        def raw_rate(i: int) -> float:
-            conn = sqlite3.connect(tmp_path / f"raw{i}.db", isolation_level=None)
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("CREATE TABLE t (race INTEGER, seq INTEGER, payload TEXT, PRIMARY KEY (race, seq))")
-            started = time.perf_counter()
-            for seq in range(n):
-                conn.execute("INSERT INTO t VALUES (?, ?, ?)", (1, seq, payload))
-            rate = n / (time.perf_counter() - started)
-            conn.close()
-            return rate
-
-        def store_rate(i: int) -> float:
-            with self.open_store(tmp_path / f"store{i}.db") as store:
-                race = store.create_race("bench", {})
-                started = time.perf_counter()
-                for _ in range(n):
-                    store.append(race, event)
-                return n / (time.perf_counter() - started)
-
-        raw = max(raw_rate(i) for i in range(3))
-        ours = max(store_rate(i) for i in range(3))
-        assert ours >= 0.5 * raw, f"store {ours:.0f}/s vs raw {raw:.0f}/s"
 
 
 # ---- JSON Lines parsing
