@@ -21,12 +21,13 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from heatlog.engine import HeatlogError, RaceState, apply, decisions, waiting_for
 from heatlog.engine.cards import CARDS, DISCARDABLE, HEAT, PLAYABLE, STRESS
 from heatlog.engine.knowledge import Knowledge
+from heatlog.engine.modules.circuits import may_discard
 from heatlog.engine.redact import open_to_table
 from heatlog.engine.rules import go_on
 from heatlog.simulate.world import race_events, random_bot
@@ -165,12 +166,17 @@ def oracle_step(oracle: dict[str, set[Pair]], before: RaceState, ev: Event, afte
 
 def oracle_allows(oracle: dict[str, set[Pair]], state: RaceState, ev: Event) -> bool | None:
     """Does some arrangement allow the knowledge-bound entry ``ev``? (Pending corners first, # 10.3.) None when
-    the entry's step does not come (a spinout that leaves 7 cards skips the discard, # 12.2)."""
+    the entry's step does not come (a spinout that leaves 7 cards skips the discard, # 12.2), or when the
+    car ends its move in a tunnel, where no card may be discarded whatever the hand (# 22.6)."""
     name = ev["car"]
     stress = 0
-    if ev["type"] == "cards_discarded" and state.turn is not None and state.turn.sub in (5, 6):
-        view = go_on(state.copy())
-        if view.turn is None or view.turn.car != name or view.turn.sub != 8:
+    if ev["type"] == "cards_discarded" and state.turn is not None:
+        view = state
+        if state.turn.sub in (5, 6):
+            view = go_on(state.copy())
+            if view.turn is None or view.turn.car != name or view.turn.sub != 8:
+                return None
+        if not may_discard(view.track, view.cars[name].progress):
             return None
         stress = view.cars[name].hand_size - state.cars[name].hand_size
     return bool(transition(oracle[name], ev, stress, state.cars[name].gear, None))
@@ -283,6 +289,8 @@ def test_every_real_entry_is_accepted_and_the_knowledge_is_exact(params: tuple[i
 
 @SETTINGS
 @given(races(), st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=2), st.integers(0, 2**32 - 1))
+# A discard in Spain's tunnel is refused by # 22.6, not by the hand.
+@example(params=(0, "spain", 2), cuts=[0.5], seed=0)
 def test_the_first_impossible_entry_is_refused_and_nothing_gets_stuck(
     params: tuple[int, str, int], cuts: list[float], seed: int
 ) -> None:
