@@ -15,7 +15,6 @@ from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
 from .events import REGISTRY
 from .knowledge import Knowledge
 from .modules import circuits
-from .modules.weather import sector_at
 from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
@@ -195,10 +194,10 @@ def cooldown_left(turn: Turn, state: RaceState | None = None, car: Car | None = 
     cooling bonus: # 20.9, 20.10, MA5)."""
     if state is None or car is None:
         return turn.cooldown_allowance - turn.cooled
-    sector = sector_at(state, car.progress)
-    if sector.no_cooldown:
+    rules = state.rules
+    if rules.cooldown_block(state, car):
         return 0
-    return max(0, turn.cooldown_allowance + sector.cooling - turn.cooled)
+    return max(0, turn.cooldown_allowance + rules.cooldown_bonus(state, car) - turn.cooled)
 
 
 def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
@@ -209,7 +208,7 @@ def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     heat_in_hand = Knowledge.of(car).hand_max(HEAT)  # the one joint deduction (# 1.7)
     for n in range(1, min(cooldown_left(turn, state, car), heat_in_hand) + 1):
         out.append({"type": "cooldown", "v": 1, "car": car.name, "count": n})
-    if not turn.boosted and (car.engine >= 1 or sector_at(state, car.progress).free_boost):  # # 20.11, MA20
+    if not turn.boosted and car.engine >= state.rules.boost_cost(state, car):  # # 7.6 (free: # 20.11, MA20)
         out.append({"type": "boost", "v": 1, "car": car.name})
     if turn.adrenaline:
         if not turn.adrenaline_move:

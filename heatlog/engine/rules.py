@@ -9,7 +9,6 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace as _replace
 from typing import Any
 
 from .cards import (
@@ -759,10 +758,11 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     n = ev.get("count")
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise _malformed(state, ev, "count must be a positive number")
-    sector = _weather.sector_at(state, car.progress)  # # 20.7, MA5: where the car is now
-    if sector.no_cooldown:
-        raise _illegal(state, ev, f"no cooldown in this sector (road condition: {sector.token})", "20.9")
-    left = turn.cooldown_allowance + sector.cooling - turn.cooled  # # 20.10: the cooling bonus while here
+    rules = state.rules
+    blocked = rules.cooldown_block(state, car)  # where the car is now (a road condition: # 20.9, MA5)
+    if blocked:
+        raise _illegal(state, ev, blocked, "20.9")
+    left = turn.cooldown_allowance + rules.cooldown_bonus(state, car) - turn.cooled  # # 20.10: a cooling bonus
     if n > left:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         raise _illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn, not {n}{extra}", "7.2")
@@ -779,13 +779,12 @@ def _boost(state: RaceState, ev: Event) -> None:
     car, turn = _react_turn(state, ev, "boost", "7.5")
     if turn.boosted:
         raise _illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
-    free = _weather.sector_at(state, car.progress).free_boost  # # 20.11, MA20: no Heat, even from an empty Engine
-    cost = 0 if free else state.rules.boost_cost(state, car)
+    cost = state.rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (# 20.11, MA20)
     if car.engine < cost:
         raise _illegal(state, ev, f"a boost costs {cost} Heat from the Engine, which holds {car.engine}", "7.6")
     _pay_heat(car, cost)
     turn.boosted = True
-    turn.boost_free = free
+    turn.boost_free = cost == 0
     turn.flipping = "boost"
     _flips_done(state, car, turn)
 
@@ -832,9 +831,9 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
     if car.progress + state.rules.slipstream_distance(state, car) > state.final_line:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
-    sector = _weather.sector_at(state, car.progress)
-    if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
-        return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
+    blocked = state.rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
+    if blocked:
+        return blocked
     space = state.track.space_of(car.progress)
     ahead = state.track.space_of(car.progress + 1)
     for (sp, _lane), name in state.spots.items():
@@ -846,8 +845,10 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
 
 
 def _all_totals(state: RaceState, car: Car) -> list[int]:
-    bonus = _weather.sector_at(state, car.progress).slipstream  # # 20.7: where the slipstream starts
-    return [2, 2 + bonus] if bonus else [2]
+    rules = state.rules
+    plain = rules.slipstream_distance(state, car)
+    bonus = rules.slipstream_bonus(state, car)  # # 20.7, 20.12: where the slipstream starts
+    return [plain, plain + bonus] if bonus else [plain]
 
 
 def slipstream_totals(state: RaceState, car: Car) -> list[int]:
@@ -904,11 +905,8 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
     rules = state.rules
     for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
-        token = _weather.corner_at(state, corner.after_space)  # # 20.8: every crossing, every lap
-        limit = rules.corner_limit(state, car, turn, corner) + token.limit
-        cost = rules.corner_cost(state, car, turn.speed, limit)  # # 9.3
-        if token.overheat and turn.speed > limit:
-            cost += token.overheat  # # 20.13, MA19
+        limit = rules.corner_limit(state, car, turn, corner)  # # 9.3 (a road token changes it, # 20.8)
+        cost = rules.corner_cost(state, car, corner, turn.speed, limit)  # # 9.3 (overheat, # 20.13, MA19)
         if cost <= car.engine:
             _pay_heat(car, cost)
             turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
@@ -1147,9 +1145,7 @@ for _entry in (
 ):
     register(_entry)
 register_module("legends", lambda rules, options: rules)  # # 19: Legend turns are the engine's own (start_turn)
-register_module(  # # 20.2: the tile and the tokens are drawn after the grid, before the decks
-    "weather", lambda rules, options: _replace(rules, setup_phases=("grid", "weather", "deal"))
-)
+register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

@@ -64,9 +64,29 @@ def base_corner_limit(state: RaceState, car: Car, turn: Turn, corner: Corner) ->
     return corner.limit
 
 
-def base_corner_cost(state: RaceState, car: Car, speed: int, limit: int) -> int:
-    """# 9.3: Heat owed for crossing a corner at ``speed``."""
+def base_corner_cost(state: RaceState, car: Car, corner: Corner, speed: int, limit: int) -> int:
+    """# 9.3: Heat owed for crossing ``corner`` at ``speed`` (``limit``: what ``corner_limit`` gave)."""
     return speed - limit if speed > limit else 0
+
+
+def base_cooldown_block(state: RaceState, car: Car) -> str | None:
+    """Why ``car`` may not cool down where it stands now, or None (the base game never forbids it)."""
+    return None
+
+
+def base_cooldown_bonus(state: RaceState, car: Car) -> int:
+    """Cooldown allowed beyond the gear's, where the car stands now (none in the base game)."""
+    return 0
+
+
+def base_slipstream_block(state: RaceState, car: Car) -> str | None:
+    """Why ``car`` may not slipstream from where it stands, beyond # 8.1–8.7, or None (never in the base game)."""
+    return None
+
+
+def base_slipstream_bonus(state: RaceState, car: Car) -> int:
+    """Spaces a slipstream from where ``car`` stands may add, as a second choice beside the plain one (none)."""
+    return 0
 
 
 def base_can_discard(state: RaceState, car: Car, card: str) -> bool:
@@ -102,7 +122,11 @@ class Rules:
     boost_cost: Callable[[RaceState, Car], int] = base_boost_cost
     slipstream_distance: Callable[[RaceState, Car], int] = base_slipstream_distance
     corner_limit: Callable[[RaceState, Car, Turn, Corner], int] = base_corner_limit
-    corner_cost: Callable[[RaceState, Car, int, int], int] = base_corner_cost
+    corner_cost: Callable[[RaceState, Car, Corner, int, int], int] = base_corner_cost
+    cooldown_block: Callable[[RaceState, Car], str | None] = base_cooldown_block
+    cooldown_bonus: Callable[[RaceState, Car], int] = base_cooldown_bonus
+    slipstream_block: Callable[[RaceState, Car], str | None] = base_slipstream_block
+    slipstream_bonus: Callable[[RaceState, Car], int] = base_slipstream_bonus
     can_discard: Callable[[RaceState, Car, str], bool] = base_can_discard
     clear_play_area: Callable[[RaceState, Car, Turn], None] = base_clear_play_area
     turn_kind: Callable[[RaceState, Car], str] = base_turn_kind

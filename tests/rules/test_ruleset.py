@@ -117,3 +117,20 @@ def test_set_up_phases_come_from_the_rules() -> None:
     assert BASE_RULES.phase_after("grid") == "deal" and BASE_RULES.phase_after("deal") == "race"
     garage = dataclasses.replace(BASE_RULES, setup_phases=("grid", "garage", "deal"))
     assert garage.phase_after("grid") == "garage" and garage.phase_after("garage") == "deal"
+
+
+def test_20_8_weather_is_points_and_composes_with_another_module(with_rain: None) -> None:
+    """The weather module changes the base rules only through Rules points (issue 15): its corner token and the
+    rain's +1 add up at the same point, in the order the race lists them; the points it does not need stay the
+    base functions."""
+    from heatlog.module_data import weather_module
+
+    rules = build_rules(["weather", "rain"], {"weather": weather_module(), "rain": {"by": 1}})
+    assert rules.setup_phases == ("grid", "weather", "deal")
+    assert rules.shift_cost is ruleset.base_shift_cost and rules.can_discard is ruleset.base_can_discard
+    for point in ("corner_limit", "corner_cost", "boost_cost", "cooldown_block", "cooldown_bonus"):
+        assert getattr(rules, point) is not getattr(BASE_RULES, point), point
+    race = board({"A": {"at": 25}, "B": {"at": 9}})
+    state = race.state
+    corner = state.track.corners[0]
+    assert rules.corner_limit(state, None, None, corner) == corner.limit + 1  # no conditions drawn: rain only

@@ -313,9 +313,12 @@ def legend_turn_move(state: RaceState, car: Car) -> LegendMove:
     rules, deck = state.legends, state.legend_deck
     assert rules is not None and deck is not None and deck.current is not None
     entry = rules.entry(deck.current, car.colour)
-    cond = state.conditions
-    track = state.track
-    limit_of = (lambda i: cond.limit(track, i)) if cond is not None else None
+    track, turn, corner_limit = state.track, state.turn, state.rules.corner_limit
+    assert turn is not None and turn.car == car.name
+
+    def limit_of(i: int) -> int:  # the race's corner limit, as for every car (road tokens: # 19.11, 20.8)
+        return corner_limit(state, car, turn, track.corners[i])
+
     return legend_move(
         track,
         car.progress,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..cards import HEAT, STRESS
@@ -315,5 +315,61 @@ def apply_start_effect(state: RaceState, tile: Tile) -> None:
             car.deck_max = dict(car.pool)
 
 
+# ------------------------------------------------------------------------------------------------ the Rules points
+
+
+def build(rules: Rules, options: Any) -> Rules:
+    """The weather module's place in a race's rules (``register_module("weather", build)``): a set-up phase
+    for the tile and the tokens (# 20.2), and every effect as a policy point, read where the car is at the
+    moment it uses the effect (# 20.7, MA5). Each point wraps the one it is given, so modules compose."""
+    corner_limit, corner_cost, boost_cost = rules.corner_limit, rules.corner_cost, rules.boost_cost
+    cooldown_block, cooldown_bonus = rules.cooldown_block, rules.cooldown_bonus
+    slipstream_block, slipstream_bonus = rules.slipstream_block, rules.slipstream_bonus
+
+    def limit(state: RaceState, car: Car, turn: Turn, corner: Corner) -> int:
+        return corner_limit(state, car, turn, corner) + corner_at(state, corner.after_space).limit  # # 20.8
+
+    def cost(state: RaceState, car: Car, corner: Corner, speed: int, lim: int) -> int:
+        owed = corner_cost(state, car, corner, speed, lim)
+        overheat = corner_at(state, corner.after_space).overheat
+        return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
+
+    def boost(state: RaceState, car: Car) -> int:
+        return 0 if sector_at(state, car.progress).free_boost else boost_cost(state, car)  # # 20.11, MA20
+
+    def no_cooldown(state: RaceState, car: Car) -> str | None:
+        sector = sector_at(state, car.progress)
+        if sector.no_cooldown:  # # 20.9
+            return f"no cooldown in this sector (road condition: {sector.token})"
+        return cooldown_block(state, car)
+
+    def cooling(state: RaceState, car: Car) -> int:
+        return cooldown_bonus(state, car) + sector_at(state, car.progress).cooling  # # 20.10
+
+    def no_slipstream(state: RaceState, car: Car) -> str | None:
+        sector = sector_at(state, car.progress)
+        if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
+            return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
+        return slipstream_block(state, car)
+
+    def bonus(state: RaceState, car: Car) -> int:
+        return slipstream_bonus(state, car) + sector_at(state, car.progress).slipstream  # # 20.12
+
+    phases = tuple(p for p in rules.setup_phases if p != "deal") + ("weather", "deal")  # # 20.2: before the decks
+    return replace(
+        rules,
+        setup_phases=phases,
+        corner_limit=limit,
+        corner_cost=cost,
+        boost_cost=boost,
+        cooldown_block=no_cooldown,
+        cooldown_bonus=cooling,
+        slipstream_block=no_slipstream,
+        slipstream_bonus=bonus,
+    )
+
+
 if TYPE_CHECKING:  # at the end: state imports this module
-    from ..state import RaceState
+    from ..ruleset import Rules
+    from ..state import Car, RaceState, Turn
+    from ..track import Corner
