@@ -354,6 +354,44 @@ class RaceLog:
             ev["reason"] = reason
         return self.append(race, ev)
 
+    def retract_entries(
+        self, race: int, count: int, projection: Projection, reason: str | None = None
+    ) -> tuple[list[Entry], Projection]:
+        """Undo ``count`` entries at once: retract the latest ``count`` entries in force, in one transaction,
+        and return them with the projection after. Costs the retracted entries and the replay from the
+        latest snapshot (a round start), not the whole log: undo stays flat however long the race."""
+        eff = projection.effective
+        if count < 1:
+            return [], projection
+        if len(eff.entries) - count < 1:
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+        targets = eff.entries[len(eff.entries) - count :]
+        events: list[Event] = []
+        for entry in reversed(targets):
+            ev: Event = {"type": "retracted", "v": 1, "seq": entry.seq}
+            if reason:
+                ev["reason"] = reason
+            validate_event(ev)
+            events.append(ev)
+        stored = self.store.append_many(race, events, expected_seq=eff.length + 1)
+        self.store.clear_snapshots(race, from_seq=targets[0].seq)
+        kept = eff.entries[: len(eff.entries) - count]
+        retractions = list(eff.retractions)
+        for st, entry in zip(stored, reversed(targets), strict=True):
+            retractions.append(Retraction(st.seq, entry.seq, reason, entry.event))
+        new = Effective(kept, retractions, stored[-1].seq)
+        return list(targets), Projection(race, self._fold_cached(race, new.entries), new, len(new.entries))
+
+    def cache_round_start(self, race: int, projection: Projection) -> None:
+        """Snapshot the state if it is the start of a round (step 1, no turn): what a flat undo replays from."""
+        state = projection.state
+        if state.phase != "race" or state.step != 1 or state.turn is not None or not projection.effective.entries:
+            return
+        if state.pending != state.order:
+            return
+        seq = projection.effective.entries[projection.upto - 1].seq
+        self.store.put_snapshot(race, state.round, RULES_VERSION, seq, state_to_position(state))
+
     def branch(self, race: int, at_round: int, name: str) -> int:
         """A what-if branch whose log is ``race``'s log up to the start of ``at_round`` (shared, not copied)."""
         check_label(name, "branch name")

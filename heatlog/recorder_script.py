@@ -97,17 +97,22 @@ def answer(
         return " ".join(flips)
     if kind == "react":
         tokens: list[str] = []
+        skip = False
         for j in range(i, len(expected)):
             ev = expected[j]
             et = ev.get("type")
             if ev.get("car") != car or et not in (*REACT, "card_flipped"):
                 break
+            if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus
+                skip = False
+                continue
             if et == "cooldown":
                 tokens.append(f"c{ev['count']}")
             elif et == "boost":
                 tokens.append("b")
             elif et == "adrenaline":
                 tokens.append("a" if ev["bonus"] == "move" else "ac")
+                skip = ev["bonus"] == "cooldown"
             elif typed_chance:
                 tokens.append(ev["card"].lower())
             if multi:

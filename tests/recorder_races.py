@@ -24,8 +24,30 @@ NAMES = ("Red", "Blue", "Green", "Yellow", "Black", "White")
 
 
 def explicit(bot: Any) -> Any:
+    """Also: a finished car discards nothing; an adrenaline cooldown is what ``ac`` records at the table, one
+    Heat moved from the hand to the Engine (# 6.2, 7.4): the bonus is taken only with a Heat in hand, and its
+    cooldown of 1 follows at once."""
+    owed: set[str] = set()
+
     def wrapped(state: Any, name: str, options: Any, rng: Any) -> Event | None:
+        if name in owed:
+            owed.discard(name)
+            cool = {"type": "cooldown", "v": 1, "car": name, "count": 1}
+            if cool in options:
+                return cool
         choice = bot(state, name, options, rng)
+        if (
+            choice is not None
+            and choice.get("type") == "cards_discarded"
+            and state.cars[name].progress > state.final_line
+        ):
+            choice = None  # a car past the finish line is not asked to discard: its race is run
+        if choice is not None and choice.get("type") == "adrenaline" and choice.get("bonus") == "cooldown":
+            hand = state.cars[name].hand
+            if hand is None or hand["H"] < 1:
+                choice = None
+            else:
+                owed.add(name)
         t = state.turn
         if choice is None and t is not None and t.sub in (5, 6) and slipstream_status(state, state.cars[name])[0]:
             return {"type": "slipstream", "v": 1, "car": name, "taken": False}

@@ -157,6 +157,12 @@ def test_typed_entries_keep_the_raw_text(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------ mistakes
 
 
+def finish_turn(s: Session, name: str) -> None:
+    """Nothing more for ``name`` this turn: - at each optional question."""
+    while s.question.car == name and s.question.kind in ("react", "slipstream", "discard"):
+        assert not errors(s.answer("-"))
+
+
 def table_race_at_reveal(tmp_path: Path) -> tuple[Session, RaceLog, int]:
     log = RaceLog(tmp_path / "race.db")
     rid = start_race(
@@ -185,7 +191,7 @@ def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tm
     assert s.question.kind == "reveal" and s.question.prompt == "Red reveals 2: "
     for text, message in [
         ("5 5", 'only 1 "5" is unseen (deck and hand), not 2 (# 4.1)'),
-        ("4 3 2", "in gear 2 play exactly 2 cards, not 3 (# 4.1)"),
+        ("4 3 2", "in gear 2 play exactly 2 cards, not 3"),
         ("4 q", "'q' is not a card"),
         ("", "type Red's cards"),
     ]:
@@ -209,22 +215,97 @@ def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tm
 
 def test_the_flow_shows_moves_corner_costs_and_why_no_slipstream(tmp_path: Path) -> None:
     s, _, _ = table_race_at_reveal(tmp_path)
-    s.answer("2 2 2")
+    shown = [x.text for x in s.answer("2 2 2")]
+    assert "  ✓ Red gear 2, Blue gear 2, Green gear 2" in shown  # what was understood, at once
     shown = [x.text for x in s.answer("4 3")]
     assert "Red plays 4 3: speed 7, moves 7 to space 7 (Engine 6)" in shown
+    # before React: the corner ahead, its cost and whether the Engine pays (# 9.3)
+    assert "Red as it stands: corner 1 (limit 4) at speed 7 costs 3 Heat (Engine 6)" in shown
     shown = [x.text for x in s.answer("")]
     assert any(
         x.startswith("Red: no slipstream — no car beside it or in the space directly ahead (# 8.1)") for x in shown
     )
     assert "Red: corner 1 (limit 4) at speed 7: pays 3 Heat" in shown
     assert s.question.prompt == "Red discards (Enter = none): "
-    s.answer("")
-    assert s.question.prompt == "Red draws [2]: " and s.question.default == "2"
-    shown = [x.text for x in s.answer("")]  # Enter accepts the number the tool knows
+    shown = [x.text for x in s.answer("")]  # the draw is forced (up to 7, # 12.2): recorded, not asked
+    assert "  Red draws 2 (determined by the rules)" in shown
     assert "→ Red shifts to 2nd, plays 4 3: speed 7; moves 7; crosses corner 1 (limit 4): pays 3 Heat; draws 2" in shown
     assert s.question.prompt == "Blue reveals 2: "
 
 
+def test_a_whole_car_turn_in_one_line(tmp_path: Path) -> None:
+    # reveal, react, slipstream (not open here), discard: each part checked as alone; - closes a step
+    s, _, _ = table_race_at_reveal(tmp_path)
+    s.answer("2 2 2")
+    lines = s.answer("4 3 c1 - d12")
+    assert not errors(lines), lines
+    kinds = [(e.event["type"], e.event.get("raw")) for e in s.proj.effective.entries][-4:]
+    assert kinds == [
+        ("cards_revealed", "4 3 c1 - d12"),
+        ("cooldown", "4 3 c1 - d12"),
+        ("cards_discarded", "4 3 c1 - d12"),
+        ("cards_drawn", None),
+    ]
+    assert "  ✓ Red reveals 4 3; Red cools 1; Red discards 1 2" in [x.text for x in lines]
+    assert s.question.prompt == "Blue reveals 2: "
+    n = len(s.proj.effective.entries)
+    lines = s.answer("4 3 c9")  # one part refused: nothing written, the same question
+    assert any("c9" in e and "allows" in e for e in errors(lines))
+    assert len(s.proj.effective.entries) == n and s.question.prompt == "Blue reveals 2: "
+    lines = s.answer("4 3 -")  # React closed by "-", the slipstream still asked
+    assert not errors(lines) and s.question.prompt == "Blue slipstream? (y/n): "
+    lines = s.answer("undo")  # the whole line goes, as typed
+    assert lines[0].text.startswith("undone: Blue reveals 4 3; event ")
+    assert s.question.prompt == "Blue reveals 2: "
+
+
+def test_adrenaline_cooldown_moves_a_heat_card_or_is_refused(tmp_path: Path) -> None:
+    # 6.2, 7.3, 7.4: ac is the bonus and the Heat it cools, one entry; with no Heat possible in hand, refused
+    s, log, _ = table_race_at_reveal(tmp_path)
+    s.answer("1 1 1")
+    for name in ("Red", "Blue"):
+        s.answer("2")
+        finish_turn(s, name)
+    assert s.question.prompt == "Green reveals 1: "
+    s.answer("1")
+    assert s.question.kind == "react" and "ac" in s.question.prompt
+    before = s.view.cars["Green"].engine
+    lines = s.answer("ac")
+    assert not errors(lines), lines
+    assert [e.event["type"] for e in s.proj.effective.entries][-2:] == ["adrenaline", "cooldown"]
+    assert s.view.cars["Green"].engine == before + 1
+    shown: list[str] = []
+    while s.question.car == "Green":
+        shown += [x.text for x in s.answer("-")]
+    narrated = " ".join(shown)
+    assert "adrenaline: one more Heat may be cooled; cools 1 Heat" in narrated  # never a move that did not happen
+
+
+def test_adrenaline_cooldown_is_refused_when_no_heat_can_be_in_hand(tmp_path: Path) -> None:
+    # 7.3, 1.7: the same race from a position where Green's unseen cards hold no Heat (its Heat is all seen)
+    import json
+
+    from heatlog.engine import state_to_position
+
+    s, log, _ = table_race_at_reveal(tmp_path)
+    s.answer("1 1 1")
+    pos = state_to_position(s.view)
+    for car in pos["cars"]:
+        if car["name"] == "Green":
+            car["unseen"] = ["1" if c == "H" else c for c in car["unseen"]]
+            car["deck_max"] = ["1" if c == "H" else c for c in car["deck_max"] or []] or None
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    rid = start_race(log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", from_position=path)
+    g = Session(log, rid)
+    for name in ("Red", "Blue"):
+        g.answer("2")
+        finish_turn(g, name)
+    g.answer("1")
+    assert g.question.kind == "react" and g.question.car == "Green"
+    lines = g.answer("ac")
+    assert any("no Heat can be in the hand" in e for e in errors(lines)), lines
+    assert g.question.kind == "react"
 def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
     s, _, _ = table_race_at_reveal(tmp_path)
     s.answer("1 1 1")
@@ -239,8 +320,8 @@ def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
     lines = s.answer("b 2")
     assert any("already boosted this turn (# 7.5)" in e for e in errors(lines))
     n = len(s.proj.effective.entries)
-    lines = s.answer("c1 b")  # after c1 React has nothing left: b is one answer too many
-    assert any("'b': too much for this answer (the next question is 'Red discards" in e for e in errors(lines))
+    lines = s.answer("c1 b")  # after c1 React has nothing left: b would have to be the discard
+    assert any("'b': write the discard as d and the cards" in e for e in errors(lines))
     assert len(s.proj.effective.entries) == n  # all or nothing: c1 was not written either
     s.answer("c1")  # nothing left to react with: on to the discard
     assert s.question.kind == "discard"
@@ -254,25 +335,19 @@ def test_undo_walks_back_and_keeps_the_originals(tmp_path: Path) -> None:
     s.answer("2 2 2")
     s.answer("4 3")
     assert s.question.kind == "react"
-    s.answer("")  # done reacting (not an event)
+    s.answer("")  # done reacting: no entry of its own; the corners are shown, then the discard question
     assert s.question.kind == "discard"
-    lines = s.undo()
-    assert [x.text for x in lines][0] == "undone: done reacting"
-    assert s.question.kind == "react"
-    lines = s.answer("undo")
-    assert lines[0].text.startswith("undone: Red reveals 4 3 (event ")
+    lines = s.undo()  # what the host typed last was the reveal: it goes, and React with it
+    assert lines[0].text.startswith("undone: Red reveals 4 3; event ")
     assert s.question.prompt == "Red reveals 2: "
     assert s.view.cars["Red"].progress == s.view.track.grid_progress(1)[0]  # the state without it
-    s.answer("undo")
-    assert s.question.kind == "gear" and s.question.car == "Green"
-    s.answer("undo")
-    s.answer("undo")
+    lines = s.answer("undo")  # the three gears were one answer: one undo
+    assert lines[0].text.startswith("undone: Red gear 2; Blue gear 2; Green gear 2; events ")
     assert s.question.kind == "gear" and s.question.car == "Red"
     stored = [x.event["type"] for x in log.stored(rid)]
     assert stored.count("retracted") == 4 and stored.count("gear_chosen") == 3  # originals stay
-    # back through the set-up: the table's starting draws, then the shuffles
-    s.answer("undo")
-    assert s.question.kind == "setup_draw" and s.question.car == "Green"
+    # the set-up was not typed here (shuffles and the starting draws are forced in table mode)
+    assert "nothing to undo" in errors(s.answer("undo"))[0]
 
 
 def test_undo_in_open_mode_takes_back_the_typed_entry_with_what_it_determined(tmp_path: Path) -> None:
@@ -290,7 +365,7 @@ def test_undo_in_open_mode_takes_back_the_typed_entry_with_what_it_determined(tm
     assert len(s.proj.effective.entries) == 2
 
 
-def test_undo_of_a_determined_draw_reopens_the_discard_it_followed(tmp_path: Path) -> None:
+def test_undo_of_a_determined_draw_takes_back_the_answer_it_followed(tmp_path: Path) -> None:
     expected = simulated(2, 4, "open")
     log, rid = new_race(tmp_path, expected, "open", 2)
     s = Session(log, rid, fresh=True)
@@ -301,15 +376,12 @@ def test_undo_of_a_determined_draw_reopens_the_discard_it_followed(tmp_path: Pat
         if q.kind == "discard" and text == "":
             break
         s.answer(text)
-    n = len(s.proj.effective.entries)
+    typed = max(e.seq for e in s.proj.effective.entries if e.event.get("raw") is not None)
     lines = s.answer("")  # no discard: the draw is determined by the known deck order and recorded
     assert any("(determined by the rules)" in x.text for x in lines)
-    assert len(s.proj.effective.entries) == n + 1
-    lines = s.answer("undo")
-    assert lines[0].text.startswith("undone: ") and "; no discard (event " in lines[0].text
-    assert s.question.kind == "discard" and len(s.proj.effective.entries) == n
-    lines = s.answer("undo")  # one more step back: React (if it was asked) or the previous entry
-    assert s.question.kind != "discard"
+    lines = s.answer("undo")  # back to before the last typed answer, with everything that followed it
+    assert lines[0].text.startswith("undone: ") and "derived from it" in lines[0].text
+    assert s.proj.effective.entries[-1].seq < typed
 
 
 def test_undo_with_nothing_to_undo(tmp_path: Path) -> None:
@@ -435,6 +507,8 @@ def test_note_board_help_quit(tmp_path: Path) -> None:
 
 def test_new_race_questions(tmp_path: Path) -> None:
     wiz = NewRace()
+    assert wiz.prompt().startswith("race name")
+    assert wiz.answer("Friday night sprint") == "race name: Friday night sprint"
     assert wiz.answer("nowhere").startswith("error")
     assert "Sprint" in wiz.answer(str(TRACK))
     assert "2 to 6 cars" in wiz.answer("Ann:red")
@@ -456,6 +530,7 @@ def test_new_race_questions(tmp_path: Path) -> None:
     assert s.question.prompt == "Cy gear (now 1) [1]: "
     assert s.view.laps == 1 and s.view.mode == "table"
     assert log.project(rid).state.cars["Bob"].engine == 5 and log.project(rid).state.cars["Ann"].engine == 6
+    assert log.store.race(rid).name == "Friday night sprint"
 
 
 def test_the_last_answer_can_still_be_taken_back(tmp_path: Path) -> None:
@@ -466,25 +541,34 @@ def test_the_last_answer_can_still_be_taken_back(tmp_path: Path) -> None:
     from heatlog.recorder import run
 
     expected = simulated(2, 4, "table")
+    (tmp_path / "a").mkdir()
+    log, rid = new_race(tmp_path / "a", expected, "table", 2)
+    s = Session(log, rid, fresh=True)
+    answers = 0
+    while s.question.kind != "over":  # how many answers the race takes
+        s.answer(rs.answer(s.question.kind, s.question.car or "", expected, len(strip(effective(s)))))
+        answers += 1
     log, rid = new_race(tmp_path, expected, "table", 2)
     s = Session(log, rid, fresh=True)
-    play(s, expected, "table", until=len(expected) - 1)
-    while s.question.kind != "draw":  # the optional steps before the last draw
-        assert rs.answer(s.question.kind, s.question.car or "", expected, len(expected) - 1) == ""
-        s.answer("")
-    q = s.question
-    last = rs.answer(q.kind, q.car or "", expected, len(expected) - 1)
+    for _ in range(answers - 1):
+        s.answer(rs.answer(s.question.kind, s.question.car or "", expected, len(strip(effective(s)))))
+    last_prompt = s.question.prompt
     out = StringIO()
-    answers = iter([last, "undo", last, ""])
+    undos = iter(["undo", "undo"])
     prompts: list[str] = []
 
     def fake_input(prompt: str) -> str:
         prompts.append(prompt)
-        return next(answers)
+        if s.question.kind == "over":
+            return next(undos, "")
+        return rs.answer(s.question.kind, s.question.car or "", expected, len(strip(effective(s))))
 
     assert run(s, Console(file=out, width=200), fake_input) == 0
-    assert prompts == [q.prompt, s.question.prompt, q.prompt, s.question.prompt]
-    assert prompts[1] == "race over — Enter to leave (undo takes back the last answer): "
+    over = "race over — Enter to leave (undo takes back the last answer): "
+    # the last answer, then undo asks first and takes back the last answer as typed (a last bare Enter goes
+    # with the answer before it), which is then typed again
+    assert prompts[:3] == [last_prompt, over, over] and prompts[-1] == over and over not in prompts[3:-1]
+    assert "the race is finished: undo reopens it. Type undo again" in out.getvalue()  # asked first
     assert strip(effective(s)) == strip(expected)
     assert out.getvalue().count("race over — Hall of Fame: 1. ") == 2
     # a recorder started on a finished race shows the results and leaves without asking
@@ -513,7 +597,8 @@ def test_run_loop_leaves_cleanly_on_ctrl_d(tmp_path: Path) -> None:
 
     assert run(s, Console(file=out, width=200), fake_input) == 0
     text = out.getvalue()
-    assert "── round 1 ── order: Red > Blue > Green · adrenaline: Green (# 2.2, 6.1)" in text
+    assert "── round 1 ── order: Red > Blue > Green · adrenaline: Green\n" in text
+    assert "(# " not in text  # digest items only with --rules
     assert text.rstrip().endswith("progress is saved; run heatlog record to resume")
     assert "Red reveals 2: " in text
 

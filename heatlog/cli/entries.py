@@ -66,16 +66,26 @@ def note(
 @user_errors
 def undo(
     reason: Annotated[str | None, typer.Option(help="Why the entry is withdrawn.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Reopen a finished race without asking.")] = False,
     race: RaceOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Retract the latest entry in force (a correction event; the original stays in the log).
 
+    Undoing into a finished race reopens it: heatlog asks first (or give --yes).
+
     Example: heatlog undo --reason "wrong car"
     """
+    from ..engine.errors import MalformedInput
+
     with open_log(db) as log:
         rid = log.resolve(race)
-        target = log.effective(rid).entries[-1]
+        proj = log.project(rid)
+        target = proj.effective.entries[-1]
+        if proj.state.phase == "over" and not yes:
+            question = f"race {rid} is finished: undo reopens it. Reopen?"
+            if not sys.stdin.isatty() or not typer.confirm(question, default=False, err=True):
+                raise MalformedInput("the race is finished: nothing was undone (give --yes to reopen it)", race=rid)
         seq, _ = log.retract_last(rid, reason)
         typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
 

@@ -23,6 +23,9 @@ def record(
         int | None,
         typer.Option("--season", help="With --new: the season's next race, set up from the season (no questions)."),
     ] = None,
+    rules: Annotated[
+        bool, typer.Option("--rules", help="Name the rules digest items (# 4.1) in messages, for hosts who know them.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Record a race at the table: a guided session that asks every entry in turn (resumes where it stopped).
@@ -52,8 +55,8 @@ def record(
             missing = unapplied_effects(sr.event)
             if missing:
                 err.print(f"not applied by heatlog yet: {'; '.join(missing)}")
-            code = run_recorder(log, race=race, new=False, force=force)
+            code = run_recorder(log, race=race, new=False, force=force, rules=rules)
         raise typer.Exit(code)
     with open_log(db, create=new) as log:
-        code = run_recorder(log, race=race, new=new, force=force, weather=weather)
+        code = run_recorder(log, race=race, new=new, force=force, weather=weather, rules=rules)
     raise typer.Exit(code)

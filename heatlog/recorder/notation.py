@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
@@ -65,6 +66,20 @@ def describe(ev: Event) -> str:
     return str(kind)
 
 
-def error_text(err: HeatlogError) -> str:
-    """The engine's message with its rule, without the JSON of the event (the user typed something else)."""
-    return f"{err.kind}: {err.message}" + (f" (# {err.rule})" if err.rule else "")
+KIND_WORDS = {"illegal": "not allowed", "malformed": "not understood"}
+
+
+def error_text(err: HeatlogError, *, rules: bool = True) -> str:
+    """The engine's message in plain words, without the JSON of the event (the host typed something else);
+    without digest tags such as ``(# 4.1)`` unless ``rules`` (the terminal strips them: ``strip_rule_tags``)."""
+    message = err.message if rules else strip_rule_tags(err.message)
+    kind = KIND_WORDS.get(err.kind, err.kind)
+    return f"{kind}: {message}" + (f" (# {err.rule})" if rules and err.rule else "")
+
+
+def strip_rule_tags(text: str) -> str:
+    """``"... Engine (# 3.2)"`` -> ``"... Engine"``: digest citations are for those who ask for them."""
+    return _TAG.sub("", text).strip()
+
+
+_TAG = re.compile(r"\s*\(#\s*[A-Z]*\d+(?:\.\d+)?(?:\s*[,–-]\s*[A-Z]*\d+(?:\.\d+)?)*\)|\s*#\s*[A-Z]*\d+(?:\.\d+)?\b")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import IllegalEvent, RaceState, Step, go_on
+from ..engine import HeatlogError, IllegalEvent, Knowledge, RaceState, Step, apply, go_on
 from ..engine.cards import BASE_CATALOGUE, HAND_SIZE
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
 from ..engine.modules import circuits
@@ -154,7 +154,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     f"{name} react ({' '.join(tokens)}; Enter = done): ",
                     "",
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
-                    "cN cools N Heat, b boosts (then the flips), a / ac adrenaline move / cooldown; "
+                    "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
+                    "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
                     "several at once in order, e.g. c1 b 3",
                     tuple(_react_answers(opts)),
                 )
@@ -170,7 +171,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step == Step.DISCARD:
         if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress):
             return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
-        if done < Step.DISCARD and _can_discard(state, car):
+        if done < Step.DISCARD and _can_discard(state, car) and car.progress <= state.final_line:  # finished: done
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             return Question(
                 "discard",
@@ -241,8 +242,8 @@ def _ask_deal(state: RaceState) -> Question:
     name = w.cars[0]
     car = state.cars[name]
     if w.kinds == ["deck_shuffled"]:
-        if state.mode == "table":
-            return Question("setup_shuffle", name, f"{name} shuffles the starting deck [Enter]: ", "", "# 1.2")
+        if state.mode == "table":  # nothing to enter: the deck is hidden (# 1.2, 1.7)
+            return Question("setup_shuffle", name, "", auto=make_event("deck_shuffled", car=name))
         return Question(
             "setup_shuffle",
             name,
@@ -258,8 +259,8 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
     kind = "setup_draw" if setup else "draw"
     name = car.name
     more = "" if n == HAND_SIZE - car.hand_size else f" (the deck holds {n}; then the reshuffle)"
-    if state.mode == "table":
-        return Question(kind, name, f"{name} draws [{n}]{more}: ", str(n), "how many cards (# 12.2)")
+    if state.mode == "table":  # the count is forced: up to 7, or what the deck holds (# 12.2, 5.6)
+        return Question(kind, name, "", auto=make_event("cards_drawn", car=name, count=n))
     if car.deck is not None:
         return Question(
             kind, name, "", auto=make_event("cards_drawn", car=name, cards=car.deck[len(car.deck) - n :][::-1])
@@ -270,14 +271,8 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
 def _ask_shuffle(state: RaceState, car: Car, why: str) -> Question:
     n = len(car.discard)
     name = car.name
-    if state.mode == "table":
-        return Question(
-            "shuffle",
-            name,
-            f"{name}'s deck is empty: shuffle the discard pile ({n} cards) {why} [Enter]: ",
-            "",
-            "only the discard pile; the Play Area stays out (# 5.6)",
-        )
+    if state.mode == "table":  # forced, and hidden: the table shuffles, nothing to enter (# 5.6)
+        return Question("shuffle", name, "", auto=make_event("deck_shuffled", car=name))
     return Question(
         "shuffle",
         name,
@@ -319,8 +314,8 @@ def _react_answers(opts: list[Event]) -> list[str]:
 def _can_discard(state: RaceState, car: Car) -> bool:
     if car.hand_size == 0:
         return False
-    source = car.hand if car.hand is not None else car.pool
-    return any(n > 0 and state.rules.can_discard(state, car, c) for c, n in source.items())  # # 11.1
+    known = Knowledge.of(car)  # the one deduction: could a discardable card be in the hand? (# 1.7, 11.1)
+    return any(known.hand_max(c) > 0 and state.rules.can_discard(state, car, c) for c in known.unseen)
 
 
 def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = False) -> Derived:
@@ -333,6 +328,8 @@ def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = F
         q = ask(view, closed)
         if isinstance(q, Question):
             d.view, d.question = view, q
+            if q.kind in ("react", "slipstream") and view.turn is not None:
+                d.notes += _corners_ahead(view, view.turn, q.kind)
             return d
         if not copied:
             view = view.copy()
@@ -348,8 +345,57 @@ def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = F
         d.turns += [(view, t) for t in done]
 
 
+def _corners_ahead(state: RaceState, turn: Turn, kind: str) -> list[tuple[Any, Line]]:
+    """Before React (and Slipstream): the corners the move crosses as it stands, what each will cost and
+    whether the Engine can pay (# 9.1–9.3, 10.1), so the table can still cool or boost knowingly."""
+    out: list[tuple[Any, Line]] = []
+    ahead = state.copy()
+    at = ahead.turn
+    assert at is not None
+    go_on(ahead)
+    key = ("ahead", turn.round, turn.car, turn.speed, turn.reached)
+    if at.corners:
+        out.append((key, Line(_ahead_words(state, turn.car, at, "as it stands"), _ahead_style(at))))
+    if kind == "slipstream":
+        slip = state.copy()
+        try:
+            apply(slip, make_event("slipstream", car=turn.car, taken=True))
+        except HeatlogError:
+            return out
+        st = slip.turn if slip.turn is not None and slip.turn.car == turn.car else None
+        if st is not None and st.corners != at.corners:
+            words = _ahead_words(state, turn.car, st, "if it slipstreams")
+            out.append(((*key, "slip"), Line(words, _ahead_style(st))))
+    return out
+
+
+def _ahead_style(turn: Turn) -> str:
+    return "warn" if any(cc.spinout for cc in turn.corners) else "info"
+
+
+def _ahead_words(state: RaceState, name: str, turn: Turn, when: str) -> str:
+    engine = state.cars[name].engine
+    parts = []
+    for cc in turn.corners:
+        n = corner_number(state, cc.after_space)
+        if cc.spinout:
+            parts.append(
+                f"corner {n} (limit {cc.limit}) at speed {cc.speed} costs {cc.cost} Heat, the Engine has {cc.paid}: "
+                "SPINOUT AHEAD"
+            )
+            break
+        parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed} costs {cc.cost} Heat")
+    tail = f" (Engine {engine})" if not any(cc.spinout for cc in turn.corners) else ""
+    return f"{name} {when}: " + "; ".join(parts) + tail
+
+
 def _go_on(state: RaceState) -> Callable[[], Any]:
     return lambda: go_on(state)
+
+
+def corner_line(state: RaceState, turn: Turn) -> str:
+    """The corner check's outcome in words: what the table does now (# 9.3, 10.1–10.4)."""
+    return _corner_preview(state, turn)
 
 
 def _corner_preview(state: RaceState, turn: Turn) -> str:

@@ -6,22 +6,38 @@ import random
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
+from ..engine.cards import HEAT
 from ..engine.decide import waiting_for
 from ..engine.errors import ConflictError, StoreError
+from ..engine.knowledge import Knowledge
 from ..engine.state import Turn
-from ..racelog import Entry, Projection, RaceLog
+from ..racelog import Projection, RaceLog
 from ..validation import validate_event
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .lease import Lease
 from .notation import SAVED, Event, describe, error_text, parse_cards
-from .questions import Closed, Derived, Line, Question, advance, closed_map, completing, hand_text, make_event
+from .questions import (
+    Closed,
+    Derived,
+    Line,
+    Question,
+    advance,
+    closed_map,
+    completing,
+    corner_line,
+    hand_text,
+    make_event,
+)
 
 
 class Session:
     """A recording session on one race: the question now, and what an answer does."""
 
-    def __init__(self, log: RaceLog, race: int, *, lease: Lease | None = None, fresh: bool = False) -> None:
+    def __init__(
+        self, log: RaceLog, race: int, *, lease: Lease | None = None, fresh: bool = False, rules: bool = False
+    ) -> None:
         self.log = log
+        self.rules = rules  # name the digest items in errors (# 4.1), for hosts who know them
         self.fresh = fresh
         self.race = race
         self.lease = lease
@@ -32,12 +48,21 @@ class Session:
         self.quit = False
         self.narrated: set[tuple[int, str]] = set()
         self.said: set[Any] = set()
-        # seq of each event appended by this session -> the optional steps closed by Enter just before it
-        self.closed_before: dict[int, list[tuple[int, str, int]]] = {}
+        # What the host typed, as undo takes it back: one unit per answer that recorded something -- the seq
+        # of its first event (0: it only closed optional steps) and the steps closed by Enter before it. Kept
+        # in the cursor, so an undo after a restart takes back exactly what it would have before.
+        self.answers: list[tuple[int, list[tuple[int, str, int]]]] = []
+        self.last_blank = False  # the previous answer was a bare Enter (a second one is not taken silently)
+        self.confirm_reopen = False
         cur = lease.load_cursor() if lease is not None else None
         if cur and cur.get("length") == self.proj.effective.length and isinstance(cur.get("closed"), list):
             self.closed = [(int(r), str(c), int(x)) for r, c, x in cur["closed"]]
             self.closed_at = self.proj.effective.length
+        if cur and isinstance(cur.get("answers"), list):
+            try:
+                self.answers = [(int(a), [(int(r), str(c), int(x)) for r, c, x in cl]) for a, cl in cur["answers"]]
+            except (TypeError, ValueError):
+                self.answers = []
         self._d = advance(self.proj.state, self._closed())
         # Everything up to here was told before this session: only what happens from now on is narrated.
         self._mark_known(self._d)
@@ -63,9 +88,18 @@ class Session:
     def _set_closed(self, closed: list[tuple[int, str, int]]) -> None:
         self.closed = closed
         self.closed_at = self.proj.effective.length
-        if self.lease is not None:
-            cursor = {"length": self.closed_at, "closed": [list(x) for x in closed]}
-            self.lease.save_cursor(cursor if closed else None)
+        self._save_cursor()
+
+    def _save_cursor(self) -> None:
+        if self.lease is None:
+            return
+        self.answers = self.answers[-200:]
+        cursor = {
+            "length": self.closed_at,
+            "closed": [list(x) for x in self.closed] if self.closed_at == self.proj.effective.length else [],
+            "answers": [[a, [list(x) for x in cl]] for a, cl in self.answers],
+        }
+        self.lease.save_cursor(cursor)
 
     def _mark_known(self, d: Derived) -> None:
         v = d.view
@@ -107,6 +141,9 @@ class Session:
         s = text.strip()
         word, _, rest = s.partition(" ")
         cmd = word.lower()
+        blank, self.last_blank = self.last_blank, not s
+        if cmd != "undo":
+            self.confirm_reopen = False
         if cmd == "undo" and not rest.strip():
             return self.undo()
         if cmd == "note":
@@ -121,30 +158,51 @@ class Session:
         q = self.question
         if q.kind == "over":
             return [Line("the race is over: nothing more to record", "info")]
+        if not s and blank and q.kind == "gear":
+            # A second Enter in a row: never let it answer the new round's gears silently.
+            self.last_blank = False
+            keep = ", ".join(f"{n} {self.view.cars[n].gear}" for n in self.view.pending)
+            return [Line(f"Enter twice: type the gears ({keep} now), or press Enter once more to keep them", "info")]
+        before = self._closed_list()
         try:
             if q.kind in ("react", "discard") and s.lower() in ("", "-", "none", "done"):
                 return self._close_optional(q)
-            events = self._interpret(q, s)
+            events, closes = self._interpret(q, s)
         except HeatlogError as err:
             return [Line(error_text(err), "error")]
         for ev, typed in events:
             if typed:
                 ev["raw"] = raw
-        return self._commit([ev for ev, _ in events])
+        echo = self._echo(q, [ev for ev, typed in events if typed], closes)
+        self.answers.append((self.proj.effective.length + 1 if events else 0, before))
+        return echo + self._commit([ev for ev, _ in events], closes)
+
+    def _echo(self, q: Question, typed: list[Event], closes: list[tuple[int, str, int]]) -> list[Line]:
+        """What was understood, in words, so a slip is seen at once (``Ann gear 2, Cy gear 3``)."""
+        if not typed and not closes:
+            return []
+        words = [describe(ev) for ev in typed]
+        if not words and q.kind == "gear":
+            words = [f"{q.car} keeps gear {q.default}"]
+        words += ["done reacting" if x == 5 else "no discard" for _, _, x in closes]
+        sep = ", " if q.kind == "gear" else "; "
+        return [Line("  ✓ " + sep.join(words), "dim")]
 
     def _close_optional(self, q: Question) -> list[Line]:
         sub = 5 if q.kind == "react" else 8
         turn = self.view.turn
         assert turn is not None
         self._set_closed([*self._closed_list(), (turn.round, turn.car, sub)])
-        lines = self._rederive()
-        return lines
+        # Enter closes a step: no entry of its own for undo (it goes with the answer before it, as the host sees it)
+        lines = [Line(f"  ✓ {q.car} {'done reacting' if sub == 5 else 'discards nothing'}", "dim")]
+        return lines + self._rederive()
 
     def _closed_list(self) -> list[tuple[int, str, int]]:
         return list(self.closed) if self.closed_at == self.proj.effective.length else []
 
-    def _interpret(self, q: Question, s: str) -> list[tuple[Event, bool]]:
-        """The events an answer stands for, checked together on a copy of the state first (all or none)."""
+    def _interpret(self, q: Question, s: str) -> tuple[list[tuple[Event, bool]], list[tuple[int, str, int]]]:
+        """The events an answer stands for, checked together on a copy of the state first (all or none), and
+        the optional steps it closes after its last event."""
         name = q.car or ""
         kind = q.kind
         if kind == "grid":
@@ -154,48 +212,29 @@ class Session:
                 random.shuffle(order)  # # 1.4
             else:
                 order = [self._car_name(t) for t in s.replace(",", " ").split()]
-            return self._trial([make_event("grid_set", order=order)])
+            return self._trial([make_event("grid_set", order=order)]), []
         if kind in ("setup_shuffle", "shuffle"):
-            if self.state.mode == "table":
-                if s.lower() not in ("", "y", "yes", "ok", "done"):
-                    raise MalformedInput("decks are hidden in table mode: press Enter once the deck is shuffled")
-                return self._trial([make_event("deck_shuffled", car=name)])
             if s.lower() in ("", "unknown", "?", "u"):
-                return self._trial([make_event("deck_shuffled", car=name)])
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s))])
+                return self._trial([make_event("deck_shuffled", car=name)]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s))]), []
         if kind in ("setup_draw", "draw"):
-            if self.state.mode == "table":
-                text = s or (q.default or "")
-                if not text.isdigit():
-                    raise MalformedInput(f"type how many cards {name} draws (Enter = {q.default})")
-                return self._trial([make_event("cards_drawn", car=name, count=int(text))])
             cards = parse_cards(s)
             if not cards:
                 raise MalformedInput(f"type the cards {name} draws, e.g. 4 h 2")
-            return self._trial([make_event("cards_drawn", car=name, cards=cards)])
-        if kind in ("play", "reveal", "discard"):
+            return self._trial([make_event("cards_drawn", car=name, cards=cards)]), []
+        if kind == "play":
             cards = parse_cards(s)
-            if not cards and kind != "discard":
+            if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
-            etype = {"play": "cards_played", "reveal": "cards_revealed", "discard": "cards_discarded"}[kind]
-            return self._trial([make_event(etype, car=name, cards=cards)])
+            return self._trial([make_event("cards_played", car=name, cards=cards)]), []
         if kind == "weather":
-            return self._trial([make_event("weather_drawn", tile=s.lower().strip())])
+            return self._trial([make_event("weather_drawn", tile=s.lower().strip())]), []
         if kind == "road":
             tokens = [t.lower() for t in s.replace(",", " ").split()]
-            return self._trial([make_event("road_conditions_drawn", tokens=tokens)])
+            return self._trial([make_event("road_conditions_drawn", tokens=tokens)]), []
         if kind == "legend":
-            return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))])
-        if kind == "slipstream":
-            yn = s.lower()
-            if yn.isdigit() and int(yn) > 2:  # MODULES.md 20.12: a total with the sector bonus
-                return self._trial([make_event("slipstream", car=name, taken=True, spaces=int(yn))])
-            if yn in ("y", "yes", "2"):
-                return self._trial([make_event("slipstream", car=name, taken=True)])
-            if yn in ("n", "no"):
-                return self._trial([make_event("slipstream", car=name, taken=False)])
-            raise MalformedInput("answer y (slipstream 2 spaces, # 8.2) or n")
-        if kind in ("gear", "flip", "react"):
+            return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))]), []
+        if kind in WALKS:
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover
 
@@ -222,60 +261,155 @@ class Session:
             raise MalformedInput(f"{token!r} is not one car of this race ({', '.join(self.state.cars)})")
         return hits[0]
 
-    def _token_event(self, q: Question, tok: str) -> Event:
-        name = q.car or ""
-        t = tok.lower()
-        if q.kind == "gear":
-            if t not in ("1", "2", "3", "4"):
-                raise MalformedInput(f"{tok!r} is not a gear: type 1, 2, 3 or 4 (Enter keeps {q.default})")
-            return make_event("gear_chosen", car=name, gear=int(t))
-        if q.kind == "flip":
-            cards = parse_cards(t)
-            if len(cards) != 1:
-                raise MalformedInput(f"{tok!r}: one card per flip")
-            return make_event("card_flipped", car=name, card=cards[0])
-        if q.kind == "react":
-            if t in ("b", "boost"):
-                return make_event("boost", car=name)
-            if t in ("a", "am"):
-                return make_event("adrenaline", car=name, bonus="move")
-            if t == "ac":
-                return make_event("adrenaline", car=name, bonus="cooldown")
-            if t.startswith("c") and (t[1:].isdigit() or t == "c"):
-                return make_event("cooldown", car=name, count=int(t[1:] or "1"))
-            raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
-        raise MalformedInput(f"{tok!r} belongs to its own question ({q.prompt.strip()})")
-
-    def _walk(self, q: Question, s: str) -> list[tuple[Event, bool]]:
-        """Several answers typed at once (``3 2 4`` for three gears, ``h 5 3`` for flips, ``c1 b 3`` for a
-        cooldown, a boost and its flip): each token answers the question the previous ones lead to."""
+    def _walk(self, q: Question, s: str) -> tuple[list[tuple[Event, bool]], list[tuple[int, str, int]]]:
+        """One line for a whole car-turn, or several answers at once: each part answers the question the
+        previous ones lead to (``3 2 4`` three gears; ``4 3 s 2 c1 y 1`` reveal, the Stress flip, a
+        cooldown, slipstream and a discard; ``-`` closes an optional step). Each part is checked as it would
+        be alone, on a copy of the state; nothing is written unless every part is accepted."""
         tokens = s.replace(",", " ").split()
         if not tokens:
             if q.kind == "gear":
                 tokens = [q.default or ""]
-            else:
+            elif q.kind == "flip":
                 raise MalformedInput("type the flipped card, e.g. 3 (or h 5 3 for several flips)")
+            elif q.kind == "reveal":
+                raise MalformedInput(f"type {q.car}'s cards, e.g. 4 3 s")
+            else:
+                raise MalformedInput("answer y (slipstream 2 spaces, # 8.2) or n")
         work = self.view.copy()
+        closed = dict(self._closed())
         events: list[tuple[Event, bool]] = []
+        closes: list[tuple[int, str, int]] = []
         cur = q
-        allowed = {"gear": ("gear",), "flip": ("flip",), "react": ("react", "flip")}[q.kind]
-        for i, tok in enumerate(tokens):
-            if cur.kind not in allowed:
+        i = 0
+        while i < len(tokens):
+            if (
+                cur.kind not in WALKS
+                or (cur.kind == "gear") != (q.kind == "gear")
+                or (q.kind != "gear" and cur.car != q.car)
+            ):
                 rest = " ".join(tokens[i:])
                 nxt = cur.prompt.strip() or cur.kind
                 raise MalformedInput(f"{rest!r}: too much for this answer (the next question is {nxt!r})")
-            ev = self._token_event(cur, tok)
-            self._check(work, ev, tok)
-            events.append((ev, True))
-            d = advance(work, inplace=True)
+            used, evs, close = self._part(cur, tokens, i, work)
+            for ev in evs:
+                self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
+                events.append((ev, True))
+                closes = []
+            if close:
+                turn = work.turn
+                assert turn is not None
+                key = (turn.round, turn.car)
+                closed[key] = max(close, closed.get(key, 0))
+                closes.append((turn.round, turn.car, close))
+            i += used
+            d = advance(work, closed, inplace=True)
             work, cur = d.view, d.question
             while cur.auto is not None:
                 auto = dict(cur.auto)
                 self._check(work, auto, "")
                 events.append((auto, False))
-                d = advance(work, inplace=True)
+                closes = []
+                d = advance(work, closed, inplace=True)
                 work, cur = d.view, d.question
-        return events
+        return events, closes
+
+    def _part(self, q: Question, tokens: list[str], i: int, work: RaceState) -> tuple[int, list[Event], int]:
+        """(tokens used, events, optional step closed) for the part of a line that answers ``q``."""
+        name = q.car or ""
+        tok = tokens[i]
+        t = tok.lower()
+        if q.kind == "gear":
+            if t not in ("1", "2", "3", "4"):
+                raise MalformedInput(f"{tok!r} is not a gear: type 1, 2, 3 or 4 (Enter keeps {q.default})")
+            return 1, [make_event("gear_chosen", car=name, gear=int(t))], 0
+        if q.kind == "reveal":
+            turn = work.turn
+            need = turn.gear if turn is not None else 0
+            cards: list[str] = []
+            used = 0
+            while len(cards) < need and i + used < len(tokens):
+                cards += parse_cards(tokens[i + used])  # a typo among the cards is named (not taken as a part)
+                used += 1
+            if not cards:
+                raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
+            return used, [make_event("cards_revealed", car=name, cards=cards)], 0
+        if q.kind == "flip":
+            cards = parse_cards(t)
+            if len(cards) != 1:
+                raise MalformedInput(f"{tok!r}: one card per flip")
+            return 1, [make_event("card_flipped", car=name, card=cards[0])], 0
+        if q.kind == "react":
+            if t in ("b", "boost"):
+                return 1, [make_event("boost", car=name)], 0
+            if t in ("a", "am"):
+                return 1, [make_event("adrenaline", car=name, bonus="move")], 0
+            if t == "ac":
+                return 1, self._adrenaline_cooldown(work, name), 0
+            if t.startswith("c") and (t[1:].isdigit() or t == "c"):
+                return 1, [make_event("cooldown", car=name, count=int(t[1:] or "1"))], 0
+            if t in ("-", ".", "done"):
+                return 1, [], 5
+            if _is_later_part(t):
+                return 0, [], 5  # done reacting: the part answers a later question
+            if i > 0 and _is_cards(t):
+                turn = work.turn
+                gear = turn.gear if turn is not None else 0
+                n = (len(turn.played) if turn is not None else 0) + len(parse_cards(t))
+                raise IllegalEvent(
+                    f"{tok!r}: in gear {gear} play exactly {gear} card{'s' if gear > 1 else ''}, not {n}; "
+                    "after them come react (cN b a ac), y/n for the slipstream and d CARDS for a discard",
+                    rule="4.1",
+                )
+            raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
+        if q.kind == "slipstream":
+            if t in ("y", "yes", "2", "y2"):
+                return 1, [make_event("slipstream", car=name, taken=True)], 0
+            total = t[1:] if t.startswith("y") else t
+            if total.isdigit() and int(total) > 2:  # MODULES.md 20.12: a total with the sector bonus (y3 in a line)
+                return 1, [make_event("slipstream", car=name, taken=True, spaces=int(total))], 0
+            if t in ("n", "no", "-"):
+                return 1, [make_event("slipstream", car=name, taken=False)], 0
+            raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
+        if q.kind == "discard":
+            if t in ("-", ".", "none"):
+                return 1, [], 8
+            # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
+            # (a fourth card revealed in gear 3) is never taken as a discard silently.
+            first = i == 0
+            if not first and not t.startswith("d"):
+                raise MalformedInput(f"{tok!r}: write the discard as d and the cards (d12), or - for none")
+            cards = []
+            used = 0
+            if not first:
+                rest = t[1:]
+                if rest:
+                    cards += parse_cards(rest)
+                used = 1
+            while i + used < len(tokens):
+                try:
+                    cards += parse_cards(tokens[i + used])
+                except MalformedInput:
+                    break
+                used += 1
+            if not cards:
+                raise MalformedInput(f"{tok!r}: the cards to discard (never Heat or Stress, # 11.1), or - for none")
+            return used, [make_event("cards_discarded", car=name, cards=cards)], 0
+        raise MalformedInput(f"{tok!r} belongs to its own question ({q.prompt.strip()})")
+
+    def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
+        """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
+        bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
+        car = work.cars[name]
+        turn = work.turn
+        cooled = turn.cooled if turn is not None else 0
+        if Knowledge.of(car).hand_max(HEAT) <= cooled:
+            raise IllegalEvent(
+                f"ac moves a Heat card from {name}'s hand to the Engine, but no Heat can be in the hand "
+                "(all are seen elsewhere)",
+                rule="7.3",
+            )
+        return [make_event("adrenaline", car=name, bonus="cooldown"), make_event("cooldown", car=name, count=1)]
 
     def _trial(self, events: list[Event]) -> list[tuple[Event, bool]]:
         work = self.view.copy()
@@ -294,7 +428,7 @@ class Session:
 
     # ---- committing
 
-    def _commit(self, events: list[Event]) -> list[Line]:
+    def _commit(self, events: list[Event], closes: list[tuple[int, str, int]] | None = None) -> list[Line]:
         lines: list[Line] = []
         for ev in events:
             try:
@@ -309,13 +443,16 @@ class Session:
             if ev.get("raw") is None:
                 lines.append(Line(f"  {describe(ev)} (determined by the rules)", "dim"))
             lines += self._narrate(done)
+        if closes:
+            self._set_closed([*self._closed_list(), *closes])
+        else:
+            self._save_cursor()
         return lines + self._rederive()
 
     def _append(self, ev: Event) -> list[tuple[RaceState, Turn]]:
         if self.lease is not None:
             self.lease.check()
         state = self.proj.state
-        closed = self._closed_list()
         holder: list[tuple[int, Projection]] = []
 
         def do() -> None:
@@ -323,7 +460,7 @@ class Session:
 
         done = completing(state, do)
         seq, self.proj = holder[0]
-        self.closed_before[seq] = closed  # undo restores them: the state without the event is the state before it
+        self.log.cache_round_start(self.race, self.proj)  # a flat undo replays from the round's start
         return [(self.proj.state, t) for t in done]
 
     def _reload(self, err: HeatlogError) -> list[Line]:
@@ -358,8 +495,9 @@ class Session:
     def _notes(self, d: Derived) -> list[Line]:
         lines = self._narrate(d.turns)
         v = d.view
+        ahead = [(k, x) for k, x in d.notes if k[0] == "ahead"]  # after the move line they follow from
         for key, line in d.notes:
-            if key not in self.said:
+            if key not in self.said and key[0] != "ahead":
                 self.said.add(key)
                 lines.append(line)
         for name in v.hall_of_fame:
@@ -379,6 +517,15 @@ class Session:
         if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
             self.said.add(("move", t.round, t.car))
             lines.append(Line(_move_line(v, t), "info"))
+        if t is not None and t.sub >= 8 and t.corners and ("corners", t.round, t.car) not in self.said:
+            # # 9.1–10.5: the corner check happened (whatever closed step 6); the table pays or spins out now,
+            # before discards and draws.
+            self.said.add(("corners", t.round, t.car))
+            lines.append(Line(corner_line(v, t), "outcome"))
+        for key, line in ahead:
+            if key not in self.said:
+                self.said.add(key)
+                lines.append(line)
         return lines
 
     def _narrate(self, turns: list[tuple[RaceState, Turn]]) -> list[Line]:
@@ -421,41 +568,32 @@ class Session:
     # ---- corrections and commands
 
     def undo(self) -> list[Line]:
-        """Withdraw the last answer: a closed optional step reopens, or the last entry is retracted (and the
-        entries the rules derived from it)."""
-        closed = self._closed_list()
-        if closed:
-            _, _, step = closed.pop()
-            self._set_closed(closed)
-            lines = [Line(f"undone: {'done reacting' if step == 5 else 'no discard'}", "info")]
-            self._d = advance(self.proj.state, self._closed())
-            return lines
-        gone: list[Entry] = []
-        reopened: list[int] = []
-        restore: list[tuple[int, str, int]] = []
+        """Take back the last answer as the host typed it: its events, the entries the rules derived from them,
+        and the optional steps closed by Enter after it (an Enter records nothing of its own). Undoing into a
+        finished race asks first."""
+        if self.view.phase == "over" and not self.confirm_reopen:
+            self.confirm_reopen = True
+            return [
+                Line("the race is finished: undo reopens it. Type undo again to reopen, anything else keeps it", "info")
+            ]
+        self.confirm_reopen = False
+        entries = self.proj.effective.entries
+        unit = self._last_unit()
+        if unit is None:
+            return [Line("nothing to undo: only the race set-up is left", "error")]
+        first, restore = unit
+        count = sum(1 for e in entries if e.seq >= first)
+        if count == 0 or count >= len(entries):
+            return [Line("nothing to undo: only the race set-up is left", "error")]
         try:
-            while True:
-                entries = self.proj.effective.entries
-                if len(entries) <= 1:
-                    raise IllegalEvent("nothing to undo: only the race set-up is left")
-                gone.append(entries[-1])
-                restore = list(self.closed_before.get(entries[-1].seq, []))
-                _, self.proj = self.log.retract_last(self.race, "undo at the recorder")
-                while True:
-                    d = advance(self.proj.state, closed_map(restore))
-                    if d.question.auto is None or not restore:
-                        break
-                    reopened.append(restore.pop()[2])  # the determined event followed an Enter: reopen that step
-                if d.question.auto is None:
-                    break
+            gone, self.proj = self.log.retract_entries(self.race, count, self.proj, "undo at the recorder")
         except StoreError as err:
             return self._reload(err)
         except HeatlogError as err:
-            if not gone:
-                return [Line(error_text(err), "error")]
-            restore = []
-            d = advance(self.proj.state)
+            return [Line(error_text(err), "error")]
+        self.answers.pop()
         self._set_closed(restore)
+        d = advance(self.proj.state, self._closed())
         self._d = d
         v = d.view
         done = {(t.round, t.car) for t in v.turns}
@@ -463,13 +601,34 @@ class Session:
         self.said = set()
         self._mark_known(d)
         typed = [e for e in gone if e.event.get("raw") is not None] or gone
-        what = "; ".join(describe(e.event) for e in reversed(typed))
-        if reopened:
-            what += "; " + "; ".join("done reacting" if x == 5 else "no discard" for x in reopened)
-        return [
-            Line(f"undone: {what} (event {typed[-1].seq} retracted; the original stays in the log)", "info"),
-            Line(self.status(), "dim"),
-        ]
+        what = "; ".join(describe(e.event) for e in typed)
+        extra = len(gone) - len(typed)
+        if extra:
+            what += f" (and {extra} entr{'y' if extra == 1 else 'ies'} the rules derived from it)"
+        span = str(gone[0].seq) if len(gone) == 1 else f"{gone[0].seq}–{gone[-1].seq}"
+        what += f"; event{'s' if len(gone) > 1 else ''} {span} retracted, the originals stay in the log"
+        return [Line(f"undone: {what}", "info"), Line(self.status(), "dim")]
+
+    def _last_unit(self) -> tuple[int, list[tuple[int, str, int]]] | None:
+        """The last answer that recorded something: (seq of its first event, the steps closed before it).
+        Everything from that seq on goes: its events and the entries the rules derived after them. An Enter
+        that only closed a step is no answer of its own (the host sees one answer with its consequences).
+        Without a record of the answers (events added elsewhere, an older recorder) the last typed event, the
+        events typed in the same line and what followed them."""
+        entries = self.proj.effective.entries
+        last = entries[-1].seq if entries else 0
+        self.answers = [a for a in self.answers if 1 < a[0] <= last]
+        if self.answers:
+            return self.answers[-1]
+        typed = [i for i, e in enumerate(entries) if i > 0 and e.event.get("raw") is not None]
+        if not typed:
+            return None
+        i = typed[-1]
+        raw = entries[i].event.get("raw")
+        while i > 1 and entries[i - 1].event.get("raw") == raw and entries[i - 1].seq == entries[i].seq - 1:
+            i -= 1
+        self.answers.append((entries[i].seq, []))
+        return self.answers[-1]
 
     def status(self) -> str:
         """Where the race is now, in one line (shown after an undo)."""
@@ -519,6 +678,23 @@ class Session:
             Line("commands: undo (take back the last answer), note TEXT, board, help, quit", ""),
         ]
         return lines
+
+
+WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard"))
+
+
+def _is_later_part(t: str) -> bool:
+    """A part of a one-line entry that answers a question after React: y/n (slipstream), d CARDS (discard)."""
+    if t in ("y", "yes", "n", "no") or (len(t) > 1 and t[0] == "y" and t[1:].isdigit()):
+        return True
+    return t.startswith("d") and (t == "d" or _is_cards(t[1:]))
+
+
+def _is_cards(t: str) -> bool:
+    try:
+        return bool(parse_cards(t))
+    except MalformedInput:
+        return False
 
 
 def _ordinal(n: int) -> str:

@@ -8,13 +8,14 @@ from typing import Any
 from ..engine import MalformedInput
 from ..racelog import RaceLog
 from .lease import Lease
-from .notation import COMMANDS, SAVED
+from .notation import COMMANDS, SAVED, strip_rule_tags
 from .questions import Line
 from .session import Session
 from .wizard import NewRace
 
 STYLES = {
     "error": "bold red",
+    "warn": "bold yellow",
     "outcome": "bold",
     "info": "cyan",
     "dim": "dim",
@@ -24,14 +25,17 @@ STYLES = {
 }
 
 
-def show(console: Any, session: Session | None, lines: list[Line]) -> None:
+def show(console: Any, session: Session | None, lines: list[Line], *, rules: bool | None = None) -> None:
+    """Print the session's lines; digest tags (``# 4.1``) only for a host who asked for them (--rules)."""
+    tags = rules if rules is not None else (session.rules if session is not None else False)
     for line in lines:
         if line.style == "board" and session is not None:
             from ..views.board import render_state
 
             render_state(console, session.view, race=session.race)
             continue
-        console.print(line.text, style=STYLES.get(line.style, ""), markup=False, highlight=False, soft_wrap=True)
+        text = line.text if tags else strip_rule_tags(line.text)
+        console.print(text, style=STYLES.get(line.style, ""), markup=False, highlight=False, soft_wrap=True)
 
 
 def _readline(options: Callable[[], tuple[str, ...]]) -> None:
@@ -71,7 +75,12 @@ def run(session: Session, console: Any, input_fn: Callable[[str], str] = input) 
 
 
 def new_race(
-    log: RaceLog, console: Any, input_fn: Callable[[str], str] = input, *, weather: bool = False
+    log: RaceLog,
+    console: Any,
+    input_fn: Callable[[str], str] = input,
+    *,
+    weather: bool = False,
+    rules: bool = False,
 ) -> int | None:
     """Ask the set-up questions; create the race. None if the host left before the end."""
     wiz = NewRace(weather=weather)
@@ -86,9 +95,13 @@ def new_race(
             console.print("no race was created", style="cyan", markup=False)
             return None
         msg = wiz.answer(text)
+        if msg and not rules:
+            msg = strip_rule_tags(msg)
         if msg:
             console.print(msg, style="bold red" if msg.startswith("error") else "cyan", markup=False, soft_wrap=True)
-    return wiz.create(log)
+    rid = wiz.create(log)
+    console.print(f"race {rid} created: {wiz.answers.get('name') or 'no name'}", style="cyan", markup=False)
+    return rid
 
 
 def record(
@@ -97,6 +110,7 @@ def record(
     race: int | None = None,
     new: bool = False,
     force: bool = False,
+    rules: bool = False,
     console: Any = None,
     input_fn: Callable[[str], str] = input,
     weather: bool = False,
@@ -110,7 +124,7 @@ def record(
     if weather and not new:
         raise MalformedInput("--weather goes with --new: a race's modules are chosen when it starts")
     if new:
-        made = new_race(log, con, input_fn, weather=weather)
+        made = new_race(log, con, input_fn, weather=weather, rules=rules)
         if made is None:
             return 0
         rid = made
@@ -123,7 +137,7 @@ def record(
     try:
         if notice:
             con.print(notice, style="cyan", markup=False)
-        session = Session(log, rid, lease=lease, fresh=new)
+        session = Session(log, rid, lease=lease, fresh=new, rules=rules)
         _readline(lambda: session.question.options)
         return run(session, con, input_fn)
     except KeyboardInterrupt:

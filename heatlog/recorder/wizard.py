@@ -20,7 +20,7 @@ class NewRace:
     answers: dict[str, Any] = field(default_factory=dict)
     weather: bool = False  # MODULES.md 20: the tile and tokens are asked once the race exists
     # # 17.2: experienced drivers are declared before the grid is randomised.
-    STEPS: tuple[str, ...] = ("track", "cars", "legend_options", "variant", "handicap", "mode", "grid")
+    STEPS: tuple[str, ...] = ("name", "track", "cars", "legend_options", "variant", "handicap", "mode", "grid")
 
     @property
     def step(self) -> str | None:
@@ -33,12 +33,13 @@ class NewRace:
 
     def prompt(self) -> str:
         return {
+            "name": "race name, e.g. Friday night USA (Enter = none): ",
             "track": "track (usa, great-britain, france, italy, japan, mexico, spain, netherlands, "
             "or a track file) [usa]: ",
             "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue, Legends as legend:COLOUR (2–6): ",
             "legend_options": "Legend options: pro N (+N helmet), aggressive (chevrons) (Enter = none): ",
             "variant": "variant: standard or one-lap [standard]: ",
-            "handicap": "experienced drivers, 5 Engine Heat (# 17.2) (Enter = none): ",
+            "handicap": "experienced drivers, who start with 5 Engine Heat (Enter = none): ",
             "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
             "grid": "grid order, front first (Enter = random): ",
         }[self.step or "track"]
@@ -56,6 +57,11 @@ class NewRace:
                 self.answers.pop("legends", None)
             return f"undone: {done[-1]}"
         try:
+            if step == "name":
+                if len(s) > 200 or any(not ch.isprintable() for ch in s):
+                    raise MalformedInput("a race name is one line of at most 200 characters")
+                self.answers["name"] = s or None
+                return f"race name: {s}" if s else None
             if step == "track":
                 from ..tracks import load_track_data
 
@@ -76,10 +82,10 @@ class NewRace:
                     else:
                         cars.append({"name": name, "colour": colour})
                 names = [c["name"] for c in cars + legends]
-                if not 2 <= len(names) <= 6 or not cars:
-                    raise MalformedInput(
-                        f"a base race has 2 to 6 cars, not {len(names)} (# A14; Legends count, at least one player)"
-                    )
+                if not 2 <= len(names) <= 6:  # # A14 (Legends count, MODULES.md 19.3)
+                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(names)}")
+                if not cars:
+                    raise MalformedInput("a race needs at least one player's car beside the Legends")
                 if len(set(names)) != len(names):
                     raise MalformedInput("every car needs its own name")
                 if legends:
@@ -88,11 +94,12 @@ class NewRace:
                     colours = legend_data()["colours"]
                     bad = [c["colour"] for c in legends if c["colour"] not in colours]
                     if bad:
-                        raise MalformedInput(f"{bad[0]!r} is not a Legend colour ({' '.join(colours)}, # 19.4)")
+                        raise MalformedInput(f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)")
                 validate_event(make_event("grid_set", order=names))
                 self.answers["cars"] = cars
                 self.answers["legends"] = legends
-                return ("Legends: " + ", ".join(c["name"] for c in legends)) if legends else None
+                echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
+                return echo + ("; Legends: " + ", ".join(c["name"] for c in legends) if legends else "")
             if step == "legend_options":
                 words = s.lower().replace(",", " ").split()
                 pro, aggressive = 0, False
@@ -107,7 +114,7 @@ class NewRace:
                         raise MalformedInput("type pro N (0–6), aggressive, both, or Enter for none")
                     i += 1
                 if pro > 6:
-                    raise MalformedInput("pro Legends add 0 to 6 (MODULES.md 19.15)")
+                    raise MalformedInput("pro Legends add 0 to 6 to the helmet (# 19.15)")
                 self.answers["legend_options"] = {"pro": pro, "aggressive": aggressive}
                 return f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
             if step == "variant":
@@ -115,7 +122,7 @@ class NewRace:
                 if v not in ("standard", "one-lap"):
                     raise MalformedInput("standard or one-lap (# 17.1)")
                 self.answers["variant"] = v
-                return None
+                return f"variant: {v}"
             if step == "handicap":
                 names = [c["name"] for c in self.answers["cars"]]
                 chosen = []
@@ -131,7 +138,7 @@ class NewRace:
                 if m not in ("table", "open"):
                     raise MalformedInput("table or open")
                 self.answers["mode"] = m
-                return None
+                return f"mode: {m} ({'hands hidden' if m == 'table' else 'every card entered'})"
             if step == "grid":
                 names = [c["name"] for c in self.answers["cars"] + self.answers.get("legends", [])]
                 if not s or s.lower() == "random":
@@ -169,4 +176,5 @@ class NewRace:
             legends=a.get("legends") or None,
             weather=self.weather,
             **a.get("legend_options", {}),
+            name=a.get("name"),
         )

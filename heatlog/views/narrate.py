@@ -69,7 +69,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         elif item == "adrenaline move":
             parts.append(f"adrenaline +1, moves {turn.adrenaline_moved}")
         elif item == "adrenaline cooldown":
-            parts.append("adrenaline cooldown +1")
+            parts.append("adrenaline: one more Heat may be cooled")
     if turn.boosted or turn.adrenaline_move:
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:

@@ -1,0 +1,173 @@
+"""What a host found recording a whole race (issue 10), through the real terminal (pexpect).
+
+Each scenario starts from a race position written into the database the way ``heatlog new --from-position``
+does, then drives ``heatlog record`` in a pseudo-terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from recorder_races import TRACK, cars
+
+from heatlog.engine import state_to_position
+from heatlog.racelog import RaceLog
+from heatlog.races import start_race
+from heatlog.recorder import Session
+
+pexpect = pytest.importorskip("pexpect")
+
+HEATLOG = shutil.which("heatlog")
+CMD = [HEATLOG] if HEATLOG else [sys.executable, "-m", "heatlog.cli"]
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[=>]")
+
+
+def spawn(db: Path, *args: str) -> Any:
+    env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
+    env.pop("HEATLOG_DB", None)
+    child = pexpect.spawn(
+        CMD[0],
+        [*CMD[1:], "record", "--db", str(db), *args],
+        env=env,
+        encoding="utf-8",
+        dimensions=(60, 200),
+        timeout=30,
+    )
+    child.delaybeforesend = None
+    return child
+
+
+def race_from(tmp_path: Path, edit: Any) -> Path:
+    """A 3-car table race on the sprint track at Red's reveal (gears 2 2 1), its position edited by ``edit``."""
+    db = tmp_path / "race.db"
+    log = RaceLog(db)
+    rid = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
+    )
+    s = Session(log, rid, fresh=True)
+    s.answer("2 2 1")
+    pos = state_to_position(s.view)
+    for car in pos["cars"]:
+        edit(car)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    start_race(log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", from_position=path)
+    log.close()
+    return db
+
+
+def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_prompt_has_an_answer(
+    tmp_path: Path,
+) -> None:
+    # 1.7, 5.2, 5.6 (item 3): Red's 3-card deck is provably 1 H H (shuffled from the public discard pile), so
+    # its hand is seven Stress. One deduction for the reveal and the flips: "1 s" is refused, "s s" accepted,
+    # and each Stress flip then has an accepted answer.
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":
+            car["unseen"] = ["1", "H", "H"] + ["S"] * 7
+            car["deck_max"] = ["1", "H", "H"]
+            car["hand_size"], car["deck_size"] = 7, 3
+
+    child = spawn(race_from(tmp_path, edit), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("1 s")
+    child.expect_exact("the 3-card deck is exactly 1 H H")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("s s")
+    child.expect_exact("flip for Red's Stress: ")
+    child.sendline("s")
+    child.expect_exact("no Stress can be in the deck")
+    child.expect_exact("flip for Red's Stress: ")
+    child.sendline("h 1")
+    child.expect_exact("flip for Red's Stress: ")  # the second Stress
+    child.sendline("h")  # the last card; the discard pile then holds no Basic card: nothing found (# A8)
+    child.expect_exact("Red plays Stress→1 Stress→nothing: speed 1")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_ac_moves_a_heat_card_and_is_refused_when_no_heat_can_be_in_hand(tmp_path: Path) -> None:
+    # 6.2, 7.3, 7.4 (item 2): Green (adrenaline, last) has no Heat among its unseen cards: ac is refused in
+    # plain words, and nothing tells of a cooldown that did not happen.
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Green":
+            car["unseen"] = ["1" if c == "H" else c for c in car["unseen"]]
+            car["deck_max"] = ["1" if c == "H" else c for c in car["deck_max"] or []] or None
+
+    child = spawn(race_from(tmp_path, edit), "--race", "2")
+    for name in ("Red", "Blue"):
+        child.expect_exact(f"{name} reveals 2: ")
+        child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
+    child.expect_exact("Green reveals 1: ")
+    child.sendline("1")
+    child.expect_exact("Green react (")
+    child.sendline("ac")
+    child.expect_exact("ac moves a Heat card from Green's hand to the Engine, but no Heat can be in the hand")
+    child.expect_exact("Green react (")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    screen = ANSI.sub("", child.before or "")
+    assert "cools" not in screen and "(# " not in screen
+
+
+def test_undo_takes_back_what_was_typed_and_the_same_after_a_restart(tmp_path: Path) -> None:
+    # item 4: Enter at React records nothing; the next undo takes back the reveal typed before it. Killed and
+    # restarted at the same point, undo takes back exactly the same.
+    db = race_from(tmp_path, lambda car: None)
+    screens = []
+    for restart in (False, True):
+        child = spawn(db, "--race", "2")
+        child.expect_exact("Red reveals 2: ")
+        child.sendline("2 2")
+        child.expect_exact("Red react (")
+        child.sendline("")
+        child.expect(r"Red (slipstream|discards)")
+        if restart:
+            child.kill(signal.SIGKILL)
+            child.close(force=True)
+            child = spawn(db, "--race", "2")
+            child.expect_exact("took over from a recorder that stopped without closing")
+            child.expect(r"Red (slipstream|discards)")
+        child.sendline("undo")
+        child.expect(r"undone: ([^\r\n]*)\r")
+        screens.append(re.sub(r"events? [\d–]+", "event N", child.match.group(1)))
+        child.expect_exact("Red reveals 2: ")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    assert screens[0] == screens[1] and screens[0].startswith("Red reveals 2 2;"), screens
+
+
+def test_heatlog_undo_asks_before_reopening_a_finished_race(tmp_path: Path) -> None:
+    from recorder_races import simulated, strip
+
+    from heatlog import recorder_script as rs
+
+    expected = simulated(2, 4, "table")
+    db = tmp_path / "race.db"
+    log = RaceLog(db)
+    rid = start_race(log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap", grid=expected[1]["order"])
+    s = Session(log, rid, fresh=True)
+    while s.question.kind != "over":
+        i = len(strip([e.event for e in s.proj.effective.entries]))
+        s.answer(rs.answer(s.question.kind, s.question.car or "", expected, i))
+    length = log.store.length(rid)
+    log.close()
+    refused = subprocess.run([*CMD, "undo", "--db", str(db)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    said = " ".join(refused.stderr.split())
+    assert refused.returncode == 1 and "the race is finished: nothing was undone (give --yes to reopen it)" in said
+    child = pexpect.spawn(CMD[0], [*CMD[1:], "undo", "--db", str(db)], encoding="utf-8", timeout=30)
+    child.expect_exact("is finished: undo reopens it. Reopen? [y/N]: ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    assert RaceLog(db).store.length(rid) == length
+    done = subprocess.run([*CMD, "undo", "--yes", "--db", str(db)], capture_output=True, text=True)
+    assert done.returncode == 0 and "retracted by event" in done.stdout
