@@ -252,10 +252,11 @@ def test_a_whole_car_turn_in_one_line(tmp_path: Path) -> None:
     lines = s.answer("4 3 c9")  # one part refused: nothing written, the same question
     assert any("c9" in e and "allows" in e for e in errors(lines))
     assert len(s.proj.effective.entries) == n and s.question.prompt == "Blue reveals 2: "
-    lines = s.answer("4 3 -")  # React closed by "-", the slipstream still asked
-    assert not errors(lines) and s.question.prompt == "Blue slipstream? (y/n): "
+    lines = s.answer("4 3 -")  # a final "-": nothing more this turn (React closed, no slipstream, no discard)
+    assert not errors(lines) and s.question.prompt == "Green reveals 2: "
+    assert [e.event["type"] for e in s.proj.effective.entries][-3:] == ["cards_revealed", "slipstream", "cards_drawn"]
     lines = s.answer("undo")  # the whole line goes, as typed
-    assert lines[0].text.startswith("undone: Blue reveals 4 3; event ")
+    assert lines[0].text.startswith("undone: Blue reveals 4 3; Blue declines the slipstream (and 1 entry")
     assert s.question.prompt == "Blue reveals 2: "
 
 

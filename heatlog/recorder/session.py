@@ -283,6 +283,9 @@ class Session:
         cur = q
         i = 0
         while i < len(tokens):
+            last_dash = tokens[i] == "-" and i == len(tokens) - 1 and q.kind != "gear"
+            if last_dash and (cur.kind not in WALKS or cur.car != q.car):
+                break  # a final "-" means "nothing more this turn": nothing is left to close
             if (
                 cur.kind not in WALKS
                 or (cur.kind == "gear") != (q.kind == "gear")
@@ -349,7 +352,8 @@ class Session:
             if t.startswith("c") and (t[1:].isdigit() or t == "c"):
                 return 1, [make_event("cooldown", car=name, count=int(t[1:] or "1"))], 0
             if t in ("-", ".", "done"):
-                return 1, [], 5
+                # a final "-" closes React and goes on to close the discard too ("nothing more this turn")
+                return (0 if t == "-" and i == len(tokens) - 1 else 1), [], 5
             if _is_later_part(t):
                 return 0, [], 5  # done reacting: the part answers a later question
             if i > 0 and _is_cards(t):
@@ -369,7 +373,8 @@ class Session:
             if total.isdigit() and int(total) > 2:  # MODULES.md 20.12: a total with the sector bonus (y3 in a line)
                 return 1, [make_event("slipstream", car=name, taken=True, spaces=int(total))], 0
             if t in ("n", "no", "-"):
-                return 1, [make_event("slipstream", car=name, taken=False)], 0
+                keep = t == "-" and i == len(tokens) - 1  # a final "-": no slipstream, and no discard either
+                return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0
             raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
         if q.kind == "discard":
             if t in ("-", ".", "none"):
