@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -72,8 +71,7 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
     from heatlog import recorder_script as rs
     from heatlog.racelog import RaceLog
 
-    exe = shutil.which("heatlog")
-    cmd = [exe] if exe else [sys.executable, "-m", "heatlog.cli"]
+    cmd = [sys.executable, "-m", "heatlog.cli"]  # this interpreter's heatlog
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
     env.pop("HEATLOG_DB", None)
     started = time.perf_counter()

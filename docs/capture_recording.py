@@ -87,7 +87,8 @@ def main() -> None:
     clear()
 
     # 1. set-up: heatlog record --new
-    answer("heatlog record --new", "[usa]: ")
+    answer("heatlog record --new", "(Enter = none): ")
+    answer("Friday night sprint", "[usa]: ")
     answer("usa", "(2–6): ")
     answer("Ann:red Bob:blue Cy:green", "[standard]: ")
     answer("one-lap", "(Enter = none): ")
@@ -96,28 +97,23 @@ def main() -> None:
     answer("Ann Bob Cy", "Ann gear (now 1) [1]: ")
     shot("setup")
 
-    # 2. round 1: gears at once, reveals, a mistake, a Stress flip, slipstream, adrenaline
+    # 2. round 1: gears at once, reveals, a mistake, a Stress flip, slipstream; draws are forced (not asked)
     clear()
     answer("2 2 1", "Ann reveals 2: ")
     answer("4 3", "Ann react (c1 b; Enter = done): ")
     answer("", "Ann discards (Enter = none): ")
-    answer("", "Ann draws [2]: ")
     answer("", "Bob reveals 2: ")
     answer("5 5", "Bob reveals 2: ")
     answer("4 s", "flip for Bob's Stress: ")
     answer("h 3", "Bob react (b; Enter = done): ")
     answer("", "Bob slipstream? (y/n): ")
     answer("y", "Bob discards (Enter = none): ")
-    answer("", "Bob draws [2]: ")
     answer("", "Cy reveals 1: ")
     shot("round1")
     clear()
-    answer("3", "Cy react (c1 b a ac; Enter = done): ")
-    answer("a b 2", "Cy react (c1 ac; Enter = done): ")
-    answer("", "Cy discards (Enter = none): ")
-    answer("1", "Cy draws [2]: ")
-    answer("", "Bob gear (now 2) [2]: ")
-    shot("adrenaline-boost")
+    # a whole car-turn in one line: reveal 3, adrenaline move, boost (flip 2), discard 1
+    answer("3 a b 2 d1", "Bob gear (now 2) [2]: ")
+    shot("one-line")
 
     # 3. round 2: undo, a corner paid for, then the laptop dies (SIGKILL) and the recorder is started again
     clear()
@@ -152,7 +148,8 @@ def main() -> None:
 
     # 6. open mode: every card entered; a known shuffle order makes draws and flips automatic
     clear()
-    answer("heatlog record --new", "[usa]: ")
+    answer("heatlog record --new", "(Enter = none): ")
+    answer("", "[usa]: ")
     answer("", "(2–6): ")
     answer("Ann:red Bob:blue", "[standard]: ")
     answer("one-lap", "(Enter = none): ")

@@ -382,6 +382,14 @@ class RaceLog:
         new = Effective(kept, retractions, stored[-1].seq)
         return list(targets), Projection(race, self._fold_cached(race, new.entries), new, len(new.entries))
 
+    def cache_snapshots(self, race: int, projection: Projection) -> None:
+        """Snapshot every round start of ``projection`` unless its current round has one (a log made elsewhere:
+        an import, ``heatlog add``): what keeps a later undo flat."""
+        state = projection.state
+        if state.round < 2 or self.store.get_snapshot(race, RULES_VERSION, round=state.round) is not None:
+            return
+        self._snapshot_rounds(race, projection.effective.entries)
+
     def cache_round_start(self, race: int, projection: Projection) -> None:
         """Snapshot the state if it is the start of a round (step 1, no turn): what a flat undo replays from."""
         state = projection.state

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
+from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import HEAT
 from ..engine.decide import waiting_for
 from ..engine.errors import ConflictError, StoreError
@@ -42,6 +42,7 @@ class Session:
         self.race = race
         self.lease = lease
         self.proj: Projection = log.project(race)
+        log.cache_snapshots(race, self.proj)  # round starts to replay from: undo stays flat
         # Optional steps closed by Enter, (round, car, step) in the order closed, valid at log length closed_at.
         self.closed: list[tuple[int, str, int]] = []
         self.closed_at = -1
@@ -66,6 +67,9 @@ class Session:
         self._d = advance(self.proj.state, self._closed())
         # Everything up to here was told before this session: only what happens from now on is narrated.
         self._mark_known(self._d)
+        # Stopped just before entries the rules determine (killed between an answer and its forced draw, or
+        # events added elsewhere): record them now, so the first question is a real one.
+        self.boot: list[Line] = self._rederive() if self._d.question.auto is not None else []
 
     # ---- what to ask
 
@@ -131,7 +135,7 @@ class Session:
                 lines.append(Line("so far: " + narrate_turn(s, t), "info"))
         elif s.phase == "over":
             lines += self._results(s)
-        return lines
+        return lines + self.boot
 
     # ---- answering
 
@@ -522,7 +526,8 @@ class Session:
         if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
             self.said.add(("move", t.round, t.car))
             lines.append(Line(_move_line(v, t), "info"))
-        if t is not None and t.sub >= 8 and t.corners and ("corners", t.round, t.car) not in self.said:
+        checked = t is not None and t.corners and waiting_for(v).step >= Step.DISCARD
+        if t is not None and checked and ("corners", t.round, t.car) not in self.said:
             # # 9.1–10.5: the corner check happened (whatever closed step 6); the table pays or spins out now,
             # before discards and draws.
             self.said.add(("corners", t.round, t.car))
