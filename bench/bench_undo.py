@@ -17,19 +17,24 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, machine, simulated_race, table
+from _common import ROOT, machine, table
 
 sys.path.insert(0, str(ROOT / "tests"))
 
 
 def measure(laps: int, repeats: int) -> tuple[int, float, float]:
-    from recorder_races import strip
+    from recorder_races import cars, explicit, strip
 
     from heatlog import recorder_script as rs
+    from heatlog.bots import random_bot
     from heatlog.racelog import RaceLog
+    from heatlog.races import race_started_event
     from heatlog.recorder import Session
+    from heatlog.simulate.world import race_events
 
-    events = simulated_race("usa", 6, laps=laps, seed=laps)
+    started = race_started_event(track="usa", cars=cars(6), laps=laps, mode="open")
+    bot = explicit(random_bot)  # decisions a host can type (see tests/recorder_races.py)
+    events = list(race_events(started, {c["name"]: bot for c in cars(6)}, laps))
     with tempfile.TemporaryDirectory() as tmp:
         log = RaceLog(Path(tmp) / "race.db")
         rid = log.new_race(events[0])

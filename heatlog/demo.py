@@ -51,4 +51,8 @@ def run_demo(log: RaceLog, console: Any, html: Path | None) -> bool:
         write_html(rp, html)
         console.print(f"\nthe whole race, round by round, as a page: {html}", markup=False)
     console.print("next: heatlog replay --race N (step through a race), heatlog races, heatlog --help", markup=False)
+    console.print(
+        "record your own race at the table: heatlog record --new (it asks the set-up, then every entry in turn)",
+        markup=False,
+    )
     return all(r.clean for r in reports)

@@ -262,3 +262,13 @@ def test_cli_replay_steps_in_a_terminal(db: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_a_cluttered_gear_reads_as_its_drop_to_first() -> None:
+    # 13.2 (issue 10): the replay shows the gear a cluttered hand ends in, 4→1 (and a shift before it).
+    from heatlog.engine.state import Turn
+    from heatlog.views.board import _gear
+
+    assert _gear(Turn(car="A", round=3, gear=4, from_gear=4, cluttered=True)) == "4→1"
+    assert _gear(Turn(car="A", round=3, gear=4, from_gear=3, cluttered=True)) == "3→4→1"
+    assert _gear(Turn(car="A", round=3, gear=2, from_gear=3)) == "3→2"

@@ -13,6 +13,7 @@ from ..engine.knowledge import Knowledge
 from ..engine.state import Turn
 from ..racelog import Projection, RaceLog
 from ..validation import validate_event
+from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .lease import Lease
 from .notation import SAVED, Event, describe, error_text, parse_cards
@@ -553,19 +554,23 @@ class Session:
         lines = [
             Line(f"── round {s.round} ── order: {' > '.join(s.order)} · adrenaline: {adr} (# 2.2, 6.1)", "head"),
         ]
-        from ..views.board import track_strip
+        from ..views.board import next_corner, track_strip
 
         lines += [Line(x, "board-strip") for x in track_strip(s) if x.strip()]
         for name in s.standings():
             car = s.cars[name]
             if name in s.hall_of_fame:
                 continue
-            lane = "a" if car.lane == 1 else "b"
             hand = f", hand {hand_text(car)}" if car.hand is not None else ""
+            nxt = next_corner(s, car)
+            ahead = ""
+            if nxt is not None:
+                n, limit, gap = nxt
+                ahead = f"; next: corner {n}, limit {limit}, {gap} space{'s' if gap != 1 else ''} ahead"
             lines.append(
                 Line(
-                    f"  {name}: space {s.track.space_of(car.progress)}{lane}, lap {s.lap_of(car)}/{s.laps}, "
-                    f"gear {car.gear}, Engine {car.engine}{hand}",
+                    f"  {name}: space {s.track.space_of(car.progress)} ({spot_words(s, car)}), "
+                    f"lap {s.lap_of(car)}/{s.laps}, gear {car.gear}, Engine {car.engine}{hand}{ahead}",
                     "",
                 )
             )
@@ -650,9 +655,9 @@ class Session:
         where = f"round {v.round}, step {waiting_for(v).step}"
         if car is None:
             return f"now: {where}"
-        lane = "a" if car.lane == 1 else "b"
         return (
-            f"now: {where}; {car.name} on space {v.track.space_of(car.progress)}{lane}, gear {car.gear}, "
+            f"now: {where}; {car.name} on space {v.track.space_of(car.progress)} ({spot_words(v, car)}), "
+            f"gear {car.gear}, "
             f"Engine {car.engine}, hand {hand_text(car)}"
         )
 

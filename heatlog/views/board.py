@@ -153,7 +153,23 @@ def legend_line(state: RaceState) -> str:
 
 
 def _gear(turn: Turn) -> str:
-    return f"{turn.from_gear}→{turn.gear}" if turn.from_gear != turn.gear else str(turn.gear)
+    shown = f"{turn.from_gear}→{turn.gear}" if turn.from_gear != turn.gear else str(turn.gear)
+    return shown + "→1" if turn.cluttered else shown  # # 13.2: a cluttered hand drops the gear to 1
+
+
+def next_corner(state: RaceState, car: Car) -> tuple[int, int, int] | None:
+    """(corner number, limit, spaces to move to cross its line) of the next corner ahead of ``car``."""
+    p = car.progress
+    ahead = state.track.corner_lines_between(p, p + state.track.spaces + 1, state.final_line)
+    if not ahead:
+        return None
+    line, corner = ahead[0]
+    return corner_number(state, corner.after_space), corner.limit, line - p + 1
+
+
+def spot_words(state: RaceState, car: Car) -> str:
+    """The spot as the table reads it: on the race line (ahead of a car beside it, # 1.5) or beside it."""
+    return "race line" if car.lane == state.track.race_lane(car.progress) else "beside the race line"
 
 
 def _flips(turn: Turn) -> str:
