@@ -108,6 +108,27 @@ def races(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         if as_json:
             typer.echo(json.dumps([_race_dict(i) for i in infos], indent=2))
             return
+        if not sys.stdout.isatty():
+            # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to
+            # lay out: thousands of races print at once).
+            from ..usertext import visible
+
+            lines = ["\t".join(("id", "name", "track", "mode", "cars", "events", "branch of", "created"))]
+            for i in infos:
+                m = i.meta
+                cells = (
+                    str(i.id),
+                    i.name or "",
+                    str(m.get("track", "")),
+                    str(m.get("mode", "")),
+                    ", ".join(map(str, m.get("cars", []))),
+                    str(i.event_count),
+                    f"{i.parent} @ {i.fork_seq}" if i.parent else "",
+                    i.created[:19],
+                )
+                lines.append("\t".join(visible(c).replace("\t", "\\t") for c in cells))
+            sys.stdout.write("\n".join(lines) + "\n")
+            return
         from rich.table import Table
 
         table = Table(title=f"races in {log.path}")
