@@ -58,8 +58,8 @@ def turn_line(car: str, expected: list[Event], i: int) -> str:
             tokens.append("y" if e["taken"] else "n")
         elif t == "cards_discarded":
             tokens.append("d" + "".join(c.lower() for c in e["cards"]))
-        else:
-            break  # draws and reshuffles: forced, never typed
+        elif t not in ("deck_shuffled", "cards_drawn"):  # forced draws and reshuffles are never typed
+            break
         j += 1
     return " ".join(tokens + ["-"])
 
@@ -80,6 +80,7 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
     )
     child.delaybeforesend = None
     child.timeout = 60
+    last = ("", -1, "")
     answers = 0
     names = [c["name"] for c in expected[0]["cars"]]
     for prompt, answer in [
@@ -109,6 +110,10 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
             text = turn_line(car, expected, i)
         else:
             text = rs.answer(kind, car, expected, i, typed_chance=True, multi=style == "one line")
+        prompt = ansi.sub("", child.after)
+        if (text, i, prompt) == last:
+            raise AssertionError(f"{style}: {text!r} was refused at {kind} for {car}")
+        last = (text, i, prompt)
         child.sendline(text)
         answers += 1
     elapsed = time.perf_counter() - started

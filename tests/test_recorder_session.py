@@ -292,9 +292,12 @@ def test_adrenaline_cooldown_is_refused_when_no_heat_can_be_in_hand(tmp_path: Pa
     s.answer("1 1 1")
     pos = state_to_position(s.view)
     for car in pos["cars"]:
-        if car["name"] == "Green":
-            car["unseen"] = ["1" if c == "H" else c for c in car["unseen"]]
-            car["deck_max"] = ["1" if c == "H" else c for c in car["deck_max"] or []] or None
+        if car["name"] == "Green":  # its Heat card was cooled to the Engine: none is unseen
+            car["unseen"].remove("H")
+            if car["deck_max"]:
+                car["deck_max"].remove("H")
+            car["deck_size"] -= 1
+            car["engine"] += 1
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(pos))
     rid = start_race(log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", from_position=path)

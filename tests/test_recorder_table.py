@@ -72,10 +72,13 @@ def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_p
     # its hand is seven Stress. One deduction for the reveal and the flips: "1 s" is refused, "s s" accepted,
     # and each Stress flip then has an accepted answer.
     def edit(car: dict[str, Any]) -> None:
-        if car["name"] == "Red":
+        if car["name"] == "Red":  # four spinouts' Stress in hand; every other card of Red's is seen
             car["unseen"] = ["1", "H", "H"] + ["S"] * 7
             car["deck_max"] = ["1", "H", "H"]
             car["hand_size"], car["deck_size"] = 7, 3
+            car["stress_taken"] = 4
+            car["discard"] = ["1", "1", "2", "2", "2", "3", "3", "3", "4", "4", "4", "0", "5"]
+            car["engine"] = 5
 
     child = spawn(race_from(tmp_path, edit), "--race", "2")
     child.expect_exact("Red reveals 2: ")
@@ -89,8 +92,8 @@ def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_p
     child.expect_exact("flip for Red's Stress: ")
     child.sendline("h 1")
     child.expect_exact("flip for Red's Stress: ")  # the second Stress
-    child.sendline("h")  # the last card; the discard pile then holds no Basic card: nothing found (# A8)
-    child.expect_exact("Red plays Stress→1 Stress→nothing: speed 1")
+    child.sendline("h 2")  # the last card of the deck, then (the reshuffle is forced) a 2 from the new deck
+    child.expect_exact("Red plays Stress→1 Stress→2: speed 3")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -99,9 +102,12 @@ def test_ac_moves_a_heat_card_and_is_refused_when_no_heat_can_be_in_hand(tmp_pat
     # 6.2, 7.3, 7.4 (item 2): Green (adrenaline, last) has no Heat among its unseen cards: ac is refused in
     # plain words, and nothing tells of a cooldown that did not happen.
     def edit(car: dict[str, Any]) -> None:
-        if car["name"] == "Green":
-            car["unseen"] = ["1" if c == "H" else c for c in car["unseen"]]
-            car["deck_max"] = ["1" if c == "H" else c for c in car["deck_max"] or []] or None
+        if car["name"] == "Green":  # its Heat card was cooled to the Engine: none is unseen
+            car["unseen"].remove("H")
+            if car["deck_max"]:
+                car["deck_max"].remove("H")
+            car["deck_size"] -= 1
+            car["engine"] += 1
 
     child = spawn(race_from(tmp_path, edit), "--race", "2")
     for name in ("Red", "Blue"):

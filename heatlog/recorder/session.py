@@ -289,7 +289,7 @@ class Session:
         i = 0
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and q.kind != "gear"
-            if last_dash and (cur.kind not in WALKS or cur.car != q.car):
+            if last_dash and (cur.kind not in WALKS or cur.car != q.car or cur.kind == "gear"):
                 break  # a final "-" means "nothing more this turn": nothing is left to close
             if (
                 cur.kind not in WALKS
