@@ -74,13 +74,21 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
         )
         s = Session(log, race)
         assert s.question.kind == "weather" and "rain" in s.question.options
-        s.answer("rain")
+        assert s.answer("rain")[0].text == "  ✓ weather rain"  # echoed in words, as every answer is
         assert s.question.kind == "road" and "heat-control" in s.question.options
         lines = s.answer("weather overheat")  # USA has four corners
         assert any("4 corners" in line.text for line in lines)
-        s.answer("weather overheat limit+1 heat-control")
+        lines = s.answer("weather overheat limit+1 heat-control")
+        assert lines[0].text == (
+            "  ✓ road conditions corner 1 weather, corner 2 overheat, corner 3 limit+1, corner 4 heat-control"
+        )
         while s.question.kind == "setup_shuffle" or s.question.kind == "setup_draw":
-            s.answer("")
+            lines += s.answer("")
+        texts = [line.text for line in lines]
+        assert (
+            "  Legend-Black: space 69 (race line), lap 1/2, Legend (moved by the Legend card); next: corner 1, "
+            "limit 7, 13 spaces ahead" in texts
+        )  # # 19.1: no gear, Engine or hand on a Legend's line
         assert s.question.kind == "gear"
         s.answer("1")
         assert s.question.kind == "legend"  # the Legend on pole moves first, with the round's card (# 19.5)
@@ -91,6 +99,7 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
         state = log.project(race).state
         assert state.legend_deck is not None and state.legend_deck.used == [1]
         assert state.cars["Legend-Black"].progress == 10
+        assert lines[0].text == "  ✓ Legend card 1 turned"
         assert any("Legend" in line.text and "diamond 2" in line.text for line in lines)
         assert s.question.kind == "reveal" and s.question.car == "Ann"
 
@@ -110,3 +119,16 @@ def test_combined_sample_imports_replays_and_draws_in_chromium(tmp_path: Path) -
     assert "Legend: no cards" in dom and "weather:" in dom
     shot = browser.screenshot(page.as_uri(), tmp_path / "combined.png")
     assert browser.colour_count(shot) > 50
+
+
+def test_set_up_echoes_legends_and_their_options_in_words() -> None:
+    from heatlog.recorder.wizard import NewRace
+
+    wiz = NewRace(weather=True)
+    wiz.answer("")  # no race name
+    wiz.answer("usa")
+    assert "at least one player" in wiz.answer("legend:black legend:white")
+    assert wiz.answer("Ann:red legend:black") == "cars: Ann (red); Legends: Legend-Black"
+    assert wiz.prompt().startswith("Legend options")
+    assert "0 to 6" in wiz.answer("pro 9")  # # 19.15
+    assert wiz.answer("pro 2 aggressive") == "Legends: pro +2, aggressive"

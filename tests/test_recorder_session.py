@@ -517,14 +517,14 @@ def test_new_race_questions(tmp_path: Path) -> None:
     assert "Sprint" in wiz.answer(str(TRACK))
     assert "2 to 6 cars" in wiz.answer("Ann:red")
     assert "NAME:COLOUR" in wiz.answer("Ann Bob")
-    assert wiz.answer("Ann:red Bob:blue") is None
+    assert wiz.answer("Ann:red Bob:blue") == "cars: Ann (red), Bob (blue)"  # echoed, so a slip is seen
     assert wiz.answer("undo") == "undone: cars"
-    assert wiz.answer("Ann:red Bob:blue Cy:green") is None
+    assert wiz.answer("Ann:red Bob:blue Cy:green") == "cars: Ann (red), Bob (blue), Cy (green)"
     assert "standard or one-lap" in wiz.answer("two-lap")
-    wiz.answer("one-lap")
+    assert wiz.answer("one-lap") == "variant: one-lap"
     assert "not a car of this race" in wiz.answer("Zed")
     assert wiz.answer("bob") == "handicap: Bob start with 5 Heat on the Engine"  # # 17.2
-    wiz.answer("")
+    assert wiz.answer("") == "mode: table (hands hidden)"
     assert "name every car once" in wiz.answer("Ann Bob")
     assert wiz.answer("cy ann bob") == "grid: Cy > Ann > Bob"
     assert wiz.step is None
@@ -614,3 +614,14 @@ def test_record_command_without_races(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "empty.db")
     with pytest.raises(MalformedInput, match="heatlog record --new"):
         record(log)
+
+
+def test_digest_citations_are_stripped_but_the_words_and_user_text_stay() -> None:
+    from heatlog.recorder.notation import strip_rule_tags
+
+    assert strip_rule_tags("owes 5 Heat (# 9.3)") == "owes 5 Heat"
+    assert strip_rule_tags("no cooldown (# 20.9, 20.10, MA5)") == "no cooldown"
+    assert strip_rule_tags("(# A14; Legends count) x") == "(Legends count) x"
+    assert strip_rule_tags("white is not one (black red, # 19.4)") == "white is not one (black red)"
+    assert strip_rule_tags("boosts (free: heat control, MODULES.md 20.11): +2") == "boosts (free: heat control): +2"
+    assert strip_rule_tags("note 'Ann #2 (4.1) was late'") == "note 'Ann #2 (4.1) was late'"  # not a citation

@@ -56,14 +56,22 @@ def describe(ev: Event) -> str:
     if kind == "adrenaline":
         return f"{car} adrenaline {ev['bonus']}"
     if kind == "slipstream":
-        return f"{car} {'slipstreams' if ev['taken'] else 'declines the slipstream'}"
+        if not ev["taken"]:
+            return f"{car} declines the slipstream"
+        return f"{car} slipstreams" + (f" {ev['spaces']} spaces" if "spaces" in ev else "")
     if kind == "cards_discarded":
         return f"{car} discards {card_text(ev['cards'])}"
     if kind == "grid_set":
         return "grid " + " > ".join(ev["order"])
     if kind == "note":
         return f"note {ev['text']!r}"
-    return str(kind)
+    if kind == "weather_drawn":
+        return f"weather {ev['tile']}"
+    if kind == "road_conditions_drawn":
+        return "road conditions " + ", ".join(f"corner {i} {t}" for i, t in enumerate(ev["tokens"], 1))
+    if kind == "legend_card_revealed":
+        return f"Legend card {ev['card']} turned"
+    return str(kind).replace("_", " ")
 
 
 KIND_WORDS = {"illegal": "not allowed", "malformed": "not understood"}
@@ -78,8 +86,18 @@ def error_text(err: HeatlogError, *, rules: bool = True) -> str:
 
 
 def strip_rule_tags(text: str) -> str:
-    """``"... Engine (# 3.2)"`` -> ``"... Engine"``: digest citations are for those who ask for them."""
-    return _TAG.sub("", text).strip()
+    """``"... Engine (# 3.2)"`` -> ``"... Engine"``: digest citations (``# 4.1``, ``# 20.9, MA5``,
+    ``MODULES.md 20.11``) are for those who ask for them; the words around them stay."""
+    for pattern, keep in _TAGS:
+        text = pattern.sub(keep, text)
+    return text.strip()
 
 
-_TAG = re.compile(r"\s*\(#\s*[A-Z]*\d+(?:\.\d+)?(?:\s*[,–-]\s*[A-Z]*\d+(?:\.\d+)?)*\)|\s*#\s*[A-Z]*\d+(?:\.\d+)?\b")
+_ONE = r"[A-Z]{0,3}\d+(?:\.\d+)?"
+_CITE = rf"(?:#|MODULES\.md)\s+{_ONE}(?:\s*[,–-]\s*(?:#\s+)?{_ONE})*"  # "# 4.1", never "#2" (user text)
+_TAGS = (
+    (re.compile(rf"\s*\(\s*{_CITE}\s*\)"), ""),  # "(# 4.1)", "(# 20.9, 20.10, MA5)": gone
+    (re.compile(rf"\(\s*{_CITE}\s*[;,]\s*"), "("),  # "(# A14; Legends count)" -> "(Legends count)"
+    (re.compile(rf"\s*[;,]\s*{_CITE}(?=\s*\))"), ""),  # "(a b, # 19.4)" -> "(a b)"
+    (re.compile(rf"\s*{_CITE}\b"), ""),  # "rule # 9.3 says" -> "rule says"
+)

@@ -216,7 +216,7 @@ def _ask_weather(state: RaceState) -> Question:
         None,
         f"road conditions, one token per corner 1–{n} in racing order: ",
         None,
-        f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, MODULES.md 20.2)",
+        f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, # 20.2)",
         tokens,
     )
 

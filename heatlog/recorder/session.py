@@ -567,10 +567,12 @@ class Session:
             if nxt is not None:
                 n, limit, gap = nxt
                 ahead = f"; next: corner {n}, limit {limit}, {gap} space{'s' if gap != 1 else ''} ahead"
+            # # 19.1: a Legend has no gear, Engine or hand; its line says what moves it
+            kit = "Legend (moved by the Legend card)" if car.legend else f"gear {car.gear}, Engine {car.engine}{hand}"
             lines.append(
                 Line(
                     f"  {name}: space {s.track.space_of(car.progress)} ({spot_words(s, car)}), "
-                    f"lap {s.lap_of(car)}/{s.laps}, gear {car.gear}, Engine {car.engine}{hand}{ahead}",
+                    f"lap {s.lap_of(car)}/{s.laps}, {kit}{ahead}",
                     "",
                 )
             )
