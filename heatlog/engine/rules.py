@@ -9,6 +9,7 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace as _replace
 from typing import Any
 
 from .cards import (
@@ -29,7 +30,7 @@ from .modules import circuits
 from .modules import legends as _legends
 from .modules import weather as _weather
 from .movement import landing, move, place
-from .ruleset import build_rules, register_module
+from .ruleset import Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -1068,17 +1069,9 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         return None
     car = state.cars[state.order[state.turn_index]]
     kind = state.rules.turn_kind(state, car)
-    if kind != "player":  # another kind of turn (e.g. a Legend's): its module runs it and says what it waits for
-        state.rules.turns[kind](state, car)
-        return None
+    if kind != "player":  # another kind of turn (a Legend's): the Rules run it (None: it waits for an event)
+        return state.rules.turns[kind](state, car)
     car, turn = _start_turn(state)
-    if car.legend:  # # 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5)
-        deck = state.legend_deck
-        assert deck is not None
-        if deck.current_round != state.round:
-            return None  # waiting for legend_card_revealed
-        _legend_moves(state, car, turn)
-        return car, turn  # over: the step machine goes on to the next car
     if car.committed is None:
         return None
     cards, car.committed = car.committed, None
@@ -1144,7 +1137,31 @@ for _entry in (
     EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
 ):
     register(_entry)
-register_module("legends", lambda rules, options: rules)  # # 19: Legend turns are the engine's own (start_turn)
+
+
+def _legend_turn(state: RaceState, car: Car) -> tuple[Car, Turn] | None:
+    """# 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5): it waits for the card when
+    it is the round's first Legend, else it is over at once (the step machine goes on to the next car)."""
+    car, turn = _start_turn(state)
+    deck = state.legend_deck
+    assert deck is not None
+    if deck.current_round != state.round:
+        return None  # waiting for legend_card_revealed
+    _legend_moves(state, car, turn)
+    return car, turn
+
+
+def _legends_rules(rules: Rules, options: Any) -> Rules:
+    """# 19: a Legend car's turn is of the kind "legend" (its options are read at race_started, _modules)."""
+    turn_kind = rules.turn_kind
+
+    def kind(state: RaceState, car: Car) -> str:
+        return "legend" if car.legend else turn_kind(state, car)
+
+    return _replace(rules, turn_kind=kind, turns={**rules.turns, "legend": _legend_turn})
+
+
+register_module("legends", _legends_rules)
 register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
 
 

@@ -130,8 +130,9 @@ class Rules:
     can_discard: Callable[[RaceState, Car, str], bool] = base_can_discard
     clear_play_area: Callable[[RaceState, Car, Turn], None] = base_clear_play_area
     turn_kind: Callable[[RaceState, Car], str] = base_turn_kind
-    # Other kinds of turn (e.g. "legend"): run the whole turn of a car whose turn_kind names them.
-    turns: Mapping[str, Callable[[RaceState, Car], None]] = field(default_factory=dict)
+    # Other kinds of turn (e.g. "legend"): start the turn of a car whose turn_kind names them and run it;
+    # (car, turn) when the turn is over (the step machine goes on), None while it waits for an event.
+    turns: Mapping[str, Callable[[RaceState, Car], tuple[Car, Turn] | None]] = field(default_factory=dict)
     setup_phases: tuple[str, ...] = ("grid", "deal")  # # 1.2–1.4; a module may add one (e.g. a garage draft)
 
     def phase_after(self, phase: str) -> str:

@@ -134,3 +134,13 @@ def test_20_8_weather_is_points_and_composes_with_another_module(with_rain: None
     state = race.state
     corner = state.track.corners[0]
     assert rules.corner_limit(state, None, None, corner) == corner.limit + 1  # no conditions drawn: rain only
+
+
+def test_19_6_a_legend_turn_is_a_kind_of_turn_of_the_rules() -> None:
+    """The Legends module gives a Legend car the turn kind "legend", run by the Rules' ``turns`` (issue 15):
+    the base step machine starts a player's turn and never asks whether a car is a Legend."""
+    rules = build_rules(["legends"], {"legends": None})
+    car = dataclasses.make_dataclass("C", [("legend", bool)])
+    assert rules.turn_kind(None, car(True)) == "legend" and "legend" in rules.turns  # type: ignore[arg-type]
+    assert rules.turn_kind(None, car(False)) == "player"  # type: ignore[arg-type]
+    assert BASE_RULES.turn_kind(None, car(True)) == "player" and BASE_RULES.turns == {}  # type: ignore[arg-type]
