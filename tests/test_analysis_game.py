@@ -196,3 +196,53 @@ def test_a_world_sampled_mid_round_reveals_by_decision_and_plays_to_the_end() ->
     assert other.cars[node.car].hand != world.cars[node.car].hand  # type: ignore[index]
     play_out(world, lambda s, n: heuristic_bot(s, n, Options(s, n), rng), rng)
     assert world.phase == "over" and len(world.hall_of_fame) == 3
+
+
+def test_play_out_drives_a_legends_and_weather_race_exactly_as_the_simulator() -> None:
+    """MODULES.md 19.5, 20.2: the weather tile, the road tokens and each round's Legend card are chance events
+    of the game API (``module_chance_event``), drawn as the simulator draws them: the same log."""
+    for seed in (1, 4):
+        _, sim_events, sim_final = simulate_race(None, track="usa", cars=2, legends=2, weather=True, seed=seed)
+        state = apply(None, sim_events[0])
+        rng = random.Random(seed)
+        log: list[Event] = [sim_events[0]]
+        play_out(state, lambda s, n, rng=rng: heuristic_bot(s, n, Options(s, n), rng), rng, record=log.append)
+        assert log == sim_events and state.hall_of_fame == sim_final.hall_of_fame
+        kinds = {e["type"] for e in log}
+        assert {"weather_drawn", "road_conditions_drawn", "legend_card_revealed"} <= kinds
+
+
+def test_the_legend_card_is_a_uniform_chance_node() -> None:
+    """# 19.5, MA9: when a Legend's turn waits for the round's card, the game API says so: a chance node whose
+    outcomes are the cards not turned since the last reshuffle, each equally likely."""
+    found = 0
+
+    def watch(state: RaceState, ev: Event) -> None:
+        nonlocal found
+        ch = pending_chance(state)
+        if ch is not None and ch.kind == "legend_card_revealed":
+            assert to_move(state).kind == "chance" and state.cars[ch.car].legend
+            assert state.legends is not None and state.legend_deck is not None
+            cards = sorted(state.legend_deck.available(state.legends))
+            assert [o["card"] for o, _ in ch.outcomes] == cards
+            assert all(p == pytest.approx(1 / len(cards)) for _, p in ch.outcomes)
+            assert chance_event(state, random.Random(0))["card"] in cards  # type: ignore[index]
+            found += 1
+
+    simulate_race(None, track="usa", cars=2, legends=2, seed=3, watch=watch)
+    assert found >= 10
+
+
+def test_playouts_of_a_legends_and_weather_race_run_in_worker_processes() -> None:
+    """The race's Rules (closures of the weather and Legends modules) travel to the workers as their
+    configuration and are rebuilt there: the same results in 2 processes as in this one."""
+    from heatlog.analysis.executors import local_executor
+    from heatlog.analysis.playout import playouts
+
+    _, events, _ = simulate_race(None, track="usa", cars=2, legends=2, weather=True, seed=2)
+    cut = next(i for i, e in enumerate(events) if e["type"] == "legend_card_revealed")
+    info = information_set(events[:cut])
+    inline = playouts(info, 8, seed=5)
+    with local_executor(2) as ex:
+        pooled = playouts(info, 8, seed=5, executor=ex)
+    assert not inline.partial and [o.places for o in inline.outcomes[0]] == [o.places for o in pooled.outcomes[0]]

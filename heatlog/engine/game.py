@@ -32,6 +32,7 @@ from typing import Any, Literal
 from .cards import CARDS, HAND_SIZE
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
+from .modules.weather import corner_groups
 from .rules import apply, go_on
 from .state import RaceState, expand
 
@@ -60,8 +61,8 @@ class Chance:
     from a deck of known contents but unknown order, or a known top card (one outcome); empty for a shuffle
     (every order of the pile) and for a draw whose cards are hidden (table mode: the event is a count)."""
 
-    kind: str  # "deck_shuffled", "card_flipped" or "cards_drawn"
-    car: str
+    kind: str  # "deck_shuffled", "card_flipped", "cards_drawn" or "legend_card_revealed"
+    car: str  # the car whose deck it is (the Legend whose turn waits for the Legend card)
     count: int = 1  # cards to draw
     outcomes: list[tuple[Event, float]] = field(default_factory=list)
 
@@ -180,6 +181,16 @@ def pending_chance(state: RaceState) -> Chance | None:
     optional step is open (steps 5–8) a decision is due: how many cards the refill draws is known only once
     those steps close (a spinout adds Stress to the hand, # 10.3)."""
     node = to_move(state)
+    if node.kinds == ("legend_card_revealed",) and state.turn is not None:  # # 19.5, MA9: uniform, public deck
+        legends, deck = state.legends, state.legend_deck
+        assert legends is not None and deck is not None
+        cards = sorted(deck.available(legends))
+        return Chance(
+            "legend_card_revealed",
+            state.turn.car,
+            1,
+            [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards],
+        )
     if node.kind != "chance" or node.car is None:
         return None
     car = state.cars[node.car]
@@ -244,6 +255,26 @@ def _sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
     return out
 
 
+def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
+    """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
+    one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
+    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9). None otherwise."""
+    if state.phase == "weather":
+        rules = state.weather
+        assert rules is not None
+        if state.weather_tile is None:
+            return {"type": "weather_drawn", "v": 1, "tile": rng.choice(sorted(rules.tiles))}
+        bag = sorted(t.id for t in rules.tokens.values() for _ in range(t.copies))
+        rng.shuffle(bag)
+        return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
+    turn = state.turn
+    if state.phase == "race" and turn is not None and state.cars[turn.car].legend:
+        legends, deck = state.legends, state.legend_deck
+        assert legends is not None and deck is not None
+        return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
+    return None
+
+
 def chance_event(state: RaceState, rng: random.Random) -> Event | None:
     """Draw the chance event due now with ``rng``: a shuffle (the pile sorted, then shuffled: the outcome
     never depends on how the pile happens to lie in memory), the top card of a known deck, a draw of the
@@ -255,7 +286,9 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
             grid = list(state.cars)
             rng.shuffle(grid)  # # 1.4
             return {"type": "grid_set", "v": 1, "order": grid}
-        return None
+        return module_chance_event(state, rng)
+    if ch.kind == "legend_card_revealed":
+        return module_chance_event(state, rng)  # the same draw as the simulator's
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
         cards = sorted(expand(car.pool) if car.needs_shuffle else car.discard)
@@ -322,7 +355,9 @@ def play_out(
         else:
             car = cars[turn.car]
             sub = turn.sub
-            if turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
+            if car.legend:  # # 19.5: the round's first Legend waits for the Legend card (the others move at once)
+                ev = module_chance_event(state, rng)
+            elif turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
                 ev = _world_chance(car, turn.flipping is not None, rng if shuffles is None else shuffles(car.name))
             else:
                 ev = decide(state, car.name)
@@ -372,6 +407,7 @@ __all__ = [
     "apply_event",
     "canonical",
     "chance_event",
+    "module_chance_event",
     "clone",
     "decision_key",
     "is_over",

@@ -135,6 +135,14 @@ class Rules:
     turns: Mapping[str, Callable[[RaceState, Car], tuple[Car, Turn] | None]] = field(default_factory=dict)
     setup_phases: tuple[str, ...] = ("grid", "deal")  # # 1.2–1.4; a module may add one (e.g. a garage draft)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its configuration, rebuilt where it is loaded (a module's points may be closures, which
+        do not pickle: playouts send states to worker processes)."""
+        return build_rules, (list(self.modules), dict(self.options))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self  # immutable, shared like the track
+
     def phase_after(self, phase: str) -> str:
         """The set-up phase that follows ``phase`` ("race" after the last)."""
         phases = self.setup_phases

@@ -18,8 +18,8 @@ from typing import Any
 
 from ..bots import Bot, Options, random_bot
 from ..engine import RaceState, Waiting, apply, go_on, waiting_for
+from ..engine.game import module_chance_event
 from ..engine.state import expand
-from .chance import legend_card_event, weather_event
 
 Event = dict[str, Any]
 MAX_ROUNDS = 200  # no race comes near this: a race that reaches it is a bug, not a long race
@@ -35,10 +35,8 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
     due = w.due
     if due is None or not w.chance:
         return None
-    if due in ("weather_drawn", "road_conditions_drawn"):  # MODULES.md 20.2
-        return weather_event(state, rng)
-    if due == "legend_card_revealed":  # MODULES.md 19.5
-        return legend_card_event(state, rng)
+    if due in ("weather_drawn", "road_conditions_drawn", "legend_card_revealed"):  # MODULES.md 19.5, 20.2
+        return module_chance_event(state, rng)
     if due == "grid_set":
         grid = list(state.cars)
         rng.shuffle(grid)  # # 1.4: random starting order
