@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from test_cli import HEATLOG, run
 
+from heatlog.tracks import load_track
+
 GOLDEN_TABLE = Path(__file__).parent / "golden" / "golden_italy_table.jsonl"
 
 
@@ -181,3 +183,23 @@ def test_simulate_races_on_workers_gives_the_same_races_and_ids(tmp_path: Path) 
         logs.append(run("export", "--race", "8", db=db).stdout)
     assert outs[0] == outs[1] and logs[0] == logs[1]
     assert [x["race"] for x in outs[0]] == list(range(1, 10)) and [x["seed"] for x in outs[0]] == list(range(5, 14))
+
+
+def test_simulate_races_on_workers_keeps_the_legends_and_the_weather(tmp_path: Path) -> None:
+    """MODULES.md 19, 20: ``--races N`` plays the same module races as one at a time, on 1 or 2 workers (the
+    Legends and the weather reach the workers; each race says its tile and road tokens)."""
+    outs = []
+    for workers in ("1", "2"):
+        db = tmp_path / f"m{workers}.db"
+        r = run("simulate", "--races", "3", "--cars", "2", "--legends", "2", "--weather", "--seed", "2",
+                "--workers", workers, "--json", db=db)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+        single = run("simulate", "--cars", "2", "--legends", "2", "--weather", "--seed", "3", "--json", db=db)
+        assert json.loads(single.stdout)["order"] == outs[-1][1]["order"]  # race 2 of the run has seed 3
+        table = run("simulate", "--races", "2", "--cars", "2", "--legends", "2", "--seed", "2", db=db).stdout
+        assert "Legend-" in table  # the summary ranks the Legends as cars
+    assert outs[0] == outs[1]
+    for res in outs[0]:
+        assert res["weather"] and len(res["road_conditions"]) == len(load_track("usa").corners)  # one per corner
+        assert sum(row["car"].startswith("Legend-") for row in res["order"]) == 2

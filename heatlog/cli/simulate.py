@@ -128,6 +128,7 @@ def simulate(
             kwargs = {
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
+                "legends": legends, "pro": pro, "aggressive": aggressive, "weather": weather,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with executor_for(workers, dask_scheduler) as ex, Progress(console=err_console(), transient=True) as bar:
@@ -136,9 +137,10 @@ def simulate(
                 try:
                     for p in played:
                         race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
-                                          bots=drivers, start_validated=False)
+                                          bots=drivers, validated=p.validated)
                         results.append({"race": race, "seed": p.seed, "track": p.track, "laps": p.laps,
-                                        "rounds": p.rounds, "events": len(p.events), "order": p.order})
+                                        "rounds": p.rounds, "events": len(p.events), **p.conditions,
+                                        "order": p.order})
                 except KeyboardInterrupt:
                     partial = True
                 partial = partial or was_cut()
@@ -208,7 +210,8 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
     )
     for col in ("car", "bot", "wins", "mean place", "spinouts per race"):
         table.add_column(col)
-    for car in names:
+    cars = list(dict.fromkeys([*names, *(row["car"] for row in r["order"])]))  # Legends too (MODULES.md 19.1)
+    for car in cars:
         places = [next(row for row in res["order"] if row["car"] == car) for res in results]
         table.add_row(
             car,

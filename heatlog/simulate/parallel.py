@@ -14,7 +14,8 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
-from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race
+from .. import rules_version
+from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race, validate_played
 
 Event = dict[str, Any]
 CHUNK = 4  # races per task: fixed, so results never depend on the number of workers
@@ -31,6 +32,13 @@ class Played:
     laps: int
     rounds: int
     order: list[dict[str, Any]]
+    conditions: dict[str, Any]  # the weather tile and road tokens drawn (MODULES.md 20.2), empty without
+    rules: str  # the rules fingerprint of the worker that played and validated it
+
+    @property
+    def validated(self) -> bool:
+        """Its events passed the door in a worker under this process's rules: the writer only stores them."""
+        return self.rules == rules_version()
 
 
 def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
@@ -44,7 +52,10 @@ def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
         drivers = bot_names(args.get("bots", "heuristic"), names or list(state.cars))
         labels = {n: bot_label(b) for n, b in drivers.items()}
         rows = finishing_table(state, watch.turns(), labels)
-        out.append(Played(seed, events, state.track.name, state.laps, state.round, rows))
+        validate_played(events)  # the door's check, here in the worker: the one writer only stores
+        cond = state.conditions
+        weather = {"weather": state.weather_tile, "road_conditions": list(cond.tokens)} if cond is not None else {}
+        out.append(Played(seed, events, state.track.name, state.laps, state.round, rows, weather, rules_version()))
     return out
 
 
