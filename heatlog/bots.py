@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from .engine import Step, Waiting, landing
-from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     cooldown_left,
     decisions,
@@ -558,7 +558,7 @@ class HeuristicBot:
         hand = car.hand
         deck = car.deck_counts()
         assert hand is not None and deck is not None
-        need = HAND_SIZE - car.hand_size  # cards drawn anyway
+        need = state.rules.hand_size(state, car) - car.hand_size  # cards drawn anyway (# 12.2, 21.8)
         source = dict(deck)
         if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
             for c in car.discard:
@@ -573,6 +573,9 @@ class HeuristicBot:
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
         out: list[str] = []
+        for c in (HEAT, STRESS):  # an event card may let these go (# 21.8: events 13, 17): the worst cards first
+            if hand[c] and state.rules.can_discard(state, car, c):
+                out += [c] * hand[c]
         kept_low = False
         for c in _LOW:
             for _ in range(hand[c]):
@@ -581,6 +584,9 @@ class HeuristicBot:
                     continue
                 if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):
                     out.append(c)
+        limit = state.rules.discard_limit(state, car)  # # 21.8: event 15 caps the discard
+        if limit is not None:
+            out = out[:limit]
         if not out:
             return None
         return {"type": "cards_discarded", "v": 1, "car": car.name, "cards": out}

@@ -11,10 +11,12 @@ Storage: two tables beside the store's (``seasons``, ``season_events``: append-o
 Lines: the season's events, then each entered race's events (``{"stream": "season"|"race", ...}``); importing
 one writes the season and all its races in one transaction, or nothing.
 
-What a season does not do yet (it needs the per-race rules object and the Garage in races): the event
-cards' effects other than laps and points (Heat and Stress changes, hand size, sponsorship cards, press
-corners during a race, eliminations, discards, adrenaline, slipstream gears), the upgrade draft between races.
-:func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
+Versions: a ``season_started`` of v2 starts each race with the ``championship`` module and its block
+(``race_started.championship``: the season's id and name, the race's index, the event card, the options), so
+the race's own Rules apply the event card (engine/modules/championship.py). A v1 season (made before that)
+keeps loading: its races carry no block and apply only the laps and the points, and the audit expects exactly
+that. What a season does not do yet: sponsorship cards and press corners during a race, the upgrade draft
+between races; :func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
 """
 
 from __future__ import annotations
@@ -79,8 +81,22 @@ _TABLES = (
     "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
 )
 
-#: Event-card effects a race started from a season applies today (the rest need the per-race rules object).
-APPLIED_EFFECTS = frozenset({"laps", "winner_bonus", "podium_bonus"})
+#: Event-card effects a race started from a v1 season applies (its races carry no championship block).
+APPLIED_EFFECTS_V1 = frozenset({"laps", "winner_bonus", "podium_bonus"})
+#: ... and from a v2 season, through the race's Rules (the sponsorship effects still wait for the Garage).
+APPLIED_EFFECTS = APPLIED_EFFECTS_V1 | {
+    "heat",
+    "stress",
+    "hand_size",
+    "spinout_eliminates",
+    "slipstream_gears",
+    "discard_heat",
+    "no_adrenaline",
+    "max_discard",
+    "discard_stress",
+    "lap_heat_removed",
+}
+SEASON_VERSION = 2  # season_started v2: races carry the championship module (v1: laps and points only)
 
 
 def _now() -> str:
@@ -180,6 +196,7 @@ class SeasonRace:
     index: int
     track: dict[str, Any]
     event: EventCard
+    card: dict[str, Any] = field(default_factory=dict)  # the event card as the season embeds it
     race: int | None = None  # the race in this database, once entered
     link: str | None = None  # the hash of its first event
     result: RaceResult | None = None  # once it is over
@@ -194,6 +211,8 @@ class SeasonView:
     mode: str
     races: list[SeasonRace]
     tables: list[list[Standing]] = field(default_factory=list)  # standings after each finished race
+    version: int = SEASON_VERSION  # season_started's v: 1 = races without the championship module
+    link: str = ""  # the chain hash of season_started: the season's id in every database (race_started.championship)
 
     @property
     def next_index(self) -> int | None:
@@ -234,14 +253,23 @@ def build_view(
     None) and how a race stands now (``final_state(race)``)."""
     start = _started_event(events, season)
     races = [
-        SeasonRace(i, r["track"], EventCard.from_dict(r["event"]["number"], r["event"]["card"]))
+        SeasonRace(i, r["track"], EventCard.from_dict(r["event"]["number"], r["event"]["card"]), r["event"]["card"])
         for i, r in enumerate(start["races"], start=1)
     ]
     for ev in events[1:]:
         if ev.get("type") == "race_entered":
             sr = races[ev["index"] - 1]
             sr.link, sr.race = ev["race"], races_by_link.get(ev["race"])
-    view = SeasonView(season, start["name"], start["drivers"], start["options"], start["mode"], races)
+    view = SeasonView(
+        season,
+        start["name"],
+        start["drivers"],
+        start["options"],
+        start["mode"],
+        races,
+        version=int(start.get("v", 1)),
+        link=chain_hash(GENESIS, canonical(start)),
+    )
     names = [d["name"] for d in view.drivers]
     results: list[RaceResult] = []
     for sr in races:
@@ -251,8 +279,9 @@ def build_view(
         if state.phase != "over":
             break
         places = tuple(state.hall_of_fame)
-        pts = race_points(places, sr.event, table=view.options.get("points", POINTS))
-        sr.result = RaceResult(places, points=pts)
+        gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
+        pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
+        sr.result = RaceResult(places, gone, points=pts)
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view
@@ -277,12 +306,14 @@ EFFECT_WORDS = {
 }
 
 
-def unapplied_effects(card: EventCard) -> list[str]:
-    """The effects of an event card a season race does not apply yet (see the module docstring)."""
+def unapplied_effects(card: EventCard, version: int = SEASON_VERSION) -> list[str]:
+    """The effects of an event card a race of a season of ``version`` does not apply (see the module
+    docstring)."""
     data = championship_data()["events"].get(str(card.number), {})
+    applied = APPLIED_EFFECTS if version >= 2 else APPLIED_EFFECTS_V1
     out = []
     for key, value in data.get("effects", {}).items():
-        if key not in APPLIED_EFFECTS:
+        if key not in applied:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else value
             out.append(EFFECT_WORDS.get(key, key).format(shown))
     if card.sponsor_cards:
@@ -326,7 +357,7 @@ def new_season(
     data = championship_data()
     ev: Event = {
         "type": "season_started",
-        "v": 1,
+        "v": SEASON_VERSION,
         "at": _now(),
         "name": name or (published if published is not None else "custom season"),
         "races": [
@@ -349,17 +380,38 @@ def new_season(
 
 def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[Event, list[str]]:
     """The race_started event and the grid of race ``index`` of the season, as its state says (# 21.8: the
-    event card's laps; # 21.12, MA11: the grid in standings order, leader on pole, or random)."""
+    event card's laps, and in a v2 season the championship module with its block, whose Rules apply the rest
+    of the card; # 21.12, MA11: the grid in standings order, leader on pole, or random)."""
     sr = view.races[index - 1]
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
     ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode)
+    if view.version >= 2:
+        ev["modules"] = [*ev.get("modules", []), "championship"]
+        ev["championship"] = championship_block(view, index)
     names = [d["name"] for d in view.drivers]
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
         order = list(names)
         random.Random(seed).shuffle(order)  # # 1.4
     return ev, order
+
+
+def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
+    """``race_started.championship`` of race ``index``: the season, the race, its event card and the season's
+    options (engine/modules/championship.py reads it)."""
+    sr = view.races[index - 1]
+    return {
+        "season": {"id": view.link, "name": view.name},
+        "race": index,
+        "races": len(view.races),
+        "event": {"number": sr.event.number, "card": sr.card},
+        "options": {
+            "grid": view.options["grid"],
+            "sponsors_carry_over": view.options["sponsors_carry_over"],
+            "points": list(view.options["points"]),
+        },
+    }
 
 
 def next_race(log: RaceLog, season: int, *, seed: int | None = None, name: str | None = None) -> int:
@@ -463,6 +515,12 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
         out.append("the cars are not the season's drivers")
     if start.get("mode") != expected["mode"]:
         out.append(f"mode {start.get('mode')}, the season's races are kept in {expected['mode']} mode")
+    if start.get("modules") != expected.get("modules"):
+        out.append(f"modules {start.get('modules')}, the season says {expected.get('modules')}")
+    elif start.get("championship") != expected.get("championship"):
+        block, want = start.get("championship") or {}, expected.get("championship") or {}
+        wrong = [k for k in sorted(set(block) | set(want)) if block.get(k) != want.get(k)]
+        out.append(f"the championship block differs from the season's in {', '.join(wrong)} (# 21.8)")
     if sr.index > 1 and view.options["grid"] == "standings":
         before = [t for t in view.tables[: sr.index - 1]]
         want = next_grid(before[-1]) if len(before) == sr.index - 1 and before else None

@@ -158,9 +158,9 @@ BAD: list[tuple[str, object, list[str]]] = [
         ["cards_drawn: give cards or count"],
     ),
     (
-        "8 cards drawn",
-        {"type": "cards_drawn", "v": 1, "car": "R", "cards": ["1"] * 8},
-        ["cards: has 8 items"],
+        "9 cards drawn",  # the hand is 7, or 8 with a championship event card (# 21.8)
+        {"type": "cards_drawn", "v": 1, "car": "R", "cards": ["1"] * 9},
+        ["cards: has 9 items"],
     ),
     ("count 0", {"type": "cards_drawn", "v": 1, "car": "Red", "count": 0}, ["count: 0"]),
     ("extra property", {"type": "boost", "v": 1, "car": "Red", "heat": 1}, ["boost: heat: unknown field"]),

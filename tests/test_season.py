@@ -370,3 +370,94 @@ def test_21_the_recorder_guides_a_season_race(tmp_path: Path) -> None:
     assert shown["races"][0]["race"] == 1 and shown["next"] == 2
     r = run("record", "--season", "1", db=db)
     assert r.returncode == 1 and "--new" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------- the championship block
+
+
+def test_21_8_each_race_starts_with_the_championship_module_and_its_block(log: RaceLog) -> None:
+    """The race's log alone says its rules: the module, the season's id (the hash of season_started) and name,
+    the race's index, its event card and the season's options."""
+    season = new_season(log, drivers=DRIVERS, published="1962", mode="open")
+    race = next_race(log, season, seed=3)
+    start = log.store.events(race)[0].event
+    view = season_view(log, season)
+    assert start["modules"] == ["championship"]
+    block = start["championship"]
+    assert block["season"] == {"id": view.link, "name": "1962"} and len(view.link) == 64
+    assert (block["race"], block["races"], block["event"]["number"]) == (1, 3, 4)
+    assert block["options"] == {"grid": "standings", "sponsors_carry_over": True, "points": [9, 6, 4, 3, 2, 1]}
+    state = log.project(race).state
+    assert all(c.engine == 7 for c in state.cars.values())  # event 4: +1 Heat on the Engine (# 21.8)
+
+
+def test_21_8_audit_finds_a_race_whose_block_is_not_the_seasons(log: RaceLog) -> None:
+    from heatlog.races import start_race
+    from heatlog.season import _insert_events, _tx, championship_block
+
+    season = new_season(log, drivers=DRIVERS, published="1962")
+    view = season_view(log, season)
+    block = championship_block(view, 1)
+    block["event"] = {"number": 7, "card": view.races[0].card | {"name": "New title sponsor"}}
+    rogue = start_race(log, track="italy", cars=DRIVERS, seed=1)
+    # the same circuit, laps and drivers, but another event card written into the block behind heatlog's back
+    events = [e.event for e in log.store.events(rogue)]
+    events[0] = {**events[0], "modules": ["championship"], "championship": block}
+    other = log.new_race(events[0], grid=next(e["order"] for e in events if e["type"] == "grid_set"))
+    link = log.store.events(other)[0].hash
+    with _tx(log, write=True) as conn:
+        _insert_events(
+            conn, "season_events", "season", season, [{"type": "race_entered", "v": 1, "index": 1, "race": link}]
+        )
+    problems = audit_season(log, season)
+    assert any("championship block differs from the season's in event" in p for p in problems), problems
+
+
+def test_21_8_a_v1_season_keeps_loading_and_auditing(log: RaceLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season made before the championship module (season_started v1): its races have no block, apply the
+    laps and points only, and the audit expects exactly that (old logs keep loading)."""
+    import heatlog.season as season_mod
+
+    monkeypatch.setattr(season_mod, "SEASON_VERSION", 1)
+    season = simulate_season(log, published="1961", cars=3, seed=2)
+    monkeypatch.undo()
+    view = season_view(log, season)
+    assert view.version == 1 and view.over
+    assert audit_season(log, season) == []
+    first = log.store.events(view.races[0].race or 0)[0].event
+    assert "modules" not in first and "championship" not in first
+    from heatlog.season import unapplied_effects
+
+    assert "Engine Heat +1" in unapplied_effects(
+        view.races[0].event.__class__.from_dict(4, {"name": "x", "effects": {"heat": 1}}), 1
+    )
+    assert unapplied_effects(view.races[0].event.__class__.from_dict(4, {"name": "x", "effects": {"heat": 1}})) == []
+
+
+def test_MA12_21_10_an_eliminated_car_scores_0(log: RaceLog) -> None:
+    """Event 10 (MA21): a car eliminated by a spinout takes the last place and scores 0 (MA12)."""
+    from heatlog.engine.modules.championship import RaceResult
+
+    season = simulate_season(
+        log, races=[("italy", 10)], cars=4, seed=1, bots=["heuristic", "heuristic", "random", "random"]
+    )
+    view = season_view(log, season)
+    state = log.project(view.races[0].race or 0).state  # the stored log, replayed
+    result = view.races[0].result
+    assert isinstance(result, RaceResult) and state.phase == "over"
+    assert state.eliminated == ["Green", "Yellow"] and result.places == ("Blue", "Red", "Yellow", "Green")
+    assert result.eliminated == frozenset(state.eliminated)
+    assert result.points == {"Blue": 9, "Red": 6, "Yellow": 0, "Green": 0}
+    for name in state.eliminated:
+        assert result.points[name] == 0 and result.places.index(name) >= len(result.places) - len(state.eliminated)
+
+
+def test_MA21_a_race_that_ends_with_an_elimination_says_so_in_its_log(log: RaceLog) -> None:
+    """The last car racing is eliminated when it goes on from React: no later event would close its turn, so
+    the simulator records its declined slipstream (``closing_event``) and the stored log replays to the end."""
+    season = simulate_season(log, races=[("italy", 10)], cars=4, seed=1, bots="random")
+    view = season_view(log, season)
+    events = [e.event for e in log.store.events(view.races[0].race or 0)]
+    assert events[-1]["type"] == "slipstream" and events[-1]["taken"] is False
+    state = log.project(view.races[0].race or 0).state
+    assert state.phase == "over" and len(state.eliminated) == 4 and view.over

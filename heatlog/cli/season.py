@@ -102,7 +102,7 @@ def next_(
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )
-        missing = unapplied_effects(sr.event)
+        missing = unapplied_effects(sr.event, view.version)
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
         typer.echo(str(race))
@@ -175,7 +175,7 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "finished": sr.result is not None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
-                "not_applied": unapplied_effects(sr.event),
+                "not_applied": unapplied_effects(sr.event, view.version),
             }
         )
     tables = [
@@ -197,6 +197,7 @@ def season_dict(view: Any) -> dict[str, Any]:
         "drivers": view.drivers,
         "options": view.options,
         "mode": view.mode,
+        "version": view.version,
         "races": races,
         "standings": tables,
         "over": view.over,
@@ -240,7 +241,7 @@ def print_season(data: dict[str, Any]) -> None:
         con.print(table)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:
-        con.print("Not applied by heatlog yet (needs the per-race rules and the Garage):", markup=False)
+        con.print("Not applied by heatlog yet (sponsorship cards wait for the Garage's card play):", markup=False)
         for r in gaps:
             con.print(f"  race {r['index']}: {'; '.join(r['not_applied'])}", markup=False)
     if data["next"] is not None:

@@ -18,7 +18,7 @@ from .errors import AmbiguousInput, ConflictError, HeatlogError, IllegalEvent, M
 from .knowledge import Knowledge
 from .movement import landing
 from .position import state_from_position, state_to_position
-from .rules import adrenaline_cars, apply, go_on, replay, round_order, start_round
+from .rules import adrenaline_cars, apply, closing_event, go_on, replay, round_order, start_round
 from .state import Car, RaceState, Turn
 from .steps import STEP_NAMES, Step
 from .track import Corner, Track
@@ -40,6 +40,7 @@ __all__ = [
     "Turn",
     "Waiting",
     "adrenaline_cars",
+    "closing_event",
     "apply",
     "decisions",
     "go_on",

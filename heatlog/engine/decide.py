@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, PLAYABLE
+from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT, PLAYABLE
 from .events import REGISTRY
 from .knowledge import Knowledge
 from .modules import circuits
@@ -129,12 +129,14 @@ def waiting_for(state: RaceState | None) -> Waiting:
             if car.deck_size == 0:
                 return Waiting(STEPS[sub], [car.name], "deck_shuffled", flipping=turn.flipping)
             return Waiting(STEPS[sub], [car.name], "card_flipped", flipping=turn.flipping)
+        if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
+            return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))
         if sub == REVEAL:
             return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", count=turn.gear)
         if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
         else:
-            due, n = "cards_drawn", min(HAND_SIZE - car.hand_size, car.deck_size)
+            due, n = "cards_drawn", min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
@@ -144,8 +146,9 @@ def waiting_for(state: RaceState | None) -> Waiting:
         for car in (state.cars[n] for n in state.grid if not state.cars[n].legend):
             if car.needs_shuffle:
                 return Waiting(STEPS[SETUP], [car.name], "deck_shuffled")
-            if car.hand_size < HAND_SIZE:
-                return Waiting(STEPS[SETUP], [car.name], "cards_drawn", HAND_SIZE - car.hand_size)
+            size = state.rules.hand_size(state, car)  # # 1.2, 21.8
+            if car.hand_size < size:
+                return Waiting(STEPS[SETUP], [car.name], "cards_drawn", size - car.hand_size)
     return Waiting(STEPS[SETUP], [], None)
 
 
@@ -245,9 +248,10 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
     else:
         can = state.rules.can_discard
         pool = [c for c in expand(car.hand) if can(state, car, c)]
+    limit = state.rules.discard_limit(state, car) if state is not None else None  # # 21.8: an event's cap
     seen: set[tuple[str, ...]] = set()
     out: list[list[str]] = []
-    for k in range(1, len(pool) + 1):
+    for k in range(1, min(len(pool), len(pool) if limit is None else limit) + 1):
         for combo in combinations(pool, k):
             if combo not in seen:
                 seen.add(combo)

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Literal
 
-from .cards import CARDS, HAND_SIZE
+from .cards import CARDS
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
 from .modules.weather import corner_groups
-from .rules import apply, go_on
+from .rules import apply, closing_event, go_on
 from .state import RaceState, expand
 
 Event = dict[str, Any]
@@ -200,7 +200,7 @@ def pending_chance(state: RaceState) -> Chance | None:
     if kind == "card_flipped":
         return Chance("card_flipped", car.name, 1, _flip_outcomes(car))
     if kind == "cards_drawn":
-        n = min(HAND_SIZE - car.hand_size, car.deck_size)
+        n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
         return Chance("cards_drawn", car.name, n, _draw_outcomes(state, car, n))
     return None
 
@@ -358,14 +358,18 @@ def play_out(
             if car.legend:  # # 19.5: the round's first Legend waits for the Legend card (the others move at once)
                 ev = module_chance_event(state, rng)
             elif turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
-                ev = _world_chance(car, turn.flipping is not None, rng if shuffles is None else shuffles(car.name))
+                ev = _world_chance(
+                    state, car, turn.flipping is not None, rng if shuffles is None else shuffles(car.name)
+                )
             else:
                 ev = decide(state, car.name)
                 if ev is None or ev.get("type") == GO_ON:
                     if sub == 3:
                         raise IllegalEvent(f"{car.name} revealed nothing", car=car.name)
-                    go_on(state)
-                    continue
+                    ev = closing_event(state) if record is not None else None  # the log must show the end
+                    if ev is None:
+                        go_on(state)
+                        continue
                 if ev.get("type") == "cards_revealed" and state.mode == "open":
                     apply_decision(state, ev)
                 else:
@@ -381,7 +385,7 @@ def play_out(
     return state
 
 
-def _world_chance(car: Any, flipping: bool, rng: random.Random) -> Event:
+def _world_chance(state: RaceState, car: Any, flipping: bool, rng: random.Random) -> Event:
     """A flip or the refill from a known deck, or the reshuffle of the discard pile when the deck is empty."""
     if car.deck_size == 0:
         cards = sorted(car.discard)  # # 5.6; sorted first, as chance_event does
@@ -392,7 +396,7 @@ def _world_chance(car: Any, flipping: bool, rng: random.Random) -> Event:
         raise IllegalEvent(f"{car.name}'s deck order is unknown: sample a world first", car=car.name)
     if flipping:
         return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
-    n = min(HAND_SIZE - car.hand_size, car.deck_size)
+    n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
     return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[len(deck) - n :][::-1]}
 
 

@@ -16,7 +16,6 @@ from .cards import (
     BASE_CATALOGUE,
     BASIC,
     CARDS,
-    HAND_SIZE,
     HEAT,
     PLAYABLE,
     SPINOUT_STRESS,
@@ -26,6 +25,7 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
+from .modules import championship as _championship
 from .modules import circuits
 from .modules import legends as _legends
 from .modules import weather as _weather
@@ -303,7 +303,8 @@ def _grid_set(state: RaceState, ev: Event) -> None:
 
 
 def _deal_done(state: RaceState) -> bool:
-    return all(c.legend or (c.hand_size >= HAND_SIZE and not c.needs_shuffle) for c in state.cars.values())
+    size = state.rules.hand_size  # # 1.2 (an event card may change it, # 21.8)
+    return all(c.legend or (c.hand_size >= size(state, c) and not c.needs_shuffle) for c in state.cars.values())
 
 
 # ---------------------------------------------------------------------------------------------- weather set-up
@@ -375,7 +376,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     needed = (
         turn is not None
         and turn.car == car.name
-        and (turn.flipping is not None or (turn.sub == REPLENISH and car.hand_size < HAND_SIZE))
+        and (turn.flipping is not None or (turn.sub == REPLENISH and car.hand_size < state.rules.hand_size(state, car)))
     )
     if not needed:
         raise _illegal(
@@ -428,9 +429,12 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
     else:
         _, turn = _turn_car(state, ev, "drawing")
         _close_until(state, car, turn, REPLENISH, ev)
-    room = HAND_SIZE - car.hand_size
+    size = state.rules.hand_size(state, car)
+    room = size - car.hand_size
     if n > room:
-        raise _illegal(state, ev, f"draw up to 7: {car.name} holds {car.hand_size}, so at most {room}", "12.2")
+        raise _illegal(
+            state, ev, f"draw up to {size}: {car.name} holds {car.hand_size}, so at most {room}", "12.2"
+        )
     if n > car.deck_size:
         raise _illegal(state, ev, f"the deck holds {car.deck_size} cards; draw those, then record the reshuffle", "5.6")
     if cards is not None:
@@ -479,9 +483,9 @@ def round_order(state: RaceState) -> tuple[list[str], list[str]]:
 
 def adrenaline_cars(state: RaceState, order: list[str]) -> list[str]:
     """The cars of a round in ``order`` that get adrenaline: the last, or the last two when five or more cars
-    started (# 6.1, 6.4; counted by cars that started, so finished cars still count)."""
-    k = 2 if state.started >= 5 else 1
-    return order[-k:]
+    started (# 6.1, 6.4; counted by cars that started, so finished cars still count); an event card may give
+    it to nobody (# 21.8)."""
+    return state.rules.adrenaline_cars(state, order)
 
 
 def start_round(state: RaceState) -> None:
@@ -930,6 +934,8 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
     """Close the optional steps before ``target`` for an event of a later step, or say why it cannot come."""
     if turn.flipping is not None:
         raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
+    if turn.owed:
+        raise _owed(state, ev, turn)
     if turn.sub < REACT and target > REACT:
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
@@ -942,10 +948,27 @@ def go_on(state: RaceState) -> RaceState:
     close and the corners are checked (step 7), or the discard step closes. Derived, not an event: the next
     event of the log closes the same steps in the same way. Mutates ``state``; copy it for a preview."""
     turn = state.turn
-    if turn is None or turn.flipping is not None or turn.sub < REACT or turn.sub > DISCARD:
+    if turn is None or turn.flipping is not None or turn.owed or turn.sub < REACT or turn.sub > DISCARD:
         raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
     advance(state, state.cars[turn.car], turn, DISCARD if turn.sub < DISCARD else REPLENISH)
     return state
+
+
+def closing_event(state: RaceState) -> Event | None:
+    """The event to record instead of :func:`go_on` when going on would end the race (the last car racing
+    eliminated at step 7, MA21): no later event would close its steps on replay, so the log must say it. The
+    car declines the slipstream (step 6), which closes React and Slipstream exactly as ``go_on`` does. None:
+    ``go_on`` leaves a trace (a later event closes the same steps), record nothing."""
+    turn = state.turn
+    if turn is None or turn.sub > SLIPSTREAM or turn.cluttered or turn.flipping is not None or turn.owed:
+        return None
+    if sum(1 for c in state.cars.values() if not c.finished) != 1:
+        return None  # another car still races: its events close this turn
+    preview = state.copy()
+    go_on(preview)
+    if preview.phase != "over":
+        return None
+    return {"type": "slipstream", "v": 1, "car": turn.car, "taken": False}
 
 
 def _cards_discarded(state: RaceState, ev: Event) -> None:
@@ -966,6 +989,9 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:
         raise _illegal(state, ev, "discard once, naming every card", "11.1")
+    limit = state.rules.discard_limit(state, car)  # an event card may cap it (# 21.8)
+    if limit is not None and len(cards) > limit:
+        raise _illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
     if turn.sub != DISCARD:
         raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
@@ -977,6 +1003,52 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     car.discard.extend(cards)
     turn.discarded = list(cards)
     advance(state, car, turn, REPLENISH)
+
+
+_OWED = {
+    "heat_removed": ("where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
+                     "MA23"),
+}
+
+
+def _owed(state: RaceState, ev: Event, turn: Turn) -> IllegalEvent:
+    what, rule = _OWED[turn.owed[0]]
+    return _illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
+
+
+def _heat_removed(state: RaceState, ev: Event) -> None:
+    """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
+    know (table mode, empty Engine, a hand that may hold Heat)."""
+    car, turn = _turn_car(state, ev, "removing a Heat card")
+    if not turn.owed or turn.owed[0] != "heat_removed":
+        raise _illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
+    source = ev.get("from")
+    if source not in ("hand", "discard", "deck"):
+        raise _malformed(state, ev, "from must be hand, discard or deck (the Engine is empty)")
+    know = Knowledge.of(car)
+    if source == "hand" and know.hand_max(HEAT) == 0:
+        raise _illegal(state, ev, f"{car.name}'s hand cannot hold a Heat card", "MA23")
+    if source != "hand" and know.hand_min(HEAT) > 0:
+        raise _illegal(state, ev, f"{car.name}'s hand holds a Heat card: it comes from the hand first", "MA23")
+    if source == "discard" and HEAT not in car.discard:
+        raise _illegal(state, ev, f"{car.name}'s discard pile holds no Heat card", "MA23")
+    if source == "deck":
+        if HEAT in car.discard:
+            raise _illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
+        if know.deck_max(HEAT) == 0:
+            raise _illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
+    _championship.remove_lap_heat(state, car, source)
+    turn.heat_removed.append(source)
+    turn.owed.pop(0)
+    while turn.owed and turn.owed[0] == "heat_removed":  # a later lap of the same turn: known now?
+        nxt = _championship.lap_heat_source(state, car)
+        if nxt == "unknown":
+            break
+        turn.owed.pop(0)
+        if nxt is not None:
+            _championship.remove_lap_heat(state, car, nxt)
+            turn.heat_removed.append(nxt)
+    advance(state, car, turn, DISCARD)
 
 
 def _no_tunnel_discard(state: RaceState, ev: Event, car: Car) -> None:
@@ -1010,13 +1082,15 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
     another's tail. A turn never moves on while a "+" flip is under way (# 14.1)."""
     while True:
         while turn.flipping is None:
+            if turn.owed:  # a chance outcome only the table can give comes first
+                return
             sub = turn.sub
             if sub >= target:  # there already: go on only past a step with nothing to wait for
                 if sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
-                    if car.hand_size < HAND_SIZE and (car.deck_size or car.discard):
+                    if car.hand_size < state.rules.hand_size(state, car) and (car.deck_size or car.discard):
                         break
-                elif sub == DISCARD:  # # 12.2: a spinout left 7+ cards in the hand: nothing to discard or draw
-                    if not (turn.spinout and car.hand_size >= HAND_SIZE):
+                elif sub == DISCARD:  # # 12.2, MA26: a spinout left a full hand: nothing to discard or draw
+                    if not (turn.spinout and car.hand_size >= state.rules.hand_size(state, car)):
                         break
                 else:
                     break
@@ -1028,7 +1102,11 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
                 _check_corners(state, car, turn)  # step 7
+                state.rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
                 turn.sub = DISCARD
+                if car.name in state.eliminated:  # MA21: off the track at once, nothing more this turn
+                    _end_turn(state, car, turn)
+                    break
             elif sub == DISCARD:
                 _enter_replenish(state, car, turn)
             else:
@@ -1091,6 +1169,7 @@ def _end_round(state: RaceState) -> None:
         if state.spots.get(key) == car.name:
             del state.spots[key]
     if all(c.finished for c in state.cars.values()):
+        state.hall_of_fame.extend(reversed(state.eliminated))  # MA21: each took the last free place
         state.phase = "over"
         state.step = SETUP
         state.pending = []
@@ -1135,6 +1214,7 @@ for _entry in (
     EventType("weather_drawn", lambda st, ev: _weather_drawn(st, ev), module="weather", chance=True),
     EventType("road_conditions_drawn", lambda st, ev: _road_conditions_drawn(st, ev), module="weather", chance=True),
     EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
+    EventType("heat_removed", _heat_removed, module="championship", turn=True, chance=True),
 ):
     register(_entry)
 

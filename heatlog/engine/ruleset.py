@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DISCARDABLE, GEAR_COOLDOWN, engine_heat, starting_deck
+from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, engine_heat, starting_deck
 from .modules import circuits
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
@@ -101,6 +101,29 @@ def base_clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
     car.play_area = []
 
 
+def base_hand_size(state: RaceState, car: Car) -> int:
+    """# 1.2, 12.2: the hand is drawn up to 7 (an event card may set another size, # 21.8, MA26)."""
+    return HAND_SIZE
+
+
+def base_adrenaline_cars(state: RaceState, order: list[str]) -> list[str]:
+    """# 6.1, 6.4: the last car of the round's order gets adrenaline, the last two when five or more cars
+    started (counted by cars that started, so finished cars still count)."""
+    k = 2 if state.started >= 5 else 1
+    return order[-k:]
+
+
+def base_discard_limit(state: RaceState, car: Car) -> int | None:
+    """# 11.1: any number of cards may be discarded at step 8 (None: no limit)."""
+    return None
+
+
+def base_after_corners(state: RaceState, car: Car, turn: Turn) -> None:
+    """The end of step 7, after every corner check of the turn: nothing more in the base game (a module may
+    give cards earned during the turn or eliminate a car that spun out)."""
+    return None
+
+
 def base_turn_kind(state: RaceState, car: Car) -> str:
     """Whose turn it is: a player's turn (steps 3–9) in the base game; Legends give their cars another kind."""
     return "player"
@@ -130,6 +153,10 @@ class Rules:
     can_discard: Callable[[RaceState, Car, str], bool] = base_can_discard
     clear_play_area: Callable[[RaceState, Car, Turn], None] = base_clear_play_area
     turn_kind: Callable[[RaceState, Car], str] = base_turn_kind
+    hand_size: Callable[[RaceState, Car], int] = base_hand_size
+    adrenaline_cars: Callable[[RaceState, list[str]], list[str]] = base_adrenaline_cars
+    discard_limit: Callable[[RaceState, Car], int | None] = base_discard_limit
+    after_corners: Callable[[RaceState, Car, Turn], None] = base_after_corners
     # Other kinds of turn (e.g. "legend"): start the turn of a car whose turn_kind names them and run it;
     # (car, turn) when the turn is over (the step machine goes on), None while it waits for an event.
     turns: Mapping[str, Callable[[RaceState, Car], tuple[Car, Turn] | None]] = field(default_factory=dict)

@@ -134,6 +134,11 @@ class Turn:
     finished: bool = False
     shuffles: int = 0
     legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
+    eliminated: bool = False  # the car left the race this turn (event 10, MA21)
+    heat_removed: list[str] = field(default_factory=list)  # event 18 (MA23): where each removed Heat came from
+    # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
+    # the card comes from), in order: nothing else may happen in the turn until they are recorded.
+    owed: list[str] = field(default_factory=list)
 
     @property
     def revealed(self) -> bool:
@@ -167,6 +172,9 @@ class RaceState:
     finished_round: list[str] = field(default_factory=list)  # finishers of the current round (# 16.8)
     hall_of_fame: list[str] = field(default_factory=list)
     finish_rounds: dict[str, int] = field(default_factory=dict)
+    # Cars eliminated from the race (event 10, MA21), in the order they left: off the track, finished for the
+    # round order; each takes the last free Hall-of-Fame place, so they join ``hall_of_fame`` reversed at the end.
+    eliminated: list[str] = field(default_factory=list)
     grid: list[str] = field(default_factory=list)
     spots: dict[tuple[int, int], str] = field(default_factory=dict)  # (space, lane) -> car on track
     shifts: dict[str, tuple[int, bool]] = field(default_factory=dict)  # step 1: gear before, paid Heat
@@ -198,6 +206,7 @@ class RaceState:
         new.finished_round = list(self.finished_round)
         new.hall_of_fame = list(self.hall_of_fame)
         new.finish_rounds = dict(self.finish_rounds)
+        new.eliminated = list(self.eliminated)
         new.grid = list(self.grid)
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
@@ -232,9 +241,12 @@ class RaceState:
         return self.phase == "over"
 
     def standings(self) -> list[str]:
-        """Hall of Fame first (# 16.8), then cars still racing, front to back."""
-        racing = sorted((c for c in self.cars.values() if c.name not in self.hall_of_fame), key=self.ranking_key)
-        return list(self.hall_of_fame) + [c.name for c in racing]
+        """Hall of Fame first (# 16.8), then cars still racing, front to back, then the cars eliminated during
+        the race (MA21: the last to leave ahead of the first)."""
+        out = set(self.hall_of_fame) | set(self.eliminated)
+        racing = sorted((c for c in self.cars.values() if c.name not in out), key=self.ranking_key)
+        gone = [n for n in reversed(self.eliminated) if n not in self.hall_of_fame]
+        return list(self.hall_of_fame) + [c.name for c in racing] + gone
 
 
 def _copy_car(c: Car) -> Car:

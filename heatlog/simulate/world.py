@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..bots import Bot, Options, random_bot
-from ..engine import RaceState, Waiting, apply, go_on, waiting_for
+from ..engine import RaceState, Waiting, apply, closing_event, go_on, waiting_for
 from ..engine.game import module_chance_event
 from ..engine.state import expand
 
@@ -114,8 +114,10 @@ def _drive(
             if ev is None:
                 if not w.may_go_on:
                     raise RuntimeError(f"the bot for {name} made no decision at step {w.step} ({w.step_name})")
-                go_on(state)  # derived: the next event closes these optional steps the same way on replay
-                continue
+                ev = closing_event(state)  # going on ends the race (MA21): the log must say so
+                if ev is None:
+                    go_on(state)  # derived: the next event closes these optional steps the same way on replay
+                    continue
         assert ev is not None
         # No rollback copy: an event the rules refuse means a broken bot, and the race is abandoned anyway.
         apply(state, ev, atomic=False)

@@ -90,6 +90,11 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"crosses corner {n} (limit {cc.limit}): pays {cc.cost} Heat")
         else:
             parts.append(f"crosses corner {n} (limit {cc.limit})")
+    if turn.eliminated:
+        parts.append("is eliminated: off the track, last place, 0 points (event 10, MODULES.md MA21)")
+    for source in turn.heat_removed:
+        where = {"engine": "the Engine", "hand": "the hand", "discard": "the discard pile", "deck": "the deck"}
+        parts.append(f"a Heat card from {where[source]} leaves the game (event 18, MA23)")
     if turn.discarded:
         parts.append("discards " + " ".join(turn.discarded))
     elif turn.complete and not turn.cluttered and not turn.finished and state.track.in_tunnel(turn.end):

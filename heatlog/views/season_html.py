@@ -129,9 +129,10 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
             )
     heads = "".join(f'<th class="num">R{k}</th>' for k in range(1, run + 1))
     notes = "".join(
-        f"<li>race {sr.index} ({escape(sr.event.name)}): {escape('; '.join(unapplied_effects(sr.event)))}</li>"
+        f"<li>race {sr.index} ({escape(sr.event.name)}): "
+        f"{escape('; '.join(unapplied_effects(sr.event, view.version)))}</li>"
         for sr in view.races
-        if unapplied_effects(sr.event)
+        if unapplied_effects(sr.event, view.version)
     )
     status = "over" if view.over else f"{run} of {len(view.races)} races run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>

@@ -31,6 +31,7 @@ MODULE_READINGS += ("MA20", "MA31")  # Legends and weather
 MODULE_ITEMS: tuple[str, ...] = (
     *("22.1", "22.3", "22.4", "22.5", "22.6", "22.9", "22.10", "MA16"),
     *("21.1", "21.6", "21.10", "21.12", "MC6", "MA11", "MA12"),  # the Championship's pure rules
+    *("21.8", "21.13", "MA21", "MA23"),  # the event cards in the race (the championship module's Rules)
 )
 # The Garage (section 18, issue 14) and the module readings it relies on (docs/garage.md). It joins
 # MODULE_SECTIONS when every item is cited; until then GARAGE_NOT_YET is exactly what no test names yet.

@@ -2,18 +2,26 @@
 and the sponsorship cards they give, championship points, standings and the next race's grid. Pure.
 
 The data (event cards, the points table) comes from the season, which embeds it (``heatlog.championship``
-reads the built-in file); nothing here reads a file. The in-race effects of the event cards (hand size,
-adrenaline, slipstream gears, discards, eliminations, sponsorship cards earned during a turn) are points of
-the per-race rules; :func:`press_cards_earned` and the :class:`EventCard` fields are what those points ask.
+reads the built-in file); nothing here reads a file. A race of a season lists the ``championship`` module in
+``race_started.modules`` and holds its block under ``race_started.championship`` (:class:`ChampionshipBlock`:
+the season, the race's index, its event card, the season's options), so the race's log alone says its rules.
+:func:`build` turns the block into the race's Rules points (# 21.8): the set-up values (Heat, Stress, hand
+size), adrenaline, slipstream gears, what may be discarded and how much, the elimination of a car that spins
+out, and the Heat that leaves the game at each lap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import replace as _replace
+from typing import TYPE_CHECKING, Any
 
+from ..ruleset import Rules, register_module
 from ..track import Corner, Track
+
+if TYPE_CHECKING:
+    from ..state import Car, RaceState, Turn
 
 HAND_SIZE = 7  # # 12.1: the hand size an event card may change (# 21.8)
 POINTS = (9, 6, 4, 3, 2, 1)  # # 21.10: places 1-6; every other place scores 0 (MA12)
@@ -48,7 +56,11 @@ class EventCard:
 
     @classmethod
     def from_dict(cls, number: int, data: Mapping[str, Any]) -> EventCard:
+        """A ``ValueError`` (or ``TypeError``) names an effect the engine does not know."""
         effects = dict(data.get("effects", {}))
+        unknown = sorted(set(effects) - _EFFECTS)
+        if unknown:
+            raise ValueError(f"event card {number}: unknown effect {unknown[0]!r}")
         if "slipstream_gears" in effects:
             effects["slipstream_gears"] = tuple(effects["slipstream_gears"])
         return cls(
@@ -58,6 +70,9 @@ class EventCard:
             press=tuple(data.get("press", ())),
             **effects,
         )
+
+
+_EFFECTS = frozenset(EventCard.__dataclass_fields__) - {"number", "name", "sponsor_cards", "press"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +128,72 @@ def press_cards_earned(
         return 0
     earned = (speed < limit) if event.press_below_limit else (speed >= limit + 2 or slipstreamed_across)
     return event.press_cards if earned else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Earned:
+    """One sponsorship card a turn earns (# 21.7, 21.8, 21.9), and why: what the narration and the recorder say."""
+
+    why: str
+    rule: str
+
+
+def cards_earned(state: RaceState, car: Car, turn: Turn, event: EventCard) -> list[Earned]:
+    """The sponsorship cards ``car`` earns in ``turn``, judged at the end of step 7 (one entry per card).
+
+    None at all if the car spun out anywhere in that turn (MA18). Press corners (# 21.6, 21.7): each press line
+    the turn checked earns one card (event 11: two) at a Speed of at least its limit with the road-condition token
+    + 2 (never the car's Adjust, MA4), or when the line was crossed during the slipstream at any Speed (a Draft
+    move is no slipstream, MA3); event 16 turns it round: only a Speed below that limit earns, slipstream or not.
+    Event 1 (# 21.9): among the first three to complete lap 1, in turn order (cars that completed it before, Legends
+    included, count). Event 2: a Speed of 15 or more. Event 8 (MA22): 3 cars or more on the spaces strictly
+    between the start-of-turn space and the space reached."""
+    from . import weather  # noqa: PLC0415  (the road-condition tokens, when the weather module is in play)
+
+    if turn.spinout:
+        return []
+    out: list[Earned] = []
+    press = {c.after_space for c in press_lines(state.track, event)}
+    slip_from = car.progress - turn.slipstream_moved if turn.slipstream else None
+    for check in turn.corners:
+        if check.after_space not in press:
+            continue
+        corner = next(c for c in state.track.corners if c.after_space == check.after_space)
+        limit = corner.limit + weather.corner_at(state, corner.after_space).limit  # MA4: not Adjust
+        slipped = slip_from is not None and slip_from <= check.line < car.progress
+        n = press_cards_earned(speed=turn.speed, limit=limit, slipstreamed_across=slipped, spun_out=False, event=event)
+        if n:
+            how = (
+                f"below its limit {limit}"
+                if event.press_below_limit
+                else "slipstreaming across"
+                if slipped and turn.speed < limit + 2
+                else f"at {limit} + 2 or more"
+            )
+            letter = corner.press or "?"
+            out += [
+                Earned(f"press corner {letter} (after space {corner.after_space}): speed {turn.speed}, {how}", "21.7")
+            ] * n
+    spaces = state.track.spaces
+    if event.first_across_lap_1 and turn.laps_before == 0 and car.progress > spaces:
+        before = sum(1 for c in state.cars.values() if c.name != car.name and c.progress > spaces)
+        if before < event.first_across_lap_1:
+            out.append(Earned(f"{_ordinal(before + 1)} across the line after lap 1 ({event.name})", "21.9"))
+    if event.speed_record and turn.speed >= event.speed_record:
+        out.append(Earned(f"speed {turn.speed}: {event.speed_record} or more ({event.name})", "21.8"))
+    if event.passes_for_card:
+        passed = sum(
+            1
+            for name in state.spots.values()
+            if name != car.name and turn.start < state.cars[name].progress < car.progress
+        )
+        if passed >= event.passes_for_card:
+            out.append(Earned(f"passes {passed} cars in the turn ({event.name})", "MA22"))
+    return out
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,3 +265,213 @@ def next_grid(table: Sequence[Standing], rule: str = "standings") -> list[str] |
 def draft_order(table: Sequence[Standing]) -> list[str]:
     """Who picks first in the upgrade draft before a race (# 21.2, MA11): the lowest-ranked driver first."""
     return [s.name for s in reversed(table)]
+
+
+# ---------------------------------------------------------------------------------------------- in the race
+
+
+GRID_RULES = ("standings", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionshipOptions:
+    """The readings a season keeps configurable (MODULES.md: "keep configurable"), the digest's as defaults."""
+
+    sponsors_carry_over: bool = True  # MA7: unused sponsorship cards stay in the deck for later races (BGA)
+    grid: str = "standings"  # # 21.12, MA11: later grids in standings order, leader on pole; or "random" (# 1.4)
+    points: tuple[int, ...] = POINTS  # # 21.10
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ChampionshipOptions:
+        if not isinstance(data, Mapping):
+            raise ValueError("championship: options must be an object")
+        grid = data.get("grid", "standings")
+        if grid not in GRID_RULES:
+            raise ValueError(f"championship: grid must be one of {', '.join(GRID_RULES)}")
+        carry = data.get("sponsors_carry_over", True)
+        points = data.get("points", list(POINTS))
+        if not isinstance(carry, bool):
+            raise ValueError("championship: sponsors_carry_over must be true or false")
+        if not isinstance(points, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in points):
+            raise ValueError("championship: points must be a list of numbers")
+        return cls(carry, grid, tuple(points))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grid": self.grid, "sponsors_carry_over": self.sponsors_carry_over, "points": list(self.points)}
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionshipBlock:
+    """``race_started.championship``: which season and race this is and the rules it runs under."""
+
+    season: str  # the chain hash of the season's first event: the same in every database and export
+    season_name: str
+    race: int  # 1-based index of the race in its season
+    races: int  # races in the season
+    event: EventCard
+    options: ChampionshipOptions
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ChampionshipBlock:
+        """A ``ValueError`` says what is wrong (the door checks the schema first; an import may not have)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("championship: the module's block (race_started.championship) is missing")
+        try:
+            season, event = data["season"], data["event"]
+            race, races = data["race"], data["races"]
+            if not isinstance(race, int) or not isinstance(races, int) or not 1 <= race <= races:
+                raise ValueError("championship: race must be a number between 1 and races")
+            card = EventCard.from_dict(int(event["number"]), event["card"])
+            return cls(
+                str(season["id"]),
+                str(season["name"]),
+                race,
+                races,
+                card,
+                ChampionshipOptions.from_dict(data.get("options", {})),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"championship: the block is incomplete ({exc})") from None
+
+
+def eliminate(state: RaceState, car: Car) -> None:
+    """MA21: the car leaves the track at once (it no longer blocks and cannot be slipstreamed), is done for the
+    round order and takes the last free Hall-of-Fame place (the rules add it when the race is over)."""
+    key = (state.track.space_of(car.progress), car.lane)
+    if state.spots.get(key) == car.name:
+        del state.spots[key]
+    car.finished = True
+    state.eliminated.append(car.name)
+
+
+def lap_heat_source(state: RaceState, car: Car) -> str | None:
+    """Event 18 (MA23): where the Heat card that leaves the game comes from: the Engine, else the hand, else
+    the discard pile, else the deck; None when the car has no Heat card left anywhere. In table mode with an
+    empty Engine the hand may or may not hold one: ``"unknown"`` (the table says, ``heat_removed``)."""
+    from ..cards import HEAT  # noqa: PLC0415  (cards is light; kept local beside the one use)
+    from ..knowledge import Knowledge  # noqa: PLC0415
+
+    if car.engine > 0:
+        return "engine"
+    if car.hand is not None:
+        in_hand = car.hand[HEAT]
+        in_deck = car.pool[HEAT] - in_hand
+        return "hand" if in_hand else "discard" if HEAT in car.discard else "deck" if in_deck else None
+    know = Knowledge.of(car)
+    if know.hand_min(HEAT) > 0:
+        return "hand"
+    if know.hand_max(HEAT) > 0:
+        return "unknown"
+    if HEAT in car.discard:
+        return "discard"
+    return "deck" if car.pool[HEAT] > 0 else None
+
+
+def remove_lap_heat(state: RaceState, car: Car, source: str) -> None:
+    """Take one Heat card out of the game from ``source`` (event 18, MA23): not a discard (tunnels allow it)."""
+    from ..cards import HEAT  # noqa: PLC0415
+
+    if source == "engine":
+        car.engine -= 1
+    elif source == "hand":
+        car.pool[HEAT] -= 1
+        if car.hand is not None:
+            car.hand[HEAT] -= 1
+        if car.deck_max is not None:  # the deck's bound cannot exceed what deck ∪ hand holds
+            car.deck_max[HEAT] = min(car.deck_max[HEAT], car.pool[HEAT])
+        car.hand_size -= 1
+    elif source == "discard":
+        car.discard.remove(HEAT)
+    elif source == "deck":
+        car.pool[HEAT] -= 1
+        car.deck_size -= 1
+        if car.deck is not None:  # the top-most Heat of a known deck
+            del car.deck[len(car.deck) - 1 - car.deck[::-1].index(HEAT)]
+        if car.deck_max is not None and car.deck_max[HEAT] > 0:
+            car.deck_max[HEAT] -= 1
+    else:
+        raise ValueError(f"no Heat source {source!r}")
+
+
+def laps_completed(state: RaceState, car: Car, turn: Turn) -> int:
+    """Laps ``car`` completed in ``turn`` that are not the race's final lap (event 18: the final one removes
+    nothing)."""
+    done = state.laps_done(car)
+    return max(0, min(done, state.laps - 1) - turn.laps_before)
+
+
+def build(rules: Rules, options: Any) -> Rules:
+    """The race's Rules with the event card's effects (# 21.8; 21.13: nothing else changes). Laps are the
+    race's own (``race_started.laps``, set by the season from # 21.8 and 22.9); points are the season's."""
+    from ..cards import HEAT, STRESS  # noqa: PLC0415
+
+    block = ChampionshipBlock.from_dict(options)
+    card = block.event
+    changes: dict[str, Any] = {}
+    if card.stress:  # events 9, 10: Stress in the deck
+        deck = rules.starting_deck
+
+        def starting_deck(state: RaceState, car: Car) -> list[str]:
+            cards = deck(state, car)
+            if card.stress > 0:
+                return cards + [STRESS] * card.stress
+            for _ in range(min(-card.stress, cards.count(STRESS))):
+                cards.remove(STRESS)
+            return cards
+
+        changes["starting_deck"] = starting_deck
+    if card.heat:  # events 4, 9: Heat on the Engine
+        heat = rules.engine_heat
+        changes["engine_heat"] = lambda state, car: max(0, heat(state, car) + card.heat)
+    if card.hand_size != HAND_SIZE:  # events 5, 9 (MA26: the spinout threshold of # 12.2 follows it)
+        changes["hand_size"] = lambda state, car: card.hand_size
+    if card.no_adrenaline:  # event 14
+        changes["adrenaline_cars"] = lambda state, order: []
+    if card.slipstream_gears != (1, 2, 3, 4):  # event 12
+        gears = card.slipstream_gears
+        block = rules.slipstream_block
+
+        def slipstream_block(state: RaceState, car: Car) -> str | None:
+            if car.gear not in gears:  # the gear in force this turn (no spinout before step 6)
+                words = " or ".join(map(str, gears))
+                return f"{card.name}: slipstream only in gear {words} (event {card.number}, # 21.8)"
+            return block(state, car)
+
+        changes["slipstream_block"] = slipstream_block
+    if card.discard_heat or card.discard_stress:  # events 13, 17 (tunnels still win, # 21.13, 22.6)
+        allowed = {HEAT} if card.discard_heat else set()
+        allowed |= {STRESS} if card.discard_stress else set()
+        can = rules.can_discard
+        changes["can_discard"] = lambda state, car, c: c in allowed or can(state, car, c)
+    if card.max_discard is not None:  # event 15
+        cap = card.max_discard
+        limit = rules.discard_limit
+
+        def discard_limit(state: RaceState, car: Car) -> int | None:
+            before = limit(state, car)
+            return cap if before is None else min(cap, before)
+
+        changes["discard_limit"] = discard_limit
+    if card.spinout_eliminates or card.lap_heat_removed:
+        after = rules.after_corners
+
+        def after_corners(state: RaceState, car: Car, turn: Turn) -> None:
+            after(state, car, turn)
+            if card.spinout_eliminates and turn.spinout:  # event 10, MA21
+                eliminate(state, car)
+                turn.eliminated = True
+                return
+            if card.lap_heat_removed:  # event 18, MA23: on entering step 8 (no discard can change its source)
+                for _ in range(laps_completed(state, car, turn)):
+                    source = lap_heat_source(state, car)
+                    if source == "unknown":
+                        turn.owed.append("heat_removed")
+                    elif source is not None:
+                        remove_lap_heat(state, car, source)
+                        turn.heat_removed.append(source)
+
+        changes["after_corners"] = after_corners
+    return _replace(rules, **changes)
+
+
+register_module("championship", build)
