@@ -429,13 +429,13 @@ def build(rules: Rules, options: Any) -> Rules:
         changes["adrenaline_cars"] = lambda state, order: []
     if card.slipstream_gears != (1, 2, 3, 4):  # event 12
         gears = card.slipstream_gears
-        block = rules.slipstream_block
+        blocked = rules.slipstream_block
 
         def slipstream_block(state: RaceState, car: Car) -> str | None:
             if car.gear not in gears:  # the gear in force this turn (no spinout before step 6)
                 words = " or ".join(map(str, gears))
                 return f"{card.name}: slipstream only in gear {words} (event {card.number}, # 21.8)"
-            return block(state, car)
+            return blocked(state, car)
 
         changes["slipstream_block"] = slipstream_block
     if card.discard_heat or card.discard_stress:  # events 13, 17 (tunnels still win, # 21.13, 22.6)
