@@ -23,9 +23,15 @@ VERSION = 1
 _TURN_FIELDS = [f.name for f in fields(Turn)]
 
 
+_TURN_OPTIONAL = ("eliminated", "heat_removed", "owed")  # championship fields: only when they say something
+
+
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
     d = asdict(t)
     d["flips"] = [list(x) for x in t.flips]
+    for key in _TURN_OPTIONAL:
+        if not d[key]:
+            del d[key]
     return d
 
 
@@ -106,6 +112,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
         "finished_this_round": list(state.finished_round),
         "hall_of_fame": list(state.hall_of_fame),
         "finish_rounds": dict(state.finish_rounds),
+        **({"eliminated": list(state.eliminated)} if state.eliminated else {}),
         "unknown": unknowns(state),
         **_modules_to_position(state),
     }
@@ -114,6 +121,8 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
 def _modules_to_position(state: RaceState) -> dict[str, Any]:
     """The optional modules' part of a position: their race data (as embedded in race_started) and state."""
     out: dict[str, Any] = {}
+    if "championship" in state.rules.modules:  # its block, as race_started holds it (# 21.8)
+        out["championship"] = state.rules.options["championship"]
     if state.legends is not None and state.legend_deck is not None:
         out["legends"] = {**state.legends.data, "deck": state.legend_deck.to_dict()}
     if state.weather is not None:
@@ -129,9 +138,9 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
     from .ruleset import build_rules
 
     modules = pos.get("modules") or {}
-    names = [m for m in ("legends", "weather") if m in modules]
+    names = [m for m in ("legends", "weather", "championship") if m in modules]
     if names:  # the race's Rules, as race_started built them (the weather adds its set-up phase)
-        state.rules = build_rules(names, {})
+        state.rules = build_rules(names, {"championship": modules.get("championship")})
     if "legends" in modules:
         legends = modules["legends"]
         state.legends = LegendRules.from_dict(legends)
@@ -183,8 +192,9 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             _check_car(car)
             roster[car.name] = car
         hall = list(pos.get("hall_of_fame", []))
+        gone = set(pos.get("eliminated", []))  # MA21: off the track
         for car in roster.values():
-            if car.name not in hall and pos.get("phase") != "grid":
+            if car.name not in hall and car.name not in gone and pos.get("phase") != "grid":
                 key = (track.space_of(car.progress), car.lane)
                 if key in spots:
                     raise MalformedInput(f"cars {spots[key]} and {car.name} share space {key[0]} lane {key[1]}")
@@ -207,6 +217,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             finished_round=list(pos.get("finished_this_round", [])),
             hall_of_fame=hall,
             finish_rounds=dict(pos.get("finish_rounds", {})),
+            eliminated=list(pos.get("eliminated", [])),
             grid=list(pos.get("grid", [])),
             spots=spots,
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},

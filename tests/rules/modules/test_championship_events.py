@@ -368,3 +368,25 @@ def test_21_8_decisions_follow_the_event_cards_rules() -> None:
     race.round(A=(1, "1"), B=(1, "1"))
     race.turns_until("B")
     assert not [d for d in decisions(race.state, "B") if d["type"] == "adrenaline"]
+
+
+def test_MA21_a_position_keeps_the_eliminated_cars_and_the_championship_block() -> None:
+    """A position of a championship race holds its block (the race's Rules) and who was eliminated; it
+    round-trips exactly and passes the position schema."""
+    from heatlog.engine import state_from_position, state_to_position
+    from heatlog.validation import validate_against
+
+    race = with_event(
+        board({"A": {"at": 8, "gear": 3, "engine": 0, "hand": "4441233"}, "B": {"at": 3, "gear": 3}, "C": {"at": 1}}),
+        10,
+    )
+    race.round(A=(3, "444"), B=(3, "123"), C=(1, "1"))
+    race.go_on()
+    pos = state_to_position(race.state)
+    validate_against("position", pos)
+    assert pos["eliminated"] == ["A"] and pos["modules"]["championship"]["event"]["number"] == 10
+    back = state_from_position(pos)
+    assert back.eliminated == ["A"] and back.rules.modules == ("championship",) and "A" not in back.spots.values()
+    assert state_to_position(back) == pos
+    plain = state_to_position(board({"A": {"at": 5}, "B": {"at": 1}}).state)
+    assert "eliminated" not in plain and "modules" not in plain  # a base position is unchanged
