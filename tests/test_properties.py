@@ -308,9 +308,11 @@ def test_position_schema_names_every_field() -> None:
     events = list(race_events(start, bots, 7))
     state = replay(events[:200])
     pos = position(state)
-    # Only a race with optional modules has "modules" (and Legend cars their "legend" mark).
-    assert set(schema["properties"]) - {"modules"} == set(pos) == set(schema["required"])
+    # Only a race with optional modules has "modules" (and Legend cars their "legend" mark); only a
+    # championship race with an eliminated car has "eliminated" (MA21).
+    assert set(schema["properties"]) - {"modules", "eliminated"} == set(pos) == set(schema["required"])
     car_schema = schema["properties"]["cars"]["items"]
     assert set(car_schema["properties"]) - {"legend"} == set(pos["cars"][0]) == set(car_schema["required"])
     turn_schema = schema["properties"]["turn"]["oneOf"][1]
-    assert set(turn_schema["properties"]) == {f.name for f in fields(Turn)} == set(turn_schema["required"])
+    optional = {"eliminated", "heat_removed", "owed"}  # championship fields: present only when they say something
+    assert set(turn_schema["properties"]) == {f.name for f in fields(Turn)} == set(turn_schema["required"]) | optional
