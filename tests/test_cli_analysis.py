@@ -203,3 +203,17 @@ def test_simulate_races_on_workers_keeps_the_legends_and_the_weather(tmp_path: P
     for res in outs[0]:
         assert res["weather"] and len(res["road_conditions"]) == len(load_track("usa").corners)  # one per corner
         assert sum(row["car"].startswith("Legend-") for row in res["order"]) == 2
+
+
+def test_a_race_with_a_car_stuck_for_good_is_stopped_unfinished_not_a_crash(tmp_path: Path) -> None:
+    """A random driver can be stuck for good (empty Engine before a slow corner lowered by a road token, a hand
+    of Stress: # 10.1–10.4, MODULES.md 20.8): the simulator stops the race after MAX_ROUNDS rounds, stores its
+    legal log, ranks the cars as they stand and says who never finished."""
+    args = ("simulate", "--track", "mexico", "--cars", "4", "--legends", "1", "--weather", "--pro", "1",
+            "--aggressive", "--bot", "random", "--seed", "3702")
+    r = run(*args, db=tmp_path / "s.db")
+    assert r.returncode == 0, r.stderr
+    assert "stopped unfinished after 200 rounds" in r.stdout and "Green never finished" in r.stdout
+    out = json.loads(run(*args, "--json", db=tmp_path / "s.db").stdout)
+    assert out["over"] is False and out["rounds"] == 200 and out["order"][-1]["car"] == "Green"
+    assert run("audit", "--race", "1", db=tmp_path / "s.db").returncode == 0

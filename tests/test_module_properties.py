@@ -11,14 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from heatlog.engine import RaceState, apply, replay, state_from_position, state_to_position
 from heatlog.engine.redact import open_to_table
 from heatlog.races import legend_cars, race_started_event
 from heatlog.simulate import bot_names, default_cars
-from heatlog.simulate.world import race_events
+from heatlog.simulate.world import MAX_ROUNDS, race_events
 from heatlog.tracks import BUILTIN_TRACKS
 from heatlog.validation import validate_against, validate_event
 
@@ -87,6 +87,9 @@ def check_books(state: RaceState, where: str) -> None:
 
 @FAST
 @given(module_races())
+# A random driver stuck for good before a slow corner (empty Engine, a limit-1 token, a hand of Stress): the
+# simulator stops the race unfinished after MAX_ROUNDS rounds, and the books still balance.
+@example(params=(3702, "mexico", 4, 1, True, 1, True, "random"))
 def test_19_10_legends_hold_no_cards_and_pay_no_heat_and_cards_are_conserved(params: tuple[Any, ...]) -> None:
     events = race(params)
     state: RaceState | None = None
@@ -95,8 +98,11 @@ def test_19_10_legends_hold_no_cards_and_pay_no_heat_and_cards_are_conserved(par
         check_books(state, f"event {i} {ev['type']}")
         if state.turn is not None and state.cars[state.turn.car].legend:
             assert state.turn.corners == [] and not state.turn.spinout  # # 19.10, MC10
-    assert state is not None and state.is_over()
-    assert sorted(state.hall_of_fame) == sorted(state.cars)  # Legends finish and rank too (# 19.13)
+    assert state is not None
+    if state.is_over():
+        assert sorted(state.hall_of_fame) == sorted(state.cars)  # Legends finish and rank too (# 19.13)
+    else:  # stopped by the simulator: only a random driver gets stuck for good
+        assert state.round == MAX_ROUNDS + 1 and params[-1] == "random"
 
 
 @FAST
@@ -119,6 +125,8 @@ def test_module_replay_is_deterministic_and_every_event_passes_the_door(params: 
 
 @FAST
 @given(module_races(), st.lists(st.floats(0, 1, exclude_max=True), min_size=1, max_size=3))
+# A two-gear downshift from a flooded space: 2 Heat at step 1 (# 3.2, MODULES.md 22.4).
+@example(params=(34816, "japan", 4, 0, True, 0, False, "heuristic"), cuts=[0.40625])
 def test_module_positions_round_trip_and_continue(params: tuple[Any, ...], cuts: list[float]) -> None:
     events = race(params)
     final = position(replay(events))

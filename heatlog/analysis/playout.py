@@ -141,7 +141,8 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         rng = random.Random(playout_seed(job.seed, index, stream))
         play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
-        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, dict(w.finish_rounds)))
+        rounds = {n: w.finish_rounds.get(n, w.round) for n in standings}  # a car stopped unfinished: the cap
+        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, rounds))
     return out
 
 

@@ -108,7 +108,8 @@ def simulate(
                     "seed": first + k,
                     "track": state.track.name,
                     "laps": state.laps,
-                    "rounds": state.round,
+                    "rounds": state.round if state.phase == "over" else state.round - 1,  # stopped: rounds played
+                    "over": state.phase == "over",
                     "events": len(events),
                     **_conditions(state),
                     "order": rows,
@@ -139,7 +140,7 @@ def simulate(
                         race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
                                           bots=drivers, validated=p.validated)
                         results.append({"race": race, "seed": p.seed, "track": p.track, "laps": p.laps,
-                                        "rounds": p.rounds, "events": len(p.events), **p.conditions,
+                                        "rounds": p.rounds, "over": p.over, "events": len(p.events), **p.conditions,
                                         "order": p.order})
                 except KeyboardInterrupt:
                     partial = True
@@ -187,7 +188,8 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
         table = Table(
             title=f"race {r['race']}: {r['track']}, {r['laps']} laps, seed {r['seed']}: {r['rounds']} rounds"
             + (f"; weather {r['weather']}, roads {' '.join(r['road_conditions'])}" if "weather" in r else ""),
-            caption="round: the round it finished in; Heat: left on the Engine",
+            caption="round: the round it finished in; Heat: left on the Engine"
+            + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),
         )
         for col in ("place", "car", "bot", "round", "spinouts", "boosts", "slipstreams", "Heat"):
             table.add_column(col)
@@ -196,7 +198,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
                 str(row["place"]),
                 row["car"],
                 row["bot"],
-                str(row["round"]),
+                "-" if row["round"] is None else str(row["round"]),
                 str(row["spinouts"]),
                 str(row["boosts"]),
                 str(row["slipstreams"]),
@@ -224,3 +226,15 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
     rounds = [res["rounds"] for res in results]
     mean = sum(rounds) / len(rounds)
     console.print(f"mean race length: {mean:.1f} rounds (shortest {min(rounds)}, longest {max(rounds)})")
+    stopped = [res for res in results if not res["over"]]
+    if stopped:
+        console.print(
+            f"{len(stopped)} race(s) stopped unfinished after {stopped[0]['rounds']} rounds, ranked as they stood: "
+            + "; ".join(f"race {res['race']}: {_stuck(res)}" for res in stopped)
+        )
+
+
+def _stuck(result: dict[str, Any]) -> str:
+    """Who never finished a race the simulator stopped (simulate.world.MAX_ROUNDS)."""
+    cars = [row["car"] for row in result["order"] if row["round"] is None]
+    return f"{', '.join(cars)} never finished (a car can be stuck for good, e.g. an empty Engine before a slow corner)"

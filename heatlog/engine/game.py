@@ -314,7 +314,7 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
 
 #: A policy: (state, car) -> a decision for that car, or None to go on (steps 5–8 only).
 Decide = Callable[[RaceState, str], "Event | None"]
-MAX_ROUNDS = 200  # no race comes near this: a race that reaches it is a bug, not a long race
+MAX_ROUNDS = 200  # a play-out still running then is stopped: a car can be stuck for good (simulate.world)
 
 
 def play_out(
@@ -331,14 +331,15 @@ def play_out(
     draws are the known top cards. ``record(event)`` is called with every event applied (``go_on`` is not
     an event). ``shuffles(car)``, if given, is the generator of that car's reshuffles instead of ``rng``
     (common random numbers: a car's k-th reshuffle uses the same numbers on both sides of a comparison,
-    whenever it happens). Mutates and returns ``state``.
+    whenever it happens). Mutates and returns ``state``; a play-out still running after ``max_rounds`` rounds is
+    stopped there, unfinished (``state.phase != "over"``).
 
     The same walk as :func:`to_move` / :func:`chance_event`, reading the turn directly: this loop runs
     every playout, and building the race's description on every step would be most of its cost."""
     cars = state.cars
     while state.phase != "over":
         if state.round > max_rounds:
-            raise IllegalEvent(f"the race did not end within {max_rounds} rounds")
+            return state  # stopped unfinished: places are the standings (a stuck car last, # 16.8)
         turn = state.turn
         ev: Event | None
         if state.phase != "race":

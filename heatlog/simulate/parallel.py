@@ -34,6 +34,7 @@ class Played:
     order: list[dict[str, Any]]
     conditions: dict[str, Any]  # the weather tile and road tokens drawn (MODULES.md 20.2), empty without
     rules: str  # the rules fingerprint of the worker that played and validated it
+    over: bool = True  # False: stopped unfinished after MAX_ROUNDS rounds (a car stuck for good)
 
     @property
     def validated(self) -> bool:
@@ -55,7 +56,9 @@ def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
         validate_played(events)  # the door's check, here in the worker: the one writer only stores
         cond = state.conditions
         weather = {"weather": state.weather_tile, "road_conditions": list(cond.tokens)} if cond is not None else {}
-        out.append(Played(seed, events, state.track.name, state.laps, state.round, rows, weather, rules_version()))
+        over = state.phase == "over"
+        rounds = state.round if over else state.round - 1  # stopped at the start of round MAX_ROUNDS + 1
+        out.append(Played(seed, events, state.track.name, state.laps, rounds, rows, weather, rules_version(), over))
     return out
 
 
