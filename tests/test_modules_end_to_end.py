@@ -99,7 +99,7 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
         state = log.project(race).state
         assert state.legend_deck is not None and state.legend_deck.used == [1]
         assert state.cars["Legend-Black"].progress == 10
-        assert lines[0].text == "  ✓ Legend card 1 turned"
+        assert lines[0].text == "  ✓ Legend-Black: Legend card 1 (black 16)"
         assert any("Legend" in line.text and "diamond 2" in line.text for line in lines)
         assert s.question.kind == "reveal" and s.question.car == "Ann"
 

@@ -310,6 +310,8 @@ def test_adrenaline_cooldown_is_refused_when_no_heat_can_be_in_hand(tmp_path: Pa
     lines = g.answer("ac")
     assert any("no Heat can be in the hand" in e for e in errors(lines)), lines
     assert g.question.kind == "react"
+
+
 def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
     s, _, _ = table_race_at_reveal(tmp_path)
     s.answer("1 1 1")
@@ -523,7 +525,7 @@ def test_new_race_questions(tmp_path: Path) -> None:
     assert "standard or one-lap" in wiz.answer("two-lap")
     assert wiz.answer("one-lap") == "variant: one-lap"
     assert "not a car of this race" in wiz.answer("Zed")
-    assert wiz.answer("bob") == "handicap: Bob start with 5 Heat on the Engine"  # # 17.2
+    assert wiz.answer("bob") == "handicap: Bob starts with 5 Heat on the Engine"  # # 17.2
     assert wiz.answer("") == "mode: table (hands hidden)"
     assert "name every car once" in wiz.answer("Ann Bob")
     assert wiz.answer("cy ann bob") == "grid: Cy > Ann > Bob"
@@ -625,3 +627,31 @@ def test_digest_citations_are_stripped_but_the_words_and_user_text_stay() -> Non
     assert strip_rule_tags("white is not one (black red, # 19.4)") == "white is not one (black red)"
     assert strip_rule_tags("boosts (free: heat control, MODULES.md 20.11): +2") == "boosts (free: heat control): +2"
     assert strip_rule_tags("note 'Ann #2 (4.1) was late'") == "note 'Ann #2 (4.1) was late'"  # not a citation
+
+
+def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_path: Path) -> None:
+    # MODULES.md 20.12: in a slipstream+1 sector the slipstream is 2 or 3 spaces; "y3" in a line takes 3, "y4"
+    # is refused by the rule and nothing is written.
+    log = RaceLog(tmp_path / "race.db")
+    tokens = ["weather", "overheat", "limit+1", "slipstream+1"]  # corner 4's sector runs over the finish line
+    rid = start_race(
+        log,
+        track="usa",
+        cars=cars(2),
+        mode="open",
+        grid=["Red", "Blue"],
+        weather=True,
+        weather_tile="cloud",
+        road_tokens=tokens,
+    )
+    s = Session(log, rid)
+    while s.question.kind in ("setup_shuffle", "setup_draw"):
+        s.answer("1 2 3 4 1 2 3" if s.question.kind == "setup_draw" else "")
+    for answer in ("1 1", "1", "1", "-", "", "1"):  # gears, plays; Red: no react, no discard, draws a 1
+        s.answer(answer)
+    assert s.question.kind == "react" and s.question.car == "Blue"  # beside Red on space 1
+    assert "slipstream +1" in s.question.hint
+    length = s.proj.effective.length
+    assert "not 4 (# 20.12)" in s.answer("- y4")[0].text and s.proj.effective.length == length
+    assert s.answer("- y3")[0].text == "  ✓ Blue slipstreams 3 spaces"
+    assert s.view.cars["Blue"].progress == 4

@@ -177,3 +177,51 @@ def test_heatlog_undo_asks_before_reopening_a_finished_race(tmp_path: Path) -> N
     assert RaceLog(db).store.length(rid) == length
     done = subprocess.run([*CMD, "undo", "--yes", "--db", str(db)], capture_output=True, text=True)
     assert done.returncode == 0 and "retracted by event" in done.stdout
+
+
+def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path) -> None:
+    # MODULES.md 19.3-19.7, 20.2-20.3: the set-up asks the Legend options, the race asks the tile and the tokens
+    # (Tab completes them), then the Legend card at the Legend's turn; every answer is echoed in words, a
+    # Legend's car line has no gear or Engine, and no digest tag is printed without --rules.
+    child = spawn(tmp_path / "race.db", "--new", "--weather")
+    for prompt, answer, echo in [
+        ("race name", "Rainy Tuesday", "race name: Rainy Tuesday"),
+        ("track", "", "USA: 69 spaces, 2 laps, 4 corners"),
+        ("cars", "Ann:red Bob:blue legend:black", "cars: Ann (red), Bob (blue); Legends: Legend-Black"),
+        ("Legend options", "pro 9", "pro Legends add 0 to 6 to the helmet"),
+        ("Legend options", "pro 1", "Legends: pro +1, not aggressive"),
+        ("variant", "", "variant: standard"),
+        ("experienced drivers", "", "handicap: none"),
+        ("mode", "", "mode: table (hands hidden)"),
+        ("grid order", "legend ann bob", "grid: Legend-Black > Ann > Bob"),
+    ]:
+        child.expect_exact(prompt)
+        child.sendline(answer)
+        child.expect_exact(echo)
+    child.expect_exact("race 1 created: Rainy Tuesday")
+    child.expect_exact("weather tile (cloud fog storm snow rain sun): ")
+    child.send("ra\t")  # Tab completes the tile
+    child.expect_exact("rain")
+    child.sendline("")
+    child.expect_exact("✓ weather rain")
+    child.expect_exact("road conditions, one token per corner 1–4 in racing order: ")
+    child.sendline("weather overheat limit+1 heat-control")
+    child.expect_exact("✓ road conditions corner 1 weather, corner 2 overheat, corner 3 limit+1, corner 4 heat-control")
+    child.expect_exact("── round 1 ── order: Legend-Black > Ann > Bob")
+    child.expect_exact("Legend-Black: space 69 (race line), lap 1/2, Legend (moved by the Legend card); next: corner 1")
+    child.expect_exact("Ann gear (now 1) [1]: ")
+    child.sendline("2 2")
+    child.expect_exact("✓ Ann gear 2, Bob gear 2")
+    child.expect_exact("Legend card for round 1: Legend-Black's helmet number (black): ")
+    child.send("\t\t")  # Tab lists the numbers printed on the cards not yet turned
+    child.expect(r"10\s+11\s+12\s+13\s+14\s+15\s+16\s+17\s+18\s+19")
+    child.sendline("25")
+    child.expect_exact("no Legend card gives black the number 25")
+    child.sendline("16")
+    child.expect_exact("✓ Legend-Black: Legend card 1 (black 16)")
+    child.expect_exact("→ Legend-Black (Legend) before the Legend line: helmet 17 would cross corner 1, stops on")
+    child.expect_exact("Ann reveals 2: ")
+    screen = ANSI.sub("", child.before or "")
+    assert "(# 19" not in screen and "MODULES.md" not in screen, screen  # plain words without --rules
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -186,12 +186,20 @@ class Session:
         """What was understood, in words, so a slip is seen at once (``Ann gear 2, Cy gear 3``)."""
         if not typed and not closes:
             return []
-        words = [describe(ev) for ev in typed]
+        words = [self._legend_words(q, ev) if ev["type"] == "legend_card_revealed" else describe(ev) for ev in typed]
         if not words and q.kind == "gear":
             words = [f"{q.car} keeps gear {q.default}"]
         words += ["done reacting" if x == 5 else "no discard" for _, _, x in closes]
         sep = ", " if q.kind == "gear" else "; "
         return [Line("  ✓ " + sep.join(words), "dim")]
+
+    def _legend_words(self, q: Question, ev: Event) -> str:
+        """``Legend-Black: card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""
+        rules, car = self.state.legends, self.state.cars.get(q.car or "")
+        if rules is None or car is None:
+            return describe(ev)
+        printed = rules.entry(ev["card"], car.colour).helmet
+        return f"{car.name}: Legend card {ev['card']} ({car.colour} {printed})"
 
     def _close_optional(self, q: Question) -> list[Line]:
         sub = 5 if q.kind == "react" else 8

@@ -132,7 +132,10 @@ class NewRace:
                         raise MalformedInput(f"{tok!r} is not a car of this race ({', '.join(names)})")
                     chosen.append(hits[0])
                 self.answers["handicap"] = chosen
-                return ("handicap: " + ", ".join(chosen) + " start with 5 Heat on the Engine") if chosen else None
+                if not chosen:
+                    return "handicap: none"
+                verb = "starts" if len(chosen) == 1 else "start"
+                return f"handicap: {', '.join(chosen)} {verb} with 5 Heat on the Engine"
             if step == "mode":
                 m = s.lower() or "table"
                 if m not in ("table", "open"):
