@@ -1237,6 +1237,47 @@ class EventStore:
                 (json.dumps(cursor) if cursor is not None else None, race),
             )
 
+    # ---- race summaries (a cache of what `heatlog races` shows: status, winner, rounds; never race truth)
+
+    SUMMARY_TABLE = "race_summaries"
+    _SUMMARY_DDL = (
+        "CREATE TABLE IF NOT EXISTS race_summaries (race INTEGER PRIMARY KEY REFERENCES races(id), "
+        "length INTEGER NOT NULL, rules_version TEXT NOT NULL, summary TEXT NOT NULL)"
+    )
+
+    def race_summaries(self, rules_version: str) -> dict[int, tuple[int, dict[str, Any]]]:
+        """Every cached summary made under ``rules_version``: race -> (effective log length it was made at,
+        summary). A file without the table (older, or read-only) has none."""
+        with self._guard() as conn:
+            try:
+                rows = conn.execute(
+                    "SELECT race, length, summary FROM race_summaries WHERE rules_version = ?", (rules_version,)
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return {}
+        out: dict[int, tuple[int, dict[str, Any]]] = {}
+        for race, length, text in rows:
+            try:
+                summary = json.loads(text)
+            except (TypeError, ValueError):
+                continue  # a damaged cache row is recomputed
+            if isinstance(summary, dict):
+                out[int(race)] = (int(length), summary)
+        return out
+
+    def put_race_summaries(self, rules_version: str, rows: list[tuple[int, int, dict[str, Any]]]) -> None:
+        """Cache (race, effective log length, summary) rows in one transaction, replacing older ones."""
+        if not rows:
+            return
+        with self._tx(write=True) as conn:
+            conn.execute(self._SUMMARY_DDL)
+            conn.executemany(
+                "INSERT INTO race_summaries (race, length, rules_version, summary) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(race) DO UPDATE SET length = excluded.length, rules_version = excluded.rules_version, "
+                "summary = excluded.summary",
+                [(race, length, rules_version, canonical(summary).decode()) for race, length, summary in rows],
+            )
+
     # ---- helpers
 
     @staticmethod

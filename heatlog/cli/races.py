@@ -96,60 +96,92 @@ def new(
         typer.echo(str(race))
 
 
+LIST_COLUMNS = ("id", "name", "track", "mode", "cars", "status", "winner", "rounds", "events", "branch of", "created")
+
+
 @app.command()
 @user_errors
-def races(db: DbOpt = None, as_json: JsonOpt = False) -> None:
-    """List the races and branches in the database.
+def races(
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+    all_races: Annotated[bool, typer.Option("--all", help="List simulated races too.")] = False,
+    simulated: Annotated[bool, typer.Option("--simulated", help="List only the simulated races.")] = False,
+) -> None:
+    """List the races and branches in the database: status, winner and rounds of each.
 
-    Example: heatlog races --json
+    Simulated races (heatlog simulate) are left out unless --all or --simulated: a host's races are not
+    buried under simulations. Piped, one tab-separated line per race (nothing cut); --json for scripts.
+
+    Example: heatlog races;  heatlog races --all --json
     """
+    from ..racelist import list_races
+
+    if all_races and simulated:
+        raise typer.BadParameter("give --all or --simulated, not both")
+    which = None if all_races else simulated
     with open_log(db) as log:
-        infos = log.store.races()
-        if as_json:
-            typer.echo(json.dumps([_race_dict(i) for i in infos], indent=2))
-            return
-        if not sys.stdout.isatty():
-            # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to
-            # lay out: thousands of races print at once).
-            from ..usertext import visible
+        err = err_console()
 
-            lines = ["\t".join(("id", "name", "track", "mode", "cars", "events", "branch of", "created"))]
-            for i in infos:
-                m = i.meta
-                cells = (
-                    str(i.id),
-                    i.name or "",
-                    str(m.get("track", "")),
-                    str(m.get("mode", "")),
-                    ", ".join(map(str, m.get("cars", []))),
-                    str(i.event_count),
-                    f"{i.parent} @ {i.fork_seq}" if i.parent else "",
-                    i.created[:19],
-                )
-                lines.append("\t".join(visible(c).replace("\t", "\\t") for c in cells))
-            sys.stdout.write("\n".join(lines) + "\n")
-            return
-        from rich.table import Table
+        def progress(done: int, todo: int) -> None:
+            if done == 1 and todo > 50 and err.is_terminal:  # only a first list of many races waits
+                err.print(f"summarising {todo} races (once: kept for the next list) …", style="dim", markup=False)
 
-        table = Table(title=f"races in {log.path}")
-        for col in ("id", "name", "track", "mode", "cars", "events", "branch of", "created"):
-            table.add_column(col)
-        for i in infos:
-            m = i.meta
-            table.add_row(
-                str(i.id),
-                i.name or "",
-                str(m.get("track", "")),
-                str(m.get("mode", "")),
-                ", ".join(m.get("cars", [])),
-                str(i.event_count),
-                f"{i.parent} @ {i.fork_seq}" if i.parent else "",
-                i.created[:19],
-            )
-        out_console().print(table)
+        listed, hidden = list_races(log, simulated=which, progress=progress)
+        path = log.path
+    if as_json:
+        typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2))
+        return
+    rows = [_race_cells(x) for x in listed]
+    if not sys.stdout.isatty():
+        # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to lay out:
+        # thousands of races print at once).
+        from ..usertext import visible
+
+        lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(visible(c).replace("\t", "\\t") for c in r) for r in rows]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    import shutil
+
+    from ..views.listing import aligned
+
+    out = out_console()
+    # A terminal: the date to the minute; mode, events and "branch of" (first when no race is a branch) give way
+    # while lines do not fit, then the name and the cars are cut with "…" (piped output above never cuts).
+    rows = [(*r[:10], r[10][:16].replace("T", " ")) for r in rows]
+    optional = [3, 8, 9] if any(x.info.parent for x in listed) else [9, 3, 8]
+    lines = aligned(LIST_COLUMNS, rows, width=shutil.get_terminal_size().columns, flexible=(1, 4), optional=optional)
+    out.print(f"races in {path}", style="bold", markup=False, highlight=False)
+    out.print(lines[0], style="bold", markup=False, highlight=False, soft_wrap=True)
+    sys.stdout.flush()
+    out.file.write("".join(line + "\n" for line in lines[1:]))
+    out.file.flush()
+    if not listed:
+        out.print("no races" + (" of your own" if hidden else ""), style="dim", markup=False)
+    if hidden and which is False:
+        plural = "s" if hidden != 1 else ""
+        out.print(f"{hidden} simulated race{plural} not listed: heatlog races --all", style="dim", markup=False)
 
 
-def _race_dict(i: Any) -> dict[str, Any]:
+def _race_cells(x: Any) -> tuple[str, ...]:
+    i, s = x.info, x.summary
+    m = i.meta
+    return (
+        str(i.id),
+        i.name or "",
+        str(m.get("track", "")),
+        str(m.get("mode", "")),
+        ", ".join(map(str, m.get("cars", []))),
+        x.status_words(),
+        s.get("winner") or "",
+        str(s.get("round") or ""),
+        str(i.event_count),
+        f"{i.parent} @ {i.fork_seq}" if i.parent else "",
+        i.created[:19],
+    )
+
+
+def _race_dict(x: Any) -> dict[str, Any]:
+    i = x.info
     return {
         "id": i.id,
         "name": i.name,
@@ -158,6 +190,10 @@ def _race_dict(i: Any) -> dict[str, Any]:
         "fork_seq": i.fork_seq,
         "meta": i.meta,
         "events": i.event_count,
+        "simulated": x.simulated,
+        "status": x.summary["status"],
+        "winner": x.summary.get("winner"),
+        "rounds": x.summary.get("round"),
     }
 
 

@@ -138,7 +138,7 @@ def simulate(
                 try:
                     for p in played:
                         race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
-                                          bots=drivers, validated=p.validated)
+                                          bots=drivers, validated=p.validated, summary=p.summary)
                         results.append({"race": race, "seed": p.seed, "track": p.track, "laps": p.laps,
                                         "rounds": p.rounds, "over": p.over, "events": len(p.events), **p.conditions,
                                         "order": p.order})

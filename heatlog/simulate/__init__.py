@@ -19,9 +19,11 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .. import RULES_VERSION
 from ..bots import Bot, get_bot
 from ..engine.errors import MalformedInput
 from ..engine.state import RaceState, Turn
+from ..racelist import summary_of
 from ..racelog import RaceLog
 from ..races import legend_cars, race_started_event
 from ..validation import validate_event
@@ -131,7 +133,7 @@ def simulate_race(
     race = None
     if log is not None:
         label = name or f"sim {start['track']['id']} seed {seed}"
-        race = store_race(log, events, name=label, bots=drivers, start_validated=True)
+        race = store_race(log, events, name=label, bots=drivers, start_validated=True, summary=summary_of(state))
     return race, events, state
 
 
@@ -155,6 +157,7 @@ def store_race(
     bots: Mapping[str, Bot] | None = None,
     start_validated: bool = False,
     validated: bool = False,
+    summary: dict[str, Any] | None = None,
 ) -> int:
     """Validate every event of a played race (the door) and append the log to ``log`` in one transaction.
 
@@ -175,6 +178,8 @@ def store_race(
     }
     race = log.store.create_race(name, meta)
     log.store.append_many(race, events)
+    if summary is not None:  # what `heatlog races` shows, from the final state the simulator holds (racelist.py)
+        log.store.put_race_summaries(RULES_VERSION, [(race, len(events), summary)])
     return race
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules_version
+from ..racelist import summary_of
 from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race, validate_played
 
 Event = dict[str, Any]
@@ -35,6 +36,7 @@ class Played:
     conditions: dict[str, Any]  # the weather tile and road tokens drawn (MODULES.md 20.2), empty without
     rules: str  # the rules fingerprint of the worker that played and validated it
     over: bool = True  # False: stopped unfinished after MAX_ROUNDS rounds (a car stuck for good)
+    summary: dict[str, Any] = field(default_factory=dict)  # for `heatlog races` (racelist.summary_of)
 
     @property
     def validated(self) -> bool:
@@ -58,7 +60,20 @@ def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
         weather = {"weather": state.weather_tile, "road_conditions": list(cond.tokens)} if cond is not None else {}
         over = state.phase == "over"
         rounds = state.round if over else state.round - 1  # stopped at the start of round MAX_ROUNDS + 1
-        out.append(Played(seed, events, state.track.name, state.laps, rounds, rows, weather, rules_version(), over))
+        out.append(
+            Played(
+                seed,
+                events,
+                state.track.name,
+                state.laps,
+                rounds,
+                rows,
+                weather,
+                rules_version(),
+                over,
+                summary=summary_of(state),
+            )
+        )
     return out
 
 

@@ -1,0 +1,64 @@
+"""Plain aligned tables measured in terminal cells (``李`` and most emoji take two), fast for thousands of rows.
+
+rich's ``Table`` measures and lays out every cell (about 2 ms a row); a list of races needs none of that: each
+column is as wide as its widest cell (``rich.cells.cell_len``) and one column (the name) gives way when the
+line would not fit the terminal, cut with ``…`` at a cell boundary, never in the middle of a wide character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len, set_cell_size
+
+from ..usertext import visible
+
+GAP = "  "
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` padded (or cut with ``…``) to exactly ``width`` cells."""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    if width <= 0:
+        return ""
+    return set_cell_size(text, width - 1) + "…"
+
+
+def aligned(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    width: int | None = None,
+    flexible: Sequence[int] = (),
+    optional: Sequence[int] = (),
+) -> list[str]:
+    """The header and rows as lines of aligned columns. With a terminal ``width``: the ``optional`` columns
+    (indexes, least wanted first) are left out while lines do not fit, then the ``flexible`` ones shrink, the
+    widest first (cut with ``…``, down to their header's width); other columns are never cut."""
+    cells = [[visible(c) for c in header]] + [[visible(c) for c in row] for row in rows]
+    keep = list(range(len(header)))
+    widths = {i: max(cell_len(r[i]) for r in cells) for i in keep}
+
+    def total() -> int:
+        return sum(widths[i] for i in keep) + len(GAP) * (len(keep) - 1)
+
+    if width is not None:
+        for i in optional:
+            if total() <= width:
+                break
+            keep.remove(i)
+        floor = {i: cell_len(cells[0][i]) for i in flexible if i in keep}
+        over = total() - width
+        while over > 0:  # one cell at a time from the widest flexible column still above its header
+            wide = [i for i in floor if widths[i] > floor[i]]
+            if not wide:
+                break
+            i = max(wide, key=lambda k: widths[k])
+            widths[i] -= 1
+            over -= 1
+    last = keep[-1]
+    return [
+        GAP.join(r[i] if i == last and cell_len(r[i]) <= widths[i] else fit(r[i], widths[i]) for i in keep).rstrip()
+        for r in cells
+    ]
