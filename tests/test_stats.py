@@ -327,6 +327,34 @@ def test_cli_stats_across_races(tmp_path: Path) -> None:
     assert both.returncode == 1 and "choose one" in both.stderr
 
 
+def test_cli_stats_of_a_season_has_its_standings_and_its_drivers(tmp_path: Path) -> None:
+    """MODULES.md 21.10: ``stats --season`` reads the season's races: its standings (points per race, total,
+    wins) as ``season show`` has them, and each driver's statistics and rating over those races only."""
+    db = tmp_path / "s.db"
+    assert run("simulate", "--season", "1961", "--seed", "3", db=db).returncode == 0
+    assert run("simulate", "--cars", "3", "--seed", "9", db=db).returncode == 0  # a race outside the season
+    data = json.loads(run("stats", "--season", "1", "--json", db=db).stdout)
+    shown = json.loads(run("season", "show", "1", "--json", db=db).stdout)
+    assert data["over"] is True and data["season_races"] == data["races_run"] == 3 and len(data["races"]) == 3
+    totals = {s["driver"]: s["points"] for s in data["standings"]}
+    assert sum(totals.values()) == sum(sum(p for p in s["per_race"] if p) for s in data["standings"])
+    assert [s["driver"] for s in data["standings"]] == [d["driver"] for d in data["drivers"]]
+    assert all(d["races"] == 3 for d in data["drivers"])  # the race outside the season is not counted
+    assert sum(s["wins"] for s in data["standings"]) == sum(d["wins"] for d in data["drivers"]) == 3
+    final = shown["standings"][-1]
+    assert [(s["name"], s["points"], s["per_race"]) for s in final] == [
+        (s["driver"], s["points"], s["per_race"]) for s in data["standings"]
+    ]
+    table = run("stats", "--season", "1", db=db)
+    assert table.returncode == 0 and "standings" in table.stdout and "Points" in table.stdout
+    csv_lines = run("stats", "--season", "1", "--csv", db=db).stdout.splitlines()
+    assert csv_lines[0].startswith("season,season_position,season_points,driver,") and len(csv_lines) == 5
+    missing = run("stats", "--season", "7", db=db)
+    assert missing.returncode == 1 and "no season 7" in missing.stderr
+    both = run("stats", "--season", "1", "--all", db=db)
+    assert both.returncode == 1 and "give it alone" in both.stderr
+
+
 def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     assert run("simulate", "--races", "2", "--seed", "5", db=db).returncode == 0

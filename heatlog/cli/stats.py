@@ -21,6 +21,10 @@ def stats(
     all_races: Annotated[bool, typer.Option("--all", help="Every race (not branches), per driver name.")] = False,
     track: Annotated[str | None, typer.Option("--track", help="Races on this track (id, e.g. usa).")] = None,
     driver: Annotated[str | None, typer.Option("--driver", help="Only this driver, over every race.")] = None,
+    season: Annotated[
+        int | None,
+        typer.Option("--season", help="The races of this championship season, with its points and standings."),
+    ] = None,
     branches: Annotated[bool, typer.Option("--branches", help="Count what-if branches as races too.")] = False,
     as_json: JsonOpt = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (one row per car or driver).")] = False,
@@ -34,7 +38,10 @@ def stats(
     Per-turn facts come from the derived `turns` table while it matches the log, else from the log (and the
     table is refreshed). Ctrl-C during a long run prints what was read so far, marked partial.
 
-    Example: heatlog stats --race 3;  heatlog stats --all --csv > drivers.csv;  heatlog stats --driver Ann
+    With --season, the season's races: its standings (points per race, total, wins; MODULES.md 21.10) beside
+    each driver's statistics and rating over those races.
+
+    Example: heatlog stats --race 3;  heatlog stats --all --csv > drivers.csv;  heatlog stats --season 1
     """
     from ..engine.errors import MalformedInput
     from ..stats import TurnsTable, career, race_stats
@@ -44,8 +51,13 @@ def stats(
     many = all_races or track is not None or driver is not None
     if many and race is not None:
         raise MalformedInput("--race is one race; --all, --track and --driver are many races: choose one")
+    if season is not None and (many or race is not None or branches):
+        raise MalformedInput("--season reads the season's races: give it alone")
     with open_log(db) as log:
         table = TurnsTable(log)
+        if season is not None:
+            _season_stats(log, table, season, rebuild, as_json, as_csv)
+            return
         if not many:
             rid = log.resolve(race)
             facts = next(iter(table.facts([rid], rebuild=rebuild)))
@@ -75,6 +87,68 @@ def stats(
             if not result.drivers and not partial:
                 raise MalformedInput(f"no race with a driver named {driver!r}")
         _print_career(result, as_json, as_csv)
+
+
+def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool) -> None:
+    """``stats --season``: the season's standings and each driver's statistics over its races."""
+    from ..engine.errors import MalformedInput
+    from ..season import season_view, seasons
+    from ..stats import career
+
+    known = [s[0] for s in seasons(log)]
+    if season not in known:
+        raise MalformedInput(f"no season {season} (seasons: {', '.join(map(str, known)) or 'none'})")
+    view = season_view(log, season)
+    ids = [sr.race for sr in view.races if sr.race is not None]
+    read = list(table.facts(ids, rebuild=rebuild))
+    result = career(read, total=len(ids))
+    names = [d["name"] for d in view.drivers]
+    rows = view.tables[-1] if view.tables else []
+    standing = {
+        st.name: {"position": i, "points": st.points, "per_race": list(st.per_race), "wins": st.wins}
+        for i, st in enumerate(rows, start=1)
+    }
+    order = {n: i for i, n in enumerate([st.name for st in rows] or names)}
+    result.drivers.sort(key=lambda d: (order.get(d.driver, len(order)), d.driver))  # season order, then Legends
+    summary = {
+        "season": view.id,
+        "name": view.name,
+        "season_races": len(view.races),
+        "races_run": len(view.tables),
+        "over": view.over,
+        "standings": [{"driver": n, **standing[n]} for n in (st.name for st in rows)],
+    }
+    if as_json:
+        typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False))
+        return
+    if as_csv:
+        out = []
+        for d in result.drivers:
+            mine = standing.get(d.driver, {})
+            out.append({"season": view.id, "season_position": mine.get("position"),
+                        "season_points": mine.get("points"), **_flat(d.to_dict())})
+        _write_csv(out)
+        return
+    from rich.table import Table
+
+    done = "over" if view.over else f"{len(view.tables)} of {len(view.races)} races run"
+    t = Table(title=f"season {view.id} ({view.name}): standings — {done}", title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("Driver")
+    for sr in view.races[: len(view.tables)]:
+        t.add_column(f"R{sr.index}", justify="right")
+    t.add_column("Points", justify="right")
+    t.add_column("Wins", justify="right")
+    for i, row in enumerate(rows, start=1):
+        per_race = ("—" if p is None else str(p) for p in row.per_race)
+        t.add_row(str(i), row.name, *per_race, str(row.points), str(row.wins))
+    console = out_console()
+    if rows:
+        console.print(t, markup=False)
+    else:
+        console.print(f"season {view.id} ({view.name}): no race finished yet", markup=False)
+    if result.races:
+        _print_career(result, False, False)
 
 
 class _progress:
