@@ -212,7 +212,9 @@ class RaceLog:
         """The start of ``round`` from its snapshot, reading no events when nothing since can undo it.
 
         Costs the snapshot, the log length and a look at the ``retracted`` events since the snapshot (an
-        index), however long the race; each such retraction is checked by counting the rows it spans. None
+        index), however long the race; each such retraction is checked by counting the rows it spans. It folds no
+        event, so it checks no hash chain: the snapshot is sealed to the hash of its event (EventStore._unseal),
+        and a full read (show without --round, replay, export, audit) checks the chain. None
         (replay the log instead) if there is no snapshot, or if it does not hold: its event is gone, or a
         retraction since reaches back to it or is not one :func:`effective_log` would accept.
         """

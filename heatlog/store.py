@@ -56,6 +56,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GENESIS",
     "Check",
+    "DamagedLog",
     "EventStore",
     "Problem",
     "RaceInfo",
@@ -147,6 +148,21 @@ class Problem:
 
     def __str__(self) -> str:
         return f"race {self.race}, event {self.seq}: {self.kind}: {self.message}"
+
+
+class DamagedLog(StoreError):
+    """A read found the hash chain of the events it returns broken (an event changed, missing or out of place):
+    the log is damaged or was tampered with, and nothing derived from it is shown. ``problem`` is the first
+    defect found; ``heatlog audit`` lists them all."""
+
+    def __init__(self, problem: Problem, hint: str = "") -> None:
+        self.problem = problem
+        also = f"; {hint} reads it anyway" if hint else ""
+        super().__init__(
+            f"the log is damaged or was tampered with at event {problem.seq}: {problem.message}; nothing was read "
+            f"(`heatlog audit --race {problem.race}` lists every problem{also})",
+            race=problem.race,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +317,7 @@ _SELECT_EVENTS = (
     "WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
 )
 _SELECT_PAYLOADS = "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
+_SELECT_CHAIN = "SELECT seq, payload, prev_hash, hash FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq"
 _SELECT_RETRACTIONS = (
     "SELECT seq, payload FROM events WHERE race = ? AND seq > ? AND seq <= ? AND type = 'retracted' ORDER BY seq"
 )
@@ -327,6 +344,12 @@ class EventStore:
         self._base: dict[int, tuple[int, str]] = {}
         self._conn: sqlite3.Connection | None = None
         self._recorder_table = False
+        #: What a read does when the hash chain of the events it returns is broken: None raises DamagedLog (the
+        #: default: nothing derived from a damaged log is shown); a callable is told each Problem and the read
+        #: goes on with the rows as stored (``--force``).
+        self.on_damage: Callable[[Problem], None] | None = None
+        #: How the refusal tells the user to read anyway (the command's flag, e.g. ``--force``); "" for none.
+        self.force_hint = ""
         self._conn = self._open(create, busy_timeout_ms)
         self.db = sqlite_utils.Database(self._conn, execute_plugins=False, recursive_triggers=False)
 
@@ -676,15 +699,19 @@ class EventStore:
             event = None
         if not isinstance(event, dict):
             raise StoreError(
-                f"event {seq} is not a valid JSON object: the database is damaged (run verify): {self.path}",
+                f"event {seq} is not a valid JSON object: the database is damaged (`heatlog audit --race {race}` "
+                f"lists every problem): {self.path}",
                 race=race,
             )
         return StoredEvent(race, seq, type_, v, event, recorded, prev_hash, hash_)
 
     def _read_log(self, conn: sqlite3.Connection, race: int) -> list[StoredEvent]:
         log: list[StoredEvent] = []
+        chain = _Chain(self, race, 1, GENESIS)
         for seg_race, low, high in self._segments(conn, race):
-            log.extend(self._row_event(row) for row in conn.execute(_SELECT_EVENTS, (seg_race, low, high)))
+            rows = conn.execute(_SELECT_EVENTS, (seg_race, low, high)).fetchall()
+            chain.check(seg_race, [(r[1], r[4], r[6], r[7]) for r in rows], high)
+            log.extend(self._row_event(row) for row in rows)
         return log
 
     def events(self, race: int) -> list[StoredEvent]:
@@ -698,7 +725,36 @@ class EventStore:
         The lean read of replays: only seq and payload are read, each payload is decoded once, and no
         :class:`StoredEvent` is built. A payload that is not a JSON object raises StoreError, as in ``events``.
         """
-        return self._select(race, _SELECT_PAYLOADS, after, upto)
+        with self._tx(write=False, race=race) as conn:
+            out: list[tuple[int, dict[str, Any]]] = []
+            for seg_race, rows in self._checked(conn, race, after, upto):
+                out.extend(self._decode_rows(seg_race, rows))
+            return out
+
+    def _checked(
+        self, conn: sqlite3.Connection, race: int, after: int, upto: int | None
+    ) -> Iterator[tuple[int, list[tuple[Any, ...]]]]:
+        """(physical race, [(seq, payload, prev_hash, hash)]) per segment of the effective log with ``after`` <
+        seq <= ``upto``, once the hash chain of those rows is checked: each row's hash is that of its payload
+        and the hash before it, rows follow without gaps, and the first continues from the event at ``after``
+        (or from the start). A broken chain raises :class:`DamagedLog` (or goes to :attr:`on_damage`)."""
+        chain: _Chain | None = None
+        for seg_race, low, high in self._segments(conn, race):
+            low, high = max(low, after), high if upto is None else min(high, upto)
+            if high <= low:
+                continue
+            if chain is None:
+                prev = GENESIS if low == 0 else self._hash_at(conn, race, low)
+                chain = _Chain(self, race, low + 1, prev)
+            try:
+                rows = conn.execute(_SELECT_CHAIN, (seg_race, low, high)).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "decode" not in str(exc).lower():
+                    raise
+                with self._raw_text():  # a row that is not UTF-8: located, reported, never a bare sqlite error
+                    rows = conn.execute(_SELECT_CHAIN, (seg_race, low, high)).fetchall()
+            chain.check(seg_race, rows, high)
+            yield seg_race, rows
 
     def retractions_since(self, race: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
         """``(seq, event)`` of the ``retracted`` events of the effective log at ``seq`` or later (branch-aware).
@@ -730,11 +786,13 @@ class EventStore:
                     out.extend(self._decode_rows(seg_race, conn.execute(sql, (seg_race, low, high)).fetchall()))
             return out
 
-    def _decode_rows(self, race: int, rows: list[tuple[int, Any]]) -> list[tuple[int, dict[str, Any]]]:
+    def _decode_rows(self, race: int, rows: list[tuple[Any, ...]]) -> list[tuple[int, dict[str, Any]]]:
+        """(seq, event) of rows that start with seq and payload."""
         scan = _SCAN
         out: list[tuple[int, dict[str, Any]]] = []
         append = out.append
-        for seq, payload in rows:
+        for row in rows:
+            seq, payload = row[0], row[1]
             try:  # json.loads without its per-call overhead; anything unusual takes the slow path
                 event, end = scan(payload, 0)
                 if end == len(payload) and type(event) is dict:
@@ -1070,14 +1128,8 @@ class EventStore:
         ``anchor``, a last line holding the race's anchor (:meth:`anchor`), which import checks."""
         with self._tx(write=False, race=race) as conn:
             parts: list[str] = []
-            for seg_race, low, high in self._segments(conn, race):
-                parts.extend(
-                    row[0] + "\n"
-                    for row in conn.execute(
-                        "SELECT payload FROM events WHERE race = ? AND seq > ? AND seq <= ? ORDER BY seq",
-                        (seg_race, low, high),
-                    )
-                )
+            for _, rows in self._checked(conn, race, 0, None):
+                parts.extend(row[1] + "\n" for row in rows)  # checked: UTF-8 text, as stored
             if anchor:
                 seq, digest = self._tail(conn, race)
                 line = {"heatlog_anchor": ANCHOR_VERSION, "race": race, "seq": seq, "head": digest}
@@ -1290,6 +1342,50 @@ class EventStore:
             return canonical(meta).decode()
         except (TypeError, ValueError) as exc:
             raise MalformedInput(f"race meta cannot be stored as JSON: {exc}") from None
+
+
+class _Chain:
+    """The running check of a hash chain over rows read in seq order (see :meth:`EventStore._checked`)."""
+
+    __slots__ = ("store", "race", "seq", "prev")
+
+    def __init__(self, store: EventStore, race: int, seq: int, prev: str | None) -> None:
+        self.store, self.race, self.seq, self.prev = store, race, seq, prev
+
+    def check(self, seg_race: int, rows: list[tuple[Any, ...]], high: int) -> None:
+        """Check ``(seq, payload, prev_hash, hash)`` rows of ``seg_race`` (a segment ending at ``high``)."""
+        sha = hashlib.sha256
+        seq, prev = self.seq, self.prev
+        for row_seq, payload, prev_hash, digest in rows:
+            if row_seq != seq:
+                self._damage(seg_race, seq, "gap", _missing(seq, row_seq - 1))
+            elif prev_hash != prev and prev is not None:
+                why = "it does not continue the hash chain from the event before (rows reordered, replaced or removed)"
+                self._damage(seg_race, row_seq, "chain", why)
+            try:
+                ok = sha((prev_hash + payload).encode()).hexdigest() == digest
+            except (TypeError, UnicodeEncodeError):
+                self._damage(seg_race, row_seq, "text", "its row does not hold UTF-8 text where text belongs")
+                raise StoreError(f"event {row_seq} is not UTF-8 text: it cannot be read", race=self.race) from None
+            if not ok:
+                self._damage(seg_race, row_seq, "hash", "its content changed (its hash does not match)")
+            seq, prev = row_seq + 1, digest
+        if high != _NO_LIMIT and seq <= high:
+            self._damage(seg_race, seq, "gap", _missing(seq, high))
+            seq, prev = high + 1, None  # the next segment cannot chain from what is missing
+        self.seq, self.prev = seq, prev
+
+    def _damage(self, seg_race: int, seq: int, kind: str, message: str) -> None:
+        if seg_race != self.race:
+            message += f" (in the prefix shared with race {seg_race})"
+        problem = Problem(self.race, seq, kind, message)
+        if self.store.on_damage is None:
+            raise DamagedLog(problem, self.store.force_hint)
+        self.store.on_damage(problem)
+
+
+def _missing(first: int, last: int) -> str:
+    return f"event {first} is missing" if first == last else f"events {first}..{last} are missing"
 
 
 def _lenient_text(data: bytes) -> str:

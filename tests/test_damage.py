@@ -139,3 +139,49 @@ def test_a_hand_edited_snapshot_never_changes_show_round(tmp_path: Path) -> None
     conn.close()
     assert run("show", "--round", "3", "--json", db=db).stdout == first.stdout
     assert run("show", "--round", "3", db=db).returncode == 0
+
+
+def _imported(tmp_path: Path) -> Path:
+    from replay_cases import RACE_LOG
+
+    db = tmp_path / "h.db"
+    assert run("import", str(RACE_LOG), db=db).returncode == 0
+    return db
+
+
+READS = [["show"], ["show", "--json"], ["position"], ["replay", "--round", "2"], ["export"]]
+
+
+def test_reads_refuse_a_broken_hash_chain_and_force_reads_it_with_a_warning(tmp_path: Path) -> None:
+    db = _imported(tmp_path)
+    good = {tuple(args): run(*args, db=db).stdout for args in READS}
+    # event 7's stored hash no longer matches its content, and event 8 no longer chains from it
+    raw(db, f"UPDATE events SET hash = '{'ab' * 32}' WHERE race = 1 AND seq = 7")
+    for args in [*READS, ["replay", "--html", str(tmp_path / "r.html")]]:
+        r = run(*args, db=db)
+        assert one_error_line(r), (args, r)
+        assert "race 1" in r.stderr and "at event 7" in r.stderr and "--force reads it anyway" in r.stderr, r
+        assert r.stdout == "" and not (tmp_path / "r.html").exists()
+    for args in READS:
+        r = run(*args, "--force", db=db)
+        assert r.returncode == 0, (args, r)
+        warnings = [line for line in r.stderr.splitlines() if line.startswith("Warning:")]
+        assert warnings[0].startswith("Warning: race 1: event 7: its content changed"), r
+        assert "event 8" in warnings[1] and "hash chain" in warnings[1], r
+        assert r.stdout == good[tuple(args)]  # the content itself was intact: --force shows what is stored
+    # the recorder refuses too; its --force takes a race over, so reading anyway is --read-damaged
+    r = run("record", "--race", "1", db=db, input="")
+    assert one_error_line(r) and "at event 7" in r.stderr and "--read-damaged reads it anyway" in r.stderr, r
+    r = run("record", "--race", "1", "--read-damaged", db=db, input="")
+    assert "Warning: race 1: event 7" in r.stderr and "Traceback" not in r.stderr, r
+
+
+def test_a_missing_or_edited_event_is_named_in_the_refusal(tmp_path: Path) -> None:
+    db = _imported(tmp_path)
+    raw(db, "DELETE FROM events WHERE race = 1 AND seq = 10")
+    r = run("show", db=db)
+    assert one_error_line(r) and "at event 10: event 10 is missing" in r.stderr, r
+    db2 = _imported(tmp_path / "x") if (tmp_path / "x").mkdir() is None else db
+    raw(db2, "UPDATE events SET payload = replace(payload, '\"v\":1', '\"v\":1 ') WHERE race = 1 AND seq = 12")
+    r = run("export", db=db2)
+    assert one_error_line(r) and "at event 12: its content changed" in r.stderr, r

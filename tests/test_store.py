@@ -24,7 +24,9 @@ from heatlog.engine.errors import ConflictError, IllegalEvent, MalformedInput, S
 from heatlog.store import (
     APPLICATION_ID,
     GENESIS,
+    DamagedLog,
     EventStore,
+    Problem,
     StoredEvent,
     canonical,
     chain_hash,
@@ -539,8 +541,13 @@ class TestSQLiteEventStore(EventStoreContract):
         conn.close()
         problems = [(p.seq, p.kind) for p in store.verify(race)]
         assert problems == [(1, "columns"), (2, "columns"), (4, "hash"), (4, "json")]
+        with pytest.raises(StoreError, match="tampered with at event 4: its content changed"):
+            store.events(race)  # the broken chain is found first
+        seen: list[Problem] = []
+        store.on_damage = seen.append  # --force: read anyway; a row that is no JSON still cannot be read
         with pytest.raises(StoreError, match="event 4 is not a valid JSON object"):
             store.events(race)
+        assert [(p.seq, p.kind) for p in seen] == [(4, "hash")]
 
     def test_tamper_in_parent_prefix_shows_in_branch(self, store: EventStore, path: Path) -> None:
         parent = store.create_race("p", {})
@@ -555,6 +562,25 @@ class TestSQLiteEventStore(EventStoreContract):
             (parent, 2, "hash"),
             (parent, 3, "gap"),
         ]
+        # a read of the branch folds the shared prefix: it checks its chain too, naming the branch and the prefix
+        with pytest.raises(DamagedLog, match=f"race {branch}: .*at event 2: .*shared with race {parent}"):
+            store.log_from(branch)
+        seen: list[Problem] = []
+        store.on_damage = seen.append
+        assert [seq for seq, _ in store.log_from(branch)] == [1, 2, 4]
+        assert [(p.seq, p.kind) for p in seen] == [(2, "hash"), (3, "gap")]
+        assert store.export_jsonl(branch).count("\n") == 3
+
+    def test_reads_check_the_chain_from_where_they_start(self, store: EventStore, path: Path) -> None:
+        race = store.create_race("r", {})
+        self.fill(store, race, 6)
+        assert [seq for seq, _ in store.log_from(race, after=3)] == [4, 5, 6]
+        conn = self.drop_triggers(path)
+        conn.execute("UPDATE events SET prev_hash = ? WHERE race = ? AND seq = 4", (GENESIS, race))
+        conn.close()
+        with pytest.raises(DamagedLog, match="at event 4: it does not continue the hash chain"):
+            store.log_from(race, after=3)
+        assert [seq for seq, _ in store.log_from(race, after=4)] == [5, 6]  # rows 5 and 6 chain from row 4
 
     # ---- foreign, damaged and unusable files
 

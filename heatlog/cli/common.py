@@ -39,6 +39,12 @@ DbOpt = Annotated[
 RaceOpt = Annotated[int | None, typer.Option("--race", "-r", help="Race or branch id (default: the most recent race).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 RoundOpt = Annotated[int | None, typer.Option("--round", help="Start of round N instead of the latest state.")]
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Read a log whose hash chain is broken (damaged or tampered with) anyway, with a warning."
+    ),
+]
 
 
 def db_path(db: Path | None) -> Path:
@@ -48,14 +54,41 @@ def db_path(db: Path | None) -> Path:
     return Path(env) if env else Path("heatlog.db")
 
 
-def open_log(db: Path | None, *, create: bool = False) -> "RaceLog":
+def open_log(
+    db: Path | None, *, create: bool = False, force: bool | None = None, force_flag: str = "--force"
+) -> "RaceLog":
+    """The database of a command. A command that reads a race's log either refuses a broken hash chain (the
+    default) or, with ``force`` True, warns on standard error and reads it anyway; ``force`` False names
+    ``force_flag`` in the refusal (None: the command has no such flag)."""
     from ..engine.errors import StoreError
     from ..racelog import RaceLog
 
     path = db_path(db)
     if not create and not path.exists():
         raise StoreError(f"no heatlog database at {path} (start a race with `heatlog new`, or pass --db)")
-    return RaceLog(path, create=create)
+    log = RaceLog(path, create=create)
+    if force is not None:
+        log.store.force_hint = force_flag
+    if force:
+        log.store.on_damage = _damage_warner(force_flag)
+    return log
+
+
+def _damage_warner(flag: str) -> Callable[[Any], None]:
+    """Warn once per problem of a damaged log read with --force (a log read twice warns once)."""
+    seen: set[tuple[int, int, str]] = set()
+
+    def warn(problem: Any) -> None:
+        from ..usertext import visible
+
+        key = (problem.race, problem.seq, problem.kind)
+        if key in seen:
+            return
+        seen.add(key)
+        text = f"Warning: race {problem.race}: event {problem.seq}: {problem.message}; read anyway ({flag})"
+        err_console().print(visible(text), soft_wrap=True, markup=False)
+
+    return warn
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ import typer
 
 from .common import (
     DbOpt,
+    ForceOpt,
     JsonOpt,
     RaceOpt,
     app,
@@ -68,13 +69,14 @@ def export(
     anchor: Annotated[
         bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
     ] = False,
+    force: ForceOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Export a race's log as JSON Lines (one event per line); with --anchor, ending with the race's anchor line.
 
     Example: heatlog export --race 1 -o race1.jsonl
     """
-    with open_log(db) as log:
+    with open_log(db, force=force) as log:
         text = log.store.export_jsonl(log.resolve(race), anchor=anchor)
     if output is None:
         sys.stdout.write(text)

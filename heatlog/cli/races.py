@@ -9,6 +9,7 @@ import typer
 
 from .common import (
     DbOpt,
+    ForceOpt,
     JsonOpt,
     RaceOpt,
     RoundOpt,
@@ -199,7 +200,9 @@ def _race_dict(x: Any) -> dict[str, Any]:
 
 @app.command()
 @user_errors
-def show(race: RaceOpt = None, round: RoundOpt = None, as_json: JsonOpt = False, db: DbOpt = None) -> None:
+def show(
+    race: RaceOpt = None, round: RoundOpt = None, as_json: JsonOpt = False, force: ForceOpt = False, db: DbOpt = None
+) -> None:
     """Show a race's state: the board, each car, and what the race waits for.
 
     Example: heatlog show --race 2 --round 5
@@ -207,7 +210,7 @@ def show(race: RaceOpt = None, round: RoundOpt = None, as_json: JsonOpt = False,
     from ..engine.position import state_to_position
     from ..views.board import render_state
 
-    with open_log(db) as log:
+    with open_log(db, force=force) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         if as_json:
@@ -227,6 +230,7 @@ def replay(
     html: Annotated[
         Path | None, typer.Option("--html", help="Write one self-contained HTML replay to this file instead.")
     ] = None,
+    force: ForceOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Replay a race (or branch) round by round: the track, each car's turn, and what happened, in words.
@@ -238,7 +242,7 @@ def replay(
     """
     from ..views.replay import load_replay
 
-    with open_log(db) as log:
+    with open_log(db, force=force) as log:
         rp = load_replay(log, race)
     rp.check_car(car)
     if html is not None:
@@ -257,14 +261,14 @@ def replay(
 
 @app.command()
 @user_errors
-def position(race: RaceOpt = None, round: RoundOpt = None, db: DbOpt = None) -> None:
+def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = False, db: DbOpt = None) -> None:
     """Print the position (complete state as JSON, schema/position.schema.json).
 
     Example: heatlog position --round 3 > r3.json
     """
     from ..engine.position import state_to_position
 
-    with open_log(db) as log:
+    with open_log(db, force=force) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))

@@ -26,6 +26,12 @@ def record(
     rules: Annotated[
         bool, typer.Option("--rules", help="Name the rules digest items (# 4.1) in messages, for hosts who know them.")
     ] = False,
+    read_damaged: Annotated[
+        bool,
+        typer.Option(
+            "--read-damaged", help="Record on a log whose hash chain is broken (damaged or tampered with), warned."
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Record a race at the table: a guided session that asks every entry in turn (resumes where it stopped).
@@ -46,7 +52,7 @@ def record(
 
         if not new or race is not None:
             raise MalformedInput("--season starts the season's next race: give it with --new (and no --race)")
-        with open_log(db) as log:
+        with open_log(db, force=read_damaged, force_flag="--read-damaged") as log:
             race = next_race(log, season)
             view = season_view(log, season)
             sr = next(r for r in view.races if r.race == race)
@@ -57,6 +63,6 @@ def record(
                 err.print(f"not applied by heatlog yet: {'; '.join(missing)}")
             code = run_recorder(log, race=race, new=False, force=force, rules=rules)
         raise typer.Exit(code)
-    with open_log(db, create=new) as log:
+    with open_log(db, create=new, force=read_damaged, force_flag="--read-damaged") as log:
         code = run_recorder(log, race=race, new=new, force=force, weather=weather, rules=rules)
     raise typer.Exit(code)
