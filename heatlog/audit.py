@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .engine import apply
@@ -36,6 +37,10 @@ class AuditReport:
     notes: list[dict[str, Any]] = field(default_factory=list)
     finished: bool = False
     rounds: int = 0
+    #: The file's report only, when its schema was damaged: every object of the schema and its state
+    #: (heatlog.schema_repair.SchemaObject as dicts), and what the user can do.
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    advice: str = ""
 
     @property
     def clean(self) -> bool:
@@ -52,6 +57,7 @@ class AuditReport:
             "notes": self.notes,
             "rounds": self.rounds,
             "finished": self.finished,
+            **({"objects": self.objects, "advice": self.advice} if self.objects or self.advice else {}),
         }
 
 
@@ -161,6 +167,47 @@ def audit_races(
     return reports
 
 
+def schema_report(objects: list[Any], rows: dict[str, int], copy: Path | None, kept: bool) -> AuditReport:
+    """The file's report when SQLite cannot open it as it is because its schema (sqlite_master) is damaged:
+    one problem per damaged, missing or unknown object, saying what survives of it; ``rows`` counts the rows
+    of each table in the salvaged ``copy`` (None: no copy could be made)."""
+    report = AuditReport(0, "(the database file)")
+    report.objects = [{"type": o.type, "name": o.name, "status": o.status, "detail": o.detail} for o in objects]
+    for o in objects:
+        if o.status == "ok":
+            continue
+        what = f"{o.type} {o.name}: {o.status}: {o.detail}"
+        if copy is None:
+            fate = "nothing could be read past it"
+        elif o.status == "damaged" and o.type == "table":
+            fate = f"its {rows.get(o.name, 0)} row(s) survive: read below through a copy with heatlog's definition"
+        elif o.status == "damaged" and o.type == "index":
+            fate = "an index holds no facts: rebuilt in the copy"
+        elif o.status == "damaged":
+            fate = "put back as heatlog writes it in the copy"
+        elif o.status == "missing" and o.type == "trigger":
+            fate = "an append-only guard: heatlog adds it again when it opens the copy"
+        else:
+            fate = "left as it is"
+        report.problems.append(Finding(None, "sqlite_master", f"{what}; {fate}"))
+    intact = sum(1 for o in objects if o.status == "ok")
+    if copy is None:
+        report.advice = "restore the file from a backup: SQLite cannot read its schema even object by object"
+    elif kept:
+        report.advice = (
+            f"the salvaged copy is {copy} (this file was only read): check it with "
+            f"`heatlog audit --all --db {copy}` and go on with --db {copy}; keep this file until the copy is "
+            "checked"
+        )
+    else:
+        report.advice = (
+            f"{intact} of the schema's {len(objects)} objects are intact. SQLite cannot open this file as it "
+            "is; `heatlog audit --all --salvage NEW.db` writes a copy with heatlog's definitions put back "
+            "(this file is only read) to go on with (--db NEW.db), or restore the file from a backup"
+        )
+    return report
+
+
 def read_anchors(path: Any) -> list[dict[str, Any]]:
     """The anchors in a file written by ``heatlog anchor`` (JSON lines; other lines are refused)."""
     from .engine.errors import MalformedInput
@@ -187,6 +234,11 @@ def render_audit(console: Any, reports: list[AuditReport]) -> None:
         )
         for p in r.problems:
             console.print(f"  PROBLEM {p.kind}: {p.message}", markup=False)
+        if r.objects:
+            intact = [o["name"] for o in r.objects if o["status"] == "ok"]
+            console.print(f"  intact: {len(intact)} object(s) of the schema: {', '.join(intact)}", markup=False)
+        if r.advice:
+            console.print(f"  what you can do: {r.advice}", markup=False)
         for x in r.retractions:
             why = f" ({x['reason']})" if x.get("reason") else ""
             console.print(

@@ -404,6 +404,8 @@ class EventStore:
             self._conn = None
             if isinstance(exc, sqlite3.Error):
                 self._raise(exc)
+            if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes schema text that is not UTF-8
+                raise StoreError(_undecodable(self.path)) from None
             raise
         return conn
 
@@ -1386,6 +1388,10 @@ class _Chain:
 
 def _missing(first: int, last: int) -> str:
     return f"event {first} is missing" if first == last else f"events {first}..{last} are missing"
+
+
+def _undecodable(path: Path) -> str:
+    return f"file is not a heatlog database or is damaged (its schema holds bytes that are not UTF-8): {path}"
 
 
 def _lenient_text(data: bytes) -> str:

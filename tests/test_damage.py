@@ -185,3 +185,78 @@ def test_a_missing_or_edited_event_is_named_in_the_refusal(tmp_path: Path) -> No
     raw(db2, "UPDATE events SET payload = replace(payload, '\"v\":1', '\"v\":1 ') WHERE race = 1 AND seq = 12")
     r = run("export", db=db2)
     assert one_error_line(r) and "at event 12: its content changed" in r.stderr, r
+
+
+def _bytes(db: Path) -> list[bytes]:
+    """The file and its WAL, byte for byte (a dump needs a readable schema; an empty WAL is no change)."""
+    return [p.read_bytes() for p in (db, Path(f"{db}-wal")) if p.exists() and p.stat().st_size]
+
+
+def _flipped(db: Path, marker: bytes, offset: int, byte: int) -> None:
+    """One byte of the file changed where ``marker`` (text of sqlite_master, on page 1) begins."""
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db.read_bytes())
+    at = data.find(marker)
+    assert 0 < at < 4096, marker  # page 1: sqlite_master
+    data[at + offset] = byte
+    db.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("marker", "offset", "byte", "kind", "name", "fate"),
+    [
+        (b'CREATE TABLE "events"', 2, 0xFF, "table", "events", "row(s) survive: read below"),  # not UTF-8
+        (b'CREATE TABLE "races"', 2, ord("#"), "table", "races", "its 3 row(s) survive"),  # does not parse
+        (b"CREATE INDEX events_retracted", 7, ord("X"), "index", "events_retracted", "rebuilt in the copy"),
+        (b"CREATE TRIGGER events_no_update", 8, ord("#"), "trigger", "events_no_update", "put back"),
+        (b"tableeventsevents", 7, ord("x"), "table", "events", "its row names it 'evxnts'"),  # the row's name column
+    ],
+)
+def test_a_damaged_schema_is_reported_object_by_object_and_the_races_still_audited(
+    db: Path, tmp_path: Path, marker: bytes, offset: int, byte: int, kind: str, name: str, fate: str
+) -> None:
+    _flipped(db, marker, offset, byte)
+    before = _bytes(db)
+    assert one_error_line(run("show", db=db))  # the other commands refuse the file with one line
+    r = run("audit", "--all", "--json", db=db)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r
+    reports = json.loads(r.stdout)
+    whole = reports[0]
+    assert whole["race"] == 0 and not whole["clean"]
+    [problem] = whole["problems"]
+    assert problem["kind"] == "sqlite_master" and problem["message"].startswith(f"{kind} {name}: damaged: "), problem
+    assert fate in problem["message"], problem
+    statuses = {o["name"]: o["status"] for o in whole["objects"]}
+    assert statuses[name] == "damaged" and sum(s == "ok" for s in statuses.values()) == len(statuses) - 1
+    assert "--salvage" in whole["advice"]
+    # what survives: every race is audited (through a copy; the file itself is only read)
+    assert [(x["race"], x["clean"]) for x in reports[1:]] == [(1, True), (2, True), (3, True)]
+    assert _bytes(db) == before
+    text = run("audit", "--all", db=db)
+    assert text.returncode == 1 and f"PROBLEM sqlite_master: {kind} {name}: damaged" in text.stdout
+    assert "what you can do:" in text.stdout and "race 3" in text.stdout
+    # --salvage keeps the copy, which heatlog then reads as any file
+    copy = tmp_path / "salvaged.db"
+    assert run("audit", "--all", "--salvage", str(copy), db=db).returncode == 1
+    assert _bytes(db) == before
+    assert run("audit", "--all", db=copy).returncode == 0
+    assert run("show", "--race", "2", db=copy).returncode == 0
+    r = run("audit", "--all", "--salvage", str(copy), db=db)
+    assert one_error_line(r) and "will not overwrite" in r.stderr, r
+
+
+def test_a_file_whose_schema_cannot_be_read_at_all_still_gets_one_line(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[100:108] = b"\xff" * 8  # the b-tree header of page 1 (sqlite_master itself)
+    db.write_bytes(bytes(data))
+    r = run("audit", "--all", "--json", db=db)
+    assert r.returncode in (1, 2) and "Traceback" not in r.stderr and "internal error" not in r.stderr, r
+    if r.returncode == 1:
+        assert "restore the file from a backup" in r.stdout
+    else:
+        assert one_error_line(r)

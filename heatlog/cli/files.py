@@ -1,9 +1,10 @@
 """The log as a file: audit, export, import."""
 
+import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -33,32 +34,93 @@ def audit(
         typer.Option("--anchor", help="Also check the races against anchors kept elsewhere (`heatlog anchor`)."),
     ] = None,
     as_json: JsonOpt = False,
+    salvage: Annotated[
+        Path | None,
+        typer.Option(
+            "--salvage",
+            help="Write a copy of the file with heatlog's schema put back where it is damaged (the file is only "
+            "read), and audit the copy.",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Re-verify hash chains, schemas and rules; report every problem. Exit 0 clean, 1 problems, 2 unreadable.
 
+    A file whose schema (sqlite_master) is damaged is examined object by object and its races are audited
+    through a copy with heatlog's definitions put back (with --salvage PATH, the copy is kept there).
+
     Example: heatlog audit --all --json
     """
+    import tempfile
+
     from ..audit import audit_races, read_anchors, render_audit
     from ..engine.errors import HeatlogError
+    from .common import db_path
 
-    try:
-        anchors = read_anchors(anchor_file) if anchor_file is not None else None
-        log = open_log(db)
-        if anchors is not None and not all_races and race is None:
-            anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
-            ids = sorted(anchored & {i.id for i in log.store.races()})
-        else:
-            ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
-    except HeatlogError as err:
-        raise fail(str(err), 2) from None
-    with log, progress_bar(len(ids), "auditing", quiet=as_json) as update:
-        reports = audit_races(log, ids, anchors=anchors, progress=update)
+    whole: Any = None
+    log: Any = None
+    with tempfile.TemporaryDirectory(prefix="heatlog-salvage-") as scratch:
+        try:
+            anchors = read_anchors(anchor_file) if anchor_file is not None else None
+            whole, log = _open_or_salvage(db_path(db), salvage, Path(scratch))
+            if anchors is not None and not all_races and race is None:
+                anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
+                ids = sorted(anchored & {i.id for i in log.store.races()})
+            else:
+                ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
+        except HeatlogError as err:
+            if whole is None:
+                raise fail(str(err), 2) from None
+            ids = []
+        with (
+            contextlib.nullcontext() if log is None else log,
+            progress_bar(len(ids), "auditing", quiet=as_json) as update,
+        ):
+            reports = audit_races(log, ids, anchors=anchors, progress=update) if log is not None else []
+    if whole is not None:
+        reports.insert(0, whole)
     if as_json:
         typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
     else:
         render_audit(out_console(), reports)
     raise typer.Exit(0 if all(r.clean for r in reports) else 1)
+
+
+def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[Any, Any]:
+    """(report of the file's schema or None, the log to audit or None). A heatlog file SQLite cannot open
+    because its schema is damaged is examined object by object and its races are read through a salvaged
+    copy (kept at ``salvage`` if given, else in ``scratch``)."""
+    from ..audit import schema_report
+    from ..engine.errors import StoreError
+    from ..schema_repair import examine, looks_like_heatlog
+    from ..schema_repair import salvage as salvaged_copy
+
+    if salvage is None:
+        try:
+            return None, open_log(path)
+        except StoreError as err:
+            if not (looks_like_heatlog(path) and "damaged" in str(err)):
+                raise
+    elif not path.exists():
+        raise StoreError(f"no heatlog database at {path}")
+    copy = salvage if salvage is not None else scratch / path.name
+    try:
+        objects = salvaged_copy(path, copy)
+    except StoreError:
+        if salvage is not None:
+            raise
+        return schema_report(examine(path), {}, None, False), None
+    try:
+        log = open_log(copy)
+    except StoreError:
+        return schema_report(objects, {}, None, False), None
+    rows = {}
+    for o in objects:
+        if o.type == "table" and o.status != "missing":
+            with contextlib.suppress(Exception):
+                rows[o.name] = int(log.store.conn.execute(f'SELECT count(*) FROM "{o.name}"').fetchone()[0])
+    report = schema_report(objects, rows, copy, salvage is not None)
+    return (report if report.problems or salvage is not None else None), log
 
 
 @app.command()
