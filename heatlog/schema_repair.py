@@ -51,26 +51,37 @@ def looks_like_heatlog(path: Path) -> bool:
     return len(head) == 72 and head[:16] == _HEADER and int.from_bytes(head[68:72], "big") == APPLICATION_ID
 
 
-def _expected() -> dict[str, tuple[str, str, str | None]]:
-    """name -> (type, table, sql) of every object heatlog writes (the recorder table included)."""
+def _optional_ddl() -> list[str]:
+    """The statements of the tables heatlog makes only when first needed (recorder, summaries, seasons, the
+    derived turns): their absence is no damage."""
+    from .season import _TABLES as SEASON_TABLES
+    from .stats.derived import _DDL as DERIVED_DDL
+    from .store import EventStore
+
+    return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_TABLES, *DERIVED_DDL]
+
+
+def _objects(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str | None]]:
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    return {str(name): (str(type_), str(tbl), sql) for type_, name, tbl, sql in rows}
+
+
+def _expected() -> tuple[dict[str, tuple[str, str, str | None]], frozenset[str]]:
+    """name -> (type, table, sql) of every object heatlog writes, and the names of the optional ones."""
     import sqlite_utils
 
-    from .store import EventStore, _create_schema
+    from .store import _create_schema
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
         _create_schema(sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False))
-        conn.execute(EventStore._RECORDER_DDL)
-        return {
-            str(name): (str(type_), str(tbl), sql)
-            for type_, name, tbl, sql in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
-        }
+        core = _objects(conn)
+        for sql in _optional_ddl():
+            conn.execute(sql)
+        every = _objects(conn)
     finally:
         conn.close()
-
-
-#: Objects heatlog creates only when first needed: their absence is no damage.
-_OPTIONAL = frozenset({"recorder_sessions", "sqlite_autoindex_recorder_sessions_1"})
+    return every, frozenset(every) - frozenset(core)
 
 
 def _norm(sql: str | None) -> str:
@@ -118,7 +129,7 @@ def _why(sql: bytes | None, want: str | None) -> str:
 
 def examine(path: Path) -> list[SchemaObject]:
     """Every object of the file's schema against heatlog's, in heatlog's order (then unknown rows)."""
-    expected = _expected()
+    expected, optional = _expected()
     rows = _rows(path)
     by_name = {_text(r[2]): r for r in rows}
     found: dict[str, SchemaObject] = {}
@@ -157,7 +168,7 @@ def examine(path: Path) -> list[SchemaObject]:
     for name, (type_, _tbl, _sql) in expected.items():
         if name in found:
             out.append(found.pop(name))
-        elif name not in _OPTIONAL:
+        elif name not in optional:
             out.append(SchemaObject(type_, name, "missing", "the file has no such object"))
     out.extend(found.values())
     return out
@@ -175,7 +186,7 @@ def salvage(path: Path, dest: Path) -> list[SchemaObject]:
             shutil.copyfile(f"{path}-wal", f"{dest}-wal")
     except OSError as exc:
         raise StoreError(f"cannot write the salvaged copy {dest}: {exc.strerror or exc}") from None
-    expected = _expected()
+    expected, _ = _expected()
     damaged = [o for o in objects if o.status == "damaged" and o.rowid is not None]
     if not damaged:
         return objects
