@@ -171,7 +171,7 @@ def highlights(events: list[Event]) -> Highlights:
             h.cluttered.append((t.round, t.car))
         h.boosts += t.boosted
         h.slipstreams += bool(t.slipstream)
-        h.adrenaline += t.adrenaline_move + t.adrenaline_cooldown
+        h.adrenaline += len(t.happened("adrenaline"))
     h.lead_changes = max(0, len(leaders) - 1)
     first, second = state.cars[h.order[0]], state.cars[h.order[1]]
     if state.finish_rounds.get(first.name) == state.finish_rounds.get(second.name):

@@ -18,6 +18,7 @@ from .errors import AmbiguousInput, ConflictError, HeatlogError, IllegalEvent, M
 from .knowledge import Knowledge
 from .movement import landing
 from .position import state_from_position, state_to_position
+from .react import Happening, ReactPool, ReactUse, react_pool
 from .rules import adrenaline_cars, apply, closing_event, go_on, replay, round_order, start_round
 from .state import Car, RaceState, Turn
 from .steps import STEP_NAMES, Step
@@ -28,11 +29,14 @@ __all__ = [
     "Car",
     "ConflictError",
     "Corner",
+    "Happening",
     "HeatlogError",
     "IllegalEvent",
     "Knowledge",
     "MalformedInput",
     "RaceState",
+    "ReactPool",
+    "ReactUse",
     "STEP_NAMES",
     "Step",
     "StoreError",
@@ -48,6 +52,7 @@ __all__ = [
     "legal_gears",
     "playable_sets",
     "react_options",
+    "react_pool",
     "replay",
     "round_order",
     "slipstream_status",

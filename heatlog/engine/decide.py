@@ -13,8 +13,8 @@ from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT, PLAYABLE
 from .events import REGISTRY
-from .knowledge import Knowledge
 from .modules import circuits
+from .react import ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
@@ -155,8 +155,11 @@ def waiting_for(state: RaceState | None) -> Waiting:
 def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
     optional: list[str] = []
     if turn.sub == REACT:
-        for kind in dict.fromkeys(o["type"] for o in react_options(state, car, turn)):
+        pool = react_pool(state, car, turn)
+        for kind in dict.fromkeys(o["type"] for o in pool.options()):
             optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
+        if pool.mandatory:  # # 18.25: React cannot end yet, so nothing of a later step is open
+            return optional
     if turn.sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
     open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
@@ -193,32 +196,17 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
 
 
 def cooldown_left(turn: Turn, state: RaceState | None = None, car: Car | None = None) -> int:
-    """Cooldown still allowed this turn; with the state and car, as the car's sector has it now (no cooldown,
-    cooling bonus: # 20.9, 20.10, MA5)."""
+    """Cooldown still allowed this turn; with the state and car, what the React pool holds as the car's sector
+    has it now (no cooldown, cooling bonus: # 20.9, 20.10, MA5)."""
     if state is None or car is None:
         return turn.cooldown_allowance - turn.cooled
-    rules = state.rules
-    if rules.cooldown_block(state, car):
-        return 0
-    return max(0, turn.cooldown_allowance + rules.cooldown_bonus(state, car) - turn.cooled)
+    return sum(u.n for u in state.rules.react_uses(state, car, turn) if u.symbol == "cooldown")
 
 
 def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    """React decisions open now (# 6.2, 7.1–7.6), each a ready-to-append event."""
-    if turn.sub != 5 or turn.flipping is not None or turn.cluttered:
-        return []
-    out: list[Event] = []
-    heat_in_hand = Knowledge.of(car).hand_max(HEAT)  # the one joint deduction (# 1.7)
-    for n in range(1, min(cooldown_left(turn, state, car), heat_in_hand) + 1):
-        out.append({"type": "cooldown", "v": 1, "car": car.name, "count": n})
-    if not turn.boosted and car.engine >= state.rules.boost_cost(state, car):  # # 7.6 (free: # 20.11, MA20)
-        out.append({"type": "boost", "v": 1, "car": car.name})
-    if turn.adrenaline:
-        if not turn.adrenaline_move:
-            out.append({"type": "adrenaline", "v": 1, "car": car.name, "bonus": "move"})
-        if not turn.adrenaline_cooldown:
-            out.append({"type": "adrenaline", "v": 1, "car": car.name, "bonus": "cooldown"})
-    return out
+    """React decisions open now (# 6.2, 7.1–7.6, and a module's symbols), each a ready-to-append event: the
+    React pool's options (engine/react.py)."""
+    return react_pool(state, car, turn).options()
 
 
 def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
@@ -297,7 +285,10 @@ __all__ = [
     "discard_options",
     "legal_gears",
     "playable_sets",
+    "ReactPool",
+    "ReactUse",
     "react_options",
+    "react_pool",
     "slipstream_status",
     "waiting_for",
 ]

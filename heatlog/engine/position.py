@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any
 
-from .cards import CARDS, HAND_SIZE
+from .cards import CARDS, HAND_SIZE, VALUE
 from .errors import MalformedInput
 from .modules.legends import LegendDeck, LegendMove, LegendRules
 from .modules.weather import WeatherRules, build_conditions
@@ -29,6 +29,7 @@ _TURN_OPTIONAL = ("eliminated", "heat_removed", "owed")  # championship fields: 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
     d = asdict(t)
     d["flips"] = [list(x) for x in t.flips]
+    d["happenings"] = [list(x) for x in t.happenings]
     for key in _TURN_OPTIONAL:
         if not d[key]:
             del d[key]
@@ -43,7 +44,62 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     if d.get("legend") is not None:
         d["legend"] = LegendMove(**d["legend"])
+    if "happenings" in d:
+        d["happenings"] = [(str(k), str(s), int(a), int(m)) for k, s, a, m in d["happenings"]]
+        d["used"] = {str(k): int(n) for k, n in d.get("used", {}).items()}
+    else:  # a position written before turns recorded their happenings
+        d["happenings"], d["used"] = _old_happenings(d)
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
+
+
+def _old_happenings(d: dict[str, Any]) -> tuple[list[tuple[str, str, int, int]], dict[str, int]]:
+    """The happenings and React uses consumed of a turn from a position that predates them (its ``react_order``
+    strings and summary fields), as the turn would have recorded them."""
+    out: list[tuple[str, str, int, int]] = []
+    used: dict[str, int] = {}
+    sub = int(d.get("sub", 3))
+    if sub <= 3 and not d.get("cluttered"):
+        return [("stress", c if c != "-" else "", VALUE.get(c, 0), 0) for c in d.get("stress_found", [])], used
+    for c in d.get("stress_found", []):
+        out.append(("stress", c if c != "-" else "", VALUE.get(c, 0), 0))
+    if d.get("cluttered"):
+        out.append(("cluttered", "cards", 0, 0))
+        return out, used
+    boost = VALUE.get(d.get("boost_card") or "", 0) if d.get("boosted") else 0
+    speed = int(d.get("speed", 0)) - (1 if d.get("adrenaline_move") else 0) - boost
+    out.append(("speed", "cards", speed, int(d.get("moved", 0))))
+    gear = int(d.get("cooldown_allowance", 0)) - (1 if d.get("adrenaline_cooldown") else 0)
+    for item in d.get("react_order", []):
+        if item.startswith("cooldown"):
+            total = n = int(item.split()[1])
+            sources = []
+            for source, room in (("gear", gear), ("adrenaline", 1 - used.get("cooldown:adrenaline", 0)), ("bonus", n)):
+                k = min(n, room)
+                if k > 0:
+                    used[f"cooldown:{source}"] = used.get(f"cooldown:{source}", 0) + k
+                    sources.append(source)
+                    n -= k
+                    if source == "gear":
+                        gear -= k
+            out.append(("cooldown", "+".join(sources), total, 0))
+        elif item == "boost":
+            out.append(("boost", "free" if d.get("boost_free") else "engine", boost, int(d.get("boost_moved", 0))))
+        elif item == "adrenaline move":
+            out.append(("adrenaline", "move", 1, int(d.get("adrenaline_moved", 0))))
+        elif item == "adrenaline cooldown":
+            out.append(("adrenaline", "cooldown", 1, 0))
+    if d.get("slipstream"):
+        out.append(("slipstream", "car", 2, int(d.get("slipstream_moved", 0))))
+    for c in d.get("corners", []):
+        c = c if isinstance(c, dict) else asdict(c)
+        out.append(("corner", str(c["after_space"]), int(c["paid"]), 0))
+        if c["spinout"]:
+            out.append(("spinout", str(c["after_space"]), int(d.get("spinout_stress", 0)), 0))
+    if d.get("discarded"):
+        out.append(("discard", "hand", len(d["discarded"]), 0))
+    if d.get("drawn"):
+        out.append(("draw", "deck", int(d["drawn"]), 0))
+    return out, used
 
 
 def unknowns(state: RaceState) -> list[str]:

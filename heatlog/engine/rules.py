@@ -30,6 +30,7 @@ from .modules import circuits
 from .modules import legends as _legends
 from .modules import weather as _weather
 from .movement import landing, move, place
+from .react import base_react_uses, react_pool, spend_cooldown
 from .ruleset import Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
@@ -401,6 +402,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     car.discard = []
     assert turn is not None
     turn.shuffles += 1
+    turn.happenings.append(("reshuffle", "discard", car.deck_size, 0))
     if turn.flipping is not None:
         _flips_done(state, car, turn)
 
@@ -465,6 +467,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
     assert live is not None
     turn = live
     turn.drawn += n
+    turn.happenings.append(("draw", "deck", n, 0))
     if cards is not None:
         turn.drawn_cards.extend(cards)
     advance(state, car, turn, REPLENISH)  # the turn ends with a full hand (# 12.2) or nothing left to draw
@@ -711,9 +714,10 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
             car.discard.append(card)
             return
         car.play_area.append(card)
-    value = VALUE[card] if card is not None else 0  # # A8 reading: nothing to find counts 0
+    value = state.cards.value[card] if card is not None else 0  # # A8 reading: nothing to find counts 0
     if purpose == "stress":
         turn.stress_found.append(card or "-")
+        turn.happenings.append(("stress", card or "", value, 0))
         turn.speed += value
         turn.stress_left -= 1
         if not turn.stress_left:
@@ -722,8 +726,8 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.flipping = None
         turn.boost_card = card
         turn.speed += value  # # 7.5, 7.7
-        turn.boost_moved = move(state, car, turn, value)
-        turn.react_order.append("boost")
+        turn.boost_moved = moved = move(state, car, turn, value)
+        turn.happenings.append(("boost", "free" if turn.boost_free else "engine", value, moved))
 
 
 def _auto_flips(state: RaceState, car: Car, turn: Turn) -> None:
@@ -767,7 +771,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     blocked = rules.cooldown_block(state, car)  # where the car is now (a road condition: # 20.9, MA5)
     if blocked:
         raise _illegal(state, ev, blocked, "20.9")
-    left = turn.cooldown_allowance + rules.cooldown_bonus(state, car) - turn.cooled  # # 20.10: a cooling bonus
+    pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
+    left = pool.left("cooldown")
     if n > left:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         raise _illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn, not {n}{extra}", "7.2")
@@ -777,7 +782,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     _remove_from_hand(car, [HEAT] * n)
     car.engine += n
     turn.cooled += n
-    turn.react_order.append(f"cooldown {n}")
+    spend_cooldown(turn, pool, n)  # the uses it takes, in the pool's order
 
 
 def _boost(state: RaceState, ev: Event) -> None:
@@ -811,14 +816,14 @@ def _adrenaline(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, "the adrenaline move is taken once", "6.2")
         turn.adrenaline_move = True
         turn.speed += 1  # # 6.2, A11: adds to speed even when blocked
-        turn.adrenaline_moved = move(state, car, turn, 1)
-        turn.react_order.append("adrenaline move")
+        turn.adrenaline_moved = moved = move(state, car, turn, 1)
+        turn.happenings.append(("adrenaline", "move", 1, moved))
     elif bonus == "cooldown":
         if turn.adrenaline_cooldown:
             raise _illegal(state, ev, "the adrenaline cooldown is taken once", "6.2")
         turn.adrenaline_cooldown = True
         turn.cooldown_allowance += 1  # # 7.4
-        turn.react_order.append("adrenaline cooldown")
+        turn.happenings.append(("adrenaline", "cooldown", 1, 0))
     else:
         raise _malformed(state, ev, "bonus must be move or cooldown")
 
@@ -896,10 +901,13 @@ def _slipstream(state: RaceState, ev: Event) -> None:
                 f"{car.name} may slipstream {' or '.join(map(str, totals))} spaces here, not {spaces}",
                 "20.12" if spaces > 2 else "8.2",
             )
+    if turn.sub == REACT:
+        _react_may_end(state, car, turn, ev)
     turn.sub = SLIPSTREAM
     turn.slipstream = taken
     if taken:
-        turn.slipstream_moved = move(state, car, turn, spaces)  # # 8.2, 8.4: not speed (# 8.5)
+        turn.slipstream_moved = moved = move(state, car, turn, spaces)  # # 8.2, 8.4: not speed (# 8.5)
+        turn.happenings.append(("slipstream", "bonus" if spaces > 2 else "car", spaces, moved))
     _close_until(state, car, turn, DISCARD, ev)
 
 
@@ -912,16 +920,21 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
         limit = rules.corner_limit(state, car, turn, corner)  # # 9.3 (a road token changes it, # 20.8)
         cost = rules.corner_cost(state, car, corner, turn.speed, limit)  # # 9.3 (overheat, # 20.13, MA19)
+        where = str(corner.after_space)
         if cost <= car.engine:
             _pay_heat(car, cost)
             turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
+            turn.happenings.append(("corner", where, cost, 0))
             continue
         paid = car.engine
         _pay_heat(car, paid)  # # 10.1: pay all remaining
         turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, paid, True))
+        turn.happenings.append(("corner", where, paid, 0))
         p, lane = landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
+        back = p - car.progress
         place(state, car, p, lane)
         stress = SPINOUT_STRESS[turn.gear]  # # 10.3
+        turn.happenings.append(("spinout", where, stress, back))
         _add_to_hand(car, STRESS, stress)
         car.stress_taken += stress
         car.gear = 1  # # 10.4
@@ -940,7 +953,25 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
         raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
+    if turn.sub == REACT and target > REACT:
+        _react_may_end(state, car, turn, ev)
     advance(state, car, turn, target)
+
+
+def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
+    """# 18.25: React cannot end while a mandatory use is left in the pool (none in the base game, which pays
+    nothing for the check: only a module's React uses can be mandatory)."""
+    if state.rules.react_uses is base_react_uses:
+        return
+    left = react_pool(state, car, turn).mandatory
+    if left:
+        what = ", ".join(f"{u.symbol} ({u.source})" for u in left)
+        if ev is None:
+            raise IllegalEvent(
+                f"React is not over: {what} must be used first", round=state.round or None, step=REACT,
+                car=car.name, rule="18.25",
+            )
+        raise _illegal(state, ev, f"React is not over: {what} must be used first", "18.25")
 
 
 def go_on(state: RaceState) -> RaceState:
@@ -950,7 +981,10 @@ def go_on(state: RaceState) -> RaceState:
     turn = state.turn
     if turn is None or turn.flipping is not None or turn.owed or turn.sub < REACT or turn.sub > DISCARD:
         raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
-    advance(state, state.cars[turn.car], turn, DISCARD if turn.sub < DISCARD else REPLENISH)
+    car = state.cars[turn.car]
+    if turn.sub == REACT:
+        _react_may_end(state, car, turn, None)
+    advance(state, car, turn, DISCARD if turn.sub < DISCARD else REPLENISH)
     return state
 
 
@@ -1002,6 +1036,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     _remove_from_hand(car, cards)
     car.discard.extend(cards)
     turn.discarded = list(cards)
+    turn.happenings.append(("discard", "hand", len(cards), 0))
     advance(state, car, turn, REPLENISH)
 
 
@@ -1096,9 +1131,11 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                     break
             if sub == REVEAL:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
+                    turn.happenings.append(("cluttered", "cards", 0, 0))
                     _enter_replenish(state, car, turn)
                 else:
-                    turn.moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
+                    turn.moved = moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
+                    turn.happenings.append(("speed", "cards", turn.speed, moved))
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
                 _check_corners(state, car, turn)  # step 7

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, engine_heat, starting_deck
 from .modules import circuits
+from .react import ReactUse, base_react_uses
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
     from .state import Car, RaceState, Turn
@@ -143,6 +144,8 @@ class Rules:
     shift_cost: Callable[[RaceState, Car, int, int], int] = base_shift_cost
     cooldown: Callable[[RaceState, Car, int], int] = base_cooldown
     boost_cost: Callable[[RaceState, Car], int] = base_boost_cost
+    # # 6.2, 7.1–7.6: the React pool's uses open now (engine/react.py); a module adds its symbols' uses
+    react_uses: Callable[[RaceState, Car, Turn], list[ReactUse]] = base_react_uses
     slipstream_distance: Callable[[RaceState, Car], int] = base_slipstream_distance
     corner_limit: Callable[[RaceState, Car, Turn, Corner], int] = base_corner_limit
     corner_cost: Callable[[RaceState, Car, Corner, int, int], int] = base_corner_cost

@@ -13,6 +13,7 @@ from typing import Any
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .modules.legends import LegendDeck, LegendMove, LegendRules
 from .modules.weather import Conditions, WeatherRules
+from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
@@ -118,7 +119,6 @@ class Turn:
     adrenaline_move: bool = False
     adrenaline_cooldown: bool = False
     adrenaline_moved: int = 0
-    react_order: list[str] = field(default_factory=list)
     slipstream: bool | None = None  # None: not offered / not decided
     slipstream_moved: int = 0
     corners: list[CornerCheck] = field(default_factory=list)
@@ -139,6 +139,31 @@ class Turn:
     # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
     # the card comes from), in order: nothing else may happen in the turn until they are recorded.
     owed: list[str] = field(default_factory=list)
+    # What happened, in order: (kind, source, amount, moved) tuples (engine/react.py lists the kinds). Derived,
+    # like every field here; views, narration and statistics read it instead of working anything out again.
+    happenings: list[Happening] = field(default_factory=list)
+    used: dict[str, int] = field(default_factory=dict)  # React uses consumed: "symbol:source" -> amount (react.py)
+
+    def happened(self, kind: str) -> list[Happening]:
+        """The happenings of one kind, in order."""
+        return [h for h in self.happenings if h[0] == kind]
+
+    @property
+    def step3_speed(self) -> int:
+        """The Speed of step 3 (# 5.1: the revealed cards, Stress replaced by what its flips found); 0 before
+        the move, after a cluttered reveal and for a Legend."""
+        for kind, _source, amount, _moved in self.happenings:
+            if kind == "speed":
+                return amount
+        return 0
+
+    @property
+    def spaces_moved(self) -> int:
+        """The spaces moved at step 3 and by React moves (# 5.3, 6.2, 7.5; a module's React moves too), not the
+        slipstream (# 8.4) nor a spinout; a Legend's move (# 19.7)."""
+        if self.legend is not None:
+            return self.moved
+        return sum(h[3] for h in self.happenings if h[3] > 0 and h[0] != "slipstream")
 
     @property
     def revealed(self) -> bool:

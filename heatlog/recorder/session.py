@@ -728,13 +728,8 @@ def _ordinal(n: int) -> str:
 
 def _move_line(s: RaceState, t: Turn) -> str:
     car = s.cars[t.car]
-    step3 = t.speed - (1 if t.adrenaline_move else 0)
-    if t.boosted and t.boost_card:
-        from ..engine.cards import VALUE
-
-        step3 -= VALUE.get(t.boost_card, 0)
     return (
-        f"{t.car} plays {played_words(t)}: speed {step3}, moves {t.moved} "
+        f"{t.car} plays {played_words(t, s.cards)}: speed {t.step3_speed}, moves {t.moved} "
         f"to space {s.track.space_of(t.start + t.moved) if t.moved else s.track.space_of(t.start)}"
         f" (Engine {car.engine})"
     )

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Step, Turn, apply, slipstream_status, waiting_for
-from ..engine.cards import STRESS, VALUE
+from ..engine.cards import STRESS
 
 Event = dict[str, Any]
 
@@ -127,8 +127,8 @@ class RaceFacts:
 
 def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: bool) -> TurnFacts:
     """The facts of a completed ``turn``, read off its record (``state``: right after it ended)."""
-    gear_allowance = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0)
-    cooled_adrenaline = max(0, turn.cooled - gear_allowance)
+    cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
+    boost_value = sum(h[2] for h in turn.happenings if h[0] == "boost")  # the value the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
     return TurnFacts(
         race=race,
@@ -144,7 +144,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         end=turn.end,
         moved=turn.moved,
         heat_shift=turn.shift_heat,
-        heat_boost=1 if turn.boosted else 0,
+        heat_boost=1 if turn.boosted and not turn.boost_free else 0,  # # 20.11: a free boost pays none
         heat_corners=sum(c.paid for c in turn.corners),
         cooled_gear=turn.cooled - cooled_adrenaline,
         cooled_adrenaline=cooled_adrenaline,
@@ -154,7 +154,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         spinout_stress=turn.spinout_stress,
         boosted=turn.boosted,
         boost_card=turn.boost_card if turn.boosted else None,
-        boost_value=VALUE.get(turn.boost_card or "", 0) if turn.boosted else 0,
+        boost_value=boost_value,
         adrenaline=turn.adrenaline,
         adrenaline_move=turn.adrenaline_move,
         slipstream_offered=offered or bool(turn.slipstream),

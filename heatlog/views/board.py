@@ -276,7 +276,7 @@ def cars_table(
             did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
             gear = "L"
         else:
-            moved = t.moved + t.boost_moved + t.adrenaline_moved
+            moved = t.spaces_moved
             did = [
                 " ".join(t.played),
                 _flips(t),

@@ -6,15 +6,15 @@ spins out, back to space 33, takes 2 Stress, gear 1".
 
 from __future__ import annotations
 
-from ..engine.cards import BASE_CATALOGUE, STRESS
+from ..engine.cards import BASE_CATALOGUE, STRESS, Catalogue
 from ..engine.modules import circuits
 from ..engine.state import RaceState, Turn
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-def _card(c: str) -> str:
-    return BASE_CATALOGUE.label(c)  # Heat, Stress, or the speed card's token
+def _card(state: RaceState, c: str) -> str:
+    return state.cards.label(c)  # Heat, Stress, an upgrade's name, or the speed card's token (the race's cards)
 
 
 def corner_number(state: RaceState, after_space: int) -> int:
@@ -34,7 +34,8 @@ def gear_words(turn: Turn) -> str:
     return f"shifts to {ORDINAL[turn.gear]}{heat}"
 
 
-def played_words(turn: Turn) -> str:
+def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE) -> str:
+    """The played cards in words, each Stress with what its flips found (``cards``: the race's catalogue)."""
     found = iter(turn.stress_found)
     parts = []
     for c in turn.played:
@@ -42,7 +43,7 @@ def played_words(turn: Turn) -> str:
             got = next(found, "-")
             parts.append(f"Stress→{got if got != '-' else 'nothing'}")
         else:
-            parts.append(_card(c))
+            parts.append(cards.label(c))
     return " ".join(parts)
 
 
@@ -52,23 +53,24 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     name = turn.car
     if turn.legend is not None:
         return legend_words(state, turn)
-    head = f"{name} {gear_words(turn)}, plays {played_words(turn)}"
+    head = f"{name} {gear_words(turn)}, plays {played_words(turn, state.cards)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
-    skipped = [c for p, c in turn.flips if c not in BASE_CATALOGUE.basic]  # # 14.1: a flip skips these
-    parts = [head + f": speed {turn.speed - (1 if turn.adrenaline_move else 0) - _boost_value(turn)}"]
+    skipped = [c for p, c in turn.flips if c not in state.cards.basic]  # # 14.1: a flip skips these
+    step3 = turn.step3_speed  # the turn's own record (its happenings), never worked out again here
+    parts = [head + f": speed {step3}"]
     if skipped:
-        parts.append("flips past " + " ".join(_card(c) for c in skipped))
-    parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < _step3_speed(turn) else ""))
-    for item in turn.react_order:
-        if item.startswith("cooldown"):
-            parts.append(f"cools {item.split()[1]} Heat")
-        elif item == "boost":
-            paid = "free: heat control, MODULES.md 20.11" if turn.boost_free else "1 Heat"
-            parts.append(f"boosts ({paid}): +{_boost_value(turn)}, moves {turn.boost_moved}")
-        elif item == "adrenaline move":
-            parts.append(f"adrenaline +1, moves {turn.adrenaline_moved}")
-        elif item == "adrenaline cooldown":
+        parts.append("flips past " + " ".join(_card(state, c) for c in skipped))
+    parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < step3 else ""))
+    for kind, source, amount, moved in turn.happenings:
+        if kind == "cooldown":
+            parts.append(f"cools {amount} Heat")
+        elif kind == "boost":
+            paid = "free: heat control, MODULES.md 20.11" if source == "free" else "1 Heat"
+            parts.append(f"boosts ({paid}): +{amount}, moves {moved}")
+        elif kind == "adrenaline" and source == "move":
+            parts.append(f"adrenaline +1, moves {moved}")
+        elif kind == "adrenaline":
             parts.append("adrenaline: one more Heat may be cooled")
     if turn.boosted or turn.adrenaline_move:
         parts.append(f"speed {turn.speed}")
@@ -121,16 +123,6 @@ def legend_words(state: RaceState, turn: Turn) -> str:
     elif turn.laps_before < _laps_after(state, turn):
         parts.append(f"completes lap {_laps_after(state, turn)}")
     return "; ".join(parts)
-
-
-def _boost_value(turn: Turn) -> int:
-    from ..engine.cards import VALUE
-
-    return VALUE.get(turn.boost_card or "", 0) if turn.boosted else 0
-
-
-def _step3_speed(turn: Turn) -> int:
-    return turn.speed - (1 if turn.adrenaline_move else 0) - _boost_value(turn)
 
 
 def _laps_after(state: RaceState, turn: Turn) -> int:

@@ -532,7 +532,7 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                     "played": _legend_played(t) if t.legend is not None else " ".join(t.played),
                     "flips": _flips(t),
                     "speed": t.speed,
-                    "move": t.moved + t.boost_moved + t.adrenaline_moved,
+                    "move": t.spaces_moved,
                     "slip": _slip(t),
                     "corners": _corners(state, t),
                     "spin": f"+{t.spinout_stress}S" if t.spinout else "",

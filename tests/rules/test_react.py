@@ -24,7 +24,7 @@ def test_7_1_effects_in_any_order_each_completed_before_the_next():
     race.reject("cooldown", car="B", count=1, rule="7.1")  # finish the flip first
     race.flip("B", "H", "3")
     race.cooldown("B", 2)
-    assert race.turn.react_order == ["boost", "cooldown 2"]
+    assert [h[:2] for h in race.turn.happenings[1:]] == [("boost", "engine"), ("cooldown", "gear")]
     assert race.at("B")[0] == 7 and race.car("B").engine == 7
 
 
@@ -47,12 +47,13 @@ def test_7_1_A4_adrenaline_and_boost_are_two_moves_order_changes_the_space_not_s
     first = setup()
     first.adrenaline("B", "move").boost("B", "2")
     assert first.at("B")[0] == 7 and first.turn.speed == 4
-    assert first.turn.react_order == ["adrenaline move", "boost"]
+    assert first.turn.happenings[1:] == [("adrenaline", "move", 1, 1), ("boost", "engine", 2, 2)]
 
     second = setup()
     second.boost("B", "2").adrenaline("B", "move")
     assert second.at("B")[0] == 5 and second.turn.speed == 4
     assert second.turn.boost_moved == 1 and second.turn.adrenaline_moved == 0
+    assert second.turn.happenings[1:] == [("boost", "engine", 2, 1), ("adrenaline", "move", 1, 0)]
 
 
 def test_7_2_cooldown_by_gear_3_1_0_0():

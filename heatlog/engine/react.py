@@ -1,0 +1,184 @@
+"""React as a pool of uses (# 6.2, 7.1–7.6), and the happenings a turn records.
+
+**The pool.** At React (step 5) a car has a pool of *uses*: each is one symbol from one source — the gear's
+cooldown (# 7.2), the adrenaline move and cooldown (# 6.2, 7.4), the boost (# 7.5), a cooling bonus (the race's
+``cooldown_bonus`` point: a weather sector's, # 20.10); a module adds its own (the Garage's card symbols, # 18.7)
+by wrapping the race's ``Rules.react_uses`` point. :func:`react_pool` is the one answer to "what may this car
+still do in React", which ``decide.react_options`` (and through it the recorder, the bots and the simulator)
+turns into ready events, and each React handler checks and consumes: a use is consumed by the event that takes
+it, and what it did is recorded on the turn as a happening. Nothing else knows what React offers.
+
+**Happenings.** ``Turn.happenings`` is the turn's own record of what happened, in order, as plain tuples
+``(kind, source, amount, moved)`` (plain tuples: the engine appends a few per turn on the hot path):
+
+=================  ==============================  ===================================  =======================
+kind               source                          amount                               moved
+=================  ==============================  ===================================  =======================
+``speed``          ``cards``                       the Speed of step 3 (# 5.1)          spaces moved (# 5.3)
+``cluttered``      ``cards``                       0                                    0 (# 13.2)
+``stress``         the card found ('' for none)    its value (# 5.2, A8)                0
+``cooldown``       the sources it drew on, in      Heat moved hand → Engine (# 7.3)     0
+                   order, joined by ``+``
+                   (``gear``, ``gear+adrenaline``,
+                   ``bonus``: a cooling bonus)
+``adrenaline``     ``move`` / ``cooldown``         1 (# 6.2)                            spaces moved (# A11)
+``boost``          ``engine`` / ``free``           the value found (# 7.5, 20.11)       spaces moved
+``slipstream``     ``car`` / ``bonus``             spaces asked (# 8.2, 20.12)          spaces moved (# 8.4)
+``corner``         the corner's ``after_space``    Heat paid (# 9.3)                    0
+``spinout``        the corner's ``after_space``    Stress taken (# 10.3)                spaces back (negative)
+``discard``        ``hand``                        cards discarded (# 11.1)             0
+``reshuffle``      ``discard``                     cards shuffled into the deck (# 5.6) 0
+``draw``           ``deck``                        cards drawn (# 12.2)                 0
+=================  ==============================  ===================================  =======================
+
+One event, one happening. A cooldown event names no source: it spends the gear's cooldown first, then the
+adrenaline's, then a cooling bonus, and ``Turn.used`` keeps what each counted use has given so far
+(``"cooldown:gear": 2``), which is what the pool reads back. Modules add kinds and uses of their own. Views,
+narration and statistics read these instead of working anything out again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .steps import REACT
+
+if TYPE_CHECKING:
+    from .state import Car, RaceState, Turn
+
+Event = dict[str, Any]
+Happening = tuple[str, str, int, int]  # (kind, source, amount, moved): see the module docstring
+
+# Sources of the base cooldown, in the order a cooldown that names none spends them (# 7.2, 7.4, 20.10).
+COOLDOWN_SOURCES = ("gear", "adrenaline", "bonus")
+
+
+@dataclass(frozen=True, slots=True)
+class ReactUse:
+    """One use open in React: a symbol from a source, ``n`` of it left (cooldown: the Heat it may still move)."""
+
+    symbol: str  # cooldown, boost, adrenaline_move, adrenaline_cooldown; a module's own (e.g. reduce, scrap)
+    source: str  # gear, adrenaline, bonus, engine, free; a module's own (e.g. a card token)
+    n: int = 1
+    mandatory: bool = False  # must be used before React ends (the Garage's Heat cost and Scrap, # 18.25)
+    events: tuple[Event, ...] = ()  # the decisions that take it, ready to append (cooldown: see ReactPool)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactPool:
+    """The uses open to the car in React now, in the order a player would be offered them."""
+
+    uses: tuple[ReactUse, ...]
+    car: str = ""
+    heat_in_hand: int = 0  # the most Heat the hand can hold (the one joint deduction, # 1.7): caps cooldown
+
+    def left(self, symbol: str) -> int:
+        """How much of ``symbol`` is left over all its sources (cooldown adds up, # 7.4, 18.13)."""
+        return sum(u.n for u in self.uses if u.symbol == symbol)
+
+    def of(self, symbol: str) -> list[ReactUse]:
+        return [u for u in self.uses if u.symbol == symbol]
+
+    @property
+    def mandatory(self) -> list[ReactUse]:
+        """The uses React cannot end without (none in the base game)."""
+        return [u for u in self.uses if u.mandatory]
+
+    def options(self) -> list[Event]:
+        """Every React decision open now, ready to append: the cooldowns 1..N (N: all the cooldown left, capped
+        by the Heat the hand can hold, # 7.3), then each other use's events."""
+        out: list[Event] = []
+        cool = min(self.left("cooldown"), self.heat_in_hand)
+        for n in range(1, cool + 1):
+            out.append({"type": "cooldown", "v": 1, "car": self.car, "count": n})
+        for u in self.uses:
+            if u.symbol != "cooldown":
+                out.extend(u.events)
+        return out
+
+
+EMPTY = ReactPool(())
+
+
+def cooled_by(turn: Turn) -> dict[str, int]:
+    """The Heat each cooldown source has moved this turn (``Turn.used``)."""
+    return {k[9:]: n for k, n in turn.used.items() if k.startswith("cooldown:")}
+
+
+def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
+    """The base game's React uses open now (# 6.2, 7.2–7.6), through the race's points where the car is now:
+    a cooldown block or bonus (a weather sector's, # 20.7, 20.9, 20.10, MA5) and the boost's cost (free in a
+    heat-control sector, # 20.11)."""
+    uses: list[ReactUse] = []
+    name = car.name
+    rules = state.rules
+    if not rules.cooldown_block(state, car):  # # 20.9: no cooldown of any origin here
+        used = turn.used
+        gear = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0) - used.get("cooldown:gear", 0)
+        if gear > 0:
+            uses.append(ReactUse("cooldown", "gear", gear))
+        if turn.adrenaline_cooldown and not used.get("cooldown:adrenaline"):
+            uses.append(ReactUse("cooldown", "adrenaline", 1))
+        bonus = rules.cooldown_bonus(state, car)
+        if bonus:  # # 20.10: while the car is where the bonus holds
+            bonus -= used.get("cooldown:bonus", 0)
+            if bonus > 0:
+                uses.append(ReactUse("cooldown", "bonus", bonus))
+    if not turn.boosted:
+        cost = rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (# 20.11, MA20)
+        if car.engine >= cost:  # # 7.6
+            ev = {"type": "boost", "v": 1, "car": name}
+            uses.append(ReactUse("boost", "engine" if cost else "free", 1, events=(ev,)))
+    if turn.adrenaline:  # # 6.1–6.3: each bonus once, neither traded for the other
+        if not turn.adrenaline_move:
+            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "move"}
+            uses.append(ReactUse("adrenaline_move", "adrenaline", 1, events=(ev,)))
+        if not turn.adrenaline_cooldown:
+            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "cooldown"}
+            uses.append(ReactUse("adrenaline_cooldown", "adrenaline", 1, events=(ev,)))
+    return uses
+
+
+def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
+    """The React pool of ``car``'s turn now: empty outside React, during a "+" flip and after a cluttered reveal
+    (# 13.3). The race's ``Rules.react_uses`` point lists the uses (the base ones, and any module's)."""
+    if turn.sub != REACT or turn.flipping is not None or turn.cluttered:
+        return EMPTY
+    from .knowledge import Knowledge  # local: knowledge reads the state, which reads the rules, which read this
+
+    uses = tuple(state.rules.react_uses(state, car, turn))
+    heat = Knowledge.of(car).hand_max(state.cards.heat) if any(u.symbol == "cooldown" for u in uses) else 0
+    return ReactPool(uses, car.name, heat)
+
+
+def spend(turn: Turn, use: ReactUse, n: int) -> None:
+    """Record that ``n`` of ``use`` is consumed (``Turn.used``, which the pool reads back)."""
+    key = f"{use.symbol}:{use.source}"
+    turn.used[key] = turn.used.get(key, 0) + n
+
+
+def spend_cooldown(turn: Turn, pool: ReactPool, n: int) -> None:
+    """Consume ``n`` cooldown from the pool's cooldown uses, in their order; one happening for the event."""
+    total, sources = n, []
+    for use in pool.of("cooldown"):
+        if n <= 0:
+            break
+        k = min(n, use.n)
+        spend(turn, use, k)
+        sources.append(use.source)
+        n -= k
+    turn.happenings.append(("cooldown", "+".join(sources), total, 0))
+
+
+__all__ = [
+    "COOLDOWN_SOURCES",
+    "Happening",
+    "ReactPool",
+    "ReactUse",
+    "base_react_uses",
+    "cooled_by",
+    "react_pool",
+    "spend",
+    "spend_cooldown",
+]
