@@ -65,7 +65,7 @@ def unpack(rev: str, into: Path) -> Path:
     tree.mkdir()
     archive = into / "rev.tar"
     with archive.open("wb") as fh:
-        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "heatlog"], stdout=fh, check=True)
+        subprocess.run(["git", "-C", str(ROOT), "archive", rev, "heatlog", "schema"], stdout=fh, check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(tree, filter="data")
     return tree

@@ -108,6 +108,28 @@ class Knowledge:
         """How many ``card`` can be in the hand."""
         return self.unseen[card] - self.deck_min(card)
 
+    @staticmethod
+    def why_not_in_hand_of(car: Car, cards: list[str]) -> str | None:
+        """``Knowledge.of(car).why_not_in_hand(cards)``, answered at once when the hand is known and holds the
+        cards (open mode: the deck is then known exactly, so the hand holds them iff it has them) — for the
+        hot path; the deduction itself words every refusal."""
+        hand = car.hand
+        if hand is not None and len(cards) <= car.hand_size:
+            need: dict[str, int] = {}
+            for c in cards:
+                need[c] = need.get(c, 0) + 1
+            if all(hand.get(c, 0) >= n for c, n in need.items()):
+                return None
+        return Knowledge.of(car).why_not_in_hand(cards)
+
+    @staticmethod
+    def most_in_hand(car: Car, card: str) -> int:
+        """``Knowledge.of(car).hand_max(card)`` without building the deduction when the hand is known (open
+        mode: then it is the hand's count) — for the hot path."""
+        if car.hand is not None:
+            return car.hand[card]
+        return Knowledge.of(car).hand_max(card)
+
     def playable_min(self) -> int:
         """How many playable cards the hand holds at least (the deck takes as many as it can)."""
         playable = sum(self.unseen[c] for c in PLAYABLE)

@@ -39,8 +39,7 @@ narration and statistics read these instead of working anything out again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .steps import REACT
 
@@ -54,9 +53,9 @@ Happening = tuple[str, str, int, int]  # (kind, source, amount, moved): see the 
 COOLDOWN_SOURCES = ("gear", "adrenaline", "bonus")
 
 
-@dataclass(frozen=True, slots=True)
-class ReactUse:
-    """One use open in React: a symbol from a source, ``n`` of it left (cooldown: the Heat it may still move)."""
+class ReactUse(NamedTuple):
+    """One use open in React: a symbol from a source, ``n`` of it left (cooldown: the Heat it may still move).
+    A named tuple: the pool is built each time React is asked about, on the simulator's hot path."""
 
     symbol: str  # cooldown, boost, adrenaline_move, adrenaline_cooldown; a module's own (e.g. reduce, scrap)
     source: str  # gear, adrenaline, bonus, engine, free; a module's own (e.g. a card token)
@@ -65,13 +64,18 @@ class ReactUse:
     events: tuple[Event, ...] = ()  # the decisions that take it, ready to append (cooldown: see ReactPool)
 
 
-@dataclass(frozen=True, slots=True)
 class ReactPool:
     """The uses open to the car in React now, in the order a player would be offered them."""
 
-    uses: tuple[ReactUse, ...]
-    car: str = ""
-    heat_in_hand: int = 0  # the most Heat the hand can hold (the one joint deduction, # 1.7): caps cooldown
+    __slots__ = ("uses", "car", "heat_in_hand")
+
+    def __init__(self, uses: tuple[ReactUse, ...], car: str = "", heat_in_hand: int = 0) -> None:
+        self.uses = uses
+        self.car = car
+        self.heat_in_hand = heat_in_hand  # the most Heat the hand can hold (the joint deduction, # 1.7): caps cooldown
+
+    def __repr__(self) -> str:
+        return f"ReactPool({self.uses!r}, car={self.car!r}, heat_in_hand={self.heat_in_hand})"
 
     def left(self, symbol: str) -> int:
         """How much of ``symbol`` is left over all its sources (cooldown adds up, # 7.4, 18.13)."""
@@ -89,12 +93,16 @@ class ReactPool:
         """Every React decision open now, ready to append: the cooldowns 1..N (N: all the cooldown left, capped
         by the Heat the hand can hold, # 7.3), then each other use's events."""
         out: list[Event] = []
-        cool = min(self.left("cooldown"), self.heat_in_hand)
-        for n in range(1, cool + 1):
-            out.append({"type": "cooldown", "v": 1, "car": self.car, "count": n})
+        cool = 0
         for u in self.uses:
-            if u.symbol != "cooldown":
-                out.extend(u.events)
+            if u.symbol == "cooldown":
+                cool += u.n
+            else:
+                out += u.events
+        cool = min(cool, self.heat_in_hand)
+        if cool:
+            car = self.car
+            return [{"type": "cooldown", "v": 1, "car": car, "count": n} for n in range(1, cool + 1)] + out
         return out
 
 
@@ -145,11 +153,25 @@ def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
     (# 13.3). The race's ``Rules.react_uses`` point lists the uses (the base ones, and any module's)."""
     if turn.sub != REACT or turn.flipping is not None or turn.cluttered:
         return EMPTY
-    from .knowledge import Knowledge  # local: knowledge reads the state, which reads the rules, which read this
-
     uses = tuple(state.rules.react_uses(state, car, turn))
-    heat = Knowledge.of(car).hand_max(state.cards.heat) if any(u.symbol == "cooldown" for u in uses) else 0
-    return ReactPool(uses, car.name, heat)
+    for u in uses:
+        if u.symbol == "cooldown":  # only then does the hand's Heat matter (# 7.3)
+            return ReactPool(uses, car.name, _most_in_hand()(car, state.cards.heat))
+    return ReactPool(uses, car.name, 0)
+
+
+def _most_in_hand() -> Any:
+    """``Knowledge.most_in_hand``, imported on first use (knowledge reads the state, which reads the rules,
+    which read this module) and kept, so the hot path pays no import."""
+    global _MOST_IN_HAND
+    if _MOST_IN_HAND is None:
+        from .knowledge import Knowledge
+
+        _MOST_IN_HAND = Knowledge.most_in_hand
+    return _MOST_IN_HAND
+
+
+_MOST_IN_HAND: Any = None
 
 
 def spend(turn: Turn, use: ReactUse, n: int) -> None:

@@ -125,7 +125,7 @@ def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
 
 def _has_in_hand(car: Car, cards: list[str]) -> str | None:
     """Why the hand cannot hold ``cards``, or None: the one joint deduction (knowledge.py, # 1.7)."""
-    return Knowledge.of(car).why_not_in_hand(cards)
+    return Knowledge.why_not_in_hand_of(car, cards)
 
 
 def _card_name(c: str) -> str:

@@ -39,7 +39,10 @@ def shift_heat(track: Track, round_start_progress: int, from_gear: int, to_gear:
     """All the Heat a step-1 shift costs: # 3.2, 3.3 plus the flooded surcharge (# 22.4: one gear down from a
     flooded space costs 1, two gears down 2). Paid at the shift, before any card effect; a cluttered hand
     still pays it (# 22.5)."""
-    return base_shift_heat(from_gear, to_gear) + flooded_surcharge(track, round_start_progress, from_gear, to_gear)
+    heat = base_shift_heat(from_gear, to_gear)
+    if to_gear < from_gear and track.flooded:  # (asked for every gear a bot weighs: no call where nothing floods)
+        heat += flooded_surcharge(track, round_start_progress, from_gear, to_gear)
+    return heat
 
 
 def may_discard(track: Track, progress: int) -> bool:
