@@ -91,11 +91,17 @@ def _car(state: RaceState, ev: Event) -> Car:
 
 def _cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
     cards = ev.get(key)
+    tokens = state.cards.token_set
     try:
-        ok = isinstance(cards, list) and state.cards.token_set.issuperset(cards)  # the race's card tokens only
+        ok = isinstance(cards, list) and tokens.issuperset(cards)  # the race's card tokens only
     except TypeError:  # an unhashable item (a list, an object)
         ok = False
     if not ok:
+        if isinstance(cards, list):  # name the first card this race does not have, as the door's schema would
+            i, bad = next((i, c) for i, c in enumerate(cards) if not isinstance(c, str) or c not in tokens)
+            raise _malformed(
+                state, ev, f"{key}[{i}]: {bad!r} is not a card of this race (one of {state.cards.listing()})"
+            )
         raise _malformed(state, ev, f"{key} must be a list of cards ({state.cards.listing()})")
     return cards  # type: ignore[return-value]
 
@@ -128,8 +134,8 @@ def _has_in_hand(car: Car, cards: list[str]) -> str | None:
     return Knowledge.why_not_in_hand_of(car, cards)
 
 
-def _card_name(c: str) -> str:
-    return BASE_CATALOGUE.name(c)  # Heat, Stress, or the quoted token
+def _card_name(state: RaceState, c: str) -> str:
+    return state.cards.name(c)  # Heat, Stress, an upgrade's name, or the quoted token: the race's catalogue
 
 
 def _remove_from_hand(car: Car, cards: list[str]) -> None:
@@ -161,8 +167,8 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
             raise _illegal(
                 state,
                 ev,
-                f"the top of {car.name}'s deck is {_card_name(top)}, not "
-                f"{_card_name(card)} (the shuffle order is known)",
+                f"the top of {car.name}'s deck is {_card_name(state, top)}, not "
+                f"{_card_name(state, card)} (the shuffle order is known)",
                 "5.2",
             )
     else:
@@ -450,7 +456,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
             need = counts(cards)
             for c in CARDS:
                 if need[c] > deck[c]:
-                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(c)}, not {need[c]}", "1.1")
+                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {need[c]}", "1.1")
         for c in cards:
             car.pool[c] -= 1
             _add_to_hand(car, c)
@@ -695,7 +701,7 @@ def _card_flipped(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name} has no Stress or Boost to resolve", "14.1")
     card = ev.get("card")
     if not isinstance(card, str) or card not in state.cards.token_set:
-        raise _malformed(state, ev, f"card must be one of {state.cards.listing()}")
+        raise _malformed(state, ev, f"card: {card!r} is not a card of this race (one of {state.cards.listing()})")
     _take_from_deck(state, car, ev, card)
     _resolve_flip(state, car, turn, card)
     if turn.flipping is None:
@@ -1017,7 +1023,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     can_discard = state.rules.can_discard
     bad = [c for c in cards if not can_discard(state, car, c)]
     if bad:
-        raise _illegal(state, ev, f"{_card_name(bad[0])} cannot be discarded from the hand", "11.1")
+        raise _illegal(state, ev, f"{_card_name(state, bad[0])} cannot be discarded from the hand", "11.1")
     why = _has_in_hand(car, cards)
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")

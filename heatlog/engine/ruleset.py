@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, engine_heat, starting_deck
+from .cards import GEAR_COOLDOWN, HAND_SIZE, engine_heat, starting_deck
 from .modules import circuits
 from .react import ReactUse, base_react_uses
 
@@ -93,7 +93,7 @@ def base_slipstream_bonus(state: RaceState, car: Car) -> int:
 def base_can_discard(state: RaceState, car: Car, card: str) -> bool:
     """# 11.1: never Heat or Stress. (Where a car may discard at all, # 22.6 tunnels, is judged at step 8, where
     the car then stands: ``rules._cards_discarded`` and ``decide.waiting_for``.)"""
-    return card in DISCARDABLE
+    return card in state.cards.discardable  # the race's catalogue (the base: DISCARDABLE)
 
 
 def base_clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
