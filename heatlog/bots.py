@@ -23,14 +23,12 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, overload
 
-from .engine import Step, Waiting, landing
+from .engine import Waiting, landing, react_pool
 from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
-    cooldown_left,
     decisions,
     legal_gears,
     playable_sets,
-    react_options,
     slipstream_status,
     waiting_for,
 )
@@ -38,6 +36,7 @@ from .engine.errors import MalformedInput
 from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState
+from .engine.steps import DISCARD, GEARS, PLAY, REVEAL, SLIPSTREAM
 
 Event = dict[str, Any]
 # A bot: (state, car name, legal decisions, rng) -> chosen decision, or None to go on (steps 5–8 only).
@@ -378,19 +377,19 @@ class HeuristicBot:
         w = _waiting(state, options)
         if name not in w.cars or w.flipping is not None:
             return None
-        step = w.step
-        if step == Step.GEARS:
+        step = w.step  # compared with the plain step numbers: an Enum attribute costs four times a global
+        if step == GEARS:
             gear, _ = self._plan(state, car)
             return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
-        if step == Step.PLAY:
+        if step == PLAY:
             _, cards = self._plan(state, car, gear=car.gear)
             return {"type": "cards_played", "v": 1, "car": name, "cards": cards}
-        if step == Step.REVEAL:  # table mode: the reveal is the play
+        if step == REVEAL:  # table mode: the reveal is the play
             _, cards = self._plan(state, car, gear=car.gear)
             return {"type": "cards_revealed", "v": 1, "car": name, "cards": cards}
-        if step <= Step.SLIPSTREAM:
+        if step <= SLIPSTREAM:
             return self._react(state, car)
-        if step == Step.DISCARD:
+        if step == DISCARD:
             # the engine says whether a discard is open (# 11.1, 13.3, 22.6 tunnels): no copy of those rules here
             return self._discard(state, car) if "cards_discarded" in w.optional else None
         return None
@@ -492,7 +491,8 @@ class HeuristicBot:
         assert turn is not None and car.hand is not None
         cool: Event | None = None
         by_kind: dict[str, Event] = {}
-        for o in react_options(state, car, turn):
+        pool = react_pool(state, car, turn)  # what React offers now (the engine's one pool)
+        for o in pool.options():
             kind = o["type"]
             if kind == "cooldown":
                 if cool is None or o["count"] > cool["count"]:
@@ -501,7 +501,7 @@ class HeuristicBot:
                 by_kind["adrenaline " + o["bonus"]] = o
             else:
                 by_kind[kind] = o
-        if "adrenaline cooldown" in by_kind and car.hand[HEAT] > cooldown_left(turn, state, car):
+        if "adrenaline cooldown" in by_kind and car.hand[HEAT] > pool.left("cooldown"):
             return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
         if cool is not None:
             return cool  # # 7.3: a Heat in the hand is a dead card; on the Engine it pays corners

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT, PLAYABLE
-from .events import REGISTRY
+from .events import CHANCE
 from .modules import circuits
 from .react import ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
@@ -44,8 +44,7 @@ class Waiting:
     @property
     def chance(self) -> bool:
         """Whether the due event is a chance outcome (a shuffle, draw or flip), not a decision."""
-        entry = REGISTRY.get(self.due) if self.due is not None else None
-        return entry is not None and entry.chance  # as the event catalogue says
+        return self.due in CHANCE  # as the event catalogue says
 
     @property
     def optional(self) -> list[str]:

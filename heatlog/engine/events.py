@@ -35,6 +35,7 @@ class EventType:
 
 
 REGISTRY: dict[str, EventType] = {}
+CHANCE: set[str] = set()  # the names of the chance types, kept by register() (asked on every simulated event)
 
 
 def register(entry: EventType) -> EventType:
@@ -42,6 +43,8 @@ def register(entry: EventType) -> EventType:
     if entry.name in REGISTRY:
         raise ValueError(f"event type {entry.name!r} is registered twice")
     REGISTRY[entry.name] = entry
+    if entry.chance:
+        CHANCE.add(entry.name)
     return entry
 
 

@@ -35,9 +35,14 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
     ``waiting_for(state)`` when the caller has it already."""
     if w is None:
         w = waiting_for(state)
-    due = w.due
-    if due is None or not w.chance:
+    if w.due is None or not w.chance:
         return None
+    return _chance_event(state, rng, w)
+
+
+def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
+    """The chance event ``w`` (which waits for one) is due: drawn from what the world knows."""
+    due = w.due
     if due in ("weather_drawn", "road_conditions_drawn", "legend_card_revealed"):  # MODULES.md 19.5, 20.2
         return module_chance_event(state, rng)
     if due == "grid_set":
@@ -110,7 +115,7 @@ def _drive(
         if w.due == "grid_set" and order is not None:
             ev = {"type": "grid_set", "v": 1, "order": list(order)}
         elif w.chance and not w.may_go_on:
-            ev = world_event(state, rng, w)
+            ev = _chance_event(state, rng, w)
         else:
             name = w.cars[0]
             ev = bots[name](state, name, Options(state, name, w), rng)
