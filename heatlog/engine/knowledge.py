@@ -114,11 +114,11 @@ class Knowledge:
         cards (open mode: the deck is then known exactly, so the hand holds them iff it has them) — for the
         hot path; the deduction itself words every refusal."""
         hand = car.hand
-        if hand is not None and len(cards) <= car.hand_size:
-            need: dict[str, int] = {}
-            for c in cards:
-                need[c] = need.get(c, 0) + 1
-            if all(hand.get(c, 0) >= n for c, n in need.items()):
+        if hand is not None:
+            for c in cards:  # at most a hand's worth: counting in the list beats building a multiset
+                if hand.get(c, 0) < cards.count(c):
+                    break
+            else:
                 return None
         return Knowledge.of(car).why_not_in_hand(cards)
 

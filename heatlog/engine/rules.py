@@ -359,7 +359,8 @@ def _weather_first(state: RaceState, ev: Event) -> None:
 
 def _deck_shuffled(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
-    _weather_first(state, ev)
+    if state.phase == "weather":
+        _weather_first(state, ev)
     order = ev.get("order")
     if order is not None:
         order = _cards(state, ev, "order")
@@ -415,7 +416,8 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
 
 def _cards_drawn(state: RaceState, ev: Event) -> None:
     car = _car(state, ev)
-    _weather_first(state, ev)
+    if state.phase == "weather":
+        _weather_first(state, ev)
     cards = ev.get("cards")
     count = ev.get("count")
     if (cards is None) == (count is None):

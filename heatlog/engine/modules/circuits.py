@@ -22,11 +22,6 @@ from ..track import Corner, Track
 FLOODED_SURCHARGE = 1  # # 22.4: each downshift from a flooded space costs 1 more Heat
 
 
-def base_shift_heat(from_gear: int, to_gear: int) -> int:
-    """# 3.2, 3.3: one gear up or down is free, two gears cost 1 Heat (three gears is never legal)."""
-    return 1 if abs(to_gear - from_gear) == 2 else 0
-
-
 def flooded_surcharge(track: Track, round_start_progress: int, from_gear: int, to_gear: int) -> int:
     """The extra Heat of a step-1 shift (# 22.4): 1 for shifting down when the car started the round on a
     flooded space (MA16: its space before any car moved), else 0. Shifting up or staying costs as usual."""
@@ -39,8 +34,8 @@ def shift_heat(track: Track, round_start_progress: int, from_gear: int, to_gear:
     """All the Heat a step-1 shift costs: # 3.2, 3.3 plus the flooded surcharge (# 22.4: one gear down from a
     flooded space costs 1, two gears down 2). Paid at the shift, before any card effect; a cluttered hand
     still pays it (# 22.5)."""
-    heat = base_shift_heat(from_gear, to_gear)
-    if to_gear < from_gear and track.flooded:  # (asked for every gear a bot weighs: no call where nothing floods)
+    heat = 1 if abs(to_gear - from_gear) == 2 else 0  # # 3.2, 3.3 (asked for every gear a bot weighs)
+    if to_gear < from_gear and track.flooded:
         heat += flooded_surcharge(track, round_start_progress, from_gear, to_gear)
     return heat
 
