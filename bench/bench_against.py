@@ -123,6 +123,7 @@ def main() -> None:
                 ratios.append(got["old"]["cpu"] / got["new"]["cpu"])
             ratio = statistics.median(old_cpu) / statistics.median(new_cpu)
             unit = "logs" if mode == "replay" else "races"
+            n = (args.races or 60) if mode == "replay" else n
             print(
                 f"  {mode:9}: this {statistics.median(new_cpu):6.3f} s, {args.rev} {statistics.median(old_cpu):6.3f} s "
                 f"(median CPU per timing; events {events['new']} vs {events['old']} per {n or 60} {unit}) -> "
