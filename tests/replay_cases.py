@@ -63,6 +63,7 @@ def goldens(events: list[Event]) -> dict[str, str]:
     return {
         "replay-all.txt": capture(lambda c: print_rounds(c, rp)),
         "replay-round3-car-Ben.txt": capture(lambda c: print_rounds(c, rp, round=3, car="Ben")),
+        "replay-car-Ben.txt": capture(lambda c: print_rounds(c, rp, car="Ben")),
         "replay-table-round3.txt": capture(lambda c: print_rounds(c, table, round=3)),
         "replay-narrow-round3.txt": capture(lambda c: print_rounds(c, rp, round=3), width=80),
         "show-mid-round.txt": capture(lambda c: render_state(c, build_replay(mid).final, race=1)),

@@ -272,3 +272,43 @@ def test_a_cluttered_gear_reads_as_its_drop_to_first() -> None:
     assert _gear(Turn(car="A", round=3, gear=4, from_gear=4, cluttered=True)) == "4→1"
     assert _gear(Turn(car="A", round=3, gear=4, from_gear=3, cluttered=True)) == "3→4→1"
     assert _gear(Turn(car="A", round=3, gear=2, from_gear=3)) == "3→2"
+
+
+def test_cli_replay_car_is_a_few_lines_a_round(db: Path) -> None:
+    r = run("replay", "--car", "Ben", db=db)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines == (GOLDEN / "replay-car-Ben.txt").read_text(encoding="utf-8").splitlines()
+    rounds = [i for i, line in enumerate(lines) if line.startswith("round ")]
+    assert len(rounds) == 15 and "lane 1" not in r.stdout  # no full board
+    assert max(b - a for a, b in zip(rounds, [*rounds[1:], len(lines) + 1], strict=True)) <= 9  # a screen or less
+    assert "Engine" in lines[rounds[0] + 3] and "space" in lines[rounds[0] + 4]  # its Heat, its position
+
+
+def test_wide_characters_keep_the_board_and_narration_in_their_cells() -> None:
+    from rich.cells import cell_len
+
+    from heatlog.engine import apply
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
+    from heatlog.views.board import render_state
+
+    names = ["李小龙", "🏎🏎", "Émile"]
+    cars = [{"name": n, "colour": c} for n, c in zip(names, ("red", "blue", "green"), strict=True)]
+    events = list(
+        race_events(race_started_event(track="usa", cars=cars, mode="open"), dict.fromkeys(names, random_bot), 3)
+    )
+    state = None
+    for ev in events[:60]:
+        state = apply(state, ev)
+    assert state is not None
+    labels = car_labels(state)
+    assert all(cell_len(label) == 1 for label in labels.values()) and len(set(labels.values())) == 3
+    strip = track_strip(state)
+    rows = [line for line in strip if line.startswith(("lane", "space", "corner"))]
+    for block in range(0, len(rows), 4):  # in each strip row the corner lines (┃) are in the same cells
+        lanes = [r for r in rows[block : block + 4] if r.startswith("lane")]
+        cuts = [[cell_len(r[:i]) for i, ch in enumerate(r) if ch in "┃║"] for r in lanes]
+        assert cuts[0] == cuts[1] and cuts[0], lanes
+    text = capture(lambda c: render_state(c, state), width=80)
+    assert all(cell_len(line) <= 80 for line in text.splitlines()), text  # wrapped in cells, not characters

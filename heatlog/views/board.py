@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
+
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
-from ..engine.state import Car, RaceState, Turn
+from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import rich_text
 from .conditions import conditions_lines
+from .listing import wrap_cells
 from .narrate import corner_number
 
 if TYPE_CHECKING:
@@ -52,7 +55,8 @@ def car_labels(state: RaceState) -> dict[str, str]:
     used: set[str] = set()
     out: dict[str, str] = {}
     for name in state.cars:
-        letters = [ch.upper() for ch in name if ch.isalnum()]
+        # one cell each, so the strip keeps its columns: a 李 or an emoji (two cells) is never a label
+        letters = [ch.upper() for ch in name if ch.isalnum() and cell_len(ch.upper()) == 1]
         pick = next((ch for ch in letters if ch not in used), None)
         if pick is None:
             pick = next(str(d) for d in range(10) if str(d) not in used)
@@ -322,8 +326,6 @@ def render_header(
 def render_narration(console: Any, lines: list[tuple[int, str, str]], state: RaceState) -> None:
     """One numbered sentence per turn (the number is the turn's place in the round's order), wrapped with a
     hanging indent."""
-    import textwrap
-
     from rich.text import Text
 
     labels = car_labels(state)
@@ -331,7 +333,7 @@ def render_narration(console: Any, lines: list[tuple[int, str, str]], state: Rac
     for i, name, sentence in lines:
         head = f"{i:>2}. "
         indent = " " * (len(head) + 2)
-        wrapped = textwrap.wrap(sentence, width=width - len(indent)) or [""]
+        wrapped = wrap_cells(sentence, width - len(indent)) or [""]
         text = Text(head)
         text.append(labels.get(name, "?"), style=colour_style(state.cars[name]) if name in state.cars else "")
         text.append(" " + wrapped[0])
@@ -392,6 +394,81 @@ def render_round(
             console.print(f"    note{f' ({who})' if who else ''}: {text}", markup=False, highlight=False)
     if waiting:
         console.print(f"waiting for: {waiting_for(state).text}", markup=False, highlight=False)
+
+
+def car_round_lines(rv: RoundView, car: str, *, of: int | None = None) -> list[tuple[str, str]]:
+    """One car's round in a few lines, (text, style): where it is in the order, its turn in words, its Heat and
+    cards, and where it stands (place, space and spot, lap, the gaps to the cars around it, the next corner).
+    What ``replay --car`` prints for each round instead of the whole board."""
+    state = rv.end
+    c = state.cars[car]
+    label = car_labels(state).get(car, "?")
+    where = f"round {rv.number}" + (f" of {of}" if of else "") if rv.number else "set-up"
+    if car in rv.order:
+        n = rv.order.index(car) + 1
+        adr = ", adrenaline" if car in rv.start.adrenaline else ""
+        head = f"{where} · {label} {car}: {_nth(n)} of {len(rv.order)} to move{adr}"
+    else:
+        head = f"{where} · {label} {car}: finished, not in this round's order"
+    out = [(head, "bold")]
+    for _, _, sentence in rv.lines(car):
+        out.append(("  " + sentence, ""))
+    if c.legend:  # # 19.1: no Engine, hand or deck
+        out.append(("  a Legend: moved by the Legend card", "dim"))
+    else:
+        before = rv.start.cars[car].engine if car in rv.start.cars else c.engine
+        change = f" ({c.engine - before:+d} this round)" if c.engine != before else ""
+        hand = " ".join(expand(c.hand)) if c.hand is not None else f"{c.hand_size} hidden"
+        heat_in_hand = f", {c.hand.get('H', 0)} Heat in hand" if c.hand is not None else ""
+        out.append(
+            (
+                f"  Engine {c.engine} Heat{change}{heat_in_hand} · hand {hand} · deck {c.deck_size}"
+                f" · discard {len(c.discard)}",
+                "",
+            )
+        )
+    standings = state.standings()
+    place = standings.index(car) + 1
+    if c.finished or car in state.hall_of_fame:
+        out.append((f"  finished {_nth(place)} (round {state.finish_rounds.get(car, '?')})", ""))
+    else:
+        parts = [
+            f"{_nth(place)} of {len(standings)}",
+            f"space {state.track.space_of(c.progress)} ({spot_words(state, c)})",
+            f"lap {state.lap_of(c)}/{state.laps}",
+        ]
+        i = standings.index(car)
+        if i > 0 and standings[i - 1] not in state.hall_of_fame:
+            gap = state.cars[standings[i - 1]].progress - c.progress
+            parts.append(f"{_spaces(gap)} behind {standings[i - 1]}" if gap else f"beside {standings[i - 1]}")
+        if i + 1 < len(standings):
+            gap = c.progress - state.cars[standings[i + 1]].progress
+            parts.append(f"{_spaces(gap)} ahead of {standings[i + 1]}" if gap else f"beside {standings[i + 1]}")
+        nxt = next_corner(state, c)
+        if nxt is not None:
+            parts.append(f"next: corner {nxt[0]}, limit {nxt[1]}, {_spaces(nxt[2])} ahead")
+        out.append(("  " + " · ".join(parts), ""))
+    for who, text in rv.notes:
+        if who in (None, car):
+            out.append((f"  note{f' ({who})' if who else ''}: {text}", "dim"))
+    return out
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space{'s' if n != 1 else ''}"
+
+
+def _nth(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def render_car_round(console: Any, rv: RoundView, car: str, *, of: int | None = None) -> None:
+    """``car_round_lines`` on the console (user text printed literally)."""
+    width = max(40, (getattr(console, "width", 100) or 100) - 1)
+    for text, style in car_round_lines(rv, car, of=of):
+        indent = "  " if text.startswith("  ") else ""
+        lines = wrap_cells(text.strip(), width - len(indent) - 2) or [""]
+        console.print(indent + ("\n" + indent + "  ").join(lines), style=style, markup=False, highlight=False)
 
 
 def render_state(console: Any, state: RaceState, race: Any = None) -> None:

@@ -62,3 +62,29 @@ def aligned(
         GAP.join(r[i] if i == last and cell_len(r[i]) <= widths[i] else fit(r[i], widths[i]) for i in keep).rstrip()
         for r in cells
     ]
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken at spaces (``textwrap.wrap`` counts
+    characters, so a line of ``李`` or emoji would run past the edge); a word wider than a line is cut."""
+    lines: list[str] = []
+    line, used = "", 0
+    for word in text.split():
+        w = cell_len(word)
+        while w > width:  # a word no line can hold: cut it at cell boundaries
+            if line:
+                lines.append(line)
+                line, used = "", 0
+            head = set_cell_size(word, width)
+            lines.append(head)
+            word = word[len(head.rstrip()) :]
+            w = cell_len(word)
+        if not word:
+            continue
+        if line and used + 1 + w > width:
+            lines.append(line)
+            line, used = "", 0
+        line, used = (f"{line} {word}", used + 1 + w) if line else (word, w)
+    if line:
+        lines.append(line)
+    return lines

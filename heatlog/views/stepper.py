@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .board import render_round
+from .board import render_car_round, render_round
 from .replay import Replay
 
 HELP = "n/→ next · p/← previous · number+Enter jump · g/G first/last · q quit"
@@ -22,6 +22,13 @@ def print_rounds(console: Any, rp: Replay, *, round: int | None = None, car: str
     """Print one round (``round``) or every round, one after the other (piped output, ``--round``)."""
     rp.check_car(car)
     numbers = [round] if round is not None else [rv.number for rv in rp.rounds]
+    if car is not None and round is None:  # one car's race: a few lines a round, not every full board
+        head = f"race {rp.race}" + (f" ({rp.name})" if rp.name else "") + f": {car}'s race, {len(numbers)} rounds"
+        console.print(head, style="bold", markup=False, highlight=False)
+        for n in numbers:
+            console.print()
+            render_car_round(console, rp.round(n), car, of=rp.last)
+        return
     for i, n in enumerate(numbers):
         if i:
             console.rule(style="dim")
