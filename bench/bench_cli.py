@@ -8,7 +8,13 @@ start-up would be counted); without it, ``python -m heatlog.cli``. Also listed: 
 
 Goal (issue 3): ``heatlog --help`` ≤ 1.3× ``python -c "import typer, rich"``.
 
-    python bench/bench_cli.py [--runs N]
+With ``--db`` (issue 10): the everyday commands on a database of 100 finished races — ``heatlog show``,
+``replay --round 3`` and ``races`` — against the same baseline (goal ≤ 2×), and, as the floor any typer 0.29
+command pays, a one-option typer app run once (typer coerces every parameter through pydantic). ``--before
+DIR`` runs the same commands from another checkout (``python -m heatlog.cli`` with ``PYTHONPATH=DIR``, and this
+checkout the same way), taking turns, for a before/after ratio.
+
+    python bench/bench_cli.py [--runs N] [--db] [--before DIR]
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from _common import ROOT, machine, median, table
 
 HEAVY = ("sqlite_utils", "sqlite3", "jsonschema", "referencing", "heatlog.engine", "heatlog.store", "rich")
+DB_HEAVY = ("sqlite_utils", "pandas", "numpy", "jsonschema", "pydantic")
 
 
 def heatlog_command() -> list[str]:
@@ -52,20 +59,96 @@ def environments(cache: str) -> dict[str, dict[str, str]]:
     return {"": dict(base, PYTHONPYCACHEPREFIX=cache), " (no .pyc)": dict(base, PYTHONDONTWRITEBYTECODE="1")}
 
 
-def heavy_imports(cmd: list[str], env: dict[str, str]) -> list[str]:
+def heavy_imports(cmd: list[str], env: dict[str, str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
     """The heavy modules a command imports (from ``python -X importtime``)."""
     argv = cmd if cmd[0] == sys.executable else [sys.executable, *cmd]
     done = subprocess.run(
         argv, capture_output=True, text=True, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), cwd=ROOT, check=True
     )
     names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
-    return sorted(n for n in names if any(n == h or n.startswith(h + ".") for h in HEAVY))
+    return [h for h in heavy if any(n == h or n.startswith(h + ".") for n in names)]
+
+
+TYPER_FLOOR = """
+from pathlib import Path
+import typer
+app = typer.Typer()
+@app.command()
+def main(db: Path = Path("x")) -> None:
+    pass
+app(["--db", "y"])
+"""
+
+
+def make_db(path: Path) -> None:
+    """100 finished 2-car races (copies of one), their summaries listed once (cached, as after first use)."""
+    from _common import simulated_race
+
+    from heatlog.racelist import list_races
+    from heatlog.racelog import RaceLog
+
+    events = simulated_race("usa", 2, laps=1, seed=3)
+    with RaceLog(path) as log:
+        log.store.conn.execute("PRAGMA synchronous = OFF")
+        meta = {"track": "usa", "mode": "open", "cars": ["Red", "Blue"], "laps": 1}
+        for i in range(100):
+            log.store.create_race(f"friday {i}", meta, events)
+        list_races(log)
+        log.project(100)  # its snapshots, as after a first look
+
+
+def db_main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="heatlog-cli-") as tmp:
+        db = Path(tmp) / "h.db"
+        make_db(db)
+        env = {k: v for k, v in os.environ.items() if k not in ("HEATLOG_DB", "PYTHONDONTWRITEBYTECODE")}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pyc")
+        checkouts = {"": dict(env, PYTHONPATH=str(ROOT))}
+        if args.before:
+            checkouts[" (before)"] = dict(env, PYTHONPATH=str(Path(args.before).resolve()))
+        run = [sys.executable, "-m", "heatlog.cli"]
+        commands: list[tuple[str, list[str], dict[str, str]]] = [
+            ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], env),
+            ("typer floor: a 1-option typer app", [sys.executable, "-c", TYPER_FLOOR], env),
+        ]
+        for tag, cenv in checkouts.items():
+            commands += [
+                (f"heatlog show{tag}", [*run, "show", "--db", str(db)], cenv),
+                (f"heatlog replay --round 3{tag}", [*run, "replay", "--round", "3", "--db", str(db)], cenv),
+                (f"heatlog races{tag}", [*run, "races", "--db", str(db)], cenv),
+            ]
+        for _, cmd, cenv in commands:
+            wall(cmd, cenv)
+            wall(cmd, cenv)
+        times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
+        for _ in range(args.runs):
+            for name, cmd, cenv in commands:
+                times[name].append(wall(cmd, cenv))
+        heavy = {name: ", ".join(heavy_imports(cmd, cenv, DB_HEAVY)) or "none" for name, cmd, cenv in commands[2:]}
+    base = median(times['python -c "import typer, rich"'])
+    rows = []
+    for name, _, _ in commands:
+        t = median(times[name])
+        before = times.get(name + " (before)")
+        vs = f"{median(before) / t:.2f}× faster" if before else ""
+        rows.append([name, f"{t * 1e3:.0f}", f"{t / base:.2f}×", vs, heavy.get(name, "")])
+    table(
+        f"everyday commands on 100 races, median of {args.runs} runs, taking turns ({machine()})",
+        ["command", "median ms", "vs import typer, rich", "before / after", "heavy modules imported"],
+        rows,
+    )
+    print('\ngoal: show, replay --round N and races ≤ 2× python -c "import typer, rich"')
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs per command (median)")
+    parser.add_argument("--db", action="store_true", help="the everyday commands on a database of 100 races")
+    parser.add_argument("--before", help="with --db: another checkout to compare with")
     args = parser.parse_args()
+    if args.db:
+        db_main(args)
+        return
 
     heatlog = heatlog_command()
     with tempfile.TemporaryDirectory(prefix="heatlog-pyc-") as cache:

@@ -12,11 +12,12 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from .engine.track import Track
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 __all__ = ["DRAWINGS_DIR", "DRAWING_SCHEMA_PATH", "Drawing", "drawing_for", "load_drawing"]
 
@@ -46,6 +47,8 @@ class DrawingError(ValueError):
 
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # on first use: the board of a race without a drawing needs none
+
     schema = json.loads(DRAWING_SCHEMA_PATH.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)

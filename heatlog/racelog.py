@@ -19,7 +19,15 @@ from .engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from .engine.position import state_from_position, state_to_position
 from .store import EventStore, StoredEvent
 from .usertext import check_label
-from .validation import validate_event
+
+
+def validate_event(event: dict[str, Any]) -> None:
+    """The schema check of :mod:`heatlog.validation`, imported at the first write (jsonschema takes ~0.1 s to
+    import; reading a race never needs it)."""
+    from .validation import validate_event as check
+
+    check(event)
+
 
 Event = dict[str, Any]
 

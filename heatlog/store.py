@@ -46,8 +46,6 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
-import sqlite_utils
-
 from heatlog.engine.errors import ConflictError, MalformedInput, StoreError
 
 __all__ = [
@@ -246,7 +244,7 @@ _GUARDS: dict[str, str] = {
 }
 
 
-def _create_schema(db: sqlite_utils.Database) -> None:
+def _create_schema(db: Any) -> None:  # a sqlite_utils.Database
     db.table("meta").create({"key": str, "value": str}, pk="key", not_null={"value"})
     db.table("races").create(
         {"id": int, "name": str, "created": str, "parent": int, "fork_seq": int, "meta": str},
@@ -351,7 +349,20 @@ class EventStore:
         #: How the refusal tells the user to read anyway (the command's flag, e.g. ``--force``); "" for none.
         self.force_hint = ""
         self._conn = self._open(create, busy_timeout_ms)
-        self.db = sqlite_utils.Database(self._conn, execute_plugins=False, recursive_triggers=False)
+
+    @property
+    def db(self) -> Any:
+        """The connection as a ``sqlite_utils.Database`` (imported on first use: reading a race never needs it,
+        and sqlite-utils imports pandas and numpy whenever they are installed, ~0.4 s at every start)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn, execute_plugins=False, recursive_triggers=False)
+
+    def _query(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Rows as dicts by column name (what ``sqlite_utils.Database.query`` gives)."""
+        cur = self.conn.execute(sql, tuple(params))
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
     # ---- opening
 
@@ -386,6 +397,8 @@ class EventStore:
             conn.execute("PRAGMA fullfsync = ON")
             conn.execute("PRAGMA foreign_keys = ON")
             if fresh:
+                import sqlite_utils  # only to make a new file's tables (see the db property)
+
                 db = sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False)
                 conn.execute("BEGIN IMMEDIATE")
                 try:
@@ -676,11 +689,11 @@ class EventStore:
     def races(self) -> list[RaceInfo]:
         """Every race (and branch), oldest first."""
         with self._guard():
-            return [self._race_info(row) for row in self.db.query(self._RACES_SQL + " ORDER BY r.id")]
+            return [self._race_info(row) for row in self._query(self._RACES_SQL + " ORDER BY r.id")]
 
     def race(self, race: int) -> RaceInfo:
         with self._guard():
-            rows = list(self.db.query(self._RACES_SQL + " WHERE r.id = ?", [race]))
+            rows = self._query(self._RACES_SQL + " WHERE r.id = ?", [race])
         if not rows:
             raise StoreError(f"no race {race}")
         return self._race_info(rows[0])
@@ -1183,7 +1196,7 @@ class EventStore:
             params.append(max_seq)
         sql += " ORDER BY seq DESC, round DESC LIMIT 1"
         with self._guard(race):
-            rows = list(self.db.query(sql, params))
+            rows = self._query(sql, params)
         if not rows:
             return None
         row = rows[0]
