@@ -225,3 +225,23 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     assert "(# 19" not in screen and "MODULES.md" not in screen, screen  # plain words without --rules
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -> None:
+    # Tab offers what the words typed so far lead to: cards while the reveal is short of them, then the
+    # React answers open after it (# 7.1-7.6), then what follows a boost (its flip: a card).
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.send("4 \t\t")
+    child.expect(r"0\s+1\s+2\s+3\s+4\s+5\s+h\s+s")  # one more card to reveal
+    child.send("3 \t\t")
+    child.expect(r"-\s+b\s+c1")  # React: a cooldown, a boost, or done
+    child.send("c\t")
+    child.expect_exact("c1")  # completed in place
+    child.send(" \t\t")
+    child.expect(r"-\s+b\s")  # the cooldown is used up: boost or done
+    child.sendline("-")
+    child.expect_exact("✓ Red reveals 4 3; Red cools 1")  # the line as completed
+    child.expect_exact("Blue reveals 2: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
-from ..engine.cards import HEAT
+from ..engine.cards import BASE_CATALOGUE, HEAT
 from ..engine.decide import waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
@@ -16,7 +16,7 @@ from ..validation import validate_event
 from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .lease import Lease
-from .notation import SAVED, Event, describe, error_text, parse_cards
+from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards
 from .questions import (
     Closed,
     Derived,
@@ -289,6 +289,14 @@ class Session:
                 raise MalformedInput(f"type {q.car}'s cards, e.g. 4 3 s")
             else:
                 raise MalformedInput("answer y (slipstream 2 spaces, # 8.2) or n")
+        events, closes, _ = self._parts(q, tokens)
+        return events, closes
+
+    def _parts(
+        self, q: Question, tokens: list[str]
+    ) -> tuple[list[tuple[Event, bool]], list[tuple[int, str, int]], Question]:
+        """The walk of :meth:`_walk` over ``tokens``: the events, the optional steps closed, and the question
+        the parts lead to (what the next part would answer)."""
         work = self.view.copy()
         closed = dict(self._closed())
         events: list[tuple[Event, bool]] = []
@@ -328,7 +336,51 @@ class Session:
                 closes = []
                 d = advance(work, closed, inplace=True)
                 work, cur = d.view, d.question
-        return events, closes
+        return events, closes, cur
+
+    def completions(self, before: str) -> tuple[str, ...]:
+        """What Tab offers for the next word of a line whose earlier words are ``before``: in a one-line
+        entry, the answers of the question those words lead to (each checked as when the line is entered);
+        nothing when they are not accepted, or lead past this car's turn."""
+        q = self.question
+        tokens = before.replace(",", " ").split()
+        if not tokens:
+            return (*self._words(q, q, first=True), *COMMANDS)
+        if q.kind not in WALKS:
+            return ()
+        if q.kind == "reveal" and self.view.turn is not None:
+            try:
+                typed = [c for t in tokens for c in parse_cards(t)]
+            except HeatlogError:
+                typed = None
+            if typed is not None and len(typed) < self.view.turn.gear:
+                return self._words(q, q, first=True)  # the reveal still needs cards
+        try:
+            _, _, cur = self._parts(q, tokens)
+        except HeatlogError:
+            return ()
+        if (
+            cur.kind not in WALKS
+            or (q.kind != "gear" and cur.car != q.car)
+            or (cur.kind == "gear") != (q.kind == "gear")
+        ):
+            return ()
+        return self._words(q, cur, first=False)
+
+    def _words(self, q: Question, cur: Question, *, first: bool) -> tuple[str, ...]:
+        """The words that answer ``cur`` (alone, or as a later part of a line begun at ``q``)."""
+        car = self.view.cars.get(cur.car or "")
+        if cur.kind in ("reveal", "discard") and car is not None:
+            known = Knowledge.of(car)  # the one deduction: a card that may be in the hand (# 1.7)
+            cards = [c for c in BASE_CATALOGUE.cards if known.hand_max(c.token) > 0]
+            if cur.kind == "discard":
+                cards = [c for c in cards if self.view.rules.can_discard(self.view, car, c.token)]
+                prefix = "" if first else "d"
+                return (*[prefix + c.short for c in cards], "-")
+            return tuple(c.short for c in cards)
+        if cur.kind == "react":
+            return (*cur.options, "-")
+        return cur.options
 
     def _part(self, q: Question, tokens: list[str], i: int, work: RaceState) -> tuple[int, list[Event], int]:
         """(tokens used, events, optional step closed) for the part of a line that answers ``q``."""

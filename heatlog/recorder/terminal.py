@@ -8,7 +8,7 @@ from typing import Any
 from ..engine import MalformedInput
 from ..racelog import RaceLog
 from .lease import Lease
-from .notation import COMMANDS, SAVED, strip_rule_tags
+from .notation import SAVED, strip_rule_tags
 from .questions import Line
 from .session import Session
 from .wizard import NewRace
@@ -38,15 +38,17 @@ def show(console: Any, session: Session | None, lines: list[Line], *, rules: boo
         console.print(text, style=STYLES.get(line.style, ""), markup=False, highlight=False, soft_wrap=True)
 
 
-def _readline(options: Callable[[], tuple[str, ...]]) -> None:
-    """Line editing, history and Tab completion of the current question's answers and the commands."""
+def _readline(options: Callable[[str], tuple[str, ...]]) -> None:
+    """Line editing, history and Tab completion: of the current question's answers and the commands, and
+    in a one-line entry of the answers the words typed so far lead to (``options(words before)``)."""
     try:
         import readline
     except ImportError:  # pragma: no cover - not on every platform
         return
 
     def complete(text: str, state: int) -> str | None:
-        words = [w for w in (*options(), *COMMANDS) if w.startswith(text.lower())]
+        before = readline.get_line_buffer()[: readline.get_begidx()]
+        words = [w for w in dict.fromkeys(options(before)) if w.startswith(text.lower())]
         return words[state] if state < len(words) else None
 
     readline.set_completer(complete)
@@ -138,7 +140,7 @@ def record(
         if notice:
             con.print(notice, style="cyan", markup=False)
         session = Session(log, rid, lease=lease, fresh=new, rules=rules)
-        _readline(lambda: session.question.options)
+        _readline(session.completions)
         return run(session, con, input_fn)
     except KeyboardInterrupt:
         con.print(f"\n{SAVED}", style="cyan", markup=False)
