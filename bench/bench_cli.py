@@ -44,9 +44,9 @@ def heatlog_command() -> list[str]:
     return [sys.executable, "-m", "heatlog.cli"]
 
 
-def wall(cmd: list[str], env: dict[str, str]) -> float:
+def wall(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
     started = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
     return time.perf_counter() - started
 
 
@@ -59,11 +59,11 @@ def environments(cache: str) -> dict[str, dict[str, str]]:
     return {"": dict(base, PYTHONPYCACHEPREFIX=cache), " (no .pyc)": dict(base, PYTHONDONTWRITEBYTECODE="1")}
 
 
-def heavy_imports(cmd: list[str], env: dict[str, str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
+def heavy_imports(cmd: list[str], env: dict[str, str], heavy: tuple[str, ...] = HEAVY, cwd: Path = ROOT) -> list[str]:
     """The heavy modules a command imports (from ``python -X importtime``)."""
     argv = cmd if cmd[0] == sys.executable else [sys.executable, *cmd]
     done = subprocess.run(
-        argv, capture_output=True, text=True, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), cwd=ROOT, check=True
+        argv, capture_output=True, text=True, env=dict(env, PYTHONPROFILEIMPORTTIME="1"), cwd=cwd, check=True
     )
     names = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     return [h for h in heavy if any(n == h or n.startswith(h + ".") for n in names)]
@@ -117,14 +117,16 @@ def db_main(args: argparse.Namespace) -> None:
                 (f"heatlog replay --round 3{tag}", [*run, "replay", "--round", "3", "--db", str(db)], cenv),
                 (f"heatlog races{tag}", [*run, "races", "--db", str(db)], cenv),
             ]
+        # cwd: a directory without a heatlog package (python -m puts the cwd first on sys.path)
+        cwd = Path(tmp)
         for _, cmd, cenv in commands:
-            wall(cmd, cenv)
-            wall(cmd, cenv)
+            wall(cmd, cenv, cwd)
+            wall(cmd, cenv, cwd)
         times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
         for _ in range(args.runs):
             for name, cmd, cenv in commands:
-                times[name].append(wall(cmd, cenv))
-        heavy = {name: ", ".join(heavy_imports(cmd, cenv, DB_HEAVY)) or "none" for name, cmd, cenv in commands[2:]}
+                times[name].append(wall(cmd, cenv, cwd))
+        heavy = {name: ", ".join(heavy_imports(cmd, cenv, DB_HEAVY, cwd)) or "none" for name, cmd, cenv in commands[2:]}
     base = median(times['python -c "import typer, rich"'])
     rows = []
     for name, _, _ in commands:
