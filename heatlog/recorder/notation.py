@@ -71,6 +71,8 @@ def describe(ev: Event) -> str:
         return "road conditions " + ", ".join(f"corner {i} {t}" for i, t in enumerate(ev["tokens"], 1))
     if kind == "legend_card_revealed":
         return f"Legend card {ev['card']} turned"
+    if kind == "heat_removed":
+        return f"{car}: a Heat card from the {ev['from']} leaves the game"
     return str(kind).replace("_", " ")
 
 

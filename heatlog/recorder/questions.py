@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import HeatlogError, IllegalEvent, Knowledge, RaceState, Step, apply, go_on
-from ..engine.cards import BASE_CATALOGUE, HAND_SIZE
+from ..engine import HeatlogError, IllegalEvent, Knowledge, RaceState, Step, apply, closing_event, go_on
+from ..engine.cards import BASE_CATALOGUE, HEAT, STRESS
 from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
@@ -119,6 +119,16 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return _ask_legend_card(state)
     car = state.cars[w.cars[0]]
     name = car.name
+    if w.due == "heat_removed":  # MODULES.md 21.8 event 18, MA23: only the table knows where the card is
+        return Question(
+            "heat_removed",
+            name,
+            f"{name} completes a lap: a Heat card leaves the game, and the Engine is empty: from hand, discard "
+            "or deck? ",
+            None,
+            "The pressure cooker (event 18): the hand first, else the discard pile, else the deck (MA23)",
+            ("hand", "discard", "deck"),
+        )
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
@@ -178,7 +188,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 name,
                 f"{name} discards ({hand}Enter = none): ",
                 "",
-                "cards to discard; never Heat or Stress (# 11.1)",
+                _discard_hint(state, car),
             )
         return _GoOn()
     if step == Step.REPLENISH:
@@ -252,13 +262,15 @@ def _ask_deal(state: RaceState) -> Question:
             "the order if a computer shuffled it (then draws and flips are never asked), else Enter (# 1.2)",
             ("unknown",),
         )
-    return _ask_draw(state, car, min(HAND_SIZE - car.hand_size, car.deck_size), setup=True)
+    return _ask_draw(state, car, min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size), setup=True)
 
 
 def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Question:
     kind = "setup_draw" if setup else "draw"
     name = car.name
-    more = "" if n == HAND_SIZE - car.hand_size else f" (the deck holds {n}; then the reshuffle)"
+    more = (
+        "" if n == state.rules.hand_size(state, car) - car.hand_size else f" (the deck holds {n}; then the reshuffle)"
+    )
     if state.mode == "table":  # the count is forced: up to 7, or what the deck holds (# 12.2, 5.6)
         return Question(kind, name, "", auto=make_event("cards_drawn", car=name, count=n))
     if car.deck is not None:
@@ -311,6 +323,21 @@ def _react_answers(opts: list[Event]) -> list[str]:
     return out
 
 
+def _discard_hint(state: RaceState, car: Car) -> str:
+    """What may be discarded here: never Heat or Stress (# 11.1), unless the race's event card allows them or
+    caps the number (MODULES.md 21.8: events 13, 15, 17)."""
+    can = state.rules.can_discard
+    allowed = [w for c, w in ((HEAT, "Heat"), (STRESS, "Stress")) if can(state, car, c)]
+    limit = state.rules.discard_limit(state, car)
+    if allowed:
+        words = f"cards to discard; {' and '.join(allowed)} too in this race (event card, MODULES.md 21.8)"
+    else:
+        words = "cards to discard; never Heat or Stress (# 11.1)"
+    if limit is not None:
+        words += f"; at most {limit} (event card, MODULES.md 21.8)"
+    return words
+
+
 def _can_discard(state: RaceState, car: Car) -> bool:
     if car.hand_size == 0:
         return False
@@ -330,6 +357,10 @@ def advance(state: RaceState, closed: Closed | None = None, *, inplace: bool = F
             d.view, d.question = view, q
             if q.kind in ("react", "slipstream") and view.turn is not None:
                 d.notes += _corners_ahead(view, view.turn, q.kind)
+            return d
+        closing = closing_event(view)  # going on ends the race (MODULES.md MA21): the log must say so
+        if closing is not None:
+            d.view, d.question = view, Question("slipstream", closing["car"], "", auto=closing)
             return d
         if not copied:
             view = view.copy()

@@ -247,6 +247,11 @@ class Session:
             return self._trial([make_event("road_conditions_drawn", tokens=tokens)]), []
         if kind == "legend":
             return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))]), []
+        if kind == "heat_removed":  # MODULES.md 21.8 event 18, MA23
+            where = [w for w in ("hand", "discard", "deck") if w.startswith(s.strip().lower() or "?")]
+            if len(where) != 1:
+                raise MalformedInput("type hand, discard or deck: where the Heat card came from")
+            return self._trial([make_event("heat_removed", car=name, **{"from": where[0]})]), []
         if kind in WALKS:
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover
