@@ -414,8 +414,17 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
     }
 
 
-def next_race(log: RaceLog, season: int, *, seed: int | None = None, name: str | None = None) -> int:
-    """Start the season's next race from its state and enter it in the season; return the race id."""
+def next_race(
+    log: RaceLog,
+    season: int,
+    *,
+    seed: int | None = None,
+    name: str | None = None,
+    handicap: Sequence[str] = (),
+) -> int:
+    """Start the season's next race from its state and enter it in the season; return the race id.
+    ``handicap``: drivers who take the experienced-driver handicap in this race (# 17.2, 21.14: no championship
+    handicap exists, the base one may be agreed for any race)."""
     view = season_view(log, season)
     index = view.next_index
     if index is None:
@@ -427,6 +436,11 @@ def next_race(log: RaceLog, season: int, *, seed: int | None = None, name: str |
             "the next race's grid and set-up come from its result (# 21.12)"
         )
     ev, grid = race_setup(view, index, seed)
+    names = [d["name"] for d in view.drivers]
+    unknown = [h for h in handicap if h not in names]
+    if unknown:
+        raise MalformedInput(f"handicap names no driver of the season: {', '.join(unknown)} (# 17.2)")
+    ev["handicap"] = list(dict.fromkeys(handicap))
     label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
     race = log.new_race(ev, grid=grid, name=label)
     if view.mode == "table":

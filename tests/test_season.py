@@ -461,3 +461,14 @@ def test_MA21_a_race_that_ends_with_an_elimination_says_so_in_its_log(log: RaceL
     assert events[-1]["type"] == "slipstream" and events[-1]["taken"] is False
     state = log.project(view.races[0].race or 0).state
     assert state.phase == "over" and len(state.eliminated) == 4 and view.over
+
+
+def test_21_14_17_2_the_base_handicap_may_be_agreed_for_a_season_race(log: RaceLog) -> None:
+    """No championship handicap exists (# 21.14); the experienced-driver handicap (# 17.2) is per race."""
+    season = new_season(log, drivers=DRIVERS, published="1962", mode="open")
+    with pytest.raises(MalformedInput, match="handicap names no driver of the season: Zed"):
+        next_race(log, season, seed=1, handicap=["Zed"])
+    race = next_race(log, season, seed=1, handicap=["Ann"])
+    state = log.project(race).state
+    assert state.cars["Ann"].engine == 6 and state.cars["Bob"].engine == 7  # event 4: +1; the handicap: −1
+    assert audit_season(log, season) == []

@@ -83,16 +83,20 @@ def new(
 def next_(
     season: SeasonArg,
     seed: Annotated[int | None, typer.Option(help="Seed for the random grid of the first race.")] = None,
+    handicap: Annotated[
+        list[str] | None,
+        typer.Option(help="A driver who takes the experienced-driver handicap in this race (# 17.2, 21.14)."),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Start the season's next race, set up from the season (circuit, event card, grid); print its id.
 
-    Example: heatlog season next 1
+    Example: heatlog season next 1;  heatlog season next 1 --handicap Ann
     """
     from ..season import next_race, season_view, unapplied_effects
 
     with open_log(db) as log:
-        race = next_race(log, season, seed=seed)
+        race = next_race(log, season, seed=seed, handicap=handicap or [])
         view = season_view(log, season)
         sr = next(r for r in view.races if r.race == race)
         proj = log.project(race)

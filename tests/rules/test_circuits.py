@@ -191,3 +191,26 @@ def test_22_1_each_chicane_line_is_checked_and_paid() -> None:
     turn = race.last_turn("A")
     assert [(c.after_space, c.cost) for c in turn.corners] == [(10, 2), (12, 2)]
     assert race.car("A").engine == 2
+
+
+def test_22_2_a_chicane_takes_one_token_corner_tokens_on_both_lines_sectors_after_the_second() -> None:
+    """Japan's chicane (lines after 10 and 12) is one corner for the tokens: a corner token changes both lines;
+    a sector token lies on the sector after the second line, and the stretch inside the chicane gets none."""
+    from heatlog.engine.modules.weather import WeatherRules, build_conditions, corner_groups
+    from heatlog.module_data import weather_module
+
+    japan = load_track("japan")
+    groups = corner_groups(japan)
+    afters = [c.after_space for c in japan.corners]
+    chicane = next(g for g in groups if len(g) == 2)
+    assert [afters[i] for i in chicane] == [10, 12]
+    rules = WeatherRules.from_dict(weather_module())
+    k = groups.index(chicane)
+    tokens = ["limit+1" if i == k else "overheat" for i in range(len(groups))]
+    cond = build_conditions(japan, rules, next(iter(rules.tiles)), tokens)
+    assert cond.by_line[chicane[0]].limit == cond.by_line[chicane[1]].limit == 1  # both lines
+    tokens = ["slipstream+1" if i == k else "overheat" for i in range(len(groups))]
+    cond = build_conditions(japan, rules, next(iter(rules.tiles)), tokens)
+    assert cond.by_space[11].token is None  # inside the chicane (after the first line): no sector
+    assert cond.by_space[13].token == "slipstream+1"  # the sector after the second line
+    assert all(cond.by_line[i].token is None for i in chicane)  # a sector token changes neither line

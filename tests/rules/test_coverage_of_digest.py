@@ -32,6 +32,8 @@ MODULE_ITEMS: tuple[str, ...] = (
     *("22.1", "22.3", "22.4", "22.5", "22.6", "22.9", "22.10", "MA16"),
     *("21.1", "21.6", "21.10", "21.12", "MC6", "MA11", "MA12"),  # the Championship's pure rules
     *("21.8", "21.13", "MA21", "MA23"),  # the event cards in the race (the championship module's Rules)
+    *("21.2", "21.7", "21.9", "21.14", "MA3", "MA4", "MA18", "MA22"),  # the draft, what a turn earns, handicaps
+    *("22.2", "22.7", "22.8"),  # chicanes under road conditions; what the expansions add
 )
 # The Garage (section 18, issue 14) and the module readings it relies on (docs/garage.md). It joins
 # MODULE_SECTIONS when every item is cited; until then GARAGE_NOT_YET is exactly what no test names yet.

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..ruleset import Rules, register_module
 from ..track import Corner, Track
+from .garage import Draft, Event, _illegal, _malformed, market_size
 
 if TYPE_CHECKING:
     from ..state import Car, RaceState, Turn
@@ -472,6 +473,92 @@ def build(rules: Rules, options: Any) -> Rules:
 
         changes["after_corners"] = after_corners
     return _replace(rules, **changes)
+
+
+# ---------------------------------------------------------------------------------------------- the draft between races
+
+
+@dataclass(slots=True)
+class ChampionshipDraft(Draft):
+    """The upgrade draft before a championship race (# 21.2, MA11; the weather is revealed only afterwards,
+    # 21.3): one round, a market of players + 3 cards, picks in ``picks`` order (the lowest-ranked driver
+    first), then the first picker may swap one of their upgrades (those of earlier races included) for one left
+    in the market; the rest of the market leaves the game. ``owned`` starts with the upgrades the drivers carry
+    from earlier races (# 21.2, 21.11), so a driver ends with one upgrade more.
+
+    Its events are the Garage draft's (``garage_market``, ``upgrade_picked``) and ``upgrade_swapped`` {car,
+    give, take} (neither: no swap); a market recorded by its size only leaves the swap unchecked against it."""
+
+    picks: tuple[str, ...] = ()
+    swap_with: str | None = None  # the first picker, once every pick is made, until they answer
+    left: dict[str, int] | None = None  # the market after the picks (None: not seen)
+    swapped: tuple[str, str] | None = None
+
+    @classmethod
+    def begin(
+        cls, order: Sequence[str], picks: Sequence[str], deck: Mapping[str, int], carried: Mapping[str, Sequence[str]]
+    ) -> ChampionshipDraft:
+        if sorted(picks) != sorted(order):
+            raise ValueError("the pick order must name every drafting car once")
+        draft = cls(method="draft", order=tuple(order), deck=dict(deck), picks=tuple(picks))
+        draft.owned = {name: list(carried.get(name, ())) for name in order}
+        return draft
+
+    def copy(self) -> ChampionshipDraft:
+        base = Draft.copy(self)
+        new = ChampionshipDraft(**{f: getattr(base, f) for f in Draft.__dataclass_fields__})
+        new.picks, new.swap_with, new.swapped = self.picks, self.swap_with, self.swapped
+        new.left = dict(self.left) if self.left is not None else None
+        return new
+
+    def waiting(self) -> tuple[str, tuple[str, ...]]:
+        if self.queue:
+            return "upgrade_picked", (self.queue[0],)
+        if self.round < 1:
+            return "garage_market", ()
+        if self.swap_with is not None:
+            return "upgrade_swapped", (self.swap_with,)
+        return "done", ()
+
+    def next_market_size(self) -> int:
+        return min(market_size("draft", len(self.order)), sum(self.deck.values()))  # # 21.2: players + 3
+
+    def apply(self, ev: Event) -> None:
+        kind = ev.get("type")
+        expected, _ = self.waiting()
+        if kind == "upgrade_swapped" and expected == kind:
+            self._swap(ev)
+            return
+        Draft.apply(self, ev)  # the market and the picks are the Garage draft's (or its refusal)
+        if kind == "garage_market":
+            self.queue = list(self.picks)  # # 21.2, MA11: the lowest-ranked driver first
+            self.left = dict(self.market) if self.market is not None else None
+        elif kind == "upgrade_picked":
+            if self.left is not None:
+                self.left[str(ev["card"])] -= 1
+            if not self.queue:  # every pick is made: the first picker's swap (# 21.2)
+                self.swap_with = self.picks[0]
+
+    def _swap(self, ev: Event) -> None:
+        name = self._car(ev)
+        if name != self.swap_with:
+            raise _illegal(ev, f"only {self.swap_with}, who picked first, may swap an upgrade", "21.2", car=name)
+        give, take = ev.get("give"), ev.get("take")
+        if (give is None) != (take is None):
+            raise _malformed(ev, "a swap names the upgrade given back and the one taken from the market, or neither")
+        if give is not None:
+            give, take = self._token(ev, give), self._token(ev, take)
+            if give not in self.owned[name]:
+                raise _illegal(ev, f"{name} has no {give}: it holds {' '.join(self.owned[name])}", "21.2", car=name)
+            if self.left is not None and not self.left.get(take):
+                shown = " ".join(c for c, n in self.left.items() for _ in range(n)) or "nothing"
+                raise _illegal(ev, f"{take} is not left in the market (it holds {shown})", "21.2", car=name)
+            self.owned[name].remove(give)
+            self.owned[name].append(take)
+            self.removed.append(give)
+            self.swapped = (give, take)
+        self.left = None  # # 18.5: what is left of the market leaves the game
+        self.swap_with = None
 
 
 register_module("championship", build)

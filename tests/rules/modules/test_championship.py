@@ -167,3 +167,27 @@ def test_championship_file_is_complete() -> None:
     data = championship_data()
     assert data["points"] == [9, 6, 4, 3, 2, 1]
     assert sorted(map(int, data["events"])) == list(range(1, 19))
+
+
+def test_22_7_22_8_what_heavy_rain_and_tunnel_vision_add() -> None:
+    """Heavy Rain: Japan and Mexico, Super Cool upgrades, the E.Mercury sponsorship card, events 11–14 and the
+    1964 season; Tunnel Vision: Spain and the Netherlands, Draft upgrades, Eole Wings, events 15–18, 1965."""
+    from heatlog.garage_cards import garage_cards, sponsor_cards
+
+    data = championship_data()
+    sets = {n: e["set"] for n, e in data["events"].items()}
+    assert [n for n, s in sets.items() if s == "heavy-rain"] == ["11", "12", "13", "14"]
+    assert [n for n, s in sets.items() if s == "tunnel-vision"] == ["15", "16", "17", "18"]
+    assert data["seasons"]["1964"]["set"] == "heavy-rain" and data["seasons"]["1965"]["set"] == "tunnel-vision"
+    assert {t for t, _ in published_season("1964")} == {"japan", "france", "mexico"}
+    assert {"spain", "netherlands"} <= {t for t, _ in published_season("1965")}
+    assert load_track("japan").flooded and load_track("spain").tunnel
+    rain = [c for c in garage_cards() if c.get("set") == "Heavy Rain" or c.get("set") == "heavy-rain"]
+    tunnel = [c for c in garage_cards() if c.get("set") in ("Tunnel Vision", "tunnel-vision")]
+    assert rain and all("super_cool" in c["symbols"] for c in rain if c["kind"] == "upgrade")
+    assert tunnel and all("draft" in c["symbols"] for c in tunnel if c["kind"] == "upgrade")
+    sponsors = {c["name"]: c for c in sponsor_cards()}
+    mercury = sponsors["E.Mercury air system"]
+    assert (mercury["set"], mercury["symbols"]["super_cool"]) == ("heavy-rain", 2)
+    eole = sponsors["Eole Wings Industries"]
+    assert (eole["set"], eole["speed"], eole["symbols"]["draft"]) == ("tunnel-vision", 5, 2)
