@@ -22,7 +22,7 @@ from typing import Any
 from .. import __version__
 from ..engine.state import RaceState
 from ..engine.track import Track
-from ..usertext import embed_json
+from ..usertext import embed_json, visible
 from ..usertext import html_text as escape
 from .board import _corners, _flips, _gear, _slip, car_labels, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
@@ -554,7 +554,9 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                 },
                 "trails": trails(rv.start, state, lay),
                 "turns": turns,
-                "notes": [[who, text] for who, text in rv.notes],
+                # as the terminal shows them: control and invisible characters (bidi overrides, zero-width,
+                # U+2028) written as visible escapes, so a note cannot reorder or hide the text around it
+                "notes": [[who, visible(text)] for who, text in rv.notes],
             }
         )
     return {
