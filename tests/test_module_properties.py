@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from happenings import check_happenings
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -154,3 +155,18 @@ def test_module_table_projection_tells_the_same_public_story(params: tuple[Any, 
     for name, o in open_state.cars.items():
         t = table_state.cars[name]
         assert (t.progress, t.lane, t.engine, t.discard) == (o.progress, o.lane, o.engine, o.discard), name
+
+
+@FAST
+@given(module_races())
+def test_every_players_happenings_agree_with_its_record_with_legends_and_weather(params: tuple[Any, ...]) -> None:
+    """Issue 11 item 5 with the modules on: a free boost, cooling bonuses, slipstream bonuses, corner tokens."""
+    state: RaceState | None = None
+    seen: set[tuple[int, str]] = set()
+    for i, ev in enumerate(race(params)):
+        state = apply(state, ev)
+        for turn in state.last_turns.values():
+            if (turn.round, turn.car) not in seen and turn.legend is None:
+                seen.add((turn.round, turn.car))
+                check_happenings(turn, f"{params} event {i}")
+    assert state is not None and seen
