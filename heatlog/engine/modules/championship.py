@@ -561,4 +561,75 @@ class ChampionshipDraft(Draft):
         self.swap_with = None
 
 
+# ---------------------------------------------------------------------------------------------- sponsorship cards
+
+
+@dataclass(slots=True)
+class SponsorDeck:
+    """The face-down sponsorship deck of one race (# 21.4, 21.7, MA30): what it can still give, and the one-time
+    cards played (# 18.24, MC7: they leave the game at step 9) that go back into it when it runs out (# 21.7:
+    "its used cards are reshuffled"). ``dealt``: the cards each car has been dealt at set-up so far (# 21.4)."""
+
+    supply: dict[str, int]
+    used: dict[str, int] = field(default_factory=dict)
+    dealt: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, deck: Mapping[str, int], held: Sequence[str] = ()) -> SponsorDeck:
+        """The deck of ``deck`` (token -> copies) without the cards the drivers already hold (MA7)."""
+        supply = dict(deck)
+        for card in held:
+            if supply.get(card, 0) > 0:
+                supply[card] -= 1
+        return cls(supply)
+
+    def copy(self) -> SponsorDeck:
+        return SponsorDeck(dict(self.supply), dict(self.used), dict(self.dealt))
+
+    def left(self) -> int:
+        """Cards that can still be drawn (the supply, or the used cards once it is empty)."""
+        return sum(self.supply.values()) + sum(self.used.values())
+
+    def available(self) -> dict[str, int]:
+        """What the next draw can find: the supply, or (once it is empty) the reshuffled used cards."""
+        pile = self.supply if any(self.supply.values()) else self.used
+        return {c: n for c, n in pile.items() if n > 0}
+
+    def why_not(self, card: Any) -> str | None:
+        pile = self.available()
+        if not pile:
+            return "the sponsorship deck is empty (every card is in a hand or a deck)"
+        if card not in pile:
+            return f"{card!r} cannot come from the sponsorship deck now (it holds {' '.join(sorted(pile))})"
+        return None
+
+    def draw(self, card: str) -> None:
+        if not any(self.supply.values()):  # # 21.7: the used cards are reshuffled into a new supply
+            self.supply, self.used = self.used, {}
+        self.supply[card] -= 1
+
+    def used_up(self, card: str) -> None:
+        """A one-time card played leaves the game (# 18.24, MC7): back beside the supply."""
+        self.used[card] = self.used.get(card, 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"supply": dict(self.supply), "used": dict(self.used), "dealt": dict(self.dealt)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SponsorDeck:
+        return cls(dict(data["supply"]), dict(data.get("used", {})), dict(data.get("dealt", {})))
+
+
+def sponsors_held(state: RaceState, car: Car) -> list[str]:
+    """The sponsorship cards ``car`` still owns at the end of a race, in its deck, hand, discard pile or Play Area
+    (not those used, which left the game, # 18.24): what it keeps for the next race when the season carries
+    them over (MA7, BGA's reading; ``sponsors_carry_over``). Sorted, so it never depends on where they lay."""
+    sponsor = {c.token for c in state.cards.cards if c.kind == "sponsor"}
+    if not sponsor:
+        return []
+    held = [c for c, n in car.pool.items() if c in sponsor for _ in range(n)]
+    held += [c for c in (*car.discard, *car.play_area) if c in sponsor]
+    return sorted(held)
+
+
 register_module("championship", build)
