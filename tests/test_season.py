@@ -27,6 +27,8 @@ from heatlog.season import (
 )
 
 GOLDEN = Path(__file__).parent / "golden" / "season_1961_seed7.txt"
+GOLDEN_1963 = Path(__file__).parent / "golden" / "season_1963_seed7.txt"
+MIXED = ["heuristic", "heuristic", "random", "random"]
 DRIVERS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
 
 
@@ -41,9 +43,10 @@ def standings_text(log: RaceLog, season: int) -> str:
     out = [f"season {view.name}: {len(view.races)} races, drivers {', '.join(d['name'] for d in view.drivers)}"]
     for sr, table in zip(view.races, view.tables, strict=False):
         assert sr.result is not None
+        gone = sr.result.eliminated
         out.append(
             f"race {sr.index}: {sr.track['name']}, event {sr.event.number} {sr.event.name}; "
-            f"finish {' '.join(sr.result.places)}"
+            f"finish {' '.join(p + (' (eliminated)' if p in gone else '') for p in sr.result.places)}"
         )
         for pos, s in enumerate(table, start=1):
             per = " ".join("-" if p is None else str(p) for p in s.per_race)
@@ -144,6 +147,15 @@ def test_golden_simulated_1961_season(log: RaceLog) -> None:
     ``python tests/golden/regen_season.py`` after a deliberate change, and read the diff."""
     season = simulate_season(log, published="1961", cars=4, seed=7)
     assert standings_text(log, season) == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_golden_simulated_1963_season_with_eliminations(log: RaceLog) -> None:
+    """1963 (events 7–10) with two heuristic and two random bots, seed 7: event 9's smaller hand, Heat and Stress,
+    event 10's eliminations scoring 0 (MA12, MA21). Rewrite with ``python tests/golden/regen_season.py``."""
+    season = simulate_season(log, published="1963", cars=4, seed=7, bots=MIXED)
+    text = standings_text(log, season)
+    assert text == GOLDEN_1963.read_text(encoding="utf-8")
+    assert "(eliminated)" in text
 
 
 # ---------------------------------------------------------------------------------------------- the audit
