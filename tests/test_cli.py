@@ -61,12 +61,15 @@ def test_add_legal_and_illegal_events(tmp_path: Path) -> None:
     before = run("export", db=db).stdout
     r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 4}', db=db)
     assert r.returncode != 0
-    assert "Error: illegal" in r.stderr and "# 3.4" in r.stderr and "Ann" in r.stderr and "round 1" in r.stderr
+    assert "Error: not allowed" in r.stderr and "Ann" in r.stderr and "round 1" in r.stderr
     assert "Traceback" not in r.stderr
+    assert "# 3.4" not in r.stderr and '"gear": 4' not in r.stderr  # plain words: no digest tag, no JSON
+    r = run("--rules", "add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 4}', db=db)
+    assert "Error: illegal" in r.stderr and "(# 3.4)" in r.stderr and '"gear": 4' in r.stderr  # asked for
     r = run("add", '{"type": "gear_chosen", "car": "Zed", "gear": 2}', db=db)
     assert r.returncode != 0 and "Zed" in r.stderr
     r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 7}', db=db)
-    assert r.returncode != 0 and "malformed" in r.stderr and "gear" in r.stderr
+    assert r.returncode != 0 and "not understood" in r.stderr and "gear" in r.stderr
     r = run("add", "{not json", db=db)
     assert r.returncode != 0 and "not valid JSON" in r.stderr
     assert run("export", db=db).stdout == before  # nothing was written

@@ -173,7 +173,7 @@ def user_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except HeatlogError as err:
-            raise fail(str(err)) from None
+            raise fail(plain_error(err)) from None
         except OSError as err:
             raise fail(f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")) from None
         except (Exit, Abort, typer.Exit, KeyboardInterrupt):
@@ -188,6 +188,31 @@ def user_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+#: ``heatlog --rules``: errors name the digest items (``# 3.4``) and show the event as given (JSON).
+SHOW_RULES = {"on": False}
+
+
+def plain_error(err: Any) -> str:
+    """An error in plain words (issue 10): where it happened and what is wrong, without the event's JSON (the
+    user typed a command, not an event: a typed token or file name stays) and without digest tags such as
+    ``(# 3.4)``; all of it with ``heatlog --rules`` (or ``HEATLOG_RULES=1``)."""
+    if SHOW_RULES["on"] or os.environ.get("HEATLOG_RULES"):
+        return str(err)
+    from ..recorder.notation import KIND_WORDS, strip_rule_tags
+
+    shown = err.input if isinstance(err.input, str) else None
+    if isinstance(err.input, dict) and isinstance(err.input.get("type"), str):  # an event: named, not dumped
+        car = err.input.get("car")
+        shown = err.input["type"] + (f" of {car}" if isinstance(car, str) and err.car is None else "")
+    saved = (err.input, err.message, err.rule, err.kind)
+    try:
+        err.input, err.message, err.rule = shown, strip_rule_tags(err.message), None
+        err.kind = KIND_WORDS.get(err.kind, err.kind)
+        return str(err.describe())
+    finally:
+        err.input, err.message, err.rule, err.kind = saved
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"heatlog {__version__}")
@@ -199,8 +224,12 @@ def main_callback(
     version: Annotated[
         bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
     ] = False,
+    rules: Annotated[
+        bool, typer.Option("--rules", help="Errors name the rules digest items (# 3.4) and show events as JSON.")
+    ] = False,
 ) -> None:
     """Record, replay and analyse races of Heat: Pedal to the Metal."""
+    SHOW_RULES["on"] = rules
 
 
 def parse_car(spec: str) -> dict[str, str]:
