@@ -87,7 +87,14 @@ def canonical(event: Any) -> bytes:
     ``allow_nan=False`` only refuses NaN/Infinity (which are not JSON); the bytes of every accepted value are
     exactly ``json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()``.
     """
-    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    return _CANONICAL(event).encode()
+
+
+#: json.dumps with these options builds a new JSONEncoder on every call; one encoder, made once, gives the same
+#: bytes (json.dumps(obj, **options) is JSONEncoder(**options).encode(obj)) without that cost.
+_CANONICAL: Callable[[Any], str] = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
 
 
 def chain_hash(prev_hash: str, payload: bytes) -> str:
@@ -992,11 +999,17 @@ class EventStore:
     def verify(self, race: int) -> list[Problem]:
         """Recompute the hash chain over the stored rows of ``race``'s effective log; return every problem
         (rows that do not decode, blobs and unreadable rows are problems too, never a stop)."""
+        return self.verify_read(race)[0]
+
+    def verify_read(self, race: int) -> tuple[list[Problem], list[tuple[int, dict[str, Any] | None]]]:
+        """:meth:`verify` and :meth:`lenient_log` in one pass (each row read and decoded once): every problem,
+        and (seq, event or None) of the effective log."""
         with self._raw_text():
             return self._verify(race)
 
-    def _verify(self, race: int) -> list[Problem]:
+    def _verify(self, race: int) -> tuple[list[Problem], list[tuple[int, dict[str, Any] | None]]]:
         problems: list[Problem] = []
+        read: list[tuple[int, dict[str, Any] | None]] = []
         with self._tx(write=False, race=race) as conn:
             segments = self._segments(conn, race)
             expected_seq = 1
@@ -1019,7 +1032,12 @@ class EventStore:
                     elif not isinstance(payload, str):
                         problems.append(Problem(seg_race, seq, "json", f"payload is a {type(payload).__name__}"))
                         payload = str(payload)
-                    if _escaped(payload):
+                    try:  # the bytes of the row, once (the hash and the canonical form are over them)
+                        raw = payload.encode()
+                        escaped = False
+                    except UnicodeEncodeError:
+                        raw = payload.encode("utf-8", "surrogateescape")
+                        escaped = True
                         problems.append(Problem(seg_race, seq, "text", "payload is not UTF-8 text"))
                     if not isinstance(prev_hash, str) or not isinstance(hash_, str):
                         problems.append(Problem(seg_race, seq, "columns", "prev_hash or hash is not text"))
@@ -1030,7 +1048,7 @@ class EventStore:
                             missing = f"event {expected_seq}"
                         problems.append(Problem(seg_race, expected_seq, "gap", f"{missing} missing"))
                         after_gap = True
-                    text = payload if isinstance(payload, str) else str(payload)
+                    text = payload
                     if prev_hash != expected_prev and not after_gap:
                         problems.append(
                             Problem(
@@ -1041,17 +1059,26 @@ class EventStore:
                                 "(rows reordered, replaced or removed)",
                             )
                         )
-                    if chain_hash(str(prev_hash), text.encode("utf-8", "surrogateescape")) != hash_:
+                    if chain_hash(str(prev_hash), raw) != hash_:
                         problems.append(Problem(seg_race, seq, "hash", "payload changed: its hash does not match"))
-                    try:
-                        event = None if _escaped(text) else json.loads(text)
-                    except (ValueError, RecursionError):
-                        event = None
+                    event: Any = None
+                    if not escaped:
+                        try:  # json.loads without its per-call overhead; anything unusual takes the slow path
+                            event, end = _SCAN(text, 0)
+                            if end != len(text):
+                                event = json.loads(text)
+                        except StopIteration:
+                            with contextlib.suppress(ValueError, RecursionError):
+                                event = json.loads(text)
+                        except (ValueError, RecursionError):
+                            event = None
                     if not isinstance(event, dict):
                         problems.append(Problem(seg_race, seq, "json", "payload is not a valid JSON object"))
+                        read.append((int(seq), None))
                     else:
+                        read.append((int(seq), event))
                         try:
-                            is_canonical = canonical(event) == text.encode()
+                            is_canonical = canonical(event) == raw
                         except ValueError:
                             is_canonical = False
                         if not is_canonical:
@@ -1082,7 +1109,7 @@ class EventStore:
                     )
                     expected_seq = high + 1
                     after_gap = True
-        return problems
+        return problems, read
 
     # ---- anchors: a race's head, kept elsewhere, detects truncation and a consistent re-hash
 
