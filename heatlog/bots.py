@@ -29,6 +29,7 @@ from .engine.decide import (
     decisions,
     legal_gears,
     playable_sets,
+    react_options,
     slipstream_status,
     waiting_for,
 )
@@ -36,7 +37,7 @@ from .engine.errors import MalformedInput
 from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState
-from .engine.steps import DISCARD, GEARS, PLAY, REVEAL, SLIPSTREAM
+from .engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
 
 Event = dict[str, Any]
 # A bot: (state, car name, legal decisions, rng) -> chosen decision, or None to go on (steps 5–8 only).
@@ -135,6 +136,18 @@ UTILITY = {**{c: float(v) for c, v in VALUE.items()}, HEAT: -1.5, STRESS: 1.6}
 _B1, _B2, _B3, _B4 = BASIC  # the cards a flip can find (# 14.1), worth VALUE each
 _FOUND = tuple(VALUE[c] for c in BASIC)
 _LOW = tuple(sorted((c for c in DISCARDABLE if VALUE[c] <= 3), key=VALUE.__getitem__))  # discard candidates
+
+
+_GO_ON: Event = {"type": "go on"}  # the Garage part of the heuristic decided to go on (not an event)
+
+
+def _utility(c: str) -> float:
+    """A card's worth in the hand: the base cards' table, a Garage upgrade by its planned Speed and flips."""
+    u = UTILITY.get(c)
+    if u is not None:
+        return u
+    value, plus, heat = _UPGRADES.get(c, (0, 0, 0))
+    return value + 2.5 * plus - 1.0 * heat
 
 
 class _TrackPlan:
@@ -310,30 +323,64 @@ def _flip_sums(flips: tuple[tuple[int, float], ...], k: int) -> list[tuple[int, 
     return dist
 
 
-_hand_key = itemgetter(*CARDS)  # a hand's counts as a tuple, in card order whatever the dict's order
+_base_hand_key = itemgetter(*CARDS)  # a hand's counts as a tuple, in card order whatever the dict's order
+
+
+def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
+    """A hand as a hashable key: the base cards' counts, or every (token, count) in a race with more cards."""
+    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
 
 # (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
 _PLAYS: dict[tuple[tuple[int, ...], int], list[tuple[int, int, list[str]]]] = {}
 
 
+# Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
+# A multi-value card counts its highest value here; the value is chosen at reveal by what the corners allow.
+_UPGRADES: dict[str, tuple[int, int, int]] = {}
+
+
+def _upgrade_plan(state: RaceState) -> None:
+    g = state.garage
+    if g is None:
+        return
+    for token, card in g.cards.items():
+        if token not in _UPGRADES:
+            sp = card.get("speed", 0)
+            value = max(sp) if isinstance(sp, list) else int(sp)
+            sym = card.get("symbols", {})
+            _UPGRADES[token] = (value, int(sym.get("boost", 0)), int(sym.get("heat", 0)))
+
+
+def _card_plan(c: str) -> tuple[int, int, int]:
+    if c == STRESS:
+        return 0, 1, 0
+    v = VALUE.get(c)
+    return (v, 0, 0) if v is not None else _UPGRADES.get(c, (0, 0, 0))
+
+
 def _plays(car: Car, gear: int) -> list[tuple[int, int, list[str]]]:
-    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of Stress: plays
-    that move alike are one choice. Cached by hand: the same hand always has the same plays."""
+    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
+    and a Garage card's boosts, # 18.8): plays that move alike are one choice. A Garage card with a Heat cost is
+    kept apart (it spends Engine Heat, # 18.10). Cached by hand: the same hand always has the same plays."""
     assert car.hand is not None
     key = (_hand_key(car.hand), gear)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
     out: list[tuple[int, int, list[str]]] = []
-    seen: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int, int]] = set()
     for cards in playable_sets(car, gear):
         if HEAT in cards:
             out.append((-1, 0, cards))  # # 13: a cluttered play
             continue
-        base = sum(VALUE[c] for c in cards if c != STRESS)
-        k = cards.count(STRESS)
-        if (base, k) not in seen:
-            seen.add((base, k))
+        base = k = heat = 0
+        for c in cards:
+            v, plus, cost = _card_plan(c)
+            base += v
+            k += plus
+            heat += cost
+        if (base, k, heat) not in seen:
+            seen.add((base, k, heat))
             out.append((base, k, cards))
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
@@ -378,6 +425,12 @@ class HeuristicBot:
         if name not in w.cars or w.flipping is not None:
             return None
         step = w.step  # compared with the plain step numbers: an Enum attribute costs four times a global
+        if state.garage is not None:
+            garage = self._garage(state, car, w, options)
+            if garage is _GO_ON:
+                return None
+            if garage is not None or w.due in ("speed_chosen", "accelerated", "heat_unpayable", "upgrade_picked"):
+                return garage
         if step == GEARS:
             gear, _ = self._plan(state, car)
             return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
@@ -433,6 +486,7 @@ class HeuristicBot:
         flips: tuple[tuple[int, float], ...] | None = None
         sums: dict[int, list[tuple[int, float]]] = {}
         hand_points = sum(VALUE[c] * hand[c] for c in VALUE)
+        _upgrade_plan(state)
         best_score = -1e18
         best: tuple[int, list[str]] = (car.gear, [])
         w_stress, w_card = w.stress_in_hand, w.card
@@ -448,6 +502,17 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w.card * hand_points - w.heat_in_hand * (heat_in_hand - cool) - w.stress_in_hand * stress_in_hand
             for base, k, cards in _plays(car, g):
+                heat = sum(_card_plan(c)[2] for c in cards) if state.garage is not None else 0
+                if heat:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
+                    short = heat > engine  # # 18.11: the card would be replaced by a flip
+                    score = -3.0 if short else 0.0
+                    outcomes = _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]
+                    for extra, prob in outcomes:
+                        score += prob * tp.value(p, base + extra, max(0, engine - heat), g, adrenaline)
+                    score += keep + w_stress * k - w_card * base
+                    if score > best_score:
+                        best_score, best = score, (g, cards)
+                    continue
                 if base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
                     left = car.engine - shift
                     score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
@@ -483,6 +548,71 @@ class HeuristicBot:
             paid = 1 if abs(best[0] - car.gear) == 2 else 0
             self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
         return best
+
+    # ---- the Garage (# 18.5–18.21)
+
+    def _garage(self, state: RaceState, car: Car, w: Any, options: Sequence[Event]) -> Event | None:
+        """The Garage decisions: picks by the card values of :mod:`heatlog.garage_bots`, the value of a multi-value
+        card that scores best, Accelerate whenever "+" were used, the cheapest unpayable choice, the card
+        cooldowns and Stress relief in full, and Refresh for a card worth drawing again."""
+        from .engine.modules.garage_race import scrap_pending
+        from .garage_bots import best_pick, upgrade_value, worst_card
+
+        g = state.garage
+        assert g is not None
+        due = w.due
+        if due == "upgrade_picked":
+            draft = g.draft
+            assert draft is not None
+            choices = [o["card"] for o in options]
+            return {"type": due, "v": 1, "car": car.name, "card": best_pick(choices, g.cards, draft.owned[car.name])}
+        if due == "upgrade_removed":
+            draft = g.draft
+            assert draft is not None
+            return {"type": due, "v": 1, "car": car.name, "card": worst_card(draft.owned[car.name], g.cards)}
+        turn = state.turn
+        if due == "speed_chosen":
+            assert turn is not None
+            tp = self._track_plan(state)
+            best: tuple[float, int] | None = None
+            for o in options:
+                q, _ = landing(state, car, car.progress + turn.speed + o["speed"])
+                v = self._end_value(state, tp, car, q, turn.speed + o["speed"], car.engine)
+                if best is None or v > best[0]:
+                    best = (v, options.index(o))
+            assert best is not None
+            return options[best[1]]
+        if due == "accelerated":
+            assert turn is not None and turn.garage is not None
+            tp = self._track_plan(state)
+            extra = turn.garage.plus_used
+            q, _ = landing(state, car, car.progress + turn.speed + extra)
+            take = extra > 0 and self._end_value(state, tp, car, q, turn.speed + extra, car.engine) >= self._end_value(
+                state, tp, car, landing(state, car, car.progress + turn.speed)[0], turn.speed, car.engine
+            )
+            return next(o for o in options if o["taken"] is take)
+        if due == "heat_unpayable":
+            return options[0] if options else None
+        if turn is None or w.step < REACT or w.flipping is not None:
+            return None
+        for o in react_options(state, car, turn):
+            if o["type"] == "cooldown" and o.get("cards"):
+                return o  # # 18.13: a card's cooldown, before the Scrap closes React
+        if w.step == REACT and scrap_pending(state, turn):
+            return _GO_ON  # # 18.12: go on: React ends with the Scrap
+        for o in react_options(state, car, turn):
+            if o["type"] == "stress_reduced" and not any(
+                x["type"] == "stress_reduced" and x["cards"] == o["cards"] and x["count"] > o["count"]
+                for x in react_options(state, car, turn)
+            ):
+                return o
+            if o["type"] == "cooldown" and o.get("cards"):
+                return o
+        if w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT:
+            for o in options:
+                if o["type"] == "refreshed" and upgrade_value(g.cards.get(o["card"])) >= 4.0:
+                    return o
+        return None
 
     # ---- steps 4–6: react and slipstream
 
@@ -568,7 +698,7 @@ class HeuristicBot:
         total = sum(source.values())
         if not total:
             return None
-        draw = sum(UTILITY[c] * n for c, n in source.items()) / total
+        draw = sum(_utility(c) * n for c, n in source.items()) / total
         tp = self._track_plan(state)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
@@ -584,6 +714,9 @@ class HeuristicBot:
                     continue
                 if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):
                     out.append(c)
+        for c, n in hand.items():  # Garage upgrades worth less than a draw (# 11.1: upgrades may be discarded)
+            if n and c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
+                out.extend([c] * n)
         limit = state.rules.discard_limit(state, car)  # # 21.8: event 15 caps the discard
         if limit is not None:
             out = out[:limit]

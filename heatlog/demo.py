@@ -14,7 +14,13 @@ from .racelog import RaceLog
 from .races import import_race
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "replays"
-ORDER = ("usa-4cars.jsonl", "usa-4cars-table.jsonl", "italy-6cars.jsonl", "learning-2cars.jsonl")
+ORDER = (
+    "usa-4cars.jsonl",
+    "usa-4cars-table.jsonl",
+    "italy-6cars.jsonl",
+    "learning-2cars.jsonl",
+    "usa-garage-4cars.jsonl",
+)
 
 
 def sample_files() -> list[Path]:

@@ -33,11 +33,14 @@ def race_started_event(
     pro: int = 0,
     aggressive: bool = False,
     weather: bool = False,
+    garage: dict[str, Any] | None = None,
 ) -> Event:
     """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2).
 
     ``legends``: Legend cars ``{"name", "colour"}`` (MODULES.md 19; colours from the Legend card), with the
-    options ``pro`` (19.15) and ``aggressive`` (19.14); ``weather``: the weather and road conditions (20)."""
+    options ``pro`` (19.15) and ``aggressive`` (19.14); ``weather``: the weather and road conditions (20);
+    ``garage``: the Garage module's options (18.3, 18.5: upgrades, draft, expansions), whose cards the event
+    embeds in its ``cards`` block (the race's card catalogue)."""
     data = load_track_data(track) if isinstance(track, str) else track
     variant = variant or "standard"
     if variant not in ("standard", "one-lap"):
@@ -55,6 +58,16 @@ def race_started_event(
         "mode": mode,
     }
     modules: dict[str, Any] = {}
+    if garage is not None:
+        from .engine.modules.garage import GarageOptions
+        from .garage_cards import race_block
+
+        try:
+            options = GarageOptions.from_dict(garage)
+        except ValueError as exc:
+            raise MalformedInput(str(exc)) from exc
+        modules["garage"] = options.to_dict()
+        ev["cards"] = race_block(options)  # # 18.2: the race's card catalogue holds its upgrades
     if legends:
         modules["legends"] = legends_module(pro=pro, aggressive=aggressive)
     elif pro or aggressive:
@@ -116,6 +129,7 @@ def start_race(
     weather: bool = False,
     weather_tile: str | None = None,
     road_tokens: list[str] | None = None,
+    garage: dict[str, Any] | None = None,
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
@@ -162,6 +176,7 @@ def start_race(
         pro=pro,
         aggressive=aggressive,
         weather=weather,
+        garage=garage,
     )
     names = [c["name"] for c in ev["cars"]]
     if grid is None:
@@ -170,10 +185,13 @@ def start_race(
     elif sorted(grid) != sorted(names):
         raise MalformedInput(f"--grid must name every car once: {', '.join(names)}")
     setup: list[Event] = []
+    if garage is not None and weather_tile is not None:
+        raise MalformedInput("with the Garage the weather is drawn after the draft (18.4, 20.2): the recorder asks it")
     if weather_tile is not None and road_tokens is not None:  # MODULES.md 20.2: before the decks
         setup.append({"type": "weather_drawn", "v": 1, "tile": weather_tile})
         setup.append({"type": "road_conditions_drawn", "v": 1, "tokens": list(road_tokens)})
-    if mode == "table" and (not weather or setup):
+    # # 18.4: with the Garage the draft comes before the shuffles (the recorder asks it)
+    if mode == "table" and (not weather or setup) and garage is None:
         setup += table_setup_events(grid, [c["name"] for c in legends or []])
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 

@@ -14,6 +14,42 @@ from typing import Any
 Event = dict[str, Any]
 
 REACT = ("cooldown", "boost", "adrenaline")
+# The Garage's React events (# 18.10–18.23) and the exact answer that makes each.
+GARAGE_REACT = (
+    "heat_paid",
+    "heat_unpayable",
+    "stress_reduced",
+    "super_cooled",
+    "drafted",
+    "direct_played",
+    "salvaged",
+    "refreshed",
+)
+DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
+
+
+def _garage_react(ev: Event) -> str:
+    t = ev["type"]
+    if t == "cooldown":
+        return f"c{ev['count']}:" + "/".join(ev["cards"]).lower()
+    if t == "heat_paid":
+        return "p:" + "/".join(ev["cards"]).lower()
+    if t == "stress_reduced":
+        return f"r{ev['count']}:" + "/".join(ev["cards"]).lower()
+    if t == "super_cooled":
+        return f"k{ev['count']}:" + "/".join(ev["sources"]).lower()
+    if t == "drafted":
+        return "dr:" + "/".join(ev["sources"]).lower()
+    if t == "direct_played":
+        return ("play+:" if ev.get("accelerate") else "play:") + ev["card"].lower()
+    if t == "salvaged":
+        return f"salvage:{ev['sources'][0].lower()}:" + "/".join(c.lower() for c in ev["cards"])
+    if t == "refreshed":
+        return "f:" + ev["card"].lower()
+    if t == "heat_unpayable":
+        return "u:" + "/".join(ev["cards"]).lower()
+    raise AssertionError(f"not a React event: {ev}")
+
 
 # Prompt text (as on screen) -> question kind; group 1 is the car.
 PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -31,6 +67,13 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
         ("setup_shuffle", r"^(\S+) shuffles the starting deck \[Enter\]: $"),
         ("setup_shuffle", r"^(\S+)'s starting shuffle: .*: $"),
+        ("garage", r"^Garage market, round \d: the \d+ cards revealed: ()$"),
+        ("garage", r"^(\S+) (?:picks|takes|gives back) .*: $"),
+        ("speed", r"^(\S+): .* is worth \([^)]*\): $"),
+        ("accelerate", r"^(\S+): accelerate with .*\? \(y/n\): $"),
+        ("unpayable", r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $"),
+        ("scrap", r"^scrap for (\S+) \(\d+ to go\): .*: $"),
+        ("salvage_shuffle", r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $"),
     )
 )
 
@@ -95,18 +138,62 @@ def answer(
                 break
         assert flips, (kind, car, nxt)
         return " ".join(flips)
+    if kind == "weather":  # MODULES.md 20.2
+        assert t == "weather_drawn", (kind, car, nxt)
+        return str(nxt["tile"])
+    if kind == "road":
+        assert t == "road_conditions_drawn", (kind, car, nxt)
+        return " ".join(nxt["tokens"])
+    if kind == "legend":  # MODULES.md 19.5: the card by its number
+        assert t == "legend_card_revealed", (kind, car, nxt)
+        return f"card {nxt['card']}"
+    if kind == "garage":
+        assert t in DRAFT, (kind, car, nxt)
+        if t == "garage_market":
+            return " ".join(nxt.get("cards", [])).lower()
+        if t == "upgrades_dealt":
+            return " ".join(nxt["cards"]).lower()
+        return nxt["card"].lower()
+    if kind == "speed":
+        assert t == "speed_chosen", (kind, car, nxt)
+        return str(nxt["speed"])
+    if kind == "accelerate":
+        assert t == "accelerated", (kind, car, nxt)
+        return "y" if nxt["taken"] else "n"
+    if kind == "unpayable":
+        assert t == "heat_unpayable", (kind, car, nxt)
+        return " ".join(nxt["cards"]).lower()
+    if kind == "scrap":
+        scraps = []
+        for ev in expected[i:]:
+            if ev.get("type") != "card_scrapped" or ev.get("car") != car:
+                break
+            scraps.append(ev["card"].lower())
+            if not multi:
+                break
+        assert scraps, (kind, car, nxt)
+        return " ".join(scraps)
+    if kind == "salvage_shuffle":
+        assert t == "deck_shuffled", (kind, car, nxt)
+        return _cards(nxt["order"]) if nxt.get("order") else ""
     if kind == "react":
         tokens: list[str] = []
         skip = False
         for j in range(i, len(expected)):
             ev = expected[j]
             et = ev.get("type")
-            if ev.get("car") != car or et not in (*REACT, "card_flipped"):
+            if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
                 break
             if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus
                 skip = False
                 continue
-            if et == "cooldown":
+            if et in GARAGE_REACT or (et == "cooldown" and ev.get("cards")):
+                tokens.append(_garage_react(ev))
+                if et == "salvaged":
+                    break  # its flips or shuffle are their own question
+            elif et == "card_scrapped":
+                break
+            elif et == "cooldown":
                 tokens.append(f"c{ev['count']}")
             elif et == "boost":
                 tokens.append("b")
@@ -124,11 +211,18 @@ def answer(
         return " ".join(tokens)
     if kind == "slipstream":
         assert t == "slipstream" and c == car, (kind, car, nxt)
+        if nxt.get("bonuses"):
+            return "y"  # the scripted races take every bonus or none (# 18.16)
         return "y" if nxt["taken"] else "n"
     if kind == "discard":
-        if t == "cards_discarded" and c == car:
-            return _cards(nxt["cards"])
-        return ""
+        words = []
+        j = i
+        while j < len(expected) and expected[j].get("type") == "refreshed" and expected[j].get("car") == car:
+            words.append("f:" + expected[j]["card"].lower())
+            j += 1
+        if j < len(expected) and expected[j].get("type") == "cards_discarded" and expected[j].get("car") == car:
+            words.append(("d " if words else "") + _cards(expected[j]["cards"]))  # later in a line: d CARDS
+        return " ".join(words[:1] + words[1:]) if words else ""
     if kind in ("draw", "setup_draw"):
         assert t == "cards_drawn" and c == car, (kind, car, nxt)
         return _cards(nxt["cards"]) if "cards" in nxt else ""

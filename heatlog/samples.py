@@ -15,7 +15,7 @@ from typing import Any
 
 from .engine import apply
 from .engine.redact import open_to_table
-from .engine.state import RaceState, Turn
+from .engine.state import RaceState, Turn, expand
 from .simulate import simulate_race
 
 Event = dict[str, Any]
@@ -66,6 +66,17 @@ SAMPLES: tuple[Sample, ...] = (
             "weather": True,
             "seed": 8,
             "bots": "heuristic",
+        },
+    ),
+    Sample(
+        "usa-garage-4cars.jsonl",
+        "USA, 2 laps, the Garage module (# 18): all upgrades with both expansions, drafted; 2 heuristic, 2 random cars",
+        {
+            "track": "usa",
+            "cars": 4,
+            "seed": 17,
+            "bots": ["heuristic", "random", "heuristic", "random"],
+            "garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]},
         },
     ),
 )
@@ -249,6 +260,18 @@ GOLDEN_TABLE = Sample(
         "handicap": ["Red"],
     },
 )
+#: A Garage race in table mode (# 18): the snake draft, then every symbol as a table records it.
+GOLDEN_GARAGE = Sample(
+    "golden_usa_garage_table",
+    "USA, 2 laps, 4 cars, the Garage with all upgrades and both expansions, snake draft, table mode",
+    {
+        "track": "usa",
+        "cars": 4,
+        "seed": 21,
+        "bots": ["heuristic", "random", "heuristic", "random"],
+        "garage": {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]},
+    },
+)
 #: Golden playthroughs of the expansion features: Japan (flooded spaces, # 22.4; the chicane 10/12, # 22.1)
 #: and Spain (tunnels, # 22.6; the chicanes 29/32 and 95/98).
 GOLDEN_JAPAN = Sample(
@@ -281,6 +304,7 @@ GOLDENS: tuple[tuple[Sample, bool], ...] = (
     (GOLDEN_SPAIN, False),
     (GOLDEN_SOLO, False),
     (GOLDEN_WEATHER, True),
+    (GOLDEN_GARAGE, True),
 )
 
 
@@ -304,8 +328,13 @@ def playthrough(events: list[Event]) -> str:
     out: list[str] = []
     header: list[str] = []
     current: list[Turn] | None = None
+    draft: list[str] = []
     for ev in events:
         state = apply(state, ev, atomic=False)
+        if state.garage is not None and state.phase in ("garage", "deal") and ev.get("type") in _DRAFT:
+            from .recorder.garage import says
+
+            draft.append(f"  {says(ev, state.garage.cards)}")  # # 18.5: the draft as the table saw it
         if state.turns is current:
             continue
         if current:  # a round has ended: the state is as the round left it
@@ -341,7 +370,15 @@ def playthrough(events: list[Event]) -> str:
         from .views.conditions import conditions_lines
 
         head += conditions_lines(state)
+    if state.garage is not None:
+        from .views.garage import upgrades_line
+
+        head += ["", "== Garage draft ==", *draft]
+        head += [f"  {name} upgrades: {upgrades_line(state, name)}" for name in state.grid]
     return "\n".join(head + out) + "\n"
+
+
+_DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
 def _car_lines(state: RaceState) -> list[str]:
@@ -353,10 +390,7 @@ def _car_lines(state: RaceState) -> list[str]:
             where = "finished" if car.finished else f"space {state.track.space_of(car.progress):>2} lane {car.lane}"
             lines.append(f"  {car.name:<6} {where} lap {state.lap_of(car)} (Legend)")
             continue
-        if car.hand is None:
-            hand = f"{car.hand_size} hidden"
-        else:
-            hand = _cards([c for c in "123405HS" for _ in range(car.hand.get(c, 0))])
+        hand = f"{car.hand_size} hidden" if car.hand is None else _cards(expand(car.hand))
         deck = _cards(list(reversed(car.deck))) if car.deck is not None else f"{car.deck_size} hidden"
         where = "finished" if car.finished else f"space {state.track.space_of(car.progress):>2} lane {car.lane}"
         lines.append(

@@ -12,7 +12,7 @@ from typing import Any
 
 from heatlog.bots import get_bot, random_bot
 from heatlog.engine import apply
-from heatlog.engine.decide import slipstream_status
+from heatlog.engine.decide import slipstream_status, waiting_for
 from heatlog.engine.redact import open_to_table
 from heatlog.races import race_started_event
 from heatlog.simulate.world import race_events
@@ -45,11 +45,14 @@ def explicit(bot: Any) -> Any:
         if choice is not None and choice.get("type") == "adrenaline" and choice.get("bonus") == "cooldown":
             hand = state.cars[name].hand
             if hand is None or hand["H"] < 1:
-                choice = None
+                # another choice where React cannot simply end (a Garage Heat cost to settle, # 18.11, 18.25)
+                others = [o for o in options if o is not None and o.get("bonus") != "cooldown"]
+                choice = None if waiting_for(state).may_go_on or not others else rng.choice(others)
             else:
                 owed.add(name)
         t = state.turn
-        if choice is None and t is not None and t.sub in (5, 6) and slipstream_status(state, state.cars[name])[0]:
+        open_ = t is not None and t.sub in (5, 6) and slipstream_status(state, state.cars[name])[0]
+        if choice is None and open_ and "slipstream" in waiting_for(state).optional:  # (not before a Scrap, # 18.25)
             return {"type": "slipstream", "v": 1, "car": name, "taken": False}
         return choice
 

@@ -315,7 +315,8 @@ def test_position_schema_names_every_field() -> None:
     car_schema = schema["properties"]["cars"]["items"]
     assert set(car_schema["properties"]) - {"legend"} == set(pos["cars"][0]) == set(car_schema["required"])
     turn_schema = schema["properties"]["turn"]["oneOf"][1]
-    optional = {"eliminated", "heat_removed", "owed"}  # championship fields: present only when they say something
+    # championship fields, a Garage turn's record (# 18.6–18.25): present only when they say something
+    optional = {"eliminated", "heat_removed", "owed", "garage"}
     # react_order: read from positions written before turns recorded happenings, never written; those positions
     # have no happenings or used, so the two are not required.
     turn_fields = {f.name for f in fields(Turn)}

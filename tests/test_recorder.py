@@ -320,6 +320,7 @@ def new_race(h: Host, mode: str, grid: list[str], cars: str) -> None:
         ("variant: standard or one-lap [standard]: ", "one-lap"),
         ("experienced drivers, who start with 5 Engine Heat (Enter = none): ", ""),
         ("mode: table (hands hidden) or open (every card entered) [table]: ", mode),
+        ("Garage module: none, or basic/advanced/all upgrades", ""),  # # 18.1: a base race
         ("grid order, front first (Enter = random): ", " ".join(grid)),
     ]:
         h.expect(prompt)

@@ -527,6 +527,7 @@ def test_new_race_questions(tmp_path: Path) -> None:
     assert "not a car of this race" in wiz.answer("Zed")
     assert wiz.answer("bob") == "handicap: Bob starts with 5 Heat on the Engine"  # # 17.2
     assert wiz.answer("") == "mode: table (hands hidden)"
+    assert wiz.answer("") == "Garage: none"  # no Garage module (# 18.1)
     assert "name every car once" in wiz.answer("Ann Bob")
     assert wiz.answer("cy ann bob") == "grid: Cy > Ann > Bob"
     assert wiz.step is None

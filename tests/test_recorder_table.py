@@ -193,6 +193,7 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
         ("variant", "", "variant: standard"),
         ("experienced drivers", "", "handicap: none"),
         ("mode", "", "mode: table (hands hidden)"),
+        ("Garage module", "", "Garage: none"),
         ("grid order", "legend ann bob", "grid: Legend-Black > Ann > Bob"),
     ]:
         child.expect_exact(prompt)

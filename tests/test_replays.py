@@ -48,7 +48,12 @@ def test_samples_are_the_races_the_issue_asks_for() -> None:
         "gb-solo-legends.jsonl": ("great-britain", 6, 2, "standard", "open"),
         "usa-weather-4cars.jsonl": ("usa", 4, 2, "standard", "open"),
         "netherlands-legends-weather.jsonl": ("netherlands", 6, 3, "standard", "open"),
+        "usa-garage-4cars.jsonl": ("usa", 4, 2, "standard", "open"),
     }
+    garage = logs["usa-garage-4cars.jsonl"]
+    assert garage[0]["garage"]["draft"] == "draft"  # # 18.5: the draft is in the log
+    assert sum(e["type"] == "upgrade_picked" for e in garage) == 12
+    assert {"heat_paid", "card_scrapped"} & {e["type"] for e in garage}  # # 18.10, 18.12: symbols were used
     table = logs["usa-4cars-table.jsonl"]
     assert not any("order" in e for e in table if e["type"] == "deck_shuffled")  # # 1.7: hidden
     assert all("count" in e for e in table if e["type"] == "cards_drawn")

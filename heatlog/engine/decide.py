@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT, PLAYABLE
+from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT
 from .events import CHANCE
 from .modules import circuits
 from .react import ReactPool, ReactUse, react_pool
@@ -125,13 +125,22 @@ def waiting_for(state: RaceState | None) -> Waiting:
         if car.legend:  # # 19.5, MA9: the only thing a Legend's turn can wait for (count: the round)
             return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
         if turn.flipping is not None:
-            if car.deck_size == 0:
+            if car.deck_size == 0 or turn.flipping == "salvage":  # # 18.18: the salvaged cards shuffled in
                 return Waiting(STEPS[sub], [car.name], "deck_shuffled", flipping=turn.flipping)
-            return Waiting(STEPS[sub], [car.name], "card_flipped", flipping=turn.flipping)
+            due = "card_scrapped" if turn.flipping == "scrap" else "card_flipped"  # # 18.12
+            return Waiting(STEPS[sub], [car.name], due, flipping=turn.flipping)
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))
+        rules = state.rules
         if sub == REVEAL:
+            due3 = rules.step3_due(state, car, turn)  # # 18.6, 18.20: a value or Accelerate first
+            if due3 is not None:
+                return Waiting(STEPS[REVEAL], [car.name], due3)
             return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", count=turn.gear)
+        if sub == REACT:
+            due5 = rules.react_due(state, car, turn)  # # 18.11: which card's cost goes unpaid is a decision
+            if due5 is not None:
+                return Waiting(STEPS[REACT], [car.name], due5)
         if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
         else:
@@ -141,6 +150,9 @@ def waiting_for(state: RaceState | None) -> Waiting:
         return Waiting(STEPS[SETUP], [], "grid_set")
     if phase == "weather":  # # 20.2: the tile, then one token per corner
         return Waiting(STEPS[SETUP], [], "weather_drawn" if state.weather_tile is None else "road_conditions_drawn")
+    module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5: the Garage draft)
+    if module_phase is not None:
+        return Waiting(STEPS[SETUP], module_phase[1], module_phase[0])
     if phase == "deal":
         for car in (state.cars[n] for n in state.grid if not state.cars[n].legend):
             if car.needs_shuffle:
@@ -164,6 +176,9 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
     open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
     if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded) and open_discard:
         optional.append("cards_discarded")
+    for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
+        if kind not in optional:
+            optional.append(kind)  # a module's (# 18.21: Refresh)
     return optional
 
 
@@ -182,7 +197,7 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     """Distinct card choices for ``gear`` from a known hand (# 4.1, 4.2), or the forced cluttered play (# 13.1)."""
     if car.hand is None:
         return []
-    playable = [c for c in expand(car.hand) if c in PLAYABLE]
+    playable = [c for c in expand(car.hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
     if len(playable) < gear:
         return [playable + [HEAT] * (gear - len(playable))]
     seen: set[tuple[str, ...]] = set()
@@ -256,6 +271,8 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
     w = waiting if waiting is not None else waiting_for(state)  # the caller's, if it asked already
     if name not in w.cars:
         return []
+    if state.phase not in ("race", "over"):
+        return state.rules.phase_decisions(state, name)  # a module's set-up phase (# 18.5: the draft's picks)
     if "gear_chosen" in w.kinds:
         return [{"type": "gear_chosen", "v": 1, "car": name, "gear": g} for g in legal_gears(state, car)]
     if "cards_played" in w.kinds:
@@ -264,15 +281,22 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
     if turn is None or turn.flipping is not None:
         return []
     if turn.sub == 3:
+        if w.due != "cards_revealed":
+            return state.rules.step3_options(state, car, turn)  # # 18.6, 18.20
         return [{"type": "cards_revealed", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
     out = react_options(state, car, turn)
+    if turn.sub == REACT and w.due not in ("cards_drawn", "deck_shuffled"):
+        return out  # a decision React must take before it ends (# 18.11), or a React use that changes it (# 18.10)
     if "slipstream" in w.optional:
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": True})
         for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
             out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": False})
+    extra = state.rules.turn_options(state, car, turn)  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21)
+    out += [o for o in extra if o["type"] == "slipstream"]
     if turn.sub == 8 and "cards_discarded" in w.optional:  # discards are decided after the corners
         out += [{"type": "cards_discarded", "v": 1, "car": name, "cards": d} for d in discard_options(car, state)]
+    out += [o for o in extra if o["type"] != "slipstream"]
     return out
 
 

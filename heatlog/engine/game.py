@@ -43,6 +43,10 @@ Event = dict[str, Any]
 GO_ON = "go_on"
 
 _CARD_ORDER = {c: i for i, c in enumerate(CARDS)}
+
+
+def _card_key(c: str) -> tuple[int, str]:
+    return _CARD_ORDER.get(c, len(_CARD_ORDER)), c
 _CARD_KEYS = ("cards", "order")
 
 
@@ -75,8 +79,8 @@ def canonical(decision: Event) -> Event:
     playing "3 1" and "1 3" is one decision. Other fields are kept; a new dict is returned."""
     out = dict(decision)
     cards = out.get("cards")
-    if isinstance(cards, list) and all(isinstance(c, str) and c in _CARD_ORDER for c in cards):
-        out["cards"] = sorted(cards, key=_CARD_ORDER.__getitem__)
+    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
+        out["cards"] = sorted(cards, key=_card_key)  # a race's other cards (upgrades) after the base ones
     out.pop("raw", None)
     return out
 
@@ -103,7 +107,11 @@ def to_move(state: RaceState) -> Node:
     return Node("chance", w.cars[0], tuple(w.kinds))
 
 
-_DECISION_KINDS = frozenset(("gear_chosen", "cards_played", "cards_revealed"))
+_DECISION_KINDS = frozenset(
+    ("gear_chosen", "cards_played", "cards_revealed")
+    # the Garage's decisions that are due, not optional (# 18.5, 18.6, 18.11, 18.20)
+    + ("upgrade_picked", "upgrade_removed", "speed_chosen", "accelerated", "heat_unpayable")
+)
 
 
 def whose_turn(state: RaceState) -> str | None:
@@ -202,6 +210,9 @@ def pending_chance(state: RaceState) -> Chance | None:
     if kind == "cards_drawn":
         n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
         return Chance("cards_drawn", car.name, n, _draw_outcomes(state, car, n))
+    if kind == "card_scrapped":  # # 18.12: the top card of the deck, like a flip
+        outcomes = [({**ev, "type": "card_scrapped"}, p) for ev, p in _flip_outcomes(car)]
+        return Chance("card_scrapped", car.name, 1, outcomes)
     return None
 
 
@@ -227,11 +238,12 @@ def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, floa
         return []
     total = comb(sum(deck.values()), n)
     out: list[tuple[Event, float]] = []
-    for draw in _sub_multisets([deck[c] for c in CARDS], n):
+    tokens = list(deck)  # the race's card tokens, in canonical order
+    for draw in _sub_multisets([deck[c] for c in tokens], n):
         ways = 1
-        for have, k in zip((deck[c] for c in CARDS), draw, strict=True):
+        for have, k in zip((deck[c] for c in tokens), draw, strict=True):
             ways *= comb(have, k)
-        cards = [c for c, k in zip(CARDS, draw, strict=True) for _ in range(k)]
+        cards = [c for c, k in zip(tokens, draw, strict=True) for _ in range(k)]
         out.append(({"type": "cards_drawn", "v": 1, "car": car.name, "cards": cards}, ways / total))
     return out
 
@@ -258,7 +270,12 @@ def _sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
 def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
     """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
     one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
-    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9). None otherwise."""
+    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); the Garage draft's
+    market or a car's random deal (# 18.5). None otherwise."""
+    if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
+        from .modules.garage import draft_chance
+
+        return draft_chance(state.garage.draft, rng)  # # 18.5: a market or a random deal
     if state.phase == "weather":
         rules = state.weather
         assert rules is not None
@@ -291,7 +308,9 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
         return module_chance_event(state, rng)  # the same draw as the simulator's
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
-        cards = sorted(expand(car.pool) if car.needs_shuffle else car.discard)
+        salvage = state.turn is not None and state.turn.flipping == "salvage"  # # 18.18: the whole draw deck
+        deck = car.deck_counts() if salvage else None
+        cards = sorted(expand(deck) if deck is not None else expand(car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev: Event = {"type": "deck_shuffled", "v": 1, "car": car.name}
         if state.mode == "open":
@@ -342,7 +361,18 @@ def play_out(
             return state  # stopped unfinished: places are the standings (a stuck car last, # 16.8)
         turn = state.turn
         ev: Event | None
-        if state.phase != "race":
+        if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
+            due, waiting = state.garage.draft.waiting()  # # 18.5: picks are decisions, markets chance
+            if due in ("upgrade_picked", "upgrade_removed"):
+                ev = decide(state, waiting[0])
+                if ev is None:
+                    raise IllegalEvent(f"no {due} for {waiting[0]}", car=waiting[0])
+                apply_decision(state, ev)
+                if record is not None:
+                    record(ev)
+                continue
+            ev = chance_event(state, rng)
+        elif state.phase != "race":
             ev = chance_event(state, rng)  # the grid, the starting shuffles and draws (# 1.2, 1.4)
         elif turn is None:  # steps 1–2: every car in the round's order (# 2.1)
             name = state.pending[0]
@@ -359,9 +389,7 @@ def play_out(
             if car.legend:  # # 19.5: the round's first Legend waits for the Legend card (the others move at once)
                 ev = module_chance_event(state, rng)
             elif turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
-                ev = _world_chance(
-                    state, car, turn.flipping is not None, rng if shuffles is None else shuffles(car.name)
-                )
+                ev = _world_chance(state, car, turn.flipping, rng if shuffles is None else shuffles(car.name))
             else:
                 ev = decide(state, car.name)
                 if ev is None or ev.get("type") == GO_ON:
@@ -386,8 +414,14 @@ def play_out(
     return state
 
 
-def _world_chance(state: RaceState, car: Any, flipping: bool, rng: random.Random) -> Event:
-    """A flip or the refill from a known deck, or the reshuffle of the discard pile when the deck is empty."""
+def _world_chance(state: RaceState, car: Any, flipping: str | None, rng: random.Random) -> Event:
+    """A flip or the refill from a known deck, or the reshuffle of the discard pile when the deck is empty; with
+    the Garage a scrapped card (# 18.12) or the shuffle after a Salvage (# 18.18)."""
+    if flipping == "salvage":
+        deck = car.deck_counts()
+        cards = sorted(expand(deck))
+        rng.shuffle(cards)
+        return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": cards}
     if car.deck_size == 0:
         cards = sorted(car.discard)  # # 5.6; sorted first, as chance_event does
         rng.shuffle(cards)
@@ -395,6 +429,8 @@ def _world_chance(state: RaceState, car: Any, flipping: bool, rng: random.Random
     deck = car.deck
     if deck is None:
         raise IllegalEvent(f"{car.name}'s deck order is unknown: sample a world first", car=car.name)
+    if flipping == "scrap":
+        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": deck[-1]}
     if flipping:
         return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
     n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import BASE_CATALOGUE, CARDS, HEAT, PLAYABLE
+from .cards import BASE_CATALOGUE, HEAT
 from .state import Car, Counts, counts, expand
 
 
@@ -54,9 +54,9 @@ class Knowledge:
     def of(cls, car: Car) -> Knowledge:
         pool = car.pool
         if car.hand is not None:  # open mode: the hand is known, so the deck is too
-            cap = {c: pool[c] - car.hand[c] for c in CARDS}
+            cap = {c: n - car.hand[c] for c, n in pool.items()}
         elif car.deck_max is not None:
-            cap = {c: min(pool[c], car.deck_max[c]) for c in CARDS}
+            cap = {c: min(n, car.deck_max[c]) for c, n in pool.items()}
         else:  # no memory of a reshuffle (a position): any unseen card may be in the deck
             cap = dict(pool)
         return cls(dict(pool), cap, car.hand_size, car.deck_size, car.hand is not None)
@@ -75,7 +75,7 @@ class Knowledge:
         if any(c not in self.unseen for c, n in cards.items() if n > 0):
             return False  # a card this car has none of
         room = 0
-        for c in CARDS:
+        for c in self.unseen:
             left = self.unseen[c] - cards.get(c, 0)
             if left < 0:
                 return False
@@ -86,7 +86,7 @@ class Knowledge:
         """Can the hand be exactly ``hand``?"""
         if sum(hand.values()) != self.hand_size:
             return False
-        return all(0 <= self.unseen[c] - hand.get(c, 0) <= self.cap[c] for c in CARDS)
+        return all(0 <= n - hand.get(c, 0) <= self.cap[c] for c, n in self.unseen.items())
 
     def deck_can_show(self, card: str) -> bool:
         """Can the top card of the deck be ``card``? (Order is never known here: any card the deck can hold.)"""
@@ -132,8 +132,8 @@ class Knowledge:
 
     def playable_min(self) -> int:
         """How many playable cards the hand holds at least (the deck takes as many as it can)."""
-        playable = sum(self.unseen[c] for c in PLAYABLE)
-        return playable - min(self.deck_size, sum(self.cap[c] for c in PLAYABLE))
+        playable = sum(n for c, n in self.unseen.items() if c != HEAT)  # # 4.2, 18.26: every card but Heat
+        return playable - min(self.deck_size, sum(n for c, n in self.cap.items() if c != HEAT))
 
     def deck_known(self) -> Counts | None:
         """The deck as a multiset when it is forced (cap holds exactly deck_size cards)."""
@@ -143,7 +143,7 @@ class Knowledge:
 
     def why_not_in_hand(self, cards: list[str]) -> str | None:
         """Why the hand cannot hold ``cards``, or None when some arrangement allows it."""
-        need = _tally(cards)
+        need = _tally(cards, self.unseen)
         if self.hand_can_hold(need):
             return None
         if len(cards) > self.hand_size:
@@ -151,17 +151,17 @@ class Knowledge:
         for c in need:
             if c not in self.unseen:
                 return f"only 0 {card_name(c)} are unseen (deck and hand), not {need[c]}"
-        for c in CARDS:
-            if self.hand_known and need[c] > self.hand_max(c):
+        for c in self.unseen:
+            if self.hand_known and need.get(c, 0) > self.hand_max(c):
                 have = self.hand_max(c)
-                return f"only {have} {card_name(c)} {'is' if have == 1 else 'are'} in the hand, not {need[c]}"
-        for c in CARDS:
-            if need[c] > self.unseen[c]:
+                return f"only {have} {card_name(c)} {'is' if have == 1 else 'are'} in the hand, not {need.get(c, 0)}"
+        for c in self.unseen:
+            if need.get(c, 0) > self.unseen[c]:
                 have = self.unseen[c]
                 verb = "is" if have == 1 else "are"
                 return f"only {have} {card_name(c)} {verb} unseen (deck and hand), not {need[c]}"
-        for c in CARDS:
-            if need[c] > self.hand_max(c):
+        for c in self.unseen:
+            if need.get(c, 0) > self.hand_max(c):
                 return f"at most {self.hand_max(c)} {card_name(c)} can be in the hand: {self._deck_words(c)}"
         return f"the hand cannot hold {' '.join(cards)} together: {self._deck_words(None)}"
 
@@ -178,7 +178,7 @@ class Knowledge:
         revealed, the rest of the hand Heat. Why no arrangement gives such a hand, or None."""
         heat = cards.count(HEAT)
         rest = self.hand_size - len(cards)
-        hand = counts(cards)
+        hand = _tally(cards, self.unseen)
         hand[HEAT] = heat + rest
         if rest >= 0 and self.hand_can_be(hand):
             return None
@@ -216,14 +216,14 @@ class Knowledge:
     def sample(self, rng: random.Random) -> tuple[Counts, Counts]:
         """One (hand, deck) arrangement consistent with the knowledge: the deck is ``deck_size`` cards drawn
         uniformly from the physical cards of ``cap``, the hand is the rest of ``unseen``."""
-        deck = counts(rng.sample(expand(self.cap), self.deck_size))
-        hand = {c: self.unseen[c] - deck[c] for c in CARDS}
+        deck = counts(rng.sample(expand(self.cap), self.deck_size), tuple(self.unseen))
+        hand = {c: n - deck[c] for c, n in self.unseen.items()}
         return hand, deck
 
 
-def _tally(cards: list[str]) -> Counts:
-    """``counts`` that also keeps a token outside the base cards (a race's upgrades): never in this car's cards."""
-    out = dict.fromkeys(CARDS, 0)
+def _tally(cards: list[str], tokens: Counts) -> Counts:
+    """``counts`` over the car's tokens that also keeps a token outside them: never in this car's cards."""
+    out = dict.fromkeys(tokens, 0)
     for c in cards:
         out[c] = out.get(c, 0) + 1
     return out

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any
 
-from .cards import CARDS, HAND_SIZE, VALUE
+from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
+from .modules import garage_race as _garage
 from .modules.legends import LegendDeck, LegendMove, LegendRules
 from .modules.weather import WeatherRules, build_conditions
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
@@ -27,12 +28,19 @@ _TURN_OPTIONAL = ("eliminated", "heat_removed", "owed")  # championship fields: 
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
-    d = asdict(t)
+    garage, t.garage = t.garage, None
+    try:
+        d = asdict(t)
+    finally:
+        t.garage = garage
     d["flips"] = [list(x) for x in t.flips]
     d["happenings"] = [list(x) for x in t.happenings]
     for key in _TURN_OPTIONAL:
         if not d[key]:
             del d[key]
+    del d["garage"]
+    if garage is not None:
+        d["garage"] = _garage.turn_to_dict(garage)  # # 18.x: what the Garage adds to the turn
     return d
 
 
@@ -49,6 +57,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
         d["used"] = {str(k): int(n) for k, n in d.get("used", {}).items()}
     else:  # a position written before turns recorded their happenings
         d["happenings"], d["used"] = _old_happenings(d)
+    d["garage"] = _garage.turn_from_dict(d.get("garage"))
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 
@@ -181,6 +190,8 @@ def _modules_to_position(state: RaceState) -> dict[str, Any]:
         out["championship"] = state.rules.options["championship"]
     if state.legends is not None and state.legend_deck is not None:
         out["legends"] = {**state.legends.data, "deck": state.legend_deck.to_dict()}
+    if state.garage is not None:
+        out["garage"] = _garage.race_to_dict(state.garage)  # options, cards, upgrades owned, the draft
     if state.weather is not None:
         out["weather"] = {
             "data": state.weather.data,
@@ -194,9 +205,12 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
     from .ruleset import build_rules
 
     modules = pos.get("modules") or {}
-    names = [m for m in ("legends", "weather", "championship") if m in modules]
-    if names:  # the race's Rules, as race_started built them (the weather adds its set-up phase)
+    names = [m for m in ("garage", "legends", "weather", "championship") if m in modules]
+    if names:  # the race's Rules, as race_started built them (the Garage and the weather add set-up phases)
         state.rules = build_rules(names, {"championship": modules.get("championship")})
+    if "garage" in modules:
+        state.garage = _garage.race_from_dict(modules["garage"])
+        state.cards = _catalogue(pos)
     if "legends" in modules:
         legends = modules["legends"]
         state.legends = LegendRules.from_dict(legends)
@@ -210,6 +224,13 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
             state.conditions = build_conditions(state.track, state.weather, state.weather_tile, weather["tokens"])
 
 
+def _catalogue(pos: dict[str, Any]) -> Catalogue:
+    """The card catalogue of a position's race: the base cards, plus the Garage's when it is in play."""
+    garage = (pos.get("modules") or {}).get("garage")
+    cards = garage.get("cards") if isinstance(garage, dict) else None
+    return BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
+
+
 def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
     if not isinstance(pos, dict) or pos.get("format") != FORMAT:
         raise MalformedInput(f"not a heatlog position (format must be {FORMAT!r})", input=None)
@@ -220,8 +241,9 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             track = Track.from_dict(pos["track"])
         roster: dict[str, Car] = {}
         spots: dict[tuple[int, int], str] = {}
+        tokens = _catalogue(pos).tokens  # the race's card tokens: every multiset holds exactly these
         for d in pos["cars"]:
-            hand = counts(d["hand"]) if d.get("hand") is not None else None
+            hand = counts(d["hand"], tokens) if d.get("hand") is not None else None
             deck = list(reversed(d["deck"])) if d.get("deck") is not None else None
             car = Car(
                 name=d["name"],
@@ -230,7 +252,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
                 progress=int(d["progress"]),
                 lane=int(d["lane"]),
                 gear=int(d["gear"]),
-                pool=counts(d["unseen"]),
+                pool=counts(d["unseen"], tokens),
                 hand=hand,
                 hand_size=int(d["hand_size"]),
                 deck=deck,
@@ -241,7 +263,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
                 committed=list(d["committed"]) if d.get("committed") is not None else None,
                 stress_taken=int(d.get("stress_taken", 0)),
                 needs_shuffle=bool(d.get("needs_shuffle", False)),
-                deck_max=counts(d["deck_max"]) if d.get("deck_max") is not None else None,
+                deck_max=counts(d["deck_max"], tokens) if d.get("deck_max") is not None else None,
                 finished=bool(d.get("finished", False)),
                 legend=bool(d.get("legend", False)),
             )
@@ -285,7 +307,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in ("grid", "weather", "deal", "race", "over"):
+    if state.phase not in ("grid", "garage", "weather", "deal", "race", "over"):
         raise MalformedInput(f"unknown phase {state.phase!r}")
     return state
 
@@ -301,7 +323,7 @@ def _check_car(car: Car) -> None:
             f"({sum(car.pool.values())})"
         )
     if car.hand is not None and (
-        sum(car.hand.values()) != car.hand_size or any(car.hand[c] > car.pool[c] for c in CARDS)
+        sum(car.hand.values()) != car.hand_size or any(car.hand[c] > car.pool[c] for c in car.pool)
     ):
         raise MalformedInput(f"car {car.name}: the hand must be part of the unseen cards and hold hand_size cards")
     if car.deck is not None and len(car.deck) != car.deck_size:

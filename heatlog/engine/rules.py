@@ -9,24 +9,22 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace as _replace
+from dataclasses import replace
 from typing import Any
 
 from .cards import (
     BASE_CATALOGUE,
     BASIC,
-    CARDS,
     HEAT,
-    PLAYABLE,
     SPINOUT_STRESS,
     STRESS,
-    VALUE,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
 from .modules import championship as _championship
 from .modules import circuits
+from .modules import garage_race as _garage
 from .modules import legends as _legends
 from .modules import weather as _weather
 from .movement import landing, move, place
@@ -249,6 +247,8 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     if legends is not None:
         state.legends, state.legend_deck = legends, _legends.LegendDeck()
     state.weather = weather
+    if "garage" in (ev.get("modules") or []):
+        state.garage = _garage.start(ev, catalogue)  # # 18.1: the Garage module, its options and its cards
     return state
 
 
@@ -288,25 +288,27 @@ def _grid_set(state: RaceState, ev: Event) -> None:
     if not isinstance(order, list) or sorted(map(str, order)) != sorted(state.cars) or len(order) != len(state.cars):
         raise _malformed(state, ev, f"grid order must name every car once: {', '.join(state.cars)}")
     state.grid = list(order)
+    tokens = state.cards.tokens
     for spot, name in enumerate(order, start=1):
         car = state.cars[name]
         p, lane = state.track.grid_progress(spot)  # # 1.4: fill from the lowest number upward
         car.progress, car.lane = p, lane
         state.spots[(state.track.space_of(p), lane)] = name
         if car.legend:  # # 19.3: a Legend has no deck, hand, Engine or Stress
-            car.pool, car.deck_size, car.hand, car.hand_size = counts([]), 0, None, 0
+            car.pool, car.deck_size, car.hand, car.hand_size = counts([], tokens), 0, None, 0
             car.deck, car.deck_max, car.needs_shuffle, car.engine = None, None, False, 0
             continue
         deck = rules.starting_deck(state, car)  # # 1.2, 22.9
-        car.pool = counts(deck)
+        car.pool = counts(deck, tokens)  # a car's multisets hold exactly its race's card tokens
         car.deck_size = len(deck)
-        car.hand = dict.fromkeys(CARDS, 0) if state.mode == "open" else None
+        car.hand = dict.fromkeys(tokens, 0) if state.mode == "open" else None
         car.hand_size = 0
         car.deck = None
         car.deck_max = dict(car.pool) if car.hand is None else None
         car.needs_shuffle = True
         car.engine = rules.engine_heat(state, car)  # # 17.2, 22.9
-    state.phase = rules.phase_after("grid")  # # 20.2: the weather module adds its phase before the decks
+    state.phase = rules.phase_after("grid")  # # 18.4, 20.2: a module's set-up phase comes before the decks
+    rules.enter_phase(state, state.phase)  # # 18.4: the Garage draft begins
 
 
 def _deal_done(state: RaceState) -> bool:
@@ -345,6 +347,7 @@ def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
     assert isinstance(tokens, list)
     state.conditions = _weather.build_conditions(state.track, rules, state.weather_tile, tokens)
     state.phase = state.rules.phase_after("weather")
+    state.rules.enter_phase(state, state.phase)
 
 
 # ---------------------------------------------------------------------------------------------- shuffles and draws
@@ -366,11 +369,15 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         order = _cards(state, ev, "order")
         if state.mode == "table":
             raise _illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
+    turn = state.turn
+    if turn is not None and turn.car == car.name and turn.flipping == "salvage":
+        _garage.salvage_shuffle(state, car, turn, ev, order)  # # 18.18: the whole draw deck
+        return
     if car.needs_shuffle:
         if state.phase != "deal":
             raise _illegal(state, ev, "the starting shuffle happens at set-up")
         deck = car.deck_counts() or car.pool
-        if order is not None and counts(order) != deck:
+        if order is not None and counts(order, state.cards.tokens) != deck:
             raise _illegal(state, ev, f"the shuffled order must be exactly the {car.deck_size} deck cards", "1.2")
         car.needs_shuffle = False
         car.deck = list(reversed(order)) if order is not None else None
@@ -378,6 +385,8 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     if state.phase == "deal":
         raise _illegal(state, ev, f"{car.name}'s deck is already shuffled", "1.2")
     turn = state.turn
+    if turn is not None and turn.car == car.name and turn.flipping is None and turn.sub == REACT and not car.deck_size:
+        state.rules.leave_react(state, car, turn)  # # 18.12, MA6: React closes into a Scrap from an empty deck
     if turn is not None and turn.car == car.name and turn.flipping is None and REACT <= turn.sub <= DISCARD:
         _close_until(state, car, turn, REPLENISH, ev)  # a shuffle for the refill closes steps 5–8
         turn = state.turn
@@ -397,11 +406,11 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name}'s deck still holds {car.deck_size} cards", "5.6")
     if not car.discard:
         raise _illegal(state, ev, "the discard pile is empty: there is nothing to shuffle", "A8")
-    if order is not None and counts(order) != counts(car.discard):
+    if order is not None and sorted(order) != sorted(car.discard):
         raise _illegal(state, ev, "the shuffled order must be exactly the discard pile's cards", "5.6")
     # # 5.6: only the discard pile; the Play Area stays out.
     if car.hand is None:
-        car.deck_max = counts(car.discard)  # the new deck is exactly the (public) discard pile
+        car.deck_max = counts(car.discard, state.cards.tokens)  # the new deck is exactly the (public) discard pile
     for c in car.discard:
         car.pool[c] += 1
     car.deck_size = len(car.discard)
@@ -455,10 +464,10 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
         else:
             deck = car.deck_counts()
             assert deck is not None
-            need = counts(cards)
-            for c in CARDS:
-                if need[c] > deck[c]:
-                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {need[c]}", "1.1")
+            need = counts(cards, state.cards.tokens)
+            for c, k in need.items():
+                if k > deck[c]:
+                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {k}", "1.1")
         for c in cards:
             car.pool[c] -= 1
             _add_to_hand(car, c)
@@ -589,7 +598,7 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
     if heat:
         # # 13.1: only a cluttered hand plays Heat, after every playable card.
         if car.hand is not None:
-            playable = sum(car.hand[c] for c in PLAYABLE)
+            playable = sum(car.hand[c] for c in state.cards.playable)
             if playable >= car.gear:
                 raise _illegal(
                     state,
@@ -685,13 +694,10 @@ def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
         # # 13.2–13.4: no movement, gear 1; the step machine takes the turn straight to step 9.
         turn.cluttered = True
         if car.hand is None:  # # 13.1: a cluttered reveal shows the whole hand (the rest is Heat): the deck is known
-            car.deck_max = {c: car.pool[c] - (car.hand_size if c == HEAT else 0) for c in CARDS}
+            car.deck_max = {c: car.pool[c] - (car.hand_size if c == HEAT else 0) for c in car.pool}
         car.gear = 1
         return
-    turn.speed = sum(VALUE[c] for c in cards if c != STRESS)  # # 5.1
-    turn.stress_left = cards.count(STRESS)
-    if turn.stress_left:
-        turn.flipping = "stress"
+    state.rules.reveal(state, car, turn, cards)  # # 5.1, 5.2; the Garage's values and "+" symbols (# 18.6, 18.8)
 
 
 # ---------------------------------------------------------------------------------------------- "+" flips
@@ -730,18 +736,22 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.stress_left -= 1
         if not turn.stress_left:
             turn.flipping = None  # step 3 is done: the step machine moves the car (# 5.3)
-    else:
+        state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips follow
+    elif purpose == "boost":
         turn.flipping = None
         turn.boost_card = card
         turn.speed += value  # # 7.5, 7.7
-        turn.boost_moved = moved = move(state, car, turn, value)
+        extra = state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.20
+        turn.boost_moved = moved = move(state, car, turn, value + extra)
         turn.happenings.append(("boost", "free" if turn.boost_free else "engine", value, moved))
+    else:  # a module's own flip (the Garage's card "+" and replacements, # 18.8, 18.11)
+        state.rules.after_flip(state, car, turn, purpose, value, card is not None)
 
 
 def _auto_flips(state: RaceState, car: Car, turn: Turn) -> None:
     """# A8 reading: with the deck empty and no Basic card in the discard pile, reshuffling could never end the
     flip (e.g. a lone Heat forever): it finds nothing."""
-    while turn.flipping is not None and car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
+    while turn.flipping not in (None, "scrap") and car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
         _resolve_flip(state, car, turn, None)
 
 
@@ -781,16 +791,26 @@ def _cooldown(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, blocked, "20.9")
     pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
     left = pool.left("cooldown")
-    if n > left:
+    sources: list[int] = []
+    card_cool = 0
+    if ev.get("cards") is not None:  # the Garage's card cooldowns named (# 18.13, MA32), each spent whole
+        sources, card_cool = _garage.cooldown_picks(state, ev, car, turn)
+    if n > left + card_cool:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
-        raise _illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn, not {n}{extra}", "7.2")
+        more = f" and the cards' cooldown {card_cool}" if sources else ""
+        raise _illegal(
+            state, ev, f"gear {turn.gear} allows {left} more cooldown this turn{more}, not {n}{extra}", "7.2"
+        )
     why = _has_in_hand(car, [HEAT] * n)
     if why:
         raise _illegal(state, ev, f"cooldown takes Heat from the hand: {why}", "7.3")
     _remove_from_hand(car, [HEAT] * n)
     car.engine += n
-    turn.cooled += n
-    spend_cooldown(turn, pool, n)  # the uses it takes, in the pool's order
+    turn.cooled += max(0, n - card_cool)
+    if sources:
+        _garage.spend_cooldown(turn, sources, n)
+    if n > card_cool:
+        spend_cooldown(turn, pool, n - card_cool)  # the rest from the uses it takes, in the pool's order
 
 
 def _boost(state: RaceState, ev: Event) -> None:
@@ -862,17 +882,18 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     return "no car beside it or in the space directly ahead (# 8.1)"
 
 
-def _all_totals(state: RaceState, car: Car) -> list[int]:
+def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
-    plain = rules.slipstream_distance(state, car)
+    plain = rules.slipstream_distance(state, car) + extra  # # 8.2; + the Garage bonuses named (# 18.16)
     bonus = rules.slipstream_bonus(state, car)  # # 20.7, 20.12: where the slipstream starts
     return [plain, plain + bonus] if bonus else [plain]
 
 
-def slipstream_totals(state: RaceState, car: Car) -> list[int]:
-    """The slipstream totals open to ``car`` from its space now: 2, and 2 + a sector bonus (# 20.12), each
-    only if it does not cross the final finish line (# 8.6, MA17). Call when slipstream_block() is None."""
-    return [t for t in _all_totals(state, car) if car.progress + t <= state.final_line]
+def slipstream_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
+    """The slipstream totals open to ``car`` from its space now: 2 (+ ``extra``, the Garage bonuses taken,
+    # 18.16), and that + a sector bonus (# 20.12), each only if it does not cross the final finish line (# 8.6,
+    MA17). Call when slipstream_block() is None."""
+    return [t for t in _all_totals(state, car, extra) if car.progress + t <= state.final_line]
 
 
 def _slipstream(state: RaceState, ev: Event) -> None:
@@ -891,14 +912,21 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
     if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
-    spaces = ev.get("spaces", 2)
+    rules = state.rules
+    if turn.sub == REACT:
+        _react_may_end(state, car, turn, ev)  # # 18.25: no mandatory use left (the Garage's Heat cost, Scrap)
+    extra = rules.slipstream_cards(state, ev, car, turn) if taken else 0  # # 18.16: the card bonuses named
+    if ev.get("bonuses") and not taken:
+        raise _illegal(state, ev, "no slipstream bonus without a slipstream", "18.16")
+    spaces = ev.get("spaces", 2 + extra)
     if "spaces" in ev:
         if not isinstance(spaces, int) or isinstance(spaces, bool):
             raise _malformed(state, ev, "spaces must be a number")
         if not taken:
             raise _malformed(state, ev, "spaces goes with taken: true")
-        totals = slipstream_totals(state, car)
-        if spaces not in totals and car.progress + spaces > state.final_line and spaces in _all_totals(state, car):
+        totals = slipstream_totals(state, car, extra)
+        crosses = car.progress + spaces > state.final_line
+        if spaces not in totals and crosses and spaces in _all_totals(state, car, extra):
             raise _illegal(
                 state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
             )
@@ -907,10 +935,14 @@ def _slipstream(state: RaceState, ev: Event) -> None:
                 state,
                 ev,
                 f"{car.name} may slipstream {' or '.join(map(str, totals))} spaces here, not {spaces}",
-                "20.12" if spaces > 2 else "8.2",
+                "20.12" if spaces > 2 + extra else "8.2",
             )
+    elif taken and extra and car.progress + spaces > state.final_line:
+        raise _illegal(
+            state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
+        )
     if turn.sub == REACT:
-        _react_may_end(state, car, turn, ev)
+        rules.leave_react(state, car, turn)  # # 18.10: the costs the Engine covers are paid as React ends
     turn.sub = SLIPSTREAM
     turn.slipstream = taken
     if taken:
@@ -991,6 +1023,8 @@ def go_on(state: RaceState) -> RaceState:
         raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
     car = state.cars[turn.car]
     if turn.sub == REACT:
+        if state.rules.leave_react(state, car, turn):
+            return state  # # 18.12, 18.25: React ends with the Scrap; its cards come first
         _react_may_end(state, car, turn, None)
     advance(state, car, turn, DISCARD if turn.sub < DISCARD else REPLENISH)
     return state
@@ -1141,11 +1175,15 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
                     turn.happenings.append(("cluttered", "cards", 0, 0))
                     _enter_replenish(state, car, turn)
+                elif state.rules.step3_due(state, car, turn):
+                    return  # # 18.6, 18.20: a value or Accelerate to decide before the move
                 else:
                     turn.moved = moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
                     turn.happenings.append(("speed", "cards", turn.speed, moved))
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
+                if sub == REACT and state.rules.leave_react(state, car, turn):
+                    return  # # 18.12: the scrapped cards come first
                 _check_corners(state, car, turn)  # step 7
                 state.rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
                 turn.sub = DISCARD
@@ -1283,11 +1321,12 @@ def _legends_rules(rules: Rules, options: Any) -> Rules:
     def kind(state: RaceState, car: Car) -> str:
         return "legend" if car.legend else turn_kind(state, car)
 
-    return _replace(rules, turn_kind=kind, turns={**rules.turns, "legend": _legend_turn})
+    return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": _legend_turn})
 
 
 register_module("legends", _legends_rules)
 register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
+_garage.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

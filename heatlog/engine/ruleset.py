@@ -17,11 +17,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import GEAR_COOLDOWN, HAND_SIZE, engine_heat, starting_deck
+from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
+from .errors import IllegalEvent
 from .modules import circuits
 from .react import ReactUse, base_react_uses
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
+    from .events import Event
     from .state import Car, RaceState, Turn
     from .track import Corner
 
@@ -130,6 +132,64 @@ def base_turn_kind(state: RaceState, car: Car) -> str:
     return "player"
 
 
+def base_enter_phase(state: RaceState, phase: str) -> None:
+    """A set-up phase begins (a module's own phase, e.g. the Garage draft, # 18.4). Nothing in the base game."""
+
+
+def base_reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
+    """# 5.1, 5.2: the revealed cards' Speed, and a "+" flip for each Stress (the cards are in the Play Area)."""
+    turn.speed = sum(VALUE[c] for c in cards if c != STRESS)
+    turn.stress_left = cards.count(STRESS)
+    if turn.stress_left:
+        turn.flipping = "stress"
+
+
+def base_after_flip(state: RaceState, car: Car, turn: Turn, purpose: str, value: int, found: bool) -> int:
+    """After a "+" flip found ``value`` (or nothing) for ``purpose`` (stress, boost, or a module's own):
+    the extra spaces a boost moves beyond ``value`` (# 18.20). Nothing in the base game."""
+    return 0
+
+
+def base_step3_due(state: RaceState, car: Car, turn: Turn) -> str | None:
+    """The decision step 3 still waits for before the car moves (e.g. a Garage card's value, # 18.6)."""
+    return None
+
+
+def base_leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
+    """React closes: resolve what is derived then (# 18.10, 18.12). True when the turn must wait for chance
+    events first (scrapped cards). Nothing in the base game."""
+    return False
+
+
+def base_slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
+    """# 8.2, 18.16: the spaces a slipstream adds to the 2 by the bonuses its event names (none in the base)."""
+    if ev.get("bonuses"):
+        raise IllegalEvent(
+            "slipstream bonuses come from Garage upgrades", round=state.round, car=car.name, input=ev, rule="18.16"
+        )
+    return 0
+
+
+def base_no_events(state: RaceState, car: Car, turn: Turn) -> list[Event]:
+    """Decisions a module adds to a turn (React uses, step-3 choices …): none in the base game."""
+    return []
+
+
+def base_react_due(state: RaceState, car: Car, turn: Turn) -> str | None:
+    """A decision React must take before anything else (# 18.11: which card's cost is unpayable), or None."""
+    return None
+
+
+def base_phase_waiting(state: RaceState) -> tuple[str, list[str]] | None:
+    """What a module's own set-up phase waits for (event type, the cars that may send it), or None."""
+    return None
+
+
+def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
+    """The decisions of ``name`` in a module's set-up phase (# 18.5: the draft's picks)."""
+    return []
+
+
 # ---------------------------------------------------------------------------------------------- the object
 
 
@@ -164,6 +224,18 @@ class Rules:
     # (car, turn) when the turn is over (the step machine goes on), None while it waits for an event.
     turns: Mapping[str, Callable[[RaceState, Car], tuple[Car, Turn] | None]] = field(default_factory=dict)
     setup_phases: tuple[str, ...] = ("grid", "deal")  # # 1.2–1.4; a module may add one (e.g. a garage draft)
+    enter_phase: Callable[[RaceState, str], None] = base_enter_phase
+    phase_waiting: Callable[[RaceState], tuple[str, list[str]] | None] = base_phase_waiting
+    phase_decisions: Callable[[RaceState, str], list[Event]] = base_phase_decisions
+    reveal: Callable[[RaceState, Car, Turn, list[str]], None] = base_reveal
+    after_flip: Callable[[RaceState, Car, Turn, str, int, bool], int] = base_after_flip
+    step3_due: Callable[[RaceState, Car, Turn], str | None] = base_step3_due
+    step3_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
+    react_due: Callable[[RaceState, Car, Turn], str | None] = base_react_due
+    leave_react: Callable[[RaceState, Car, Turn], bool] = base_leave_react
+    slipstream_cards: Callable[[RaceState, Event, Car, Turn], int] = base_slipstream_cards
+    # steps 6–9: a module's other decisions (the Garage's slipstream bonuses, Refresh)
+    turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its configuration, rebuilt where it is loaded (a module's points may be closures, which

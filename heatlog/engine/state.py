@@ -21,16 +21,18 @@ from .track import Track
 Counts = dict[str, int]
 
 
-def counts(cards: list[str] | tuple[str, ...]) -> Counts:
-    out = dict.fromkeys(CARDS, 0)
+def counts(cards: list[str] | tuple[str, ...], tokens: tuple[str, ...] = CARDS) -> Counts:
+    """A multiset over ``tokens`` (the race's card tokens, ``RaceState.cards.tokens``; the base cards by
+    default), in their canonical order. A car's multisets hold exactly its race's tokens."""
+    out = dict.fromkeys(tokens, 0)
     for c in cards:
         out[c] += 1
     return out
 
 
 def expand(c: Counts) -> list[str]:
-    """Cards of a multiset in canonical order (1 2 3 4 0 5 H S)."""
-    return [card for card in CARDS for _ in range(c.get(card, 0))]
+    """Cards of a multiset in its canonical order (1 2 3 4 0 5 H S, then the race's other cards)."""
+    return [card for card, n in c.items() for _ in range(n)]
 
 
 @dataclass(slots=True)
@@ -75,7 +77,7 @@ class Car:
         """The deck as a multiset when the hand is known (open mode)."""
         if self.hand is None:
             return None
-        return {c: self.pool[c] - self.hand[c] for c in CARDS}
+        return {c: n - self.hand[c] for c, n in self.pool.items()}
 
 
 @dataclass(slots=True)
@@ -143,6 +145,7 @@ class Turn:
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)
     used: dict[str, int] = field(default_factory=dict)  # React uses consumed: "symbol:source" -> amount (react.py)
+    garage: Any = None  # the Garage's record of this turn (modules/garage_race.py GarageTurn), None in a base race
 
     def happened(self, kind: str) -> list[Happening]:
         """The happenings of one kind, in order."""
@@ -213,6 +216,7 @@ class RaceState:
     weather: WeatherRules | None = None
     weather_tile: str | None = None  # drawn at set-up (# 20.2)
     conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
+    garage: Any = None  # the Garage module of this race (modules/garage.py GarageRace), None in a base race
 
     @property
     def final_line(self) -> int:
@@ -237,6 +241,8 @@ class RaceState:
         new.shifts = dict(self.shifts)
         if self.legend_deck is not None:
             new.legend_deck = self.legend_deck.copy()
+        if self.garage is not None:
+            new.garage = self.garage.copy()
         return new
 
     def last_turn(self, name: str) -> Turn | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
@@ -19,14 +20,21 @@ CARD_CHARS = {c.short: c.token for c in BASE_CATALOGUE.cards if len(c.short) == 
 CARD_NAMES = {c.token: c.name for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
 
 
-def parse_cards(text: str) -> list[str]:
-    """``"4 3 s"``, ``"43s"``, ``"4,3,stress"`` -> ``["4", "3", "S"]`` (# 1.1: 1–4, 0 and 5, Heat, Stress)."""
+def parse_cards(text: str, garage: Mapping[str, Any] | None = None) -> list[str]:
+    """``"4 3 s"``, ``"43s"``, ``"4,3,stress"`` -> ``["4", "3", "S"]`` (# 1.1: 1–4, 0 and 5, Heat, Stress).
+
+    In a Garage race (``garage``: the race's upgrade definitions) an upgrade is typed by its short name or a unique
+    prefix of it (``brakes13``, ``turbo8``) or its token (``U8``), # 18.2."""
     out: list[str] = []
     for tok in text.replace(",", " ").lower().split():
         if tok in CARD_WORDS:
             out.append(CARD_WORDS[tok])
         elif all(ch in CARD_CHARS for ch in tok):
             out.extend(CARD_CHARS[ch] for ch in tok)
+        elif garage:
+            from ..engine.modules.garage import card_named
+
+            out.append(card_named(tok, garage))
         else:
             raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
     return out
@@ -73,7 +81,28 @@ def describe(ev: Event) -> str:
         return f"Legend card {ev['card']} turned"
     if kind == "heat_removed":
         return f"{car}: a Heat card from the {ev['from']} leaves the game"
+    if kind in GARAGE_WORDS:
+        return f"{car} " + GARAGE_WORDS[kind](ev)
     return str(kind).replace("_", " ")
+
+
+GARAGE_WORDS = {  # the Garage's events in a few words (# 18.5–18.23)
+    "garage_market": lambda ev: f"market round {ev['round']}: " + card_text(ev.get("cards", [])),
+    "upgrade_picked": lambda ev: f"picks {ev['card']}",
+    "upgrade_removed": lambda ev: f"gives back {ev['card']}",
+    "upgrades_dealt": lambda ev: "takes " + card_text(ev["cards"]),
+    "speed_chosen": lambda ev: f"values {ev['card']} at {ev['speed']}",
+    "accelerated": lambda ev: ("accelerates " if ev["taken"] else "does not accelerate ") + ev["card"],
+    "heat_paid": lambda ev: "pays the Heat of " + card_text(ev["cards"]),
+    "heat_unpayable": lambda ev: "cannot pay for " + card_text(ev["cards"]),
+    "card_scrapped": lambda ev: "scraps " + card_text([ev["card"]]),
+    "stress_reduced": lambda ev: f"discards {ev['count']} Stress",
+    "refreshed": lambda ev: f"refreshes {ev['card']}",
+    "salvaged": lambda ev: "salvages " + card_text(ev["cards"]),
+    "super_cooled": lambda ev: f"super-cools {ev['count']}",
+    "drafted": lambda ev: "drafts",
+    "direct_played": lambda ev: f"plays {ev['card']} directly",
+}
 
 
 KIND_WORDS = {"illegal": "not allowed", "malformed": "not understood"}

@@ -89,6 +89,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
     if state.phase == "weather":
         return _ask_weather(state)
+    if state.phase == "garage":
+        return _ask_garage(state)
     if state.phase == "deal":
         return _ask_deal(state)
     w = waiting_for(state)
@@ -132,9 +134,15 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
+        if w.flipping == "salvage":  # # 18.18: the salvaged cards are shuffled into the draw deck
+            return _ask_salvage_shuffle(state, car)
         if w.due == "deck_shuffled":
             return _ask_shuffle(state, car, "to go on flipping")
-        what = "Stress" if w.flipping == "stress" else "Boost"
+        if w.flipping == "scrap":  # # 18.12
+            return _ask_scrap(state, car)
+        what = {"stress": "Stress", "boost": "Boost", "plus": "card +", "replace": "replacement (# 18.11)"}.get(
+            w.flipping, w.flipping
+        )
         if car.deck is not None:
             return Question("flip", name, "", auto=make_event("card_flipped", car=name, card=car.deck[-1]))
         return Question(
@@ -145,6 +153,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "the flipped card(s) in order until a 1–4; 0, 5, h, s are discarded and flipping goes on (# 14.1)",
             tuple(c.short for c in BASE_CATALOGUE.cards),
         )
+    if step == Step.REVEAL and w.due in ("speed_chosen", "accelerated"):
+        return _ask_step3(state, car, w.due)
+    if w.due == "heat_unpayable" and all(
+        o["type"] in ("heat_unpayable", "heat_paid") for o in react_options(state, car, turn)
+    ):
+        return _ask_unpayable(state, car)  # # 18.11: nothing can put Heat on the Engine first (else: React, # 18.10)
     if step == Step.REVEAL:
         return Question(
             "reveal",
@@ -155,9 +169,16 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
-            opts = react_options(state, car, turn)
+            opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
             if opts:
                 tokens = _react_tokens(opts)
+                garage_help = (
+                    "; p pays the Heat costs, cN may use the cards' cooldown, rN reduces N Stress, kN super-cools, "
+                    "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
+                    "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
+                    if state.garage is not None
+                    else ""
+                )
                 return Question(
                     "react",
                     name,
@@ -166,12 +187,26 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
-                    "several at once in order, e.g. c1 b 3",
+                    "several at once in order, e.g. c1 b 3" + garage_help,
                     tuple(_react_answers(opts)),
                 )
+        if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):
+            return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
         ok, why = slipstream_status(state, car)
         if ok:
             totals = slipstream_totals(state, car)
+            if state.garage is not None:
+                totals = _slip_totals(state, car, turn)
+            if len(totals) > 1 and state.garage is not None:  # # 18.16, MA17: the bonuses are optional
+                shown = " ".join(map(str, totals))
+                return Question(
+                    "slipstream",
+                    name,
+                    f"{name} slipstream? (y = {totals[-1]}, n, or the distance: {shown}): ",
+                    None,
+                    why + "; the Play Area's slipstream bonuses add to the 2 (# 18.16)",
+                    ("y", "n", *map(str, totals)),
+                )
             if len(totals) > 1:  # MODULES.md 20.12: the sector bonus is optional
                 answers = ("y", *map(str, totals), "n")
                 prompt = f"{name} slipstream? (y = 2, {' / '.join(map(str, totals[1:]))} with the bonus, n): "
@@ -179,10 +214,13 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
-        if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress):
+        refresh = _refresh_words(state, car, turn)
+        if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress) and not refresh:
             return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
-        if done < Step.DISCARD and _can_discard(state, car) and car.progress <= state.final_line:  # finished: done
+        finished = car.progress > state.final_line  # a finished car is done
+        if done < Step.DISCARD and (_can_discard(state, car) or refresh) and not finished:
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
+            hand += refresh
             return Question(
                 "discard",
                 name,
@@ -304,14 +342,34 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
 
 def _react_tokens(opts: list[Event]) -> list[str]:
     out: list[str] = []
-    cool = [o["count"] for o in opts if o["type"] == "cooldown"]
-    if cool:
-        out.append("c1" if max(cool) == 1 else f"c1-c{max(cool)}")
+    cool = [o["count"] for o in opts if o["type"] == "cooldown" and not o.get("cards")]
+    card_cool = sum(o["count"] for o in opts if o["type"] == "cooldown" and o.get("cards"))
+    top = max(cool, default=0) + card_cool
+    if top:
+        out.append(
+            ("c1" if top == 1 else f"c1-c{top}") + (f" (cool {top} of {top}: cards {card_cool})" if card_cool else "")
+        )
     if any(o["type"] == "boost" for o in opts):
         out.append("b")
     for o in opts:
         if o["type"] == "adrenaline":
             out.append("a" if o["bonus"] == "move" else "ac")
+    pay = [c for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
+    if pay:
+        out.append(f"p (pay Heat: {' '.join(pay)})")  # # 18.10
+    reduce = max((o["count"] for o in opts if o["type"] == "stress_reduced"), default=0)
+    if reduce:
+        out.append(f"r1-r{reduce} (reduce: up to {reduce} S)")  # # 18.15
+    sc = max((o["count"] for o in opts if o["type"] == "super_cooled"), default=0)
+    if sc:
+        out.append(f"k1-k{sc} (super cool)")  # # 18.22
+    if any(o["type"] == "drafted" for o in opts):
+        out.append("dr (draft)")  # # 18.23
+    for o in opts:
+        if o["type"] == "direct_played" and not o.get("accelerate"):
+            out.append(f"play:{o['card']}")  # # 18.19
+    if any(o["type"] == "salvaged" for o in opts):
+        out.append("salvage:CARDS")  # # 18.18
     return out
 
 
@@ -320,7 +378,13 @@ def _react_answers(opts: list[Event]) -> list[str]:
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
     out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
-    return out
+    out += ["p" for o in opts if o["type"] == "heat_paid"][:1]
+    out += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
+    out += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
+    out += ["dr" for o in opts if o["type"] == "drafted"]
+    out += ["u:" + "/".join(o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
+    out += [f"play:{o['card']}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
+    return list(dict.fromkeys(out))
 
 
 def _discard_hint(state: RaceState, car: Car) -> str:
@@ -383,7 +447,10 @@ def _corners_ahead(state: RaceState, turn: Turn, kind: str) -> list[tuple[Any, L
     ahead = state.copy()
     at = ahead.turn
     assert at is not None
-    go_on(ahead)
+    try:
+        go_on(ahead)
+    except HeatlogError:
+        return out  # React cannot end yet (a Garage Heat cost to settle, # 18.11, 18.25): no preview
     key = ("ahead", turn.round, turn.car, turn.speed, turn.reached)
     if at.corners:
         out.append((key, Line(_ahead_words(state, turn.car, at, "as it stands"), _ahead_style(at))))
@@ -438,3 +505,124 @@ def _corner_preview(state: RaceState, turn: Turn) -> str:
         else:
             parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed}: pays {cc.cost} Heat")
     return f"{turn.car}: " + "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------- the Garage (# 18)
+
+
+def _ask_garage(state: RaceState) -> Question:
+    """The draft (# 18.5): the market as revealed, each pick in order, the snake draft's give-back."""
+    from .garage import draft_prompt
+
+    g = state.garage
+    assert g is not None and g.draft is not None
+    prompt, car, words = draft_prompt(g.draft, g.cards)
+    hint = "card short names (Tab completes), e.g. brakes13 cool6 heat"
+    return Question("garage", car, prompt + ": ", None, hint, words)
+
+
+def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
+    from ..views.garage import card_name
+
+    turn = state.turn
+    assert turn is not None and turn.garage is not None
+    name = car.name
+    options = [o for o in _garage_step3(state, car, turn)]
+    card = options[0]["card"]
+    if due == "speed_chosen":  # # 18.6
+        values = [str(o["speed"]) for o in options]
+        return Question(
+            "speed",
+            name,
+            f"{name}: {card_name(state, card)} is worth ({' or '.join(values)}): ",
+            None,
+            "the printed value it counts this turn (# 18.6)",
+            tuple(values),
+        )
+    return Question(
+        "accelerate",
+        name,
+        f"{name}: accelerate with {card_name(state, card)} "
+        f"(+1 per + this turn, so far {turn.garage.plus_used})? (y/n): ",
+        None,
+        "Accelerate is decided in step 3 and counts every + of the turn (# 18.20, MC1)",
+        ("y", "n"),
+    )
+
+
+def _ask_unpayable(state: RaceState, car: Car) -> Question:
+    from ..engine.decide import decisions
+
+    choices = [" ".join(o["cards"]) for o in decisions(state, car.name) if o["type"] == "heat_unpayable"]
+    return Question(
+        "unpayable",
+        car.name,
+        f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card(s) go ({' | '.join(choices)}): ",
+        choices[0] if len(choices) == 1 else None,
+        "each is discarded and replaced by a flip; the car moves again from its start (# 18.11)",
+        tuple(choices),
+    )
+
+
+def _ask_scrap(state: RaceState, car: Car) -> Question:
+    turn = state.turn
+    assert turn is not None and turn.garage is not None
+    left = turn.garage.scrap_left
+    if car.deck is not None:
+        return Question("scrap", car.name, "", auto=make_event("card_scrapped", car=car.name, card=car.deck[-1]))
+    return Question(
+        "scrap",
+        car.name,
+        f"scrap for {car.name} ({left} to go): the card(s) turned over: ",
+        None,
+        "Scrap discards the top cards of the draw deck, whatever they are (# 18.12), e.g. 3 h",
+    )
+
+
+def _ask_salvage_shuffle(state: RaceState, car: Car) -> Question:
+    if state.mode == "table":
+        return Question(
+            "salvage_shuffle", car.name, f"{car.name} shuffles the salvaged cards in [Enter]: ", "", "# 18.18"
+        )
+    return Question(
+        "salvage_shuffle",
+        car.name,
+        f"{car.name} shuffles {car.deck_size} cards (the salvaged ones in): order top first, or Enter if unknown: ",
+        "unknown",
+        "# 18.18",
+        ("unknown",),
+    )
+
+
+def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
+    from ..engine.modules.garage_race import step3_options
+
+    return step3_options(state, car, turn)
+
+
+def _slip_totals(state: RaceState, car: Car, turn: Turn) -> list[int]:
+    if state.garage is None:
+        return [2]
+    from ..engine.modules.garage import legal_slipstream_totals
+    from ..engine.modules.garage_race import slipstream_bonuses
+
+    bonuses = [state.garage.n(turn.played[i], "slipstream") for i in slipstream_bonuses(state, turn)]
+    return legal_slipstream_totals(car.progress, state.final_line, bonuses) or [2]
+
+
+def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
+    if state.garage is None:
+        return ""
+    from ..engine.modules.garage_race import refresh_options
+    from ..views.garage import card_name
+
+    opts = refresh_options(state, car, turn)
+    if not opts:
+        return ""
+    return "f = refresh " + ", ".join(card_name(state, o["card"]) for o in opts) + "; "
+
+
+def _scrap_pending(state: RaceState, turn: Turn) -> bool:
+    from ..engine.modules.garage_race import scrap_pending
+
+    return scrap_pending(state, turn)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import BASE_CATALOGUE, HEAT
-from ..engine.decide import waiting_for
+from ..engine.decide import cooldown_left, decisions, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
 from ..engine.state import Turn
@@ -226,17 +226,47 @@ class Session:
             else:
                 order = [self._car_name(t) for t in s.replace(",", " ").split()]
             return self._trial([make_event("grid_set", order=order)]), []
+        garage = self.state.garage.cards if self.state.garage is not None else None
+        if kind == "garage":  # # 18.5: the market, a pick, a give-back
+            from .garage import draft_event
+
+            g = self.state.garage
+            assert g is not None and g.draft is not None
+            try:
+                ev = draft_event(g.draft, g.cards, s, q.car)
+            except ValueError as exc:
+                raise MalformedInput(str(exc)) from exc
+            return self._trial([ev]), []
+        if kind == "speed":  # # 18.6
+            opts = [o for o in decisions(self.view, name) if o["type"] == "speed_chosen"]
+            hit = [o for o in opts if str(o["speed"]) == s]
+            if not hit:
+                raise MalformedInput(f"type one of the printed values: {' '.join(str(o['speed']) for o in opts)}")
+            return self._trial([dict(hit[0])]), []
+        if kind == "accelerate":  # # 18.20
+            if s.lower() not in ("y", "yes", "n", "no"):
+                raise MalformedInput("answer y (accelerate) or n")
+            opts = [o for o in decisions(self.view, name) if o["type"] == "accelerated"]
+            want = s.lower().startswith("y")
+            return self._trial([dict(next(o for o in opts if o["taken"] is want))]), []
+        if kind == "unpayable":  # # 18.11
+            text = s or (q.default or "")
+            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, garage))]), []
+        if kind == "salvage_shuffle":  # # 18.18
+            if self.state.mode == "table" or s.lower() in ("", "unknown", "?", "u"):
+                return self._trial([make_event("deck_shuffled", car=name)]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage))]), []
         if kind in ("setup_shuffle", "shuffle"):
             if s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s))]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage))]), []
         if kind in ("setup_draw", "draw"):
-            cards = parse_cards(s)
+            cards = parse_cards(s, garage)
             if not cards:
                 raise MalformedInput(f"type the cards {name} draws, e.g. 4 h 2")
             return self._trial([make_event("cards_drawn", car=name, cards=cards)]), []
         if kind == "play":
-            cards = parse_cards(s)
+            cards = parse_cards(s, garage)
             if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
@@ -392,6 +422,7 @@ class Session:
         name = q.car or ""
         tok = tokens[i]
         t = tok.lower()
+        garage = work.garage.cards if work.garage is not None else None
         if q.kind == "gear":
             if t not in ("1", "2", "3", "4"):
                 raise MalformedInput(f"{tok!r} is not a gear: type 1, 2, 3 or 4 (Enter keeps {q.default})")
@@ -402,16 +433,20 @@ class Session:
             cards: list[str] = []
             used = 0
             while len(cards) < need and i + used < len(tokens):
-                cards += parse_cards(tokens[i + used])  # a typo among the cards is named (not taken as a part)
+                cards += parse_cards(tokens[i + used], garage)  # a typo among the cards is named, not taken
                 used += 1
             if not cards:
                 raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
             return used, [make_event("cards_revealed", car=name, cards=cards)], 0
-        if q.kind == "flip":
-            cards = parse_cards(t)
+        if q.kind == "unpayable":  # # 18.11: the cards whose Heat cost goes unpaid (u:CARDS in a line)
+            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, garage)
+            return 1, [make_event("heat_unpayable", car=name, cards=cards)], 0
+        if q.kind in ("flip", "scrap"):
+            cards = parse_cards(t, garage)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
-            return 1, [make_event("card_flipped", car=name, card=cards[0])], 0
+            kind = "card_flipped" if q.kind == "flip" else "card_scrapped"  # # 18.12: a scrapped card
+            return 1, [make_event(kind, car=name, card=cards[0])], 0
         if q.kind == "react":
             if t in ("b", "boost"):
                 return 1, [make_event("boost", car=name)], 0
@@ -420,7 +455,14 @@ class Session:
             if t == "ac":
                 return 1, self._adrenaline_cooldown(work, name), 0
             if t.startswith("c") and (t[1:].isdigit() or t == "c"):
-                return 1, [make_event("cooldown", car=name, count=int(t[1:] or "1"))], 0
+                n = int(t[1:] or "1")
+                if garage is not None:
+                    return 1, [self._garage_cooldown(work, name, n)], 0
+                return 1, [make_event("cooldown", car=name, count=n)], 0
+            if garage is not None:
+                ev = self._garage_token(work, name, tok)
+                if ev is not None:
+                    return 1, [ev], 0
             if t in ("-", ".", "done"):
                 # a final "-" closes React and goes on to close the discard too ("nothing more this turn")
                 return (0 if t == "-" and i == len(tokens) - 1 else 1), [], 5
@@ -437,6 +479,8 @@ class Session:
                 )
             raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
         if q.kind == "slipstream":
+            if work.garage is not None and (t.isdigit() or t in ("y", "yes")):
+                return 1, [self._slipstream(work, name, t, q)], 0  # # 18.16
             if t in ("y", "yes", "2", "y2"):
                 return 1, [make_event("slipstream", car=name, taken=True)], 0
             total = t[1:] if t.startswith("y") else t
@@ -449,6 +493,15 @@ class Session:
         if q.kind == "discard":
             if t in ("-", ".", "none"):
                 return 1, [], 8
+            if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard
+                refresh = [o for o in decisions(work, name) if o["type"] == "refreshed"]
+                if not refresh:
+                    raise MalformedInput(f"{name} has no Refresh card in the Play Area")
+                if t == "f":
+                    return 1, [dict(refresh[0])], 0
+                ev = self._garage_token(work, name, tok)
+                assert ev is not None
+                return 1, [ev], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
             first = i == 0
@@ -459,11 +512,11 @@ class Session:
             if not first:
                 rest = t[1:]
                 if rest:
-                    cards += parse_cards(rest)
+                    cards += parse_cards(rest, garage)
                 used = 1
             while i + used < len(tokens):
                 try:
-                    cards += parse_cards(tokens[i + used])
+                    cards += parse_cards(tokens[i + used], garage)
                 except MalformedInput:
                     break
                 used += 1
@@ -472,13 +525,118 @@ class Session:
             return used, [make_event("cards_discarded", car=name, cards=cards)], 0
         raise MalformedInput(f"{tok!r} belongs to its own question ({q.prompt.strip()})")
 
+    # ---- the Garage's answers (# 18.x): each becomes the legal decision the engine lists
+
+    def _garage_cooldown(self, work: RaceState, name: str, n: int) -> Event:
+        """``cN`` in a Garage race: the gear's cooldown first, then the fewest card cooldowns that cover N (# 18.13)."""
+        turn = work.turn
+        assert turn is not None
+        left = cooldown_left(turn, work, work.cars[name])
+        if n <= left:
+            return make_event("cooldown", car=name, count=n)
+        cards = sorted(
+            (o for o in decisions(work, name) if o["type"] == "cooldown" and o.get("cards")),
+            key=lambda o: -int(o["count"]),
+        )
+        g = work.garage
+        assert g is not None
+        named: list[str] = []
+        total = left
+        for o in cards:
+            if total >= n:
+                break
+            named += o["cards"]
+            total += g.n(o["cards"][0], "cooldown")
+        if total < n:
+            raise MalformedInput(f"cooldown {n}: the gear and the cards' cooldown allow {total} (# 7.2, 18.13)")
+        return make_event("cooldown", car=name, count=n, cards=named)
+
+    def _garage_token(self, work: RaceState, name: str, tok: str) -> Event | None:
+        """The Garage's React answers: ``p`` (pay), ``rN``, ``kN``, ``dr``, ``play:NAME``, ``salvage:CARDS``, and the
+        exact forms naming their cards (``c2:cool1``, ``p:u11``, ``r2:u4``, ``k1:u53``, ``dr:u55``, ``f:u34``,
+        ``play+:u28`` for an accelerated Direct Play, ``salvage:u22:4/3``). None: not a Garage answer."""
+        from ..engine.modules.garage import card_named
+
+        t = tok.lower()
+        g = work.garage
+        assert g is not None
+        head, sep, tail = t.partition(":")
+        if sep and head not in ("play", "play+", "salvage"):
+            names = [card_named(x, g.cards) for x in tail.split("/") if x]
+            if head == "p":
+                return make_event("heat_paid", car=name, cards=names)
+            if head == "f" and len(names) == 1:
+                return make_event("refreshed", car=name, card=names[0])
+            if head == "dr":
+                return make_event("drafted", car=name, sources=names)
+            if head == "u":
+                return make_event("heat_unpayable", car=name, cards=names)  # # 18.11
+            if head[:1] in ("c", "r", "k") and head[1:].isdigit():
+                n = int(head[1:])
+                if head[0] == "c":
+                    return make_event("cooldown", car=name, count=n, cards=names)
+                if head[0] == "r":
+                    return make_event("stress_reduced", car=name, count=n, cards=names)
+                return make_event("super_cooled", car=name, count=n, sources=names)
+            raise MalformedInput(f"{tok!r}: not a React answer")
+        if head == "play+":
+            return make_event("direct_played", car=name, card=card_named(tail, g.cards), accelerate=True)
+        if head == "play":
+            return make_event("direct_played", car=name, card=card_named(tail, g.cards))
+        if head == "salvage":
+            opts = decisions(work, name)
+            if tail.count(":") == 1:
+                src, _, picked = tail.partition(":")
+                cards = parse_cards(picked.replace("/", " "), g.cards)
+                return make_event("salvaged", car=name, sources=[card_named(src, g.cards)], cards=cards)
+            sources = [o["sources"] for o in opts if o["type"] == "salvaged"]
+            if not sources:
+                raise MalformedInput("no Salvage open now (# 18.18)")
+            cards = parse_cards(tail.replace("/", " "), g.cards)
+            return make_event("salvaged", car=name, sources=sources[0], cards=cards)
+        if t == "p":
+            cards = [c for o in decisions(work, name) if o["type"] == "heat_paid" for c in o["cards"]]
+            if not cards:
+                raise MalformedInput("no Heat cost the Engine can pay now (# 18.10)")
+            return make_event("heat_paid", car=name, cards=cards)
+        if t[:1] in ("r", "k") and t[1:].isdigit():
+            kind = "stress_reduced" if t[0] == "r" else "super_cooled"
+            hit = [o for o in decisions(work, name) if o["type"] == kind and o["count"] == int(t[1:])]
+            if not hit:
+                raise MalformedInput(f"{tok!r}: not open now")
+            return dict(hit[0])
+        if t == "dr":
+            hit = [o for o in decisions(work, name) if o["type"] == "drafted"]
+            if not hit:
+                raise MalformedInput("no Draft now: it needs a car ahead behind empty spaces, in reach (# 18.23)")
+            return dict(hit[0])
+        return None
+
+    def _slipstream(self, work: RaceState, name: str, answer: str, q: Question) -> Event:
+        """``y`` takes the longest legal slipstream, a number that distance (# 18.16, MA17)."""
+        from ..engine.modules.garage import bonus_subsets
+        from ..engine.modules.garage_race import slipstream_bonuses
+
+        turn = work.turn
+        g = work.garage
+        assert turn is not None and g is not None
+        totals = [int(o) for o in q.options if o.isdigit()] or [2]
+        total = totals[-1] if answer in ("y", "yes") else int(answer)
+        if total not in totals:
+            raise MalformedInput(f"slipstream {total}: the distances open are {' '.join(map(str, totals))}")
+        idx = slipstream_bonuses(work, turn)
+        values = [g.n(turn.played[i], "slipstream") for i in idx]
+        pick = bonus_subsets(values, total)[0]
+        bonuses = [turn.played[idx[j]] for j in pick]
+        if bonuses:
+            return make_event("slipstream", car=name, taken=True, bonuses=bonuses)
+        return make_event("slipstream", car=name, taken=True)
+
     def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
         bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
         car = work.cars[name]
-        turn = work.turn
-        cooled = turn.cooled if turn is not None else 0
-        if Knowledge.of(car).hand_max(HEAT) <= cooled:
+        if Knowledge.of(car).hand_max(HEAT) < 1:  # the hand as it is now: earlier cooldowns already left it
             raise IllegalEvent(
                 f"ac moves a Heat card from {name}'s hand to the Engine, but no Heat can be in the hand "
                 "(all are seen elsewhere)",
@@ -762,7 +920,7 @@ class Session:
         return lines
 
 
-WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard"))
+WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard", "scrap", "unpayable"))
 
 
 def _is_later_part(t: str) -> bool:

@@ -20,7 +20,10 @@ class NewRace:
     answers: dict[str, Any] = field(default_factory=dict)
     weather: bool = False  # MODULES.md 20: the tile and tokens are asked once the race exists
     # # 17.2: experienced drivers are declared before the grid is randomised.
-    STEPS: tuple[str, ...] = ("name", "track", "cars", "legend_options", "variant", "handicap", "mode", "grid")
+    STEPS: tuple[str, ...] = (
+        *("name", "track", "cars", "legend_options", "variant", "handicap", "mode"),
+        *("garage", "grid"),
+    )
 
     @property
     def step(self) -> str | None:
@@ -41,6 +44,8 @@ class NewRace:
             "variant": "variant: standard or one-lap [standard]: ",
             "handicap": "experienced drivers, who start with 5 Engine Heat (Enter = none): ",
             "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
+            "garage": "Garage module: none, or basic/advanced/all upgrades, random/draft/snake, "
+            "heavy-rain, tunnel-vision [none]: ",
             "grid": "grid order, front first (Enter = random): ",
         }[self.step or "track"]
 
@@ -142,6 +147,32 @@ class NewRace:
                     raise MalformedInput("table or open")
                 self.answers["mode"] = m
                 return f"mode: {m} ({'hands hidden' if m == 'table' else 'every card entered'})"
+            if step == "garage":  # # 18.3, 18.5: the module and its options, recorded in race_started
+                from ..engine.modules.garage import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
+
+                words = s.lower().replace(",", " ").split()
+                if not words or words == ["none"]:
+                    self.answers["garage"] = None
+                    return "Garage: none"
+                level = [w for w in words if w in UPGRADE_LEVELS]
+                method = [w for w in words if w in DRAFT_METHODS]
+                exp = [w for w in words if w in EXPANSIONS]
+                rest = [w for w in words if w not in (*level, *method, *exp)]
+                if rest or len(level) > 1 or len(method) > 1:
+                    raise MalformedInput(
+                        "name the upgrades (basic, advanced, all), then random, draft or snake, and any of "
+                        "heavy-rain, tunnel-vision (# 18.3, 18.5)"
+                    )
+                try:
+                    opts = GarageOptions.from_dict(
+                        {"upgrades": (level or ["basic"])[0], "draft": (method or ["draft"])[0], "expansions": exp}
+                    )
+                except ValueError as exc:
+                    raise MalformedInput(str(exc)) from exc
+                self.answers["garage"] = opts.to_dict()
+                extra = f" with {', '.join(opts.expansions)}" if opts.expansions else ""
+                how = {"random": "dealt at random", "draft": "draft", "snake": "snake draft"}[opts.draft]
+                return f"Garage: {opts.upgrades} upgrades{extra}, {how}"
             if step == "grid":
                 names = [c["name"] for c in self.answers["cars"] + self.answers.get("legends", [])]
                 if not s or s.lower() == "random":
@@ -180,4 +211,5 @@ class NewRace:
             weather=self.weather,
             **a.get("legend_options", {}),
             name=a.get("name"),
+            garage=a.get("garage"),
         )

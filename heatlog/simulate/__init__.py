@@ -96,6 +96,7 @@ def simulate_race(
     pro: int = 0,
     aggressive: bool = False,
     weather: bool = False,
+    garage: Mapping[str, Any] | None = None,
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
 
@@ -104,6 +105,8 @@ def simulate_race(
     ``cars``: a number (default names and colours) or names / ``{"name", "colour"}`` dicts.
     ``variant``: ``"one-lap"`` for the one-lap learning race (# 17.1); ``handicap``: experienced drivers
     (# 17.2). ``bots``: ``"heuristic"``, ``"random"`` or a bot callable, for every car or one per car.
+    ``garage``: the Garage module's options (``{"upgrades": "all", "draft": "snake"}``, # 18.3, 18.5); the world
+    draws the markets or deals and the bots draft.
     With a ``log`` the race is stored (validated at the door, one transaction) and its id returned.
     ``watch(state, event)`` is called after each event is applied. ``legends``: Legend cars added to the
     grid (MODULES.md 19; options ``pro``, ``aggressive``); ``weather``: the world draws a weather tile and the
@@ -126,6 +129,7 @@ def simulate_race(
         pro=pro,
         aggressive=aggressive,
         weather=weather,
+        garage=dict(garage) if garage is not None else None,
     )
     if log is not None:
         validate_event(start)  # the door: a bad set-up is refused before a single turn is played

@@ -43,14 +43,21 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
 def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
     """The chance event ``w`` (which waits for one) is due: drawn from what the world knows."""
     due = w.due
-    if due in ("weather_drawn", "road_conditions_drawn", "legend_card_revealed"):  # MODULES.md 19.5, 20.2
-        return module_chance_event(state, rng)
+    if due in ("weather_drawn", "road_conditions_drawn", "legend_card_revealed", "garage_market", "upgrades_dealt"):
+        return module_chance_event(state, rng)  # MODULES.md 18.5, 19.5, 20.2
     if due == "grid_set":
         grid = list(state.cars)
         rng.shuffle(grid)  # # 1.4: random starting order
         return {"type": "grid_set", "v": 1, "order": grid}
     car = state.cars[w.cars[0]]
+    if due == "card_scrapped":  # # 18.12: the top of the deck
+        assert car.deck is not None
+        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": car.deck[-1]}
     if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
+        if w.flipping == "salvage":  # # 18.18: the draw deck with the salvaged cards
+            deck = car.deck_counts()
+            assert deck is not None
+            return _shuffle(car.name, expand(deck), rng)
         return _shuffle(car.name, expand(car.pool) if car.needs_shuffle else car.discard, rng)
     assert car.deck is not None
     if due == "card_flipped":

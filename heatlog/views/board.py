@@ -379,6 +379,11 @@ def render_round(
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
     if state.mode == "table":
         console.print("table mode: hands are hidden (counts only, marked ?)", markup=False, highlight=False)
+    if state.garage is not None:
+        from .garage import upgrades_line
+
+        for name in state.grid or state.cars:  # # 18.5: the upgrades are public once drafted
+            console.print(f"upgrades {name}: {upgrades_line(state, name)}", markup=False, highlight=False)
     if state.hall_of_fame:
         console.print(
             "Hall of Fame: " + ", ".join(f"{i}. {n}" for i, n in enumerate(state.hall_of_fame, 1)),

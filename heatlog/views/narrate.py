@@ -6,6 +6,8 @@ spins out, back to space 33, takes 2 Stress, gear 1".
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine.cards import BASE_CATALOGUE, STRESS, Catalogue
 from ..engine.modules import circuits
 from ..engine.state import RaceState, Turn
@@ -34,14 +36,22 @@ def gear_words(turn: Turn) -> str:
     return f"shifts to {ORDINAL[turn.gear]}{heat}"
 
 
-def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE) -> str:
-    """The played cards in words, each Stress with what its flips found (``cards``: the race's catalogue)."""
+def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE, state: RaceState | None = None) -> str:
+    """The played cards in words, each Stress with what its flips found (``cards``: the race's catalogue; with
+    ``state``, a Garage race's upgrades by name and value, # 18.2)."""
     found = iter(turn.stress_found)
     parts = []
-    for c in turn.played:
+    direct = set(turn.garage.direct) if turn.garage is not None else set()
+    for i, c in enumerate(turn.played):
+        if i in direct:
+            continue  # played from the hand in React (# 18.19): told there
         if c == STRESS:
             got = next(found, "-")
             parts.append(f"Stress→{got if got != '-' else 'nothing'}")
+        elif state is not None and state.garage is not None:
+            from .garage import card_name
+
+            parts.append(card_name(state, c))
         else:
             parts.append(cards.label(c))
     return " ".join(parts)
@@ -53,14 +63,20 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     name = turn.car
     if turn.legend is not None:
         return legend_words(state, turn)
-    head = f"{name} {gear_words(turn)}, plays {played_words(turn, state.cards)}"
+    head = f"{name} {gear_words(turn)}, plays {played_words(turn, state.cards, state)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
+    from .garage import card_name
+
+    name_of: Callable[[RaceState, str], str] = card_name if state.garage is not None else _card
+    raw: Callable[[str], str] = str  # the base narration shows drawn and discarded cards as typed
+    if state.garage is not None:  # a Garage race names its upgrades (# 18.2)
+        raw = lambda c: card_name(state, c)  # noqa: E731
     skipped = [c for p, c in turn.flips if c not in state.cards.basic]  # # 14.1: a flip skips these
     step3 = turn.step3_speed  # the turn's own record (its happenings), never worked out again here
     parts = [head + f": speed {step3}"]
     if skipped:
-        parts.append("flips past " + " ".join(_card(state, c) for c in skipped))
+        parts.append("flips past " + " ".join(name_of(state, c) for c in skipped))
     parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < step3 else ""))
     for kind, source, amount, moved in turn.happenings:
         if kind == "cooldown":
@@ -72,7 +88,11 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"adrenaline +1, moves {moved}")
         elif kind == "adrenaline":
             parts.append("adrenaline: one more Heat may be cooled")
-    if turn.boosted or turn.adrenaline_move:
+    if turn.garage is not None:
+        from .garage import garage_words
+
+        parts.extend(garage_words(state, turn))  # # 18.x: each symbol used, in order
+    if turn.boosted or turn.adrenaline_move or (turn.garage is not None and turn.garage.happenings):
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:
         parts.append(f"slipstreams {turn.slipstream_moved}")
@@ -98,7 +118,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         where = {"engine": "the Engine", "hand": "the hand", "discard": "the discard pile", "deck": "the deck"}
         parts.append(f"a Heat card from {where[source]} leaves the game (event 18, MA23)")
     if turn.discarded:
-        parts.append("discards " + " ".join(turn.discarded))
+        parts.append("discards " + " ".join(raw(c) for c in turn.discarded))
     elif turn.complete and not turn.cluttered and not turn.finished and state.track.in_tunnel(turn.end):
         parts.append("in a tunnel: no discard (# 22.6)")
     if turn.finished:
@@ -106,7 +126,8 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     elif turn.laps_before < _laps_after(state, turn):
         parts.append(f"completes lap {_laps_after(state, turn)}")
     if turn.drawn:
-        parts.append(f"draws {turn.drawn}" + (f" ({' '.join(turn.drawn_cards)})" if turn.drawn_cards else ""))
+        drawn = " ".join(raw(c) for c in turn.drawn_cards)
+        parts.append(f"draws {turn.drawn}" + (f" ({drawn})" if turn.drawn_cards else ""))
     return "; ".join(parts)
 
 

@@ -449,6 +449,7 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
         "discard": len(c.discard),
         "stress": c.stress_taken,
         **({"legend": True, "gear": "L", "engine": "-", "hand": "-", "deck": "-", "discard": "-"} if c.legend else {}),
+        **({"upgrades": _upgrades(state, name)} if state.garage is not None else {}),
     }
 
 
@@ -456,6 +457,15 @@ def _legend_played(t: Any) -> str:
     """What stands for a Legend's cards (MODULES.md 19.7, 19.8): its helmet number, or the corner's limit + diamond."""
     lm = t.legend
     return f"limit {lm.limit} + diamond {lm.diamond}" if lm.case == "corner" else f"helmet {lm.helmet}"
+
+
+def _upgrades(state: RaceState, name: str) -> str | None:
+    """# 18.5: a Garage car's upgrades (public once drafted), for the cars table."""
+    if state.garage is None:
+        return None
+    from .garage import upgrades_line
+
+    return upgrades_line(state, name)
 
 
 def _expand(counts: dict[str, int]) -> list[str]:

@@ -115,6 +115,7 @@
       tbody.innerHTML = names.map(function (name) {
         var car = r.cars[name], t = byCar[name] || {};
         var hand = car.legend ? "Legend: no cards" : car.cards ? esc(car.cards.join(" ")) : "hidden";
+        if (car.upgrades) hand += " · upgrades: " + esc(car.upgrades);
         return '<tr data-car="' + esc(name) + '"' + (car.finished ? ' class="finished"' : "") + ">" +
           '<td class="name">' + chip(name) + esc(name) + "</td>" +
           "<td>" + esc(t.gear || car.gear) + '</td><td class="cards">' + esc(t.played || "") +

@@ -1,0 +1,65 @@
+"""Words for the Garage in a turn's narration and on the board (# 18.x): upgrade names and each symbol used."""
+
+from __future__ import annotations
+
+from ..engine.state import RaceState, Turn
+
+
+def card_name(state: RaceState, token: str) -> str:
+    """An upgrade by its name and value(s) (``Brakes 1/3``); other cards as they are."""
+    g = state.garage
+    card = g.cards.get(token) if g is not None else None
+    if card is None:
+        return {"H": "Heat", "S": "Stress"}.get(token, token)
+    sp = card.get("speed", 0)
+    values = "/".join(str(v) for v in sp) if isinstance(sp, list) else str(sp)
+    return f"{card['name']} {values}"
+
+
+def _names(state: RaceState, tokens: str) -> str:
+    return ", ".join(card_name(state, t) for t in tokens.split()) or "nothing"
+
+
+_WORDS = {
+    "value": lambda s, c, n: f"{card_name(s, c)} counts {n}",
+    "plus": lambda s, c, n: f"card + finds {n}",
+    "accelerate": lambda s, c, n: f"accelerates (+{n} for the + so far)",
+    "heat": lambda s, c, n: f"pays {n} Heat for {_names(s, c)}",
+    "unpayable": lambda s, c, n: f"cannot pay for {card_name(s, c)}: discarded, a flip replaces it",
+    "replace": lambda s, c, n: f"the replacement finds {n}, moves again from the start",
+    "scrap": lambda s, c, n: f"scraps {n}",
+    "cooldown": lambda s, c, n: f"cools {n} Heat with {_names(s, c)}",
+    "reduce": lambda s, c, n: f"discards {n} Stress ({_names(s, c)})",
+    "refresh": lambda s, c, n: f"puts {card_name(s, c)} back on the deck",
+    "salvage": lambda s, c, n: f"salvages {c or 'nothing'}",
+    "super_cool": lambda s, c, n: f"super-cools {n} Heat",
+    "draft": lambda s, c, n: f"drafts {n}",
+    "direct": lambda s, c, n: f"plays {card_name(s, c)} directly, moves {n}",
+}
+
+
+def garage_words(state: RaceState, turn: Turn) -> list[str]:
+    """What the Garage's symbols did this turn, in order (from the turn's own record, never re-derived)."""
+    gt = turn.garage
+    if gt is None:
+        return []
+    out = []
+    for what, card, n in gt.happenings:
+        words = _WORDS.get(what)
+        if words is not None:
+            text = words(state, card, n)
+            if what == "scrap" and gt.scrapped:
+                text += " (" + " ".join(gt.scrapped) + ")"
+            out.append(text)
+    if gt.bonuses:
+        out.append("slipstream bonus +" + str(sum(state.garage.n(turn.played[i], "slipstream") for i in gt.bonuses)))
+    return out
+
+
+def upgrades_line(state: RaceState, name: str) -> str:
+    """A car's upgrades for ``show`` and the board: ``Brakes 1/3, Cooling system 6, Heat``."""
+    g = state.garage
+    if g is None:
+        return ""
+    owned = g.owned.get(name) or (g.draft.owned.get(name, []) if g.draft is not None else [])
+    return ", ".join(card_name(state, t) for t in owned) or "none yet"
