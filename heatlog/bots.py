@@ -34,6 +34,7 @@ from .engine.decide import (
     waiting_for,
 )
 from .engine.errors import MalformedInput
+from .engine.modules.championship import spinout_eliminates
 from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState
@@ -135,6 +136,7 @@ ROW = 32  # speeds looked up in a precomputed row; faster plays (a pile of Stres
 UTILITY = {**{c: float(v) for c, v in VALUE.items()}, HEAT: -1.5, STRESS: 1.6}
 _B1, _B2, _B3, _B4 = BASIC  # the cards a flip can find (# 14.1), worth VALUE each
 _FOUND = tuple(VALUE[c] for c in BASIC)
+ELIMINATED = 100.0  # MODULES.md 21.8 event 10: a spinout ends the car's race with 0 points (MA21)
 _LOW = tuple(sorted((c for c in DISCARDABLE if VALUE[c] <= 3), key=VALUE.__getitem__))  # discard candidates
 
 
@@ -157,11 +159,13 @@ class _TrackPlan:
     race on the same track and laps: that is what makes the heuristic cheap.
     """
 
-    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "rows", "w")
+    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "rows", "spin", "w")
 
     def __init__(self, state: RaceState, w: Weights, conditions: bool = True) -> None:
         n = state.track.spaces
         self.w = w
+        # a spinout's worth: MODULES.md 21.8 event 10 eliminates the car (0 points, last place, MA21)
+        self.spin = w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
         self.final = state.final_line
         lines: list[tuple[int, int, int]] = []
         for k in range(-1, state.laps + 1):
@@ -223,7 +227,8 @@ class _TrackPlan:
         end = p + speed
         cost, spin = self.corners(p, end, speed, engine)
         if spin is not None:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
-            value = (spin - p) - w.spin - w.stress_taken * SPINOUT_STRESS[gear] + w.ahead * self.next_turn(spin, 1, 0)
+            lost = self.spin + w.stress_taken * SPINOUT_STRESS[gear]
+            value = (spin - p) - lost + w.ahead * self.next_turn(spin, 1, 0)
         elif end > self.final:
             value = speed + w.finish  # # 16.7: distance beyond the line ranks same-round finishers
         else:
@@ -271,7 +276,7 @@ class _TrackPlan:
             for speed in (g + g // 2, int(g * w.typical + 0.5)):
                 cost, spin = self.corners(p, p + speed, speed, e)
                 if spin is not None:
-                    v = (spin - p) - w.spin
+                    v = (spin - p) - self.spin
                 elif p + speed > self.final:
                     v = speed + w.finish
                 else:
@@ -450,14 +455,22 @@ class HeuristicBot:
     def _track_plan(self, state: RaceState) -> _TrackPlan:
         track = state.track
         hit = self._by_id.get(id(track))
-        if hit is not None and hit[0] is track and hit[1] == state.laps and hit[3] is state.conditions:
+        spin = self.w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
+        if (
+            hit is not None
+            and hit[0] is track
+            and hit[1] == state.laps
+            and hit[3] is state.conditions
+            and hit[2].spin == spin
+        ):
             return hit[2]
         if len(self._by_id) > 64:
             self._by_id.clear()
         if len(self._by_content) > 64:
             self._by_content.clear()
         cond = state.conditions
-        content = (track.id, track.spaces, track.corners, state.final_line, cond.tokens if cond is not None else None)
+        tokens = cond.tokens if cond is not None else None
+        content = (track.id, track.spaces, track.corners, state.final_line, tokens, spin)
         plan = self._by_content.get(content)
         if plan is None:
             plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions)
@@ -674,7 +687,7 @@ class HeuristicBot:
         w = self.w
         cost, spin = tp.corners(turn.start, max(turn.reached, q), speed, engine)
         if spin is not None:
-            return (spin - turn.start) - w.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
+            return (spin - turn.start) - tp.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
         if q > tp.final:
             return (q - turn.start) + w.finish
         left = engine - cost

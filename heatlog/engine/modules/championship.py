@@ -335,6 +335,14 @@ class ChampionshipBlock:
             raise ValueError(f"championship: the block is incomplete ({exc})") from None
 
 
+def spinout_eliminates(state: RaceState) -> bool:
+    """Whether a spinout eliminates the car in this race (event 10, MA21): what a bot weighs a spinout by."""
+    if "championship" not in state.rules.modules:
+        return False
+    block = state.rules.options.get("championship") or {}
+    return bool(block.get("event", {}).get("card", {}).get("effects", {}).get("spinout_eliminates"))
+
+
 def eliminate(state: RaceState, car: Car) -> None:
     """MA21: the car leaves the track at once (it no longer blocks and cannot be slipstreamed), is done for the
     round order and takes the last free Hall-of-Fame place (the rules add it when the race is over)."""

@@ -390,3 +390,15 @@ def test_MA21_a_position_keeps_the_eliminated_cars_and_the_championship_block() 
     assert state_to_position(back) == pos
     plain = state_to_position(board({"A": {"at": 5}, "B": {"at": 1}}).state)
     assert "eliminated" not in plain and "modules" not in plain  # a base position is unchanged
+
+
+def test_MA21_the_heuristic_bot_weighs_a_spinout_under_event_10_as_the_end_of_its_race() -> None:
+    """Under event 10 a spinout eliminates (0 points, last place): the heuristic's plan counts it so; the same
+    board without the event keeps the plain spinout weight (the two plans are not shared)."""
+    from heatlog.bots import ELIMINATED, heuristic_bot
+
+    spec = {"A": {"at": 5}, "B": {"at": 1}}
+    plain = heuristic_bot._track_plan(board(spec).state)
+    ten = heuristic_bot._track_plan(with_event(board(spec), 10).state)
+    assert ten.spin == plain.spin + ELIMINATED and ten is not plain
+    assert heuristic_bot._track_plan(with_event(board(spec), 7).state).spin == plain.spin
