@@ -246,3 +246,21 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child.expect_exact("Blue reveals 2: ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_record_resumes_the_host_s_race_not_a_simulation_stored_since(tmp_path: Path) -> None:
+    db = tmp_path / "race.db"
+    log = RaceLog(db)
+    start_race(log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap", grid=["Red", "Blue"], name="mine")
+    log.close()
+    env = {**os.environ, "NO_COLOR": "1"}
+    env.pop("HEATLOG_DB", None)
+    sim = subprocess.run(
+        [*CMD, "simulate", "--cars", "2", "--seed", "1", "--db", str(db)], capture_output=True, text=True, env=env
+    )
+    assert sim.returncode == 0, sim.stderr
+    child = spawn(db)  # no --race: the most recent race the host made
+    child.expect_exact("race 1: ")
+    child.expect_exact("Red gear (now 1) [1]: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

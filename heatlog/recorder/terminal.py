@@ -133,6 +133,9 @@ def record(
     else:
         if race is None and log.store.latest_race() is None:
             raise MalformedInput(f"no races in {log.path} yet: start one with heatlog record --new")
+        if race is None:  # the host's latest race: simulations stored since never take its place
+            mine = [i.id for i in log.store.races() if "simulated" not in i.meta]
+            race = mine[-1] if mine else None
         rid = log.resolve(race)
     lease = Lease(log, rid)
     notice = lease.acquire(force=force)
