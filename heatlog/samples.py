@@ -79,6 +79,20 @@ SAMPLES: tuple[Sample, ...] = (
             "garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]},
         },
     ),
+    Sample(
+        "usa-garage-legends-weather.jsonl",
+        "USA, 2 laps, every module at once: 3 heuristic cars with drafted basic upgrades (# 18), 2 Legends (19) "
+        "and the weather (20)",
+        {
+            "track": "usa",
+            "cars": 3,
+            "legends": 2,
+            "weather": True,
+            "seed": 4,
+            "bots": "heuristic",
+            "garage": {"upgrades": "basic", "draft": "draft"},
+        },
+    ),
 )
 #: The table-mode twin (# 1.7: hands and deck orders hidden) of the first sample.
 TABLE = ("usa-4cars-table.jsonl", "usa-4cars.jsonl")

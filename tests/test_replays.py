@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.audit import audit_race
+from heatlog.engine import replay
 from heatlog.racelog import RaceLog
 from heatlog.races import import_race
 from heatlog.samples import SAMPLES, TABLE, canonical_line, highlights, readme, sample_logs
@@ -49,6 +50,7 @@ def test_samples_are_the_races_the_issue_asks_for() -> None:
         "usa-weather-4cars.jsonl": ("usa", 4, 2, "standard", "open"),
         "netherlands-legends-weather.jsonl": ("netherlands", 6, 3, "standard", "open"),
         "usa-garage-4cars.jsonl": ("usa", 4, 2, "standard", "open"),
+        "usa-garage-legends-weather.jsonl": ("usa", 5, 2, "standard", "open"),
     }
     garage = logs["usa-garage-4cars.jsonl"]
     assert garage[0]["garage"]["draft"] == "draft"  # # 18.5: the draft is in the log
@@ -78,3 +80,11 @@ def test_module_samples_hold_what_their_titles_say() -> None:
     both = logs["netherlands-legends-weather.jsonl"]
     assert both[0]["modules"] == ["legends", "weather"] and both[0]["legends"]["pro"] == 1
     assert highlights(both).legend_places and highlights(weather).weather
+    every = logs["usa-garage-legends-weather.jsonl"]  # the Garage, Legends and the weather in one race
+    kinds = [e["type"] for e in every]
+    assert sorted(every[0]["modules"]) == ["garage", "legends", "weather"]
+    assert sum(k == "upgrade_picked" for k in kinds) == 9  # # 18.5: three picks per player, none for Legends
+    assert max(i for i, k in enumerate(kinds) if k == "upgrade_picked") < kinds.index("weather_drawn")  # 21.3, 20.2
+    assert kinds.index("road_conditions_drawn") < kinds.index("legend_card_revealed")
+    state = replay(every)
+    assert state.is_over() and sorted(state.hall_of_fame) == sorted(state.cars)  # Legends rank too (# 19.13)
