@@ -235,13 +235,13 @@ def test_demo_loads_samples_audits_and_replays(tmp_path: Path) -> None:
     """README command 1: the main job on the default database (./heatlog.db)."""
     r = run("demo", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "loaded 8 sample races" in r.stdout  # the base samples, Legends and weather (issue 15), the Garage (14)
-    assert r.stdout.count(": clean") == 8
+    assert "loaded 9 sample races" in r.stdout  # base samples, Legends and weather (15), the Garage (14), all at once
+    assert r.stdout.count(": clean") == 9
     assert "Hall of Fame: 1." in r.stdout
     assert (tmp_path / "heatlog.db").exists() and (tmp_path / "heatlog-demo.html").exists()
     again = run("demo", cwd=tmp_path)  # a second run reuses the database, imports nothing twice
     assert again.returncode == 0 and "loaded" not in again.stdout
-    assert again.stdout.count(": clean") == 8
+    assert again.stdout.count(": clean") == 9
 
 
 def test_new_from_position(tmp_path: Path) -> None:
