@@ -310,13 +310,14 @@ def test_position_schema_names_every_field() -> None:
     state = replay(events[:200])
     pos = position(state)
     # Only a race with optional modules has "modules" (and Legend cars their "legend" mark); only a
-    # championship race with an eliminated car has "eliminated" (MA21).
-    assert set(schema["properties"]) - {"modules", "eliminated"} == set(pos) == set(schema["required"])
+    # championship race with an eliminated car has "eliminated" (MA21), and one with sponsorship cards its deck.
+    optional_top = {"modules", "eliminated", "sponsor_deck"}
+    assert set(schema["properties"]) - optional_top == set(pos) == set(schema["required"])
     car_schema = schema["properties"]["cars"]["items"]
     assert set(car_schema["properties"]) - {"legend"} == set(pos["cars"][0]) == set(car_schema["required"])
     turn_schema = schema["properties"]["turn"]["oneOf"][1]
     # championship fields, a Garage turn's record (# 18.6–18.25): present only when they say something
-    optional = {"eliminated", "heat_removed", "owed", "garage"}
+    optional = {"eliminated", "heat_removed", "owed", "garage", "earned", "sponsors_drawn", "sponsors_used"}
     # react_order: read from positions written before turns recorded happenings, never written; those positions
     # have no happenings or used, so the two are not required.
     turn_fields = {f.name for f in fields(Turn)}

@@ -271,7 +271,8 @@ def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
     """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
     one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
     the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); the Garage draft's
-    market or a car's random deal (# 18.5). None otherwise."""
+    market or a car's random deal (# 18.5); a sponsorship card dealt or earned, any the sponsorship deck can give
+    (# 21.4, 21.7, MA30). None otherwise."""
     if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
         from .modules.garage import draft_chance
 
@@ -289,6 +290,17 @@ def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
         legends, deck = state.legends, state.legend_deck
         assert legends is not None and deck is not None
         return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
+    sponsors = state.sponsor_deck  # # 21.4, 21.7, MA30: a sponsorship card from the shuffled deck
+    if sponsors is not None:
+        name = None
+        if state.phase == "sponsors":
+            due = state.rules.phase_waiting(state)
+            name = due[1][0] if due is not None and due[0] == "sponsor_drawn" else None
+        elif turn is not None and turn.owed and turn.owed[0] == "sponsor_drawn":
+            name = turn.car
+        if name is not None:
+            pile = sorted(c for c, n in sponsors.available().items() for _ in range(n))
+            return {"type": "sponsor_drawn", "v": 1, "car": name, "card": rng.choice(pile)}
     return None
 
 
@@ -386,7 +398,7 @@ def play_out(
         else:
             car = cars[turn.car]
             sub = turn.sub
-            if car.legend:  # # 19.5: the round's first Legend waits for the Legend card (the others move at once)
+            if car.legend or turn.owed:  # # 19.5: the Legend card; # 21.7: a sponsorship card earned
                 ev = module_chance_event(state, rng)
             elif turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
                 ev = _world_chance(state, car, turn.flipping, rng if shuffles is None else shuffles(car.name))

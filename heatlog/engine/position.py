@@ -24,7 +24,8 @@ VERSION = 1
 _TURN_FIELDS = [f.name for f in fields(Turn)]
 
 
-_TURN_OPTIONAL = ("eliminated", "heat_removed", "owed")  # championship fields: only when they say something
+# championship fields of a turn: written only when they say something
+_TURN_OPTIONAL = ("eliminated", "heat_removed", "owed", "earned", "sponsors_drawn", "sponsors_used")
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
@@ -178,6 +179,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
         "hall_of_fame": list(state.hall_of_fame),
         "finish_rounds": dict(state.finish_rounds),
         **({"eliminated": list(state.eliminated)} if state.eliminated else {}),
+        **({"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}),
         "unknown": unknowns(state),
         **_modules_to_position(state),
     }
@@ -301,13 +303,17 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
         )
         _modules_from_position(state, pos)
+        if pos.get("sponsor_deck") is not None:  # # 21.4, 21.7: the championship's sponsorship deck
+            from .modules.championship import SponsorDeck
+
+            state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
     except MalformedInput:
         raise
     except (KeyError, TypeError, ValueError, AssertionError) as exc:
         raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in ("grid", "garage", "weather", "deal", "race", "over"):
+    if state.phase not in ("grid", "garage", "weather", "sponsors", "deal", "race", "over"):
         raise MalformedInput(f"unknown phase {state.phase!r}")
     return state
 

@@ -65,7 +65,7 @@ def _malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput
 
 
 def _step_of(state: RaceState) -> int | None:
-    if state.phase in ("grid", "weather", "deal"):
+    if state.phase in ("grid", "weather", "sponsors", "deal"):
         return 0
     if state.phase == "over":
         return None
@@ -1085,12 +1085,51 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
 _OWED = {
     "heat_removed": ("where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
                      "MA23"),
+    "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
 }
 
 
 def _owed(state: RaceState, ev: Event, turn: Turn) -> IllegalEvent:
     what, rule = _OWED[turn.owed[0]]
     return _illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
+
+
+def _sponsor_drawn(state: RaceState, ev: Event) -> None:
+    """# 21.4, 21.7, 21.9, MA30: a sponsorship card from the race's sponsorship deck into a car's hand: dealt at
+    set-up (the ``sponsors`` phase, grid order, the event card's number each) or earned in its turn (step 7);
+    which card it is, is a chance outcome the log records (table mode too: the card is shown)."""
+    car = _car(state, ev)
+    deck = state.sponsor_deck
+    if deck is None:
+        raise _illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
+    card = ev.get("card")
+    if not isinstance(card, str) or card not in state.cards.token_set or state.cards[card].kind != "sponsor":
+        names = " ".join(c.token for c in state.cards.cards if c.kind == "sponsor")
+        raise _malformed(state, ev, f"card must be a sponsorship card ({names})")
+    turn = state.turn
+    if state.phase != "race":
+        due = state.rules.phase_waiting(state)
+        if due is None or due[0] != "sponsor_drawn":
+            raise _illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
+        if car.name not in due[1]:
+            raise _illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
+    elif turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
+        raise _illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
+    why = deck.why_not(card)
+    if why:
+        raise _illegal(state, ev, why, "MA30")
+    deck.draw(card)
+    _add_to_hand(car, card)
+    if state.phase != "race":
+        deck.dealt[car.name] = deck.dealt.get(car.name, 0) + 1
+        if state.rules.phase_waiting(state) is None:  # every car has its cards: on to the deal
+            state.phase = state.rules.phase_after("sponsors")
+            state.rules.enter_phase(state, state.phase)
+        return
+    assert turn is not None
+    turn.owed.pop(0)
+    turn.sponsors_drawn.append(card)
+    advance(state, car, turn, DISCARD)
 
 
 def _heat_removed(state: RaceState, ev: Event) -> None:
@@ -1298,6 +1337,7 @@ for _entry in (
     EventType("road_conditions_drawn", lambda st, ev: _road_conditions_drawn(st, ev), module="weather", chance=True),
     EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
     EventType("heat_removed", _heat_removed, module="championship", turn=True, chance=True),
+    EventType("sponsor_drawn", _sponsor_drawn, module="championship", turn=True, guarded=True, chance=True),
 ):
     register(_entry)
 

@@ -138,6 +138,9 @@ class Turn:
     legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
     eliminated: bool = False  # the car left the race this turn (event 10, MA21)
     heat_removed: list[str] = field(default_factory=list)  # event 18 (MA23): where each removed Heat came from
+    earned: list[str] = field(default_factory=list)  # why each sponsorship card was earned (# 21.7, 21.9)
+    sponsors_drawn: list[str] = field(default_factory=list)  # the sponsorship cards drawn this turn (MA30)
+    sponsors_used: list[str] = field(default_factory=list)  # one-time cards that left the game at step 9 (MC7)
     # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
     # the card comes from), in order: nothing else may happen in the turn until they are recorded.
     owed: list[str] = field(default_factory=list)
@@ -217,6 +220,9 @@ class RaceState:
     weather_tile: str | None = None  # drawn at set-up (# 20.2)
     conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
     garage: Any = None  # the Garage module of this race (modules/garage.py GarageRace), None in a base race
+    # The championship's sponsorship deck (engine/modules/championship.py SponsorDeck; # 21.4, 21.7), made
+    # when the set-up after the grid begins in a race whose block holds one; copied.
+    sponsor_deck: Any = None
 
     @property
     def final_line(self) -> int:
@@ -243,6 +249,8 @@ class RaceState:
             new.legend_deck = self.legend_deck.copy()
         if self.garage is not None:
             new.garage = self.garage.copy()
+        if self.sponsor_deck is not None:
+            new.sponsor_deck = self.sponsor_deck.copy()
         return new
 
     def last_turn(self, name: str) -> Turn | None:

@@ -43,8 +43,9 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
 def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
     """The chance event ``w`` (which waits for one) is due: drawn from what the world knows."""
     due = w.due
-    if due in ("weather_drawn", "road_conditions_drawn", "legend_card_revealed", "garage_market", "upgrades_dealt"):
-        return module_chance_event(state, rng)  # MODULES.md 18.5, 19.5, 20.2
+    modules = ("weather_drawn", "road_conditions_drawn", "legend_card_revealed", "garage_market", "upgrades_dealt")
+    if due in modules or due == "sponsor_drawn":
+        return module_chance_event(state, rng)  # MODULES.md 18.5, 19.5, 20.2, 21.7
     if due == "grid_set":
         grid = list(state.cars)
         rng.shuffle(grid)  # # 1.4: random starting order

@@ -112,6 +112,12 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"crosses corner {n} (limit {cc.limit}): pays {cc.cost} Heat")
         else:
             parts.append(f"crosses corner {n} (limit {cc.limit})")
+    for why in turn.earned:
+        parts.append(f"earns a sponsorship card: {why}")
+    if turn.sponsors_drawn:
+        parts.append("takes " + ", ".join(state.cards.name(c) for c in turn.sponsors_drawn))
+    for card in turn.sponsors_used:
+        parts.append(f"{state.cards.name(card)} leaves the game (one-time use, MC7)")
     if turn.eliminated:
         parts.append("is eliminated: off the track, last place, 0 points (event 10, MODULES.md MA21)")
     for source in turn.heat_removed:

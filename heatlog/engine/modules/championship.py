@@ -311,6 +311,10 @@ class ChampionshipBlock:
     races: int  # races in the season
     event: EventCard
     options: ChampionshipOptions
+    # # 21.4, 21.5: the race's sponsorship deck (token -> copies; empty: no sponsorship cards in this race) and
+    # the cards each driver carries from earlier races (MA7), already in their decks
+    sponsors: Mapping[str, int] = field(default_factory=dict)
+    carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: Any) -> ChampionshipBlock:
@@ -323,6 +327,11 @@ class ChampionshipBlock:
             if not isinstance(race, int) or not isinstance(races, int) or not 1 <= race <= races:
                 raise ValueError("championship: race must be a number between 1 and races")
             card = EventCard.from_dict(int(event["number"]), event["card"])
+            sponsors = data.get("sponsors") or {}
+            deck = {str(k): int(v) for k, v in dict(sponsors.get("deck", {})).items()}
+            carried = {str(k): tuple(map(str, v)) for k, v in dict(sponsors.get("carried", {})).items()}
+            if any(n < 0 for n in deck.values()) or any(c not in deck for cs in carried.values() for c in cs):
+                raise ValueError("championship: the sponsorship cards carried must be of the race's deck")
             return cls(
                 str(season["id"]),
                 str(season["name"]),
@@ -330,6 +339,8 @@ class ChampionshipBlock:
                 races,
                 card,
                 ChampionshipOptions.from_dict(data.get("options", {})),
+                deck,
+                carried,
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"championship: the block is incomplete ({exc})") from None
@@ -480,7 +491,84 @@ def build(rules: Rules, options: Any) -> Rules:
                         turn.heat_removed.append(source)
 
         changes["after_corners"] = after_corners
+    if block.sponsors:
+        changes.update(_sponsor_points(rules, changes, block))
     return _replace(rules, **changes)
+
+
+def dealing(state: RaceState, block: ChampionshipBlock) -> str | None:
+    """The car still to be dealt a sponsorship card at set-up (# 21.4: the event's number each, grid order),
+    or None when every car has them (or the deck has nothing left to deal)."""
+    deck = state.sponsor_deck
+    if deck is None or not deck.left():
+        return None
+    for name in state.grid:
+        car = state.cars[name]
+        if not car.legend and deck.dealt.get(name, 0) < block.event.sponsor_cards:
+            return name
+    return None
+
+
+def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBlock) -> dict[str, Any]:
+    """The sponsorship cards of a championship race (# 21.4, 21.5, 21.7, 21.9, MA7, MC7) as Rules points."""
+    out: dict[str, Any] = {}
+    deck_point = changes.get("starting_deck", rules.starting_deck)
+    if block.carried:  # MA7: the cards kept from earlier races are in the deck from the start
+
+        def starting_deck(state: RaceState, car: Car) -> list[str]:
+            return [*deck_point(state, car), *block.carried.get(car.name, ())]
+
+        out["starting_deck"] = starting_deck
+    if block.event.sponsor_cards:  # # 21.4: dealt into the starting hand before the deal fills it
+        phases = rules.setup_phases
+        i = phases.index("deal")
+        out["setup_phases"] = (*phases[:i], "sponsors", *phases[i:])
+    enter, waiting = rules.enter_phase, rules.phase_waiting
+
+    def enter_phase(state: RaceState, phase: str) -> None:
+        enter(state, phase)
+        if state.sponsor_deck is None:  # the first set-up phase after the grid: the deck, without the cards held
+            state.sponsor_deck = SponsorDeck.of(block.sponsors, [c for cs in block.carried.values() for c in cs])
+        if phase == "sponsors" and dealing(state, block) is None:
+            state.phase = state.rules.phase_after("sponsors")
+            state.rules.enter_phase(state, state.phase)
+
+    def phase_waiting(state: RaceState) -> tuple[str, list[str]] | None:
+        if state.phase == "sponsors":
+            name = dealing(state, block)
+            return ("sponsor_drawn", [name]) if name is not None else None
+        return waiting(state)
+
+    after = changes.get("after_corners", rules.after_corners)
+
+    def after_corners(state: RaceState, car: Car, turn: Turn) -> None:
+        after(state, car, turn)
+        deck = state.sponsor_deck
+        if turn.eliminated or deck is None:
+            return
+        earned = cards_earned(state, car, turn, block.event)[: deck.left()]  # an empty deck gives nothing
+        turn.earned = [e.why for e in earned]
+        turn.owed += ["sponsor_drawn"] * len(earned)  # MA30: which card, a chance outcome the log records
+
+    clear = rules.clear_play_area
+
+    def clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
+        deck = state.sponsor_deck
+        if deck is not None and not turn.cluttered:  # # 18.24, MC7: at step 9; # 18.26: a cluttered turn discards
+            cards = state.cards
+            for c in [c for c in car.play_area if c in cards.token_set and cards[c].symbol("one_time")]:
+                car.play_area.remove(c)
+                deck.used_up(c)
+                turn.sponsors_used.append(c)
+        clear(state, car, turn)
+
+    out.update(
+        enter_phase=enter_phase,
+        phase_waiting=phase_waiting,
+        after_corners=after_corners,
+        clear_play_area=clear_play_area,
+    )
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- the draft between races

@@ -1,0 +1,76 @@
+"""Sponsorship cards in a championship race (MODULES.md 21.4, 21.5, 21.7, MA18, MA30, MC7): dealt into the
+starting hand before the deal, earned in a turn and drawn at once, used once and out of the game at step 9.
+Races are set up by events exactly as a log would be."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from heatlog.engine import MalformedInput, apply
+from heatlog.engine.decide import waiting_for
+from heatlog.garage_cards import sponsor_cards
+
+from ..conftest import TRACK, Race, deck, ev
+from .test_championship_events import block
+
+BASE_SPONSORS = {c["id"]: c for c in sponsor_cards() if c["set"] == "base"}  # P80 … P84, 7 copies each
+PRESS_TRACK: dict[str, Any] = copy.deepcopy(TRACK)
+for _corner, _letter in zip(PRESS_TRACK["corners"], "ABCD", strict=True):
+    _corner["press"] = _letter
+
+
+def sponsor_block(number: int, carried: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    b = block(number)
+    b["sponsors"] = {"deck": {t: 7 for t in BASE_SPONSORS}, "carried": carried or {}}
+    return b
+
+
+def sponsored(number: int, *, mode: str = "open", carried: dict[str, list[str]] | None = None) -> Race:
+    start = ev(
+        "race_started",
+        track=PRESS_TRACK,
+        laps=1,
+        cars=[{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}],
+        variant="standard",
+        handicap=[],
+        mode=mode,
+        cards={t: {k: v for k, v in c.items() if k != "bga_type"} for t, c in BASE_SPONSORS.items()},
+        modules=["championship"],
+        championship=sponsor_block(number, carried),
+    )
+    race = Race(apply(None, start))
+    race.log.append(start)
+    race.ev("grid_set", order=["A", "B"])
+    return race
+
+
+def test_21_4_the_events_sponsorship_cards_are_dealt_before_the_deal() -> None:
+    race = sponsored(1)  # event 1: 2 sponsorship cards each
+    assert race.state.phase == "sponsors"
+    w = waiting_for(race.state)
+    assert (w.due, w.cars) == ("sponsor_drawn", ["A"]) and w.chance
+    race.reject("sponsor_drawn", car="B", card="P80", rule="21.4")
+    race.reject("sponsor_drawn", car="A", card="P86", error=MalformedInput)
+    for name, card in (("A", "P80"), ("A", "P81"), ("B", "P81"), ("B", "P83")):
+        race.ev("sponsor_drawn", car=name, card=card)
+    assert race.state.phase == "deal"
+    a = race.car("A")
+    assert a.hand is not None and a.hand["P80"] == 1 and a.hand["P81"] == 1 and a.hand_size == 2
+    order = deck()
+    race.ev("deck_shuffled", car="A", order=order)
+    race.reject("cards_drawn", car="A", cards=order[:7], rule="12.2")  # the hand is filled to 7, not 7 more
+    race.ev("cards_drawn", car="A", cards=order[:5])
+    assert race.state.sponsor_deck.supply["P81"] == 5
+
+
+def test_21_4_event_10_deals_none_and_the_race_goes_straight_to_the_deal() -> None:
+    race = sponsored(10)  # no sponsorship cards dealt (# 21.4: 0 for event 10)
+    assert race.state.phase == "deal" and race.state.sponsor_deck is not None
+
+
+def test_MA7_cards_carried_from_earlier_races_are_in_the_deck_and_out_of_the_supply() -> None:
+    race = sponsored(10, carried={"A": ["P82", "P82"]})
+    a = race.car("A")
+    assert a.pool["P82"] == 2 and a.deck_size == 21  # 18 + event 10's Stress + the 2 carried
+    assert race.state.sponsor_deck.supply["P82"] == 5
