@@ -38,6 +38,10 @@ DbOpt = Annotated[
 ]
 RaceOpt = Annotated[int | None, typer.Option("--race", "-r", help="Race or branch id (default: the most recent race).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")]
+AggressiveOpt = Annotated[
+    bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
+]
 RoundOpt = Annotated[int | None, typer.Option("--round", help="Start of round N instead of the latest state.")]
 ForceOpt = Annotated[
     bool,

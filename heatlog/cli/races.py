@@ -8,9 +8,11 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
+    AggressiveOpt,
     DbOpt,
     ForceOpt,
     JsonOpt,
+    ProOpt,
     RaceOpt,
     RoundOpt,
     app,
@@ -51,10 +53,8 @@ def new(
             "--legend", help="A Legend car by its Legend colour (black blue green red gray yellow); once each."
         ),
     ] = None,
-    pro: Annotated[int, typer.Option(help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")] = 0,
-    aggressive: Annotated[
-        bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
-    ] = False,
+    pro: ProOpt = 0,
+    aggressive: AggressiveOpt = False,
     weather: Annotated[
         bool, typer.Option("--weather", help="Weather and road conditions (MODULES.md 20): drawn at set-up.")
     ] = False,

@@ -7,8 +7,10 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
+    AggressiveOpt,
     DbOpt,
     JsonOpt,
+    ProOpt,
     app,
     err_console,
     open_log,
@@ -49,10 +51,8 @@ def simulate(
     legends: Annotated[
         int, typer.Option(help="Legend cars added to the grid (MODULES.md 19), in Legend colours the cars leave free.")
     ] = 0,
-    pro: Annotated[int, typer.Option(help="Pro Legends: +N to every helmet number, 0–6 (19.15).")] = 0,
-    aggressive: Annotated[
-        bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
-    ] = False,
+    pro: ProOpt = 0,
+    aggressive: AggressiveOpt = False,
     weather: Annotated[
         bool, typer.Option("--weather", help="Weather and road conditions: a random tile and tokens (MODULES.md 20).")
     ] = False,
