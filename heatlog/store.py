@@ -97,6 +97,13 @@ _CANONICAL: Callable[[Any], str] = json.JSONEncoder(
 ).encode
 
 
+def _conflict(exc: sqlite3.IntegrityError, race: int, seq: int) -> Exception:
+    """What a refused insert means: another writer took ``seq`` first (ConflictError), else the error itself."""
+    if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc) or "cannot be replaced" in str(exc):
+        return ConflictError(f"another writer appended event {seq} first; nothing was written", race=race)
+    return exc
+
+
 def chain_hash(prev_hash: str, payload: bytes) -> str:
     """``sha256(prev_hash_hex + canonical bytes)`` as hex."""
     return hashlib.sha256(prev_hash.encode("ascii") + payload).hexdigest()
@@ -877,11 +884,7 @@ class EventStore:
         try:
             conn.execute(_INSERT, (race, seq, type_, v, text, recorded, prev_hash, digest))
         except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc) or "cannot be replaced" in str(exc):
-                raise ConflictError(
-                    f"another writer appended event {seq} first; nothing was written", race=race
-                ) from None
-            raise
+            raise _conflict(exc, race, seq) from None
         return StoredEvent(race, seq, type_, v, json.loads(text), recorded, prev_hash, digest)
 
     @staticmethod
@@ -901,11 +904,7 @@ class EventStore:
         try:
             conn.executemany(_INSERT, rows)
         except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc) or "cannot be replaced" in str(exc):
-                raise ConflictError(
-                    f"another writer appended event {last_seq + 1} first; nothing was written", race=race
-                ) from None
-            raise
+            raise _conflict(exc, race, last_seq + 1) from None
         return out
 
     @staticmethod
