@@ -40,6 +40,7 @@ class Waiting:
     _state: RaceState | None = field(default=None, repr=False)
     _at: tuple[int, int] = (0, 0)
     _optional: list[str] | None = field(default=None, repr=False)
+    _pool: ReactPool | None = field(default=None, repr=False)  # the React pool ``optional`` read (decisions reuse it)
 
     @property
     def chance(self) -> bool:
@@ -56,8 +57,14 @@ class Waiting:
             else:
                 if (state.events, state.turn.sub) != self._at:
                     raise RuntimeError("this Waiting is stale: the race has moved on since waiting_for()")
-                self._optional = _optional(state, state.cars[state.turn.car], state.turn)
+                self._optional, self._pool = _optional(state, state.cars[state.turn.car], state.turn)
         return self._optional
+
+    def react_pool(self) -> ReactPool | None:
+        """The React pool :attr:`optional` was read from (``react_pool`` of the car's turn then), or None when
+        nothing optional can come (no car's turn at steps 5–8)."""
+        _ = self.optional  # reads the pool, once (and refuses a stale Waiting)
+        return self._pool
 
     @property
     def kinds(self) -> list[str]:
@@ -163,14 +170,12 @@ def waiting_for(state: RaceState | None) -> Waiting:
     return Waiting(STEPS[SETUP], [], None)
 
 
-def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
-    optional: list[str] = []
-    if turn.sub == REACT:
-        pool = react_pool(state, car, turn)
-        for kind in dict.fromkeys(o["type"] for o in pool.options()):
-            optional.append(kind)  # only what is open now: no adrenaline for other cars (# 6.1) …
-        if pool.mandatory:  # # 18.25: React cannot end yet, so nothing of a later step is open
-            return optional
+def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactPool]:
+    """The optional event types open now, and the React pool they were read from (empty outside React)."""
+    pool = react_pool(state, car, turn)  # empty outside React
+    optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
+    if pool.mandatory:  # # 18.25: React cannot end yet, so nothing of a later step is open
+        return optional, pool
     if turn.sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
     open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
@@ -179,7 +184,7 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> list[str]:
     for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
         if kind not in optional:
             optional.append(kind)  # a module's (# 18.21: Refresh)
-    return optional
+    return optional, pool
 
 
 def legal_gears(state: RaceState, car: Car) -> list[int]:
@@ -273,18 +278,21 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
         return []
     if state.phase not in ("race", "over"):
         return state.rules.phase_decisions(state, name)  # a module's set-up phase (# 18.5: the draft's picks)
-    if "gear_chosen" in w.kinds:
-        return [{"type": "gear_chosen", "v": 1, "car": name, "gear": g} for g in legal_gears(state, car)]
-    if "cards_played" in w.kinds:
-        return [{"type": "cards_played", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
     turn = state.turn
-    if turn is None or turn.flipping is not None:
+    if turn is None:  # steps 1–2: nothing optional is open there (w.kinds is [w.due])
+        if w.due == "gear_chosen":
+            return [{"type": "gear_chosen", "v": 1, "car": name, "gear": g} for g in legal_gears(state, car)]
+        if w.due == "cards_played":
+            return [{"type": "cards_played", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
+        return []
+    if turn.flipping is not None:
         return []
     if turn.sub == 3:
         if w.due != "cards_revealed":
             return state.rules.step3_options(state, car, turn)  # # 18.6, 18.20
         return [{"type": "cards_revealed", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
-    out = react_options(state, car, turn)
+    pool = w.react_pool() if w._state is state else None  # the pool ``w.optional`` read, if it is this state's
+    out = pool.options() if pool is not None else react_options(state, car, turn)
     if turn.sub == REACT and w.due not in ("cards_drawn", "deck_shuffled"):
         return out  # a decision React must take before it ends (# 18.11), or a React use that changes it (# 18.10)
     if "slipstream" in w.optional:

@@ -105,6 +105,21 @@ class ReactPool:
             return [{"type": "cooldown", "v": 1, "car": car, "count": n} for n in range(1, cool + 1)] + out
         return out
 
+    def kinds(self) -> list[str]:
+        """The event types of :meth:`options`, each once, in their order (without building the events)."""
+        cool = 0
+        for u in self.uses:
+            if u.symbol == "cooldown":
+                cool += u.n
+        out: list[str] = ["cooldown"] if min(cool, self.heat_in_hand) > 0 else []
+        for u in self.uses:
+            if u.symbol != "cooldown":
+                for ev in u.events:
+                    kind = ev["type"]
+                    if kind not in out:
+                        out.append(kind)
+        return out
+
 
 EMPTY = ReactPool(())
 

@@ -29,7 +29,16 @@ from .modules import legends as _legends
 from .modules import weather as _weather
 from .movement import landing, move, place
 from .react import base_react_uses, react_pool, spend_cooldown
-from .ruleset import Rules, build_rules, register_module
+from .ruleset import (
+    Rules,
+    base_after_corners,
+    base_after_flip,
+    base_leave_react,
+    base_step3_due,
+    base_turn_kind,
+    build_rules,
+    register_module,
+)
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -78,10 +87,11 @@ def _step_of(state: RaceState) -> int | None:
 
 
 def _car(state: RaceState, ev: Event) -> Car:
-    name = ev.get("car")
-    car = state.cars.get(name) if isinstance(name, str) else None
-    if car is None:
-        raise _malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})")
+    try:
+        car = state.cars[ev["car"]]  # the names are strings: any other key (or an unhashable one) is no car
+    except (KeyError, TypeError):
+        name = ev.get("car")
+        raise _malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})") from None
     if car.legend:  # # 19.10: every car event is a player's decision or card
         raise _illegal(state, ev, f"{car.name} is a Legend: no gear, cards, Heat, React or slipstream", "19.10")
     return car
@@ -736,12 +746,15 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.stress_left -= 1
         if not turn.stress_left:
             turn.flipping = None  # step 3 is done: the step machine moves the car (# 5.3)
-        state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips follow
+        after_flip = state.rules.after_flip
+        if after_flip is not base_after_flip:  # the base does nothing after a flip
+            after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips follow
     elif purpose == "boost":
         turn.flipping = None
         turn.boost_card = card
         turn.speed += value  # # 7.5, 7.7
-        extra = state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.20
+        after_flip = state.rules.after_flip
+        extra = 0 if after_flip is base_after_flip else after_flip(state, car, turn, purpose, value, card is not None)
         turn.boost_moved = moved = move(state, car, turn, value + extra)
         turn.happenings.append(("boost", "free" if turn.boost_free else "engine", value, moved))
     else:  # a module's own flip (the Garage's card "+" and replacements, # 18.8, 18.11)
@@ -993,8 +1006,8 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
         raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
-    if turn.sub == REACT and target > REACT:
-        _react_may_end(state, car, turn, ev)
+    if turn.sub == REACT and target > REACT and state.rules.react_uses is not base_react_uses:
+        _react_may_end(state, car, turn, ev)  # (the base pool has no mandatory use)
     advance(state, car, turn, target)
 
 
@@ -1195,7 +1208,11 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
     and the end of the turn. Then the next car's turn begins, or the round ends.
 
     The only place a turn changes step: handlers do their own step's work and call this; none of them calls
-    another's tail. A turn never moves on while a "+" flip is under way (# 14.1)."""
+    another's tail. A turn never moves on while a "+" flip is under way (# 14.1).
+
+    A point that is still its base function and does nothing there (step3_due, leave_react, after_corners) is
+    not called: a base race pays for no module."""
+    rules = state.rules
     while True:
         while turn.flipping is None:
             if turn.owed:  # a chance outcome only the table can give comes first
@@ -1203,10 +1220,10 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
             sub = turn.sub
             if sub >= target:  # there already: go on only past a step with nothing to wait for
                 if sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
-                    if car.hand_size < state.rules.hand_size(state, car) and (car.deck_size or car.discard):
+                    if car.hand_size < rules.hand_size(state, car) and (car.deck_size or car.discard):
                         break
                 elif sub == DISCARD:  # # 12.2, MA26: a spinout left a full hand: nothing to discard or draw
-                    if not (turn.spinout and car.hand_size >= state.rules.hand_size(state, car)):
+                    if not (turn.spinout and car.hand_size >= rules.hand_size(state, car)):
                         break
                 else:
                     break
@@ -1214,17 +1231,19 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
                     turn.happenings.append(("cluttered", "cards", 0, 0))
                     _enter_replenish(state, car, turn)
-                elif state.rules.step3_due(state, car, turn):
+                elif rules.step3_due is not base_step3_due and rules.step3_due(state, car, turn):
                     return  # # 18.6, 18.20: a value or Accelerate to decide before the move
                 else:
                     turn.moved = moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
                     turn.happenings.append(("speed", "cards", turn.speed, moved))
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
-                if sub == REACT and state.rules.leave_react(state, car, turn):
+                if sub == REACT and rules.leave_react is not base_leave_react and rules.leave_react(state, car, turn):
                     return  # # 18.12: the scrapped cards come first
-                _check_corners(state, car, turn)  # step 7
-                state.rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
+                if turn.reached > turn.start:  # a car that did not move crossed no corner line
+                    _check_corners(state, car, turn)  # step 7
+                if rules.after_corners is not base_after_corners:
+                    rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
                 turn.sub = DISCARD
                 if car.name in state.eliminated:  # MA21: off the track at once, nothing more this turn
                     _end_turn(state, car, turn)
@@ -1268,9 +1287,11 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         _end_round(state)
         return None
     car = state.cars[state.order[state.turn_index]]
-    kind = state.rules.turn_kind(state, car)
-    if kind != "player":  # another kind of turn (a Legend's): the Rules run it (None: it waits for an event)
-        return state.rules.turns[kind](state, car)
+    rules = state.rules
+    if rules.turn_kind is not base_turn_kind:  # the base: every turn is a player's
+        kind = rules.turn_kind(state, car)
+        if kind != "player":  # another kind of turn (a Legend's): the Rules run it (None: it waits for an event)
+            return rules.turns[kind](state, car)
     car, turn = _start_turn(state)
     if car.committed is None:
         return None
@@ -1386,7 +1407,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     if entry is None:
         raise _malformed(state, event, f"unknown event type {kind!r}")
     turn = state.turn
-    foreign = _is_foreign(turn, event, entry)
+    foreign = turn is not None and _is_foreign(turn, event, entry)
     if atomic and turn is not None and turn.sub < REPLENISH and (foreign or entry.guarded):
         snapshot = state.copy()
         try:
@@ -1394,8 +1415,10 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         except HeatlogError:
             _restore(state, snapshot)
             raise
-    else:
+    elif foreign:
         _handle(state, event, entry, foreign)
+    else:
+        entry.handler(state, event)
     state.events += 1
     return state
 
