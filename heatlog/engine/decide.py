@@ -139,19 +139,20 @@ def waiting_for(state: RaceState | None) -> Waiting:
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))
         rules = state.rules
+        plain = rules.plain  # the points still their base function (which never makes a step wait)
         if sub == REVEAL:
-            due3 = rules.step3_due(state, car, turn)  # # 18.6, 18.20: a value or Accelerate first
+            due3 = None if "step3_due" in plain else rules.step3_due(state, car, turn)  # # 18.6, 18.20: first
             if due3 is not None:
                 return Waiting(STEPS[REVEAL], [car.name], due3)
             return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", count=turn.gear)
-        if sub == REACT:
+        if sub == REACT and "react_due" not in plain:
             due5 = rules.react_due(state, car, turn)  # # 18.11: which card's cost goes unpaid is a decision
             if due5 is not None:
                 return Waiting(STEPS[REACT], [car.name], due5)
         if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
         else:
-            due, n = "cards_drawn", min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
+            due, n = "cards_drawn", min(rules.hand_size(state, car) - car.hand_size, car.deck_size)
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
@@ -181,9 +182,10 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
     open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
     if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded) and open_discard:
         optional.append("cards_discarded")
-    for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
-        if kind not in optional:
-            optional.append(kind)  # a module's (# 18.21: Refresh)
+    if "turn_options" not in state.rules.plain:  # (the base adds no decision)
+        for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
+            if kind not in optional:
+                optional.append(kind)  # a module's (# 18.21: Refresh)
     return optional, pool
 
 

@@ -136,14 +136,15 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
     uses: list[ReactUse] = []
     name = car.name
     rules = state.rules
-    if not rules.cooldown_block(state, car):  # # 20.9: no cooldown of any origin here
+    plain = rules.plain  # the points still their base function (which neither blocks nor adds a cooldown)
+    if "cooldown_block" in plain or not rules.cooldown_block(state, car):  # # 20.9: no cooldown of any origin here
         used = turn.used
         gear = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0) - used.get("cooldown:gear", 0)
         if gear > 0:
             uses.append(ReactUse("cooldown", "gear", gear))
         if turn.adrenaline_cooldown and not used.get("cooldown:adrenaline"):
             uses.append(ReactUse("cooldown", "adrenaline", 1))
-        bonus = rules.cooldown_bonus(state, car)
+        bonus = 0 if "cooldown_bonus" in plain else rules.cooldown_bonus(state, car)
         if bonus:  # # 20.10: while the car is where the bonus holds
             bonus -= used.get("cooldown:bonus", 0)
             if bonus > 0:
@@ -171,7 +172,7 @@ def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
     uses = tuple(state.rules.react_uses(state, car, turn))
     for u in uses:
         if u.symbol == "cooldown":  # only then does the hand's Heat matter (# 7.3)
-            return ReactPool(uses, car.name, _most_in_hand()(car, state.cards.heat))
+            return ReactPool(uses, car.name, (_MOST_IN_HAND or _most_in_hand())(car, state.cards.heat))
     return ReactPool(uses, car.name, 0)
 
 
@@ -198,7 +199,9 @@ def spend(turn: Turn, use: ReactUse, n: int) -> None:
 def spend_cooldown(turn: Turn, pool: ReactPool, n: int) -> None:
     """Consume ``n`` cooldown from the pool's cooldown uses, in their order; one happening for the event."""
     total, sources = n, []
-    for use in pool.of("cooldown"):
+    for use in pool.uses:
+        if use.symbol != "cooldown":
+            continue
         if n <= 0:
             break
         k = min(n, use.n)

@@ -28,17 +28,8 @@ from .modules import garage_race as _garage
 from .modules import legends as _legends
 from .modules import weather as _weather
 from .movement import landing, move, place
-from .react import base_react_uses, react_pool, spend_cooldown
-from .ruleset import (
-    Rules,
-    base_after_corners,
-    base_after_flip,
-    base_leave_react,
-    base_step3_due,
-    base_turn_kind,
-    build_rules,
-    register_module,
-)
+from .react import react_pool, spend_cooldown
+from .ruleset import Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -478,9 +469,15 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
             for c, k in need.items():
                 if k > deck[c]:
                     raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {k}", "1.1")
-        for c in cards:
-            car.pool[c] -= 1
-            _add_to_hand(car, c)
+        hand = car.hand
+        if hand is not None:  # deck -> known hand: deck ∪ hand (the pool) stays as it is
+            for c in cards:
+                hand[c] += 1
+            car.hand_size += n
+        else:
+            for c in cards:
+                car.pool[c] -= 1
+                _add_to_hand(car, c)
     else:
         car.hand_size += n
     if car.deck is not None:
@@ -746,15 +743,15 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.stress_left -= 1
         if not turn.stress_left:
             turn.flipping = None  # step 3 is done: the step machine moves the car (# 5.3)
-        after_flip = state.rules.after_flip
-        if after_flip is not base_after_flip:  # the base does nothing after a flip
-            after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips follow
+        if "after_flip" not in state.rules.plain:  # (the base does nothing after a flip)
+            state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips
     elif purpose == "boost":
         turn.flipping = None
         turn.boost_card = card
         turn.speed += value  # # 7.5, 7.7
-        after_flip = state.rules.after_flip
-        extra = 0 if after_flip is base_after_flip else after_flip(state, car, turn, purpose, value, card is not None)
+        rules = state.rules  # # 18.20: a boost's extra spaces (none in the base game)
+        found = card is not None
+        extra = 0 if "after_flip" in rules.plain else rules.after_flip(state, car, turn, purpose, value, found)
         turn.boost_moved = moved = move(state, car, turn, value + extra)
         turn.happenings.append(("boost", "free" if turn.boost_free else "engine", value, moved))
     else:  # a module's own flip (the Garage's card "+" and replacements, # 18.8, 18.11)
@@ -799,7 +796,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise _malformed(state, ev, "count must be a positive number")
     rules = state.rules
-    blocked = rules.cooldown_block(state, car)  # where the car is now (a road condition: # 20.9, MA5)
+    blocked = None if "cooldown_block" in rules.plain else rules.cooldown_block(state, car)  # # 20.9, MA5
     if blocked:
         raise _illegal(state, ev, blocked, "20.9")
     pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
@@ -878,19 +875,21 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         return "a cluttered hand ends the turn (# 13.3)"
     if turn.slipstream is not None:
         return "slipstream is taken once a turn (# 8.3)"
-    if car.progress > state.final_line:
+    final = state.final_line
+    if car.progress > final:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
-    if car.progress + state.rules.slipstream_distance(state, car) > state.final_line:
+    rules = state.rules
+    if car.progress + rules.slipstream_distance(state, car) > final:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
-    blocked = state.rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
-    if blocked:
-        return blocked
+    if "slipstream_block" not in rules.plain:  # (the base blocks nothing beyond # 8.1–8.7)
+        blocked = rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
+        if blocked:
+            return blocked
     space = state.track.space_of(car.progress)
     ahead = state.track.space_of(car.progress + 1)
+    me = car.name
     for (sp, _lane), name in state.spots.items():
-        if name == car.name:
-            continue
-        if sp in (space, ahead):
+        if name != me and sp in (space, ahead):
             return None
     return "no car beside it or in the space directly ahead (# 8.1)"
 
@@ -1006,7 +1005,7 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
         raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
-    if turn.sub == REACT and target > REACT and state.rules.react_uses is not base_react_uses:
+    if turn.sub == REACT and target > REACT and "react_uses" not in state.rules.plain:
         _react_may_end(state, car, turn, ev)  # (the base pool has no mandatory use)
     advance(state, car, turn, target)
 
@@ -1014,7 +1013,7 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
 def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
     """# 18.25: React cannot end while a mandatory use is left in the pool (none in the base game, which pays
     nothing for the check: only a module's React uses can be mandatory)."""
-    if state.rules.react_uses is base_react_uses:
+    if "react_uses" in state.rules.plain:
         return
     left = react_pool(state, car, turn).mandatory
     if left:
@@ -1036,7 +1035,8 @@ def go_on(state: RaceState) -> RaceState:
         raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
     car = state.cars[turn.car]
     if turn.sub == REACT:
-        if state.rules.leave_react(state, car, turn):
+        rules = state.rules
+        if "leave_react" not in rules.plain and rules.leave_react(state, car, turn):
             return state  # # 18.12, 18.25: React ends with the Scrap; its cards come first
         _react_may_end(state, car, turn, None)
     advance(state, car, turn, DISCARD if turn.sub < DISCARD else REPLENISH)
@@ -1051,7 +1051,10 @@ def closing_event(state: RaceState) -> Event | None:
     turn = state.turn
     if turn is None or turn.sub > SLIPSTREAM or turn.cluttered or turn.flipping is not None or turn.owed:
         return None
-    if sum(1 for c in state.cars.values() if not c.finished) != 1:
+    racing = 0
+    for c in state.cars.values():
+        racing += not c.finished
+    if racing != 1:
         return None  # another car still races: its events close this turn
     preview = state.copy()
     go_on(preview)
@@ -1210,8 +1213,8 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
     The only place a turn changes step: handlers do their own step's work and call this; none of them calls
     another's tail. A turn never moves on while a "+" flip is under way (# 14.1).
 
-    A point that is still its base function and does nothing there (step3_due, leave_react, after_corners) is
-    not called: a base race pays for no module."""
+    A point that is still its base function, which does nothing here (``Rules.plain``: step3_due, leave_react,
+    after_corners), is not called: a base race pays for no module."""
     rules = state.rules
     while True:
         while turn.flipping is None:
@@ -1231,18 +1234,18 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
                     turn.happenings.append(("cluttered", "cards", 0, 0))
                     _enter_replenish(state, car, turn)
-                elif rules.step3_due is not base_step3_due and rules.step3_due(state, car, turn):
+                elif "step3_due" not in rules.plain and rules.step3_due(state, car, turn):
                     return  # # 18.6, 18.20: a value or Accelerate to decide before the move
                 else:
                     turn.moved = moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
                     turn.happenings.append(("speed", "cards", turn.speed, moved))
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
-                if sub == REACT and rules.leave_react is not base_leave_react and rules.leave_react(state, car, turn):
+                if sub == REACT and "leave_react" not in rules.plain and rules.leave_react(state, car, turn):
                     return  # # 18.12: the scrapped cards come first
                 if turn.reached > turn.start:  # a car that did not move crossed no corner line
                     _check_corners(state, car, turn)  # step 7
-                if rules.after_corners is not base_after_corners:
+                if "after_corners" not in rules.plain:
                     rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
                 turn.sub = DISCARD
                 if car.name in state.eliminated:  # MA21: off the track at once, nothing more this turn
@@ -1288,7 +1291,7 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         return None
     car = state.cars[state.order[state.turn_index]]
     rules = state.rules
-    if rules.turn_kind is not base_turn_kind:  # the base: every turn is a player's
+    if "turn_kind" not in rules.plain:  # the base: every turn is a player's
         kind = rules.turn_kind(state, car)
         if kind != "player":  # another kind of turn (a Legend's): the Rules run it (None: it waits for an event)
             return rules.turns[kind](state, car)

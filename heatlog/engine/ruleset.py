@@ -14,7 +14,7 @@ module. docs/design.md ("How a module plugs in") has the worked example; tests/t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
@@ -138,9 +138,14 @@ def base_enter_phase(state: RaceState, phase: str) -> None:
 
 def base_reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
     """# 5.1, 5.2: the revealed cards' Speed, and a "+" flip for each Stress (the cards are in the Play Area)."""
-    turn.speed = sum(VALUE[c] for c in cards if c != STRESS)
-    turn.stress_left = cards.count(STRESS)
-    if turn.stress_left:
+    speed = stress = 0
+    for c in cards:
+        if c == STRESS:
+            stress += 1
+        else:
+            speed += VALUE[c]
+    turn.speed, turn.stress_left = speed, stress
+    if stress:
         turn.flipping = "stress"
 
 
@@ -236,6 +241,13 @@ class Rules:
     slipstream_cards: Callable[[RaceState, Event, Car, Turn], int] = base_slipstream_cards
     # steps 6–9: a module's other decisions (the Garage's slipstream bonuses, Refresh)
     turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
+    # Derived: the names of the points that are still their base function (a base race: every point). The step
+    # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
+    plain: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        plain = frozenset(name for name, base in _BASE_POINTS.items() if getattr(self, name) is base)
+        object.__setattr__(self, "plain", plain)  # frozen: set once, here (dataclasses.replace comes here too)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its configuration, rebuilt where it is loaded (a module's points may be closures, which
@@ -252,6 +264,8 @@ class Rules:
         return phases[i + 1] if i + 1 < len(phases) else "race"
 
 
+# Each point's base function (the defaults above), for ``Rules.plain``.
+_BASE_POINTS: dict[str, Any] = {f.name: f.default for f in fields(Rules) if callable(f.default)}
 BASE_RULES = Rules()
 
 Build = Callable[[Rules, Any], Rules]  # (rules so far, the module's options from race_started) -> rules
