@@ -25,7 +25,7 @@ import contextlib
 import json
 import random
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -34,16 +34,23 @@ from .championship import championship_data, event_card, published_season
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
 from .engine.modules.championship import (
+    DRAFT_ORDERS,
     POINTS,
     EventCard,
     RaceResult,
+    SeasonGarage,
     Standing,
+    draft_leftovers,
+    draft_order,
     next_grid,
     race_points,
     race_values,
+    sponsors_held,
     standings,
 )
+from .engine.modules.garage import GarageOptions, garage_deck, market_size
 from .engine.track import Track
+from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event, table_setup_events
@@ -81,6 +88,10 @@ _TABLES = (
     "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
 )
 
+#: ... and from a season with the Garage, whose races hold the sponsorship deck (# 21.4-21.9).
+SPONSOR_EFFECTS = frozenset(
+    {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
+)
 #: Event-card effects a race started from a v1 season applies (its races carry no championship block).
 APPLIED_EFFECTS_V1 = frozenset({"laps", "winner_bonus", "podium_bonus"})
 #: ... and from a v2 season, through the race's Rules (the sponsorship effects still wait for the Garage).
@@ -200,6 +211,13 @@ class SeasonRace:
     race: int | None = None  # the race in this database, once entered
     link: str | None = None  # the hash of its first event
     result: RaceResult | None = None  # once it is over
+    # once it is over, in a season with the Garage (# 21.2, 21.11, MA7): the upgrades each driver owns, the
+    # sponsorship cards each still holds, the one-time cards out of the supply, and what the race's draft put in
+    # the Garage box (None: a market recorded by its size only)
+    upgrades: dict[str, list[str]] = field(default_factory=dict)
+    sponsors: dict[str, list[str]] = field(default_factory=dict)
+    sponsors_used: dict[str, int] = field(default_factory=dict)
+    box: dict[str, int] | None = None
 
 
 @dataclass
@@ -226,6 +244,17 @@ class SeasonView:
     def over(self) -> bool:
         return all(r.result is not None for r in self.races)
 
+    @property
+    def garage(self) -> GarageOptions | None:
+        """The Garage of the season's races (# 21.2: one upgrade drafted before each race; sponsorship cards,
+        # 21.4-21.7, come with it), or None for a season without it."""
+        data = self.options.get("garage")
+        if data is None:
+            return None
+        return GarageOptions.from_dict(
+            {"upgrades": data["upgrades"], "draft": "draft", "expansions": data["expansions"]}
+        )
+
 
 def _started_event(events: list[Event], season: int) -> Event:
     if not events or events[0].get("type") != "season_started":
@@ -240,7 +269,13 @@ def season_view(log: RaceLog, season: int) -> SeasonView:
     for ev in events[1:]:
         if ev.get("type") == "race_entered":
             found[ev["race"]] = _race_by_first_hash(log, ev["race"])
-    return build_view(season, events, found, lambda race: log.project(race).state)
+    return build_view(
+        season,
+        events,
+        found,
+        lambda race: log.project(race).state,
+        lambda race: [e.event for e in log.effective(race).entries],
+    )
 
 
 def build_view(
@@ -248,9 +283,11 @@ def build_view(
     events: list[Event],
     races_by_link: dict[str, int | None],
     final_state: Callable[[int], Any],
+    race_events: Callable[[int], list[Event]] | None = None,
 ) -> SeasonView:
     """The season's state from its events, where each linked race is (``races_by_link``: link -> race id or
-    None) and how a race stands now (``final_state(race)``)."""
+    None), how a race stands now (``final_state(race)``) and its effective events (``race_events(race)``:
+    what its draft left in the box)."""
     start = _started_event(events, season)
     races = [
         SeasonRace(i, r["track"], EventCard.from_dict(r["event"]["number"], r["event"]["card"]), r["event"]["card"])
@@ -282,6 +319,11 @@ def build_view(
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
+        if state.garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
+            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
+            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in names}
+            sr.sponsors_used = dict(sorted(state.sponsor_deck.used.items())) if state.sponsor_deck else {}
+            sr.box = draft_leftovers(race_events(sr.race)) if race_events is not None else None
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view
@@ -306,16 +348,21 @@ EFFECT_WORDS = {
 }
 
 
-def unapplied_effects(card: EventCard, version: int = SEASON_VERSION) -> list[str]:
+def unapplied_effects(card: EventCard, version: int = SEASON_VERSION, sponsors: bool = False) -> list[str]:
     """The effects of an event card a race of a season of ``version`` does not apply (see the module
-    docstring)."""
+    docstring); ``sponsors``: the season has the Garage, so its races hold the sponsorship cards (# 21.4-21.9)
+    and apply everything."""
     data = championship_data()["events"].get(str(card.number), {})
     applied = APPLIED_EFFECTS if version >= 2 else APPLIED_EFFECTS_V1
+    if sponsors and version >= 2:
+        applied = applied | SPONSOR_EFFECTS
     out = []
     for key, value in data.get("effects", {}).items():
         if key not in applied:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else value
             out.append(EFFECT_WORDS.get(key, key).format(shown))
+    if sponsors and version >= 2:
+        return out
     if card.sponsor_cards:
         out.append(f"{card.sponsor_cards} sponsorship card(s) each (# 21.4)")
     if card.press:
@@ -336,8 +383,11 @@ def new_season(
     grid: str = "standings",
     sponsors_carry_over: bool = True,
     mode: str = "table",
+    garage: Mapping[str, Any] | None = None,
 ) -> int:
-    """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card)."""
+    """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
+    ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
+    18.3): one upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7)."""
     if (published is None) == (races is None):
         raise MalformedInput("a season is a published one (1961 ... 1965) or a custom list of races, not both")
     if published is not None:
@@ -368,6 +418,8 @@ def new_season(
         "options": {"grid": grid, "sponsors_carry_over": sponsors_carry_over, "points": list(data["points"])},
         "mode": mode,
     }
+    if garage is not None:
+        ev["options"]["garage"] = season_garage_options(garage)
     if published is not None:
         ev["published"] = published
     validate_against("season/season_started", ev)
@@ -378,6 +430,25 @@ def new_season(
     return season
 
 
+def season_garage_options(garage: Mapping[str, Any]) -> dict[str, Any]:
+    """``season_started.options.garage`` from the user's choice: the upgrades in the Garage deck and the
+    expansions (# 18.2, 18.3), who picks first and whether the first picker may swap (MA11, kept configurable:
+    BGA's ``lowest_first`` and the swap by default). The draft itself is the championship's (# 21.2)."""
+    unknown = sorted(set(garage) - {"upgrades", "expansions", "order", "swap"})
+    if unknown:
+        raise MalformedInput(f"unknown garage option {unknown[0]!r} (upgrades, expansions, order, swap)")
+    try:
+        chosen = GarageOptions.from_dict({k: v for k, v in garage.items() if k in ("upgrades", "expansions")})
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    order, swap = garage.get("order", "lowest_first"), garage.get("swap", True)
+    if order not in DRAFT_ORDERS:
+        raise MalformedInput(f"draft order {order!r}: choose {' or '.join(DRAFT_ORDERS)} (MA11)")
+    if not isinstance(swap, bool):
+        raise MalformedInput("swap must be true or false (MA11)")
+    return {"upgrades": chosen.upgrades, "expansions": list(chosen.expansions), "order": order, "swap": swap}
+
+
 def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[Event, list[str]]:
     """The race_started event and the grid of race ``index`` of the season, as its state says (# 21.8: the
     event card's laps, and in a v2 season the championship module with its block, whose Rules apply the rest
@@ -385,10 +456,19 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     sr = view.races[index - 1]
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
-    ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode)
+    garage = view.garage
+    ev = race_started_event(
+        track=sr.track,
+        cars=view.drivers,
+        laps=values.laps,
+        mode=view.mode,
+        garage=garage.to_dict() if garage is not None else None,
+    )
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
+        if garage is not None:  # # 21.5: the sponsorship cards are the race's cards too
+            ev["cards"] = {**ev["cards"], **sponsor_definitions(garage)}
     names = [d["name"] for d in view.drivers]
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
@@ -401,7 +481,7 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
     """``race_started.championship`` of race ``index``: the season, the race, its event card and the season's
     options (engine/modules/championship.py reads it)."""
     sr = view.races[index - 1]
-    return {
+    block: dict[str, Any] = {
         "season": {"id": view.link, "name": view.name},
         "race": index,
         "races": len(view.races),
@@ -412,6 +492,79 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
             "points": list(view.options["points"]),
         },
     }
+    garage = view.garage
+    if garage is not None:
+        block["garage"] = garage_setup(view, index).to_dict()
+        block["sponsors"] = sponsor_setup(view, index)
+    return block
+
+
+def sponsor_definitions(garage: GarageOptions) -> dict[str, dict[str, Any]]:
+    """Token -> definition of the sponsorship cards of a season's races (# 21.5: the base five, and the
+    expansions' when their upgrades are in play, as BGA deals them)."""
+    return {c["id"]: c for c in sponsor_cards() if c["set"] == "base" or c["set"] in garage.expansions}
+
+
+def sponsor_setup(view: SeasonView, index: int) -> dict[str, Any]:
+    """``championship.sponsors`` of race ``index`` (# 21.4, 21.5, MA7): the sponsorship deck (7 of each type), the
+    cards each driver still holds after the previous race when the season keeps them (``sponsors_carry_over``,
+    BGA's reading; otherwise they go back to the supply), and the one-time cards used so far that are still out
+    of the supply (# 18.24; they come back when it runs out, # 21.7)."""
+    garage = view.garage
+    assert garage is not None
+    deck = {t: int(c["copies"]) for t, c in sponsor_definitions(garage).items()}
+    prev = view.races[index - 2] if index > 1 else None
+    carried: dict[str, list[str]] = {}
+    used: dict[str, int] = {}
+    if prev is not None:
+        used = dict(prev.sponsors_used)
+        if view.options["sponsors_carry_over"]:
+            carried = {n: list(cs) for n, cs in prev.sponsors.items() if cs}
+    return {"deck": deck, "carried": carried, "used": used}
+
+
+def garage_setup(view: SeasonView, index: int) -> SeasonGarage:
+    """The season's upgrade draft before race ``index`` (# 21.2, 21.11, MA11): the upgrades each driver owns
+    after the races before it, the Garage deck the market draws from, and the pick order (the lowest-ranked
+    driver first; the first race's is its grid's, the last car first).
+
+    One Garage deck serves the whole season: what a draft leaves (the market's rest, an upgrade swapped back) goes
+    to the box, out of the deck, and comes back only when the deck is too short for a market (BGA:
+    ``Cards::$autoreshuffleCustom``, upgrades <- box; # 18.5 "removed from the game"). A market recorded by its
+    size only leaves the box as it was: the deck is then an upper bound."""
+    garage = view.garage
+    assert garage is not None
+    from .garage_cards import garage_cards  # noqa: PLC0415
+
+    full = garage_deck(garage_cards(), garage)
+    need = market_size("draft", len(view.drivers))
+    owned: dict[str, list[str]] = {}
+    box: dict[str, int] = {}
+    deck: dict[str, int] = {}
+    for sr in view.races[:index]:
+        held = [c for cs in owned.values() for c in cs]
+        deck = _minus(full, held)
+        if sum(_minus(deck, box).values()) >= need:
+            deck = _minus(deck, box)
+        else:
+            box = {}  # the box is shuffled back into the deck
+        if sr.index == index:
+            break
+        owned = {n: list(cs) for n, cs in sr.upgrades.items()}
+        for c, n in (sr.box or {}).items():
+            box[c] = box.get(c, 0) + n
+    rules = view.options["garage"]
+    order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
+    picks = tuple(draft_order(view.tables[index - 2], order)) if index > 1 else ()
+    return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
+
+
+def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) -> dict[str, int]:
+    left = dict(deck)
+    pairs = cards.items() if isinstance(cards, Mapping) else ((c, 1) for c in cards)
+    for c, n in pairs:
+        left[c] = max(0, left.get(c, 0) - n)
+    return {c: n for c, n in left.items() if n}
 
 
 def next_race(
@@ -443,7 +596,7 @@ def next_race(
     ev["handicap"] = list(dict.fromkeys(handicap))
     label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
     race = log.new_race(ev, grid=grid, name=label)
-    if view.mode == "table":
+    if view.mode == "table" and view.garage is None:  # # 18.4: with the Garage the draft comes first (the recorder)
         proj = log.project(race)
         for setup_ev in table_setup_events(grid):
             _, proj = log.append(race, setup_ev, proj)
@@ -478,23 +631,61 @@ def simulate_season(
     seed: int = 0,
     bots: Any = "heuristic",
     grid: str = "standings",
+    garage: Mapping[str, Any] | None = None,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
-    entered; return the season id. Race ``k`` is played with seed ``seed + k``."""
+    entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
+    :func:`new_season`) the bots draft one upgrade before each race (# 21.2) and play their sponsorship cards."""
     from .simulate import _cars, bot_names, store_race  # noqa: PLC0415  (the simulator is heavy)
     from .simulate.world import play
 
     roster = _cars(cars)
-    season = new_season(log, drivers=roster, published=published, races=races, grid=grid, mode="open")
+    season = new_season(log, drivers=roster, published=published, races=races, grid=grid, mode="open", garage=garage)
     drivers = bot_names(bots, [c["name"] for c in roster])
+    drafting = {name: _drafting(bot) for name, bot in drivers.items()}
     for index in range(1, len(season_view(log, season).races) + 1):
         view = season_view(log, season)
         ev, order = race_setup(view, index, seed + index)
         ev["seed"] = seed + index
-        events, _ = play(ev, drivers, seed + index, grid=order)
+        events, _ = play(ev, drafting, seed + index, grid=order)
         race = store_race(log, events, name=f"{view.name} race {index}: {ev['track']['name']}", bots=drivers)
         enter_race(log, season, index, race)
     return season
+
+
+def _drafting(bot: Any) -> Any:
+    """``bot`` with the season draft's swap (# 21.2): the random bot chooses among the legal swaps itself; any
+    other bot gives back its least worth upgrade for the best card left in the market when that is worth more
+    (:mod:`heatlog.garage_bots`' values), and otherwise keeps its cards."""
+    from .bots import random_bot  # noqa: PLC0415
+
+    if bot is random_bot:
+        return bot
+
+    def decide(state: Any, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
+        if options and all(o.get("type") == "upgrade_swapped" for o in options):
+            return swap_choice(state, options)
+        return bot(state, name, options, rng)
+
+    return decide
+
+
+def swap_choice(state: Any, options: Sequence[Event]) -> Event:
+    """The heuristic's answer to the first picker's swap (# 21.2): the legal swap that gains the most by
+    :func:`heatlog.garage_bots.upgrade_value`, or no swap when none gains (first in order on a tie)."""
+    from .engine.cards import HEAT  # noqa: PLC0415
+    from .garage_bots import upgrade_value  # noqa: PLC0415
+
+    cards = state.garage.cards
+
+    def worth(token: str) -> float:
+        return upgrade_value(None if token == HEAT else cards.get(token))
+
+    best, gain = next(o for o in options if "give" not in o), 0.0
+    for o in options:
+        if "give" in o and worth(o["take"]) - worth(o["give"]) > gain:
+            best, gain = o, worth(o["take"]) - worth(o["give"])
+    return best
 
 
 # ---------------------------------------------------------------------------------------------- the audit
@@ -531,6 +722,8 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
         out.append(f"mode {start.get('mode')}, the season's races are kept in {expected['mode']} mode")
     if start.get("modules") != expected.get("modules"):
         out.append(f"modules {start.get('modules')}, the season says {expected.get('modules')}")
+    elif start.get("garage") != expected.get("garage") or start.get("cards") != expected.get("cards"):
+        out.append("the Garage options or the race's cards are not the season's (# 21.2, 21.5)")
     elif start.get("championship") != expected.get("championship"):
         block, want = start.get("championship") or {}, expected.get("championship") or {}
         wrong = [k for k in sorted(set(block) | set(want)) if block.get(k) != want.get(k)]
@@ -590,13 +783,14 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
     if set(links) != set(race_evs):
         raise MalformedInput(f"{source}: the season enters races {sorted(links)}, the file holds {sorted(race_evs)}")
     states: dict[int, Any] = {}
+    effective: dict[int, list[Event]] = {}
     for index, numbered in race_evs.items():
         first = numbered[0][1]
         if chain_hash(GENESIS, canonical(first)) != links[index]:
             raise MalformedInput(f"{source}: line {numbered[0][0]}: race {index} is not the race the season entered")
-        states[index] = _check_race(numbered, source)
+        states[index], effective[index] = _check_race(numbered, source)
     # the audit, before anything is written: each race's set-up is what the season says
-    view = build_view(0, season_evs, {link: i for i, link in links.items()}, lambda i: states[i])
+    view = build_view(0, season_evs, {link: i for i, link in links.items()}, states.__getitem__, effective.__getitem__)
     wrong = [
         f"race {sr.index}: {p}"
         for sr in view.races
@@ -652,8 +846,9 @@ def _read_lines(text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]
     return out, problems
 
 
-def _check_race(numbered: list[tuple[int, Event]], source: str) -> Any:
-    """Replay one race of the file through the rules; its final state (or the first rule it breaks)."""
+def _check_race(numbered: list[tuple[int, Event]], source: str) -> tuple[Any, list[Event]]:
+    """Replay one race of the file through the rules; its final state and its effective events (or the first
+    rule it breaks)."""
     if numbered[0][1].get("type") != "race_started":
         raise MalformedInput(f"{source}: line {numbered[0][0]}: a race's first event must be race_started")
     line_of = {i: number for i, (number, _) in enumerate(numbered, start=1)}
@@ -667,4 +862,4 @@ def _check_race(numbered: list[tuple[int, Event]], source: str) -> Any:
             state = apply(state, entry.event, atomic=False)
         except HeatlogError as err:
             raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
-    return state
+    return state, [entry.event for entry in eff.entries]

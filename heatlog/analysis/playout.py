@@ -82,7 +82,8 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         ev = {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}
     elif kind == "deck_shuffled" and "order" not in ev:
         car = world.cars[ev["car"]]
-        cards = sorted(expand(car.pool) if car.needs_shuffle else car.discard)
+        deck = car.deck_counts() if car.needs_shuffle else None  # set-up: not the sponsorship cards dealt (# 21.4)
+        cards = sorted(expand(deck if deck is not None else car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev = {**ev, "order": cards}
     if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",

@@ -40,11 +40,32 @@ def new(
     ] = True,
     mode: Annotated[str, typer.Option(help="table (hands hidden) or open (every card known).")] = "table",
     name: Annotated[str | None, typer.Option(help="A name for the season.")] = None,
+    garage: Annotated[
+        str | None,
+        typer.Option(
+            help="The Garage module in every race: basic, advanced or all upgrades (# 18.3); one upgrade is "
+            "drafted before each race (# 21.2) and the sponsorship cards come with it (# 21.4-21.7)."
+        ),
+    ] = None,
+    expansion: Annotated[
+        list[str] | None,
+        typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
+    ] = None,
+    draft_order: Annotated[
+        str,
+        typer.Option(
+            help="With --garage, who picks first: lowest_first (the last in the standings, MA11) or leader_first."
+        ),
+    ] = "lowest_first",
+    swap: Annotated[
+        bool,
+        typer.Option(help="With --garage, the first picker may swap one upgrade for one left in the market (MA11)."),
+    ] = True,
     db: DbOpt = None,
 ) -> None:
     """Set up a season and print its id; then start each race with `heatlog season next ID`.
 
-    Example: heatlog season new --published 1964 --car Ann:red --car Bob:blue
+    Example: heatlog season new --published 1964 --car Ann:red --car Bob:blue --garage basic --expansion heavy-rain
     """
     from ..engine.errors import MalformedInput
     from ..season import new_season, season_view
@@ -61,6 +82,11 @@ def new(
         raise MalformedInput(f"--grid {grid!r}: choose standings or random")
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
+    garage_options = None
+    if garage is not None:
+        garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
+    elif expansion or draft_order != "lowest_first" or not swap:
+        raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
     with open_log(db, create=True) as log:
         season = new_season(
             log,
@@ -71,6 +97,7 @@ def new(
             grid=grid,
             sponsors_carry_over=keep_sponsors,
             mode=mode,
+            garage=garage_options,
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)
@@ -106,7 +133,10 @@ def next_(
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )
-        missing = unapplied_effects(sr.event, view.version)
+        if view.garage is not None:
+            for line in draft_lines(view, sr.index, proj.state):
+                con.print(line, markup=False)
+        missing = unapplied_effects(sr.event, view.version, view.garage is not None)
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
         typer.echo(str(race))
@@ -164,6 +194,28 @@ def show(
         print_season(data)
 
 
+def draft_lines(view: Any, index: int, state: Any) -> list[str]:
+    """What the season carries into race ``index`` and what its draft waits for (# 21.2, 21.11, MA7)."""
+    from ..engine.decide import waiting_for
+
+    block = state.rules.options["championship"]
+    owned, carried = block["garage"]["owned"], block["sponsors"].get("carried", {})
+    out = []
+    for d in view.drivers:
+        name = d["name"]
+        ups = " ".join(owned.get(name, [])) or "none"
+        spons = " ".join(carried.get(name, [])) or "none"
+        out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
+    w = waiting_for(state)
+    if state.phase == "garage":
+        who = f" ({', '.join(w.cars)})" if w.cars else ""
+        out.append(
+            f"the upgrade draft (# 21.2) waits for {str(w.due).replace('_', ' ')}{who}: "
+            f"heatlog record --race {view.races[index - 1].race}"
+        )
+    return out
+
+
 def season_dict(view: Any) -> dict[str, Any]:
     from ..season import unapplied_effects
 
@@ -179,7 +231,9 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "finished": sr.result is not None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
-                "not_applied": unapplied_effects(sr.event, view.version),
+                "not_applied": unapplied_effects(sr.event, view.version, view.garage is not None),
+                "upgrades": sr.upgrades if sr.result else None,
+                "sponsorship_cards": sr.sponsors if sr.result else None,
             }
         )
     tables = [
@@ -195,6 +249,8 @@ def season_dict(view: Any) -> dict[str, Any]:
         ]
         for table in view.tables
     ]
+    done = [sr for sr in view.races if sr.result is not None]
+    last = done[-1] if done and view.garage is not None else None
     return {
         "season": view.id,
         "name": view.name,
@@ -206,8 +262,12 @@ def season_dict(view: Any) -> dict[str, Any]:
         "standings": tables,
         "over": view.over,
         "next": view.next_index,
-        "upgrades": None,  # the Garage's upgrades per driver: not recorded by seasons yet (# 21.2)
-        "sponsorship_cards": None,  # not dealt in season races yet (# 21.4)
+        "garage": view.options.get("garage"),
+        # after the last race run: each driver's upgrades (# 21.11) and the sponsorship cards kept (MA7)
+        "upgrades": last.upgrades if last is not None else None,
+        "sponsorship_cards": (
+            (last.sponsors if view.options["sponsors_carry_over"] else {}) if last is not None else None
+        ),
     }
 
 
@@ -243,9 +303,17 @@ def print_season(data: dict[str, Any]) -> None:
             per_race = ("-" if p is None else str(p) for p in row["per_race"])
             table.add_row(str(pos), Text(row["name"]), *per_race, str(row["points"]), str(row["wins"]))
         con.print(table)
+    if data.get("upgrades"):
+        con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
+        for d in data["drivers"]:
+            ups = " ".join(data["upgrades"].get(d["name"], [])) or "none"
+            spons = " ".join((data["sponsorship_cards"] or {}).get(d["name"], [])) or "none"
+            con.print(f"  {d['name']}: {ups}; sponsorship cards {spons}", markup=False)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:
-        con.print("Not applied by heatlog yet (sponsorship cards wait for the Garage's card play):", markup=False)
+        con.print(
+            "Not applied by heatlog (a season without the Garage has no sponsorship cards, # 21.4):", markup=False
+        )
         for r in gaps:
             con.print(f"  race {r['index']}: {'; '.join(r['not_applied'])}", markup=False)
     if data["next"] is not None:

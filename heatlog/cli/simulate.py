@@ -91,9 +91,12 @@ def simulate(
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if season is not None:
+        season_garage = None
         if garage_options is not None:
-            raise MalformedInput("--garage plays single races: a season's Garage (# 21.2) is not built yet")
-        _simulate_season(season, cars, spec, seed, as_json, db)
+            if draft is not None:
+                raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
+            season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
+        _simulate_season(season, cars, spec, seed, as_json, db, season_garage)
         return
     drivers = bot_names(spec, names)
     labels = {n: bot_label(b) for n, b in drivers.items()}
@@ -176,7 +179,10 @@ def simulate(
         raise typer.Exit(130)
 
 
-def _simulate_season(name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None) -> None:
+def _simulate_season(
+    name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None,
+    garage: dict[str, Any] | None = None,
+) -> None:
     import random
 
     from ..season import season_view, simulate_season
@@ -184,7 +190,7 @@ def _simulate_season(name: str, cars: int, spec: Any, seed: int | None, as_json:
 
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
     with open_log(db, create=True) as log:
-        season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec)
+        season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec, garage=garage)
         data = season_dict(season_view(log, season))
     data["seed"] = first
     if as_json:

@@ -97,7 +97,7 @@ class Waiting:
             return f"{name} reveals {self.count} cards (# 5.1)"
         if due == "legend_card_revealed":
             return f"the Legend card of round {self.count} (# 19.5)"
-        return _TEXT[due]
+        return _TEXT.get(due, due.replace("_", " ")).format(name=name)
 
 
 _TEXT = {
@@ -107,6 +107,12 @@ _TEXT = {
     "cards_played": "played cards (# 4.1)",
     "weather_drawn": "the weather tile (# 20.2)",
     "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
+    "garage_market": "the Garage market (# 18.5)",
+    "upgrade_picked": "{name}'s upgrade pick (# 18.5)",
+    "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
+    "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
+    "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
+    "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
 }
 _WORDS = {
     "cards_discarded": "discard",

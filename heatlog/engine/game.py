@@ -321,7 +321,7 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
         salvage = state.turn is not None and state.turn.flipping == "salvage"  # # 18.18: the whole draw deck
-        deck = car.deck_counts() if salvage else None
+        deck = car.deck_counts() if salvage or car.needs_shuffle else None  # set-up: not the cards dealt (# 21.4)
         cards = sorted(expand(deck) if deck is not None else expand(car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev: Event = {"type": "deck_shuffled", "v": 1, "car": car.name}

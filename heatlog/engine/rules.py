@@ -1129,8 +1129,11 @@ def _sponsor_drawn(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
         if car.name not in due[1]:
             raise _illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
-    elif turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
-        raise _illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
+    else:
+        if turn is not None and turn.car == car.name and REACT <= turn.sub < DISCARD and not turn.owed:
+            _close_until(state, car, turn, DISCARD, ev)  # the card is earned at step 7: React and slipstream close
+        if turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
+            raise _illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
     why = deck.why_not(card)
     if why:
         raise _illegal(state, ev, why, "MA30")
@@ -1391,6 +1394,7 @@ def _legends_rules(rules: Rules, options: Any) -> Rules:
 register_module("legends", _legends_rules)
 register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
 _garage.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
+_championship.register()  # # 21.2: the season draft's swap, after the Garage's draft events
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

@@ -59,7 +59,10 @@ def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | N
             deck = car.deck_counts()
             assert deck is not None
             return _shuffle(car.name, expand(deck), rng)
-        return _shuffle(car.name, expand(car.pool) if car.needs_shuffle else car.discard, rng)
+        if car.needs_shuffle:  # the set-up deck: every card not already in hand (# 21.4: sponsorship cards dealt)
+            deck = car.deck_counts()
+            return _shuffle(car.name, expand(deck if deck is not None else car.pool), rng)
+        return _shuffle(car.name, car.discard, rng)
     assert car.deck is not None
     if due == "card_flipped":
         return {"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
 
+from ..errors import IllegalEvent
 from ..ruleset import Rules, register_module
 from ..track import Corner, Track
 from .garage import Draft, Event, _illegal, _malformed, market_size
@@ -263,9 +264,14 @@ def next_grid(table: Sequence[Standing], rule: str = "standings") -> list[str] |
     return [s.name for s in table]
 
 
-def draft_order(table: Sequence[Standing]) -> list[str]:
-    """Who picks first in the upgrade draft before a race (# 21.2, MA11): the lowest-ranked driver first."""
-    return [s.name for s in reversed(table)]
+DRAFT_ORDERS = ("lowest_first", "leader_first")  # MA11: BGA's, and the other way round
+
+
+def draft_order(table: Sequence[Standing], order: str = "lowest_first") -> list[str]:
+    """Who picks first in the upgrade draft before a race (# 21.2, MA11): the lowest-ranked driver first (BGA), or
+    with ``leader_first`` the championship leader."""
+    names = [s.name for s in table]
+    return names[::-1] if order == "lowest_first" else names
 
 
 # ---------------------------------------------------------------------------------------------- in the race
@@ -302,6 +308,53 @@ class ChampionshipOptions:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonGarage:
+    """``race_started.championship.garage``: the season's upgrade draft before this race (# 21.2, 21.11, MA11).
+
+    ``owned``: the upgrades each driver carries from earlier races (they stay in the deck, # 21.11);
+    ``deck``: what the season's Garage deck can still put in this race's market (token -> copies: the deck
+    without the upgrades owned and without the cards earlier drafts left in the box, unless it is too short for a
+    market, when BGA reshuffles the box in); ``picks``: who picks, in order (MA11: the lowest-ranked driver
+    first); empty for the first race, whose order is the grid's, the car last on the grid first (# 21.2)."""
+
+    owned: Mapping[str, tuple[str, ...]]
+    deck: Mapping[str, int]
+    picks: tuple[str, ...] = ()
+    # MA11, kept configurable: who picks first (the lowest-ranked, BGA; or the leader) and whether the first
+    # picker may swap (BGA: yes)
+    order: str = "lowest_first"
+    swap: bool = True
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SeasonGarage:
+        if not isinstance(data, Mapping):
+            raise ValueError("championship: garage must be an object (owned, deck, picks)")
+        owned = {str(k): tuple(map(str, v)) for k, v in dict(data.get("owned", {})).items()}
+        deck = {str(k): int(v) for k, v in dict(data.get("deck", {})).items()}
+        picks = tuple(map(str, data.get("picks", ())))
+        if any(n < 0 for n in deck.values()) or len(set(picks)) != len(picks):
+            raise ValueError("championship: the garage deck counts copies and the pick order names each driver once")
+        order, swap = data.get("order", "lowest_first"), data.get("swap", True)
+        if order not in DRAFT_ORDERS or not isinstance(swap, bool):
+            raise ValueError(
+                f"championship: the draft order is one of {', '.join(DRAFT_ORDERS)}; swap is true or false"
+            )
+        return cls(owned, deck, picks, order, swap)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"owned": {k: list(v) for k, v in self.owned.items()}, "deck": dict(self.deck)}
+        if self.picks:
+            out["picks"] = list(self.picks)
+        out.update(order=self.order, swap=self.swap)
+        return out
+
+    def first_picks(self, grid: Sequence[str]) -> list[str]:
+        """The pick order of a race with no standings yet (the first): the grid's, from the car last on it
+        (# 21.2: "starting with the car last in the current order"), or from pole with ``leader_first``."""
+        return list(reversed(grid)) if self.order == "lowest_first" else list(grid)
+
+
+@dataclass(frozen=True, slots=True)
 class ChampionshipBlock:
     """``race_started.championship``: which season and race this is and the rules it runs under."""
 
@@ -315,6 +368,10 @@ class ChampionshipBlock:
     # the cards each driver carries from earlier races (MA7), already in their decks
     sponsors: Mapping[str, int] = field(default_factory=dict)
     carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the one-time cards used in earlier races, still out of the supply (# 18.24: the supply's used pile, MA7)
+    used: Mapping[str, int] = field(default_factory=dict)
+    # # 21.2: the season's upgrade draft before this race (with the Garage module): None when the race has none
+    garage: SeasonGarage | None = None
 
     @classmethod
     def from_dict(cls, data: Any) -> ChampionshipBlock:
@@ -330,8 +387,13 @@ class ChampionshipBlock:
             sponsors = data.get("sponsors") or {}
             deck = {str(k): int(v) for k, v in dict(sponsors.get("deck", {})).items()}
             carried = {str(k): tuple(map(str, v)) for k, v in dict(sponsors.get("carried", {})).items()}
+            used = {str(k): int(v) for k, v in dict(sponsors.get("used", {})).items()}
             if any(n < 0 for n in deck.values()) or any(c not in deck for cs in carried.values() for c in cs):
                 raise ValueError("championship: the sponsorship cards carried must be of the race's deck")
+            held = [c for cs in carried.values() for c in cs]
+            if any(n < 0 or held.count(c) + n > deck.get(c, 0) for c, n in used.items()):
+                raise ValueError("championship: more sponsorship cards used and held than the deck has")
+            garage = data.get("garage")
             return cls(
                 str(season["id"]),
                 str(season["name"]),
@@ -341,6 +403,8 @@ class ChampionshipBlock:
                 ChampionshipOptions.from_dict(data.get("options", {})),
                 deck,
                 carried,
+                used,
+                SeasonGarage.from_dict(garage) if garage is not None else None,
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"championship: the block is incomplete ({exc})") from None
@@ -491,9 +555,45 @@ def build(rules: Rules, options: Any) -> Rules:
                         turn.heat_removed.append(source)
 
         changes["after_corners"] = after_corners
+    if block.garage is not None:
+        changes.update(_draft_points(rules, block.garage))
     if block.sponsors:
         changes.update(_sponsor_points(rules, changes, block))
     return _replace(rules, **changes)
+
+
+def _draft_points(rules: Rules, setup: SeasonGarage) -> dict[str, Any]:
+    """The season's upgrade draft as the race's Garage phase (# 21.2, MA11): one round with a market of players
+    + 3, the pick order the season gives (race 1: the car last on the grid first), the first picker's swap; the
+    upgrades of earlier races are owned from the start (# 21.11), so each deck ends with one more. After the grid
+    (# 18.4) and before the weather (# 21.3), as the Garage's own phase."""
+    if "garage" not in rules.modules or rules.modules.index("garage") > rules.modules.index("championship"):
+        raise ValueError("championship: a race with the season's upgrade draft lists the garage module before it")
+    enter, decide = rules.enter_phase, rules.phase_decisions
+
+    def enter_phase(state: RaceState, phase: str) -> None:
+        if phase != "garage" or state.garage is None:
+            enter(state, phase)
+            return
+        drafting = [n for n in state.grid if not state.cars[n].legend]
+        picks = list(setup.picks) or setup.first_picks(drafting)  # # 21.2: the car last in the order first
+        if sorted(picks) != sorted(drafting) or set(setup.owned) - set(drafting):
+            who = ", ".join(sorted(set(picks) | set(setup.owned)))
+            raise IllegalEvent(
+                f"the season's upgrade draft is for {who}, the race's cars are {', '.join(drafting)}", rule="21.2"
+            )
+        state.garage.draft = ChampionshipDraft.begin(drafting, picks, setup.deck, setup.owned, swap=setup.swap)
+
+    def phase_decisions(state: RaceState, name: str) -> list[Event]:
+        g = state.garage
+        draft = g.draft if g is not None else None
+        swapping = isinstance(draft, ChampionshipDraft) and draft.waiting() == ("upgrade_swapped", (name,))
+        if state.phase == "garage" and swapping:
+            assert isinstance(draft, ChampionshipDraft)
+            return draft.swap_options()
+        return decide(state, name)
+
+    return {"enter_phase": enter_phase, "phase_decisions": phase_decisions}
 
 
 def dealing(state: RaceState, block: ChampionshipBlock) -> str | None:
@@ -523,12 +623,13 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
         phases = rules.setup_phases
         i = phases.index("deal")
         out["setup_phases"] = (*phases[:i], "sponsors", *phases[i:])
-    enter, waiting = rules.enter_phase, rules.phase_waiting
+    enter, waiting = changes.get("enter_phase", rules.enter_phase), rules.phase_waiting
 
     def enter_phase(state: RaceState, phase: str) -> None:
         enter(state, phase)
         if state.sponsor_deck is None:  # the first set-up phase after the grid: the deck, without the cards held
-            state.sponsor_deck = SponsorDeck.of(block.sponsors, [c for cs in block.carried.values() for c in cs])
+            held = [c for cs in block.carried.values() for c in cs]
+            state.sponsor_deck = SponsorDeck.of(block.sponsors, held, block.used)
         if phase == "sponsors" and dealing(state, block) is None:
             state.phase = state.rules.phase_after("sponsors")
             state.rules.enter_phase(state, state.phase)
@@ -586,24 +687,31 @@ class ChampionshipDraft(Draft):
     give, take} (neither: no swap); a market recorded by its size only leaves the swap unchecked against it."""
 
     picks: tuple[str, ...] = ()
+    swap: bool = True  # MA11: whether the first picker may swap (the season's option)
     swap_with: str | None = None  # the first picker, once every pick is made, until they answer
     left: dict[str, int] | None = None  # the market after the picks (None: not seen)
     swapped: tuple[str, str] | None = None
 
     @classmethod
     def begin(
-        cls, order: Sequence[str], picks: Sequence[str], deck: Mapping[str, int], carried: Mapping[str, Sequence[str]]
+        cls,
+        order: Sequence[str],
+        picks: Sequence[str],
+        deck: Mapping[str, int],
+        carried: Mapping[str, Sequence[str]],
+        *,
+        swap: bool = True,
     ) -> ChampionshipDraft:
         if sorted(picks) != sorted(order):
             raise ValueError("the pick order must name every drafting car once")
-        draft = cls(method="draft", order=tuple(order), deck=dict(deck), picks=tuple(picks))
+        draft = cls(method="draft", order=tuple(order), deck=dict(deck), picks=tuple(picks), swap=swap)
         draft.owned = {name: list(carried.get(name, ())) for name in order}
         return draft
 
     def copy(self) -> ChampionshipDraft:
         base = Draft.copy(self)
         new = ChampionshipDraft(**{f: getattr(base, f) for f in Draft.__dataclass_fields__})
-        new.picks, new.swap_with, new.swapped = self.picks, self.swap_with, self.swapped
+        new.picks, new.swap, new.swap_with, new.swapped = self.picks, self.swap, self.swap_with, self.swapped
         new.left = dict(self.left) if self.left is not None else None
         return new
 
@@ -632,8 +740,26 @@ class ChampionshipDraft(Draft):
         elif kind == "upgrade_picked":
             if self.left is not None:
                 self.left[str(ev["card"])] -= 1
-            if not self.queue:  # every pick is made: the first picker's swap (# 21.2)
+            if not self.queue and self.swap:  # every pick is made: the first picker's swap (# 21.2)
                 self.swap_with = self.picks[0]
+            elif not self.queue:
+                self.left = None  # MA11 without the swap: the market's rest leaves the game at once
+
+    def swap_options(self) -> list[Event]:
+        """The first picker's choices (# 21.2): no swap, or one owned upgrade for one left in the market (every
+        pair, when the market's cards are known)."""
+        name = self.swap_with
+        if name is None:
+            return []
+        out: list[Event] = [{"type": "upgrade_swapped", "v": 1, "car": name}]
+        left = [c for c, n in (self.left or {}).items() if n]
+        for give in dict.fromkeys(self.owned[name]):
+            out += [
+                {"type": "upgrade_swapped", "v": 1, "car": name, "give": give, "take": take}
+                for take in left
+                if take != give
+            ]
+        return out
 
     def _swap(self, ev: Event) -> None:
         name = self._car(ev)
@@ -671,13 +797,20 @@ class SponsorDeck:
     dealt: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, deck: Mapping[str, int], held: Sequence[str] = ()) -> SponsorDeck:
-        """The deck of ``deck`` (token -> copies) without the cards the drivers already hold (MA7)."""
+    def of(
+        cls, deck: Mapping[str, int], held: Sequence[str] = (), used: Mapping[str, int] | None = None
+    ) -> SponsorDeck:
+        """The deck of ``deck`` (token -> copies) without the cards the drivers already hold (MA7) and with the
+        one-time cards used in earlier races of the season in its used pile (# 18.24: they come back only when
+        the supply runs out, # 21.7)."""
         supply = dict(deck)
         for card in held:
             if supply.get(card, 0) > 0:
                 supply[card] -= 1
-        return cls(supply)
+        gone = {c: min(n, supply.get(c, 0)) for c, n in (used or {}).items() if n > 0}
+        for card, n in gone.items():
+            supply[card] -= n
+        return cls(supply, {c: n for c, n in gone.items() if n})
 
     def copy(self) -> SponsorDeck:
         return SponsorDeck(dict(self.supply), dict(self.used), dict(self.dealt))
@@ -726,6 +859,40 @@ def sponsors_held(state: RaceState, car: Car) -> list[str]:
     held = [c for c, n in car.pool.items() if c in sponsor for _ in range(n)]
     held += [c for c in (*car.discard, *car.play_area) if c in sponsor]
     return sorted(held)
+
+
+def draft_leftovers(events: Sequence[Event]) -> dict[str, int] | None:
+    """The Garage cards a season race's draft put in the box (# 18.5: what is left of the market, and the upgrade
+    the first picker gave back, # 21.2), from the race's draft events; None when a market was recorded by its
+    size only (the table did not say which cards it showed)."""
+    box: dict[str, int] = {}
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "garage_market":
+            if ev.get("cards") is None:
+                return None
+            for c in ev["cards"]:
+                box[c] = box.get(c, 0) + 1
+        elif kind == "upgrade_picked":
+            box[ev["card"]] = box.get(ev["card"], 0) - 1
+        elif kind == "upgrade_swapped" and ev.get("take") is not None:
+            box[ev["take"]] = box.get(ev["take"], 0) - 1
+            box[ev["give"]] = box.get(ev["give"], 0) + 1
+    return {c: n for c, n in sorted(box.items()) if n > 0}
+
+
+def _upgrade_swapped(state: RaceState, ev: Event) -> None:
+    from .garage_race import draft_event  # noqa: PLC0415  (the Garage's phase; it imports the step machine)
+
+    draft_event(state, ev)  # # 21.2: the season draft (ChampionshipDraft) checks and applies it
+
+
+def register() -> None:
+    """The championship's own draft event in the catalogue (after the Garage's, # 21.2)."""
+    from ..events import EventType  # noqa: PLC0415
+    from ..events import register as register_event  # noqa: PLC0415
+
+    register_event(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))
 
 
 register_module("championship", build)
