@@ -14,6 +14,7 @@ from typing import Any
 from heatlog.engine import replay
 from heatlog.engine.game import apply_decision
 from heatlog.review import Settings, decision_points, review_race
+from heatlog.review.evaluate import point_dict
 from heatlog.simulate import simulate_race
 from tests import browser
 from tests.test_cli import run
@@ -125,6 +126,25 @@ def test_ctrl_c_keeps_what_was_reviewed_marked_partial() -> None:
     car = result.car("Red")
     assert result.partial and len(car.points) == 2 < car.expected
     assert result.to_dict()["partial"] is True
+
+
+def test_ctrl_c_with_a_pool_keeps_the_decisions_in_order_and_stops_the_others() -> None:
+    """With a pool, several decisions are under way at once: Ctrl-C keeps the first ones in the log's order
+    (the same as reviewed alone) and the decisions still running stop."""
+    events = race()[: INDEX + 1]
+    settings = Settings(seed=1, screen=4, keep=1, max_playouts=8)
+
+    def stop(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        result = review_race(events, ["Red"], settings=settings, rounds={9}, progress=stop, executor=pool, parallel=2)
+    alone = review_race(events, ["Red"], settings=settings, rounds={9})
+    car = result.car("Red")
+    assert result.partial and len(car.points) == 2 < car.expected
+    got = [json.dumps(point_dict(p), sort_keys=True) for p in car.points]
+    assert got == [json.dumps(point_dict(p), sort_keys=True) for p in alone.car("Red").points[:2]]
 
 
 def test_table_mode_reviews_only_what_the_hand_does_not_decide() -> None:

@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,35 +140,55 @@ def review_race(
     order = {n: i for i, n in enumerate(names)}
     points.sort(key=lambda p: (p.index, order[p.car]))
     by_car = {c.car: c for c in out.cars}
-    runners = {n: make_runner(executor, n, settings.bots, parallel) for n in names}
+    stop = threading.Event()
+    runners = {n: make_runner(executor, n, settings.bots, parallel, stop) for n in names}
+    n_cars = len(final.cars)
+
+    def review_one(p: DecisionPoint, fut: Future[Any] | None) -> PointReview:
+        info = fut.result() if fut is not None else infoset_for(events[: p.index], p.car)
+        return estimate_point(p, info, n_cars, settings, runners[p.car])
+
+    # With a pool of workers, several decisions are reviewed at once (each in a thread of this process that
+    # hands its playouts to the pool): while one waits for the last chunks of a batch, the next one's chunks
+    # keep the workers busy. Each decision's playouts have their own seeds, so the results are the same as
+    # one at a time; they are taken in the log's order.
+    at_once = parallel + 1 if executor is not None and parallel > 1 else 1
+    threads = ThreadPoolExecutor(max_workers=at_once) if at_once > 1 else None
     ahead = max(2, 2 * parallel)
-    pending: deque[tuple[DecisionPoint, Future[Any] | None]] = deque()
+    infosets: deque[tuple[DecisionPoint, Future[Any] | None]] = deque()
+    reviews: deque[Future[PointReview]] = deque()
     queue = iter(points)
 
     def refill() -> None:
-        while len(pending) < ahead:
+        while len(infosets) + len(reviews) < ahead + at_once:
             p = next(queue, None)
             if p is None:
-                return
+                break
             fut = executor.submit(infoset_for, events[: p.index], p.car) if executor is not None else None
-            pending.append((p, fut))
+            infosets.append((p, fut))
+        while threads is not None and infosets and len(reviews) < at_once:
+            reviews.append(threads.submit(review_one, *infosets.popleft()))
 
     done = 0
     try:
         refill()
-        while pending:
-            p, fut = pending.popleft()
+        while reviews or infosets:
+            review = reviews.popleft().result() if reviews else review_one(*infosets.popleft())
             refill()
-            info = fut.result() if fut is not None else infoset_for(events[: p.index], p.car)
-            review = estimate_point(p, info, len(final.cars), settings, runners[p.car])
-            by_car[p.car].points.append(review)
+            by_car[review.point.car].points.append(review)
             done += 1
             if progress is not None:
                 progress(done, len(points))
     except (KeyboardInterrupt, Interrupted):
         out.partial = True
-        for _, fut in pending:
-            if fut is not None:
-                fut.cancel()
+        for fut in reviews:
+            fut.cancel()
+        for _, info_fut in infosets:
+            if info_fut is not None:
+                info_fut.cancel()
+    finally:
+        stop.set()  # decisions still under way in a thread stop at their next batch
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
     out.seconds = time.perf_counter() - started
     return out

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -128,13 +129,16 @@ Side = tuple[Any, list[Event]]  # (information set, events applied to each sampl
 Runner = Callable[[int, int, list[Side]], list[list[int]]]
 
 
-def make_runner(executor: Executor | None, car: str, bots: str, parallel: int) -> Runner:
+def make_runner(
+    executor: Executor | None, car: str, bots: str, parallel: int, stop: threading.Event | None = None
+) -> Runner:
     """``run(n, seed, sides)`` -> the car's places, per side, per playout.
 
     Sides that share an information set are one :func:`playouts` call; sides with different ones (a card
     play at step 2 is the car's cards laid face down in its information set) are separate calls with the same
     seed, which draw the same worlds and random numbers: common random numbers hold across calls. Calls run
-    side by side (``parallel`` of them) when one call would not keep the workers busy."""
+    side by side (``parallel`` of them) when one call would not keep the workers busy. Once ``stop`` is set
+    (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting."""
 
     def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[int]]:
         result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor)
@@ -143,6 +147,8 @@ def make_runner(executor: Executor | None, car: str, bots: str, parallel: int) -
         return [[o.places[car] for o in side] for side in result.outcomes]
 
     def run(n: int, seed: int, sides: list[Side]) -> list[list[int]]:
+        if stop is not None and stop.is_set():
+            raise Interrupted
         groups: list[tuple[Any, list[list[Event]]]] = []
         for info, events in sides:
             if groups and groups[-1][0] is info:
