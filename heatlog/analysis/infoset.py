@@ -259,6 +259,7 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
     """Fold a table-mode log through the engine and every car's hand filter."""
     state: RaceState | None = None
     filters: dict[str, _Filter] = {}
+    checked: dict[str, tuple[dict[Hand, float], int, Counts]] = {}  # what each filter was last checked against
     for ev in events:
         kind = ev.get("type")
         if kind == "retracted":
@@ -295,7 +296,13 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             elif kind == "card_flipped":
                 f.flip(pool_mid, CARDS.index(ev["card"]))
         for n, f in filters.items():
-            f.check(state.cars[n])
+            c = state.cars[n]
+            seen = checked.get(n)
+            # The check is a pure function of the hands and the car's bookkeeping: done again only when either
+            # changed (most events leave every other car's filter and pool as they were).
+            if seen is None or seen[0] is not f.weights or seen[1] != c.hand_size or seen[2] != c.pool:
+                f.check(c)
+                checked[n] = (f.weights, c.hand_size, dict(c.pool))
     if state is None:
         raise MalformedInput("an empty log has no race")
     return state, filters
