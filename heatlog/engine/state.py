@@ -7,7 +7,8 @@ after a partial change, so a rejected event never leaves a trace.
 from __future__ import annotations
 
 import copy as _copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
@@ -181,6 +182,29 @@ class Turn:
         """Whether the turn is over (a finished Turn record)."""
         return self.sub >= DONE
 
+    def copy(self) -> Turn:
+        """An independent copy of a turn in progress, equal to ``copy.deepcopy(turn)`` without its generic walk:
+        every list and dict is copied (their items are strings, ints and tuples of them), each CornerCheck too;
+        a Legend's move is frozen and shared; the Garage's record is deep-copied. (tests/test_state_copy.py checks
+        that no mutable part is shared.)"""
+        new = Turn(*_TURN_VALUES(self))
+        new.played = list(self.played)
+        new.flips = list(self.flips)
+        new.stress_found = list(self.stress_found)
+        new.corners = [CornerCheck(*_CORNER_VALUES(c)) for c in self.corners]
+        new.discarded = list(self.discarded)
+        new.drawn_cards = list(self.drawn_cards)
+        new.heat_removed = list(self.heat_removed)
+        new.earned = list(self.earned)
+        new.sponsors_drawn = list(self.sponsors_drawn)
+        new.sponsors_used = list(self.sponsors_used)
+        new.owed = list(self.owed)
+        new.happenings = list(self.happenings)
+        new.used = dict(self.used)
+        if self.garage is not None:
+            new.garage = _copy.deepcopy(self.garage)
+        return new
+
 
 @dataclass(slots=True)
 class RaceState:
@@ -229,13 +253,14 @@ class RaceState:
         return self.laps * self.track.spaces
 
     def copy(self) -> RaceState:
-        """An independent copy (the track is immutable and shared)."""
-        new = _copy.copy(self)
+        """An independent copy (the track, the rules, the card catalogue and the modules' rules are immutable and
+        shared; so are completed turns)."""
+        new = RaceState(*_STATE_VALUES(self))  # every field as it is, then each mutable one copied
         new.cars = {name: _copy_car(c) for name, c in self.cars.items()}
         new.order = list(self.order)
         new.adrenaline = list(self.adrenaline)
         new.pending = list(self.pending)
-        new.turn = _copy.deepcopy(self.turn) if self.turn is not None else None
+        new.turn = self.turn.copy() if self.turn is not None else None
         new.turns = list(self.turns)  # completed turns are never changed again
         new.last_turns = dict(self.last_turns)
         new.finished_round = list(self.finished_round)
@@ -288,8 +313,16 @@ class RaceState:
         return list(self.hall_of_fame) + [c.name for c in racing] + gone
 
 
+# Every field of each, in __init__ order: a copy starts as a new object with the same values (cheaper than
+# ``copy.copy``, which goes through ``__reduce_ex__``), then copies what is mutable.
+_CAR_VALUES = attrgetter(*(f.name for f in fields(Car)))
+_CORNER_VALUES = attrgetter(*(f.name for f in fields(CornerCheck)))
+_TURN_VALUES = attrgetter(*(f.name for f in fields(Turn)))
+_STATE_VALUES = attrgetter(*(f.name for f in fields(RaceState)))
+
+
 def _copy_car(c: Car) -> Car:
-    new = _copy.copy(c)
+    new = Car(*_CAR_VALUES(c))
     new.pool = dict(c.pool)
     new.hand = dict(c.hand) if c.hand is not None else None
     new.deck = list(c.deck) if c.deck is not None else None
