@@ -63,6 +63,42 @@ def test_9_3_base_corner_cost_is_speed_over_the_printed_limit() -> None:
     assert checks(race.turn) == [(10, 4, 5, 1), (13, 3, 5, 2)]
 
 
+def test_plain_names_the_points_still_their_base_function(with_rain: None) -> None:
+    """``Rules.plain``: the step machine skips a point named there whose base does nothing (a base race pays for
+    no module), so it holds exactly the points no module changed."""
+    from heatlog.module_data import weather_module
+
+    points = {f.name for f in dataclasses.fields(Rules) if f.init and callable(getattr(BASE_RULES, f.name))}
+    assert len(points) >= 30 and BASE_RULES.plain == points
+    assert build_rules(["rain"], {"rain": {"by": 1}}).plain == points - {"corner_limit"}
+    weather = build_rules(["weather"], {"weather": weather_module()}).plain
+    assert {"corner_limit", "corner_cost", "boost_cost", "cooldown_block", "cooldown_bonus"}.isdisjoint(weather)
+    assert "shift_cost" in weather and "after_corners" in weather
+
+
+def test_a_do_nothing_point_a_module_changes_is_called() -> None:
+    """A module that gives a point the base leaves empty (here after_corners, the end of step 7) is called there:
+    skipping the base function never skips a module's."""
+    seen: list[tuple[str, int]] = []
+
+    def watch(rules: Rules, options: Any) -> Rules:
+        def after_corners(state: Any, car: Any, turn: Any) -> None:
+            seen.append((car.name, len(turn.corners)))
+
+        return dataclasses.replace(rules, after_corners=after_corners)
+
+    register_module("watch", watch)
+    try:
+        race = board({"A": {"at": 25, "hand": "0123412"}, "B": {"at": 9, "gear": 2, "hand": "3212341"}})
+        race.state.rules = build_rules(["watch"], {})
+        assert "after_corners" not in race.state.rules.plain
+        race.round(A=(1, "0"), B=(2, "32"))
+        race.turns_until("B").go_on()
+    finally:
+        del MODULES["watch"]
+    assert seen == [("A", 0), ("B", 2)]  # # 9.1: B crossed the corners after 10 and 13
+
+
 # ---------------------------------------------------------------------------------------------- the worked example
 
 
