@@ -17,11 +17,13 @@ def free(state: RaceState, p: int, lane: int, me: str) -> bool:
 
 def place(state: RaceState, car: Car, p: int, lane: int) -> None:
     """Put ``car`` on the spot (``p``, ``lane``), leaving its old one."""
-    old = (state.track.space_of(car.progress), car.lane)
-    if state.spots.get(old) == car.name:
-        del state.spots[old]
+    n = state.track.spaces  # (track.space_of, inlined: every move places a car)
+    spots = state.spots
+    old = ((car.progress - 1) % n + 1, car.lane)
+    if spots.get(old) == car.name:
+        del spots[old]
     car.progress, car.lane = p, lane
-    state.spots[(state.track.space_of(p), lane)] = car.name
+    spots[((p - 1) % n + 1, lane)] = car.name
 
 
 def landing(state: RaceState, car: Car, target: int, floor: int | None = None) -> tuple[int, int]:

@@ -645,8 +645,8 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
         sub=REVEAL,
         adrenaline=name in state.adrenaline,
         laps_before=state.laps_done(car),
+        cooldown_allowance=state.rules.cooldown(state, car, car.gear),  # # 7.2, A10: the gear in force
     )
-    turn.cooldown_allowance = state.rules.cooldown(state, car, car.gear)  # # 7.2, A10: the gear in force
     state.turn = turn
     return car, turn
 
