@@ -33,7 +33,13 @@ def counts(cards: list[str] | tuple[str, ...], tokens: tuple[str, ...] = CARDS) 
 
 def expand(c: Counts) -> list[str]:
     """Cards of a multiset in its canonical order (1 2 3 4 0 5 H S, then the race's other cards)."""
-    return [card for card, n in c.items() for _ in range(n)]
+    out: list[str] = []
+    for card, n in c.items():  # (a loop, not a nested comprehension: asked for every hand the bots weigh)
+        if n == 1:
+            out.append(card)
+        elif n > 0:
+            out += [card] * n
+    return out
 
 
 @dataclass(slots=True)
