@@ -213,13 +213,7 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     playable = [c for c in expand(car.hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
     if len(playable) < gear:
         return [playable + [HEAT] * (gear - len(playable))]
-    seen: set[tuple[str, ...]] = set()
-    out = []
-    for combo in combinations(playable, gear):
-        if combo not in seen:
-            seen.add(combo)
-            out.append(list(combo))
-    return out
+    return list(map(list, dict.fromkeys(combinations(playable, gear))))  # each distinct choice once, in order
 
 
 def cooldown_left(turn: Turn, state: RaceState | None = None, car: Car | None = None) -> int:
@@ -264,13 +258,9 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
         can = state.rules.can_discard
         pool = [c for c in expand(car.hand) if can(state, car, c)]
     limit = state.rules.discard_limit(state, car) if state is not None else None  # # 21.8: an event's cap
-    seen: set[tuple[str, ...]] = set()
     out: list[list[str]] = []
     for k in range(1, min(len(pool), len(pool) if limit is None else limit) + 1):
-        for combo in combinations(pool, k):
-            if combo not in seen:
-                seen.add(combo)
-                out.append(list(combo))
+        out += map(list, dict.fromkeys(combinations(pool, k)))  # each distinct discard of k cards once, in order
     return out
 
 
