@@ -79,7 +79,11 @@ class ReactPool:
 
     def left(self, symbol: str) -> int:
         """How much of ``symbol`` is left over all its sources (cooldown adds up, # 7.4, 18.13)."""
-        return sum(u.n for u in self.uses if u.symbol == symbol)
+        n = 0
+        for u in self.uses:
+            if u.symbol == symbol:
+                n += u.n
+        return n
 
     def of(self, symbol: str) -> list[ReactUse]:
         return [u for u in self.uses if u.symbol == symbol]
