@@ -897,7 +897,8 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
 def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
     plain = rules.slipstream_distance(state, car) + extra  # # 8.2; + the Garage bonuses named (# 18.16)
-    bonus = rules.slipstream_bonus(state, car)  # # 20.7, 20.12: where the slipstream starts
+    # # 20.7, 20.12: where the slipstream starts (the base gives no bonus)
+    bonus = 0 if "slipstream_bonus" in rules.plain else rules.slipstream_bonus(state, car)
     return [plain, plain + bonus] if bonus else [plain]
 
 
