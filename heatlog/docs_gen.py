@@ -14,6 +14,7 @@ from urllib.parse import urljoin
 from referencing import Registry
 
 from . import validation
+from .engine import rules as _registers  # noqa: F401  (importing the rules registers every event type)
 from .engine.events import REGISTRY
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "events.md"

@@ -28,6 +28,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .engine import rules as _registers  # noqa: F401  (importing the rules registers every event type)
 from .engine.errors import MalformedInput
 from .engine.events import REGISTRY, event_types
 

@@ -65,3 +65,32 @@ def _track() -> dict:
 
 def _cars() -> list[dict]:
     return [{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "from heatlog.validation import EVENT_TYPES",
+        "import heatlog.docs_gen",
+        "from heatlog.engine import state_from_position",
+        "from heatlog.engine import RaceState",
+        "from heatlog.racelog import RaceLog; from heatlog.engine import Track",
+    ],
+)
+def test_the_catalogue_is_whole_whichever_name_is_loaded_first(first: str) -> None:
+    """heatlog.engine loads its names lazily (issue 10: start-up): the first name asked for, or the schema
+    checks, still register every event type and module before anything reads the registries."""
+    import subprocess
+    import sys
+
+    code = (
+        f"{first}\n"
+        "from heatlog.engine.events import REGISTRY\n"
+        "from heatlog.engine.ruleset import MODULES\n"
+        "print(len(REGISTRY), sorted(MODULES))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    count, modules = r.stdout.split(" ", 1)
+    assert int(count) == len(REGISTRY) and int(count) > 30
+    assert modules.strip() == "['championship', 'garage', 'legends', 'weather']"
