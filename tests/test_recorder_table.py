@@ -248,6 +248,23 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child.expect(pexpect.EOF)
 
 
+def test_tab_after_a_middle_dash_offers_what_comes_next_in_the_car_s_turn(tmp_path: Path) -> None:
+    # A "-" in the middle of a line closes its own step (React: done reacting, # 7.1); only the line's last "-"
+    # means "nothing more this turn". So Tab after "4 3 - " offers the discard that comes next (# 10.1: d and
+    # the cards that may be discarded, or - for none), not nothing as if the turn were over.
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.send("4 3 - \t\t")
+    child.expect(r"-\s+d0\s+d1\s+d2\s+d3\s+d4\s+d5")
+    child.send("d\t")  # d alone is ambiguous: nothing is inserted, the list is shown again on a second Tab
+    child.send("1")
+    child.sendline("")
+    child.expect_exact("✓ Red reveals 4 3; Red discards 1")
+    child.expect_exact("Blue reveals 2: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_record_resumes_the_host_s_race_not_a_simulation_stored_since(tmp_path: Path) -> None:
     db = tmp_path / "race.db"
     log = RaceLog(db)

@@ -328,10 +328,11 @@ class Session:
         return events, closes
 
     def _parts(
-        self, q: Question, tokens: list[str]
+        self, q: Question, tokens: list[str], *, more: bool = False
     ) -> tuple[list[tuple[Event, bool]], list[tuple[int, str, int]], Question]:
         """The walk of :meth:`_walk` over ``tokens``: the events, the optional steps closed, and the question
-        the parts lead to (what the next part would answer)."""
+        the parts lead to (what the next part would answer). ``more``: the line goes on after ``tokens`` (Tab
+        completes its next word), so a "-" at their end is a middle one: it closes only its own step."""
         work = self.view.copy()
         closed = dict(self._closed())
         events: list[tuple[Event, bool]] = []
@@ -339,7 +340,7 @@ class Session:
         cur = q
         i = 0
         while i < len(tokens):
-            last_dash = tokens[i] == "-" and i == len(tokens) - 1 and q.kind != "gear"
+            last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
             if last_dash and (cur.kind not in WALKS or cur.car != q.car or cur.kind == "gear"):
                 break  # a final "-" means "nothing more this turn": nothing is left to close
             if (
@@ -350,7 +351,7 @@ class Session:
                 rest = " ".join(tokens[i:])
                 nxt = cur.prompt.strip() or cur.kind
                 raise MalformedInput(f"{rest!r}: too much for this answer (the next question is {nxt!r})")
-            used, evs, close = self._part(cur, tokens, i, work)
+            used, evs, close = self._part(cur, tokens, i, work, more=more)
             for ev in evs:
                 self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
                 events.append((ev, True))
@@ -391,7 +392,7 @@ class Session:
             if typed is not None and len(typed) < self.view.turn.gear:
                 return self._words(q, q, first=True)  # the reveal still needs cards
         try:
-            _, _, cur = self._parts(q, tokens)
+            _, _, cur = self._parts(q, tokens, more=True)
         except HeatlogError:
             return ()
         if (
@@ -417,8 +418,12 @@ class Session:
             return (*cur.options, "-")
         return cur.options
 
-    def _part(self, q: Question, tokens: list[str], i: int, work: RaceState) -> tuple[int, list[Event], int]:
-        """(tokens used, events, optional step closed) for the part of a line that answers ``q``."""
+    def _part(
+        self, q: Question, tokens: list[str], i: int, work: RaceState, *, more: bool = False
+    ) -> tuple[int, list[Event], int]:
+        """(tokens used, events, optional step closed) for the part of a line that answers ``q`` (``more``: as
+        :meth:`_parts`)."""
+        final = i == len(tokens) - 1 and not more  # the line's last word: a "-" there ends the car's turn
         name = q.car or ""
         tok = tokens[i]
         t = tok.lower()
@@ -465,7 +470,7 @@ class Session:
                     return 1, [ev], 0
             if t in ("-", ".", "done"):
                 # a final "-" closes React and goes on to close the discard too ("nothing more this turn")
-                return (0 if t == "-" and i == len(tokens) - 1 else 1), [], 5
+                return (0 if t == "-" and final else 1), [], 5
             if _is_later_part(t):
                 return 0, [], 5  # done reacting: the part answers a later question
             if i > 0 and _is_cards(t):
@@ -487,7 +492,7 @@ class Session:
             if total.isdigit() and int(total) > 2:  # MODULES.md 20.12: a total with the sector bonus (y3 in a line)
                 return 1, [make_event("slipstream", car=name, taken=True, spaces=int(total))], 0
             if t in ("n", "no", "-"):
-                keep = t == "-" and i == len(tokens) - 1  # a final "-": no slipstream, and no discard either
+                keep = t == "-" and final  # a final "-": no slipstream, and no discard either
                 return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0
             raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
         if q.kind == "discard":
