@@ -9,8 +9,9 @@ start-up would be counted); without it, ``python -m heatlog.cli``. Also listed: 
 Goal (issue 3): ``heatlog --help`` ≤ 1.3× ``python -c "import typer, rich"``.
 
 With ``--db`` (issue 10): the everyday commands on a database of 100 finished races — ``heatlog show``,
-``replay --round 3`` and ``races`` — against the same baseline (goal ≤ 2×), and, as the floor any typer 0.29
-command pays, a one-option typer app run once (typer coerces every parameter through pydantic). ``--before
+``replay --round 3`` and ``races`` — against the same baseline (goal ≤ 2×), and, as the floor any typer
+command pays, a one-option typer app run once (with typer 0.29, which coerces every parameter through pydantic,
+that alone was 2.6-2.9×; heatlog pins typer 0.28, docs/design.md). ``--before
 DIR`` runs the same commands from another checkout (``python -m heatlog.cli`` with ``PYTHONPATH=DIR``, and this
 checkout the same way), taking turns, for a before/after ratio.
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import RULES_VERSION
-from .engine import HeatlogError, RaceState
+from .engine.errors import HeatlogError
 from .racelog import RaceLog
 from .store import RaceInfo, StoreError
+
+if TYPE_CHECKING:
+    from .engine import RaceState
 
 
 def summary_of(state: RaceState) -> dict[str, Any]:

@@ -12,13 +12,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import RULES_VERSION
-from .engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
-from .engine.position import state_from_position, state_to_position
+from . import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
+from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from .store import EventStore, StoredEvent
 from .usertext import check_label
+
+if TYPE_CHECKING:
+    from .engine import RaceState
 
 
 def validate_event(event: dict[str, Any]) -> None:
@@ -146,7 +148,7 @@ def fold(entries: Sequence[Entry], start: RaceState | None = None, *, race: Any 
     state = start
     for entry in entries:
         try:
-            state = apply(state, entry.event, atomic=False)
+            state = engine.apply(state, entry.event, atomic=False)
         except HeatlogError as err:
             raise err.located(race=race) from None
     if state is None:
@@ -208,7 +210,7 @@ class RaceLog:
         snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
         if snap is not None and _snapshot_valid(eff, snap.seq):
             n = bisect_right(entries, snap.seq, key=_entry_seq)
-            return Projection(race, state_from_position(snap.state), eff, n)
+            return Projection(race, engine.state_from_position(snap.state), eff, n)
         starts = self._snapshot_rounds(race, entries)
         if round not in starts:
             last = max(starts) if starts else 0
@@ -237,7 +239,7 @@ class RaceLog:
             return None
         return Projection(
             race,
-            state_from_position(snap.state),
+            engine.state_from_position(snap.state),
             None,
             seq=snap.seq,
             load=lambda: self.effective(race, upto=length),
@@ -273,7 +275,7 @@ class RaceLog:
         snap = self.store.get_snapshot(race, RULES_VERSION, max_seq=last_seq)
         if snap is not None and _snapshot_seq_in(entries, snap.seq):
             n = bisect_right(entries, snap.seq, key=_entry_seq)
-            return fold(entries[n:], state_from_position(snap.state), race=race)
+            return fold(entries[n:], engine.state_from_position(snap.state), race=race)
         return fold(entries, race=race)
 
     def _snapshot_rounds(self, race: int, entries: list[Entry]) -> dict[int, int]:
@@ -283,12 +285,12 @@ class RaceLog:
         state: RaceState | None = None
         for i, entry in enumerate(entries, start=1):
             try:
-                state = apply(state, entry.event, atomic=False)
+                state = engine.apply(state, entry.event, atomic=False)
             except HeatlogError as err:
                 raise err.located(race=race) from None
             if state.round and state.round not in starts and state.step == 1 and state.turn is None:
                 starts[state.round] = i
-                snaps.append((state.round, entry.seq, state_to_position(state)))
+                snaps.append((state.round, entry.seq, engine.state_to_position(state)))
         self.store.put_snapshots(race, RULES_VERSION, snaps)
         return starts
 
@@ -308,12 +310,12 @@ class RaceLog:
         all validated first and written in one transaction (a refused race leaves nothing behind)."""
         check_label(name)
         validate_event(race_started)
-        state = apply(None, race_started)
+        state = engine.apply(None, race_started)
         events = [race_started]
         more: list[Event] = [{"type": "grid_set", "v": 1, "order": grid}] if grid is not None else []
         for ev in [*more, *setup]:
             validate_event(ev)
-            state = apply(state, ev)
+            state = engine.apply(state, ev)
             events.append(ev)
         meta = {
             "track": race_started["track"]["id"],
@@ -337,7 +339,7 @@ class RaceLog:
         if event["type"] == "race_started":
             raise IllegalEvent("a race has one set-up event; start a new race instead", race=race, input=event)
         try:
-            apply(proj.state, event)
+            engine.apply(proj.state, event)
         except HeatlogError as err:
             raise err.located(race=race) from None
         return proj
@@ -408,7 +410,7 @@ class RaceLog:
         if state.pending != state.order:
             return
         seq = projection.effective.entries[projection.upto - 1].seq
-        self.store.put_snapshot(race, state.round, RULES_VERSION, seq, state_to_position(state))
+        self.store.put_snapshot(race, state.round, RULES_VERSION, seq, engine.state_to_position(state))
 
     def branch(self, race: int, at_round: int, name: str) -> int:
         """A what-if branch whose log is ``race``'s log up to the start of ``at_round`` (shared, not copied)."""

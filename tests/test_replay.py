@@ -18,13 +18,14 @@ import pytest
 import replay_cases
 from replay_cases import GOLDEN, capture, open_replay, race_events
 
+from heatlog.engine import MalformedInput
 from heatlog.engine import replay as fold
 from heatlog.engine.redact import open_to_table
 from heatlog.racelog import RaceLog
 from heatlog.races import import_race
 from heatlog.views.board import car_labels, render_round, track_strip
-from heatlog.views.replay import build_replay
-from heatlog.views.stepper import step_rounds
+from heatlog.views.replay import build_replay, load_replay, load_round
+from heatlog.views.stepper import print_rounds, step_rounds
 
 HEATLOG = shutil.which("heatlog")
 
@@ -192,6 +193,42 @@ def test_stepper_keys(events: list[dict]) -> None:
         "round 1",  # Enter: there is no round 99
         "refused 99",
     ]
+
+
+def _printed(rp: object, number: int) -> str:
+    import io
+
+    from heatlog.usertext import console
+
+    out = io.StringIO()
+    print_rounds(console(file=out, width=100, color_system=None), rp, round=number)  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_one_round_prints_as_that_round_of_the_whole_replay(db: Path) -> None:
+    """``replay --round N`` folds and narrates round N alone, from its snapshot (``load_round``, issue 10's
+    start-up): what it prints is round N of the whole replay, for every round of a finished race and of a branch
+    whose last round is under way with a note and an undo in it (an entry in force, one retracted)."""
+    with RaceLog(db) as log:
+        bid = log.branch(1, 5, "what if")
+        proj = log.project(bid)
+        log.append(bid, {"type": "note", "v": 1, "text": "Ann's gear card fell", "round": 5}, proj)
+        entries = log.effective(1).entries
+        at = log.project(1, round=5).upto
+        for entry in entries[at : at + 3]:  # the first entries of the parent's round 5
+            log.append(bid, entry.event)
+        log.retract_last(bid)
+        for race in (1, bid):
+            whole = load_replay(log, race)
+            numbers = [rv.number for rv in whole.rounds]
+            assert numbers and whole.last == numbers[-1]
+            for n in numbers:
+                one = load_round(log, race, n)
+                assert [rv.number for rv in one.rounds] == [n] and one.last == whole.last
+                assert _printed(one, n) == _printed(whole, n), (race, n)
+        assert "Ann's gear card fell" in _printed(load_round(log, bid, 5), 5)
+        with pytest.raises(MalformedInput, match="no round 99"):
+            load_round(log, 1, 99).round(99)
 
 
 # ---------------------------------------------------------------------------------------------- the CLI

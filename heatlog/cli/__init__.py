@@ -2,16 +2,85 @@
 
 Heavy modules (sqlite-utils, jsonschema, the engine, rich tables) are imported inside the commands so that
 ``heatlog --help`` stays as fast as importing typer itself. One module per area; each registers its commands on
-the one :data:`~heatlog.cli.common.app` when imported (the import order below is the order of ``--help``).
+the one :data:`~heatlog.cli.common.app` when imported (the order of :data:`MODULES` is the order of ``--help``).
+
+The commands are registered lazily (issue 10: everyday commands start in at most twice the time of importing
+typer and rich): ``heatlog show`` imports only the module that defines ``show`` and typer builds only its
+commands; ``heatlog --help``, a name that is not a command, or ``heatlog.cli.app`` (the tests, the docs) load
+them all.
 """
 
-# isort: off
-from . import races, entries, files, anchor, record, simulate, analysis, season, stats, review, demo  # noqa: F401  (registers the commands, in this order)
-# isort: on
-from .common import app
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["app", "main"]
+if TYPE_CHECKING:
+    import typer
+
+__all__ = ["COMMANDS", "MODULES", "app", "load", "main"]
+
+#: The modules that define commands, in the order of ``heatlog --help``.
+MODULES = ("races", "entries", "files", "anchor", "record", "simulate", "analysis", "season", "stats", "review", "demo")
+
+#: Which module defines each top-level command (tests/test_cli.py checks it against the full app). A command
+#: missing here still works: its name is unknown, so every module is loaded.
+COMMANDS = {
+    "new": "races",
+    "races": "races",
+    "show": "races",
+    "replay": "races",
+    "position": "races",
+    "add": "entries",
+    "note": "entries",
+    "undo": "entries",
+    "branch": "entries",
+    "audit": "files",
+    "export": "files",
+    "import": "files",
+    "anchor": "anchor",
+    "record": "record",
+    "simulate": "simulate",
+    "playout": "analysis",
+    "compare": "analysis",
+    "play-on": "analysis",
+    "season": "season",
+    "stats": "stats",
+    "turns": "stats",
+    "review": "review",
+    "demo": "demo",
+}
+
+
+def load(command: str | None = None) -> "typer.Typer":
+    """The app with ``command``'s module registered (all modules when ``command`` is None or unknown)."""
+    names = (COMMANDS[command],) if command in COMMANDS else MODULES
+    for name in names:
+        importlib.import_module(f"{__name__}.{name}")
+    from .common import app
+
+    if len(names) > 1:
+        # --help lists the commands in MODULES order, whichever module a caller imported first.
+        rank = {f"{__name__}.{name}": i for i, name in enumerate(MODULES)}
+        app.registered_commands.sort(key=lambda c: rank.get(getattr(c.callback, "__module__", ""), len(rank)))
+    return app
+
+
+def command_in(argv: list[str]) -> str | None:
+    """The subcommand an argument list invokes: the first word that is not an option (the app's own options,
+    --version and --rules, take no value). None for ``--help`` or no command: then every command is needed."""
+    for arg in argv:
+        if arg in ("--help", "-h"):
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        return load()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    app()
+    load(command_in(sys.argv[1:]))()

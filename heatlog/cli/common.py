@@ -170,21 +170,24 @@ def user_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from click.exceptions import Abort, Exit
-
-        from ..engine.errors import HeatlogError
-
         try:
             return fn(*args, **kwargs)
-        except HeatlogError as err:
-            raise fail(plain_error(err)) from None
-        except OSError as err:
-            raise fail(f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")) from None
-        except (Exit, Abort, typer.Exit, KeyboardInterrupt):
+        except (typer.Exit, typer.Abort, typer.BadParameter, KeyboardInterrupt):
             raise
-        except RecursionError:
-            raise fail("input nested too deeply (internal error)", INTERNAL_ERROR) from None
         except Exception as err:
+            # Imported only when something went wrong: a command that succeeds never pays for them.
+            from click.exceptions import Abort, Exit
+
+            from ..engine.errors import HeatlogError
+
+            if isinstance(err, HeatlogError):
+                raise fail(plain_error(err)) from None
+            if isinstance(err, OSError):
+                raise fail(f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")) from None
+            if isinstance(err, Exit | Abort):
+                raise
+            if isinstance(err, RecursionError):
+                raise fail("input nested too deeply (internal error)", INTERNAL_ERROR) from None
             if os.environ.get("HEATLOG_TRACEBACK"):
                 raise
             raise fail(f"internal error (a bug in heatlog): {type(err).__name__}: {err}", INTERNAL_ERROR) from None

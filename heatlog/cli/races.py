@@ -121,11 +121,12 @@ def races(
         raise typer.BadParameter("give --all or --simulated, not both")
     which = None if all_races else simulated
     with open_log(db) as log:
-        err = err_console()
 
         def progress(done: int, todo: int) -> None:
-            if done == 1 and todo > 50 and err.is_terminal:  # only a first list of many races waits
-                err.print(f"summarising {todo} races (once: kept for the next list) …", style="dim", markup=False)
+            if done == 1 and todo > 50 and sys.stderr.isatty():  # only a first list of many races waits
+                err_console().print(
+                    f"summarising {todo} races (once: kept for the next list) …", style="dim", markup=False
+                )
 
         listed, hidden = list_races(log, simulated=which, progress=progress)
         path = log.path
@@ -240,10 +241,11 @@ def replay(
 
     Example: heatlog replay --race 2 --round 5 --car Ann;  heatlog replay --html race.html
     """
-    from ..views.replay import load_replay
+    from ..views.replay import load_replay, load_round
 
     with open_log(db, force=force) as log:
-        rp = load_replay(log, race)
+        # One round printed (not the HTML page, which holds them all): only that round is folded and narrated.
+        rp = load_round(log, race, round) if round is not None and html is None else load_replay(log, race)
     rp.check_car(car)
     if html is not None:
         from ..views.replay_html import write_html

@@ -61,6 +61,7 @@ class Replay:
     grid: RaceState  # at the start of round 1 (or at the start of the log's first round)
     rounds: list[RoundView]
     final: RaceState  # the state at the end of the log
+    of: int | None = None  # the race's last round, when ``rounds`` holds only some (:func:`load_round`)
 
     @property
     def track(self) -> Any:
@@ -72,6 +73,8 @@ class Replay:
 
     @property
     def last(self) -> int:
+        if self.of is not None:
+            return self.of
         return self.rounds[-1].number if self.rounds else 0
 
     @property
@@ -108,12 +111,34 @@ class Replay:
 
 def build_replay(events: Iterable[Event], *, race: Any = None, name: str | None = None) -> Replay:
     """Fold an effective log (retractions already applied) once and cut it into rounds."""
-    state: RaceState | None = None
+    return _build(events, race=race, name=name)
+
+
+def _build(
+    events: Iterable[Event],
+    *,
+    race: Any = None,
+    name: str | None = None,
+    start: RaceState | None = None,
+    last: int | None = None,
+    final: RaceState | None = None,
+) -> Replay:
+    """:func:`build_replay`; with ``start`` (a state at the start of a round, owned by the caller: it is folded
+    on), only that round, up to the start of the next one (``last`` and ``final`` are then the race's last
+    round and latest state)."""
+    state: RaceState | None = start
     rounds: list[RoundView] = []
     grid: RaceState | None = None
     current: RoundView | None = None
     loose_notes: list[tuple[str | None, str]] = []
+    if start is not None:
+        # As the loop below opens a round at the event that starts it: the same state, the same turns list.
+        grid = start.copy()
+        current = RoundView(number=start.round, start=grid, end=grid, turns=start.turns)
+        rounds.append(current)
     for ev in events:
+        if start is not None and current is not None and current.complete:
+            break  # the one round asked for is over
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
@@ -126,9 +151,11 @@ def build_replay(events: Iterable[Event], *, race: Any = None, name: str | None 
             # The engine starts the next round (a fresh ``turns`` list) as soon as the last turn ends, so the
             # list captured at the round's start holds exactly this round's turns.
             moment = _close(current, state)
+        if start is not None:
+            continue
         if state.phase == "race" and (current is None or state.round != current.number):
-            start = moment or state.copy()  # the end of a round is the start of the next: one copy for both
-            current = RoundView(number=state.round, start=start, end=start, turns=state.turns)
+            start_state = moment or state.copy()  # the end of a round is the start of the next: one copy for both
+            current = RoundView(number=state.round, start=start_state, end=start_state, turns=state.turns)
             rounds.append(current)
             if grid is None:
                 grid = current.start
@@ -143,7 +170,7 @@ def build_replay(events: Iterable[Event], *, race: Any = None, name: str | None 
             current.current_narration = narrate_turn(state, state.turn)
     if rounds and loose_notes:
         rounds[0].notes[:0] = loose_notes
-    return Replay(race=race, name=name, grid=grid or state.copy(), rounds=rounds, final=state)
+    return Replay(race=race, name=name, grid=grid or state.copy(), rounds=rounds, final=final or state, of=last)
 
 
 def _close(rv: RoundView, state: RaceState) -> RaceState:
@@ -159,6 +186,28 @@ def load_replay(log: Any, race: int | None = None) -> Replay:
     rid = log.resolve(race)
     entries = log.effective(rid).entries
     return build_replay((e.event for e in entries), race=rid, name=log.store.race(rid).name)
+
+
+def load_round(log: Any, race: int | None, number: int) -> Replay:
+    """What ``heatlog replay --round N`` prints, without folding and narrating the whole race: a replay whose
+    ``rounds`` hold round ``number`` alone (its ``grid`` is that round's start), folded from the round's
+    snapshot to the start of the next round; ``last`` and ``final`` are the race's own (its latest state,
+    from the latest snapshot, its log read whole, so its hash chain is checked as a full replay checks it).
+    Printed, it is the same as that round of :func:`load_replay` (tests/test_replay.py); a round the race does
+    not have is refused by :func:`load_replay`, with its words."""
+    rid = log.resolve(race)
+    latest = log.project(rid)
+    entries = latest.effective.entries
+    try:
+        at = log.project(rid, round=number)
+    except MalformedInput:
+        return load_replay(log, rid)
+    if not (at.state.phase == "race" and at.state.round == number and at.state.turn is None):
+        return load_replay(log, rid)  # not a round's start (a race from a position): the whole race says it
+    seq = at.seq
+    tail = (e.event for e in entries if e.seq > seq)
+    name = log.store.race(rid).name
+    return _build(tail, race=rid, name=name, start=at.state, last=latest.state.round, final=latest.state)
 
 
 def current_round(state: RaceState) -> RoundView:
