@@ -175,9 +175,13 @@ class RaceLog:
     # ---- reading
 
     def resolve(self, race: int | None) -> int:
-        """The race asked for, or the most recent one."""
+        """The race asked for, or by default the most recent race a host made (recorded, imported, a branch of
+        one): a simulation stored since never takes its place (issue 10). Only a database of simulations alone
+        defaults to its most recent simulated race."""
         if race is None:
-            latest = self.store.latest_race()
+            latest = self.store.latest_race(simulated=False)
+            if latest is None:
+                latest = self.store.latest_race()
             if latest is None:
                 raise MalformedInput(f"no races in {self.path} yet: start one with `heatlog new`")
             return latest

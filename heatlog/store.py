@@ -712,11 +712,22 @@ class EventStore:
             raise StoreError(f"no race {race}")
         return self._race_info(rows[0])
 
-    def latest_race(self) -> int | None:
-        """The most recently created race (or branch), or None if there is none."""
+    def latest_race(self, *, simulated: bool = True) -> int | None:
+        """The most recently created race (or branch), or None if there is none. ``simulated=False``: the most
+        recent one that is not a simulation (``meta.simulated``, as :mod:`heatlog.racelist` reads it; a branch
+        of a simulated race is simulated too), None if every race is."""
         with self._guard() as conn:
-            row = conn.execute("SELECT max(id) FROM races").fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+            if simulated:
+                row = conn.execute("SELECT max(id) FROM races").fetchone()
+                return None if row is None or row[0] is None else int(row[0])
+            for race, meta_text in conn.execute("SELECT id, meta FROM races ORDER BY id DESC"):
+                try:
+                    meta = json.loads(meta_text)
+                except (TypeError, ValueError):
+                    meta = {}
+                if not (isinstance(meta, dict) and "simulated" in meta):
+                    return int(race)
+        return None
 
     # ---- reading
 

@@ -276,6 +276,35 @@ def test_new_from_position(tmp_path: Path) -> None:
     assert r.returncode != 0 and "gear" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_the_default_race_is_the_latest_a_host_made_not_a_simulation(tmp_path: Path) -> None:
+    """Issue 10: show, replay, position, export, note, audit, anchor without --race read the host's latest race
+    (recorded, imported or a branch of one) even when simulations were stored since; a simulated race is the
+    default only in a file of simulations alone."""
+    db = tmp_path / "h.db"
+    r = run("simulate", "--track", "usa", "--cars", "2", "--variant", "one-lap", "--seed", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "race 1:" in run("show", db=db).stdout  # only simulations: the latest of them
+    host = new_race(db)  # race 2
+    r = run("simulate", "--track", "usa", "--cars", "2", "--variant", "one-lap", "--races", "2", "--seed", "4", db=db)
+    assert r.returncode == 0, r.stderr  # races 3 and 4, both newer than the host's
+    assert host == 2
+    assert "race 2:" in run("show", db=db).stdout
+    assert json.loads(run("position", db=db).stdout)["round"] == 1  # the host's race, not a finished simulation
+    assert '"race_started"' in run("export", db=db).stdout.splitlines()[0]
+    assert run("export", db=db).stdout == run("export", "--race", "2", db=db).stdout
+    assert run("note", "table wobbled", db=db).stdout.startswith("race 2: note")
+    assert run("audit", db=db).stdout == run("audit", "--race", "2", db=db).stdout
+    assert run("anchor", "--race", "2", db=db).stdout == run("anchor", "--race", "2", db=db).stdout
+    r = run("replay", "--round", "1", db=db)
+    assert r.returncode == 0 and r.stdout.startswith("race 2"), r.stdout + r.stderr
+    # A branch of a simulation is a simulation; the host's own branch becomes the default.
+    assert run("branch", "--race", "3", "--at-round", "1", "--name", "sim what-if", db=db).returncode == 0  # 5
+    assert "race 2:" in run("show", db=db).stdout
+    assert run("branch", "--race", "2", "--at-round", "1", "--name", "my what-if", db=db).returncode == 0  # 6
+    assert "race 6" in run("show", db=db).stdout.splitlines()[0]
+    assert "race 3:" in run("show", "--race", "3", db=db).stdout  # a simulation when asked for
+
+
 def typer_group() -> object:
     import typer.main
 

@@ -36,7 +36,10 @@ DbOpt = Annotated[
     Path | None,
     typer.Option("--db", help="Database file (default: $HEATLOG_DB or ./heatlog.db).", show_default=False),
 ]
-RaceOpt = Annotated[int | None, typer.Option("--race", "-r", help="Race or branch id (default: the most recent race).")]
+RaceOpt = Annotated[
+    int | None,
+    typer.Option("--race", "-r", help="Race or branch id (default: the most recent race not simulated)."),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")]
 AggressiveOpt = Annotated[
