@@ -112,11 +112,16 @@ def db_main(args: argparse.Namespace) -> None:
             ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], env),
             ("typer floor: a 1-option typer app", [sys.executable, "-c", TYPER_FLOOR], env),
         ]
-        for tag, cenv in checkouts.items():
+        for i, (tag, cenv) in enumerate(checkouts.items()):
+            # Each checkout reads its own copy: the caches (summaries, snapshots) are keyed by the rules'
+            # fingerprint, so two trees with different engine files would keep replacing each other's.
+            mine = db if i == 0 else Path(tmp) / f"h{i}.db"
+            if i:
+                shutil.copyfile(db, mine)
             commands += [
-                (f"heatlog show{tag}", [*run, "show", "--db", str(db)], cenv),
-                (f"heatlog replay --round 3{tag}", [*run, "replay", "--round", "3", "--db", str(db)], cenv),
-                (f"heatlog races{tag}", [*run, "races", "--db", str(db)], cenv),
+                (f"heatlog show{tag}", [*run, "show", "--db", str(mine)], cenv),
+                (f"heatlog replay --round 3{tag}", [*run, "replay", "--round", "3", "--db", str(mine)], cenv),
+                (f"heatlog races{tag}", [*run, "races", "--db", str(mine)], cenv),
             ]
         # cwd: a directory without a heatlog package (python -m puts the cwd first on sys.path)
         cwd = Path(tmp)
