@@ -184,9 +184,10 @@ def answer(
             et = ev.get("type")
             if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
                 break
-            if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus
+            if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)
                 skip = False
-                continue
+                if et == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
+                    continue
             if et in GARAGE_REACT or (et == "cooldown" and ev.get("cards")):
                 tokens.append(_garage_react(ev))
                 if et == "salvaged":
@@ -211,9 +212,16 @@ def answer(
         return " ".join(tokens)
     if kind == "slipstream":
         assert t == "slipstream" and c == car, (kind, car, nxt)
-        if nxt.get("bonuses"):
-            return "y"  # the scripted races take every bonus or none (# 18.16)
-        return "y" if nxt["taken"] else "n"
+        if not nxt["taken"]:
+            return "n"
+        if nxt.get("bonuses"):  # the distance and the bonus cards that make it (# 18.16, 20.12)
+            cards = expected[0].get("cards", {})
+            named = [cards[b] for b in nxt["bonuses"]]
+            total = nxt.get("spaces", 2 + sum(int(k["symbols"]["slipstream"]) for k in named))
+            return f"{total}:" + "/".join(str(k["short"]) for k in named)
+        if "spaces" in nxt:  # with the sector bonus (MODULES.md 20.12)
+            return str(nxt["spaces"])
+        return "2" if "garage" in expected[0] else "y"  # in a Garage race y takes the longest (# 18.16)
     if kind == "discard":
         words = []
         j = i

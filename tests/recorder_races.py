@@ -12,7 +12,7 @@ from typing import Any
 
 from heatlog.bots import get_bot, random_bot
 from heatlog.engine import apply
-from heatlog.engine.decide import slipstream_status, waiting_for
+from heatlog.engine.decide import slipstream_choices, waiting_for
 from heatlog.engine.redact import open_to_table
 from heatlog.races import race_started_event
 from heatlog.simulate.world import race_events
@@ -50,9 +50,7 @@ def explicit(bot: Any) -> Any:
                 choice = None if waiting_for(state).may_go_on or not others else rng.choice(others)
             else:
                 owed.add(name)
-        t = state.turn
-        open_ = t is not None and t.sub in (5, 6) and slipstream_status(state, state.cars[name])[0]
-        if choice is None and open_ and "slipstream" in waiting_for(state).optional:  # (not before a Scrap, # 18.25)
+        if choice is None and slipstream_choices(state, state.cars[name]):  # the recorder asks what the core offers
             return {"type": "slipstream", "v": 1, "car": name, "taken": False}
         return choice
 

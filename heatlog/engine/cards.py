@@ -53,6 +53,13 @@ class CardDef:
         return self.speeds[0] if len(self.speeds) == 1 else None
 
 
+def _card_order(card: CardDef) -> tuple[int, str, int, str]:
+    """Kind (upgrades before sponsorship cards), then the token in natural order: U2 before U10."""
+    head = card.token.rstrip("0123456789")
+    tail = card.token[len(head) :]
+    return (KINDS.index(card.kind), head, int(tail) if tail else -1, card.token)
+
+
 @dataclass(frozen=True, slots=True)
 class Catalogue:
     """The card types a race can meet, in canonical order, with their meanings precomputed for the hot path.
@@ -105,6 +112,10 @@ class Catalogue:
             if card.kind in ("heat", "stress"):
                 raise ValueError(f"card {token!r}: Heat and Stress are the base tokens H and S (# 18.27)")
             extra.append(card)
+        # The race's order of its cards (a hand's multiset order, hence the order of the plays offered) must not
+        # depend on the block's key order: a log read back from the store has its keys sorted (U1 U10 U11 …
+        # U2), one built in memory does not (U1 U2 …). Same events, same state (principle 6).
+        extra.sort(key=_card_order)
         return Catalogue.of((*self.cards, *extra))
 
     def __getitem__(self, token: str) -> CardDef:

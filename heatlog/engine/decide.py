@@ -248,6 +248,35 @@ def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
     return True, "open: 2 more spaces (# 8.1)"
 
 
+def slipstream_choices(state: RaceState, car: Car) -> list[tuple[int, Event]]:
+    """Every slipstream ``car`` may take now, as (distance, ready-to-append event); empty when it is not open:
+    the basic 2 (# 8.2) with any subset of the Play Area's bonus cards (# 18.16), each with or without the
+    sector's bonus (# 20.12), every total within the final finish line (# 8.6, MA17). Ordered by the fewest
+    cards, then without the sector bonus: the first event of a distance is the plainest way to cover it."""
+    ok, _ = slipstream_status(state, car)
+    turn = state.turn
+    if not ok or turn is None or "slipstream" not in waiting_for(state).optional:  # (not before a Scrap, # 18.25)
+        return []
+    cards = state.rules.slipstream_bonus_cards(state, car, turn)
+    out: list[tuple[int, Event]] = []
+    seen: set[tuple[int, tuple[str, ...]]] = set()
+    for k in range(len(cards) + 1):
+        for pick in combinations(cards, k):
+            extra = sum(n for _, n in pick)
+            names = tuple(sorted(token for token, _ in pick))
+            for total in slipstream_totals(state, car, extra):
+                if (total, names) in seen:
+                    continue
+                seen.add((total, names))
+                ev: Event = {"type": "slipstream", "v": 1, "car": car.name, "taken": True}
+                if pick:
+                    ev["bonuses"] = [token for token, _ in pick]
+                if total != 2 + extra:
+                    ev["spaces"] = total  # with the sector bonus (# 20.12)
+                out.append((total, ev))
+    return out
+
+
 def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]:
     """Distinct voluntary discards from a known hand (# 11.1): never Heat or Stress."""
     if car.hand is None:
@@ -318,6 +347,7 @@ __all__ = [
     "ReactUse",
     "react_options",
     "react_pool",
+    "slipstream_choices",
     "slipstream_status",
     "waiting_for",
 ]

@@ -175,6 +175,12 @@ def base_slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> 
     return 0
 
 
+def base_slipstream_bonus_cards(state: RaceState, car: Car, turn: Turn) -> list[tuple[str, int]]:
+    """# 18.16: the Play Area cards whose slipstream bonus a slipstream may name now, (token, spaces) in Play
+    Area order (none in the base game)."""
+    return []
+
+
 def base_no_events(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Decisions a module adds to a turn (React uses, step-3 choices …): none in the base game."""
     return []
@@ -239,6 +245,7 @@ class Rules:
     react_due: Callable[[RaceState, Car, Turn], str | None] = base_react_due
     leave_react: Callable[[RaceState, Car, Turn], bool] = base_leave_react
     slipstream_cards: Callable[[RaceState, Event, Car, Turn], int] = base_slipstream_cards
+    slipstream_bonus_cards: Callable[[RaceState, Car, Turn], list[tuple[str, int]]] = base_slipstream_bonus_cards
     # steps 6–9: a module's other decisions (the Garage's slipstream bonuses, Refresh)
     turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
     # Derived: the names of the points that are still their base function (a base race: every point). The step

@@ -8,10 +8,17 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, Knowledge, RaceState, Step, apply, closing_event, go_on
 from ..engine.cards import BASE_CATALOGUE, HEAT, STRESS
-from ..engine.decide import cooldown_left, legal_gears, playable_sets, react_options, slipstream_status, waiting_for
+from ..engine.decide import (
+    cooldown_left,
+    legal_gears,
+    playable_sets,
+    react_options,
+    slipstream_choices,
+    slipstream_status,
+    waiting_for,
+)
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
-from ..engine.rules import slipstream_totals
 from ..engine.state import Car, Turn, expand
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
@@ -194,17 +201,19 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
         ok, why = slipstream_status(state, car)
         if ok:
-            totals = slipstream_totals(state, car)
-            if state.garage is not None:
-                totals = _slip_totals(state, car, turn)
-            if len(totals) > 1 and state.garage is not None:  # # 18.16, MA17: the bonuses are optional
+            choices = slipstream_choices(state, car)  # the engine's: bonus cards (# 18.16) and sectors (# 20.12)
+            totals = sorted({n for n, _ in choices}) or [2]
+            cards = any(c.get("bonuses") for _, c in choices)
+            if len(totals) > 1 and cards:  # # 18.16, MA17: the bonuses are optional
+                longest = max(n for n, c in choices if c.get("bonuses"))
                 shown = " ".join(map(str, totals))
                 return Question(
                     "slipstream",
                     name,
-                    f"{name} slipstream? (y = {totals[-1]}, n, or the distance: {shown}): ",
+                    f"{name} slipstream? (y = {longest}, n, or the distance: {shown}): ",
                     None,
-                    why + "; the Play Area's slipstream bonuses add to the 2 (# 18.16)",
+                    why + "; the Play Area's slipstream bonuses add to the 2 (# 18.16)"
+                    + _slip_ways(state, choices),
                     ("y", "n", *map(str, totals)),
                 )
             if len(totals) > 1:  # MODULES.md 20.12: the sector bonus is optional
@@ -217,8 +226,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         refresh = _refresh_words(state, car, turn)
         if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress) and not refresh:
             return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
-        finished = car.progress > state.final_line  # a finished car is done
-        if done < Step.DISCARD and (_can_discard(state, car) or refresh) and not finished:
+        finished = car.progress > state.final_line  # a finished car is done, but may still Refresh (# 18.21)
+        if done < Step.DISCARD and (refresh or (_can_discard(state, car) and not finished)):
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             hand += refresh
             return Question(
@@ -600,14 +609,18 @@ def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     return step3_options(state, car, turn)
 
 
-def _slip_totals(state: RaceState, car: Car, turn: Turn) -> list[int]:
-    if state.garage is None:
-        return [2]
-    from ..engine.modules.garage import legal_slipstream_totals
-    from ..engine.modules.garage_race import slipstream_bonuses
+def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
+    """The distances several ways cover, each way in the answer that takes it (``4:rpm1``; a bare distance takes
+    the first, the plainest)."""
+    from .garage import card_label
 
-    bonuses = [state.garage.n(turn.played[i], "slipstream") for i in slipstream_bonuses(state, turn)]
-    return legal_slipstream_totals(car.progress, state.final_line, bonuses) or [2]
+    g = state.garage
+    ways: dict[int, list[str]] = {}
+    for n, c in choices:
+        cards = "/".join(card_label(t, g.cards) for t in c.get("bonuses", [])) if g is not None else ""
+        ways.setdefault(n, []).append(f"{n}:{cards}" if cards else f"{n}")
+    several = [" or ".join(w) for w in ways.values() if len(w) > 1]
+    return ("; made several ways: " + ", ".join(several)) if several else ""
 
 
 def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:

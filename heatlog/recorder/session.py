@@ -7,7 +7,7 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import BASE_CATALOGUE, HEAT
-from ..engine.decide import cooldown_left, decisions, waiting_for
+from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
 from ..engine.state import Turn
@@ -464,6 +464,8 @@ class Session:
                 if garage is not None:
                     return 1, [self._garage_cooldown(work, name, n)], 0
                 return 1, [make_event("cooldown", car=name, count=n)], 0
+            if _is_slip_part(t):
+                return 0, [], 5  # done reacting: a slipstream answer (y4:rpm1, # 18.16)
             if garage is not None:
                 ev = self._garage_token(work, name, tok)
                 if ev is not None:
@@ -484,17 +486,13 @@ class Session:
                 )
             raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
         if q.kind == "slipstream":
-            if work.garage is not None and (t.isdigit() or t in ("y", "yes")):
-                return 1, [self._slipstream(work, name, t, q)], 0  # # 18.16
-            if t in ("y", "yes", "2", "y2"):
-                return 1, [make_event("slipstream", car=name, taken=True)], 0
-            total = t[1:] if t.startswith("y") else t
-            if total.isdigit() and int(total) > 2:  # MODULES.md 20.12: a total with the sector bonus (y3 in a line)
-                return 1, [make_event("slipstream", car=name, taken=True, spaces=int(total))], 0
             if t in ("n", "no", "-"):
                 keep = t == "-" and final  # a final "-": no slipstream, and no discard either
                 return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0
-            raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
+            taken = slipstream_answer(work, name, t)
+            if taken is None:
+                raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
+            return 1, [taken], 0
         if q.kind == "discard":
             if t in ("-", ".", "none"):
                 return 1, [], 8
@@ -617,26 +615,6 @@ class Session:
             return dict(hit[0])
         return None
 
-    def _slipstream(self, work: RaceState, name: str, answer: str, q: Question) -> Event:
-        """``y`` takes the longest legal slipstream, a number that distance (# 18.16, MA17)."""
-        from ..engine.modules.garage import bonus_subsets
-        from ..engine.modules.garage_race import slipstream_bonuses
-
-        turn = work.turn
-        g = work.garage
-        assert turn is not None and g is not None
-        totals = [int(o) for o in q.options if o.isdigit()] or [2]
-        total = totals[-1] if answer in ("y", "yes") else int(answer)
-        if total not in totals:
-            raise MalformedInput(f"slipstream {total}: the distances open are {' '.join(map(str, totals))}")
-        idx = slipstream_bonuses(work, turn)
-        values = [g.n(turn.played[i], "slipstream") for i in idx]
-        pick = bonus_subsets(values, total)[0]
-        bonuses = [turn.played[idx[j]] for j in pick]
-        if bonuses:
-            return make_event("slipstream", car=name, taken=True, bonuses=bonuses)
-        return make_event("slipstream", car=name, taken=True)
-
     def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
         bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
@@ -647,7 +625,14 @@ class Session:
                 "(all are seen elsewhere)",
                 rule="7.3",
             )
-        return [make_event("adrenaline", car=name, bonus="cooldown"), make_event("cooldown", car=name, count=1)]
+        bonus = make_event("adrenaline", car=name, bonus="cooldown")
+        after = work.copy()
+        apply(after, bonus)
+        turn = after.turn
+        cool = make_event("cooldown", car=name, count=1)
+        if turn is not None and cool not in react_options(after, after.cars[name], turn):
+            return [bonus]  # not here (a no-cooldown sector, # 20.9, MA5): the allowance waits for a later cN
+        return [bonus, cool]
 
     def _trial(self, events: list[Event]) -> list[tuple[Event, bool]]:
         work = self.view.copy()
@@ -925,14 +910,61 @@ class Session:
         return lines
 
 
+def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
+    """A slipstream answer as its event, one of the engine's choices (``slipstream_choices``): ``y`` (the
+    longest with the Garage's bonus cards, # 18.16, else the basic 2), a distance (``3``, ``y3`` in a line:
+    the plainest way to cover it, fewest cards first, # 20.12), or a distance and the bonus cards it names
+    (``4:rpm1``). A distance the engine does not offer is sent as typed, for the engine to refuse with its
+    reason. None: not a slipstream answer."""
+    from ..engine.decide import slipstream_choices
+
+    text = answer.lower()
+    head, sep, tail = text.partition(":")
+    if head in ("y", "yes"):
+        head = ""
+    elif head.startswith("y"):
+        head = head[1:]
+    if (head and not head.isdigit()) or (sep and not head):
+        return None
+    choices = slipstream_choices(work, work.cars[name])
+    if not head:
+        garage = [(n, c) for n, c in choices if c.get("bonuses")]
+        if garage:
+            best = max(n for n, _ in garage)
+            return dict(next(c for n, c in choices if n == best))
+        return make_event("slipstream", car=name, taken=True)
+    total = int(head)
+    named: list[str] | None = None
+    if sep:
+        from ..engine.modules.garage import card_named
+
+        g = work.garage
+        if g is None:
+            raise MalformedInput(f"{answer!r}: slipstream bonus cards come from the Garage (# 18.16)")
+        named = sorted(card_named(x, g.cards) for x in tail.split("/") if x)
+    for n, c in choices:
+        if n == total and (named is None or sorted(c.get("bonuses", [])) == named):
+            return dict(c)
+    ev = make_event("slipstream", car=name, taken=True, spaces=total)  # refused by the rules, with the reason
+    if named:
+        ev["bonuses"] = named
+    return ev
+
+
 WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard", "scrap", "unpayable"))
 
 
 def _is_later_part(t: str) -> bool:
     """A part of a one-line entry that answers a question after React: y/n (slipstream), d CARDS (discard)."""
-    if t in ("y", "yes", "n", "no") or (len(t) > 1 and t[0] == "y" and t[1:].isdigit()):
+    if t in ("n", "no") or _is_slip_part(t):
         return True
     return t.startswith("d") and (t == "d" or _is_cards(t[1:]))
+
+
+def _is_slip_part(t: str) -> bool:
+    """A slipstream taken, in a line: ``y``, ``y3`` (a distance), ``y4:rpm1`` (a distance and its bonus cards)."""
+    head = t.partition(":")[0]
+    return t in ("y", "yes") or (len(head) > 1 and head[0] == "y" and head[1:].isdigit())
 
 
 def _is_cards(t: str) -> bool:

@@ -1054,6 +1054,14 @@ def _slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
     return sum(g.n(turn.played[i], "slipstream") for i in picks)
 
 
+def _slipstream_bonus_cards(state: RaceState, car: Car, turn: Turn) -> list[tuple[str, int]]:
+    """# 18.16: the bonus cards a slipstream may name now (a replaced card's bonus is lost, # 18.11)."""
+    g = state.garage
+    if g is None:
+        return []
+    return [(turn.played[i], g.n(turn.played[i], "slipstream")) for i in slipstream_bonuses(state, turn)]
+
+
 def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Slipstream with bonuses (# 18.16) while a slipstream is open, and Refresh (# 18.21)."""
     out: list[Event] = []
@@ -1113,6 +1121,7 @@ def build(rules: Rules, options: Any) -> Rules:
         react_due=_react_due,
         leave_react=_leave_react,
         slipstream_cards=_slipstream_cards,
+        slipstream_bonus_cards=_slipstream_bonus_cards,
         turn_options=_turn_options,
         corner_limit=corner_limit,
         clear_play_area=_clear_play_area,
