@@ -59,9 +59,9 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
         ("reveal", r"^(\S+) reveals \d: $"),
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost): $"),
-        ("react", r"^(\S+) react \([^)]*\): $"),
-        ("slipstream", r"^(\S+) slipstream\? \(y/n\): $"),
-        ("discard", r"^(\S+) discards \((?:hand [^;]*; )?Enter = none\): $"),
+        ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
+        ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
+        ("discard", r"^(\S+) discards \((?:[^;]*; )*Enter = none\): $"),  # the hand, a Refresh
         ("draw", r"^(\S+) draws (?:\[\d\]|\d)(?: \([^)]*\))?: $"),
         ("shuffle", r"^(\S+)'s deck is empty: shuffle the discard pile .*\[Enter\]: $"),
         ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
@@ -147,13 +147,18 @@ def answer(
     if kind == "legend":  # MODULES.md 19.5: the card by its number
         assert t == "legend_card_revealed", (kind, car, nxt)
         return f"card {nxt['card']}"
-    if kind == "garage":
+    if kind == "garage":  # the cards by their short names, as the table reads them (# 18.5)
         assert t in DRAFT, (kind, car, nxt)
+        defs = expected[0].get("cards", {}) if expected else {}
+
+        def short(token: str) -> str:
+            return str(defs[token]["short"]) if token in defs else token.lower()
+
         if t == "garage_market":
-            return " ".join(nxt.get("cards", [])).lower()
+            return " ".join(short(x) for x in nxt.get("cards", []))
         if t == "upgrades_dealt":
-            return " ".join(nxt["cards"]).lower()
-        return nxt["card"].lower()
+            return " ".join(short(x) for x in nxt["cards"])
+        return short(nxt["card"])
     if kind == "speed":
         assert t == "speed_chosen", (kind, car, nxt)
         return str(nxt["speed"])

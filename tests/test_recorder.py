@@ -377,3 +377,118 @@ def test_a_two_car_race_in_open_mode(tmp_path: Path) -> None:
     screen = check_end(h, expected)
     assert "(determined by the rules)" in screen
     assert h.seen["flip"] == 0 and h.seen["draw"] == 0, "a known deck order determines every flip and draw"
+
+
+# ------------------------------------------------------------------------------------------------ the Garage
+
+GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
+
+
+def garage_simulated(n: int, seed: int, mode: str) -> list[Event]:
+    """A random-bot Garage race on the sprint track (every upgrade, snake draft, # 18.3, 18.5) as a host answers it."""
+    from recorder_races import cars, explicit
+
+    from heatlog.engine.redact import open_to_table
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
+
+    start = race_started_event(track=str(TRACK), cars=cars(n), mode="open", variant="one-lap", garage=dict(GARAGE))
+    bot = explicit(random_bot)
+    events = list(race_events(start, {c["name"]: bot for c in start["cars"]}, seed))
+    return open_to_table(events) if mode == "table" else events
+
+
+def answer_then_undo(h: Host) -> None:
+    """The right answer, taken back at once: the same question again (a draft pick is an event like any)."""
+    before = h.prompt
+    h.send(h.right_answer())
+    assert h.next_prompt()
+    h.send("undo")
+    h.expect("undone: ")
+    assert h.next_prompt() and h.prompt == before, (before, h.prompt)
+    h.send(h.right_answer())
+
+
+def tab_completes_the_pick(h: Host) -> None:
+    """# 18.5: a pick typed by the start of its short name; Tab completes it from the cards left in the market."""
+    name = h.right_answer()
+    shorts = re.search(r"picks one of (.*): $", h.prompt)
+    assert shorts, h.prompt
+    left = shorts.group(1).split()
+    stem = next(name[:k] for k in range(1, len(name) + 1) if [s for s in left if s.startswith(name[:k])] == [name])
+    h.child.send(stem + "\t")
+    h.expect(name)
+    h.send("")
+
+
+def test_a_garage_race_in_table_mode_through_the_terminal(tmp_path: Path) -> None:
+    """# 18.3–18.25 at the table: the wizard's Garage options, the snake draft card by card (markets, picks with
+    Tab completion, the give-backs), then the race's Garage questions — multi-value speeds at the reveal (18.6),
+    the React line's card symbols, Scrap (18.12), the slipstream's distances (18.16) — with mistakes, an undo of
+    a pick, a SIGKILL in the draft and Ctrl-D in the race; the stored log is exactly the simulated race."""
+    expected = garage_simulated(2, 5, "table")
+    h = Host(tmp_path / "race.db", expected, "table")
+    h.start("--new")
+    for prompt, answer in [
+        ("race name, e.g. Friday night USA (Enter = none): ", "garage night"),
+        ("[usa]: ", str(TRACK)),
+        ("cars, NAME:COLOUR each", "Red:red Blue:blue"),
+        ("variant: standard or one-lap [standard]: ", "one-lap"),
+        ("(Enter = none): ", ""),
+        ("[table]: ", "table"),
+    ]:
+        h.expect(prompt)
+        h.send(answer)
+    h.expect("Garage module: none, or basic/advanced/all upgrades")
+    h.send("all snake sunny")
+    h.expect("sunny")  # an unknown word is named, and the question asked again
+    h.expect("Garage module: none, or basic/advanced/all upgrades")
+    h.send("all snake heavy-rain tunnel-vision")
+    h.expect("Garage: all upgrades with heavy-rain, tunnel-vision, snake draft")
+    h.expect("grid order, front first (Enter = random): ")
+    h.send(" ".join(expected[1]["order"]))
+    faults = {
+        ("garage", 1): wrong("brakes9999", "no Garage card called 'brakes9999'"),
+        ("garage", 2): wrong("cool", "'cool' could be cool6, cool1, cool3, cool4: type more of the name"),
+        ("garage", 3): tab_completes_the_pick,
+        ("garage", 4): sigkill_and_resume,
+        ("garage", 6): answer_then_undo,
+        ("garage", 8): note,
+        ("speed", 1): wrong("9", "type one of the printed values"),
+        ("scrap", 1): wrong("q", "no Garage card called 'q' in this race"),
+        ("slipstream", 1): wrong("9", "not 9"),
+        ("reveal", 4): ctrl_d_and_resume,
+        ("react", 2): board_and_help,
+    }
+    h.drive(faults)
+    screen = check_end(h, expected)
+    assert {"garage", "speed", "scrap", "slipstream", "react"} <= set(h.seen), h.seen
+    assert "gives back " in screen  # the snake draft's removal, in words (# 18.5)
+    assert " is worth (" in screen  # a multi-value card's printed values (# 18.6)
+    assert "(# " not in screen  # plain words without --rules
+
+
+def test_a_garage_race_in_open_mode_through_the_terminal(tmp_path: Path) -> None:
+    """Open mode (every card typed): the starting shuffles with the upgrades in the decks (# 18.1), Refresh at the
+    discard question (`f:NAME`, # 18.21, also after the finish line), Super Cool and a Direct Play in the React
+    line (# 18.22, 18.19); the stored log is exactly the simulated race."""
+    expected = garage_simulated(2, 2, "open")
+    h = Host(tmp_path / "race.db", expected, "open")
+    h.start("--new")
+    for prompt, answer in [
+        ("race name, e.g. Friday night USA (Enter = none): ", "open garage"),
+        ("[usa]: ", str(TRACK)),
+        ("cars, NAME:COLOUR each", "Red:red Blue:blue"),
+        ("variant: standard or one-lap [standard]: ", "one-lap"),
+        ("(Enter = none): ", ""),
+        ("[table]: ", "open"),
+        ("Garage module: none, or basic/advanced/all upgrades", "all snake heavy-rain tunnel-vision"),
+        ("grid order, front first (Enter = random): ", " ".join(expected[1]["order"])),
+    ]:
+        h.expect(prompt)
+        h.send(answer)
+    faults = {("garage", 2): note, ("garage", 3): answer_then_undo}
+    h.drive(faults)
+    screen = check_end(h, expected)
+    assert "f = refresh " in screen and "refreshes" in screen  # # 18.21, in the question and in words
+    assert {"garage", "setup_shuffle", "react", "discard"} <= set(h.seen), h.seen

@@ -178,7 +178,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
             if opts:
-                tokens = _react_tokens(opts)
+                tokens = _react_tokens(opts, state)
                 garage_help = (
                     "; p pays the Heat costs, cN may use the cards' cooldown, rN reduces N Stress, kN super-cools, "
                     "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
@@ -195,7 +195,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
                     "several at once in order, e.g. c1 b 3" + garage_help,
-                    tuple(_react_answers(opts)),
+                    tuple(_react_answers(opts, state)),
                 )
         if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):
             return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
@@ -349,7 +349,15 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
     return out
 
 
-def _react_tokens(opts: list[Event]) -> list[str]:
+def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str]:
+    """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``)."""
+    from .garage import card_label
+
+    g = state.garage if state is not None else None
+
+    def label(token: str) -> str:
+        return card_label(token, g.cards) if g is not None else token
+
     out: list[str] = []
     cool = [o["count"] for o in opts if o["type"] == "cooldown" and not o.get("cards")]
     card_cool = sum(o["count"] for o in opts if o["type"] == "cooldown" and o.get("cards"))
@@ -363,27 +371,34 @@ def _react_tokens(opts: list[Event]) -> list[str]:
     for o in opts:
         if o["type"] == "adrenaline":
             out.append("a" if o["bonus"] == "move" else "ac")
-    pay = [c for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
+    pay = [label(c) for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
     if pay:
         out.append(f"p (pay Heat: {' '.join(pay)})")  # # 18.10
     reduce = max((o["count"] for o in opts if o["type"] == "stress_reduced"), default=0)
     if reduce:
-        out.append(f"r1-r{reduce} (reduce: up to {reduce} S)")  # # 18.15
+        out.append(("r1" if reduce == 1 else f"r1-r{reduce}") + f" (reduce: up to {reduce} S)")  # # 18.15
     sc = max((o["count"] for o in opts if o["type"] == "super_cooled"), default=0)
     if sc:
-        out.append(f"k1-k{sc} (super cool)")  # # 18.22
+        out.append(("k1" if sc == 1 else f"k1-k{sc}") + " (super cool)")  # # 18.22
     if any(o["type"] == "drafted" for o in opts):
         out.append("dr (draft)")  # # 18.23
     for o in opts:
         if o["type"] == "direct_played" and not o.get("accelerate"):
-            out.append(f"play:{o['card']}")  # # 18.19
+            out.append(f"play:{label(o['card'])}")  # # 18.19
     if any(o["type"] == "salvaged" for o in opts):
         out.append("salvage:CARDS")  # # 18.18
     return out
 
 
-def _react_answers(opts: list[Event]) -> list[str]:
-    """Every single react answer (for Tab completion)."""
+def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
+    """Every single react answer (for Tab completion); cards by their short names."""
+    from .garage import card_label
+
+    g = state.garage if state is not None else None
+
+    def label(token: str) -> str:
+        return card_label(token, g.cards) if g is not None else token
+
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
     out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
@@ -391,8 +406,8 @@ def _react_answers(opts: list[Event]) -> list[str]:
     out += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
     out += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
     out += ["dr" for o in opts if o["type"] == "drafted"]
-    out += ["u:" + "/".join(o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
-    out += [f"play:{o['card']}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
+    out += ["u:" + "/".join(label(c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
+    out += [f"play:{label(o['card'])}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
     return list(dict.fromkeys(out))
 
 
