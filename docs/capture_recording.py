@@ -5,29 +5,39 @@
 Each screen is ``tmux capture-pane`` of a 100x40 terminal after the answers listed in the walkthrough, written
 to OUT_DIR/NN-name.txt (default: a temporary directory, printed at the end). The walkthrough's screens were
 made with this script; re-run it after changing the recorder and paste the screens back.
+
+The Garage screens (section 7 of the walkthrough) come from a simulated Garage race typed in by the scripted
+host (``heatlog.recorder_script``: it reads each prompt off the screen and types what the race needs next);
+the script stops at the first screen of each kind of Garage question. tmux runs on its own server socket
+(``-L heatlog-doc``), so another tmux on the machine is never touched.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 SESSION = "heatlog-doc"
+SOCKET = "heatlog-doc"
 WIDTH, HEIGHT = 100, 40
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", SOCKET, *args], check=True, capture_output=True, text=True).stdout
 
 
-def screen(target: str = SESSION) -> str:
-    lines = tmux("capture-pane", "-p", "-t", target).rstrip().splitlines()
+def screen(target: str = SESSION, joined: bool = False) -> str:
+    """The pane as shown; ``joined``: wrapped lines joined (a long prompt is one line)."""
+    lines = tmux("capture-pane", "-p", *(["-J"] if joined else []), "-t", target).rstrip().splitlines()
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -80,7 +90,7 @@ def main() -> None:
         raise SystemExit("tmux is needed")
     with contextlib.suppress(subprocess.CalledProcessError):
         tmux("kill-session", "-t", SESSION)
-    env = f"env NO_COLOR=1 PS1='$ ' HEATLOG_DB={work / 'race.db'}"
+    env = f"env NO_COLOR=1 PS1='$ ' PATH={os.environ['PATH']} HEATLOG_DB={work / 'race.db'}"
     tmux("new-session", "-d", "-s", SESSION, "-x", str(WIDTH), "-y", str(HEIGHT), "-c", str(work), f"{env} bash --norc")
     tmux("set-option", "-t", SESSION, "history-limit", "5000")
     time.sleep(0.3)
@@ -93,7 +103,8 @@ def main() -> None:
     answer("Ann:red Bob:blue Cy:green", "[standard]: ")
     answer("one-lap", "(Enter = none): ")
     answer("", "[table]: ")
-    answer("table", "(Enter = random): ")
+    answer("table", "none]: ")  # (the question wraps at 100 columns)
+    answer("", "(Enter = random): ")  # no Garage module (# 18.1)
     answer("Ann Bob Cy", "Ann gear (now 1) [1]: ")
     shot("setup")
 
@@ -154,7 +165,8 @@ def main() -> None:
     answer("Ann:red Bob:blue", "[standard]: ")
     answer("one-lap", "(Enter = none): ")
     answer("", "[table]: ")
-    answer("open", "(Enter = random): ")
+    answer("open", "none]: ")  # (the question wraps at 100 columns)
+    answer("", "(Enter = random): ")
     answer("Bob Ann", "or Enter if unknown: ")
     answer("", "Bob draws 7: ")
     answer("4 4 3 2 1 h s", "or Enter if unknown: ")
@@ -170,8 +182,104 @@ def main() -> None:
     shot("open-mode")
     tmux("send-keys", "-t", SESSION, "C-d")
     wait("$ ")
+
+    # 7. the Garage: the draft, then the race's Garage questions, typed by the scripted host
+    garage(work, shot)
     tmux("kill-session", "-t", SESSION)
     print("\n".join(shots))
+
+
+GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
+GARAGE_SEED = 34  # a race whose screens show a multi-value speed, cards' symbols at React, Scrap, slipstream bonuses
+GARAGE_REACT = re.compile(r"\(pay Heat|play:|salvage:|\br1|\bk1|dr \(draft\)|cool \d+ of")
+
+
+def garage_race() -> list[dict[str, Any]]:
+    """The simulated table-mode Garage race the host types in (random bots; declined slipstreams explicit)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from recorder_races import explicit
+
+    from heatlog.engine.redact import open_to_table
+    from heatlog.races import race_started_event
+    from heatlog.simulate.world import race_events, random_bot
+
+    cars = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+    start = race_started_event(track="usa", cars=cars, variant="one-lap", mode="open", garage=dict(GARAGE))
+    bot = explicit(random_bot)
+    return open_to_table(list(race_events(start, {c["name"]: bot for c in cars}, GARAGE_SEED)))
+
+
+def history() -> list[str]:
+    """Every line since the last clear, wrapped lines joined."""
+    return tmux("capture-pane", "-p", "-J", "-S", "-", "-t", SESSION).rstrip().splitlines()
+
+
+def _is_prompt(line: str) -> bool:
+    from heatlog import recorder_script as rs
+
+    try:
+        rs.classify(line + " ")
+    except ValueError:
+        return False
+    return True
+
+
+def garage(work: Path, shot: Callable[[str], None]) -> None:
+    from heatlog import recorder_script as rs
+    from heatlog.racelog import RaceLog
+
+    expected = garage_race()
+    db = work / "garage.db"
+    clear()
+    answer(f"heatlog record --new --db {db}", "(Enter = none): ")
+    answer("Garage night", "[usa]: ")
+    answer("usa", "(2–6): ")
+    answer("Ann:red Bob:blue", "[standard]: ")
+    answer("one-lap", "(Enter = none): ")
+    answer("", "[table]: ")
+    answer("table", "none]: ")  # (the question wraps at 100 columns)
+    answer("all snake heavy-rain tunnel-vision", "(Enter = random): ")
+    answer(" ".join(expected[1]["order"]), ": ")
+    log = RaceLog(db, create=False)
+    want = {"speed": "garage-speed", "scrap": "garage-scrap", "accelerate": "garage-accelerate"}
+    want.update(unpayable="garage-unpayable", salvage_shuffle="garage-salvage")
+    taken: set[str] = set()
+    pending: str | None = None  # a screen to take once its question is answered (the answer and its echo)
+    for _ in range(2000):
+        if pending is not None:
+            shot(pending)
+            clear()
+            pending = None
+        last = screen(joined=True).splitlines()[-1] + " "
+        if last.startswith("race over"):
+            break
+        kind, car = rs.classify(last)
+        i = len([e for e in log.effective(1).entries if e.event.get("type") != "note"])
+        if kind != "garage" and "garage-draft" not in taken:
+            taken.add("garage-draft")  # the draft is over: its screen
+            shot("garage-draft")
+            clear()
+        name = want.get(kind)
+        if kind == "react" and GARAGE_REACT.search(last):
+            name = "garage-react"  # a card's symbol offered at React (# 18.10-18.23)
+        if kind == "slipstream" and "distance" in last:
+            name = "garage-slipstream"  # # 18.16: the distances the bonuses make
+        if name is not None and name not in taken:
+            taken.add(name)
+            pending = name
+        text = rs.answer(kind, car, expected, i)
+        before = len(history())
+        if text:
+            tmux("send-keys", "-t", SESSION, "-l", text)
+        tmux("send-keys", "-t", SESSION, "Enter")
+        end = time.monotonic() + 10
+        while time.monotonic() < end:  # until the next question waits (after the echo of this answer)
+            now = history()
+            if len(now) > before + 1 and (now[-1].startswith("race over") or _is_prompt(now[-1])):
+                break
+            time.sleep(0.05)
+    tmux("send-keys", "-t", SESSION, "Enter")
+    wait("$ ")
 
 
 if __name__ == "__main__":

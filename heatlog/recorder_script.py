@@ -9,6 +9,7 @@ events -- never the recorder's internals.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 Event = dict[str, Any]
@@ -28,26 +29,26 @@ GARAGE_REACT = (
 DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
-def _garage_react(ev: Event) -> str:
+def _garage_react(ev: Event, nm: Callable[[str], str]) -> str:
     t = ev["type"]
     if t == "cooldown":
-        return f"c{ev['count']}:" + "/".join(ev["cards"]).lower()
+        return f"c{ev['count']}:" + "/".join(map(nm, ev["cards"]))
     if t == "heat_paid":
-        return "p:" + "/".join(ev["cards"]).lower()
+        return "p:" + "/".join(map(nm, ev["cards"]))
     if t == "stress_reduced":
-        return f"r{ev['count']}:" + "/".join(ev["cards"]).lower()
+        return f"r{ev['count']}:" + "/".join(map(nm, ev["cards"]))
     if t == "super_cooled":
-        return f"k{ev['count']}:" + "/".join(ev["sources"]).lower()
+        return f"k{ev['count']}:" + "/".join(map(nm, ev["sources"]))
     if t == "drafted":
-        return "dr:" + "/".join(ev["sources"]).lower()
+        return "dr:" + "/".join(map(nm, ev["sources"]))
     if t == "direct_played":
-        return ("play+:" if ev.get("accelerate") else "play:") + ev["card"].lower()
+        return ("play+:" if ev.get("accelerate") else "play:") + nm(ev["card"])
     if t == "salvaged":
-        return f"salvage:{ev['sources'][0].lower()}:" + "/".join(c.lower() for c in ev["cards"])
+        return f"salvage:{nm(ev['sources'][0])}:" + "/".join(map(nm, ev["cards"]))
     if t == "refreshed":
-        return "f:" + ev["card"].lower()
+        return "f:" + nm(ev["card"])
     if t == "heat_unpayable":
-        return "u:" + "/".join(ev["cards"]).lower()
+        return "u:" + "/".join(map(nm, ev["cards"]))
     raise AssertionError(f"not a React event: {ev}")
 
 
@@ -58,7 +59,7 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
         ("reveal", r"^(\S+) reveals \d: $"),
-        ("flip", r"^flip for (\S+)'s (?:Stress|Boost): $"),
+        ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
         ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
         ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
         ("discard", r"^(\S+) discards \((?:[^;]*; )*Enter = none\): $"),  # the hand, a Refresh
@@ -94,8 +95,14 @@ def classify(prompt: str) -> tuple[str, str]:
     raise ValueError(f"not a recorder prompt: {prompt!r}")
 
 
-def _cards(cards: list[str]) -> str:
-    return " ".join(c.lower() for c in cards)
+def _namer(expected: list[Event]) -> Callable[[str], str]:
+    """How the host types a card: an upgrade by its short name (``brakes1234``, # 18.2), a base card by its token."""
+    defs = expected[0].get("cards", {}) if expected else {}
+
+    def nm(token: str) -> str:
+        return str(defs[token]["short"]) if token in defs else token.lower()
+
+    return nm
 
 
 def answer(
@@ -112,6 +119,11 @@ def answer(
     ``typed_chance``: flips are typed (table mode, or an unknown deck order); False when the recorder
     determines them from a known deck order. ``multi``: answer several gears / flips / react choices at once.
     """
+    nm = _namer(expected)
+
+    def _cards(cards: list[str]) -> str:
+        return " ".join(map(nm, cards))
+
     nxt = expected[i] if i < len(expected) else {}
     t, c = nxt.get("type"), nxt.get("car")
     if kind == "gear":
@@ -133,7 +145,7 @@ def answer(
         for ev in expected[i:]:
             if ev.get("type") != "card_flipped" or ev.get("car") != car:
                 break
-            flips.append(ev["card"].lower())
+            flips.append(nm(ev["card"]))
             if not multi:
                 break
         assert flips, (kind, car, nxt)
@@ -149,16 +161,11 @@ def answer(
         return f"card {nxt['card']}"
     if kind == "garage":  # the cards by their short names, as the table reads them (# 18.5)
         assert t in DRAFT, (kind, car, nxt)
-        defs = expected[0].get("cards", {}) if expected else {}
-
-        def short(token: str) -> str:
-            return str(defs[token]["short"]) if token in defs else token.lower()
-
         if t == "garage_market":
-            return " ".join(short(x) for x in nxt.get("cards", []))
+            return _cards(nxt.get("cards", []))
         if t == "upgrades_dealt":
-            return " ".join(short(x) for x in nxt["cards"])
-        return short(nxt["card"])
+            return _cards(nxt["cards"])
+        return nm(nxt["card"])
     if kind == "speed":
         assert t == "speed_chosen", (kind, car, nxt)
         return str(nxt["speed"])
@@ -167,13 +174,13 @@ def answer(
         return "y" if nxt["taken"] else "n"
     if kind == "unpayable":
         assert t == "heat_unpayable", (kind, car, nxt)
-        return " ".join(nxt["cards"]).lower()
+        return _cards(nxt["cards"])
     if kind == "scrap":
         scraps = []
         for ev in expected[i:]:
             if ev.get("type") != "card_scrapped" or ev.get("car") != car:
                 break
-            scraps.append(ev["card"].lower())
+            scraps.append(nm(ev["card"]))
             if not multi:
                 break
         assert scraps, (kind, car, nxt)
@@ -194,7 +201,7 @@ def answer(
                 if et == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
                     continue
             if et in GARAGE_REACT or (et == "cooldown" and ev.get("cards")):
-                tokens.append(_garage_react(ev))
+                tokens.append(_garage_react(ev, nm))
                 if et == "salvaged":
                     break  # its flips or shuffle are their own question
             elif et == "card_scrapped":
@@ -207,7 +214,7 @@ def answer(
                 tokens.append("a" if ev["bonus"] == "move" else "ac")
                 skip = ev["bonus"] == "cooldown"
             elif typed_chance:
-                tokens.append(ev["card"].lower())
+                tokens.append(nm(ev["card"]))
             if multi:
                 continue
             # one choice per answer; a boost takes its flips along (they follow it in the same answer)
@@ -231,7 +238,7 @@ def answer(
         words = []
         j = i
         while j < len(expected) and expected[j].get("type") == "refreshed" and expected[j].get("car") == car:
-            words.append("f:" + expected[j]["card"].lower())
+            words.append("f:" + nm(expected[j]["card"]))
             j += 1
         if j < len(expected) and expected[j].get("type") == "cards_discarded" and expected[j].get("car") == car:
             words.append(("d " if words else "") + _cards(expected[j]["cards"]))  # later in a line: d CARDS

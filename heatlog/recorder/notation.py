@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
@@ -40,13 +40,25 @@ def parse_cards(text: str, garage: Mapping[str, Any] | None = None) -> list[str]
     return out
 
 
-def card_text(cards: list[str]) -> str:
-    return " ".join(CARD_NAMES.get(c, c) for c in cards) or "nothing"
+def card_text(cards: list[str], garage: Mapping[str, Any] | None = None) -> str:
+    """Cards in words: 1 2 Heat Stress; an upgrade by its short name (``brakes24``, what the host types, # 18.2)
+    when the race's ``garage`` definitions are given, else by its token."""
+    def word(c: str) -> str:
+        if c in CARD_NAMES:
+            return CARD_NAMES[c]
+        return str(garage[c]["short"]) if garage is not None and c in garage else c
+
+    return " ".join(word(c) for c in cards) or "nothing"
 
 
-def describe(ev: Event) -> str:
-    """An event in a few words, for undo and automatic entries."""
+def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
+    """An event in a few words, for undo and automatic entries; upgrades by their short names with the race's
+    ``garage`` card definitions."""
     kind, car = ev.get("type"), ev.get("car", "")
+
+    def card_text(cards: list[str]) -> str:
+        return _card_text(cards, garage)
+
     if kind == "gear_chosen":
         return f"{car} gear {ev['gear']}"
     if kind in ("cards_played", "cards_revealed"):
@@ -82,26 +94,30 @@ def describe(ev: Event) -> str:
     if kind == "heat_removed":
         return f"{car}: a Heat card from the {ev['from']} leaves the game"
     if kind in GARAGE_WORDS:
-        return f"{car} " + GARAGE_WORDS[kind](ev)
+        said = GARAGE_WORDS[kind]({**ev, **{k: card_text([ev[k]]) for k in ("card",) if k in ev}}, card_text)
+        return f"{car} {said}" if car else said
     return str(kind).replace("_", " ")
 
 
-GARAGE_WORDS = {  # the Garage's events in a few words (# 18.5–18.23)
-    "garage_market": lambda ev: f"market round {ev['round']}: " + card_text(ev.get("cards", [])),
-    "upgrade_picked": lambda ev: f"picks {ev['card']}",
-    "upgrade_removed": lambda ev: f"gives back {ev['card']}",
-    "upgrades_dealt": lambda ev: "takes " + card_text(ev["cards"]),
-    "speed_chosen": lambda ev: f"values {ev['card']} at {ev['speed']}",
-    "accelerated": lambda ev: ("accelerates " if ev["taken"] else "does not accelerate ") + ev["card"],
-    "heat_paid": lambda ev: "pays the Heat of " + card_text(ev["cards"]),
-    "heat_unpayable": lambda ev: "cannot pay for " + card_text(ev["cards"]),
-    "card_scrapped": lambda ev: "scraps " + card_text([ev["card"]]),
-    "stress_reduced": lambda ev: f"discards {ev['count']} Stress",
-    "refreshed": lambda ev: f"refreshes {ev['card']}",
-    "salvaged": lambda ev: "salvages " + card_text(ev["cards"]),
-    "super_cooled": lambda ev: f"super-cools {ev['count']}",
-    "drafted": lambda ev: "drafts",
-    "direct_played": lambda ev: f"plays {ev['card']} directly",
+_card_text = card_text
+
+# The Garage's events in a few words (# 18.5–18.23): (event with its ``card`` in words, card_text) -> words.
+GARAGE_WORDS: dict[str, Callable[[Event, Callable[[list[str]], str]], str]] = {
+    "garage_market": lambda ev, t: f"market round {ev['round']}: " + t(ev.get("cards", [])),
+    "upgrade_picked": lambda ev, t: f"picks {ev['card']}",
+    "upgrade_removed": lambda ev, t: f"gives back {ev['card']}",
+    "upgrades_dealt": lambda ev, t: "takes " + t(ev["cards"]),
+    "speed_chosen": lambda ev, t: f"values {ev['card']} at {ev['speed']}",
+    "accelerated": lambda ev, t: ("accelerates " if ev["taken"] else "does not accelerate ") + ev["card"],
+    "heat_paid": lambda ev, t: "pays the Heat of " + t(ev["cards"]),
+    "heat_unpayable": lambda ev, t: "cannot pay for " + t(ev["cards"]),
+    "card_scrapped": lambda ev, t: f"scraps {ev['card']}",
+    "stress_reduced": lambda ev, t: f"discards {ev['count']} Stress",
+    "refreshed": lambda ev, t: f"refreshes {ev['card']}",
+    "salvaged": lambda ev, t: "salvages " + t(ev["cards"]),
+    "super_cooled": lambda ev, t: f"super-cools {ev['count']}",
+    "drafted": lambda ev, t: "drafts",
+    "direct_played": lambda ev, t: f"plays {ev['card']} directly",
 }
 
 

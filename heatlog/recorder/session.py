@@ -186,12 +186,19 @@ class Session:
         """What was understood, in words, so a slip is seen at once (``Ann gear 2, Cy gear 3``)."""
         if not typed and not closes:
             return []
-        words = [self._legend_words(q, ev) if ev["type"] == "legend_card_revealed" else describe(ev) for ev in typed]
+        cards = self._cards()
+        words = [
+            self._legend_words(q, ev) if ev["type"] == "legend_card_revealed" else describe(ev, cards) for ev in typed
+        ]
         if not words and q.kind == "gear":
             words = [f"{q.car} keeps gear {q.default}"]
         words += ["done reacting" if x == 5 else "no discard" for _, _, x in closes]
         sep = ", " if q.kind == "gear" else "; "
         return [Line("  ✓ " + sep.join(words), "dim")]
+
+    def _cards(self) -> Any:
+        """The race's Garage card definitions (upgrades named by their short names), or None."""
+        return self.state.garage.cards if self.state.garage is not None else None
 
     def _legend_words(self, q: Question, ev: Event) -> str:
         """``Legend-Black: card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""
@@ -664,7 +671,7 @@ class Session:
                 lines.append(Line(error_text(err), "error"))
                 break
             if ev.get("raw") is None:
-                lines.append(Line(f"  {describe(ev)} (determined by the rules)", "dim"))
+                lines.append(Line(f"  {describe(ev, self._cards())} (determined by the rules)", "dim"))
             lines += self._narrate(done)
         if closes:
             self._set_closed([*self._closed_list(), *closes])
@@ -711,7 +718,7 @@ class Session:
                 done = self._append(dict(auto))
             except StoreError as err:
                 return lines + self._reload(err)
-            lines.append(Line(f"  {describe(auto)} (determined by the rules)", "dim"))
+            lines.append(Line(f"  {describe(auto, self._cards())} (determined by the rules)", "dim"))
             lines += self._narrate(done)
         return lines
 
@@ -831,7 +838,7 @@ class Session:
         self.said = set()
         self._mark_known(d)
         typed = [e for e in gone if e.event.get("raw") is not None] or gone
-        what = "; ".join(describe(e.event) for e in typed)
+        what = "; ".join(describe(e.event, self._cards()) for e in typed)
         extra = len(gone) - len(typed)
         if extra:
             what += f" (and {extra} entr{'y' if extra == 1 else 'ies'} the rules derived from it)"
