@@ -11,9 +11,11 @@ recorded future is never read.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +30,7 @@ from heatlog.engine.state import counts, expand
 from heatlog.simulate import simulate_race
 
 Event = dict[str, Any]
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 
 def _vec(c: dict[str, int]) -> tuple[int, ...]:
@@ -378,3 +381,146 @@ def test_a_position_without_its_log_conditions_on_its_bookkeeping(races: list[li
     # a round trip through a position gives the same information set
     again = information_set_of_state(state_from_position(state_to_position(truth)))
     assert {n: b.hands for n, b in again.beliefs.items()} == {n: b.hands for n, b in info.beliefs.items()}
+
+
+# ------------------------------------------------------------------------------------------------ Garage races
+
+GARAGE_ALL = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
+
+
+@pytest.fixture(scope="module")
+def garage_races() -> list[list[Event]]:
+    """Garage races (MODULES.md 18): every upgrade, snake draft (Refresh, Scrap, Salvage, Super Cool, Direct Play,
+    Reduce); the drafted basic upgrades with a Legend and the weather (19, 20)."""
+    mixed = ["heuristic", "random", "random"]
+    return [
+        simulate_race(None, track="usa", cars=3, seed=3, garage=GARAGE_ALL, bots=mixed)[1],  # Refresh on top
+        simulate_race(None, track="usa", cars=3, seed=1, legends=1, garage=GARAGE_ALL, bots=mixed)[1],  # Salvage
+        simulate_race(None, track="usa", cars=3, seed=0, weather=True, garage=GARAGE_ALL, bots=mixed)[1],  # Direct
+        simulate_race(
+            None, track="usa", cars=2, seed=1, legends=1, weather=True, garage={"upgrades": "basic", "draft": "draft"}
+        )[1],
+    ]
+
+
+def _gvec(hand: dict[str, int], info: InfoSet, car: str) -> tuple[int, ...]:
+    return tuple(hand.get(k, 0) for k in info.beliefs[car].tokens)
+
+
+def _cuts(events: list[Event], k: int) -> list[int]:
+    """About ``k`` points of the race after the draft; never right after a car's face-down play (its cards are
+    revealed in the table's log before they are in the open race's: the viewer's ``committed``)."""
+    first = next(i for i, e in enumerate(events) if e["type"] == "gear_chosen")
+    step = max(1, (len(events) - first) // k)
+    return [c for c in range(first, len(events), step) if events[c - 1]["type"] != "cards_played"]
+
+
+def test_18_1_a_garage_cars_unseen_cards_hold_its_upgrades_and_the_true_hand_is_possible(garage_races):
+    """# 18.1, 18.5: the upgrades a car drafted are public, so its hand is a multiset over the base cards and its
+    own upgrades; the filter never rules out what really happened (Scrap, Salvage, Reduce, Direct Play,
+    Refresh: # 18.12–18.21)."""
+    kinds = {e["type"] for events in garage_races for e in events}
+    assert {"card_scrapped", "salvaged", "refreshed", "stress_reduced", "direct_played"} <= kinds
+    for events in garage_races:
+        for cut in _cuts(events, 5):
+            truth = _fold(events[:cut])
+            info = information_set(events[:cut])
+            for name, car in truth.cars.items():
+                if car.legend:
+                    continue
+                assert car.hand is not None
+                tokens = info.beliefs[name].tokens
+                assert tokens[:8] == CARDS and set(tokens[8:]) == set(truth.garage.owned[name])  # its own upgrades
+                assert info.hand_distribution(name).get(_gvec(car.hand, info, name), 0) > 0, (cut, name)
+
+
+def test_18_the_garage_posterior_respects_the_engines_table_knowledge(garage_races):
+    """Every possible hand holds what the engine knows must be in the hand and leaves a deck within its bound
+    (``Car.forced_in_hand``, ``deck_bound``), upgrades included: the filter knows at least what the table knows."""
+    for events in garage_races[::3]:
+        table = open_to_table(events)
+        for cut in _cuts(table, 5):
+            public = _fold(table[:cut])
+            info = information_set(table[:cut])
+            for name, car in public.cars.items():
+                tokens = info.beliefs[name].tokens
+                for h in info.hand_distribution(name):
+                    for i, c in enumerate(tokens):
+                        assert h[i] >= car.forced_in_hand(c)
+                        assert car.pool[c] - h[i] <= car.deck_bound(c)
+
+
+def test_18_21_a_refresh_card_is_known_on_top_of_the_deck(garage_races):
+    """# 18.21, MA15: the Refresh card goes back on top of the draw deck, face known: the information set keeps it
+    there (every sampled world has it on top, as the real deck does) and the next draw takes it first."""
+    events = garage_races[0]
+    found = 0
+    for i in (j for j, e in enumerate(events) if e["type"] == "refreshed"):
+        cut = next((c for c in range(i + 1, i + 8) if information_set(events[:c]).tops), None)
+        if cut is None:
+            continue
+        info = information_set(events[:cut])
+        truth = _fold(events[:cut])
+        for name, top in info.tops.items():
+            assert truth.cars[name].deck[-len(top) :] == top  # the real deck (top last)
+            for k in range(20):
+                world = info.sample(random.Random(k))
+                assert world.cars[name].deck[-len(top) :] == top
+                assert Counter(expand(world.cars[name].hand)) + Counter(world.cars[name].deck) == Counter(
+                    expand(truth.cars[name].pool)
+                )
+            found += 1
+    assert found, "no Refresh card waited on top of a deck in this race: pick another seed"
+
+
+def test_18_garage_samples_hold_each_cars_own_cards(garage_races):
+    """A sampled world deals each car exactly its unseen cards, upgrades included (hand ∪ deck = the car's deck
+    and hand as the table counts them, # 18.1), never another car's upgrade; the viewer's own hand is its own."""
+    events = garage_races[0]
+    for cut in _cuts(events, 6):
+        truth = _fold(events[:cut])
+        info = information_set(events[:cut], "Red")
+        for k in range(5):
+            world = info.sample(random.Random(k))
+            assert world.cars["Red"].hand == truth.cars["Red"].hand
+            for name, car in world.cars.items():
+                assert car.hand is not None and sum(car.hand.values()) == car.hand_size
+                if car.needs_shuffle:
+                    continue
+                assert car.deck is not None
+                held = Counter(expand(car.hand)) + Counter(car.deck)
+                assert held == Counter(expand(truth.cars[name].pool))
+                assert {c for c in held if c.startswith("U")} <= set(truth.garage.owned[name])
+
+
+def test_18_garage_playouts_are_blind_to_the_recorded_future(garage_races):
+    """Scramble the recorded future deck orders of a Garage race: the same playout results for the same seed."""
+    events = garage_races[0]
+    half = range(len(events) // 2, len(events))
+    cut = next(c for c in half if events[c - 1]["type"] == "gear_chosen" and not information_set(events[:c]).tops)
+    scrambled = _scramble_future(events, cut, random.Random(4))
+    a, b = _fold(events[:cut]), _fold(scrambled)
+    assert any(a.cars[n].deck != b.cars[n].deck for n in a.cars)  # the scramble changed the future
+    for viewer in (None, "Red"):
+        ra = playouts(information_set(events[:cut], viewer), 12, seed=9)
+        rb = playouts(information_set(scrambled, viewer), 12, seed=9)
+        assert ra.outcomes == rb.outcomes
+
+
+def test_18_a_review_of_a_garage_race_runs_on_what_the_car_knew():
+    """Decision review of a Garage race (the sample with every module, round 2): each decision is judged by
+    playouts from the car's information set, so the figures stay the same when every deck's recorded future
+    (the orders of the cards not yet drawn) is scrambled."""
+    from heatlog.review import Settings, review_race
+
+    events = [json.loads(line) for line in (REPLAYS / "usa-garage-legends-weather.jsonl").read_text().splitlines()]
+    cut = next(i for i, e in enumerate(events) if e["type"] == "gear_chosen" and _fold(events[: i + 1]).round == 3)
+    scrambled = _scramble_future(events, cut, random.Random(2))
+    assert scrambled != events[:cut]
+    tiny = Settings(seed=1, screen=2, keep=1, batch=4, max_playouts=4)
+    a, b = (review_race(log, ["Red"], settings=tiny, rounds={2}).cars[0].points for log in (events[:cut], scrambled))
+    assert a and all(p.playouts > 0 for p in a)
+    assert {p.point.kind for p in a} >= {"gear", "cards"}
+    assert [(p.taken.mean_place, p.best.words, p.loss) for p in a] == [
+        (p.taken.mean_place, p.best.words, p.loss) for p in b
+    ]

@@ -22,6 +22,16 @@ a multiset of at most 8 card kinds — event by event (``_Filter``). The filter 
 bookkeeping (``Car.pool`` = deck ∪ hand, ``hand_size``, ``stress_taken``) as its oracle and checks after
 every event that it agrees with it: the deck of a car is always ``pool − hand``.
 
+A Garage race (MODULES.md 18) is the same filter over the race's card catalogue (``state.cards.tokens``: the
+base cards, then the upgrades): each car's upgrades are public from the draft on (the market, the picks, a
+random deal, # 18.5), so its unseen multiset holds them like any card, and the Garage's events are more
+observations of the same kinds — a card leaving the hand (revealed, discarded, a cooldown's Heat, the Stress a
+Reduce discards, a Direct Play, # 18.15, 18.19), a card off the top of the deck (a flip, a scrapped card,
+# 18.12), cards into the deck at an unknown place (a Salvage, then its shuffle, # 18.18). One observation is
+new: a Refresh card goes back **on top** of the deck (# 18.21, MA15), so the filter keeps each car's known
+top cards (public, top last) apart from the rest of the deck: a draw takes them first, a flip or a scrap must
+show the top one, a shuffle forgets them; :meth:`InfoSet.sample` puts them back on top.
+
 A race that starts from a position: the hidden cards of the position are taken as a uniformly random
 arrangement of the car's unseen cards into hand and deck, subject to what the position records (``deck_max``,
 the most each card the deck can hold). :func:`information_set_of_state` uses that prior alone for a state
@@ -35,6 +45,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
@@ -44,18 +55,34 @@ from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, appl
 from ..engine.cards import CARDS, HEAT, STRESS
 from ..engine.game import apply_decision, to_move
 from ..engine.redact import open_to_table
-from ..engine.state import Car, Counts, counts, expand
+from ..engine.state import Car, Counts, expand
 
 Event = dict[str, Any]
-Hand = tuple[int, ...]  # a hand as counts in card order (1 2 3 4 0 5 H S)
+Hand = tuple[int, ...]  # a hand as counts in the race's card order (1 2 3 4 0 5 H S, then its upgrades)
 
-_IH = CARDS.index(HEAT)
+_IH = CARDS.index(HEAT)  # the base cards come first in every race's catalogue
 _IS = CARDS.index(STRESS)
 _N = len(CARDS)
+# Events whose cards leave the car's hand, and how many of which (# 4.1, 11.1, 7.3; 18.15, 18.19).
+_HAND_OUT = ("cards_revealed", "cards_discarded", "cooldown", "stress_reduced", "direct_played")
 
 
-def _vec(c: Counts) -> Hand:
-    return tuple(c[k] for k in CARDS)
+def _vec(c: Counts, tokens: tuple[str, ...] = CARDS) -> Hand:
+    return tuple(c.get(k, 0) for k in tokens)  # (a Garage car's multisets get the upgrades at the deal, # 18.1)
+
+
+def _left_hand(ev: Event) -> list[str]:
+    """The cards an event takes out of its car's hand (public in table mode)."""
+    kind = ev["type"]
+    if kind in ("cards_revealed", "cards_discarded"):
+        return list(ev["cards"])
+    if kind == "cooldown":
+        return [HEAT] * int(ev["count"])  # # 7.3; a card's cooldown too (# 18.13)
+    if kind == "stress_reduced":
+        return [STRESS] * int(ev["count"])  # # 18.15: Stress discarded from the hand
+    if kind == "direct_played":
+        return [ev["card"]]  # # 18.19: from the hand into the Play Area
+    return []
 
 
 def _sub_vectors(bounds: Sequence[int], n: int) -> list[Hand]:
@@ -99,29 +126,50 @@ def _draws(deck: Hand, n: int) -> list[tuple[Hand, float]]:
 
 
 class _Filter:
-    """The posterior over one car's hand (hand -> weight, proportional to the kept chance histories)."""
+    """The posterior over one car's hand (hand -> weight, proportional to the kept chance histories), over the
+    race's card ``tokens``; ``top``: the cards known to lie on top of the deck, top last (a Refresh, # 18.21)."""
 
-    __slots__ = ("name", "weights")
+    __slots__ = ("name", "weights", "tokens", "top")
 
-    def __init__(self, name: str, weights: dict[Hand, float]) -> None:
+    def __init__(self, name: str, weights: dict[Hand, float], tokens: tuple[str, ...] = CARDS) -> None:
         self.name = name
         self.weights = weights
+        self.tokens = tokens
+        self.top: list[str] = []
 
     @classmethod
     def prior(cls, car: Car) -> _Filter:
         """A uniformly random arrangement of the unseen cards into hand and deck, the deck within its bound."""
-        pool = _vec(car.pool)
-        bound = tuple(car.deck_bound(c) for c in CARDS)
+        tokens = tuple(car.pool)  # the race's card order (a car's multisets hold exactly its race's tokens)
+        pool = _vec(car.pool, tokens)
+        bound = tuple(car.deck_bound(c) for c in tokens)
         weights: dict[Hand, float] = {}
         if car.hand is not None:
-            return cls(car.name, {_vec(car.hand): 1.0})
+            return cls(car.name, {_vec(car.hand, tokens): 1.0}, tokens)
         for h in _sub_vectors(pool, car.hand_size):
             if all(p - k <= b for p, k, b in zip(pool, h, bound, strict=True)):
                 ways = 1
                 for p, k in zip(pool, h, strict=True):
                     ways *= comb(p, k)
                 weights[h] = float(ways)
-        return cls(car.name, weights)
+        return cls(car.name, weights, tokens)
+
+    def grow(self, car: Car) -> None:
+        """Take in the kinds of card the car's multisets now hold (its upgrades, dealt with the deck, # 18.1)."""
+        new = tuple(k for k, v in car.pool.items() if v and k not in self.tokens)
+        if new:
+            pad = (0,) * len(new)
+            self.tokens = (*self.tokens, *new)
+            self.weights = {(*h, *pad): w for h, w in self.weights.items()}
+
+    def _hidden(self, pool: Hand) -> Hand:
+        """The unseen cards less the known top of the deck: what hand and the rest of the deck share."""
+        if not self.top:
+            return pool
+        out = list(pool)
+        for c in self.top:
+            out[self.tokens.index(c)] -= 1
+        return tuple(out)
 
     def _set(self, weights: dict[Hand, float], what: str) -> None:
         if not weights:
@@ -148,7 +196,16 @@ class _Filter:
         self._set(out, what)
 
     def draw(self, pool: Hand, n: int) -> None:
-        """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand."""
+        """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand: the known top
+        cards first (# 18.21), the rest from the unknown part."""
+        if self.top and n:
+            k = min(n, len(self.top))
+            for _ in range(k):
+                self.add(self.tokens.index(self.top.pop()), 1)
+            n -= k
+            if not n:
+                return
+        pool = self._hidden(pool)
         out: dict[Hand, float] = {}
         for h, w in self.weights.items():
             deck = tuple(p - k for p, k in zip(pool, h, strict=True))
@@ -158,17 +215,25 @@ class _Filter:
         self._set(out, f"a draw of {n}")
 
     def flip(self, pool: Hand, i: int) -> None:
-        """A card of kind ``i`` was the top of the deck: each hand counts the copies its deck holds."""
+        """A card of kind ``i`` was the top of the deck (a flip, a scrapped card): each hand counts the copies its
+        deck holds; a known top card must be it."""
+        if self.top:
+            if self.top[-1] != self.tokens[i]:
+                raise IllegalEvent(
+                    f"{self.name}'s deck has {self.top[-1]} on top (a Refresh, # 18.21), not {self.tokens[i]}"
+                )
+            self.top.pop()
+            return
         out: dict[Hand, float] = {}
         for h, w in self.weights.items():
             here = pool[i] - h[i]
             if here > 0:
                 out[h] = w * here
-        self._set(out, f"a flip of {CARDS[i]}")
+        self._set(out, f"a flip of {self.tokens[i]}")
 
     def check(self, car: Car) -> None:
         """The engine's bookkeeping is the oracle: every hand has hand_size cards and lies within the pool."""
-        pool = _vec(car.pool)
+        pool = self._hidden(_vec(car.pool, self.tokens))
         for h in self.weights:
             if sum(h) != car.hand_size or any(a > b for a, b in zip(h, pool, strict=True)):
                 raise IllegalEvent(
@@ -179,13 +244,15 @@ class _Filter:
 
 @dataclass(slots=True)
 class CarBelief:
-    """What is known of one car's hand: the hands the log allows with their probabilities (sorted)."""
+    """What is known of one car's hand: the hands the log allows with their probabilities (sorted), as counts
+    of ``tokens`` (the base cards 1 2 3 4 0 5 H S, then any upgrades the car holds, # 18.1)."""
 
     hands: list[Hand]
     cumulative: list[float]  # cumulative probabilities, last == 1.0
+    tokens: tuple[str, ...] = CARDS
 
     @classmethod
-    def of(cls, weights: dict[Hand, float]) -> CarBelief:
+    def of(cls, weights: dict[Hand, float], tokens: tuple[str, ...] = CARDS) -> CarBelief:
         hands = sorted(weights)
         total = sum(weights[h] for h in hands)
         acc = 0.0
@@ -194,7 +261,7 @@ class CarBelief:
             acc += weights[h] / total
             cum.append(acc)
         cum[-1] = 1.0
-        return cls(hands, cum)
+        return cls(hands, cum, tokens)
 
     def probabilities(self) -> dict[Hand, float]:
         out: dict[Hand, float] = {}
@@ -224,6 +291,7 @@ class InfoSet:
     viewer: str | None = None
     known: dict[str, Hand] = field(default_factory=dict)
     committed: dict[str, list[str]] = field(default_factory=dict)
+    tops: dict[str, list[str]] = field(default_factory=dict)  # cards known on top of a deck, top last (# 18.21)
 
     def hand_distribution(self, car: str) -> dict[Hand, float]:
         """The probability of each hand of ``car`` (one hand with probability 1 where it is known)."""
@@ -236,15 +304,22 @@ class InfoSet:
         world = self.public.copy()
         world.mode = "open"
         for name, car in world.cars.items():
-            h = self.known[name] if name in self.known else self.beliefs[name].draw(rng)
-            car.hand = dict(zip(CARDS, h, strict=True))
+            belief = self.beliefs[name]
+            h = self.known[name] if name in self.known else belief.draw(rng)
+            tokens = tuple(car.pool)  # the race's card order
+            car.hand = dict.fromkeys(tokens, 0)
+            car.hand.update(zip(belief.tokens, h, strict=True))
             car.deck_max = None
             if car.needs_shuffle:
                 car.deck = None  # the starting shuffle is still to come: a chance event of the world
                 continue
-            deck = expand({c: car.pool[c] - car.hand[c] for c in CARDS})
+            top = self.tops.get(name, [])
+            rest = {c: car.pool[c] - car.hand[c] for c in tokens}
+            for c in top:
+                rest[c] -= 1
+            deck = expand(rest)
             rng.shuffle(deck)
-            car.deck = deck
+            car.deck = deck + list(top)  # the known top cards stay on top (top last)
         for name, cards in self.committed.items():
             car = world.cars[name]
             node = to_move(world)
@@ -260,6 +335,7 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
     state: RaceState | None = None
     filters: dict[str, _Filter] = {}
     checked: dict[str, tuple[dict[Hand, float], int, Counts]] = {}  # what each filter was last checked against
+    refreshed: dict[str, list[str]] = {}  # Refresh cards named this turn, on top of the deck when it ends
     for ev in events:
         kind = ev.get("type")
         if kind == "retracted":
@@ -269,32 +345,46 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             if state.phase != "grid":  # a race from a position
                 filters = {n: _Filter.prior(c) for n, c in state.cars.items()}
             continue
-        before = {n: (_vec(c.pool), c.stress_taken) for n, c in state.cars.items()}
+        before = {n: (_vec(state.cars[n].pool, f.tokens), state.cars[n].stress_taken) for n, f in filters.items()}
         apply(state, ev, atomic=False)
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}
             continue
+        if len(state.cards.tokens) > _N:  # a race with more cards than the base ones (the Garage, # 18.1)
+            for n, f in filters.items():
+                f.grow(state.cars[n])
+                b = before[n][0]
+                before[n] = ((*b, *(0,) * (len(f.tokens) - len(b))), before[n][1])
+        name = ev.get("car")
+        if kind == "refreshed" and isinstance(name, str):
+            refreshed.setdefault(name, []).append(ev["card"])  # # 18.21: back on top as the Play Area is cleared
+        for n, cards in list(refreshed.items()):
+            f = filters[n]
+            pool = state.cars[n].pool
+            if all(pool[c] - before[n][0][f.tokens.index(c)] >= cards.count(c) for c in cards):
+                f.top.extend(cards)  # step 9 put them on top (the last named on top), before this event's draw
+                del refreshed[n]
         for n, c in state.cars.items():
             extra = c.stress_taken - before[n][1]
             if extra and n in filters:
                 filters[n].add(_IS, extra)  # # 10.3: Stress into the hand at a spinout (any event may close a turn)
-        name = ev.get("car")
         if isinstance(name, str) and name in filters:
             f = filters[name]
             car = state.cars[name]
             extra = car.stress_taken - before[name][1]  # Stress a spinout put in the hand first
             pool_mid = tuple(p + (extra if i == _IS else 0) for i, p in enumerate(before[name][0]))
+            if f.top:  # the Refresh cards just put on top count as deck cards at this event's draw
+                pool_mid = tuple(max(p, q) for p, q in zip(pool_mid, _vec(car.pool, f.tokens), strict=True))
             what = f"{kind} (event {state.events})"
-            if kind == "cards_revealed":
-                f.remove(_vec(counts(ev["cards"])), only_heat_left=HEAT in ev["cards"], what=what)  # # 13.1
-            elif kind == "cards_discarded":
-                f.remove(_vec(counts(ev["cards"])), what=what)
-            elif kind == "cooldown":
-                f.remove(_vec(counts([HEAT] * int(ev["count"]))), what=what)  # # 7.3
+            if kind in _HAND_OUT:
+                left = _vec(Counter(_left_hand(ev)), f.tokens)
+                f.remove(left, only_heat_left=kind == "cards_revealed" and HEAT in ev["cards"], what=what)  # # 13.1
             elif kind == "cards_drawn":
                 f.draw(pool_mid, int(ev["count"]))
-            elif kind == "card_flipped":
-                f.flip(pool_mid, CARDS.index(ev["card"]))
+            elif kind in ("card_flipped", "card_scrapped"):  # the top of the deck, seen (# 14.1, 18.12)
+                f.flip(pool_mid, f.tokens.index(ev["card"]))
+            elif kind == "deck_shuffled":
+                f.top = []  # a shuffle of the whole deck (# 5.6, a Salvage's, # 18.18): no card is known on top
         for n, f in filters.items():
             c = state.cars[n]
             seen = checked.get(n)
@@ -315,11 +405,6 @@ def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
     the viewer's own hand and its cards played face down are then added from the open log."""
     if not events or events[0].get("type") != "race_started":
         raise MalformedInput("the first event of a race is race_started")
-    if events[0].get("garage") is not None:
-        # The exact hand filter follows the base events only; the Garage's (scrapped, salvaged, refreshed,
-        # Direct-Played cards, # 18.12-18.21) are not in it yet. Full-information analysis (the game API,
-        # play_out) covers Garage races.
-        raise MalformedInput("information sets of Garage races are not built yet: analyse a full-information state")
     mode = events[0].get("mode", "open")
     if mode == "open":
         table = open_to_table(list(events))
@@ -328,7 +413,8 @@ def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
         public, filters = _table_filters(events)
     if car is not None and car not in public.cars:
         raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(public.cars)})")
-    info = InfoSet(public, {n: CarBelief.of(f.weights) for n, f in filters.items()}, viewer=car)
+    info = InfoSet(public, {n: CarBelief.of(f.weights, f.tokens) for n, f in filters.items()}, viewer=car)
+    info.tops = {n: list(f.top) for n, f in filters.items() if f.top}
     if car is not None and mode == "open":
         full: RaceState | None = None
         for ev in events:
@@ -336,7 +422,7 @@ def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
         assert full is not None
         mine = full.cars[car]
         if mine.hand is not None:
-            info.known[car] = _vec(mine.hand)
+            info.known[car] = _vec(mine.hand, info.beliefs[car].tokens)
             if mine.committed is not None:
                 info.committed[car] = list(mine.committed)
     return info
@@ -352,13 +438,14 @@ def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSe
 
     full = state
     public = state_from_position(strip_identities(state_to_position(state))) if state.mode == "open" else state.copy()
-    info = InfoSet(public, {n: CarBelief.of(_Filter.prior(c).weights) for n, c in public.cars.items()}, viewer=car)
+    priors = {n: _Filter.prior(c) for n, c in public.cars.items()}
+    info = InfoSet(public, {n: CarBelief.of(f.weights, f.tokens) for n, f in priors.items()}, viewer=car)
     if car is not None:
         if car not in state.cars:
             raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(state.cars)})")
         mine = full.cars[car]
         if mine.hand is not None:
-            info.known[car] = _vec(mine.hand)
+            info.known[car] = _vec(mine.hand, info.beliefs[car].tokens)
             if mine.committed is not None:
                 info.committed[car] = list(mine.committed)
     return info
