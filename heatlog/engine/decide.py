@@ -286,7 +286,9 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
     else:
         can = state.rules.can_discard
         pool = [c for c in expand(car.hand) if can(state, car, c)]
-    limit = state.rules.discard_limit(state, car) if state is not None else None  # # 21.8: an event's cap
+    limit = None  # # 21.8: an event card's cap (none in the base game)
+    if state is not None and "discard_limit" not in state.rules.plain:
+        limit = state.rules.discard_limit(state, car)
     out: list[list[str]] = []
     for k in range(1, min(len(pool), len(pool) if limit is None else limit) + 1):
         out += map(list, dict.fromkeys(combinations(pool, k)))  # each distinct discard of k cards once, in order
@@ -327,11 +329,14 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
         for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
             out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": False})
-    extra = state.rules.turn_options(state, car, turn)  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21)
-    out += [o for o in extra if o["type"] == "slipstream"]
+    rules = state.rules  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21); none in the base game
+    extra = [] if "turn_options" in rules.plain else rules.turn_options(state, car, turn)
+    if extra:
+        out += [o for o in extra if o["type"] == "slipstream"]
     if turn.sub == 8 and "cards_discarded" in w.optional:  # discards are decided after the corners
         out += [{"type": "cards_discarded", "v": 1, "car": name, "cards": d} for d in discard_options(car, state)]
-    out += [o for o in extra if o["type"] != "slipstream"]
+    if extra:
+        out += [o for o in extra if o["type"] != "slipstream"]
     return out
 
 

@@ -1082,7 +1082,8 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:
         raise _illegal(state, ev, "discard once, naming every card", "11.1")
-    limit = state.rules.discard_limit(state, car)  # an event card may cap it (# 21.8)
+    rules = state.rules  # an event card may cap it (# 21.8; no cap in the base game)
+    limit = None if "discard_limit" in rules.plain else rules.discard_limit(state, car)
     if limit is not None and len(cards) > limit:
         raise _illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
