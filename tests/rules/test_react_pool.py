@@ -184,3 +184,26 @@ def test_18_25_a_module_adds_a_use_and_react_cannot_end_while_a_mandatory_one_is
     assert race.turn.happenings[-1] == ("cooldown", "radio", 1, 0) and race.turn.used == {"cooldown:radio": 1}
     race.go_on()  # the radio's order is done: React may end
     assert race.car("B").engine == 7
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"bots": "random"}, {"bots": "heuristic", "weather": True}, {"bots": "random", "garage": {"upgrades": "all"}}],
+    ids=["base", "weather", "garage"],
+)
+def test_the_pool_names_its_option_types_as_its_options_do(config: dict[str, Any]) -> None:
+    """``ReactPool.kinds`` (what ``Waiting.optional`` reads without building the events) is the types of
+    ``options()`` in their order, each once: at every React step of whole simulated races, modules' uses too."""
+    from heatlog.engine import apply
+    from heatlog.simulate import simulate_race
+
+    _, events, _ = simulate_race(None, seed=2, track="usa", cars=4, **config)
+    state, seen = None, 0
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        turn = state.turn
+        if turn is not None and turn.sub == 5 and turn.flipping is None:
+            pool = react_pool(state, state.cars[turn.car], turn)
+            assert pool.kinds() == list(dict.fromkeys(o["type"] for o in pool.options()))
+            seen += bool(pool.uses)
+    assert seen > 10
