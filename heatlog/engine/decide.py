@@ -320,7 +320,7 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
         if w.due != "cards_revealed":
             return state.rules.step3_options(state, car, turn)  # # 18.6, 18.20
         return [{"type": "cards_revealed", "v": 1, "car": name, "cards": s} for s in playable_sets(car, car.gear)]
-    pool = w.react_pool() if w._state is state else None  # the pool ``w.optional`` read, if it is this state's
+    pool = w.react_pool() if w.may_go_on and w._state is state else None  # the pool w.optional read (steps 5-8)
     out = pool.options() if pool is not None else react_options(state, car, turn)
     if turn.sub == REACT and w.due not in ("cards_drawn", "deck_shuffled"):
         return out  # a decision React must take before it ends (# 18.11), or a React use that changes it (# 18.10)
