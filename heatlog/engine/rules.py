@@ -459,7 +459,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"the deck holds {car.deck_size} cards; draw those, then record the reshuffle", "5.6")
     if cards is not None:
         if car.deck is not None:
-            top = list(reversed(car.deck[-n:]))
+            top = car.deck[: -n - 1 : -1]  # the top n, top first
             if top != cards:
                 raise _illegal(state, ev, f"the deck's top cards are {_fmt(top)} (the shuffle order is known)", "5.6")
         else:
@@ -1312,7 +1312,8 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
 
 def _end_round(state: RaceState) -> None:
     """# 16.7, 16.8: this round's finishers leave the track in order: furthest beyond the line, race line."""
-    finishers = sorted((state.cars[n] for n in state.finished_round), key=state.ranking_key)
+    finished = state.finished_round
+    finishers = sorted((state.cars[n] for n in finished), key=state.ranking_key) if finished else []
     for car in finishers:
         state.hall_of_fame.append(car.name)
         state.finish_rounds[car.name] = state.round
