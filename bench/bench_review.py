@@ -5,7 +5,8 @@ The race is the sample ``replays/usa-4cars.jsonl`` (heuristic bots, open mode, 1
 The review runs as the command does: a process pool of all cores (``--workers``), default settings
 (``heatlog.review.Settings``). Reported: wall time, decisions, playouts, playouts per second, and the 95 %
 half-widths of the expected places it reports for the decisions played out (the taken one and the best
-found: the numbers the verdicts rest on) and of the screening-only estimates (listed for completeness).
+found: the numbers the verdicts rest on), of those dropped in the play-out as clearly worse than the best,
+and of the screening-only estimates (listed for completeness).
 
     python bench/bench_review.py [--car Red] [--workers N] [--rounds 1-18]
 """
@@ -45,7 +46,8 @@ def main() -> None:
     wall = time.perf_counter() - started
     car = review.car(args.car)
     kept = [e for p in car.points for e in p.estimates if e.kept]
-    screened = [e for p in car.points for e in p.estimates if not e.kept]
+    dropped = [e for p in car.points for e in p.estimates if e.dropped]
+    screened = [e for p in car.points for e in p.estimates if not e.kept and not e.dropped]
     playouts = sum(p.playouts for p in car.points)
     within = sum(e.place_half <= 0.15 + 1e-9 for e in kept)
     s = car.summary()
@@ -60,6 +62,11 @@ def main() -> None:
             ["played-out estimates within ±0.15", f"{within} of {len(kept)}"],
             ["largest ± of a played-out estimate", f"{max(e.place_half for e in kept):.3f}"],
             ["median ± of a played-out estimate", f"{sorted(e.place_half for e in kept)[len(kept) // 2]:.3f}"],
+            [
+                "dropped in the play-out (clearly worse than the best)",
+                f"{len(dropped)}, median {sorted(e.playouts for e in dropped)[len(dropped) // 2] if dropped else 0} "
+                f"playouts, median ± {sorted(e.place_half for e in dropped)[len(dropped) // 2] if dropped else 0:.2f}",
+            ],
             [
                 "screening-only estimates (16 playouts)",
                 f"{len(screened)}, median ± "

@@ -13,8 +13,8 @@ from typing import Any
 
 from heatlog.engine import replay
 from heatlog.engine.game import apply_decision
-from heatlog.review import Settings, decision_points, review_race
-from heatlog.review.evaluate import point_dict
+from heatlog.review import DecisionPoint, Settings, decision_points, review_race
+from heatlog.review.evaluate import estimate_point, point_dict
 from heatlog.simulate import simulate_race
 from tests import browser
 from tests.test_cli import run
@@ -145,6 +145,54 @@ def test_ctrl_c_with_a_pool_keeps_the_decisions_in_order_and_stops_the_others() 
     assert result.partial and len(car.points) == 2 < car.expected
     got = [json.dumps(point_dict(p), sort_keys=True) for p in car.points]
     assert got == [json.dumps(point_dict(p), sort_keys=True) for p in alone.car("Red").points[:2]]
+
+
+def fake_point(taken: int) -> DecisionPoint:
+    options = [{"type": "gear_chosen", "car": "Red", "gear": g} for g in (1, 2, 3, 4)]
+    return DecisionPoint(index=7, seq=None, round=1, kind="gear", car="Red", taken=options[taken], options=options)
+
+
+def fake_runner(worse: dict[int, float]) -> Any:
+    """Places per playout, common to the sides: a uniform place X for gear 1; gear g adds one place (at most 4)
+    with probability ``worse[g]``, from the same playout's numbers (common random numbers)."""
+
+    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in sides]
+        for i in range(n):
+            rng = random.Random(f"{seed}/{i}")
+            x, u = rng.randint(1, 4), rng.random()
+            for k, (_, (ev,)) in enumerate(sides):
+                out[k].append(min(4, x + (u < worse.get(ev["gear"], 0.0))))
+        return out
+
+    return run
+
+
+def test_racing_drops_a_kept_decision_clearly_worse_than_the_best() -> None:
+    """Gear 2 ranks second in the screening but loses a place in half the playouts: it is dropped from the
+    play-out (listed with the playouts it had) while the taken gear 1 is played out to the target alone."""
+    settings = Settings(seed=2, keep=2)
+    review = estimate_point(fake_point(0), None, 4, settings, fake_runner({2: 0.5, 3: 1.0, 4: 1.0}))
+    by = {e.words: e for e in review.estimates}
+    assert review.best.words == review.taken.words == "gear 1" and review.label is None
+    assert by["gear 2"].dropped and not by["gear 2"].kept and by["gear 2"].screen_rank == 2
+    assert settings.screen < by["gear 2"].playouts < by["gear 1"].playouts
+    assert by["gear 1"].kept and by["gear 1"].place_half <= settings.target
+    # the play-out stops near the target (~213 playouts for a uniform place), not a whole batch beyond it
+    assert by["gear 1"].playouts <= 240
+    beyond = sum(e.playouts - settings.screen for e in by.values())
+    assert review.playouts == 4 * settings.screen + beyond
+    assert [e.words for e in review.estimates][:2] == ["gear 1", "gear 2"]  # played out, dropped, then screened
+
+
+def test_racing_never_drops_the_taken_decision_nor_a_tie_with_the_best() -> None:
+    settings = Settings(seed=2, keep=2)
+    review = estimate_point(fake_point(3), None, 4, settings, fake_runner({3: 0.0, 4: 1.0}))
+    by = {e.words: e for e in review.estimates}
+    assert by["gear 4"].kept and not by["gear 4"].dropped  # the taken one: played out to the target
+    assert not any(e.dropped for e in review.estimates)  # gears 1 and 2 tie (paired differences all 0)
+    assert review.taken.words == "gear 4" and review.label == "blunder"
+    assert all(by[w].place_half <= settings.target for w in ("gear 1", "gear 4"))
 
 
 def test_table_mode_reviews_only_what_the_hand_does_not_decide() -> None:

@@ -85,6 +85,8 @@ class Review:
                 "keep": s.keep,
                 "target_95": s.target,
                 "batch": s.batch,
+                "step": s.step,
+                "drop_z": s.drop_z,
                 "max_playouts": s.max_playouts,
                 "thresholds_score": dict(THRESHOLDS),
                 "accuracy_half_score": ACCURACY_HALF,

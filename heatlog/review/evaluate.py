@@ -9,11 +9,16 @@ For one decision point (:mod:`heatlog.review.points`):
 2. **Screening** (the cheap evaluation): every legal decision is played out ``screen`` times with common
    random numbers (playout ``i`` of every decision starts from the same sampled world and uses the same
    random numbers) and ranked by expected place (then win share).
-3. **Play-out**: the ``keep`` best of the screening plus the decision taken get batches of ``batch`` more
-   playouts (new worlds, still common to them) until the 95 % interval of each one's expected place is at
-   most ``± target`` or each has ``max_playouts``. The screening's playouts of these decisions count too.
-4. **Verdict**: the best decision is the kept one with the lowest expected place; the loss is the expected
-   place of the decision taken minus the best's, from the paired playouts, with its 95 % interval.
+3. **Play-out**: the ``keep`` best of the screening plus the decision taken get batches of more playouts
+   (new worlds, still common to them) until the 95 % interval of each one's expected place is at most
+   ``± target`` or each has ``max_playouts``. The screening's playouts of these decisions count too. A batch
+   is what the widest interval still needs (the half-width shrinks as 1/√n), in multiples of ``step``, at
+   most ``batch``. **Racing**: after each batch, a kept decision other than the one taken and the best so
+   far is dropped once the paired difference of its places from the best's is above 0 at ``drop_z``
+   (99 %, on the playouts beyond the screening and those): it is clearly not the best, and is listed
+   with the wider interval of the playouts it had.
+4. **Verdict**: the best decision is the played-out one with the lowest expected place; the loss is the
+   expected place of the decision taken minus the best's, from the paired playouts, with its 95 % interval.
 
 Every number carries the playouts it rests on and a 95 % half-width (normal approximation). Seeds are
 derived from the review's seed and the decision's place in the log by SHA-256, and playouts give the same
@@ -44,8 +49,10 @@ class Settings:
     screen: int = 16  # playouts per legal decision in the screening (one chunk)
     keep: int = 2  # best decisions of the screening played out besides the one taken
     target: float = 0.15  # 95 % half-width of each kept decision's expected place
-    batch: int = 32  # playouts per kept decision per round of the play-out
+    batch: int = 32  # playouts per kept decision per round of the play-out, at most
     max_playouts: int = 512  # per kept decision
+    drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
+    step: int = 8  # the last round of the play-out asks for the playouts still needed, in multiples of this
     bots: str = "heuristic"
     seed: int = 0
 
@@ -66,7 +73,8 @@ class Estimate:
     win: float
     win_half: float
     screen_rank: int  # rank in the screening (1 = best)
-    kept: bool  # played out beyond the screening
+    kept: bool  # played out beyond the screening to the target (or to the most playouts)
+    dropped: bool = False  # played out beyond the screening, then dropped: clearly worse than the best
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +87,7 @@ class Estimate:
             "win_95": round(self.win_half, 4),
             "screen_rank": self.screen_rank,
             "played_out": self.kept,
+            "dropped": self.dropped,
         }
 
 
@@ -207,17 +216,30 @@ def estimate_point(
     taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
     kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
     samples = {i: list(screen[i]) for i in kept}
+    active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
     batch = 0
     while True:
-        n = len(samples[kept[0]])
-        halves = [_mean_half(samples[i])[1] for i in kept]
-        if n >= settings.max_playouts or all(h <= settings.target for h in halves):
+        n = len(samples[active[0]])
+        lead = min(active, key=lambda i: (sum(samples[i]), -samples[i].count(1), rank[i]))
+        if n > settings.screen:  # racing: only on playouts beyond the screening (which chose these)
+            for i in [i for i in active if i not in (taken_i, lead)]:
+                diffs = [a - b for a, b in zip(samples[i], samples[lead], strict=True)]
+                m, h = _mean_half(diffs)
+                if m - h * settings.drop_z / 1.96 > 0:
+                    active.remove(i)
+        halves = [_mean_half(samples[i]) for i in active]
+        if n >= settings.max_playouts or all(h <= settings.target for _, h in halves):
             break
+        # The playouts the widest interval still needs (the half-width shrinks as 1/sqrt(n)), in steps of
+        # ``step``, at most ``batch``: the play-out stops close to the target instead of a batch beyond it.
+        worst = max(h for _, h in halves)
+        need = math.ceil(n * (worst / settings.target) ** 2) - n if math.isfinite(worst) else settings.batch
+        more = min(settings.batch, max(settings.step, -(-need // settings.step) * settings.step))
+        more = min(more, settings.max_playouts - n)
         batch += 1
-        more = min(settings.batch, settings.max_playouts - n)
-        got = run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in kept])
-        spent += more * len(kept)
-        for i, places in zip(kept, got, strict=True):
+        got = run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active])
+        spent += more * len(active)
+        for i, places in zip(active, got, strict=True):
             samples[i].extend(places)
 
     def est(i: int) -> Estimate:
@@ -233,14 +255,17 @@ def estimate_point(
             win,
             _win_half(win, len(places)),
             rank[i],
-            i in samples,
+            i in active,
+            i in samples and i not in active,
         )
 
     estimates = {i: est(i) for i in range(len(options))}
-    best_i = min(kept, key=lambda i: (estimates[i].mean_place, -estimates[i].win, rank[i]))
+    best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, rank[i]))
     diffs = [a - b for a, b in zip(samples[taken_i], samples[best_i], strict=True)]
     loss, loss_half = _mean_half(diffs) if best_i != taken_i else (0.0, 0.0)
-    listed = sorted(kept, key=lambda i: (estimates[i].mean_place, rank[i])) + [i for i in order if i not in samples]
+    dropped = sorted((i for i in samples if i not in active), key=lambda i: (estimates[i].mean_place, rank[i]))
+    listed = sorted(active, key=lambda i: (estimates[i].mean_place, rank[i])) + dropped
+    listed += [i for i in order if i not in samples]
     review = PointReview(
         point=point,
         cars=cars,
