@@ -159,7 +159,9 @@ class _TrackPlan:
     race on the same track and laps: that is what makes the heuristic cheap.
     """
 
-    __slots__ = ("ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "rows", "spin", "w")
+    __slots__ = (
+        "ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans", "rows", "spin", "w"
+    )
 
     def __init__(self, state: RaceState, w: Weights, conditions: bool = True) -> None:
         n = state.track.spaces
@@ -181,6 +183,7 @@ class _TrackPlan:
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
+        self.plans: dict[tuple[Any, ...], tuple[int, list[str]]] = {}  # HeuristicBot._plan's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
         # the marginal Heat is worth more when few are left, and all of them less near the finish.
         self.engine_table: list[list[float]] = []
@@ -492,6 +495,38 @@ class HeuristicBot:
         if gear is not None and planned is not None and planned[0] == key:
             return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
         tp = self._track_plan(state)
+        gears = [gear] if gear is not None else legal_gears(state, car)
+        # A base race without weather: the plan is a pure function of what this key holds (the hand, where the
+        # car is, its Engine and gear, adrenaline, what a flip finds, the gears it may choose) on this track
+        # plan, so a plan made once (another side of a playout, another playout) is made again from the cache.
+        memo: tuple[Any, ...] | None = None
+        if state.garage is None and (state.conditions is None or not self.reads_conditions):
+            memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, _flip_values(car), *gears)
+            hit = tp.plans.get(memo)
+            if hit is not None:
+                if gear is None:
+                    self._remember(car, key, context, hit)
+                return hit
+        best = self._plan_of(state, car, tp, gear, gears, adrenaline)
+        if memo is not None:
+            if len(tp.plans) > 100_000:
+                tp.plans.clear()
+            tp.plans[memo] = best
+        if gear is None:
+            self._remember(car, key, context, best)
+        return best
+
+    def _remember(self, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: tuple[int, list[str]]) -> None:
+        """What step 2 will see: the planned gear, its shift paid (# 3.2)."""
+        paid = 1 if abs(best[0] - car.gear) == 2 else 0
+        self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
+
+    def _plan_of(
+        self, state: RaceState, car: Car, tp: _TrackPlan, gear: int | None, gears: list[int], adrenaline: bool
+    ) -> tuple[int, list[str]]:
+        """The best gear and play (the class's docstring, steps 1–2)."""
+        hand = car.hand
+        assert hand is not None
         w = self.w
         p = car.progress
         heat_in_hand = hand[HEAT]
@@ -504,7 +539,7 @@ class HeuristicBot:
         best: tuple[int, list[str]] = (car.gear, [])
         w_stress, w_card = w.stress_in_hand, w.card
         weather = state.conditions is not None and self.reads_conditions
-        for g in [gear] if gear is not None else legal_gears(state, car):
+        for g in gears:
             shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + (1 if adrenaline else 0)  # # 7.2, 7.4
             if weather:  # MODULES.md 20.9, 20.10: where a typical move of this gear ends
@@ -557,9 +592,6 @@ class HeuristicBot:
                 if score > best_score:
                     best_score = score
                     best = (g, cards)
-        if gear is None:  # what step 2 will see: the planned gear, its shift paid (# 3.2)
-            paid = 1 if abs(best[0] - car.gear) == 2 else 0
-            self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
         return best
 
     # ---- the Garage (# 18.5–18.21)
