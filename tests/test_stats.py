@@ -215,6 +215,29 @@ def test_table_rebuilt_equals_a_fresh_projection_read_by_sqlite_utils_and_duckdb
     con.close()
 
 
+def test_a_pool_of_workers_folds_many_races_to_the_same_facts_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many stale races are folded by a pool of processes that read the database file: the facts, their order,
+    progress and the table written are those of the fold in this process."""
+    import heatlog.stats.derived as derived
+
+    log = _db_with_races(tmp_path)
+    ids = [r.id for r in log.store.races()]
+    alone = [race_stats(f).to_dict() for f in TurnsTable(log).facts(ids, cache=False, workers=1)]
+    monkeypatch.setattr(derived, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(derived, "_POOL_CHUNK", 1)
+    called: list[Any] = []
+    real = derived._pooled
+    monkeypatch.setattr(derived, "_pooled", lambda *a: called.append(a) or real(*a))
+    steps: list[int] = []
+    table = TurnsTable(log)
+    pooled = [race_stats(f).to_dict() for f in table.facts([*ids, ids[0]], workers=2, progress=steps.append)]
+    assert called and called[0][1:] == ([*ids, ids[0]], 2)  # the pool did fold them
+    assert pooled == [*alone, alone[0]] and len(steps) == len(ids) + 1
+    assert table.build(ids) == (0, len(ids))  # and the table it wrote matches every log
+
+
 def test_table_follows_appends_retractions_and_hand_edits(tmp_path: Path) -> None:
     events = events_of("usa-4cars.jsonl")
     log = RaceLog(tmp_path / "p.db")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -57,6 +58,42 @@ _INSERT = f"INSERT INTO {TURNS} ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('
 _SELECT = f"SELECT {', '.join(TURN_COLUMNS)} FROM {TURNS}"
 
 Row = tuple[Any, ...]
+#: Races to fold from which a pool of processes folds them (below, starting the pool costs more than it saves).
+PARALLEL_FROM = 200
+_POOL_CHUNK = 25  # races per task of the pool
+Folded = tuple[RaceFacts, tuple[int, str]]  # a race's facts and the tail of the log they were folded from
+
+
+def _fold_chunk(path: str, races: list[int]) -> list[Folded]:
+    """A pool worker's task: the facts and tail of each race, read from the database file (nothing written)."""
+    from ..racelog import RaceLog
+
+    log = RaceLog(path, create=False)
+    try:
+        out = []
+        for race in races:
+            tail = log.store.tail(race)
+            out.append((race_facts(log, race), tail))
+        return out
+    finally:
+        log.store.close()
+
+
+def _pooled(path: str, races: list[int], workers: int) -> Iterator[Folded]:
+    from collections import deque
+
+    from ..analysis.executors import local_executor
+
+    chunks = [races[i : i + _POOL_CHUNK] for i in range(0, len(races), _POOL_CHUNK)]
+    with local_executor(workers) as pool:
+        todo = iter(chunks)
+        window = deque(pool.submit(_fold_chunk, path, c) for c in itertools.islice(todo, 4 * workers))
+        while window:
+            done = window.popleft().result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                window.append(pool.submit(_fold_chunk, path, nxt))
+            yield from done
 
 
 _ROW = attrgetter(*TURN_COLUMNS)
@@ -211,17 +248,26 @@ class TurnsTable:
         cache: bool = True,
         progress: Callable[[int], None] | None = None,
         chunk: int = 100,
+        workers: int | None = None,
     ) -> Iterator[RaceFacts]:
         """The facts of ``races``, in that order: from the table where it still matches, otherwise folded from
-        the log (and written back unless ``cache`` is false). ``progress(n)`` after each race."""
+        the log (and written back unless ``cache`` is false). ``progress(n)`` after each race. Many races to
+        fold (``PARALLEL_FROM`` or more) are folded by ``workers`` processes (default: every core); the facts
+        are the same."""
         cached = {} if rebuild or not cache else self._cached(races)
+        stale = [r for r in races if r not in cached]
+        folded = self._fold_in_pool(stale, workers)
         pending: list[tuple[RaceFacts, tuple[int, str]]] = []
         try:
             for race in races:
                 got = cached.get(race)
                 if got is None:
-                    tail = self.log.store.tail(race)
-                    got = race_facts(self.log, race)
+                    if folded is not None:
+                        got, tail = next(folded)
+                        assert got.race == race
+                    else:
+                        tail = self.log.store.tail(race)
+                        got = race_facts(self.log, race)
                     if cache:
                         pending.append((got, tail))
                         if len(pending) >= chunk:
@@ -231,9 +277,23 @@ class TurnsTable:
                 if progress is not None:
                     progress(1)
         finally:
+            if folded is not None:
+                folded.close()  # a stop before the end: the chunks not started are cancelled
             if pending:
                 with contextlib.suppress(KeyboardInterrupt):
                     self._write(pending)
+
+    def _fold_in_pool(self, races: list[int], workers: int | None) -> Iterator[Folded] | None:
+        """The facts and tail of each of ``races``, in order, folded by a pool of processes that each read the
+        database file (the fold is most of the time of a cold table); None where one process is better: few
+        races (``PARALLEL_FROM``), one core, a database in memory, or reads told to go on past damage."""
+        from ..analysis.executors import default_workers
+
+        n = default_workers() if workers is None else workers
+        store = self.log.store
+        if n < 2 or len(races) < PARALLEL_FROM or str(store.path) == ":memory:" or store.on_damage is not None:
+            return None
+        return _pooled(str(store.path), races, n)
 
     def build(self, races: Sequence[int], *, rebuild: bool = False) -> tuple[int, int]:
         """Make the table match the log for ``races``: (races rebuilt, races already up to date)."""
