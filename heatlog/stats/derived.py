@@ -25,7 +25,7 @@ import hashlib
 import itertools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import fields
 from datetime import UTC, datetime
 from operator import attrgetter
@@ -79,7 +79,7 @@ def _fold_chunk(path: str, races: list[int]) -> list[Folded]:
         log.store.close()
 
 
-def _pooled(path: str, races: list[int], workers: int) -> Iterator[Folded]:
+def _pooled(path: str, races: list[int], workers: int) -> Generator[Folded, None, None]:
     from collections import deque
 
     from ..analysis.executors import local_executor
@@ -283,7 +283,7 @@ class TurnsTable:
                 with contextlib.suppress(KeyboardInterrupt):
                     self._write(pending)
 
-    def _fold_in_pool(self, races: list[int], workers: int | None) -> Iterator[Folded] | None:
+    def _fold_in_pool(self, races: list[int], workers: int | None) -> Generator[Folded, None, None] | None:
         """The facts and tail of each of ``races``, in order, folded by a pool of processes that each read the
         database file (the fold is most of the time of a cold table); None where one process is better: few
         races (``PARALLEL_FROM``), one core, a database in memory, or reads told to go on past damage."""
