@@ -423,7 +423,7 @@ class HeuristicBot:
         worth (bench/bench_bots.py)."""
         self.w = weights or Weights()
         self.reads_conditions = reads_conditions
-        self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any]] = {}
+        self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
 
@@ -458,6 +458,10 @@ class HeuristicBot:
     def _track_plan(self, state: RaceState) -> _TrackPlan:
         track = state.track
         hit = self._by_id.get(id(track))
+        rules = state.rules  # the same race's rules: the same spinout weight (fixed when the race started)
+        same = hit is not None and hit[4] is rules and hit[0] is track and hit[3] is state.conditions
+        if same and hit is not None and hit[1] == state.laps:
+            return hit[2]
         spin = self.w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
         if (
             hit is not None
@@ -466,6 +470,7 @@ class HeuristicBot:
             and hit[3] is state.conditions
             and hit[2].spin == spin
         ):
+            self._by_id[id(track)] = (*hit[:4], rules)
             return hit[2]
         if len(self._by_id) > 64:
             self._by_id.clear()
@@ -477,7 +482,7 @@ class HeuristicBot:
         plan = self._by_content.get(content)
         if plan is None:
             plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions)
-        self._by_id[id(track)] = (track, state.laps, plan, state.conditions)  # holds the track: its id stays
+        self._by_id[id(track)] = (track, state.laps, plan, state.conditions, rules)  # holds the track: its id stays
         return plan
 
     # ---- steps 1–2: gear and cards
@@ -680,6 +685,11 @@ class HeuristicBot:
             return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
         if cool is not None:
             return cool  # # 7.3: a Heat in the hand is a dead card; on the Engine it pays corners
+        is_open: bool | None = None
+        if "adrenaline move" not in by_kind and "boost" not in by_kind:
+            is_open, _ = slipstream_status(state, car)
+            if not is_open:
+                return None  # nothing left to weigh
         tp = self._track_plan(state)
         here = self._end_value(state, tp, car, car.progress, turn.speed, car.engine)
         if "adrenaline move" in by_kind:
@@ -695,7 +705,8 @@ class HeuristicBot:
                 value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - cost)
             if value > here + self.w.boost_margin:
                 return by_kind["boost"]
-        is_open, _ = slipstream_status(state, car)
+        if is_open is None:
+            is_open, _ = slipstream_status(state, car)
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
             best: int = 0
             best_value: float = here

@@ -103,8 +103,9 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         fix = random.Random(playout_seed(job.seed, index, f"sides/{attempt}"))
         candidates: list[RaceState] = []
         try:
-            for events in job.sides:
-                w = world.copy() if len(job.sides) > 1 else world
+            last = len(job.sides) - 1
+            for k, events in enumerate(job.sides):
+                w = world.copy() if k < last else world  # the last side plays the drawn world itself
                 state = fix.getstate()
                 for ev in events:
                     _apply_to_world(w, ev, fix)
