@@ -1077,7 +1077,9 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     bad = [c for c in cards if not can_discard(state, car, c)]
     if bad:
         raise _illegal(state, ev, f"{_card_name(state, bad[0])} cannot be discarded from the hand", "11.1")
-    why = _has_in_hand(car, cards)
+    # Before the corners a spinout may still put Stress into the hand (# 10.3) that an event lets go (# 21.8,
+    # event 17): those are checked once the step is reached, below.
+    why = _has_in_hand(car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:

@@ -210,6 +210,20 @@ def test_21_8_event_17_tunnel_vision_stress_may_be_discarded() -> None:
     assert race.last_turn("A").discarded == ["S"] and "S" in race.car("A").discard
 
 
+def test_21_8_event_17_10_3_the_stress_a_spinout_adds_may_be_discarded_in_the_same_turn() -> None:
+    """Recorded while React is still open (a log that went on silently), the discard closes React and the corners
+    first: the spinout's 2 Stress (# 10.3, gear 3) are in the hand by step 8 and event 17 lets them go."""
+    race = with_event(board({"A": {"at": 8, "gear": 3, "engine": 0, "hand": "4441233"}, "B": {"at": 3}}), 17)
+    race.round(A=(3, "444"), B=(1, "1"))  # A: speed 12 over the corner with an empty Engine: it will spin out
+    assert race.turn.car == "A" and race.turn.sub == 5 and race.car("A").hand["S"] == 0
+    race.discard("A", "SS")
+    turn = race.last_turn("A")
+    assert turn.spinout and turn.discarded == ["S", "S"] and race.car("A").discard.count("S") == 2
+    calm = with_event(board({"A": {"at": 8, "gear": 1, "hand": "4441233"}, "B": {"at": 3}}), 17)
+    calm.round(A=(1, "1"), B=(1, "1"))  # no spinout: no Stress comes, and the discard is refused (nothing changes)
+    calm.reject("cards_discarded", car="A", cards=["S", "S"], rule="11.1")
+
+
 def test_21_13_22_6_tunnels_win_over_an_event_that_allows_discards() -> None:
     """Event 17 lets Stress be discarded, but not from a tunnel space (Spain 17–24)."""
     spain = load_track_data("spain")
