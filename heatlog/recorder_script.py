@@ -69,12 +69,16 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("setup_shuffle", r"^(\S+) shuffles the starting deck \[Enter\]: $"),
         ("setup_shuffle", r"^(\S+)'s starting shuffle: .*: $"),
         ("garage", r"^Garage market, round \d: the \d+ cards revealed: ()$"),
-        ("garage", r"^(\S+) (?:picks|takes|gives back) .*: $"),
+        # the draft's own words (a narration line such as "takes 2 Stress, gear 1; is eliminated: ..." is none)
+        ("garage", r"^(\S+) (?:picks one of|picks a card|takes 3 upgrades|gives back one of) .*: $"),
         ("speed", r"^(\S+): .* is worth \([^)]*\): $"),
         ("accelerate", r"^(\S+): accelerate with .*\? \(y/n\): $"),
         ("unpayable", r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $"),
         ("scrap", r"^scrap for (\S+) \(\d+ to go\): .*: $"),
         ("salvage_shuffle", r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $"),
+        ("sponsor", r"^(\S+) draws a sponsorship card \(.*\): which card\? $"),  # MODULES.md 21.4, 21.7
+        ("swap", r"^(\S+) picked first: swap an upgrade .*, Enter = keep: $"),  # 21.2
+        ("heat_removed", r"^(\S+) completes a lap: a Heat card leaves the game.*\? $"),  # 21.8 event 18, MA23
     )
 )
 
@@ -166,6 +170,15 @@ def answer(
         if t == "upgrades_dealt":
             return _cards(nxt["cards"])
         return nm(nxt["card"])
+    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the card drawn, by its token (or its short name)
+        assert t == "sponsor_drawn" and c == car, (kind, car, nxt)
+        return str(nxt["card"]).lower()
+    if kind == "swap":  # 21.2: GIVE TAKE, or Enter to keep
+        assert t == "upgrade_swapped" and c == car, (kind, car, nxt)
+        return f"{nxt['give']} {nxt['take']}".lower() if "give" in nxt else ""
+    if kind == "heat_removed":  # 21.8 event 18, MA23
+        assert t == "heat_removed" and c == car, (kind, car, nxt)
+        return str(nxt["from"])
     if kind == "speed":
         assert t == "speed_chosen", (kind, car, nxt)
         return str(nxt["speed"])

@@ -53,7 +53,7 @@ from .engine.track import Track
 from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
-from .races import race_started_event, table_setup_events
+from .races import race_started_event
 from .store import GENESIS, canonical, chain_hash
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
@@ -597,11 +597,26 @@ def next_race(
     label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
     race = log.new_race(ev, grid=grid, name=label)
     if view.mode == "table" and view.garage is None:  # # 18.4: with the Garage the draft comes first (the recorder)
-        proj = log.project(race)
-        for setup_ev in table_setup_events(grid):
-            _, proj = log.append(race, setup_ev, proj)
+        _table_deal(log, race)
     enter_race(log, season, index, race)
     return race
+
+
+def _table_deal(log: RaceLog, race: int) -> None:
+    """What every table does before round 1, in table mode: each car shuffles and draws to the race's hand size
+    (# 1.2; 8 or 6 under events 5 and 9, # 21.8): the counts the race itself waits for."""
+    from .engine.decide import waiting_for  # noqa: PLC0415
+
+    proj = log.project(race)
+    while proj.state.phase == "deal":
+        w = waiting_for(proj.state)
+        if w.due == "deck_shuffled":
+            ev: Event = {"type": "deck_shuffled", "v": 1, "car": w.cars[0]}
+        elif w.due == "cards_drawn":
+            ev = {"type": "cards_drawn", "v": 1, "car": w.cars[0], "count": w.count}
+        else:  # pragma: no cover - the deal waits for nothing else
+            break
+        _, proj = log.append(race, ev, proj)
 
 
 def enter_race(log: RaceLog, season: int, index: int, race: int) -> None:

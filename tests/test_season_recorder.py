@@ -94,3 +94,19 @@ def test_MA23_the_recorder_asks_where_event_18s_heat_card_came_from(tmp_path: Pa
     q = advance(race.state).question
     assert q.kind == "heat_removed" and q.car == "A" and q.options == ("hand", "discard", "deck")
     assert "from hand, discard or deck" in q.prompt
+
+
+@pytest.mark.parametrize(("event", "size"), [(5, 8), (9, 6), (7, 7)])
+def test_21_8_MA26_season_next_deals_the_table_to_the_events_hand_size(tmp_path: Path, event: int, size: int) -> None:
+    """In table mode ``season next`` records the deal every table does (shuffle, draw): to the race's hand size,
+    so a race of event 9 can start at all (a draw of 7 into a hand of 6 is refused, # 12.2)."""
+    from heatlog.season import new_season, next_race
+
+    log = RaceLog(tmp_path / "s.db")
+    season = new_season(log, drivers=cars(2), races=[("usa", event)], mode="table")
+    race = next_race(log, season, seed=1)
+    state = log.project(race).state
+    assert state.phase == "race" and waiting_for(state).due == "gear_chosen"
+    assert all(c.hand_size == size for c in state.cars.values())
+    draws = [e.event for e in log.store.events(race) if e.event["type"] == "cards_drawn"]
+    assert [d["count"] for d in draws] == [size, size]

@@ -110,10 +110,21 @@ def open_to_table(events: list[Event]) -> list[Event]:
 
     out: list[Event] = []
     state: RaceState | None = None
+    lap_heat = _lap_heat_removed(events[0])
+    open_state: RaceState | None = None
+    open_turns: dict[tuple[int, str], Any] = {}  # (round, car) -> the open replay's turn (event 18's sources)
     for ev in events:
+        if lap_heat:
+            if open_state is not None and open_state.turn is not None:  # the turn this event may close
+                open_turns[(open_state.turn.round, open_state.turn.car)] = open_state.turn
+            open_state = apply(open_state, ev, atomic=False)
+            if open_state.turn is not None:
+                open_turns[(open_state.turn.round, open_state.turn.car)] = open_state.turn
         new = _project(ev)
         if new is None:
             continue
+        if lap_heat and state is not None:
+            _heat_removed_due(state, open_turns, new, out)
         if state is not None:
             # An event of another car closes the current turn implicitly (docs/design.md); the next turn
             # then starts inside that event. Close it here, as apply() would, so the reveal of the next car
@@ -128,6 +139,38 @@ def open_to_table(events: list[Event]) -> list[Event]:
         out.append(new)
         _reveals_due(state, played, out)
     return out
+
+
+def _lap_heat_removed(start: Event) -> bool:
+    """Whether the race plays event 18 (MODULES.md 21.8, MA23: a Heat card leaves the game at each lap)."""
+    block = start.get("championship") if "championship" in (start.get("modules") or []) else None
+    card = (block or {}).get("event", {}).get("card", {}) if isinstance(block, dict) else {}
+    return bool(isinstance(card, dict) and card.get("effects", {}).get("lap_heat_removed"))
+
+
+def _heat_removed_due(state: RaceState, open_turns: dict[tuple[int, str], Any], new: Event, out: list[Event]) -> None:
+    """Event 18 (MA23): where the table-mode log cannot know which pile the lap's Heat card leaves from (an empty
+    Engine and a hidden hand that may hold Heat), the table says it: insert the ``heat_removed`` the open log's
+    own turn took, just before the event that would otherwise be refused for it."""
+    from .errors import HeatlogError  # noqa: PLC0415
+
+    while True:
+        preview = state.copy()
+        try:
+            apply(preview, new, atomic=False)
+            return
+        except HeatlogError:
+            turn = preview.turn
+            if turn is None or not turn.owed or turn.owed[0] != "heat_removed":
+                return  # refused for another reason: apply() below says why
+        done = len(turn.heat_removed)
+        mine = open_turns.get((turn.round, turn.car))
+        sources = mine.heat_removed if mine is not None else []
+        if done >= len(sources) or sources[done] == "engine":
+            return
+        ev: Event = {"type": "heat_removed", "v": 1, "car": turn.car, "from": sources[done]}
+        apply(state, ev, atomic=False)
+        out.append(ev)
 
 
 def _reveals_due(state: RaceState, played: dict[str, deque[list[str]]], out: list[Event]) -> None:

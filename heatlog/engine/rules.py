@@ -1089,6 +1089,8 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     if limit is not None and len(cards) > limit:
         raise _illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
+    if turn.owed:  # step 7 left a chance outcome to record first (a sponsorship card drawn, event 18's Heat card)
+        raise _owed(state, ev, turn)
     if turn.sub != DISCARD:
         raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
     _no_tunnel_discard(state, ev, car)  # # 22.6: where the car is when it would discard (after its move)
@@ -1159,6 +1161,8 @@ def _heat_removed(state: RaceState, ev: Event) -> None:
     """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
     know (table mode, empty Engine, a hand that may hold Heat)."""
     car, turn = _turn_car(state, ev, "removing a Heat card")
+    if REACT <= turn.sub < DISCARD and not turn.owed:
+        _close_until(state, car, turn, DISCARD, ev)  # the card leaves on entering step 8: React and slipstream close
     if not turn.owed or turn.owed[0] != "heat_removed":
         raise _illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
     source = ev.get("from")
@@ -1368,7 +1372,7 @@ for _entry in (
     EventType("weather_drawn", lambda st, ev: _weather_drawn(st, ev), module="weather", chance=True),
     EventType("road_conditions_drawn", lambda st, ev: _road_conditions_drawn(st, ev), module="weather", chance=True),
     EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
-    EventType("heat_removed", _heat_removed, module="championship", turn=True, chance=True),
+    EventType("heat_removed", _heat_removed, module="championship", turn=True, guarded=True, chance=True),
     EventType("sponsor_drawn", _sponsor_drawn, module="championship", turn=True, guarded=True, chance=True),
 ):
     register(_entry)

@@ -96,6 +96,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
     if state.phase == "weather":
         return _ask_weather(state)
+    if state.phase in ("sponsors", "garage"):  # MODULES.md 21.4, 21.2: a card dealt, the season draft's swap
+        from .season import ask_season
+
+        season = ask_season(state)
+        if season is not None:
+            return season
     if state.phase == "garage":
         return _ask_garage(state)
     if state.phase == "deal":
@@ -128,6 +134,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return _ask_legend_card(state)
     car = state.cars[w.cars[0]]
     name = car.name
+    if w.due == "sponsor_drawn":  # MODULES.md 21.7, MA30: a card the turn earned, drawn at once
+        from .season import ask_season
+
+        earned = ask_season(state, w)
+        assert earned is not None
+        return earned
     if w.due == "heat_removed":  # MODULES.md 21.8 event 18, MA23: only the table knows where the card is
         return Question(
             "heat_removed",

@@ -284,6 +284,10 @@ class Session:
             return self._trial([make_event("road_conditions_drawn", tokens=tokens)]), []
         if kind == "legend":
             return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))]), []
+        if kind in ("sponsor", "swap"):  # MODULES.md 21.4, 21.7 (the card drawn), 21.2 (the draft's swap)
+            from .season import season_event
+
+            return self._trial([season_event(self.view, q, s)]), []
         if kind == "heat_removed":  # MODULES.md 21.8 event 18, MA23
             where = [w for w in ("hand", "discard", "deck") if w.startswith(s.strip().lower() or "?")]
             if len(where) != 1:

@@ -331,6 +331,28 @@ def test_MA23_event_18_with_an_empty_engine_the_hand_then_the_discard_then_the_d
     assert race.turn.heat_removed == ["deck"] and race.car("A").deck == list(reversed(cards("123")))
 
 
+def test_MA23_the_tables_answer_closes_react_and_comes_before_the_discard() -> None:
+    """Table mode, an empty Engine, a hand that may hold Heat: a log that went on silently from React records
+    ``heat_removed`` next (it closes React and the slipstream, MA23 at step 8's entry); a discard first is
+    refused (the chance outcome is recorded before anything else of the turn) and changes nothing."""
+    race = with_event(
+        board(
+            {"A": {"at": 28, "gear": 2, "engine": 0, "hand": "44H2333", "discard": "H"}, "B": {"at": 1}},
+            laps=2,
+            mode="table",
+        ),
+        18,
+    )
+    race.gears(A=2, B=1)
+    race.reveal("A", "44")
+    assert race.turn.sub == 5
+    race.reject("cards_discarded", car="A", cards=["3"], rule="MA23")
+    race.ev("heat_removed", car="A", **{"from": "hand"})
+    assert race.turn.sub == 8 and race.turn.heat_removed == ["hand"] and not race.turn.owed
+    race.discard("A", "3")
+    assert race.last_turn("A").discarded == ["3"]
+
+
 def test_MA23_event_18_in_a_tunnel_is_not_a_discard() -> None:
     """The Heat card leaves the game on a tunnel space too (# 22.6 forbids discards from the hand only)."""
     tunnel = {**TRACK, "schema_version": 2, "special_spaces": {"flooded": [], "tunnel": list(range(1, 9))}}

@@ -1,0 +1,109 @@
+"""The recorder's questions of a championship race (MODULES.md 21), kept apart from the base and Garage ones:
+
+* **which sponsorship card was drawn** (``sponsor_drawn``), when the table is dealt the event's cards at the start
+  (# 21.4) or a turn earns one (# 21.7 press corners, 21.9 the first across the line, events 2 and 8; MA30: a
+  chance outcome the table sees, in table mode too): typed by its short name (``dramdo``, ``lord``), a unique
+  prefix or its token (``P83``), among the cards the sponsorship deck can still give;
+* **the first picker's swap** of the season's upgrade draft (``upgrade_swapped``, # 21.2, MA11): ``GIVE TAKE``
+  (an upgrade they own, a card left in the market) or Enter for no swap.
+
+The engine decides what the words mean and whether the event is legal (:func:`~heatlog.engine.modules.garage.
+card_named`, the rules); this file holds no copy of a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import RaceState
+from ..engine.decide import Waiting, waiting_for
+from ..engine.errors import MalformedInput
+from ..engine.modules.championship import ChampionshipDraft
+from ..engine.modules.garage import card_named
+from .notation import Event
+from .questions import Question, make_event
+
+KINDS = ("sponsor", "swap")
+NO_SWAP = ("", "-", "n", "no", "none", "keep")
+
+
+def sponsor_cards(state: RaceState) -> dict[str, dict[str, Any]]:
+    """Token -> {name, short} of the race's sponsorship cards (its card catalogue, # 21.5)."""
+    return {c.token: {"name": c.name, "short": c.short} for c in state.cards.cards if c.kind == "sponsor"}
+
+
+def ask_season(state: RaceState, w: Waiting | None = None) -> Question | None:
+    """The championship question the race asks now, or None when it asks something else."""
+    w = w if w is not None else waiting_for(state)
+    if w.due == "sponsor_drawn" and w.cars:
+        return _ask_sponsor(state, w.cars[0])
+    if w.due == "upgrade_swapped" and w.cars and state.garage is not None:
+        return _ask_swap(state, w.cars[0])
+    return None
+
+
+def _ask_sponsor(state: RaceState, name: str) -> Question:
+    deck = state.sponsor_deck
+    cards = sponsor_cards(state)
+    can = sorted(deck.available()) if deck is not None else sorted(cards)
+    shorts = tuple(str(cards[t]["short"]) for t in can if t in cards)
+    block = state.rules.options.get("championship") or {}
+    event = block.get("event", {}).get("card", {})
+    turn = state.turn
+    if state.phase == "sponsors":  # # 21.4: the event's cards, dealt before the deal
+        each = int(event.get("sponsor_cards", 0))
+        got = deck.dealt.get(name, 0) if deck is not None else 0
+        why = f"{event.get('name', 'the event')}: {each} each at the start, card {got + 1} of {each} (# 21.4)"
+    else:  # # 21.7, 21.9: earned in the turn, drawn at once
+        done = len(turn.sponsors_drawn) if turn is not None else 0
+        reasons = turn.earned if turn is not None else []
+        why = reasons[done] if done < len(reasons) else "earned this turn (# 21.7)"
+    return Question(
+        "sponsor",
+        name,
+        f"{name} draws a sponsorship card ({why}): which card? ",
+        None,
+        "its name as printed, short: " + " ".join(shorts) + " (Tab completes; # 21.5, MA30)",
+        shorts,
+    )
+
+
+def _ask_swap(state: RaceState, name: str) -> Question:
+    from .garage import card_label
+
+    g = state.garage
+    assert g is not None
+    draft = g.draft
+    assert isinstance(draft, ChampionshipDraft)
+    mine = tuple(dict.fromkeys(card_label(c, g.cards) for c in draft.owned[name]))
+    left = tuple(dict.fromkeys(card_label(c, g.cards) for c, n in (draft.left or {}).items() for _ in range(n)))
+    shown = " ".join(left) if draft.left is not None else "(the market's cards were not noted)"
+    return Question(
+        "swap",
+        name,
+        f"{name} picked first: swap an upgrade (GIVE TAKE) for one left in the market ({shown}), Enter = keep: ",
+        "keep",
+        f"{name} owns {' '.join(mine)}; the rest of the market leaves the game (# 21.2, MA11)",
+        mine + tuple(c for c in left if c not in mine),
+    )
+
+
+def season_event(state: RaceState, q: Question, text: str) -> Event:
+    """The event an answer to :func:`ask_season`'s question makes (the rules check it when it is applied)."""
+    words = text.replace(",", " ").split()
+    if q.kind == "sponsor":
+        if len(words) != 1:
+            raise MalformedInput(
+                f"type the one sponsorship card {q.car} drew, e.g. {q.options[0] if q.options else 'P80'}"
+            )
+        return make_event("sponsor_drawn", car=q.car, card=card_named(words[0], sponsor_cards(state)))
+    if q.kind == "swap":
+        if text.strip().lower() in NO_SWAP:
+            return make_event("upgrade_swapped", car=q.car)
+        g = state.garage
+        assert g is not None
+        if len(words) != 2:
+            raise MalformedInput("type the upgrade given back and the card taken from the market (GIVE TAKE), or Enter")
+        give, take = (card_named(word, g.cards) for word in words)
+        return make_event("upgrade_swapped", car=q.car, give=give, take=take)
+    raise MalformedInput(f"nothing to answer here ({q.kind})")  # pragma: no cover
