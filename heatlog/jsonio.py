@@ -59,18 +59,27 @@ def _parse_float(text: str) -> float:
 
 # Integers longer than sys.get_int_max_str_digits() (4300) raise ValueError in the C scanner itself.
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_parse_float)
+#: The decoder's C scanner: (value, end) of the JSON value at an index (the same hooks: constants, floats).
+_SCAN: Any = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def _where(where: str) -> str:
     return f"{where}: " if where else ""
 
 
-def loads(text: str, where: str = "") -> Any:
-    """Parse one JSON text. ``where`` ("track file x.json", "line 12") prefixes the message of a refusal."""
+def loads(text: str, where: str = "", *, encodable: bool = False) -> Any:
+    """Parse one JSON text. ``where`` ("track file x.json", "line 12") prefixes the message of a refusal.
+    ``encodable``: the caller knows ``text`` holds no raw lone surrogate (:func:`heatlog.store.parse_jsonl`
+    knows it of a whole ASCII file at once), so only ``\\u`` escapes can make one."""
     if not isinstance(text, str):
         raise MalformedInput(f"{_where(where)}not JSON text")
     try:
-        value = _DECODER.decode(text)
+        try:  # the C scanner alone, without JSONDecoder.decode's per-call work (an import reads thousands)
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            end = -1
+        if end != len(text):  # leading or trailing space, several values, not JSON: the full decoder says which
+            value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
         raise MalformedInput(f"{_where(where)}not valid JSON: {at}: {exc.msg}") from None
@@ -80,7 +89,8 @@ def loads(text: str, where: str = "") -> Any:
         why = "a number has too many digits" if "digits" in str(exc) else str(exc)[:200]
         raise MalformedInput(f"{_where(where)}not valid JSON: {why}") from None
     deep = text.count("[") + text.count("{") > MAX_DEPTH  # else the nesting cannot exceed MAX_DEPTH
-    surrogates = "\\u" in text or _has_surrogate(text)  # a lone surrogate is escaped, or came raw from argv
+    # a lone surrogate is escaped, or came raw from argv
+    surrogates = "\\u" in text or (not encodable and _has_surrogate(text))
     if deep or surrogates:
         check_json_value(value, where, surrogates=surrogates)
     return value

@@ -639,7 +639,7 @@ class EventStore:
         """Create a new (root) race with its first ``events`` and return its id: the race and its events are
         one transaction, so a refused event leaves no empty race behind."""
         meta_text = self._encode_meta(meta)
-        encoded = [self._encode(event) for event in events]
+        encoded = [self._encode_text(event) for event in events]
         with self._tx(write=True) as conn:
             cur = conn.execute(
                 "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
@@ -650,8 +650,8 @@ class EventStore:
             try:
                 rows = []
                 last_hash, recorded = GENESIS, _now()
-                for seq, (type_, v, text) in enumerate(encoded, start=1):
-                    digest = chain_hash(last_hash, text.encode())
+                for seq, (type_, v, text, raw) in enumerate(encoded, start=1):
+                    digest = chain_hash(last_hash, raw)
                     rows.append((race, seq, type_, v, text, recorded, last_hash, digest))
                     last_hash = digest
                 conn.executemany(_INSERT, rows)  # one statement for the whole batch (an import: thousands)
@@ -862,6 +862,12 @@ class EventStore:
 
     @staticmethod
     def _encode(event: Any) -> tuple[str, Any, str]:
+        type_, v, text, _ = EventStore._encode_text(event)
+        return type_, v, text
+
+    @staticmethod
+    def _encode_text(event: Any) -> tuple[str, Any, str, bytes]:
+        """(type, v, canonical text, its bytes) of an event to store: the text is encoded once, for the hash."""
         if not isinstance(event, dict):
             raise MalformedInput(f"an event must be a JSON object, not {type(event).__name__}")
         type_ = event.get("type")
@@ -869,10 +875,11 @@ class EventStore:
             raise MalformedInput('an event needs a "type" (a string)')
         v = event.get("v")
         try:
-            payload = canonical(event)
+            text = _CANONICAL(event)
+            raw = text.encode()
         except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
             raise MalformedInput(f"the event cannot be stored as JSON: {exc}") from None
-        return type_, v if isinstance(v, int) and not isinstance(v, bool) else None, payload.decode()
+        return type_, v if isinstance(v, int) and not isinstance(v, bool) else None, text, raw
 
     def _tail(self, conn: sqlite3.Connection, race: int) -> tuple[int, str]:
         """(last seq, last hash) of the effective log, read inside the write transaction."""
@@ -1040,8 +1047,19 @@ class EventStore:
     def verify_read(self, race: int) -> tuple[list[Problem], list[tuple[int, dict[str, Any] | None]]]:
         """:meth:`verify` and :meth:`lenient_log` in one pass (each row read and decoded once): every problem,
         and (seq, event or None) of the effective log."""
+        return self._verify(race)
+
+    def _segment_rows(self, conn: sqlite3.Connection, args: tuple[int, int, int]) -> list[Any]:
+        """The rows of one segment for :meth:`_verify`: decoded by SQLite's own UTF-8 reader (no Python call per
+        column: an audit reads every row of every race), or, when a column is not UTF-8, read again with
+        surrogate escapes (:meth:`_raw_text`) so the damaged row is reported and the audit goes on."""
+        try:
+            return conn.execute(_SELECT_EVENTS, args).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
         with self._raw_text():
-            return self._verify(race)
+            return conn.execute(_SELECT_EVENTS, args).fetchall()
 
     def _verify(self, race: int) -> tuple[list[Problem], list[tuple[int, dict[str, Any] | None]]]:
         problems: list[Problem] = []
@@ -1059,7 +1077,7 @@ class EventStore:
                         problems.append(
                             Problem(race, seq, "stray", f"row {seq} lies inside the shared prefix (1..{low})")
                         )
-                rows = conn.execute(_SELECT_EVENTS, (seg_race, low, high)).fetchall()
+                rows = self._segment_rows(conn, (seg_race, low, high))
                 for seg_row in rows:
                     _, seq, type_, v, payload, _, prev_hash, hash_ = seg_row
                     if isinstance(payload, bytes):
@@ -1113,8 +1131,8 @@ class EventStore:
                         read.append((int(seq), None))
                     else:
                         read.append((int(seq), event))
-                        try:
-                            is_canonical = canonical(event) == raw
+                        try:  # text, not bytes: the same verdict (raw is text.encode()) without an encode
+                            is_canonical = _CANONICAL(event) == text
                         except ValueError:
                             is_canonical = False
                         if not is_canonical:
@@ -1500,11 +1518,14 @@ def parse_jsonl(
 
     out: list[tuple[int, dict[str, Any]]] = []
     bad: list[str] = []
+    # ASCII text (an export, unless a name has an accent) holds no raw lone surrogate: no check per line. str
+    # knows whether it is ASCII, so asking costs nothing.
+    encodable = text.isascii()
     for number, line in json_lines(text):
         if not line.strip():
             continue
         try:
-            value = loads(line)
+            value = loads(line, encodable=encodable)
         except MalformedInput as exc:
             bad.append(f"line {number}: {exc.message}")
             continue

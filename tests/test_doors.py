@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from edges import one_error_line, run, state_of
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from heatlog import jsonio
 from heatlog.engine.errors import MalformedInput
@@ -54,6 +56,43 @@ def test_the_one_reader_refuses_what_is_not_json_data(text: str, words: str) -> 
     with pytest.raises(MalformedInput) as exc:
         jsonio.loads(text, "the event")
     assert words in exc.value.message and exc.value.message.startswith("the event: ")
+
+
+def _full_decoder(text: str) -> object:
+    """What :func:`jsonio.loads` answered before its C-scanner fast path: the decoder's ``decode`` always."""
+    def no_scan(text: str, i: int) -> object:
+        raise StopIteration
+
+    saved = jsonio._SCAN
+    jsonio._SCAN = no_scan
+    try:
+        return ("value", jsonio.loads(text, "x"))
+    except MalformedInput as err:
+        return ("refused", err.message)
+    finally:
+        jsonio._SCAN = saved
+
+
+_JSONISH = st.text(alphabet=st.sampled_from(list('{}[]",:0123456789.eE+-tfnrulasNIy \\\n\tx\u2028é')), max_size=30)
+_EVENTISH = st.from_regex(r'\s*\{"type": ?"[a-z_]{1,8}"(, ?"[a-z]": ?-?[0-9]{1,3})?\}\s*', fullmatch=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_JSONISH, _EVENTISH))
+@example(" 1")
+@example("1 ")
+@example("1 2")
+@example("")
+@example('"\\ud800"')
+@example("[NaN]")
+def test_the_fast_path_reads_every_text_as_the_full_decoder(text: str) -> None:
+    """An import reads each line with the decoder's C scanner alone (issue 9, speed); a text it does not read
+    whole (spaces around it, several values, not JSON) goes to the full decoder: same value, or same refusal."""
+    try:
+        fast = ("value", jsonio.loads(text, "x"))
+    except MalformedInput as err:
+        fast = ("refused", err.message)
+    assert fast == _full_decoder(text)
 
 
 def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:

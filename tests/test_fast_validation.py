@@ -175,3 +175,23 @@ def test_validate_event_verdict_is_jsonschemas(event: dict[str, Any]) -> None:
     except validation.MalformedInput:
         accepted = False
     assert accepted == jsonschema_ok(event)
+
+
+def test_a_pattern_remembers_only_what_matched_and_only_so_many() -> None:
+    """The compiled ``pattern`` keeps the strings seen to match (issue 9, speed: a log repeats its names and
+    cards): a refusal is never remembered, a remembered match is one the regex gave, and the memory is bounded
+    whatever a hostile file holds."""
+    from heatlog.validation import _Matches
+
+    m = _Matches("^[A-Z][a-z]*$")
+    assert m.match("Ann") and "Ann" in m.good
+    assert not m.match("ann") and "ann" not in m.good
+    assert not m.match("Ann ") and m.good == {"Ann"}
+    for i in range(2 * _Matches.LIMIT):
+        assert m.match("A" + "a" * (i % 50) + "b" * (i // 50))
+    assert len(m.good) == _Matches.LIMIT
+    ok = {"type": "boost", "v": 1, "car": "Ann"}
+    bad = {"type": "boost", "v": 1, "car": "Ann\u2028"}  # a line separator: not a typable name
+    for _ in range(3):  # the same verdicts once the name is remembered
+        assert validation.event_errors(ok) == []
+        assert validation.event_errors(bad) != []
