@@ -217,3 +217,23 @@ def test_a_race_with_a_car_stuck_for_good_is_stopped_unfinished_not_a_crash(tmp_
     out = json.loads(run(*args, "--json", db=tmp_path / "s.db").stdout)
     assert out["over"] is False and out["rounds"] == 200 and out["order"][-1]["car"] == "Green"
     assert run("audit", "--race", "1", db=tmp_path / "s.db").returncode == 0
+
+
+def test_18_playout_and_review_of_a_garage_race_on_what_a_car_knew(tmp_path: Path) -> None:
+    """The sample race with every module (Garage draft, Legends, weather) through the real entry point: a playout
+    as Red (its information set: its own hand and upgrades, every other hand drawn from what it knew, MODULES.md
+    18.1), the same on two workers, and a review of one round (they refused Garage races before)."""
+    db = tmp_path / "h.db"
+    sample = Path(__file__).resolve().parent.parent / "replays" / "usa-garage-legends-weather.jsonl"
+    assert run("import", str(sample), db=db).returncode == 0
+    outs = []
+    for workers in ("1", "2"):
+        r = run("playout", "--round", "5", "-k", "12", "--seed", "1", "--as", "Red", "--workers", workers, "--json",
+                db=db)
+        assert r.returncode == 0, r.stderr
+        outs.append(json.loads(r.stdout))
+    assert outs[0] == outs[1] and outs[0]["viewer"] == "Red" and outs[0]["playouts"] == 12
+    assert {c["car"] for c in outs[0]["cars"]} == {"Red", "Blue", "Green", "Legend-Black", "Legend-Gray"}
+    r = run("review", "--car", "Red", "--round", "3", "--screen", "2", "--keep", "1", "--max-playouts", "4", db=db)
+    assert r.returncode == 0, r.stderr
+    assert "Red: 5 of 5 decisions reviewed" in " ".join(r.stdout.split())
