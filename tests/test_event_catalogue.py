@@ -49,6 +49,9 @@ def test_dispatch_reads_the_catalogue() -> None:
     state = apply(None, start)
     with pytest.raises(MalformedInput, match="unknown event type 'turbo'"):
         apply(state, {"type": "turbo", "v": 1})
+    for kind in ([], {}, None, 3):  # hostile input is refused the same way, never a TypeError (principle 7)
+        with pytest.raises(MalformedInput, match="unknown event type"):
+            apply(state, {"type": kind, "v": 1})
 
 
 def test_docs_list_each_type_with_its_nature() -> None:

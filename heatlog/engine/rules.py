@@ -1419,7 +1419,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         return new
     if state is None:
         raise _malformed(None, event, "the first event of a race is race_started")
-    entry = REGISTRY.get(kind)  # type: ignore[arg-type]
+    entry = REGISTRY.get(kind) if isinstance(kind, str) else None  # (an unhashable type is no type either)
     if entry is None:
         raise _malformed(state, event, f"unknown event type {kind!r}")
     turn = state.turn
