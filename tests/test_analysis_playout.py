@@ -74,6 +74,35 @@ def test_common_random_numbers_make_identical_sides_identical(info: Any) -> None
     assert indep.outcomes[0] != indep.outcomes[1]
 
 
+def test_sides_that_leave_the_same_world_are_played_once_with_the_same_outcome(
+    info: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sides whose events leave the drawn world in the same state are one race under common random
+    numbers: it is played once, and its outcome is the one playing both gives."""
+    import heatlog.analysis.playout as playout_module
+    from heatlog.engine.state import RaceState
+
+    calls: list[int] = []
+    real = playout_module.play_out
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(playout_module, "play_out", counting)
+    once = playouts(info, 8, seed=4, sides=[[], [], []])
+    assert len(calls) == 8  # one race per playout for the three sides
+    calls.clear()
+    playouts(info, 8, seed=4, sides=[[], []], crn=False)  # own numbers per side: never merged
+    assert len(calls) == 16
+    calls.clear()
+    monkeypatch.setattr(RaceState, "__eq__", lambda a, b: False)  # no two worlds alike: every side played
+    calls.clear()
+    every = playouts(info, 8, seed=4, sides=[[], [], []])
+    assert len(calls) == 24
+    assert once.outcomes == every.outcomes
+
+
 def test_common_random_numbers_reduce_the_variance_of_a_real_difference(race: list[Event]) -> None:
     """A different gear for one car at step 1: the paired difference has a smaller variance than the
     difference of independent playouts (measured on the same playouts: var(A) + var(B) against var(A − B))."""

@@ -10,7 +10,8 @@ bots play every side to the end with a second seeded generator for later shuffle
 **Common random numbers**: all sides of playout ``i`` start from the same world and use the same
 generator seed, so a difference between sides is the difference of their events, not of luck. A world in
 which some side's events are impossible (a reveal of cards the sampled hand lacks) is drawn again, for all
-sides: the sample is then conditioned on every side being possible.
+sides: the sample is then conditioned on every side being possible. Sides whose events leave the drawn world
+in the same state are played once (with common random numbers they would play the same race).
 
 Seeds are derived from ``(seed, i)`` by SHA-256, chunks have a fixed size and results come back in index
 order: the same seed gives the same result on any executor, with any number of workers. Playouts are never
@@ -121,8 +122,18 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
             f"no world drawn from what was known allows every side's events ({MAX_TRIES} tries): "
             f"they cannot all be possible; the last refusal: {refusal}"
         )
+    # Sides whose events left the world in the same state (e.g. declining a slipstream and going on) would play
+    # the same race: with common random numbers their outcome is the same, so it is played once.
+    same_as: list[int | None] = [None] * len(worlds)
+    if job.crn:
+        for k in range(1, len(worlds)):
+            same_as[k] = next((j for j in range(k) if same_as[j] is None and worlds[j] == worlds[k]), None)
     out: list[Outcome] = []
     for k, w in enumerate(worlds):
+        twin = same_as[k]
+        if twin is not None:
+            out.append(out[twin])
+            continue
         stream = "play" if job.crn else f"play/{k}"
         # One generator per car for its reshuffles and one for its bot's choices: with common random numbers a
         # car's k-th reshuffle and k-th random choice use the same numbers on every side, whenever they come.
