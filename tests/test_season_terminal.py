@@ -123,3 +123,17 @@ def test_21_8_the_event_cards_questions_through_the_terminal(tmp_path: Path, eve
             state = apply(state, ev)
         assert state is not None and state.eliminated and state.phase == "over"
         assert "is eliminated" in screen
+
+
+def test_MA23_every_simulated_event_18_race_has_its_table_log(tmp_path: Path) -> None:
+    """open_to_table gives each race the table would record, ``heat_removed`` included where only the table knows
+    the pile (a draw recorded before it is refused: the chance outcome comes first)."""
+    asked = 0
+    for seed in range(1, 40):
+        expected, _ = season_race(tmp_path / f"s{seed}.db", 18, seed)
+        state = None
+        for ev in expected:
+            state = apply(state, ev)
+        assert state is not None and state.phase == "over"
+        asked += sum(1 for e in expected if e["type"] == "heat_removed")
+    assert asked > 20

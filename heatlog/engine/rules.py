@@ -1009,6 +1009,8 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
     if turn.sub == REACT and target > REACT and "react_uses" not in state.rules.plain:
         _react_may_end(state, car, turn, ev)  # (the base pool has no mandatory use)
     advance(state, car, turn, target)
+    if target == REPLENISH and turn.owed and state.turn is turn:
+        raise _owed(state, ev, turn)  # step 7 left a chance outcome (MA23, MA30): it comes before the draw
 
 
 def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
