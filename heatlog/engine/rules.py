@@ -22,7 +22,6 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
-from .modules import championship as _championship
 from .modules import circuits
 from .modules import garage_race as _garage
 from .modules import legends as _legends
@@ -1182,6 +1181,8 @@ def _heat_removed(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
         if know.deck_max(HEAT) == 0:
             raise _illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
+    from .modules import championship as _championship  # noqa: PLC0415  (loaded by the races that use it)
+
     _championship.remove_lap_heat(state, car, source)
     turn.heat_removed.append(source)
     turn.owed.pop(0)
@@ -1405,7 +1406,24 @@ def _legends_rules(rules: Rules, options: Any) -> Rules:
 register_module("legends", _legends_rules)
 register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
 _garage.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
-_championship.register()  # # 21.2: the season draft's swap, after the Garage's draft events
+
+
+def _championship_rules(rules: Rules, options: Any) -> Rules:
+    """The championship module's Rules points (# 21.8), its package imported by the first race that lists it:
+    a base race's commands start without creating its dataclasses (issue 10: start-up)."""
+    from .modules import championship  # noqa: PLC0415
+
+    return championship.build(rules, options)
+
+
+def _upgrade_swapped(state: RaceState, ev: Event) -> None:
+    from .modules import championship  # noqa: PLC0415  (as _championship_rules)
+
+    championship.upgrade_swapped(state, ev)
+
+
+register_module("championship", _championship_rules)
+register(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))  # # 21.2: after the Garage's
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

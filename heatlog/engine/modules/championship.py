@@ -18,7 +18,7 @@ from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalEvent
-from ..ruleset import Rules, register_module
+from ..ruleset import Rules
 from ..track import Corner, Track
 from .garage import Draft, Event, _illegal, _malformed, market_size
 
@@ -881,18 +881,9 @@ def draft_leftovers(events: Sequence[Event]) -> dict[str, int] | None:
     return {c: n for c, n in sorted(box.items()) if n > 0}
 
 
-def _upgrade_swapped(state: RaceState, ev: Event) -> None:
+def upgrade_swapped(state: RaceState, ev: Event) -> None:
+    """The handler of ``upgrade_swapped``, registered with the module by ``rules.py`` (which imports this
+    package only for a race that lists it, issue 10: start-up)."""
     from .garage_race import draft_event  # noqa: PLC0415  (the Garage's phase; it imports the step machine)
 
     draft_event(state, ev)  # # 21.2: the season draft (ChampionshipDraft) checks and applies it
-
-
-def register() -> None:
-    """The championship's own draft event in the catalogue (after the Garage's, # 21.2)."""
-    from ..events import EventType  # noqa: PLC0415
-    from ..events import register as register_event  # noqa: PLC0415
-
-    register_event(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))
-
-
-register_module("championship", build)
