@@ -232,3 +232,47 @@ def test_cli_review_json_table_and_html(tmp_path: Path) -> None:
     assert 'class="eval"' in dom and 'data-car="Red"' in dom
     bad = run("review", "--car", "Nobody", db=db)
     assert bad.returncode == 1 and "Nobody" in bad.stderr
+
+
+def test_steps_1_2_are_judged_without_the_other_cars_choices_of_that_round() -> None:
+    """# 2.1: steps 1–2 are simultaneous. The log writes the cars' gears and plays one after another, but a
+    car's gear or play is judged on what it knew before any car shifted or played that round: another car's
+    play earlier in the log (revealed at its step 3) must not be seen, and changing it changes nothing."""
+    from heatlog.analysis import information_set
+    from heatlog.engine import apply
+    from heatlog.engine.game import legal_decisions
+
+    events = race()
+    points = [
+        p
+        for p in decision_points(events, "Red")
+        if p.kind == "cards" and any(events[k]["type"] == "cards_played" for k in p.hidden)
+    ]
+    assert points, "no play of Red after another car's play in the log"
+    p = points[0]
+    other = {events[k]["car"] for k in p.hidden if events[k]["type"] == "cards_played"}
+    assert other, "no other car's play before Red's"
+    # The car it knew about: nothing played by the others this round, so nothing of theirs is revealed.
+    info = information_set(p.known(events), "Red")
+    assert all(info.public.cars[c].committed is None for c in other)
+    assert all(not info.committed.get(c) for c in other)
+    known = p.known(events)
+    assert not any(ev["type"] == "cards_played" and ev["car"] in other for ev in known[-len(p.hidden) - 1 :])
+    # Another legal play of one of those cars, written in its place: the same review of Red's play.
+    k = next(k for k in p.hidden if events[k]["type"] == "cards_played")
+    state = None
+    for ev in events[:k]:
+        state = apply(state, ev, atomic=False)
+    played = {json.dumps(events[k]["cards"], sort_keys=True)}
+    alt = next(
+        o
+        for o in legal_decisions(state, events[k]["car"])  # type: ignore[arg-type]
+        if o["type"] == "cards_played" and json.dumps(o["cards"], sort_keys=True) not in played
+    )
+    changed = events[:k] + [{**events[k], "cards": alt["cards"]}] + events[k + 1 : p.index + 1]
+    replay(changed)  # still a legal log
+    a = review_race(events[: p.index + 1], ["Red"], settings=SMALL, only=at_point(events, p.index)).to_dict()
+    b = review_race(changed, ["Red"], settings=SMALL, only=at_point(changed, p.index)).to_dict()
+    a.pop("seconds"), b.pop("seconds")
+    assert a["cars"][0]["summary"]["decisions"] == 1
+    assert a == b

@@ -147,7 +147,7 @@ def review_race(
     n_cars = len(final.cars)
 
     def review_one(p: DecisionPoint, fut: Future[Any] | None) -> PointReview:
-        info = fut.result() if fut is not None else infoset_for(events[: p.index], p.car)
+        info = fut.result() if fut is not None else infoset_for(p.known(events), p.car)
         return estimate_point(p, info, n_cars, settings, runners[p.car])
 
     # With a pool of workers, several decisions are reviewed at once (each in a thread of this process that
@@ -166,7 +166,7 @@ def review_race(
             p = next(queue, None)
             if p is None:
                 break
-            fut = executor.submit(infoset_for, events[: p.index], p.car) if executor is not None else None
+            fut = executor.submit(infoset_for, p.known(events), p.car) if executor is not None else None
             infosets.append((p, fut))
         while threads is not None and infosets and len(reviews) < at_once:
             reviews.append(threads.submit(review_one, *infosets.popleft()))

@@ -6,6 +6,11 @@ step could be left): its gear (step 1), its cards (step 2, or the reveal in tabl
 (step 5: cooldown, boost, adrenaline), slipstream (step 6) and the discard (step 8). The decision taken is
 the car's own event there, or "go on" when the log's next event closed the optional step instead.
 
+What the car knew at steps 1–2 excludes the other cars' steps 1–2 of the same round (# 2.1: every car shifts
+and plays at the same time, without waiting for the others): the log writes those choices one car after
+another, so a point at steps 1–2 lists them in ``hidden`` and :meth:`DecisionPoint.known` leaves them out of
+what the car saw; playouts from there let the other cars choose again.
+
 Only what the car could decide from what it knew is listed: in a table-mode race its hand was never
 recorded, so card plays, cooldowns and discards (whose options depend on the hand) are not reviewable and
 are skipped; gear, boost, adrenaline and slipstream are.
@@ -37,6 +42,8 @@ DECISION_KINDS = frozenset(
 )
 #: What a decision point is about, by the step the car is at.
 KIND_NAMES = ("gear", "cards", "react", "slipstream", "discard")
+#: The decisions of steps 1–2, which every car makes at the same time (# 2.1).
+_SIMULTANEOUS = frozenset(("gear_chosen", "cards_played"))
 _HAND_KINDS = frozenset(("cards_played", "cards_revealed", "cooldown", "cards_discarded"))
 
 
@@ -49,6 +56,16 @@ class DecisionPoint:
     car: str
     taken: Event  # canonical form, or {"type": "go_on", "car": …}
     options: list[Event]  # every legal decision, canonical, the taken one included
+    # indices in events[:index] of the other cars' steps 1–2 of this round, made at the same time (# 2.1)
+    hidden: tuple[int, ...] = ()
+
+    def known(self, events: Sequence[Event]) -> list[Event]:
+        """The log before the decision as the car saw it: events[:index] without the other cars' choices made
+        at the same time (# 2.1)."""
+        if not self.hidden:
+            return list(events[: self.index])
+        hidden = set(self.hidden)
+        return [ev for k, ev in enumerate(events[: self.index]) if k not in hidden]
 
 
 def point_kind(state: RaceState) -> str:
@@ -97,6 +114,7 @@ def decision_points(
     out: list[DecisionPoint] = []
     state: RaceState | None = None
     table = bool(events) and events[0].get("mode", "open") == "table"
+    simultaneous: list[int] = []  # this round's gears and plays at steps 1–2 (# 2.1), by index
     for i, ev in enumerate(events):
         if state is not None and state.phase == "race" and (rounds is None or state.round in rounds):
             mine = ev.get("car") == car and ev.get("type") in DECISION_KINDS
@@ -112,12 +130,19 @@ def decision_points(
                         car=car,
                         taken=taken,
                         options=options,
+                        hidden=tuple(k for k in simultaneous if events[k].get("car") != car)
+                        if state.turn is None
+                        else (),
                     )
                 )
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
             raise err.located() from None
+        if state.phase != "race" or state.turn is not None:
+            simultaneous.clear()  # step 3 has begun: what was played is revealed car by car from now on
+        elif ev.get("type") in _SIMULTANEOUS:
+            simultaneous.append(i)
     return out
 
 
