@@ -524,3 +524,34 @@ def test_18_a_review_of_a_garage_race_runs_on_what_the_car_knew():
     assert [(p.taken.mean_place, p.best.words, p.loss) for p in a] == [
         (p.taken.mean_place, p.best.words, p.loss) for p in b
     ]
+
+
+def test_what_the_others_did_at_the_same_time_is_not_known_at_steps_1_2() -> None:
+    """# 2.1: at steps 1–2 a car knows none of the other cars' gears and plays of that round, whatever order
+    the log writes them in; its own earlier gear it knows. At step 3 on, nothing is left out."""
+    from heatlog.analysis import as_known_by, made_at_the_same_time
+    from heatlog.engine import apply
+    from heatlog.simulate import simulate_race
+
+    events = simulate_race(None, track="usa", cars=3, seed=5)[1]
+    checked = 0
+    state = None
+    for i, ev in enumerate(events):
+        if state is not None and state.phase == "race" and state.turn is None and ev["type"] == "cards_played":
+            car = ev["car"]
+            hidden = made_at_the_same_time(events, i, car)
+            steps_1_2 = [j for j in range(i) if events[j]["type"] in ("gear_chosen", "cards_played")]
+            this_round = steps_1_2[-len(state.cars) * 2 :]
+            assert all(events[j]["car"] != car for j in hidden)
+            assert all(events[j]["type"] in ("gear_chosen", "cards_played") for j in hidden)
+            own_gear = [j for j in this_round if events[j]["car"] == car and events[j]["type"] == "gear_chosen"]
+            assert own_gear and own_gear[-1] not in hidden  # its own gear of this round: known
+            others = {events[j]["car"] for j in range(i) if j >= own_gear[-1] and events[j]["type"] == "cards_played"}
+            assert {events[j]["car"] for j in hidden if events[j]["type"] == "cards_played"} == others
+            known = as_known_by(events, i, car, at_steps_1_2=True)
+            assert len(known) == i - len(hidden)
+            checked += bool(others)
+        if state is not None and state.turn is not None:
+            assert as_known_by(events, i, ev.get("car"), at_steps_1_2=False) == events[:i]
+        state = apply(state, ev, atomic=False)
+    assert checked > 10

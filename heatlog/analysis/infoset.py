@@ -398,6 +398,31 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
     return state, filters
 
 
+#: The decisions of steps 1–2, which every car makes at the same time (# 2.1).
+SIMULTANEOUS = frozenset(("gear_chosen", "cards_played"))
+
+
+def made_at_the_same_time(events: Sequence[Event], i: int, car: str) -> tuple[int, ...]:
+    """Indices of the other cars' gears and plays that ``car`` could not know when deciding at ``events[i]``,
+    a decision at steps 1–2: every car shifts and plays at the same time (# 2.1), but a log writes them one
+    after another. They are the run of steps 1–2 events just before ``i`` (a round's steps 1–2 follow the
+    last car's draw of the round before, so the run holds nothing else); the caller says the point is at
+    steps 1–2 (for a point at step 3 or later, every play was made and is revealed car by car)."""
+    k = i
+    while k > 0 and events[k - 1].get("type") in SIMULTANEOUS:
+        k -= 1
+    return tuple(j for j in range(k, i) if events[j].get("car") != car)
+
+
+def as_known_by(events: Sequence[Event], i: int, car: str | None, *, at_steps_1_2: bool) -> list[Event]:
+    """The log before ``events[i]`` as ``car`` knew it: ``events[:i]`` without what the other cars did at the
+    same time (:func:`made_at_the_same_time`) when the point is at steps 1–2 (# 2.1)."""
+    if car is None or not at_steps_1_2:
+        return list(events[:i])
+    hidden = set(made_at_the_same_time(events, i, car))
+    return [ev for j, ev in enumerate(events[:i]) if j not in hidden]
+
+
 def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
     """The information set of ``car`` (None: public information only) after the effective log ``events``.
 
@@ -461,4 +486,5 @@ def sample(state: RaceState | InfoSet, car: str | None, rng: random.Random) -> R
     return info.sample(rng)
 
 
-__all__ = ["CarBelief", "Hand", "HeatlogError", "InfoSet", "information_set", "information_set_of_state", "sample"]
+__all__ = ["SIMULTANEOUS", "CarBelief", "Hand", "HeatlogError", "InfoSet", "as_known_by", "information_set",
+           "made_at_the_same_time", "information_set_of_state", "sample"]

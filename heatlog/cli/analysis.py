@@ -247,7 +247,7 @@ def compare(
 
     Example: heatlog compare 3 5 --playouts 300 --seed 1
     """
-    from ..analysis.infoset import information_set
+    from ..analysis.infoset import as_known_by, information_set
     from ..engine.errors import MalformedInput
 
     with open_log(db) as log:
@@ -287,7 +287,9 @@ def compare(
         if viewer is None and prefix.mode == "open":
             car = (xa or xb or {}).get("car")
             viewer = car if isinstance(car, str) else None
-        info = information_set(ea[:i], viewer)
+        # At steps 1–2 the viewer decided without the others' gears and plays of that round (# 2.1).
+        steps_1_2 = prefix.phase == "race" and prefix.turn is None
+        info = information_set(as_known_by(ea, i, viewer, at_steps_1_2=steps_1_2), viewer)
         cars = list(info.public.cars)
         first = pick_seed(seed)
         sides = [[xa] if xa is not None else [], [xb] if xb is not None else []]

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..analysis.infoset import made_at_the_same_time
 from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
 from ..engine.game import GO_ON, canonical, decision_key, legal_decisions, to_move
 
@@ -42,8 +43,6 @@ DECISION_KINDS = frozenset(
 )
 #: What a decision point is about, by the step the car is at.
 KIND_NAMES = ("gear", "cards", "react", "slipstream", "discard")
-#: The decisions of steps 1–2, which every car makes at the same time (# 2.1).
-_SIMULTANEOUS = frozenset(("gear_chosen", "cards_played"))
 _HAND_KINDS = frozenset(("cards_played", "cards_revealed", "cooldown", "cards_discarded"))
 
 
@@ -114,7 +113,6 @@ def decision_points(
     out: list[DecisionPoint] = []
     state: RaceState | None = None
     table = bool(events) and events[0].get("mode", "open") == "table"
-    simultaneous: list[int] = []  # this round's gears and plays at steps 1–2 (# 2.1), by index
     for i, ev in enumerate(events):
         if state is not None and state.phase == "race" and (rounds is None or state.round in rounds):
             mine = ev.get("car") == car and ev.get("type") in DECISION_KINDS
@@ -130,19 +128,13 @@ def decision_points(
                         car=car,
                         taken=taken,
                         options=options,
-                        hidden=tuple(k for k in simultaneous if events[k].get("car") != car)
-                        if state.turn is None
-                        else (),
+                        hidden=made_at_the_same_time(events, i, car) if state.turn is None else (),
                     )
                 )
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
             raise err.located() from None
-        if state.phase != "race" or state.turn is not None:
-            simultaneous.clear()  # step 3 has begun: what was played is revealed car by car from now on
-        elif ev.get("type") in _SIMULTANEOUS:
-            simultaneous.append(i)
     return out
 
 
