@@ -384,10 +384,13 @@ def new_season(
     sponsors_carry_over: bool = True,
     mode: str = "table",
     garage: Mapping[str, Any] | None = None,
+    weather: bool = False,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
     ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
-    18.3): one upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7)."""
+    18.3): one upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7).
+    ``weather``: the weather and road conditions in every race (MODULES.md 20), revealed after the draft
+    (# 21.3: BGA plays every championship race with them)."""
     if (published is None) == (races is None):
         raise MalformedInput("a season is a published one (1961 ... 1965) or a custom list of races, not both")
     if published is not None:
@@ -420,6 +423,8 @@ def new_season(
     }
     if garage is not None:
         ev["options"]["garage"] = season_garage_options(garage)
+    if weather:
+        ev["options"]["weather"] = True
     if published is not None:
         ev["published"] = published
     validate_against("season/season_started", ev)
@@ -463,6 +468,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
         laps=values.laps,
         mode=view.mode,
         garage=garage.to_dict() if garage is not None else None,
+        weather=bool(view.options.get("weather", False)),  # # 21.3: revealed after the draft
     )
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
@@ -647,15 +653,19 @@ def simulate_season(
     bots: Any = "heuristic",
     grid: str = "standings",
     garage: Mapping[str, Any] | None = None,
+    weather: bool = False,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
     entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
-    :func:`new_season`) the bots draft one upgrade before each race (# 21.2) and play their sponsorship cards."""
+    :func:`new_season`) the bots draft one upgrade before each race (# 21.2) and play their sponsorship cards;
+    ``weather`` (as :func:`new_season`): each race's weather tile and road tokens are drawn."""
     from .simulate import _cars, bot_names, store_race  # noqa: PLC0415  (the simulator is heavy)
     from .simulate.world import play
 
     roster = _cars(cars)
-    season = new_season(log, drivers=roster, published=published, races=races, grid=grid, mode="open", garage=garage)
+    season = new_season(
+        log, drivers=roster, published=published, races=races, grid=grid, mode="open", garage=garage, weather=weather
+    )
     drivers = bot_names(bots, [c["name"] for c in roster])
     drafting = {name: _drafting(bot) for name, bot in drivers.items()}
     for index in range(1, len(season_view(log, season).races) + 1):

@@ -345,3 +345,44 @@ def test_simulate_season_with_the_garage_through_the_cli(tmp_path: Path) -> None
     assert data["over"] and all(len(ups) == 3 for ups in data["upgrades"].values())  # one upgrade per race
     r = run("simulate", "--season", "1961", "--garage", "basic", "--draft", "snake", db=tmp_path / "sim.db")
     assert r.returncode != 0 and "one upgrade before each race" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------- the weather (# 21.3)
+
+
+def test_21_3_a_season_with_the_weather_reveals_it_after_the_draft_in_every_race(tmp_path: Path) -> None:
+    """# 21.3: the weather and road conditions are revealed only after the upgrade choice (BGA plays every
+    championship race with them): a season made with --weather lists the weather in each race's modules, its
+    tile is drawn after the last pick of the draft, and the season's audit agrees. Without it, no weather."""
+    db = tmp_path / "w.db"
+    r = run("simulate", "--season", "1961", "--cars", "3", "--garage", "basic", "--weather", "--seed", "4", db=db)
+    assert r.returncode == 0, r.stderr
+    log = RaceLog(db)
+    view = season_view(log, 1)
+    assert view.options["weather"] is True
+    assert len(view.races) == 3 and all(sr.race is not None for sr in view.races)
+    for sr in view.races:
+        events = [e.event for e in log.project(sr.race).effective.entries]
+        assert events[0]["modules"] == ["garage", "weather", "championship"]
+        kinds = [e["type"] for e in events]
+        last_pick = max(i for i, k in enumerate(kinds) if k in ("upgrade_picked", "upgrade_swapped"))
+        assert kinds.index("weather_drawn") > last_pick  # # 21.3
+        assert log.project(sr.race).state.weather_tile is not None
+    assert run("season", "audit", "1", db=db).returncode == 0
+    # The option is the season's: a season without it has no weather in its races.
+    plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", garage={"upgrades": "basic"})
+    ev, _ = race_setup(season_view(log, plain), 1)
+    assert "weather" not in ev["modules"] and "weather" not in season_view(log, plain).options
+    # Legends are not a season's: refused, not silently dropped.
+    r = run("simulate", "--season", "1961", "--legends", "1", db=db)
+    assert r.returncode != 0 and "Legends" in r.stderr
+
+
+def test_21_3_season_new_weather_through_the_cli(tmp_path: Path) -> None:
+    db = tmp_path / "n.db"
+    r = run("season", "new", "--published", "1962", "--car", "Ann:red", "--car", "Bob:blue", "--weather", db=db)
+    assert r.returncode == 0, r.stderr
+    log = RaceLog(db)
+    assert season_view(log, 1).options.get("weather") is True
+    ev, _ = race_setup(season_view(log, 1), 1)
+    assert "weather" in ev["modules"] and "tiles" in ev["weather"]

@@ -61,11 +61,18 @@ def new(
         bool,
         typer.Option(help="With --garage, the first picker may swap one upgrade for one left in the market (MA11)."),
     ] = True,
+    weather: Annotated[
+        bool,
+        typer.Option(
+            "--weather", help="Weather and road conditions in every race, revealed after the draft (# 21.3)."
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Set up a season and print its id; then start each race with `heatlog season next ID`.
 
     Example: heatlog season new --published 1964 --car Ann:red --car Bob:blue --garage basic --expansion heavy-rain
+    --weather
     """
     from ..engine.errors import MalformedInput
     from ..season import new_season, season_view
@@ -98,6 +105,7 @@ def new(
             sponsors_carry_over=keep_sponsors,
             mode=mode,
             garage=garage_options,
+            weather=weather,
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)

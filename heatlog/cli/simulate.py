@@ -96,7 +96,9 @@ def simulate(
             if draft is not None:
                 raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
             season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
-        _simulate_season(season, cars, spec, seed, as_json, db, season_garage)
+        if legends or pro or aggressive:
+            raise MalformedInput("--legends: a season's races are the drivers' own (MODULES.md 21), without Legends")
+        _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather)
         return
     drivers = bot_names(spec, names)
     labels = {n: bot_label(b) for n, b in drivers.items()}
@@ -182,6 +184,7 @@ def simulate(
 def _simulate_season(
     name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None,
     garage: dict[str, Any] | None = None,
+    weather: bool = False,
 ) -> None:
     import random
 
@@ -190,7 +193,9 @@ def _simulate_season(
 
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
     with open_log(db, create=True) as log:
-        season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec, garage=garage)
+        season = simulate_season(
+            log, published=name, cars=cars, seed=first, bots=spec, garage=garage, weather=weather
+        )
         data = season_dict(season_view(log, season))
     data["seed"] = first
     if as_json:
