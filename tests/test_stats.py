@@ -43,7 +43,7 @@ def by_car(name: str) -> dict[str, dict[str, Any]]:
 GOLDEN = {
     "Red": {
         "place": 2,
-        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "total": 9},
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "upgrades": 0, "total": 9},
         "heat_cooled": {"gear": 2, "adrenaline": 1, "total": 3},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
@@ -56,7 +56,7 @@ GOLDEN = {
     },
     "Blue": {
         "place": 1,
-        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "total": 10},
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "upgrades": 0, "total": 10},
         "heat_cooled": {"gear": 1, "adrenaline": 3, "total": 4},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
@@ -393,3 +393,43 @@ def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         assert conn.execute("select count(*) from sqlite_master where name = 'turns'").fetchone()[0] == 0
     assert run("audit", db=db).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [REPLAYS / "usa-garage-4cars.jsonl", Path(__file__).parent / "golden" / "golden_usa_garage_table.jsonl"],
+    ids=["open", "table"],
+)
+def test_garage_symbol_uses_are_in_the_per_turn_facts(path: Path) -> None:
+    """Issue 14 (analysis covers Garage races): each turn's facts name the Garage symbols used (# 18.7–18.24)
+    and the Heat paid for upgrades' costs (# 18.10), which the Heat paid adds up. The oracle is the Engine itself:
+    what each ``heat_paid`` event took from it."""
+    from heatlog.engine import apply
+
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    # The oracle: the Heat cost printed on each upgrade a car revealed (the catalogue's symbols), less the cards
+    # it declared unpayable (# 18.11: replaced by a flip, never paid).
+    paid: dict[str, int] = {}
+    garage_turns: set[tuple[int, str]] = set()
+    state = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        g, car = state.garage, ev.get("car")
+        if ev["type"] in ("cards_played", "cards_revealed") and g is not None:
+            paid[car] = paid.get(car, 0) + sum(g.n(c, "heat") for c in ev["cards"])
+        if ev["type"] == "heat_unpayable" and g is not None:
+            paid[car] -= sum(g.n(c, "heat") for c in ev["cards"])
+        if ev["type"] in ("heat_paid", "card_scrapped", "stress_reduced", "refreshed", "salvaged", "direct_played"):
+            assert state.turn is not None
+            garage_turns.add((state.turn.round, car))
+    facts = collect(events)
+    assert sum(paid.values()) > 0, "the race pays an upgrade's Heat cost"
+    for car, heat in paid.items():
+        assert sum(t.heat_upgrades for t in facts.turns if t.car == car) == heat, car
+    assert garage_turns
+    for t in facts.turns:
+        assert bool(t.uses) or (t.round, t.car) not in garage_turns
+        assert t.heat_paid == t.heat_shift + t.heat_boost + t.heat_corners + t.heat_upgrades
+    stats = race_stats(facts)
+    for c in stats.cars:
+        assert c.tally.to_dict()["heat_paid"]["upgrades"] == paid.get(c.car, 0)

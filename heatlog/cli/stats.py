@@ -219,6 +219,7 @@ STAT_ROWS: list[tuple[str, Any]] = [
     ("Heat paid: corners", lambda t: t.heat_corners),
     ("Heat paid: boosts", lambda t: t.heat_boost),
     ("Heat paid: 2-gear shifts", lambda t: t.heat_shift),
+    ("Heat paid: upgrades' costs", lambda t: t.heat_upgrades),
     ("Heat paid: total", lambda t: t.heat_paid),
     ("Heat cooled: gear", lambda t: t.cooled_gear),
     ("Heat cooled: adrenaline", lambda t: t.cooled_adrenaline),

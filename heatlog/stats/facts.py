@@ -62,10 +62,12 @@ class TurnFacts:
     finished: bool  # crossed the finish line this turn (# 16.1)
     place: int | None  # standing at the end of the round (None while the round is under way)
     led: bool  # first at the end of the round
+    heat_upgrades: int = 0  # Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)
+    uses: str = ""  # the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24; "" without)
 
     @property
     def heat_paid(self) -> int:
-        return self.heat_shift + self.heat_boost + self.heat_corners
+        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
 
     @property
     def heat_cooled(self) -> int:
@@ -130,6 +132,8 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
     cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
     boost_value = sum(h[2] for h in turn.happenings if h[0] == "boost")  # the value the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
+    garage = turn.garage  # the Garage's record of the turn (None without the module)
+    uses = garage.happenings if garage is not None else ()
     return TurnFacts(
         race=race,
         round=turn.round,
@@ -168,6 +172,8 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         finished=turn.finished,
         place=None,
         led=False,
+        heat_upgrades=sum(h[2] for h in uses if h[0] == "heat"),
+        uses="; ".join(" ".join(str(x) for x in h if x != "") for h in uses),
     )
 
 

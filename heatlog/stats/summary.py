@@ -22,6 +22,7 @@ class Tally:
     heat_shift: int = 0
     heat_boost: int = 0
     heat_corners: int = 0
+    heat_upgrades: int = 0
     cooled_gear: int = 0
     cooled_adrenaline: int = 0
     stress_played: int = 0
@@ -44,6 +45,7 @@ class Tally:
         self.heat_shift += t.heat_shift
         self.heat_boost += t.heat_boost
         self.heat_corners += t.heat_corners
+        self.heat_upgrades += t.heat_upgrades
         self.cooled_gear += t.cooled_gear
         self.cooled_adrenaline += t.cooled_adrenaline
         self.stress_played += t.stress_played
@@ -72,6 +74,7 @@ class Tally:
             "heat_shift",
             "heat_boost",
             "heat_corners",
+            "heat_upgrades",
             "cooled_gear",
             "cooled_adrenaline",
             "stress_played",
@@ -97,7 +100,7 @@ class Tally:
 
     @property
     def heat_paid(self) -> int:
-        return self.heat_shift + self.heat_boost + self.heat_corners
+        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
 
     @property
     def heat_cooled(self) -> int:
@@ -114,6 +117,7 @@ class Tally:
                 "corners": self.heat_corners,
                 "boosts": self.heat_boost,
                 "shifts": self.heat_shift,
+                "upgrades": self.heat_upgrades,
                 "total": self.heat_paid,
             },
             "heat_cooled": {"gear": self.cooled_gear, "adrenaline": self.cooled_adrenaline, "total": self.heat_cooled},
