@@ -628,6 +628,7 @@ def test_digest_citations_are_stripped_but_the_words_and_user_text_stay() -> Non
     assert strip_rule_tags("white is not one (black red, # 19.4)") == "white is not one (black red)"
     assert strip_rule_tags("boosts (free: heat control, MODULES.md 20.11): +2") == "boosts (free: heat control): +2"
     assert strip_rule_tags("note 'Ann #2 (4.1) was late'") == "note 'Ann #2 (4.1) was late'"  # not a citation
+    assert strip_rule_tags("not Bob's (# 18.5 pick order)") == "not Bob's (pick order)"  # words after the tag
 
 
 def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_path: Path) -> None:

@@ -318,7 +318,7 @@ def test_the_season_commands_drive_a_garage_season_end_to_end(tmp_path: Path) ->
     assert r.returncode == 0, r.stderr
     r = run("season", "next", "1", db=db)
     assert r.returncode == 0, r.stderr
-    assert f"  {grid[-1]}: upgrades U5;" in r.stdout  # the swapped upgrade carried into race 2 (# 21.11)
+    assert f"  {grid[-1]}: upgrades body5;" in r.stdout  # the swapped upgrade carried into race 2 (# 21.11)
     data = json.loads(run("season", "show", "1", "--json", db=db).stdout)
     assert data["garage"]["upgrades"] == "basic"
     assert data["upgrades"] == {grid[-1]: ["U5"], grid[1]: ["U2"], grid[0]: ["U3"]}

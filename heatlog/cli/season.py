@@ -202,6 +202,15 @@ def show(
         print_season(data)
 
 
+def card_words(tokens: list[str]) -> str:
+    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``); the
+    JSON keeps the tokens. A token the catalogue does not know is shown as it is."""
+    from ..garage_cards import garage_cards, sponsor_cards
+
+    short = {c["id"]: c.get("short") or c["id"] for c in (*garage_cards(), *sponsor_cards())}
+    return " ".join(short.get(t, t) for t in tokens) or "none"
+
+
 def draft_lines(view: Any, index: int, state: Any) -> list[str]:
     """What the season carries into race ``index`` and what its draft waits for (# 21.2, 21.11, MA7)."""
     from ..engine.decide import waiting_for
@@ -211,8 +220,7 @@ def draft_lines(view: Any, index: int, state: Any) -> list[str]:
     out = []
     for d in view.drivers:
         name = d["name"]
-        ups = " ".join(owned.get(name, [])) or "none"
-        spons = " ".join(carried.get(name, [])) or "none"
+        ups, spons = card_words(owned.get(name, [])), card_words(carried.get(name, []))
         out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
     w = waiting_for(state)
     if state.phase == "garage":
@@ -314,8 +322,8 @@ def print_season(data: dict[str, Any]) -> None:
     if data.get("upgrades"):
         con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
         for d in data["drivers"]:
-            ups = " ".join(data["upgrades"].get(d["name"], [])) or "none"
-            spons = " ".join((data["sponsorship_cards"] or {}).get(d["name"], [])) or "none"
+            ups = card_words(data["upgrades"].get(d["name"], []))
+            spons = card_words((data["sponsorship_cards"] or {}).get(d["name"], []))
             con.print(f"  {d['name']}: {ups}; sponsorship cards {spons}", markup=False)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:

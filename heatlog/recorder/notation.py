@@ -149,6 +149,7 @@ _CITE = rf"(?:#|MODULES\.md)\s+{_ONE}(?:\s*[,–-]\s*(?:#\s+)?{_ONE})*"  # "# 4.
 _TAGS = (
     (re.compile(rf"\s*\(\s*{_CITE}\s*\)"), ""),  # "(# 4.1)", "(# 20.9, 20.10, MA5)": gone
     (re.compile(rf"\(\s*{_CITE}\s*[;,]\s*"), "("),  # "(# A14; Legends count)" -> "(Legends count)"
+    (re.compile(rf"\(\s*{_CITE}\s+(?=[^\s)])"), "("),  # "(# 18.5 pick order)" -> "(pick order)"
     (re.compile(rf"\s*[;,]\s*{_CITE}(?=\s*\))"), ""),  # "(a b, # 19.4)" -> "(a b)"
     (re.compile(rf"\s*{_CITE}\b"), ""),  # "rule # 9.3 says" -> "rule says"
 )
