@@ -76,19 +76,9 @@ def test_MA21_the_recorder_records_the_end_of_a_race_whose_last_car_is_eliminate
 
 def test_MA23_the_recorder_asks_where_event_18s_heat_card_came_from(tmp_path: Path) -> None:
     """Table mode, an empty Engine, a hidden hand that may hold Heat: the question names the order (MA23)."""
-    from rules.conftest import board
-    from rules.modules.test_championship_events import with_event
+    from rules.modules.test_championship_events import event_18_revealed_in_table_mode
 
-    race = with_event(
-        board(
-            {"A": {"at": 28, "gear": 2, "engine": 0, "hand": "44H2333", "discard": "H"}, "B": {"at": 1}},
-            laps=2,
-            mode="table",
-        ),
-        18,
-    )
-    race.gears(A=2, B=1)
-    race.reveal("A", "44")
+    race = event_18_revealed_in_table_mode()
     race.go_on()
     assert waiting_for(race.state).due == "heat_removed"
     q = advance(race.state).question

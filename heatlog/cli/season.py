@@ -202,13 +202,14 @@ def show(
         print_season(data)
 
 
-def card_words(tokens: list[str]) -> str:
-    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``); the
-    JSON keeps the tokens. A token the catalogue does not know is shown as it is."""
+def _card_labels(tokens: list[str]) -> str:
+    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``,
+    :func:`heatlog.recorder.garage.card_label`); the JSON keeps the tokens."""
     from ..garage_cards import garage_cards, sponsor_cards
+    from ..recorder.garage import card_label
 
-    short = {c["id"]: c.get("short") or c["id"] for c in (*garage_cards(), *sponsor_cards())}
-    return " ".join(short.get(t, t) for t in tokens) or "none"
+    cards = {c["id"]: c for c in (*garage_cards(), *sponsor_cards())}
+    return " ".join(card_label(t, cards) for t in tokens) or "none"
 
 
 def draft_lines(view: Any, index: int, state: Any) -> list[str]:
@@ -220,7 +221,7 @@ def draft_lines(view: Any, index: int, state: Any) -> list[str]:
     out = []
     for d in view.drivers:
         name = d["name"]
-        ups, spons = card_words(owned.get(name, [])), card_words(carried.get(name, []))
+        ups, spons = _card_labels(owned.get(name, [])), _card_labels(carried.get(name, []))
         out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
     w = waiting_for(state)
     if state.phase == "garage":
@@ -322,8 +323,8 @@ def print_season(data: dict[str, Any]) -> None:
     if data.get("upgrades"):
         con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
         for d in data["drivers"]:
-            ups = card_words(data["upgrades"].get(d["name"], []))
-            spons = card_words((data["sponsorship_cards"] or {}).get(d["name"], []))
+            ups = _card_labels(data["upgrades"].get(d["name"], []))
+            spons = _card_labels((data["sponsorship_cards"] or {}).get(d["name"], []))
             con.print(f"  {d['name']}: {ups}; sponsorship cards {spons}", markup=False)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis.infoset import made_at_the_same_time
+from ..analysis.infoset import as_known_by, made_at_the_same_time
 from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
 from ..engine.game import GO_ON, canonical, decision_key, legal_decisions, to_move
 
@@ -60,11 +60,8 @@ class DecisionPoint:
 
     def known(self, events: Sequence[Event]) -> list[Event]:
         """The log before the decision as the car saw it: events[:index] without the other cars' choices made
-        at the same time (# 2.1)."""
-        if not self.hidden:
-            return list(events[: self.index])
-        hidden = set(self.hidden)
-        return [ev for k, ev in enumerate(events[: self.index]) if k not in hidden]
+        at the same time (# 2.1, :func:`heatlog.analysis.as_known_by`)."""
+        return as_known_by(events, self.index, self.car, at_steps_1_2=bool(self.hidden))
 
 
 def point_kind(state: RaceState) -> str:

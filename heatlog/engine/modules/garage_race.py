@@ -302,6 +302,11 @@ def unpaid(state: RaceState, turn: Turn) -> list[int]:
     return [i for i in _active(turn, gt) if g.n(turn.played[i], "heat") and i not in gt.paid]
 
 
+def _settled(g: GarageRace, gt: GarageTurn, turn: Turn, i: int) -> bool:
+    """Card ``i``'s Heat cost is settled, so its other symbols may be used (MA28): paid, or it has none."""
+    return i in gt.paid or not g.n(turn.played[i], "heat")
+
+
 def scraps_due(state: RaceState, turn: Turn) -> list[int]:
     g = state.garage
     gt: GarageTurn | None = turn.garage
@@ -310,7 +315,7 @@ def scraps_due(state: RaceState, turn: Turn) -> list[int]:
     return [
         i
         for i in _active(turn, gt)
-        if g.n(turn.played[i], "scrap") and i not in gt.scrap_done and (i in gt.paid or not g.n(turn.played[i], "heat"))
+        if g.n(turn.played[i], "scrap") and i not in gt.scrap_done and _settled(g, gt, turn, i)
     ]
 
 
@@ -506,7 +511,7 @@ def stress_reduced(state: RaceState, ev: Event) -> None:
         for i in _active(turn, gt)
         if g.n(turn.played[i], "reduce")
         and i not in gt.reduced_from
-        and (i in gt.paid or not g.n(turn.played[i], "heat"))
+        and _settled(g, gt, turn, i)
     ]
     picks = _cards_named(state, ev, turn, open_, "with an unused Reduce Stress", "18.15")
     n = ev.get("count")
@@ -536,7 +541,7 @@ def slipstream_bonuses(state: RaceState, turn: Turn) -> list[int]:
     return [
         i
         for i in _active(turn, gt)
-        if g.n(turn.played[i], "slipstream") and (i in gt.paid or not g.n(turn.played[i], "heat"))
+        if g.n(turn.played[i], "slipstream") and _settled(g, gt, turn, i)
     ]
 
 
@@ -580,7 +585,7 @@ def adjust(state: RaceState, turn: Turn) -> int:
     if g is None or gt is None or turn.cluttered:
         return 0
     return sum(
-        g.n(turn.played[i], "adjust") for i in _active(turn, gt) if i in gt.paid or not g.n(turn.played[i], "heat")
+        g.n(turn.played[i], "adjust") for i in _active(turn, gt) if _settled(g, gt, turn, i)
     )
 
 
@@ -715,7 +720,7 @@ def _open_symbol(state: RaceState, turn: Turn, name: str) -> list[int]:
     return [
         i
         for i in _active(turn, gt)
-        if g.n(turn.played[i], name) and (i, name) not in gt.used and (i in gt.paid or not g.n(turn.played[i], "heat"))
+        if g.n(turn.played[i], name) and (i, name) not in gt.used and _settled(g, gt, turn, i)
     ]
 
 

@@ -331,10 +331,9 @@ def test_MA23_event_18_with_an_empty_engine_the_hand_then_the_discard_then_the_d
     assert race.turn.heat_removed == ["deck"] and race.car("A").deck == list(reversed(cards("123")))
 
 
-def test_MA23_the_tables_answer_closes_react_and_comes_before_the_discard() -> None:
-    """Table mode, an empty Engine, a hand that may hold Heat: a log that went on silently from React records
-    ``heat_removed`` next (it closes React and the slipstream, MA23 at step 8's entry); a discard first is
-    refused (the chance outcome is recorded before anything else of the turn) and changes nothing."""
+def event_18_revealed_in_table_mode() -> Race:
+    """Event 18, table mode: A, with an empty Engine and a hidden hand that may hold Heat, has revealed 4 4 on its
+    way over the finish line (a lap ends: a Heat card leaves the game, MA23) and is reacting."""
     race = with_event(
         board(
             {"A": {"at": 28, "gear": 2, "engine": 0, "hand": "44H2333", "discard": "H"}, "B": {"at": 1}},
@@ -345,6 +344,14 @@ def test_MA23_the_tables_answer_closes_react_and_comes_before_the_discard() -> N
     )
     race.gears(A=2, B=1)
     race.reveal("A", "44")
+    return race
+
+
+def test_MA23_the_tables_answer_closes_react_and_comes_before_the_discard() -> None:
+    """Table mode, an empty Engine, a hand that may hold Heat: a log that went on silently from React records
+    ``heat_removed`` next (it closes React and the slipstream, MA23 at step 8's entry); a discard first is
+    refused (the chance outcome is recorded before anything else of the turn) and changes nothing."""
+    race = event_18_revealed_in_table_mode()
     assert race.turn.sub == 5
     race.reject("cards_discarded", car="A", cards=["3"], rule="MA23")
     race.ev("heat_removed", car="A", **{"from": "hand"})
@@ -365,16 +372,7 @@ def test_MA23_event_18_in_a_tunnel_is_not_a_discard() -> None:
 
 def test_MA23_event_18_in_table_mode_the_table_says_where_the_card_came_from() -> None:
     """Table mode, empty Engine, a hidden hand that may hold Heat: the turn waits for heat_removed."""
-    race = with_event(
-        board(
-            {"A": {"at": 28, "gear": 2, "engine": 0, "hand": "44H2333", "discard": "H"}, "B": {"at": 1}},
-            laps=2,
-            mode="table",
-        ),
-        18,
-    )
-    race.gears(A=2, B=1)
-    race.reveal("A", "44")
+    race = event_18_revealed_in_table_mode()
     race.go_on()
     w = waiting_for(race.state)
     assert (w.due, w.cars, w.count) == ("heat_removed", ["A"], 1) and w.chance
