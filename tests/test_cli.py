@@ -369,4 +369,6 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
     show = modules("show")
     assert "heatlog.engine.rules" in show and "heatlog.cli.races" in show
     assert not {"heatlog.cli.files", "heatlog.cli.simulate", "sqlite_utils", "jsonschema"} & show
-    assert "heatlog.engine.modules.championship" not in show  # a base race: the package is loaded on demand
+    # a base race: the championship, weather and Legends packages are loaded on demand
+    for module in ("championship", "weather", "legends"):
+        assert f"heatlog.engine.modules.{module}" not in show, module

@@ -12,8 +12,6 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .modules import garage_race as _garage
-from .modules.legends import LegendDeck, LegendMove, LegendRules
-from .modules.weather import WeatherRules, build_conditions
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -52,6 +50,8 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     if d.get("legend") is not None:
+        from .modules.legends import LegendMove
+
         d["legend"] = LegendMove(**d["legend"])
     if "happenings" in d:
         d["happenings"] = [(str(k), str(s), int(a), int(m)) for k, s, a, m in d["happenings"]]
@@ -213,11 +213,15 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
     if "garage" in modules:
         state.garage = _garage.race_from_dict(modules["garage"])
         state.cards = _catalogue(pos)
-    if "legends" in modules:
+    if "legends" in modules:  # the Legends and weather packages load with a race that uses them (issue 10)
+        from .modules.legends import LegendDeck, LegendRules
+
         legends = modules["legends"]
         state.legends = LegendRules.from_dict(legends)
         state.legend_deck = LegendDeck.from_dict(legends.get("deck", {}))
     if "weather" in modules:
+        from .modules.weather import WeatherRules, build_conditions
+
         weather = modules["weather"]
         state.weather = WeatherRules.from_dict(weather["data"])
         state.weather_tile = weather.get("tile")

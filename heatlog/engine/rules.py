@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import (
     BASE_CATALOGUE,
@@ -24,14 +24,16 @@ from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
 from .modules import circuits
 from .modules import garage_race as _garage
-from .modules import legends as _legends
-from .modules import weather as _weather
 from .movement import landing, move, place
 from .react import react_pool, spend_cooldown
 from .ruleset import Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
+
+if TYPE_CHECKING:
+    from .modules.legends import LegendRules
+    from .modules.weather import WeatherRules
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
@@ -245,7 +247,9 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
     if legends is not None:
-        state.legends, state.legend_deck = legends, _legends.LegendDeck()
+        from .modules.legends import LegendDeck
+
+        state.legends, state.legend_deck = legends, LegendDeck()
     state.weather = weather
     if "garage" in (ev.get("modules") or []):
         state.garage = _garage.start(ev, catalogue)  # # 18.1: the Garage module, its options and its cards
@@ -254,12 +258,15 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
 
 def _modules(
     ev: Event, track: Track, cars: list[Any], handicap: list[str]
-) -> tuple[_legends.LegendRules | None, _weather.WeatherRules | None]:
+) -> tuple[LegendRules | None, WeatherRules | None]:
     """The Legends and weather modules of ``race_started`` (listed in ``modules``, each with its block of data and
-    options under its own name, MODULES.md), checked. ``build_rules`` has refused an unknown module already."""
+    options under its own name, MODULES.md), checked. ``build_rules`` has refused an unknown module already.
+    Their packages are imported by a race that lists them (issue 10: a base race's commands start without them)."""
     modules = ev.get("modules") or []
     legends = weather = None
     if "legends" in modules:
+        from .modules import legends as _legends
+
         try:
             legends = _legends.LegendRules.from_dict(ev.get("legends"))
         except ValueError as exc:
@@ -273,6 +280,8 @@ def _modules(
     elif any(isinstance(c, dict) and c.get("legend") for c in cars):
         raise _malformed(None, ev, "Legend cars need the Legends module (modules: [\"legends\"], # 19.1)")
     if "weather" in modules:
+        from .modules import weather as _weather
+
         try:
             weather = _weather.WeatherRules.from_dict(ev.get("weather"))
         except ValueError as exc:
@@ -329,6 +338,8 @@ def _weather_drawn(state: RaceState, ev: Event) -> None:
     if not isinstance(tile, str) or tile not in rules.tiles:
         raise _malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
     state.weather_tile = tile
+    from .modules import weather as _weather
+
     _weather.apply_start_effect(state, rules.tiles[tile])  # # 20.3
 
 
@@ -341,6 +352,8 @@ def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
             state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2"
         )
     tokens = ev.get("tokens")
+    from .modules import weather as _weather
+
     why = _weather.check_tokens(state.track, rules, tokens)
     if why:
         raise _illegal(state, ev, why, "20.2")
@@ -653,6 +666,8 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
 def _legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
     """# 19.7–19.14: the Legend's move, placed by the base blocking rule (# 19.9); no React, slipstream, corner
     check, discard or draw (# 19.10): its turn ends at once."""
+    from .modules import legends as _legends
+
     plan = _legends.legend_turn_move(state, car)
     turn.legend = plan
     turn.speed = plan.spaces
@@ -1403,8 +1418,16 @@ def _legends_rules(rules: Rules, options: Any) -> Rules:
     return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": _legend_turn})
 
 
+def _weather_rules(rules: Rules, options: Any) -> Rules:
+    """# 20.2–20.13: the weather's set-up phase and its effects as Rules points, its package imported by the
+    first race that lists it (as _championship_rules)."""
+    from .modules import weather as _weather
+
+    return _weather.build(rules, options)
+
+
 register_module("legends", _legends_rules)
-register_module("weather", _weather.build)  # # 20.2–20.13: a set-up phase and the effects as Rules points
+register_module("weather", _weather_rules)
 _garage.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
 
 

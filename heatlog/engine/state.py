@@ -9,15 +9,17 @@ from __future__ import annotations
 import copy as _copy
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
-from .modules.legends import LegendDeck, LegendMove, LegendRules
-from .modules.weather import Conditions, WeatherRules
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
+
+if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
+    from .modules.legends import LegendDeck, LegendMove, LegendRules
+    from .modules.weather import Conditions, WeatherRules
 
 Counts = dict[str, int]
 

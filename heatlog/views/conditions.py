@@ -4,10 +4,11 @@ replay: one entry per corner (a chicane once), with what its token does to the c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..engine.modules.weather import corner_groups
-from ..engine.state import RaceState
-from .circuit import CircuitLayout
+if TYPE_CHECKING:  # the board of a race without weather imports neither (issue 10: start-up)
+    from ..engine.state import RaceState
+    from .circuit import CircuitLayout
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,8 @@ def conditions(state: RaceState) -> list[CornerCondition]:
     cond, rules = state.conditions, state.weather
     if cond is None or rules is None:
         return []
+    from ..engine.modules.weather import corner_groups
+
     track = state.track
     out = []
     for group, token in zip(corner_groups(track), cond.tokens, strict=True):
