@@ -58,6 +58,13 @@ def schema_path(name: str) -> Path:
     return SCHEMA_DIR / f"{name}{SUFFIX}"
 
 
+#: Event types whose check is compiled only once asked for this many times in a process: a set-up comes once
+#: per race, and compiling its check (~8 ms with the track and cards; bigger parts compile at first use) costs
+#: what jsonschema takes for ~5 of them (1.6 ms each), so a one-race command never compiles it, and an
+#: import or audit of many races does after the third.
+_DEFERRED = {"race_started": 3}
+
+
 @dataclass
 class _Schemas:
     """All schemas under one folder, their registry and (lazily) one validator per schema."""
@@ -67,12 +74,19 @@ class _Schemas:
     validators: dict[Path, Draft202012Validator] = field(default_factory=dict)
     #: event type -> compiled fast check (None: the schema uses keywords the compiler leaves to jsonschema).
     fast: dict[str, _Check | None] = field(default_factory=dict)
+    #: event type -> how many times its check was asked for before it is compiled (see _DEFERRED).
+    asked: dict[str, int] = field(default_factory=dict)
 
     def fast_check(self, etype: str) -> _Check | None:
         try:
             return self.fast[etype]
         except KeyError:
             pass
+        wait = _DEFERRED.get(etype, 0)
+        if wait:
+            asked = self.asked[etype] = self.asked.get(etype, 0) + 1
+            if asked <= wait:
+                return None  # jsonschema decides, as for an uncompiled schema
         path = schema_path(etype)
         check: _Check | None = None
         schema = self.contents.get(path)
@@ -314,6 +328,27 @@ class _Matches:
         return True
 
 
+class _Lazy:
+    """A part of a compiled check big enough to compile on its first call: a set-up's position, championship
+    or weather block costs more to compile than most races will ever ask of it (issue 9: a one-race command
+    must not pay for the parts its race does not have)."""
+
+    def __init__(self, source: str, name: str, namespace: dict[str, Any]) -> None:
+        self.source, self.name, self.namespace = source, name, namespace
+        self.fn: _Check | None = None
+
+    def __call__(self, x: Any) -> bool:
+        fn = self.fn
+        if fn is None:
+            exec(compile(self.source, "<heatlog compiled schema>", "exec"), self.namespace)  # noqa: S102
+            fn = self.fn = self.namespace[self.name]
+        return fn(x)
+
+
+#: A property whose check is longer than this (lines of source) becomes a :class:`_Lazy` of its own.
+_LAZY_LINES = 60
+
+
 class _Compiler:
     """Compiles an event schema into the source of one Python function (``exec``'d once): every keyword becomes
     a plain ``if ...: return False`` on the value, with no call per keyword. It mirrors jsonschema keyword by
@@ -327,11 +362,13 @@ class _Compiler:
         self.consts: dict[str, Any] = {"_Number": numbers.Number}
         self.funcs: list[str] = []
         self.n = 0
+        self.namespace: dict[str, Any] = {}  # of the check and of its lazy parts (which compile into it later)
 
     def root(self, schema: dict[str, Any]) -> _Check:
         resolver = self.registry.resolver(base_uri=schema.get("$id", ""))
         name, _ = self.function(schema, resolver)
-        namespace = dict(self.consts)
+        namespace = self.namespace
+        namespace.update(self.consts)
         exec(compile("\n".join(self.funcs), "<heatlog compiled schema>", "exec"), namespace)  # noqa: S102
         check: _Check = namespace[name]
         return check
@@ -385,6 +422,7 @@ class _Compiler:
     ) -> bool:
         pad = "    " * ind
         fail = f"{pad}    return False"
+        body: list[str]
         if key == "$ref":
             resolved = resolver.lookup(value)
             return self.emit(resolved.contents, resolved.resolver, v, out, ind)
@@ -416,7 +454,18 @@ class _Compiler:
             for name, sub in value.items():
                 w = self.var()
                 out += [f"{pad}    if {name!r} in {v}:", f"{pad}        {w} = {v}[{name!r}]"]
-                exact = self.emit(sub, resolver, w, out, ind + 2) and exact
+                mark, part = len(self.funcs), list[str]()
+                exact = self.emit(sub, resolver, w, part, ind + 2) and exact
+                if len(part) <= _LAZY_LINES:
+                    out += part
+                    continue
+                # A big part: its statements become the body of a function of its own (parameter w, dedented
+                # to one level), compiled with the helpers it made at its first call.
+                fname, cut = f"_lazy{len(self.consts)}", "    " * (ind + 1)
+                source = [*self.funcs[mark:], f"def {fname}({w}):", *(line[len(cut) :] for line in part)]
+                del self.funcs[mark:]
+                lazy = self.const(_Lazy("\n".join([*source, "    return True"]), fname, self.namespace))
+                out += [f"{pad}        if not {lazy}({w}):", f"{pad}            return False"]
             return exact
         if key == "additionalProperties":
             if "patternProperties" in schema:
@@ -433,15 +482,40 @@ class _Compiler:
                 f"{pad}    for {k}, {w} in {v}.items():",
                 f"{pad}        if {k} not in {known}:",
             ]
-            body: list[str] = []
+            body = []
             exact = self.emit(value, resolver, w, body, ind + 3)
             out += body or [f"{pad}            pass"]
             return exact
+        if key == "prefixItems":
+            if not isinstance(value, list):
+                raise _Unsupported("prefixItems is not a list")
+            out += [f"{pad}if isinstance({v}, list):", f"{pad}    pass"]
+            exact = True
+            for i, sub in enumerate(value):
+                w = self.var()
+                out += [f"{pad}    if len({v}) > {i}:", f"{pad}        {w} = {v}[{i}]"]
+                exact = self.emit(sub, resolver, w, out, ind + 2) and exact
+            return exact
         if key == "items":
             w = self.var()
-            out += [f"{pad}if isinstance({v}, list):", f"{pad}    for {w} in {v}:"]
+            skip = len(schema.get("prefixItems", ()))  # 2020-12: "items" applies after the prefix only
+            whole = f"{v}[{skip}:]" if skip else v
+            out += [f"{pad}if isinstance({v}, list):", f"{pad}    for {w} in {whole}:"]
             body = []
             exact = self.emit(value, resolver, w, body, ind + 2)
+            out += body or [f"{pad}        pass"]
+            return exact
+        if key in ("minProperties", "maxProperties"):
+            if not (isinstance(value, int) and not isinstance(value, bool)):
+                raise _Unsupported(f"{key} {value!r}")
+            op = "<" if key.startswith("min") else ">"
+            out += [f"{pad}if isinstance({v}, dict) and len({v}) {op} {value!r}:", fail]
+            return True
+        if key == "propertyNames":
+            k = self.var()
+            out += [f"{pad}if isinstance({v}, dict):", f"{pad}    for {k} in {v}:"]
+            body = []
+            exact = self.emit(value, resolver, k, body, ind + 2)
             out += body or [f"{pad}        pass"]
             return exact
         if key in ("minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum"):
@@ -469,14 +543,30 @@ class _Compiler:
         if key == "uniqueItems":
             if not value:
                 return True
-            # Sound for lists of strings; anything else is left to jsonschema (not exact).
+            # Sound for lists of strings or of integers (not booleans, which jsonschema tells from 1 and 0);
+            # anything else is left to jsonschema (not exact).
             w = self.var()
             out += [
-                f"{pad}if isinstance({v}, list) and not (all(isinstance({w}, str) for {w} in {v}) "
-                f"and len(set({v})) == len({v})):",
+                f"{pad}if isinstance({v}, list) and not ((all(isinstance({w}, str) for {w} in {v}) "
+                f"or all(type({w}) is int for {w} in {v})) and len(set({v})) == len({v})):",
                 fail,
             ]
             return False
+        if key == "if":
+            # Draft 2020-12: "then"/"else" apply by the verdict of "if" (which asserts nothing itself). The branch
+            # is only known when the "if" check is exact (its False means invalid, not "not sure").
+            cond, cond_exact = self.function(value, resolver)
+            if not cond_exact:
+                raise _Unsupported("if of an inexact schema")
+            exact = True
+            for branch, test in (("then", f"{cond}({v})"), ("else", f"not {cond}({v})")):
+                if branch in schema:
+                    body = []
+                    exact = self.emit(schema[branch], resolver, v, body, ind + 1) and exact
+                    out += [f"{pad}if {test}:", *(body or [f"{pad}    pass"])]
+            return exact
+        if key in ("then", "else"):
+            return True  # applied by "if" (and without an "if" they assert nothing)
         if key in ("oneOf", "anyOf", "allOf"):
             if key == "allOf":
                 exact = True
@@ -488,11 +578,33 @@ class _Compiler:
             if key == "anyOf":
                 out += [f"{pad}if not ({' or '.join(f'{f}({v})' for f, _ in subs) or 'False'}):", fail]
                 return exact
-            if not exact:  # "exactly one" needs to know the others fail
-                raise _Unsupported("oneOf of inexact schemas")
+            if not exact:  # "exactly one" needs to know the others fail ...
+                if not self.disjoint(value, resolver):
+                    raise _Unsupported("oneOf of inexact schemas")
+                # ... unless no two branches accept a value of the same JSON type: then one that holds is the one
+                out += [f"{pad}if not ({' or '.join(f'{f}({v})' for f, _ in subs)}):", fail]
+                return False
             out += [f"{pad}if ({' + '.join(f'{f}({v})' for f, _ in subs) or '0'}) != 1:", fail]
             return True
         raise _Unsupported(key)
+
+    def disjoint(self, branches: list[Any], resolver: Any) -> bool:
+        """Whether each branch declares a ``type`` and no two declare one in common (an integer is a number)."""
+        seen: set[str] = set()
+        for branch in branches:
+            while isinstance(branch, dict) and "type" not in branch and set(branch) - _ANNOTATIONS == {"$ref"}:
+                resolved = resolver.lookup(branch["$ref"])
+                branch, resolver = resolved.contents, resolved.resolver
+            kinds = branch.get("type") if isinstance(branch, dict) else None
+            names = set(kinds if isinstance(kinds, list) else [kinds])
+            if not names <= _TYPE_SOURCE.keys():
+                return False
+            if names & {"number", "integer"}:
+                names |= {"number", "integer"}
+            if names & seen:
+                return False
+            seen |= names
+        return True
 
     def equals(self, v: str, value: Any) -> str:
         """Source of jsonschema's ``equal(v, value)`` for a scalar ``value`` (booleans are not numbers)."""
