@@ -99,3 +99,55 @@ def test_ordinary_appends_and_the_snapshot_cache_still_work(db: Path) -> None:
         store.put_snapshot(1, 1, "r", 1, {"x": 1})
         store.put_snapshot(1, 1, "r", 1, {"x": 2})  # a cache entry may be replaced
         assert store.clear_snapshots(1) == 1
+
+
+def _big_race(n: int) -> list[dict[str, object]]:
+    return [{"type": "race_started", "v": 1}] + [{"type": "note", "v": 1, "text": f"n{i}"} for i in range(n - 1)]
+
+
+def test_a_big_batch_puts_the_replace_guard_back(tmp_path: Path) -> None:
+    """An import's batch (from store._LIFT_AT events) lifts the replace guard inside its own transaction and puts
+    it back, the same text, before the commit: afterwards the file refuses a REPLACE as before."""
+    from heatlog import store as store_module
+
+    path = tmp_path / "big.db"
+    with EventStore(path) as store:
+        race = store.create_race("big", {}, _big_race(store_module._LIFT_AT + 5))
+        assert store.missing_guards() == [] and store.verify(race) == []
+    conn = sqlite3.connect(path)
+    try:
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute(REFUSED[0])
+    finally:
+        conn.close()
+
+
+class _FailsAfterBatch:
+    """A connection whose executemany writes, then fails (as a full disk would, after the drop of the guard)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def executemany(self, sql: str, rows: object) -> None:
+        self._conn.executemany(sql, rows)  # type: ignore[arg-type]
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+def test_a_failed_big_batch_leaves_the_file_as_it_was_guard_included(tmp_path: Path) -> None:
+    from heatlog import store as store_module
+
+    path = tmp_path / "big.db"
+    with EventStore(path) as store:
+        store.create_race("one", {}, _big_race(3))
+    before = dump(path)
+    with EventStore(path) as store:
+        real = store.conn
+        store._conn = _FailsAfterBatch(real)  # type: ignore[assignment]
+        with pytest.raises(Exception, match="disk I/O"):
+            store.create_race("big", {}, _big_race(store_module._LIFT_AT + 5))
+        store._conn = real
+        assert store.missing_guards() == [] and len(store.races()) == 1
+    assert dump(path) == before
