@@ -235,17 +235,18 @@ def import_race(
         _check_export_anchor(lines, anchors, source)
     problems: list[str] = []
     for i, (number, ev) in enumerate(lines, start=1):
-        problems.extend(f"line {number}: {p}" for p in event_errors(ev))
+        errors = event_errors(ev)
+        if errors:
+            problems.extend(f"line {number}: {p}" for p in errors)
         if progress is not None and i % 500 == 0:
             progress(i)
     if problems:
         raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
     if lines[0][1].get("type") != "race_started":
         raise MalformedInput(f"{source}: line {lines[0][0]}: the first event must be race_started")
-    numbered = [(i, ev) for i, (_, ev) in enumerate(lines, start=1)]
-    line_of = {i: number for i, (number, _) in enumerate(lines, start=1)}
+    events = [ev for _, ev in lines]  # event seq i is lines[i - 1]
     try:
-        eff = effective_log(numbered)
+        eff = effective_log(enumerate(events, start=1))
     except HeatlogError as err:
         raise IllegalEvent(f"{source}: {err}") from None
     state = None
@@ -255,7 +256,8 @@ def import_race(
         try:
             state = apply(state, entry.event, atomic=False)
         except HeatlogError as err:
-            raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
+            number = lines[entry.seq - 1][0]
+            raise type(err)(f"{source}: line {number}: {err}; nothing imported", input=None) from None
     first = lines[0][1]
     meta = {
         "track": first["track"]["id"],
@@ -264,4 +266,4 @@ def import_race(
         "laps": first.get("laps"),
         "imported_from": source,
     }
-    return log.store.create_race(name, meta, [ev for _, ev in lines])
+    return log.store.create_race(name, meta, events)

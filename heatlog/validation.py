@@ -185,6 +185,12 @@ def event_errors(event: object) -> list[str]:
     The compiled fast check answers first; jsonschema runs only for an event it does not accept, to find and
     word every problem (tests/test_fast_validation.py: the fast check never accepts what jsonschema refuses).
     """
+    if type(event) is dict and _CACHE is not None:  # the common case first: a compiled check made already says ok
+        etype = event.get("type")
+        if type(etype) is str and etype != "race_started":
+            check = _CACHE.fast.get(etype)
+            if check is not None and check(event):
+                return []
     try:
         etype = _event_type(event)
     except MalformedInput as err:
