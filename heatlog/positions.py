@@ -10,7 +10,8 @@
   car still racing once; the adrenaline cars are the last one or two of it (# 2.2, 6.1, 6.4).
 - Hands and piles are within what the cars own: per card, deck and hand (``unseen``), discard pile, Play Area
   and Engine hold exactly the car's cards: the starting deck of the circuit, the Engine's Heat and the Stress
-  taken at spinouts (# 1.2, 10.3, 17.2; :func:`heatlog.engine.cards.starting_deck`, ``engine_heat``).
+  taken at spinouts (# 1.2, 10.3, 17.2; the race's ``Rules.starting_deck``, which holds a Garage car's drafted
+  upgrades instead of the Starting Upgrades, # 18.1; ``engine_heat``).
 - The engine can build a state from it (spots are not shared, counts agree).
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .engine import MalformedInput, adrenaline_cars, round_order, state_from_position
-from .engine.cards import CARDS, HEAT, STRESS, engine_heat, starting_deck
+from .engine.cards import HEAT, STRESS, engine_heat
 from .engine.state import RaceState
 
 __all__ = ["check_position", "position_problems"]
@@ -140,10 +141,13 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
     if state.phase == "grid":
         return  # the cards are dealt after the grid is set (# 1.2)
     track = state.track
-    stress = int(track.data.get("stress", 3))
     heat = int(track.data.get("heat", 6))
     for i, (d, car) in enumerate(zip(pos["cars"], state.cars.values(), strict=True)):
-        owned = Counter(starting_deck(stress))
+        if car.legend:
+            continue  # a Legend has no cards (# 19.3)
+        # The race's own starting deck, asked of its rules: the Garage's drafted upgrades replace the Starting
+        # Upgrades (# 18.1, MC2).
+        owned = Counter(state.rules.starting_deck(state, car))
         owned[HEAT] += engine_heat(car.handicap, heat)
         owned[STRESS] += car.stress_taken
         held: Counter[str] = Counter()
@@ -152,7 +156,7 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         held.update(car.discard)
         held.update(car.play_area)
         held[HEAT] += car.engine
-        wrong = [c for c in CARDS if held[c] != owned[c]]
+        wrong = [c for c in state.cards.tokens if held[c] != owned[c]]
         if wrong:
             parts = ", ".join(f"{held[c]} × {c} (owns {owned[c]})" for c in wrong)
             yield f"cars[{i}]", (

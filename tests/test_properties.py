@@ -314,7 +314,8 @@ def test_position_schema_names_every_field() -> None:
     optional_top = {"modules", "eliminated", "sponsor_deck"}
     assert set(schema["properties"]) - optional_top == set(pos) == set(schema["required"])
     car_schema = schema["properties"]["cars"]["items"]
-    assert set(car_schema["properties"]) - {"legend"} == set(pos["cars"][0]) == set(car_schema["required"])
+    # "deck_top" only when a Refresh put a card on top of the deck (# 18.21)
+    assert set(car_schema["properties"]) - {"legend", "deck_top"} == set(pos["cars"][0]) == set(car_schema["required"])
     turn_schema = schema["properties"]["turn"]["oneOf"][1]
     # championship fields, a Garage turn's record (# 18.6–18.25): present only when they say something
     optional = {"eliminated", "heat_removed", "owed", "garage", "earned", "sponsors_drawn", "sponsors_used"}

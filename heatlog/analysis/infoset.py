@@ -28,9 +28,11 @@ random deal, # 18.5), so its unseen multiset holds them like any card, and the G
 observations of the same kinds — a card leaving the hand (revealed, discarded, a cooldown's Heat, the Stress a
 Reduce discards, a Direct Play, # 18.15, 18.19), a card off the top of the deck (a flip, a scrapped card,
 # 18.12), cards into the deck at an unknown place (a Salvage, then its shuffle, # 18.18). One observation is
-new: a Refresh card goes back **on top** of the deck (# 18.21, MA15), so the filter keeps each car's known
-top cards (public, top last) apart from the rest of the deck: a draw takes them first, a flip or a scrap must
-show the top one, a shuffle forgets them; :meth:`InfoSet.sample` puts them back on top.
+new: a Refresh card goes back **on top** of the deck (# 18.21, MA15). The engine keeps that fact
+(``Car.deck_top``, the one deduction of engine/knowledge.py: a draw takes them first, a flip or a scrap must show
+the top one, a shuffle forgets them); the filter reads it and sets those cards apart from hand and deck: its
+hands range over the car's unseen cards less the known top ones, a known card drawn joins the hand as it is,
+a flip of the known top card tells nothing of the hand, and :meth:`InfoSet.sample` puts them back on top.
 
 A race that starts from a position: the hidden cards of the position are taken as a uniformly random
 arrangement of the car's unseen cards into hand and deck, subject to what the position records (``deck_max``,
@@ -125,24 +127,37 @@ def _draws(deck: Hand, n: int) -> list[tuple[Hand, float]]:
     return hit
 
 
+def _hidden(car: Car, tokens: tuple[str, ...]) -> Hand:
+    """The car's unseen cards less those known on top of its deck (the engine's fact, # 18.21): what its hand and
+    the rest of its deck share."""
+    pool = _vec(car.pool, tokens)
+    if not car.deck_top:
+        return pool
+    out = list(pool)
+    for c in car.deck_top:
+        out[tokens.index(c)] -= 1
+    return tuple(out)
+
+
 class _Filter:
     """The posterior over one car's hand (hand -> weight, proportional to the kept chance histories), over the
-    race's card ``tokens``; ``top``: the cards known to lie on top of the deck, top last (a Refresh, # 18.21)."""
+    race's card ``tokens``. The deck is the car's hidden cards (:func:`_hidden`) less the hand."""
 
-    __slots__ = ("name", "weights", "tokens", "top")
+    __slots__ = ("name", "weights", "tokens")
 
     def __init__(self, name: str, weights: dict[Hand, float], tokens: tuple[str, ...] = CARDS) -> None:
         self.name = name
         self.weights = weights
         self.tokens = tokens
-        self.top: list[str] = []
 
     @classmethod
     def prior(cls, car: Car) -> _Filter:
-        """A uniformly random arrangement of the unseen cards into hand and deck, the deck within its bound."""
+        """A uniformly random arrangement of the unseen cards into hand and deck, the deck within its bound (the
+        cards known on top of it apart)."""
         tokens = tuple(car.pool)  # the race's card order (a car's multisets hold exactly its race's tokens)
-        pool = _vec(car.pool, tokens)
-        bound = tuple(car.deck_bound(c) for c in tokens)
+        pool = _hidden(car, tokens)
+        top = car.deck_top
+        bound = tuple(car.deck_bound(c) - top.count(c) for c in tokens)
         weights: dict[Hand, float] = {}
         if car.hand is not None:
             return cls(car.name, {_vec(car.hand, tokens): 1.0}, tokens)
@@ -161,15 +176,6 @@ class _Filter:
             pad = (0,) * len(new)
             self.tokens = (*self.tokens, *new)
             self.weights = {(*h, *pad): w for h, w in self.weights.items()}
-
-    def _hidden(self, pool: Hand) -> Hand:
-        """The unseen cards less the known top of the deck: what hand and the rest of the deck share."""
-        if not self.top:
-            return pool
-        out = list(pool)
-        for c in self.top:
-            out[self.tokens.index(c)] -= 1
-        return tuple(out)
 
     def _set(self, weights: dict[Hand, float], what: str) -> None:
         if not weights:
@@ -196,16 +202,9 @@ class _Filter:
         self._set(out, what)
 
     def draw(self, pool: Hand, n: int) -> None:
-        """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand: the known top
-        cards first (# 18.21), the rest from the unknown part."""
-        if self.top and n:
-            k = min(n, len(self.top))
-            for _ in range(k):
-                self.add(self.tokens.index(self.top.pop()), 1)
-            n -= k
-            if not n:
-                return
-        pool = self._hidden(pool)
+        """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand."""
+        if not n:
+            return
         out: dict[Hand, float] = {}
         for h, w in self.weights.items():
             deck = tuple(p - k for p, k in zip(pool, h, strict=True))
@@ -216,14 +215,7 @@ class _Filter:
 
     def flip(self, pool: Hand, i: int) -> None:
         """A card of kind ``i`` was the top of the deck (a flip, a scrapped card): each hand counts the copies its
-        deck holds; a known top card must be it."""
-        if self.top:
-            if self.top[-1] != self.tokens[i]:
-                raise IllegalEvent(
-                    f"{self.name}'s deck has {self.top[-1]} on top (a Refresh, # 18.21), not {self.tokens[i]}"
-                )
-            self.top.pop()
-            return
+        deck holds."""
         out: dict[Hand, float] = {}
         for h, w in self.weights.items():
             here = pool[i] - h[i]
@@ -233,7 +225,7 @@ class _Filter:
 
     def check(self, car: Car) -> None:
         """The engine's bookkeeping is the oracle: every hand has hand_size cards and lies within the pool."""
-        pool = self._hidden(_vec(car.pool, self.tokens))
+        pool = _hidden(car, self.tokens)
         for h in self.weights:
             if sum(h) != car.hand_size or any(a > b for a, b in zip(h, pool, strict=True)):
                 raise IllegalEvent(
@@ -291,7 +283,11 @@ class InfoSet:
     viewer: str | None = None
     known: dict[str, Hand] = field(default_factory=dict)
     committed: dict[str, list[str]] = field(default_factory=dict)
-    tops: dict[str, list[str]] = field(default_factory=dict)  # cards known on top of a deck, top last (# 18.21)
+
+    @property
+    def tops(self) -> dict[str, list[str]]:
+        """The cards known on top of each car's deck, top last (the engine's ``Car.deck_top``, # 18.21)."""
+        return {n: list(c.deck_top) for n, c in self.public.cars.items() if c.deck_top}
 
     def hand_distribution(self, car: str) -> dict[Hand, float]:
         """The probability of each hand of ``car`` (one hand with probability 1 where it is known)."""
@@ -313,7 +309,7 @@ class InfoSet:
             if car.needs_shuffle:
                 car.deck = None  # the starting shuffle is still to come: a chance event of the world
                 continue
-            top = self.tops.get(name, [])
+            top = car.deck_top  # public: the world keeps it (# 18.21)
             rest = {c: car.pool[c] - car.hand[c] for c in tokens}
             for c in top:
                 rest[c] -= 1
@@ -334,8 +330,7 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
     """Fold a table-mode log through the engine and every car's hand filter."""
     state: RaceState | None = None
     filters: dict[str, _Filter] = {}
-    checked: dict[str, tuple[dict[Hand, float], int, Counts]] = {}  # what each filter was last checked against
-    refreshed: dict[str, list[str]] = {}  # Refresh cards named this turn, on top of the deck when it ends
+    checked: dict[str, tuple[dict[Hand, float], int, Counts, tuple[str, ...]]] = {}  # last checked against
     for ev in events:
         kind = ev.get("type")
         if kind == "retracted":
@@ -345,7 +340,8 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             if state.phase != "grid":  # a race from a position
                 filters = {n: _Filter.prior(c) for n, c in state.cars.items()}
             continue
-        before = {n: (_vec(state.cars[n].pool, f.tokens), state.cars[n].stress_taken) for n, f in filters.items()}
+        before = {n: (_hidden(state.cars[n], f.tokens), state.cars[n].stress_taken) for n, f in filters.items()}
+        tops = {n: len(state.cars[n].deck_top) for n in filters}
         apply(state, ev, atomic=False)
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}
@@ -356,14 +352,6 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
                 b = before[n][0]
                 before[n] = ((*b, *(0,) * (len(f.tokens) - len(b))), before[n][1])
         name = ev.get("car")
-        if kind == "refreshed" and isinstance(name, str):
-            refreshed.setdefault(name, []).append(ev["card"])  # # 18.21: back on top as the Play Area is cleared
-        for n, cards in list(refreshed.items()):
-            f = filters[n]
-            pool = state.cars[n].pool
-            if all(pool[c] - before[n][0][f.tokens.index(c)] >= cards.count(c) for c in cards):
-                f.top.extend(cards)  # step 9 put them on top (the last named on top), before this event's draw
-                del refreshed[n]
         for n, c in state.cars.items():
             extra = c.stress_taken - before[n][1]
             if extra and n in filters:
@@ -373,26 +361,37 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             car = state.cars[name]
             extra = car.stress_taken - before[name][1]  # Stress a spinout put in the hand first
             pool_mid = tuple(p + (extra if i == _IS else 0) for i, p in enumerate(before[name][0]))
-            if f.top:  # the Refresh cards just put on top count as deck cards at this event's draw
-                pool_mid = tuple(max(p, q) for p, q in zip(pool_mid, _vec(car.pool, f.tokens), strict=True))
             what = f"{kind} (event {state.events})"
             if kind in _HAND_OUT:
                 left = _vec(Counter(_left_hand(ev)), f.tokens)
                 f.remove(left, only_heat_left=kind == "cards_revealed" and HEAT in ev["cards"], what=what)  # # 13.1
             elif kind == "cards_drawn":
-                f.draw(pool_mid, int(ev["count"]))
-            elif kind in ("card_flipped", "card_scrapped"):  # the top of the deck, seen (# 14.1, 18.12)
-                f.flip(pool_mid, f.tokens.index(ev["card"]))
-            elif kind == "deck_shuffled":
-                f.top = []  # a shuffle of the whole deck (# 5.6, a Salvage's, # 18.18): no card is known on top
+                # The engine's fact (# 18.21): cards known on top of the deck (a Refresh's, perhaps put there by
+                # this very event as it cleared the Play Area) that the draw took join the hidden cards as they
+                # enter the hand; the rest of the draw came from the unknown part of the deck.
+                after = _hidden(car, f.tokens)
+                known = tuple(a - b for a, b in zip(after, pool_mid, strict=True))
+                for i, k in enumerate(known):
+                    if k > 0:
+                        f.add(i, k)
+                f.draw(after, int(ev["count"]) - sum(k for k in known if k > 0))
+            elif kind in ("card_flipped", "card_scrapped") and len(car.deck_top) >= tops[name]:
+                f.flip(pool_mid, f.tokens.index(ev["card"]))  # the top of the deck, seen (# 14.1, 18.12); a known
+                # top card (the engine's deck_top shrank, it checked the card) tells nothing of the hand
         for n, f in filters.items():
             c = state.cars[n]
             seen = checked.get(n)
             # The check is a pure function of the hands and the car's bookkeeping: done again only when either
             # changed (most events leave every other car's filter and pool as they were).
-            if seen is None or seen[0] is not f.weights or seen[1] != c.hand_size or seen[2] != c.pool:
+            if (
+                seen is None
+                or seen[0] is not f.weights
+                or seen[1] != c.hand_size
+                or seen[2] != c.pool
+                or seen[3] != c.deck_top
+            ):
                 f.check(c)
-                checked[n] = (f.weights, c.hand_size, dict(c.pool))
+                checked[n] = (f.weights, c.hand_size, dict(c.pool), c.deck_top)
     if state is None:
         raise MalformedInput("an empty log has no race")
     return state, filters
@@ -439,7 +438,6 @@ def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
     if car is not None and car not in public.cars:
         raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(public.cars)})")
     info = InfoSet(public, {n: CarBelief.of(f.weights, f.tokens) for n, f in filters.items()}, viewer=car)
-    info.tops = {n: list(f.top) for n, f in filters.items() if f.top}
     if car is not None and mode == "open":
         full: RaceState | None = None
         for ev in events:

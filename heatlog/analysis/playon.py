@@ -58,9 +58,12 @@ def continuation(events: list[Event], bots: Mapping[str, str], seed: int) -> lis
         world = state.copy()
         for car in world.cars.values():
             if car.deck is None and car.hand is not None and not car.needs_shuffle:
-                deck = expand({c: car.pool[c] - car.hand[c] for c in car.pool})
-                rng.shuffle(deck)
-                car.deck = deck
+                deck = {c: car.pool[c] - car.hand[c] for c in car.pool}
+                for c in car.deck_top:  # the cards a Refresh put on top stay there (# 18.21)
+                    deck[c] -= 1
+                order = expand(deck)
+                rng.shuffle(order)
+                car.deck = order + list(car.deck_top)
     else:
         world = information_set(events).sample(rng)
     start = state_to_position(world)

@@ -219,6 +219,8 @@ def pending_chance(state: RaceState) -> Chance | None:
 def _flip_outcomes(car: Any) -> list[tuple[Event, float]]:
     if car.deck is not None:
         return [({"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}, 1.0)]
+    if car.deck_top:  # a Refresh put it there, face known (# 18.21)
+        return [({"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck_top[-1]}, 1.0)]
     deck = car.deck_counts()
     if deck is None:
         return []
@@ -236,6 +238,10 @@ def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, floa
     deck = car.deck_counts()
     if deck is None:
         return []
+    known = list(reversed(car.deck_top))[:n]  # the cards a Refresh put on top are drawn first (# 18.21)
+    for c in known:
+        deck[c] -= 1
+    n -= len(known)
     total = comb(sum(deck.values()), n)
     out: list[tuple[Event, float]] = []
     tokens = list(deck)  # the race's card tokens, in canonical order
@@ -243,7 +249,7 @@ def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, floa
         ways = 1
         for have, k in zip((deck[c] for c in tokens), draw, strict=True):
             ways *= comb(have, k)
-        cards = [c for c, k in zip(tokens, draw, strict=True) for _ in range(k)]
+        cards = known + [c for c, k in zip(tokens, draw, strict=True) for _ in range(k)]
         out.append(({"type": "cards_drawn", "v": 1, "car": car.name, "cards": cards}, ways / total))
     return out
 

@@ -16,6 +16,12 @@ cap is read as ``min(cap, unseen)``; a card entering the hand from outside (spin
 cap has been lowered to ``unseen``, which the rules do). In open mode the hand is known: cap is the deck
 itself and the same formulas give one arrangement.
 
+One more fact is public and kept apart: the cards a Refresh put back on top of the deck (# 18.21, MA15;
+``Car.deck_top``, top last, kept by the rules: a draw or a flip takes them first, a shuffle forgets them).
+They are part of the deck in a known place, so the deduction is about the rest: ``unseen``, ``cap`` and
+``deck_size`` here are deck ∪ hand, the bound and the deck size *without* the known top cards (``top``), and
+the deck is ``top`` + D. A flip must then show the top one; the hand can hold none of them.
+
 Every table-mode check asks this one deduction: a reveal, a flip, a cooldown, a discard and a cluttered
 claim are accepted exactly when some arrangement of the unseen cards allows them together with every
 earlier entry, so an accepted entry can never leave a later question without an accepted answer.
@@ -26,6 +32,7 @@ Pure: no I/O. Analysis may sample a hand consistent with what the table knows (:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .cards import BASE_CATALOGUE, HEAT
@@ -44,11 +51,12 @@ def _amount(n: int, c: str) -> str:
 class Knowledge:
     """The arrangements of one car's unseen cards that agree with everything public so far."""
 
-    unseen: Counts  # deck ∪ hand, exact
-    cap: Counts  # the deck holds at most this (≤ unseen)
+    unseen: Counts  # deck ∪ hand, exact (less the known top cards)
+    cap: Counts  # the deck holds at most this (≤ unseen; less the known top cards)
     hand_size: int
-    deck_size: int
+    deck_size: int  # the deck's cards under the known top ones
     hand_known: bool = False  # open mode: cap is the deck itself
+    top: tuple[str, ...] = ()  # the cards known on top of the deck, top last (a Refresh, # 18.21)
 
     @classmethod
     def of(cls, car: Car) -> Knowledge:
@@ -59,7 +67,14 @@ class Knowledge:
             cap = {c: min(n, car.deck_max[c]) for c, n in pool.items()}
         else:  # no memory of a reshuffle (a position): any unseen card may be in the deck
             cap = dict(pool)
-        return cls(dict(pool), cap, car.hand_size, car.deck_size, car.hand is not None)
+        top = car.deck_top
+        if not top:
+            return cls(dict(pool), cap, car.hand_size, car.deck_size, car.hand is not None)
+        unseen = dict(pool)
+        for c in top:  # in the deck, in a known place: the deduction is about the rest (# 18.21)
+            unseen[c] -= 1
+            cap[c] = max(0, cap[c] - 1)
+        return cls(unseen, cap, car.hand_size, car.deck_size - len(top), car.hand is not None, top)
 
     # ------------------------------------------------------------------ the deduction
 
@@ -89,24 +104,33 @@ class Knowledge:
         return all(0 <= n - hand.get(c, 0) <= self.cap[c] for c, n in self.unseen.items())
 
     def deck_can_show(self, card: str) -> bool:
-        """Can the top card of the deck be ``card``? (Order is never known here: any card the deck can hold.)"""
+        """Can the top card of the deck be ``card``? The known top card if there is one (# 18.21); else the order
+        is not known here: any card the deck can hold."""
+        if self.top:
+            return self.top[-1] == card
         return self.deck_size > 0 and self.cap[card] > 0
 
     def deck_max(self, card: str) -> int:
-        """How many ``card`` the deck can hold at most."""
-        return min(self.cap[card], self.deck_size)
+        """How many ``card`` the deck can hold at most (the known top cards included)."""
+        return self._rest_max(card) + (self.top.count(card) if self.top else 0)
 
     def deck_min(self, card: str) -> int:
-        """How many ``card`` the deck must hold: what the rest of cap cannot fill."""
+        """How many ``card`` the deck must hold: what the rest of cap cannot fill, and the known top cards."""
+        return self._rest_min(card) + (self.top.count(card) if self.top else 0)
+
+    def _rest_max(self, card: str) -> int:
+        return min(self.cap[card], self.deck_size)
+
+    def _rest_min(self, card: str) -> int:
         return max(0, self.deck_size - (sum(self.cap.values()) - self.cap[card]))
 
     def hand_min(self, card: str) -> int:
         """How many ``card`` must be in the hand."""
-        return self.unseen[card] - self.deck_max(card)
+        return self.unseen[card] - self._rest_max(card)
 
     def hand_max(self, card: str) -> int:
         """How many ``card`` can be in the hand."""
-        return self.unseen[card] - self.deck_min(card)
+        return self.unseen[card] - self._rest_min(card)
 
     @staticmethod
     def why_not_in_hand_of(car: Car, cards: list[str]) -> str | None:
@@ -136,8 +160,14 @@ class Knowledge:
         return playable - min(self.deck_size, sum(n for c, n in self.cap.items() if c != HEAT))
 
     def deck_known(self) -> Counts | None:
-        """The deck as a multiset when it is forced (cap holds exactly deck_size cards)."""
-        return dict(self.cap) if sum(self.cap.values()) == self.deck_size else None
+        """The deck as a multiset when it is forced (cap holds exactly deck_size cards; the known top cards
+        added)."""
+        if sum(self.cap.values()) != self.deck_size:
+            return None
+        deck = dict(self.cap)
+        for c in self.top:
+            deck[c] += 1
+        return deck
 
     # ------------------------------------------------------------------ reasons, in words
 
@@ -155,6 +185,10 @@ class Knowledge:
             if self.hand_known and need.get(c, 0) > self.hand_max(c):
                 have = self.hand_max(c)
                 return f"only {have} {card_name(c)} {'is' if have == 1 else 'are'} in the hand, not {need.get(c, 0)}"
+        for c in self.top:
+            if need.get(c, 0) > self.unseen[c]:
+                have = self.unseen[c]
+                return f"only {have} {card_name(c)} can be in the hand, not {need[c]}: {self._top_words()}"
         for c in self.unseen:
             if need.get(c, 0) > self.unseen[c]:
                 have = self.unseen[c]
@@ -165,10 +199,13 @@ class Knowledge:
                 return f"at most {self.hand_max(c)} {card_name(c)} can be in the hand: {self._deck_words(c)}"
         return f"the hand cannot hold {' '.join(cards)} together: {self._deck_words(None)}"
 
-    def why_not_on_deck(self, card: str) -> str | None:
-        """Why ``card`` cannot be the next card of the deck, or None."""
+    def why_not_on_deck(self, card: str, name: Callable[[str], str] = card_name) -> str | None:
+        """Why ``card`` cannot be the next card of the deck, or None (``name``: how cards are named, e.g. by the
+        race's catalogue)."""
         if self.deck_can_show(card):
             return None
+        if self.top:
+            return f"the top card of the deck is {name(self.top[-1])}, not {name(card)}: {self._top_words(name)}"
         if self.unseen[card] == 0:
             return f"no {card_name(card)} can be in the deck: all are accounted for"
         return f"no {card_name(card)} can be in the deck: {self._deck_words(card)}"
@@ -198,7 +235,15 @@ class Knowledge:
             return "; ".join(reasons)
         return f"the hand cannot be {' '.join(expand(hand))}: {self._deck_words(None)}"
 
+    def _top_words(self, name: Callable[[str], str] = card_name) -> str:
+        """The known top cards, in words (top first)."""
+        cards = ", ".join(name(c) for c in reversed(self.top))
+        return f"a Refresh put {cards} back on top of the deck, face known (the table saw it)"
+
     def _deck_words(self, card: str | None) -> str:
+        if self.top:  # the rest of the deck, under the known top cards
+            rest = Knowledge(self.unseen, self.cap, self.hand_size, self.deck_size, self.hand_known)
+            return f"{self._top_words()}; under {'them' if len(self.top) > 1 else 'it'}, {rest._deck_words(card)}"
         known = self.deck_known()
         if known is not None:
             return f"the {self.deck_size}-card deck is exactly {' '.join(expand(known)) or 'empty'}"
@@ -215,9 +260,12 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> tuple[Counts, Counts]:
         """One (hand, deck) arrangement consistent with the knowledge: the deck is ``deck_size`` cards drawn
-        uniformly from the physical cards of ``cap``, the hand is the rest of ``unseen``."""
+        uniformly from the physical cards of ``cap``, the hand is the rest of ``unseen``; the known top cards are
+        in the deck."""
         deck = counts(rng.sample(expand(self.cap), self.deck_size), tuple(self.unseen))
         hand = {c: n - deck[c] for c, n in self.unseen.items()}
+        for c in self.top:
+            deck[c] += 1
         return hand, deck
 
 

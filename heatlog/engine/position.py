@@ -151,6 +151,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
                 "stress_taken": c.stress_taken,
                 "needs_shuffle": c.needs_shuffle,
                 "deck_max": expand(c.deck_max) if c.deck_max is not None else None,
+                **({"deck_top": list(reversed(c.deck_top))} if c.deck_top else {}),  # top first, as "deck"
                 "finished": c.finished,
                 **({"legend": True} if c.legend else {}),
             }
@@ -270,6 +271,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
                 stress_taken=int(d.get("stress_taken", 0)),
                 needs_shuffle=bool(d.get("needs_shuffle", False)),
                 deck_max=counts(d["deck_max"], tokens) if d.get("deck_max") is not None else None,
+                deck_top=_deck_top(d.get("deck_top")),  # older positions have none (# 18.21)
                 finished=bool(d.get("finished", False)),
                 legend=bool(d.get("legend", False)),
             )
@@ -322,6 +324,15 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
     return state
 
 
+def _deck_top(cards: Any) -> tuple[str, ...]:
+    """A position's ``deck_top`` (top first) as the car keeps it (top last)."""
+    if cards is None:
+        return ()
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise MalformedInput("deck_top must be a list of cards, top first")
+    return tuple(reversed(cards))
+
+
 def _check_car(car: Car) -> None:
     if car.lane not in (1, 2) or not 1 <= car.gear <= 4:
         raise MalformedInput(f"car {car.name}: lane must be 1 or 2 and gear 1 to 4")
@@ -338,5 +349,16 @@ def _check_car(car: Car) -> None:
         raise MalformedInput(f"car {car.name}: the hand must be part of the unseen cards and hold hand_size cards")
     if car.deck is not None and len(car.deck) != car.deck_size:
         raise MalformedInput(f"car {car.name}: the deck order must list deck_size cards")
+    if car.deck_top:  # # 18.21: cards of the deck, in a known place
+        top = counts(list(car.deck_top), tuple(car.pool))
+        deck = car.deck_counts()
+        if (
+            len(car.deck_top) > car.deck_size
+            or any(top[c] > car.pool[c] for c in top)
+            or (deck is not None and any(top[c] > deck[c] for c in top))
+            or (car.deck_max is not None and any(top[c] > car.deck_max[c] for c in top))
+            or (car.deck is not None and car.deck[len(car.deck) - len(car.deck_top) :] != list(car.deck_top))
+        ):
+            raise MalformedInput(f"car {car.name}: deck_top must be the top cards of the deck")
     if car.hand_size > HAND_SIZE + 2 * 8:
         raise MalformedInput(f"car {car.name}: implausible hand size {car.hand_size}")

@@ -138,6 +138,12 @@ def _card_name(state: RaceState, c: str) -> str:
     return state.cards.name(c)  # Heat, Stress, an upgrade's name, or the quoted token: the race's catalogue
 
 
+def _named(state: RaceState, c: str) -> str:
+    """A card in words that tell copies of a kind apart: an upgrade's name with its token (Suspension U34)."""
+    name = state.cards.name(c)
+    return name if c in BASE_CATALOGUE.token_set else f"{name} {c}"
+
+
 def _remove_from_hand(car: Car, cards: list[str]) -> None:
     for c in cards:
         car.pool[c] -= 1
@@ -172,14 +178,16 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
                 "5.2",
             )
     else:
-        why = Knowledge.of(car).why_not_on_deck(card)
+        why = Knowledge.of(car).why_not_on_deck(card, lambda c: _named(state, c))
         if why:
-            rule = "1.1" if car.pool[card] == 0 else "5.6"
+            rule = "18.21" if car.deck_top else "1.1" if car.pool[card] == 0 else "5.6"
             raise _illegal(state, ev, why, rule)
     if car.deck_max is not None and car.deck_max[card] > 0:
         car.deck_max[card] -= 1
     if car.deck is not None:
         car.deck.pop()
+    if car.deck_top:  # the known top card (# 18.21) is the one that left
+        car.deck_top = car.deck_top[:-1]
     car.deck_size -= 1
     car.pool[card] -= 1
 
@@ -424,6 +432,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
     # # 5.6: only the discard pile; the Play Area stays out.
     if car.hand is None:
         car.deck_max = counts(car.discard, state.cards.tokens)  # the new deck is exactly the (public) discard pile
+    car.deck_top = ()  # (the deck was empty: no card is known on top of the new one, # 18.21)
     for c in car.discard:
         car.pool[c] += 1
     car.deck_size = len(car.discard)
@@ -481,6 +490,16 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
             for c, k in need.items():
                 if k > deck[c]:
                     raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {k}", "1.1")
+            known = counts(list(car.deck_top[max(0, len(car.deck_top) - n) :]), state.cards.tokens)
+            for c, k in known.items():  # the draw takes the known top cards first (# 18.21)
+                if k > need[c]:
+                    raise _illegal(
+                        state,
+                        ev,
+                        f"a Refresh put {_card_name(state, c)} back on top of {car.name}'s deck: the draw takes it "
+                        "first",
+                        "18.21",
+                    )
         hand = car.hand
         if hand is not None:  # deck -> known hand: deck ∪ hand (the pool) stays as it is
             for c in cards:
@@ -491,9 +510,16 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
                 car.pool[c] -= 1
                 _add_to_hand(car, c)
     else:
+        if car.deck_top:  # table mode: the known top cards are drawn first, the table sees them go (# 18.21)
+            if car.deck_max is None:
+                car.deck_max = dict(car.pool)
+            for c in car.deck_top[max(0, len(car.deck_top) - n) :]:
+                car.deck_max[c] -= 1  # in the hand now: the rest of the deck holds no more of them than before
         car.hand_size += n
     if car.deck is not None:
         del car.deck[len(car.deck) - n :]
+    if car.deck_top:
+        car.deck_top = car.deck_top[: max(0, len(car.deck_top) - n)]
     car.deck_size -= n
     if state.phase == "deal":
         if _deal_done(state):

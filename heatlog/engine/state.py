@@ -67,6 +67,10 @@ class Car:
     # Table mode: what the deck can at most hold. Exact after a reshuffle (the discard pile was public, # 1.7),
     # then only shrinks as cards are flipped; draws by count leave it as it is. None when the hand is known.
     deck_max: Counts | None = None
+    # The cards the table knows to lie on top of the draw deck, top last: a Refresh put them back there (# 18.21,
+    # MA15). Public, so kept in every mode (a table-mode projection keeps it): a draw or a flip takes them first,
+    # a shuffle of the deck forgets them. A tuple: never changed in place, so a copy shares it.
+    deck_top: tuple[str, ...] = ()
     finished: bool = False
     legend: bool = False  # a Legend car (# 19.1): no deck, hand, Engine or gear; moved by the Legend card
 

@@ -164,6 +164,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         )
         if car.deck is not None:
             return Question("flip", name, "", auto=make_event("card_flipped", car=name, card=car.deck[-1]))
+        if car.deck_top:  # a Refresh put it on top, face known (# 18.21): told, not asked
+            return Question("flip", name, "", auto=make_event("card_flipped", car=name, card=car.deck_top[-1]))
         return Question(
             "flip",
             name,
@@ -336,7 +338,16 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
         return Question(
             kind, name, "", auto=make_event("cards_drawn", car=name, cards=car.deck[len(car.deck) - n :][::-1])
         )
-    return Question(kind, name, f"{name} draws {n}{more}: ", None, "the cards drawn, e.g. 4 h 2 (# 12.2)")
+    top = list(reversed(car.deck_top))  # known on top, face known (# 18.21): drawn first
+    if top and n <= len(top):
+        return Question(kind, name, "", auto=make_event("cards_drawn", car=name, cards=top[:n]))
+    hint = "the cards drawn, e.g. 4 h 2 (# 12.2)"
+    if top:
+        from ..views.garage import card_name
+
+        known = " ".join(card_name(state, c) for c in top)
+        hint = f"the cards drawn, {known} among them (a Refresh put them on top, # 18.21), e.g. 4 h 2"
+    return Question(kind, name, f"{name} draws {n}{more}: ", None, hint)
 
 
 def _ask_shuffle(state: RaceState, car: Car, why: str) -> Question:
@@ -606,6 +617,8 @@ def _ask_scrap(state: RaceState, car: Car) -> Question:
     left = turn.garage.scrap_left
     if car.deck is not None:
         return Question("scrap", car.name, "", auto=make_event("card_scrapped", car=car.name, card=car.deck[-1]))
+    if car.deck_top:  # a Refresh put it on top, face known (# 18.21): told, not asked
+        return Question("scrap", car.name, "", auto=make_event("card_scrapped", car=car.name, card=car.deck_top[-1]))
     return Question(
         "scrap",
         car.name,

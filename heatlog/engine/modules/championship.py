@@ -471,6 +471,9 @@ def remove_lap_heat(state: RaceState, car: Car, source: str) -> None:
         car.deck_size -= 1
         if car.deck is not None:  # the top-most Heat of a known deck
             del car.deck[len(car.deck) - 1 - car.deck[::-1].index(HEAT)]
+        if HEAT in car.deck_top:  # the top-most Heat, when it is one of the cards known on top (# 18.21)
+            i = len(car.deck_top) - 1 - car.deck_top[::-1].index(HEAT)
+            car.deck_top = car.deck_top[:i] + car.deck_top[i + 1 :]
         if car.deck_max is not None and car.deck_max[HEAT] > 0:
             car.deck_max[HEAT] -= 1
     else:

@@ -625,6 +625,7 @@ def clear_play_area(car: Car, turn: Turn) -> None:
             car.deck.append(token)  # top of the deck is last
         if car.deck_max is not None:
             car.deck_max[token] += 1
+        car.deck_top += (token,)  # the table saw it go there: the known top card (the last named on top)
 
 
 # ---------------------------------------------------------------------------------------------- what the engine offers
@@ -758,6 +759,7 @@ def salvaged(state: RaceState, ev: Event) -> None:
             car.deck_max[c] += 1
     car.deck_size += len(chosen)
     car.deck = None
+    car.deck_top = ()  # the whole deck is shuffled: no card is known on top any more
     turn.flipping = "salvage"  # the whole draw deck is shuffled: a deck_shuffled comes next
 
 

@@ -10,10 +10,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from heatlog.engine import RaceState, apply, replay, state_from_position, state_to_position
+from heatlog.engine import Knowledge, RaceState, apply, replay, state_from_position, state_to_position
 from heatlog.engine.redact import open_to_table
 from heatlog.races import race_started_event
 from heatlog.simulate import default_cars
@@ -107,6 +107,64 @@ def test_table_mode_sees_the_upgrades_and_tells_the_same_public_story(params: Pa
     for name, o in open_state.cars.items():
         t = table.cars[name]
         assert (t.progress, t.engine, t.discard, t.pool) == (o.progress, o.engine, o.discard, o.pool), name
+
+
+def _round_starts(events: list[Event]) -> list[int]:
+    """Where each round's steps 1–2 begin (every turn of the round before is over): the same points of an open
+    log and of its table projection (which only drops the face-down plays, # 2.1)."""
+    simultaneous = ("gear_chosen", "cards_played")
+    return [
+        i
+        for i, e in enumerate(events)
+        if e["type"] in simultaneous and (i == 0 or events[i - 1]["type"] not in simultaneous)
+    ]
+
+
+def _states_at(events: list[Event], points: list[int]) -> list[RaceState]:
+    out: list[RaceState] = []
+    state: RaceState | None = None
+    marks = set(points)
+    for i, ev in enumerate(events):
+        if i in marks:
+            assert state is not None
+            out.append(state.copy())
+        state = apply(state, ev)
+    return out
+
+
+@FAST
+@given(garage_params())
+@example((1, "all", "random", 2))  # a Refresh card waits on top of a deck at a round start (# 18.21)
+@example((2, "advanced", "random", 3))  # (the same, 3 cars)
+def test_18_21_table_mode_knows_what_the_open_race_had_on_top_and_in_hand(params: Params) -> None:
+    """Principle 5 over random Garage races: the table projection accepts every real entry (the fold raises
+    otherwise) and, at every round start, the one deduction (engine/knowledge.py) holds the true hand and deck:
+    the cards a Refresh put on top are the open deck's top cards, a flip could show only the top one, and every
+    card it forces into the hand or the deck is really there."""
+    events = list(_race(params))
+    table_events = open_to_table(events)
+    opens, tables = _round_starts(events), _round_starts(table_events)
+    assert len(opens) == len(tables)
+    for o_state, t_state in zip(_states_at(events, opens), _states_at(table_events, tables), strict=True):
+        assert o_state.round == t_state.round
+        for name, o in o_state.cars.items():
+            t = t_state.cars[name]
+            if o.legend or o.needs_shuffle:
+                continue
+            assert t.deck_top == o.deck_top and t.pool == o.pool and t.hand_size == o.hand_size, name
+            assert o.deck is not None and o.hand is not None
+            assert o.deck[len(o.deck) - len(o.deck_top) :] == list(o.deck_top), name  # # 18.21: really on top
+            know = Knowledge.of(t)
+            assert know.hand_can_be(o.hand), name
+            deck = o.deck_counts()
+            assert deck is not None
+            for c, n in deck.items():
+                assert know.deck_min(c) <= n <= know.deck_max(c), (name, c)
+                assert know.hand_min(c) <= o.hand[c] <= know.hand_max(c), (name, c)
+            if o.deck:
+                assert know.deck_can_show(o.deck[-1]), name
+            if t.deck_top:
+                assert [c for c in t.pool if know.deck_can_show(c)] == [t.deck_top[-1]], name
 
 
 @FAST
