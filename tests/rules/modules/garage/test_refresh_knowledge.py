@@ -34,7 +34,7 @@ from heatlog.races import race_started_event
 from heatlog.recorder import Session
 from heatlog.validation import validate_against
 
-from .scenarios import OPTIONS, PARK, garage_board
+from .scenarios import OPTIONS, garage_board
 
 Event = dict[str, Any]
 
