@@ -62,10 +62,21 @@ def start_position(hand: str, *, gear: int = 1, at: int = 10, mode: str = "table
     pile = " ".join(["H"] * 6 + discard.split())
     race = garage_board(
         {
-            "P": {"at": 29, "hand": "1 1 1 2 2 2 3", "upgrades": "U13 U15 U16",
-                  "deck": rest("U13 U15 U16", "1 1 1 2 2 2 3")},
-            "A": {"at": at, "gear": gear, "engine": 0, "hand": hand, "upgrades": A_UPGRADES,
-                  "deck": rest(A_UPGRADES, hand, discard), "discard": pile},
+            "P": {
+                "at": 29,
+                "hand": "1 1 1 2 2 2 3",
+                "upgrades": "U13 U15 U16",
+                "deck": rest("U13 U15 U16", "1 1 1 2 2 2 3"),
+            },
+            "A": {
+                "at": at,
+                "gear": gear,
+                "engine": 0,
+                "hand": hand,
+                "upgrades": A_UPGRADES,
+                "deck": rest(A_UPGRADES, hand, discard),
+                "discard": pile,
+            },
         },
         mode=mode,
     )
