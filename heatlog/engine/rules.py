@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import (
     BASE_CATALOGUE,
     BASIC,
+    HAND_SIZE,
     HEAT,
     SPINOUT_STRESS,
     STRESS,
@@ -112,21 +113,40 @@ def _fmt(cards: Iterable[str]) -> str:
 
 def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
     """The car whose turn it is (steps 3–9), or an out-of-turn error (# 2.4)."""
-    car = _car(state, ev)
+    try:
+        car = state.cars[ev["car"]]  # _car, inlined (every event of a turn asks); _car words the errors
+    except (KeyError, TypeError):
+        car = _car(state, ev)
+    if car.legend:
+        _car(state, ev)
+    turn = state.turn
+    if turn is None or turn.car != car.name or state.phase != "race":
+        raise _out_of_turn(state, ev, car, what)
+    return car, turn
+
+
+def _turn_of(state: RaceState, ev: Event, car: Car, what: str) -> Turn:
+    """The turn of ``car`` (already checked by :func:`_car`), or an out-of-turn error (# 2.4)."""
+    turn = state.turn
+    if turn is None or turn.car != car.name or state.phase != "race":
+        raise _out_of_turn(state, ev, car, what)
+    return turn
+
+
+def _out_of_turn(state: RaceState, ev: Event, car: Car, what: str) -> IllegalEvent:
+    """Why ``ev`` of ``car`` is not part of the turn under way."""
     turn = state.turn
     if state.phase != "race" or turn is None:
         if state.phase == "over":
-            raise _illegal(state, ev, "the race is over", "16.8")
-        raise _illegal(
+            return _illegal(state, ev, "the race is over", "16.8")
+        return _illegal(
             state,
             ev,
             f"{what} comes in a car's turn (steps 3–9); now is step {state.step}: "
             f"waiting for {', '.join(state.pending)}",
             "2.1",
         )
-    if turn.car != car.name:
-        raise _illegal(state, ev, f"it is {turn.car}'s turn, not {car.name}'s", "2.4")
-    return car, turn
+    return _illegal(state, ev, f"it is {turn.car}'s turn, not {car.name}'s", "2.4")
 
 
 def _has_in_hand(car: Car, cards: list[str]) -> str | None:
@@ -468,9 +488,9 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
         if car.needs_shuffle:
             raise _illegal(state, ev, f"shuffle {car.name}'s deck before drawing", "1.2")
     else:
-        _, turn = _turn_car(state, ev, "drawing")
+        turn = _turn_of(state, ev, car, "drawing")
         _close_until(state, car, turn, REPLENISH, ev)
-    size = state.rules.hand_size(state, car)
+    size = HAND_SIZE if "hand_size" in state.rules.plain else state.rules.hand_size(state, car)  # # 12.2
     room = size - car.hand_size
     if n > room:
         raise _illegal(
@@ -672,19 +692,24 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
     name = state.order[state.turn_index]
     car = state.cars[name]
     from_gear, paid = state.shifts.pop(name, (car.gear, False))
+    rules = state.rules
+    progress = car.progress
+    # car, round, gear, from_gear, shift_heat, start, reached, sub (positional: a Turn is made per car-turn)
     turn = Turn(
-        car=name,
-        round=state.round,
-        gear=car.gear,
-        from_gear=from_gear,
-        shift_heat=state.rules.shift_cost(state, car, from_gear, car.gear) if paid else 0,  # no car moved yet
-        start=car.progress,
-        reached=car.progress,
-        sub=REVEAL,
-        adrenaline=name in state.adrenaline,
-        laps_before=state.laps_done(car),
-        cooldown_allowance=state.rules.cooldown(state, car, car.gear),  # # 7.2, A10: the gear in force
+        name,
+        state.round,
+        car.gear,
+        from_gear,
+        rules.shift_cost(state, car, from_gear, car.gear) if paid else 0,  # no car moved yet
+        progress,
+        progress,
+        REVEAL,
     )
+    turn.cooldown_allowance = rules.cooldown(state, car, car.gear)  # # 7.2, A10: the gear in force
+    if name in state.adrenaline:
+        turn.adrenaline = True
+    if progress > 0:  # state.laps_done, inlined
+        turn.laps_before = min(state.laps, (progress - 1) // state.track.spaces)
     state.turn = turn
     return car, turn
 
@@ -1010,7 +1035,8 @@ def _slipstream(state: RaceState, ev: Event) -> None:
 def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
     rules = state.rules
-    for line, corner in state.track.corner_lines_between(turn.start, turn.reached, state.final_line):
+    track = state.track
+    for line, corner in track.corner_lines_between(turn.start, turn.reached, state.laps * track.spaces):
         limit = rules.corner_limit(state, car, turn, corner)  # # 9.3 (a road token changes it, # 20.8)
         cost = rules.corner_cost(state, car, corner, turn.speed, limit)  # # 9.3 (overheat, # 20.13, MA19)
         where = str(corner.after_space)
@@ -1277,11 +1303,16 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 return
             sub = turn.sub
             if sub >= target:  # there already: go on only past a step with nothing to wait for
+                # (base_hand_size is HAND_SIZE: not called where the race keeps it)
                 if sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
-                    if car.hand_size < rules.hand_size(state, car) and (car.deck_size or car.discard):
+                    size = HAND_SIZE if "hand_size" in rules.plain else rules.hand_size(state, car)
+                    if car.hand_size < size and (car.deck_size or car.discard):
                         break
                 elif sub == DISCARD:  # # 12.2, MA26: a spinout left a full hand: nothing to discard or draw
-                    if not (turn.spinout and car.hand_size >= rules.hand_size(state, car)):
+                    if not turn.spinout:
+                        break
+                    size = HAND_SIZE if "hand_size" in rules.plain else rules.hand_size(state, car)
+                    if car.hand_size < size:
                         break
                 else:
                     break
@@ -1327,8 +1358,11 @@ def _enter_replenish(state: RaceState, car: Car, turn: Turn) -> None:
 
 def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
     turn.sub = DONE
-    turn.end, turn.end_lane, turn.laps_after = car.progress, car.lane, state.laps_done(car)
-    if car.progress > state.final_line:  # # 16.1, 16.3: a spun-out car is back before the line
+    progress = car.progress
+    turn.end, turn.end_lane = progress, car.lane
+    if progress > 0:  # state.laps_done, inlined
+        turn.laps_after = min(state.laps, (progress - 1) // state.track.spaces)
+    if progress > state.laps * state.track.spaces:  # (final_line) # 16.1, 16.3: a spun-out car is back before the line
         turn.finished = True
         car.finished = True
         state.finished_round.append(car.name)
@@ -1488,12 +1522,24 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         return new
     if state is None:
         raise _malformed(None, event, "the first event of a race is race_started")
-    entry = REGISTRY.get(kind) if isinstance(kind, str) else None  # (an unhashable type is no type either)
-    if entry is None:
-        raise _malformed(state, event, f"unknown event type {kind!r}")
+    try:
+        entry = REGISTRY[kind]
+    except (KeyError, TypeError):  # (an unhashable type is no type either)
+        raise _malformed(state, event, f"unknown event type {kind!r}") from None
     turn = state.turn
-    foreign = turn is not None and _is_foreign(turn, event, entry)
-    if atomic and turn is not None and turn.sub < REPLENISH and (foreign or entry.guarded):
+    if turn is None:  # steps 1–2, set-up, a turn waiting for its reveal: nothing to close, nothing to roll back
+        entry.handler(state, event)
+        state.events += 1
+        return state
+    sub = turn.sub
+    # _is_foreign, inlined (asked on every event of a turn)
+    foreign = (
+        REACT <= sub <= DISCARD
+        and turn.flipping is None
+        and not entry.aside
+        and (not entry.turn or event.get("car") != turn.car)
+    )
+    if atomic and sub < REPLENISH and (foreign or entry.guarded):
         snapshot = state.copy()
         try:
             _handle(state, event, entry, foreign)
