@@ -8,13 +8,14 @@ re-implements a rule. Chance events (flips, draws, shuffles) are not decisions: 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT
 from .events import CHANCE
 from .modules import circuits
-from .react import ReactPool, ReactUse, react_pool
+from .react import EMPTY, ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
@@ -137,11 +138,12 @@ def waiting_for(state: RaceState | None) -> Waiting:
         sub = turn.sub
         if car.legend:  # # 19.5, MA9: the only thing a Legend's turn can wait for (count: the round)
             return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
-        if turn.flipping is not None:
-            if car.deck_size == 0 or turn.flipping == "salvage":  # # 18.18: the salvaged cards shuffled in
-                return Waiting(STEPS[sub], [car.name], "deck_shuffled", flipping=turn.flipping)
-            due = "card_scrapped" if turn.flipping == "scrap" else "card_flipped"  # # 18.12
-            return Waiting(STEPS[sub], [car.name], due, flipping=turn.flipping)
+        flipping = turn.flipping
+        if flipping is not None:
+            if car.deck_size == 0 or flipping == "salvage":  # # 18.18: the salvaged cards shuffled in
+                return Waiting(STEPS[sub], [car.name], "deck_shuffled", 0, flipping)
+            due = "card_scrapped" if flipping == "scrap" else "card_flipped"  # # 18.12
+            return Waiting(STEPS[sub], [car.name], due, 0, flipping)
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))
         rules = state.rules
@@ -179,16 +181,23 @@ def waiting_for(state: RaceState | None) -> Waiting:
 
 def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactPool]:
     """The optional event types open now, and the React pool they were read from (empty outside React)."""
-    pool = react_pool(state, car, turn)  # empty outside React
+    sub = turn.sub
+    pool = react_pool(state, car, turn) if sub == REACT else EMPTY  # empty outside React
     optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
-    if pool.mandatory:  # # 18.25: React cannot end yet, so nothing of a later step is open
+    plain = state.rules.plain
+    # # 18.25: React cannot end yet, so nothing of a later step is open (the base's uses are never mandatory)
+    if "react_uses" not in plain and pool.mandatory:
         return optional, pool
-    if turn.sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
+    if sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
-    open_discard = turn.sub < DISCARD or circuits.may_discard(state.track, car.progress)  # # 22.6: no tunnel
-    if turn.sub <= DISCARD and not turn.cluttered and not (turn.sub == DISCARD and turn.discarded) and open_discard:
+    if (
+        sub <= DISCARD
+        and not turn.cluttered
+        and not (sub == DISCARD and turn.discarded)
+        and (sub < DISCARD or circuits.may_discard(state.track, car.progress))  # # 22.6: no tunnel
+    ):
         optional.append("cards_discarded")
-    if "turn_options" not in state.rules.plain:  # (the base adds no decision)
+    if "turn_options" not in plain:  # (the base adds no decision)
         for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
             if kind not in optional:
                 optional.append(kind)  # a module's (# 18.21: Refresh)
@@ -213,7 +222,17 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     playable = [c for c in expand(car.hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
     if len(playable) < gear:
         return [playable + [HEAT] * (gear - len(playable))]
-    return list(map(list, dict.fromkeys(combinations(playable, gear))))  # each distinct choice once, in order
+    return list(map(list, _distinct(tuple(playable), gear, gear)))
+
+
+@lru_cache(maxsize=8192)
+def _distinct(cards: tuple[str, ...], least: int, most: int) -> tuple[tuple[str, ...], ...]:
+    """Each distinct choice of ``least`` to ``most`` of ``cards`` once, in order (fewest first, then in the
+    order ``combinations`` meets them). Kept: a hand's choices are asked at every play and discard."""
+    out: list[tuple[str, ...]] = []
+    for k in range(least, most + 1):
+        out += dict.fromkeys(combinations(cards, k))
+    return tuple(out)
 
 
 def cooldown_left(turn: Turn, state: RaceState | None = None, car: Car | None = None) -> int:
@@ -283,16 +302,17 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
         return []
     if state is None:  # the base rule (# 11.1): never Heat or Stress
         pool = [c for c in expand(car.hand) if c in DISCARDABLE]
+    elif "can_discard" in state.rules.plain:  # base_can_discard: the race's discardable cards (# 11.1)
+        discardable = state.cards.discardable
+        pool = [c for c in expand(car.hand) if c in discardable]
     else:
         can = state.rules.can_discard
         pool = [c for c in expand(car.hand) if can(state, car, c)]
     limit = None  # # 21.8: an event card's cap (none in the base game)
     if state is not None and "discard_limit" not in state.rules.plain:
         limit = state.rules.discard_limit(state, car)
-    out: list[list[str]] = []
-    for k in range(1, min(len(pool), len(pool) if limit is None else limit) + 1):
-        out += map(list, dict.fromkeys(combinations(pool, k)))  # each distinct discard of k cards once, in order
-    return out
+    most = min(len(pool), len(pool) if limit is None else limit)
+    return list(map(list, _distinct(tuple(pool), 1, most)))  # each distinct discard once, fewest cards first
 
 
 def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> list[Event]:
@@ -324,12 +344,13 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
     out = pool.options() if pool is not None else react_options(state, car, turn)
     if turn.sub == REACT and w.due not in ("cards_drawn", "deck_shuffled"):
         return out  # a decision React must take before it ends (# 18.11), or a React use that changes it (# 18.10)
+    rules = state.rules  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21); none in the base game
     if "slipstream" in w.optional:
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": True})
-        for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
-            out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
+        if "slipstream_bonus" not in rules.plain:  # (the base has one total, the plain one)
+            for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
+                out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": False})
-    rules = state.rules  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21); none in the base game
     extra = [] if "turn_options" in rules.plain else rules.turn_options(state, car, turn)
     if extra:
         out += [o for o in extra if o["type"] == "slipstream"]

@@ -39,6 +39,7 @@ narration and statistics read these instead of working anything out again.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .steps import REACT
@@ -127,6 +128,10 @@ class ReactPool:
 
 EMPTY = ReactPool(())
 
+# ``ReactUse(symbol, source, n, mandatory, events)`` made by ``tuple.__new__`` itself, without the named tuple's
+# Python-level ``__new__``: the base pool is built for every React decision and every React event.
+_use = partial(tuple.__new__, ReactUse)
+
 
 def cooled_by(turn: Turn) -> dict[str, int]:
     """The Heat each cooldown source has moved this turn (``Turn.used``)."""
@@ -145,26 +150,26 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
         used = turn.used
         gear = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0) - used.get("cooldown:gear", 0)
         if gear > 0:
-            uses.append(ReactUse("cooldown", "gear", gear))
+            uses.append(_use(("cooldown", "gear", gear, False, ())))
         if turn.adrenaline_cooldown and not used.get("cooldown:adrenaline"):
-            uses.append(ReactUse("cooldown", "adrenaline", 1))
+            uses.append(_use(("cooldown", "adrenaline", 1, False, ())))
         bonus = 0 if "cooldown_bonus" in plain else rules.cooldown_bonus(state, car)
         if bonus:  # # 20.10: while the car is where the bonus holds
             bonus -= used.get("cooldown:bonus", 0)
             if bonus > 0:
-                uses.append(ReactUse("cooldown", "bonus", bonus))
+                uses.append(_use(("cooldown", "bonus", bonus, False, ())))
     if not turn.boosted:
         cost = rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (# 20.11, MA20)
         if car.engine >= cost:  # # 7.6
             ev = {"type": "boost", "v": 1, "car": name}
-            uses.append(ReactUse("boost", "engine" if cost else "free", 1, events=(ev,)))
+            uses.append(_use(("boost", "engine" if cost else "free", 1, False, (ev,))))
     if turn.adrenaline:  # # 6.1–6.3: each bonus once, neither traded for the other
         if not turn.adrenaline_move:
             ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "move"}
-            uses.append(ReactUse("adrenaline_move", "adrenaline", 1, events=(ev,)))
+            uses.append(_use(("adrenaline_move", "adrenaline", 1, False, (ev,))))
         if not turn.adrenaline_cooldown:
             ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "cooldown"}
-            uses.append(ReactUse("adrenaline_cooldown", "adrenaline", 1, events=(ev,)))
+            uses.append(_use(("adrenaline_cooldown", "adrenaline", 1, False, (ev,))))
     return uses
 
 

@@ -950,11 +950,14 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         blocked = rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
         if blocked:
             return blocked
-    space = state.track.space_of(car.progress)
-    ahead = state.track.space_of(car.progress + 1)
+    n = state.track.spaces
+    space = (car.progress - 1) % n + 1  # (track.space_of, inlined)
+    ahead = space % n + 1
     me = car.name
-    for (sp, _lane), name in state.spots.items():
-        if name != me and sp in (space, ahead):
+    spots = state.spots  # (space, lane) -> car; lanes are 1 and 2
+    for key in ((space, 1), (space, 2), (ahead, 1), (ahead, 2)):
+        name = spots.get(key)
+        if name is not None and name != me:
             return None
     return "no car beside it or in the space directly ahead (# 8.1)"
 
