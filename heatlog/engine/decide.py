@@ -207,9 +207,17 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
 def legal_gears(state: RaceState, car: Car) -> list[int]:
     """# 3.1–3.4."""
     out = []
+    rules = state.rules
+    track = state.track if "shift_cost" in rules.plain else None  # (base_shift_cost is circuits.shift_heat)
     for g in range(1, 5):
         shift = abs(g - car.gear)
-        if shift == 3 or car.engine < state.rules.shift_cost(state, car, car.gear, g):  # # 3.2–3.4
+        if shift == 3:  # # 3.4
+            continue
+        if track is not None:
+            cost = circuits.shift_heat(track, car.progress, car.gear, g)
+        else:
+            cost = rules.shift_cost(state, car, car.gear, g)
+        if car.engine < cost:  # # 3.2, 3.3
             continue
         out.append(g)
     return out

@@ -208,13 +208,15 @@ def spend(turn: Turn, use: ReactUse, n: int) -> None:
 def spend_cooldown(turn: Turn, pool: ReactPool, n: int) -> None:
     """Consume ``n`` cooldown from the pool's cooldown uses, in their order; one happening for the event."""
     total, sources = n, []
+    used = turn.used
     for use in pool.uses:
         if use.symbol != "cooldown":
             continue
         if n <= 0:
             break
         k = min(n, use.n)
-        spend(turn, use, k)
+        key = "cooldown:" + use.source  # (spend, inlined)
+        used[key] = used.get(key, 0) + k
         sources.append(use.source)
         n -= k
     turn.happenings.append(("cooldown", "+".join(sources), total, 0))

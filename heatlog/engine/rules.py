@@ -606,7 +606,11 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     shift = abs(gear - car.gear)
     if shift == 3:
         raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
-    cost = state.rules.shift_cost(state, car, car.gear, gear)  # # 3.2, 22.4
+    rules = state.rules  # # 3.2, 22.4 (base_shift_cost is circuits.shift_heat: called at once where it is kept)
+    if "shift_cost" in rules.plain:
+        cost = circuits.shift_heat(state.track, car.progress, car.gear, gear)
+    else:
+        cost = rules.shift_cost(state, car, car.gear, gear)
     if cost:
         surcharge = circuits.flooded_surcharge(state.track, car.progress, car.gear, gear)
         if car.engine < cost:
@@ -1526,7 +1530,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     if state is None:
         raise _malformed(None, event, "the first event of a race is race_started")
     try:
-        entry = REGISTRY[kind]
+        entry = REGISTRY[kind]  # type: ignore[index]  # (any other key is no event type)
     except (KeyError, TypeError):  # (an unhashable type is no type either)
         raise _malformed(state, event, f"unknown event type {kind!r}") from None
     turn = state.turn
