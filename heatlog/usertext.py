@@ -25,7 +25,6 @@ also have no whitespace, comma or colon at all (the recorder splits answers on t
 
 from __future__ import annotations
 
-import html
 import json
 import unicodedata
 from typing import Any
@@ -144,6 +143,8 @@ def console(*, stderr: bool = False, **options: Any) -> Any:
 
 def html_text(text: Any) -> str:
     """The visible ``text`` escaped for HTML element text or a quoted attribute value."""
+    import html  # only pages need it (html.entities is large: issue 10, start-up)
+
     return html.escape(visible(text), quote=True)
 
 

@@ -372,3 +372,6 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
     # a base race: the championship, weather and Legends packages are loaded on demand
     for module in ("championship", "weather", "legends"):
         assert f"heatlog.engine.modules.{module}" not in show, module
+    # piped, the board is written without rich's console and table (heatlog/views/plain.py)
+    for args in (("show",), ("replay", "--round", "1")):
+        assert not {"rich.console", "rich.table", "rich.text"} & modules(*args), args

@@ -51,12 +51,22 @@ COMMANDS = {
 }
 
 
-def load(command: str | None = None) -> "typer.Typer":
-    """The app with ``command``'s module registered (all modules when ``command`` is None or unknown)."""
+def load(command: str | None = None, *, only: bool = False) -> "typer.Typer":
+    """The app with ``command``'s module registered (all modules when ``command`` is None or unknown); with
+    ``only``, the app holds that one command (what ``heatlog COMMAND`` runs: typer builds no other)."""
     names = (COMMANDS[command],) if command in COMMANDS else MODULES
     for name in names:
         importlib.import_module(f"{__name__}.{name}")
     from .common import app
+
+    if only and command in COMMANDS:
+        # typer names a command after its function unless given a name (typer.main.get_command_name)
+        app.registered_commands = [
+            c
+            for c in app.registered_commands
+            if (c.name or getattr(c.callback, "__name__", "").lower().replace("_", "-")) == command
+        ]
+        app.registered_groups = [g for g in app.registered_groups if g.name == command]
 
     if len(names) > 1:
         # --help lists the commands in MODULES order, whichever module a caller imported first.
@@ -83,4 +93,4 @@ def __getattr__(name: str) -> Any:
 
 
 def main() -> None:
-    load(command_in(sys.argv[1:]))()
+    load(command_in(sys.argv[1:]), only=True)()

@@ -210,6 +210,7 @@ def show(
     """
     from ..engine.position import state_to_position
     from ..views.board import render_state
+    from ..views.plain import write
 
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
@@ -217,7 +218,8 @@ def show(
         if as_json:
             typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))
             return
-        render_state(out_console(), proj.state, race=rid)
+        # piped: written as rich would write it, without importing rich's console (views/plain.py)
+        write(lambda console: render_state(console, proj.state, race=rid), out_console)
 
 
 @app.command()
@@ -258,7 +260,9 @@ def replay(
     if round is None and sys.stdin.isatty() and sys.stdout.isatty():
         step_rounds(out_console(), rp, car=car)
     else:
-        print_rounds(out_console(), rp, round=round, car=car)
+        from ..views.plain import write
+
+        write(lambda console: print_rounds(console, rp, round=round, car=car), out_console)
 
 
 @app.command()

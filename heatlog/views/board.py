@@ -20,10 +20,10 @@ from rich.cells import cell_len
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn, expand
-from ..usertext import rich_text
-from .conditions import conditions_lines
+from ..usertext import visible
 from .listing import wrap_cells
 from .narrate import corner_number
+from .plain import Grid, Styled
 
 if TYPE_CHECKING:
     from .replay import RoundView
@@ -134,17 +134,15 @@ def _aligned(state: RaceState, width: int) -> list[list[tuple[str, str | None]]]
     return lines
 
 
-def strip_lines(state: RaceState, width: int = 100) -> list[Any]:
-    """The strip as rich ``Text`` lines, each car's letter in its colour."""
-    from rich.text import Text
-
+def strip_lines(state: RaceState, width: int = 100) -> list[Styled]:
+    """The strip as styled lines (rich prints each as a ``Text``), each car's letter in its colour."""
     out = []
     for segs in _aligned(state, width):
-        text = Text(no_wrap=True, overflow="crop")
-        for chunk, who in segs:
-            text.append(chunk, style=colour_style(state.cars[who]) if who else ("dim" if chunk == " · " else None))
-        text.rstrip()
-        out.append(text)
+        parts = [
+            (chunk, colour_style(state.cars[who]) if who else ("dim" if chunk == " · " else None))
+            for chunk, who in segs
+        ]
+        out.append(Styled(parts, no_wrap=True, rstrip=True))
     return out
 
 
@@ -226,7 +224,7 @@ def cars_table(
     *,
     car: str | None = None,
     columns: tuple[str, ...] | None = None,
-) -> Any:
+) -> Grid:
     """One row per car: what it did in ``turns`` (this round) and where it stands in ``state``. Cars are in
     ``order`` (the round's turn order), then the cars that are not in it (finished earlier). ``columns``
     picks some columns (e.g. ``TURN_COLUMNS``) for narrow consoles.
@@ -235,16 +233,12 @@ def cars_table(
     and those flipped for a Boost), ``speed``, spaces moved (``move``, step 3 and React), ``slip`` (spaces
     slipstreamed, ``no`` when declined), ``corners`` (``C2:3``: corner 2 cost 3 Heat; ``C2:1/4!``: paid 1 of 4
     and spun out), ``spin`` (Stress taken), then the car now: ``lap``, ``spot`` (space and lane, or ``P1``
-    once finished), Engine Heat, cards in hand (``7?``: hidden, table mode), deck and discard."""
-    from rich import box
-    from rich.table import Table
-
+    once finished), Engine Heat, cards in hand (``7?``: hidden, table mode), deck and discard. A rich console
+    prints it as a ``rich.table.Table`` (simple head, no edges, no padding); :mod:`heatlog.views.plain` as text."""
     by_car = {t.car: t for t in turns}
     names = list(order or state.order or state.cars)
     names += [n for n in state.standings() if n not in names]
     labels = car_labels(state)
-    # no cell padding: the box already puts one blank between columns, so 15 columns fit 100 characters
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=0, show_edge=False)
     cols = (
         ("car", "left", True),
         ("gear", "right", True),
@@ -263,14 +257,14 @@ def cars_table(
         ("disc", "right", True),
     )
     keep = [i for i, (col, _, _) in enumerate(cols) if columns is None or col in columns]
-    for i in keep:
-        col, justify, nowrap = cols[i]
-        wide = len(col) if col == "corners" else None  # an empty column keeps its header readable
-        table.add_column(col, justify=justify, no_wrap=nowrap, min_width=wide)  # type: ignore[arg-type]
+    # no cell padding: the box already puts one blank between columns, so 15 columns fit 100 characters;
+    # an empty corners column keeps its header readable
+    shown = [cols[i] for i in keep]
+    table = Grid([(col, justify, nowrap, len(col) if col == "corners" else None) for col, justify, nowrap in shown])
     for name in names:
         c = state.cars[name]
         t = by_car.get(name)
-        who = rich_text(f"{'▶' if name == car else ''}{labels[name]} {name}", colour_style(c))
+        who = Styled([(visible(f"{'▶' if name == car else ''}{labels[name]} {name}"), None)], style=colour_style(c))
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
             gear = "L" if c.legend else str(c.gear)
@@ -294,7 +288,7 @@ def cars_table(
             if t.cluttered:
                 did[0] += " (cluttered)"
             gear = _gear(t)
-        row = [
+        row: list[str | Styled] = [
             who,
             gear,
             *did[:7],
@@ -326,20 +320,19 @@ def render_header(
 def render_narration(console: Any, lines: list[tuple[int, str, str]], state: RaceState) -> None:
     """One numbered sentence per turn (the number is the turn's place in the round's order), wrapped with a
     hanging indent."""
-    from rich.text import Text
-
     labels = car_labels(state)
     width = max(40, (getattr(console, "width", 100) or 100) - 1)
     for i, name, sentence in lines:
         head = f"{i:>2}. "
         indent = " " * (len(head) + 2)
         wrapped = wrap_cells(sentence, width - len(indent)) or [""]
-        text = Text(head)
-        text.append(labels.get(name, "?"), style=colour_style(state.cars[name]) if name in state.cars else "")
-        text.append(" " + wrapped[0])
-        for more in wrapped[1:]:
-            text.append("\n" + indent + more)
-        console.print(text, highlight=False, soft_wrap=True)
+        parts: list[tuple[str, str | None]] = [
+            (head, None),
+            (labels.get(name, "?"), colour_style(state.cars[name]) if name in state.cars else ""),
+            (" " + wrapped[0], None),
+        ]
+        parts += [("\n" + indent + more, None) for more in wrapped[1:]]
+        console.print(Styled(parts), highlight=False, soft_wrap=True)
 
 
 def render_round(
@@ -370,8 +363,11 @@ def render_round(
     for line in strip_lines(state, width):
         console.print(line, highlight=False)
     console.print(legend_line(state), markup=False, highlight=False)
-    for text in conditions_lines(state):  # MODULES.md 20: the tile and every corner's token
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
+    if state.weather is not None:  # MODULES.md 20: the tile and every corner's token
+        from .conditions import conditions_lines
+
+        for text in conditions_lines(state):
+            console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
     else:
