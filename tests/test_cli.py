@@ -369,8 +369,8 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
     show = modules("show")
     assert "heatlog.engine.rules" in show and "heatlog.cli.races" in show
     assert not {"heatlog.cli.files", "heatlog.cli.simulate", "sqlite_utils", "jsonschema"} & show
-    # a base race: the championship, weather and Legends packages are loaded on demand
-    for module in ("championship", "weather", "legends"):
+    # a base race: the championship, weather, Legends and Garage packages are loaded on demand
+    for module in ("championship", "weather", "legends", "garage", "garage_race"):
         assert f"heatlog.engine.modules.{module}" not in show, module
     # piped, the board is written without rich's console and table (heatlog/views/plain.py)
     for args in (("show",), ("replay", "--round", "1")):

@@ -11,7 +11,6 @@ from typing import Any
 
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
-from .modules import garage_race as _garage
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -39,6 +38,8 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
             del d[key]
     del d["garage"]
     if garage is not None:
+        from .modules import garage_race as _garage  # a Garage race's (issue 10: start-up)
+
         d["garage"] = _garage.turn_to_dict(garage)  # # 18.x: what the Garage adds to the turn
     return d
 
@@ -58,7 +59,12 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
         d["used"] = {str(k): int(n) for k, n in d.get("used", {}).items()}
     else:  # a position written before turns recorded their happenings
         d["happenings"], d["used"] = _old_happenings(d)
-    d["garage"] = _garage.turn_from_dict(d.get("garage"))
+    if d.get("garage") is not None:
+        from .modules import garage_race as _garage
+
+        d["garage"] = _garage.turn_from_dict(d["garage"])
+    else:
+        d["garage"] = None
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 
@@ -194,6 +200,8 @@ def _modules_to_position(state: RaceState) -> dict[str, Any]:
     if state.legends is not None and state.legend_deck is not None:
         out["legends"] = {**state.legends.data, "deck": state.legend_deck.to_dict()}
     if state.garage is not None:
+        from .modules import garage_race as _garage
+
         out["garage"] = _garage.race_to_dict(state.garage)  # options, cards, upgrades owned, the draft
     if state.weather is not None:
         out["weather"] = {
@@ -212,6 +220,8 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
     if names:  # the race's Rules, as race_started built them (the Garage and the weather add set-up phases)
         state.rules = build_rules(names, {"championship": modules.get("championship")})
     if "garage" in modules:
+        from .modules import garage_race as _garage
+
         state.garage = _garage.race_from_dict(modules["garage"])
         state.cards = _catalogue(pos)
     if "legends" in modules:  # the Legends and weather packages load with a race that uses them (issue 10)

@@ -23,8 +23,7 @@ from .cards import (
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
-from .modules import circuits
-from .modules import garage_race as _garage
+from .modules import circuits, garage_events
 from .movement import landing, move, place
 from .react import react_pool, spend_cooldown
 from .ruleset import Rules, build_rules, register_module
@@ -280,6 +279,8 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         state.legends, state.legend_deck = legends, LegendDeck()
     state.weather = weather
     if "garage" in (ev.get("modules") or []):
+        from .modules import garage_race as _garage  # with a race that lists it (issue 10: start-up)
+
         state.garage = _garage.start(ev, catalogue)  # # 18.1: the Garage module, its options and its cards
     return state
 
@@ -412,6 +413,8 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
             raise _illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
     turn = state.turn
     if turn is not None and turn.car == car.name and turn.flipping == "salvage":
+        from .modules import garage_race as _garage
+
         _garage.salvage_shuffle(state, car, turn, ev, order)  # # 18.18: the whole draw deck
         return
     if car.needs_shuffle:
@@ -873,6 +876,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     sources: list[int] = []
     card_cool = 0
     if ev.get("cards") is not None:  # the Garage's card cooldowns named (# 18.13, MA32), each spent whole
+        from .modules import garage_race as _garage
+
         sources, card_cool = _garage.cooldown_picks(state, ev, car, turn)
     if n > left + card_cool:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
@@ -887,6 +892,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     car.engine += n
     turn.cooled += max(0, n - card_cool)
     if sources:
+        from .modules import garage_race as _garage
+
         _garage.spend_cooldown(turn, sources, n)
     if n > card_cool:
         spend_cooldown(turn, pool, n - card_cool)  # the rest from the uses it takes, in the pool's order
@@ -1495,7 +1502,7 @@ def _weather_rules(rules: Rules, options: Any) -> Rules:
 
 register_module("legends", _legends_rules)
 register_module("weather", _weather_rules)
-_garage.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
+garage_events.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
 
 
 def _championship_rules(rules: Rules, options: Any) -> Rules:

@@ -13,12 +13,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import BASIC, HEAT, STRESS, Catalogue
-from ..events import EventType
-from ..events import register as register_event
 from ..knowledge import Knowledge
 from ..movement import landing, move, place
 from ..react import ReactUse, react_pool
-from ..ruleset import Rules, register_module
+from ..ruleset import Rules
 from ..state import Car, RaceState, Turn, counts
 from ..steps import DISCARD, REACT, REVEAL, SLIPSTREAM
 from ..track import Corner
@@ -36,13 +34,10 @@ from .garage import (
     starting_deck,
     symbol,
 )
+from .garage_events import DRAFT_EVENTS, EVENTS, TURN_EVENTS
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
-DRAFT_EVENTS = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
-TURN_EVENTS: tuple[str, ...] = ("speed_chosen", "accelerated", "heat_paid", "heat_unpayable", "card_scrapped")
-TURN_EVENTS += ("stress_reduced", "refreshed", "salvaged", "super_cooled", "drafted", "direct_played")
-EVENTS = DRAFT_EVENTS + TURN_EVENTS
 
 
 # ---------------------------------------------------------------------------------------------- race and turn
@@ -1133,39 +1128,6 @@ def build(rules: Rules, options: Any) -> Rules:
         corner_limit=corner_limit,
         clear_play_area=_clear_play_area,
     )
-
-
-def register() -> None:
-    """The Garage's events in the catalogue (schemas under schema/events/garage/) and its module."""
-    chance = ("garage_market", "upgrades_dealt", "card_scrapped")  # # 18.5, 18.12: observed outcomes
-    guarded = ("heat_unpayable", "refreshed")  # may change the state before a later check fails
-    handlers: dict[str, Any] = dict.fromkeys(DRAFT_EVENTS, draft_event)
-    handlers.update(
-        speed_chosen=speed_chosen,
-        accelerated=accelerated,
-        heat_paid=heat_paid,
-        heat_unpayable=heat_unpayable,
-        card_scrapped=card_scrapped,
-        stress_reduced=stress_reduced,
-        refreshed=refreshed,
-        salvaged=salvaged,
-        super_cooled=super_cooled,
-        drafted=drafted,
-        direct_played=direct_played,
-    )
-    for name in EVENTS:
-        register_event(
-            EventType(
-                name,
-                handlers[name],
-                module="garage",
-                schema=f"garage/{name}",
-                turn=name in TURN_EVENTS,
-                guarded=name in guarded,
-                chance=name in chance,
-            )
-        )
-    register_module("garage", build)
 
 
 # Last: the step machine imports this module, and this module calls the step machine's helpers at run time.
