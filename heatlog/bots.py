@@ -78,6 +78,10 @@ class Options(Sequence[Event]):
     def __iter__(self) -> Iterator[Event]:
         return iter(self._get())
 
+    def items(self) -> list[Event]:
+        """The decisions as a plain list (computed once; do not change it)."""
+        return self._get()
+
 
 def _waiting(state: RaceState, options: Sequence[Event]) -> Waiting:
     """What the race waits for: the simulator hands it over with the options, other callers may not."""
@@ -89,9 +93,13 @@ def _waiting(state: RaceState, options: Sequence[Event]) -> Waiting:
 
 def random_bot(state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
     """Uniform over the legal decisions (plus "go on" where the step may be skipped)."""
+    if isinstance(options, Options):  # one list, not three to four calls through the lazy view per decision
+        w = options.waiting
+        options = options.items()
+    else:
+        w = waiting_for(state)
     if not options:
         return None
-    w = _waiting(state, options)
     if not w.may_go_on:
         return rng.choice(options)
     choices: list[Event | None] = [*options, None]
@@ -131,7 +139,6 @@ class Weights:
     discard_margin: float = 0.4  # discard a card worth this much less than an average draw
 
 
-ROW = 32  # speeds looked up in a precomputed row; faster plays (a pile of Stress) are computed directly
 # What a card is worth in the hand, for discards: a Stress is a random Basic card, a Heat a dead card.
 UTILITY = {**{c: float(v) for c, v in VALUE.items()}, HEAT: -1.5, STRESS: 1.6}
 _B1, _B2, _B3, _B4 = BASIC  # the cards a flip can find (# 14.1), worth VALUE each
@@ -150,6 +157,23 @@ def _utility(c: str) -> float:
         return u
     value, plus, heat = _UPGRADES.get(c, (0, 0, 0))
     return value + 2.5 * plus - 1.0 * heat
+
+
+class _Row(dict[int, float]):
+    """``_TrackPlan.value`` by speed for one start, Engine, gear and adrenaline: a speed not asked before is
+    computed on first use (``__missing__``), so the planner's loop is one dict look-up per speed."""
+
+    __slots__ = ("args", "tp")
+
+    def __init__(self, tp: _TrackPlan, p: int, engine: int, gear: int, adrenaline: bool) -> None:
+        super().__init__()
+        self.tp = tp
+        self.args = (p, engine, gear, adrenaline)
+
+    def __missing__(self, speed: int) -> float:
+        p, engine, gear, adrenaline = self.args
+        v = self[speed] = self.tp.value(p, speed, engine, gear, adrenaline)
+        return v
 
 
 class _TrackPlan:
@@ -182,7 +206,7 @@ class _TrackPlan:
         self.overheat = [extra for _, _, extra in lines]
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
-        self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
+        self.rows: dict[tuple[int, int, int, bool], _Row] = {}
         self.plans: dict[tuple[Any, ...], tuple[int, list[str]]] = {}  # HeuristicBot._plan's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
         # the marginal Heat is worth more when few are left, and all of them less near the finish.
@@ -240,8 +264,8 @@ class _TrackPlan:
         self.outcomes[key] = value
         return value
 
-    def row(self, p: int, engine: int, gear: int, adrenaline: bool) -> list[float | None]:
-        """A row of ``value`` by speed (0..ROW-1) for one start, Engine and gear, filled as speeds are asked."""
+    def row(self, p: int, engine: int, gear: int, adrenaline: bool) -> _Row:
+        """``value`` by speed for one start, Engine and gear (a dict filled as speeds are asked)."""
         key = (p, engine, gear, adrenaline)
         hit = self.rows.get(key)
         if hit is not None:
@@ -249,8 +273,7 @@ class _TrackPlan:
         if len(self.rows) > 200_000:
             self.rows.clear()
             self.outcomes.clear()
-        row: list[float | None] = [None] * ROW
-        self.rows[key] = row
+        row = self.rows[key] = _Row(self, p, engine, gear, adrenaline)
         return row
 
     def value(self, p: int, speed: int, engine: int, gear: int, adrenaline: bool) -> float:
@@ -339,7 +362,7 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
 
 # (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
-_PLAYS: dict[tuple[tuple[int, ...], int], list[tuple[int, int, list[str]]]] = {}
+_PLAYS: dict[tuple[tuple[Any, ...], int], list[tuple[int, int, int, list[str]]]] = {}
 
 
 # Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
@@ -366,20 +389,21 @@ def _card_plan(c: str) -> tuple[int, int, int]:
     return (v, 0, 0) if v is not None else _UPGRADES.get(c, (0, 0, 0))
 
 
-def _plays(car: Car, gear: int) -> list[tuple[int, int, list[str]]]:
+def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, int, int, list[str]]]:
     """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
-    and a Garage card's boosts, # 18.8): plays that move alike are one choice. A Garage card with a Heat cost is
-    kept apart (it spends Engine Heat, # 18.10). Cached by hand: the same hand always has the same plays."""
+    and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards): plays that move alike are
+    one choice. A Garage card with a Heat cost is kept apart (it spends Engine Heat, # 18.10). Cached by hand
+    (``hand_key``: ``_hand_key(car.hand)``): the same hand always has the same plays."""
     assert car.hand is not None
-    key = (_hand_key(car.hand), gear)
+    key = (hand_key, gear)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
-    out: list[tuple[int, int, list[str]]] = []
+    out: list[tuple[int, int, int, list[str]]] = []
     seen: set[tuple[int, int, int]] = set()
     for cards in playable_sets(car, gear):
-        if HEAT in cards:
-            out.append((-1, 0, cards))  # # 13: a cluttered play
+        if HEAT in cards:  # # 13: a cluttered play
+            out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), cards))
             continue
         base = k = heat = 0
         for c in cards:
@@ -389,11 +413,24 @@ def _plays(car: Car, gear: int) -> list[tuple[int, int, list[str]]]:
             heat += cost
         if (base, k, heat) not in seen:
             seen.add((base, k, heat))
-            out.append((base, k, cards))
+            out.append((base, k, heat, cards))
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
+
+
+_POINTS: dict[tuple[Any, ...], int] = {}
+
+
+def _hand_points(hand_key: tuple[Any, ...], hand: dict[str, int]) -> int:
+    """The hand's total card value (``VALUE``), by its ``_hand_key``."""
+    hit = _POINTS.get(hand_key)
+    if hit is None:
+        if len(_POINTS) > 100_000:
+            _POINTS.clear()
+        hit = _POINTS[hand_key] = sum(VALUE[c] * hand[c] for c in VALUE)
+    return hit
 
 
 class HeuristicBot:
@@ -505,14 +542,16 @@ class HeuristicBot:
         # car is, its Engine and gear, adrenaline, what a flip finds, the gears it may choose) on this track
         # plan, so a plan made once (another side of a playout, another playout) is made again from the cache.
         memo: tuple[Any, ...] | None = None
+        flips: tuple[tuple[int, float], ...] | None = None
         if state.garage is None and (state.conditions is None or not self.reads_conditions):
-            memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, _flip_values(car), *gears)
+            flips = _flip_values(car)
+            memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, flips, *gears)
             hit = tp.plans.get(memo)
             if hit is not None:
                 if gear is None:
                     self._remember(car, key, context, hit)
                 return hit
-        best = self._plan_of(state, car, tp, gear, gears, adrenaline)
+        best = self._plan_of(state, car, tp, gear, gears, adrenaline, key[2], flips)
         if memo is not None:
             if len(tp.plans) > 100_000:
                 tp.plans.clear()
@@ -527,72 +566,67 @@ class HeuristicBot:
         self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
 
     def _plan_of(
-        self, state: RaceState, car: Car, tp: _TrackPlan, gear: int | None, gears: list[int], adrenaline: bool
+        self,
+        state: RaceState,
+        car: Car,
+        tp: _TrackPlan,
+        gear: int | None,
+        gears: list[int],
+        adrenaline: bool,
+        hand_key: tuple[Any, ...],
+        flips: tuple[tuple[int, float], ...] | None = None,
     ) -> tuple[int, list[str]]:
-        """The best gear and play (the class's docstring, steps 1–2)."""
+        """The best gear and play (the class's docstring, steps 1–2). ``hand_key``: ``_hand_key(car.hand)``;
+        ``flips``: ``_flip_values(car)`` when the caller has it."""
         hand = car.hand
         assert hand is not None
         w = self.w
         p = car.progress
         heat_in_hand = hand[HEAT]
         stress_in_hand = hand[STRESS]
-        flips: tuple[tuple[int, float], ...] | None = None
         sums: dict[int, list[tuple[int, float]]] = {}
-        hand_points = sum(VALUE[c] * hand[c] for c in VALUE)
+        hand_points = _hand_points(hand_key, hand)
         _upgrade_plan(state)
         best_score = -1e18
         best: tuple[int, list[str]] = (car.gear, [])
-        w_stress, w_card = w.stress_in_hand, w.card
+        w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
         weather = state.conditions is not None and self.reads_conditions
+        own_gear, own_engine = car.gear, car.engine
+        extra_cool = 1 if adrenaline else 0
+        garage = state.garage is not None
         for g in gears:
-            shift = 1 if gear is None and abs(g - car.gear) == 2 else 0  # # 3.2 (paid at step 1)
-            allowance = GEAR_COOLDOWN[g] + (1 if adrenaline else 0)  # # 7.2, 7.4
+            shift = 1 if gear is None and abs(g - own_gear) == 2 else 0  # # 3.2 (paid at step 1)
+            allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
             if weather:  # MODULES.md 20.9, 20.10: where a typical move of this gear ends
                 sector = sector_at(state, p + int(g * w.typical + 0.5))
                 allowance = 0 if sector.no_cooldown else allowance + sector.cooling
-            cool = min(allowance, heat_in_hand)
-            engine = car.engine - shift + cool  # # 7.8: cooling first funds the corners
+            cool = allowance if allowance < heat_in_hand else heat_in_hand
+            engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
-            keep = w.card * hand_points - w.heat_in_hand * (heat_in_hand - cool) - w.stress_in_hand * stress_in_hand
-            for base, k, cards in _plays(car, g):
-                heat = sum(_card_plan(c)[2] for c in cards) if state.garage is not None else 0
-                if heat:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
+            keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
+            for base, k, heat, cards in _plays(car, g, hand_key):
+                if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
                     short = heat > engine  # # 18.11: the card would be replaced by a flip
                     score = -3.0 if short else 0.0
                     outcomes = _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]
                     for extra, prob in outcomes:
                         score += prob * tp.value(p, base + extra, max(0, engine - heat), g, adrenaline)
                     score += keep + w_stress * k - w_card * base
-                    if score > best_score:
-                        best_score, best = score, (g, cards)
-                    continue
-                if base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
-                    left = car.engine - shift
+                elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
+                    left = own_engine - shift
                     score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
-                    score -= w.heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                    score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                elif k == 0:
+                    score = row[base] + (keep + w_stress * k - w_card * base)
                 else:
-                    if k == 0:
-                        v = row[base] if base < ROW else None
-                        if v is None:
-                            v = tp.value(p, base, engine, g, adrenaline)
-                            if base < ROW:
-                                row[base] = v
-                        score = v
-                    else:
-                        dist = sums.get(k)
-                        if dist is None:
-                            if flips is None:
-                                flips = _flip_values(car)
-                            dist = sums[k] = _flip_sums(flips, k)
-                        score = 0.0
-                        for extra, prob in dist:
-                            s = base + extra
-                            v = row[s] if s < ROW else None
-                            if v is None:
-                                v = tp.value(p, s, engine, g, adrenaline)
-                                if s < ROW:
-                                    row[s] = v
-                            score += prob * v
+                    dist = sums.get(k)
+                    if dist is None:
+                        if flips is None:
+                            flips = _flip_values(car)
+                        dist = sums[k] = _flip_sums(flips, k)
+                    score = 0.0
+                    for extra, prob in dist:
+                        score += prob * row[base + extra]
                     score += keep + w_stress * k - w_card * base
                 if score > best_score:
                     best_score = score
@@ -745,7 +779,7 @@ class HeuristicBot:
         deck = car.deck_counts()
         assert hand is not None and deck is not None
         need = state.rules.hand_size(state, car) - car.hand_size  # cards drawn anyway (# 12.2, 21.8)
-        source = dict(deck)
+        source = deck  # a fresh dict (deck_counts)
         if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
             for c in car.discard:
                 source[c] += 1
@@ -754,7 +788,8 @@ class HeuristicBot:
         total = sum(source.values())
         if not total:
             return None
-        draw = sum(_utility(c) * n for c, n in source.items()) / total
+        # the same products summed in the same order as one sum over a generator (whatever sum's float method)
+        draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items()]) / total
         tp = self._track_plan(state)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
