@@ -30,7 +30,7 @@ from .engine.decide import (
     legal_gears,
     playable_sets,
     react_options,
-    slipstream_status,
+    slipstream_open,
     waiting_for,
 )
 from .engine.errors import MalformedInput
@@ -184,7 +184,8 @@ class _TrackPlan:
     """
 
     __slots__ = (
-        "ahead_cache", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans", "rows", "spin", "w"
+        "ahead_cache", "ends", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans", "rows",
+        "spin", "w",
     )
 
     def __init__(self, state: RaceState, w: Weights, conditions: bool = True) -> None:
@@ -208,6 +209,7 @@ class _TrackPlan:
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], _Row] = {}
         self.plans: dict[tuple[Any, ...], tuple[int, list[str]]] = {}  # HeuristicBot._plan's, by what it reads
+        self.ends: dict[tuple[int, ...], float] = {}  # HeuristicBot._end_value's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
         # the marginal Heat is worth more when few are left, and all of them less near the finish.
         self.engine_table: list[list[float]] = []
@@ -721,7 +723,7 @@ class HeuristicBot:
             return cool  # # 7.3: a Heat in the hand is a dead card; on the Engine it pays corners
         is_open: bool | None = None
         if "adrenaline move" not in by_kind and "boost" not in by_kind:
-            is_open, _ = slipstream_status(state, car)
+            is_open = slipstream_open(state, car)
             if not is_open:
                 return None  # nothing left to weigh
         tp = self._track_plan(state)
@@ -740,7 +742,7 @@ class HeuristicBot:
             if value > here + self.w.boost_margin:
                 return by_kind["boost"]
         if is_open is None:
-            is_open, _ = slipstream_status(state, car)
+            is_open = slipstream_open(state, car)
         if is_open:  # # 8.1–8.5: two more spaces, not speed; corners crossed are still checked
             best: int = 0
             best_value: float = here
@@ -761,14 +763,26 @@ class HeuristicBot:
         speed (# 9.1, 9.2)."""
         turn = state.turn
         assert turn is not None
+        start = turn.start
+        end = turn.reached if turn.reached > q else q
+        # a pure function of these on this track plan: most React decisions ask what another one asked before
+        key = (start, end, q, speed, engine, turn.gear, car.gear)
+        hit = tp.ends.get(key)
+        if hit is not None:
+            return hit
         w = self.w
-        cost, spin = tp.corners(turn.start, max(turn.reached, q), speed, engine)
+        cost, spin = tp.corners(start, end, speed, engine)
         if spin is not None:
-            return (spin - turn.start) - tp.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
-        if q > tp.final:
-            return (q - turn.start) + w.finish
-        left = engine - cost
-        return (q - turn.start) + tp.engine_value(left, q) + w.ahead * tp.next_turn(q, car.gear, left)
+            value = (spin - start) - tp.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
+        elif q > tp.final:
+            value = (q - start) + w.finish
+        else:
+            left = engine - cost
+            value = (q - start) + tp.engine_value(left, q) + w.ahead * tp.next_turn(q, car.gear, left)
+        if len(tp.ends) > 200_000:
+            tp.ends.clear()
+        tp.ends[key] = value
+        return value
 
     # ---- step 8: discard
 
@@ -805,9 +819,10 @@ class HeuristicBot:
                     continue
                 if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):
                     out.append(c)
-        for c, n in hand.items():  # Garage upgrades worth less than a draw (# 11.1: upgrades may be discarded)
-            if n and c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
-                out.extend([c] * n)
+        if not hand.keys() <= UTILITY.keys():  # Garage upgrades worth less than a draw (# 11.1: they may be discarded)
+            for c, n in hand.items():
+                if n and c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
+                    out.extend([c] * n)
         limit = state.rules.discard_limit(state, car)  # # 21.8: event 15 caps the discard
         if limit is not None:
             out = out[:limit]

@@ -257,16 +257,26 @@ def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     return react_pool(state, car, turn).options()
 
 
-def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
-    """(open, reason): whether slipstream is open to ``car`` now and, if not, why (# 8.1–8.7)."""
+def _slipstream_closed(state: RaceState, car: Car) -> str | None:
+    """Why slipstream is not open to ``car`` now, or None when it is (# 8.1–8.7)."""
     turn = state.turn
     if turn is None or turn.car != car.name:
-        return False, "it is not this car's turn"
+        return "it is not this car's turn"
     if turn.sub < 5 or turn.flipping is not None:
-        return False, "the car has not moved yet"
+        return "the car has not moved yet"
     if turn.sub > 6:
-        return False, "step 6 is over"
-    why = slipstream_block(state, car, turn)
+        return "step 6 is over"
+    return slipstream_block(state, car, turn)
+
+
+def slipstream_open(state: RaceState, car: Car) -> bool:
+    """Whether slipstream is open to ``car`` now: :func:`slipstream_status` without the words (bots ask it)."""
+    return _slipstream_closed(state, car) is None
+
+
+def slipstream_status(state: RaceState, car: Car) -> tuple[bool, str]:
+    """(open, reason): whether slipstream is open to ``car`` now and, if not, why (# 8.1–8.7)."""
+    why = _slipstream_closed(state, car)
     if why is not None:
         return False, why
     totals = slipstream_totals(state, car)
@@ -382,6 +392,7 @@ __all__ = [
     "react_options",
     "react_pool",
     "slipstream_choices",
+    "slipstream_open",
     "slipstream_status",
     "waiting_for",
 ]

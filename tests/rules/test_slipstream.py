@@ -172,3 +172,24 @@ def test_8_7_spun_out_car_is_a_normal_car_for_slipstream():
     assert race.turn.car == "B" and race.at("B")[0] == 9
     race.slip("B")
     assert race.at("B") == (11, 2)
+
+
+def test_slipstream_open_is_slipstream_status_without_the_words():
+    # 8.1–8.7, 20.12: the bots' quick question answers as slipstream_status does, at every event of whole
+    # simulated races (base, weather, Legends), for every car (the turn's car and the others)
+    from heatlog.engine.decide import slipstream_open
+    from heatlog.simulate import simulate_race
+
+    asked = opened = 0
+
+    def watch(state, _event):
+        nonlocal asked, opened
+        for car in state.cars.values():
+            want = slipstream_status(state, car)[0]
+            assert slipstream_open(state, car) is want
+            asked += 1
+            opened += want
+
+    for seed, kw in ((1, {}), (2, {"weather": True, "track": "japan"}), (3, {"legends": 2, "cars": 3})):
+        simulate_race(None, seed=seed, watch=watch, **kw)
+    assert asked > 1000 and opened > 10  # both answers were seen
