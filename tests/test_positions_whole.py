@@ -159,3 +159,31 @@ def test_the_event_door_checks_an_embedded_position(round_start: dict[str, Any])
     ev2 = dict(ev, position=dict(round_start), cars=ev["cars"][::-1])
     with pytest.raises(MalformedInput, match="position.cars"):
         validate_event(ev2)
+
+
+GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
+
+
+@pytest.mark.parametrize("modules", [{"garage": GARAGE}, {"legends": 1}, {"garage": GARAGE, "legends": 1}])
+def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end(
+    tmp_path: Path, modules: dict[str, Any]
+) -> None:
+    """# 1.2, 18.1, 19.3: a Garage car owns its drafted upgrades instead of the Starting Upgrades, a Legend no
+    cards; the race started from the position (``new --from-position``'s path) keeps the position's modules, so
+    the rest of the log plays on to the state the whole race ended in."""
+    from heatlog.engine import replay
+    from heatlog.racelog import RaceLog
+    from heatlog.races import start_race
+    from heatlog.simulate import simulate_race
+
+    _, events, final = simulate_race(None, track="usa", cars=2, seed=3, bots="random", **modules)
+    cut = len(events) // 2
+    pos = json.loads(json.dumps(state_to_position(replay(events[:cut]))))
+    assert list(position_problems(pos)) == []
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    with RaceLog(tmp_path / "race.db") as log:
+        race = start_race(log, track="usa", cars=[], mode="open", from_position=path)
+        for ev in events[cut:]:
+            log.append(race, ev)
+        assert state_to_position(log.project(race).state) == state_to_position(final)

@@ -240,7 +240,9 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         raise _malformed(None, ev, str(exc)) from None
     if ev.get("position") is not None:
         state = state_from_position(ev["position"], track=track)
-        state.rules, state.cards = rules, catalogue
+        # The position carries its modules (their rules and cards): an event naming none keeps them.
+        if ev.get("modules") is not None or block is not None or not state.rules.modules:
+            state.rules, state.cards = rules, catalogue
         return state
     cars = ev.get("cars")
     if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
