@@ -138,8 +138,8 @@ def _order_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
 
 
 def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
-    if state.phase == "grid":
-        return  # the cards are dealt after the grid is set (# 1.2)
+    if state.phase in ("grid", "garage"):
+        return  # the cards are dealt after the grid is set (# 1.2), the Garage's decks built after its draft (# 18.4)
     track = state.track
     heat = int(track.data.get("heat", 6))
     for i, (d, car) in enumerate(zip(pos["cars"], state.cars.values(), strict=True)):

@@ -386,3 +386,43 @@ def test_21_3_season_new_weather_through_the_cli(tmp_path: Path) -> None:
     assert season_view(log, 1).options.get("weather") is True
     ev, _ = race_setup(season_view(log, 1), 1)
     assert "weather" in ev["modules"] and "tiles" in ev["weather"]
+
+
+def test_21_2_MA11_a_position_taken_anywhere_in_the_season_draft_round_trips_whole_and_plays_on(log: RaceLog) -> None:
+    """A position of a season race before the market, between picks, at the first picker's swap and after it
+    keeps the pick order (lowest-ranked first, # 21.2), the swap still to answer and the market left (MA11):
+    it reads back to itself, waits for the same entry, and the rest of the draft applied to it ends where the
+    race's draft ended."""
+    from heatlog.engine import state_from_position, state_to_position
+    from heatlog.positions import position_problems
+
+    season = garage_season(log)
+    race = next_race(log, season, seed=4)
+    grid = state(log, race).grid
+    draft = [
+        {"type": "garage_market", "v": 1, "round": 1, "cards": ["U1", "U2", "U3", "U4", "U5", "U6"]},
+        *(
+            {"type": "upgrade_picked", "v": 1, "car": n, "card": c}
+            for n, c in zip(reversed(grid), ["U1", "U2", "U3"], strict=True)
+        ),
+        {"type": "upgrade_swapped", "v": 1, "car": grid[-1], "give": "U1", "take": "U6"},
+    ]
+    st = state(log, race)
+    states = [st.copy()]
+    for ev in draft:
+        apply(st, ev)
+        states.append(st.copy())
+    end = state_to_position(states[-1])
+    for i, at in enumerate(states[:-1]):
+        pos = json.loads(json.dumps(state_to_position(at)))
+        assert list(position_problems(pos)) == [], f"after {i} draft entries"  # a whole position (# 18.4)
+        back = state_from_position(pos)
+        assert json.loads(json.dumps(state_to_position(back))) == pos, f"after {i} draft entries"
+        assert waiting_for(back) == waiting_for(at), f"after {i} draft entries"
+        assert decisions(back, grid[-1]) == decisions(at, grid[-1]), f"after {i} draft entries"
+        for ev in draft[i:]:
+            apply(back, ev)
+        assert state_to_position(back) == end, f"played on from the position after {i} draft entries"
+    at_swap = state_from_position(json.loads(json.dumps(state_to_position(states[4]))))
+    with pytest.raises(IllegalEvent, match="U2 is not left in the market"):  # the market left is kept (MA11)
+        apply(at_swap, {"type": "upgrade_swapped", "v": 1, "car": grid[-1], "give": "U1", "take": "U2"})

@@ -718,6 +718,32 @@ class ChampionshipDraft(Draft):
         new.left = dict(self.left) if self.left is not None else None
         return new
 
+    def extra_to_dict(self) -> dict[str, Any]:
+        """The season draft's own state, for a position (# 21.2, MA11): the pick order, whether the first picker
+        may swap, who is to answer the swap, the market left after the picks, the swap made."""
+        return {
+            "picks": list(self.picks),
+            "swap": self.swap,
+            "swap_with": self.swap_with,
+            "left": dict(self.left) if self.left is not None else None,
+            "swapped": list(self.swapped) if self.swapped is not None else None,
+        }
+
+    @classmethod
+    def from_draft(cls, base: Draft, extra: Mapping[str, Any]) -> ChampionshipDraft:
+        """A season draft from a position: the Garage draft's fields and :meth:`extra_to_dict`'s."""
+        new = cls(**{f: getattr(base, f) for f in Draft.__dataclass_fields__})
+        new.picks = tuple(str(n) for n in extra["picks"])
+        new.swap = bool(extra["swap"])
+        new.swap_with = None if extra.get("swap_with") is None else str(extra["swap_with"])
+        left = extra.get("left")
+        new.left = {str(k): int(v) for k, v in left.items()} if left is not None else None
+        swapped = extra.get("swapped")
+        new.swapped = (str(swapped[0]), str(swapped[1])) if swapped is not None else None
+        if sorted(new.picks) != sorted(new.order) or (new.swap_with is not None and new.swap_with not in new.order):
+            raise ValueError("the season draft's pick order must name every drafting car once")
+        return new
+
     def waiting(self) -> tuple[str, tuple[str, ...]]:
         if self.queue:
             return "upgrade_picked", (self.queue[0],)

@@ -188,6 +188,10 @@ class Draft:
             removed=list(self.removed),
         )
 
+    def extra_to_dict(self) -> dict[str, Any] | None:
+        """What a kind of draft keeps beyond these fields, for a position (the championship's, # 21.2); none here."""
+        return None
+
     # -- what it waits for
 
     def waiting(self) -> tuple[str, tuple[str, ...]]:

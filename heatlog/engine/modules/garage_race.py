@@ -915,6 +915,9 @@ def race_to_dict(g: GarageRace | None) -> dict[str, Any] | None:
             "removing": list(d.removing),
             "removed": list(d.removed),
         }
+        extra = d.extra_to_dict()
+        if extra is not None:  # a season's draft: its pick order and swap (# 21.2, MA11)
+            draft["championship"] = extra
     return {
         "options": g.options.to_dict(),
         "cards": {k: dict(v) for k, v in g.cards.items()},
@@ -942,6 +945,10 @@ def race_from_dict(d: dict[str, Any] | None) -> GarageRace | None:
             removing=list(dd["removing"]),
             removed=list(dd["removed"]),
         )
+        if dd.get("championship") is not None:  # a season's draft (# 21.2, MA11)
+            from .championship import ChampionshipDraft  # noqa: PLC0415  (loaded with a season race only)
+
+            draft = ChampionshipDraft.from_draft(draft, dd["championship"])
     return GarageRace(
         options=GarageOptions.from_dict(d["options"]),
         cards={k: dict(v) for k, v in d["cards"].items()},
