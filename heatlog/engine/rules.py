@@ -521,7 +521,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
                     raise _illegal(
                         state,
                         ev,
-                        f"a Refresh put {_card_name(state, c)} back on top of {car.name}'s deck: the draw takes it "
+                        f"a Refresh put {_named(state, c)} back on top of {car.name}'s deck: the draw takes it "
                         "first",
                         "18.21",
                     )

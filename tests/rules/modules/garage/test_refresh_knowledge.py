@@ -316,3 +316,54 @@ def test_18_21_the_recorder_tells_the_flip_of_the_known_card_instead_of_asking(t
         assert s.question.kind == "flip" and s.question.auto is None  # the U34 flip was told, not asked
         flips = [e for e in (x.event for x in log.effective(race).entries) if e["type"] == "card_flipped"]
         assert flips == [ev("card_flipped", car="A", card="U34")]
+
+
+def test_18_21_open_mode_without_the_shuffle_order_the_recorder_tells_the_flip_of_the_known_card(
+    tmp_path: Path,
+) -> None:
+    """Open mode whose shuffles were not typed (the deck order unknown): the Refresh card is still known on top
+    (the same fact), so the recorder tells its flip ("determined by the rules") and asks the next one. The Refresh
+    is typed in React as ``f:susp4`` (the spinout fills the hand, so the turn ends as React closes)."""
+    pos = start_position(HAND, mode="open")
+    for car in pos["cars"]:
+        car["deck"] = None  # the host did not type the shuffles
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    answers = ["1 1", "1", "susp4", "", "", "4", "f:susp4", "1 1", "1", "s", "", "4"]
+    with RaceLog(tmp_path / "race.db") as log:
+        race = log.new_race(started(pos))
+        s = Session(log, race, fresh=True)
+        told: list[str] = []
+        for answer in answers:
+            assert s.question.auto is None
+            for line in s.answer(answer) or []:
+                told.append(getattr(line, "text", str(line)))
+        assert any("A flips susp4 (determined by the rules)" in t for t in told), told
+        assert s.question.kind == "flip" and s.question.car == "A" and s.question.auto is None
+        events = [x.event for x in log.effective(race).entries]
+        assert events[-1] == ev("card_flipped", car="A", card="U34")
+        assert log.project(race).state.cars["A"].deck_top == ()
+
+
+def test_18_21_an_open_draw_without_the_shuffle_order_must_take_the_known_top_card() -> None:
+    """Open mode, deck order not typed: the draw names its cards, and the card a Refresh put on top must be
+    among them (# 18.21); any card the deck holds may come after it."""
+    pos = start_position("U34 U33 1 1 2 2 3", gear=2, mode="open")
+    for car in pos["cars"]:
+        car["deck"] = None
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    state = fold([started(pos)])
+    for e in round_1(["U34", "U33"], ["U34", "U33"], gear=2):
+        if e["type"] == "cards_revealed":
+            continue  # open mode: the plays are made at step 2
+        if e["type"] == "cards_drawn":
+            e = ev("cards_drawn", car="P", cards=["4"])
+        apply(state, e)
+        if e["type"] == "gear_chosen" and e["car"] == "A":
+            apply(state, ev("cards_played", car="P", cards=["1"]))
+            apply(state, ev("cards_played", car="A", cards=["U34", "U33"]))
+    assert state.cars["A"].hand_size == 6  # 5 + 1 Stress (# 10.3): one card to draw, U33 (on top)
+    with pytest.raises(IllegalEvent, match=r"Refresh put .*U33.* the draw takes it first.*18\.21"):
+        apply(state.copy(), ev("cards_drawn", car="A", cards=["4"]))
+    apply(state, ev("cards_drawn", car="A", cards=["U33"]))
+    assert state.cars["A"].deck_top == ("U34",) and state.cars["A"].hand is not None
+    assert state.cars["A"].hand["U33"] == 1
