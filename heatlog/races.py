@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -245,18 +245,20 @@ def import_race(
     if lines[0][1].get("type") != "race_started":
         raise MalformedInput(f"{source}: line {lines[0][0]}: the first event must be race_started")
     events = [ev for _, ev in lines]  # event seq i is lines[i - 1]
-    try:
-        eff = effective_log(enumerate(events, start=1))
-    except HeatlogError as err:
-        raise IllegalEvent(f"{source}: {err}") from None
+    in_force: Iterable[tuple[int, dict[str, Any]]] = enumerate(events, start=1)
+    if any(ev["type"] == "retracted" for ev in events):  # else every event is in force, as it stands
+        try:
+            in_force = [(entry.seq, entry.event) for entry in effective_log(in_force).entries]
+        except HeatlogError as err:
+            raise IllegalEvent(f"{source}: {err}") from None
     state = None
-    for i, entry in enumerate(eff.entries, start=1):
+    for i, (seq, ev) in enumerate(in_force, start=1):
         if progress is not None and i % 500 == 0:
             progress(len(lines) + i)
         try:
-            state = apply(state, entry.event, atomic=False)
+            state = apply(state, ev, atomic=False)
         except HeatlogError as err:
-            number = lines[entry.seq - 1][0]
+            number = lines[seq - 1][0]
             raise type(err)(f"{source}: line {number}: {err}; nothing imported", input=None) from None
     first = lines[0][1]
     meta = {

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from heatlog.engine.errors import ConflictError, IllegalEvent, MalformedInput, StoreError
 from heatlog.store import (
@@ -749,3 +751,35 @@ def test_parse_jsonl_reports_every_bad_line() -> None:
     for number in (1, 5):
         assert f"line {number}:" not in message
     assert "\n" not in str(caught.value)
+
+
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(exclude_categories=("Cs",))),
+    lambda inner: st.lists(inner, max_size=5)
+    | st.dictionaries(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=6), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_values)
+def test_canonical_bytes_are_json_dumps_with_the_canonical_options(value: Any) -> None:
+    """The canonical encoder made once (store._canonical_encoder: the json module's C encoder, built once) gives
+    exactly json.dumps's bytes with the documented options, for any JSON value: the hash chain depends on it."""
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    assert canonical(value) == expected.encode()
+
+
+def test_an_event_that_cannot_be_stored_as_json_is_refused_with_a_message(tmp_path: Path) -> None:
+    looped: dict[str, Any] = {"type": "note", "v": 1, "text": "x"}
+    looped["self"] = looped
+    with EventStore(tmp_path / "h.db") as store:
+        race = store.create_race("r", {})
+        for bad in (looped, {"type": "note", "v": 1, "n": float("inf")}, {"type": "note", "v": 1, "x": {1, 2}}):
+            with pytest.raises(MalformedInput, match="cannot be stored as JSON"):
+                store.append(race, bad)
+        assert store.events(race) == []
