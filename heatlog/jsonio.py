@@ -199,3 +199,33 @@ def json_lines(text: str) -> Iterator[tuple[int, str]]:
     """
     for number, line in enumerate(text.split("\n"), start=1):
         yield number, line[:-1] if line.endswith("\r") else line
+
+
+def json_line_values(text: str) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of every non-blank line of JSON Lines text (split as :func:`json_lines` does), each
+    read as :func:`loads` reads it; a refused line gives its :class:`MalformedInput` as the value, so that a
+    caller can name every bad line.
+
+    A line of an ASCII text (an export, unless a name has an accent) with no ``\\u`` escape and no more than
+    MAX_DEPTH brackets is read by the C scanner alone when it is exactly one value: nothing :func:`loads` would
+    check of such a line can fail (no raw or escaped surrogate, no deep nesting), and an import reads thousands.
+    """
+    encodable = text.isascii()  # str knows whether it is ASCII: asking costs nothing
+    scan = _SCAN
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line or line.isspace():
+            continue
+        if encodable and "\\u" not in line and line.count("[") + line.count("{") <= MAX_DEPTH:
+            try:
+                value, end = scan(line, 0)
+            except (StopIteration, ValueError, RecursionError):  # loads words each of these
+                end = -1
+            if end == len(line):
+                yield number, value
+                continue
+        try:
+            yield number, loads(line, encodable=encodable)
+        except MalformedInput as exc:
+            yield number, exc

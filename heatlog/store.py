@@ -660,7 +660,14 @@ class EventStore:
         """Create a new (root) race with its first ``events`` and return its id: the race and its events are
         one transaction, so a refused event leaves no empty race behind."""
         meta_text = self._encode_meta(meta)
-        encoded = [self._encode_text(event) for event in events]
+        encode, sha256 = self._encode_text, hashlib.sha256
+        chained: list[tuple[str, Any, str, str, str]] = []  # (type, v, text, prev_hash, hash), before the lock
+        last_hash = GENESIS
+        for event in events:
+            type_, v, text, raw = encode(event)
+            digest = sha256(last_hash.encode("ascii") + raw).hexdigest()  # chain_hash, inlined
+            chained.append((type_, v, text, last_hash, digest))
+            last_hash = digest
         with self._tx(write=True) as conn:
             cur = conn.execute(
                 "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
@@ -669,12 +676,11 @@ class EventStore:
             race = int(cur.lastrowid or 0)
             self._tree[race] = (None, None)
             try:
-                rows = []
-                last_hash, recorded = GENESIS, _now()
-                for seq, (type_, v, text, raw) in enumerate(encoded, start=1):
-                    digest = chain_hash(last_hash, raw)
-                    rows.append((race, seq, type_, v, text, recorded, last_hash, digest))
-                    last_hash = digest
+                recorded = _now()
+                rows = [
+                    (race, seq, type_, v, text, recorded, prev, digest)
+                    for seq, (type_, v, text, prev, digest) in enumerate(chained, start=1)
+                ]
                 if len(rows) >= _LIFT_AT:
                     # The race was made in this transaction, so none of its rows can replace a stored one: the
                     # replace guard (two index probes and a trigger program per row, a third of an insert) is
@@ -1545,20 +1551,13 @@ def parse_jsonl(
     Raises MalformedInput naming EVERY bad line (not JSON, too deep, not an object, no "type"). Anchor lines
     (``{"heatlog_anchor": ...}``, written at the end of an export) are not events: they go to ``anchors``.
     """
-    from .jsonio import json_lines, loads
+    from .jsonio import json_line_values
 
     out: list[tuple[int, dict[str, Any]]] = []
     bad: list[str] = []
-    # ASCII text (an export, unless a name has an accent) holds no raw lone surrogate: no check per line. str
-    # knows whether it is ASCII, so asking costs nothing.
-    encodable = text.isascii()
-    for number, line in json_lines(text):
-        if not line.strip():
-            continue
-        try:
-            value = loads(line, encodable=encodable)
-        except MalformedInput as exc:
-            bad.append(f"line {number}: {exc.message}")
+    for number, value in json_line_values(text):
+        if isinstance(value, MalformedInput):
+            bad.append(f"line {number}: {value.message}")
             continue
         if not isinstance(value, dict):
             bad.append(f"line {number}: not a JSON object (got {type(value).__name__})")

@@ -95,6 +95,38 @@ def test_the_fast_path_reads_every_text_as_the_full_decoder(text: str) -> None:
     assert fast == _full_decoder(text)
 
 
+_LINE = st.one_of(
+    _JSONISH,
+    _EVENTISH,
+    st.sampled_from(
+        ["[" * 64 + "]" * 64, "[" * 65 + "]" * 65, '{"a":"\\ud800"}', '{"a":"\\u00e9"}', "\r", " ", "{}\r"]
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, max_size=6))
+@example(["[" * 65 + "]" * 65])
+@example(['{"a":"\\ud800"}', '{"a":1}'])
+@example(['{"a":"é"}', '{"a":"\\ud800"}'])
+def test_json_lines_read_each_line_as_the_one_reader(lines: list[str]) -> None:
+    """``jsonio.json_line_values`` (an import's reader: the C scanner alone for a plain ASCII line) gives every
+    non-blank line the value or the refusal :func:`jsonio.loads` gives it, line by line (issue 9, speed)."""
+    text = "\n".join(lines)
+    got = [
+        (n, ("refused", v.message) if isinstance(v, MalformedInput) else ("value", v))
+        for n, v in jsonio.json_line_values(text)
+    ]
+    expected = []
+    for n, line in jsonio.json_lines(text):
+        if line.strip():
+            try:
+                expected.append((n, ("value", jsonio.loads(line))))
+            except MalformedInput as err:
+                expected.append((n, ("refused", err.message)))
+    assert got == expected
+
+
 def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:
     assert jsonio.loads("[" * 64 + "]" * 64) is not None
 
