@@ -13,9 +13,11 @@ With ``--db`` (issue 10): the everyday commands on a database of 100 finished ra
 command pays, a one-option typer app run once (with typer 0.29, which coerces every parameter through pydantic,
 that alone was 2.6-2.9×; heatlog pins typer 0.28, docs/design.md). ``--before
 DIR`` runs the same commands from another checkout (``python -m heatlog.cli`` with ``PYTHONPATH=DIR``, and this
-checkout the same way), taking turns, for a before/after ratio.
+checkout the same way), taking turns, for a before/after ratio. The output is piped (not a terminal), so the
+board is written without rich's console (heatlog/views/plain.py); ``--colour`` adds ``show`` with
+``FORCE_COLOR=1``, which rich writes with colours as it would to a terminal.
 
-    python bench/bench_cli.py [--runs N] [--db] [--before DIR]
+    python bench/bench_cli.py [--runs N] [--db] [--before DIR] [--colour]
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 from _common import ROOT, machine, median, table
 
 HEAVY = ("sqlite_utils", "sqlite3", "jsonschema", "referencing", "heatlog.engine", "heatlog.store", "rich")
-DB_HEAVY = ("sqlite_utils", "pandas", "numpy", "jsonschema", "pydantic")
+DB_HEAVY = ("sqlite_utils", "pandas", "numpy", "jsonschema", "pydantic", "rich.console")
 
 
 def heatlog_command() -> list[str]:
@@ -123,6 +125,10 @@ def db_main(args: argparse.Namespace) -> None:
                 (f"heatlog replay --round 3{tag}", [*run, "replay", "--round", "3", "--db", str(mine)], cenv),
                 (f"heatlog races{tag}", [*run, "races", "--db", str(mine)], cenv),
             ]
+            if args.colour:
+                # as in a terminal: rich writes colours (FORCE_COLOR), so the board goes through rich's console
+                colour = dict(cenv, FORCE_COLOR="1")
+                commands.append((f"heatlog show, colour{tag}", [*run, "show", "--db", str(mine)], colour))
         # cwd: a directory without a heatlog package (python -m puts the cwd first on sys.path)
         cwd = Path(tmp)
         for _, cmd, cenv in commands:
@@ -153,6 +159,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=11, help="runs per command (median)")
     parser.add_argument("--db", action="store_true", help="the everyday commands on a database of 100 races")
     parser.add_argument("--before", help="with --db: another checkout to compare with")
+    parser.add_argument(
+        "--colour", action="store_true", help="with --db: also show with colours (FORCE_COLOR=1), as in a terminal"
+    )
     args = parser.parse_args()
     if args.db:
         db_main(args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -15,15 +16,30 @@ NOT_RULES_DATA = ("tracks", "replays")
 def rules_files(package: Path) -> list[Path]:
     """Every file the rules depend on, in a stable order: the engine package recursively (sub-packages such as
     ``engine/modules/`` included) and the rules data under ``data/`` (cards, and what modules add there)."""
-    files = [p for p in (package / "engine").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    data = package / "data"
-    if data.is_dir():
-        files += [
-            p
-            for p in data.rglob("*")
-            if p.is_file() and p.relative_to(data).parts[0] not in NOT_RULES_DATA and "__pycache__" not in p.parts
-        ]
-    return sorted(files, key=lambda p: p.relative_to(package).as_posix())
+    return [package / name for name in _rules_names(package)]
+
+
+def _rules_names(package: Path) -> list[str]:
+    """:func:`rules_files` as paths relative to ``package`` (``/``-separated), sorted: the regular files (or
+    links to one) under ``engine/`` and ``data/`` outside ``__pycache__``, not descending into linked
+    directories, the data that is not rules left out. ``os.walk`` rather than ``Path.rglob``: it is read at
+    every start of a command that reads a race (issue 10: start-up)."""
+    root = str(package)
+    names: list[str] = []
+    for top in ("engine", "data"):
+        base = os.path.join(root, top)
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
+            parts = rel.split("/")
+            for name in filenames:
+                if name == "__pycache__":
+                    continue
+                if top == "data" and (parts[1] if len(parts) > 1 else name) in NOT_RULES_DATA:
+                    continue
+                if os.path.isfile(os.path.join(dirpath, name)):
+                    names.append(f"{rel}/{name}")
+    return sorted(names)
 
 
 def fingerprint(package: Path) -> str:
@@ -31,8 +47,10 @@ def fingerprint(package: Path) -> str:
     import hashlib
 
     digest = hashlib.sha256()
-    for path in rules_files(package):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    root = str(package)
+    for name in _rules_names(package):
+        with open(os.path.join(root, name), "rb") as fh:
+            digest.update(name.encode() + b"\0" + fh.read() + b"\0")
     return digest.hexdigest()[:16]
 
 

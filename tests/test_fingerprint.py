@@ -53,3 +53,34 @@ def test_tracks_and_sample_replays_are_not_rules(tmp_path: Path) -> None:
     names = {p.relative_to(pkg).parts[:2] for p in rules_files(pkg)}
     assert ("data", "tracks") not in names and ("data", "replays") not in names
     assert ("engine", "rules.py") in {p.relative_to(pkg).parts for p in rules_files(pkg)}
+
+
+def _by_pathlib(package: Path) -> list[Path]:
+    """The definition rules_files had (Path.rglob): the faster walk must list the same files in the same order."""
+    files = [p for p in (package / "engine").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    data = package / "data"
+    if data.is_dir():
+        files += [
+            p
+            for p in data.rglob("*")
+            if p.is_file()
+            and p.relative_to(data).parts[0] not in heatlog.NOT_RULES_DATA
+            and "__pycache__" not in p.parts
+        ]
+    return sorted(files, key=lambda p: p.relative_to(package).as_posix())
+
+
+def test_the_walk_lists_what_rglob_lists(tmp_path: Path) -> None:
+    assert rules_files(PACKAGE) == _by_pathlib(PACKAGE)
+    pkg = _copy(tmp_path)
+    (pkg / "engine" / "modules" / "__pycache__").mkdir(exist_ok=True)
+    (pkg / "engine" / "modules" / "__pycache__" / "x.pyc").write_bytes(b"x")
+    (pkg / "engine" / ".hidden").write_text("h")
+    (pkg / "data" / "top.json").write_text("{}")
+    (pkg / "data" / "tracks" / "deep").mkdir()
+    (pkg / "data" / "tracks" / "deep" / "a.json").write_text("{}")
+    (pkg / "data" / "cards" / "linked").symlink_to(pkg / "data" / "tracks", target_is_directory=True)
+    (pkg / "data" / "cards" / "dangling.json").symlink_to(pkg / "nowhere.json")
+    (pkg / "data" / "cards" / "alias.json").symlink_to(pkg / "data" / "top.json")
+    assert rules_files(pkg) == _by_pathlib(pkg)
+    assert pkg / "data" / "cards" / "alias.json" in rules_files(pkg)
