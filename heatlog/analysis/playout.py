@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..bots import Options, get_bot
@@ -94,6 +95,24 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         apply_event(world, ev)
 
 
+class _FirstUse:
+    """A car's generator for its bot's choices, made when the bot first draws from it: the heuristic bot never
+    does, and seeding one generator per car per side of every playout is work for nothing. The generator is
+    the same whenever it is made (its seed is the playout's), so every draw is the same."""
+
+    __slots__ = ("_make", "_rng")
+
+    def __init__(self, make: Callable[[], random.Random]) -> None:
+        self._make = make
+        self._rng: random.Random | None = None
+
+    def __getattr__(self, attr: str) -> Any:
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = self._make()
+        return getattr(rng, attr)
+
+
 def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
     """Playout ``index`` of ``job``: one outcome per side."""
     drivers = bots if bots is not None else make_bots(job.bots)
@@ -145,8 +164,10 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
                 g = gens[(what, name)] = random.Random(playout_seed(job.seed, index, f"{stream}/{what}/{name}"))
             return g
 
-        def decide(state: RaceState, name: str, gen: Any = gen) -> Event | None:
-            return drivers[name](state, name, Options(state, name), gen(name, "bot"))
+        choices = {name: _FirstUse(partial(gen, name, "bot")) for name in w.cars}
+
+        def decide(state: RaceState, name: str, choices: Any = choices) -> Event | None:
+            return drivers[name](state, name, Options(state, name), choices[name])
 
         def shuffles(name: str, gen: Any = gen) -> random.Random:
             return gen(name, "shuffle")
