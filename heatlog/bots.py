@@ -391,6 +391,10 @@ def _card_plan(c: str) -> tuple[int, int, int]:
     return (v, 0, 0) if v is not None else _UPGRADES.get(c, (0, 0, 0))
 
 
+_BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stress: 0 and one "+" flip)
+_BASE_KEYS = frozenset(CARDS)
+
+
 def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, int, int, list[str]]]:
     """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
     and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards): plays that move alike are
@@ -403,16 +407,20 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, in
         return hit
     out: list[tuple[int, int, int, list[str]]] = []
     seen: set[tuple[int, int, int]] = set()
+    plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
     for cards in playable_sets(car, gear):
         if HEAT in cards:  # # 13: a cluttered play
             out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), cards))
             continue
-        base = k = heat = 0
-        for c in cards:
-            v, plus, cost = _card_plan(c)
-            base += v
-            k += plus
-            heat += cost
+        if plain:  # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
+            base, k, heat = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS), 0
+        else:
+            base = k = heat = 0
+            for c in cards:
+                v, plus, cost = _card_plan(c)
+                base += v
+                k += plus
+                heat += cost
         if (base, k, heat) not in seen:
             seen.add((base, k, heat))
             out.append((base, k, heat, cards))
