@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from .cards import DISCARDABLE, GEAR_COOLDOWN, HEAT
+from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT
 from .events import CHANCE
 from .modules import circuits
 from .react import EMPTY, ReactPool, ReactUse, react_pool
@@ -152,15 +152,16 @@ def waiting_for(state: RaceState | None) -> Waiting:
             due3 = None if "step3_due" in plain else rules.step3_due(state, car, turn)  # # 18.6, 18.20: first
             if due3 is not None:
                 return Waiting(STEPS[REVEAL], [car.name], due3)
-            return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", count=turn.gear)
+            return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", turn.gear)
         if sub == REACT and "react_due" not in plain:
             due5 = rules.react_due(state, car, turn)  # # 18.11: which card's cost goes unpaid is a decision
             if due5 is not None:
                 return Waiting(STEPS[REACT], [car.name], due5)
         if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
-        else:
-            due, n = "cards_drawn", min(rules.hand_size(state, car) - car.hand_size, car.deck_size)
+        else:  # (base_hand_size is HAND_SIZE: not called where the race keeps it)
+            n = (HAND_SIZE if "hand_size" in plain else rules.hand_size(state, car)) - car.hand_size
+            due, n = "cards_drawn", n if n < car.deck_size else car.deck_size
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
@@ -225,18 +226,33 @@ def legal_gears(state: RaceState, car: Car) -> list[int]:
 
 def playable_sets(car: Car, gear: int) -> list[list[str]]:
     """Distinct card choices for ``gear`` from a known hand (# 4.1, 4.2), or the forced cluttered play (# 13.1)."""
-    if car.hand is None:
+    hand = car.hand
+    if hand is None:
         return []
-    playable = [c for c in expand(car.hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
+    return list(map(list, _plays(tuple(hand), tuple(hand.values()), gear)))
+
+
+# A hand's choices are asked at every play and discard, by the simulator, the bots and the analysis: they are
+# kept by hand (its tokens and counts, which are the race's tokens in order), a few thousand hands at most.
+@lru_cache(maxsize=4096)
+def _plays(tokens: tuple[str, ...], n: tuple[int, ...], gear: int) -> tuple[tuple[str, ...], ...]:
+    playable = [c for c in expand(dict(zip(tokens, n, strict=True))) if c != HEAT]  # # 4.2, 18.6: all but Heat
     if len(playable) < gear:
-        return [playable + [HEAT] * (gear - len(playable))]
-    return list(map(list, _distinct(tuple(playable), gear, gear)))
+        return (tuple(playable + [HEAT] * (gear - len(playable))),)
+    return _distinct(tuple(playable), gear, gear)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
+def _discards(
+    tokens: tuple[str, ...], n: tuple[int, ...], discardable: frozenset[str], limit: int | None
+) -> tuple[tuple[str, ...], ...]:
+    pool = [c for c in expand(dict(zip(tokens, n, strict=True))) if c in discardable]
+    return _distinct(tuple(pool), 1, min(len(pool), len(pool) if limit is None else limit))
+
+
 def _distinct(cards: tuple[str, ...], least: int, most: int) -> tuple[tuple[str, ...], ...]:
     """Each distinct choice of ``least`` to ``most`` of ``cards`` once, in order (fewest first, then in the
-    order ``combinations`` meets them). Kept: a hand's choices are asked at every play and discard."""
+    order ``combinations`` meets them)."""
     out: list[tuple[str, ...]] = []
     for k in range(least, most + 1):
         out += dict.fromkeys(combinations(cards, k))
@@ -316,21 +332,22 @@ def slipstream_choices(state: RaceState, car: Car) -> list[tuple[int, Event]]:
 
 def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]:
     """Distinct voluntary discards from a known hand (# 11.1): never Heat or Stress."""
-    if car.hand is None:
+    hand = car.hand
+    if hand is None:
         return []
-    if state is None:  # the base rule (# 11.1): never Heat or Stress
-        pool = [c for c in expand(car.hand) if c in DISCARDABLE]
-    elif "can_discard" in state.rules.plain:  # base_can_discard: the race's discardable cards (# 11.1)
-        discardable = state.cards.discardable
-        pool = [c for c in expand(car.hand) if c in discardable]
-    else:
-        can = state.rules.can_discard
-        pool = [c for c in expand(car.hand) if can(state, car, c)]
     limit = None  # # 21.8: an event card's cap (none in the base game)
     if state is not None and "discard_limit" not in state.rules.plain:
         limit = state.rules.discard_limit(state, car)
-    most = min(len(pool), len(pool) if limit is None else limit)
-    return list(map(list, _distinct(tuple(pool), 1, most)))  # each distinct discard once, fewest cards first
+    if state is None:  # the base rule (# 11.1): never Heat or Stress
+        discardable = DISCARDABLE
+    elif "can_discard" in state.rules.plain:  # base_can_discard: the race's discardable cards (# 11.1)
+        discardable = state.cards.discardable
+    else:
+        can = state.rules.can_discard
+        pool = [c for c in expand(hand) if can(state, car, c)]
+        most = min(len(pool), len(pool) if limit is None else limit)
+        return list(map(list, _distinct(tuple(pool), 1, most)))  # each distinct discard once, fewest cards first
+    return list(map(list, _discards(tuple(hand), tuple(hand.values()), discardable, limit)))
 
 
 def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> list[Event]:

@@ -44,7 +44,7 @@ def may_discard(track: Track, progress: int) -> bool:
     """# 22.6: no card may be discarded from the hand of a car on a tunnel space (step 8, Reduce Stress, an
     event's discard: this wins over all of them, # 21.13). The car's space at the moment of the discard counts
     (MA16). Scrap, cooldown, Salvage, Super Cool and Refresh are not discards from hand."""
-    return not track.in_tunnel(progress)
+    return not (track.tunnel and track.in_tunnel(progress))  # (most circuits have no tunnel: asked per decision)
 
 
 @dataclass(frozen=True, slots=True)
