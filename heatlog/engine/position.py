@@ -25,12 +25,18 @@ _TURN_FIELDS = [f.name for f in fields(Turn)]
 _TURN_OPTIONAL = ("eliminated", "heat_removed", "owed", "earned", "sponsors_drawn", "sponsors_used")
 
 
+# a turn's lists whose default is the shared empty list (state.NO_CARDS)
+_TURN_UNFILLED = ("played", "discarded", "heat_removed", "earned", "sponsors_drawn", "sponsors_used", "owed")
+
+
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
     garage, t.garage = t.garage, None
     try:
         d = asdict(t)
     finally:
         t.garage = garage
+    for key in _TURN_UNFILLED:  # plain lists (asdict keeps the shared empty default's class, state.NO_CARDS)
+        d[key] = list(d[key])
     d["flips"] = [list(x) for x in t.flips]
     d["happenings"] = [list(x) for x in t.happenings]
     for key in _TURN_OPTIONAL:

@@ -113,16 +113,19 @@ class ReactPool:
     def kinds(self) -> list[str]:
         """The event types of :meth:`options`, each once, in their order (without building the events)."""
         cool = 0
-        for u in self.uses:
+        out: list[str] = []
+        for u in self.uses:  # (one pass: asked at every React decision)
             if u.symbol == "cooldown":
                 cool += u.n
-        out: list[str] = ["cooldown"] if min(cool, self.heat_in_hand) > 0 else []
-        for u in self.uses:
-            if u.symbol != "cooldown":
+            else:
                 for ev in u.events:
                     kind = ev["type"]
                     if kind not in out:
                         out.append(kind)
+        if cool > 0 and self.heat_in_hand > 0:  # the cooldowns come first (as in options)
+            if "cooldown" in out:  # (a module's use whose events are cooldowns)
+                out.remove("cooldown")
+            out.insert(0, "cooldown")
         return out
 
 

@@ -718,7 +718,8 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
     if name in state.adrenaline:
         turn.adrenaline = True
     if progress > 0:  # state.laps_done, inlined
-        turn.laps_before = min(state.laps, (progress - 1) // state.track.spaces)
+        laps = (progress - 1) // state.track.spaces
+        turn.laps_before = laps if laps < state.laps else state.laps
     state.turn = turn
     return car, turn
 
@@ -1057,7 +1058,8 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         cost = rules.corner_cost(state, car, corner, turn.speed, limit)  # # 9.3 (overheat, # 20.13, MA19)
         where = str(corner.after_space)
         if cost <= car.engine:
-            _pay_heat(car, cost)
+            if cost:
+                _pay_heat(car, cost)
             turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
             turn.happenings.append(("corner", where, cost, 0))
             continue
@@ -1237,7 +1239,7 @@ def _sponsor_drawn(state: RaceState, ev: Event) -> None:
         return
     assert turn is not None
     turn.owed.pop(0)
-    turn.sponsors_drawn.append(card)
+    turn.sponsors_drawn = [*turn.sponsors_drawn, card]  # (a new list: the default is shared, state.NO_CARDS)
     advance(state, car, turn, DISCARD)
 
 
@@ -1267,7 +1269,7 @@ def _heat_removed(state: RaceState, ev: Event) -> None:
     from .modules import championship as _championship  # noqa: PLC0415  (loaded by the races that use it)
 
     _championship.remove_lap_heat(state, car, source)
-    turn.heat_removed.append(source)
+    turn.heat_removed = [*turn.heat_removed, source]  # (a new list: the default is shared, state.NO_CARDS)
     turn.owed.pop(0)
     while turn.owed and turn.owed[0] == "heat_removed":  # a later lap of the same turn: known now?
         nxt = _championship.lap_heat_source(state, car)
@@ -1276,7 +1278,7 @@ def _heat_removed(state: RaceState, ev: Event) -> None:
         turn.owed.pop(0)
         if nxt is not None:
             _championship.remove_lap_heat(state, car, nxt)
-            turn.heat_removed.append(nxt)
+            turn.heat_removed = [*turn.heat_removed, nxt]
     advance(state, car, turn, DISCARD)
 
 
@@ -1377,7 +1379,8 @@ def _end_turn(state: RaceState, car: Car, turn: Turn) -> None:
     progress = car.progress
     turn.end, turn.end_lane = progress, car.lane
     if progress > 0:  # state.laps_done, inlined
-        turn.laps_after = min(state.laps, (progress - 1) // state.track.spaces)
+        laps = (progress - 1) // state.track.spaces
+        turn.laps_after = laps if laps < state.laps else state.laps
     if progress > state.laps * state.track.spaces:  # (final_line) # 16.1, 16.3: a spun-out car is back before the line
         turn.finished = True
         car.finished = True
@@ -1420,7 +1423,10 @@ def _end_round(state: RaceState) -> None:
         key = (state.track.space_of(car.progress), car.lane)
         if state.spots.get(key) == car.name:
             del state.spots[key]
-    if all(c.finished for c in state.cars.values()):
+    for c in state.cars.values():  # (a loop, not all() over a generator: once a round)
+        if not c.finished:
+            break
+    else:
         state.hall_of_fame.extend(reversed(state.eliminated))  # MA21: each took the last free place
         state.phase = "over"
         state.step = SETUP
@@ -1531,7 +1537,10 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     that can fail after a partial change: for folding a log whose state is thrown away on error."""
     if not isinstance(event, dict):
         raise _malformed(state, event, "an event is a JSON object")
-    kind = event.get("type")
+    try:
+        kind = event["type"]
+    except KeyError:
+        kind = None
     if kind == "race_started":
         new = _race_started(state, event)
         new.events = 1
@@ -1539,7 +1548,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     if state is None:
         raise _malformed(None, event, "the first event of a race is race_started")
     try:
-        entry = REGISTRY[kind]  # type: ignore[index]  # (any other key is no event type)
+        entry = REGISTRY[kind]
     except (KeyError, TypeError):  # (an unhashable type is no type either)
         raise _malformed(state, event, f"unknown event type {kind!r}") from None
     turn = state.turn

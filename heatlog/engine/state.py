@@ -93,6 +93,42 @@ class Car:
         return {c: n - self.hand[c] for c, n in self.pool.items()}
 
 
+class _Unfilled(list):
+    """An empty list that refuses to grow: the one shared default of a Turn's lists that most turns never fill
+    (the cards played and discarded, which are set whole, and the championship's lists). A turn is made for every
+    car's turn, and seven lists fewer to make and free is a few per cent of a replay. It equals ``[]``, is a
+    ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and pickled as itself; code that fills
+    such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append raises instead of changing the
+    default of every turn."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Turn's empty default list is shared: assign a new list instead of changing it")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]  # (immutable: a dataclass takes it as a default)
+        return 0
+
+    def __copy__(self) -> _Unfilled:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Unfilled:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _no_cards, ()
+
+
+def _no_cards() -> list[str]:
+    return NO_CARDS
+
+
+NO_CARDS: list[str] = _Unfilled()
+
+
 @dataclass(slots=True)
 class CornerCheck:
     line: int  # absolute progress of the corner line
@@ -116,7 +152,7 @@ class Turn:
     start: int = 0  # progress at the start of the turn
     reached: int = 0  # furthest progress reached this turn (corners crossed, # A6)
     sub: int = REVEAL  # the turn's step (Step number): 3 reveal, 5 react, 6 slipstream, 8 discard, 9 refill, 10 over
-    played: list[str] = field(default_factory=list)
+    played: list[str] = NO_CARDS
     cluttered: bool = False
     speed: int = 0
     stress_left: int = 0  # Stress still to resolve (# 5.2)
@@ -139,7 +175,7 @@ class Turn:
     corners: list[CornerCheck] = field(default_factory=list)
     spinout: bool = False
     spinout_stress: int = 0
-    discarded: list[str] = field(default_factory=list)
+    discarded: list[str] = NO_CARDS
     drawn: int = 0
     drawn_cards: list[str] = field(default_factory=list)
     laps_before: int = 0
@@ -150,13 +186,13 @@ class Turn:
     shuffles: int = 0
     legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
     eliminated: bool = False  # the car left the race this turn (event 10, MA21)
-    heat_removed: list[str] = field(default_factory=list)  # event 18 (MA23): where each removed Heat came from
-    earned: list[str] = field(default_factory=list)  # why each sponsorship card was earned (# 21.7, 21.9)
-    sponsors_drawn: list[str] = field(default_factory=list)  # the sponsorship cards drawn this turn (MA30)
-    sponsors_used: list[str] = field(default_factory=list)  # one-time cards that left the game at step 9 (MC7)
+    heat_removed: list[str] = NO_CARDS  # event 18 (MA23): where each removed Heat came from
+    earned: list[str] = NO_CARDS  # why each sponsorship card was earned (# 21.7, 21.9)
+    sponsors_drawn: list[str] = NO_CARDS  # the sponsorship cards drawn this turn (MA30)
+    sponsors_used: list[str] = NO_CARDS  # one-time cards that left the game at step 9 (MC7)
     # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
     # the card comes from), in order: nothing else may happen in the turn until they are recorded.
-    owed: list[str] = field(default_factory=list)
+    owed: list[str] = NO_CARDS
     # What happened, in order: (kind, source, amount, moved) tuples (engine/react.py lists the kinds). Derived,
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)

@@ -552,10 +552,10 @@ def build(rules: Rules, options: Any) -> Rules:
                 for _ in range(laps_completed(state, car, turn)):
                     source = lap_heat_source(state, car)
                     if source == "unknown":
-                        turn.owed.append("heat_removed")
+                        turn.owed = [*turn.owed, "heat_removed"]  # (new lists: the defaults are shared)
                     elif source is not None:
                         remove_lap_heat(state, car, source)
-                        turn.heat_removed.append(source)
+                        turn.heat_removed = [*turn.heat_removed, source]
 
         changes["after_corners"] = after_corners
     if block.garage is not None:
@@ -652,7 +652,7 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
             return
         earned = cards_earned(state, car, turn, block.event)[: deck.left()]  # an empty deck gives nothing
         turn.earned = [e.why for e in earned]
-        turn.owed += ["sponsor_drawn"] * len(earned)  # MA30: which card, a chance outcome the log records
+        turn.owed = [*turn.owed, *["sponsor_drawn"] * len(earned)]  # MA30: which card, a chance outcome the log records
 
     clear = rules.clear_play_area
 
@@ -663,7 +663,7 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
             for c in [c for c in car.play_area if c in cards.token_set and cards[c].symbol("one_time")]:
                 car.play_area.remove(c)
                 deck.used_up(c)
-                turn.sponsors_used.append(c)
+                turn.sponsors_used = [*turn.sponsors_used, c]  # (a new list: the default is shared)
         clear(state, car, turn)
 
     out.update(

@@ -843,7 +843,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
         raise R._illegal(state, ev, "only an Accelerate card is accelerated", "18.20")
     R._remove_from_hand(car, [token])
     car.play_area.append(token)
-    turn.played.append(token)
+    turn.played = [*turn.played, token]  # (a new list, as _reveal sets it)
     i = len(turn.played) - 1
     gt.direct.append(i)
     value = speeds(card)[0]
