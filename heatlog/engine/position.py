@@ -26,7 +26,7 @@ _TURN_OPTIONAL = ("eliminated", "heat_removed", "owed", "earned", "sponsors_draw
 
 
 # a turn's lists whose default is the shared empty list (state.NO_CARDS)
-_TURN_UNFILLED = ("played", "discarded", "heat_removed", "earned", "sponsors_drawn", "sponsors_used", "owed")
+_TURN_UNFILLED = ("played", "corners", "discarded", "heat_removed", "earned", "sponsors_drawn", "sponsors_used", "owed")
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
@@ -37,6 +37,7 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
         t.garage = garage
     for key in _TURN_UNFILLED:  # plain lists (asdict keeps the shared empty default's class, state.NO_CARDS)
         d[key] = list(d[key])
+    d["used"] = dict(d["used"])  # (and state.NO_USES)
     d["flips"] = [list(x) for x in t.flips]
     d["happenings"] = [list(x) for x in t.happenings]
     for key in _TURN_OPTIONAL:

@@ -205,6 +205,8 @@ _MOST_IN_HAND: Any = None
 def spend(turn: Turn, use: ReactUse, n: int) -> None:
     """Record that ``n`` of ``use`` is consumed (``Turn.used``, which the pool reads back)."""
     key = f"{use.symbol}:{use.source}"
+    if not turn.used:
+        turn.used = {}  # (a new dict: the default is shared, state.NO_USES)
     turn.used[key] = turn.used.get(key, 0) + n
 
 
@@ -212,6 +214,8 @@ def spend_cooldown(turn: Turn, pool: ReactPool, n: int) -> None:
     """Consume ``n`` cooldown from the pool's cooldown uses, in their order; one happening for the event."""
     total, sources = n, []
     used = turn.used
+    if not used:
+        used = turn.used = {}  # (a new dict: the default is shared, state.NO_USES)
     for use in pool.uses:
         if use.symbol != "cooldown":
             continue

@@ -1053,7 +1053,10 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
     """# 9.1–9.4, 10.1–10.5: every corner line crossed this turn, in track order, at the turn's speed."""
     rules = state.rules
     track = state.track
-    for line, corner in track.corner_lines_between(turn.start, turn.reached, state.laps * track.spaces):
+    lines = track.corner_lines_between(turn.start, turn.reached, state.laps * track.spaces)
+    if lines and not turn.corners:
+        turn.corners = []  # (a new list: the default is shared, state.NO_CARDS)
+    for line, corner in lines:
         limit = rules.corner_limit(state, car, turn, corner)  # # 9.3 (a road token changes it, # 20.8)
         cost = rules.corner_cost(state, car, corner, turn.speed, limit)  # # 9.3 (overheat, # 20.13, MA19)
         where = str(corner.after_space)

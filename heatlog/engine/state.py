@@ -95,11 +95,11 @@ class Car:
 
 class _Unfilled(list):
     """An empty list that refuses to grow: the one shared default of a Turn's lists that most turns never fill
-    (the cards played and discarded, which are set whole, and the championship's lists). A turn is made for every
-    car's turn, and seven lists fewer to make and free is a few per cent of a replay. It equals ``[]``, is a
-    ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and pickled as itself; code that fills
-    such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append raises instead of changing the
-    default of every turn."""
+    (the cards played and discarded, which are set whole, the corner checks, and the championship's lists). A
+    turn is made for every car's turn, and eight lists fewer to make and free is a few per cent of a replay. It
+    equals ``[]``, is a ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and pickled as
+    itself; code that fills such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append
+    raises instead of changing the default of every turn."""
 
     __slots__ = ()
 
@@ -122,11 +122,41 @@ class _Unfilled(list):
         return _no_cards, ()
 
 
-def _no_cards() -> list[str]:
+class _NoUses(dict):
+    """The empty dict that refuses to grow: the shared default of ``Turn.used`` (most turns use no counted React
+    use). Like :class:`_Unfilled`: equal to ``{}``, a ``dict``, copied and pickled as itself; code that counts a
+    use assigns a new dict first."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Turn's empty default dict is shared: assign a new dict instead of changing it")
+
+    __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]  # (immutable: a dataclass takes it as a default)
+        return 0
+
+    def __copy__(self) -> _NoUses:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _NoUses:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _no_uses, ()
+
+
+def _no_cards() -> list[Any]:
     return NO_CARDS
 
 
-NO_CARDS: list[str] = _Unfilled()
+def _no_uses() -> dict[str, int]:
+    return NO_USES
+
+
+NO_CARDS: list[Any] = _Unfilled()  # the shared empty default of a Turn's rarely filled lists
+NO_USES: dict[str, int] = _NoUses()  # the shared empty default of Turn.used
 
 
 @dataclass(slots=True)
@@ -172,7 +202,7 @@ class Turn:
     adrenaline_moved: int = 0
     slipstream: bool | None = None  # None: not offered / not decided
     slipstream_moved: int = 0
-    corners: list[CornerCheck] = field(default_factory=list)
+    corners: list[CornerCheck] = NO_CARDS
     spinout: bool = False
     spinout_stress: int = 0
     discarded: list[str] = NO_CARDS
@@ -196,7 +226,7 @@ class Turn:
     # What happened, in order: (kind, source, amount, moved) tuples (engine/react.py lists the kinds). Derived,
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)
-    used: dict[str, int] = field(default_factory=dict)  # React uses consumed: "symbol:source" -> amount (react.py)
+    used: dict[str, int] = NO_USES  # React uses consumed: "symbol:source" -> amount (react.py)
     garage: Any = None  # the Garage's record of this turn (modules/garage_race.py GarageTurn), None in a base race
 
     def happened(self, kind: str) -> list[Happening]:
