@@ -8,7 +8,6 @@ re-implements a rule. Chance events (flips, draws, shuffles) are not decisions: 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -229,25 +228,29 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     hand = car.hand
     if hand is None:
         return []
-    return list(map(list, _plays(tuple(hand), tuple(hand.values()), gear)))
+    key = (tuple(hand), tuple(hand.values()), gear)  # the race's tokens, in order, and their counts
+    plays = _PLAYS.get(key)
+    if plays is None:
+        playable = [c for c in expand(hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
+        if len(playable) < gear:
+            plays = (tuple(playable + [HEAT] * (gear - len(playable))),)
+        else:
+            plays = _distinct(tuple(playable), gear, gear)
+        _keep(_PLAYS, key, plays)
+    return list(map(list, plays))
 
 
-# A hand's choices are asked at every play and discard, by the simulator, the bots and the analysis: they are
-# kept by hand (its tokens and counts, which are the race's tokens in order), a few thousand hands at most.
-@lru_cache(maxsize=4096)
-def _plays(tokens: tuple[str, ...], n: tuple[int, ...], gear: int) -> tuple[tuple[str, ...], ...]:
-    playable = [c for c in expand(dict(zip(tokens, n, strict=True))) if c != HEAT]  # # 4.2, 18.6: all but Heat
-    if len(playable) < gear:
-        return (tuple(playable + [HEAT] * (gear - len(playable))),)
-    return _distinct(tuple(playable), gear, gear)
+# A hand's choices are asked at every play and discard by the simulator and the random bot (the heuristic keeps
+# its own by hand): they are kept by hand (its tokens and counts) and gear or discard limit, a few thousand at most.
+_PLAYS: dict[tuple[Any, ...], tuple[tuple[str, ...], ...]] = {}
+_DISCARDS: dict[tuple[Any, ...], tuple[tuple[str, ...], ...]] = {}
+_KEPT = 4096
 
 
-@lru_cache(maxsize=2048)
-def _discards(
-    tokens: tuple[str, ...], n: tuple[int, ...], discardable: frozenset[str], limit: int | None
-) -> tuple[tuple[str, ...], ...]:
-    pool = [c for c in expand(dict(zip(tokens, n, strict=True))) if c in discardable]
-    return _distinct(tuple(pool), 1, min(len(pool), len(pool) if limit is None else limit))
+def _keep(cache: dict[tuple[Any, ...], tuple[tuple[str, ...], ...]], key: tuple[Any, ...], value: Any) -> None:
+    if len(cache) >= _KEPT:
+        cache.clear()  # (the values never depend on what was kept: only the time to find them does)
+    cache[key] = value
 
 
 def _distinct(cards: tuple[str, ...], least: int, most: int) -> tuple[tuple[str, ...], ...]:
@@ -347,7 +350,13 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
         pool = [c for c in expand(hand) if can(state, car, c)]
         most = min(len(pool), len(pool) if limit is None else limit)
         return list(map(list, _distinct(tuple(pool), 1, most)))  # each distinct discard once, fewest cards first
-    return list(map(list, _discards(tuple(hand), tuple(hand.values()), discardable, limit)))
+    key = (tuple(hand), tuple(hand.values()), discardable, limit)
+    discards = _DISCARDS.get(key)
+    if discards is None:
+        pool = [c for c in expand(hand) if c in discardable]
+        discards = _distinct(tuple(pool), 1, min(len(pool), len(pool) if limit is None else limit))
+        _keep(_DISCARDS, key, discards)
+    return list(map(list, discards))  # each distinct discard once, fewest cards first
 
 
 def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> list[Event]:
