@@ -367,3 +367,27 @@ def test_18_21_an_open_draw_without_the_shuffle_order_must_take_the_known_top_ca
     apply(state, ev("cards_drawn", car="A", cards=["U33"]))
     assert state.cars["A"].deck_top == ("U34",) and state.cars["A"].hand is not None
     assert state.cars["A"].hand["U33"] == 1
+
+
+def test_18_21_the_game_api_s_chance_outcomes_keep_the_known_card_on_top() -> None:
+    """Analysis's game API over an open race without typed shuffles: the flip after a Refresh has one outcome, the
+    known card (not every card the deck holds, by its counts)."""
+    from heatlog.engine.game import pending_chance
+
+    pos = start_position(HAND, mode="open")
+    for car in pos["cars"]:
+        car["deck"] = None
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    state = fold([started(pos)])
+    for e in [*round_1(["U34"], ["U34"]), *round_2_stress()]:
+        if e["type"] == "cards_revealed":
+            continue
+        if e["type"] == "cards_drawn":
+            e = ev("cards_drawn", car="P", cards=["4"])
+        apply(state, e)
+        if e["type"] == "gear_chosen" and e["car"] == "A":
+            apply(state, ev("cards_played", car="P", cards=["1"]))
+            apply(state, ev("cards_played", car="A", cards=["U34" if state.round == 1 else "S"]))
+    chance = pending_chance(state)
+    assert chance is not None and chance.kind == "card_flipped" and chance.car == "A"
+    assert chance.outcomes == [(ev("card_flipped", car="A", card="U34"), 1.0)]
