@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -59,8 +61,65 @@ def rules_version() -> str:
     ignored, so a change to the rules can never serve a state the new rules would not derive (docs/store.md)."""
     global _rules_version
     if _rules_version is None:
-        _rules_version = fingerprint(Path(__file__).resolve().parent)
+        _rules_version = kept_fingerprint(Path(__file__).resolve().parent)
     return _rules_version
+
+
+#: The cache of :func:`kept_fingerprint`, a file in the package's bytecode directory.
+KEPT = "heatlog-rules-version.json"
+
+
+def kept_fingerprint(package: Path) -> str:
+    """:func:`fingerprint`, kept between starts (issue 10: hashing 0.4 MB and loading OpenSSL for it cost a few
+    ms at every start of a command that reads a race).
+
+    Kept where Python keeps the package's bytecode (``__pycache__``, or under ``sys.pycache_prefix``; not
+    written under ``PYTHONDONTWRITEBYTECODE``), with the name, size, modification time, change time and inode
+    of every rules file hashed. While the files are the same list with the same five values, the kept value
+    is the hash of the same bytes: a file's contents cannot change without its change time changing (the
+    kernel sets it on every write, and it cannot be set back), which is more than Python asks of a source
+    before it runs its cached bytecode. Anything else (no cache, an unreadable or foreign one, a file that came
+    or went) hashes the files again."""
+    names = _rules_names(package)
+    root = str(package)
+    stamp = []
+    try:
+        for n in names:
+            st = os.stat(os.path.join(root, n))
+            stamp.append([n, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
+    except OSError:
+        return fingerprint(package)
+    where = _kept_path(package)
+    if where is not None:
+        try:
+            with open(where, encoding="utf-8") as fh:
+                kept = json.load(fh)
+            if kept.get("files") == stamp and isinstance(kept.get("fingerprint"), str):
+                return str(kept["fingerprint"])
+        except (OSError, ValueError, AttributeError):
+            pass
+    value = fingerprint(package)  # the stamp was taken first: a file changed since is seen at the next start
+    if where is not None and not sys.dont_write_bytecode:
+        try:
+            os.makedirs(os.path.dirname(where), exist_ok=True)
+            part = f"{where}.{os.getpid()}"
+            with open(part, "w", encoding="utf-8") as fh:
+                json.dump({"fingerprint": value, "files": stamp}, fh)
+            os.replace(part, where)
+        except OSError:
+            pass
+    return value
+
+
+def _kept_path(package: Path) -> str | None:
+    """Where :func:`kept_fingerprint` keeps its value: beside the package's own bytecode."""
+    import importlib.util
+
+    try:
+        pyc = importlib.util.cache_from_source(os.path.join(str(package), "__init__.py"))
+    except (NotImplementedError, ValueError):
+        return None
+    return os.path.join(os.path.dirname(pyc), KEPT)
 
 
 def __getattr__(name: str) -> str:

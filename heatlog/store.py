@@ -36,7 +36,6 @@ Errors: every :class:`sqlite3.Error` is translated at this module's boundary int
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -47,6 +46,7 @@ from types import TracebackType
 from typing import Any, NoReturn
 
 from heatlog.engine.errors import ConflictError, MalformedInput, StoreError
+from heatlog.hashing import sha256
 
 __all__ = [
     "ANCHOR_VERSION",
@@ -124,7 +124,7 @@ def _conflict(exc: sqlite3.IntegrityError, race: int, seq: int) -> Exception:
 
 def chain_hash(prev_hash: str, payload: bytes) -> str:
     """``sha256(prev_hash_hex + canonical bytes)`` as hex."""
-    return hashlib.sha256(prev_hash.encode("ascii") + payload).hexdigest()
+    return sha256(prev_hash.encode("ascii") + payload).hexdigest()
 
 
 def _now() -> str:
@@ -660,12 +660,12 @@ class EventStore:
         """Create a new (root) race with its first ``events`` and return its id: the race and its events are
         one transaction, so a refused event leaves no empty race behind."""
         meta_text = self._encode_meta(meta)
-        encode, sha256 = self._encode_text, hashlib.sha256
+        encode, sha = self._encode_text, sha256
         chained: list[tuple[str, Any, str, str, str]] = []  # (type, v, text, prev_hash, hash), before the lock
         last_hash = GENESIS
         for event in events:
             type_, v, text, raw = encode(event)
-            digest = sha256(last_hash.encode("ascii") + raw).hexdigest()  # chain_hash, inlined
+            digest = sha(last_hash.encode("ascii") + raw).hexdigest()  # chain_hash, inlined
             chained.append((type_, v, text, last_hash, digest))
             last_hash = digest
         with self._tx(write=True) as conn:
@@ -1287,7 +1287,7 @@ class EventStore:
                 if at is None:
                     continue
                 body = canonical(state).decode()
-                seal = hashlib.sha256(f"{at}:{rules_version}:".encode() + body.encode()).hexdigest()
+                seal = sha256(f"{at}:{rules_version}:".encode() + body.encode()).hexdigest()
                 text = '{"at":"' + at + '","seal":"' + seal + '","state":' + body + "}"
                 rows.append((race, rnd, rules_version, seq, text))
             conn.executemany(
@@ -1333,7 +1333,7 @@ class EventStore:
         body = text[155:-1]
         if text[71:81] != '","seal":"' or text[145:155] != '","state":':
             return None
-        expected = hashlib.sha256(f"{at}:{row['rules_version']}:".encode() + body.encode()).hexdigest()
+        expected = sha256(f"{at}:{row['rules_version']}:".encode() + body.encode()).hexdigest()
         if seal != expected or self.hash_at(race, int(row["seq"])) != at:
             return None
         try:
@@ -1487,7 +1487,7 @@ class _Chain:
 
     def check(self, seg_race: int, rows: list[tuple[Any, ...]], high: int) -> None:
         """Check ``(seq, payload, prev_hash, hash)`` rows of ``seg_race`` (a segment ending at ``high``)."""
-        sha = hashlib.sha256
+        sha = sha256
         seq, prev = self.seq, self.prev
         for row_seq, payload, prev_hash, digest in rows:
             if row_seq != seq:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 import heatlog
 from heatlog import fingerprint, rules_files
 
@@ -84,3 +86,56 @@ def test_the_walk_lists_what_rglob_lists(tmp_path: Path) -> None:
     (pkg / "data" / "cards" / "alias.json").symlink_to(pkg / "data" / "top.json")
     assert rules_files(pkg) == _by_pathlib(pkg)
     assert pkg / "data" / "cards" / "alias.json" in rules_files(pkg)
+
+
+def test_the_kept_fingerprint_follows_every_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kept_fingerprint keeps the value between starts (issue 10) and hashes again as soon as any rules file
+    changes, even when its size and modification time are put back (its change time is not)."""
+    import os
+
+    pkg = _copy(tmp_path)
+    (pkg / "__init__.py").write_text("")
+    monkeypatch.setattr("sys.pycache_prefix", None)
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    first = heatlog.kept_fingerprint(pkg)
+    assert first == fingerprint(pkg)
+    kept = pkg / "__pycache__" / heatlog.KEPT
+    assert kept.is_file()
+
+    calls = []
+    real = heatlog.fingerprint
+    monkeypatch.setattr(heatlog, "fingerprint", lambda p: calls.append(p) or real(p))
+    assert heatlog.kept_fingerprint(pkg) == first and calls == []  # kept: nothing hashed
+
+    rules = pkg / "engine" / "rules.py"
+    st = rules.stat()
+    text = rules.read_text()
+    rules.write_text(text.replace("def ", "def ", 1)[:-1] + ("\n" if not text.endswith("\n") else " "))
+    os.utime(rules, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size and mtime, new contents
+    assert rules.stat().st_size == st.st_size and rules.stat().st_mtime_ns == st.st_mtime_ns
+    second = heatlog.kept_fingerprint(pkg)
+    assert second == real(pkg) != first and len(calls) == 1
+
+    (pkg / "engine" / "modules" / "rain.py").write_text("X = 1\n")  # a file that came
+    assert heatlog.kept_fingerprint(pkg) == real(pkg) != second
+    kept.write_text("{not json")
+    assert heatlog.kept_fingerprint(pkg) == real(pkg)
+    kept.write_text('{"fingerprint": "0000", "files": []}')
+    assert heatlog.kept_fingerprint(pkg) == real(pkg)
+
+    monkeypatch.setattr("sys.dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE: read, never written
+    kept.unlink()
+    assert heatlog.kept_fingerprint(pkg) == real(pkg) and not kept.exists()
+
+
+def test_the_store_hashes_as_hashlib_does() -> None:
+    import hashlib
+    import random
+
+    from heatlog.hashing import sha256
+
+    rng = random.Random(5)
+    for n in (0, 1, 55, 56, 63, 64, 65, 119, 1000, 70_000):
+        data = bytes(rng.randrange(256) for _ in range(n))
+        assert sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert sha256(b"ab" + b"c").hexdigest() == hashlib.sha256(b"abc").hexdigest()
