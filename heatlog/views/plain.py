@@ -120,18 +120,18 @@ class Grid:
         return [line(headers), "─" * (sum(widths) + len(widths) - 1)] + [line(row) for row in texts]
 
 
-_WORD = re.compile(r"\s*\S+\s*")  # rich._wrap.re_word: a word and the whitespace after it
-_TRAILING = re.compile(r"\s+$")
+_WORD = r"\s*\S+\s*"  # rich._wrap.re_word: a word and the whitespace after it
+_TRAILING = r"\s+$"  # (compiled at the first wrap, and then from re's cache: most boards wrap nothing)
 
 
 def wrap_words(text: str, width: int) -> list[str]:
     """``text`` (one line, printable) cut into lines as rich wraps a ``Text`` at ``width`` (``rich._wrap.
     divide_line``, then ``Text.rstrip_end``), when every word fits a line; NotPlain if one would be folded or
     a line cropped."""
+    word_at = re.compile(_WORD).match
     breaks: list[int] = []
     offset = 0
-    position = 0
-    match = _WORD.match(text, position)
+    match = word_at(text, 0)
     while match is not None:
         start, end = match.span()
         word = match.group(0)
@@ -143,12 +143,12 @@ def wrap_words(text: str, width: int) -> list[str]:
         elif offset and start:
             breaks.append(start)
             offset = cell_len(word)
-        match = _WORD.match(text, end)
+        match = word_at(text, end)
     out = []
     for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True):
         line = text[a:b]
         if len(line) > width:  # Text.rstrip_end: whitespace beyond the width goes (counted in characters)
-            found = _TRAILING.search(line)
+            found = re.search(_TRAILING, line)
             if found is not None:
                 line = line[: len(line) - min(len(found.group(0)), len(line) - width)]
         if cell_len(line) > width:
