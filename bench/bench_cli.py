@@ -17,7 +17,7 @@ checkout the same way), taking turns, for a before/after ratio. The output is pi
 board is written without rich's console (heatlog/views/plain.py); ``--colour`` adds ``show`` with
 ``FORCE_COLOR=1``, which rich writes with colours as it would to a terminal.
 
-    python bench/bench_cli.py [--runs N] [--db] [--before DIR] [--colour]
+    python bench/bench_cli.py [--runs N] [--db] [--before DIR] [--colour] [--cpu]
 """
 
 from __future__ import annotations
@@ -48,9 +48,19 @@ def heatlog_command() -> list[str]:
 
 
 def wall(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
+    return timed_run(cmd, env, cwd)[0]
+
+
+def timed_run(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the child) of one run."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def environments(cache: str) -> dict[str, dict[str, str]]:
@@ -135,22 +145,26 @@ def db_main(args: argparse.Namespace) -> None:
             wall(cmd, cenv, cwd)
             wall(cmd, cenv, cwd)
         times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
+        cpu: dict[str, list[float]] = {name: [] for name, _, _ in commands}
         for _ in range(args.runs):
             for name, cmd, cenv in commands:
-                times[name].append(wall(cmd, cenv, cwd))
+                w, c = timed_run(cmd, cenv, cwd)
+                times[name].append(w)
+                cpu[name].append(c)
         heavy = {name: ", ".join(heavy_imports(cmd, cenv, DB_HEAVY, cwd)) or "none" for name, cmd, cenv in commands[2:]}
-    base = median(times['python -c "import typer, rich"'])
-    rows = []
-    for name, _, _ in commands:
-        t = median(times[name])
-        before = times.get(name + " (before)")
-        vs = f"{median(before) / t:.2f}× faster" if before else ""
-        rows.append([name, f"{t * 1e3:.0f}", f"{t / base:.2f}×", vs, heavy.get(name, "")])
-    table(
-        f"everyday commands on 100 races, median of {args.runs} runs, taking turns ({machine()})",
-        ["command", "median ms", "vs import typer, rich", "before / after", "heavy modules imported"],
-        rows,
-    )
+    for label, series in (("wall", times), ("CPU (user + system)", cpu)) if args.cpu else (("wall", times),):
+        base = median(series['python -c "import typer, rich"'])
+        rows = []
+        for name, _, _ in commands:
+            t = median(series[name])
+            before = series.get(name + " (before)")
+            vs = f"{median(before) / t:.2f}× faster" if before else ""
+            rows.append([name, f"{t * 1e3:.0f}", f"{t / base:.2f}×", vs, heavy.get(name, "")])
+        table(
+            f"everyday commands on 100 races, {label}, median of {args.runs} runs, taking turns ({machine()})",
+            ["command", "median ms", "vs import typer, rich", "before / after", "heavy modules imported"],
+            rows,
+        )
     print('\ngoal: show, replay --round N and races ≤ 2× python -c "import typer, rich"')
 
 
@@ -161,6 +175,9 @@ def main() -> None:
     parser.add_argument("--before", help="with --db: another checkout to compare with")
     parser.add_argument(
         "--colour", action="store_true", help="with --db: also show with colours (FORCE_COLOR=1), as in a terminal"
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="with --db: also the CPU time of each run (steadier on a loaded machine)"
     )
     args = parser.parse_args()
     if args.db:
