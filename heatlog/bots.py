@@ -330,17 +330,21 @@ def _flip_values(car: Car) -> tuple[tuple[int, float], ...]:
     if hit is None:
         total = sum(counts)  # none at all: # A8, nothing to find
         hit = tuple((_FOUND[i], n / total) for i, n in enumerate(counts) if n) if total else ((0, 1.0),)
-        _FLIPS[counts] = hit
+        hit = _FLIPS[counts] = _ONE_FLIPS.setdefault(hit, hit)  # one object per distinct answer (see _ONE_FLIPS)
     return hit
 
 
 _FLIPS: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
-_SUMS: dict[tuple[tuple[tuple[int, float], ...], int], list[tuple[int, float]]] = {}
+# Every distinct answer of _flip_values, once and for good (never cleared, a few hundred at most): its id is then
+# a key as good as the tuple (the plan memo and _SUMS key by it, without hashing the floats at every ask).
+_ONE_FLIPS: dict[tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]] = {}
+_SUMS: dict[tuple[int, int], list[tuple[int, float]]] = {}
 
 
 def _flip_sums(flips: tuple[tuple[int, float], ...], k: int) -> list[tuple[int, float]]:
-    """Distribution of the sum of ``k`` flips (each Stress separately, # 5.2)."""
-    hit = _SUMS.get((flips, k))
+    """Distribution of the sum of ``k`` flips (each Stress separately, # 5.2); ``flips``: from :func:`_flip_values`."""
+    key = (id(flips), k)  # flips: an answer of _flip_values, kept for good (_ONE_FLIPS)
+    hit = _SUMS.get(key)
     if hit is not None:
         return hit
     dist = [(0, 1.0)]
@@ -352,7 +356,7 @@ def _flip_sums(flips: tuple[tuple[int, float], ...], k: int) -> list[tuple[int, 
         dist = sorted(acc.items())
     if len(_SUMS) > 10_000:
         _SUMS.clear()
-    _SUMS[(flips, k)] = dist
+    _SUMS[key] = dist
     return dist
 
 
@@ -555,7 +559,7 @@ class HeuristicBot:
         flips: tuple[tuple[int, float], ...] | None = None
         if state.garage is None and (state.conditions is None or not self.reads_conditions):
             flips = _flip_values(car)
-            memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, flips, *gears)
+            memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, id(flips), *gears)
             hit = tp.plans.get(memo)
             if hit is not None:
                 if gear is None:
