@@ -170,29 +170,38 @@ def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
+def _mutate(draw: st.DrawFn, event: dict[str, Any], keys: list[str], *, keep_type: bool) -> bool:
+    """Replace, delete or add one value anywhere in ``event`` (added keys from ``keys``); False if it has no
+    value to change. With ``keep_type`` its type stays (else a deleted type is replaced by an odd value)."""
+    where = draw(st.sampled_from(paths(event)[1:] or [()]))
+    if not where:
+        return False
+    parent: Any = event
+    for step in where[:-1]:
+        parent = parent[step]
+    last = where[-1]
+    action = draw(st.sampled_from(["replace", "delete", "add"]))
+    if keep_type and last == "type":
+        return True
+    if action == "replace" or (action == "delete" and last == "type"):
+        parent[last] = copy.deepcopy(draw(values))
+    elif action == "delete":
+        del parent[last]
+    elif isinstance(parent, dict):
+        parent[draw(st.sampled_from(keys))] = copy.deepcopy(draw(values))
+    else:
+        parent.append(copy.deepcopy(draw(values)))
+    return True
+
+
 @st.composite
 def mutated_events(draw: st.DrawFn) -> dict[str, Any]:
     base = draw(st.sampled_from([e for e in race_logs()[:400] + examples() if e["type"] != "race_started"]))
     event = copy.deepcopy(base)
+    keys = ["extra", "cards", "count", "car", "raw", "at", "round"]
     for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(paths(event)[1:] or [()]))
-        if not where:
+        if not _mutate(draw, event, keys, keep_type=False):
             break
-        parent: Any = event
-        for step in where[:-1]:
-            parent = parent[step]
-        last = where[-1]
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace" or (action == "delete" and last == "type"):
-            parent[last] = copy.deepcopy(draw(values))
-        elif action == "delete":
-            del parent[last]
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "cards", "count", "car", "raw", "at", "round"]))] = copy.deepcopy(
-                draw(values)
-            )
-        else:
-            parent.append(copy.deepcopy(draw(values)))
     if not isinstance(event.get("type"), str) or event["type"] not in EVENT_TYPES:
         event["type"] = base["type"]
     return event
@@ -212,23 +221,7 @@ def mutated_set_ups(draw: st.DrawFn) -> dict[str, Any]:
     track, cards, modules and position included)."""
     event = copy.deepcopy(draw(st.sampled_from(set_ups())))
     for _ in range(draw(st.integers(1, 3))):
-        where = draw(st.sampled_from(paths(event)[1:]))
-        parent: Any = event
-        for step in where[:-1]:
-            parent = parent[step]
-        last = where[-1]
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if last == "type" or action == "replace":
-            if last != "type":
-                parent[last] = copy.deepcopy(draw(values))
-        elif action == "delete":
-            del parent[last]
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(["extra", "laps", "variant", "cars", "position", "0", "x1"]))] = copy.deepcopy(
-                draw(values)
-            )
-        else:
-            parent.append(copy.deepcopy(draw(values)))
+        _mutate(draw, event, ["extra", "laps", "variant", "cars", "position", "0", "x1"], keep_type=True)
     return event
 
 
