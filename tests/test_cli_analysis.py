@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import HEATLOG, run
@@ -25,13 +26,18 @@ def simdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def test_playout_prints_the_distribution_and_is_the_same_on_any_number_of_workers(simdb: Path) -> None:
+def on_one_and_two_workers(db: Path, *args: str) -> list[Any]:
+    """The --json answers of one command on the same database with --workers 1 and --workers 2."""
     outs = []
     for workers in ("1", "2"):
-        r = run("playout", "--race", "1", "--round", "6", "-k", "40", "--seed", "3", "--workers", workers, "--json",
-                db=simdb)
+        r = run(*args, "--workers", workers, "--json", db=db)
         assert r.returncode == 0, r.stderr
         outs.append(json.loads(r.stdout))
+    return outs
+
+
+def test_playout_prints_the_distribution_and_is_the_same_on_any_number_of_workers(simdb: Path) -> None:
+    outs = on_one_and_two_workers(simdb, "playout", "--race", "1", "--round", "6", "-k", "40", "--seed", "3")
     assert outs[0] == outs[1]
     out = outs[0]
     assert out["playouts"] == 40 and not out["partial"] and out["round"] == 6 and out["viewer"] is None
@@ -226,12 +232,7 @@ def test_18_playout_and_review_of_a_garage_race_on_what_a_car_knew(tmp_path: Pat
     db = tmp_path / "h.db"
     sample = Path(__file__).resolve().parent.parent / "replays" / "usa-garage-legends-weather.jsonl"
     assert run("import", str(sample), db=db).returncode == 0
-    outs = []
-    for workers in ("1", "2"):
-        r = run("playout", "--round", "5", "-k", "12", "--seed", "1", "--as", "Red", "--workers", workers, "--json",
-                db=db)
-        assert r.returncode == 0, r.stderr
-        outs.append(json.loads(r.stdout))
+    outs = on_one_and_two_workers(db, "playout", "--round", "5", "-k", "12", "--seed", "1", "--as", "Red")
     assert outs[0] == outs[1] and outs[0]["viewer"] == "Red" and outs[0]["playouts"] == 12
     assert {c["car"] for c in outs[0]["cars"]} == {"Red", "Blue", "Green", "Legend-Black", "Legend-Gray"}
     r = run("review", "--car", "Red", "--round", "3", "--screen", "2", "--keep", "1", "--max-playouts", "4", db=db)

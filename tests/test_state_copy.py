@@ -110,3 +110,29 @@ def test_every_field_is_listed() -> None:
     for cls in (Car, Turn, RaceState):
         names = [f.name for f in dataclasses.fields(cls)]
         assert list(cls.__slots__) == names  # type: ignore[attr-defined]
+
+
+def test_the_shared_empty_defaults_of_a_turn_cannot_change_and_stay_themselves() -> None:
+    """Turn's rarely filled lists and its use counts share one empty default (state.NO_CARDS, NO_USES): equal to
+    [] and {}, copied, deep-copied and pickled as themselves, and any change raises instead of changing the
+    default of every turn."""
+    import pickle
+
+    from heatlog.engine.state import NO_CARDS, NO_USES
+
+    for shared, empty in ((NO_CARDS, []), (NO_USES, {})):
+        assert shared == empty and copy.copy(shared) is shared and copy.deepcopy(shared) is shared
+        assert pickle.loads(pickle.dumps(shared)) is shared
+    changes = [
+        lambda: NO_CARDS.append("1"),
+        lambda: NO_CARDS.extend(["1"]),
+        lambda: NO_CARDS.__iadd__(["1"]),
+        lambda: NO_CARDS.__setitem__(slice(0, 0), ["1"]),
+        lambda: NO_USES.__setitem__("boost", 1),
+        lambda: NO_USES.update(boost=1),
+        lambda: NO_USES.setdefault("boost", 1),
+    ]
+    for change in changes:
+        with pytest.raises(TypeError, match="shared"):
+            change()
+    assert NO_CARDS == [] and NO_USES == {}

@@ -93,7 +93,27 @@ class Car:
         return {c: n - self.hand[c] for c, n in self.pool.items()}
 
 
-class _Unfilled(list):
+class _SharedEmpty:
+    """What the shared empty defaults of a Turn have in common: a change raises (it would change the default of
+    every turn), and they are hashed, copied and deep-copied as themselves (a dataclass takes a hashable default)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        kind = "list" if isinstance(self, list) else "dict"
+        raise TypeError(f"a Turn's empty default {kind} is shared: assign a new {kind} instead of changing it")
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
+class _Unfilled(_SharedEmpty, list):  # type: ignore[misc]  # (list has __hash__ = None; these are immutable)
     """An empty list that refuses to grow: the one shared default of a Turn's lists that most turns never fill
     (the cards played and discarded, which are set whole, the corner checks, and the championship's lists). A
     turn is made for every car's turn, and eight lists fewer to make and free is a few per cent of a replay. It
@@ -102,46 +122,22 @@ class _Unfilled(list):
     raises instead of changing the default of every turn."""
 
     __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a Turn's empty default list is shared: assign a new list instead of changing it")
-
+    _refuse = _SharedEmpty._refuse
     append = extend = insert = remove = pop = clear = sort = reverse = _refuse
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]  # (immutable: a dataclass takes it as a default)
-        return 0
-
-    def __copy__(self) -> _Unfilled:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Unfilled:
-        return self
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return _no_cards, ()
 
 
-class _NoUses(dict):
+class _NoUses(_SharedEmpty, dict):  # type: ignore[misc]
     """The empty dict that refuses to grow: the shared default of ``Turn.used`` (most turns use no counted React
     use). Like :class:`_Unfilled`: equal to ``{}``, a ``dict``, copied and pickled as itself; code that counts a
     use assigns a new dict first."""
 
     __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("a Turn's empty default dict is shared: assign a new dict instead of changing it")
-
+    _refuse = _SharedEmpty._refuse
     __setitem__ = __delitem__ = __ior__ = update = setdefault = pop = popitem = clear = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]  # (immutable: a dataclass takes it as a default)
-        return 0
-
-    def __copy__(self) -> _NoUses:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _NoUses:
-        return self
 
     def __reduce__(self) -> tuple[Any, tuple[()]]:
         return _no_uses, ()
