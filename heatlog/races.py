@@ -12,7 +12,7 @@ from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from .jsonio import read_json_file
 from .module_data import legend_data, legends_module, weather_module
 from .racelog import RaceLog, effective_log
-from .store import parse_jsonl
+from .store import read_jsonl
 from .tracks import load_track_data
 from .usertext import check_label
 from .validation import event_errors
@@ -196,19 +196,22 @@ def start_race(
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 
 
-def _check_export_anchor(lines: list[tuple[int, Event]], anchors: list[tuple[int, Event]], source: str) -> None:
-    """An export ends with its race's anchor: the events before it must chain to the anchor's head."""
+def _check_export_anchor(
+    lines: list[tuple[int, Event]], anchors: list[tuple[int, Event]], source: str, texts: list[str] | None
+) -> None:
+    """An export ends with its race's anchor: the events before it must chain to the anchor's head.
+    ``texts``: the events' canonical texts, when the reader has them."""
     from .store import GENESIS, canonical, chain_hash
 
     number, anchor = anchors[-1]
     if len(anchors) > 1 or number < lines[-1][0]:
         raise MalformedInput(f"{source}: line {number}: an anchor line belongs at the end of the file, once")
     head = GENESIS
-    for _, ev in lines:
-        try:
-            head = chain_hash(head, canonical(ev))
-        except (TypeError, ValueError):
-            raise MalformedInput(f"{source}: an event cannot be stored as JSON") from None
+    try:
+        for raw in (canonical(ev) for _, ev in lines) if texts is None else (t.encode() for t in texts):
+            head = chain_hash(head, raw)
+    except (TypeError, ValueError):
+        raise MalformedInput(f"{source}: an event cannot be stored as JSON") from None
     if anchor.get("seq") != len(lines) or anchor.get("head") != head:
         raise MalformedInput(
             f"{source}: line {number}: the events do not match the file's anchor (it was exported with "
@@ -228,11 +231,11 @@ def import_race(
     ``progress(n)`` is told every 500 events how many have been checked (of twice the events: schema, rules)."""
     check_label(name)
     anchors: list[tuple[int, Event]] = []
-    lines = parse_jsonl(text, anchors)
+    lines, texts = read_jsonl(text, anchors)  # texts: each event's canonical text, when the fast reader read it
     if not lines:
         raise MalformedInput(f"{source}: no events")
     if anchors:
-        _check_export_anchor(lines, anchors, source)
+        _check_export_anchor(lines, anchors, source, texts)
     problems: list[str] = []
     for i, (number, ev) in enumerate(lines, start=1):
         errors = event_errors(ev)
@@ -268,4 +271,4 @@ def import_race(
         "laps": first.get("laps"),
         "imported_from": source,
     }
-    return log.store.create_race(name, meta, events)
+    return log.store.create_race(name, meta, events, texts=texts)

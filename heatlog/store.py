@@ -41,6 +41,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import repeat
 from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
@@ -63,6 +64,7 @@ __all__ = [
     "canonical",
     "chain_hash",
     "parse_jsonl",
+    "read_jsonl",
 ]
 
 #: ``PRAGMA application_id`` of a heatlog database: the ASCII bytes "HEAT".
@@ -113,6 +115,13 @@ def _canonical_encoder() -> Callable[[Any], str]:
 
 
 _CANONICAL: Callable[[Any], str] = _canonical_encoder()
+
+
+def _encoded(event: dict[str, Any], text: str) -> tuple[str, Any, str, bytes]:
+    """What :meth:`EventStore._encode_text` gives of an event read by :func:`read_jsonl` (a "type" that is a
+    string: it checked), given its canonical ``text``."""
+    v = event.get("v")
+    return event["type"], v if isinstance(v, int) and not isinstance(v, bool) else None, text, text.encode()
 
 
 def _conflict(exc: sqlite3.IntegrityError, race: int, seq: int) -> Exception:
@@ -362,6 +371,11 @@ _TAIL = "SELECT seq, hash FROM events WHERE race = ? ORDER BY seq DESC LIMIT 1"
 #: (see create_race): below it, the schema change costs more than the guard's probes it saves (~1 µs a row).
 _LIFT_AT = 500
 _INSERT = "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+#: The insert of a new race's rows (create_race): the race and the time of recording written in.
+_INSERT_RACE = (
+    "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
+    "VALUES ({race}, ?, ?, ?, ?, '{recorded}', ?, ?)"
+)
 _NO_LIMIT = 1 << 62
 
 
@@ -656,17 +670,26 @@ class EventStore:
         name: str | None,
         meta: dict[str, Any] | None = None,
         events: Iterable[dict[str, Any]] = (),
+        *,
+        texts: Iterable[str] | None = None,
     ) -> int:
         """Create a new (root) race with its first ``events`` and return its id: the race and its events are
-        one transaction, so a refused event leaves no empty race behind."""
+        one transaction, so a refused event leaves no empty race behind. ``texts``: the canonical text of each
+        event when the caller has it (:func:`read_jsonl` gives it), so it is not encoded again."""
         meta_text = self._encode_meta(meta)
-        encode, sha = self._encode_text, sha256
-        chained: list[tuple[str, Any, str, str, str]] = []  # (type, v, text, prev_hash, hash), before the lock
+        sha = sha256
+        # (seq, type, v, text, prev_hash, hash) of each row, made before the lock; the race and the time of
+        # recording, the same for every row, are written into the statement (below) rather than into each row
+        chained: list[tuple[int, str, Any, str, str, str]] = []
         last_hash = GENESIS
-        for event in events:
-            type_, v, text, raw = encode(event)
+        encoded: Iterable[tuple[str, Any, str, bytes]]
+        if texts is None:
+            encoded = map(self._encode_text, events)
+        else:
+            encoded = (_encoded(event, text) for event, text in zip(events, texts, strict=True))
+        for seq, (type_, v, text, raw) in enumerate(encoded, start=1):
             digest = sha(last_hash.encode("ascii") + raw).hexdigest()  # chain_hash, inlined
-            chained.append((type_, v, text, last_hash, digest))
+            chained.append((seq, type_, v, text, last_hash, digest))
             last_hash = digest
         with self._tx(write=True) as conn:
             cur = conn.execute(
@@ -676,22 +699,21 @@ class EventStore:
             race = int(cur.lastrowid or 0)
             self._tree[race] = (None, None)
             try:
-                recorded = _now()
-                rows = [
-                    (race, seq, type_, v, text, recorded, prev, digest)
-                    for seq, (type_, v, text, prev, digest) in enumerate(chained, start=1)
-                ]
-                if len(rows) >= _LIFT_AT:
+                # Both constants are ours (an integer; _now's digits, "-", ":", ".", "T" and "Z"): written
+                # into the statement, they are not bound again for every row, and the rows made before the
+                # lock are the parameters as they are (the same values, types and bytes in the file).
+                insert = _INSERT_RACE.format(race=race, recorded=_now())
+                if len(chained) >= _LIFT_AT:
                     # The race was made in this transaction, so none of its rows can replace a stored one: the
                     # replace guard (two index probes and a trigger program per row, a third of an insert) is
                     # lifted for this one batch and put back, the same text, before the commit. DDL is part of
                     # the transaction: no other connection ever sees the file without the guard, and a crash
                     # or an error rolls the drop back with the rows.
                     conn.execute("DROP TRIGGER events_no_replace")
-                    conn.executemany(_INSERT, rows)
+                    conn.executemany(insert, chained)
                     conn.execute(_GUARDS["events_no_replace"])
                 else:
-                    conn.executemany(_INSERT, rows)  # one statement for the whole batch
+                    conn.executemany(insert, chained)  # one statement for the whole batch
             except BaseException:
                 self._tree.pop(race, None)
                 raise
@@ -1575,3 +1597,68 @@ def parse_jsonl(
         more = f" and {len(bad) - 20} more" if len(bad) > 20 else ""
         raise MalformedInput(f"{len(bad)} bad line(s) ({lines}{more}): " + "; ".join(bad[:20]) + more)
     return out
+
+
+def read_jsonl(
+    text: str, anchors: list[tuple[int, dict[str, Any]]] | None = None
+) -> tuple[list[tuple[int, dict[str, Any]]], list[str] | None]:
+    """:func:`parse_jsonl`'s events (same values, same refusals) and, when the fast reader read the text, the
+    canonical text of each event (else None), which the import stores and hashes instead of encoding again.
+
+    The fast reader (:func:`heatlog.jsonio.joined_line_values`) reads the lines joined, a thousand at a time;
+    its values are taken only when every line is proven to read alone as its value: the line is the value's
+    canonical text (an export's lines are), holds no ``\\u`` escape (whose surrogates the line reader checks)
+    and has at most MAX_DEPTH openings; or else the line reader reads it as that value. Anything else (a value
+    that is not an object, no "type", a line that does not read alone) and the text is read line by line by
+    :func:`parse_jsonl`, which words every refusal as before. The common work runs in C, over whole lists."""
+    fast = _read_joined(text)
+    if fast is None:
+        return parse_jsonl(text, anchors), None
+    events, found, texts = fast
+    if anchors is not None:
+        anchors.extend(found)
+    return events, texts
+
+
+def _read_joined(
+    text: str,
+) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]], list[str]] | None:
+    """(events, anchors, canonical texts) by the fast reader of :func:`read_jsonl`, or None."""
+    from .jsonio import joined_line_values, loads
+
+    joined = joined_line_values(text)
+    if joined is None:
+        return None
+    lines, values, deep = joined
+    try:
+        texts = list(map(_CANONICAL, values))
+        kinds = list(map(dict.get, values, repeat("type")))  # TypeError: a value is not an object
+    except (TypeError, ValueError, RecursionError):
+        return None
+    # The lines to read alone: not their value's canonical text, holding a \u escape, or deep.
+    check = set(deep)
+    if texts != lines:
+        check.update(i for i, (line, canon) in enumerate(zip(lines, texts, strict=True)) if line != canon)
+    if "\\u" in text:
+        check.update(i for i, line in enumerate(lines) if "\\u" in line)
+    for i in check:
+        try:
+            alone = loads(lines[i], encodable=True)  # the text encodes: no raw lone surrogate
+        except MalformedInput:
+            return None
+        if alone != values[i]:
+            return None
+    events = list(zip(range(1, len(values) + 1), values, strict=True))
+    if set(map(type, kinds)) == {str} and "" not in kinds:  # every value an event with a "type"
+        return events, [], texts
+    found: list[tuple[int, dict[str, Any]]] = []
+    others: set[int] = set()
+    for i, (kind, value) in enumerate(zip(kinds, values, strict=True)):
+        if isinstance(kind, str) and kind:
+            continue
+        if "heatlog_anchor" not in value or "type" in value:
+            return None  # parse_jsonl words it
+        found.append(events[i])
+        others.add(i)
+    keep = [i for i in range(len(values)) if i not in others]
+    return [events[i] for i in keep], found, [texts[i] for i in keep]

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from heatlog import jsonio
 from heatlog.engine.errors import MalformedInput
-from heatlog.store import parse_jsonl
+from heatlog.store import canonical, parse_jsonl, read_jsonl
 from heatlog.usertext import embed_json, name_problem, visible
 
 SPRINT = Path(__file__).parent / "data" / "sprint.json"
@@ -125,6 +125,91 @@ def test_json_lines_read_each_line_as_the_one_reader(lines: list[str]) -> None:
             except MalformedInput as err:
                 expected.append((n, ("refused", err.message)))
     assert got == expected
+
+
+def _outcome(reader: object, text: str) -> tuple[object, ...]:
+    """What a JSON Lines reader gives: its events and anchors with their exact types (``repr``: 1, 1.0 and true
+    differ), or its refusal."""
+    anchors: list[tuple[int, dict[str, object]]] = []
+    try:
+        got = reader(text, anchors)  # type: ignore[operator]
+    except MalformedInput as err:
+        return ("refused", err.message)
+    events = got[0] if isinstance(got, tuple) else got
+    return ("read", repr(events), repr(anchors))
+
+
+_EVENT_LINE = st.fixed_dictionaries(
+    {"type": st.sampled_from(["note", "card_flipped", "x"])},
+    optional={
+        "v": st.sampled_from([1, 1.0, True, 2]),
+        "car": st.text(alphabet="Ab é\u2028\x1b\"", max_size=4),
+        "cards": st.lists(st.sampled_from(["1", "S", 3]), max_size=3),
+        "at": st.recursive(st.integers(-3, 3), lambda c: st.lists(c, max_size=2), max_leaves=4),
+    },
+).map(lambda ev: json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+_ANCHOR_LINE = st.just('{"head":"00","heatlog_anchor":1,"race":1,"seq":2}')
+
+
+def _variants(line: str) -> st.SearchStrategy[list[str]]:
+    """A canonical line as it is, as another writer writes it, or cut in two (two lines that read joined as one
+    value and alone as nothing: the case the joined reader must refuse to trust)."""
+    cut = st.integers(1, max(1, len(line) - 1)).map(lambda i: [line[:i], line[i:]])
+    as_is = [st.just([line]), st.just([line]), cut, st.just([line, ""])]
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return st.one_of(as_is)
+    spaced = st.just([json.dumps(value)])
+    escaped = st.just([json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))])
+    return st.one_of(*as_is, spaced, escaped)
+
+
+_JOINED_TEXT = st.lists(
+    st.one_of(_EVENT_LINE, _EVENT_LINE, _ANCHOR_LINE, _LINE).flatmap(_variants), max_size=6
+).map(lambda parts: "\n".join(line for part in parts for line in part))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JOINED_TEXT, st.sampled_from(["", "\n"]))
+@example('{"type":"a","x":[1', "")
+@example('{"type":"a","x":[1\n2]}', "")
+@example('{"type":"a"}\n{"type":"b","x":[1\n2]},{"type":"c"}', "\n")
+@example('{"type":"a","x":' + "[" * 65 + "]" * 65 + "}", "")
+@example('{"type":"a","x":"\\ud800"}', "\n")
+@example('{"type":"a","x":"\\u00e9"}', "\n")
+@example('{"type":"a"}\n' + '{"head":"00","heatlog_anchor":1,"race":1,"seq":2}', "\n")
+@example('{"type":"a"}\n{"heatlog_anchor":1,"type":""}', "")
+@example('{"type":"a"}\n[1]', "")
+@example('{"type":"a","v":1}\n{"type":"a","v":1.0}\n{"type":"a","v":true}', "")
+def test_the_joined_reader_reads_every_text_as_the_line_reader(text: str, end: str) -> None:
+    """``store.read_jsonl`` (an import's reader: the lines joined as arrays for the C scanner, trusted only
+    where each line is proven to read alone) gives exactly the events, anchors and refusals of the line by line
+    ``parse_jsonl``, and the canonical text of every event when it read the text itself (issue 9, speed)."""
+    text += end
+    assert _outcome(read_jsonl, text) == _outcome(parse_jsonl, text)
+    try:
+        events, texts = read_jsonl(text)
+    except MalformedInput:
+        return
+    if texts is not None:
+        assert texts == [canonical(ev).decode() for _, ev in events]
+
+
+def test_an_exported_race_is_read_by_the_joined_reader(tmp_path: Path) -> None:
+    """The fast reader does read an export (its lines are canonical): else the test above proves nothing."""
+    from heatlog.racelog import RaceLog
+    from heatlog.races import import_race
+
+    sample = Path(__file__).parent.parent / "replays" / "usa-garage-legends-weather.jsonl"
+    with RaceLog(tmp_path / "h.db") as log:
+        race = import_race(log, sample.read_text())
+        text = log.store.export_jsonl(race, anchor=True)
+    anchors: list[tuple[int, dict[str, object]]] = []
+    events, texts = read_jsonl(text, anchors)
+    assert texts is not None and len(texts) == len(events) == text.count("\n") - 1 and len(anchors) == 1
+    assert _outcome(read_jsonl, text) == _outcome(parse_jsonl, text)
+    assert read_jsonl(text.replace("\n", "\r\n"))[1] is None  # not plain: read line by line
 
 
 def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:
