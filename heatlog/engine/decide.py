@@ -18,6 +18,7 @@ from .react import EMPTY, ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
+from .track import Track
 
 Event = dict[str, Any]
 
@@ -146,21 +147,24 @@ def waiting_for(state: RaceState | None) -> Waiting:
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))
         rules = state.rules
-        plain = rules.plain  # the points still their base function (which never makes a step wait)
+        base = rules.waits_plain  # step3_due, react_due, hand_size: the base's (which never make a step wait)
         if sub == REVEAL:
-            due3 = None if "step3_due" in plain else rules.step3_due(state, car, turn)  # # 18.6, 18.20: first
+            due3 = None if base or "step3_due" in rules.plain else rules.step3_due(state, car, turn)  # # 18.6: first
             if due3 is not None:
                 return Waiting(STEPS[REVEAL], [car.name], due3)
             return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", turn.gear)
-        if sub == REACT and "react_due" not in plain:
+        if sub == REACT and not base and "react_due" not in rules.plain:
             due5 = rules.react_due(state, car, turn)  # # 18.11: which card's cost goes unpaid is a decision
             if due5 is not None:
                 return Waiting(STEPS[REACT], [car.name], due5)
-        if car.deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
+        deck_size = car.deck_size
+        if deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
         else:  # (base_hand_size is HAND_SIZE: not called where the race keeps it)
-            n = (HAND_SIZE if "hand_size" in plain else rules.hand_size(state, car)) - car.hand_size
-            due, n = "cards_drawn", n if n < car.deck_size else car.deck_size
+            n = (HAND_SIZE if base or "hand_size" in rules.plain else rules.hand_size(state, car)) - car.hand_size
+            due = "cards_drawn"
+            if n > deck_size:
+                n = deck_size
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
@@ -206,9 +210,19 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
 
 def legal_gears(state: RaceState, car: Car) -> list[int]:
     """# 3.1–3.4."""
-    out = []
     rules = state.rules
     track = state.track if "shift_cost" in rules.plain else None  # (base_shift_cost is circuits.shift_heat)
+    if track is not None and not circuits.shift_heat_by_space(track):  # the cost is the gears' alone: kept
+        key = (car.gear, car.engine)
+        gears = _GEARS.get(key)
+        if gears is None:
+            gears = _GEARS[key] = tuple(_legal_gears(state, car, track))
+        return list(gears)
+    return _legal_gears(state, car, track)
+
+
+def _legal_gears(state: RaceState, car: Car, track: Track | None) -> list[int]:
+    out = []
     for g in range(1, 5):
         shift = abs(g - car.gear)
         if shift == 3:  # # 3.4
@@ -216,11 +230,15 @@ def legal_gears(state: RaceState, car: Car) -> list[int]:
         if track is not None:
             cost = circuits.shift_heat(track, car.progress, car.gear, g)
         else:
-            cost = rules.shift_cost(state, car, car.gear, g)
+            cost = state.rules.shift_cost(state, car, car.gear, g)
         if car.engine < cost:  # # 3.2, 3.3
             continue
         out.append(g)
     return out
+
+
+# legal_gears where the race keeps the base shift cost and the circuit has no flooded space: by (gear, Engine).
+_GEARS: dict[tuple[int, int], tuple[int, ...]] = {}
 
 
 def playable_sets(car: Car, gear: int) -> list[list[str]]:

@@ -104,7 +104,9 @@ class ReactPool:
                 cool += u.n
             else:
                 out += u.events
-        cool = min(cool, self.heat_in_hand)
+        heat = self.heat_in_hand
+        if cool > heat:  # (min, without its call: asked at every React decision)
+            cool = heat
         if cool:
             car = self.car
             return [{"type": "cooldown", "v": 1, "car": car, "count": n} for n in range(1, cool + 1)] + out
@@ -148,21 +150,24 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
     uses: list[ReactUse] = []
     name = car.name
     rules = state.rules
-    plain = rules.plain  # the points still their base function (which neither blocks nor adds a cooldown)
-    if "cooldown_block" in plain or not rules.cooldown_block(state, car):  # # 20.9: no cooldown of any origin here
+    plain = rules.react_plain  # the points of React still their base function (no block, no bonus, boost 1)
+    if plain or "cooldown_block" in rules.plain or not rules.cooldown_block(state, car):  # # 20.9: none here
         used = turn.used
-        gear = turn.cooldown_allowance - (1 if turn.adrenaline_cooldown else 0) - used.get("cooldown:gear", 0)
+        adrenaline_cooldown = turn.adrenaline_cooldown
+        gear = turn.cooldown_allowance - (1 if adrenaline_cooldown else 0)
+        if used:
+            gear -= used.get("cooldown:gear", 0)
         if gear > 0:
-            uses.append(_use(("cooldown", "gear", gear, False, ())))
-        if turn.adrenaline_cooldown and not used.get("cooldown:adrenaline"):
-            uses.append(_use(("cooldown", "adrenaline", 1, False, ())))
-        bonus = 0 if "cooldown_bonus" in plain else rules.cooldown_bonus(state, car)
+            uses.append(_GEAR_COOLDOWN[gear] if gear < _KEPT_GEAR else _use(("cooldown", "gear", gear, False, ())))
+        if adrenaline_cooldown and not used.get("cooldown:adrenaline"):
+            uses.append(_ADRENALINE_COOLDOWN)
+        bonus = 0 if plain or "cooldown_bonus" in rules.plain else rules.cooldown_bonus(state, car)
         if bonus:  # # 20.10: while the car is where the bonus holds
             bonus -= used.get("cooldown:bonus", 0)
             if bonus > 0:
                 uses.append(_use(("cooldown", "bonus", bonus, False, ())))
     if not turn.boosted:
-        cost = rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (# 20.11, MA20)
+        cost = 1 if plain else rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (MA20)
         if car.engine >= cost:  # # 7.6
             ev = {"type": "boost", "v": 1, "car": name}
             uses.append(_use(("boost", "engine" if cost else "free", 1, False, (ev,))))
@@ -176,6 +181,12 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
     return uses
 
 
+# The uses that carry no event, made once (immutable tuples: every pool may share them).
+_KEPT_GEAR = 9
+_GEAR_COOLDOWN = tuple(_use(("cooldown", "gear", n, False, ())) for n in range(_KEPT_GEAR))
+_ADRENALINE_COOLDOWN = _use(("cooldown", "adrenaline", 1, False, ()))
+
+
 def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
     """The React pool of ``car``'s turn now: empty outside React, during a "+" flip and after a cluttered reveal
     (# 13.3). The race's ``Rules.react_uses`` point lists the uses (the base ones, and any module's)."""
@@ -184,7 +195,10 @@ def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
     uses = tuple(state.rules.react_uses(state, car, turn))
     for u in uses:
         if u.symbol == "cooldown":  # only then does the hand's Heat matter (# 7.3)
-            return ReactPool(uses, car.name, (_MOST_IN_HAND or _most_in_hand())(car, state.cards.heat))
+            hand = car.hand  # (Knowledge.most_in_hand, inlined for a known hand: its count)
+            token = state.cards.heat
+            heat = hand[token] if hand is not None else (_MOST_IN_HAND or _most_in_hand())(car, token)
+            return ReactPool(uses, car.name, heat)
     return ReactPool(uses, car.name, 0)
 
 

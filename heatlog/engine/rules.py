@@ -1138,6 +1138,11 @@ def closing_event(state: RaceState) -> Event | None:
     eliminated at step 7, MA21): no later event would close its steps on replay, so the log must say it. The
     car declines the slipstream (step 6), which closes React and Slipstream exactly as ``go_on`` does. None:
     ``go_on`` leaves a trace (a later event closes the same steps), record nothing."""
+    if "after_corners" in state.rules.plain:
+        # MA21: only a module's end of step 7 eliminates a car. Without one, going on from React or Slipstream
+        # stops at step 8, or (a spinout left a full hand, # 12.2) ends the turn with the car back before a
+        # corner line, so before the finish line (# 10.2, 16.1): the car still races, the race goes on.
+        return None
     turn = state.turn
     if turn is None or turn.sub > SLIPSTREAM or turn.cluttered or turn.flipping is not None or turn.owed:
         return None

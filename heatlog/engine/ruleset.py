@@ -251,10 +251,17 @@ class Rules:
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
+    # Derived: React's points (cooldown block and bonus, boost cost) are all their base function: the base React
+    # uses are read without calling them (react.base_react_uses).
+    react_plain: bool = field(init=False, repr=False, compare=False)
+    # Derived: what a turn waits for is the base's (step3_due, react_due, hand_size: decide.waiting_for).
+    waits_plain: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         plain = frozenset(name for name, base in _BASE_POINTS.items() if getattr(self, name) is base)
         object.__setattr__(self, "plain", plain)  # frozen: set once, here (dataclasses.replace comes here too)
+        object.__setattr__(self, "react_plain", plain >= _REACT_POINTS)
+        object.__setattr__(self, "waits_plain", plain >= _WAIT_POINTS)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its configuration, rebuilt where it is loaded (a module's points may be closures, which
@@ -273,6 +280,8 @@ class Rules:
 
 # Each point's base function (the defaults above), for ``Rules.plain``.
 _BASE_POINTS: dict[str, Any] = {f.name: f.default for f in fields(Rules) if callable(f.default)}
+_REACT_POINTS = frozenset(("cooldown_block", "cooldown_bonus", "boost_cost"))
+_WAIT_POINTS = frozenset(("step3_due", "react_due", "hand_size"))
 BASE_RULES = Rules()
 
 Build = Callable[[Rules, Any], Rules]  # (rules so far, the module's options from race_started) -> rules

@@ -43,30 +43,44 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
 def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
     """The chance event ``w`` (which waits for one) is due: drawn from what the world knows."""
     due = w.due
-    modules = ("weather_drawn", "road_conditions_drawn", "legend_card_revealed", "garage_market", "upgrades_dealt")
-    if due in modules or due == "sponsor_drawn":
+    if due in _MODULES:
         return module_chance_event(state, rng)  # MODULES.md 18.5, 19.5, 20.2, 21.7
     if due == "grid_set":
         grid = list(state.cars)
         rng.shuffle(grid)  # # 1.4: random starting order
         return {"type": "grid_set", "v": 1, "order": grid}
     car = state.cars[w.cars[0]]
+    deck = car.deck
+    if due == "card_flipped":  # (the most frequent with the draw: asked first)
+        assert deck is not None
+        return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
     if due == "card_scrapped":  # # 18.12: the top of the deck
-        assert car.deck is not None
-        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": car.deck[-1]}
+        assert deck is not None
+        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": deck[-1]}
     if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
         if w.flipping == "salvage":  # # 18.18: the draw deck with the salvaged cards
-            deck = car.deck_counts()
-            assert deck is not None
-            return _shuffle(car.name, expand(deck), rng)
+            counted = car.deck_counts()
+            assert counted is not None
+            return _shuffle(car.name, expand(counted), rng)
         if car.needs_shuffle:  # the set-up deck: every card not already in hand (# 21.4: sponsorship cards dealt)
-            deck = car.deck_counts()
-            return _shuffle(car.name, expand(deck if deck is not None else car.pool), rng)
+            counted = car.deck_counts()
+            return _shuffle(car.name, expand(counted if counted is not None else car.pool), rng)
         return _shuffle(car.name, car.discard, rng)
-    assert car.deck is not None
-    if due == "card_flipped":
-        return {"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}
-    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - w.count :][::-1]}
+    assert deck is not None
+    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[len(deck) - w.count :][::-1]}
+
+
+# The modules' chance events (the weather, Legends, Garage and championship draws): module_chance_event's.
+_MODULES = frozenset(
+    (
+        "weather_drawn",
+        "road_conditions_drawn",
+        "legend_card_revealed",
+        "garage_market",
+        "upgrades_dealt",
+        "sponsor_drawn",
+    )
+)
 
 
 def _shuffle(name: str, cards: list[str], rng: random.Random) -> Event:
@@ -123,10 +137,11 @@ def _drive(
             return
         if state.round > MAX_ROUNDS:
             return  # stopped unfinished (see MAX_ROUNDS): the caller sees state.phase != "over"
-        if w.due == "grid_set" and order is not None:
-            ev = {"type": "grid_set", "v": 1, "order": list(order)}
-        elif w.chance and not w.may_go_on:
-            ev = _chance_event(state, rng, w)
+        if not w.may_go_on and w.chance:
+            if order is not None and w.due == "grid_set":
+                ev = {"type": "grid_set", "v": 1, "order": list(order)}
+            else:
+                ev = _chance_event(state, rng, w)
         else:
             name = w.cars[0]
             ev = bots[name](state, name, Options(state, name, w), rng)

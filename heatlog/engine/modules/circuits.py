@@ -40,6 +40,12 @@ def shift_heat(track: Track, round_start_progress: int, from_gear: int, to_gear:
     return heat
 
 
+def shift_heat_by_space(track: Track) -> bool:
+    """Whether :func:`shift_heat` on this circuit can depend on the car's space (only a flooded space makes it,
+    # 22.4): where it cannot, a shift's cost is a function of the two gears alone (callers may keep it)."""
+    return bool(track.flooded)
+
+
 def may_discard(track: Track, progress: int) -> bool:
     """# 22.6: no card may be discarded from the hand of a car on a tunnel space (step 8, Reduce Stress, an
     event's discard: this wins over all of them, # 21.13). The car's space at the moment of the discard counts
