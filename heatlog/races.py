@@ -237,8 +237,17 @@ def import_race(
     if anchors:
         _check_export_anchor(lines, anchors, source, texts)
     problems: list[str] = []
-    for i, (number, ev) in enumerate(lines, start=1):
-        errors = event_errors(ev)
+    # The check's answer is a function of the event alone, and an event's canonical text is the event (same
+    # text: same value, same types): given the texts, each distinct event is checked once, and most of a
+    # log's lines are copies of another (the same flips, gears, boosts).
+    verdicts: dict[str, list[str]] = {}
+    keys: list[str] | list[None] = texts if texts is not None else [None] * len(lines)
+    for i, ((number, ev), key) in enumerate(zip(lines, keys, strict=True), start=1):
+        errors = verdicts.get(key) if key is not None else None
+        if errors is None:
+            errors = event_errors(ev)
+            if key is not None:
+                verdicts[key] = errors
         if errors:
             problems.extend(f"line {number}: {p}" for p in errors)
         if progress is not None and i % 500 == 0:

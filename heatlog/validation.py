@@ -369,6 +369,9 @@ class _Compiler:
         self.funcs: list[str] = []
         self.n = 0
         self.namespace: dict[str, Any] = {}  # of the check and of its lazy parts (which compile into it later)
+        #: variable -> the Python type its schema's "type" already asserted (a statement before, same block or
+        #: an enclosing one): the checks after it need not ask isinstance again
+        self.known: dict[str, str] = {}
 
     def root(self, schema: dict[str, Any]) -> _Check:
         resolver = self.registry.resolver(base_uri=schema.get("$id", ""))
@@ -395,9 +398,21 @@ class _Compiler:
         name = f"_f{len(self.funcs)}_{self.n}"
         self.n += 1
         body: list[str] = []
-        exact = self.emit(schema, resolver, "x", body, 1)
+        known, self.known = self.known, {}  # a new function: its x is not the caller's
+        try:
+            exact = self.emit(schema, resolver, "x", body, 1)
+        finally:
+            self.known = known
         self.funcs.append("\n".join([f"def {name}(x):", *body, "    return True"]))
         return name, exact
+
+    def isa(self, v: str, kind: str) -> str:
+        """Source of ``isinstance(v, kind)``: ``True`` where the schema's "type" has asserted it already."""
+        return "True" if self.known.get(v) == kind else f"isinstance({v}, {kind})"
+
+    def guard(self, v: str, kind: str) -> str:
+        """Source of ``isinstance(v, kind) and ``, or nothing where the schema's "type" has asserted it already."""
+        return "" if self.known.get(v) == kind else f"isinstance({v}, {kind}) and "
 
     def emit(self, schema: Any, resolver: Any, v: str, out: list[str], ind: int) -> bool:
         """Append statements that ``return False`` unless ``v`` is valid; return ``exact``."""
@@ -410,18 +425,24 @@ class _Compiler:
         if not isinstance(schema, dict):
             raise _Unsupported("schema is not an object")
         self.depth += 1
+        known = dict(self.known)  # what this schema asserts holds in its own statements only
         try:
             if self.depth > 40:
                 raise _Unsupported("schema nests too deep (recursive $ref?)")
             if "$id" in schema:
                 resolver = resolver.in_subresource(Resource.from_contents(schema, default_specification=DRAFT202012))
             exact = True
-            for key, value in schema.items():
+            # "type" first: every keyword is a test that returns False, so their order changes no verdict, and
+            # the ones after a single "type" need not ask isinstance of the value again
+            for key, value in sorted(schema.items(), key=lambda item: item[0] != "type"):
                 if key not in _ANNOTATIONS:
                     exact = self.keyword(key, value, schema, resolver, v, out, ind) and exact
+                    if key == "type" and isinstance(value, str) and value in _KNOWN_TYPES:
+                        self.known[v] = _KNOWN_TYPES[value]
             return exact
         finally:
             self.depth -= 1
+            self.known = known
 
     def keyword(
         self, key: str, value: Any, schema: dict[str, Any], resolver: Any, v: str, out: list[str], ind: int
@@ -446,15 +467,15 @@ class _Compiler:
             if not isinstance(value, list):
                 raise _Unsupported("enum is not a list")
             if all(isinstance(x, str) for x in value):
-                out += [f"{pad}if not (isinstance({v}, str) and {v} in {self.const(frozenset(value))}):", fail]
+                out += [f"{pad}if not ({self.guard(v, 'str')}{v} in {self.const(frozenset(value))}):", fail]
             else:
                 out += [f"{pad}if not ({' or '.join(f'({self.equals(v, x)})' for x in value) or 'False'}):", fail]
             return True
         if key == "required":
-            out += [f"{pad}if isinstance({v}, dict) and not ({self.const(frozenset(value))} <= {v}.keys()):", fail]
+            out += [f"{pad}if {self.guard(v, 'dict')}not ({self.const(frozenset(value))} <= {v}.keys()):", fail]
             return True
         if key == "properties":
-            out.append(f"{pad}if isinstance({v}, dict):")
+            out.append(f"{pad}if {self.isa(v, 'dict')}:")
             exact = True
             out.append(f"{pad}    pass")
             for name, sub in value.items():
@@ -480,11 +501,11 @@ class _Compiler:
             if value is True:
                 return True
             if value is False:
-                out += [f"{pad}if isinstance({v}, dict) and not {known}.issuperset({v}):", fail]
+                out += [f"{pad}if {self.guard(v, 'dict')}not {known}.issuperset({v}):", fail]
                 return True
             k, w = self.var(), self.var()
             out += [
-                f"{pad}if isinstance({v}, dict):",
+                f"{pad}if {self.isa(v, 'dict')}:",
                 f"{pad}    for {k}, {w} in {v}.items():",
                 f"{pad}        if {k} not in {known}:",
             ]
@@ -495,7 +516,7 @@ class _Compiler:
         if key == "prefixItems":
             if not isinstance(value, list):
                 raise _Unsupported("prefixItems is not a list")
-            out += [f"{pad}if isinstance({v}, list):", f"{pad}    pass"]
+            out += [f"{pad}if {self.isa(v, 'list')}:", f"{pad}    pass"]
             exact = True
             for i, sub in enumerate(value):
                 w = self.var()
@@ -506,7 +527,7 @@ class _Compiler:
             w = self.var()
             skip = len(schema.get("prefixItems", ()))  # 2020-12: "items" applies after the prefix only
             whole = f"{v}[{skip}:]" if skip else v
-            out += [f"{pad}if isinstance({v}, list):", f"{pad}    for {w} in {whole}:"]
+            out += [f"{pad}if {self.isa(v, 'list')}:", f"{pad}    for {w} in {whole}:"]
             body = []
             exact = self.emit(value, resolver, w, body, ind + 2)
             out += body or [f"{pad}        pass"]
@@ -515,11 +536,11 @@ class _Compiler:
             if not (isinstance(value, int) and not isinstance(value, bool)):
                 raise _Unsupported(f"{key} {value!r}")
             op = "<" if key.startswith("min") else ">"
-            out += [f"{pad}if isinstance({v}, dict) and len({v}) {op} {value!r}:", fail]
+            out += [f"{pad}if {self.guard(v, 'dict')}len({v}) {op} {value!r}:", fail]
             return True
         if key == "propertyNames":
             k = self.var()
-            out += [f"{pad}if isinstance({v}, dict):", f"{pad}    for {k} in {v}:"]
+            out += [f"{pad}if {self.isa(v, 'dict')}:", f"{pad}    for {k} in {v}:"]
             body = []
             exact = self.emit(value, resolver, k, body, ind + 2)
             out += body or [f"{pad}        pass"]
@@ -530,7 +551,7 @@ class _Compiler:
             if key in ("minItems", "maxItems", "minLength", "maxLength"):
                 kind = "list" if key.endswith("Items") else "str"
                 op = "<" if key.startswith("min") else ">"
-                out += [f"{pad}if isinstance({v}, {kind}) and len({v}) {op} {value!r}:", fail]
+                out += [f"{pad}if {self.guard(v, kind)}len({v}) {op} {value!r}:", fail]
                 return True
             op = "<" if key == "minimum" else ">"
             out += [
@@ -544,7 +565,7 @@ class _Compiler:
         if key == "pattern":
             seen = _Matches(value)  # the strings seen to match: a set look-up for a name or card seen before
             good, match = self.const(seen.good), self.const(seen.match)
-            out += [f"{pad}if isinstance({v}, str) and {v} not in {good} and not {match}({v}):", fail]
+            out += [f"{pad}if {self.guard(v, 'str')}{v} not in {good} and not {match}({v}):", fail]
             return True
         if key == "uniqueItems":
             if not value:
@@ -553,7 +574,7 @@ class _Compiler:
             # anything else is left to jsonschema (not exact).
             w = self.var()
             out += [
-                f"{pad}if isinstance({v}, list) and not ((all(isinstance({w}, str) for {w} in {v}) "
+                f"{pad}if {self.guard(v, 'list')}not ((all(isinstance({w}, str) for {w} in {v}) "
                 f"or all(type({w}) is int for {w} in {v})) and len(set({v})) == len({v})):",
                 fail,
             ]
@@ -615,13 +636,16 @@ class _Compiler:
     def equals(self, v: str, value: Any) -> str:
         """Source of jsonschema's ``equal(v, value)`` for a scalar ``value`` (booleans are not numbers)."""
         if isinstance(value, str):
-            return f"isinstance({v}, str) and {v} == {value!r}"
+            return f"{self.guard(v, 'str')}{v} == {value!r}"
         if isinstance(value, bool) or value is None:
             return f"{v} is {value!r}"
         if _is_number(value):
             return f"isinstance({v}, (int, float)) and not isinstance({v}, bool) and {v} == {self.const(value)}"
         raise _Unsupported(f"const/enum value {value!r}")
 
+
+#: The JSON types whose check is one isinstance (the compiled check asks it once per value).
+_KNOWN_TYPES = {"string": "str", "object": "dict", "array": "list"}
 
 #: jsonschema's draft 2020-12 type checker, as source over the value ``{v}``.
 _TYPE_SOURCE = {

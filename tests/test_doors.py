@@ -212,6 +212,29 @@ def test_an_exported_race_is_read_by_the_joined_reader(tmp_path: Path) -> None:
     assert read_jsonl(text.replace("\n", "\r\n"))[1] is None  # not plain: read line by line
 
 
+def test_an_import_names_every_copy_of_a_bad_event(tmp_path: Path) -> None:
+    """Each distinct event is checked once when the texts are known (issue 9, speed): every line holding a copy
+    of a refused event is still named, with the same words, whether or not the fast reader read the file."""
+    from heatlog.racelog import RaceLog
+    from heatlog.races import import_race
+
+    sample = (Path(__file__).parent.parent / "replays" / "usa-4cars.jsonl").read_text().split("\n")
+    bad = '{"type":"note","v":1,"x":1}'
+    text = "\n".join([*sample[:3], bad, sample[3], bad, bad, *sample[4:]])
+    messages = []
+    with RaceLog(tmp_path / "h.db") as log:
+        for variant in (text, text.replace("\n", "\r\n")):  # the fast reader, then line by line
+            assert (read_jsonl(variant)[1] is None) == ("\r" in variant)
+            with pytest.raises(MalformedInput) as exc:
+                import_race(log, variant, source="f")
+            messages.append(exc.value.message)
+        assert log.store.races() == []
+    assert messages[0] == messages[1]
+    assert [line.split(":")[0].strip() for line in messages[0].split("\n")[1:]] == ["line 4"] * 2 + ["line 6"] * 2 + [
+        "line 7"
+    ] * 2
+
+
 def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:
     assert jsonio.loads("[" * 64 + "]" * 64) is not None
 
