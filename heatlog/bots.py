@@ -43,6 +43,8 @@ from .engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
 Event = dict[str, Any]
 # A bot: (state, car name, legal decisions, rng) -> chosen decision, or None to go on (steps 5–8 only).
 Bot = Callable[[RaceState, str, Sequence[Event], random.Random], Event | None]
+# The heuristic's plan for steps 1–2: the gear and the cards to play (a tuple: its caches hold no list).
+Plan = tuple[int, tuple[str, ...]]
 
 
 class Options(Sequence[Event]):
@@ -176,6 +178,55 @@ class _Row(dict[int, float]):
         return v
 
 
+class _PlanMemo:
+    """``HeuristicBot._plan``'s memo on one track plan, used only while it pays.
+
+    In playouts the same plan comes back often (about half the asks of a review are hits: every playout of a
+    decision starts from the same cars); in races played once it rarely does (about 3 %), and making the key
+    and keeping 100,000 plans then costs more than the hits save (about 5 % of a heuristic race). So the memo
+    counts its hits: after ``PROBE`` asks with fewer than one hit in ``PAYS``, it is emptied and left unused
+    for the next ``IDLE`` plans, then tried again. A hit is the plan the bot would make anyway, so the memo
+    being used or not never changes a decision.
+    """
+
+    __slots__ = ("asks", "hits", "idle", "plans")
+    PROBE = 2048
+    PAYS = 8
+    IDLE = 32768
+    LIMIT = 100_000  # plans kept at most
+
+    def __init__(self) -> None:
+        self.plans: dict[tuple[Any, ...], Plan] = {}
+        self.asks = self.hits = self.idle = 0
+
+    def in_use(self) -> bool:
+        """Whether the plan about to be made should be looked up (and kept); counts the plans made without."""
+        if self.idle:
+            self.idle -= 1
+            return False
+        return True
+
+    def get(self, key: tuple[Any, ...]) -> Plan | None:
+        hit = self.plans.get(key)
+        self.asks += 1
+        if hit is not None:
+            self.hits += 1
+        if self.asks >= self.PROBE:
+            if self.hits * self.PAYS < self.asks:
+                self.idle = self.IDLE
+                self.plans.clear()
+            self.asks = self.hits = 0
+        return hit
+
+    def put(self, key: tuple[Any, ...], plan: Plan) -> None:
+        if len(self.plans) > self.LIMIT:
+            self.plans.clear()
+        self.plans[key] = plan
+
+    def __len__(self) -> int:
+        return len(self.plans)
+
+
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
 
@@ -208,7 +259,7 @@ class _TrackPlan:
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], _Row] = {}
-        self.plans: dict[tuple[Any, ...], tuple[int, list[str]]] = {}  # HeuristicBot._plan's, by what it reads
+        self.plans = _PlanMemo()  # HeuristicBot._plan's, by what it reads
         self.ends: dict[tuple[int, ...], float] = {}  # HeuristicBot._end_value's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
         # the marginal Heat is worth more when few are left, and all of them less near the finish.
@@ -368,7 +419,7 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
 
 # (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
-_PLAYS: dict[tuple[tuple[Any, ...], int], list[tuple[int, int, int, list[str]]]] = {}
+_PLAYS: dict[tuple[tuple[Any, ...], int], list[tuple[int, int, int, tuple[str, ...]]]] = {}
 
 
 # Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
@@ -399,7 +450,7 @@ _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stres
 _BASE_KEYS = frozenset(CARDS)
 
 
-def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, int, int, list[str]]]:
+def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, int, int, tuple[str, ...]]]:
     """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
     and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards): plays that move alike are
     one choice. A Garage card with a Heat cost is kept apart (it spends Engine Heat, # 18.10). Cached by hand
@@ -409,12 +460,12 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, in
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
-    out: list[tuple[int, int, int, list[str]]] = []
+    out: list[tuple[int, int, int, tuple[str, ...]]] = []
     seen: set[tuple[int, int, int]] = set()
     plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
     for cards in playable_sets(car, gear):
         if HEAT in cards:  # # 13: a cluttered play
-            out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), cards))
+            out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), tuple(cards)))
             continue
         if plain:  # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
             base, k, heat = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS), 0
@@ -427,7 +478,7 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, in
                 heat += cost
         if (base, k, heat) not in seen:
             seen.add((base, k, heat))
-            out.append((base, k, heat, cards))
+            out.append((base, k, heat, tuple(cards)))
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
     _PLAYS[key] = out
@@ -495,10 +546,10 @@ class HeuristicBot:
             return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
         if step == PLAY:
             _, cards = self._plan(state, car, gear=car.gear)
-            return {"type": "cards_played", "v": 1, "car": name, "cards": cards}
+            return {"type": "cards_played", "v": 1, "car": name, "cards": list(cards)}
         if step == REVEAL:  # table mode: the reveal is the play
             _, cards = self._plan(state, car, gear=car.gear)
-            return {"type": "cards_revealed", "v": 1, "car": name, "cards": cards}
+            return {"type": "cards_revealed", "v": 1, "car": name, "cards": list(cards)}
         if step <= SLIPSTREAM:
             return self._react(state, car)
         if step == DISCARD:
@@ -538,7 +589,7 @@ class HeuristicBot:
 
     # ---- steps 1–2: gear and cards
 
-    def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> tuple[int, list[str]]:
+    def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
         hand = car.hand
         if hand is None:
             raise MalformedInput("the heuristic bot plays open races only: it needs its own hand")
@@ -557,24 +608,23 @@ class HeuristicBot:
         # plan, so a plan made once (another side of a playout, another playout) is made again from the cache.
         memo: tuple[Any, ...] | None = None
         flips: tuple[tuple[int, float], ...] | None = None
-        if state.garage is None and (state.conditions is None or not self.reads_conditions):
+        plans = tp.plans
+        if state.garage is None and (state.conditions is None or not self.reads_conditions) and plans.in_use():
             flips = _flip_values(car)
             memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, id(flips), *gears)
-            hit = tp.plans.get(memo)
+            hit = plans.get(memo)
             if hit is not None:
                 if gear is None:
                     self._remember(car, key, context, hit)
                 return hit
         best = self._plan_of(state, car, tp, gear, gears, adrenaline, key[2], flips)
         if memo is not None:
-            if len(tp.plans) > 100_000:
-                tp.plans.clear()
-            tp.plans[memo] = best
+            plans.put(memo, best)
         if gear is None:
             self._remember(car, key, context, best)
         return best
 
-    def _remember(self, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: tuple[int, list[str]]) -> None:
+    def _remember(self, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: Plan) -> None:
         """What step 2 will see: the planned gear, its shift paid (# 3.2)."""
         paid = 1 if abs(best[0] - car.gear) == 2 else 0
         self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
@@ -589,7 +639,7 @@ class HeuristicBot:
         adrenaline: bool,
         hand_key: tuple[Any, ...],
         flips: tuple[tuple[int, float], ...] | None = None,
-    ) -> tuple[int, list[str]]:
+    ) -> Plan:
         """The best gear and play (the class's docstring, steps 1–2). ``hand_key``: ``_hand_key(car.hand)``;
         ``flips``: ``_flip_values(car)`` when the caller has it."""
         hand = car.hand
@@ -602,7 +652,7 @@ class HeuristicBot:
         hand_points = _hand_points(hand_key, hand)
         _upgrade_plan(state)
         best_score = -1e18
-        best: tuple[int, list[str]] = (car.gear, [])
+        best: Plan = (car.gear, ())
         w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
         weather = state.conditions is not None and self.reads_conditions
         own_gear, own_engine = car.gear, car.engine
