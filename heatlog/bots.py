@@ -178,7 +178,7 @@ class _Row(dict[int, float]):
         return v
 
 
-class _PlanMemo:
+class PlanMemo:
     """``HeuristicBot._plan``'s memo on one track plan, used only while it pays.
 
     In playouts the same plan comes back often (about half the asks of a review are hits: every playout of a
@@ -219,6 +219,8 @@ class _PlanMemo:
         return hit
 
     def put(self, key: tuple[Any, ...], plan: Plan) -> None:
+        if self.idle:  # (the ask that ended the probe)
+            return
         if len(self.plans) > self.LIMIT:
             self.plans.clear()
         self.plans[key] = plan
@@ -259,7 +261,7 @@ class _TrackPlan:
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], _Row] = {}
-        self.plans = _PlanMemo()  # HeuristicBot._plan's, by what it reads
+        self.plans = PlanMemo()  # HeuristicBot._plan's, by what it reads
         self.ends: dict[tuple[int, ...], float] = {}  # HeuristicBot._end_value's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
         # the marginal Heat is worth more when few are left, and all of them less near the finish.

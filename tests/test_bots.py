@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from heatlog.bots import BOTS, HeuristicBot, Options, get_bot, heuristic_bot, random_bot
+from heatlog.bots import BOTS, HeuristicBot, Options, PlanMemo, get_bot, heuristic_bot, random_bot
 from heatlog.engine import HeatlogError, RaceState, apply, decisions
 from heatlog.engine.cards import CARDS
 from heatlog.engine.state import counts
@@ -181,3 +181,34 @@ def test_heuristic_beats_random_bots() -> None:
         )
         wins += state.hall_of_fame[0] == "Red"
     assert wins / races >= 0.7
+
+
+# ------------------------------------------------------------------------------------------------ the plan memo
+
+
+def test_the_plan_memo_rests_where_it_rarely_pays_and_stays_where_it_does() -> None:
+    rare = PlanMemo()
+    for i in range(PlanMemo.PROBE):  # every ask a new plan: no hit at all
+        assert rare.in_use() and rare.get(("plan", i)) is None
+        rare.put(("plan", i), (1, ("1",)))
+    assert len(rare) == 0  # emptied: its plans are not kept while it rests
+    assert [rare.in_use() for _ in range(PlanMemo.IDLE)] == [False] * PlanMemo.IDLE
+    assert rare.in_use()  # then it is tried again
+
+    often = PlanMemo()
+    often.put(("plan",), (2, ("3", "4")))
+    for _ in range(3 * PlanMemo.PROBE):  # a playout's asks: the same plan again and again
+        assert often.in_use() and often.get(("plan",)) == (2, ("3", "4"))
+
+
+@pytest.mark.parametrize("memo", ["never", "always"])
+def test_the_plan_memo_never_changes_a_decision(memo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo only saves work: a bot that never uses it and one that always does (even where it rarely pays)
+    play the same races as the default bot, event for event."""
+    races = [dict(track="usa", cars=4, seed=s) for s in range(12)] + [dict(track="italy", cars=6, seed=3)]
+    default = [simulate_race(None, bots=HeuristicBot(), **kw)[1] for kw in races]  # type: ignore[arg-type]
+    if memo == "never":
+        monkeypatch.setattr(PlanMemo, "in_use", lambda self: False)
+    else:
+        monkeypatch.setattr(PlanMemo, "PAYS", 0)  # every probe pays: the memo never rests
+    assert [simulate_race(None, bots=HeuristicBot(), **kw)[1] for kw in races] == default  # type: ignore[arg-type]
