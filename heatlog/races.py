@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,23 @@ def _check_export_anchor(
         )
 
 
+def _schema_problems(lines: list[tuple[int, Event]], events: list[Event], texts: list[str] | None) -> list[str]:
+    """Every schema problem of the events, each named by its line, in line order (empty: all well-formed).
+
+    The check's answer is a function of the event alone, and an event's canonical text is the event (same
+    text: same value, same types): given the texts, each distinct event is checked once, and most of a log's
+    lines are copies of another (the same flips, gears, boosts: ~70 % of a simulated race's)."""
+    if texts is None:
+        verdicts = list(map(event_errors, events))
+    else:
+        distinct = dict(zip(texts, events, strict=True))
+        checked = {text: event_errors(ev) for text, ev in distinct.items()}
+        if not any(checked.values()):
+            return []
+        verdicts = list(map(checked.__getitem__, texts))
+    return [f"line {number}: {p}" for (number, _), errors in zip(lines, verdicts, strict=True) for p in errors]
+
+
 def import_race(
     log: RaceLog,
     text: str,
@@ -236,29 +254,17 @@ def import_race(
         raise MalformedInput(f"{source}: no events")
     if anchors:
         _check_export_anchor(lines, anchors, source, texts)
-    problems: list[str] = []
-    # The check's answer is a function of the event alone, and an event's canonical text is the event (same
-    # text: same value, same types): given the texts, each distinct event is checked once, and most of a
-    # log's lines are copies of another (the same flips, gears, boosts).
-    verdicts: dict[str, list[str]] = {}
-    keys: list[str] | list[None] = texts if texts is not None else [None] * len(lines)
-    for i, ((number, ev), key) in enumerate(zip(lines, keys, strict=True), start=1):
-        errors = verdicts.get(key) if key is not None else None
-        if errors is None:
-            errors = event_errors(ev)
-            if key is not None:
-                verdicts[key] = errors
-        if errors:
-            problems.extend(f"line {number}: {p}" for p in errors)
-        if progress is not None and i % 500 == 0:
+    events = list(map(itemgetter(1), lines))  # event seq i is lines[i - 1]
+    problems = _schema_problems(lines, events, texts)
+    if progress is not None:  # the check is done (for copies of an event, at its first copy)
+        for i in range(500, len(lines) + 1, 500):
             progress(i)
     if problems:
         raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
     if lines[0][1].get("type") != "race_started":
         raise MalformedInput(f"{source}: line {lines[0][0]}: the first event must be race_started")
-    events = [ev for _, ev in lines]  # event seq i is lines[i - 1]
     in_force: Iterable[tuple[int, dict[str, Any]]] = enumerate(events, start=1)
-    if any(ev["type"] == "retracted" for ev in events):  # else every event is in force, as it stands
+    if "retracted" in map(itemgetter("type"), events):  # else every event is in force, as it stands
         try:
             in_force = [(entry.seq, entry.event) for entry in effective_log(in_force).entries]
         except HeatlogError as err:

@@ -235,6 +235,22 @@ def test_an_import_names_every_copy_of_a_bad_event(tmp_path: Path) -> None:
     ] * 2
 
 
+def test_an_import_tells_its_progress_every_500_events_of_each_pass(tmp_path: Path) -> None:
+    """The progress bar's calls: every 500 events checked, then every 500 folded (after them, the count goes
+    on from the number of events), the same whichever reader read the file."""
+    from heatlog.racelog import RaceLog
+    from heatlog.races import import_race
+
+    text = (Path(__file__).parent.parent / "replays" / "usa-garage-4cars.jsonl").read_text()
+    n = text.count("\n")  # 854 events: told at 500, then at 854 + 500
+    expected = [*range(500, n + 1, 500), *(n + i for i in range(500, n + 1, 500))]
+    with RaceLog(tmp_path / "h.db") as log:
+        for variant in (text, text.replace("\n", "\r\n")):
+            told: list[int] = []
+            import_race(log, variant, progress=told.append)
+            assert told == expected == [500, n + 500]
+
+
 def test_the_reader_accepts_the_deepest_allowed_nesting() -> None:
     assert jsonio.loads("[" * 64 + "]" * 64) is not None
 
