@@ -186,8 +186,11 @@ def waiting_for(state: RaceState | None) -> Waiting:
 def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactPool]:
     """The optional event types open now, and the React pool they were read from (empty outside React)."""
     sub = turn.sub
-    pool = react_pool(state, car, turn) if sub == REACT else EMPTY  # empty outside React
-    optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
+    if sub == REACT:
+        pool = react_pool(state, car, turn)
+        optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
+    else:
+        pool, optional = EMPTY, []  # (EMPTY.kinds(): the pool is empty outside React)
     plain = state.rules.plain
     # # 18.25: React cannot end yet, so nothing of a later step is open (the base's uses are never mandatory)
     if "react_uses" not in plain and pool.mandatory:

@@ -147,8 +147,29 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
     """The base game's React uses open now (# 6.2, 7.2–7.6), through the race's points where the car is now:
     a cooldown block or bonus (a weather sector's, # 20.7, 20.9, 20.10, MA5) and the boost's cost (free in a
     heat-control sector, # 20.11)."""
-    uses: list[ReactUse] = []
+    uses = cooldown_uses(state, car, turn)
     name = car.name
+    if not turn.boosted:
+        rules = state.rules  # 0 where it is free, even from an empty Engine (# 20.11, MA20); the base's: 1
+        cost = BOOST_COST if rules.react_plain else rules.boost_cost(state, car)
+        if car.engine >= cost:  # # 7.6
+            ev = {"type": "boost", "v": 1, "car": name}
+            uses.append(_use(("boost", "engine" if cost else "free", 1, False, (ev,))))
+    if turn.adrenaline:  # # 6.1–6.3: each bonus once, neither traded for the other
+        if not turn.adrenaline_move:
+            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "move"}
+            uses.append(_use(("adrenaline_move", "adrenaline", 1, False, (ev,))))
+        if not turn.adrenaline_cooldown:
+            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "cooldown"}
+            uses.append(_use(("adrenaline_cooldown", "adrenaline", 1, False, (ev,))))
+    return uses
+
+
+def cooldown_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
+    """The base pool's cooldown uses open now, in the order a cooldown that names no source spends them: the
+    gear's (# 7.2), the adrenaline's (# 7.4), a cooling bonus where the car is (# 20.10); none where cooldown is
+    blocked (# 20.9, MA5). The first uses of :func:`base_react_uses`; a cooldown event reads only these."""
+    uses: list[ReactUse] = []
     rules = state.rules
     plain = rules.react_plain  # the points of React still their base function (no block, no bonus, boost 1)
     if plain or "cooldown_block" in rules.plain or not rules.cooldown_block(state, car):  # # 20.9: none here
@@ -166,19 +187,10 @@ def base_react_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
             bonus -= used.get("cooldown:bonus", 0)
             if bonus > 0:
                 uses.append(_use(("cooldown", "bonus", bonus, False, ())))
-    if not turn.boosted:
-        cost = 1 if plain else rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (MA20)
-        if car.engine >= cost:  # # 7.6
-            ev = {"type": "boost", "v": 1, "car": name}
-            uses.append(_use(("boost", "engine" if cost else "free", 1, False, (ev,))))
-    if turn.adrenaline:  # # 6.1–6.3: each bonus once, neither traded for the other
-        if not turn.adrenaline_move:
-            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "move"}
-            uses.append(_use(("adrenaline_move", "adrenaline", 1, False, (ev,))))
-        if not turn.adrenaline_cooldown:
-            ev = {"type": "adrenaline", "v": 1, "car": name, "bonus": "cooldown"}
-            uses.append(_use(("adrenaline_cooldown", "adrenaline", 1, False, (ev,))))
     return uses
+
+
+BOOST_COST = 1  # # 7.5: the Heat a boost costs from the Engine (ruleset.base_boost_cost)
 
 
 # The uses that carry no event, made once (immutable tuples: every pool may share them).
@@ -244,11 +256,13 @@ def spend_cooldown(turn: Turn, pool: ReactPool, n: int) -> None:
 
 
 __all__ = [
+    "BOOST_COST",
     "COOLDOWN_SOURCES",
     "Happening",
     "ReactPool",
     "ReactUse",
     "base_react_uses",
+    "cooldown_uses",
     "cooled_by",
     "react_pool",
     "spend",

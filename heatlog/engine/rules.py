@@ -25,8 +25,8 @@ from .events import REGISTRY, EventType, register
 from .knowledge import Knowledge
 from .modules import circuits, garage_events
 from .movement import landing, move, place
-from .react import react_pool, spend_cooldown
-from .ruleset import Rules, build_rules, register_module
+from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
+from .ruleset import SLIPSTREAM_SPACES, Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
@@ -874,7 +874,10 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     blocked = None if "cooldown_block" in rules.plain else rules.cooldown_block(state, car)  # # 20.9, MA5
     if blocked:
         raise _illegal(state, ev, blocked, "20.9")
-    pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
+    if "react_uses" in rules.plain:  # the base pool: only its cooldown uses matter here (react.cooldown_uses)
+        pool = ReactPool(tuple(cooldown_uses(state, car, turn)), car.name)
+    else:
+        pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
     left = pool.left("cooldown")
     sources: list[int] = []
     card_cool = 0
@@ -954,18 +957,22 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
         return "a cluttered hand ends the turn (# 13.3)"
     if turn.slipstream is not None:
         return "slipstream is taken once a turn (# 8.3)"
-    final = state.final_line
-    if car.progress > final:
+    track = state.track
+    final = state.laps * track.spaces  # (state.final_line, inlined: asked at every React decision)
+    progress = car.progress
+    if progress > final:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
     rules = state.rules
-    if car.progress + rules.slipstream_distance(state, car) > final:
+    plain = rules.plain  # (base_slipstream_distance is SLIPSTREAM_SPACES: not called where the race keeps it)
+    distance = SLIPSTREAM_SPACES if "slipstream_distance" in plain else rules.slipstream_distance(state, car)
+    if progress + distance > final:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
-    if "slipstream_block" not in rules.plain:  # (the base blocks nothing beyond # 8.1–8.7)
+    if "slipstream_block" not in plain:  # (the base blocks nothing beyond # 8.1–8.7)
         blocked = rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
         if blocked:
             return blocked
-    n = state.track.spaces
-    space = (car.progress - 1) % n + 1  # (track.space_of, inlined)
+    n = track.spaces
+    space = (progress - 1) % n + 1  # (track.space_of, inlined)
     ahead = space % n + 1
     me = car.name
     spots = state.spots  # (space, lane) -> car; lanes are 1 and 2
@@ -978,9 +985,11 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
 
 def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
-    plain = rules.slipstream_distance(state, car) + extra  # # 8.2; + the Garage bonuses named (# 18.16)
+    points = rules.plain
+    distance = SLIPSTREAM_SPACES if "slipstream_distance" in points else rules.slipstream_distance(state, car)
+    plain = distance + extra  # # 8.2; + the Garage bonuses named (# 18.16)
     # # 20.7, 20.12: where the slipstream starts (the base gives no bonus)
-    bonus = 0 if "slipstream_bonus" in rules.plain else rules.slipstream_bonus(state, car)
+    bonus = 0 if "slipstream_bonus" in points else rules.slipstream_bonus(state, car)
     return [plain, plain + bonus] if bonus else [plain]
 
 
@@ -1008,9 +1017,12 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
     rules = state.rules
-    if turn.sub == REACT:
+    plain = rules.plain  # (the base points below do nothing here: not called where the race keeps them)
+    if turn.sub == REACT and "react_uses" not in plain:
         _react_may_end(state, car, turn, ev)  # # 18.25: no mandatory use left (the Garage's Heat cost, Scrap)
-    extra = rules.slipstream_cards(state, ev, car, turn) if taken else 0  # # 18.16: the card bonuses named
+    # # 18.16: the card bonuses named (the base refuses any)
+    cards = taken and ("slipstream_cards" not in plain or "bonuses" in ev)
+    extra = rules.slipstream_cards(state, ev, car, turn) if cards else 0
     if ev.get("bonuses") and not taken:
         raise _illegal(state, ev, "no slipstream bonus without a slipstream", "18.16")
     spaces = ev.get("spaces", 2 + extra)
@@ -1036,7 +1048,7 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _illegal(
             state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
         )
-    if turn.sub == REACT:
+    if turn.sub == REACT and "leave_react" not in plain:
         rules.leave_react(state, car, turn)  # # 18.10: the costs the Engine covers are paid as React ends
     turn.sub = SLIPSTREAM
     turn.slipstream = taken

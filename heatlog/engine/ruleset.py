@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
 from .errors import IllegalEvent
 from .modules import circuits
-from .react import ReactUse, base_react_uses
+from .react import BOOST_COST, ReactUse, base_react_uses
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
     from .events import Event
@@ -54,12 +54,15 @@ def base_cooldown(state: RaceState, car: Car, gear: int) -> int:
 
 def base_boost_cost(state: RaceState, car: Car) -> int:
     """# 7.5: Heat from the Engine for a boost."""
-    return 1
+    return BOOST_COST
+
+
+SLIPSTREAM_SPACES = 2  # # 8.2: the spaces a slipstream moves in the base game
 
 
 def base_slipstream_distance(state: RaceState, car: Car) -> int:
     """# 8.2: the spaces a slipstream moves."""
-    return 2
+    return SLIPSTREAM_SPACES
 
 
 def base_corner_limit(state: RaceState, car: Car, turn: Turn, corner: Corner) -> int:

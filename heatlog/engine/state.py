@@ -88,9 +88,10 @@ class Car:
 
     def deck_counts(self) -> Counts | None:
         """The deck as a multiset when the hand is known (open mode)."""
-        if self.hand is None:
+        hand = self.hand
+        if hand is None:
             return None
-        return {c: n - self.hand[c] for c, n in self.pool.items()}
+        return {c: n - hand[c] for c, n in self.pool.items()}
 
 
 class _SharedEmpty:

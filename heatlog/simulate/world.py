@@ -18,6 +18,7 @@ from typing import Any
 
 from ..bots import Bot, Options, random_bot
 from ..engine import RaceState, Waiting, apply, closing_event, go_on, waiting_for
+from ..engine.events import CHANCE
 from ..engine.game import module_chance_event
 from ..engine.state import expand
 
@@ -133,12 +134,13 @@ def _drive(
     ev: Event | None
     while True:
         w = waiting_for(state)
-        if w.due is None:
+        due = w.due
+        if due is None:
             return
         if state.round > MAX_ROUNDS:
             return  # stopped unfinished (see MAX_ROUNDS): the caller sees state.phase != "over"
-        if not w.may_go_on and w.chance:
-            if order is not None and w.due == "grid_set":
+        if not w.may_go_on and due in CHANCE:  # (w.chance, without its property call: asked at every event)
+            if order is not None and due == "grid_set":
                 ev = {"type": "grid_set", "v": 1, "order": list(order)}
             else:
                 ev = _chance_event(state, rng, w)
