@@ -149,11 +149,11 @@ def waiting_for(state: RaceState | None) -> Waiting:
         rules = state.rules
         base = rules.waits_plain  # step3_due, react_due, hand_size: the base's (which never make a step wait)
         if sub == REVEAL:
-            due3 = None if base or "step3_due" in rules.plain else rules.step3_due(state, car, turn)  # # 18.6: first
+            due3 = None if base or rules.unchanged.step3_due else rules.step3_due(state, car, turn)  # # 18.6: first
             if due3 is not None:
                 return Waiting(STEPS[REVEAL], [car.name], due3)
             return Waiting(STEPS[REVEAL], [car.name], "cards_revealed", turn.gear)
-        if sub == REACT and not base and "react_due" not in rules.plain:
+        if sub == REACT and not base and not rules.unchanged.react_due:
             due5 = rules.react_due(state, car, turn)  # # 18.11: which card's cost goes unpaid is a decision
             if due5 is not None:
                 return Waiting(STEPS[REACT], [car.name], due5)
@@ -161,7 +161,7 @@ def waiting_for(state: RaceState | None) -> Waiting:
         if deck_size == 0 and car.discard:  # a card is needed from an empty deck (# 5.6)
             due, n = "deck_shuffled", 0
         else:  # (base_hand_size is HAND_SIZE: not called where the race keeps it)
-            n = (HAND_SIZE if base or "hand_size" in rules.plain else rules.hand_size(state, car)) - car.hand_size
+            n = (HAND_SIZE if base or rules.unchanged.hand_size else rules.hand_size(state, car)) - car.hand_size
             due = "cards_drawn"
             if n > deck_size:
                 n = deck_size
@@ -191,9 +191,9 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
         optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
     else:
         pool, optional = EMPTY, []  # (EMPTY.kinds(): the pool is empty outside React)
-    plain = state.rules.plain
+    unchanged = state.rules.unchanged
     # # 18.25: React cannot end yet, so nothing of a later step is open (the base's uses are never mandatory)
-    if "react_uses" not in plain and pool.mandatory:
+    if not unchanged.react_uses and pool.mandatory:
         return optional, pool
     if sub <= SLIPSTREAM and slipstream_block(state, car, turn) is None:
         optional.append("slipstream")
@@ -204,7 +204,7 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
         and (sub < DISCARD or circuits.may_discard(state.track, car.progress))  # # 22.6: no tunnel
     ):
         optional.append("cards_discarded")
-    if "turn_options" not in plain:  # (the base adds no decision)
+    if not unchanged.turn_options:  # (the base adds no decision)
         for kind in dict.fromkeys(o["type"] for o in state.rules.turn_options(state, car, turn)):
             if kind not in optional:
                 optional.append(kind)  # a module's (# 18.21: Refresh)
@@ -214,7 +214,7 @@ def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactP
 def legal_gears(state: RaceState, car: Car) -> list[int]:
     """# 3.1–3.4."""
     rules = state.rules
-    track = state.track if "shift_cost" in rules.plain else None  # (base_shift_cost is circuits.shift_heat)
+    track = state.track if rules.unchanged.shift_cost else None  # (base_shift_cost is circuits.shift_heat)
     if track is not None and not circuits.shift_heat_by_space(track):  # the cost is the gears' alone: kept
         key = (car.gear, car.engine)
         gears = _GEARS.get(key)
@@ -360,11 +360,11 @@ def discard_options(car: Car, state: RaceState | None = None) -> list[list[str]]
     if hand is None:
         return []
     limit = None  # # 21.8: an event card's cap (none in the base game)
-    if state is not None and "discard_limit" not in state.rules.plain:
+    if state is not None and not state.rules.unchanged.discard_limit:
         limit = state.rules.discard_limit(state, car)
     if state is None:  # the base rule (# 11.1): never Heat or Stress
         discardable = DISCARDABLE
-    elif "can_discard" in state.rules.plain:  # base_can_discard: the race's discardable cards (# 11.1)
+    elif state.rules.unchanged.can_discard:  # base_can_discard: the race's discardable cards (# 11.1)
         discardable = state.cards.discardable
     else:
         can = state.rules.can_discard
@@ -412,11 +412,11 @@ def decisions(state: RaceState, name: str, waiting: Waiting | None = None) -> li
     rules = state.rules  # a module's: slipstream bonuses (# 18.16), Refresh (# 18.21); none in the base game
     if "slipstream" in w.optional:
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": True})
-        if "slipstream_bonus" not in rules.plain:  # (the base has one total, the plain one)
+        if not rules.unchanged.slipstream_bonus:  # (the base has one total, the plain one)
             for total in slipstream_totals(state, car)[1:]:  # # 20.12: with a sector bonus
                 out.append({"type": "slipstream", "v": 1, "car": name, "taken": True, "spaces": total})
         out.append({"type": "slipstream", "v": 1, "car": name, "taken": False})
-    extra = [] if "turn_options" in rules.plain else rules.turn_options(state, car, turn)
+    extra = [] if rules.unchanged.turn_options else rules.turn_options(state, car, turn)
     if extra:
         out += [o for o in extra if o["type"] == "slipstream"]
     if turn.sub == 8 and "cards_discarded" in w.optional:  # discards are decided after the corners

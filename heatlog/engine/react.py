@@ -172,7 +172,7 @@ def cooldown_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
     uses: list[ReactUse] = []
     rules = state.rules
     plain = rules.react_plain  # the points of React still their base function (no block, no bonus, boost 1)
-    if plain or "cooldown_block" in rules.plain or not rules.cooldown_block(state, car):  # # 20.9: none here
+    if plain or rules.unchanged.cooldown_block or not rules.cooldown_block(state, car):  # # 20.9: none here
         used = turn.used
         adrenaline_cooldown = turn.adrenaline_cooldown
         gear = turn.cooldown_allowance - (1 if adrenaline_cooldown else 0)
@@ -182,7 +182,7 @@ def cooldown_uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
             uses.append(_GEAR_COOLDOWN[gear] if gear < _KEPT_GEAR else _use(("cooldown", "gear", gear, False, ())))
         if adrenaline_cooldown and not used.get("cooldown:adrenaline"):
             uses.append(_ADRENALINE_COOLDOWN)
-        bonus = 0 if plain or "cooldown_bonus" in rules.plain else rules.cooldown_bonus(state, car)
+        bonus = 0 if plain or rules.unchanged.cooldown_bonus else rules.cooldown_bonus(state, car)
         if bonus:  # # 20.10: while the car is where the bonus holds
             bonus -= used.get("cooldown:bonus", 0)
             if bonus > 0:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import (
     BASE_CATALOGUE,
     BASIC,
+    GEAR_COOLDOWN,
     HAND_SIZE,
     HEAT,
     SPINOUT_STRESS,
@@ -495,7 +496,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
     else:
         turn = _turn_of(state, ev, car, "drawing")
         _close_until(state, car, turn, REPLENISH, ev)
-    size = HAND_SIZE if "hand_size" in state.rules.plain else state.rules.hand_size(state, car)  # # 12.2
+    size = HAND_SIZE if state.rules.unchanged.hand_size else state.rules.hand_size(state, car)  # # 12.2
     room = size - car.hand_size
     if n > room:
         raise _illegal(
@@ -612,7 +613,7 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
     if shift == 3:
         raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
     rules = state.rules  # # 3.2, 22.4 (base_shift_cost is circuits.shift_heat: called at once where it is kept)
-    if "shift_cost" in rules.plain:
+    if rules.unchanged.shift_cost:
         cost = circuits.shift_heat(state.track, car.progress, car.gear, gear)
     else:
         cost = rules.shift_cost(state, car, car.gear, gear)
@@ -714,7 +715,9 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
         progress,
         REVEAL,
     )
-    turn.cooldown_allowance = rules.cooldown(state, car, car.gear)  # # 7.2, A10: the gear in force
+    # # 7.2, A10: the gear in force (base_cooldown is GEAR_COOLDOWN's: read at once where the race keeps it)
+    gear = car.gear
+    turn.cooldown_allowance = GEAR_COOLDOWN[gear] if rules.unchanged.cooldown else rules.cooldown(state, car, gear)
     if name in state.adrenaline:
         turn.adrenaline = True
     if progress > 0:  # state.laps_done, inlined
@@ -818,7 +821,7 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.stress_left -= 1
         if not turn.stress_left:
             turn.flipping = None  # step 3 is done: the step machine moves the car (# 5.3)
-        if "after_flip" not in state.rules.plain:  # (the base does nothing after a flip)
+        if not state.rules.unchanged.after_flip:  # (the base does nothing after a flip)
             state.rules.after_flip(state, car, turn, purpose, value, card is not None)  # # 18.8: card "+" flips
     elif purpose == "boost":
         turn.flipping = None
@@ -826,7 +829,7 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
         turn.speed += value  # # 7.5, 7.7
         rules = state.rules  # # 18.20: a boost's extra spaces (none in the base game)
         found = card is not None
-        extra = 0 if "after_flip" in rules.plain else rules.after_flip(state, car, turn, purpose, value, found)
+        extra = 0 if rules.unchanged.after_flip else rules.after_flip(state, car, turn, purpose, value, found)
         turn.boost_moved = moved = move(state, car, turn, value + extra)
         turn.happenings.append(("boost", "free" if turn.boost_free else "engine", value, moved))
     else:  # a module's own flip (the Garage's card "+" and replacements, # 18.8, 18.11)
@@ -871,10 +874,10 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise _malformed(state, ev, "count must be a positive number")
     rules = state.rules
-    blocked = None if "cooldown_block" in rules.plain else rules.cooldown_block(state, car)  # # 20.9, MA5
+    blocked = None if rules.unchanged.cooldown_block else rules.cooldown_block(state, car)  # # 20.9, MA5
     if blocked:
         raise _illegal(state, ev, blocked, "20.9")
-    if "react_uses" in rules.plain:  # the base pool: only its cooldown uses matter here (react.cooldown_uses)
+    if rules.unchanged.react_uses:  # the base pool: only its cooldown uses matter here (react.cooldown_uses)
         pool = ReactPool(tuple(cooldown_uses(state, car, turn)), car.name)
     else:
         pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)
@@ -963,11 +966,11 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     if progress > final:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
     rules = state.rules
-    plain = rules.plain  # (base_slipstream_distance is SLIPSTREAM_SPACES: not called where the race keeps it)
-    distance = SLIPSTREAM_SPACES if "slipstream_distance" in plain else rules.slipstream_distance(state, car)
+    unchanged = rules.unchanged  # (base_slipstream_distance is SLIPSTREAM_SPACES: not called where kept)
+    distance = SLIPSTREAM_SPACES if unchanged.slipstream_distance else rules.slipstream_distance(state, car)
     if progress + distance > final:
         return "slipstream cannot cross the finish line on the final lap (# 8.6)"
-    if "slipstream_block" not in plain:  # (the base blocks nothing beyond # 8.1–8.7)
+    if not unchanged.slipstream_block:  # (the base blocks nothing beyond # 8.1–8.7)
         blocked = rules.slipstream_block(state, car)  # e.g. not from a road condition's sector (# 20.12)
         if blocked:
             return blocked
@@ -985,11 +988,11 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
 
 def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
-    points = rules.plain
-    distance = SLIPSTREAM_SPACES if "slipstream_distance" in points else rules.slipstream_distance(state, car)
+    unchanged = rules.unchanged
+    distance = SLIPSTREAM_SPACES if unchanged.slipstream_distance else rules.slipstream_distance(state, car)
     plain = distance + extra  # # 8.2; + the Garage bonuses named (# 18.16)
     # # 20.7, 20.12: where the slipstream starts (the base gives no bonus)
-    bonus = 0 if "slipstream_bonus" in points else rules.slipstream_bonus(state, car)
+    bonus = 0 if unchanged.slipstream_bonus else rules.slipstream_bonus(state, car)
     return [plain, plain + bonus] if bonus else [plain]
 
 
@@ -1017,11 +1020,11 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
     rules = state.rules
-    plain = rules.plain  # (the base points below do nothing here: not called where the race keeps them)
-    if turn.sub == REACT and "react_uses" not in plain:
+    unchanged = rules.unchanged  # (the base points below do nothing here: not called where the race keeps them)
+    if turn.sub == REACT and not unchanged.react_uses:
         _react_may_end(state, car, turn, ev)  # # 18.25: no mandatory use left (the Garage's Heat cost, Scrap)
     # # 18.16: the card bonuses named (the base refuses any)
-    cards = taken and ("slipstream_cards" not in plain or "bonuses" in ev)
+    cards = taken and (not unchanged.slipstream_cards or "bonuses" in ev)
     extra = rules.slipstream_cards(state, ev, car, turn) if cards else 0
     if ev.get("bonuses") and not taken:
         raise _illegal(state, ev, "no slipstream bonus without a slipstream", "18.16")
@@ -1048,7 +1051,7 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _illegal(
             state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
         )
-    if turn.sub == REACT and "leave_react" not in plain:
+    if turn.sub == REACT and not unchanged.leave_react:
         rules.leave_react(state, car, turn)  # # 18.10: the costs the Engine covers are paid as React ends
     turn.sub = SLIPSTREAM
     turn.slipstream = taken
@@ -1105,7 +1108,7 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
         raise _illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
         raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
-    if turn.sub == REACT and target > REACT and "react_uses" not in state.rules.plain:
+    if turn.sub == REACT and target > REACT and not state.rules.unchanged.react_uses:
         _react_may_end(state, car, turn, ev)  # (the base pool has no mandatory use)
     advance(state, car, turn, target)
     if target == REPLENISH and turn.owed and state.turn is turn:
@@ -1115,7 +1118,7 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
 def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
     """# 18.25: React cannot end while a mandatory use is left in the pool (none in the base game, which pays
     nothing for the check: only a module's React uses can be mandatory)."""
-    if "react_uses" in state.rules.plain:
+    if state.rules.unchanged.react_uses:
         return
     left = react_pool(state, car, turn).mandatory
     if left:
@@ -1138,9 +1141,10 @@ def go_on(state: RaceState) -> RaceState:
     car = state.cars[turn.car]
     if turn.sub == REACT:
         rules = state.rules
-        if "leave_react" not in rules.plain and rules.leave_react(state, car, turn):
+        if not rules.unchanged.leave_react and rules.leave_react(state, car, turn):
             return state  # # 18.12, 18.25: React ends with the Scrap; its cards come first
-        _react_may_end(state, car, turn, None)
+        if not rules.unchanged.react_uses:  # (the base pool has no mandatory use)
+            _react_may_end(state, car, turn, None)
     advance(state, car, turn, DISCARD if turn.sub < DISCARD else REPLENISH)
     return state
 
@@ -1150,7 +1154,7 @@ def closing_event(state: RaceState) -> Event | None:
     eliminated at step 7, MA21): no later event would close its steps on replay, so the log must say it. The
     car declines the slipstream (step 6), which closes React and Slipstream exactly as ``go_on`` does. None:
     ``go_on`` leaves a trace (a later event closes the same steps), record nothing."""
-    if "after_corners" in state.rules.plain:
+    if state.rules.unchanged.after_corners:
         # MA21: only a module's end of step 7 eliminates a car. Without one, going on from React or Slipstream
         # stops at step 8, or (a spinout left a full hand, # 12.2) ends the turn with the car back before a
         # corner line, so before the finish line (# 10.2, 16.1): the car still races, the race goes on.
@@ -1191,7 +1195,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     if turn.sub == DISCARD and turn.discarded:
         raise _illegal(state, ev, "discard once, naming every card", "11.1")
     rules = state.rules  # an event card may cap it (# 21.8; no cap in the base game)
-    limit = None if "discard_limit" in rules.plain else rules.discard_limit(state, car)
+    limit = None if rules.unchanged.discard_limit else rules.discard_limit(state, car)
     if limit is not None and len(cards) > limit:
         raise _illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
@@ -1332,9 +1336,10 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
     The only place a turn changes step: handlers do their own step's work and call this; none of them calls
     another's tail. A turn never moves on while a "+" flip is under way (# 14.1).
 
-    A point that is still its base function, which does nothing here (``Rules.plain``: step3_due, leave_react,
+    A point that is still its base function, which does nothing here (``Rules.unchanged``: step3_due, leave_react,
     after_corners), is not called: a base race pays for no module."""
     rules = state.rules
+    unchanged = rules.unchanged
     while True:
         while turn.flipping is None:
             if turn.owed:  # a chance outcome only the table can give comes first
@@ -1343,13 +1348,13 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
             if sub >= target:  # there already: go on only past a step with nothing to wait for
                 # (base_hand_size is HAND_SIZE: not called where the race keeps it)
                 if sub == REPLENISH:  # # 12.2: a full hand, or nothing left to draw at all
-                    size = HAND_SIZE if "hand_size" in rules.plain else rules.hand_size(state, car)
+                    size = HAND_SIZE if unchanged.hand_size else rules.hand_size(state, car)
                     if car.hand_size < size and (car.deck_size or car.discard):
                         break
                 elif sub == DISCARD:  # # 12.2, MA26: a spinout left a full hand: nothing to discard or draw
                     if not turn.spinout:
                         break
-                    size = HAND_SIZE if "hand_size" in rules.plain else rules.hand_size(state, car)
+                    size = HAND_SIZE if unchanged.hand_size else rules.hand_size(state, car)
                     if car.hand_size < size:
                         break
                 else:
@@ -1358,18 +1363,18 @@ def advance(state: RaceState, car: Car, turn: Turn, target: int) -> None:
                 if turn.cluttered:  # # 13.2–13.4: no movement, straight to step 9
                     turn.happenings.append(("cluttered", "cards", 0, 0))
                     _enter_replenish(state, car, turn)
-                elif "step3_due" not in rules.plain and rules.step3_due(state, car, turn):
+                elif not unchanged.step3_due and rules.step3_due(state, car, turn):
                     return  # # 18.6, 18.20: a value or Accelerate to decide before the move
                 else:
                     turn.moved = moved = move(state, car, turn, turn.speed)  # # 5.3, 5.5
                     turn.happenings.append(("speed", "cards", turn.speed, moved))
                     turn.sub = REACT
             elif sub <= SLIPSTREAM:
-                if sub == REACT and "leave_react" not in rules.plain and rules.leave_react(state, car, turn):
+                if sub == REACT and not unchanged.leave_react and rules.leave_react(state, car, turn):
                     return  # # 18.12: the scrapped cards come first
                 if turn.reached > turn.start:  # a car that did not move crossed no corner line
                     _check_corners(state, car, turn)  # step 7
-                if "after_corners" not in rules.plain:
+                if not unchanged.after_corners:
                     rules.after_corners(state, car, turn)  # the end of step 7 (a module's cards, eliminations)
                 turn.sub = DISCARD
                 if car.name in state.eliminated:  # MA21: off the track at once, nothing more this turn
@@ -1419,7 +1424,7 @@ def _next_turn(state: RaceState) -> tuple[Car, Turn] | None:
         return None
     car = state.cars[state.order[state.turn_index]]
     rules = state.rules
-    if "turn_kind" not in rules.plain:  # the base: every turn is a player's
+    if not rules.unchanged.turn_kind:  # the base: every turn is a player's
         kind = rules.turn_kind(state, car)
         if kind != "player":  # another kind of turn (a Legend's): the Rules run it (None: it waits for an event)
             return rules.turns[kind](state, car)

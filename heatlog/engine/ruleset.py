@@ -14,7 +14,7 @@ module. docs/design.md ("How a module plugs in") has the worked example; tests/t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, make_dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
@@ -254,6 +254,9 @@ class Rules:
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
+    # Derived: the same as one flag per point (``rules.unchanged.hand_size``: the point is its base function),
+    # for the step machine's hot path (an attribute read costs a seventh of a frozenset lookup).
+    unchanged: Any = field(init=False, repr=False, compare=False)
     # Derived: React's points (cooldown block and bonus, boost cost) are all their base function: the base React
     # uses are read without calling them (react.base_react_uses).
     react_plain: bool = field(init=False, repr=False, compare=False)
@@ -263,6 +266,7 @@ class Rules:
     def __post_init__(self) -> None:
         plain = frozenset(name for name, base in _BASE_POINTS.items() if getattr(self, name) is base)
         object.__setattr__(self, "plain", plain)  # frozen: set once, here (dataclasses.replace comes here too)
+        object.__setattr__(self, "unchanged", Unchanged(**{name: name in plain for name in _BASE_POINTS}))
         object.__setattr__(self, "react_plain", plain >= _REACT_POINTS)
         object.__setattr__(self, "waits_plain", plain >= _WAIT_POINTS)
 
@@ -283,6 +287,8 @@ class Rules:
 
 # Each point's base function (the defaults above), for ``Rules.plain``.
 _BASE_POINTS: dict[str, Any] = {f.name: f.default for f in fields(Rules) if callable(f.default)}
+# ``Rules.unchanged``: one flag per point, True where the race keeps the base function (immutable, shared).
+Unchanged = make_dataclass("Unchanged", [(name, bool) for name in _BASE_POINTS], frozen=True, slots=True)
 _REACT_POINTS = frozenset(("cooldown_block", "cooldown_bonus", "boost_cost"))
 _WAIT_POINTS = frozenset(("step3_due", "react_due", "hand_size"))
 BASE_RULES = Rules()

@@ -74,6 +74,11 @@ def test_plain_names_the_points_still_their_base_function(with_rain: None) -> No
     weather = build_rules(["weather"], {"weather": weather_module()}).plain
     assert {"corner_limit", "corner_cost", "boost_cost", "cooldown_block", "cooldown_bonus"}.isdisjoint(weather)
     assert "shift_cost" in weather and "after_corners" in weather
+    for rules in (BASE_RULES, build_rules(["rain"], {"rain": {"by": 1}})):  # the same answer, one flag per point
+        assert {name for name in points if getattr(rules.unchanged, name)} == rules.plain
+        assert rules.react_plain == ({"cooldown_block", "cooldown_bonus", "boost_cost"} <= rules.plain)
+        assert rules.waits_plain == ({"step3_due", "react_due", "hand_size"} <= rules.plain)
+    assert not build_rules(["weather"], {"weather": weather_module()}).react_plain
 
 
 def test_a_do_nothing_point_a_module_changes_is_called() -> None:
