@@ -191,8 +191,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
-            if opts:
-                tokens = _react_tokens(opts, state)
+            refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
+            if opts or refresh:
+                tokens = _react_tokens(opts, state) + (["f"] if refresh else [])
                 garage_help = (
                     "; p pays the Heat costs, cN may use the cards' cooldown, rN reduces N Stress, kN super-cools, "
                     "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
@@ -208,8 +209,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
-                    "several at once in order, e.g. c1 b 3" + garage_help,
-                    tuple(_react_answers(opts, state)),
+                    "several at once in order, e.g. c1 b 3" + garage_help + refresh,
+                    tuple(_react_answers(opts, state)) + (("f",) if refresh else ()),
                 )
         if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):
             return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
@@ -673,6 +674,24 @@ def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
     if not opts:
         return ""
     return "f = refresh " + ", ".join(card_name(state, o["card"]) for o in opts) + "; "
+
+
+def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
+    """The React hint's words for a Refresh (# 18.21) that must be typed now: the Play Area holds a Refresh card
+    and closing React ends the turn (a spinout leaves a full hand, so nothing is discarded or drawn, # 10.5,
+    12.2), so no discard question would offer it. Empty when there is none, or the discard question will."""
+    words = _refresh_words(state, car, turn)
+    if not words:
+        return ""
+    preview = state.copy()
+    try:
+        go_on(preview)  # the engine's own answer to "what does closing React lead to"
+    except HeatlogError:
+        return ""  # React cannot close yet (a Heat cost or a Scrap first): it is asked again later
+    after = preview.turn
+    if after is not None and after.car == car.name and after.sub == Step.DISCARD:
+        return ""  # the discard question offers it
+    return "; " + words.removesuffix("; ") + ": closing React now ends the turn (# 10.5, 12.2)"
 
 
 def _scrap_pending(state: RaceState, turn: Turn) -> bool:

@@ -477,6 +477,8 @@ class Session:
                 return 1, [make_event("cooldown", car=name, count=n)], 0
             if _is_slip_part(t):
                 return 0, [], 5  # done reacting: a slipstream answer (y4:rpm1, # 18.16)
+            if t == "f" and garage is not None:  # # 18.21: Refresh (e.g. when closing React ends the turn)
+                return 1, [self._refresh(work, name, tok)], 0
             if garage is not None:
                 ev = self._garage_token(work, name, tok)
                 if ev is not None:
@@ -508,14 +510,7 @@ class Session:
             if t in ("-", ".", "none"):
                 return 1, [], 8
             if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard
-                refresh = [o for o in decisions(work, name) if o["type"] == "refreshed"]
-                if not refresh:
-                    raise MalformedInput(f"{name} has no Refresh card in the Play Area")
-                if t == "f":
-                    return 1, [dict(refresh[0])], 0
-                ev = self._garage_token(work, name, tok)
-                assert ev is not None
-                return 1, [ev], 0
+                return 1, [self._refresh(work, name, tok)], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
             first = i == 0
@@ -564,6 +559,17 @@ class Session:
         if total < n:
             raise MalformedInput(f"cooldown {n}: the gear and the cards' cooldown allow {total} (# 7.2, 18.13)")
         return make_event("cooldown", car=name, count=n, cards=named)
+
+    def _refresh(self, work: RaceState, name: str, tok: str) -> Event:
+        """``f`` (the first Refresh card of the Play Area) or ``f:CARD``: the Refresh the engine lists (# 18.21)."""
+        refresh = [o for o in decisions(work, name) if o["type"] == "refreshed"]
+        if not refresh:
+            raise MalformedInput(f"{name} has no Refresh card in the Play Area")
+        if tok.lower() == "f":
+            return dict(refresh[0])
+        ev = self._garage_token(work, name, tok)
+        assert ev is not None
+        return ev
 
     def _garage_token(self, work: RaceState, name: str, tok: str) -> Event | None:
         """The Garage's React answers: ``p`` (pay), ``rN``, ``kN``, ``dr``, ``play:NAME``, ``salvage:CARDS``, and the

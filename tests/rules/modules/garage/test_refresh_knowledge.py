@@ -391,3 +391,47 @@ def test_18_21_the_game_api_s_chance_outcomes_keep_the_known_card_on_top() -> No
     chance = pending_chance(state)
     assert chance is not None and chance.kind == "card_flipped" and chance.car == "A"
     assert chance.outcomes == [(ev("card_flipped", car="A", card="U34"), 1.0)]
+
+
+def test_18_21_the_recorder_offers_the_refresh_at_react_when_closing_react_ends_the_turn(tmp_path: Path) -> None:
+    """A spinout ahead that leaves a full hand ends the turn as React closes (nothing is discarded or drawn, # 10.5,
+    12.2), so no discard question would offer the Refresh: the React question offers ``f`` and says why. Where the
+    turn goes on to the discard, the React question is as before and the discard question offers it (# 18.21)."""
+    pos = start_position(HAND, mode="open")
+    for car in pos["cars"]:
+        car["deck"] = None
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    with RaceLog(tmp_path / "race.db") as log:
+        race = log.new_race(started(pos))
+        s = Session(log, race, fresh=True)
+        for answer in ["1 1", "1", "susp4", "", "", "4"]:
+            s.answer(answer)
+        q = s.question
+        assert (q.kind, q.car) == ("react", "A")
+        assert q.prompt == "A react (a ac f; Enter = done): "
+        assert "f = refresh Suspension 4: closing React now ends the turn (# 10.5, 12.2)" in (q.hint or "")
+        assert "f" in q.options
+        s.answer("f")
+        events = [x.event for x in log.effective(race).entries]
+        assert {k: v for k, v in events[-1].items() if k != "raw"} == ev("refreshed", car="A", card="U34")
+        assert log.project(race).state.cars["A"].deck_top == ("U34",)
+
+
+def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers_the_refresh(tmp_path: Path) -> None:
+    pos = start_position(HAND, at=2, mode="open")  # far from the corners: no spinout, the turn reaches step 8
+    for car in pos["cars"]:
+        car["deck"] = None
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    with RaceLog(tmp_path / "race.db") as log:
+        race = log.new_race(started(pos))
+        s = Session(log, race, fresh=True)
+        for answer in ["1 1", "1", "susp4", "", "", "4"]:
+            s.answer(answer)
+        q = s.question
+        assert (q.kind, q.car) == ("react", "A") and q.prompt == "A react (a ac; Enter = done): "
+        assert "f" not in q.options and "refresh" not in q.hint
+        s.answer("")
+        while s.question.kind == "slipstream":
+            s.answer("n")
+        q = s.question
+        assert (q.kind, q.car) == ("discard", "A") and "f = refresh Suspension 4" in q.prompt
