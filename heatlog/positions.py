@@ -142,6 +142,10 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         return  # the cards are dealt after the grid is set (# 1.2), the Garage's decks built after its draft (# 18.4)
     track = state.track
     heat = int(track.data.get("heat", 6))
+    weather = state.weather
+    tile = weather.tiles[state.weather_tile] if weather is not None and state.weather_tile is not None else None
+    if tile is not None:
+        from .engine.modules.weather import owned_after_start  # (the module loads with a race that lists it)
     for i, (d, car) in enumerate(zip(pos["cars"], state.cars.values(), strict=True)):
         if car.legend:
             continue  # a Legend has no cards (# 19.3)
@@ -149,6 +153,8 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         # Upgrades (# 18.1, MC2).
         owned = Counter(state.rules.starting_deck(state, car))
         owned[HEAT] += engine_heat(car.handicap, heat)
+        if tile is not None:  # # 20.3: the weather tile's start effect changed the deck and Engine
+            owned[STRESS], owned[HEAT] = owned_after_start(tile.start, owned[STRESS], owned[HEAT])
         owned[STRESS] += car.stress_taken
         held: Counter[str] = Counter()
         for card, n in car.pool.items():

@@ -164,7 +164,16 @@ def test_the_event_door_checks_an_embedded_position(round_start: dict[str, Any])
 GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
 
 
-@pytest.mark.parametrize("modules", [{"garage": GARAGE}, {"legends": 1}, {"garage": GARAGE, "legends": 1}])
+@pytest.mark.parametrize(
+    "modules",
+    [
+        {"garage": GARAGE},
+        {"legends": 1},
+        {"garage": GARAGE, "legends": 1},
+        {"weather": True},
+        {"weather": True, "legends": 1},
+    ],
+)
 def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end(
     tmp_path: Path, modules: dict[str, Any]
 ) -> None:
@@ -187,3 +196,30 @@ def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end
         for ev in events[cut:]:
             log.append(race, ev)
         assert state_to_position(log.project(race).state) == state_to_position(final)
+
+
+def test_a_weather_race_s_cars_own_the_cards_its_tile_gave_them() -> None:
+    """# 20.3, 1.2: the tile's start effect changes what each car owns (Cloud one Stress fewer, Storm one more, Fog
+    one Heat more, Snow one fewer; Rain and Sun move Engine Heat to the deck or discard pile, still the car's):
+    every tile's positions pass, and one card too many or too few is still refused."""
+    from heatlog.engine import replay
+    from heatlog.simulate import simulate_race
+
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for seed in range(60):
+        _, events, final = simulate_race(None, track="japan", cars=3, seed=seed, bots="random", weather=True)
+        if final.weather_tile not in seen:
+            seen[str(final.weather_tile)] = events
+    assert set(seen) == {"cloud", "fog", "storm", "snow", "rain", "sun"}
+    for tile, events in seen.items():
+        for cut in (len(events) // 4, len(events) // 2):
+            pos = json.loads(json.dumps(state_to_position(replay(events[:cut]))))
+            assert list(position_problems(pos)) == [], tile
+        extra = copy.deepcopy(pos)
+        car = extra["cars"][0]
+        car["discard"] = [*car["discard"], "S"]
+        refused(extra, "cars[0]", "S (owns")
+        fewer = copy.deepcopy(pos)
+        car = fewer["cars"][1]
+        car["engine"] = car["engine"] + 1
+        refused(fewer, "cars[1]", "H (owns")

@@ -297,6 +297,13 @@ def corner_at(state: RaceState, after_space: int) -> CornerEffect:
     return cond.by_after_space.get(after_space, NO_CORNER_EFFECT)
 
 
+def owned_after_start(effect: StartEffect, stress: int, heat: int) -> tuple[int, int]:
+    """# 20.3: the Stress and Heat a car owns after the tile's start effect, from the ``stress`` and ``heat`` it
+    owned before (what :func:`apply_start_effect` leaves; Heat moved to the deck or discard pile is still the
+    car's). For the position check: a weather race's cars hold exactly these (# 1.2)."""
+    return stress + max(-stress, effect.stress), max(0, heat + effect.engine)
+
+
 def apply_start_effect(state: RaceState, tile: Tile) -> None:
     """# 20.3: every player's deck and Engine, before the starting shuffle (Legends have neither)."""
     eff = tile.start
