@@ -11,7 +11,8 @@
 - Hands and piles are within what the cars own: per card, deck and hand (``unseen``), discard pile, Play Area
   and Engine hold exactly the car's cards: the starting deck of the circuit, the Engine's Heat and the Stress
   taken at spinouts (# 1.2, 10.3, 17.2; the race's ``Rules.starting_deck``, which holds a Garage car's drafted
-  upgrades instead of the Starting Upgrades, # 18.1; ``engine_heat``).
+  upgrades instead of the Starting Upgrades, # 18.1; ``Rules.engine_heat``; a weather tile's start effect,
+  # 20.3).
 - The engine can build a state from it (spots are not shared, counts agree).
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .engine import MalformedInput, adrenaline_cars, round_order, state_from_position
-from .engine.cards import HEAT, STRESS, engine_heat
+from .engine.cards import HEAT, STRESS
 from .engine.state import RaceState
 
 __all__ = ["check_position", "position_problems"]
@@ -140,8 +141,6 @@ def _order_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
 def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
     if state.phase in ("grid", "garage"):
         return  # the cards are dealt after the grid is set (# 1.2), the Garage's decks built after its draft (# 18.4)
-    track = state.track
-    heat = int(track.data.get("heat", 6))
     weather = state.weather
     tile = weather.tiles[state.weather_tile] if weather is not None and state.weather_tile is not None else None
     if tile is not None:
@@ -152,7 +151,7 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         # The race's own starting deck, asked of its rules: the Garage's drafted upgrades replace the Starting
         # Upgrades (# 18.1, MC2).
         owned = Counter(state.rules.starting_deck(state, car))
-        owned[HEAT] += engine_heat(car.handicap, heat)
+        owned[HEAT] += state.rules.engine_heat(state, car)  # # 1.2, 17.2, 22.9 (and 21.8's events 4, 9)
         if tile is not None:  # # 20.3: the weather tile's start effect changed the deck and Engine
             owned[STRESS], owned[HEAT] = owned_after_start(tile.start, owned[STRESS], owned[HEAT])
         owned[STRESS] += car.stress_taken
