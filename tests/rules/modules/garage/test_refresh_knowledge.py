@@ -393,19 +393,26 @@ def test_18_21_the_game_api_s_chance_outcomes_keep_the_known_card_on_top() -> No
     assert chance.outcomes == [(ev("card_flipped", car="A", card="U34"), 1.0)]
 
 
+def _at_a_react(log: RaceLog, at: int) -> tuple[int, Session]:
+    """An open race whose deck orders were not typed, recorded up to A's React in round 1: A (Engine empty, at
+    ``at``) plays Suspension 4 (a Refresh card), P drives 1 and draws a 4."""
+    pos = start_position(HAND, at=at, mode="open")
+    for car in pos["cars"]:
+        car["deck"] = None
+    pos["unknown"] = ["deck order of P", "deck order of A"]
+    race = log.new_race(started(pos))
+    s = Session(log, race, fresh=True)
+    for answer in ["1 1", "1", "susp4", "", "", "4"]:
+        s.answer(answer)
+    return race, s
+
+
 def test_18_21_the_recorder_offers_the_refresh_at_react_when_closing_react_ends_the_turn(tmp_path: Path) -> None:
     """A spinout ahead that leaves a full hand ends the turn as React closes (nothing is discarded or drawn, # 10.5,
     12.2), so no discard question would offer the Refresh: the React question offers ``f`` and says why. Where the
     turn goes on to the discard, the React question is as before and the discard question offers it (# 18.21)."""
-    pos = start_position(HAND, mode="open")
-    for car in pos["cars"]:
-        car["deck"] = None
-    pos["unknown"] = ["deck order of P", "deck order of A"]
     with RaceLog(tmp_path / "race.db") as log:
-        race = log.new_race(started(pos))
-        s = Session(log, race, fresh=True)
-        for answer in ["1 1", "1", "susp4", "", "", "4"]:
-            s.answer(answer)
+        race, s = _at_a_react(log, at=10)  # the corner after 13 is ahead: a spinout with an empty Engine
         q = s.question
         assert (q.kind, q.car) == ("react", "A")
         assert q.prompt == "A react (a ac f; Enter = done): "
@@ -418,15 +425,8 @@ def test_18_21_the_recorder_offers_the_refresh_at_react_when_closing_react_ends_
 
 
 def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers_the_refresh(tmp_path: Path) -> None:
-    pos = start_position(HAND, at=2, mode="open")  # far from the corners: no spinout, the turn reaches step 8
-    for car in pos["cars"]:
-        car["deck"] = None
-    pos["unknown"] = ["deck order of P", "deck order of A"]
     with RaceLog(tmp_path / "race.db") as log:
-        race = log.new_race(started(pos))
-        s = Session(log, race, fresh=True)
-        for answer in ["1 1", "1", "susp4", "", "", "4"]:
-            s.answer(answer)
+        _, s = _at_a_react(log, at=2)  # far from the corners: no spinout, the turn reaches step 8
         q = s.question
         assert (q.kind, q.car) == ("react", "A") and q.prompt == "A react (a ac; Enter = done): "
         assert "f" not in q.options and "refresh" not in q.hint
