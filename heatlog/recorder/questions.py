@@ -688,8 +688,8 @@ def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
         go_on(preview)  # the engine's own answer to "what does closing React lead to"
     except HeatlogError:
         return ""  # React cannot close yet (a Heat cost or a Scrap first): it is asked again later
-    after = preview.turn
-    if after is not None and after.car == car.name and after.sub == Step.DISCARD:
+    after = waiting_for(preview)
+    if after.step == Step.DISCARD and car.name in after.cars:
         return ""  # the discard question offers it
     return "; " + words.removesuffix("; ") + ": closing React now ends the turn (# 10.5, 12.2)"
 
