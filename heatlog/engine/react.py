@@ -107,9 +107,15 @@ class ReactPool:
         heat = self.heat_in_hand
         if cool > heat:  # (min, without its call: asked at every React decision)
             cool = heat
-        if cool:
+        if cool > 0:  # (a loop, not a comprehension over a range: most pools hold one to three)
             car = self.car
-            return [{"type": "cooldown", "v": 1, "car": car, "count": n} for n in range(1, cool + 1)] + out
+            evs: list[Event] = [{"type": "cooldown", "v": 1, "car": car, "count": 1}]
+            n = 2
+            while n <= cool:
+                evs.append({"type": "cooldown", "v": 1, "car": car, "count": n})
+                n += 1
+            evs += out
+            return evs
         return out
 
     def kinds(self) -> list[str]:
@@ -205,13 +211,21 @@ def react_pool(state: RaceState, car: Car, turn: Turn) -> ReactPool:
     if turn.sub != REACT or turn.flipping is not None or turn.cluttered:
         return EMPTY
     uses = tuple(state.rules.react_uses(state, car, turn))
+    heat = 0
     for u in uses:
         if u.symbol == "cooldown":  # only then does the hand's Heat matter (# 7.3)
             hand = car.hand  # (Knowledge.most_in_hand, inlined for a known hand: its count)
             token = state.cards.heat
             heat = hand[token] if hand is not None else (_MOST_IN_HAND or _most_in_hand())(car, token)
-            return ReactPool(uses, car.name, heat)
-    return ReactPool(uses, car.name, 0)
+            break
+    pool = _new_pool(ReactPool)  # ReactPool(uses, car.name, heat) without its __init__ call: asked per decision
+    pool.uses = uses
+    pool.car = car.name
+    pool.heat_in_hand = heat
+    return pool
+
+
+_new_pool = object.__new__
 
 
 def _most_in_hand() -> Any:

@@ -68,7 +68,7 @@ def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | N
             return _shuffle(car.name, expand(counted if counted is not None else car.pool), rng)
         return _shuffle(car.name, car.discard, rng)
     assert deck is not None
-    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[len(deck) - w.count :][::-1]}
+    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[: -w.count - 1 : -1]}  # the top, top first
 
 
 # The modules' chance events (the weather, Legends, Garage and championship draws): module_chance_event's.
