@@ -680,13 +680,10 @@ class EventStore:
                 digest = sha(last_hash.encode("ascii") + raw).hexdigest()  # chain_hash, inlined
                 chained.append((seq, type_, v, text, last_hash, digest))
                 last_hash = digest
-        else:  # events read by read_jsonl: objects with a string "type"; _encode_text's v, inlined
+        else:  # events read by read_jsonl: objects with a string "type", their canonical texts given
             for seq, (event, text) in enumerate(zip(events, texts, strict=True), start=1):
-                v = event.get("v")
-                if not isinstance(v, int) or isinstance(v, bool):
-                    v = None
                 digest = sha(last_hash.encode("ascii") + text.encode()).hexdigest()
-                chained.append((seq, event["type"], v, text, last_hash, digest))
+                chained.append((seq, event["type"], _stored_v(event), text, last_hash, digest))
                 last_hash = digest
         with self._tx(write=True) as conn:
             cur = conn.execute(
@@ -929,13 +926,12 @@ class EventStore:
         type_ = event.get("type")
         if not isinstance(type_, str) or not type_:
             raise MalformedInput('an event needs a "type" (a string)')
-        v = event.get("v")
         try:
             text = _CANONICAL(event)
             raw = text.encode()
         except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError is a ValueError
             raise MalformedInput(f"the event cannot be stored as JSON: {exc}") from None
-        return type_, v if isinstance(v, int) and not isinstance(v, bool) else None, text, raw
+        return type_, _stored_v(event), text, raw
 
     def _tail(self, conn: sqlite3.Connection, race: int) -> tuple[int, str]:
         """(last seq, last hash) of the effective log, read inside the write transaction."""
@@ -1594,6 +1590,12 @@ def parse_jsonl(
         more = f" and {len(bad) - 20} more" if len(bad) > 20 else ""
         raise MalformedInput(f"{len(bad)} bad line(s) ({lines}{more}): " + "; ".join(bad[:20]) + more)
     return out
+
+
+def _stored_v(event: dict[str, Any]) -> int | None:
+    """The ``v`` column of an event's row: its version when it is an integer (not a bool), else NULL."""
+    v = event.get("v")
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
 def read_jsonl(

@@ -961,7 +961,7 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     if turn.slipstream is not None:
         return "slipstream is taken once a turn (# 8.3)"
     track = state.track
-    final = state.laps * track.spaces  # (state.final_line, inlined: asked at every React decision)
+    final = state.final_line
     progress = car.progress
     if progress > final:
         return "the car has crossed the finish line: no slipstream after it (# 8.6)"
