@@ -161,21 +161,7 @@ def _utility(c: str) -> float:
     return value + 2.5 * plus - 1.0 * heat
 
 
-class _Row(dict[int, float]):
-    """``_TrackPlan.value`` by speed for one start, Engine, gear and adrenaline: a speed not asked before is
-    computed on first use (``__missing__``), so the planner's loop is one dict look-up per speed."""
-
-    __slots__ = ("args", "tp")
-
-    def __init__(self, tp: _TrackPlan, p: int, engine: int, gear: int, adrenaline: bool) -> None:
-        super().__init__()
-        self.tp = tp
-        self.args = (p, engine, gear, adrenaline)
-
-    def __missing__(self, speed: int) -> float:
-        p, engine, gear, adrenaline = self.args
-        v = self[speed] = self.tp.value(p, speed, engine, gear, adrenaline)
-        return v
+ROW = 32  # speeds kept in a plan's value row (TrackPlan.row); faster plays are valued directly
 
 
 class PlanMemo:
@@ -260,7 +246,7 @@ class _TrackPlan:
         self.overheat = [extra for _, _, extra in lines]
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
-        self.rows: dict[tuple[int, int, int, bool], _Row] = {}
+        self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
         self.plans = PlanMemo()  # HeuristicBot._plan's, by what it reads
         self.ends: dict[tuple[int, ...], float] = {}  # HeuristicBot._end_value's, by what it reads
         # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
@@ -319,8 +305,10 @@ class _TrackPlan:
         self.outcomes[key] = value
         return value
 
-    def row(self, p: int, engine: int, gear: int, adrenaline: bool) -> _Row:
-        """``value`` by speed for one start, Engine and gear (a dict filled as speeds are asked)."""
+    def row(self, p: int, engine: int, gear: int, adrenaline: bool) -> list[float | None]:
+        """``value`` by speed (``0 .. ROW - 1``) for one start, Engine and gear: a list filled as speeds are asked
+        (None: not asked yet; a faster play, a pile of "+" flips, is valued directly). A list, not a dict with
+        ``__missing__``: a list's look-up is the interpreter's fastest and its row a third of the memory."""
         key = (p, engine, gear, adrenaline)
         hit = self.rows.get(key)
         if hit is not None:
@@ -328,7 +316,8 @@ class _TrackPlan:
         if len(self.rows) > 200_000:
             self.rows.clear()
             self.outcomes.clear()
-        row = self.rows[key] = _Row(self, p, engine, gear, adrenaline)
+        row: list[float | None] = [None] * ROW
+        self.rows[key] = row
         return row
 
     def value(self, p: int, speed: int, engine: int, gear: int, adrenaline: bool) -> float:
@@ -683,7 +672,12 @@ class HeuristicBot:
                     score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
                     score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
                 elif k == 0:
-                    score = row[base] + (keep + w_stress * k - w_card * base)
+                    v = row[base] if base < ROW else None
+                    if v is None:
+                        v = tp.value(p, base, engine, g, adrenaline)
+                        if base < ROW:
+                            row[base] = v
+                    score = v + (keep + w_stress * k - w_card * base)
                 else:
                     dist = sums.get(k)
                     if dist is None:
@@ -692,7 +686,13 @@ class HeuristicBot:
                         dist = sums[k] = _flip_sums(flips, k)
                     score = 0.0
                     for extra, prob in dist:
-                        score += prob * row[base + extra]
+                        s = base + extra
+                        v = row[s] if s < ROW else None
+                        if v is None:
+                            v = tp.value(p, s, engine, g, adrenaline)
+                            if s < ROW:
+                                row[s] = v
+                        score += prob * v
                     score += keep + w_stress * k - w_card * base
                 if score > best_score:
                     best_score = score

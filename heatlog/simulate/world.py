@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..bots import Bot, Options, random_bot
+from ..collector import collector_paused
 from ..engine import RaceState, Waiting, apply, closing_event, go_on, waiting_for
 from ..engine.events import CHANCE
 from ..engine.game import module_chance_event
@@ -112,16 +113,18 @@ def play(
     every event is applied (tests use it to check invariants as the race goes).
 
     ``race_started`` may start from an open-mode position (``"position"``: a what-if from any point of a
-    race); the simulator then plays on from there. ``grid``: the starting order instead of a random one."""
+    race); the simulator then plays on from there. ``grid``: the starting order instead of a random one.
+    The cycle collector is paused while the race is played (:mod:`heatlog.collector`)."""
     state = apply(None, race_started)
     events = [race_started]
-    if watch is not None:
-        watch(state, race_started)
-        for ev in _drive(state, bots, random.Random(seed), grid):
-            events.append(ev)
-            watch(state, ev)
-    else:
-        events.extend(_drive(state, bots, random.Random(seed), grid))
+    with collector_paused():
+        if watch is not None:
+            watch(state, race_started)
+            for ev in _drive(state, bots, random.Random(seed), grid):
+                events.append(ev)
+                watch(state, ev)
+        else:
+            events.extend(_drive(state, bots, random.Random(seed), grid))
     return events, state
 
 
