@@ -131,6 +131,12 @@ class Catalogue:
             return f'"{token}"'
         return card.name
 
+    def named(self, token: str) -> str:
+        """How refusals name one card so that copies of a kind are told apart: Heat, Stress, a quoted speed
+        ("4"), an upgrade's name with its token (Suspension U34)."""
+        name = self.name(token)
+        return name if token in _BASE_TOKENS or token not in self.token_set else f"{name} {token}"
+
     def label(self, token: str) -> str:
         """How narration shows a card: its name (Heat, Stress, an upgrade), a speed card as its token."""
         card = self[token] if token in self.token_set else None
@@ -147,6 +153,7 @@ def _load_base() -> Catalogue:
 
 
 BASE_CATALOGUE = _load_base()
+_BASE_TOKENS = BASE_CATALOGUE.token_set
 _base = BASE_CATALOGUE
 
 # The base cards' meanings, derived from the data file (the names the engine and its callers have always used).

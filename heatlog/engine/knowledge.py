@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .cards import BASE_CATALOGUE, HEAT
+from .cards import BASE_CATALOGUE, HEAT, Catalogue
 from .state import Car, Counts, counts, expand
 
 
@@ -43,8 +43,8 @@ def card_name(c: str) -> str:
     return BASE_CATALOGUE.name(c)  # Heat, Stress, or the quoted token
 
 
-def _amount(n: int, c: str) -> str:
-    return f"{n} {card_name(c)}"
+def _amount(n: int, c: str, name: Callable[[str], str] = card_name) -> str:
+    return f"{n} {name(c)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +133,11 @@ class Knowledge:
         return self.unseen[card] - self._rest_min(card)
 
     @staticmethod
-    def why_not_in_hand_of(car: Car, cards: list[str]) -> str | None:
+    def why_not_in_hand_of(car: Car, cards: list[str], catalogue: Catalogue | None = None) -> str | None:
         """``Knowledge.of(car).why_not_in_hand(cards)``, answered at once when the hand is known and holds the
         cards (open mode: the deck is then known exactly, so the hand holds them iff it has them) — for the
-        hot path; the deduction itself words every refusal."""
+        hot path; the deduction itself words every refusal, naming the cards by ``catalogue`` (the race's:
+        an upgrade by its name and token) or, without one, by the base game's."""
         hand = car.hand
         if hand is not None:
             for c in cards:  # at most a hand's worth: counting in the list beats building a multiset
@@ -144,7 +145,7 @@ class Knowledge:
                     break
             else:
                 return None
-        return Knowledge.of(car).why_not_in_hand(cards)
+        return Knowledge.of(car).why_not_in_hand(cards, catalogue.named if catalogue is not None else card_name)
 
     @staticmethod
     def most_in_hand(car: Car, card: str) -> int:
@@ -171,8 +172,9 @@ class Knowledge:
 
     # ------------------------------------------------------------------ reasons, in words
 
-    def why_not_in_hand(self, cards: list[str]) -> str | None:
-        """Why the hand cannot hold ``cards``, or None when some arrangement allows it."""
+    def why_not_in_hand(self, cards: list[str], name: Callable[[str], str] = card_name) -> str | None:
+        """Why the hand cannot hold ``cards``, or None when some arrangement allows it (``name``: how cards are
+        named, e.g. by the race's catalogue)."""
         need = _tally(cards, self.unseen)
         if self.hand_can_hold(need):
             return None
@@ -180,24 +182,24 @@ class Knowledge:
             return f"the hand holds only {self.hand_size} cards"
         for c in need:
             if c not in self.unseen:
-                return f"only 0 {card_name(c)} are unseen (deck and hand), not {need[c]}"
+                return f"only 0 {name(c)} are unseen (deck and hand), not {need[c]}"
         for c in self.unseen:
             if self.hand_known and need.get(c, 0) > self.hand_max(c):
                 have = self.hand_max(c)
-                return f"only {have} {card_name(c)} {'is' if have == 1 else 'are'} in the hand, not {need.get(c, 0)}"
+                return f"only {have} {name(c)} {'is' if have == 1 else 'are'} in the hand, not {need.get(c, 0)}"
         for c in self.top:
             if need.get(c, 0) > self.unseen[c]:
                 have = self.unseen[c]
-                return f"only {have} {card_name(c)} can be in the hand, not {need[c]}: {self._top_words()}"
+                return f"only {have} {name(c)} can be in the hand, not {need[c]}: {self._top_words(name)}"
         for c in self.unseen:
             if need.get(c, 0) > self.unseen[c]:
                 have = self.unseen[c]
                 verb = "is" if have == 1 else "are"
-                return f"only {have} {card_name(c)} {verb} unseen (deck and hand), not {need[c]}"
+                return f"only {have} {name(c)} {verb} unseen (deck and hand), not {need[c]}"
         for c in self.unseen:
             if need.get(c, 0) > self.hand_max(c):
-                return f"at most {self.hand_max(c)} {card_name(c)} can be in the hand: {self._deck_words(c)}"
-        return f"the hand cannot hold {' '.join(cards)} together: {self._deck_words(None)}"
+                return f"at most {self.hand_max(c)} {name(c)} can be in the hand: {self._deck_words(c, name)}"
+        return f"the hand cannot hold {' '.join(cards)} together: {self._deck_words(None, name)}"
 
     def why_not_on_deck(self, card: str, name: Callable[[str], str] = card_name) -> str | None:
         """Why ``card`` cannot be the next card of the deck, or None (``name``: how cards are named, e.g. by the
@@ -207,10 +209,10 @@ class Knowledge:
         if self.top:
             return f"the top card of the deck is {name(self.top[-1])}, not {name(card)}: {self._top_words(name)}"
         if self.unseen[card] == 0:
-            return f"no {card_name(card)} can be in the deck: all are accounted for"
-        return f"no {card_name(card)} can be in the deck: {self._deck_words(card)}"
+            return f"no {name(card)} can be in the deck: all are accounted for"
+        return f"no {name(card)} can be in the deck: {self._deck_words(card, name)}"
 
-    def why_not_cluttered(self, cards: list[str], gear: int) -> str | None:
+    def why_not_cluttered(self, cards: list[str], gear: int, name: Callable[[str], str] = card_name) -> str | None:
         """# 13.1: a reveal with Heat claims a cluttered hand: fewer than ``gear`` playable cards, all of them
         revealed, the rest of the hand Heat. Why no arrangement gives such a hand, or None."""
         heat = cards.count(HEAT)
@@ -233,22 +235,23 @@ class Knowledge:
             )
         if reasons:
             return "; ".join(reasons)
-        return f"the hand cannot be {' '.join(expand(hand))}: {self._deck_words(None)}"
+        return f"the hand cannot be {' '.join(expand(hand))}: {self._deck_words(None, name)}"
 
     def _top_words(self, name: Callable[[str], str] = card_name) -> str:
         """The known top cards, in words (top first)."""
         cards = ", ".join(name(c) for c in reversed(self.top))
         return f"a Refresh put {cards} back on top of the deck, face known (the table saw it)"
 
-    def _deck_words(self, card: str | None) -> str:
+    def _deck_words(self, card: str | None, name: Callable[[str], str] = card_name) -> str:
         if self.top:  # the rest of the deck, under the known top cards
             rest = Knowledge(self.unseen, self.cap, self.hand_size, self.deck_size, self.hand_known)
-            return f"{self._top_words()}; under {'them' if len(self.top) > 1 else 'it'}, {rest._deck_words(card)}"
+            under = rest._deck_words(card, name)
+            return f"{self._top_words(name)}; under {'them' if len(self.top) > 1 else 'it'}, {under}"
         known = self.deck_known()
         if known is not None:
             return f"the {self.deck_size}-card deck is exactly {' '.join(expand(known)) or 'empty'}"
         if card is not None and self.deck_min(card) > 0:
-            return f"the {self.deck_size}-card deck must hold {_amount(self.deck_min(card), card)}"
+            return f"the {self.deck_size}-card deck must hold {_amount(self.deck_min(card), card, name)}"
         if card is not None:
             return (
                 f"the {self.deck_size}-card deck was shuffled from a discard pile holding "

@@ -149,19 +149,14 @@ def _out_of_turn(state: RaceState, ev: Event, car: Car, what: str) -> IllegalEve
     return _illegal(state, ev, f"it is {turn.car}'s turn, not {car.name}'s", "2.4")
 
 
-def _has_in_hand(car: Car, cards: list[str]) -> str | None:
-    """Why the hand cannot hold ``cards``, or None: the one joint deduction (knowledge.py, # 1.7)."""
-    return Knowledge.why_not_in_hand_of(car, cards)
+def _has_in_hand(state: RaceState, car: Car, cards: list[str]) -> str | None:
+    """Why the hand cannot hold ``cards``, or None: the one joint deduction (knowledge.py, # 1.7), its words
+    naming the cards as the race's catalogue does (an upgrade by its name and token)."""
+    return Knowledge.why_not_in_hand_of(car, cards, state.cards)
 
 
 def _card_name(state: RaceState, c: str) -> str:
     return state.cards.name(c)  # Heat, Stress, an upgrade's name, or the quoted token: the race's catalogue
-
-
-def _named(state: RaceState, c: str) -> str:
-    """A card in words that tell copies of a kind apart: an upgrade's name with its token (Suspension U34)."""
-    name = state.cards.name(c)
-    return name if c in BASE_CATALOGUE.token_set else f"{name} {c}"
 
 
 def _remove_from_hand(car: Car, cards: list[str]) -> None:
@@ -198,7 +193,7 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
                 "5.2",
             )
     else:
-        why = Knowledge.of(car).why_not_on_deck(card, lambda c: _named(state, c))
+        why = Knowledge.of(car).why_not_on_deck(card, state.cards.named)
         if why:
             rule = "18.21" if car.deck_top else "1.1" if car.pool[card] == 0 else "5.6"
             raise _illegal(state, ev, why, rule)
@@ -522,7 +517,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
                     raise _illegal(
                         state,
                         ev,
-                        f"a Refresh put {_named(state, c)} back on top of {car.name}'s deck: the draw takes it "
+                        f"a Refresh put {state.cards.named(c)} back on top of {car.name}'s deck: the draw takes it "
                         "first",
                         "18.21",
                     )
@@ -666,7 +661,7 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
             f"in gear {car.gear} play exactly {car.gear} card{'s' if car.gear > 1 else ''}, not {len(cards)}",
             "4.1",
         )
-    why = _has_in_hand(car, cards)
+    why = _has_in_hand(state, car, cards)
     if why:
         raise _illegal(state, ev, f"{car.name} cannot play {_fmt(cards)}: {why}", "4.1")
     heat = cards.count(HEAT)
@@ -684,7 +679,8 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
             if len(cards) - heat != playable:
                 raise _illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
         else:
-            why = Knowledge.of(car).why_not_cluttered(cards, car.gear)  # # 13.1, one joint deduction
+            # # 13.1, one joint deduction
+            why = Knowledge.of(car).why_not_cluttered(cards, car.gear, state.cards.named)
             if why:
                 raise _illegal(state, ev, f"{car.name} cannot claim a cluttered hand: {why}", "13.1")
 
@@ -894,7 +890,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
         raise _illegal(
             state, ev, f"gear {turn.gear} allows {left} more cooldown this turn{more}, not {n}{extra}", "7.2"
         )
-    why = _has_in_hand(car, [HEAT] * n)
+    why = _has_in_hand(state, car, [HEAT] * n)
     if why:
         raise _illegal(state, ev, f"cooldown takes Heat from the hand: {why}", "7.3")
     _remove_from_hand(car, [HEAT] * n)
@@ -1189,7 +1185,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, f"{_card_name(state, bad[0])} cannot be discarded from the hand", "11.1")
     # Before the corners a spinout may still put Stress into the hand (# 10.3) that an event lets go (# 21.8,
     # event 17): those are checked once the step is reached, below.
-    why = _has_in_hand(car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
+    why = _has_in_hand(state, car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:
@@ -1204,7 +1200,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     if turn.sub != DISCARD:
         raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
     _no_tunnel_discard(state, ev, car)  # # 22.6: where the car is when it would discard (after its move)
-    why = _has_in_hand(car, cards)
+    why = _has_in_hand(state, car, cards)
     if why:
         raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
     _remove_from_hand(car, cards)

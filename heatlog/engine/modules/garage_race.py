@@ -515,7 +515,7 @@ def stress_reduced(state: RaceState, ev: Event) -> None:
     allowed = sum(g.n(turn.played[i], "reduce") for i in picks)
     if n > allowed:
         raise R._illegal(state, ev, f"the Reduce Stress named allows {allowed}, not {n}", "18.15")
-    why = R._has_in_hand(car, [STRESS] * n)
+    why = R._has_in_hand(state, car, [STRESS] * n)
     if why:
         raise R._illegal(state, ev, f"Reduce Stress discards Stress from the hand: {why}", "18.15")
     R._remove_from_hand(car, [STRESS] * n)
@@ -835,7 +835,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
     card = g.card(token)
     if card is None or not symbol(card, "direct"):
         raise R._illegal(state, ev, f"{token!r} has no Direct Play symbol", "18.19")
-    why = R._has_in_hand(car, [token])
+    why = R._has_in_hand(state, car, [token])
     if why:
         raise R._illegal(state, ev, f"{car.name} cannot Direct-Play {token}: {why}", "18.19")
     accelerate = ev.get("accelerate", False)

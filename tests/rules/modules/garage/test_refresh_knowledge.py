@@ -435,3 +435,22 @@ def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers
             s.answer("n")
         q = s.question
         assert (q.kind, q.car) == ("discard", "A") and "f = refresh Suspension 4" in q.prompt
+
+
+def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name_and_token() -> None:
+    """The hand checks (reveal, play, cooldown, discard: one deduction, # 1.7) word a refusal with the race's card
+    catalogue: an upgrade is named as the table knows it (its name and token), not by its token alone."""
+    pos = start_position(HAND, gear=2)  # table mode: A's hand is private; its one U22 (Fuel) is unseen
+    state = fold([started(pos), *round_1([], [], gear=2)[:4]])
+    name = state.cards.name("U22")
+    assert name not in ("", '"U22"')
+    with pytest.raises(IllegalEvent) as info:
+        apply(state.copy(), ev("cards_revealed", car="A", cards=["U22", "U22"]))  # a second copy
+    why = str(info.value).split("cannot play U22 U22: ")[1]  # (the input itself is quoted before it)
+    assert why == f"only 1 {name} U22 is unseen (deck and hand), not 2 (# 4.1)", why
+    a = state.cars["A"]
+    assert f"{name} U22" in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"], state.cards) or "")
+    assert '"U22"' in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"]) or "")  # without the race's cards: a token
+    assert Knowledge.of(a).why_not_in_hand(["1", "1", "1"], state.cards.named) == Knowledge.of(a).why_not_in_hand(
+        ["1", "1", "1"]
+    )  # a base card is named the same either way
