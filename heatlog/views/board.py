@@ -21,6 +21,7 @@ from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
+from .garage import card_name
 from .listing import wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
@@ -212,6 +213,14 @@ def hand_text(car: Car) -> str:
     return str(car.hand_size) if car.hand is not None else f"{car.hand_size}?"
 
 
+def deck_text(state: RaceState, car: Car) -> str:
+    """The deck as a table sees it: its size, and the cards a Refresh put back on top, face known (# 18.21,
+    MA15), top first."""
+    if not car.deck_top:
+        return str(car.deck_size)
+    return f"{car.deck_size}, top {', '.join(card_name(state, c) for c in reversed(car.deck_top))}"
+
+
 TURN_COLUMNS = ("car", "gear", "played", "flips", "speed", "move", "slip", "corners", "spin")
 STAND_COLUMNS = ("car", "lap", "spot", "Eng", "hand", "deck", "disc")
 WIDE = 100  # narrower consoles get two tables (what each car did, where each car stands)
@@ -297,7 +306,7 @@ def cars_table(
             *(
                 ("-", "-", "-", "-")
                 if c.legend
-                else (str(c.engine), hand_text(c), str(c.deck_size), str(len(c.discard)))
+                else (str(c.engine), hand_text(c), deck_text(state, c), str(len(c.discard)))
             ),
         ]
         table.add_row(*(row[i] for i in keep))
@@ -423,7 +432,7 @@ def car_round_lines(rv: RoundView, car: str, *, of: int | None = None) -> list[t
         heat_in_hand = f", {c.hand.get('H', 0)} Heat in hand" if c.hand is not None else ""
         out.append(
             (
-                f"  Engine {c.engine} Heat{change}{heat_in_hand} · hand {hand} · deck {c.deck_size}"
+                f"  Engine {c.engine} Heat{change}{heat_in_hand} · hand {hand} · deck {deck_text(state, c)}"
                 f" · discard {len(c.discard)}",
                 "",
             )

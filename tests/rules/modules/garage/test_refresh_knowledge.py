@@ -454,3 +454,32 @@ def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name_and_tok
     assert Knowledge.of(a).why_not_in_hand(["1", "1", "1"], state.cards.named) == Knowledge.of(a).why_not_in_hand(
         ["1", "1", "1"]
     )  # a base card is named the same either way
+
+
+
+def test_18_21_boards_show_the_card_known_on_top_of_the_deck(refreshed_log: list[Event], tmp_path: Path) -> None:
+    """The table saw the Refresh card go back on top of the deck (MA15): ``heatlog show`` and the replay page (in
+    Chromium) show it beside the deck's size, named as the table knows it; a deck with nothing known on top shows
+    its size alone."""
+    import browser
+    from edges import run
+
+    from heatlog.views.board import deck_text
+
+    state = fold(refreshed_log[:-1])
+    a, p = state.cars["A"], state.cars["P"]
+    assert deck_text(state, a) == f"{a.deck_size}, top Suspension 4" and deck_text(state, p) == str(p.deck_size)
+    db = tmp_path / "race.db"
+    with RaceLog(db) as log:
+        race = log.new_race(refreshed_log[0])
+        for e in refreshed_log[1:-1]:
+            log.append(race, e)
+    shown = run("show", db=db)
+    assert shown.returncode == 0, shown
+    assert f"{a.deck_size}, top Suspension 4" in shown.stdout, shown.stdout
+    page = tmp_path / "race.html"
+    made = run("replay", "--html", str(page), db=db)
+    assert made.returncode == 0, made
+    dom = browser.dump_dom(page.as_uri() + "#round=1")
+    assert f"{a.deck_size}, top Suspension 4</td>" in dom
+    assert dom.count("top Suspension") == 1  # P's deck: its size alone
