@@ -12,7 +12,11 @@
   and Engine hold exactly the car's cards: the starting deck of the circuit, the Engine's Heat and the Stress
   taken at spinouts (# 1.2, 10.3, 17.2; the race's ``Rules.starting_deck``, which holds a Garage car's drafted
   upgrades instead of the Starting Upgrades, # 18.1; ``Rules.engine_heat``; a weather tile's start effect,
-  # 20.3).
+  # 20.3). In a championship race, what only the race's history decides is checked as far as a position can
+  say it (asked of the championship module: ``position_cards``): each sponsorship card is in one car's cards,
+  the sponsorship deck's supply or its used pile, once (# 21.4, 21.7, MC7), whichever car drew it; with event 18
+  a car holds its own Heat less at most one per non-final lap completed (MA23); a car eliminated by event 10
+  may still be in the order of the round it left in (MA21).
 - The engine can build a state from it (spots are not shared, counts agree).
 """
 
@@ -115,9 +119,14 @@ def _order_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         if order or adrenaline:
             yield "order", f"a race in its {state.phase} phase has no round order or adrenaline yet"
         return
-    racing = [n for n in state.cars if n not in state.hall_of_fame or n in state.finished_round]
-    if sorted(order) != sorted(racing):
-        yield "order", f"must list every car still racing once ({', '.join(racing)}), not {', '.join(order) or 'none'}"
+    # A car eliminated (event 10, MA21) is out of the race, but stays in the order of the round it left in.
+    out = set(state.eliminated)
+    racing = [n for n in state.cars if (n not in state.hall_of_fame or n in state.finished_round) and n not in out]
+    if sorted(n for n in order if n not in out) != sorted(racing):
+        also = f" (and may list a car eliminated this round, MA21: {', '.join(state.eliminated)})" if out else ""
+        yield "order", (
+            f"must list every car still racing once ({', '.join(racing)}){also}, not {', '.join(order) or 'none'}"
+        )
         return
     if _at_round_start(state) and not state.shifts:
         derived, _ = round_order(state)
@@ -145,6 +154,13 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
     tile = weather.tiles[state.weather_tile] if weather is not None and state.weather_tile is not None else None
     if tile is not None:
         from .engine.modules.weather import owned_after_start  # (the module loads with a race that lists it)
+    season = None
+    if "championship" in state.rules.modules:  # (the module loads with a race that lists it)
+        from .engine.modules.championship import heat_removable, position_cards
+
+        season = position_cards(state)
+    sponsors = season.sponsors if season is not None else {}
+    all_held: Counter[str] = Counter()  # the sponsorship cards in every car's cards
     for i, (d, car) in enumerate(zip(pos["cars"], state.cars.values(), strict=True)):
         if car.legend:
             continue  # a Legend has no cards (# 19.3)
@@ -161,12 +177,31 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         held.update(car.discard)
         held.update(car.play_area)
         held[HEAT] += car.engine
-        wrong = [c for c in state.cards.tokens if held[c] != owned[c]]
-        if wrong:
-            parts = ", ".join(f"{held[c]} × {c} (owns {owned[c]})" for c in wrong)
+        for c in sponsors:  # which car drew which is the race's history: checked over the race, below
+            all_held[c] += held[c]
+        parts = []
+        for c in state.cards.tokens:
+            if held[c] == owned[c] or c in sponsors:
+                continue
+            if c == HEAT and season is not None and season.lap_heat_removed:  # event 18 (MA23)
+                gone = heat_removable(state, car)
+                if owned[c] - gone <= held[c] <= owned[c]:
+                    continue
+                parts.append(f"{held[c]} × {c} (owns {owned[c]}, less at most {gone} removed by event 18, MA23)")
+            else:
+                parts.append(f"{held[c]} × {c} (owns {owned[c]})")
+        if parts:
             yield f"cars[{i}]", (
-                f"{car.name}'s deck, hand, discard pile, Play Area and Engine hold {parts}: a car holds exactly "
-                "its own cards (# 1.2)"
+                f"{car.name}'s deck, hand, discard pile, Play Area and Engine hold {', '.join(parts)}: a car holds "
+                "exactly its own cards (# 1.2)"
             )
         if d.get("committed") is not None and Counter(d["committed"]) - Counter(d.get("hand") or d["unseen"]):
             yield f"cars[{i}].committed", "holds cards that are not in the car's hand"
+    deck = state.sponsor_deck
+    for c, copies in sponsors.items():  # # 21.4, 21.7, MC7: every copy in a car's cards, the supply or the used pile
+        supply, used = deck.supply.get(c, 0), deck.used.get(c, 0)
+        if all_held[c] + supply + used != copies:
+            yield "sponsor_deck", (
+                f"the race's sponsorship deck has {copies} × {c}, but the cars hold {all_held[c]}, its supply "
+                f"{supply} and its used pile {used} (# 21.4, 21.7)"
+            )

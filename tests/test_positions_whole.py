@@ -223,3 +223,93 @@ def test_a_weather_race_s_cars_own_the_cards_its_tile_gave_them() -> None:
         car = fewer["cars"][1]
         car["engine"] = car["engine"] + 1
         refused(fewer, "cars[1]", "H (owns")
+
+
+@pytest.fixture(scope="module")
+def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, Any]]]:
+    """The races of a simulated Garage season (sponsorship cards dealt at set-up and earned, # 21.4, 21.7) whose
+    events are 18 (a Heat card leaves the game per non-final lap, MA23) and 10 (a spinout eliminates, MA21)."""
+    from heatlog.racelog import RaceLog
+    from heatlog.season import season_view, simulate_season
+
+    with RaceLog(tmp_path_factory.mktemp("season") / "s.db") as log:
+        season = simulate_season(log, cars=3, seed=2, races=[("usa", 18), ("italy", 10)], garage={"upgrades": "all"})
+        return [[e.event for e in log.store.events(sr.race)] for sr in season_view(log, season).races]
+
+
+def test_every_position_of_a_championship_race_passes_and_plays_on_to_the_same_end(
+    tmp_path: Path, season_races: list[list[dict[str, Any]]]
+) -> None:
+    """# 21.4, 21.7, MA21, MA23: which car drew which sponsorship card, the Heat event 18 took and the car event 10
+    took off the track are the race's history, which a position does not carry; every position of the races
+    (open and as the table saw them) passes, and a race started from one plays on to the state the whole race
+    ended in."""
+    from heatlog.engine import replay
+    from heatlog.racelog import RaceLog
+    from heatlog.races import start_race
+
+    events_18, events_10 = season_races
+    assert any(e["type"] == "sponsor_drawn" for e in events_18)  # cards dealt and earned
+    state, removed = None, False
+    for ev in events_18:
+        state = apply(state, ev, atomic=False)
+        removed = removed or any(t.heat_removed for t in state.turns)
+    assert removed, "event 18 should take Heat cards in the seed's race 1"
+    assert replay(events_10).eliminated, "the seed's race 2 should eliminate a car (event 10)"
+    dealt = 0
+    for events in season_races:
+        for events_ in (events, open_to_table(events)):
+            every = positions(events_)
+            dealing = [pos for pos in every if pos["phase"] == "sponsors"]  # the set-up deal of # 21.4
+            dealt += len(dealing)
+            for pos in every[::3] + dealing:
+                assert list(position_problems(json.loads(json.dumps(pos)))) == []
+        cut = len(events) // 2
+        path = tmp_path / "pos.json"
+        path.write_text(json.dumps(state_to_position(replay(events[:cut]))))
+        with RaceLog(tmp_path / f"race-{cut}.db") as log:
+            race = start_race(log, track="usa", cars=[], mode="open", from_position=path)
+            for ev in events[cut:]:
+                log.append(race, ev)
+            assert state_to_position(log.project(race).state) == state_to_position(replay(events))
+    assert dealt  # positions of the sponsorship deal at set-up (the schema's phase "sponsors")
+
+
+def test_a_championship_position_still_holds_every_card_once(season_races: list[list[dict[str, Any]]]) -> None:
+    """# 21.4, 21.7, MC7: a sponsorship card is in one car's cards, the supply or the used pile, once; # 1.2, MA23:
+    a car of an event-18 race holds its own Heat, less at most one per non-final lap it completed."""
+    from heatlog.engine import replay
+
+    events = season_races[0]
+    pos = json.loads(json.dumps(state_to_position(replay(events[: len(events) * 3 // 4]))))
+    assert list(position_problems(pos)) == []
+    sponsor = next(c for c in pos["sponsor_deck"]["supply"] if pos["sponsor_deck"]["supply"][c])
+    extra = copy.deepcopy(pos)
+    extra["cars"][0]["discard"].append(sponsor)  # a copy from nowhere
+    refused(extra, "sponsor_deck", "sponsorship deck has", f"× {sponsor}", "(# 21.4, 21.7)")
+    taken = copy.deepcopy(pos)
+    taken["sponsor_deck"]["supply"][sponsor] -= 1  # a copy gone from the supply without a car drawing it
+    refused(taken, "sponsor_deck", f"× {sponsor}")
+    moved = copy.deepcopy(pos)  # a card drawn by one car or another: the race's history, not the position's
+    moved["cars"][1]["discard"].append(sponsor)
+    moved["sponsor_deck"]["supply"][sponsor] -= 1
+    assert list(position_problems(moved)) == []
+    state = replay(events[: len(events) * 3 // 4])
+    car = next(c for c in state.cars.values() if state.laps_done(c) >= 1)
+    i = list(state.cars).index(car.name)
+    # Heat added to its Engine: accepted while it puts back no more than event 18 can have taken, then refused
+    gone = min(state.laps_done(car), state.laps - 1)
+    more = copy.deepcopy(pos)
+    for _ in range(gone + 1):
+        more["cars"][i]["engine"] += 1
+        problems = list(position_problems(more))
+        if problems:
+            break
+    assert problems and problems[0][0] == f"cars[{i}]" and "removed by event 18, MA23" in problems[0][1], problems
+    fewer = copy.deepcopy(pos)  # and Heat taken from it: refused once it is more than event 18 can have taken
+    for _ in range(fewer["cars"][i]["engine"]):
+        fewer["cars"][i]["engine"] -= 1
+        problems = list(position_problems(fewer))
+        if problems:
+            break
+    assert problems and "removed by event 18, MA23" in problems[0][1], problems

@@ -890,6 +890,35 @@ def sponsors_held(state: RaceState, car: Car) -> list[str]:
     return sorted(held)
 
 
+@dataclass(frozen=True, slots=True)
+class PositionCards:
+    """What a position of a championship race may hold beyond a car's own starting cards, for the position check
+    (heatlog/positions.py): where the race's own history, which a position does not carry, decides it."""
+
+    # The sponsorship cards (# 21.4, 21.7, MA30) once the race's sponsorship deck is made: dealt at set-up and
+    # earned in the race, one-time cards gone to its used pile (MC7). Which car drew which is history, so they are
+    # checked over the race: every copy is in a car's cards, the supply or the used pile (token -> copies).
+    sponsors: Mapping[str, int]
+    # Event 18 (MA23): one Heat card leaves the game at step 8 of the turn a car completes a non-final lap, when
+    # the car has one anywhere; so a car holds its own Heat less at most one per such lap.
+    lap_heat_removed: bool
+
+
+def position_cards(state: RaceState) -> PositionCards | None:
+    """:class:`PositionCards` of a championship race; None in any other race."""
+    if "championship" not in state.rules.modules:
+        return None
+    block = ChampionshipBlock.from_dict(state.rules.options.get("championship"))
+    deck = state.sponsor_deck
+    return PositionCards(dict(block.sponsors) if deck is not None else {}, block.event.lap_heat_removed)
+
+
+def heat_removable(state: RaceState, car: Car) -> int:
+    """Event 18 (MA23): the most Heat cards ``car`` can have lost to the event so far (one per non-final lap
+    completed)."""
+    return min(state.laps_done(car), state.laps - 1)
+
+
 def draft_leftovers(events: Sequence[Event]) -> dict[str, int] | None:
     """The Garage cards a season race's draft put in the box (# 18.5: what is left of the market, and the upgrade
     the first picker gave back, # 21.2), from the race's draft events; None when a market was recorded by its
