@@ -310,6 +310,33 @@ def start_race(
     return race
 
 
+def deal_cards(
+    c: Car,
+    spec: dict[str, Any],
+    mode: str,
+    hand: list[str],
+    deck_top_first: list[str],
+    parse: Any,
+    tokens: tuple[str, ...] | None = None,
+) -> None:
+    """Give a built board's car ``spec``'s cards: the hand, the deck (top first), the discard pile (``parse``d),
+    gear (1) and Engine (6); ``tokens``: the race's card tokens (the base cards by default). In table mode the
+    hand and the deck's order are unknown; a built board has no memory of past reshuffles (table mode bounds only
+    the pool)."""
+    known = counts if tokens is None else (lambda xs: counts(xs, tokens))
+    c.gear = spec.get("gear", 1)
+    c.engine = spec.get("engine", 6)
+    c.pool = known(hand + deck_top_first)
+    c.hand = known(hand) if mode == "open" else None
+    c.hand_size = len(hand)
+    c.deck = list(reversed(deck_top_first)) if mode == "open" else None
+    c.deck_max = None
+    c.deck_size = len(deck_top_first)
+    c.discard = parse(spec.get("discard", ""))
+    c.play_area = []
+    c.committed = None
+
+
 DEFAULT_HAND = "1234123"
 PARKED = "0123412"  # a hand holding the 0: a car that plays "0" in gear 1 stays where it is (# 4.3)
 DEFAULT_DECK = "4123412341234"
@@ -336,19 +363,7 @@ def board(
     st.spots.clear()
     for name, spec in cars.items():
         c = st.cars[name]
-        hand = cards(spec.get("hand", DEFAULT_HAND))
-        dk = cards(spec.get("deck", DEFAULT_DECK))
-        c.gear = spec.get("gear", 1)
-        c.engine = spec.get("engine", 6)
-        c.pool = counts(hand + dk)
-        c.hand = counts(hand) if mode == "open" else None
-        c.hand_size = len(hand)
-        c.deck = list(reversed(dk)) if mode == "open" else None
-        c.deck_max = None  # a built board has no memory of past reshuffles (table mode bounds only the pool)
-        c.deck_size = len(dk)
-        c.discard = cards(spec.get("discard", ""))
-        c.play_area = []
-        c.committed = None
+        deal_cards(c, spec, mode, cards(spec.get("hand", DEFAULT_HAND)), cards(spec.get("deck", DEFAULT_DECK)), cards)
         c.progress = spec["at"]
         c.lane = spec.get("lane") or st.track.race_lane(c.progress)
         c.finished = bool(spec.get("finished", False))

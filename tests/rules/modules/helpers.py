@@ -8,11 +8,10 @@ from typing import Any
 
 from heatlog.engine import apply, start_round
 from heatlog.engine.cards import HAND_SIZE
-from heatlog.engine.state import counts
 from heatlog.module_data import legends_module, weather_module
 from heatlog.tracks import load_track_data
 
-from ..conftest import DEFAULT_DECK, DEFAULT_HAND, Race, cards, deck, ev
+from ..conftest import DEFAULT_DECK, DEFAULT_HAND, Race, cards, deal_cards, deck, ev
 
 LEGEND_COLOURS = ("black", "blue", "green", "red", "gray", "yellow")
 
@@ -118,19 +117,8 @@ def module_board(
     for name, spec in cars.items():
         c = st.cars[name]
         if not c.legend:
-            hand = cards(spec.get("hand", DEFAULT_HAND))
-            dk = cards(spec.get("deck", DEFAULT_DECK))
-            c.gear = spec.get("gear", 1)
-            c.engine = spec.get("engine", 6)
-            c.pool = counts(hand + dk)
-            c.hand = counts(hand) if mode == "open" else None
-            c.hand_size = len(hand)
-            c.deck = list(reversed(dk)) if mode == "open" else None
-            c.deck_max = None
-            c.deck_size = len(dk)
-            c.discard = cards(spec.get("discard", ""))
-            c.play_area = []
-            c.committed = None
+            hand, dk = cards(spec.get("hand", DEFAULT_HAND)), cards(spec.get("deck", DEFAULT_DECK))
+            deal_cards(c, spec, mode, hand, dk, cards)
         c.progress = spec["at"]
         c.lane = spec.get("lane") or st.track.race_lane(c.progress)
         key = (st.track.space_of(c.progress), c.lane)

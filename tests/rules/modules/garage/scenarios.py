@@ -11,10 +11,9 @@ from typing import Any
 
 from heatlog.engine import apply
 from heatlog.engine.rules import start_round
-from heatlog.engine.state import counts
 from heatlog.races import race_started_event
 
-from ...conftest import TRACK, Race, ev
+from ...conftest import TRACK, Race, deal_cards, ev
 from ..helpers import _fit
 
 OPTIONS = {"upgrades": "all", "draft": "random", "expansions": ["heavy-rain", "tunnel-vision"]}
@@ -98,18 +97,7 @@ def garage_board(
         c = st.cars[name]
         hand = toks(spec.get("hand", "1 2 3 4 1 2 3"))
         dk = toks(spec.get("deck", "4 1 2 3 4 1 2 3 4 1 2 3 4"))
-        c.gear = spec.get("gear", 1)
-        c.engine = spec.get("engine", 6)
-        tokens = st.cards.tokens  # the race's card catalogue: base cards and its upgrades
-        c.pool = counts(hand + dk, tokens)
-        c.hand = counts(hand, tokens) if mode == "open" else None
-        c.hand_size = len(hand)
-        c.deck = list(reversed(dk)) if mode == "open" else None
-        c.deck_max = None
-        c.deck_size = len(dk)
-        c.discard = toks(spec.get("discard", ""))
-        c.play_area = []
-        c.committed = None
+        deal_cards(c, spec, mode, hand, dk, toks, st.cards.tokens)  # the race's catalogue: base cards, its upgrades
         c.progress = spec["at"]
         c.lane = spec.get("lane") or st.track.race_lane(c.progress)
         st.spots[(st.track.space_of(c.progress), c.lane)] = name
