@@ -167,9 +167,10 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         # The race's own starting deck, asked of its rules: the Garage's drafted upgrades replace the Starting
         # Upgrades (# 18.1, MC2).
         owned = Counter(state.rules.starting_deck(state, car))
-        owned[HEAT] += state.rules.engine_heat(state, car)  # # 1.2, 17.2, 22.9 (and 21.8's events 4, 9)
+        engine = state.rules.engine_heat(state, car)  # # 1.2, 17.2, 22.9 (and 21.8's events 4, 9)
         if tile is not None:  # # 20.3: the weather tile's start effect changed the deck and Engine
-            owned[STRESS], owned[HEAT] = owned_after_start(tile.start, owned[STRESS], owned[HEAT])
+            owned[STRESS], engine = owned_after_start(tile.start, owned[STRESS], engine)
+        owned[HEAT] += engine
         owned[STRESS] += car.stress_taken
         held: Counter[str] = Counter()
         for card, n in car.pool.items():

@@ -1112,10 +1112,8 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
 
 
 def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
-    """# 18.25: React cannot end while a mandatory use is left in the pool (none in the base game, which pays
-    nothing for the check: only a module's React uses can be mandatory)."""
-    if state.rules.unchanged.react_uses:
-        return
+    """# 18.25: React cannot end while a mandatory use is left in the pool. Only a module's React uses can be
+    mandatory: callers skip the check where the race keeps the base uses (``Rules.unchanged.react_uses``)."""
     left = react_pool(state, car, turn).mandatory
     if left:
         what = ", ".join(f"{u.symbol} ({u.source})" for u in left)

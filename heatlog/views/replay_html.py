@@ -24,10 +24,9 @@ from ..engine.state import RaceState
 from ..engine.track import Track
 from ..usertext import embed_json, visible
 from ..usertext import html_text as escape
-from .board import _corners, _flips, _gear, _slip, car_labels, hand_text, lap_text, spot_text
+from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
 from .conditions import conditions_lines, conditions_svg
-from .garage import card_name
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -447,8 +446,8 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
         "hand": hand_text(c),
         "cards": None if c.hand is None else [card for card in _expand(c.hand)],
         "deck": c.deck_size,
-        # a Refresh's card back on top of the deck, face known (# 18.21, MA15), top first
-        **({"deck_top": [card_name(state, t) for t in reversed(c.deck_top)]} if c.deck_top else {}),
+        # with a Refresh's card back on top, face known (# 18.21, MA15): the board's words
+        **({"deck_text": deck_text(state, c)} if c.deck_top else {}),
         "discard": len(c.discard),
         "stress": c.stress_taken,
         **({"legend": True, "gear": "L", "engine": "-", "hand": "-", "deck": "-", "discard": "-"} if c.legend else {}),

@@ -297,11 +297,17 @@ def corner_at(state: RaceState, after_space: int) -> CornerEffect:
     return cond.by_after_space.get(after_space, NO_CORNER_EFFECT)
 
 
-def owned_after_start(effect: StartEffect, stress: int, heat: int) -> tuple[int, int]:
-    """# 20.3: the Stress and Heat a car owns after the tile's start effect, from the ``stress`` and ``heat`` it
-    owned before (what :func:`apply_start_effect` leaves; Heat moved to the deck or discard pile is still the
-    car's). For the position check: a weather race's cars hold exactly these (# 1.2)."""
-    return stress + max(-stress, effect.stress), max(0, heat + effect.engine)
+def start_stress(effect: StartEffect, stress: int) -> int:
+    """# 20.3: the Stress cards the start adds to a deck holding ``stress`` (negative: removes; never fewer than
+    none)."""
+    return max(-stress, effect.stress)
+
+
+def owned_after_start(effect: StartEffect, stress: int, engine: int) -> tuple[int, int]:
+    """# 20.3: the Stress a car owns and the Heat of its Engine's start after the tile's start effect, from the
+    ``stress`` it owned and the ``engine`` Heat it started with (what :func:`apply_start_effect` leaves: Heat
+    moved to the deck or discard pile is still the car's). For the position check (# 1.2)."""
+    return stress + start_stress(effect, stress), sum(start_heat(effect, engine))
 
 
 def apply_start_effect(state: RaceState, tile: Tile) -> None:
@@ -310,7 +316,7 @@ def apply_start_effect(state: RaceState, tile: Tile) -> None:
     for car in state.cars.values():
         if car.legend:
             continue
-        stress = max(-car.pool[STRESS], eff.stress)  # never fewer than no Stress
+        stress = start_stress(eff, car.pool[STRESS])
         car.pool[STRESS] += stress
         car.deck_size += stress
         engine, to_deck, to_discard = start_heat(eff, car.engine)

@@ -123,8 +123,7 @@
           "</td><td>" + esc(t.move === undefined ? "" : t.move) + "</td><td>" + esc(t.slip || "") +
           '</td><td class="cards">' + esc(t.corners || "") + '</td><td class="spin">' + esc(t.spin || "") +
           "</td><td>" + esc(car.lap) + "</td><td>" + esc(car.spot) + "</td><td>" + esc(car.engine) +
-          "</td><td>" + esc(car.hand) + "</td><td>" + esc(car.deck) +
-          (car.deck_top ? ", top " + esc(car.deck_top.join(", ")) : "") + "</td><td>" + esc(car.discard) +
+          "</td><td>" + esc(car.hand) + "</td><td>" + esc(car.deck_text || car.deck) + "</td><td>" + esc(car.discard) +
           '</td><td class="in-hand">' + hand + "</td></tr>";
       }).join("");
       var items = r.turns.map(function (t) {
