@@ -273,3 +273,44 @@ def test_a_race_makes_no_reference_cycles_and_the_collector_is_restored(options:
         assert not gc.isenabled()
         raise ValueError("a race that fails")
     assert gc.isenabled()  # even when the race fails
+
+
+def test_after_a_paused_race_every_object_is_still_collectable_and_frozen_ones_stay_frozen() -> None:
+    """The race's survivors join the oldest generation when the pause ends (``collector_paused``): a cycle made
+    before the race is still garbage the next full collection finds, the count of young allocations starts
+    again, and objects the program froze itself are left frozen."""
+    import gc
+    import weakref
+
+    from heatlog.collector import collector_paused
+
+    class Node:
+        pass
+
+    def cycle() -> weakref.ref[Node]:
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # type: ignore[attr-defined]
+        return weakref.ref(a)
+
+    gc.collect()
+    before = cycle()  # unreachable already, not yet collected
+    with collector_paused():
+        simulate_race(None, seed=3, track="usa", cars=3, bots="heuristic")
+        during = cycle()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.get_count()[0] < 50  # no young collection is owed for what the race left alive
+    assert before() is not None and during() is not None
+    gc.collect()
+    assert before() is None and during() is None  # both found by the full collection
+
+    kept = [Node()]
+    gc.freeze()  # a program that froze its own objects (e.g. before forking workers)
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            after = cycle()
+        assert gc.get_freeze_count() == frozen  # left frozen, not unfrozen by the pause
+        del after
+    finally:
+        gc.unfreeze()
+    assert kept
