@@ -96,6 +96,18 @@ def test_note_undo_and_audit(tmp_path: Path) -> None:
     assert report[0]["clean"] and report[0]["retractions"][0]["reason"] == "wrong gear"
 
 
+def test_note_about_a_car_not_in_the_race_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    new_race(db)
+    before = run("export", db=db).stdout
+    for car in ("ann", "Zed"):  # a misspelt name (names are case-sensitive) is no car of the race
+        r = run("note", "cards knocked over", "--car", car, db=db)
+        assert r.returncode == 1 and f"no car named '{car}' in race 1 (cars: Ann, Bob, Cy)" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr
+    assert run("export", db=db).stdout == before  # nothing was written
+    assert run("note", "cards knocked over", "--car", "Ann", db=db).returncode == 0
+
+
 def test_audit_finds_tampering_and_exit_codes(tmp_path: Path) -> None:
     import sqlite3
 
