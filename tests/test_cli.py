@@ -108,6 +108,20 @@ def test_note_about_a_car_not_in_the_race_is_refused(tmp_path: Path) -> None:
     assert run("note", "cards knocked over", "--car", "Ann", db=db).returncode == 0
 
 
+def test_undo_of_a_note_after_the_finish_does_not_ask_to_reopen(tmp_path: Path) -> None:
+    # a note is beside the race: retracting it leaves the race finished, so there is nothing to confirm
+    db = tmp_path / "h.db"
+    assert run("simulate", "--cars", "2", "--seed", "1", "--workers", "1", db=db).returncode == 0
+    assert run("note", "Bob's last corner checked again", "--race", "1", db=db).returncode == 0
+    r = run("undo", "--race", "1", db=db, input="")
+    assert r.returncode == 0, r.stderr
+    assert "(note) retracted by event" in r.stdout and "reopen" not in r.stderr
+    listed = json.loads(run("races", "--all", "--json", db=db).stdout)
+    assert listed[0]["status"] == "finished"
+    r = run("undo", "--race", "1", db=db, input="")  # the race's own last entry: that one would reopen it
+    assert r.returncode == 1 and "give --yes to reopen it" in r.stderr
+
+
 def test_audit_finds_tampering_and_exit_codes(tmp_path: Path) -> None:
     import sqlite3
 

@@ -81,12 +81,16 @@ def undo(
     Example: heatlog undo --reason "wrong car"
     """
     from ..engine.errors import MalformedInput
+    from ..engine.events import REGISTRY
 
     with open_log(db) as log:
         rid = log.resolve(race)
         proj = log.project(rid)
         target = proj.effective.entries[-1]
-        if proj.state.phase == "over" and not yes:
+        kind = REGISTRY.get(target.event.get("type", ""))
+        # a note beside a finished race goes without reopening it: only an entry of the race itself reopens
+        reopens = proj.state.phase == "over" and not (kind is not None and kind.aside)
+        if reopens and not yes:
             question = f"race {rid} is finished: undo reopens it. Reopen?"
             if not sys.stdin.isatty() or not typer.confirm(question, default=False, err=True):
                 raise MalformedInput("the race is finished: nothing was undone (give --yes to reopen it)", race=rid)
