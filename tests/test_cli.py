@@ -122,6 +122,18 @@ def test_undo_of_a_note_after_the_finish_does_not_ask_to_reopen(tmp_path: Path) 
     assert r.returncode == 1 and "give --yes to reopen it" in r.stderr
 
 
+def test_a_schema_error_names_the_event_type_once(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    r = run("new", "--car", "Ann:red", "--car", "ann:blue", db=db)
+    assert r.returncode == 1
+    assert "Error: not understood: race_started: cars[1].name: 'ann' differs from 'Ann'" in r.stderr, r.stderr
+    new_race(db)
+    r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Bob", "gear": 9}', db=db)
+    assert "race 1: gear_chosen of Bob: gear: 9 is out of range (1 to 4)" in r.stderr, r.stderr
+    r = run("note", "", db=db)
+    assert "Error: not understood: race 1: note: text: is empty" in r.stderr, r.stderr
+
+
 def test_audit_finds_tampering_and_exit_codes(tmp_path: Path) -> None:
     import sqlite3
 

@@ -214,9 +214,13 @@ def plain_error(err: Any) -> str:
     if isinstance(err.input, dict) and isinstance(err.input.get("type"), str):  # an event: named, not dumped
         car = err.input.get("car")
         shown = err.input["type"] + (f" of {car}" if isinstance(car, str) and err.car is None else "")
+    message = strip_rule_tags(err.message)
+    if isinstance(err.input, dict) and message.startswith(f"{err.input.get('type')}: "):
+        # a schema error names the event type itself: said once ("note: text: is empty"), not twice
+        message = message[len(f"{err.input['type']}: ") :]
     saved = (err.input, err.message, err.rule, err.kind)
     try:
-        err.input, err.message, err.rule = shown, strip_rule_tags(err.message), None
+        err.input, err.message, err.rule = shown, message, None
         err.kind = KIND_WORDS.get(err.kind, err.kind)
         return str(err.describe())
     finally:
