@@ -138,6 +138,31 @@ def test_compare_a_race_and_a_branch_at_a_known_divergence(simdb: Path) -> None:
     assert same.returncode == 0 and "the same log" in same.stdout
 
 
+def test_compare_shows_no_round_end_a_branch_has_not_reached(simdb: Path) -> None:
+    """A branch at round 6 with one different gear and nothing more: its log stops inside round 6, so it has
+    no end of round 6 (docs/analysis.md: "at the end of every round since"); its start-of-round positions
+    were shown there, beside the race's end-of-round ones, as if its cars had not moved."""
+    r = run("branch", "--race", "1", "--at-round", "6", "--name", "one gear", db=simdb)
+    assert r.returncode == 0, r.stderr
+    bid = r.stdout.strip().splitlines()[-1]
+    first = json.loads(run("position", "--race", bid, db=simdb).stdout)["pending"][0]
+    whole = run("export", "--race", "1", db=simdb).stdout.splitlines()
+    prefix = run("export", "--race", bid, db=simdb).stdout.splitlines()
+    recorded = json.loads(whole[len(prefix)])
+    for g in (g for g in (1, 2, 3, 4) if g != recorded["gear"]):
+        ev = json.dumps({"type": "gear_chosen", "v": 1, "car": first, "gear": g})
+        if run("add", "--race", bid, ev, db=simdb).returncode == 0:
+            break
+    out = run("compare", "1", bid, "--json", db=simdb)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["rounds"]
+    assert rows[0]["round"] == 6 and rows[0]["a"] is not None
+    assert all(row["b"] is None for row in rows), rows[0]["b"]
+    text = run("compare", "1", bid, db=simdb).stdout
+    six = [line for line in text.splitlines() if line.startswith("│     6 │")]
+    assert len(six) == 3 and all(line.count("–") == 3 for line in six), six
+
+
 def test_table_mode_play_on_and_playout(tmp_path: Path) -> None:
     """A table-mode race (hidden hands): the play-on draws a world from what the table knew and writes
     table-mode events (counts, reveals, shuffles without order) that the door and the audit accept."""

@@ -210,7 +210,9 @@ def _per_round(events: list[dict[str, Any]], from_round: int) -> dict[int, dict[
             if last_round >= from_round:
                 snap(state, last_round)
             last_round = state.round
-    if state is not None and last_round >= from_round:
+    # The last round ends with the race; a log that stops inside a round (a branch not played on yet) has no
+    # end of that round to show, and its start-of-round state is not one.
+    if state is not None and state.phase == "over" and last_round >= from_round:
         snap(state, last_round)
     return out
 
