@@ -348,6 +348,16 @@ def test_season_page_through_the_entry_point(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "s.html").exists() and (tmp_path / "s-race-3.html").exists()
     assert "Season 1962" in (tmp_path / "s.html").read_text(encoding="utf-8")
+    # All the pages or none: a season page that cannot be written (a directory of that name) leaves no race
+    # pages behind, and neither does one of the race pages that cannot be
+    for blocked, ask in (("t.html", "t.html"), ("u-race-2.html", "u.html")):
+        (tmp_path / blocked).mkdir()
+        before = sorted(p.name for p in tmp_path.iterdir())
+        r = run("season", "show", "1", "--html", str(tmp_path / ask), db=db)
+        assert r.returncode == 1 and f"Error: Is a directory: {tmp_path / blocked}" in r.stderr, r.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == before
+    r = run("season", "show", "1", "--html", str(tmp_path / "missing" / "s.html"), db=db)
+    assert r.returncode == 1 and f"No such file or directory: {tmp_path / 'missing' / 's.html'}" in r.stderr
 
 
 def test_21_the_recorder_guides_a_season_race(tmp_path: Path) -> None:

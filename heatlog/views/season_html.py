@@ -157,18 +157,39 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
 def write_season_html(log: Any, view: SeasonView, path: str | Path) -> list[Path]:
     """Write the season page to ``path`` and one replay page per race beside it (``<stem>-race-<k>.html``);
     return every file written."""
+    import errno
+    import os
+
     from .replay import load_replay
-    from .replay_html import write_html
+    from .replay_html import render_html
 
     out = Path(path)
-    written: list[Path] = []
+    pages: list[tuple[Path, str]] = []
     links: dict[int, str] = {}
     for sr in view.races:
         if sr.race is None:
             continue
         page = out.with_name(f"{out.stem}-race-{sr.index}.html")
-        write_html(load_replay(log, sr.race), page)
+        pages.append((page, render_html(load_replay(log, sr.race))))
         links[sr.index] = page.name
-        written.append(page)
-    out.write_text(render_season_html(view, links), encoding="utf-8")
-    return [out, *written]
+    pages.insert(0, (out, render_season_html(view, links)))
+    # All the pages or none: each is written beside its place first and put in place only when every one was
+    # written, so a season page that cannot be written (a directory of that name, a full disk) leaves no race
+    # pages behind that link to nothing.
+    parts: list[Path] = []
+    try:
+        for page, text in pages:
+            if page.is_dir():
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(page))
+            part = page.with_name(f".{page.name}.{os.getpid()}.part")
+            parts.append(part)
+            try:
+                part.write_text(text, encoding="utf-8")
+            except OSError as err:  # named by the page asked for, not the temporary file
+                raise OSError(err.errno, err.strerror, str(page)) from None
+        for part, (page, _) in zip(parts, pages, strict=True):
+            os.replace(part, page)
+    finally:
+        for part in parts:
+            part.unlink(missing_ok=True)
+    return [page for page, _ in pages]
