@@ -102,6 +102,15 @@ def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: P
     assert any("rewritten" in p["message"] for p in found[3]["problems"])
 
 
+def test_an_unreadable_anchor_file_is_said_in_plain_words(db: Path, tmp_path: Path) -> None:
+    # exit 2 (unreadable), and the error worded as every other command words it: no internal kind "malformed"
+    anchors = tmp_path / "anchors.jsonl"
+    anchors.write_text(run("anchor", db=db).stdout + "not json\n")
+    r = run("audit", "--all", "--anchor", str(anchors), db=db)
+    assert r.returncode == 2 and one_error_line(r), r
+    assert f"Error: not understood: anchor file {anchors}: line 4: not valid JSON" in r.stderr, r.stderr
+
+
 def test_export_carries_the_anchor_and_import_checks_it(db: Path, tmp_path: Path) -> None:
     text = run("export", "--anchor", "--race", "2", db=db).stdout
     last = json.loads(text.splitlines()[-1])

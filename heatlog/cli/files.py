@@ -55,7 +55,7 @@ def audit(
 
     from ..audit import audit_races, read_anchors, render_audit
     from ..engine.errors import HeatlogError
-    from .common import db_path
+    from .common import db_path, plain_error
 
     whole: Any = None
     log: Any = None
@@ -70,7 +70,7 @@ def audit(
                 ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
         except HeatlogError as err:
             if whole is None:
-                raise fail(str(err), 2) from None
+                raise fail(plain_error(err), 2) from None
             ids = []
         with (
             contextlib.nullcontext() if log is None else log,
