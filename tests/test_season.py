@@ -297,6 +297,26 @@ def test_simulate_a_season_export_and_import_through_the_entry_point(tmp_path: P
     assert "race 1: a sponsorship card for the first 3" in shown.stdout.replace("\n", " ")
 
 
+def test_simulate_a_season_refuses_what_the_season_sets_up(tmp_path: Path) -> None:
+    # # 21.1, 21.8: each race's circuit, laps and grid come from the season; --track, --laps, --variant,
+    # --handicap and --races were dropped without a word (one season on its own circuits was played instead)
+    db = tmp_path / "h.db"
+    for extra, named in (
+        (("--track", "italy"), "--track"),
+        (("--track", "usa"), "--track"),  # the default, given on purpose, is no different
+        (("--laps", "1"), "--laps"),
+        (("--variant", "one-lap"), "--variant"),
+        (("--handicap", "Red"), "--handicap"),
+        (("--races", "3"), "--races"),
+    ):
+        r = run("simulate", "--season", "1961", "--cars", "2", "--seed", "1", *extra, db=db)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert f"Error: not understood: {named}: a season's races are set up from the season" in r.stderr, r.stderr
+    assert not db.exists() or json.loads(run("season", "list", "--json", db=db).stdout) == []
+    r = run("simulate", "--season", "1961", "--cars", "2", "--seed", "1", "--races", "1", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+
+
 def test_season_text_is_never_markup(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     cars = ("--car", "Ann:red", "--car", "Bob:blue")

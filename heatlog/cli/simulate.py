@@ -22,6 +22,7 @@ from .common import (
 @app.command()
 @user_errors
 def simulate(
+    ctx: typer.Context,
     track: Annotated[
         str,
         typer.Option(
@@ -98,6 +99,17 @@ def simulate(
             season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
         if legends or pro or aggressive:
             raise MalformedInput("--legends: a season's races are the drivers' own (MODULES.md 21), without Legends")
+        # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
+        # would change a race of it is refused rather than dropped without a word.
+        given = [
+            f"--{o}" for o in ("track", "laps", "variant", "handicap", "races", "dask-scheduler")
+            if _given(ctx, o.replace("-", "_")) and not (o == "races" and races == 1)
+        ]
+        if given:
+            raise MalformedInput(
+                f"{', '.join(given)}: a season's races are set up from the season (circuit, laps, grid, # 21.1); "
+                "play one season at a time"
+            )
         _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather)
         return
     drivers = bot_names(spec, names)
@@ -179,6 +191,12 @@ def simulate(
     if partial:
         err_console().print(f"partial: {len(results)} of {races} races (interrupted)", markup=False)
         raise typer.Exit(130)
+
+
+def _given(ctx: typer.Context, param: str) -> bool:
+    """Whether the command line (or the environment) gave this option: its default is no choice of the user."""
+    source = ctx.get_parameter_source(param)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _simulate_season(
