@@ -309,6 +309,31 @@ def test_new_from_position(tmp_path: Path) -> None:
     assert r.returncode != 0 and "gear" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_new_from_position_refuses_set_up_options_beside_it(tmp_path: Path) -> None:
+    """The position file says the track, laps, cars, mode and variant: --mode table beside it made an open race,
+    --track italy a USA race, --car and --weather were dropped; each is refused, nothing is created."""
+    db = tmp_path / "h.db"
+    sample = Path(__file__).resolve().parents[1] / "replays" / "usa-4cars.jsonl"
+    assert run("import", str(sample), db=db).returncode == 0
+    pos_file = tmp_path / "r5.json"
+    pos_file.write_text(run("position", "--round", "5", db=db).stdout)
+    before = run("races", "--json", db=db).stdout
+    for extra, named in (
+        (("--mode", "table"), "--mode"),
+        (("--track", "italy"), "--track"),
+        (("--car", "Ann:red", "--car", "Bob:blue"), "--car"),
+        (("--laps", "1", "--weather"), "--laps, --weather"),
+        (("--grid", "Red,Blue"), "--grid"),
+    ):
+        r = run("new", "--from-position", str(pos_file), *extra, db=db)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert f"Error: not understood: {named}: a race started from a position is set up as the position" in (
+            r.stderr
+        ), r.stderr
+    assert run("races", "--json", db=db).stdout == before
+    assert run("new", "--from-position", str(pos_file), "--name", "puzzle", db=db).returncode == 0
+
+
 def test_the_default_race_is_the_latest_a_host_made_not_a_simulation(tmp_path: Path) -> None:
     """Issue 10: show, replay, position, export, note, audit, anchor without --race read the host's latest race
     (recorded, imported or a branch of one) even when simulations were stored since; a simulated race is the

@@ -227,6 +227,17 @@ def plain_error(err: Any) -> str:
         err.input, err.message, err.rule, err.kind = saved
 
 
+def given_option(ctx: typer.Context, param: str) -> bool:
+    """Whether the command line (or the environment) gave this option: its default is no choice of the user."""
+    source = ctx.get_parameter_source(param)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+
+
+def given_options(ctx: typer.Context, *params: str) -> list[str]:
+    """The options among ``params`` (parameter names) the command line gave, as typed: ``--from-position``."""
+    return [f"--{p.replace('_', '-')}" for p in params if given_option(ctx, p)]
+
+
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"heatlog {__version__}")

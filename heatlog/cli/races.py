@@ -18,6 +18,7 @@ from .common import (
     app,
     creating_log,
     err_console,
+    given_options,
     open_log,
     out_console,
     parse_car,
@@ -28,6 +29,7 @@ from .common import (
 @app.command()
 @user_errors
 def new(
+    ctx: typer.Context,
     track: Annotated[
         str,
         typer.Option(
@@ -70,8 +72,21 @@ def new(
 
     Solo against Legends, with the weather: heatlog new --car Ann:red --legend black --legend blue --weather
     """
+    from ..engine.errors import MalformedInput
     from ..races import legend_name, start_race
 
+    if from_position is not None:
+        # the position file holds the track, laps, cars, mode and variant: a set-up option beside it would be
+        # dropped without a word (a race "in table mode" that is open, on another track)
+        given = given_options(
+            ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed", "legend", "pro",
+            "aggressive", "weather", "tile", "road",
+        )
+        if given:
+            raise MalformedInput(
+                f"{', '.join(given)}: a race started from a position is set up as the position file says; "
+                "give only --from-position (and --name)"
+            )
     with creating_log(db) as log:
         race = start_race(
             log,

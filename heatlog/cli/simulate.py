@@ -13,6 +13,7 @@ from .common import (
     ProOpt,
     app,
     err_console,
+    given_option,
     open_log,
     out_console,
     user_errors,
@@ -103,7 +104,7 @@ def simulate(
         # would change a race of it is refused rather than dropped without a word.
         given = [
             f"--{o}" for o in ("track", "laps", "variant", "handicap", "races", "dask-scheduler")
-            if _given(ctx, o.replace("-", "_")) and not (o == "races" and races == 1)
+            if given_option(ctx, o.replace("-", "_")) and not (o == "races" and races == 1)
         ]
         if given:
             raise MalformedInput(
@@ -191,12 +192,6 @@ def simulate(
     if partial:
         err_console().print(f"partial: {len(results)} of {races} races (interrupted)", markup=False)
         raise typer.Exit(130)
-
-
-def _given(ctx: typer.Context, param: str) -> bool:
-    """Whether the command line (or the environment) gave this option: its default is no choice of the user."""
-    source = ctx.get_parameter_source(param)
-    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _simulate_season(
