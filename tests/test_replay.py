@@ -255,6 +255,10 @@ def test_cli_replay_errors(db: Path) -> None:
     assert r.returncode == 1 and r.stderr.startswith("Error: ") and "no round 99 (rounds 1–15)" in r.stderr
     r = run("replay", "--car", "Zed", db=db)
     assert r.returncode == 1 and "no car 'Zed'" in r.stderr and "Traceback" not in r.stderr
+    # the page tells every car's turns: --car beside --html was dropped without a word, so it is refused
+    page = db.parent / "ben.html"
+    r = run("replay", "--html", str(page), "--car", "Ben", db=db)
+    assert r.returncode == 1 and "--car narrates one car in the terminal" in r.stderr and not page.exists()
 
 
 def test_cli_branch_replays_like_a_race(db: Path) -> None:

@@ -389,6 +389,18 @@ def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         n = conn.execute("select count(*) from turns").fetchone()[0]
     assert f"{n} rows" in r.stdout
+    # --drop removes every race's tables and --all is every race: a --race beside them is refused, not dropped
+    for args, words in (
+        (("--drop", "--race", "1"), "--drop removes the derived tables of every race"),
+        (("--drop", "--rebuild"), "--drop removes the derived tables of every race"),
+        (("--all", "--race", "1"), "--race is one race and --all every race"),
+    ):
+        r = run("turns", *args, db=db)
+        assert r.returncode == 1 and words in r.stderr, (args, r.stderr)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from turns").fetchone()[0] == n
+    r = run("audit", "--all", "--race", "1", db=db)
+    assert r.returncode == 2 and "--race is one race and --all every race" in r.stderr, r.stderr  # 1: problems
     assert run("turns", "--drop", db=db).returncode == 0
     with sqlite3.connect(db) as conn:
         assert conn.execute("select count(*) from sqlite_master where name = 'turns'").fetchone()[0] == 0

@@ -57,6 +57,8 @@ def audit(
     from ..engine.errors import HeatlogError
     from .common import db_path, plain_error
 
+    if all_races and race is not None:  # exit 2 as for any audit that could not run: 1 means problems found
+        raise fail("not understood: --race is one race and --all every race: choose one", 2)
     whole: Any = None
     log: Any = None
     with tempfile.TemporaryDirectory(prefix="heatlog-salvage-") as scratch:

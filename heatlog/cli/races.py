@@ -258,8 +258,11 @@ def replay(
 
     Example: heatlog replay --race 2 --round 5 --car Ann;  heatlog replay --html race.html
     """
+    from ..engine.errors import MalformedInput
     from ..views.replay import load_replay, load_round
 
+    if html is not None and car is not None:  # the page tells every car's turns; --car was dropped there
+        raise MalformedInput("--car narrates one car in the terminal; the HTML page tells every car: leave out one")
     with open_log(db, force=force) as log:
         # One round printed (not the HTML page, which holds them all): only that round is folded and narrated.
         rp = load_round(log, race, round) if round is not None and html is None else load_replay(log, race)

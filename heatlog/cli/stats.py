@@ -346,8 +346,14 @@ def turns(
 
     Example: heatlog turns --all;  sqlite-utils heatlog.db "select car, sum(heat_corners) from turns group by car"
     """
+    from ..engine.errors import MalformedInput
     from ..stats import TurnsTable
 
+    if drop and (race is not None or all_races or rebuild):
+        # --drop removes the tables of every race: a --race beside it would seem to drop that race's rows only
+        raise MalformedInput("--drop removes the derived tables of every race: give it alone")
+    if all_races and race is not None:
+        raise MalformedInput("--race is one race and --all every race: choose one")
     with open_log(db) as log:
         table = TurnsTable(log)
         if drop:
