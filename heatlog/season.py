@@ -727,8 +727,9 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
         if sr.race is None:
             problems.append(f"race {sr.index} of the season ({sr.link[:12]}…) is not in this database")
             continue
-        stored = [e.event for e in log.store.events(sr.race)]
-        problems += [f"race {sr.index} (race {sr.race}): {p}" for p in setup_problems(view, sr, stored)]
+        # the log in force: a grid retracted by an undo and recorded again is the race's grid now (# 21.12)
+        events = [e.event for e in log.effective(sr.race).entries]
+        problems += [f"race {sr.index} (race {sr.race}): {p}" for p in setup_problems(view, sr, events)]
     return problems
 
 

@@ -193,6 +193,21 @@ def test_audit_detects_a_race_whose_set_up_disagrees(log: RaceLog) -> None:
     assert any("race 1" in p and "circuit is 'USA'" in p and "'Italy'" in p for p in problems), problems
 
 
+def test_21_12_audit_reads_the_grid_in_force_not_one_taken_back(log: RaceLog) -> None:
+    """Race 2's grid undone and recorded again in another order: the audit read the first grid_set stored (the
+    retracted one, which was right) and said the season was fine."""
+    season = simulate_season(log, races=[("usa", 7), ("usa", 7)], cars=3, seed=4)
+    view = season_view(log, season)
+    race = view.races[1].race
+    assert race is not None and audit_season(log, season) == []
+    proj = log.project(race)
+    _, proj = log.retract_entries(race, len(proj.effective.entries) - 1, proj, "grid typed wrongly")
+    want = [s.name for s in view.tables[0]]  # # 21.12: the standings, leader on pole
+    log.append(race, {"type": "grid_set", "v": 1, "order": want[::-1]}, proj)
+    problems = audit_season(log, season)
+    assert any("race 2" in p and "the standings give" in p and "21.12" in p for p in problems), problems
+
+
 def test_season_stream_is_append_only_and_chained(log: RaceLog) -> None:
     season = new_season(log, drivers=DRIVERS, published="1961")
     conn = log.store.conn
