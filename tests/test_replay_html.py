@@ -60,6 +60,25 @@ def end_of_round(n: int) -> RaceState:
 # ---------------------------------------------------------------------------------------------- without a browser
 
 
+def test_19_10_the_heat_chart_has_no_line_for_a_legend() -> None:
+    """A Legend has no Engine and no Heat (# 19.1, 19.10): the Heat chart drew it as a line at 0, an empty
+    Engine, and named it in its key; the lap chart keeps every car."""
+    sample = Path(__file__).resolve().parents[1] / "replays" / "gb-solo-legends.jsonl"
+    events = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rp = build_replay(events, race=1)
+    legends = {n for n, c in rp.final.cars.items() if c.legend}
+    assert legends and legends != set(rp.cars)
+    page = render_html(rp)
+    els = Elements(page)
+    lines = {chart: {a["data-car"] for a in els.having("polyline", "series") if a["data-chart"] == chart}
+             for chart in ("lap", "heat")}
+    assert lines["lap"] == set(rp.cars) and lines["heat"] == set(rp.cars) - legends
+    dots = {a["data-car"] for a in els.having("circle", "dot") if a["data-chart"] == "heat"}
+    assert dots == set(rp.cars) - legends
+    heat_card = page[page.index("<h3>Heat chart") : page.index('id="heat-chart"')]
+    assert all(f'data-car="{n}"' not in heat_card for n in legends)
+
+
 def test_page_is_self_contained(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     assert not re.search(r"(src|href)\s*=", text), "the page loads nothing"

@@ -616,11 +616,15 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         for cars_by in [{c["name"]: c for c in cars}]
         for i, n in enumerate(state.hall_of_fame, start=1)
     )
-    legend = "".join(
-        f'<span class="key" data-car="{escape(c["name"])}"><span class="swatch" style="background:{c["fill"]}">'
-        f"</span>{escape(c['name'])}</span>"
-        for c in cars
-    )
+    def key(shown: list[dict[str, str]]) -> str:
+        return "".join(
+            f'<span class="key" data-car="{escape(c["name"])}"><span class="swatch" style="background:{c["fill"]}">'
+            f"</span>{escape(c['name'])}</span>"
+            for c in shown
+        )
+
+    # # 19.1, 19.10: a Legend has no Engine and no Heat; a line at 0 would say its Engine is empty
+    engined = [c for c in cars if not state.cars[c["name"]].legend]
     hidden = "Table mode: hands are hidden — counts only (marked ?)." if state.mode == "table" else ""
     return page.substitute(
         version=__version__,
@@ -632,9 +636,10 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         start_label=escape(data["rounds"][start]["label"]),
         circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track) + _conditions_key(state),
         hidden_note=hidden,
-        legend=legend,
+        legend=key(cars),
+        heat_legend=key(engined),
         lap_chart=chart_svg(rp, "lap", points, cars, start),
-        heat_chart=chart_svg(rp, "heat", points, cars, start),
+        heat_chart=chart_svg(rp, "heat", points, engined, start),
         data=embed_json(data),
         css=(assets / "replay.css").read_text(encoding="utf-8"),
         js=(assets / "replay.js").read_text(encoding="utf-8"),
