@@ -59,6 +59,13 @@ def test_cli_new_with_legends_and_weather_then_show(tmp_path: Path) -> None:
     assert "Legend-Black" in show.stdout and "waiting for: gears" in show.stdout
     bad = run("new", "--car", "Ann:red", "--legend", "white", db=db)
     assert bad.returncode != 0 and "Legend card" in bad.stderr  # # 19.4
+    # # 20.2: the tile and the tokens by their printed names, in any case, as --legend and --track take them
+    # (a capital was refused with the schema's pattern: "does not match the pattern ^[a-z]...")
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--weather", "--tile", "RAIN",
+            "--road", "Weather, OVERHEAT,limit+1,Heat-Control", db=db)
+    assert r.returncode == 0, r.stderr
+    shown = run("show", db=db).stdout
+    assert "weather: Rain" in shown and "C2 overheat" in shown and "C4 heat-control" in shown, shown
 
 
 def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:

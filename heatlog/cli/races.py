@@ -104,8 +104,9 @@ def new(
             pro=pro,
             aggressive=aggressive,
             weather=weather or tile is not None,
-            weather_tile=tile,
-            road_tokens=[t.strip() for t in road.split(",")] if road else None,
+            # names as printed on the tiles and tokens, in any case (as --track and --legend take them)
+            weather_tile=tile.strip().lower() if tile is not None else None,
+            road_tokens=[t.strip().lower() for t in road.split(",")] if road else None,
         )
         proj = log.project(race)
         out_console().print(f"race {race}: {proj.state.track.name}, {proj.state.laps} laps, {proj.state.mode} mode")
