@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +112,35 @@ def test_partial_log_has_a_round_under_way(events: list[dict]) -> None:
     assert not last.complete and last.current is not None
     assert len(last.turns) == 2
     assert last.lines()[-1][2].endswith("(under way)")
+
+
+def test_5_1_a_turn_before_its_reveal_tells_no_speed_or_move(events: list[dict]) -> None:
+    """A log cut as a car's turn begins (its gear chosen, its cards not revealed), then after a reveal with a
+    Stress whose flip is still to come: the narration said "plays : speed 0; moves 0" and "Stress→nothing"
+    (the words of a flip that found nothing), and the cars table a move of 0."""
+    from heatlog.engine import apply
+
+    state, cuts = None, {}
+    events = open_to_table(events)  # at the table a car's turn is under way before its reveal
+    for i, ev in enumerate(events):
+        state = apply(state, ev)
+        turn = state.turn
+        if turn is not None and not turn.revealed and state.round > 1:
+            key = "stress" if "S" in turn.played else "none" if not turn.played else None
+            if key is not None:
+                cuts.setdefault(key, events[: i + 1])
+    assert set(cuts) == {"none", "stress"}
+    for key, cut in cuts.items():
+        rp = build_replay(cut)
+        line = rp.rounds[-1].lines()[-1][2]
+        assert line.endswith(" … (under way)") and "speed" not in line and "moves" not in line, line
+        assert ("plays" in line) == (key == "stress") and "Stress→nothing" not in line, line
+        if key == "stress":
+            assert re.search(r"plays [^…]*\bStress\b(?!→)", line), line
+        text = capture(lambda c, rp=rp: render_round(c, rp.rounds[-1], of=rp.last))
+        car = rp.rounds[-1].lines()[-1][1]
+        row = next(r for r in text.splitlines() if f" {car} " in r and "/" in r)  # the cars table's row
+        assert " 0 " not in row.split(car, 1)[1].split("/")[0], row  # no move of 0 before the reveal
 
 
 def test_table_mode_hides_hands(events: list[dict]) -> None:

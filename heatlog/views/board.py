@@ -288,7 +288,7 @@ def cars_table(
                 " ".join(t.played),
                 _flips(t),
                 str(t.speed) if t.revealed or t.speed else "",
-                str(moved),
+                str(moved) if t.revealed or moved else "",
                 _slip(t),
                 _corners(state, t),
                 f"+{t.spinout_stress}S" if t.spinout else "",

@@ -47,7 +47,10 @@ def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE, state: RaceState
             continue  # played from the hand in React (# 18.19): told there
         if c == STRESS:
             got = next(found, "-")
-            parts.append(f"Stress→{got if got != '-' else 'nothing'}")
+            if got == "-" and not turn.revealed:  # its flip is still to come (# 5.2), not one that found nothing
+                parts.append("Stress")
+            else:
+                parts.append(f"Stress→{got if got != '-' else 'nothing'}")
         elif state is not None and state.garage is not None:
             from .garage import card_name
 
@@ -66,6 +69,8 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     head = f"{name} {gear_words(turn)}, plays {played_words(turn, state.cards, state)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
+    if not turn.revealed:  # # 5.1: no Speed and no move before the reveal (and its Stress flips) is done
+        return head if turn.played else f"{name} {gear_words(turn)}"
     from .garage import card_name
 
     name_of: Callable[[RaceState, str], str] = card_name if state.garage is not None else _card
