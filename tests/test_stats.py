@@ -328,6 +328,18 @@ def test_cli_stats_one_race_json_csv_and_table(tmp_path: Path) -> None:
     assert bad.returncode != 0 and "Error:" in bad.stderr
 
 
+def test_19_10_a_legend_has_no_speed_per_gear(tmp_path: Path) -> None:
+    # a Legend plays no card and has no gear (# 19.1, 19.10): its moves were counted as speeds in 1st gear
+    db = tmp_path / "l.db"
+    assert run("import", str(REPLAYS / "gb-solo-legends.jsonl"), db=db).returncode == 0
+    data = json.loads(run("stats", "--json", db=db).stdout)
+    legends = [c for c in data["cars"] if c["car"].startswith("Legend-")]
+    humans = [c for c in data["cars"] if not c["car"].startswith("Legend-")]
+    assert legends and humans
+    assert all(c["mean_speed_by_gear"] == {} for c in legends), [c["mean_speed_by_gear"] for c in legends]
+    assert all(c["mean_speed_by_gear"] for c in humans)
+
+
 def test_cli_stats_across_races(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     r = run("simulate", "--races", "4", "--seed", "3", "--bots", "heuristic,random,random", "--cars", "3", db=db)

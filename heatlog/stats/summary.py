@@ -63,7 +63,9 @@ class Tally:
         self.cluttered += t.cluttered
         self.rounds_led += t.led
         self.spaces += t.end - t.start
-        if not t.cluttered:  # a cluttered hand does not move: no speed to average (# 13.2)
+        # A cluttered hand does not move: no speed to average (# 13.2); a Legend plays no card and has no gear
+        # (# 19.1, 19.10), so its moves are no car's speed in 1st gear
+        if not t.cluttered and t.played:
             acc = self.speed_by_gear.setdefault(t.gear, [0, 0])
             acc[0] += t.speed
             acc[1] += 1
