@@ -328,6 +328,23 @@ def test_cli_stats_one_race_json_csv_and_table(tmp_path: Path) -> None:
     assert bad.returncode != 0 and "Error:" in bad.stderr
 
 
+def test_cli_stats_csv_has_the_same_columns_whatever_the_races_hold(tmp_path: Path) -> None:
+    """The columns came from the rows: a race whose first car never drove in 1st gear put
+    mean_speed_by_gear_1 last, a race without turns had no speed columns, drivers without a finished race a
+    single "rating" column; files of several races did not line up."""
+    db = tmp_path / "c.db"
+    assert run("import", str(REPLAYS / "learning-2cars.jsonl"), db=db).returncode == 0  # a finished race
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=db).returncode == 0  # no turns
+    gears = [f"mean_speed_by_gear_{g}" for g in (1, 2, 3, 4)]  # # 3.1
+    headers = [run("stats", "--race", r, "--csv", db=db).stdout.splitlines()[0].split(",") for r in ("1", "2")]
+    assert headers[0] == headers[1], (headers[0], headers[1])
+    at = headers[0].index(gears[0])
+    assert headers[0][at : at + 4] == gears
+    drivers = [run("stats", "--driver", d, "--csv", db=db).stdout.splitlines()[0].split(",") for d in ("Ann", "Blue")]
+    assert drivers[0] == drivers[1] and "rating" not in drivers[0], (drivers[0], drivers[1])
+    assert {"rating_mu", "rating_sigma", "rating_ordinal", *gears} <= set(drivers[0])
+
+
 def test_19_10_a_legend_has_no_speed_per_gear(tmp_path: Path) -> None:
     # a Legend plays no card and has no gear (# 19.1, 19.10): its moves were counted as speeds in 1st gear
     db = tmp_path / "l.db"

@@ -176,11 +176,20 @@ class _progress:
 # ---------------------------------------------------------------------------------------------- one race
 
 
+#: The sub-columns a CSV always has, whatever the rows hold (# 3.1: gears 1 to 4; a rating's three numbers):
+#: a race whose cars never drove in 1st gear, or drivers without a finished race, have the same columns, in the
+#: same order, as any other, so that files of several races line up.
+FIXED_SUBS = {"mean_speed_by_gear": ("1", "2", "3", "4"), "rating": ("mu", "sigma", "ordinal")}
+
+
 def _flat(tally: dict[str, Any]) -> dict[str, Any]:
     """A tally's dict as flat columns (for CSV)."""
     out: dict[str, Any] = {}
     for key, value in tally.items():
-        if isinstance(value, dict):
+        if key in FIXED_SUBS and (value is None or isinstance(value, dict)):
+            for sub in FIXED_SUBS[key]:
+                out[f"{key}_{sub}"] = (value or {}).get(sub)
+        elif isinstance(value, dict):
             for sub, v in value.items():
                 out[f"{key}_{sub}"] = " ".join(map(str, v)) if isinstance(v, list) else v
         else:
