@@ -182,6 +182,30 @@ def test_table_mode_play_on_and_playout(tmp_path: Path) -> None:
     assert json.loads(p.stdout)["playouts"] == 16
 
 
+def test_table_mode_play_on_from_a_car_waiting_to_reveal(tmp_path: Path) -> None:
+    """A table-mode race stopped at a car's reveal (# 5.1: its gear chosen, its cards not yet shown), as a
+    recorder left at "Ann reveals 2:" leaves it: the play-on's own reveal of that turn was taken for a
+    cards_played of the next round ("in gear 2 play exactly 2 cards, not 3") and nothing was played on."""
+    from heatlog.engine import apply
+
+    events = [json.loads(x) for x in GOLDEN_TABLE.read_text(encoding="utf-8").splitlines() if x.strip()]
+    state, cut = None, 0
+    for i, ev in enumerate(events):
+        state = apply(state, ev, atomic=False)
+        if state.round >= 3 and state.turn is not None and not state.turn.revealed and not state.turn.played:
+            cut = i + 1
+            break
+    assert cut
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(json.dumps(e) + "\n" for e in events[:cut]), encoding="utf-8")
+    db = tmp_path / "t.db"
+    assert run("import", str(part), db=db).returncode == 0
+    played = run("play-on", "--race", "1", "--seed", "1", db=db)
+    assert played.returncode == 0, played.stderr
+    assert run("audit", "--race", "1", db=db).returncode == 0
+    assert json.loads(run("show", "--race", "1", "--json", db=db).stdout)["phase"] == "over"
+
+
 @pytest.mark.skipif(HEATLOG is None, reason="needs the heatlog entry point")
 def test_ctrl_c_stops_playouts_with_a_partial_result(simdb: Path) -> None:
     env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}

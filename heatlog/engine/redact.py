@@ -101,10 +101,18 @@ def open_to_table(events: list[Event]) -> list[Event]:
         for car in start_position.get("cars", []):
             if car.get("committed") is not None:
                 played[car["name"]] = deque([list(car["committed"])])
-    for ev in events:
+    # A reveal the log writes itself (a start position at a car's step 3 whose cards were not played face down:
+    # the open engine takes that car's cards_revealed) is the log's own, not one of the cards_played reveals:
+    # while it is to come, that car waits for it. Per car, the log's indexes of its own reveals still to come.
+    own: dict[str, deque[int]] = {}
+    played_at: dict[str, deque[int]] = {name: deque([-1]) for name in played}  # a position's: before the log
+    for i, ev in enumerate(events):
         kind = ev.get("type")
         if kind == "cards_played":
             played.setdefault(ev["car"], deque()).append(list(ev["cards"]))
+            played_at.setdefault(ev["car"], deque()).append(i)
+        elif kind == "cards_revealed" and isinstance(ev.get("car"), str):
+            own.setdefault(ev["car"], deque()).append(i)
         elif kind == "retracted":
             raise MalformedInput("project an effective log: resolve retractions first", input=ev)
 
@@ -113,7 +121,9 @@ def open_to_table(events: list[Event]) -> list[Event]:
     lap_heat = _lap_heat_removed(events[0])
     open_state: RaceState | None = None
     open_turns: dict[tuple[int, str], Any] = {}  # (round, car) -> the open replay's turn (event 18's sources)
-    for ev in events:
+    for i, ev in enumerate(events):
+        if ev.get("type") == "cards_revealed" and own.get(ev.get("car", "")):
+            own[ev["car"]].popleft()
         if lap_heat:
             if open_state is not None and open_state.turn is not None:  # the turn this event may close
                 open_turns[(open_state.turn.round, open_state.turn.car)] = open_state.turn
@@ -134,10 +144,10 @@ def open_to_table(events: list[Event]) -> list[Event]:
                 _close_until(state, state.cars[turn.car], turn, REPLENISH, new)
                 if state.turn is turn:
                     break  # the turn still needs a draw: apply() reports the event as out of turn
-                _reveals_due(state, played, out)
+                _reveals_due(state, played, out, (own, played_at, i))
         state = apply(state, new, atomic=False)
         out.append(new)
-        _reveals_due(state, played, out)
+        _reveals_due(state, played, out, (own, played_at, i + 1))
     return out
 
 
@@ -173,16 +183,30 @@ def _heat_removed_due(state: RaceState, open_turns: dict[tuple[int, str], Any], 
         out.append(ev)
 
 
-def _reveals_due(state: RaceState, played: dict[str, deque[list[str]]], out: list[Event]) -> None:
+def _reveals_due(
+    state: RaceState,
+    played: dict[str, deque[list[str]]],
+    out: list[Event],
+    where: tuple[dict[str, deque[int]], dict[str, deque[int]], int] | None = None,
+) -> None:
     """Insert the reveals the table-mode ``state`` waits for (a reveal can end a turn at once when there is
-    nothing to draw, so the next car may be waiting too)."""
+    nothing to draw, so the next car may be waiting too). ``where``: per car, the log's indexes of its own
+    reveals and of its cards_played still to come, and the index of the next event: a car whose own reveal
+    comes before its next cards_played waits for that reveal."""
     while True:
         w = waiting_for(state)
         if w.kinds != ["cards_revealed"]:
             return
+        if where is not None:
+            own, played_at, at = where
+            mine, next_played = own.get(w.cars[0]), played_at.get(w.cars[0])
+            if mine and mine[0] >= at and (not next_played or mine[0] < next_played[0]):
+                return  # the log reveals this turn's cards itself
         queue = played.get(w.cars[0])
         if not queue:
             return  # partial log: that car's cards are not in it yet
+        if where is not None and where[1].get(w.cars[0]):
+            where[1][w.cars[0]].popleft()
         reveal: Event = {"type": "cards_revealed", "v": 1, "car": w.cars[0], "cards": queue.popleft()}
         apply(state, reveal, atomic=False)
         out.append(reveal)
