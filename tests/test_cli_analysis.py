@@ -206,6 +206,21 @@ def test_table_mode_play_on_from_a_car_waiting_to_reveal(tmp_path: Path) -> None
     assert json.loads(run("show", "--race", "1", "--json", db=db).stdout)["phase"] == "over"
 
 
+def test_a_race_in_its_garage_draft_is_not_played_on(tmp_path: Path) -> None:
+    """# 18.5, 21.2: the draft's markets are what the table reveals; playout and play-on stopped with "the race
+    waits for nothing the game can draw" and now say why, writing nothing."""
+    db = tmp_path / "g.db"
+    cars = ("--car", "Ann:red", "--car", "Bob:blue")
+    assert run("season", "new", "--published", "1961", *cars, "--garage", "basic", db=db).returncode == 0
+    assert run("season", "next", "1", "--seed", "1", db=db).returncode == 0
+    before = run("export", db=db).stdout
+    for args in (("playout", "-k", "4", "--workers", "1", "--seed", "1"), ("play-on", "--seed", "1")):
+        r = run(*args, db=db)
+        assert r.returncode == 1 and "the race is in its Garage draft" in r.stderr, (args, r.stderr)
+        assert "waits for nothing" not in r.stderr
+    assert run("export", db=db).stdout == before
+
+
 @pytest.mark.skipif(HEATLOG is None, reason="needs the heatlog entry point")
 def test_ctrl_c_stops_playouts_with_a_partial_result(simdb: Path) -> None:
     env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}

@@ -323,6 +323,18 @@ class PlayoutResult:
 Progress = Callable[[int], None]
 
 
+
+def refuse_draft(state: Any) -> None:
+    """A race still in its Garage draft (# 18.5) cannot be played on: the bots would pick, but a play-out does not
+    draw the draft's markets (the table reveals them), so it stopped with "the race waits for nothing the game can
+    draw". Said plainly instead."""
+    if state.phase == "garage":
+        raise MalformedInput(
+            "the race is in its Garage draft (# 18.5): a play-out does not draw the draft's markets; "
+            "record the draft first (heatlog record)"
+        )
+
+
 def playouts(
     info: InfoSet,
     n: int,
@@ -346,6 +358,7 @@ def playouts(
         raise MalformedInput(f"{n} playouts: play at least one")
     if info.public.phase == "over":
         raise MalformedInput("the race is over: there is nothing to play on")
+    refuse_draft(info.public)
     cars = list(info.public.cars)
     names = {c: bots for c in cars} if isinstance(bots, str) else dict(bots)
     missing = [c for c in cars if c not in names]
