@@ -555,3 +555,47 @@ def test_what_the_others_did_at_the_same_time_is_not_known_at_steps_1_2() -> Non
             assert as_known_by(events, i, ev.get("car"), at_steps_1_2=False) == events[:i]
         state = apply(state, ev, atomic=False)
     assert checked > 10
+
+
+@pytest.fixture(scope="module")
+def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[Event]]:
+    """Championship races (MODULES.md 21): a 1961 season with the Garage (sponsorship cards dealt at the start
+    and earned at press corners, # 21.4, 21.7) and a 1965 season without it, whose last race is event 18's
+    (a Heat card leaves the game at each lap, MA23)."""
+    from heatlog.racelog import RaceLog
+    from heatlog.season import season_view, simulate_season
+
+    log = RaceLog(tmp_path_factory.mktemp("seasons") / "s.db")
+    garage = simulate_season(log, published="1961", cars=3, seed=2, garage={"upgrades": "basic", "expansions": []})
+    cooker = simulate_season(log, published="1965", cars=3, seed=4)
+    races = [season_view(log, garage).races[0].race, season_view(log, cooker).races[-1].race]
+    return [[e.event for e in log.effective(r).entries] for r in races if r is not None]
+
+
+def test_21_4_21_7_MA23_the_filter_follows_sponsorship_cards_and_heat_left_the_game(season_races):
+    """A sponsorship card drawn into a hand is shown (# 21.4, 21.7), and event 18's Heat card leaves the game from
+    the Engine, else the hand, else the discard pile, else the deck (MA23): the filter took in neither, and every
+    playout, review and compare of a championship race stopped with "the hand filter … disagrees with the
+    engine". The true hand stays possible and every possible hand respects what the table knows."""
+    kinds = [{e["type"] for e in open_to_table(events)} for events in season_races]
+    assert "sponsor_drawn" in kinds[0] and "heat_removed" in kinds[1]
+    for events in season_races:
+        table = open_to_table(events)
+        cuts = [c for c in range(2, len(events), max(1, len(events) // 12)) if events[c - 1]["type"] != "cards_played"]
+        table_cuts = sorted({i + 1 for i, e in enumerate(table) if e["type"] in ("sponsor_drawn", "heat_removed")})
+        for cut in cuts:
+            truth = _fold(events[:cut])
+            info = information_set(events[:cut])
+            for name, car in truth.cars.items():
+                assert car.hand is not None
+                hand = tuple(car.hand.get(k, 0) for k in info.beliefs[name].tokens)
+                assert info.hand_distribution(name).get(hand, 0) > 0, (cut, name)
+        for cut in table_cuts:
+            public = _fold(table[:cut])
+            info = information_set(table[:cut])
+            for name, car in public.cars.items():
+                tokens = info.beliefs[name].tokens
+                for h in info.hand_distribution(name):
+                    assert sum(h) == car.hand_size
+                    for i, c in enumerate(tokens):
+                        assert h[i] >= car.forced_in_hand(c) and car.pool[c] - h[i] <= car.deck_bound(c)

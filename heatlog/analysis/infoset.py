@@ -201,6 +201,15 @@ class _Filter:
             out[rest] = out.get(rest, 0.0) + w
         self._set(out, what)
 
+    def heat_removed(self, source: str) -> None:
+        """Event 18 (MA23): a Heat card left the game from ``source``: the Engine (public), else the hand, else
+        the discard pile, else the deck; from the discard pile or the deck, the hand held no Heat card."""
+        i = self.tokens.index(HEAT)
+        if source == "hand":
+            self.remove(tuple(1 if k == i else 0 for k in range(len(self.tokens))), what="a Heat card from the hand")
+        elif source in ("discard", "deck"):
+            self._set({h: w for h, w in self.weights.items() if h[i] == 0}, f"a Heat card from the {source}")
+
     def draw(self, pool: Hand, n: int) -> None:
         """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand."""
         if not n:
@@ -342,7 +351,14 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             continue
         before = {n: (_hidden(state.cars[n], f.tokens), state.cars[n].stress_taken) for n, f in filters.items()}
         tops = {n: len(state.cars[n].deck_top) for n in filters}
+        turns = [*state.turns, *([state.turn] if state.turn is not None else [])]
+        removed = {id(t): len(t.heat_removed) for t in turns}
         apply(state, ev, atomic=False)
+        live = {id(t): t for t in [*turns, *state.turns, *([state.turn] if state.turn is not None else [])]}
+        for t in live.values():
+            if t.car in filters and len(t.heat_removed) > removed.get(id(t), 0):
+                for source in t.heat_removed[removed.get(id(t), 0) :]:
+                    filters[t.car].heat_removed(source)  # event 18 (MA23): a Heat card left the game
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}
             continue
@@ -375,6 +391,8 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
                     if k > 0:
                         f.add(i, k)
                 f.draw(after, int(ev["count"]) - sum(k for k in known if k > 0))
+            elif kind == "sponsor_drawn":
+                f.add(f.tokens.index(ev["card"]), 1)  # # 21.4, 21.7: a sponsorship card, shown, into the hand
             elif kind in ("card_flipped", "card_scrapped") and len(car.deck_top) >= tops[name]:
                 f.flip(pool_mid, f.tokens.index(ev["card"]))  # the top of the deck, seen (# 14.1, 18.12); a known
                 # top card (the engine's deck_top shrank, it checked the card) tells nothing of the hand
