@@ -177,6 +177,23 @@ def season_events(log: RaceLog, season: int) -> list[Event]:
     return [json.loads(r[0]) for r in rows]
 
 
+def stream_problems(events: list[Event]) -> list[str]:
+    """What is wrong with a season stream's order: one season_started, first, then each race of the season entered
+    once, in order (1, 2, …), as ``enter_race`` writes them; a file or a stream that enters a race twice was read
+    as entering it once, and the audit said ok."""
+    out = []
+    if any(ev.get("type") == "season_started" for ev in events[1:]):
+        out.append("the season is started twice (season_started after its first line)")
+    indexes = [ev.get("index") for ev in events[1:] if ev.get("type") == "race_entered"]
+    races = len(events[0].get("races") or []) if events else 0
+    if indexes != list(range(1, len(indexes) + 1)) or len(indexes) > races:
+        out.append(
+            f"the season's races are entered once each and in order (1 to {races}): the stream enters "
+            f"{', '.join(map(str, indexes))}"
+        )
+    return out
+
+
 def _verify_chain(log: RaceLog, season: int) -> list[str]:
     with _tx(log, write=False) as conn:
         rows = conn.execute(
@@ -719,7 +736,7 @@ def swap_choice(state: Any, options: Sequence[Event]) -> Event:
 def audit_season(log: RaceLog, season: int) -> list[str]:
     """What is wrong with a season: its stream's hash chain, and each entered race whose set-up is not what the
     season says (circuit, laps, drivers, mode, grid). Empty when all is well."""
-    problems = _verify_chain(log, season)
+    problems = _verify_chain(log, season) + stream_problems(season_events(log, season))
     view = season_view(log, season)
     for sr in view.races:
         if sr.link is None:
@@ -805,6 +822,9 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
         problems.append("the first season line must be season_started")
     if problems:
         raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
+    wrong = stream_problems(season_evs)
+    if wrong:
+        raise MalformedInput(f"{source}: {'; '.join(wrong)}, nothing imported")
     links = {ev["index"]: ev["race"] for ev in season_evs[1:] if ev["type"] == "race_entered"}
     if set(links) != set(race_evs):
         raise MalformedInput(f"{source}: the season enters races {sorted(links)}, the file holds {sorted(race_evs)}")

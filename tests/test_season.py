@@ -247,6 +247,9 @@ def test_export_import_round_trip_is_byte_identical(log: RaceLog, tmp_path: Path
         (lambda lines: [ln for ln in lines if '"race_entered"' not in ln or '"index":3' not in ln], "enters races"),
         (lambda lines: [ln.replace('"gear":2', '"gear":9') for ln in lines], "gear"),
         (lambda lines: [lines[0], *lines[1:][::-1]], "race"),
+        # a race entered twice (its race_entered line again at the end) was read as entered once
+        (lambda lines: [*lines, lines[1]], "entered once each and in order"),
+        (lambda lines: [lines[0], lines[2], lines[1], *lines[3:]], "entered once each and in order"),
     ],
 )
 def test_import_is_all_or_nothing(log: RaceLog, tmp_path: Path, damage: object, complaint: str) -> None:
@@ -257,6 +260,20 @@ def test_import_is_all_or_nothing(log: RaceLog, tmp_path: Path, damage: object, 
     with pytest.raises(HeatlogError, match=complaint):
         import_season(other, "\n".join(damage(lines)) + "\n")  # type: ignore[operator]
     assert seasons(other) == [] and len(other.store.races()) == before_races
+
+
+def test_audit_finds_a_race_entered_twice(log: RaceLog) -> None:
+    """A stream that enters a race twice (written behind heatlog's back, or by an import before it was checked):
+    the view read it as one entry and the audit said ok."""
+    from heatlog.season import _insert_events, _tx
+
+    season = simulate_season(log, races=[("usa", 7), ("italy", 3)], cars=2, seed=9)
+    assert audit_season(log, season) == []
+    again = season_events(log, season)[1]
+    with _tx(log, write=True) as conn:
+        _insert_events(conn, "season_events", "season", season, [again])
+    problems = audit_season(log, season)
+    assert any("entered once each and in order (1 to 2): the stream enters 1, 2, 1" in p for p in problems), problems
 
 
 def test_import_refuses_a_race_that_is_not_the_seasons(log: RaceLog, tmp_path: Path) -> None:
