@@ -102,6 +102,18 @@ def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: P
     assert any("rewritten" in p["message"] for p in found[3]["problems"])
 
 
+def test_no_anchor_for_a_log_already_damaged(db: Path) -> None:
+    """An anchor vouches for the log as it stands: a race whose event 3 was changed got its anchor printed like any
+    other (kept elsewhere, it would be taken for the race's good state), while export --anchor refuses the log.
+    The undamaged races still get theirs; the damaged one is named, exit 1."""
+    raw(db, "UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE race = 2 AND seq = 4")
+    r = run("anchor", db=db)
+    assert r.returncode == 1 and one_error_line(r), r
+    assert [json.loads(line)["race"] for line in r.stdout.splitlines()] == [1, 3]
+    assert "race 2: the log is damaged or was tampered with at event 4" in r.stderr and "no anchor printed" in r.stderr
+    assert run("anchor", "--race", "1", db=db).returncode == 0
+
+
 def test_an_unreadable_anchor_file_is_said_in_plain_words(db: Path, tmp_path: Path) -> None:
     # exit 2 (unreadable), and the error worded as every other command words it: no internal kind "malformed"
     anchors = tmp_path / "anchors.jsonl"
