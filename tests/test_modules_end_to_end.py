@@ -109,6 +109,12 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
         assert lines[0].text == "  ✓ Legend-Black: Legend card 1 (black 16)"
         assert any("Legend" in line.text and "diamond 2" in line.text for line in lines)
         assert s.question.kind == "reveal" and s.question.car == "Ann"
+        # undo of the Legend card: the status line said "Legend-Black …, gear 1, Engine 0, hand 0 hidden" (# 19.1)
+        undone = [line.text for line in s.answer("undo")]
+        assert s.question.kind == "legend"
+        now = next(t for t in undone if t.startswith("now:"))
+        assert now.endswith("Legend-Black on space 69 (race line), a Legend (moved by the Legend card)"), now
+        assert "Engine" not in now and "hand" not in now and "gear" not in now
 
 
 def test_combined_sample_imports_replays_and_draws_in_chromium(tmp_path: Path) -> None:

@@ -887,11 +887,10 @@ class Session:
         where = f"round {v.round}, step {waiting_for(v).step}"
         if car is None:
             return f"now: {where}"
-        return (
-            f"now: {where}; {car.name} on space {v.track.space_of(car.progress)} ({spot_words(v, car)}), "
-            f"gear {car.gear}, "
-            f"Engine {car.engine}, hand {hand_text(car)}"
-        )
+        on = f"now: {where}; {car.name} on space {v.track.space_of(car.progress)} ({spot_words(v, car)}), "
+        if car.legend:  # # 19.1: a Legend has no gear, Engine or hand; the Legend card moves it
+            return on + "a Legend (moved by the Legend card)"
+        return on + f"gear {car.gear}, Engine {car.engine}, hand {hand_text(car)}"
 
     def note(self, text: str, raw: str) -> list[Line]:
         if not text:
