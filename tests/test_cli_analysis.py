@@ -163,6 +163,22 @@ def test_compare_shows_no_round_end_a_branch_has_not_reached(simdb: Path) -> Non
     assert len(six) == 3 and all(line.count("–") == 3 for line in six), six
 
 
+def test_19_10_compare_gives_a_legend_no_engine_or_stress(tmp_path: Path) -> None:
+    # a Legend has no Engine and no cards (# 19.1, 19.10): compare showed Engine 0 and Stress 0 for it
+    db = tmp_path / "l.db"
+    assert run("simulate", "--cars", "2", "--legends", "2", "--seed", "3", db=db).returncode == 0
+    r = run("branch", "--race", "1", "--at-round", "6", "--name", "again", "--play-on", "--seed", "1", db=db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(run("compare", "1", "2", "--json", db=db).stdout)
+    assert data["rounds"]
+    for row in data["rounds"]:
+        for side in (row["a"], row["b"]):
+            for name, car in (side or {}).items():
+                legend = name.startswith("Legend-")
+                assert (car["engine"] is None) == legend and (car["stress"] is None) == legend, (name, car)
+    assert "Traceback" not in run("compare", "1", "2", db=db).stderr
+
+
 def test_table_mode_play_on_and_playout(tmp_path: Path) -> None:
     """A table-mode race (hidden hands): the play-on draws a world from what the table knew and writes
     table-mode events (counts, reveals, shuffles without order) that the door and the audit accept."""

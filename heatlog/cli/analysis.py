@@ -194,10 +194,12 @@ def _per_round(events: list[dict[str, Any]], from_round: int) -> dict[int, dict[
     state = None
 
     def snap(s: Any, r: int) -> None:
+        # # 19.1, 19.10: a Legend has no Engine and no cards: no Heat and no Stress to compare (null, shown –)
         out[r] = {
             name: {
                 "space": s.track.space_of(c.progress), "lap": s.lap_of(c), "progress": c.progress,
-                "engine": c.engine, "stress": c.pool["S"] + c.discard.count("S") + c.play_area.count("S"),
+                "engine": None if c.legend else c.engine,
+                "stress": None if c.legend else c.pool["S"] + c.discard.count("S") + c.play_area.count("S"),
                 "finished": c.name in s.hall_of_fame,
             }
             for name, c in s.cars.items()
@@ -335,8 +337,11 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
             pb = (row["b"] or {}).get(car)
             table.add_row(
                 str(row["round"]), car, place(pa), place(pb),
-                "–" if pa is None else str(pa["engine"]), "–" if pb is None else str(pb["engine"]),
-                "–" if pa is None else str(pa["stress"]), "–" if pb is None else str(pb["stress"]),
+                *(
+                    "–" if p is None or p[key] is None else str(p[key])
+                    for key in ("engine", "stress")
+                    for p in (pa, pb)
+                ),
             )
     console.print(table)
     if result is None:
