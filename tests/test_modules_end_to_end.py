@@ -145,3 +145,37 @@ def test_set_up_echoes_legends_and_their_options_in_words() -> None:
     assert wiz.prompt().startswith("Legend options")
     assert "0 to 6" in wiz.answer("pro 9")  # # 19.15
     assert wiz.answer("pro 2 aggressive") == "Legends: pro +2, aggressive"
+
+
+def test_cli_new_with_the_garage_then_the_draft_is_recorded(tmp_path: Path) -> None:
+    """``heatlog new --garage`` starts a Garage race as ``record --new`` and ``simulate --garage`` do (# 18.3,
+    18.5): the options are recorded in race_started, and the race then waits for the draft the table plays."""
+    db = tmp_path / "h.db"
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--grid", "Ann,Bob", "--garage", "basic",
+            "--draft", "snake", "--expansion", "heavy-rain", db=db)
+    assert r.returncode == 0, r.stderr
+    with RaceLog(db) as log:
+        first = log.project(1).effective.entries[0].event
+        assert first["garage"] == {"upgrades": "basic", "draft": "snake", "expansions": ["heavy-rain"]}
+        assert "garage" in first["modules"] and first["cards"]  # the race's upgrades travel with it
+    assert "waiting for: the Garage market (# 18.5)" in run("show", db=db).stdout
+    with RaceLog(db) as log:
+        s = Session(log, 1)
+        assert s.question.kind == "garage" and "round 1: the 7 cards revealed" in s.question.prompt  # 2 × 2 + 3
+        s.answer("4wd4 4wd0boost3 body3 body5 brakes13 brakes24 heat")
+        assert s.question.prompt.startswith("Bob picks one of")  # # 18.5: the snake's round 1 starts with the last
+    for bad, says in [
+        (["--draft", "snake"], "give --garage too"),
+        (["--expansion", "heavy-rain"], "give --garage too"),
+        (["--garage", "fancy"], "upgrades must be one of basic, advanced, all"),
+        (["--garage", "basic", "--draft", "auction"], "draft must be one of random, draft, snake"),
+        (["--garage", "basic", "--expansion", "monsoon"], "expansions must be a list of heavy-rain, tunnel-vision"),
+    ]:
+        r = run("new", "--car", "Ann:red", "--car", "Bob:blue", *bad, db=db)
+        assert r.returncode != 0 and r.stderr.startswith("Error: ") and says in r.stderr, (bad, r.stderr)
+    position = tmp_path / "pos.json"
+    position.write_text(run("position", "--race", "1", db=db).stdout)
+    r = run("new", "--from-position", str(position), "--garage", "basic", db=db)
+    assert r.returncode != 0 and "--garage" in r.stderr, r.stderr  # the position says the set-up
+    with RaceLog(db) as log:
+        assert [race.id for race in log.store.races()] == [1]  # nothing was written by a refused set-up

@@ -46,6 +46,17 @@ AggressiveOpt = Annotated[
     bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
 ]
 RoundOpt = Annotated[int | None, typer.Option("--round", help="Start of round N instead of the latest state.")]
+GarageOpt = Annotated[
+    str | None, typer.Option("--garage", help="Play with the Garage module: basic, advanced or all upgrades (# 18.3).")
+]
+DraftOpt = Annotated[
+    str | None,
+    typer.Option("--draft", help="With --garage, how upgrades are chosen: random, draft (default) or snake (# 18.5)."),
+]
+ExpansionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
+]
 ForceOpt = Annotated[
     bool,
     typer.Option(
@@ -236,6 +247,26 @@ def given_option(ctx: typer.Context, param: str) -> bool:
 def given_options(ctx: typer.Context, *params: str) -> list[str]:
     """The options among ``params`` (parameter names) the command line gave, as typed: ``--from-position``."""
     return [f"--{p.replace('_', '-')}" for p in params if given_option(ctx, p)]
+
+
+def garage_options(garage: str | None, draft: str | None, expansion: list[str] | None) -> dict[str, Any] | None:
+    """``race_started.garage`` from ``--garage``, ``--draft`` and ``--expansion`` (None: no Garage), checked as the
+    race's first event checks it (# 18.2, 18.3, 18.5)."""
+    from ..engine.errors import MalformedInput
+
+    if garage is None:
+        if draft is not None or expansion:
+            raise MalformedInput("--draft and --expansion choose how the Garage is played: give --garage too")
+        return None
+    from ..engine.modules.garage import GarageOptions  # (only when asked: the CLI starts without the modules)
+
+    try:
+        options = GarageOptions.from_dict(
+            {"upgrades": garage, "draft": draft or "draft", "expansions": list(expansion or [])}
+        )
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    return options.to_dict()
 
 
 def version_callback(value: bool) -> None:

@@ -10,7 +10,10 @@ import typer
 from .common import (
     AggressiveOpt,
     DbOpt,
+    DraftOpt,
+    ExpansionOpt,
     ForceOpt,
+    GarageOpt,
     JsonOpt,
     ProOpt,
     RaceOpt,
@@ -18,6 +21,7 @@ from .common import (
     app,
     creating_log,
     err_console,
+    garage_options,
     given_options,
     open_log,
     out_console,
@@ -64,6 +68,9 @@ def new(
     road: Annotated[
         str | None, typer.Option(help="With --tile: the road-condition tokens, one per corner, comma-separated.")
     ] = None,
+    garage: GarageOpt = None,
+    draft: DraftOpt = None,
+    expansion: ExpansionOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Start a race and print its id.
@@ -71,6 +78,8 @@ def new(
     Example: heatlog new --track usa --car Ann:red --car Bob:blue --car Cy:green --mode table
 
     Solo against Legends, with the weather: heatlog new --car Ann:red --legend black --legend blue --weather
+
+    With the Garage, snake-drafted: heatlog new --car Ann:red --car Bob:blue --garage advanced --draft snake
     """
     from ..engine.errors import MalformedInput
     from ..races import legend_name, start_race
@@ -80,7 +89,7 @@ def new(
         # dropped without a word (a race "in table mode" that is open, on another track)
         given = given_options(
             ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed", "legend", "pro",
-            "aggressive", "weather", "tile", "road",
+            "aggressive", "weather", "tile", "road", "garage", "draft", "expansion",
         )
         if given:
             raise MalformedInput(
@@ -107,6 +116,7 @@ def new(
             # names as printed on the tiles and tokens, in any case (as --track and --legend take them)
             weather_tile=tile.strip().lower() if tile is not None else None,
             road_tokens=[t.strip().lower() for t in road.split(",")] if road else None,
+            garage=garage_options(garage, draft, expansion),  # # 18.3, 18.5: the draft is recorded after the grid
         )
         proj = log.project(race)
         out_console().print(f"race {race}: {proj.state.track.name}, {proj.state.laps} laps, {proj.state.mode} mode")

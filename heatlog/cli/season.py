@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, app, open_log, out_console, parse_car, user_errors
+from .common import DbOpt, ExpansionOpt, JsonOpt, app, open_log, out_console, parse_car, user_errors
 
 season_app = typer.Typer(
     name="season",
@@ -47,10 +47,7 @@ def new(
             "drafted before each race (# 21.2) and the sponsorship cards come with it (# 21.4-21.7)."
         ),
     ] = None,
-    expansion: Annotated[
-        list[str] | None,
-        typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
-    ] = None,
+    expansion: ExpansionOpt = None,
     draft_order: Annotated[
         str,
         typer.Option(

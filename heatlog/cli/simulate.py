@@ -9,10 +9,14 @@ import typer
 from .common import (
     AggressiveOpt,
     DbOpt,
+    DraftOpt,
+    ExpansionOpt,
+    GarageOpt,
     JsonOpt,
     ProOpt,
     app,
     err_console,
+    garage_options,
     given_option,
     open_log,
     out_console,
@@ -58,17 +62,9 @@ def simulate(
     weather: Annotated[
         bool, typer.Option("--weather", help="Weather and road conditions: a random tile and tokens (MODULES.md 20).")
     ] = False,
-    garage: Annotated[
-        str | None, typer.Option(help="Play with the Garage module: basic, advanced or all upgrades (# 18.3).")
-    ] = None,
-    draft: Annotated[
-        str | None,
-        typer.Option(help="With --garage, how upgrades are chosen: random, draft (default) or snake (# 18.5)."),
-    ] = None,
-    expansion: Annotated[
-        list[str] | None,
-        typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
-    ] = None,
+    garage: GarageOpt = None,
+    draft: DraftOpt = None,
+    expansion: ExpansionOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -85,16 +81,12 @@ def simulate(
         raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
     if races < 1:
         raise MalformedInput(f"--races {races}: play at least one race")
-    garage_options: dict[str, Any] | None = None
-    if garage is not None:
-        garage_options = {"upgrades": garage, "draft": draft or "draft", "expansions": list(expansion or [])}
-    elif draft is not None or expansion:
-        raise MalformedInput("--draft and --expansion choose how the Garage is played: give --garage too")
+    garage_race = garage_options(garage, draft, expansion)
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if season is not None:
         season_garage = None
-        if garage_options is not None:
+        if garage_race is not None:
             if draft is not None:
                 raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
             season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
@@ -136,7 +128,7 @@ def simulate(
                 pro=pro,
                 aggressive=aggressive,
                 weather=weather,
-                garage=garage_options,
+                garage=garage_race,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -167,7 +159,7 @@ def simulate(
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
                 "legends": legends, "pro": pro, "aggressive": aggressive, "weather": weather,
-                "garage": garage_options,
+                "garage": garage_race,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with executor_for(workers, dask_scheduler) as ex, Progress(console=err_console(), transient=True) as bar:
