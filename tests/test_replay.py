@@ -285,6 +285,10 @@ def test_cli_replay_errors(db: Path) -> None:
     assert r.returncode == 1 and r.stderr.startswith("Error: ") and "no round 99 (rounds 1–15)" in r.stderr
     r = run("replay", "--car", "Zed", db=db)
     assert r.returncode == 1 and "no car 'Zed'" in r.stderr and "Traceback" not in r.stderr
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=db)  # a race in its first round
+    page = db.parent / "new.html"
+    r = run("replay", "--race", r.stdout.split()[-1], "--html", str(page), db=db)
+    assert r.returncode == 0 and ": 1 round written to" in r.stderr, r.stderr  # not "1 rounds"
     # the page tells every car's turns: --car beside --html was dropped without a word, so it is refused
     page = db.parent / "ben.html"
     r = run("replay", "--html", str(page), "--car", "Ben", db=db)

@@ -282,7 +282,8 @@ def replay(
         from ..views.replay_html import write_html
 
         write_html(rp, html, round=round)
-        err_console().print(f"race {rp.race}: {len(rp.rounds)} rounds written to {html}", markup=False)
+        n = len(rp.rounds)
+        err_console().print(f"race {rp.race}: {n} round{'' if n == 1 else 's'} written to {html}", markup=False)
         return
     from ..views.stepper import print_rounds, step_rounds
 
