@@ -395,6 +395,10 @@ def test_season_page_chart_links_and_chromium(log: RaceLog, tmp_path: Path) -> N
 
 def test_season_page_through_the_entry_point(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
+    r = run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    r = run("season", "show", "1", "--html", str(tmp_path / "none.html"), db=db)  # no race run yet: one page
+    assert r.returncode == 0 and "1 page written" in r.stdout and "1 pages" not in r.stdout, r.stdout
+    db = tmp_path / "h2.db"
     assert run("simulate", "--season", "1962", "--cars", "3", "--seed", "2", db=db).returncode == 0
     r = run("season", "show", "1", "--html", str(tmp_path / "s.html"), db=db)
     assert r.returncode == 0, r.stderr

@@ -190,7 +190,12 @@ def show(
             from ..views.season_html import write_season_html
 
             files = write_season_html(log, view, html)
-            out_console().print(f"season {season}: {len(files)} pages written ({html} and its races)")
+            n = len(files)
+            out_console().print(
+                f"season {season}: {n} page{'' if n == 1 else 's'} written ({html}"
+                + (" and its races)" if n > 1 else "; no race run yet)"),
+                markup=False,
+            )
             return
         data = season_dict(view)
         if as_json:
