@@ -438,3 +438,22 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
     # piped, the board is written without rich's console and table (heatlog/views/plain.py)
     for args in (("show",), ("replay", "--round", "1")):
         assert not {"rich.console", "rich.table", "rich.text"} & modules(*args), args
+
+
+def test_the_progress_bar_shows_a_file_name_as_typed(tmp_path: Path) -> None:
+    """The import's progress bar (a terminal only) named the file through rich markup: "[red]imp.jsonl" came
+    out as "imp.jsonl" in red. User text is never markup."""
+    pexpect = pytest.importorskip("pexpect")
+    sample = Path(__file__).resolve().parents[1] / "replays" / "usa-4cars.jsonl"
+    name = tmp_path / "[red]imp.jsonl"
+    name.write_text(sample.read_text(encoding="utf-8"), encoding="utf-8")
+    cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"])]
+    env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        cmd[0], [*cmd[1:], "import", str(name), "--db", str(tmp_path / "h.db")], env=env, encoding="utf-8", timeout=60
+    )
+    child.expect(pexpect.EOF)
+    out = child.before or ""
+    assert f"importing {name.name}" in out, out
+    assert "imported" in out

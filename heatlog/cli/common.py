@@ -137,15 +137,17 @@ def progress_bar(total: int, description: str, *, quiet: bool = False) -> Iterat
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from ..usertext import visible
+
     with Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # it names user text (a file): shown as typed
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=err_console(),
         transient=True,
     ) as bar:
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(visible(description), total=total)
         yield lambda done: bar.update(task, completed=done)
 
 
