@@ -422,8 +422,9 @@ class RaceLog:
         eff = self.effective(race)
         starts = self._snapshot_rounds(race, eff.entries)
         if at_round not in starts:
-            last = max(starts) if starts else 0
-            raise MalformedInput(f"no round {at_round} to branch at (rounds 1–{last})", race=race)
+            # a race started from a position begins at its round, not round 1
+            have = f"rounds {min(starts)}–{max(starts)}" if starts else "no round has started yet"
+            raise MalformedInput(f"no round {at_round} to branch at ({have})", race=race)
         fork_seq = eff.entries[starts[at_round] - 1].seq
         for r in eff.retractions:
             if r.seq > fork_seq >= r.target:

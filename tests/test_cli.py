@@ -332,6 +332,10 @@ def test_new_from_position_refuses_set_up_options_beside_it(tmp_path: Path) -> N
         ), r.stderr
     assert run("races", "--json", db=db).stdout == before
     assert run("new", "--from-position", str(pos_file), "--name", "puzzle", db=db).returncode == 0
+    # the race begins at round 5: a branch before it was refused as if its rounds were 1 to 5
+    r = run("branch", "--at-round", "2", "--name", "w", db=db)
+    assert r.returncode == 1 and "no round 2 to branch at (rounds 5–5)" in r.stderr, r.stderr
+    assert run("branch", "--at-round", "5", "--name", "w", db=db).returncode == 0
 
 
 def test_the_default_race_is_the_latest_a_host_made_not_a_simulation(tmp_path: Path) -> None:
