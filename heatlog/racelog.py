@@ -217,8 +217,8 @@ class RaceLog:
             return Projection(race, engine.state_from_position(snap.state), eff, n)
         starts = self._snapshot_rounds(race, entries)
         if round not in starts:
-            last = max(starts) if starts else 0
-            raise MalformedInput(f"no round {round} (rounds 1–{last})", race=race)
+            have = f"rounds {min(starts)}–{max(starts)}" if starts else "no round has started yet"
+            raise MalformedInput(f"no round {round} ({have})", race=race)  # a position's race begins at its round
         n = starts[round]
         return Projection(race, fold(entries[:n], race=race), eff, n)
 

@@ -336,6 +336,9 @@ def test_new_from_position_refuses_set_up_options_beside_it(tmp_path: Path) -> N
     r = run("branch", "--at-round", "2", "--name", "w", db=db)
     assert r.returncode == 1 and "no round 2 to branch at (rounds 5–5)" in r.stderr, r.stderr
     assert run("branch", "--at-round", "5", "--name", "w", db=db).returncode == 0
+    for command in ("show", "position"):
+        r = run(command, "--round", "2", db=db)
+        assert r.returncode == 1 and "no round 2 (rounds 5–5)" in r.stderr, (command, r.stderr)
 
 
 def test_the_default_race_is_the_latest_a_host_made_not_a_simulation(tmp_path: Path) -> None:
