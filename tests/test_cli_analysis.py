@@ -67,6 +67,17 @@ def test_playout_from_a_position_file_and_as_a_car(simdb: Path, tmp_path: Path) 
     assert over.returncode != 0 and "the race is over" in over.stderr
 
 
+def test_piped_playouts_and_simulations_leave_standard_error_empty(simdb: Path, tmp_path: Path) -> None:
+    # the progress bar, drawn only in a terminal, left a blank line on a piped standard error
+    for args, db in (
+        (("playout", "--race", "1", "--round", "6", "-k", "4", "--workers", "1", "--seed", "1"), simdb),
+        (("compare", "1", "1", "-k", "4", "--workers", "1"), simdb),
+        (("simulate", "--races", "2", "--seed", "1", "--workers", "1"), tmp_path / "s.db"),
+    ):
+        r = run(*args, db=db)
+        assert r.returncode == 0 and r.stderr == "", (args, r.stderr)
+
+
 def test_playout_refuses_bad_input_clearly(simdb: Path) -> None:
     for args, words in (
         (["--bots", "oracle"], "unknown bot"),

@@ -1,6 +1,7 @@
 """heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
 
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -60,7 +61,8 @@ def _run(info: Any, k: int, *, seed: int, bots: dict[str, str], sides: list[list
 
     with executor_for(workers, dask) as ex:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        with Progress(*columns, console=err_console(), transient=True) as progress:
+        # piped or captured: no bar (rich would leave a blank line behind on standard error)
+        with Progress(*columns, console=err_console(), transient=True, disable=not sys.stderr.isatty()) as progress:
             task = progress.add_task(what, total=k)
             return playouts(
                 info, k, seed=seed, bots=bots, sides=sides, executor=ex,

@@ -1,6 +1,7 @@
 """heatlog simulate: whole races played by bots."""
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -162,7 +163,11 @@ def simulate(
                 "garage": garage_race,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
-            with executor_for(workers, dask_scheduler) as ex, Progress(console=err_console(), transient=True) as bar:
+            quiet = not sys.stderr.isatty()  # piped or captured: no bar (rich would leave a blank line behind)
+            with (
+                executor_for(workers, dask_scheduler) as ex,
+                Progress(console=err_console(), transient=True, disable=quiet) as bar,
+            ):
                 task = bar.add_task(f"simulating {races} races", total=races)
                 played, was_cut = simulate_many(races, first, kwargs, ex, progress=lambda n: bar.advance(task, n))
                 try:
