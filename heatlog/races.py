@@ -244,9 +244,12 @@ def import_race(
     name: str | None = None,
     source: str = "input",
     progress: Callable[[int], None] | None = None,
+    again: bool = True,
 ) -> int:
     """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written.
-    ``progress(n)`` is told every 500 events how many have been checked (of twice the events: schema, rules)."""
+    ``progress(n)`` is told every 500 events how many have been checked (of twice the events: schema, rules).
+    ``again=False``: a log the database already holds (a race, or the beginning of one, with the very same
+    events: the file imported before, or exported from here) is refused, naming that race."""
     check_label(name)
     anchors: list[tuple[int, Event]] = []
     lines, texts = read_jsonl(text, anchors)  # texts: each event's canonical text, when the fast reader read it
@@ -278,6 +281,15 @@ def import_race(
         except HeatlogError as err:
             number = lines[seq - 1][0]
             raise type(err)(f"{source}: line {number}: {err}; nothing imported", input=None) from None
+    if not again:
+        held = log.store.holding(events, texts)
+        if held is not None:
+            whole = len(log.store.events(held)) == len(events)
+            raise MalformedInput(
+                f"{source}: race {held} already holds "
+                + (f"these {len(events)} events" if whole else f"these {len(events)} events as its beginning")
+                + ": nothing imported (--again imports the file as another race)"
+            )
     first = lines[0][1]
     meta = {
         "track": first["track"]["id"],

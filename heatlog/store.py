@@ -38,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import repeat
@@ -752,6 +752,25 @@ class EventStore:
             meta=meta if isinstance(meta, dict) else {},
             event_count=count,
         )
+
+    def holding(self, events: Sequence[dict[str, Any]], texts: Sequence[str] | None = None) -> int | None:
+        """The oldest race (or branch) whose log begins with exactly ``events``, the same canonical texts in the
+        same order, else None. The chain says it (module docstring): the hash of the last of them, at its seq,
+        is the same only after the same events. ``texts``: their canonical texts when the caller has them."""
+        if not events:
+            return None
+        last = GENESIS
+        if texts is None:
+            for event in events:
+                last = chain_hash(last, self._encode_text(event)[3])
+        else:
+            for text in texts:
+                last = chain_hash(last, text.encode())
+        with self._guard():
+            rows = self._query(
+                "SELECT race FROM events WHERE seq = ? AND hash = ? ORDER BY race LIMIT 1", [len(events), last]
+            )
+        return int(rows[0]["race"]) if rows else None
 
     def races(self) -> list[RaceInfo]:
         """Every race (and branch), oldest first."""

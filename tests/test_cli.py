@@ -169,6 +169,32 @@ def test_export_import_round_trip(tmp_path: Path) -> None:
     assert again == out.read_text()
 
 
+def test_import_refuses_a_log_the_database_holds_unless_again(tmp_path: Path) -> None:
+    """Importing the same file twice made a second copy of the race without a word: the chain's hash of the
+    last event (at its seq) says the database holds these very events, as a race, its beginning, or a branch."""
+    db = tmp_path / "h.db"
+    sample = Path(__file__).resolve().parents[1] / "replays" / "usa-4cars.jsonl"
+    assert run("import", str(sample), db=db).stdout.strip() == "1"
+    r = run("import", str(sample), db=db)
+    assert r.returncode != 0 and r.stderr.startswith("Error: ") and "race 1 already holds these 430 events" in r.stderr
+    assert "--again" in r.stderr
+    prefix = tmp_path / "prefix.jsonl"
+    prefix.write_text("".join(sample.read_text().splitlines(keepends=True)[:40]))
+    r = run("import", str(prefix), db=db)
+    assert r.returncode != 0 and "race 1 already holds these 40 events as its beginning" in r.stderr
+    assert run("branch", "--race", "1", "--at-round", "3", "--name", "what if", db=db).returncode == 0
+    assert run("add", "--race", "2", '{"type": "note", "v": 1, "text": "a what-if"}', db=db).returncode == 0
+    exported = tmp_path / "branch.jsonl"
+    assert run("export", "--race", "2", "-o", str(exported), db=db).returncode == 0  # with its anchor
+    r = run("import", str(exported), db=db)
+    assert r.returncode != 0 and "race 2 already holds these" in r.stderr, r.stderr
+    assert [line.split("\t")[0] for line in run("races", db=db).stdout.splitlines()[1:]] == ["1", "2"]  # none
+    r = run("import", str(sample), "--again", db=db)
+    assert r.returncode == 0 and r.stdout.strip() == "3", r.stderr  # asked for: another copy
+    other = tmp_path / "other.db"
+    assert run("import", str(exported), db=other).returncode == 0  # another database holds nothing of it
+
+
 def test_import_reports_every_bad_line(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     new_race(db)

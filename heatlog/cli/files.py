@@ -153,9 +153,15 @@ def export(
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines file written by `heatlog export`.")],
     name: Annotated[str | None, typer.Option(help="A name for the imported race.")] = None,
+    again: Annotated[
+        bool, typer.Option("--again", help="Import a log the database already holds as another race.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Import a race from JSON Lines: every line is validated and the rules checked; all or nothing.
+
+    A log the database already holds (imported before, or exported from it) is refused, naming its race,
+    unless --again.
 
     Example: heatlog import replays/usa-4cars.jsonl
     """
@@ -167,6 +173,6 @@ def import_(
     if name is None and name_problem(file.stem) is None:
         name = file.stem
     with creating_log(db) as log, progress_bar(2 * text.count("\n"), f"importing {file.name}") as update:
-        rid = import_race(log, text, name=name, source=str(file), progress=update)
+        rid = import_race(log, text, name=name, source=str(file), progress=update, again=again)
         err_console().print(f"imported {file} as race {rid}")
         typer.echo(str(rid))
