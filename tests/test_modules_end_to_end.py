@@ -28,6 +28,11 @@ def test_cli_simulate_solo_against_five_legends_with_the_weather(tmp_path: Path)
     bots = [row["bot"] for row in out["order"]]
     assert bots.count("Legend") == 5 and bots.count("heuristic") == 1  # # 19.2: one player, five Legends
     assert out["weather"] in ("cloud", "fog", "storm", "snow", "rain", "sun") and len(out["road_conditions"]) == 4
+    # # 19.10: a Legend has no Engine: no Heat left on it (null), where the player's car has a number
+    assert [row["engine"] is None for row in out["order"]] == [row["bot"] == "Legend" for row in out["order"]]
+    table = run("simulate", "--cars", "1", "--legends", "2", "--seed", "3", db=tmp_path / "h.db").stdout
+    legend_rows = [line for line in table.splitlines() if "Legend-" in line]
+    assert len(legend_rows) == 2 and all(line.rstrip(" │").endswith("–") for line in legend_rows), table
 
 
 def test_cli_simulate_refuses_too_many_legends(tmp_path: Path) -> None:

@@ -232,8 +232,10 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
             caption="round: the round it finished in; Heat: left on the Engine"
             + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),
         )
+        whole = {col: max(len(str(row[col])) for row in r["order"]) for col in ("car", "bot")}
         for col in ("place", "car", "bot", "round", "spinouts", "boosts", "slipstreams", "Heat"):
-            table.add_column(col)
+            # names whole, always: "Legend-Bl…" would be Legend-Black or Legend-Blue
+            table.add_column(col, no_wrap=col in whole, min_width=whole.get(col))
         for row in r["order"]:
             table.add_row(
                 str(row["place"]),
@@ -243,7 +245,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
                 str(row["spinouts"]),
                 str(row["boosts"]),
                 str(row["slipstreams"]),
-                str(row["engine"]),
+                "–" if row["engine"] is None else str(row["engine"]),  # a Legend has no Engine (# 19.10)
             )
         console.print(table)
         return

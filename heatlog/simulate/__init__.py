@@ -238,7 +238,8 @@ class TurnLog:
 
 
 def finishing_table(state: RaceState, turns: list[Turn], bots: Mapping[str, str]) -> list[dict[str, Any]]:
-    """One row per car in finishing order (# 16.8): place, car, bot, round finished, spinouts, boosts, Heat."""
+    """One row per car in finishing order (# 16.8): place, car, bot, round finished, spinouts, boosts, Heat
+    left on the Engine (None for a Legend, which has no Engine, # 19.10)."""
     rows = []
     for place, name in enumerate(state.standings(), start=1):
         car = state.cars[name]
@@ -253,7 +254,7 @@ def finishing_table(state: RaceState, turns: list[Turn], bots: Mapping[str, str]
                 "spinouts": sum(t.spinout for t in mine),
                 "boosts": sum(t.boosted for t in mine),
                 "slipstreams": sum(bool(t.slipstream) for t in mine),
-                "engine": car.engine,
+                "engine": None if car.legend else car.engine,
             }
         )
     return rows
