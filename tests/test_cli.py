@@ -490,3 +490,16 @@ def test_the_progress_bar_shows_a_file_name_as_typed(tmp_path: Path) -> None:
     out = child.before or ""
     assert f"importing {name.name}" in out, out
     assert "imported" in out
+
+
+def test_new_takes_mode_and_variant_in_any_case_and_counts_one_lap(tmp_path: Path) -> None:
+    """--mode and --variant as printed or typed, in any case, as --track and --legend take them (TABLE was
+    refused); a one-lap race (# 17.1) says "1 lap", not "1 laps"."""
+    db = tmp_path / "h.db"
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "TABLE", "--variant", "One-Lap", db=db)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("race 1: USA, 1 lap, table mode"), r.stdout
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "Open", db=db)
+    assert r.returncode == 0 and "2 laps, open mode" in r.stdout, r.stdout
+    r = run("simulate", "--cars", "2", "--variant", "ONE-LAP", "--json", db=db)
+    assert r.returncode == 0 and json.loads(r.stdout)["laps"] == 1, r.stderr

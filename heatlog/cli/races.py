@@ -83,6 +83,7 @@ def new(
     """
     from ..engine.errors import MalformedInput
     from ..races import legend_name, start_race
+    from ..views import counted
 
     if from_position is not None:
         # the position file holds the track, laps, cars, mode and variant: a set-up option beside it would be
@@ -102,8 +103,8 @@ def new(
             track=track,
             cars=[parse_car(c) for c in (car or [])],
             laps=laps,
-            mode=mode,
-            variant=variant,
+            mode=mode.strip().lower(),  # as printed or typed in any case, as --track and --legend take them
+            variant=variant.strip().lower() if variant is not None else None,
             handicap=handicap or [],
             grid=[g.strip() for g in grid.split(",")] if grid else None,
             seed=seed,
@@ -119,7 +120,8 @@ def new(
             garage=garage_options(garage, draft, expansion),  # # 18.3, 18.5: the draft is recorded after the grid
         )
         proj = log.project(race)
-        out_console().print(f"race {race}: {proj.state.track.name}, {proj.state.laps} laps, {proj.state.mode} mode")
+        length = counted(proj.state.laps, "lap")
+        out_console().print(f"race {race}: {proj.state.track.name}, {length}, {proj.state.mode} mode")
         typer.echo(str(race))
 
 

@@ -100,7 +100,7 @@ def new(
             name=name,
             grid=grid,
             sponsors_carry_over=keep_sponsors,
-            mode=mode,
+            mode=mode.strip().lower(),  # in any case, as new takes it
             garage=garage_options,
             weather=weather,
         )
@@ -126,6 +126,7 @@ def next_(
     Example: heatlog season next 1;  heatlog season next 1 --handicap Ann
     """
     from ..season import next_race, season_view, unapplied_effects
+    from ..views import counted
 
     with open_log(db) as log:
         race = next_race(log, season, seed=seed, handicap=handicap or [])
@@ -134,7 +135,8 @@ def next_(
         proj = log.project(race)
         con = out_console()
         con.print(
-            f"race {race}: race {sr.index} of {view.name}, {proj.state.track.name}, {proj.state.laps} laps, "
+            f"race {race}: race {sr.index} of {view.name}, {proj.state.track.name}, "
+            f"{counted(proj.state.laps, 'lap')}, "
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )

@@ -120,7 +120,7 @@ def simulate(
                 track=track,
                 cars=cars,
                 laps=laps,
-                variant=variant,
+                variant=variant.strip().lower() if variant is not None else None,  # in any case, as --track
                 handicap=handicap or [],
                 seed=first + k,
                 bots=drivers,

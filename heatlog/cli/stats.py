@@ -261,8 +261,11 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
         return
     from rich.table import Table
 
+    from ..views import counted
+
     state = "finished" if rs.over else f"under way (round {rs.rounds}): places are the standings now"
-    title = f"race {rs.race}{f' ({rs.name})' if rs.name else ''}: {rs.track}, {rs.laps} laps, {rs.mode} mode — {state}"
+    name = f" ({rs.name})" if rs.name else ""
+    title = f"race {rs.race}{name}: {rs.track}, {counted(rs.laps, 'lap')}, {rs.mode} mode — {state}"
     table = Table(title=title, title_justify="left")
     table.add_column("")
     for c in rs.cars:

@@ -13,6 +13,7 @@ from ..engine.knowledge import Knowledge
 from ..engine.state import Turn
 from ..racelog import Projection, RaceLog
 from ..validation import validate_event
+from ..views import counted
 from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .lease import Lease
@@ -120,7 +121,7 @@ class Session:
     def start_lines(self) -> list[Line]:
         """What the screen shows when the session opens (or resumes)."""
         s = self.view
-        laps = f"{s.laps} lap{'s' if s.laps > 1 else ''}"
+        laps = counted(s.laps, "lap")
         lines = [
             Line(f"race {self.race}: {s.track.name}, {laps}, {s.mode} mode", "head"),
             Line("at any prompt: undo, note TEXT, board, help, quit (Ctrl-D)", "dim"),

@@ -21,6 +21,7 @@ from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
+from . import counted
 from .garage import card_name
 from .listing import wrap_cells
 from .narrate import corner_number
@@ -322,7 +323,7 @@ def render_header(
     title = f"race {race}" if race is not None else "race"
     if name:
         title += f" ({name})"
-    laps = f"{state.laps} lap{'s' if state.laps != 1 else ''}"
+    laps = counted(state.laps, "lap")
     console.print(f"{title}: {state.track.name}, {laps}, {state.mode} mode — {where}", markup=False, highlight=False)
 
 

@@ -24,6 +24,7 @@ from ..engine.state import RaceState
 from ..engine.track import Track
 from ..usertext import embed_json, visible
 from ..usertext import html_text as escape
+from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
 from .conditions import conditions_lines, conditions_svg
@@ -603,7 +604,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
     data["charts"] = {"x": points["x"], "lap": points["lap"], "heat": points["heat"]}
     assets = resources.files("heatlog.views") / "assets"
     page = Template((assets / "replay.html").read_text(encoding="utf-8"))
-    laps = f"{state.laps} lap{'s' if state.laps != 1 else ''}"
+    laps = counted(state.laps, "lap")
     title = state.track.name + (f" — race {rp.race}" if rp.race is not None else "")
     title += f" ({rp.name})" if rp.name else ""
     facts = (
