@@ -302,7 +302,7 @@ def test_line_separators_in_a_note_export_and_import_again(db: Path, tmp_path: P
     exported = run("export", "--anchor", db=db).stdout
     path = tmp_path / "race.jsonl"
     path.write_text(exported, encoding="utf-8")
-    r = run("import", str(path), db=db)
+    r = run("import", str(path), "--again", db=db)  # into the database it came from: asked for
     assert r.returncode == 0, r
     again = run("export", "--no-anchor", "--race", r.stdout.strip().splitlines()[-1], db=db).stdout
     assert again == run("export", "--no-anchor", db=db).stdout.replace("race 1", "race 1")
