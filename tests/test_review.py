@@ -276,3 +276,19 @@ def test_steps_1_2_are_judged_without_the_other_cars_choices_of_that_round() -> 
     a.pop("seconds"), b.pop("seconds")
     assert a["cars"][0]["summary"]["decisions"] == 1
     assert a == b
+
+
+def test_a_garage_race_names_each_upgrade_as_the_table_does() -> None:
+    """A review of a Garage race named upgrades by their tokens ("play 4 U1"): now by the short names the recorder
+    takes (# 18.5: ``4wd4``, ``brakes1234``); the base cards keep their tokens ("play 4 3 S")."""
+    garage = {"upgrades": "basic", "draft": "random"}
+    events = simulate_race(None, track="usa", cars=2, seed=4, garage=garage)[1]
+    points = [p for p in decision_points(events, "Red", rounds={2, 3}) if p.kind == "cards"]
+    with_upgrade = next(p for p in points if any(c.startswith("U") for o in p.options for c in o.get("cards", [])))
+    review = review_race(events[: with_upgrade.index + 1], ["Red"], settings=Settings(seed=1, screen=4, keep=1,
+                         max_playouts=4), only=lambda p: p.index == with_upgrade.index).car("Red").points[0]
+    words = [e.words for e in review.estimates]
+    assert words and all(w.startswith("play ") for w in words)
+    cards = {c for w in words for c in w.split()[1:]}
+    assert not any(re.fullmatch(r"U\d+", c) for c in cards), words  # no token of an upgrade
+    assert any(re.fullmatch(r"[a-z0-9]+\d", c) and not c.isdigit() for c in cards), words  # e.g. 4wd4

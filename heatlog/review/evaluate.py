@@ -37,7 +37,7 @@ from typing import Any
 
 from ..analysis import information_set
 from ..analysis.playout import CHUNK, playouts
-from .points import DecisionPoint, describe
+from .points import DecisionPoint, card_words, describe
 
 Event = dict[str, Any]
 
@@ -202,6 +202,8 @@ def estimate_point(
     from ..engine.game import decision_key
 
     options = point.options
+    public = getattr(info, "public", None)  # (the information set's public state; a runner may be given none)
+    named = card_words(public) if public is not None else None  # a Garage upgrade by its short name, not U22
     taken_key = decision_key(point.taken)
     sides = sides_for(point, info)
     screen = run(settings.screen, _seed(settings.seed, point, "screen"), sides)
@@ -248,7 +250,7 @@ def estimate_point(
         win = places.count(1) / len(places)
         return Estimate(
             options[i],
-            describe(options[i], point.kind),
+            describe(options[i], point.kind, named),
             len(places),
             m,
             h,

@@ -18,7 +18,7 @@ are skipped; gear, boost, adrenaline and slipstream are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,13 +79,25 @@ _KIND_BY_STEP = {
 }
 
 
-def describe(decision: Event, kind: str | None = None) -> str:
-    """A decision in a few words: "gear 3", "play 4 3 S", "cool 2", "boost", "no slipstream", "go on"."""
+def card_words(state: RaceState) -> Callable[[str], str] | None:
+    """How a review names the cards of ``state``'s race: a Garage upgrade by its short name (``brakes1234``, as
+    the recorder takes it, # 18.5), a base card by its token; None: every card by its token (no Garage)."""
+    garage = state.garage
+    if garage is None:
+        return None
+    cards = garage.cards
+    return lambda token: str(cards[token]["short"]) if token in cards and "short" in cards[token] else token
+
+
+def describe(decision: Event, kind: str | None = None, name: Callable[[str], str] | None = None) -> str:
+    """A decision in a few words: "gear 3", "play 4 3 S", "cool 2", "boost", "no slipstream", "go on";
+    ``name``: how a card is named (``card_words``), else by its token."""
     t = decision.get("type")
     if t == "gear_chosen":
         return f"gear {decision.get('gear')}"
     if t in ("cards_played", "cards_revealed"):
-        return "play " + " ".join(decision.get("cards", []))
+        cards = decision.get("cards", [])
+        return "play " + " ".join(map(name, cards) if name is not None else cards)
     if t == "cooldown":
         return f"cool {decision.get('count')}"
     if t == "boost":
@@ -95,7 +107,8 @@ def describe(decision: Event, kind: str | None = None) -> str:
     if t == "slipstream":
         return "slipstream" if decision.get("taken") else "no slipstream"
     if t == "cards_discarded":
-        return "discard " + " ".join(decision.get("cards", []))
+        cards = decision.get("cards", [])
+        return "discard " + " ".join(map(name, cards) if name is not None else cards)
     if t == GO_ON:
         return {"react": "no (more) React", "slipstream": "no slipstream", "discard": "keep the hand"}.get(
             kind or "", "go on"
