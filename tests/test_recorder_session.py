@@ -506,6 +506,11 @@ def test_note_board_help_quit(tmp_path: Path) -> None:
     assert note["text"] == "Blue's player knocked the deck over" and note["round"] == 1 and note["car"] == "Red"
     assert s.question.kind == "discard"
     assert errors(s.answer("note"))
+    before = len(s.proj.effective.entries)
+    lines = s.answer("note " + "x" * 2001)  # longer than a note may be: refused whole, as the note command does
+    assert errors(lines) and "2000" in lines[0].text and len(s.proj.effective.entries) == before  # not cut short
+    assert s.answer("note " + "y" * 2000)[0].text == "note recorded at round 1"
+    assert s.proj.effective.entries[-1].event["text"] == "y" * 2000
     assert s.answer("board")[0].style == "board"
     assert any("undo" in x.text for x in s.answer("help"))
     assert s.answer("quit")[0].text == "progress is saved; run heatlog record to resume" and s.quit

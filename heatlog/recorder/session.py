@@ -897,7 +897,8 @@ class Session:
         if not text:
             return [Line("note what? e.g. note Bob's cards were knocked over", "error")]
         v = self.view
-        ev = make_event("note", text=text[:2000], round=v.round, raw=raw)
+        # the whole note: one too long is refused by its schema, as the note command refuses it, not cut short
+        ev = make_event("note", text=text, round=v.round, raw=raw)
         if self.question.car:
             ev["car"] = self.question.car
         keep = self._closed_list()
