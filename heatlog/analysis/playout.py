@@ -323,7 +323,6 @@ class PlayoutResult:
 Progress = Callable[[int], None]
 
 
-
 def refuse_draft(state: Any) -> None:
     """A race still in its Garage draft (# 18.5) cannot be played on: the bots would pick, but a play-out does not
     draw the draft's markets (the table reveals them), so it stopped with "the race waits for nothing the game can
