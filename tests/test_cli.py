@@ -503,3 +503,5 @@ def test_new_takes_mode_and_variant_in_any_case_and_counts_one_lap(tmp_path: Pat
     assert r.returncode == 0 and "2 laps, open mode" in r.stdout, r.stdout
     r = run("simulate", "--cars", "2", "--variant", "ONE-LAP", "--json", db=db)
     assert r.returncode == 0 and json.loads(r.stdout)["laps"] == 1, r.stderr
+    r = run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "Open", db=db)
+    assert r.returncode == 0, r.stderr  # (the season checked the mode before taking its case)

@@ -1,13 +1,12 @@
 """heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
 
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+from .common import DbOpt, JsonOpt, RaceOpt, app, open_log, out_console, progress_steps, user_errors
 
 if TYPE_CHECKING:
     from ..analysis.playout import PlayoutResult
@@ -54,20 +53,11 @@ def pick_seed(seed: int | None) -> int:
 def _run(info: Any, k: int, *, seed: int, bots: dict[str, str], sides: list[list[dict[str, Any]]],
          workers: int | None, dask: str | None, what: str) -> "PlayoutResult":
     """Playouts with a progress bar on stderr; Ctrl-C stops them and keeps what is finished."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from ..analysis.executors import executor_for
     from ..analysis.playout import playouts
 
-    with executor_for(workers, dask) as ex:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-        # piped or captured: no bar (rich would leave a blank line behind on standard error)
-        with Progress(*columns, console=err_console(), transient=True, disable=not sys.stderr.isatty()) as progress:
-            task = progress.add_task(what, total=k)
-            return playouts(
-                info, k, seed=seed, bots=bots, sides=sides, executor=ex,
-                progress=lambda n: progress.advance(task, n),
-            )
+    with executor_for(workers, dask) as ex, progress_steps(k, what) as advance:  # a bar only in a terminal
+        return playouts(info, k, seed=seed, bots=bots, sides=sides, executor=ex, progress=advance)
 
 
 def _summary_rows(result: "PlayoutResult", side: int) -> list[dict[str, Any]]:

@@ -151,6 +151,22 @@ def progress_bar(total: int, description: str, *, quiet: bool = False) -> Iterat
         yield lambda done: bar.update(task, completed=done)
 
 
+@contextlib.contextmanager
+def progress_steps(total: int, description: str, *, quiet: bool = False) -> Iterator[Callable[[int], None]]:
+    """:func:`progress_bar` for work told in steps: yields ``advance(n)``, n more of the ``total`` done (nothing
+    is shown where the bar is not)."""
+    with progress_bar(total, description, quiet=quiet) as update:
+        done = 0
+
+        def advance(n: int) -> None:
+            nonlocal done
+            done += n
+            if update is not None:
+                update(done)
+
+        yield advance
+
+
 def err_console() -> Any:
     from ..usertext import console
 

@@ -284,8 +284,9 @@ def replay(
         from ..views.replay_html import write_html
 
         write_html(rp, html, round=round)
-        n = len(rp.rounds)
-        err_console().print(f"race {rp.race}: {n} round{'' if n == 1 else 's'} written to {html}", markup=False)
+        from ..views import counted
+
+        err_console().print(f"race {rp.race}: {counted(len(rp.rounds), 'round')} written to {html}", markup=False)
         return
     from ..views.stepper import print_rounds, step_rounds
 

@@ -84,6 +84,7 @@ def new(
             races.append((track.strip(), int(number)))
     if grid not in ("standings", "random"):
         raise MalformedInput(f"--grid {grid!r}: choose standings or random")
+    mode = mode.strip().lower()  # in any case, as new takes it
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     garage_options = None
@@ -100,7 +101,7 @@ def new(
             name=name,
             grid=grid,
             sponsors_carry_over=keep_sponsors,
-            mode=mode.strip().lower(),  # in any case, as new takes it
+            mode=mode,
             garage=garage_options,
             weather=weather,
         )
@@ -192,10 +193,11 @@ def show(
             from ..views.season_html import write_season_html
 
             files = write_season_html(log, view, html)
-            n = len(files)
+            from ..views import counted
+
             out_console().print(
-                f"season {season}: {n} page{'' if n == 1 else 's'} written ({html}"
-                + (" and its races)" if n > 1 else "; no race run yet)"),
+                f"season {season}: {counted(len(files), 'page')} written ({html}"
+                + (" and its races)" if len(files) > 1 else "; no race run yet)"),
                 markup=False,
             )
             return

@@ -1,7 +1,6 @@
 """heatlog simulate: whole races played by bots."""
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,9 +17,10 @@ from .common import (
     app,
     err_console,
     garage_options,
-    given_option,
+    given_options,
     open_log,
     out_console,
+    progress_steps,
     user_errors,
 )
 
@@ -96,8 +96,8 @@ def simulate(
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
-            f"--{o}" for o in ("track", "laps", "variant", "handicap", "races", "dask-scheduler")
-            if given_option(ctx, o.replace("-", "_")) and not (o == "races" and races == 1)
+            o for o in given_options(ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler")
+            if not (o == "--races" and races == 1)
         ]
         if given:
             raise MalformedInput(
@@ -150,8 +150,6 @@ def simulate(
         if races == 1:
             one(0)
         else:
-            from rich.progress import Progress
-
             from ..analysis.executors import executor_for
             from ..simulate import store_race
             from ..simulate.parallel import simulate_many
@@ -163,13 +161,11 @@ def simulate(
                 "garage": garage_race,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
-            quiet = not sys.stderr.isatty()  # piped or captured: no bar (rich would leave a blank line behind)
             with (
                 executor_for(workers, dask_scheduler) as ex,
-                Progress(console=err_console(), transient=True, disable=quiet) as bar,
+                progress_steps(races, f"simulating {races} races") as advance,  # a bar only in a terminal
             ):
-                task = bar.add_task(f"simulating {races} races", total=races)
-                played, was_cut = simulate_many(races, first, kwargs, ex, progress=lambda n: bar.advance(task, n))
+                played, was_cut = simulate_many(races, first, kwargs, ex, progress=advance)
                 try:
                     for p in played:
                         race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
