@@ -284,7 +284,7 @@ def import_race(
     if not again:
         held = log.store.holding(events, texts)
         if held is not None:
-            whole = len(log.store.events(held)) == len(events)
+            whole = log.store.tail(held)[0] == len(events)  # the race's last seq: the whole log, or more
             raise MalformedInput(
                 f"{source}: race {held} already holds "
                 + (f"these {len(events)} events" if whole else f"these {len(events)} events as its beginning")

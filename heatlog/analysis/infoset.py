@@ -351,14 +351,17 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             continue
         before = {n: (_hidden(state.cars[n], f.tokens), state.cars[n].stress_taken) for n, f in filters.items()}
         tops = {n: len(state.cars[n].deck_top) for n in filters}
-        turns = [*state.turns, *([state.turn] if state.turn is not None else [])]
-        removed = {id(t): len(t.heat_removed) for t in turns}
+        # Event 18 (MA23): a Heat card leaves the game in the turn under way (at step 8, or by the table's
+        # heat_removed): only that turn, the turns the event ended and the one it began can have a new one.
+        current, ended = state.turn, len(state.turns)
+        removed = len(current.heat_removed) if current is not None else 0
         apply(state, ev, atomic=False)
-        live = {id(t): t for t in [*turns, *state.turns, *([state.turn] if state.turn is not None else [])]}
-        for t in live.values():
-            if t.car in filters and len(t.heat_removed) > removed.get(id(t), 0):
-                for source in t.heat_removed[removed.get(id(t), 0) :]:
-                    filters[t.car].heat_removed(source)  # event 18 (MA23): a Heat card left the game
+        touched = [current, *state.turns[ended:], state.turn]
+        for k, t in enumerate(touched):
+            if t is None or t.car not in filters or any(t is u for u in touched[:k]):
+                continue
+            for source in t.heat_removed[removed if t is current else 0 :]:
+                filters[t.car].heat_removed(source)
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}
             continue
