@@ -17,6 +17,8 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
 
     Example: heatlog anchor >> ~/heatlog-anchors.jsonl
     """
+    from ..store import DamagedLog
+
     damaged = []
     with open_log(db) as log:
         ids = [log.resolve(race)] if race is not None else [i.id for i in log.store.races()]
@@ -24,13 +26,8 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
             # An anchor vouches for the log as it stands: a log whose chain is already broken gets none (kept
             # elsewhere, it would be taken for the race's good state), as export --anchor refuses it.
             problems = log.store.verify(rid)
-            if problems:
-                p = problems[0]
-                shared = f" (in the prefix shared with race {p.race})" if p.race != rid else ""
-                damaged.append(
-                    f"race {rid}: the log is damaged or was tampered with at event {p.seq}{shared}: {p.message}; "
-                    f"no anchor printed (`heatlog audit --race {rid}` lists every problem)"
-                )
+            if problems:  # worded as every read of a damaged log is (DamagedLog names the race that holds it)
+                damaged.append(f"race {rid}: no anchor printed: {DamagedLog(problems[0]).message}")
                 continue
             typer.echo(json.dumps(log.store.anchor(rid), sort_keys=True))
     if damaged:
