@@ -86,7 +86,7 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
     """
     track_id = builtin_track_id(name_or_path)
     if track_id is not None:
-        return copy.deepcopy(_builtin_data(track_id))
+        return json.loads(_builtin_text(track_id))  # a fresh copy (json's C decoder: a race's set-up pays no deepcopy)
     path = Path(name_or_path).expanduser()
     if not path.exists() and not _looks_like_path(name_or_path):
         key = name_or_path.strip().lower().replace(" ", "-")
@@ -162,6 +162,12 @@ def validate_track_data(data: Any, where: str = "track") -> dict[str, Any]:
 def _builtin_data(track_id: str) -> dict[str, Any]:
     path = TRACKS_DIR / f"{track_id}.json"
     return _read_track_file(path, f"built-in track {track_id} ({path})")
+
+
+@lru_cache(maxsize=16)
+def _builtin_text(track_id: str) -> str:
+    """The validated built-in track as JSON text, from which every caller gets its own copy."""
+    return json.dumps(_builtin_data(track_id), ensure_ascii=False, allow_nan=False)
 
 
 @lru_cache(maxsize=16)
