@@ -206,6 +206,12 @@ def races(draw: st.DrawFn) -> tuple[int, str, int]:
 
 @lru_cache(maxsize=16)
 def table_log(params: tuple[int, str, int]) -> tuple[Event, ...]:
+    return tuple(open_to_table(list(open_log(params))))
+
+
+@lru_cache(maxsize=16)
+def open_log(params: tuple[int, str, int]) -> tuple[Event, ...]:
+    """The open-mode race that ``table_log`` projects to table mode."""
     seed, track, n = params
     data = load_track_data(track)
     names = ["Ann", "Bob", "Cy"][:n]
@@ -218,7 +224,7 @@ def table_log(params: tuple[int, str, int]) -> tuple[Event, ...]:
         "variant": "one-lap",
         "mode": "open",
     }
-    return tuple(open_to_table(list(race_events(start, dict.fromkeys(names, random_bot), seed))))
+    return tuple(race_events(start, dict.fromkeys(names, random_bot), seed))
 
 
 def accepted(state: RaceState, ev: Event) -> RaceState | None:
@@ -327,3 +333,52 @@ def _walk(state: RaceState, oracle: dict[str, set[Pair]], rng: random.Random, st
         ev, after = rng.choice(options)
         oracle_step(oracle, state, ev, after)
         state = after
+
+
+# ------------------------------------------------------------------------------- the hot path's quick answers
+
+
+def _quick_answers_agree(state: RaceState, rng: random.Random) -> None:
+    for car in state.cars.values():
+        if car.legend or car.hand_size is None:
+            continue
+        full = Knowledge.of(car)
+        tokens = [*car.pool, "?"]  # "?": a token this car has none of (the door refuses it before a flip)
+        for card in tokens[:-1]:
+            assert Knowledge.why_not_on_deck_of(car, card) == full.why_not_on_deck(card), (car.name, card)
+        for _ in range(6):
+            cards = [rng.choice(tokens[:-1] if rng.random() < 0.9 else tokens) for _ in range(rng.randint(1, 8))]
+            assert Knowledge.why_not_in_hand_of(car, cards) == full.why_not_in_hand(cards), (car.name, cards)
+
+
+@SETTINGS
+@given(races(), st.booleans(), st.integers(0, 2**32 - 1))
+def test_the_quick_answers_are_the_deductions(params: tuple[int, str, int], table: bool, seed: int) -> None:
+    """``why_not_in_hand_of`` and ``why_not_on_deck_of`` answer a yes without building the deduction (every
+    reveal, discard, cooldown and flip asks them, # 1.7): at every point of open and table races, for every card
+    and random plays (too many cards, cards the car has none of among them), they say exactly what the
+    deduction says."""
+    log = table_log(params) if table else open_log(params)
+    rng = random.Random(seed)
+    state = apply(None, log[0])
+    for ev in log[1:]:
+        state = apply(state, ev)
+        _quick_answers_agree(state, rng)
+
+
+def test_the_quick_answers_with_cards_known_on_top() -> None:
+    """A Refresh puts a card back on top of the deck, face known (# 18.21): the quick answers then ask the
+    deduction, which knows the top card."""
+    from heatlog.simulate import simulate_race
+
+    rng = random.Random(3)
+    tops = 0
+    for seed in range(4):
+        _, log, _ = simulate_race(None, seed=seed, track="usa", cars=3, bots="heuristic", garage={"upgrades": "all"})
+        for view in (log, open_to_table(log)):
+            state = apply(None, view[0])
+            for ev in view[1:]:
+                state = apply(state, ev)
+                tops += sum(1 for car in state.cars.values() if car.deck_top)
+                _quick_answers_agree(state, rng)
+    assert tops, "no Refresh put a card on top: the case is not exercised"

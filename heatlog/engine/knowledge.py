@@ -145,7 +145,43 @@ class Knowledge:
                     break
             else:
                 return None
+        elif not car.deck_top and len(cards) <= car.hand_size:
+            # Table mode, no card known on top: hand_can_hold over Knowledge.of(car)'s unseen (the pool) and cap
+            # (the pool bounded by deck_max), read from the car without building them (every reveal, discard and
+            # cooldown asks this). Only a yes is answered here: the deduction words every refusal.
+            # room = Σ min(cap, unseen − cards): all of cap, less what each card of the play takes out of it.
+            pool, bound = car.pool, car.deck_max
+            room = sum(pool.values()) if bound is None else sum(map(min, pool.values(), map(bound.__getitem__, pool)))
+            for c in dict.fromkeys(cards):
+                n = pool.get(c)
+                if n is None:
+                    break  # a card this car has none of
+                left = n - cards.count(c)
+                if left < 0:
+                    break
+                cap = n if bound is None or bound[c] >= n else bound[c]
+                if left < cap:
+                    room -= cap - left
+            else:
+                if room >= car.deck_size:
+                    return None
         return Knowledge.of(car).why_not_in_hand(cards, catalogue.named if catalogue is not None else card_name)
+
+    @staticmethod
+    def why_not_on_deck_of(car: Car, card: str, catalogue: Catalogue | None = None) -> str | None:
+        """``Knowledge.of(car).why_not_on_deck(card)``, answered at once when the deck can show the card and no
+        card is known on top (``deck_can_show`` with the card's cap read from the car) — for the hot path: every
+        flip and draw of a car whose deck order is not known. The deduction words every refusal."""
+        n = car.pool.get(card, 0)
+        if n > 0 and car.deck_size > 0 and not car.deck_top:
+            hand, bound = car.hand, car.deck_max  # cap as Knowledge.of: the deck (open), else the pool ≤ deck_max
+            if hand is not None:
+                n -= hand[card]
+            elif bound is not None and bound[card] < n:
+                n = bound[card]
+            if n > 0:
+                return None
+        return Knowledge.of(car).why_not_on_deck(card, catalogue.named if catalogue is not None else card_name)
 
     @staticmethod
     def most_in_hand(car: Car, card: str) -> int:

@@ -193,7 +193,7 @@ def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
                 "5.2",
             )
     else:
-        why = Knowledge.of(car).why_not_on_deck(card, state.cards.named)
+        why = Knowledge.why_not_on_deck_of(car, card, state.cards)
         if why:
             rule = "18.21" if car.deck_top else "1.1" if car.pool[card] == 0 else "5.6"
             raise _illegal(state, ev, why, rule)
