@@ -7,7 +7,9 @@ trees are timed **alternately**, each timing a fresh subprocess (``PYTHONPATH`` 
 - ``heuristic``: whole 4-car USA races played by four heuristic bots (``simulate_race``, no database);
 - ``random``: the same with random bots;
 - ``replay``: ``heatlog.engine.replay`` of the same event logs (random-bot races made once, by this checkout),
-  so both versions fold exactly the same events.
+  so both versions fold exactly the same events;
+- ``table``: the same logs as a physical table records them (hands hidden, ``open_to_table`` by this checkout),
+  so every reveal, flip and discard is checked against what the table knows (bench_engine.py's table row).
 
 Each figure is CPU seconds of the subprocess for the work (not its start-up); the report gives, per workload, the
 median of each side, the ratio of this checkout's speed to REV's (above 1: this checkout is faster), and the
@@ -34,9 +36,9 @@ import json, sys, time
 mode, n, first, logs_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 import heatlog
 assert heatlog.__file__.startswith(sys.argv[5]), (heatlog.__file__, sys.argv[5])
-if mode == "replay":
+if mode in ("replay", "table"):
     from heatlog.engine import replay
-    logs = json.loads(open(logs_path).read())
+    logs = json.loads(open(logs_path if mode == "replay" else logs_path + ".table").read())
     replay(logs[0])  # warm
     c0 = time.process_time()
     events = 0
@@ -57,7 +59,7 @@ else:
 print(json.dumps({"cpu": cpu, "events": events}))
 '''
 
-SIZES = {"heuristic": 150, "random": 150, "replay": 0}  # races per timing (replay: the logs file)
+SIZES = {"heuristic": 150, "random": 150, "replay": 0, "table": 0}  # races per timing (replay: the logs file)
 
 
 def unpack(rev: str, into: Path) -> Path:
@@ -73,10 +75,12 @@ def unpack(rev: str, into: Path) -> Path:
 
 def make_logs(path: Path, races: int) -> None:
     sys.path.insert(0, str(ROOT))
+    from heatlog.engine.redact import open_to_table
     from heatlog.simulate import simulate_race
 
     logs = [simulate_race(None, seed=s, track="usa", cars=4, bots="random")[1] for s in range(races)]
     path.write_text(json.dumps(logs), encoding="utf-8")
+    Path(f"{path}.table").write_text(json.dumps([open_to_table(log) for log in logs]), encoding="utf-8")
 
 
 def time_once(tree: Path, worker: Path, mode: str, n: int, logs: Path) -> dict[str, float]:
@@ -98,14 +102,14 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=0, help="races per timing (default: 150; replay: 60 logs)")
     parser.add_argument("--only", choices=sorted(SIZES), action="append", help="only this workload (repeatable)")
     args = parser.parse_args()
-    modes = args.only or ["heuristic", "random", "replay"]
+    modes = args.only or ["heuristic", "random", "replay", "table"]
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         old = unpack(args.rev, tmpdir)
         worker = tmpdir / "worker.py"
         worker.write_text(WORKER, encoding="utf-8")
         logs = tmpdir / "logs.json"
-        if "replay" in modes:
+        if "replay" in modes or "table" in modes:
             make_logs(logs, args.races or 60)
         print(f"this checkout ({ROOT}) against {args.rev}, alternating, {args.rounds} rounds; CPU time")
         for mode in modes:
@@ -122,8 +126,8 @@ def main() -> None:
                 old_cpu.append(got["old"]["cpu"])
                 ratios.append(got["old"]["cpu"] / got["new"]["cpu"])
             ratio = statistics.median(old_cpu) / statistics.median(new_cpu)
-            unit = "logs" if mode == "replay" else "races"
-            n = (args.races or 60) if mode == "replay" else n
+            unit = "logs" if mode in ("replay", "table") else "races"
+            n = (args.races or 60) if mode in ("replay", "table") else n
             print(
                 f"  {mode:9}: this {statistics.median(new_cpu):6.3f} s, {args.rev} {statistics.median(old_cpu):6.3f} s "
                 f"(median CPU per timing; events {events['new']} vs {events['old']} per {n or 60} {unit}) -> "
