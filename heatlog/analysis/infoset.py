@@ -55,7 +55,7 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from ..engine.cards import CARDS, HEAT, STRESS
-from ..engine.game import apply_decision, to_move
+from ..engine.game import apply_decision, sub_multisets, to_move
 from ..engine.redact import open_to_table
 from ..engine.state import Car, Counts, expand
 
@@ -87,25 +87,6 @@ def _left_hand(ev: Event) -> list[str]:
     return []
 
 
-def _sub_vectors(bounds: Sequence[int], n: int) -> list[Hand]:
-    """Every x with 0 <= x <= bounds (per kind) and sum(x) == n."""
-    out: list[Hand] = []
-    rest = [0] * (len(bounds) + 1)
-    for i in range(len(bounds) - 1, -1, -1):
-        rest[i] = rest[i + 1] + bounds[i]
-
-    def go(i: int, left: int, acc: Hand) -> None:
-        if i == len(bounds):
-            if left == 0:
-                out.append(acc)
-            return
-        for k in range(max(0, left - rest[i + 1]), min(bounds[i], left) + 1):
-            go(i + 1, left - k, (*acc, k))
-
-    go(0, n, ())
-    return out
-
-
 _DRAWS: dict[tuple[Hand, int], list[tuple[Hand, float]]] = {}
 
 
@@ -115,7 +96,7 @@ def _draws(deck: Hand, n: int) -> list[tuple[Hand, float]]:
     hit = _DRAWS.get(key)
     if hit is None:
         hit = []
-        for x in _sub_vectors(deck, n):
+        for x in sub_multisets(deck, n):
             ways = 1
             for d, k in zip(deck, x, strict=True):
                 if k:
@@ -161,7 +142,7 @@ class _Filter:
         weights: dict[Hand, float] = {}
         if car.hand is not None:
             return cls(car.name, {_vec(car.hand, tokens): 1.0}, tokens)
-        for h in _sub_vectors(pool, car.hand_size):
+        for h in sub_multisets(pool, car.hand_size):
             if all(p - k <= b for p, k, b in zip(pool, h, bound, strict=True)):
                 ways = 1
                 for p, k in zip(pool, h, strict=True):

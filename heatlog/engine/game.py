@@ -245,7 +245,7 @@ def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, floa
     total = comb(sum(deck.values()), n)
     out: list[tuple[Event, float]] = []
     tokens = list(deck)  # the race's card tokens, in canonical order
-    for draw in _sub_multisets([deck[c] for c in tokens], n):
+    for draw in sub_multisets([deck[c] for c in tokens], n):
         ways = 1
         for have, k in zip((deck[c] for c in tokens), draw, strict=True):
             ways *= comb(have, k)
@@ -254,7 +254,7 @@ def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, floa
     return out
 
 
-def _sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
+def sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
     """Every vector x with 0 <= x[i] <= bounds[i] and sum n (multisets of n cards from a multiset)."""
     out: list[tuple[int, ...]] = []
     rest = [0] * (len(bounds) + 1)
@@ -472,6 +472,7 @@ __all__ = [
     "is_over",
     "legal_decisions",
     "pending_chance",
+    "sub_multisets",
     "to_move",
     "whose_turn",
 ]
