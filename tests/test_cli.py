@@ -304,6 +304,17 @@ def test_every_command_has_help_with_example_and_docs() -> None:
         assert f"## heatlog {name}" in reference, f"{name} is not in docs/cli.md"
 
 
+def test_the_track_help_names_every_built_in_track() -> None:
+    """``--track`` (new, simulate) lists the built-in tracks in words, written once in cli/common.py without
+    importing them (the track module loads the schema checker): the two lists must not drift apart."""
+    from heatlog.cli.common import TRACK_HELP
+    from heatlog.tracks import BUILTIN_TRACKS
+
+    assert TRACK_HELP.removesuffix(", or a track file path.").split(", ") == list(BUILTIN_TRACKS)
+    for command in ("new", "simulate"):
+        assert "netherlands, or a track file path" in " ".join(run(command, "--help").stdout.split())
+
+
 def test_demo_loads_samples_audits_and_replays(tmp_path: Path) -> None:
     """README command 1: the main job on the default database (./heatlog.db)."""
     r = run("demo", cwd=tmp_path)

@@ -45,6 +45,10 @@ ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every hel
 AggressiveOpt = Annotated[
     bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
 ]
+# The built-in tracks in words (tracks.BUILTIN_TRACKS, not imported: it loads the schema checker at start-up;
+# tests/test_cli.py holds the two together).
+TRACK_HELP = "usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
+TrackOpt = Annotated[str, typer.Option(help=TRACK_HELP)]
 RoundOpt = Annotated[int | None, typer.Option("--round", help="Start of round N instead of the latest state.")]
 GarageOpt = Annotated[
     str | None, typer.Option("--garage", help="Play with the Garage module: basic, advanced or all upgrades (# 18.3).")

@@ -18,6 +18,7 @@ from .common import (
     ProOpt,
     RaceOpt,
     RoundOpt,
+    TrackOpt,
     app,
     creating_log,
     err_console,
@@ -34,12 +35,7 @@ from .common import (
 @user_errors
 def new(
     ctx: typer.Context,
-    track: Annotated[
-        str,
-        typer.Option(
-            help="usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
-        ),
-    ] = "usa",
+    track: TrackOpt = "usa",
     car: Annotated[list[str] | None, typer.Option("--car", help="NAME:COLOUR, once per car (2–6).")] = None,
     laps: Annotated[int | None, typer.Option(help="Laps (default: the track's).")] = None,
     mode: Annotated[str, typer.Option(help="table (hands hidden) or open (every card known).")] = "table",

@@ -14,6 +14,7 @@ from .common import (
     GarageOpt,
     JsonOpt,
     ProOpt,
+    TrackOpt,
     app,
     err_console,
     garage_options,
@@ -29,12 +30,7 @@ from .common import (
 @user_errors
 def simulate(
     ctx: typer.Context,
-    track: Annotated[
-        str,
-        typer.Option(
-            help="usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
-        ),
-    ] = "usa",
+    track: TrackOpt = "usa",
     cars: Annotated[int, typer.Option(help="Cars (2–6), named Red, Blue, Green, Yellow, Black, White.")] = 4,
     laps: Annotated[int | None, typer.Option(help="Laps (default: the track's).")] = None,
     variant: Annotated[str | None, typer.Option(help="one-lap: the one-lap learning race (# 17.1).")] = None,
