@@ -445,12 +445,16 @@ def information_set(events: Sequence[Event], car: str | None = None) -> InfoSet:
         for ev in events:
             full = apply(full, ev, atomic=False)
         assert full is not None
-        mine = full.cars[car]
-        if mine.hand is not None:
-            info.known[car] = _vec(mine.hand, info.beliefs[car].tokens)
-            if mine.committed is not None:
-                info.committed[car] = list(mine.committed)
+        _know_own(info, full.cars[car])
     return info
+
+
+def _know_own(info: InfoSet, mine: Car) -> None:
+    """The viewer's own hand (and the cards it played face down at step 2), where the full state knows them."""
+    if mine.hand is not None:
+        info.known[mine.name] = _vec(mine.hand, info.beliefs[mine.name].tokens)
+        if mine.committed is not None:
+            info.committed[mine.name] = list(mine.committed)
 
 
 def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSet:
@@ -468,11 +472,7 @@ def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSe
     if car is not None:
         if car not in state.cars:
             raise MalformedInput(f"no car named {car!r} in this race (cars: {', '.join(state.cars)})")
-        mine = full.cars[car]
-        if mine.hand is not None:
-            info.known[car] = _vec(mine.hand, info.beliefs[car].tokens)
-            if mine.committed is not None:
-                info.committed[car] = list(mine.committed)
+        _know_own(info, full.cars[car])
     return info
 
 
