@@ -234,7 +234,7 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
     child.expect_exact("Red reveals 2: ")
     child.send("4 \t\t")
-    child.expect(r"0\s+1\s+2\s+3\s+4\s+5\s+h\s+s")  # one more card to reveal
+    child.expect(r"0\s+1\s+2\s+3\s+4\s+5\s+s\s")  # one more card to reveal (# 13.1: no Heat, see below)
     child.send("3 \t\t")
     child.expect(r"-\s+b\s+c1")  # React: a cooldown, a boost, or done
     child.send("c\t")
@@ -244,6 +244,42 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child.sendline("-")
     child.expect_exact("✓ Red reveals 4 3; Red cools 1")  # the line as completed
     child.expect_exact("Blue reveals 2: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_tab_offers_heat_at_a_reveal_only_where_a_cluttered_hand_can_be(tmp_path: Path) -> None:
+    # 13.1, 1.7: Heat is revealed only by a cluttered hand. At the start (one Heat card in the deck) no hand of
+    # 7 can be cluttered, so Tab does not offer h; Red's hand below is provably 1 and six Heat (its 3-card deck
+    # is exactly 2 2 Stress), so its reveal is "1 h": Tab offers those two, then the one that is left.
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.send("\t\t")
+    child.expect_exact("Red reveals 2: ")  # the prompt again, under the list (readline sorts it)
+    offered = ANSI.sub("", child.before or "").split()
+    assert {"0", "1", "2", "3", "4", "5", "s", "undo"} <= set(offered) and "h" not in offered, offered
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":
+            car["unseen"] = ["1", "2", "2", "S"] + ["H"] * 6
+            car["deck_max"] = ["2", "2", "S"]
+            car["hand_size"], car["deck_size"] = 7, 3
+            car["discard"] = ["1", "1", "2", "3", "3", "3", "4", "4", "4", "0", "5", "S", "S"]
+            car["engine"] = 1
+
+    (tmp_path / "cluttered").mkdir()
+    child = spawn(race_from(tmp_path / "cluttered", edit), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.send("\t\t")
+    child.expect_exact("Red reveals 2: ")
+    offered = ANSI.sub("", child.before or "").split()
+    assert [w for w in offered if w not in ("\x07", "board", "help", "note", "quit", "undo")] == ["1", "h"], offered
+    child.send("h \t")
+    child.expect_exact("h 1")  # the one card left to reveal, completed in place
+    child.sendline("")
+    child.expect_exact("cluttered hand")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
@@ -402,7 +404,7 @@ class Session:
             except HeatlogError:
                 typed = None
             if typed is not None and len(typed) < self.view.turn.gear:
-                return self._words(q, q, first=True)  # the reveal still needs cards
+                return self._words(q, q, first=True, typed=typed)  # the reveal still needs cards
         try:
             _, _, cur = self._parts(q, tokens, more=True)
         except HeatlogError:
@@ -415,8 +417,9 @@ class Session:
             return ()
         return self._words(q, cur, first=False)
 
-    def _words(self, q: Question, cur: Question, *, first: bool) -> tuple[str, ...]:
-        """The words that answer ``cur`` (alone, or as a later part of a line begun at ``q``)."""
+    def _words(self, q: Question, cur: Question, *, first: bool, typed: Sequence[str] = ()) -> tuple[str, ...]:
+        """The words that answer ``cur`` (alone, or as a later part of a line begun at ``q``; ``typed``: the
+        cards of a reveal typed so far)."""
         car = self.view.cars.get(cur.car or "")
         if cur.kind in ("reveal", "discard") and car is not None:
             known = Knowledge.of(car)  # the one deduction: a card that may be in the hand (# 1.7)
@@ -425,10 +428,30 @@ class Session:
                 cards = [c for c in cards if self.view.rules.can_discard(self.view, car, c.token)]
                 prefix = "" if first else "d"
                 return (*[prefix + c.short for c in cards], "-")
-            return tuple(c.short for c in cards)
+            legal = self._revealable(car.name, list(typed), [c.token for c in cards])
+            return tuple(c.short for c in cards if c.token in legal)
         if cur.kind == "react":
             return (*cur.options, "-")
         return cur.options
+
+    def _revealable(self, name: str, typed: list[str], tokens: list[str]) -> set[str]:
+        """The cards that may come next in a reveal begun with ``typed``: those of some whole reveal the rules
+        accept (asked of the engine, reveal by reveal: # 4.1 what the hand may hold, # 13.1 a cluttered hand,
+        which Heat claims), so Tab never offers a card that no reveal can go on with."""
+        turn = self.view.turn
+        need = (turn.gear if turn is not None else 0) - len(typed)
+        legal: set[str] = set()
+        if need <= 0:
+            return legal
+        for rest in combinations_with_replacement(tokens, need):
+            if legal.issuperset(rest):
+                continue  # nothing to learn from this reveal
+            try:
+                apply(self.view.copy(), {"type": "cards_revealed", "v": 1, "car": name, "cards": typed + list(rest)})
+            except HeatlogError:
+                continue
+            legal.update(rest)
+        return legal
 
     def _part(
         self, q: Question, tokens: list[str], i: int, work: RaceState, *, more: bool = False
