@@ -34,6 +34,24 @@ def validate_event(event: dict[str, Any]) -> None:
 Event = dict[str, Any]
 
 
+def check_note(race: int, state: RaceState, note: Event) -> None:
+    """The door's check of a new note: the car it names is a car of the race, the round it names has begun
+    (0 = set-up). Only the door asks it: the rules take any note (it changes nothing), so a log that already
+    holds a note about no car of its race, or about a round to come, still replays and imports."""
+    car = note.get("car")
+    if car is not None and car not in state.cars:  # a misspelt car would be kept as a note about no car of the race
+        cars = ", ".join(state.cars)
+        raise MalformedInput(f"no car named {car!r} in this race (cars: {cars})", race=race, input=note)
+    at = note.get("round")
+    if at is not None and at > state.round:
+        raise MalformedInput(
+            f"the note names round {at}, but the race is at round {state.round}: a note is about a round that has "
+            "begun (0 = set-up)",
+            race=race,
+            input=note,
+        )
+
+
 @dataclass(slots=True)
 class Entry:
     """One event of the effective log with its sequence number."""
@@ -342,6 +360,8 @@ class RaceLog:
             return proj
         if event["type"] == "race_started":
             raise IllegalEvent("a race has one set-up event; start a new race instead", race=race, input=event)
+        if event["type"] == "note":
+            check_note(race, proj.state, event)
         try:
             engine.apply(proj.state, event)
         except HeatlogError as err:

@@ -102,10 +102,43 @@ def test_note_about_a_car_not_in_the_race_is_refused(tmp_path: Path) -> None:
     before = run("export", db=db).stdout
     for car in ("ann", "Zed"):  # a misspelt name (names are case-sensitive) is no car of the race
         r = run("note", "cards knocked over", "--car", car, db=db)
-        assert r.returncode == 1 and f"no car named '{car}' in race 1 (cars: Ann, Bob, Cy)" in r.stderr, r.stderr
+        assert (
+            r.returncode == 1
+            and f"race 1: note of {car}: no car named '{car}' in this race (cars: Ann, Bob, Cy)"
+            in (" ".join(r.stderr.split()))
+        ), r.stderr
         assert "Traceback" not in r.stderr
     assert run("export", db=db).stdout == before  # nothing was written
     assert run("note", "cards knocked over", "--car", "Ann", db=db).returncode == 0
+
+
+def test_add_refuses_a_note_about_no_car_of_the_race_or_a_round_to_come_but_old_logs_keep_them(
+    tmp_path: Path,
+) -> None:
+    # The door (heatlog add, as heatlog note) checks a new note's car and round; the rules take any note, so a
+    # log that already holds such notes still imports, replays and audits clean.
+    db = tmp_path / "h.db"
+    new_race(db)
+    before = run("export", db=db).stdout
+    for note, said in [
+        ({"car": "Zed"}, "no car named 'Zed' in this race (cars: Ann, Bob, Cy)"),
+        ({"car": "Ann", "round": 2}, "the note names round 2, but the race is at round 1"),
+    ]:
+        r = run("add", json.dumps({"type": "note", "v": 1, "text": "hi", **note}), db=db)
+        assert r.returncode == 1 and "race 1" in r.stderr and said in " ".join(r.stderr.split()), r.stderr
+        assert "Traceback" not in r.stderr
+    assert run("export", db=db).stdout == before  # nothing was written
+    ok = run("add", json.dumps({"type": "note", "v": 1, "text": "set-up checked", "car": "Bob", "round": 0}), db=db)
+    assert ok.returncode == 0, ok.stderr
+    old = tmp_path / "old.jsonl"  # a log written before the door checked notes
+    note = {"type": "note", "v": 1, "text": "[bold]Zed[/] joined", "car": "Zed", "round": 40}
+    old.write_text(before + json.dumps(note) + "\n", encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert run("import", str(old), db=other).returncode == 0
+    audit = run("audit", db=other)
+    assert audit.returncode == 0 and "(round 40): [bold]Zed[/] joined" in audit.stdout, audit.stdout + audit.stderr
+    replay = run("replay", "--round", "1", db=other)
+    assert replay.returncode == 0 and "note (Zed): [bold]Zed[/] joined" in replay.stdout, replay.stderr
 
 
 def test_undo_of_a_note_after_the_finish_does_not_ask_to_reopen(tmp_path: Path) -> None:
