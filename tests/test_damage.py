@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from edges import one_error_line, run, state_of
@@ -283,3 +284,37 @@ def test_a_file_whose_schema_cannot_be_read_at_all_still_gets_one_line(db: Path)
         assert "restore the file from a backup" in r.stdout
     else:
         assert one_error_line(r)
+
+
+def test_stats_and_turns_over_every_race_leave_out_a_damaged_one_and_go_on(db: Path) -> None:
+    """stats --all (and turns --all) name a damaged race as every read of a damaged log does, after the
+    statistics of the others, exit 1; they stopped at it before."""
+    raw(db, "UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE race = 2 AND seq = 4")
+    said = "race 2: left out: the log is damaged or was tampered with at event 4"
+    r = run("stats", "--all", "--json", db=db)
+    assert r.returncode == 1 and one_error_line(r) and said in r.stderr, r
+    report = json.loads(r.stdout)
+    assert report["races"] == [1, 3] and report["damaged"] == [2] and report["selected"] == 3
+    table = run("stats", "--all", db=db)
+    assert table.returncode == 1 and "drivers over 2 races (1 race left out: damaged)" in table.stdout, table
+    built = run("turns", "--all", "--rebuild", db=db)
+    assert built.returncode == 1 and one_error_line(built) and said in built.stderr, built
+    assert "turns: 2 race(s) rebuilt from the log" in built.stdout
+
+
+def test_the_pool_of_workers_leaves_out_a_damaged_race_too(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many races are folded by a pool of processes: a damaged one comes back as its defect, told to the
+    reader, and the others are folded (a worker's DamagedLog could not cross back to this process)."""
+    import heatlog.stats.derived as derived
+    from heatlog.racelog import RaceLog
+    from heatlog.stats import TurnsTable
+
+    raw(db, "UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE race = 2 AND seq = 4")
+    monkeypatch.setattr(derived, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(derived, "_POOL_CHUNK", 1)
+    log = RaceLog(db, create=False)
+    told: list[Any] = []
+    got = [f.race for f in TurnsTable(log).facts([1, 2, 3], cache=False, workers=2, damaged=told.append)]
+    assert got == [1, 3] and [(e.problem.race, e.problem.seq) for e in told] == [(2, 4)]
+    with pytest.raises(derived.DamagedLog):
+        list(TurnsTable(log).facts([1, 2, 3], cache=False, workers=2))

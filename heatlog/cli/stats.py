@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, fail, open_log, out_console, user_errors
 
 if TYPE_CHECKING:
     from ..stats import Career, RaceStats, Tally
@@ -36,7 +36,9 @@ def stats(
     place and an openskill rating.
 
     Per-turn facts come from the derived `turns` table while it matches the log, else from the log (and the
-    table is refreshed). Ctrl-C during a long run prints what was read so far, marked partial.
+    table is refreshed). Ctrl-C during a long run prints what was read so far, marked partial. Over many races,
+    a race whose log is damaged (its hash chain broken) is left out and named on standard error after the
+    statistics of the others, and the exit status is 1 (as `heatlog anchor`); `heatlog audit` lists its problems.
 
     With --season, the season's races: its standings (points per race, total, wins; MODULES.md 21.10) beside
     each driver's statistics and rating over those races.
@@ -45,6 +47,7 @@ def stats(
     """
     from ..engine.errors import MalformedInput
     from ..stats import TurnsTable, career, race_stats
+    from ..store import DamagedLog
 
     if as_json and as_csv:
         raise MalformedInput("choose one of --json and --csv")
@@ -74,19 +77,23 @@ def stats(
         ids = [i.id for i in infos]
         read: list[Any] = []
         partial = False
+        left_out: list[DamagedLog] = []
         try:
             with _progress(len(ids)) as advance:
-                for facts in table.facts(ids, rebuild=rebuild, progress=advance):
+                for facts in table.facts(ids, rebuild=rebuild, progress=advance, damaged=left_out.append):
                     if track is None or facts.track == track:
                         read.append(facts)
         except KeyboardInterrupt:
             partial = True
         result = career(read, total=len(ids), partial=partial)
+        result.damaged = [err.problem.race for err in left_out]
         if driver is not None:
             result.drivers = [d for d in result.drivers if d.driver == driver]
-            if not result.drivers and not partial:
+            if not result.drivers and not partial and not left_out:
                 raise MalformedInput(f"no race with a driver named {driver!r}")
         _print_career(result, as_json, as_csv)
+        if left_out:  # worded as every read of a damaged log is (DamagedLog), after what could be read
+            raise fail("; ".join(f"race {err.problem.race}: left out: {err.message}" for err in left_out))
 
 
 def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool) -> None:
@@ -284,6 +291,8 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
 
 
 def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
+    from ..views import counted
+
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
         return
@@ -299,6 +308,8 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
     from rich.table import Table
 
     done = f"{len(result.races)} races" + (f" of {result.total} — PARTIAL (interrupted)" if result.partial else "")
+    if result.damaged:
+        done += f" ({counted(len(result.damaged), 'race')} left out: damaged)"
     table = Table(title=f"drivers over {done}", title_justify="left")
     for col, just in (
         ("Driver", "left"),
@@ -354,12 +365,14 @@ def turns(
     db: DbOpt = None,
 ) -> None:
     """Build (or refresh) the derived `turns` table: one row per turn, for sqlite-utils, Datasette, pandas or
-    DuckDB. Derived from the log, never trusted by the door or the audit; safe to drop (docs/stats.md).
+    DuckDB. Derived from the log, never trusted by the door or the audit; safe to drop (docs/stats.md). With
+    --all, a race whose log is damaged is left out and named on standard error (exit 1); the others are built.
 
     Example: heatlog turns --all;  sqlite-utils heatlog.db "select car, sum(heat_corners) from turns group by car"
     """
     from ..engine.errors import MalformedInput
     from ..stats import TurnsTable
+    from ..store import DamagedLog
 
     if drop and (race is not None or all_races or rebuild):
         # --drop removes the tables of every race: a --race beside it would seem to drop that race's rows only
@@ -373,7 +386,8 @@ def turns(
             err_console().print("derived tables turns and derived dropped", markup=False)
             return
         ids = [i.id for i in log.store.races()] if all_races else [log.resolve(race)]
-        built, fresh = table.build(ids, rebuild=rebuild)
+        left_out: list[DamagedLog] = []
+        built, fresh = table.build(ids, rebuild=rebuild, damaged=left_out.append if all_races else None)
         if not table.writable:
             err_console().print(f"Error: cannot write the derived tables to {log.path}", markup=False)
             raise typer.Exit(1)
@@ -382,3 +396,5 @@ def turns(
             f"turns: {built} race(s) rebuilt from the log, {fresh} already matched it; {n} rows in {log.path}",
             markup=False,
         )
+    if left_out:  # the others are built; the damaged ones named as every read of a damaged log is (DamagedLog)
+        raise fail("; ".join(f"race {err.problem.race}: left out: {err.message}" for err in left_out))

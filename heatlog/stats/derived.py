@@ -32,6 +32,7 @@ from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
+from ..store import DamagedLog, Problem
 from .facts import TURN_COLUMNS, RaceFacts, TurnFacts, race_facts
 
 TURNS = "turns"
@@ -61,19 +62,25 @@ Row = tuple[Any, ...]
 #: Races to fold from which a pool of processes folds them (below, starting the pool costs more than it saves).
 PARALLEL_FROM = 200
 _POOL_CHUNK = 25  # races per task of the pool
-Folded = tuple[RaceFacts, tuple[int, str]]  # a race's facts and the tail of the log they were folded from
+#: A race's facts (or, for a damaged log, the first defect its read found) and the tail of the log they were
+#: folded from.
+Folded = tuple["RaceFacts | Problem", tuple[int, str]]
 
 
 def _fold_chunk(path: str, races: list[int]) -> list[Folded]:
-    """A pool worker's task: the facts and tail of each race, read from the database file (nothing written)."""
+    """A pool worker's task: the facts and tail of each race, read from the database file (nothing written). A
+    damaged log gives its defect instead (a Problem pickles, a DamagedLog does not), and the chunk goes on."""
     from ..racelog import RaceLog
 
     log = RaceLog(path, create=False)
     try:
-        out = []
+        out: list[Folded] = []
         for race in races:
             tail = log.store.tail(race)
-            out.append((race_facts(log, race), tail))
+            try:
+                out.append((race_facts(log, race), tail))
+            except DamagedLog as err:
+                out.append((err.problem, tail))
         return out
     finally:
         log.store.close()
@@ -249,11 +256,13 @@ class TurnsTable:
         progress: Callable[[int], None] | None = None,
         chunk: int = 100,
         workers: int | None = None,
+        damaged: Callable[[DamagedLog], None] | None = None,
     ) -> Iterator[RaceFacts]:
         """The facts of ``races``, in that order: from the table where it still matches, otherwise folded from
         the log (and written back unless ``cache`` is false). ``progress(n)`` after each race. Many races to
         fold (``PARALLEL_FROM`` or more) are folded by ``workers`` processes (default: every core); the facts
-        are the same."""
+        are the same. A race whose log is damaged raises :class:`DamagedLog`, or, with ``damaged``, is told to
+        it and left out (the other races go on)."""
         cached = {} if rebuild or not cache else self._cached(races)
         stale = [r for r in races if r not in cached]
         folded = self._fold_in_pool(stale, workers)
@@ -262,12 +271,15 @@ class TurnsTable:
             for race in races:
                 got = cached.get(race)
                 if got is None:
-                    if folded is not None:
-                        got, tail = next(folded)
-                        assert got.race == race
-                    else:
-                        tail = self.log.store.tail(race)
-                        got = race_facts(self.log, race)
+                    try:
+                        got, tail = self._fold(race, folded)
+                    except DamagedLog as err:
+                        if damaged is None:
+                            raise
+                        damaged(err)
+                        if progress is not None:
+                            progress(1)
+                        continue
                     if cache:
                         pending.append((got, tail))
                         if len(pending) >= chunk:
@@ -283,6 +295,17 @@ class TurnsTable:
                 with contextlib.suppress(KeyboardInterrupt):
                     self._write(pending)
 
+    def _fold(self, race: int, folded: Generator[Folded, None, None] | None) -> tuple[RaceFacts, tuple[int, str]]:
+        """The facts and tail of ``race``: the pool's next, or folded here; a damaged log raises DamagedLog."""
+        if folded is None:
+            tail = self.log.store.tail(race)
+            return race_facts(self.log, race), tail
+        got, tail = next(folded)
+        assert got.race == race
+        if isinstance(got, Problem):
+            raise DamagedLog(got, self.log.store.force_hint)
+        return got, tail
+
     def _fold_in_pool(self, races: list[int], workers: int | None) -> Generator[Folded, None, None] | None:
         """The facts and tail of each of ``races``, in order, folded by a pool of processes that each read the
         database file (the fold is most of the time of a cold table); None where one process is better: few
@@ -295,10 +318,12 @@ class TurnsTable:
             return None
         return _pooled(str(store.path), races, n)
 
-    def build(self, races: Sequence[int], *, rebuild: bool = False) -> tuple[int, int]:
-        """Make the table match the log for ``races``: (races rebuilt, races already up to date)."""
+    def build(
+        self, races: Sequence[int], *, rebuild: bool = False, damaged: Callable[[DamagedLog], None] | None = None
+    ) -> tuple[int, int]:
+        """Make the table match the log for ``races``: (races rebuilt, races already up to date); ``damaged``
+        as for :meth:`facts` (a damaged race is not counted as rebuilt)."""
         fresh = {} if rebuild else self._cached(races, check_rows=True)
         stale = [r for r in races if r not in fresh]
-        for _ in self.facts(stale, rebuild=True):
-            pass
-        return len(stale), len(fresh)
+        built = sum(1 for _ in self.facts(stale, rebuild=True, damaged=damaged))
+        return built, len(fresh)

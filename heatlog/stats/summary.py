@@ -243,12 +243,14 @@ class Career:
     drivers: list[DriverStats]
     partial: bool = False
     total: int = 0  # races selected (``races`` holds those read, fewer when partial)
+    damaged: list[int] = field(default_factory=list)  # races selected but left out: their logs are damaged
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "races": self.races,
             "selected": self.total,
             "partial": self.partial,
+            "damaged": self.damaged,
             "rating_model": "openskill PlackettLuce (library defaults: mu 25, sigma 25/3); ordinal = mu - 3 sigma",
             "drivers": [d.to_dict() for d in self.drivers],
         }
