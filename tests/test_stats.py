@@ -407,6 +407,21 @@ def test_cli_stats_of_a_season_has_its_standings_and_its_drivers(tmp_path: Path)
     assert both.returncode == 1 and "give it alone" in both.stderr
 
 
+def test_cli_stats_csv_without_a_race_is_the_header_alone(tmp_path: Path) -> None:
+    """A season with no race run (and --all over no race) printed an empty line: the header alone now, the
+    columns a row would have, as the CSV of a season with races has them."""
+    db = tmp_path / "s.db"
+    assert run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    empty = run("stats", "--season", "1", "--csv", db=db)
+    assert empty.returncode == 0 and empty.stdout.count("\n") == 1, repr(empty.stdout)
+    assert empty.stdout.startswith("season,season_position,season_points,driver,races,")
+    drivers = run("stats", "--all", "--csv", db=db)
+    assert drivers.returncode == 0 and drivers.stdout == empty.stdout.split(",", 3)[3], repr(drivers.stdout)
+    full = tmp_path / "full.db"
+    assert run("simulate", "--season", "1961", "--seed", "3", db=full).returncode == 0
+    assert run("stats", "--season", "1", "--csv", db=full).stdout.splitlines()[0] == empty.stdout.strip()
+
+
 def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     assert run("simulate", "--races", "2", "--seed", "5", db=db).returncode == 0

@@ -134,7 +134,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
             mine = standing.get(d.driver, {})
             out.append({"season": view.id, "season_position": mine.get("position"),
                         "season_points": mine.get("points"), **_flat(d.to_dict())})
-        _write_csv(out)
+        _write_csv(out, {"season": None, "season_position": None, "season_points": None, **_driver_columns()})
         return
     from rich.table import Table
 
@@ -204,8 +204,10 @@ def _flat(tally: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _write_csv(rows: list[dict[str, Any]]) -> None:
-    columns: list[str] = []
+def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = None) -> None:
+    """``rows`` as CSV; ``template``: a row of nothing, whose columns the header has even without rows (no
+    finished race yet: the header alone, not an empty line)."""
+    columns: list[str] = list(template or ())
     for row in rows:
         columns.extend(k for k in row if k not in columns)
     buf = io.StringIO()
@@ -214,6 +216,13 @@ def _write_csv(rows: list[dict[str, Any]]) -> None:
     for row in rows:
         writer.writerow({k: "" if v is None else v for k, v in row.items()})
     sys.stdout.write(buf.getvalue())
+
+
+def _driver_columns() -> dict[str, Any]:
+    """The CSV columns of a driver's row (a driver of no race: every column is fixed, FIXED_SUBS)."""
+    from ..stats.summary import DriverStats
+
+    return _flat(DriverStats("").to_dict())
 
 
 def _speeds(t: "Tally") -> str:
@@ -303,7 +312,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
             if result.partial:
                 flat["partial"] = True
             rows.append(flat)
-        _write_csv(rows)
+        _write_csv(rows, _driver_columns())
         return
     from rich.table import Table
 
