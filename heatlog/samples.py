@@ -17,6 +17,7 @@ from .engine import apply
 from .engine.redact import open_to_table
 from .engine.state import RaceState, Turn, expand
 from .simulate import simulate_race
+from .views import counted
 
 Event = dict[str, Any]
 
@@ -139,19 +140,19 @@ class Highlights:
     legend_places: list[int] = field(default_factory=list)  # MODULES.md 19: where the players finished
 
     def sentence(self) -> str:
-        parts = [f"{self.order[0]} wins in {self.rounds} rounds"]
+        parts = [f"{self.order[0]} wins in {counted(self.rounds, 'round')}"]
         if self.side_by_side:
             parts.append(f"photo finish: {self.order[0]} and {self.order[1]} side by side, the race line decides")
         elif self.margin is not None and self.margin <= 1:
-            parts.append(f"photo finish: {self.order[0]} beats {self.order[1]} by {self.margin} space")
+            parts.append(f"photo finish: {self.order[0]} beats {self.order[1]} by {counted(self.margin, 'space')}")
         elif self.margin is not None:
-            parts.append(f"{self.order[1]} finishes in the same round, {self.margin} spaces behind")
+            parts.append(f"{self.order[1]} finishes in the same round, {counted(self.margin, 'space')} behind")
         if self.last_round_pass:
             parts.append("the winner takes the lead in the last round")
         if self.spinouts:
             spins = ", ".join(f"{car} at corner {corner} in round {rnd}" for rnd, car, corner in self.spinouts[:4])
             more = f" and {len(self.spinouts) - 4} more" if len(self.spinouts) > 4 else ""
-            parts.append(f"{len(self.spinouts)} spinout{'s' if len(self.spinouts) > 1 else ''} ({spins}{more})")
+            parts.append(f"{counted(len(self.spinouts), 'spinout')} ({spins}{more})")
         else:
             parts.append("no spinouts")
         if self.legend_places:
@@ -159,10 +160,11 @@ class Highlights:
         if self.weather:
             parts.append(self.weather)
         if self.cluttered:
-            parts.append(f"{len(self.cluttered)} cluttered hand{'s' if len(self.cluttered) > 1 else ''}")
-        parts.append(f"{self.lead_changes} lead changes, {self.boosts} boosts, {self.slipstreams} slipstreams")
+            parts.append(counted(len(self.cluttered), "cluttered hand"))
+        changes, boosts = counted(self.lead_changes, "lead change"), counted(self.boosts, "boost")
+        parts.append(f"{changes}, {boosts}, {counted(self.slipstreams, 'slipstream')}")
         if self.adrenaline:
-            parts.append(f"{self.adrenaline} adrenaline bonuses taken")
+            parts.append(f"{self.adrenaline} adrenaline bonus{'' if self.adrenaline == 1 else 'es'} taken")
         return "; ".join(parts) + "."
 
 
@@ -369,8 +371,8 @@ def playthrough(events: list[Event]) -> str:
         out += _car_lines(state)
     start = events[0]
     head = [
-        f"{state.track.name}, {state.laps} laps, {len(state.cars)} cars, seed {start.get('seed')}: "
-        f"{len(events)} events, {state.round} rounds",
+        f"{state.track.name}, {counted(state.laps, 'lap')}, {counted(len(state.cars), 'car')}, "
+        f"seed {start.get('seed')}: {counted(len(events), 'event')}, {counted(state.round, 'round')}",
         f"grid: {', '.join(state.grid)}",
         f"result: {', '.join(state.hall_of_fame)}",
     ]
