@@ -97,7 +97,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         from .garage import garage_words
 
         parts.extend(garage_words(state, turn))  # # 18.x: each symbol used, in order
-    if turn.boosted or turn.adrenaline_move or (turn.garage is not None and turn.garage.happenings):
+    if turn.speed != step3:  # React changed it (a boost, adrenaline, an upgrade): the speed the corners see
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:
         parts.append(f"slipstreams {turn.slipstream_moved}")
