@@ -15,6 +15,7 @@ from .engine import apply
 from .engine.errors import HeatlogError
 from .racelog import RaceLog, effective_log
 from .validation import event_errors
+from .views import counted
 
 
 @dataclass
@@ -229,7 +230,8 @@ def render_audit(console: Any, reports: list[AuditReport]) -> None:
         title = f"race {r.race}" + (f" ({r.name})" if r.name else "")
         status = "clean" if r.clean else f"{len(r.problems)} problem(s)"
         console.print(
-            f"{title}: {r.events} events, {r.rounds} rounds{', finished' if r.finished else ''}: {status}",
+            f"{title}: {counted(r.events, 'event')}, {counted(r.rounds, 'round')}"
+            f"{', finished' if r.finished else ''}: {status}",
             markup=False,
         )
         for p in r.problems:

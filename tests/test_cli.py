@@ -549,3 +549,19 @@ def test_new_takes_mode_and_variant_in_any_case_and_counts_one_lap(tmp_path: Pat
     assert r.returncode == 0 and json.loads(r.stdout)["laps"] == 1, r.stderr
     r = run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "Open", db=db)
     assert r.returncode == 0, r.stderr  # (the season checked the mode before taking its case)
+
+
+def test_one_of_a_thing_is_counted_in_the_singular(tmp_path: Path) -> None:
+    # audit said "1 rounds", stats "drivers over 1 races", the next-step text "reveals 1 cards" (# 5.1)
+    db = tmp_path / "h.db"
+    new_race(db)
+    audit = run("audit", db=db)
+    assert audit.returncode == 0 and ", 1 round: clean" in audit.stdout, audit.stdout
+    said = [
+        run("add", json.dumps({"type": "gear_chosen", "v": 1, "car": c, "gear": 1}), db=db)
+        for c in ("Ann", "Bob", "Cy")
+    ]
+    assert all(r.returncode == 0 for r in said) and "reveals 1 card (# 5.1)" in said[-1].stdout, said[-1]
+    assert run("stats", "--all", db=db).stdout.startswith("drivers over 1 race ")
+    one = run("replay", "--car", "Ann", db=db)
+    assert one.returncode == 0 and "Ann's race, 1 round" in one.stdout and "1 rounds" not in one.stdout, one.stdout

@@ -73,6 +73,7 @@ def new(
     """
     from ..engine.errors import MalformedInput
     from ..season import new_season, season_view
+    from ..views import counted
 
     races = None
     if race:
@@ -107,7 +108,7 @@ def new(
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)
-        out_console().print(f"season {season}: {view.name}, {len(view.races)} races: {plan}", markup=False)
+        out_console().print(f"season {season}: {view.name}, {counted(len(view.races), 'race')}: {plan}", markup=False)
         typer.echo(str(season))
 
 

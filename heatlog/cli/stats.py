@@ -101,6 +101,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
     from ..engine.errors import MalformedInput
     from ..season import season_view, seasons
     from ..stats import career
+    from ..views import counted
 
     known = [s[0] for s in seasons(log)]
     if season not in known:
@@ -138,7 +139,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
         return
     from rich.table import Table
 
-    done = "over" if view.over else f"{len(view.tables)} of {len(view.races)} races run"
+    done = "over" if view.over else f"{len(view.tables)} of {counted(len(view.races), 'race')} run"
     t = Table(title=f"season {view.id} ({view.name}): standings — {done}", title_justify="left")
     t.add_column("#", justify="right")
     t.add_column("Driver")
@@ -316,7 +317,9 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
         return
     from rich.table import Table
 
-    done = f"{len(result.races)} races" + (f" of {result.total} — PARTIAL (interrupted)" if result.partial else "")
+    done = counted(len(result.races), "race")
+    if result.partial:
+        done += f" of {result.total} — PARTIAL (interrupted)"
     if result.damaged:
         done += f" ({counted(len(result.damaged), 'race')} left out: damaged)"
     table = Table(title=f"drivers over {done}", title_justify="left")

@@ -95,7 +95,7 @@ class Waiting:
         if due == "card_flipped":
             return f"{name} flips for the {self.flipping} (# 14.1)"
         if due == "cards_revealed":
-            return f"{name} reveals {self.count} cards (# 5.1)"
+            return f"{name} reveals {self.count} card{'s' if self.count != 1 else ''} (# 5.1)"
         if due == "legend_card_revealed":
             return f"the Legend card of round {self.count} (# 19.5)"
         return _TEXT.get(due, due.replace("_", " ")).format(name=name)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import __version__
 from ..season import SeasonView, unapplied_effects
 from ..usertext import html_text as escape
+from . import counted
 from .replay_html import car_colour
 
 CHART_W, CHART_H = 720, 300
@@ -134,9 +135,9 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         for sr in view.races
         if unapplied_effects(sr.event, view.version)
     )
-    status = "over" if view.over else f"{run} of {len(view.races)} races run"
+    status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{len(view.drivers)} drivers · {len(view.races)} races · {status}</p></header>
+<p>{counted(len(view.drivers), 'driver')} · {counted(len(view.races), 'race')} · {status}</p></header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>
 <table id="standings"><thead><tr><th class="num">pos</th><th>driver</th>{heads}<th class="num">points</th>

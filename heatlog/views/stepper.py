@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from . import counted
 from .board import render_car_round, render_round
 from .replay import Replay
 
@@ -23,7 +24,8 @@ def print_rounds(console: Any, rp: Replay, *, round: int | None = None, car: str
     rp.check_car(car)
     numbers = [round] if round is not None else [rv.number for rv in rp.rounds]
     if car is not None and round is None:  # one car's race: a few lines a round, not every full board
-        head = f"race {rp.race}" + (f" ({rp.name})" if rp.name else "") + f": {car}'s race, {len(numbers)} rounds"
+        name = f" ({rp.name})" if rp.name else ""
+        head = f"race {rp.race}{name}: {car}'s race, {counted(len(numbers), 'round')}"
         console.print(head, style="bold", markup=False, highlight=False)
         for n in numbers:
             console.print()
