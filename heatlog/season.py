@@ -54,7 +54,7 @@ from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
-from .store import GENESIS, canonical, chain_hash
+from .store import GENESIS, SQLITE_MAX, canonical, chain_hash
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors, validate_against
@@ -170,6 +170,8 @@ def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:
 
 def season_events(log: RaceLog, season: int) -> list[Event]:
     """The season stream's events in order (StoreError if there is no such season)."""
+    if not 0 <= season <= SQLITE_MAX:  # no season has it (and SQLite could not be asked)
+        raise StoreError(f"no season {season}")
     with _tx(log, write=False) as conn:
         rows = conn.execute("SELECT payload FROM season_events WHERE season = ? ORDER BY seq", (season,)).fetchall()
         if not rows and conn.execute("SELECT 1 FROM seasons WHERE id = ?", (season,)).fetchone() is None:
@@ -736,7 +738,8 @@ def swap_choice(state: Any, options: Sequence[Event]) -> Event:
 def audit_season(log: RaceLog, season: int) -> list[str]:
     """What is wrong with a season: its stream's hash chain, and each entered race whose set-up is not what the
     season says (circuit, laps, drivers, mode, grid). Empty when all is well."""
-    problems = _verify_chain(log, season) + stream_problems(season_events(log, season))
+    events = season_events(log, season)  # no such season: refused before its chain is read
+    problems = _verify_chain(log, season) + stream_problems(events)
     view = season_view(log, season)
     for sr in view.races:
         if sr.link is None:

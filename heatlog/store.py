@@ -370,6 +370,8 @@ _INSERT_RACE = (
     "VALUES ({race}, ?, ?, ?, ?, '{recorded}', ?, ?)"
 )
 _NO_LIMIT = 1 << 62
+#: The largest integer SQLite stores: a race id, seq or round beyond it names no row (and cannot be bound).
+SQLITE_MAX = (1 << 63) - 1
 
 
 class EventStore:
@@ -595,6 +597,8 @@ class EventStore:
             yield conn
         except sqlite3.Error as exc:
             self._raise(exc, race)
+        except OverflowError:  # the driver refuses to bind a number beyond SQLite's integers: no row can hold it
+            raise StoreError(f"a number given is beyond any the database holds (at most {SQLITE_MAX})") from None
 
     # ---- races
 
@@ -778,6 +782,8 @@ class EventStore:
             return [self._race_info(row) for row in self._query(self._RACES_SQL + " ORDER BY r.id")]
 
     def race(self, race: int) -> RaceInfo:
+        if not -SQLITE_MAX <= race <= SQLITE_MAX:
+            raise StoreError(f"no race {race}")
         with self._guard():
             rows = self._query(self._RACES_SQL + " WHERE r.id = ?", [race])
         if not rows:
@@ -1338,6 +1344,8 @@ class EventStore:
         max_seq: int | None = None,
     ) -> Snapshot | None:
         """The snapshot of ``round`` (or the latest, with seq <= max_seq if given) for ``rules_version``."""
+        if round is not None and not 0 <= round <= SQLITE_MAX:
+            return None  # no round has that number
         sql = "SELECT race, round, rules_version, seq, state FROM snapshots WHERE race = ? AND rules_version = ?"
         params: list[Any] = [race, rules_version]
         if round is not None:

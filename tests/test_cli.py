@@ -565,3 +565,27 @@ def test_one_of_a_thing_is_counted_in_the_singular(tmp_path: Path) -> None:
     assert run("stats", "--all", db=db).stdout.startswith("drivers over 1 race ")
     one = run("replay", "--car", "Ann", db=db)
     assert one.returncode == 0 and "Ann's race, 1 round" in one.stdout and "1 rounds" not in one.stdout, one.stdout
+
+
+def test_numbers_beyond_sqlite_are_no_race_round_or_season(tmp_path: Path) -> None:
+    # A race, round or season number beyond SQLite's integers crashed every command that looked it up
+    # (OverflowError, "internal error"); it is refused as any number no race, round or season has.
+    db = tmp_path / "h.db"
+    new_race(db)
+    assert run("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    huge = str(2**64)
+    for args, said in [
+        (["show", "--race", huge], f"no race {huge}"),
+        (["export", "--race", huge], f"no race {huge}"),
+        (["compare", "1", huge], f"no race {huge}"),
+        (["show", "--race", "-" + huge], f"no race -{huge}"),
+        (["show", "--round", huge], f"no round {huge} (rounds 1–1)"),
+        (["replay", "--round", huge], f"no round {huge} (rounds 1–1)"),
+        (["position", "--round", huge], f"no round {huge} (rounds 1–1)"),
+        (["season", "show", huge], f"no season {huge}"),
+        (["season", "audit", huge], f"no season {huge}"),
+        (["season", "audit", "7"], "no season 7"),
+    ]:
+        r = run(*args, db=db)
+        assert r.returncode in (1, 2) and said in r.stderr and "internal error" not in r.stderr, (args, r.stderr)
+
