@@ -589,3 +589,13 @@ def test_numbers_beyond_sqlite_are_no_race_round_or_season(tmp_path: Path) -> No
         r = run(*args, db=db)
         assert r.returncode in (1, 2) and said in r.stderr and "internal error" not in r.stderr, (args, r.stderr)
 
+
+def test_workers_beyond_a_local_pool_are_refused_before_a_process_or_a_file(tmp_path: Path) -> None:
+    # --workers 100000 forked that many processes at once (a forking pool starts them all), and a number beyond
+    # a C int crashed; both are refused, and the database file the refused command would have made is not left.
+    db = tmp_path / "new.db"
+    for n in ("100000", str(2**64)):
+        r = run("simulate", "--races", "2", "--seed", "1", "--workers", n, db=db)
+        assert r.returncode == 1 and f"--workers {n}: at most 64 local processes" in r.stderr, r.stderr
+    r = run("simulate", "--cars", "9", db=db)
+    assert r.returncode == 1 and not db.exists()

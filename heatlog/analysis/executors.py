@@ -50,12 +50,23 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: The most processes a local pool may start (more than the cores only wait for them; a typo must not fork
+#: thousands), unless the machine has more cores.
+MAX_LOCAL_WORKERS = 64
+
+
 @contextmanager
 def local_executor(workers: int | None = None) -> Iterator[Executor]:
     """A process pool of ``workers`` processes (default: all cores); in this process for one worker."""
     n = default_workers() if workers is None else workers
     if n < 1:
         raise MalformedInput(f"--workers {n}: at least one worker")
+    most = max(MAX_LOCAL_WORKERS, default_workers())
+    if n > most:  # a forking pool starts every process at once: --workers 100000 forked 100000 of them
+        raise MalformedInput(
+            f"--workers {n}: at most {most} local processes (this machine has {default_workers()} cores); "
+            "a cluster takes more (--dask-scheduler)"
+        )
     if n == 1:
         yield InlineExecutor()
         return

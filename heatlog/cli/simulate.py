@@ -16,10 +16,10 @@ from .common import (
     ProOpt,
     TrackOpt,
     app,
+    creating_log,
     err_console,
     garage_options,
     given_options,
-    open_log,
     out_console,
     progress_steps,
     user_errors,
@@ -107,7 +107,7 @@ def simulate(
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
     console = out_console()
     results: list[dict[str, Any]] = []
-    with open_log(db, create=True) as log:
+    with creating_log(db) as log:  # a refused simulation leaves no new file behind
 
         def one(k: int) -> None:
             watch = TurnLog()
@@ -194,7 +194,7 @@ def _simulate_season(
     from .season import print_season, season_dict
 
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    with open_log(db, create=True) as log:
+    with creating_log(db) as log:  # a refused simulation leaves no new file behind
         season = simulate_season(
             log, published=name, cars=cars, seed=first, bots=spec, garage=garage, weather=weather
         )
