@@ -252,7 +252,10 @@ def import_race(
     events: the file imported before, or exported from here) is refused, naming that race."""
     check_label(name)
     anchors: list[tuple[int, Event]] = []
-    lines, texts = read_jsonl(text, anchors)  # texts: each event's canonical text, when the fast reader read it
+    try:
+        lines, texts = read_jsonl(text, anchors)  # texts: each event's canonical text, when the fast reader read it
+    except MalformedInput as err:  # named by the file, as every other refusal of it is
+        raise MalformedInput(f"{source}: {err.message}; nothing imported") from None
     if not lines:
         raise MalformedInput(f"{source}: no events")
     if anchors:

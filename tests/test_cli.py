@@ -599,3 +599,20 @@ def test_workers_beyond_a_local_pool_are_refused_before_a_process_or_a_file(tmp_
         assert r.returncode == 1 and f"--workers {n}: at most 64 local processes" in r.stderr, r.stderr
     r = run("simulate", "--cars", "9", db=db)
     assert r.returncode == 1 and not db.exists()
+
+
+def test_import_refusals_name_the_file_and_read_as_one_sentence(tmp_path: Path) -> None:
+    # Bad lines were refused without the file's name (every other refusal of a file names it), and a list of
+    # problems after "nothing imported:" was joined as "nothing imported:; line 1: ...".
+    db = tmp_path / "h.db"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"a": 1}\n[]\n', encoding="utf-8")
+    r = run("import", str(bad), db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and f"{bad}: 2 bad line(s) (1, 2): line 1:" in said and "nothing imported" in said, said
+    short = tmp_path / "short.jsonl"
+    short.write_text('{"type": "race_started"}\n', encoding="utf-8")
+    r = run("import", str(short), db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "nothing imported: line 1: race_started: v: missing" in said and ":;" not in said, said
+    assert not db.exists()

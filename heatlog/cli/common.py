@@ -188,7 +188,9 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
     # One line: what, where, why (a message listing several problems is joined with "; "). User text inside
     # the message is shown with its control characters visible.
-    text = "; ".join(part.strip() for part in message.split("\n") if part.strip())
+    parts = [part.strip() for part in message.split("\n") if part.strip()]
+    # a part ending in ":" introduces the next ("nothing imported:" then the problems), not one of a list
+    text = "".join(p + (" " if p.endswith(":") else "; ") for p in parts[:-1]) + (parts[-1] if parts else "")
     err_console().print(f"Error: {visible(text)}", soft_wrap=True)
     return typer.Exit(code)
 
