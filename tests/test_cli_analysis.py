@@ -90,6 +90,15 @@ def test_playout_refuses_bad_input_clearly(simdb: Path) -> None:
         assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
 
 
+def test_review_refuses_a_round_the_race_does_not_have(simdb: Path) -> None:
+    # review --round 99 reviewed "0 of 0 decisions" and exited 0, as if the round had no decision to review
+    rounds = json.loads(run("show", "--race", "1", "--json", db=simdb).stdout)["round"]
+    for wrong in ("0", str(rounds + 1), "-2"):
+        r = run("review", "--race", "1", "--car", "Red", "--round", wrong, "--workers", "1", db=simdb)
+        said = f"race 1: no round {wrong} (rounds 1–{rounds})"
+        assert r.returncode == 1 and said in r.stderr and "decisions reviewed" not in r.stdout, (wrong, r)
+
+
 def test_branch_play_on_records_a_what_if_that_replay_and_audit_read(simdb: Path) -> None:
     r = run("branch", "--race", "1", "--at-round", "5", "--name", "bots again", "--play-on", "--seed", "2",
             "--bots", "random", db=simdb)

@@ -132,6 +132,11 @@ def review_race(
     for n in names:
         if n not in final.cars:
             raise MalformedInput(f"no car named {n!r} in this race (cars: {', '.join(final.cars)})")
+    first = max(1, replay(events[:1]).round)  # a race from a position begins at its round
+    for r in sorted(rounds or ()):
+        if not first <= r <= final.round:  # else it would review nothing, as if the round had no decision
+            have = f"rounds {first}–{final.round}" if final.round >= first else "no round has started yet"
+            raise MalformedInput(f"no round {r} ({have})", race=race)
     started = time.perf_counter()
     out = Review(race, name, final.track.id, final.mode, len(final.cars), settings)
     points: list[DecisionPoint] = []
