@@ -167,6 +167,14 @@ def test_ctrl_c_keeps_the_finished_playouts_marked_partial(info: Any) -> None:
     assert part.outcomes[0] == full.outcomes[0][:CHUNK]  # a prefix of the full result
 
 
+def test_a_huge_number_of_playouts_starts_at_once_and_stops_cleanly(info: Any) -> None:
+    # --playouts 10**20 listed every chunk before the first playout (gigabytes in seconds); the chunks are
+    # worked out as they are sent, so the run starts at once and Ctrl-C keeps what was played.
+    part = playouts(info, 10**20, seed=8, executor=_Interrupting(after=1))
+    assert part.partial and part.done == CHUNK and part.requested == 10**20
+    assert part.outcomes[0] == playouts(info, CHUNK, seed=8).outcomes[0]
+
+
 def test_a_playout_is_a_pure_function_of_its_index(info: Any) -> None:
     job = Job(info, [[]], {c: "heuristic" for c in info.public.cars}, 11)
     assert run_playout(job, 5) == run_playout(job, 5)

@@ -366,7 +366,12 @@ def playouts(
     for bot_name in sorted(set(names.values())):
         get_bot(bot_name)  # an unknown bot name is refused before any work starts
     job = Job(info, [list(s) for s in sides], names, seed, crn)
-    chunks = [(s, min(s + CHUNK, n)) for s in range(0, n, CHUNK)]
+    count = -(-n // CHUNK)  # chunk k plays playouts k*CHUNK up to n: worked out when sent, never listed (a
+    # list of every chunk of --playouts 10**20 took gigabytes before the first playout)
+
+    def chunk(k: int) -> tuple[int, int]:
+        return k * CHUNK, min(k * CHUNK + CHUNK, n)
+
     done: dict[int, list[list[Outcome]]] = {}
     partial = False
     if executor is None:
@@ -377,21 +382,22 @@ def playouts(
     # chunks still running are a few seconds of work at most.
     window = max(2, 2 * int(getattr(executor, "_max_workers", 0) or 0), WINDOW)
     futures: dict[Future[list[list[Outcome]]], int] = {}
-    todo = iter(range(len(chunks)))
+    todo = iter(range(count))
     try:
         for k in itertools.islice(todo, window):
-            futures[executor.submit(run_chunk, job, *chunks[k])] = k
+            futures[executor.submit(run_chunk, job, *chunk(k))] = k
         pending = set(futures)
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in finished:
-                k = futures[fut]
+                k = futures.pop(fut)  # only the chunks in flight are kept: a long run holds its results once
                 done[k] = fut.result()
                 if progress is not None:
-                    progress(chunks[k][1] - chunks[k][0])
+                    first, last = chunk(k)
+                    progress(last - first)
                 nxt = next(todo, None)
                 if nxt is not None:
-                    new = executor.submit(run_chunk, job, *chunks[nxt])
+                    new = executor.submit(run_chunk, job, *chunk(nxt))
                     futures[new] = nxt
                     pending.add(new)
     except KeyboardInterrupt:
@@ -401,7 +407,7 @@ def playouts(
                 done[k] = fut.result()  # finished before the stop: kept
     # Keep the longest run of finished chunks from the start: a partial result is a prefix of the full one.
     rows: list[list[Outcome]] = []
-    for k in range(len(chunks)):
+    for k in range(count):
         if k not in done:
             partial = True
             break
