@@ -314,3 +314,31 @@ def test_after_a_paused_race_every_object_is_still_collectable_and_frozen_ones_s
     finally:
         gc.unfreeze()
     assert kept
+
+
+def test_a_huge_number_of_races_starts_at_once_and_stops_cleanly() -> None:
+    # simulate --races 10**20 listed every chunk's seeds before the first race (gigabytes in seconds); each
+    # chunk's seeds are worked out as it is sent, so the run starts at once and Ctrl-C keeps the races played.
+    from concurrent.futures import Future
+
+    from heatlog.simulate.parallel import CHUNK, WINDOW, play_races, simulate_many
+
+    class Interrupting:
+        """Plays the first chunk, holds the rest of the window, and is stopped by Ctrl-C at the next one."""
+
+        calls = 0
+
+        def submit(self, fn: Any, /, *args: Any) -> Future[Any]:
+            self.calls += 1
+            if self.calls > WINDOW:
+                raise KeyboardInterrupt
+            fut: Future[Any] = Future()
+            if self.calls == 1:
+                fut.set_result(fn(*args))
+            return fut
+
+    kwargs = {"track": "usa", "cars": 2, "bots": "random"}
+    played, cut = simulate_many(10**20, 7, kwargs, Interrupting())  # type: ignore[arg-type]
+    races = list(played)
+    assert cut() and [p.seed for p in races] == list(range(7, 7 + CHUNK))
+    assert [p.events for p in races] == [p.events for p in play_races(list(range(7, 7 + CHUNK)), kwargs)]

@@ -88,17 +88,22 @@ def simulate_many(
     """Races with seeds ``first_seed`` … ``first_seed + count - 1``, yielded in seed order as they are ready.
     Returns the iterator and a function telling, once the iterator is exhausted, whether Ctrl-C cut it short
     (the races yielded are then a prefix of the full run)."""
-    chunks = [list(range(first_seed + s, first_seed + min(s + CHUNK, count))) for s in range(0, count, CHUNK)]
+    chunks = -(-count // CHUNK)  # chunk k's seeds, worked out when it is sent (listing them all first took
+    # gigabytes for --races 10**20 before the first race)
+
+    def seeds(k: int) -> list[int]:
+        return list(range(first_seed + k * CHUNK, first_seed + min(k * CHUNK + CHUNK, count)))
+
     state = {"partial": False}
 
     def gen() -> Iterator[Played]:
         futures: dict[Future[list[Played]], int] = {}
         done: dict[int, list[Played]] = {}
-        todo = iter(range(len(chunks)))
+        todo = iter(range(chunks))
         nxt_out = 0
         try:
             for k in itertools.islice(todo, WINDOW):
-                futures[executor.submit(play_races, chunks[k], kwargs)] = k
+                futures[executor.submit(play_races, seeds(k), kwargs)] = k
             pending = set(futures)
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -106,10 +111,10 @@ def simulate_many(
                     k = futures.pop(fut)
                     done[k] = fut.result()
                     if progress is not None:
-                        progress(len(chunks[k]))
+                        progress(min(CHUNK, count - k * CHUNK))
                     n = next(todo, None)
                     if n is not None:
-                        new = executor.submit(play_races, chunks[n], kwargs)
+                        new = executor.submit(play_races, seeds(n), kwargs)
                         futures[new] = n
                         pending.add(new)
                 while nxt_out in done:
@@ -122,7 +127,7 @@ def simulate_many(
         while nxt_out in done:  # finished before the stop, in order
             yield from done.pop(nxt_out)
             nxt_out += 1
-        if nxt_out < len(chunks):
+        if nxt_out < chunks:
             state["partial"] = True
 
     return gen(), lambda: state["partial"]
