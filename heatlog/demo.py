@@ -50,7 +50,7 @@ def run_demo(log: RaceLog, console: Any, html: Path | None) -> bool:
     first = next((i.id for i in infos if i.name == "usa-4cars"), infos[0].id)
     rp = load_replay(log, first)
     console.rule(f"race {first}: the last round", style="dim")
-    print_rounds(console, rp, round=rp.last)
+    print_rounds(console, rp, round=rp.last if rp.rounds else None)  # (a race not started says so)
     if html is not None:
         from .views.replay_html import write_html
 

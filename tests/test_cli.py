@@ -616,3 +616,19 @@ def test_import_refusals_name_the_file_and_read_as_one_sentence(tmp_path: Path) 
     said = " ".join(r.stderr.split())
     assert r.returncode == 1 and "nothing imported: line 1: race_started: v: missing" in said and ":;" not in said, said
     assert not db.exists()
+
+
+def test_a_race_not_started_replays_as_not_started(tmp_path: Path) -> None:
+    # An open race still at its set-up (its shuffles to record): piped replay printed nothing at all, demo on
+    # its database ended in an error, and replay --round named the race twice ("race 1: race 1 has not ...").
+    db = tmp_path / "h.db"
+    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "open", db=db)
+    assert r.returncode == 0, r.stderr
+    said = "race 1 has not started its first round yet"
+    for args in (["replay"], ["replay", "--car", "Ann"]):
+        r = run(*args, db=db)
+        assert r.returncode == 0 and r.stdout.strip() == said, (args, r)
+    r = run("replay", "--round", "1", db=db)
+    assert r.returncode == 1 and f"Error: not understood: {said}" in r.stderr, r.stderr
+    r = run("demo", "--html", str(tmp_path / "demo.html"), db=db)
+    assert r.returncode == 0 and said in r.stdout and "Error" not in r.stderr, r

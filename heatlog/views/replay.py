@@ -86,7 +86,7 @@ class Replay:
             if rv.number == number:
                 return rv
         if not self.rounds:
-            raise MalformedInput(f"race {self.race} has not started its first round yet", race=self.race)
+            raise MalformedInput(f"race {self.race} has not started its first round yet")  # (names it once)
         raise MalformedInput(f"race {self.race} has no round {number} (rounds {self.first}–{self.last})")
 
     def check_car(self, car: str | None) -> None:

@@ -22,6 +22,10 @@ HELP = "n/→ next · p/← previous · number+Enter jump · g/G first/last · q
 def print_rounds(console: Any, rp: Replay, *, round: int | None = None, car: str | None = None) -> None:
     """Print one round (``round``) or every round, one after the other (piped output, ``--round``)."""
     rp.check_car(car)
+    if round is None and not rp.rounds:  # piped, it printed nothing at all
+        name = f" ({rp.name})" if rp.name else ""
+        console.print(f"race {rp.race}{name} has not started its first round yet", markup=False, highlight=False)
+        return
     numbers = [round] if round is not None else [rv.number for rv in rp.rounds]
     if car is not None and round is None:  # one car's race: a few lines a round, not every full board
         name = f" ({rp.name})" if rp.name else ""
