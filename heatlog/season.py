@@ -411,7 +411,8 @@ def new_season(
     ``weather``: the weather and road conditions in every race (MODULES.md 20), revealed after the draft
     (# 21.3: BGA plays every championship race with them)."""
     if (published is None) == (races is None):
-        raise MalformedInput("a season is a published one (1961 ... 1965) or a custom list of races, not both")
+        which = "not both" if published is not None else "give one (--published YEAR or --race TRACK:EVENT)"
+        raise MalformedInput(f"a season is a published one (1961 ... 1965) or a custom list of races, {which}")
     if published is not None:
         chosen = [(track, card.number) for track, card in published_season(published)]
     else:

@@ -550,3 +550,14 @@ def test_21_14_17_2_the_base_handicap_may_be_agreed_for_a_season_race(log: RaceL
     state = log.project(race).state
     assert state.cars["Ann"].engine == 6 and state.cars["Bob"].engine == 7  # event 4: +1; the handicap: −1
     assert audit_season(log, season) == []
+
+
+def test_season_new_without_a_season_asks_for_one(tmp_path: Path) -> None:
+    # neither --published nor --race was refused with "..., not both"
+    db = tmp_path / "s.db"
+    r = run("season", "new", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "give one (--published YEAR or --race TRACK:EVENT)" in said, said
+    assert "not both" not in said
+    both = run("season", "new", "--published", "1961", "--race", "usa:1", "--car", "A:red", "--car", "B:blue", db=db)
+    assert both.returncode == 1 and "not both" in both.stderr
