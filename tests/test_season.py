@@ -561,3 +561,21 @@ def test_season_new_without_a_season_asks_for_one(tmp_path: Path) -> None:
     assert "not both" not in said
     both = run("season", "new", "--published", "1961", "--race", "usa:1", "--car", "A:red", "--car", "B:blue", db=db)
     assert both.returncode == 1 and "not both" in both.stderr
+
+
+def test_season_import_reads_its_file_as_import_does_and_a_refusal_leaves_no_database(tmp_path: Path) -> None:
+    # a binary file or a database given as the season file crashed (UnicodeDecodeError, "internal error"); a
+    # refused season import or season new left a new, empty database file behind
+    db = tmp_path / "new.db"
+    binary = tmp_path / "season.jsonl"
+    binary.write_bytes(b"\x00\xff\xfe not text")
+    r = run("season", "import", str(binary), db=db)
+    assert r.returncode == 1 and f"season file {binary}: line 1, column 2: not UTF-8 text" in r.stderr, r.stderr
+    other = tmp_path / "other.db"
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", db=other).returncode == 0
+    r = run("season", "import", str(other), db=db)
+    assert r.returncode == 1 and "this is a SQLite database, not a JSON file" in r.stderr, r.stderr
+    r = run("season", "import", str(tmp_path), db=db)
+    assert r.returncode == 1 and "is a directory, not a file" in r.stderr, r.stderr
+    assert run("season", "new", "--car", "Ann:red", db=db).returncode == 1
+    assert not db.exists()

@@ -6,7 +6,17 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import DbOpt, ExpansionOpt, JsonOpt, app, open_log, out_console, parse_car, user_errors
+from .common import (
+    DbOpt,
+    ExpansionOpt,
+    JsonOpt,
+    app,
+    creating_log,
+    open_log,
+    out_console,
+    parse_car,
+    user_errors,
+)
 
 season_app = typer.Typer(
     name="season",
@@ -93,7 +103,7 @@ def new(
         garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
     elif expansion or draft_order != "lowest_first" or not swap:
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
-    with open_log(db, create=True) as log:
+    with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(
             log,
             drivers=[parse_car(c) for c in (car or [])],
@@ -375,10 +385,11 @@ def import_(
 
     Example: heatlog season import season-1961.jsonl
     """
+    from ..jsonio import read_text_file
     from ..season import import_season
 
-    text = path.read_text(encoding="utf-8")
-    with open_log(db, create=True) as log:
+    text = read_text_file(path, "season file")  # as heatlog import reads a file (UTF-8, size, not a database)
+    with creating_log(db) as log:  # a refused import leaves no new database behind
         season = import_season(log, text, source=str(path))
     typer.echo(str(season))
 
