@@ -356,7 +356,10 @@ class RaceLog:
             raise err.located(race=race) from None
         proj = projection or self.project(race)
         if event["type"] == "retracted":
-            effective_log([(e.seq, e.event) for e in proj.effective.entries] + [(proj.effective.length + 1, event)])
+            try:
+                effective_log([(e.seq, e.event) for e in proj.effective.entries] + [(proj.effective.length + 1, event)])
+            except HeatlogError as err:
+                raise err.located(race=race) from None
             return proj
         if event["type"] == "race_started":
             raise IllegalEvent("a race has one set-up event; start a new race instead", race=race, input=event)

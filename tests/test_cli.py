@@ -632,3 +632,14 @@ def test_a_race_not_started_replays_as_not_started(tmp_path: Path) -> None:
     assert r.returncode == 1 and f"Error: not understood: {said}" in r.stderr, r.stderr
     r = run("demo", "--html", str(tmp_path / "demo.html"), db=db)
     assert r.returncode == 0 and said in r.stdout and "Error" not in r.stderr, r
+
+
+def test_a_refused_retraction_names_its_race(tmp_path: Path) -> None:
+    # every refusal of heatlog add names the race; a retraction of an event that is not the latest did not
+    db = tmp_path / "h.db"
+    new_race(db)
+    before = run("export", db=db).stdout
+    r = run("add", '{"type": "retracted", "v": 1, "seq": 1}', db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "race 1: retracted: a retraction withdraws the latest entry in force" in said, said
+    assert run("export", db=db).stdout == before
