@@ -643,3 +643,19 @@ def test_a_refused_retraction_names_its_race(tmp_path: Path) -> None:
     said = " ".join(r.stderr.split())
     assert r.returncode == 1 and "race 1: retracted: a retraction withdraws the latest entry in force" in said, said
     assert run("export", db=db).stdout == before
+
+
+def test_output_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    # `heatlog anchor | head -1`: a reader that left made every command but those printing through rich say
+    # "Error: Broken pipe"; each now stops as rich's console does there, exit 1 and nothing on stderr
+    db = tmp_path / "h.db"
+    new_race(db)
+    for args in (["anchor"], ["export"], ["races"], ["stats", "--all", "--csv"], ["audit"], ["show"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first byte
+        cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"]), *args, "--db", str(db)]
+        try:
+            r = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+        finally:
+            os.close(write)
+        assert r.returncode == 1 and r.stderr == "", (args, r.returncode, r.stderr)

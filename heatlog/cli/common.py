@@ -220,6 +220,9 @@ def user_errors(fn: F) -> F:
 
             if isinstance(err, HeatlogError):
                 raise fail(plain_error(err)) from None
+            if isinstance(err, BrokenPipeError):  # the reader left (heatlog anchor | head -1): stop quietly
+                _reader_gone()
+                raise typer.Exit(1) from None
             if isinstance(err, OSError):
                 raise fail(f"{err.strerror or err}: {err.filename or ''}".rstrip(": ")) from None
             if isinstance(err, Exit | Abort):
@@ -231,6 +234,16 @@ def user_errors(fn: F) -> F:
             raise fail(f"internal error (a bug in heatlog): {type(err).__name__}: {err}", INTERNAL_ERROR) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _reader_gone() -> None:
+    """Standard output's reader is gone: what is still buffered goes nowhere (not a second error at exit), as
+    rich does when its console meets a closed pipe (it exits 1 without a word; so does every command)."""
+    import sys
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 #: ``heatlog --rules``: errors name the digest items (``# 3.4``) and show the event as given (JSON).
