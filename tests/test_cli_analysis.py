@@ -99,6 +99,15 @@ def test_review_refuses_a_round_the_race_does_not_have(simdb: Path) -> None:
         assert r.returncode == 1 and said in r.stderr and "decisions reviewed" not in r.stdout, (wrong, r)
 
 
+def test_branch_play_on_with_a_bot_unknown_makes_no_branch(simdb: Path) -> None:
+    # the branch was created, then the unknown bot refused: the command failed and left a branch behind
+    before = run("races", "--all", "--json", db=simdb).stdout
+    for bots, said in (("oracle", "unknown bot 'oracle'"), ("random,random", "2 bots for 3 cars")):
+        r = run("branch", "--race", "1", "--at-round", "3", "--name", "x", "--play-on", "--bots", bots, db=simdb)
+        assert r.returncode == 1 and said in r.stderr and "branch" not in r.stderr.split("Error")[0], r.stderr
+    assert run("races", "--all", "--json", db=simdb).stdout == before
+
+
 def test_branch_play_on_records_a_what_if_that_replay_and_audit_read(simdb: Path) -> None:
     r = run("branch", "--race", "1", "--at-round", "5", "--name", "bots again", "--play-on", "--seed", "2",
             "--bots", "random", db=simdb)

@@ -120,13 +120,15 @@ def branch(
         raise MalformedInput("--bots and --seed play a branch on: add --play-on")
     with open_log(db) as log:
         rid = log.resolve(race)
-        bid = log.branch(rid, at_round, name)
-        err_console().print(f"branch {bid} of race {rid} at the start of round {at_round}", markup=False)
         if play_on:
             from ..analysis.playon import play_on as play
             from .analysis import bot_map, pick_seed
 
+            drivers = bot_map(bots, list(log.project(rid).state.cars))  # refused before the branch exists
+        bid = log.branch(rid, at_round, name)
+        err_console().print(f"branch {bid} of race {rid} at the start of round {at_round}", markup=False)
+        if play_on:
             first = pick_seed(seed)
-            done = play(log, bid, bots=bot_map(bots, list(log.project(bid).state.cars)), seed=first)
+            done = play(log, bid, bots=drivers, seed=first)
             err_console().print(f"played on with seed {first}: {done.events} events", markup=False)
         typer.echo(str(bid))
