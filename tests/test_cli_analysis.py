@@ -108,6 +108,12 @@ def test_branch_play_on_with_a_bot_unknown_makes_no_branch(simdb: Path) -> None:
     assert run("races", "--all", "--json", db=simdb).stdout == before
 
 
+def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
+    # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
+    r = run("play-on", "--race", "1", db=simdb)
+    assert r.returncode == 1 and "race 1: the race is over: there is nothing to play on" in r.stderr, r.stderr
+
+
 def test_branch_play_on_records_a_what_if_that_replay_and_audit_read(simdb: Path) -> None:
     r = run("branch", "--race", "1", "--at-round", "5", "--name", "bots again", "--play-on", "--seed", "2",
             "--bots", "random", db=simdb)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import Options
-from ..engine import MalformedInput, RaceState, apply, state_to_position
+from ..engine import HeatlogError, MalformedInput, RaceState, apply, state_to_position
 from ..engine.game import play_out
 from ..engine.redact import open_to_table
 from ..engine.state import expand
@@ -86,7 +86,10 @@ def play_on(log: RaceLog, race: int, *, bots: Mapping[str, str], seed: int) -> P
     """Play ``race`` (a race or branch) on to its finish with ``bots`` and append the events to its log."""
     eff = log.effective(race)
     events = [e.event for e in eff.entries]
-    new = continuation(events, bots, seed)
+    try:
+        new = continuation(events, bots, seed)
+    except HeatlogError as err:  # "the race is over", "no grid yet": said of this race
+        raise err.located(race=race) from None
     proj = log.project(race)
     for ev in new:
         log.check(race, ev, proj)  # the door: schema and rules, against the race's own projection
