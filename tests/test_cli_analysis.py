@@ -108,6 +108,17 @@ def test_branch_play_on_with_a_bot_unknown_makes_no_branch(simdb: Path) -> None:
     assert run("races", "--all", "--json", db=simdb).stdout == before
 
 
+def test_playout_of_a_race_without_its_grid_is_refused_as_play_on_refuses_it(tmp_path: Path) -> None:
+    # a race whose grid was undone crashed playout (KeyError, "internal error"); play-on refused it plainly
+    db = tmp_path / "h.db"
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=db).returncode == 0
+    for _ in range(5):  # back to the race's set-up event: no grid
+        assert run("undo", db=db).returncode == 0
+    for args in (["playout", "-k", "2", "--workers", "1"], ["play-on"]):
+        r = run(*args, db=db)
+        assert r.returncode == 1 and "race 1" in r.stderr and "the race has no grid yet" in r.stderr, (args, r)
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

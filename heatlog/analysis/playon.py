@@ -27,7 +27,7 @@ from ..engine.redact import open_to_table
 from ..engine.state import expand
 from ..racelog import RaceLog
 from .infoset import information_set
-from .playout import make_bots, playout_seed, refuse_draft
+from .playout import make_bots, playout_seed, refuse_to_play_on
 
 Event = dict[str, Any]
 
@@ -49,11 +49,7 @@ def continuation(events: list[Event], bots: Mapping[str, str], seed: int) -> lis
     for ev in events:
         state = apply(state, ev, atomic=False)
     assert state is not None
-    if state.phase == "over":
-        raise MalformedInput("the race is over: there is nothing to play on")
-    if state.phase == "grid":
-        raise MalformedInput("the race has no grid yet: simulate it instead")
-    refuse_draft(state)
+    refuse_to_play_on(state)
     rng = random.Random(playout_seed(seed, 0, "play-on/world"))
     if state.mode == "open":
         world = state.copy()

@@ -323,10 +323,15 @@ class PlayoutResult:
 Progress = Callable[[int], None]
 
 
-def refuse_draft(state: Any) -> None:
-    """A race still in its Garage draft (# 18.5) cannot be played on: the bots would pick, but a play-out does not
-    draw the draft's markets (the table reveals them), so it stopped with "the race waits for nothing the game can
-    draw". Said plainly instead."""
+def refuse_to_play_on(state: Any) -> None:
+    """Where a race cannot be played on (playout, compare, play-on): over; no grid yet (nothing knows the cars'
+    places: a playout crashed, KeyError); still in its Garage draft (# 18.5: the bots would pick, but a play-out
+    does not draw the draft's markets, the table reveals them, so it stopped with "the race waits for nothing the
+    game can draw"). Said plainly instead."""
+    if state.phase == "over":
+        raise MalformedInput("the race is over: there is nothing to play on")
+    if state.phase == "grid":
+        raise MalformedInput("the race has no grid yet: simulate it instead")
     if state.phase == "garage":
         raise MalformedInput(
             "the race is in its Garage draft (# 18.5): a play-out does not draw the draft's markets; "
@@ -355,9 +360,7 @@ def playouts(
     """
     if n < 1:
         raise MalformedInput(f"{n} playouts: play at least one")
-    if info.public.phase == "over":
-        raise MalformedInput("the race is over: there is nothing to play on")
-    refuse_draft(info.public)
+    refuse_to_play_on(info.public)
     cars = list(info.public.cars)
     names = {c: bots for c in cars} if isinstance(bots, str) else dict(bots)
     missing = [c for c in cars if c not in names]

@@ -121,6 +121,7 @@ def playout(
     Example: heatlog playout --race 3 --round 6 --playouts 500 --seed 1
     """
     from ..analysis.infoset import information_set, information_set_of_state
+    from ..analysis.playout import refuse_to_play_on
     from ..engine.errors import MalformedInput
 
     if k < 1:
@@ -144,8 +145,11 @@ def playout(
             events = [e.event for e in proj.effective.entries[: proj.upto]]
         info = information_set(events, as_car)
         where = f"race {rid}" + (f", start of round {round}" if round is not None else f", round {info.public.round}")
-    if info.public.phase == "over":
-        raise MalformedInput(f"{where}: the race is over, there is nothing to play on (try --round)")
+    try:
+        refuse_to_play_on(info.public)  # over, no grid yet, in its Garage draft
+    except MalformedInput as err:
+        hint = " (try --round)" if info.public.phase == "over" else ""
+        raise MalformedInput(f"{where}: {err.message}{hint}") from None
     cars = list(info.public.cars)
     first = pick_seed(seed)
     result = _run(info, k, seed=first, bots=bot_map(bots, cars), sides=[[]], workers=workers, dask=dask_scheduler,
