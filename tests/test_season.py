@@ -579,3 +579,11 @@ def test_season_import_reads_its_file_as_import_does_and_a_refusal_leaves_no_dat
     assert r.returncode == 1 and "is a directory, not a file" in r.stderr, r.stderr
     assert run("season", "new", "--car", "Ann:red", db=db).returncode == 1
     assert not db.exists()
+
+
+def test_a_season_of_one_race_is_counted_in_the_singular(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    made = run("season", "new", "--race", "usa:1", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    assert made.returncode == 0 and "1 race: USA" in made.stdout, made.stdout
+    shown = run("season", "show", "1", db=db)
+    assert shown.returncode == 0 and "— 0 of 1 race run" in shown.stdout and "1 races" not in shown.stdout

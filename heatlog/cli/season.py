@@ -309,9 +309,12 @@ def print_season(data: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from ..views import counted
+
     con = out_console()
     done = sum(1 for r in data["races"] if r["finished"])
-    con.print(f"season {data['season']}: {data['name']} — {done} of {len(data['races'])} races run", markup=False)
+    run = f"{done} of {counted(len(data['races']), 'race')} run"
+    con.print(f"season {data['season']}: {data['name']} — {run}", markup=False)
     races = Table(title="races")
     for col in ("#", "circuit", "event", "race", "winner"):
         races.add_column(col)
