@@ -83,7 +83,9 @@ def loads(text: str, where: str = "", *, encodable: bool = False) -> Any:
             value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}, column {exc.colno}" if "\n" in text else f"column {exc.colno}"
-        raise MalformedInput(f"{_where(where)}not valid JSON: {at}: {exc.msg}") from None
+        # "Unterminated string starting at", "Invalid control character at": the place ends the sentence
+        why = f"{exc.msg} {at}" if exc.msg.endswith(" at") else f"{at}: {exc.msg}"
+        raise MalformedInput(f"{_where(where)}not valid JSON: {why}") from None
     except RecursionError:
         raise MalformedInput(f"{_where(where)}nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:  # constants, infinite and overlong numbers

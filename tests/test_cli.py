@@ -659,3 +659,14 @@ def test_output_into_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
         finally:
             os.close(write)
         assert r.returncode == 1 and r.stderr == "", (args, r.returncode, r.stderr)
+
+
+def test_a_json_error_that_names_a_place_ends_with_it(tmp_path: Path) -> None:
+    # "not valid JSON: column 29: Unterminated string starting at" left the sentence hanging
+    db = tmp_path / "h.db"
+    new_race(db)
+    r = run("add", '{"type": "note", "text": "x', db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "not valid JSON: Unterminated string starting at column 26" in said, said
+    r = run("add", '{"type": "note" "text": "x"}', db=db)
+    assert r.returncode == 1 and "not valid JSON: column 17: Expecting ',' delimiter" in r.stderr, r.stderr
