@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .engine.errors import MalformedInput
 from .engine.modules.legends import MAX_PRO, LegendRules
 from .engine.modules.weather import WeatherRules
 from .validation import validate_against
@@ -64,7 +65,10 @@ def legends_module(*, pro: int = 0, aggressive: bool = False) -> dict[str, Any]:
     """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15)."""
     data = _legends()
     block = {"cards": copy.deepcopy(data["cards"]), "pro": pro, "aggressive": aggressive}
-    LegendRules.from_dict(block)  # refuses a bad pro value with the rule's words
+    try:
+        LegendRules.from_dict(block)  # refuses a bad pro value with the rule's words
+    except ValueError as exc:  # (a refusal of the input, not a bug: it was an "internal error")
+        raise MalformedInput(f"race_started: {exc}") from None
     return block
 
 

@@ -670,3 +670,16 @@ def test_a_json_error_that_names_a_place_ends_with_it(tmp_path: Path) -> None:
     assert r.returncode == 1 and "not valid JSON: Unterminated string starting at column 26" in said, said
     r = run("add", '{"type": "note" "text": "x"}', db=db)
     assert r.returncode == 1 and "not valid JSON: column 17: Expecting ',' delimiter" in r.stderr, r.stderr
+
+
+def test_19_15_a_pro_value_out_of_range_is_refused_not_an_internal_error(tmp_path: Path) -> None:
+    # # 19.15: pro Legends add 0 to 6; --pro 7 was a ValueError shown as "internal error (a bug in heatlog)"
+    db = tmp_path / "h.db"
+    for args in (
+        ["new", "--car", "Ann:red", "--legend", "black", "--pro", "7"],
+        ["simulate", "--cars", "2", "--legends", "2", "--pro", "-1"],
+    ):
+        r = run(*args, db=db)
+        assert r.returncode == 1 and "modules.legends.pro must be 0 to 6" in r.stderr, (args, r.stderr)
+    assert not db.exists()
+
