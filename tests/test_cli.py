@@ -683,3 +683,8 @@ def test_19_15_a_pro_value_out_of_range_is_refused_not_an_internal_error(tmp_pat
         assert r.returncode == 1 and "modules.legends.pro must be 0 to 6" in r.stderr, (args, r.stderr)
     assert not db.exists()
 
+
+def test_simulate_bots_of_the_wrong_number_say_so_in_the_options_words(tmp_path: Path) -> None:
+    r = run("simulate", "--bots", "random", db=tmp_path / "h.db")  # "1 bots for 4 cars"
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "--bots random: 1 bot for 4 cars: give one per car, in car order (or --bot" in said

@@ -81,6 +81,13 @@ def simulate(
     garage_race = garage_options(garage, draft, expansion)
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
+    if isinstance(spec, list) and len(spec) != len(names):  # said in the options' words ("1 bots for 4 cars")
+        from ..views import counted
+
+        raise MalformedInput(
+            f"--bots {bots}: {counted(len(spec), 'bot')} for {counted(len(names), 'car')}: give one per car, in car "
+            "order (or --bot for every car)"
+        )
     if season is not None:
         season_garage = None
         if garage_race is not None:
