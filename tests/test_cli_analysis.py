@@ -119,6 +119,12 @@ def test_playout_of_a_race_without_its_grid_is_refused_as_play_on_refuses_it(tmp
         assert r.returncode == 1 and "race 1" in r.stderr and "the race has no grid yet" in r.stderr, (args, r)
 
 
+def test_compare_refuses_negative_playouts_in_the_option_s_words(simdb: Path) -> None:
+    # "-1 playouts: play at least one", though compare takes 0 (none)
+    r = run("compare", "1", "1", "--playouts", "-1", db=simdb)
+    assert r.returncode == 1 and "--playouts -1: 0 (none) or more" in r.stderr, r.stderr
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

@@ -250,6 +250,8 @@ def compare(
     from ..analysis.infoset import as_known_by, information_set
     from ..engine.errors import MalformedInput
 
+    if k < 0:  # refused before any work, in the option's words (0 is none, as its help says)
+        raise MalformedInput(f"--playouts {k}: 0 (none) or more")
     with open_log(db) as log:
         ra, rb = log.resolve(a), log.resolve(b)
         ea = [e.event for e in log.effective(ra).entries]
