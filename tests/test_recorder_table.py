@@ -228,6 +228,34 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     child.expect(pexpect.EOF)
 
 
+def test_the_set_up_refuses_at_its_question_what_the_race_would_refuse_at_the_end(tmp_path: Path) -> None:
+    # A race name over 100 characters and two cars of one colour passed their questions, and the race was
+    # then refused when it was made, after every question (exit 1, the answers lost). The set-up asks the
+    # door's checks at each question: the answer is refused there and asked again.
+    db = tmp_path / "race.db"
+    child = spawn(db, "--new")
+    child.expect_exact("race name")
+    child.sendline("x" * 150)
+    child.expect_exact("is 150 characters long (at most 100)")
+    child.expect_exact("race name")
+    child.sendline("Tuesday")
+    child.expect_exact("race name: Tuesday")
+    child.expect_exact("track")
+    child.sendline("")
+    child.expect_exact("cars")
+    child.sendline("Ann:red Bob:red")
+    child.expect_exact("'red' is the colour of cars[0] (each car its own)")
+    child.expect_exact("cars")
+    child.sendline("Ann:red Bob:blue")
+    child.expect_exact("cars: Ann (red), Bob (blue)")
+    for prompt in ("variant", "experienced drivers", "mode", "Garage module", "grid order"):
+        child.expect_exact(prompt)
+        child.sendline("")
+    child.expect_exact("race 1 created: Tuesday")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
 def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -> None:
     # Tab offers what the words typed so far lead to: cards while the reveal is short of them, then the
     # React answers open after it (# 7.1-7.6), then what follows a boost (its flip: a card).

@@ -63,8 +63,9 @@ class NewRace:
             return f"undone: {done[-1]}"
         try:
             if step == "name":
-                if len(s) > 200 or any(not ch.isprintable() for ch in s):
-                    raise MalformedInput("a race name is one line of at most 200 characters")
+                from ..usertext import check_label
+
+                check_label(s or None)  # the door's check of a race name, asked now (not after every question)
                 self.answers["name"] = s or None
                 return f"race name: {s}" if s else None
             if step == "track":
@@ -101,6 +102,11 @@ class NewRace:
                     if bad:
                         raise MalformedInput(f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)")
                 validate_event(make_event("grid_set", order=names))
+                from ..races import race_started_event
+
+                # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
+                # the race was made, the whole set-up answered for nothing
+                validate_event(race_started_event(track=self.answers["track"], cars=cars, legends=legends))
                 self.answers["cars"] = cars
                 self.answers["legends"] = legends
                 echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
