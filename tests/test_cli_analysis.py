@@ -125,6 +125,17 @@ def test_compare_refuses_negative_playouts_in_the_option_s_words(simdb: Path) ->
     assert r.returncode == 1 and "--playouts -1: 0 (none) or more" in r.stderr, r.stderr
 
 
+def test_one_playout_one_lap_one_mistake_in_the_singular(simdb: Path, tmp_path: Path) -> None:
+    # "1 playouts over public information", a race of "1 laps", a review's "1 mistakes"
+    r = run("playout", "--race", "1", "--round", "3", "-k", "1", "--seed", "1", "--workers", "1", db=simdb)
+    assert r.returncode == 0 and "race 1, start of round 3: 1 playout over public information" in r.stdout, r
+    r = run("simulate", "--cars", "2", "--laps", "1", "--seed", "1", db=tmp_path / "one.db")
+    assert r.returncode == 0 and "race 1: USA, 1 lap, seed 1:" in r.stdout, r.stdout
+    from heatlog.views import labels
+
+    assert labels({"blunder": 0, "mistake": 1, "inaccuracy": 1}) == "0 blunders, 1 mistake, 1 inaccuracy"
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

@@ -123,6 +123,7 @@ def playout(
     from ..analysis.infoset import information_set, information_set_of_state
     from ..analysis.playout import refuse_to_play_on
     from ..engine.errors import MalformedInput
+    from ..views import counted
 
     if k < 1:
         raise MalformedInput(f"--playouts {k}: play at least one")
@@ -163,7 +164,8 @@ def playout(
     else:
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
-        console.print(_playout_table(result, 0, f"{where}: {result.done} playouts over {view}, seed {first}"))
+        done = counted(result.done, "playout")
+        console.print(_playout_table(result, 0, f"{where}: {done} over {view}, seed {first}"))
         if note:
             console.print(note, style="bold", markup=False)
     if result.partial:

@@ -137,14 +137,15 @@ def _pm(mean: float, half: float) -> str:
 
 
 def _summary(result: "Review") -> None:
+    from ..views import counted, labels
+
     console = out_console()
     for c in result.cars:
         s = c.summary()
         console.print(
-            f"{c.car}: {s['decisions']} of {s['decision_points']} decisions reviewed; accuracy "
+            f"{c.car}: {s['decisions']} of {counted(s['decision_points'], 'decision')} reviewed; accuracy "
             f"{s['accuracy'] if s['accuracy'] is not None else '—'}; mean loss {s['mean_loss_places'] or 0:.3f} "
-            f"places; {s['blunder']} blunders, {s['mistake']} mistakes, {s['inaccuracy']} inaccuracies; "
-            f"{s['playouts']:,} playouts",
+            f"places; {labels(s)}; {s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}",
             markup=False,
             highlight=False,
         )

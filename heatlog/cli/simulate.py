@@ -223,10 +223,13 @@ def _conditions(state: Any) -> dict[str, Any]:
 def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:
     from rich.table import Table
 
+    from ..views import counted
+
     r = results[0]
     if len(results) == 1:
         table = Table(
-            title=f"race {r['race']}: {r['track']}, {r['laps']} laps, seed {r['seed']}: {r['rounds']} rounds"
+            title=f"race {r['race']}: {r['track']}, {counted(r['laps'], 'lap')}, seed {r['seed']}: "
+            f"{counted(r['rounds'], 'round')}"
             + (f"; weather {r['weather']}, roads {' '.join(r['road_conditions'])}" if "weather" in r else ""),
             caption="round: the round it finished in; Heat: left on the Engine"
             + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),

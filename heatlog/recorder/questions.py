@@ -20,6 +20,7 @@ from ..engine.decide import (
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
 from ..engine.state import Car, Turn, expand
+from ..views import counted
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
 
@@ -359,7 +360,7 @@ def _ask_shuffle(state: RaceState, car: Car, why: str) -> Question:
     return Question(
         "shuffle",
         name,
-        f"{name} reshuffles {n} cards {why}: order top first, or Enter if unknown: ",
+        f"{name} reshuffles {counted(n, 'card')} {why}: order top first, or Enter if unknown: ",
         "unknown",
         f"discard pile: {card_text(sorted(car.discard))} (# 5.6)",
         ("unknown",),
@@ -637,7 +638,8 @@ def _ask_salvage_shuffle(state: RaceState, car: Car) -> Question:
     return Question(
         "salvage_shuffle",
         car.name,
-        f"{car.name} shuffles {car.deck_size} cards (the salvaged ones in): order top first, or Enter if unknown: ",
+        f"{car.name} shuffles {counted(car.deck_size, 'card')} (the salvaged ones in): order top first, or Enter if "
+        "unknown: ",
         "unknown",
         "# 18.18",
         ("unknown",),

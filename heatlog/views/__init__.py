@@ -6,4 +6,10 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-__all__ = ["counted"]
+def labels(summary: dict[str, int]) -> str:
+    """A reviewed car's decisions by label, in words: "0 blunders, 1 mistake, 2 inaccuracies"."""
+    words = (("blunder", "blunders"), ("mistake", "mistakes"), ("inaccuracy", "inaccuracies"))
+    return ", ".join(f"{summary[one]} {one if summary[one] == 1 else many}" for one, many in words)
+
+
+__all__ = ["counted", "labels"]

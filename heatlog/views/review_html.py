@@ -19,6 +19,7 @@ from typing import Any
 
 from ..usertext import embed_json
 from ..usertext import html_text as escape
+from . import counted, labels
 from .replay import Replay
 from .replay_html import car_colour, render_html
 
@@ -189,9 +190,9 @@ def render_review_html(rp: Replay, review: Any) -> str:
         acc = "—" if s["accuracy"] is None else f"{s['accuracy']}"
         summary.append(
             f'<li data-car="{escape(c.car)}"><b>{escape(c.car)}</b>: accuracy {acc}; '
-            f"{s['decisions']} of {s['decision_points']} decisions; {s['blunder']} blunders, {s['mistake']} mistakes, "
-            f"{s['inaccuracy']} inaccuracies; mean loss {s['mean_loss_places'] or 0:.3f} places; "
-            f"{s['playouts']:,} playouts</li>"
+            f"{s['decisions']} of {counted(s['decision_points'], 'decision')}; {labels(s)}; "
+            f"mean loss {s['mean_loss_places'] or 0:.3f} places; "
+            f"{s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}</li>"
         )
     st = review.settings
     partial = "true" if review.partial else "false"
