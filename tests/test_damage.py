@@ -318,3 +318,18 @@ def test_the_pool_of_workers_leaves_out_a_damaged_race_too(db: Path, monkeypatch
     assert got == [1, 3] and [(e.problem.race, e.problem.seq) for e in told] == [(2, 4)]
     with pytest.raises(derived.DamagedLog):
         list(TurnsTable(log).facts([1, 2, 3], cache=False, workers=2))
+
+
+def test_export_with_force_gives_no_anchor_for_a_damaged_log(db: Path, tmp_path: Path) -> None:
+    """--force reads a damaged log anyway, but export --anchor --force ended it with an anchor line: an anchor
+    vouching for the log as it stands, as heatlog anchor refuses to give one. The events still export."""
+    raw(db, "UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE race = 2 AND seq = 4")
+    out = tmp_path / "r2.jsonl"
+    r = run("export", "--race", "2", "--anchor", "--force", "-o", str(out), db=db)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "race 2: no anchor: the log is damaged or was tampered with at event 4" in said, said
+    assert not out.exists()
+    plain = run("export", "--race", "2", "--force", db=db)
+    assert plain.returncode == 0 and "heatlog_anchor" not in plain.stdout and plain.stdout.count("\n") == 6
+    fine = run("export", "--race", "1", "--anchor", "--force", db=db)
+    assert fine.returncode == 0 and '"heatlog_anchor"' in fine.stdout.splitlines()[-1]

@@ -141,7 +141,14 @@ def export(
     Example: heatlog export --race 1 -o race1.jsonl
     """
     with open_log(db, force=force) as log:
-        text = log.store.export_jsonl(log.resolve(race), anchor=anchor)
+        rid = log.resolve(race)
+        if anchor and force:  # an anchor vouches for the log as it stands: none for a broken chain (as anchor)
+            from ..store import DamagedLog
+
+            problems = log.store.verify(rid)
+            if problems:
+                raise fail(f"race {rid}: no anchor: {DamagedLog(problems[0]).message} (export it without --anchor)")
+        text = log.store.export_jsonl(rid, anchor=anchor)
     if output is None:
         sys.stdout.write(text)
     else:
