@@ -587,3 +587,12 @@ def test_a_season_of_one_race_is_counted_in_the_singular(tmp_path: Path) -> None
     assert made.returncode == 0 and "1 race: USA" in made.stdout, made.stdout
     shown = run("season", "show", "1", db=db)
     assert shown.returncode == 0 and "— 0 of 1 race run" in shown.stdout and "1 races" not in shown.stdout
+
+
+def test_record_a_season_race_refuses_weather_it_would_drop(tmp_path: Path) -> None:
+    # record --new --season 1 --weather started the season's race without the weather, silently
+    db = tmp_path / "s.db"
+    assert run("season", "new", "--race", "usa:1", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    r = run("record", "--new", "--season", "1", "--weather", db=db, input="")
+    assert r.returncode == 1 and "--weather: a season's race is set up from the season" in r.stderr, r.stderr
+    assert json.loads(run("season", "show", "1", "--json", db=db).stdout)["races"][0]["race"] is None

@@ -52,6 +52,8 @@ def record(
 
         if not new or race is not None:
             raise MalformedInput("--season starts the season's next race: give it with --new (and no --race)")
+        if weather:  # it was dropped without a word: the season's races have the season's modules
+            raise MalformedInput("--weather: a season's race is set up from the season (season new --weather)")
         with open_log(db, force=read_damaged, force_flag="--read-damaged") as log:
             race = next_race(log, season)
             view = season_view(log, season)
