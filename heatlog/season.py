@@ -775,13 +775,38 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
         block, want = start.get("championship") or {}, expected.get("championship") or {}
         wrong = [k for k in sorted(set(block) | set(want)) if block.get(k) != want.get(k)]
         out.append(f"the championship block differs from the season's in {', '.join(wrong)} (# 21.8)")
-    if sr.index > 1 and view.options["grid"] == "standings":
-        before = [t for t in view.tables[: sr.index - 1]]
-        want = next_grid(before[-1]) if len(before) == sr.index - 1 and before else None
-        grid = next((e.get("order") for e in events if e.get("type") == "grid_set"), None)
-        if want is not None and grid != want:
-            out.append(f"grid {grid}, the standings give {want} (# 21.12)")
+    want = standings_grid(view, sr.index)
+    grid = next((e.get("order") for e in events if e.get("type") == "grid_set"), None)
+    if want is not None and grid != want:
+        out.append(f"grid {grid}, the standings give {want} (# 21.12)")
     return out
+
+
+def standings_grid(view: SeasonView, index: int) -> list[str] | None:
+    """The grid the season gives its race ``index`` (# 21.12, MA11: the standings after the race before, leader
+    on pole), or None where it gives none: the first race, a random grid, an earlier race not finished."""
+    if index <= 1 or view.options["grid"] != "standings":
+        return None
+    before = view.tables[: index - 1]
+    return next_grid(before[-1]) if len(before) == index - 1 and before else None
+
+
+def grid_due(log: RaceLog, race_started: Event) -> list[str] | None:
+    """The grid the season gives the race that ``race_started`` starts (``standings_grid``), read from the season
+    its championship block names (# 21.8) when that season is in this database; None where there is none to
+    give. The door asks it of a grid entered again after an undo (racelog.RaceLog.check)."""
+    block = race_started.get("championship")
+    if not isinstance(block, dict) or block.get("options", {}).get("grid") != "standings":
+        return None
+    index, link = block.get("race"), (block.get("season") or {}).get("id")
+    if not isinstance(index, int) or index <= 1:
+        return None
+    for season, _, _ in seasons(log):
+        events = season_events(log, season)
+        if events and chain_hash(GENESIS, canonical(events[0])) == link:
+            view = season_view(log, season)
+            return standings_grid(view, index) if index <= len(view.races) else None
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- files
