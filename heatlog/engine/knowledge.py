@@ -64,7 +64,8 @@ class Knowledge:
         if car.hand is not None:  # open mode: the hand is known, so the deck is too
             cap = {c: n - car.hand[c] for c, n in pool.items()}
         elif car.deck_max is not None:
-            cap = {c: min(n, car.deck_max[c]) for c, n in pool.items()}
+            bound = car.deck_max  # min(n, bound) without min()'s call: the deduction is built at every refusal
+            cap = {c: n if n <= bound[c] else bound[c] for c, n in pool.items()}
         else:  # no memory of a reshuffle (a position): any unseen card may be in the deck
             cap = dict(pool)
         top = car.deck_top
@@ -94,7 +95,8 @@ class Knowledge:
             left = self.unseen[c] - cards.get(c, 0)
             if left < 0:
                 return False
-            room += min(self.cap[c], left)
+            cap = self.cap[c]
+            room += cap if cap < left else left
         return room >= self.deck_size
 
     def hand_can_be(self, hand: Counts) -> bool:
@@ -149,21 +151,22 @@ class Knowledge:
             # Table mode, no card known on top: hand_can_hold over Knowledge.of(car)'s unseen (the pool) and cap
             # (the pool bounded by deck_max), read from the car without building them (every reveal, discard and
             # cooldown asks this). Only a yes is answered here: the deduction words every refusal.
-            # room = Σ min(cap, unseen − cards): all of cap, less what each card of the play takes out of it.
+            # room = Σ min(cap, unseen − cards), one plain loop (min() calls cost more than the sums they make).
             pool, bound = car.pool, car.deck_max
-            room = sum(pool.values()) if bound is None else sum(map(min, pool.values(), map(bound.__getitem__, pool)))
-            for c in dict.fromkeys(cards):
-                n = pool.get(c)
-                if n is None:
-                    break  # a card this car has none of
-                left = n - cards.count(c)
-                if left < 0:
-                    break
+            room = counted = 0
+            for c, n in pool.items():
                 cap = n if bound is None or bound[c] >= n else bound[c]
-                if left < cap:
-                    room -= cap - left
+                if c in cards:
+                    k = cards.count(c)
+                    left = n - k
+                    if left < 0:
+                        break
+                    counted += k
+                    room += cap if cap < left else left
+                else:
+                    room += cap
             else:
-                if room >= car.deck_size:
+                if room >= car.deck_size and counted == len(cards):  # (not counted: a card this car has none of)
                     return None
         return Knowledge.of(car).why_not_in_hand(cards, catalogue.named if catalogue is not None else card_name)
 
