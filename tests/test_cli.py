@@ -688,3 +688,22 @@ def test_simulate_bots_of_the_wrong_number_say_so_in_the_options_words(tmp_path:
     r = run("simulate", "--bots", "random", db=tmp_path / "h.db")  # "1 bots for 4 cars"
     said = " ".join(r.stderr.split())
     assert r.returncode == 1 and "--bots random: 1 bot for 4 cars: give one per car, in car order (or --bot" in said
+
+
+def test_options_that_would_be_dropped_without_a_word_are_refused(tmp_path: Path) -> None:
+    # new --grid with --seed (the log then named a seed for a random grid it never drew), stats --race with
+    # --branches (one race: no branches to count), simulate --season with --workers (played in this process)
+    db = tmp_path / "h.db"
+    for args, said in [
+        (
+            ["new", "--car", "Ann:red", "--car", "Bob:blue", "--grid", "Bob,Ann", "--seed", "5"],
+            "--seed draws a random grid",
+        ),
+        (["simulate", "--season", "1961", "--workers", "2"], "--workers: a season's races are played one after"),
+    ]:
+        r = run(*args, db=db)
+        assert r.returncode == 1 and said in " ".join(r.stderr.split()), (args, r.stderr)
+        assert not db.exists()
+    new_race(db)
+    r = run("stats", "--race", "1", "--branches", db=db)
+    assert r.returncode == 1 and "--branches counts what-if branches among many races" in r.stderr, r.stderr

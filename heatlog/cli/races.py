@@ -93,6 +93,8 @@ def new(
                 f"{', '.join(given)}: a race started from a position is set up as the position file says; "
                 "give only --from-position (and --name)"
             )
+    if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
+        raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
     with creating_log(db) as log:
         race = start_race(
             log,

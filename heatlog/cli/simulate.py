@@ -107,6 +107,8 @@ def simulate(
                 f"{', '.join(given)}: a season's races are set up from the season (circuit, laps, grid, # 21.1); "
                 "play one season at a time"
             )
+        if workers is not None:  # it was dropped without a word
+            raise MalformedInput("--workers: a season's races are played one after the other, in this process")
         _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather)
         return
     drivers = bot_names(spec, names)

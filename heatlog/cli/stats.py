@@ -56,6 +56,8 @@ def stats(
         raise MalformedInput("--race is one race; --all, --track and --driver are many races: choose one")
     if season is not None and (many or race is not None or branches):
         raise MalformedInput("--season reads the season's races: give it alone")
+    if branches and not many and season is None:  # one race: there is nothing to count the branches among
+        raise MalformedInput("--branches counts what-if branches among many races: give --all, --track or --driver")
     with open_log(db) as log:
         table = TurnsTable(log)
         if season is not None:
