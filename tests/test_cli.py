@@ -707,3 +707,15 @@ def test_options_that_would_be_dropped_without_a_word_are_refused(tmp_path: Path
     new_race(db)
     r = run("stats", "--race", "1", "--branches", db=db)
     assert r.returncode == 1 and "--branches counts what-if branches among many races" in r.stderr, r.stderr
+
+
+def test_an_output_page_that_cannot_be_written_is_refused_before_the_work(tmp_path: Path) -> None:
+    # review --html into a directory that does not exist failed only after the whole review (its work lost);
+    # demo loaded the samples into the database, then failed the same way
+    db = tmp_path / "h.db"
+    for args in (["review", "--workers", "1"], ["demo"]):
+        for page, said in ((tmp_path / "no" / "r.html", "there is no directory"), (tmp_path, "is a directory")):
+            r = run(*args, "--html", str(page), db=db)
+            assert r.returncode == 1 and f"--html {page}: {said}" in r.stderr, (args, r.stderr)
+            assert "internal error" not in r.stderr
+    assert not db.exists()

@@ -281,6 +281,19 @@ def given_option(ctx: typer.Context, param: str) -> bool:
     return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
+def check_output(path: Path | None, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written where it is asked for (a directory, or in
+    a directory that does not exist): a long command found it only at its end, its work lost."""
+    from ..engine.errors import MalformedInput
+
+    if path is None:
+        return
+    if path.is_dir():
+        raise MalformedInput(f"{option} {path}: is a directory, not a file")
+    if not path.parent.is_dir():
+        raise MalformedInput(f"{option} {path}: there is no directory {path.parent}")
+
+
 def given_options(ctx: typer.Context, *params: str) -> list[str]:
     """The options among ``params`` (parameter names) the command line gave, as typed: ``--from-position``."""
     return [f"--{p.replace('_', '-')}" for p in params if given_option(ctx, p)]

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from .common import DbOpt, app, open_log, out_console, user_errors
+from .common import DbOpt, app, check_output, open_log, out_console, user_errors
 
 
 @app.command()
@@ -22,6 +22,7 @@ def demo(
     """
     from ..demo import run_demo
 
+    check_output(html, "--html")  # before the samples are loaded, audited and replayed
     with open_log(db, create=True) as log:
         clean = run_demo(log, out_console(), html)
     raise typer.Exit(0 if clean else 1)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, open_log, out_console, user_errors
+from .common import DbOpt, JsonOpt, RaceOpt, app, check_output, err_console, open_log, out_console, user_errors
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -61,6 +61,7 @@ def review(
     from ..bots import get_bot
 
     get_bot(bots)  # an unknown bot is refused before any work
+    check_output(html, "--html")  # and a page that cannot be written
     settings = Settings(screen=screen, keep=keep, target=target, max_playouts=max_playouts, bots=bots, seed=seed)
     with open_log(db) as log:
         rid = log.resolve(race)
