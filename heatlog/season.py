@@ -875,6 +875,12 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
     if wrong:
         raise IllegalEvent(f"{source}: the races disagree with their season, nothing imported: {'; '.join(wrong)}")
     with _tx(log, write=True) as conn:
+        # one season, one id (the chain hash of its season_started): the same file imported twice made two seasons
+        # of one id, and every race twice (heatlog import refuses a log the database holds, as this does)
+        head = chain_hash(GENESIS, canonical(season_evs[0]))
+        held = conn.execute("SELECT season FROM season_events WHERE seq = 1 AND hash = ?", (head,)).fetchone()
+        if held is not None:
+            raise MalformedInput(f"{source}: season {held[0]} already holds this season: nothing imported")
         name = season_evs[0]["name"]
         season = int(conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)", (name, _now())).lastrowid or 0)
         _insert_events(conn, "season_events", "season", season, season_evs)

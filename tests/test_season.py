@@ -626,3 +626,17 @@ def test_record_a_season_race_refuses_weather_it_would_drop(tmp_path: Path) -> N
     r = run("record", "--new", "--season", "1", "--weather", db=db, input="")
     assert r.returncode == 1 and "--weather: a season's race is set up from the season" in r.stderr, r.stderr
     assert json.loads(run("season", "show", "1", "--json", db=db).stdout)["races"][0]["race"] is None
+
+
+def test_season_import_refuses_a_season_the_database_holds(tmp_path: Path) -> None:
+    # the same season file imported twice made a second season of the same id (the chain hash of its
+    # season_started) and a copy of every race; heatlog import refuses a log the database holds, and so does this
+    db = tmp_path / "s.db"
+    assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "5", db=db).returncode == 0
+    out = tmp_path / "season.jsonl"
+    assert run("season", "export", "1", "--out", str(out), db=db).returncode == 0
+    before = run("races", "--all", "--json", db=db).stdout
+    r = run("season", "import", str(out), db=db)
+    assert r.returncode == 1 and "season 1 already holds this season: nothing imported" in r.stderr, r.stderr
+    assert run("season", "list", db=db).stdout.count("\n") == 1
+    assert run("races", "--all", "--json", db=db).stdout == before
