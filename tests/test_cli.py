@@ -719,3 +719,12 @@ def test_an_output_page_that_cannot_be_written_is_refused_before_the_work(tmp_pa
             assert r.returncode == 1 and f"--html {page}: {said}" in r.stderr, (args, r.stderr)
             assert "internal error" not in r.stderr
     assert not db.exists()
+
+
+def test_audit_of_no_race_says_so(tmp_path: Path) -> None:
+    # audit --all of a database without races (a season not started) printed nothing at all, exit 0
+    db = tmp_path / "h.db"
+    assert run("season", "new", "--race", "usa:1", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    r = run("audit", "--all", db=db)
+    assert r.returncode == 0 and r.stdout.strip() == f"no races to audit in {db}", r
+    assert json.loads(run("audit", "--all", "--json", db=db).stdout) == []

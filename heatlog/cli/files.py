@@ -83,6 +83,9 @@ def audit(
         reports.insert(0, whole)
     if as_json:
         typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
+    elif not reports:  # it printed nothing at all, as if it had not run
+        which = "anchored " if anchors is not None and not all_races else ""
+        out_console().print(f"no {which}races to audit in {db_path(db)}", markup=False)
     else:
         render_audit(out_console(), reports)
     raise typer.Exit(0 if all(r.clean for r in reports) else 1)
