@@ -118,3 +118,11 @@ def test_in_a_terminal_columns_line_up_in_cells_with_wide_characters(mixed: Path
         at = next(i for i in range(len(line)) if line[i:].startswith(("finished", "racing")))
         assert cell_len(line[:at]) == col, line
     assert any("李" in line for line in table)
+
+
+def test_all_and_simulated_together_are_refused_as_other_pairs_of_options_are(tmp_path: Path) -> None:
+    # a usage error ("Invalid value", exit 2) where every other pair of options is an Error: line, exit 1
+    db = tmp_path / "h.db"
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    r = run("races", "--all", "--simulated", db=db)
+    assert r.returncode == 1 and r.stderr.startswith("Error: not understood: --all lists every race"), r.stderr

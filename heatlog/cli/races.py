@@ -143,8 +143,10 @@ def races(
     """
     from ..racelist import list_races
 
-    if all_races and simulated:
-        raise typer.BadParameter("give --all or --simulated, not both")
+    if all_races and simulated:  # refused as every other pair of options is (a usage error said it otherwise)
+        from ..engine.errors import MalformedInput
+
+        raise MalformedInput("--all lists every race and --simulated only the simulated ones: choose one")
     which = None if all_races else simulated
     with open_log(db) as log:
 
