@@ -728,3 +728,16 @@ def test_audit_of_no_race_says_so(tmp_path: Path) -> None:
     r = run("audit", "--all", db=db)
     assert r.returncode == 0 and r.stdout.strip() == f"no races to audit in {db}", r
     assert json.loads(run("audit", "--all", "--json", db=db).stdout) == []
+
+
+def test_import_reads_standard_input_as_add_does(tmp_path: Path) -> None:
+    # heatlog add - reads its event from standard input; heatlog import - said "import file -: not found", so
+    # heatlog export | heatlog import - did not work
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    new_race(a)
+    exported = run("export", db=a).stdout
+    r = run("import", "-", db=b, input=exported)
+    assert r.returncode == 0 and r.stdout.strip() == "1" and "imported standard input as race 1" in r.stderr, r
+    assert run("export", db=b).stdout == exported
+    again = run("import", "-", db=b, input=exported)
+    assert again.returncode == 1 and "standard input: race 1 already holds these" in again.stderr, again.stderr

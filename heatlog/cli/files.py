@@ -161,7 +161,9 @@ def export(
 @app.command(name="import")
 @user_errors
 def import_(
-    file: Annotated[Path, typer.Argument(help="A JSON Lines file written by `heatlog export`.")],
+    file: Annotated[
+        Path, typer.Argument(help="A JSON Lines file written by `heatlog export`, or - to read standard input.")
+    ],
     name: Annotated[str | None, typer.Option(help="A name for the imported race.")] = None,
     again: Annotated[
         bool, typer.Option("--again", help="Import a log the database already holds as another race.")
@@ -173,16 +175,19 @@ def import_(
     A log the database already holds (imported before, or exported from it) is refused, naming its race,
     unless --again.
 
-    Example: heatlog import replays/usa-4cars.jsonl
+    Example: heatlog import replays/usa-4cars.jsonl;  heatlog export --db a.db | heatlog import - --db b.db
     """
-    from ..jsonio import read_text_file
+    from ..jsonio import decode_text, read_text_file
     from ..races import import_race
     from ..usertext import name_problem
 
-    text = read_text_file(file, "import file")
-    if name is None and name_problem(file.stem) is None:
+    piped = str(file) == "-"  # as heatlog add - reads its event
+    source = "standard input" if piped else str(file)
+    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(file, "import file")
+    if name is None and not piped and name_problem(file.stem) is None:
         name = file.stem
-    with creating_log(db) as log, progress_bar(2 * text.count("\n"), f"importing {file.name}") as update:
-        rid = import_race(log, text, name=name, source=str(file), progress=update, again=again)
-        err_console().print(f"imported {file} as race {rid}")
+    what = source if piped else file.name
+    with creating_log(db) as log, progress_bar(2 * text.count("\n"), f"importing {what}") as update:
+        rid = import_race(log, text, name=name, source=source, progress=update, again=again)
+        err_console().print(f"imported {source} as race {rid}")
         typer.echo(str(rid))
