@@ -640,3 +640,13 @@ def test_season_import_refuses_a_season_the_database_holds(tmp_path: Path) -> No
     assert r.returncode == 1 and "season 1 already holds this season: nothing imported" in r.stderr, r.stderr
     assert run("season", "list", db=db).stdout.count("\n") == 1
     assert run("races", "--all", "--json", db=db).stdout == before
+
+
+def test_season_import_reads_standard_input(tmp_path: Path) -> None:
+    # season export writes to standard output; season import - read no standard input ("season file -")
+    db, other = tmp_path / "s.db", tmp_path / "o.db"
+    assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "5", db=db).returncode == 0
+    text = run("season", "export", "1", db=db).stdout
+    r = run("season", "import", "-", db=other, input=text)
+    assert r.returncode == 0 and r.stdout.strip() == "1", r
+    assert run("season", "export", "1", db=other).stdout == text

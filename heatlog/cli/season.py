@@ -381,19 +381,24 @@ def export(
 @season_app.command("import")
 @user_errors
 def import_(
-    path: Annotated[Path, typer.Argument(help="A season file (heatlog season export).")],
+    path: Annotated[Path, typer.Argument(help="A season file (heatlog season export), or - to read standard input.")],
     db: DbOpt = None,
 ) -> None:
     """Import a season file: the season and every race, all checked first, or nothing.
 
     Example: heatlog season import season-1961.jsonl
     """
-    from ..jsonio import read_text_file
+    import sys
+
+    from ..jsonio import decode_text, read_text_file
     from ..season import import_season
 
-    text = read_text_file(path, "season file")  # as heatlog import reads a file (UTF-8, size, not a database)
+    piped = str(path) == "-"  # as heatlog import - and heatlog add - read standard input
+    source = "standard input" if piped else str(path)
+    # as heatlog import reads a file (UTF-8, size, not a database)
+    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(path, "season file")
     with creating_log(db) as log:  # a refused import leaves no new database behind
-        season = import_season(log, text, source=str(path))
+        season = import_season(log, text, source=source)
     typer.echo(str(season))
 
 
