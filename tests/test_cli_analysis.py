@@ -136,6 +136,19 @@ def test_one_playout_one_lap_one_mistake_in_the_singular(simdb: Path, tmp_path: 
     assert labels({"blunder": 0, "mistake": 1, "inaccuracy": 1}) == "0 blunders, 1 mistake, 1 inaccuracy"
 
 
+def test_playout_refuses_a_position_new_refuses(simdb: Path, tmp_path: Path) -> None:
+    # # 1.2: a car holds exactly its own cards. playout --position checked only the schema, so a position that
+    # new --from-position refuses (a Heat card more than the car owns) was played out as if it could be
+    pos = json.loads(run("position", "--race", "1", "--round", "3", db=simdb).stdout)
+    pos["cars"][0]["discard"].append("H")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(pos), encoding="utf-8")
+    made = run("new", "--from-position", str(bad), db=tmp_path / "new.db")
+    played = run("playout", "--position", str(bad), "-k", "2", "--workers", "1", db=simdb)
+    for r in (made, played):
+        assert r.returncode == 1 and f"position file {bad}: cars[0]:" in r.stderr and "owns" in r.stderr, r.stderr
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

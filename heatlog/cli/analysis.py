@@ -130,13 +130,13 @@ def playout(
     if position is not None:
         if race is not None or round is not None:
             raise MalformedInput("give --position, or --race/--round, not both")
-        from ..engine import state_from_position
         from ..jsonio import read_json_file
-        from ..validation import validate_against
+        from ..positions import check_position
 
         data = read_json_file(position, "position file")
-        validate_against("position", data)
-        state = state_from_position(data)
+        # the one check of a position file (new --from-position's): its schema, and that it is consistent (each
+        # car holds its own cards); a position new refused was played out as if it could be
+        state = check_position(data, f"position file {position}")
         info = information_set_of_state(state, as_car)
         where = f"position {position}"
     else:
