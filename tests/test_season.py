@@ -650,3 +650,10 @@ def test_season_import_reads_standard_input(tmp_path: Path) -> None:
     r = run("season", "import", "-", db=other, input=text)
     assert r.returncode == 0 and r.stdout.strip() == "1", r
     assert run("season", "export", "1", db=other).stdout == text
+
+
+def test_season_list_of_none_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    assert run("new", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    r = run("season", "list", db=db)  # it printed nothing at all
+    assert r.returncode == 0 and r.stdout == "" and f"no seasons in {db}" in r.stderr, r

@@ -175,6 +175,10 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         if as_json:
             typer.echo(json.dumps([{"id": i, "name": n, "created": c} for i, n, c in rows], indent=2))
             return
+        if not rows:  # it printed nothing at all (on standard error: a script reading the list reads none)
+            from .common import err_console
+
+            err_console().print(f"no seasons in {log.path} (heatlog season new starts one)", markup=False)
         for i, n, c in rows:
             typer.echo(f"{i}\t{n}\t{c[:19]}")
 
