@@ -407,6 +407,15 @@ def test_cli_stats_of_a_season_has_its_standings_and_its_drivers(tmp_path: Path)
     assert both.returncode == 1 and "give it alone" in both.stderr
 
 
+def test_cli_stats_track_takes_the_names_new_takes(tmp_path: Path) -> None:
+    # new --track gb starts a race on great-britain; stats --track gb said "no race on track 'gb'"
+    db = tmp_path / "t.db"
+    assert run("new", "--track", "gb", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
+    for name in ("gb", "Great-Britain", "great-britain"):
+        r = run("stats", "--track", name, "--json", db=db)
+        assert r.returncode == 0 and json.loads(r.stdout)["selected"] == 1, (name, r.stderr)
+
+
 def test_cli_stats_csv_without_a_race_is_the_header_alone(tmp_path: Path) -> None:
     """A season with no race run (and --all over no race) printed an empty line: the header alone now, the
     columns a row would have, as the CSV of a season with races has them."""

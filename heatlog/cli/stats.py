@@ -70,6 +70,9 @@ def stats(
             return
         infos = [i for i in log.store.races() if branches or i.parent is None]
         if track is not None:
+            from ..tracks import builtin_track_id
+
+            track = builtin_track_id(track) or track  # as new --track names them: gb, USA, españa (a user's id as is)
             known = {str(i.meta.get("track")) for i in infos}
             if track not in known:
                 raise MalformedInput(f"no race on track {track!r} (tracks: {', '.join(sorted(known)) or 'none'})")
