@@ -14,6 +14,7 @@ from typing import Any
 from .engine import apply
 from .engine.errors import HeatlogError
 from .racelog import RaceLog, effective_log
+from .usertext import visible
 from .validation import event_errors
 from .views import counted
 
@@ -242,9 +243,10 @@ def render_audit(console: Any, reports: list[AuditReport]) -> None:
         if r.advice:
             console.print(f"  what you can do: {r.advice}", markup=False)
         for x in r.retractions:
-            why = f" ({x['reason']})" if x.get("reason") else ""
+            why = f" ({visible(x['reason'])})" if x.get("reason") else ""  # a line break shown, not taken
             console.print(
                 f"  retraction: event {x['seq']} withdraws event {x['retracts']} ({x['type']}){why}", markup=False
             )
         for n in r.notes:
-            console.print(f"  note at event {n['seq']} (round {n.get('round', '?')}): {n.get('text')}", markup=False)
+            text = visible(n.get("text"))  # a line break in a note shown as \\n: it could print a fake audit line
+            console.print(f"  note at event {n['seq']} (round {n.get('round', '?')}): {text}", markup=False)

@@ -741,3 +741,19 @@ def test_import_reads_standard_input_as_add_does(tmp_path: Path) -> None:
     assert run("export", db=b).stdout == exported
     again = run("import", "-", db=b, input=exported)
     assert again.returncode == 1 and "standard input: race 1 already holds these" in again.stderr, again.stderr
+
+
+def test_a_line_break_in_a_note_or_a_reason_is_shown_not_taken(tmp_path: Path) -> None:
+    # Control characters in a note were shown as escapes, but a line break was printed as one: a note could
+    # print a line of its own, such as a fake audit verdict. Audit and replay show it as \n, as the HTML does.
+    db = tmp_path / "h.db"
+    new_race(db)
+    fake = "race 2: 99 events, 9 rounds: clean"
+    assert run("note", f"fine\n{fake}", db=db).returncode == 0
+    assert run("note", "x", db=db).returncode == 0
+    assert run("undo", "--reason", f"oops\n{fake}", db=db).returncode == 0
+    for args in (["audit"], ["replay"], ["replay", "--car", "Ann"]):
+        r = run(*args, db=db)
+        assert r.returncode == 0 and "fine\\nrace 2" in r.stdout, (args, r.stdout)
+        assert not any(line.strip().startswith("race 2") for line in r.stdout.splitlines()), (args, r.stdout)
+    assert "(oops\\nrace 2: 99 events" in run("audit", db=db).stdout

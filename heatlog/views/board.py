@@ -402,7 +402,8 @@ def render_round(
         render_narration(console, lines, state)
     for who, text in rv.notes:
         if car is None or who in (None, car):
-            console.print(f"    note{f' ({who})' if who else ''}: {text}", markup=False, highlight=False)
+            # visible: a line break in a note is shown as \\n, not taken as one (a note could print a fake line)
+            console.print(f"    note{f' ({who})' if who else ''}: {visible(text)}", markup=False, highlight=False)
     if waiting:
         console.print(f"waiting for: {waiting_for(state).text}", markup=False, highlight=False)
 
@@ -461,7 +462,7 @@ def car_round_lines(rv: RoundView, car: str, *, of: int | None = None) -> list[t
         out.append(("  " + " · ".join(parts), ""))
     for who, text in rv.notes:
         if who in (None, car):
-            out.append((f"  note{f' ({who})' if who else ''}: {text}", "dim"))
+            out.append((f"  note{f' ({who})' if who else ''}: {visible(text)}", "dim"))
     return out
 
 
