@@ -757,3 +757,15 @@ def test_a_line_break_in_a_note_or_a_reason_is_shown_not_taken(tmp_path: Path) -
         assert r.returncode == 0 and "fine\\nrace 2" in r.stdout, (args, r.stdout)
         assert not any(line.strip().startswith("race 2") for line in r.stdout.splitlines()), (args, r.stdout)
     assert "(oops\\nrace 2: 99 events" in run("audit", db=db).stdout
+
+
+def test_a_terminal_size_that_is_no_number_is_ignored(tmp_path: Path) -> None:
+    # COLUMNS=² (a digit to str.isdigit, no number to int) crashed every command that printed, in rich and
+    # in the plain writer alike; a season's event card "²" crashed season new
+    db = tmp_path / "h.db"
+    new_race(db)
+    for env in ({"COLUMNS": "²"}, {"LINES": "³", "COLUMNS": "x"}):
+        r = run("show", db=db, env=env)
+        assert r.returncode == 0 and "waiting for: gears" in r.stdout and "Traceback" not in r.stderr, (env, r)
+    r = run("season", "new", "--race", "usa:²", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    assert r.returncode == 1 and "--race 'usa:²': write TRACK:EVENT" in r.stderr, r.stderr

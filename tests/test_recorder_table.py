@@ -256,6 +256,18 @@ def test_the_set_up_refuses_at_its_question_what_the_race_would_refuse_at_the_en
     child.expect(pexpect.EOF)
 
 
+def test_a_digit_that_is_no_number_is_refused_not_a_crash(tmp_path: Path) -> None:
+    # "²" is a digit to str.isdigit but no number to int: "c²" at React crashed the recorder (ValueError)
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("4 3 c²")
+    child.expect_exact("react with cN (cooldown N)")
+    child.expect_exact("Red reveals 2: ")  # asked again: nothing was recorded
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in ANSI.sub("", child.before or "")
+
+
 def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -> None:
     # Tab offers what the words typed so far lead to: cards while the reveal is short of them, then the
     # React answers open after it (# 7.1-7.6), then what follows a boost (its flip: a card).

@@ -92,5 +92,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def sane_terminal_size() -> None:
+    """Drop a COLUMNS or LINES that is not a plain number: rich reads them with ``str.isdigit`` (true for "²")
+    and then ``int`` fails, so every command that printed crashed with a traceback; the plain writer, which
+    follows rich's reading of them, then reads them as rich does (unset)."""
+    import os
+
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isascii() and value.isdigit()):
+            del os.environ[name]
+
+
 def main() -> None:
+    sane_terminal_size()
     load(command_in(sys.argv[1:]), only=True)()

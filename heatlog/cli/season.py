@@ -90,7 +90,7 @@ def new(
         races = []
         for spec in race:
             track, sep, number = spec.rpartition(":")
-            if not sep or not track or not number.strip().isdigit():
+            if not sep or not track or not number.strip().isdecimal():
                 raise MalformedInput(f"--race {spec!r}: write TRACK:EVENT, e.g. usa:7 (event cards 1..18)")
             races.append((track.strip(), int(number)))
     if grid not in ("standings", "random"):

@@ -305,9 +305,9 @@ class Session:
         rules = self.state.legends
         assert rules is not None
         words = text.lower().split()
-        if len(words) == 2 and words[0] == "card" and words[1].isdigit():
+        if len(words) == 2 and words[0] == "card" and words[1].isdecimal():
             return int(words[1])
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and words[0].isdecimal():
             colour = self.state.cars[name].colour
             card = rules.card_by_number(colour, int(words[0]))
             if card is None:
@@ -494,7 +494,7 @@ class Session:
                 return 1, [make_event("adrenaline", car=name, bonus="move")], 0
             if t == "ac":
                 return 1, self._adrenaline_cooldown(work, name), 0
-            if t.startswith("c") and (t[1:].isdigit() or t == "c"):
+            if t.startswith("c") and (t[1:].isdecimal() or t == "c"):
                 n = int(t[1:] or "1")
                 if garage is not None:
                     return 1, [self._garage_cooldown(work, name, n)], 0
@@ -615,7 +615,7 @@ class Session:
                 return make_event("drafted", car=name, sources=names)
             if head == "u":
                 return make_event("heat_unpayable", car=name, cards=names)  # # 18.11
-            if head[:1] in ("c", "r", "k") and head[1:].isdigit():
+            if head[:1] in ("c", "r", "k") and head[1:].isdecimal():
                 n = int(head[1:])
                 if head[0] == "c":
                     return make_event("cooldown", car=name, count=n, cards=names)
@@ -643,7 +643,7 @@ class Session:
             if not cards:
                 raise MalformedInput("no Heat cost the Engine can pay now (# 18.10)")
             return make_event("heat_paid", car=name, cards=cards)
-        if t[:1] in ("r", "k") and t[1:].isdigit():
+        if t[:1] in ("r", "k") and t[1:].isdecimal():
             kind = "stress_reduced" if t[0] == "r" else "super_cooled"
             hit = [o for o in decisions(work, name) if o["type"] == kind and o["count"] == int(t[1:])]
             if not hit:
@@ -965,7 +965,7 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
         head = ""
     elif head.startswith("y"):
         head = head[1:]
-    if (head and not head.isdigit()) or (sep and not head):
+    if (head and not head.isdecimal()) or (sep and not head):
         return None
     choices = slipstream_choices(work, work.cars[name])
     if not head:
@@ -1005,7 +1005,7 @@ def _is_later_part(t: str) -> bool:
 def _is_slip_part(t: str) -> bool:
     """A slipstream taken, in a line: ``y``, ``y3`` (a distance), ``y4:rpm1`` (a distance and its bonus cards)."""
     head = t.partition(":")[0]
-    return t in ("y", "yes") or (len(head) > 1 and head[0] == "y" and head[1:].isdigit())
+    return t in ("y", "yes") or (len(head) > 1 and head[0] == "y" and head[1:].isdecimal())
 
 
 def _is_cards(t: str) -> bool:

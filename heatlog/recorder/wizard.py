@@ -118,7 +118,7 @@ class NewRace:
                 while i < len(words):
                     if words[i] == "aggressive":
                         aggressive = True
-                    elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdigit():
+                    elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdecimal():
                         pro = int(words[i + 1])
                         i += 1
                     else:

@@ -73,7 +73,7 @@ def _loop(console: Any, rp: Replay, n: int, car: str | None, reader: Callable[[]
         key = reader()
         if key in ("q", "Q", "esc", "\x03", "\x04", ""):
             return
-        if key.isdigit():
+        if key.isdecimal():
             typed += key
             continue
         if key in ("\r", "\n") and typed:
