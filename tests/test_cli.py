@@ -769,3 +769,18 @@ def test_a_terminal_size_that_is_no_number_is_ignored(tmp_path: Path) -> None:
         assert r.returncode == 0 and "waiting for: gears" in r.stdout and "Traceback" not in r.stderr, (env, r)
     r = run("season", "new", "--race", "usa:²", "--car", "Ann:red", "--car", "Bob:blue", db=db)
     assert r.returncode == 1 and "--race 'usa:²': write TRACK:EVENT" in r.stderr, r.stderr
+
+
+def test_an_output_that_cannot_hold_the_text_is_said_not_an_internal_error(tmp_path: Path) -> None:
+    # a standard output in ASCII (PYTHONIOENCODING=ascii) made show an "internal error (a bug in heatlog)"
+    db = tmp_path / "h.db"
+    new_race(db)
+    r = run("show", db=db, env={"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 1 and one_line_error(r.stderr), r.stderr
+    assert "the output's encoding (ascii) cannot write" in r.stderr and "PYTHONIOENCODING=utf-8" in r.stderr
+    assert run("export", db=db, env={"PYTHONIOENCODING": "ascii"}).returncode == 0  # ASCII text writes as before
+
+
+def one_line_error(stderr: str) -> bool:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    return len(lines) == 1 and lines[0].startswith("Error: ") and "internal error" not in stderr

@@ -220,6 +220,12 @@ def user_errors(fn: F) -> F:
 
             if isinstance(err, HeatlogError):
                 raise fail(plain_error(err)) from None
+            if isinstance(err, UnicodeEncodeError):  # not a bug of heatlog: the output cannot hold the text
+                shown = err.object[err.start : err.end].encode("ascii", "backslashreplace").decode()
+                raise fail(
+                    f"the output's encoding ({err.encoding}) cannot write {shown}: run heatlog with a UTF-8 "
+                    "locale or PYTHONIOENCODING=utf-8"
+                ) from None
             if isinstance(err, BrokenPipeError):  # the reader left (heatlog anchor | head -1): stop quietly
                 _reader_gone()
                 raise typer.Exit(1) from None
