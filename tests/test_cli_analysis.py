@@ -149,6 +149,16 @@ def test_playout_refuses_a_position_new_refuses(simdb: Path, tmp_path: Path) -> 
         assert r.returncode == 1 and f"position file {bad}: cars[0]:" in r.stderr and "owns" in r.stderr, r.stderr
 
 
+def test_review_of_a_car_named_twice_reviews_it_once(simdb: Path) -> None:
+    # --car Red --car Red reviewed every decision twice: "Red: 0 of 2 decisions ...", then "Red: 4 of 2 ..."
+    args = ["review", "--race", "1", "--round", "3", "--screen", "2", "--max-playouts", "4", "--workers", "1"]
+    once = run(*args, "--car", "Red", "--json", db=simdb)
+    twice = run(*args, "--car", "Red", "--car", "Red", "--json", db=simdb)
+    assert once.returncode == twice.returncode == 0, twice.stderr
+    cars = json.loads(twice.stdout)["cars"]
+    assert [c["car"] for c in cars] == ["Red"] and cars == json.loads(once.stdout)["cars"]
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

@@ -128,7 +128,7 @@ def review_race(
     if not events:
         raise MalformedInput("the race has no events")
     final = replay(events)
-    names = list(cars) if cars else list(final.cars)
+    names = list(dict.fromkeys(cars)) if cars else list(final.cars)  # a car named twice is reviewed once
     for n in names:
         if n not in final.cars:
             raise MalformedInput(f"no car named {n!r} in this race (cars: {', '.join(final.cars)})")
