@@ -159,6 +159,13 @@ def test_review_of_a_car_named_twice_reviews_it_once(simdb: Path) -> None:
     assert [c["car"] for c in cars] == ["Red"] and cars == json.loads(once.stdout)["cars"]
 
 
+def test_compare_without_playouts_refuses_the_playouts_options(simdb: Path) -> None:
+    # compare 1 1 --as Nobody (no --playouts) dropped --as, --bots and --seed without a word
+    r = run("compare", "1", "1", "--as", "Nobody", "--seed", "3", db=simdb)
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "--as, --seed: they choose how the playouts are played: add --playouts K" in said
+
+
 def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
     # "the race is over: there is nothing to play on" did not say which race (playout's refusal does)
     r = run("play-on", "--race", "1", db=simdb)

@@ -254,6 +254,11 @@ def compare(
 
     if k < 0:  # refused before any work, in the option's words (0 is none, as its help says)
         raise MalformedInput(f"--playouts {k}: 0 (none) or more")
+    if k == 0:  # they choose how the playouts are played: without playouts they were dropped without a word
+        given = [o for o, v in (("--bots", bots), ("--as", as_car), ("--seed", seed), ("--workers", workers),
+                                ("--dask-scheduler", dask_scheduler)) if v is not None]
+        if given:
+            raise MalformedInput(f"{', '.join(given)}: they choose how the playouts are played: add --playouts K")
     with open_log(db) as log:
         ra, rb = log.resolve(a), log.resolve(b)
         ea = [e.event for e in log.effective(ra).entries]
