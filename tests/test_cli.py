@@ -536,6 +536,25 @@ def test_the_progress_bar_shows_a_file_name_as_typed(tmp_path: Path) -> None:
     assert "imported" in out
 
 
+def test_stats_over_many_races_shows_the_clis_progress_bar_in_a_terminal(tmp_path: Path) -> None:
+    """stats --all reads its races under the CLI's one progress bar (common.progress_steps), in a terminal only:
+    it kept a copy of its own."""
+    pexpect = pytest.importorskip("pexpect")
+    db = tmp_path / "h.db"
+    assert run("demo", db=db).returncode == 0
+    cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"])]
+    env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        cmd[0], [*cmd[1:], "stats", "--all", "--rebuild", "--db", str(db)], env=env, encoding="utf-8", timeout=120
+    )
+    child.expect(pexpect.EOF)
+    out = child.before or ""
+    assert "reading races" in out and "/" in out.split("reading races", 1)[1][:200], out  # the bar, with its count
+    piped = run("stats", "--all", db=db)
+    assert piped.returncode == 0 and "reading races" not in piped.stdout + piped.stderr
+
+
 def test_new_takes_mode_and_variant_in_any_case_and_counts_one_lap(tmp_path: Path) -> None:
     """--mode and --variant as printed or typed, in any case, as --track and --legend take them (TABLE was
     refused); a one-lap race (# 17.1) says "1 lap", not "1 laps"."""

@@ -8,7 +8,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, err_console, fail, open_log, out_console, user_errors
+from .common import (
+    DbOpt,
+    JsonOpt,
+    RaceOpt,
+    app,
+    err_console,
+    fail,
+    open_log,
+    out_console,
+    progress_steps,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from ..stats import Career, RaceStats, Tally
@@ -84,7 +95,7 @@ def stats(
         partial = False
         left_out: list[DamagedLog] = []
         try:
-            with _progress(len(ids)) as advance:
+            with progress_steps(len(ids), "reading races") as advance:
                 for facts in table.facts(ids, rebuild=rebuild, progress=advance, damaged=left_out.append):
                     if track is None or facts.track == track:
                         read.append(facts)
@@ -162,28 +173,6 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
         console.print(f"season {view.id} ({view.name}): no race finished yet", markup=False)
     if result.races:
         _print_career(result, False, False)
-
-
-class _progress:
-    """A rich progress bar on stderr for long runs in a terminal; a no-op otherwise."""
-
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.bar: Any = None
-
-    def __enter__(self) -> Any:
-        if self.total < 20 or not sys.stderr.isatty():
-            return lambda n: None
-        from rich.progress import Progress
-
-        self.bar = Progress(console=err_console(), transient=True)
-        self.bar.__enter__()
-        task = self.bar.add_task("reading races", total=self.total)
-        return lambda n: self.bar.advance(task, n)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
 
 
 # ---------------------------------------------------------------------------------------------- one race
