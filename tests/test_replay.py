@@ -114,6 +114,48 @@ def test_partial_log_has_a_round_under_way(events: list[dict]) -> None:
     assert last.lines()[-1][2].endswith("(under way)")
 
 
+def test_14_1_each_flip_skips_are_told_where_they_happened() -> None:
+    """The cards a "+" flip skips (# 14.1) are told with the symbol that flipped them: a Stress's after the speed
+    of step 3 (# 5.2), a boost's in its boost (# 7.5), and a boost still flipping as under way. The narration
+    listed a boost's skips among step 3's ("plays Stress→1: speed 1; flips past Heat Stress; … boosts: +2")."""
+    from heatlog.engine import apply
+    from heatlog.samples import GOLDENS, golden_events
+    from heatlog.views.narrate import narrate_turn
+
+    seen = {"stress": 0, "boost": 0, "under way": 0}
+    for sample, table in GOLDENS:
+        state = None
+        for ev in golden_events(sample, table):
+            state = apply(state, ev)
+            turn = state.turn
+            if turn is None or not turn.revealed or turn.legend is not None:
+                continue
+            text = narrate_turn(state, turn)
+            name = state.cards.label if state.garage is None else None
+            if name is None:
+                continue  # (a Garage race names its upgrades: the base races cover the rule)
+            basic = state.cards.basic
+            stress = [name(c) for p, c in turn.flips if p == "stress" and c not in basic]
+            step3 = text.split("; moves ", 1)[0]
+            if stress:
+                seen["stress"] += 1
+                assert step3.endswith("; flips past " + " ".join(stress)), text
+            else:
+                assert "flips past" not in step3, text
+            boosts = [h for h in turn.happenings if h[0] == "boost"]
+            flips = [c for p, c in turn.flips if p == "boost"]
+            for _kind, _source, amount, moved in boosts:
+                found = next((i for i, c in enumerate(flips) if c in basic), len(flips))
+                skipped, flips = flips[:found], flips[found + 1 :]
+                if skipped:
+                    seen["boost"] += 1
+                    assert f"): flips past {' '.join(map(name, skipped))}, +{amount}, moves {moved}" in text, text
+            if flips:  # a boost under way: its flips so far, none Basic yet
+                seen["under way"] += 1
+                assert "; boosts: flips past " + " ".join(map(name, flips)) in text, text
+    assert all(seen.values()), seen  # every case is met by the golden races
+
+
 def test_5_1_a_turn_before_its_reveal_tells_no_speed_or_move(events: list[dict]) -> None:
     """A log cut as a car's turn begins (its gear chosen, its cards not revealed), then after a reveal with a
     Stress whose flip is still to come: the narration said "plays : speed 0; moves 0" and "Stress→nothing"

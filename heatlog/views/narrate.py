@@ -6,7 +6,7 @@ spins out, back to space 33, takes 2 Stress, gear 1".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..engine.cards import BASE_CATALOGUE, STRESS, Catalogue
 from ..engine.modules import circuits
@@ -77,7 +77,10 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     raw: Callable[[str], str] = str  # the base narration shows drawn and discarded cards as typed
     if state.garage is not None:  # a Garage race names its upgrades (# 18.2)
         raw = lambda c: card_name(state, c)  # noqa: E731
-    skipped = [c for p, c in turn.flips if c not in state.cards.basic]  # # 14.1: a flip skips these
+    basic = state.cards.basic
+    # # 14.1: a flip skips these. The Stress flips' belong to step 3; a boost's to its boost (# 7.5), told there.
+    skipped = [c for p, c in turn.flips if p != "boost" and c not in basic]
+    boost_flips = iter([c for p, c in turn.flips if p == "boost"])
     step3 = turn.step3_speed  # the turn's own record (its happenings), never worked out again here
     parts = [head + f": speed {step3}"]
     if skipped:
@@ -88,11 +91,15 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"cools {amount} Heat")
         elif kind == "boost":
             paid = "free: heat control, MODULES.md 20.11" if source == "free" else "1 Heat"
-            parts.append(f"boosts ({paid}): +{amount}, moves {moved}")
+            past = _past(name_of, state, _one_boost(boost_flips, basic))
+            parts.append(f"boosts ({paid}): {past}+{amount}, moves {moved}")
         elif kind == "adrenaline" and source == "move":
             parts.append(f"adrenaline +1, moves {moved}")
         elif kind == "adrenaline":
             parts.append("adrenaline: one more Heat may be cooled")
+    under_way = list(boost_flips)  # a boost whose flips have found no Basic card yet (# 7.5, 14.1)
+    if under_way:
+        parts.append("boosts: " + _past(name_of, state, under_way).rstrip(", "))
     if turn.garage is not None:
         from .garage import garage_words
 
@@ -140,6 +147,20 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
         drawn = " ".join(raw(c) for c in turn.drawn_cards)
         parts.append(f"draws {turn.drawn}" + (f" ({drawn})" if turn.drawn_cards else ""))
     return "; ".join(parts)
+
+
+def _one_boost(flips: Iterator[str], basic: frozenset[str]) -> list[str]:
+    """The cards one boost flipped past (# 14.1): taken from ``flips`` up to the Basic card it found."""
+    out = []
+    for c in flips:
+        if c in basic:
+            break
+        out.append(c)
+    return out
+
+
+def _past(name_of: Callable[[RaceState, str], str], state: RaceState, skipped: list[str]) -> str:
+    return "flips past " + " ".join(name_of(state, c) for c in skipped) + ", " if skipped else ""
 
 
 def legend_words(state: RaceState, turn: Turn) -> str:
