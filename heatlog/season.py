@@ -54,7 +54,7 @@ from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
-from .store import GENESIS, SQLITE_MAX, canonical, chain_hash
+from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, canonical, chain_hash
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors, validate_against
@@ -74,16 +74,15 @@ __all__ = [
     "unapplied_effects",
 ]
 
-_APPEND_ONLY = "heatlog: events are append-only"
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS seasons (id INTEGER PRIMARY KEY, name TEXT, created TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS season_events (season INTEGER NOT NULL REFERENCES seasons(id), "
     "seq INTEGER NOT NULL, type TEXT NOT NULL, v INTEGER, payload TEXT NOT NULL, recorded TEXT NOT NULL, "
     "prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (season, seq))",
     f"CREATE TRIGGER IF NOT EXISTS season_events_no_update BEFORE UPDATE ON season_events "
-    f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: UPDATE refused'); END",
+    f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE refused'); END",
     f"CREATE TRIGGER IF NOT EXISTS season_events_no_delete BEFORE DELETE ON season_events "
-    f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: DELETE refused'); END",
+    f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE refused'); END",
     # finds a race by the hash of its first event (the season's link) without scanning every event
     "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
 )
@@ -134,12 +133,9 @@ def _tx(log: RaceLog, *, write: bool) -> Iterator[sqlite3.Connection]:
                     conn.execute("ROLLBACK")
             raise
     except sqlite3.Error as exc:
-        text = str(exc)
-        if _APPEND_ONLY in text:
-            raise StoreError(text.split("heatlog: ", 1)[1]) from exc
-        if "no such table" in text:
+        if "no such table" in str(exc):
             raise StoreError(f"no season in {log.path}") from exc
-        raise StoreError(f"database error ({text}): {log.path}") from exc
+        raise log.store.error(exc) from exc  # the store's words (append-only, read-only, locked, full, ...)
 
 
 def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, events: Sequence[Event]) -> None:

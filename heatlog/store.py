@@ -74,7 +74,7 @@ FORMAT_VERSION = 1
 #: prev_hash of the first event of a race (and of a branch forked at seq 0).
 GENESIS = "0" * 64
 
-_APPEND_ONLY = "heatlog: events are append-only"
+APPEND_ONLY = "heatlog: events are append-only"
 #: Version of the anchor line written by ``heatlog anchor`` and at the end of an export.
 ANCHOR_VERSION = 1
 
@@ -248,32 +248,32 @@ _GUARDS: dict[str, str] = {
         "CREATE TRIGGER events_no_replace BEFORE INSERT ON events "
         "WHEN EXISTS (SELECT 1 FROM events WHERE race = NEW.race AND seq = NEW.seq) "
         "OR EXISTS (SELECT 1 FROM events WHERE rowid = NEW.rowid) "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a stored event cannot be replaced'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a stored event cannot be replaced'); END"
     ),
     "races_no_replace": (
         "CREATE TRIGGER races_no_replace BEFORE INSERT ON races "
         "WHEN EXISTS (SELECT 1 FROM races WHERE id = NEW.id) "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race cannot be replaced'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a race cannot be replaced'); END"
     ),
     "races_no_renumber": (
         "CREATE TRIGGER races_no_renumber BEFORE UPDATE OF id ON races "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race id cannot change'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a race id cannot change'); END"
     ),
     "meta_no_update": (
         "CREATE TRIGGER meta_no_update BEFORE UPDATE ON meta "
         "WHEN OLD.key IN ('application', 'format_version', 'created') "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: the file identity cannot change'); END"
     ),
     "meta_no_delete": (
         "CREATE TRIGGER meta_no_delete BEFORE DELETE ON meta "
         "WHEN OLD.key IN ('application', 'format_version', 'created') "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: the file identity cannot change'); END"
     ),
     "meta_no_replace": (
         "CREATE TRIGGER meta_no_replace BEFORE INSERT ON meta "
         "WHEN NEW.key IN ('application', 'format_version', 'created') "
         "AND EXISTS (SELECT 1 FROM meta WHERE key = NEW.key) "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: the file identity cannot change'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: the file identity cannot change'); END"
     ),
 }
 
@@ -311,22 +311,22 @@ def _create_schema(db: Any) -> None:  # a sqlite_utils.Database
     db.execute(_RETRACTED_INDEX)
     db.execute(
         f"CREATE TRIGGER events_no_update BEFORE UPDATE ON events "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: UPDATE refused'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE refused'); END"
     )
     db.execute(
         f"CREATE TRIGGER events_no_delete BEFORE DELETE ON events "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: DELETE refused'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE refused'); END"
     )
     # A race's place in the tree (and its creation time) is part of the chain of its branches.
     db.execute(
         f"CREATE TRIGGER races_no_reparent BEFORE UPDATE OF parent, fork_seq, created ON races "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race cannot be moved'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a race cannot be moved'); END"
     )
     db.execute(
         f"CREATE TRIGGER races_no_delete BEFORE DELETE ON races "
         f"WHEN EXISTS (SELECT 1 FROM events WHERE race = OLD.id) "
         f"OR EXISTS (SELECT 1 FROM races WHERE parent = OLD.id) "
-        f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY}: a race with events or branches cannot be deleted'); END"
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a race with events or branches cannot be deleted'); END"
     )
     db.table("meta").insert_all(
         [
@@ -386,6 +386,8 @@ class EventStore:
         self._base: dict[int, tuple[int, str]] = {}
         self._conn: sqlite3.Connection | None = None
         self._recorder_table = False
+        #: Opened read-only: a file that cannot be opened for writing where it lies (``_open_unchangeable``).
+        self.read_only = False
         #: What a read does when the hash chain of the events it returns is broken: None raises DamagedLog (the
         #: default: nothing derived from a damaged log is shown); a callable is told each Problem and the read
         #: goes on with the rows as stored (``--force``).
@@ -425,15 +427,22 @@ class EventStore:
                 if not path.parent.is_dir():
                     raise StoreError(f"directory does not exist: {path.parent}")
             uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
+            first: sqlite3.Connection | None = None
             try:
-                conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=busy_timeout_ms / 1000)
-            except sqlite3.Error as exc:
-                self._raise(exc)
+                conn = first = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=busy_timeout_ms / 1000)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # (opening is lazy: read now)
+            except (sqlite3.Error, UnicodeDecodeError) as exc:
+                if first is not None:
+                    with contextlib.suppress(sqlite3.Error):
+                        first.close()
+                if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes schema text that is not UTF-8
+                    raise StoreError(_undecodable(self.path)) from None
+                conn = self._open_unchangeable(exc, busy_timeout_ms)
         try:
             self._conn = conn
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             fresh = self._recognise(conn, create)
-            if not self._memory:
+            if not self._memory and not self.read_only:
                 mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if str(mode).lower() != "wal":
                     raise StoreError(f"cannot switch the database to WAL mode ({mode}): {self.path}")
@@ -464,6 +473,36 @@ class EventStore:
             if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes schema text that is not UTF-8
                 raise StoreError(_undecodable(self.path)) from None
             raise
+        return conn
+
+    def _open_unchangeable(self, exc: sqlite3.Error, busy_timeout_ms: int) -> sqlite3.Connection:
+        """A database that cannot be opened where it lies (``exc``), read as it is: a file in a read-only
+        directory or medium (an archive, a copy handed over), where SQLite cannot make the WAL's shared-memory
+        file. Only when no write-ahead log lies beside it, so that the file alone holds every committed event;
+        then it is opened ``immutable`` (SQLite reads it without locks) and every write is refused as read-only.
+        Otherwise ``exc`` is raised as the store's error."""
+        code = getattr(exc, "sqlite_errorcode", None)
+        path = self.path
+        wal = path.with_name(path.name + "-wal")
+        if (
+            not isinstance(code, int)
+            or code & 0xFF != sqlite3.SQLITE_CANTOPEN
+            or not path.is_file()
+            or path.stat().st_size == 0
+            or (wal.exists() and wal.stat().st_size > 0)
+        ):
+            self._raise(exc)
+        uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=busy_timeout_ms / 1000)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            if conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            self._raise(exc)
+        self.read_only = True
         return conn
 
     @staticmethod
@@ -537,13 +576,18 @@ class EventStore:
 
     def _raise(self, exc: sqlite3.Error, race: int | None = None) -> NoReturn:
         """Translate a sqlite3 error into a StoreError the player understands."""
+        raise self.error(exc, race) from exc
+
+    def error(self, exc: sqlite3.Error, race: int | None = None) -> StoreError:
+        """The StoreError a player understands for a sqlite3 error on this store's file (for code beside the
+        store that runs its own statements on its connection: the season stream)."""
         text = str(exc)
         low = text.lower()
         code = getattr(exc, "sqlite_errorcode", None)
         primary = code & 0xFF if isinstance(code, int) else None
         where = str(self.path)
         message: str
-        if _APPEND_ONLY in text:
+        if APPEND_ONLY in text:
             message = text.split("heatlog: ", 1)[1]
         elif primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in low:
             message = f"database is locked by another program: {where}"
@@ -566,7 +610,7 @@ class EventStore:
             message = f"the event store is closed: {where}"
         else:
             message = f"database error ({text}): {where}"
-        raise StoreError(message, race=race) from exc
+        return StoreError(message, race=race)
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:

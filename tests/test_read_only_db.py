@@ -1,0 +1,147 @@
+"""A database that cannot be written where it lies: a file in a read-only folder or medium (an archive, a copy
+handed over, a read-only mount). Every read works as on the writable file; every write is refused as read-only,
+and the file is left as it was.
+
+Made unwritable with ``chattr +i`` (the immutable attribute, which binds root too: the suite runs as root in CI,
+where ``chmod`` binds nobody), or by ``chmod`` without root; skipped where neither binds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_cli import run
+
+from heatlog.store import EventStore, StoreError
+
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+@contextlib.contextmanager
+def unwritable(folder: Path, *files: Path) -> Iterator[None]:
+    """``folder`` and ``files`` cannot be written, created in or removed while inside (not even by root)."""
+    paths = [*files, folder]
+    done = subprocess.run(["chattr", "+i", *map(str, paths)], capture_output=True).returncode == 0
+    if not done:
+        if ROOT:
+            pytest.skip("chattr +i is not supported here, and root ignores file permissions")
+        for p in paths:
+            p.chmod(0o555 if p.is_dir() else 0o444)
+    try:
+        probe = folder / "probe"
+        with contextlib.suppress(OSError):
+            probe.write_text("x")
+            probe.unlink()
+            pytest.skip("the folder stays writable here")
+        yield
+    finally:
+        if done:
+            subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
+        else:
+            for p in paths:
+                p.chmod(0o755 if p.is_dir() else 0o644)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with two simulated races, closed (no write-ahead log left beside it)."""
+    db = tmp_path_factory.mktemp("sample") / "h.db"
+    r = run("simulate", "--races", "2", "--workers", "1", "--seed", "5", db=db)
+    assert r.returncode == 0, r.stderr
+    assert not Path(str(db) + "-wal").exists()
+    return db
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+READS = (
+    ("races", "--all"),
+    ("show", "--race", "1"),
+    ("replay", "--race", "2"),
+    ("export", "--race", "1"),
+    ("position", "--race", "2"),
+    ("stats", "--race", "1", "--json"),
+    ("audit",),
+    ("anchor",),
+)
+
+
+def test_every_read_of_a_database_in_a_read_only_folder_works(sample: Path, tmp_path: Path) -> None:
+    """SQLite cannot make the WAL's shared-memory file beside a database in a read-only folder, so every command
+    failed with "cannot open the database file (permissions?)": the store reads such a file as it is."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "h.db"
+    db.write_bytes(sample.read_bytes())
+    expected = {args: run(*args, db=sample) for args in READS}
+    before = _digest(db)
+    with unwritable(folder, db):
+        for args in READS:
+            r = run(*args, db=db)
+            assert r.returncode == 0, (args, r.stderr)
+            assert r.stdout == expected[args].stdout.replace(str(sample), str(db)), args
+    assert _digest(db) == before and sorted(p.name for p in folder.iterdir()) == ["h.db"]
+
+
+def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(sample: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "h.db"
+    db.write_bytes(sample.read_bytes())
+    before = _digest(db)
+    note = '{"type": "note", "v": 1, "text": "hello"}'
+    writes = (
+        ("new", "--car", "Ann:red", "--car", "Bob:blue"),
+        ("add", "--race", "1", note),
+        ("undo", "--race", "2", "--yes"),
+        ("simulate", "--races", "1", "--workers", "1"),
+        ("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue"),
+    )
+    with unwritable(folder, db):
+        for args in writes:
+            r = run(*args, db=db)
+            assert r.returncode != 0, args
+            assert "read-only" in r.stderr, (args, r.stderr)
+            assert "Traceback" not in r.stderr
+    assert _digest(db) == before and sorted(p.name for p in folder.iterdir()) == ["h.db"]
+
+
+def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "h.db"
+    db.write_bytes(sample.read_bytes())
+    with EventStore(sample, create=False) as store:
+        expected = [(e.seq, e.hash) for e in store.events(1)]
+    with unwritable(folder, db), EventStore(db, create=False) as store:
+        assert store.read_only
+        assert [(e.seq, e.hash) for e in store.events(1)] == expected
+        with pytest.raises(StoreError, match="read-only"):
+            store.create_race("r", {})
+    with EventStore(db, create=False) as store:  # writable again: an ordinary store
+        assert not store.read_only
+
+
+def test_a_write_ahead_log_beside_it_is_not_left_unread(sample: Path, tmp_path: Path) -> None:
+    """A write-ahead log beside the file may hold committed events the file does not: reading the file alone
+    would show an older race, so the store refuses as before rather than read it without its log."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "h.db"
+    db.write_bytes(sample.read_bytes())
+    wal = folder / "h.db-wal"
+    wal.write_bytes(b"\0" * 32)
+    with unwritable(folder, db, wal):
+        r = run("races", "--all", db=db)
+        assert r.returncode == 1
+        assert "cannot open the database file" in r.stderr, r.stderr
+        with pytest.raises(StoreError, match="cannot open"):
+            EventStore(db, create=False)
