@@ -102,6 +102,7 @@ def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(sample: P
         ("new", "--car", "Ann:red", "--car", "Bob:blue"),
         ("add", "--race", "1", note),
         ("undo", "--race", "2", "--yes"),
+        ("turns", "--race", "1", "--rebuild"),
         ("simulate", "--races", "1", "--workers", "1"),
         ("season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue"),
     )

@@ -395,7 +395,7 @@ def turns(
         left_out: list[DamagedLog] = []
         built, fresh = table.build(ids, rebuild=rebuild, damaged=left_out.append if all_races else None)
         if not table.writable:
-            err_console().print(f"Error: cannot write the derived tables to {log.path}", markup=False)
+            err_console().print(f"Error: cannot write the derived tables: {table.why}", markup=False)
             raise typer.Exit(1)
         n = table.rows()
         out_console().print(

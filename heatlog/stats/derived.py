@@ -155,6 +155,7 @@ class TurnsTable:
         self.log = log
         self.conn: sqlite3.Connection = log.store.conn
         self.writable = True
+        self.why = ""  # why the tables could not be written (the store's words), when not writable
 
     # ---- reading
 
@@ -230,8 +231,9 @@ class TurnsTable:
                     with contextlib.suppress(sqlite3.Error):
                         conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             self.writable = False
+            self.why = self.log.store.error(exc).message
 
     def rows(self) -> int:
         """Rows in ``turns`` (0 before it is built)."""
