@@ -58,6 +58,15 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.fixture()
+def db(sample: Path, tmp_path: Path) -> Path:
+    """A copy of the sample in a folder of its own (to be made unwritable)."""
+    (tmp_path / "archive").mkdir()
+    copy = tmp_path / "archive" / "h.db"
+    copy.write_bytes(sample.read_bytes())
+    return copy
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -74,13 +83,10 @@ READS = (
 )
 
 
-def test_every_read_of_a_database_in_a_read_only_folder_works(sample: Path, tmp_path: Path) -> None:
+def test_every_read_of_a_database_in_a_read_only_folder_works(sample: Path, db: Path) -> None:
     """SQLite cannot make the WAL's shared-memory file beside a database in a read-only folder, so every command
     failed with "cannot open the database file (permissions?)": the store reads such a file as it is."""
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    db = folder / "h.db"
-    db.write_bytes(sample.read_bytes())
+    folder = db.parent
     expected = {args: run(*args, db=sample) for args in READS}
     before = _digest(db)
     with unwritable(folder, db):
@@ -91,11 +97,8 @@ def test_every_read_of_a_database_in_a_read_only_folder_works(sample: Path, tmp_
     assert _digest(db) == before and sorted(p.name for p in folder.iterdir()) == ["h.db"]
 
 
-def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(sample: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    db = folder / "h.db"
-    db.write_bytes(sample.read_bytes())
+def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(db: Path) -> None:
+    folder = db.parent
     before = _digest(db)
     note = '{"type": "note", "v": 1, "text": "hello"}'
     writes = (
@@ -115,11 +118,8 @@ def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(sample: P
     assert _digest(db) == before and sorted(p.name for p in folder.iterdir()) == ["h.db"]
 
 
-def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    db = folder / "h.db"
-    db.write_bytes(sample.read_bytes())
+def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, db: Path) -> None:
+    folder = db.parent
     with EventStore(sample, create=False) as store:
         expected = [(e.seq, e.hash) for e in store.events(1)]
     with unwritable(folder, db), EventStore(db, create=False) as store:
@@ -131,13 +131,10 @@ def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, tmp_path
         assert not store.read_only
 
 
-def test_a_write_ahead_log_beside_it_is_not_left_unread(sample: Path, tmp_path: Path) -> None:
+def test_a_write_ahead_log_beside_it_is_not_left_unread(db: Path) -> None:
     """A write-ahead log beside the file may hold committed events the file does not: reading the file alone
     would show an older race, so the store refuses as before rather than read it without its log."""
-    folder = tmp_path / "archive"
-    folder.mkdir()
-    db = folder / "h.db"
-    db.write_bytes(sample.read_bytes())
+    folder = db.parent
     wal = folder / "h.db-wal"
     wal.write_bytes(b"\0" * 32)
     with unwritable(folder, db, wal):
