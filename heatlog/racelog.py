@@ -52,6 +52,19 @@ def check_note(race: int, state: RaceState, note: Event) -> None:
         )
 
 
+def check_retraction(race: int, retraction: Event) -> None:
+    """The door's check of a new retraction's reason: given, it says something. An empty or blank reason would
+    be kept as no reason at all, though the user meant to give one; it is refused, not dropped. Only the door
+    asks it (``heatlog add``, undo): a log that already holds a blank reason still replays and imports."""
+    reason = retraction.get("reason")
+    if isinstance(reason, str) and not reason.strip():
+        raise MalformedInput(
+            f"the reason is {'empty' if not reason else 'blank'}: say in words why the entry is withdrawn, or give "
+            "no reason; nothing was undone",
+            race=race,
+        )
+
+
 @dataclass(slots=True)
 class Entry:
     """One event of the effective log with its sequence number."""
@@ -356,6 +369,7 @@ class RaceLog:
             raise err.located(race=race) from None
         proj = projection or self.project(race)
         if event["type"] == "retracted":
+            check_retraction(race, event)
             try:
                 effective_log([(e.seq, e.event) for e in proj.effective.entries] + [(proj.effective.length + 1, event)])
             except HeatlogError as err:
@@ -412,8 +426,9 @@ class RaceLog:
         if len(eff.entries) <= 1:
             raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
         ev: Event = {"type": "retracted", "v": 1, "seq": eff.entries[-1].seq}
-        if reason:
+        if reason is not None:
             ev["reason"] = reason
+        check_retraction(race, ev)  # before the schema: an empty reason is blank, not a field too short
         return self.append(race, ev)
 
     def retract_entries(
@@ -431,8 +446,9 @@ class RaceLog:
         events: list[Event] = []
         for entry in reversed(targets):
             ev: Event = {"type": "retracted", "v": 1, "seq": entry.seq}
-            if reason:
+            if reason is not None:
                 ev["reason"] = reason
+            check_retraction(race, ev)
             validate_event(ev)
             events.append(ev)
         stored = self.store.append_many(race, events, expected_seq=eff.length + 1)

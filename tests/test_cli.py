@@ -96,6 +96,33 @@ def test_note_undo_and_audit(tmp_path: Path) -> None:
     assert report[0]["clean"] and report[0]["retractions"][0]["reason"] == "wrong gear"
 
 
+def test_undo_refuses_an_empty_or_blank_reason_instead_of_dropping_it(tmp_path: Path) -> None:
+    # undo --reason "" retracted the entry and kept no reason without a word; "  " was kept as a reason of
+    # spaces. The door refuses both (heatlog add too); a log that already holds a blank reason still imports.
+    db = tmp_path / "h.db"
+    new_race(db)
+    added = run("add", '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}', db=db)
+    assert added.returncode == 0, added.stderr
+    seq = int(added.stdout.split("event ")[1].split()[0])
+    before = run("export", db=db).stdout
+    for reason, said in [("", "empty"), ("  ", "blank"), ("\t\n", "blank")]:
+        r = run("undo", "--reason", reason, db=db)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert f"race 1: the reason is {said}: say in words why the entry is withdrawn" in " ".join(r.stderr.split())
+        assert "nothing was undone" in r.stderr
+    r = run("add", json.dumps({"type": "retracted", "v": 1, "seq": seq, "reason": " "}), db=db)
+    assert r.returncode == 1 and "race 1: the reason is blank" in r.stderr, r.stderr
+    assert run("export", db=db).stdout == before  # nothing was written
+    old = tmp_path / "old.jsonl"  # a log written before the door checked reasons
+    blank = {"type": "retracted", "v": 1, "seq": seq, "reason": " "}
+    old.write_text(before + json.dumps(blank) + "\n", encoding="utf-8")
+    assert run("import", str(old), db=tmp_path / "other.db").returncode == 0
+    assert run("audit", db=tmp_path / "other.db").returncode == 0
+    r = run("undo", db=db)  # no --reason: no reason, as before
+    assert r.returncode == 0 and "(gear_chosen) retracted" in r.stdout, r.stderr
+    assert "reason" not in run("export", db=db).stdout.splitlines()[-1]
+
+
 def test_note_about_a_car_not_in_the_race_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     new_race(db)

@@ -65,7 +65,9 @@ def note(
 @app.command()
 @user_errors
 def undo(
-    reason: Annotated[str | None, typer.Option(help="Why the entry is withdrawn.")] = None,
+    reason: Annotated[
+        str | None, typer.Option(help="Why the entry is withdrawn, in words (an empty or blank reason is refused).")
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Reopen a finished race without asking.")] = False,
     race: RaceOpt = None,
     db: DbOpt = None,
