@@ -160,7 +160,10 @@ def render_event_catalogue() -> str:
         'Every event is a JSON object `{"type": ..., "v": 1, ...}` validated at the door by '
         "`heatlog.validation.validate_event` against `schema/events/<type>.schema.json` "
         "(the union of all types is `schema/event.schema.json`). Events are facts from outside — decisions "
-        "and observed chance; nothing derived is ever an event. No other fields are allowed. "
+        "and observed chance; nothing derived is ever an event. No other fields are allowed. Every number "
+        "is an integer, written as one: JSON Schema's `integer` takes `1.0`, but `heatlog add` refuses a number "
+        "with a decimal point or an exponent, naming it (`gear: 1.0 is not an integer: write 1`); an old log "
+        "holding one still imports. "
         "Digest items (`# 7.5`) refer to the rules digest (`docs/rules.md`).",
         "",
         "## Fields of every event",

@@ -32,6 +32,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "check_json_value",
+    "first_decimal",
     "json_lines",
     "joined_line_values",
     "loads",
@@ -146,6 +147,22 @@ def check_json_value(value: Any, where: str = "", *, surrogates: bool = True) ->
                 raise MalformedInput(f"{_where(where)}{_path(path)}: {item} is not a JSON number")
         elif not _scalar(item):
             raise MalformedInput(f"{_where(where)}{_path(path)}: {type(item).__name__} is not JSON data")
+
+
+def first_decimal(value: Any) -> tuple[str, float] | None:
+    """The JSON path and value of the first number in ``value`` written with a decimal point or an exponent
+    (``1.0``, ``1e0``: a float once read), in document order; None if there is none. JSON Schema's
+    ``integer`` takes ``1.0``, so a door whose data holds only integers asks this to refuse one."""
+    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float):
+            return _path(path), item
+        if isinstance(item, dict):
+            stack.extend((sub, [*path, key]) for key, sub in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((sub, [*path, i]) for i, sub in reversed(list(enumerate(item))))
+    return None
 
 
 def _scalar(x: Any) -> bool:

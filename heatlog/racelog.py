@@ -52,6 +52,20 @@ def check_note(race: int, state: RaceState, note: Event) -> None:
         )
 
 
+def check_integers(race: int, event: Event) -> None:
+    """The door's check that a new event's numbers are integers as written. Every number of an event is an
+    integer (no event schema has a ``number``: tests/test_doors.py), but JSON Schema's ``integer`` takes
+    ``1.0``: a gear of ``1.0`` was refused by the rules as no gear 1 to 4, a note's round ``1.0`` or ``"v": 1.0``
+    was stored as written. Only the door asks it: an old log holding one still imports."""
+    from .jsonio import first_decimal
+
+    found = first_decimal(event)
+    if found is not None:
+        path, number = found
+        write = f"write {int(number)}, without a decimal point" if number.is_integer() else "write a whole number"
+        raise MalformedInput(f"{path}: {number!r} is not an integer: {write}", race=race, input=event)
+
+
 def check_retraction(race: int, retraction: Event) -> None:
     """The door's check of a new retraction's reason: given, it says something. An empty or blank reason would
     be kept as no reason at all, though the user meant to give one; it is refused, not dropped. Only the door
@@ -367,6 +381,7 @@ class RaceLog:
             validate_event(event)
         except HeatlogError as err:
             raise err.located(race=race) from None
+        check_integers(race, event)
         proj = projection or self.project(race)
         if event["type"] == "retracted":
             check_retraction(race, event)
