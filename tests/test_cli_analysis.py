@@ -159,6 +159,26 @@ def test_review_of_a_car_named_twice_reviews_it_once(simdb: Path) -> None:
     assert [c["car"] for c in cars] == ["Red"] and cars == json.loads(once.stdout)["cars"]
 
 
+def test_19_1_review_says_a_legend_is_not_reviewed_instead_of_0_of_0_decisions(tmp_path: Path) -> None:
+    # a Legend is moved by the Legend cards (# 19.1): the review said "Legend-Black: 0 of 0 decisions reviewed;
+    # accuracy —; ...", as if a player's decisions had been looked for and none found
+    db = tmp_path / "l.db"
+    assert run("simulate", "--cars", "1", "--legends", "1", "--seed", "1", "--workers", "1", db=db).returncode == 0
+    args = ["review", "--race", "1", "--round", "1", "--screen", "2", "--keep", "0", "--max-playouts", "2"]
+    r = run(*args, "--workers", "1", db=db)
+    said = " ".join(r.stdout.split())
+    assert r.returncode == 0, r.stderr
+    assert "Legend-Black: a Legend, moved by the Legend cards: it makes no decisions, so it is not reviewed" in said
+    assert "Legend-Black: 0 of 0" not in said and "Red: 3 of 3 decisions reviewed" in said
+    alone = run(*args, "--car", "Legend-Black", "--workers", "1", "--json", db=db)
+    assert alone.returncode == 0, alone.stderr
+    cars = json.loads(alone.stdout)["cars"]
+    assert [(c["car"], c["legend"], c["decisions"]) for c in cars] == [("Legend-Black", True, [])]
+    page = tmp_path / "r.html"
+    assert run(*args, "--car", "Legend-Black", "--workers", "1", "--html", str(page), db=db).returncode == 0
+    assert "it makes no decisions, so it is not reviewed" in page.read_text() and "0 of 0" not in page.read_text()
+
+
 def test_compare_without_playouts_refuses_the_playouts_options(simdb: Path) -> None:
     # compare 1 1 --as Nobody (no --playouts) dropped --as, --bots and --seed without a word
     r = run("compare", "1", "1", "--as", "Nobody", "--seed", "3", db=simdb)

@@ -138,10 +138,13 @@ def _pm(mean: float, half: float) -> str:
 
 
 def _summary(result: "Review") -> None:
-    from ..views import counted, labels
+    from ..views import counted, labels, not_reviewed
 
     console = out_console()
     for c in result.cars:
+        if c.legend:
+            console.print(not_reviewed(c.car), markup=False, highlight=False)
+            continue
         s = c.summary()
         console.print(
             f"{c.car}: {s['decisions']} of {counted(s['decision_points'], 'decision')} reviewed; accuracy "

@@ -94,6 +94,7 @@ class Review:
             "cars": [
                 {
                     "car": c.car,
+                    "legend": c.legend,
                     "summary": c.summary(),
                     "graph": c.graph(),
                     "decisions": [point_dict(p) for p in c.points],
@@ -141,6 +142,9 @@ def review_race(
     out = Review(race, name, final.track.id, final.mode, len(final.cars), settings)
     points: list[DecisionPoint] = []
     for n in names:
+        if final.cars[n].legend:  # # 19.1: moved by the Legend cards; no decision of its own to look for
+            out.cars.append(CarReview(n, legend=True))
+            continue
         mine = [p for p in decision_points(events, n, seqs=seqs, rounds=rounds) if only is None or only(p)]
         out.cars.append(CarReview(n, expected=len(mine)))
         points.extend(mine)

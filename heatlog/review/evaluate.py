@@ -312,6 +312,7 @@ class CarReview:
     car: str
     points: list[PointReview] = field(default_factory=list)
     expected: int = 0  # decision points found (more than were reviewed when the review was interrupted)
+    legend: bool = False  # a Legend (# 19.1): the Legend cards move it, it has no decision to review
 
     def summary(self) -> dict[str, Any]:
         pts = self.points

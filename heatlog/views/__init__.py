@@ -12,4 +12,9 @@ def labels(summary: dict[str, int]) -> str:
     return ", ".join(f"{summary[one]} {one if summary[one] == 1 else many}" for one, many in words)
 
 
-__all__ = ["counted", "labels"]
+def not_reviewed(car: str) -> str:
+    """What a review says of a Legend car instead of "0 of 0 decisions": the Legend cards move it (# 19.1)."""
+    return f"{car}: a Legend, moved by the Legend cards: it makes no decisions, so it is not reviewed"
+
+
+__all__ = ["counted", "labels", "not_reviewed"]

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..usertext import embed_json
 from ..usertext import html_text as escape
-from . import counted, labels
+from . import counted, labels, not_reviewed
 from .replay import Replay
 from .replay_html import car_colour, render_html
 
@@ -186,6 +186,9 @@ def render_review_html(rp: Replay, review: Any) -> str:
     data["x"] = xs
     summary = []
     for c in review.cars:
+        if c.legend:
+            summary.append(f'<li data-car="{escape(c.car)}">{escape(not_reviewed(c.car))}</li>')
+            continue
         s = c.summary()
         acc = "—" if s["accuracy"] is None else f"{s['accuracy']}"
         summary.append(
