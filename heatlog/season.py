@@ -54,7 +54,7 @@ from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
-from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, canonical, chain_hash
+from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chain_hash
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors, validate_against
@@ -277,20 +277,28 @@ def _started_event(events: list[Event], season: int) -> Event:
     return events[0]
 
 
-def season_view(log: RaceLog, season: int) -> SeasonView:
-    """The season as its stream and its races' logs make it: which races ran, their results, the standings."""
+def season_view(
+    log: RaceLog, season: int, damaged: Callable[[DamagedLog], None] | None = None
+) -> SeasonView:
+    """The season as its stream and its races' logs make it: which races ran, their results, the standings.
+    A race whose log is damaged raises :class:`DamagedLog`, or, with ``damaged``, is told to it and the
+    standings stop before it, as before a race not over (its result cannot be read)."""
     events = season_events(log, season)
     found: dict[str, int | None] = {}
     for ev in events[1:]:
         if ev.get("type") == "race_entered":
             found[ev["race"]] = _race_by_first_hash(log, ev["race"])
-    return build_view(
-        season,
-        events,
-        found,
-        lambda race: log.project(race).state,
-        lambda race: [e.event for e in log.effective(race).entries],
-    )
+
+    def final_state(race: int) -> Any:
+        try:
+            return log.project(race).state
+        except DamagedLog as err:
+            if damaged is None:
+                raise
+            damaged(err)
+            return None
+
+    return build_view(season, events, found, final_state, lambda race: [e.event for e in log.effective(race).entries])
 
 
 def build_view(
@@ -301,8 +309,8 @@ def build_view(
     race_events: Callable[[int], list[Event]] | None = None,
 ) -> SeasonView:
     """The season's state from its events, where each linked race is (``races_by_link``: link -> race id or
-    None), how a race stands now (``final_state(race)``) and its effective events (``race_events(race)``:
-    what its draft left in the box)."""
+    None), how a race stands now (``final_state(race)``; None: it cannot be read) and its effective events
+    (``race_events(race)``: what its draft left in the box)."""
     start = _started_event(events, season)
     races = [
         SeasonRace(i, r["track"], EventCard.from_dict(r["event"]["number"], r["event"]["card"]), r["event"]["card"])
@@ -328,7 +336,7 @@ def build_view(
         if sr.race is None:
             break
         state = final_state(sr.race)
-        if state.phase != "over":
+        if state is None or state.phase != "over":
             break
         places = tuple(state.hall_of_fame)
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0

@@ -302,6 +302,34 @@ def test_stats_and_turns_over_every_race_leave_out_a_damaged_one_and_go_on(db: P
     assert "turns: 2 race(s) rebuilt from the log" in built.stdout
 
 
+def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path: Path) -> None:
+    """stats --season stopped at a damaged race ("Error: store: race 2: ...", nothing printed): the season's
+    view reads every race first. Now, as --all: the others' statistics, the standings up to the race before it
+    (its result cannot be read, MODULES.md 21.10), the race named on stderr in DamagedLog's words, exit 1."""
+    db = tmp_path / "s.db"
+    assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "3", db=db).returncode == 0
+    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"cards_drawn\"', '\"type\":\"cards_drawn\" ') "
+        "WHERE race = 2 AND seq = 4")
+    said = "race 2: left out: the log is damaged or was tampered with at event 4"
+    r = run("stats", "--season", "1", "--json", db=db)
+    assert r.returncode == 1 and one_error_line(r) and said in r.stderr, r
+    report = json.loads(r.stdout)
+    assert report["races"] == [1, 3] and report["damaged"] == [2] and report["selected"] == 3
+    assert report["races_run"] == 1 and not report["over"] and len(report["standings"][0]["per_race"]) == 1
+    table = run("stats", "--season", "1", db=db)
+    shown = " ".join(table.stdout.split())
+    assert table.returncode == 1 and one_error_line(table) and said in table.stderr, table
+    assert "standings — after race 1 of 3: race 2 of the season (race 2) is damaged" in shown, shown
+    assert "drivers over 2 races (1 race left out: damaged)" in shown
+    csv = run("stats", "--season", "1", "--csv", db=db)
+    assert csv.returncode == 1 and said in csv.stderr and csv.stdout.startswith("season,season_position"), csv
+    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"grid_set\"', '\"type\":\"grid_set\" ') "
+        "WHERE race = 1 AND seq = 2")
+    first = run("stats", "--season", "1", db=db)
+    assert first.returncode == 1 and "race 1: left out" in first.stderr and said in first.stderr, first
+    assert "no standings: race 1 of the season (race 1) is damaged" in " ".join(first.stdout.split())
+
+
 def test_the_pool_of_workers_leaves_out_a_damaged_race_too(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many races are folded by a pool of processes: a damaged one comes back as its defect, told to the
     reader, and the others are folded (a worker's DamagedLog could not cross back to this process)."""

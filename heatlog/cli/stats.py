@@ -23,6 +23,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..stats import Career, RaceStats, Tally
+    from ..store import DamagedLog
 
 
 @app.command()
@@ -52,7 +53,8 @@ def stats(
     statistics of the others, and the exit status is 1 (as `heatlog anchor`); `heatlog audit` lists its problems.
 
     With --season, the season's races: its standings (points per race, total, wins; MODULES.md 21.10) beside
-    each driver's statistics and rating over those races.
+    each driver's statistics and rating over those races; a damaged race is left out in the same way, and the
+    standings stop before it.
 
     Example: heatlog stats --race 3;  heatlog stats --all --csv > drivers.csv;  heatlog stats --season 1
     """
@@ -72,7 +74,9 @@ def stats(
     with open_log(db) as log:
         table = TurnsTable(log)
         if season is not None:
-            _season_stats(log, table, season, rebuild, as_json, as_csv)
+            damaged = _season_stats(log, table, season, rebuild, as_json, as_csv)
+            if damaged:
+                raise _left_out(damaged)
             return
         if not many:
             rid = log.resolve(race)
@@ -108,12 +112,23 @@ def stats(
             if not result.drivers and not partial and not left_out:
                 raise MalformedInput(f"no race with a driver named {driver!r}")
         _print_career(result, as_json, as_csv)
-        if left_out:  # worded as every read of a damaged log is (DamagedLog), after what could be read
-            raise fail("; ".join(f"race {err.problem.race}: left out: {err.message}" for err in left_out))
+        if left_out:
+            raise _left_out(left_out)
 
 
-def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool) -> None:
-    """``stats --season``: the season's standings and each driver's statistics over its races."""
+def _left_out(damaged: "list[DamagedLog]") -> typer.Exit:
+    """The error of many races read with some left out, after what could be read: each damaged race named as
+    every read of a damaged log names it (DamagedLog), once, in race order."""
+    once = {err.problem.race: err for err in damaged}
+    return fail("; ".join(f"race {race}: left out: {once[race].message}" for race in sorted(once)))
+
+
+def _season_stats(
+    log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool
+) -> "list[DamagedLog]":
+    """``stats --season``: the season's standings and each driver's statistics over its races. A damaged race
+    is left out as with --all (returned, to be named after what could be read): the standings stop before it
+    (its result cannot be read) and the statistics are those of the others."""
     from ..engine.errors import MalformedInput
     from ..season import season_view, seasons
     from ..stats import career
@@ -122,10 +137,12 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
     known = [s[0] for s in seasons(log)]
     if season not in known:
         raise MalformedInput(f"no season {season} (seasons: {', '.join(map(str, known)) or 'none'})")
-    view = season_view(log, season)
+    left_out: list[DamagedLog] = []
+    view = season_view(log, season, damaged=left_out.append)
     ids = [sr.race for sr in view.races if sr.race is not None]
-    read = list(table.facts(ids, rebuild=rebuild))
+    read = list(table.facts(ids, rebuild=rebuild, damaged=left_out.append))
     result = career(read, total=len(ids))
+    result.damaged = sorted({err.problem.race for err in left_out})
     names = [d["name"] for d in view.drivers]
     rows = view.tables[-1] if view.tables else []
     standing = {
@@ -144,7 +161,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
     }
     if as_json:
         typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False))
-        return
+        return left_out
     if as_csv:
         out = []
         for d in result.drivers:
@@ -152,10 +169,14 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
             out.append({"season": view.id, "season_position": mine.get("position"),
                         "season_points": mine.get("points"), **_flat(d.to_dict())})
         _write_csv(out, {"season": None, "season_position": None, "season_points": None, **_driver_columns()})
-        return
+        return left_out
     from rich.table import Table
 
     done = "over" if view.over else f"{len(view.tables)} of {counted(len(view.races), 'race')} run"
+    stop = next((sr for sr in view.races if sr.race in result.damaged), None)
+    damage = "" if stop is None else f"race {stop.index} of the season (race {stop.race}) is damaged"
+    if stop is not None and stop.index == len(view.tables) + 1:  # the standings stop before it
+        done = f"after race {len(view.tables)} of {len(view.races)}: {damage}"
     t = Table(title=f"season {view.id} ({view.name}): standings — {done}", title_justify="left")
     t.add_column("#", justify="right")
     t.add_column("Driver")
@@ -170,9 +191,11 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
     if rows:
         console.print(t, markup=False)
     else:
-        console.print(f"season {view.id} ({view.name}): no race finished yet", markup=False)
+        why = damage or "no race finished yet"
+        console.print(f"season {view.id} ({view.name}): {'no standings: ' if damage else ''}{why}", markup=False)
     if result.races:
         _print_career(result, False, False)
+    return left_out
 
 
 # ---------------------------------------------------------------------------------------------- one race
@@ -402,5 +425,5 @@ def turns(
             f"turns: {built} race(s) rebuilt from the log, {fresh} already matched it; {n} rows in {log.path}",
             markup=False,
         )
-    if left_out:  # the others are built; the damaged ones named as every read of a damaged log is (DamagedLog)
-        raise fail("; ".join(f"race {err.problem.race}: left out: {err.message}" for err in left_out))
+    if left_out:  # the others are built
+        raise _left_out(left_out)
