@@ -182,13 +182,18 @@ def test_heatlog_undo_asks_before_reopening_a_finished_race(tmp_path: Path) -> N
 def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path) -> None:
     # MODULES.md 19.3-19.7, 20.2-20.3: the set-up asks the Legend options, the race asks the tile and the tokens
     # (Tab completes them), then the Legend card at the Legend's turn; every answer is echoed in words, a
-    # Legend's car line has no gear or Engine, and no digest tag is printed without --rules.
+    # Legend's car line has no gear or Engine, and no digest tag is printed without --rules. A pro out of range
+    # is refused in the words of heatlog new --pro (# 19.15): the set-up had a second copy of the range.
+    new = subprocess.run([*CMD, "new", "--car", "Ann:red", "--legend", "black", "--pro", "9", "--db",
+                          str(tmp_path / "other.db")], capture_output=True, text=True)
+    pro_words = "race_started: modules.legends.pro must be 0 to 6"
+    assert new.returncode == 1 and pro_words in new.stderr, new.stderr
     child = spawn(tmp_path / "race.db", "--new", "--weather")
     for prompt, answer, echo in [
         ("race name", "Rainy Tuesday", "race name: Rainy Tuesday"),
         ("track", "", "USA: 69 spaces, 2 laps, 4 corners"),
         ("cars", "Ann:red Bob:blue legend:black", "cars: Ann (red), Bob (blue); Legends: Legend-Black"),
-        ("Legend options", "pro 9", "pro Legends add 0 to 6 to the helmet"),
+        ("Legend options", "pro 9", pro_words),
         ("Legend options", "pro 1", "Legends: pro +1, not aggressive"),
         ("variant", "", "variant: standard"),
         ("experienced drivers", "", "handicap: none"),

@@ -112,6 +112,9 @@ class NewRace:
                 echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
                 return echo + ("; Legends: " + ", ".join(c["name"] for c in legends) if legends else "")
             if step == "legend_options":
+                from ..engine.modules.legends import MAX_PRO
+                from ..module_data import legends_module
+
                 words = s.lower().replace(",", " ").split()
                 pro, aggressive = 0, False
                 i = 0
@@ -122,10 +125,9 @@ class NewRace:
                         pro = int(words[i + 1])
                         i += 1
                     else:
-                        raise MalformedInput("type pro N (0–6), aggressive, both, or Enter for none")
+                        raise MalformedInput(f"type pro N (0–{MAX_PRO}), aggressive, both, or Enter for none")
                     i += 1
-                if pro > 6:
-                    raise MalformedInput("pro Legends add 0 to 6 to the helmet (# 19.15)")
+                legends_module(pro=pro, aggressive=aggressive)  # the range new --pro is held to (# 19.15), asked now
                 self.answers["legend_options"] = {"pro": pro, "aggressive": aggressive}
                 return f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
             if step == "variant":
