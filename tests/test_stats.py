@@ -3,6 +3,7 @@ table against a fresh projection, and the CLI through its real entry point."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from pathlib import Path
@@ -326,6 +327,37 @@ def test_cli_stats_one_race_json_csv_and_table(tmp_path: Path) -> None:
     assert row["car"] == "Blue" and row["place"] == "1" and row["slipstreams_declined"] == "1"
     bad = run("stats", "--json", "--csv", db=db)
     assert bad.returncode != 0 and "Error:" in bad.stderr
+
+
+def test_cli_stats_table_names_the_track_as_other_views_do_and_the_machine_formats_keep_its_id(
+    tmp_path: Path,
+) -> None:
+    # the one-race table's title said "race 1: usa, 2 laps" where show says USA; --json and --csv keep the id
+    # (their key), and a derived table written before the name was kept is rebuilt, not shown with the id
+    db = tmp_path / "c.db"
+    assert run("simulate", "--cars", "2", "--seed", "1", "--workers", "1", db=db).returncode == 0
+    assert "USA" in run("show", "--race", "1", db=db).stdout
+    title = run("stats", "--race", "1", db=db).stdout.splitlines()[0]
+    assert title.startswith("race 1 (sim usa seed 1): USA, 2 laps, open mode"), title
+    assert json.loads(run("stats", "--race", "1", "--json", db=db).stdout)["track"] == "usa"
+    lines = run("stats", "--race", "1", "--csv", db=db).stdout.splitlines()
+    assert dict(zip(lines[0].split(","), lines[1].split(","), strict=True))["track"] == "usa"
+    conn = sqlite3.connect(db)  # a summary as the derived table held it before, its digest matching
+    text, facts = conn.execute("SELECT summary, facts FROM derived WHERE race = 1").fetchone()
+    summary = json.loads(text)
+    assert summary.pop("track_name") == "USA"
+    text = json.dumps(summary, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(f"{text}\n{facts}".encode()).hexdigest()
+    conn.execute("UPDATE derived SET summary = ?, digest = ? WHERE race = 1", (text, digest))
+    conn.commit()
+    conn.close()
+    assert run("stats", "--race", "1", db=db).stdout.splitlines()[0] == title
+    track = json.loads((Path(__file__).parent / "data" / "sprint.json").read_text())
+    track["name"] = "[bold]Sprint[/] ring"  # a user's track name is data, never markup
+    path = tmp_path / "sprint.json"
+    path.write_text(json.dumps(track), encoding="utf-8")
+    assert run("simulate", "--cars", "2", "--seed", "1", "--workers", "1", "--track", str(path), db=db).returncode == 0
+    assert ": [bold]Sprint[/] ring, 1 lap, open mode" in run("stats", "--race", "2", db=db).stdout
 
 
 def test_cli_stats_csv_has_the_same_columns_whatever_the_races_hold(tmp_path: Path) -> None:

@@ -299,7 +299,7 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
 
     state = "finished" if rs.over else f"under way (round {rs.rounds}): places are the standings now"
     name = f" ({rs.name})" if rs.name else ""
-    title = f"race {rs.race}{name}: {rs.track}, {counted(rs.laps, 'lap')}, {rs.mode} mode — {state}"
+    title = f"race {rs.race}{name}: {rs.track_name or rs.track}, {counted(rs.laps, 'lap')}, {rs.mode} mode — {state}"
     table = Table(title=title, title_justify="left")
     table.add_column("")
     for c in rs.cars:

@@ -102,6 +102,7 @@ class RaceFacts:
     rounds: int  # rounds played (the last one possibly under way)
     cars: list[CarInfo]  # in finishing order (standings now, if the race is under way)
     turns: list[TurnFacts] = field(default_factory=list)
+    track_name: str = ""  # the track's name, as other views show it (``track`` is its id, the key)
 
     def summary(self) -> dict[str, Any]:
         """Everything but the turns (the ``derived`` table's ``race`` column)."""
@@ -109,6 +110,7 @@ class RaceFacts:
             "race": self.race,
             "name": self.name,
             "track": self.track,
+            "track_name": self.track_name,
             "mode": self.mode,
             "laps": self.laps,
             "over": self.over,
@@ -119,7 +121,7 @@ class RaceFacts:
     @classmethod
     def from_summary(cls, data: dict[str, Any], turns: list[TurnFacts]) -> RaceFacts:
         cars = [CarInfo(**c) for c in data["cars"]]
-        keys = ("race", "name", "track", "mode", "laps", "over", "rounds")
+        keys = ("race", "name", "track", "track_name", "mode", "laps", "over", "rounds")  # a row without one: rebuilt
         return cls(**{k: data[k] for k in keys}, cars=cars, turns=turns)
 
     @property
@@ -258,6 +260,7 @@ class FactCollector:
             race=self.race,
             name=self.name,
             track=state.track.id,
+            track_name=state.track.name,
             mode=state.mode,
             laps=state.laps,
             over=state.phase == "over",

@@ -169,6 +169,7 @@ class RaceStats:
     over: bool
     rounds: int
     cars: list[CarStats]
+    track_name: str = ""  # what the table shows (--json and --csv keep the id, ``track``: the key)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -189,7 +190,9 @@ def race_stats(facts: RaceFacts) -> RaceStats:
     for t in facts.turns:
         tallies[t.car].add(t)
     cars = [CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name]) for c in facts.cars]
-    return RaceStats(facts.race, facts.name, facts.track, facts.mode, facts.laps, facts.over, facts.rounds, cars)
+    return RaceStats(
+        facts.race, facts.name, facts.track, facts.mode, facts.laps, facts.over, facts.rounds, cars, facts.track_name
+    )
 
 
 # ------------------------------------------------------------------------------------------------ many races
