@@ -568,7 +568,7 @@ def test_stats_over_many_races_shows_the_clis_progress_bar_in_a_terminal(tmp_pat
     it kept a copy of its own."""
     pexpect = pytest.importorskip("pexpect")
     db = tmp_path / "h.db"
-    assert run("demo", db=db).returncode == 0
+    assert run("demo", db=db, cwd=tmp_path).returncode == 0  # its page is written in the working directory
     cmd = [HEATLOG or sys.executable, *([] if HEATLOG else ["-m", "heatlog.cli"])]
     env = {**os.environ, "COLUMNS": "120", "TERM": "xterm"}
     env.pop("NO_COLOR", None)
