@@ -484,14 +484,15 @@ class EventStore:
         code = getattr(exc, "sqlite_errorcode", None)
         path = self.path
         wal = path.with_name(path.name + "-wal")
-        if (
-            not isinstance(code, int)
-            or code & 0xFF != sqlite3.SQLITE_CANTOPEN
-            or not path.is_file()
-            or path.stat().st_size == 0
-            or (wal.exists() and wal.stat().st_size > 0)
-        ):
+        if not isinstance(code, int) or code & 0xFF != sqlite3.SQLITE_CANTOPEN or not path.is_file():
             self._raise(exc)
+        if path.stat().st_size == 0:
+            self._raise(exc)
+        if wal.exists() and wal.stat().st_size > 0:
+            raise StoreError(
+                f"cannot read the database here with its write-ahead log ({wal.name}) beside it: the folder cannot "
+                f"be written (copy both files to a writable folder, or open it where it was written): {path}"
+            ) from exc
         uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
         conn: sqlite3.Connection | None = None
         try:

@@ -133,13 +133,14 @@ def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, db: Path
 
 def test_a_write_ahead_log_beside_it_is_not_left_unread(db: Path) -> None:
     """A write-ahead log beside the file may hold committed events the file does not: reading the file alone
-    would show an older race, so the store refuses as before rather than read it without its log."""
+    would show an older race, so the store refuses it, saying what to do, rather than read it without its log."""
     folder = db.parent
     wal = folder / "h.db-wal"
     wal.write_bytes(b"\0" * 32)
     with unwritable(folder, db, wal):
         r = run("races", "--all", db=db)
         assert r.returncode == 1
-        assert "cannot open the database file" in r.stderr, r.stderr
-        with pytest.raises(StoreError, match="cannot open"):
+        assert "cannot read the database here with its write-ahead log (h.db-wal) beside it" in r.stderr, r.stderr
+        assert "copy both files to a writable folder" in r.stderr and str(db) in r.stderr.replace("\n", "")
+        with pytest.raises(StoreError, match="write-ahead log"):
             EventStore(db, create=False)
