@@ -530,3 +530,27 @@ def test_garage_symbol_uses_are_in_the_per_turn_facts(path: Path) -> None:
     stats = race_stats(facts)
     for c in stats.cars:
         assert c.tally.to_dict()["heat_paid"]["upgrades"] == paid.get(c.car, 0)
+
+
+def test_piped_tables_are_printed_whole(tmp_path: Path) -> None:
+    """Piped without COLUMNS (`heatlog stats --all > drivers.txt`), rich cut the drivers table to 80 columns:
+    "Dri…", "Yel…", "Me… pl…". Printed at its natural width now; COLUMNS, when given, is still the width."""
+    import os
+    import subprocess
+
+    from tests.test_cli import HEATLOG
+
+    db = tmp_path / "h.db"
+    assert run("simulate", "--races", "2", "--cars", "6", "--seed", "3", "--workers", "1", db=db).returncode == 0
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env["NO_COLOR"] = "1"
+    cmd = [HEATLOG or "heatlog", "stats", "--all", "--db", str(db)]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60).stdout
+    lines = out.splitlines()
+    table = [line for line in lines if line[:1] in "┏┃┡│└"]
+    assert table and "…" not in "".join(table), out
+    assert "Mean place" in out and "Heat paid" in out and all(f"│ {c} " in out for c in ("Yellow", "Black", "White"))
+    assert max(map(len, table)) > 80  # wider than rich's default: nothing was cut to fit
+    assert all(len(line) <= 80 for line in lines if line not in table and not line.startswith("drivers over"))
+    narrow = subprocess.run(cmd, capture_output=True, text=True, env={**env, "COLUMNS": "60"}, timeout=60).stdout
+    assert max(map(len, narrow.splitlines())) <= 60  # COLUMNS is the width asked for

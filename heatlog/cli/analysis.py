@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, open_log, out_console, progress_steps, user_errors
+from .common import DbOpt, JsonOpt, RaceOpt, app, open_log, out_console, print_table, progress_steps, user_errors
 
 if TYPE_CHECKING:
     from ..analysis.playout import PlayoutResult
@@ -165,7 +165,7 @@ def playout(
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
         done = counted(result.done, "playout")
-        console.print(_playout_table(result, 0, f"{where}: {done} over {view}, seed {first}"))
+        print_table(console, _playout_table(result, 0, f"{where}: {done} over {view}, seed {first}"))
         if note:
             console.print(note, style="bold", markup=False)
     if result.partial:
@@ -348,13 +348,13 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
                     for p in (pa, pb)
                 ),
             )
-    console.print(table)
+    print_table(console, table)
     if result is None:
         return
     p = out["playouts"]
     view = f"what {p['viewer']} knew" if p["viewer"] else "public information"
-    console.print(_playout_table(result, 0, f"race {ra} played on from the divergence ({view})"))
-    console.print(_playout_table(result, 1, f"race {rb} played on from the divergence ({view})"))
+    print_table(console, _playout_table(result, 0, f"race {ra} played on from the divergence ({view})"))
+    print_table(console, _playout_table(result, 1, f"race {rb} played on from the divergence ({view})"))
     console.print(
         f"difference in mean place, {ra} − {rb}: {p['playouts']} paired playouts, seed {p['seed']}", markup=False
     )
@@ -371,7 +371,7 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
             row["car"], f"{row['difference']:+.2f}", f"{lo:+.2f}…{hi:+.2f}", "∞" if red is None else f"{red:.1f}",
             str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
         )
-    console.print(diff)
+    print_table(console, diff)
     note = _partial_note(result)
     if note:
         console.print(note, style="bold", markup=False)

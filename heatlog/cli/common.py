@@ -183,6 +183,21 @@ def out_console() -> Any:
     return console()
 
 
+def print_table(console: Any, table: Any) -> None:
+    """Print a rich table (or a group holding one) whole. Piped, rich cuts it to 80 columns ("Dri…", "Yel…")
+    unless COLUMNS says otherwise: with no terminal and no COLUMNS it is printed at its natural width; in a
+    terminal, or with COLUMNS, at that width (rich's own wrapping)."""
+    if console.is_terminal or "COLUMNS" in os.environ:
+        console.print(table)
+        return
+    width = console.width
+    console.width = max(width, console.measure(table, options=console.options.update(max_width=100_000)).maximum)
+    try:
+        console.print(table)
+    finally:
+        console.width = width  # what follows (a caption, a note) wraps as before
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     from ..usertext import visible
 

@@ -7,7 +7,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, check_output, err_console, open_log, out_console, user_errors
+from .common import (
+    DbOpt,
+    JsonOpt,
+    RaceOpt,
+    app,
+    check_output,
+    err_console,
+    open_log,
+    out_console,
+    print_table,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from ..review import Review
@@ -200,5 +211,5 @@ def _print(result: "Review") -> None:
                     p.label or "",
                     f"{p.playouts:,}",
                 )
-            console.print(table, markup=False)
+            print_table(console, table)
     _summary(result)

@@ -15,6 +15,7 @@ from .common import (
     open_log,
     out_console,
     parse_car,
+    print_table,
     user_errors,
 )
 
@@ -330,7 +331,7 @@ def print_season(data: dict[str, Any]) -> None:
             "" if r["race"] is None else str(r["race"]),
             Text(r["places"][0] if r["places"] else ("under way" if r["race"] is not None else "")),
         )
-    con.print(races)
+    print_table(con, races)
     if data["standings"]:
         last = data["standings"][-1]
         table = Table(title=f"standings after race {len(data['standings'])}")
@@ -343,7 +344,7 @@ def print_season(data: dict[str, Any]) -> None:
         for pos, row in enumerate(last, start=1):
             per_race = ("-" if p is None else str(p) for p in row["per_race"])
             table.add_row(str(pos), Text(row["name"]), *per_race, str(row["points"]), str(row["wins"]))
-        con.print(table)
+        print_table(con, table)
     if data.get("upgrades"):
         con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
         for d in data["drivers"]:

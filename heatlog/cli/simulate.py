@@ -21,6 +21,7 @@ from .common import (
     garage_options,
     given_options,
     out_console,
+    print_table,
     progress_steps,
     user_errors,
 )
@@ -251,7 +252,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
                 str(row["slipstreams"]),
                 "–" if row["engine"] is None else str(row["engine"]),  # a Legend has no Engine (# 19.10)
             )
-        console.print(table)
+        print_table(console, table)
         return
     table = Table(
         title=f"{len(results)} races on {r['track']}: seeds {r['seed']}–{results[-1]['seed']}, "
@@ -269,7 +270,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
             f"{sum(p['place'] for p in places) / len(places):.2f}",
             f"{sum(p['spinouts'] for p in places) / len(places):.2f}",
         )
-    console.print(table)
+    print_table(console, table)
     rounds = [res["rounds"] for res in results]
     mean = sum(rounds) / len(rounds)
     console.print(f"mean race length: {mean:.1f} rounds (shortest {min(rounds)}, longest {max(rounds)})")

@@ -17,6 +17,7 @@ from .common import (
     fail,
     open_log,
     out_console,
+    print_table,
     progress_steps,
     user_errors,
 )
@@ -189,7 +190,7 @@ def _season_stats(
         t.add_row(str(i), row.name, *per_race, str(row.points), str(row.wins))
     console = out_console()
     if rows:
-        console.print(t, markup=False)
+        print_table(console, t)
     else:
         why = damage or "no race finished yet"
         console.print(f"season {view.id} ({view.name}): {'no standings: ' if damage else ''}{why}", markup=False)
@@ -309,7 +310,7 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
     for label, get in STAT_ROWS:
         table.add_row(label, *(str(get(c.tally)) for c in rs.cars))
     console = out_console()
-    console.print(table, markup=False)
+    print_table(console, table)
     if rs.mode == "table":
         console.print("Stress drawn: — in table mode (draws are hidden, # 1.7).", markup=False)
 
@@ -373,7 +374,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
             str(t.rounds_led),
         )
     console = out_console()
-    console.print(table, markup=False)
+    print_table(console, table)
     console.print(
         "Rating: μ−3σ of openskill's Plackett–Luce model over the finishing orders of finished races, in race "
         "order (the conservative estimate; μ starts at 25, σ at 8.3).",
