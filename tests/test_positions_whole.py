@@ -124,7 +124,7 @@ def test_cli_refuses_huge_track_and_inconsistent_position_and_writes_nothing(
     big = dict(json.loads(SPRINT.read_text()), spaces=1000000)
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big))
-    r = run("new", "--track", str(path), "--car", "Ann:red", "--car", "Bob:blue", db=db, timeout=20)
+    r = run("new", "--track", str(path), "--car", "Ann:red", "--car", "Bob:blue", db=db)
     assert one_error_line(r) and "spaces" in r.stderr and "150" in r.stderr, r
     pos = copy.deepcopy(round_start)
     pos["cars"][0]["name"] = "Renamed"
