@@ -506,6 +506,23 @@ class EventStore:
         self.read_only = True
         return conn
 
+    def check_writable(self) -> None:
+        """Raise the store's error now if nothing can be written to this file (read-only, locked by another
+        program), before a user is asked for what would be written (the recorder's set-up questions). A write
+        taken back: SQLite opens a file it may not write read-only without a word, and a read-only connection
+        even takes the write lock; only a write tells."""
+        if self.read_only:
+            raise StoreError(f"database is read-only (check the file's permissions): {self.path}")
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("INSERT INTO meta (key, value) VALUES ('heatlog write check', '')")
+            finally:
+                self._rollback(conn)
+        except sqlite3.Error as exc:
+            self._raise(exc)
+
     @staticmethod
     def _add_indexes(conn: sqlite3.Connection) -> None:
         """Add the indexes and append-only guards a file made by an earlier heatlog lacks (a file that cannot be

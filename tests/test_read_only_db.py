@@ -115,7 +115,35 @@ def test_every_write_to_it_is_refused_as_read_only_and_nothing_changes(db: Path)
             assert r.returncode != 0, args
             assert "read-only" in r.stderr, (args, r.stderr)
             assert "Traceback" not in r.stderr
+        # the recorder's set-up is refused before its first question, not after the host answered them all
+        r = run("record", "--new", db=db, input="Friday\n")
+        assert r.returncode == 1 and "read-only" in r.stderr and "race name" not in r.stdout, r
     assert _digest(db) == before and sorted(p.name for p in folder.iterdir()) == ["h.db"]
+
+
+def test_record_new_is_refused_before_its_questions_when_the_file_is_read_only_where_it_lies(db: Path) -> None:
+    """The file alone unwritable (its folder writable): SQLite opens it read-only without a word, and only a
+    write tells (a read-only connection even takes the write lock); the store's write check takes one back."""
+    done = subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode == 0
+    if not done:
+        if ROOT:
+            pytest.skip("chattr +i is not supported here, and root ignores file permissions")
+        db.chmod(0o444)
+    try:
+        r = run("record", "--new", db=db, input="Friday\n")
+        assert r.returncode == 1 and "read-only" in r.stderr and "race name" not in r.stdout, r
+        with EventStore(db, create=False) as store:
+            assert not store.read_only  # opened the usual way: only the write check tells
+            with pytest.raises(StoreError, match="read-only"):
+                store.check_writable()
+    finally:
+        if done:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+        else:
+            db.chmod(0o644)
+    with EventStore(db, create=False) as store:  # writable: the check writes nothing
+        store.check_writable()
+        assert store.db.execute("SELECT count(*) FROM meta WHERE key LIKE '%check%'").fetchone()[0] == 0
 
 
 def test_the_store_reads_it_unchanged_and_refuses_a_write(sample: Path, db: Path) -> None:

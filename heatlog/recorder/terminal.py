@@ -126,6 +126,7 @@ def record(
     if weather and not new:
         raise MalformedInput("--weather goes with --new: a race's modules are chosen when it starts")
     if new:
+        log.store.check_writable()  # a read-only or locked file refused now, not after every set-up question
         made = new_race(log, con, input_fn, weather=weather, rules=rules)
         if made is None:
             return 0
