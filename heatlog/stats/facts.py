@@ -21,8 +21,29 @@ from ..engine.cards import STRESS
 Event = dict[str, Any]
 
 
+class HeatTotals:
+    """Heat paid and cooled as the sums of their parts: one definition for a turn (:class:`TurnFacts`) and a
+    tally of turns (``summary.Tally``), whose fields they read."""
+
+    __slots__ = ()
+    heat_shift: int
+    heat_boost: int
+    heat_corners: int
+    heat_upgrades: int
+    cooled_gear: int
+    cooled_adrenaline: int
+
+    @property
+    def heat_paid(self) -> int:
+        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
+
+    @property
+    def heat_cooled(self) -> int:
+        return self.cooled_gear + self.cooled_adrenaline
+
+
 @dataclass(slots=True)
-class TurnFacts:
+class TurnFacts(HeatTotals):
     """One car's turn (steps 3–9 of one round) as numbers. Columns of the derived ``turns`` table."""
 
     race: int
@@ -64,14 +85,6 @@ class TurnFacts:
     led: bool  # first at the end of the round
     heat_upgrades: int = 0  # Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)
     uses: str = ""  # the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24; "" without)
-
-    @property
-    def heat_paid(self) -> int:
-        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
-
-    @property
-    def heat_cooled(self) -> int:
-        return self.cooled_gear + self.cooled_adrenaline
 
     def row(self) -> dict[str, Any]:
         return asdict(self)

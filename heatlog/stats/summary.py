@@ -11,11 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .facts import RaceFacts, TurnFacts
+from .facts import HeatTotals, RaceFacts, TurnFacts
 
 
 @dataclass(slots=True)
-class Tally:
+class Tally(HeatTotals):
     """Sums over a set of turns of one car (one race, or every race of a driver)."""
 
     turns: int = 0
@@ -99,14 +99,6 @@ class Tally:
             acc = self.speed_by_gear.setdefault(gear, [0, 0])
             acc[0] += total
             acc[1] += n
-
-    @property
-    def heat_paid(self) -> int:
-        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
-
-    @property
-    def heat_cooled(self) -> int:
-        return self.cooled_gear + self.cooled_adrenaline
 
     def mean_speed(self) -> dict[int, float]:
         return {g: round(s / n, 2) for g, (s, n) in sorted(self.speed_by_gear.items()) if n}
