@@ -35,9 +35,14 @@ Event = dict[str, Any]
 
 
 def check_note(race: int, state: RaceState, note: Event) -> None:
-    """The door's check of a new note: the car it names is a car of the race, the round it names has begun
-    (0 = set-up). Only the door asks it: the rules take any note (it changes nothing), so a log that already
-    holds a note about no car of its race, or about a round to come, still replays and imports."""
+    """The door's check of a new note: its text says something, the car it names is a car of the race, the
+    round it names has begun (0 = set-up). Only the door asks it: the rules take any note (it changes nothing),
+    so a log that already holds a blank note, one about no car of its race or about a round to come, still
+    replays and imports."""
+    text = note.get("text")
+    if isinstance(text, str) and text and not text.strip():  # an empty text is the schema's (minLength)
+        # kept, it would be a note that says nothing, shown as an empty line (as a blank undo reason, refused)
+        raise MalformedInput("text: is blank: write what the note is about; nothing was written", race=race, input=note)
     car = note.get("car")
     if car is not None and car not in state.cars:  # a misspelt car would be kept as a note about no car of the race
         cars = ", ".join(state.cars)

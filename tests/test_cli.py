@@ -123,6 +123,27 @@ def test_undo_refuses_an_empty_or_blank_reason_instead_of_dropping_it(tmp_path: 
     assert "reason" not in run("export", db=db).stdout.splitlines()[-1]
 
 
+def test_a_blank_note_is_refused_at_the_door_as_an_empty_one_but_old_logs_keep_it(tmp_path: Path) -> None:
+    # note "" was refused by the schema while note "   " was kept as a note that says nothing (undo --reason "  "
+    # is refused as blank): the door (note, add) refuses both; a log that already holds a blank note imports.
+    db = tmp_path / "h.db"
+    new_race(db)
+    before = run("export", db=db).stdout
+    for args in (["note", "   "], ["note", "\t\n", "--car", "Ann"], ["add", '{"type": "note", "v": 1, "text": " "}']):
+        r = run(*args, db=db)
+        said = " ".join(r.stderr.split())
+        assert r.returncode == 1 and "Traceback" not in r.stderr and one_line_error(r.stderr), r.stderr
+        assert "race 1: note" in said and "text: is blank: write what the note is about" in said, said
+    assert "text: is empty" in run("note", "", db=db).stderr
+    assert run("export", db=db).stdout == before  # nothing was written
+    old = tmp_path / "old.jsonl"  # a log written before the door checked a note's text
+    old.write_text(before + json.dumps({"type": "note", "v": 1, "text": "  ", "round": 1}) + "\n", encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert run("import", str(old), db=other).returncode == 0
+    assert run("audit", db=other).returncode == 0
+    assert run("replay", "--round", "1", db=other).returncode == 0
+
+
 def test_note_about_a_car_not_in_the_race_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     new_race(db)

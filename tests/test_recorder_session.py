@@ -506,6 +506,7 @@ def test_note_board_help_quit(tmp_path: Path) -> None:
     assert note["text"] == "Blue's player knocked the deck over" and note["round"] == 1 and note["car"] == "Red"
     assert s.question.kind == "discard"
     assert errors(s.answer("note"))
+    assert errors(s.answer("note   ")) and s.proj.effective.entries[-1].event is note  # blank: refused as empty
     before = len(s.proj.effective.entries)
     lines = s.answer("note " + "x" * 2001)  # longer than a note may be: refused whole, as the note command does
     assert errors(lines) and "2000" in lines[0].text and len(s.proj.effective.entries) == before  # not cut short
