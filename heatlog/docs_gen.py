@@ -162,8 +162,13 @@ def render_event_catalogue() -> str:
         "(the union of all types is `schema/event.schema.json`). Events are facts from outside — decisions "
         "and observed chance; nothing derived is ever an event. No other fields are allowed. Every number "
         "is an integer, written as one: JSON Schema's `integer` takes `1.0`, but `heatlog add` refuses a number "
-        "with a decimal point or an exponent, naming it (`gear: 1.0 is not an integer: write 1`); an old log "
-        "holding one still imports. "
+        "with a decimal point or an exponent, naming it (`gear: 1.0 is not an integer: write 1`), and so do "
+        "`new --from-position` and `playout --position` of a number in a position file (new input, like an "
+        "event typed). `heatlog import` takes an old log holding one as it was written, not normalised to `1`: "
+        "a log's events are its record, hash-chained and exported byte for byte, so a rewritten event would no "
+        "longer match the anchor of the file it came from, nor be known as the same log by `import` without "
+        "`--again` (principle: never silently repaired); where the rules need the number (a gear, the laps) "
+        "they refuse `1.0` on import as they refused it when the log was written. "
         "Digest items (`# 7.5`) refer to the rules digest (`docs/rules.md`).",
         "",
         "## Fields of every event",

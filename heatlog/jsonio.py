@@ -32,6 +32,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "check_json_value",
+    "decimal_problem",
     "first_decimal",
     "json_lines",
     "joined_line_values",
@@ -163,6 +164,17 @@ def first_decimal(value: Any) -> tuple[str, float] | None:
         elif isinstance(item, list):
             stack.extend((sub, [*path, i]) for i, sub in reversed(list(enumerate(item))))
     return None
+
+
+def decimal_problem(value: Any) -> str | None:
+    """What a door says of the first number of ``value`` written with a decimal point or an exponent (see
+    :func:`first_decimal`), in the words every door uses; None if every number is written as an integer."""
+    found = first_decimal(value)
+    if found is None:
+        return None
+    path, number = found
+    write = f"write {int(number)}, without a decimal point" if number.is_integer() else "write a whole number"
+    return f"{path}: {number!r} is not an integer: {write}"
 
 
 def _scalar(x: Any) -> bool:

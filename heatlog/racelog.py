@@ -62,13 +62,11 @@ def check_integers(race: int, event: Event) -> None:
     integer (no event schema has a ``number``: tests/test_doors.py), but JSON Schema's ``integer`` takes
     ``1.0``: a gear of ``1.0`` was refused by the rules as no gear 1 to 4, a note's round ``1.0`` or ``"v": 1.0``
     was stored as written. Only the door asks it: an old log holding one still imports."""
-    from .jsonio import first_decimal
+    from .jsonio import decimal_problem
 
-    found = first_decimal(event)
-    if found is not None:
-        path, number = found
-        write = f"write {int(number)}, without a decimal point" if number.is_integer() else "write a whole number"
-        raise MalformedInput(f"{path}: {number!r} is not an integer: {write}", race=race, input=event)
+    problem = decimal_problem(event)
+    if problem is not None:
+        raise MalformedInput(problem, race=race, input=event)
 
 
 def check_retraction(race: int, retraction: Event) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
-from .jsonio import read_json_file
+from .jsonio import decimal_problem, read_json_file
 from .module_data import legend_data, legends_module, weather_module
 from .racelog import RaceLog, effective_log
 from .store import read_jsonl
@@ -283,7 +283,10 @@ def import_race(
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
             number = lines[seq - 1][0]
-            raise type(err)(f"{source}: line {number}: {err}; nothing imported", input=None) from None
+            # the rules cannot take 1.0 where they need a number (a gear): say so in heatlog add's words
+            decimal = decimal_problem(ev)
+            said = f"{err} ({decimal})" if decimal is not None else str(err)
+            raise type(err)(f"{source}: line {number}: {said}; nothing imported", input=None) from None
     if not again:
         held = log.store.holding(events, texts)
         if held is not None:

@@ -427,6 +427,42 @@ def test_new_from_position(tmp_path: Path) -> None:
     assert r.returncode != 0 and "gear" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_number_written_1_0_is_refused_in_a_position_file_and_kept_as_written_by_import(tmp_path: Path) -> None:
+    # heatlog add refused gear 1.0 (racelog.check_integers); new --from-position stored a position's 2.0 as
+    # written (a new input: refused now in add's words, nothing written). An old log holding 1.0 still imports,
+    # unchanged (its export and its anchor match; docs/events.md), and a 1.0 the rules cannot take says why.
+    db = tmp_path / "h.db"
+    new_race(db)
+    pos = json.loads(run("position", db=db).stdout)
+    pos["laps"] = 2.0  # the first number written so, in document order, is named
+    pos_file = tmp_path / "p.json"
+    pos_file.write_text(json.dumps(pos), encoding="utf-8")
+    fresh = tmp_path / "fresh.db"
+    for args in (["new", "--from-position", str(pos_file)], ["playout", "--position", str(pos_file)]):
+        r = run(*args, db=fresh)
+        said = " ".join(r.stderr.split())
+        assert r.returncode == 1 and one_line_error(r.stderr), r.stderr
+        assert f"position file {pos_file}: laps: 2.0 is not an integer: write 2, without a decimal point" in said
+    assert not fresh.exists()
+    lines = [json.loads(line) for line in run("export", db=db).stdout.splitlines()]
+    old = tmp_path / "old.jsonl"  # written before the door checked numbers
+    kept = [{**ev, "v": 1.0} for ev in lines] + [{"type": "note", "v": 1, "text": "x", "round": 1.0}]
+    old.write_text("".join(json.dumps(ev) + "\n" for ev in kept), encoding="utf-8")
+    assert run("import", str(old), db=fresh).returncode == 0
+    exported = [json.loads(line) for line in run("export", db=fresh).stdout.splitlines()]
+    assert exported == kept and isinstance(exported[-1]["round"], float)  # as written, not normalised
+    again = run("import", str(old), db=fresh)
+    assert again.returncode == 1 and "race 1 already holds these" in again.stderr, again.stderr
+    gear = tmp_path / "gear.jsonl"
+    gear.write_text(
+        "".join(json.dumps(ev) + "\n" for ev in [*lines, {"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2.0}]),
+        encoding="utf-8",
+    )
+    r = run("import", str(gear), db=tmp_path / "g.db")
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1 and "(gear: 2.0 is not an integer: write 2, without a decimal point)" in said, said
+
+
 def test_new_from_position_refuses_set_up_options_beside_it(tmp_path: Path) -> None:
     """The position file says the track, laps, cars, mode and variant: --mode table beside it made an open race,
     --track italy a USA race, --car and --weather were dropped; each is refused, nothing is created."""
