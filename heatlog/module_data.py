@@ -61,13 +61,18 @@ def weather_data() -> dict[str, Any]:
     return copy.deepcopy(_weather())
 
 
-def legends_module(*, pro: int = 0, aggressive: bool = False) -> dict[str, Any]:
-    """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15)."""
+def legends_module(*, pro: int = 0, aggressive: bool = False, option: str | None = None) -> dict[str, Any]:
+    """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15). ``option``: what the
+    user typed the pro value as (``--pro``; the recorder's ``pro``), named in a refusal instead of the field."""
     data = _legends()
     block = {"cards": copy.deepcopy(data["cards"]), "pro": pro, "aggressive": aggressive}
     try:
         LegendRules.from_dict(block)  # refuses a bad pro value with the rule's words
     except ValueError as exc:  # (a refusal of the input, not a bug: it was an "internal error")
+        if option is not None:
+            raise MalformedInput(
+                f"{option} {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)"
+            ) from None
         raise MalformedInput(f"race_started: {exc}") from None
     return block
 

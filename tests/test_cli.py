@@ -776,15 +776,28 @@ def test_a_json_error_that_names_a_place_ends_with_it(tmp_path: Path) -> None:
 
 
 def test_19_15_a_pro_value_out_of_range_is_refused_not_an_internal_error(tmp_path: Path) -> None:
-    # # 19.15: pro Legends add 0 to 6; --pro 7 was a ValueError shown as "internal error (a bug in heatlog)"
+    # # 19.15: pro Legends add 0 to 6; --pro 7 was a ValueError shown as "internal error (a bug in heatlog)",
+    # then refused naming the field (race_started: modules.legends.pro) instead of the option typed
     db = tmp_path / "h.db"
-    for args in (
-        ["new", "--car", "Ann:red", "--legend", "black", "--pro", "7"],
-        ["simulate", "--cars", "2", "--legends", "2", "--pro", "-1"],
+    for args, value in (
+        (["new", "--car", "Ann:red", "--legend", "black", "--pro", "7"], "7"),
+        (["simulate", "--cars", "2", "--legends", "2", "--pro", "-1"], "-1"),
     ):
         r = run(*args, db=db)
-        assert r.returncode == 1 and "modules.legends.pro must be 0 to 6" in r.stderr, (args, r.stderr)
+        said = f"--pro {value}: pro Legends add 0 to 6 to every helmet number"
+        assert r.returncode == 1 and one_line_error(r.stderr) and said in r.stderr, (args, r.stderr)
+        assert "race_started" not in r.stderr and "modules.legends" not in r.stderr
     assert not db.exists()
+
+
+def test_the_pro_help_says_the_range_the_legends_module_takes() -> None:
+    """``--pro``'s help writes the range in words in cli/common.py without importing the Legends module (it
+    loads the engine's track module at start-up): the two must not drift apart (# 19.15)."""
+    from heatlog.engine.modules.legends import MAX_PRO
+
+    for command in ("new", "simulate"):
+        said = " ".join(run(command, "--help").stdout.split())
+        assert f"+N to every helmet number, 0–{MAX_PRO} (MODULES.md 19.15)" in said, said
 
 
 def test_simulate_bots_of_the_wrong_number_say_so_in_the_options_words(tmp_path: Path) -> None:

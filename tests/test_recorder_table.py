@@ -186,8 +186,8 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     # is refused in the words of heatlog new --pro (# 19.15): the set-up had a second copy of the range.
     new = subprocess.run([*CMD, "new", "--car", "Ann:red", "--legend", "black", "--pro", "9", "--db",
                           str(tmp_path / "other.db")], capture_output=True, text=True)
-    pro_words = "race_started: modules.legends.pro must be 0 to 6"
-    assert new.returncode == 1 and pro_words in new.stderr, new.stderr
+    pro_words = "pro 9: pro Legends add 0 to 6 to every helmet number"
+    assert new.returncode == 1 and "--" + pro_words in new.stderr, new.stderr
     child = spawn(tmp_path / "race.db", "--new", "--weather")
     for prompt, answer, echo in [
         ("race name", "Rainy Tuesday", "race name: Rainy Tuesday"),

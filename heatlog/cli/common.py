@@ -41,6 +41,8 @@ RaceOpt = Annotated[
     typer.Option("--race", "-r", help="Race or branch id (default: the most recent race not simulated)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+# The range in words (engine.modules.legends.MAX_PRO, not imported: it loads the engine's track module at
+# start-up, ~10 ms; tests/test_cli.py holds the two together). check_pro asks the module itself.
 ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")]
 AggressiveOpt = Annotated[
     bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
@@ -67,6 +69,15 @@ ForceOpt = Annotated[
         "--force", help="Read a log whose hash chain is broken (damaged or tampered with) anyway, with a warning."
     ),
 ]
+
+
+def check_pro(pro: int) -> None:
+    """``--pro`` as the Legends module takes it (# 19.15), refused in the option's words, not the field's
+    (``race_started: modules.legends.pro``), before anything is made."""
+    if pro != 0:  # the default needs no module data (nor the schema checker it loads)
+        from ..module_data import legends_module
+
+        legends_module(pro=pro, option="--pro")
 
 
 def db_path(db: Path | None) -> Path:

@@ -20,6 +20,7 @@ from .common import (
     RoundOpt,
     TrackOpt,
     app,
+    check_pro,
     creating_log,
     err_console,
     garage_options,
@@ -93,6 +94,7 @@ def new(
                 f"{', '.join(given)}: a race started from a position is set up as the position file says; "
                 "give only --from-position (and --name)"
             )
+    check_pro(pro)
     if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
         raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
     with creating_log(db) as log:

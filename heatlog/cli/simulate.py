@@ -16,6 +16,7 @@ from .common import (
     ProOpt,
     TrackOpt,
     app,
+    check_pro,
     creating_log,
     err_console,
     garage_options,
@@ -79,6 +80,7 @@ def simulate(
         raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
     if races < 1:
         raise MalformedInput(f"--races {races}: play at least one race")
+    check_pro(pro)
     garage_race = garage_options(garage, draft, expansion)
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")

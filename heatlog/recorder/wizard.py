@@ -127,7 +127,8 @@ class NewRace:
                     else:
                         raise MalformedInput(f"type pro N (0–{MAX_PRO}), aggressive, both, or Enter for none")
                     i += 1
-                legends_module(pro=pro, aggressive=aggressive)  # the range new --pro is held to (# 19.15), asked now
+                # the range new --pro is held to (# 19.15), asked now, refused in its words
+                legends_module(pro=pro, aggressive=aggressive, option="pro")
                 self.answers["legend_options"] = {"pro": pro, "aggressive": aggressive}
                 return f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
             if step == "variant":
