@@ -360,6 +360,17 @@ def test_cli_stats_table_names_the_track_as_other_views_do_and_the_machine_forma
     assert ": [bold]Sprint[/] ring, 1 lap, open mode" in run("stats", "--race", "2", db=db).stdout
 
 
+def test_cli_stats_of_a_track_names_the_track_in_the_title(tmp_path: Path) -> None:
+    # stats --track X titled its table "drivers over 2 races", not saying which track they were chosen by
+    db = tmp_path / "c.db"
+    for track in ("usa", "italy", "usa"):
+        r = run("simulate", "--cars", "2", "--seed", "1", "--workers", "1", "--track", track, db=db)
+        assert r.returncode == 0, r.stderr
+    assert run("stats", "--track", "USA", db=db).stdout.splitlines()[0].strip() == "drivers over 2 races on USA"
+    assert run("stats", "--track", "italy", db=db).stdout.splitlines()[0].strip() == "drivers over 1 race on Italy"
+    assert run("stats", "--all", db=db).stdout.splitlines()[0].strip() == "drivers over 3 races"
+
+
 def test_cli_stats_csv_has_the_same_columns_whatever_the_races_hold(tmp_path: Path) -> None:
     """The columns came from the rows: a race whose first car never drove in 1st gear put
     mean_speed_by_gear_1 last, a race without turns had no speed columns, drivers without a finished race a

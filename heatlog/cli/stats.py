@@ -112,7 +112,9 @@ def stats(
             result.drivers = [d for d in result.drivers if d.driver == driver]
             if not result.drivers and not partial and not left_out:
                 raise MalformedInput(f"no race with a driver named {driver!r}")
-        _print_career(result, as_json, as_csv)
+        # the title names the track as show and stats --race do (its name; a race read may say it)
+        on = next((f.track_name for f in read if f.track_name), track) if track is not None else None
+        _print_career(result, as_json, as_csv, on=on)
         if left_out:
             raise _left_out(left_out)
 
@@ -318,7 +320,8 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
 # ---------------------------------------------------------------------------------------------- many races
 
 
-def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
+def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | None = None) -> None:
+    """``on``: the track the races were chosen by (--track), named in the title."""
     from ..views import counted
 
     if as_json:
@@ -335,7 +338,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool) -> None:
         return
     from rich.table import Table
 
-    done = counted(len(result.races), "race")
+    done = counted(len(result.races), "race") + (f" on {on}" if on else "")
     if result.partial:
         done += f" of {result.total} — PARTIAL (interrupted)"
     if result.damaged:
