@@ -222,6 +222,10 @@ def test_cli_review_json_table_and_html(tmp_path: Path) -> None:
     assert car["graph"][0]["round"] == 9
     table = run(*args, db=db)
     assert table.returncode == 0 and "Red, round 9" in table.stdout and "accuracy" in table.stdout
+    # the head named the track by its id ("race 1: usa, open mode") where show, replay and stats say USA;
+    # --json keeps the id (its key)
+    assert table.stdout.startswith("race 1 (race): USA, open mode; seed"), table.stdout[:80]
+    assert data["track"] == "usa"
     page = tmp_path / "review.html"
     h = run(*args, "--html", str(page), db=db)
     assert h.returncode == 0, h.stderr

@@ -172,7 +172,8 @@ def _print(result: "Review") -> None:
     from rich.table import Table
 
     console = out_console()
-    head = f"race {result.race}{f' ({result.name})' if result.name else ''}: {result.track}, {result.mode} mode"
+    named = f" ({result.name})" if result.name else ""
+    head = f"race {result.race}{named}: {result.track_name or result.track}, {result.mode} mode"
     s = result.settings
     console.print(
         f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "

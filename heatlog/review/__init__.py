@@ -61,6 +61,7 @@ class Review:
     cars: list[CarReview] = field(default_factory=list)
     partial: bool = False
     seconds: float = 0.0
+    track_name: str = ""  # what the terminal shows, as show does (--json keeps the id, ``track``)
 
     def car(self, name: str) -> CarReview:
         for c in self.cars:
@@ -139,7 +140,7 @@ def review_race(
             have = f"rounds {first}–{final.round}" if final.round >= first else "no round has started yet"
             raise MalformedInput(f"no round {r} ({have})", race=race)
     started = time.perf_counter()
-    out = Review(race, name, final.track.id, final.mode, len(final.cars), settings)
+    out = Review(race, name, final.track.id, final.mode, len(final.cars), settings, track_name=final.track.name)
     points: list[DecisionPoint] = []
     for n in names:
         if final.cars[n].legend:  # # 19.1: moved by the Legend cards; no decision of its own to look for
