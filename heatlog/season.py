@@ -58,6 +58,7 @@ from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chai
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors, validate_against
+from .views import counted
 
 Event = dict[str, Any]
 
@@ -387,9 +388,9 @@ def unapplied_effects(card: EventCard, version: int = SEASON_VERSION, sponsors: 
     if sponsors and version >= 2:
         return out
     if card.sponsor_cards:
-        out.append(f"{card.sponsor_cards} sponsorship card(s) each (# 21.4)")
+        out.append(f"{counted(card.sponsor_cards, 'sponsorship card')} each (# 21.4)")
     if card.press:
-        out.append(f"press corners {', '.join(card.press)} (# 21.6, 21.7)")
+        out.append(f"press corner{'s' if len(card.press) > 1 else ''} {', '.join(card.press)} (# 21.6, 21.7)")
     return out
 
 

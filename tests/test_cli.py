@@ -668,6 +668,13 @@ def test_one_of_a_thing_is_counted_in_the_singular(tmp_path: Path) -> None:
     assert run("stats", "--all", db=db).stdout.startswith("drivers over 1 race ")
     one = run("replay", "--car", "Ann", db=db)
     assert one.returncode == 0 and "Ann's race, 1 round" in one.stdout and "1 rounds" not in one.stdout, one.stdout
+    # season show said "1 sponsorship card(s) each" and "press corners B" of one corner (# 21.4, 21.6)
+    season = run("season", "new", "--published", "1964", "--car", "Ann:red", "--car", "Bob:blue", db=db)
+    assert season.returncode == 0, season.stderr
+    shown = " ".join(run("season", "show", season.stdout.split()[-1], db=db).stdout.split())
+    assert "race 2: 1 sponsorship card each (# 21.4); press corner B (# 21.6, 21.7)" in shown, shown
+    assert "race 1: 2 sponsorship cards per press corner; press corners B, C (# 21.6, 21.7)" in shown, shown
+    assert "card(s)" not in shown
 
 
 def test_numbers_beyond_sqlite_are_no_race_round_or_season(tmp_path: Path) -> None:

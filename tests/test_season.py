@@ -330,7 +330,7 @@ def test_season_commands_through_the_entry_point(tmp_path: Path) -> None:
     r = run("season", "next", str(season), "--seed", "3", db=db)
     assert r.returncode == 0, r.stderr
     assert "race 1 of 1961, Great Britain, 2 laps, event 1 New grandstand inauguration" in r.stdout
-    assert "not applied by heatlog yet" in r.stdout and "press corners A" in r.stdout
+    assert "not applied by heatlog yet" in r.stdout and "press corner A (# 21.6" in r.stdout
     r = run("season", "next", str(season), db=db)
     assert r.returncode == 1 and "is not over yet" in r.stderr and "Traceback" not in r.stderr
     shown = json.loads(run("season", "show", str(season), "--json", db=db).stdout)
