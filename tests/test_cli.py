@@ -797,6 +797,31 @@ def test_19_15_a_pro_value_out_of_range_is_refused_not_an_internal_error(tmp_pat
     assert not db.exists()
 
 
+def test_a_garage_option_out_of_its_choices_is_refused_naming_the_option(tmp_path: Path) -> None:
+    # --garage fancy was refused as "upgrades must be one of basic, advanced, all": the log's field, not the
+    # option typed (# 18.2, 18.3, 18.5); simulate and season new said the same
+    db = tmp_path / "h.db"
+    for args, said in (
+        (["simulate", "--garage", "fancy"], "--garage fancy: upgrades must be one of basic, advanced, all"),
+        (
+            ["simulate", "--garage", "basic", "--expansion", "heavy-rain", "--expansion", "heavy-rain"],
+            "--expansion heavy-rain --expansion heavy-rain: an expansion is named twice",
+        ),
+        (
+            ["season", "new", "--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "fancy"],
+            "--garage fancy: upgrades must be one of basic, advanced, all",
+        ),
+        (
+            ["season", "new", "--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "basic",
+             "--expansion", "monsoon"],
+            "--expansion monsoon: expansions must be a list of heavy-rain, tunnel-vision",
+        ),
+    ):
+        r = run(*args, db=db)
+        assert r.returncode == 1 and one_line_error(r.stderr) and said in r.stderr, (args, r.stderr)
+    assert not db.exists()
+
+
 def test_the_pro_help_says_the_range_the_legends_module_takes() -> None:
     """``--pro``'s help writes the range in words in cli/common.py without importing the Legends module (it
     loads the engine's track module at start-up): the two must not drift apart (# 19.15)."""

@@ -172,9 +172,13 @@ def test_cli_new_with_the_garage_then_the_draft_is_recorded(tmp_path: Path) -> N
     for bad, says in [
         (["--draft", "snake"], "give --garage too"),
         (["--expansion", "heavy-rain"], "give --garage too"),
-        (["--garage", "fancy"], "upgrades must be one of basic, advanced, all"),
-        (["--garage", "basic", "--draft", "auction"], "draft must be one of random, draft, snake"),
-        (["--garage", "basic", "--expansion", "monsoon"], "expansions must be a list of heavy-rain, tunnel-vision"),
+        # named by the option typed, not only by the log's field ("upgrades must be …" of --garage fancy)
+        (["--garage", "fancy"], "--garage fancy: upgrades must be one of basic, advanced, all"),
+        (["--garage", "basic", "--draft", "auction"], "--draft auction: draft must be one of random, draft, snake"),
+        (
+            ["--garage", "basic", "--expansion", "monsoon"],
+            "--expansion monsoon: expansions must be a list of heavy-rain, tunnel-vision",
+        ),
     ]:
         r = run("new", "--car", "Ann:red", "--car", "Bob:blue", *bad, db=db)
         assert r.returncode != 0 and r.stderr.startswith("Error: ") and says in r.stderr, (bad, r.stderr)

@@ -342,6 +342,7 @@ def garage_options(garage: str | None, draft: str | None, expansion: list[str] |
         return None
     from ..engine.modules.garage import GarageOptions  # (only when asked: the CLI starts without the modules)
 
+    check_garage_options(garage, draft, expansion)
     try:
         options = GarageOptions.from_dict(
             {"upgrades": garage, "draft": draft or "draft", "expansions": list(expansion or [])}
@@ -349,6 +350,25 @@ def garage_options(garage: str | None, draft: str | None, expansion: list[str] |
     except ValueError as exc:
         raise MalformedInput(str(exc)) from None
     return options.to_dict()
+
+
+def check_garage_options(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
+    """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
+    (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
+    from ..engine.errors import MalformedInput
+    from ..engine.modules.garage import GarageOptions
+
+    given: list[tuple[str, str, Any]] = [("--garage", "upgrades", garage), ("--draft", "draft", draft)]
+    if expansion:
+        given.append(("--expansion", "expansions", list(expansion)))
+    for option, field, value in given:
+        if value is None:
+            continue
+        try:
+            GarageOptions.from_dict({field: value})
+        except ValueError as exc:
+            typed = " ".join(f"{option} {v}" for v in value) if isinstance(value, list) else f"{option} {value}"
+            raise MalformedInput(f"{typed}: {exc}") from None
 
 
 def version_callback(value: bool) -> None:

@@ -11,6 +11,7 @@ from .common import (
     ExpansionOpt,
     JsonOpt,
     app,
+    check_garage_options,
     creating_log,
     open_log,
     out_console,
@@ -101,6 +102,7 @@ def new(
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     garage_options = None
     if garage is not None:
+        check_garage_options(garage, None, expansion)
         garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
     elif expansion or draft_order != "lowest_first" or not swap:
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
