@@ -182,7 +182,9 @@ def schema_report(objects: list[Any], rows: dict[str, int], copy: Path | None, k
         if copy is None:
             fate = "nothing could be read past it"
         elif o.status == "damaged" and o.type == "table":
-            fate = f"its {rows.get(o.name, 0)} row(s) survive: read below through a copy with heatlog's definition"
+            survived = rows.get(o.name, 0)
+            survive = "survives" if survived == 1 else "survive"
+            fate = f"its {counted(survived, 'row')} {survive}: read below through a copy with heatlog's definition"
         elif o.status == "damaged" and o.type == "index":
             fate = "an index holds no facts: rebuilt in the copy"
         elif o.status == "damaged":
@@ -229,7 +231,7 @@ def read_anchors(path: Any) -> list[dict[str, Any]]:
 def render_audit(console: Any, reports: list[AuditReport]) -> None:
     for r in reports:
         title = f"race {r.race}" + (f" ({r.name})" if r.name else "")
-        status = "clean" if r.clean else f"{len(r.problems)} problem(s)"
+        status = "clean" if r.clean else counted(len(r.problems), "problem")
         console.print(
             f"{title}: {counted(r.events, 'event')}, {counted(r.rounds, 'round')}"
             f"{', finished' if r.finished else ''}: {status}",
@@ -239,7 +241,8 @@ def render_audit(console: Any, reports: list[AuditReport]) -> None:
             console.print(f"  PROBLEM {p.kind}: {p.message}", markup=False)
         if r.objects:
             intact = [o["name"] for o in r.objects if o["status"] == "ok"]
-            console.print(f"  intact: {len(intact)} object(s) of the schema: {', '.join(intact)}", markup=False)
+            shown = f"{counted(len(intact), 'object')} of the schema: {', '.join(intact)}"
+            console.print(f"  intact: {shown}", markup=False)
         if r.advice:
             console.print(f"  what you can do: {r.advice}", markup=False)
         for x in r.retractions:

@@ -17,6 +17,7 @@ from .store import read_jsonl
 from .tracks import load_track_data
 from .usertext import check_label
 from .validation import event_errors
+from .views import counted
 
 Event = dict[str, Any]
 
@@ -266,7 +267,9 @@ def import_race(
         for i in range(500, len(lines) + 1, 500):
             progress(i)
     if problems:
-        raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
+        raise MalformedInput(
+            f"{source}: {counted(len(problems), 'problem')}, nothing imported:\n  " + "\n  ".join(problems)
+        )
     if lines[0][1].get("type") != "race_started":
         raise MalformedInput(f"{source}: line {lines[0][0]}: the first event must be race_started")
     in_force: Iterable[tuple[int, dict[str, Any]]] = enumerate(events, start=1)

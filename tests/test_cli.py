@@ -668,6 +668,13 @@ def test_one_of_a_thing_is_counted_in_the_singular(tmp_path: Path) -> None:
     assert run("stats", "--all", db=db).stdout.startswith("drivers over 1 race ")
     one = run("replay", "--car", "Ann", db=db)
     assert one.returncode == 0 and "Ann's race, 1 round" in one.stdout and "1 rounds" not in one.stdout, one.stdout
+    # turns said "1 race(s) rebuilt", an import "1 problem(s), nothing imported", audit "1 problem(s)"
+    turns = " ".join(run("turns", "--rebuild", db=db).stdout.split())
+    assert "turns: 1 race rebuilt from the log, 0 already matched it;" in turns and "(s)" not in turns, turns
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(run("export", db=db).stdout + '{"type": "note", "v": 1}\n', encoding="utf-8")
+    imported = run("import", str(bad), db=db)
+    assert imported.returncode == 1 and "1 problem, nothing imported" in imported.stderr, imported.stderr
     # season show said "1 sponsorship card(s) each" and "press corners B" of one corner (# 21.4, 21.6)
     season = run("season", "new", "--published", "1964", "--car", "Ann:red", "--car", "Bob:blue", db=db)
     assert season.returncode == 0, season.stderr

@@ -229,8 +229,8 @@ def _flipped(db: Path, marker: bytes, offset: int, byte: int) -> None:
 @pytest.mark.parametrize(
     ("marker", "offset", "byte", "kind", "name", "fate"),
     [
-        (b'CREATE TABLE "events"', 2, 0xFF, "table", "events", "row(s) survive: read below"),  # not UTF-8
-        (b'CREATE TABLE "races"', 2, ord("#"), "table", "races", "its 3 row(s) survive"),  # does not parse
+        (b'CREATE TABLE "events"', 2, 0xFF, "table", "events", "rows survive: read below"),  # not UTF-8
+        (b'CREATE TABLE "races"', 2, ord("#"), "table", "races", "its 3 rows survive"),  # does not parse
         (b"CREATE INDEX events_retracted", 7, ord("X"), "index", "events_retracted", "rebuilt in the copy"),
         (b"CREATE TRIGGER events_no_update", 8, ord("#"), "trigger", "events_no_update", "put back"),
         (b"tableeventsevents", 7, ord("x"), "table", "events", "its row names it 'evxnts'"),  # the row's name column
@@ -299,7 +299,7 @@ def test_stats_and_turns_over_every_race_leave_out_a_damaged_one_and_go_on(db: P
     assert table.returncode == 1 and "drivers over 2 races (1 race left out: damaged)" in table.stdout, table
     built = run("turns", "--all", "--rebuild", db=db)
     assert built.returncode == 1 and one_error_line(built) and said in built.stderr, built
-    assert "turns: 2 race(s) rebuilt from the log" in built.stdout
+    assert "turns: 2 races rebuilt from the log" in built.stdout
 
 
 def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path: Path) -> None:

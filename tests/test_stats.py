@@ -479,9 +479,9 @@ def test_cli_turns_builds_and_drops_the_table(tmp_path: Path) -> None:
     assert run("simulate", "--races", "2", "--seed", "5", db=db).returncode == 0
     r = run("turns", "--all", db=db)
     assert r.returncode == 0, r.stderr
-    assert "2 race(s) rebuilt" in r.stdout
+    assert "2 races rebuilt" in r.stdout
     r = run("turns", "--all", db=db)
-    assert "0 race(s) rebuilt" in r.stdout and "2 already matched" in r.stdout
+    assert "0 races rebuilt" in r.stdout and "2 already matched" in r.stdout
     with sqlite3.connect(db) as conn:
         n = conn.execute("select count(*) from turns").fetchone()[0]
     assert f"{n} rows" in r.stdout

@@ -279,7 +279,8 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
     stopped = [res for res in results if not res["over"]]
     if stopped:
         console.print(
-            f"{len(stopped)} race(s) stopped unfinished after {stopped[0]['rounds']} rounds, ranked as they stood: "
+            f"{counted(len(stopped), 'race')} stopped unfinished after {counted(stopped[0]['rounds'], 'round')}, "
+            "ranked as they stood: "
             + "; ".join(f"race {res['race']}: {_stuck(res)}" for res in stopped)
         )
 

@@ -406,6 +406,7 @@ def turns(
     from ..engine.errors import MalformedInput
     from ..stats import TurnsTable
     from ..store import DamagedLog
+    from ..views import counted
 
     if drop and (race is not None or all_races or rebuild):
         # --drop removes the tables of every race: a --race beside it would seem to drop that race's rows only
@@ -426,7 +427,8 @@ def turns(
             raise typer.Exit(1)
         n = table.rows()
         out_console().print(
-            f"turns: {built} race(s) rebuilt from the log, {fresh} already matched it; {n} rows in {log.path}",
+            f"turns: {counted(built, 'race')} rebuilt from the log, {fresh} already matched it; "
+            f"{counted(n, 'row')} in {log.path}",
             markup=False,
         )
     if left_out:  # the others are built
