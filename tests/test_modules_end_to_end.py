@@ -188,3 +188,34 @@ def test_cli_new_with_the_garage_then_the_draft_is_recorded(tmp_path: Path) -> N
     assert r.returncode != 0 and "--garage" in r.stderr, r.stderr  # the position says the set-up
     with RaceLog(db) as log:
         assert [race.id for race in log.store.races()] == [1]  # nothing was written by a refused set-up
+
+
+def test_19_12_a_legend_in_a_garage_race_is_not_said_to_have_no_upgrades_yet(tmp_path: Path) -> None:
+    # # 19.12: Legends never draft. show printed "upgrades Legend-Black: none yet" and the HTML replay's hand
+    # cell "Legend: no cards · upgrades: none yet", as if its upgrades were to come
+    db = tmp_path / "h.db"
+    r = run("simulate", "--cars", "2", "--legends", "1", "--garage", "basic", "--seed", "3", db=db)
+    assert r.returncode == 0, r.stderr
+    shown = run("show", db=db).stdout
+    assert "upgrades Red:" in shown and "upgrades Blue:" in shown and "upgrades Legend" not in shown, shown
+    page = tmp_path / "r.html"
+    assert run("replay", "--html", str(page), db=db).returncode == 0
+    text = page.read_text(encoding="utf-8")
+    start = text.index('id="replay-data">') + len('id="replay-data">')
+    data = json.loads(text[start : text.index("</script>", start)])
+    found = 0
+    def walk(x: object) -> None:
+        nonlocal found
+        if isinstance(x, dict):
+            if x.get("legend") is True and "upgrades" in x:
+                found += 1
+                assert x["upgrades"] is None, x
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(data)
+    assert found, "no Legend car in the page's data"
+    assert "none yet" not in text
+

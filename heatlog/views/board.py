@@ -389,6 +389,8 @@ def render_round(
         from .garage import upgrades_line
 
         for name in state.grid or state.cars:  # # 18.5: the upgrades are public once drafted
+            if state.cars[name].legend:  # # 19.12: a Legend never drafts ("none yet" said it would)
+                continue
             console.print(f"upgrades {name}: {upgrades_line(state, name)}", markup=False, highlight=False)
     if state.hall_of_fame:
         console.print(

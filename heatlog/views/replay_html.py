@@ -463,8 +463,9 @@ def _legend_played(t: Any) -> str:
 
 
 def _upgrades(state: RaceState, name: str) -> str | None:
-    """# 18.5: a Garage car's upgrades (public once drafted), for the cars table."""
-    if state.garage is None:
+    """# 18.5: a Garage car's upgrades (public once drafted), for the cars table; none for a Legend, which never
+    drafts (# 19.12: "none yet" said it would)."""
+    if state.garage is None or state.cars[name].legend:
         return None
     from .garage import upgrades_line
 
