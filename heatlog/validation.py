@@ -228,7 +228,7 @@ def _race_started_checks(event: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
     names: list[str] = []
     folded: dict[str, str] = {}
-    colours: dict[str, int] = {}
+    colours: dict[str, str] = {}  # folded colour -> the car that has it, as a user knows it
     for i, car in enumerate(event.get("cars") or ()):
         name = car.get("name") if isinstance(car, dict) else None
         if isinstance(name, str):
@@ -249,8 +249,8 @@ def _race_started_checks(event: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
                 yield f"cars[{i}].colour", f"{_show(colour)} {problem}"
             key = colour.strip().casefold()
             if key in colours:
-                yield f"cars[{i}].colour", f"{_show(colour)} is the colour of cars[{colours[key]}] (each car its own)"
-            colours.setdefault(key, i)
+                yield f"cars[{i}].colour", f"{_show(colour)} is the colour of {colours[key]} (each car its own)"
+            colours.setdefault(key, _show(name) if isinstance(name, str) else f"cars[{i}]")
     for i, name in enumerate(event.get("handicap") or ()):
         if isinstance(name, str) and name not in names:
             yield f"handicap[{i}]", f"{_show(name)} is not one of the cars ({', '.join(names)})"

@@ -207,7 +207,9 @@ def test_a_schema_error_names_the_event_type_once(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     r = run("new", "--car", "Ann:red", "--car", "ann:blue", db=db)
     assert r.returncode == 1
-    assert "Error: not understood: race_started: cars[1].name: 'ann' differs from 'Ann'" in r.stderr, r.stderr
+    # new names the option typed (the event's field was race_started: cars[1].name), once
+    assert "Error: not understood: --car ann:blue: 'ann' differs from 'Ann'" in r.stderr, r.stderr
+    assert r.stderr.count("--car") == 1 and "race_started" not in r.stderr
     new_race(db)
     r = run("add", '{"type": "gear_chosen", "v": 1, "car": "Bob", "gear": 9}', db=db)
     assert "race 1: gear_chosen of Bob: gear: 9 is out of range (1 to 4)" in r.stderr, r.stderr
@@ -826,6 +828,29 @@ def test_a_garage_option_out_of_its_choices_is_refused_naming_the_option(tmp_pat
     ):
         r = run(*args, db=db)
         assert r.returncode == 1 and one_line_error(r.stderr) and said in r.stderr, (args, r.stderr)
+    assert not db.exists()
+
+
+def test_new_refuses_a_set_up_option_naming_the_option_not_the_logs_field(tmp_path: Path) -> None:
+    # new --laps 11 said "race_started: laps: 11 is out of range", --road a said "step 0 (set-up):
+    # road_conditions_drawn: …", a second red car "is the colour of cars[0]": words of the log, not of the
+    # command line the user typed (# 20.2, 20.3)
+    db = tmp_path / "h.db"
+    two = ["--car", "Ann:red", "--car", "Bob:blue"]
+    for args, said in (
+        ([*two, "--laps", "11"], "--laps 11: 11 is out of range (1 to 10)"),
+        ([*two, "--handicap", "Cy"], "--handicap Cy: 'Cy' is not one of the cars (Ann, Bob)"),
+        (["--car", "Ann:red", "--car", "ann:blue"], "--car ann:blue: 'ann' differs from 'Ann' only in case"),
+        (["--car", "Ann:red", "--car", "Bob:red"], "--car Bob:red: 'red' is the colour of 'Ann' (each car its own)"),
+        (["--car", "Ann:red", "--legend", "red"], "--legend red: 'red' is the colour of 'Ann'"),
+        ([*two, "--tile", "foo", "--road", "overheat"], "--tile foo: there is no weather tile 'foo' (tiles: "),
+        ([*two, "--tile", "sun", "--road", "a,b,c,d"], "--road a,b,c,d: there is no road-condition token 'a'"),
+        ([*two, "--tile", "sun", "--road", "overheat"], "--road overheat: USA has 4 corners (a chicane counts once)"),
+    ):
+        r = run("new", *args, db=db)
+        said_ = " ".join(r.stderr.split())
+        assert r.returncode == 1 and one_line_error(r.stderr) and said in said_, (args, said_)
+        assert "race_started" not in said_ and "_drawn" not in said_ and "cars[" not in said_, said_
     assert not db.exists()
 
 

@@ -375,7 +375,7 @@ def test_a_refused_new_leaves_no_race_and_no_file(tmp_path: Path) -> None:
     ("cars", "words"),
     [
         (["Ann:red", "ann:blue"], "only in case"),
-        (["Ann:red", "Bob:RED"], "is the colour of cars[0]"),
+        (["Ann:red", "Bob:RED"], "is the colour of 'Ann'"),  # the car, as the user named it (it said cars[0])
         (["Ann:red", "Bo b:blue"], "does not match"),
         (["Ann:red", "Bob\u200b:blue"], "does not match"),
         (["Ann:red", "undo:blue"], "a word the recorder reads"),

@@ -249,7 +249,7 @@ def test_the_set_up_refuses_at_its_question_what_the_race_would_refuse_at_the_en
     child.sendline("")
     child.expect_exact("cars")
     child.sendline("Ann:red Bob:red")
-    child.expect_exact("'red' is the colour of cars[0] (each car its own)")
+    child.expect_exact("'red' is the colour of 'Ann' (each car its own)")
     child.expect_exact("cars")
     child.sendline("Ann:red Bob:blue")
     child.expect_exact("cars: Ann (red), Bob (blue)")

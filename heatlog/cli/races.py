@@ -1,7 +1,10 @@
 """Start races and look at them: new, races, show, replay, position."""
 
+import contextlib
 import json
+import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -97,7 +100,7 @@ def new(
     check_pro(pro)
     if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
         raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
-    with creating_log(db) as log:
+    with creating_log(db) as log, _as_typed(car or [], legend or [], laps, handicap or [], tile, road):
         race = start_race(
             log,
             track=track,
@@ -123,6 +126,41 @@ def new(
         length = counted(proj.state.laps, "lap")
         out_console().print(f"race {race}: {proj.state.track.name}, {length}, {proj.state.mode} mode")
         typer.echo(str(race))
+
+
+@contextlib.contextmanager
+def _as_typed(
+    cars: list[str], legends: list[str], laps: int | None, handicap: list[str], tile: str | None, road: str | None
+) -> Iterator[None]:
+    """A refusal of new's set-up named by the option typed, not by the field of the log the user never typed
+    (``race_started: laps: 11 is …`` is ``--laps 11: …``; ``road_conditions_drawn: …`` is ``--road …: …``)."""
+    from ..engine.errors import HeatlogError
+
+    try:
+        yield
+    except HeatlogError as err:
+        typed = None
+        kind = err.input.get("type") if isinstance(err.input, dict) else None
+        if kind == "weather_drawn" and tile is not None:
+            typed = f"--tile {tile}"
+        elif kind == "road_conditions_drawn" and road is not None:
+            typed = f"--road {road}"
+        what = err.message
+        field = re.match(r"race_started: (laps|handicap\[(\d+)\]|cars\[(\d+)\]\.(?:name|colour)): ", what)
+        if field is not None:
+            at = int(field[2] or field[3] or 0)
+            if field[1] == "laps":
+                typed = f"--laps {laps}"
+            elif field[2] is not None and at < len(handicap):
+                typed = f"--handicap {handicap[at]}"
+            elif field[3] is not None and at < len(cars):
+                typed = f"--car {cars[at]}"
+            elif field[3] is not None and at - len(cars) < len(legends):
+                typed = f"--legend {legends[at - len(cars)]}"
+            what = what[field.end() :] if typed is not None else what
+        if typed is None:
+            raise
+        raise type(err)(f"{typed}: {what}", rule=err.rule) from None
 
 
 LIST_COLUMNS = ("id", "name", "track", "mode", "cars", "status", "winner", "rounds", "events", "branch of", "created")
