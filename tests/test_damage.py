@@ -330,6 +330,17 @@ def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path:
     assert "no standings: race 1 of the season (race 1) is damaged" in " ".join(first.stdout.split())
 
 
+def test_season_list_names_a_damaged_race_and_stops_the_standings_before_it(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "3", db=db).returncode == 0
+    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"cards_drawn\"', '\"type\":\"cards_drawn\" ') "
+        "WHERE race = 2 AND seq = 4")
+    r = run("season", "list", db=db)
+    assert r.returncode == 0 and r.stdout.splitlines()[1].split("\t")[2] == "1 of 3 run; race 2 is damaged", r
+    data = json.loads(run("season", "list", "--json", db=db).stdout)[0]
+    assert (data["run"], data["over"], data["damaged_race"]) == (1, False, 2)
+
+
 def test_the_pool_of_workers_leaves_out_a_damaged_race_too(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Many races are folded by a pool of processes: a damaged one comes back as its defect, told to the
     reader, and the others are folded (a worker's DamagedLog could not cross back to this process)."""

@@ -5,11 +5,12 @@ simulated 1961 season as a golden, and the ``heatlog season`` commands through t
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
-from test_cli import run
+from test_cli import HEATLOG, run
 
 from heatlog.engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
 from heatlog.racelog import RaceLog
@@ -638,7 +639,7 @@ def test_season_import_refuses_a_season_the_database_holds(tmp_path: Path) -> No
     before = run("races", "--all", "--json", db=db).stdout
     r = run("season", "import", str(out), db=db)
     assert r.returncode == 1 and "season 1 already holds this season: nothing imported" in r.stderr, r.stderr
-    assert run("season", "list", db=db).stdout.count("\n") == 1
+    assert run("season", "list", db=db).stdout.count("\n") == 2  # the header and the one season
     assert run("races", "--all", "--json", db=db).stdout == before
 
 
@@ -657,3 +658,31 @@ def test_season_list_of_none_says_so(tmp_path: Path) -> None:
     assert run("new", "--car", "Ann:red", "--car", "Bob:blue", db=db).returncode == 0
     r = run("season", "list", db=db)  # it printed nothing at all
     assert r.returncode == 0 and r.stdout == "" and f"no seasons in {db}" in r.stderr, r
+
+
+def test_season_list_says_how_far_each_season_is_and_who_leads(tmp_path: Path) -> None:
+    """season list printed id, name and date only: now the races run of all, over or not, and the leader (the
+    champion once over) with points, # 21.10; piped under a header as heatlog races, --json for scripts."""
+    import pexpect
+
+    db = tmp_path / "s.db"
+    assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "5", db=db).returncode == 0
+    r = run("season", "new", "--published", "1962", "--car", "Ann:red", "--car", "Bob:blue", "--name", "Fri", db=db)
+    assert r.returncode == 0, r
+    data = json.loads(run("season", "list", "--json", db=db).stdout)
+    first, second = data
+    assert (first["races"], first["run"], first["over"]) == (3, 3, True) and first["damaged_race"] is None
+    with RaceLog(db) as log:
+        table = season_view(log, 1).tables[-1]
+    assert first["leader"] == {"name": table[0].name, "points": table[0].points}
+    assert (second["name"], second["run"], second["over"], second["leader"]) == ("Fri", 0, False, None)
+    lines = run("season", "list", db=db).stdout.splitlines()
+    assert lines[0] == "id\tname\traces\tleader\tcreated"
+    champion = f"champion {table[0].name} ({table[0].points} points)"
+    assert lines[1].split("\t")[:4] == ["1", "1961", "3 races: over", champion], lines
+    assert lines[2].split("\t")[:4] == ["2", "Fri", "0 of 3 races run", ""], lines
+    child = pexpect.spawn(HEATLOG or "heatlog", ["season", "list", "--db", str(db)], encoding="utf-8",
+                          env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}, timeout=60)
+    child.expect(pexpect.EOF)
+    shown = child.before.replace("\r", "")
+    assert f"seasons in {db}" in shown and "races" in shown and champion in shown and "0 of 3 races run" in shown

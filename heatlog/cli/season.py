@@ -167,23 +167,83 @@ def next_(
 @season_app.command("list")
 @user_errors
 def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
-    """List the seasons in the database.
+    """List the seasons in the database: how many of their races have been run, who leads (or won), when each
+    was started. Piped, one tab-separated line per season under a header; --json for scripts.
 
     Example: heatlog season list --json
     """
-    from ..season import seasons
+    import sys
+
+    from ..season import season_view, seasons
 
     with open_log(db) as log:
-        rows = seasons(log)
-        if as_json:
-            typer.echo(json.dumps([{"id": i, "name": n, "created": c} for i, n, c in rows], indent=2))
-            return
-        if not rows:  # it printed nothing at all (on standard error: a script reading the list reads none)
-            from .common import err_console
+        listed = []
+        for i, n, c in seasons(log):
+            damaged: list[Any] = []
+            view = season_view(log, i, damaged=damaged.append)  # a damaged race: the standings stop before it
+            listed.append((i, n, c, view, damaged[0].problem.race if damaged else None))
+        path = log.path
+    if as_json:
+        out = [
+            {"id": i, "name": n, "created": c, **_progress(view, damaged)}
+            for i, n, c, view, damaged in listed
+        ]
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    if not listed:  # it printed nothing at all (on standard error: a script reading the list reads none)
+        from .common import err_console
 
-            err_console().print(f"no seasons in {log.path} (heatlog season new starts one)", markup=False)
-        for i, n, c in rows:
-            typer.echo(f"{i}\t{n}\t{c[:19]}")
+        err_console().print(f"no seasons in {path} (heatlog season new starts one)", markup=False)
+        return
+    header = ("id", "name", "races", "leader", "created")
+    rows = [(str(i), n or "", *_progress_cells(view, damaged), c[:19]) for i, n, c, view, damaged in listed]
+    if not sys.stdout.isatty():  # piped: tab-separated, nothing cut (as heatlog races)
+        from ..usertext import visible
+
+        lines = ["\t".join(header)] + ["\t".join(visible(x).replace("\t", "\\t") for x in r) for r in rows]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    import shutil
+
+    from ..views.listing import aligned
+
+    con = out_console()
+    rows = [(*r[:4], r[4][:16].replace("T", " ")) for r in rows]
+    lines = aligned(header, rows, width=shutil.get_terminal_size().columns, flexible=(1, 3))
+    con.print(f"seasons in {path}", style="bold", markup=False, highlight=False)
+    con.print(lines[0], style="bold", markup=False, highlight=False, soft_wrap=True)
+    for line in lines[1:]:
+        con.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _progress(view: Any, damaged: int | None) -> dict[str, Any]:
+    """A season's progress for ``season list --json``: races run of all, over, the leader (or champion) and
+    their points (# 21.10), and the race whose damaged log stopped the standings, if any."""
+    top = view.tables[-1][0] if view.tables else None
+    return {
+        "races": len(view.races),
+        "run": len(view.tables),
+        "over": view.over and damaged is None,
+        "leader": None if top is None else {"name": top.name, "points": top.points},
+        "damaged_race": damaged,
+    }
+
+
+def _progress_cells(view: Any, damaged: int | None) -> tuple[str, str]:
+    from ..views import counted
+
+    p = _progress(view, damaged)
+    if damaged is not None:
+        races = f"{p['run']} of {p['races']} run; race {damaged} is damaged"
+    elif p["over"]:
+        races = f"{counted(p['races'], 'race')}: over"
+    else:
+        races = f"{p['run']} of {counted(p['races'], 'race')} run"
+    lead = p["leader"]
+    leader = "" if lead is None else f"{lead['name']} ({counted(lead['points'], 'point')})"
+    if lead is not None and p["over"]:
+        leader = f"champion {leader}"
+    return races, leader
 
 
 @season_app.command("show")
