@@ -59,8 +59,13 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_simulated_races_are_left_out_unless_asked(mixed: Path) -> None:
-    mine = rows(run("races", db=mixed))
+    piped = run("races", db=mixed)
+    mine = rows(piped)
     assert [r["id"] for r in mine] == ["3"]  # the branch of a simulated race is a simulation too
+    # piped, the hint is on standard error (it was told in a terminal only: a list of only simulations was a
+    # header alone); a script reading the list reads the list
+    assert piped.stderr == "3 simulated races not listed: heatlog races --all\n", piped.stderr
+    assert run("races", "--all", db=mixed).stderr == ""
     everything = rows(run("races", "--all", db=mixed))
     assert [r["id"] for r in everything] == ["1", "2", "3", "4"]
     assert [r["id"] for r in rows(run("races", "--simulated", db=mixed))] == ["1", "2", "4"]

@@ -209,6 +209,8 @@ def races(
 
         lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(visible(c).replace("\t", "\\t") for c in r) for r in rows]
         sys.stdout.write("\n".join(lines) + "\n")
+        if hidden and which is False:  # on standard error: what a script reads stays the list
+            err_console().print(_hidden_hint(hidden), markup=False, soft_wrap=True)
         return
     import shutil
 
@@ -228,8 +230,11 @@ def races(
     if not listed:
         out.print("no races" + (" of your own" if hidden else ""), style="dim", markup=False)
     if hidden and which is False:
-        plural = "s" if hidden != 1 else ""
-        out.print(f"{hidden} simulated race{plural} not listed: heatlog races --all", style="dim", markup=False)
+        out.print(_hidden_hint(hidden), style="dim", markup=False)
+
+
+def _hidden_hint(hidden: int) -> str:
+    return f"{hidden} simulated race{'s' if hidden != 1 else ''} not listed: heatlog races --all"
 
 
 def _race_cells(x: Any) -> tuple[str, ...]:
