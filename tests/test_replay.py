@@ -324,7 +324,9 @@ def test_cli_replay_prints_when_piped(db: Path) -> None:
 
 def test_cli_replay_errors(db: Path) -> None:
     r = run("replay", "--round", "99", db=db)
-    assert r.returncode == 1 and r.stderr.startswith("Error: ") and "no round 99 (rounds 1–15)" in r.stderr
+    assert r.returncode == 1 and r.stderr.startswith("Error: ") and "race 1: no round 99 (rounds 1–15)" in r.stderr
+    # in the words branch, position and review use ("race 1 has no round 99" before)
+    assert run("review", "--car", "Ann", "--round", "99", db=db).stderr == r.stderr
     r = run("replay", "--car", "Zed", db=db)
     assert r.returncode == 1 and "no car 'Zed'" in r.stderr and "Traceback" not in r.stderr
     r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=db)  # a race in its first round

@@ -87,7 +87,7 @@ class Replay:
                 return rv
         if not self.rounds:
             raise MalformedInput(f"race {self.race} has not started its first round yet")  # (names it once)
-        raise MalformedInput(f"race {self.race} has no round {number} (rounds {self.first}–{self.last})")
+        raise MalformedInput(f"no round {number} (rounds {self.first}–{self.last})", race=self.race)
 
     def check_car(self, car: str | None) -> None:
         if car is not None and car not in self.final.cars:
