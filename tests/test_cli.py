@@ -843,6 +843,7 @@ def test_new_refuses_a_set_up_option_naming_the_option_not_the_logs_field(tmp_pa
         (["--car", "Ann:red", "--car", "ann:blue"], "--car ann:blue: 'ann' differs from 'Ann' only in case"),
         (["--car", "Ann:red", "--car", "Bob:red"], "--car Bob:red: 'red' is the colour of 'Ann' (each car its own)"),
         (["--car", "Ann:red", "--legend", "red"], "--legend red: 'red' is the colour of 'Ann'"),
+        (["--car", "Ann:red", "--legend", "Pink"], "--legend Pink: a Legend's colour must be one printed on the"),
         ([*two, "--tile", "foo", "--road", "overheat"], "--tile foo: there is no weather tile 'foo' (tiles: "),
         ([*two, "--tile", "sun", "--road", "a,b,c,d"], "--road a,b,c,d: there is no road-condition token 'a'"),
         ([*two, "--tile", "sun", "--road", "overheat"], "--road overheat: USA has 4 corners (a chicane counts once)"),

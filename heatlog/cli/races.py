@@ -158,6 +158,11 @@ def _as_typed(
             elif field[3] is not None and at - len(cars) < len(legends):
                 typed = f"--legend {legends[at - len(cars)]}"
             what = what[field.end() :] if typed is not None else what
+        elif what.startswith("a Legend's colour"):  # # 19.4: a refusal with no field of its own to map
+            bad = re.search(r", not '([^']*)' \(# 19\.4\)$", what)
+            named = [x for x in legends if bad is not None and x.strip().lower() == bad[1]]
+            if named:
+                typed = f"--legend {named[0]}"
         if typed is None:
             raise
         raise type(err)(f"{typed}: {what}", rule=err.rule) from None
