@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +80,8 @@ class NewRace:
                 return f"{data['name']}: {data['spaces']} spaces, {laps}, {len(data['corners'])} corners"
             if step == "cars":
                 cars, legends = [], []
+                typed: list[str] = []  # each car as typed, in the order of cars then legends (the log's order)
+                legend_typed: list[str] = []
                 for spec in s.replace(",", " ").split():
                     name, sep, colour = spec.partition(":")
                     if not name or not sep or not colour:
@@ -85,8 +90,11 @@ class NewRace:
                         from ..races import legend_name
 
                         legends.append({"name": legend_name(colour), "colour": colour.lower()})
+                        legend_typed.append(spec)
                     else:
                         cars.append({"name": name, "colour": colour})
+                        typed.append(spec)
+                typed += legend_typed
                 names = [c["name"] for c in cars + legends]
                 if not 2 <= len(names) <= 6:  # # A14 (Legends count, MODULES.md 19.3)
                     raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(names)}")
@@ -101,12 +109,13 @@ class NewRace:
                     bad = [c["colour"] for c in legends if c["colour"] not in colours]
                     if bad:
                         raise MalformedInput(f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)")
-                validate_event(make_event("grid_set", order=names))
                 from ..races import race_started_event
 
-                # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
-                # the race was made, the whole set-up answered for nothing
-                validate_event(race_started_event(track=self.answers["track"], cars=cars, legends=legends))
+                with _as_typed(typed):
+                    validate_event(make_event("grid_set", order=names))
+                    # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
+                    # the race was made, the whole set-up answered for nothing
+                    validate_event(race_started_event(track=self.answers["track"], cars=cars, legends=legends))
                 self.answers["cars"] = cars
                 self.answers["legends"] = legends
                 echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
@@ -222,3 +231,18 @@ class NewRace:
             name=a.get("name"),
             garage=a.get("garage"),
         )
+
+
+@contextlib.contextmanager
+def _as_typed(typed: list[str]) -> Iterator[None]:
+    """A refusal of the cars named by the car as the host typed it (``ann:blue: 'ann' differs from 'Ann' only in
+    case``), not by the field of the log the host never sees (``race_started: cars[1].name: …``)."""
+    try:
+        yield
+    except MalformedInput as err:
+        field = re.match(r"(?:grid_set: order\[(\d+)\]|race_started: cars\[(\d+)\]\.(?:name|colour)): ", err.message)
+        at = int(field[1] or field[2]) if field is not None else len(typed)
+        if at >= len(typed):
+            raise
+        assert field is not None
+        raise MalformedInput(f"{typed[at]}: {err.message[field.end() :]}") from None
