@@ -137,12 +137,23 @@ def export(
         bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
     ] = False,
     force: ForceOpt = False,
+    parquet: Annotated[
+        Path | None,
+        typer.Option(
+            "--parquet",
+            help="Write every race (or --race) as Parquet tables under this directory instead: races, car_races, "
+            "turns, decisions, as `heatlog study` writes them (docs/study.md).",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Export a race's log as JSON Lines (one event per line); with --anchor, ending with the race's anchor line.
 
-    Example: heatlog export --race 1 -o race1.jsonl
+    Example: heatlog export --race 1 -o race1.jsonl;  heatlog export --parquet races-parquet
     """
+    if parquet is not None:
+        _export_parquet(parquet, race, output, anchor, force, db)
+        return
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
         if anchor and force:  # an anchor vouches for the log as it stands: none for a broken chain (as anchor)
@@ -156,6 +167,34 @@ def export(
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
+
+
+def _export_parquet(
+    directory: Path, race: int | None, output: Path | None, anchor: bool, force: bool, db: Path | None
+) -> None:
+    from ..engine.errors import MalformedInput
+    from ..study.export import export_parquet
+    from ..views import counted
+
+    if output is not None or anchor or force:
+        raise MalformedInput("--parquet writes a directory of tables: without --output, --anchor or --force")
+    with open_log(db) as log:
+        ids = [log.resolve(race)] if race is not None else None
+        total = len(ids) if ids is not None else len(log.store.races())
+        with progress_bar(total, "exporting races") as update:
+            done = [0]
+
+            def advance(n: int) -> None:
+                done[0] += n
+                if update is not None:
+                    update(done[0])
+
+            result = export_parquet(log, directory, ids, progress=advance)
+    for err in result.damaged:  # as stats --all: the others are written, each one left out is named
+        err_console().print(f"Error: race {err.problem.race}: left out: {err.message}", markup=False)
+    out_console().print(f"{counted(len(result.races), 'race')} written to {directory}", markup=False)
+    if result.damaged:
+        raise typer.Exit(1)
 
 
 @app.command(name="import")

@@ -170,7 +170,7 @@ def _season_stats(
         for d in result.drivers:
             mine = standing.get(d.driver, {})
             out.append({"season": view.id, "season_position": mine.get("position"),
-                        "season_points": mine.get("points"), **_flat(d.to_dict())})
+                        "season_points": mine.get("points"), **flat_row(d.to_dict())})
         _write_csv(out, {"season": None, "season_position": None, "season_points": None, **_driver_columns()})
         return left_out
     from rich.table import Table
@@ -204,25 +204,11 @@ def _season_stats(
 # ---------------------------------------------------------------------------------------------- one race
 
 
-#: The sub-columns a CSV always has, whatever the rows hold (# 3.1: gears 1 to 4; a rating's three numbers):
-#: a race whose cars never drove in 1st gear, or drivers without a finished race, have the same columns, in the
-#: same order, as any other, so that files of several races line up.
-FIXED_SUBS = {"mean_speed_by_gear": ("1", "2", "3", "4"), "rating": ("mu", "sigma", "ordinal")}
+def flat_row(d: dict[str, Any]) -> dict[str, Any]:
+    """A statistics dict as flat CSV columns (:func:`heatlog.stats.summary.flat_row`, imported when needed)."""
+    from ..stats.summary import flat_row as flat
 
-
-def _flat(tally: dict[str, Any]) -> dict[str, Any]:
-    """A tally's dict as flat columns (for CSV)."""
-    out: dict[str, Any] = {}
-    for key, value in tally.items():
-        if key in FIXED_SUBS and (value is None or isinstance(value, dict)):
-            for sub in FIXED_SUBS[key]:
-                out[f"{key}_{sub}"] = (value or {}).get(sub)
-        elif isinstance(value, dict):
-            for sub, v in value.items():
-                out[f"{key}_{sub}"] = " ".join(map(str, v)) if isinstance(v, list) else v
-        else:
-            out[key] = value
-    return out
+    return flat(d)
 
 
 def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = None) -> None:
@@ -243,7 +229,7 @@ def _driver_columns() -> dict[str, Any]:
     """The CSV columns of a driver's row (a driver of no race: every column is fixed, FIXED_SUBS)."""
     from ..stats.summary import DriverStats
 
-    return _flat(DriverStats("").to_dict())
+    return flat_row(DriverStats("").to_dict())
 
 
 def _speeds(t: "Tally") -> str:
@@ -293,7 +279,7 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
         rows = []
         for c in rs.cars:
             d = c.to_dict()
-            rows.append({"race": rs.race, "track": rs.track, **_flat(d)})
+            rows.append({"race": rs.race, "track": rs.track, **flat_row(d)})
         _write_csv(rows)
         return
     from rich.table import Table
@@ -330,7 +316,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
     if as_csv:
         rows = []
         for d in result.drivers:
-            flat = _flat(d.to_dict())
+            flat = flat_row(d.to_dict())
             if result.partial:
                 flat["partial"] = True
             rows.append(flat)

@@ -294,3 +294,25 @@ def career(facts: Iterable[RaceFacts], *, total: int = 0, partial: bool = False)
         key=lambda d: (-(d.rating.ordinal if d.rating else float("-inf")), d.mean_place or 99, d.driver),
     )
     return Career(ids, ranked, partial=partial, total=total or len(ids))
+
+
+#: The sub-columns a flat row always has, whatever the statistics hold (# 3.1: gears 1 to 4; a rating's three
+#: numbers): a race whose cars never drove in 1st gear, or drivers without a finished race, have the same
+#: columns, in the same order, as any other, so that files of several races line up (CSV, Parquet).
+FIXED_SUBS = {"mean_speed_by_gear": ("1", "2", "3", "4"), "rating": ("mu", "sigma", "ordinal")}
+
+
+def flat_row(stats: dict[str, Any]) -> dict[str, Any]:
+    """A car's or driver's statistics dict (``to_dict``) as flat columns: ``heat_paid_corners``, …, a list as
+    its values joined by spaces (``stats --csv``, the Parquet ``car_races`` table)."""
+    out: dict[str, Any] = {}
+    for key, value in stats.items():
+        if key in FIXED_SUBS and (value is None or isinstance(value, dict)):
+            for sub in FIXED_SUBS[key]:
+                out[f"{key}_{sub}"] = (value or {}).get(sub)
+        elif isinstance(value, dict):
+            for sub, v in value.items():
+                out[f"{key}_{sub}"] = " ".join(map(str, v)) if isinstance(v, list) else v
+        else:
+            out[key] = value
+    return out

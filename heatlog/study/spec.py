@@ -1,0 +1,327 @@
+"""A study's spec: which races a corpus holds, each race's set-up and seed (docs/study.md).
+
+The spec is a small JSON file (``study.json``) saved beside the corpus, with the rules fingerprint the corpus
+was simulated under. Race ``i`` of a corpus is a pure function of the spec and ``i``:
+
+- a **grid** (``"seeds": {"first": F, "count": K}``): every combination of ``tracks`` × ``cars`` × ``bots`` ×
+  ``modules`` (the *configurations*, in that order) is played with seeds ``F … F+K-1``; race ``i`` is
+  configuration ``i % C`` with seed ``F + i // C`` (C configurations). The same seed gives every configuration
+  the same grid draw and shuffles as far as they go alike (paired comparisons of a module option). More seeds
+  later append races ``C·K …``: no race is played twice and none changes.
+- a **sample** (``"sample": {"races": N, "seed": S}``): race ``i`` draws its configuration and its seed from a
+  generator seeded with ``(S, i)`` alone; more races later append ``N …``.
+
+Everything a user writes is checked before a race is played; each configuration's set-up is built once (the
+door's own checks: 2–6 cars with Legends, Garage options, the track), so a spec that cannot be raced is refused
+with the field named.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import HeatlogError, MalformedInput
+
+#: Races per batch unless the spec says otherwise: about a second or two of work for 4-car heuristic races (a
+#: task on a pool or a cluster costs milliseconds; a batch is one file per table).
+DEFAULT_BATCH = 250
+MAX_RACES = 10**12  # a count beyond this is a typo, not a study
+SPEC_FILE = "study.json"
+SPEC_VERSION = 1
+
+_MODULE_KEYS = {"name", "weather", "legends", "pro", "aggressive", "garage", "variant"}
+_TOP_KEYS = {"study", "tracks", "cars", "bots", "modules", "laps", "seeds", "sample", "batch", "rules"}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """One configuration of the grid: what :func:`heatlog.simulate.simulate_race` is given besides the seed."""
+
+    index: int
+    track: str
+    cars: int
+    bots: str  # one bot for every car ("heuristic") or one per car ("heuristic,random,random,random")
+    option: str  # the module entry's name ("base", "weather", …)
+    module: tuple[tuple[str, Any], ...]  # its options, sorted by key (without the name)
+    laps: int | None
+
+    def kwargs(self) -> dict[str, Any]:
+        opts = dict(self.module)
+        garage = opts.get("garage")
+        bots: str | list[str] = self.bots.split(",") if "," in self.bots else self.bots
+        return {
+            "track": self.track,
+            "cars": self.cars,
+            "laps": self.laps,
+            "variant": opts.get("variant"),
+            "bots": bots,
+            "legends": int(opts.get("legends", 0)),
+            "pro": int(opts.get("pro", 0)),
+            "aggressive": bool(opts.get("aggressive", False)),
+            "weather": bool(opts.get("weather", False)),
+            "garage": json.loads(garage) if garage is not None else None,
+        }
+
+
+def _fail(where: str, what: str) -> MalformedInput:
+    return MalformedInput(f"study spec: {where}: {what}")
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(where, f"a whole number is needed, not {json.dumps(value)[:40]}")
+    if not low <= value <= high:
+        raise _fail(where, f"{value} is out of range ({low} to {high})")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list) or not value:
+        raise _fail(where, "a non-empty list is needed")
+    if len(value) > 1000:
+        raise _fail(where, f"{len(value)} entries: at most 1000")
+    return value
+
+
+def _track(value: Any, where: str) -> str:
+    from ..tracks import BUILTIN_TRACKS, builtin_track_id
+
+    tid = builtin_track_id(value) if isinstance(value, str) else None
+    if tid is None:
+        raise _fail(where, f"unknown track {json.dumps(value)[:40]} (built-in tracks: {', '.join(BUILTIN_TRACKS)})")
+    return tid
+
+
+def _bots(value: Any, where: str) -> str:
+    from ..bots import BOTS
+
+    if not isinstance(value, str) or not value:
+        raise _fail(where, "a bot name, or one per car joined by commas (heuristic,random,…)")
+    names = [b.strip() for b in value.split(",")]
+    for b in names:
+        if b not in BOTS:
+            raise _fail(where, f"unknown bot {b[:40]!r} (choose {', '.join(BOTS)})")
+    return ",".join(names)
+
+
+def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    if not isinstance(value, dict):
+        raise _fail(where, 'an object of module options ({"name": "weather", "weather": true})')
+    extra = sorted(set(value) - _MODULE_KEYS)
+    if extra:
+        raise _fail(where, f"unknown option {extra[0][:40]!r} (options: {', '.join(sorted(_MODULE_KEYS))})")
+    opts: dict[str, Any] = {}
+    for key in ("weather", "aggressive"):
+        if key in value:
+            if not isinstance(value[key], bool):
+                raise _fail(f"{where}.{key}", "true or false")
+            if value[key]:
+                opts[key] = True
+    from ..engine.modules.legends import MAX_PRO
+
+    for key, high in (("legends", 5), ("pro", MAX_PRO)):
+        if key in value and value[key]:
+            opts[key] = _int(value[key], f"{where}.{key}", 0, high)
+    if "variant" in value and value["variant"] not in (None, "standard"):
+        if value["variant"] != "one-lap":
+            raise _fail(f"{where}.variant", "one-lap, or none for the standard race")
+        opts["variant"] = "one-lap"
+    if value.get("garage") is not None:
+        if not isinstance(value["garage"], dict):
+            raise _fail(f"{where}.garage", 'the Garage options ({"upgrades": "all", "draft": "snake"})')
+        opts["garage"] = json.dumps(value["garage"], sort_keys=True, separators=(",", ":"))
+    name = value.get("name")
+    if name is None:
+        name = " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "base"
+    from ..usertext import name_problem
+
+    if not isinstance(name, str) or name_problem(name) is not None:
+        raise _fail(f"{where}.name", "a short name of printable characters")
+    return name, tuple(sorted(opts.items()))
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    tracks: tuple[str, ...]
+    cars: tuple[int, ...]
+    bots: tuple[str, ...]
+    modules: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]  # (name, options)
+    laps: int | None
+    first_seed: int | None  # a grid: seeds first_seed … first_seed + seeds - 1
+    seeds: int
+    sample_seed: int | None  # a sample: races drawn from (sample_seed, i)
+    sample_races: int
+    batch: int
+    rules: str
+
+    # ---- reading and writing
+
+    @classmethod
+    def from_dict(cls, data: Any, *, rules: str | None = None) -> StudySpec:
+        """A spec from its JSON document, checked field by field (``rules``: the fingerprint, when the document
+        has none: a new study)."""
+        if not isinstance(data, dict):
+            raise _fail("the file", "a JSON object is needed")
+        extra = sorted(set(data) - _TOP_KEYS)
+        if extra:
+            raise _fail(extra[0][:40], f"unknown field (fields: {', '.join(sorted(_TOP_KEYS))})")
+        if data.get("study", SPEC_VERSION) != SPEC_VERSION:
+            raise _fail("study", f"version {json.dumps(data.get('study'))[:20]} is not one this heatlog reads")
+        tracks = tuple(_track(t, f"tracks[{i}]") for i, t in enumerate(_list(data.get("tracks", ["usa"]), "tracks")))
+        cars = tuple(_int(c, f"cars[{i}]", 1, 6) for i, c in enumerate(_list(data.get("cars", [4]), "cars")))
+        bots = tuple(_bots(b, f"bots[{i}]") for i, b in enumerate(_list(data.get("bots", ["heuristic"]), "bots")))
+        modules = tuple(_module(m, f"modules[{i}]") for i, m in enumerate(_list(data.get("modules", [{}]), "modules")))
+        names = [n for n, _ in modules]
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise _fail("modules", f"two entries are named {dup!r}: give each its own name")
+        laps = data.get("laps")
+        if laps is not None:
+            laps = _int(laps, "laps", 1, 9)
+        if ("seeds" in data) == ("sample" in data):
+            raise _fail("seeds", 'give "seeds" (a grid) or "sample" (random configurations), one of them')
+        first = sample_seed = None
+        seeds = sample_races = 0
+        if "seeds" in data:
+            s = data["seeds"]
+            if not isinstance(s, dict) or set(s) - {"first", "count"}:
+                raise _fail("seeds", '{"first": 1, "count": 1000}')
+            first = _int(s.get("first", 0), "seeds.first", 0, 2**62)
+            seeds = _int(s.get("count"), "seeds.count", 0, MAX_RACES)
+        else:
+            s = data["sample"]
+            if not isinstance(s, dict) or set(s) - {"races", "seed"}:
+                raise _fail("sample", '{"races": 10000, "seed": 1}')
+            sample_seed = _int(s.get("seed", 0), "sample.seed", 0, 2**62)
+            sample_races = _int(s.get("races"), "sample.races", 0, MAX_RACES)
+        batch = _int(data.get("batch", DEFAULT_BATCH), "batch", 1, 100_000)
+        fingerprint = data.get("rules", rules)
+        if not isinstance(fingerprint, str) or not fingerprint or len(fingerprint) > 200:
+            raise _fail("rules", "the rules fingerprint is missing")
+        spec = cls(tracks, cars, bots, modules, laps, first, seeds, sample_seed, sample_races, batch, fingerprint)
+        total = len(spec.configs()) * seeds if first is not None else sample_races
+        if total > MAX_RACES:
+            raise _fail("seeds", f"{total} races: at most {MAX_RACES}")
+        spec.check()
+        return spec
+
+    def to_dict(self) -> dict[str, Any]:
+        modules = []
+        for name, opts in self.modules:
+            entry: dict[str, Any] = {"name": name}
+            for k, v in opts:
+                entry[k] = json.loads(v) if k == "garage" else v
+            modules.append(entry)
+        out: dict[str, Any] = {
+            "study": SPEC_VERSION,
+            "tracks": list(self.tracks),
+            "cars": list(self.cars),
+            "bots": list(self.bots),
+            "modules": modules,
+            "laps": self.laps,
+        }
+        if self.first_seed is not None:
+            out["seeds"] = {"first": self.first_seed, "count": self.seeds}
+        else:
+            out["sample"] = {"races": self.sample_races, "seed": self.sample_seed}
+        out["batch"] = self.batch
+        out["rules"] = self.rules
+        return out
+
+    def text(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def read(cls, directory: Path) -> StudySpec:
+        from ..jsonio import read_text_file
+
+        path = directory / SPEC_FILE
+        if not path.is_file():
+            raise MalformedInput(f"{directory}: not a corpus (no {SPEC_FILE}); `heatlog study run` makes one")
+        text = read_text_file(path, "study spec")
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise MalformedInput(f"{path}: not JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    # ---- the races
+
+    def configs(self) -> list[Config]:
+        out = []
+        for i, (track, cars, bots, (name, opts)) in enumerate(
+            itertools.product(self.tracks, self.cars, self.bots, self.modules)
+        ):
+            out.append(Config(i, track, cars, bots, name, opts, self.laps))
+        return out
+
+    @property
+    def total(self) -> int:
+        """Races in the corpus."""
+        return len(self.configs()) * self.seeds if self.first_seed is not None else self.sample_races
+
+    def plan(self, index: int, configs: list[Config] | None = None) -> tuple[Config, int]:
+        """Race ``index``'s configuration and seed (a pure function of the spec and the index)."""
+        configs = configs if configs is not None else self.configs()
+        if self.first_seed is not None:
+            return configs[index % len(configs)], self.first_seed + index // len(configs)
+        rng = random.Random(f"heatlog-study {self.sample_seed} {index}")  # str seeds: SHA-512, any platform
+        return configs[rng.randrange(len(configs))], rng.randrange(2**31)
+
+    def check(self) -> None:
+        """Every configuration's set-up is one the door takes (built once each, nothing played)."""
+        from ..races import legend_cars, race_started_event
+        from ..simulate import bot_names, default_cars
+
+        for c in self.configs():
+            where = f"track {c.track}, {c.cars} cars, bots {c.bots}, modules {c.option!r}"
+            try:
+                kw = c.kwargs()
+                roster = default_cars(c.cars)
+                if kw["legends"] and not 2 <= c.cars + kw["legends"] <= 6:
+                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {c.cars + kw['legends']}")
+                if not kw["legends"] and c.cars < 2:
+                    raise MalformedInput("a race without Legends has 2 to 6 cars")
+                bot_names(kw["bots"], [r["name"] for r in roster])
+                race_started_event(
+                    track=c.track,
+                    cars=roster,
+                    laps=c.laps,
+                    mode="open",
+                    variant=kw["variant"],
+                    legends=legend_cars(kw["legends"], [r["colour"] for r in roster]) if kw["legends"] else None,
+                    pro=kw["pro"],
+                    aggressive=kw["aggressive"],
+                    weather=kw["weather"],
+                    garage=kw["garage"],
+                )
+            except HeatlogError as err:
+                raise _fail(where, err.message) from None
+
+    def extended(self, more: int) -> StudySpec:
+        """The same spec with ``more`` seeds (a grid) or races (a sample)."""
+        from dataclasses import replace
+
+        if self.first_seed is not None:
+            return replace(self, seeds=self.seeds + more)
+        return replace(self, sample_races=self.sample_races + more)
+
+    def same_study(self, other: StudySpec) -> bool:
+        """The same races up to the shorter: everything but the count of seeds or races is the same."""
+        return self._key() == other._key()
+
+    def _key(self) -> dict[str, Any]:
+        d = self.to_dict()
+        if "seeds" in d:
+            d["seeds"]["count"] = 0
+        else:
+            d["sample"]["races"] = 0
+        return d
+
+
+__all__ = ["DEFAULT_BATCH", "SPEC_FILE", "Config", "StudySpec"]

@@ -1,0 +1,351 @@
+"""The four tables of a corpus, per race: ``races``, ``car_races``, ``turns``, ``decisions`` (docs/study.md).
+
+Every column is read off what the rest of heatlog already derives — the per-turn facts of
+:class:`heatlog.stats.FactCollector` (the ``turns`` table, the same columns as the derived SQLite table), the
+per-car statistics of :func:`heatlog.stats.race_stats` flattened as ``heatlog stats --csv`` prints them (the
+``car_races`` table), the race's set-up event and final state (``races``), and the decision events themselves
+(``decisions``). Nothing here applies a rule.
+
+The same :class:`RaceRows` watches a race being simulated (a ``watch`` of :func:`heatlog.simulate.simulate_race`:
+the state after each event, no second fold) and a stored race being folded (``heatlog export --parquet``), so a
+simulated corpus and an exported database answer the same queries.
+
+A batch of races is written as one Parquet file per table, with a fixed schema (a column that happens to be
+empty in one batch has the same type as in every other) and no timestamp: the same races give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from ..engine import RaceState, apply
+from ..engine.errors import HeatlogError
+from ..engine.events import REGISTRY
+from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
+from ..stats.summary import CarStats, Tally, flat_row, race_stats
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+Event = dict[str, Any]
+
+#: The tables of a corpus, in the order they are written.
+TABLES: tuple[str, ...] = ("races", "car_races", "turns", "decisions")
+
+# ---------------------------------------------------------------------------------------------------- columns
+
+#: ``races``: one row per race. The first columns are ``heatlog stats --json``'s race keys; then its set-up (from
+#: ``race_started``), what chance drew (weather), the winner, and where it comes from (a study's option and bots;
+#: a database's name and parent race).
+RACE_COLUMNS: dict[str, str] = {
+    "race": "int64",
+    "name": "string",
+    "track": "string",
+    "track_name": "string",
+    "mode": "string",
+    "laps": "int64",
+    "over": "bool",
+    "rounds": "int64",
+    "seed": "int64",
+    "variant": "string",
+    "cars": "int64",
+    "legends": "int64",
+    "pro": "int64",
+    "aggressive": "bool",
+    "modules": "string",
+    "garage_upgrades": "string",
+    "garage_draft": "string",
+    "weather": "string",
+    "road_conditions": "string",
+    "winner": "string",
+    "events": "int64",
+    "bots": "string",
+    "option": "string",
+    "parent": "int64",
+}
+
+_STATS_FLOAT = frozenset({"boosts_mean", *(f"mean_speed_by_gear_{g}" for g in "1234")})
+
+
+def _car_columns() -> dict[str, str]:
+    """``car_races``: ``stats --csv``'s columns of one car (race, track, then the car's flat statistics), and what
+    a study wants besides: the bot, whether it is a Legend, its grid position and the Heat left on its Engine."""
+    proto = flat_row(CarStats("", "", 0, False, None, Tally()).to_dict())
+    out = {"race": "int64", "track": "string"}
+    for key, value in proto.items():
+        if key in _STATS_FLOAT:
+            out[key] = "float64"
+        elif isinstance(value, bool):
+            out[key] = "bool"
+        elif isinstance(value, str):
+            out[key] = "string"
+        else:  # ints, and the ints a car without turns lacks (finish_round, stress_drawn)
+            out[key] = "int64"
+    out.update({"bot": "string", "legend": "bool", "grid": "int64", "heat_left": "int64"})
+    return out
+
+
+CAR_COLUMNS: dict[str, str] = _car_columns()
+
+
+def _turn_type(tp: Any) -> str:
+    text = str(tp)
+    if "bool" in text:
+        return "bool"
+    if "int" in text:
+        return "int64"
+    return "string"
+
+
+#: ``turns``: exactly the derived SQLite table's columns (:data:`heatlog.stats.TURN_COLUMNS`), booleans as booleans.
+TURN_TYPES: dict[str, str] = {f.name: _turn_type(f.type) for f in fields(TurnFacts)}
+
+#: ``decisions``: one row per decision event (gear, cards, React, slipstream, discard, draft picks, …), in log
+#: order: the event's place in the log, the round, the car, its type and its main values; ``detail`` holds the
+#: event's other fields as canonical JSON.
+DECISION_COLUMNS: dict[str, str] = {
+    "race": "int64",
+    "event": "int64",
+    "round": "int64",
+    "car": "string",
+    "type": "string",
+    "gear": "int64",
+    "cards": "string",
+    "taken": "bool",
+    "count": "int64",
+    "detail": "string",
+}
+
+COLUMNS: dict[str, dict[str, str]] = {
+    "races": RACE_COLUMNS,
+    "car_races": CAR_COLUMNS,
+    "turns": TURN_TYPES,
+    "decisions": DECISION_COLUMNS,
+}
+
+_DECISION_MAIN = frozenset({"type", "v", "car", "gear", "cards", "card", "taken", "count"})
+_TURN_ROW = attrgetter(*TURN_COLUMNS)
+
+
+_DECISION_KINDS: dict[str, bool] = {}
+
+
+def _is_decision(kind: str) -> bool:
+    """A decision: an event type that is neither chance, nor beside the race, nor the set-up (cached)."""
+    known = _DECISION_KINDS.get(kind)
+    if known is None:
+        entry = REGISTRY.get(kind)
+        known = entry is not None and not entry.chance and not entry.aside and kind != "race_started"
+        _DECISION_KINDS[kind] = known
+    return known
+
+
+# ---------------------------------------------------------------------------------------------------- rows
+
+
+class RaceRows:
+    """The rows of one race, collected as its events are applied: call it after each event with the state the
+    event left (the ``watch`` of :func:`heatlog.simulate.simulate_race`), or :meth:`fold` a stored log.
+
+    ``extra``: values of the ``races`` columns the log does not hold (a study's ``option``; a database's race
+    ``name`` and ``parent``); ``bots``: the bot of each car, by name."""
+
+    __slots__ = ("bots", "collector", "decisions", "events", "extra", "first", "grid", "race")
+
+    def __init__(
+        self, race: int, *, bots: Mapping[str, str] | None = None, extra: Mapping[str, Any] | None = None
+    ) -> None:
+        self.race = race
+        self.bots = dict(bots or {})
+        self.extra = dict(extra or {})
+        self.collector = FactCollector(race, self.extra.get("name"))
+        self.decisions: list[tuple[Any, ...]] = []
+        self.events = 0
+        self.grid: list[str] = []
+        self.first: Event | None = None
+
+    def __call__(self, state: RaceState, event: Event) -> None:
+        fc = self.collector
+        fc.state = state
+        fc.observe_after(state)
+        kind = event.get("type", "")
+        if self.first is None:
+            self.first = event
+        elif kind == "grid_set":
+            self.grid = list(event.get("order", []))
+        elif _is_decision(kind):
+            self.decisions.append(_decision_row(self.race, self.events, state.round, event))
+        self.events += 1
+        fc.observe_before(state)  # the state before the next event (FactCollector.apply's order)
+
+    def fold(self, events: Sequence[Event]) -> None:
+        """Apply a stored race's effective log, event by event (errors name the race)."""
+        state: RaceState | None = None
+        for ev in events:
+            try:
+                state = apply(state, ev, atomic=False)
+            except HeatlogError as err:
+                raise err.located(race=self.race) from None
+            self(state, ev)
+
+    def facts(self) -> RaceFacts:
+        return self.collector.result()
+
+    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """The race's rows of each table (tuples in :data:`COLUMNS` order)."""
+        facts = self.collector.result()
+        state = self.collector.state
+        assert state is not None and self.first is not None
+        first = self.first
+        stats = race_stats(facts)
+        legends = {c["name"] for c in first.get("cars", []) if c.get("legend")}
+        legends_opts: dict[str, Any] = first["legends"] if isinstance(first.get("legends"), dict) else {}
+        garage: dict[str, Any] = first["garage"] if isinstance(first.get("garage"), dict) else {}
+        conditions = state.conditions
+        race_row = {
+            **{k: v for k, v in stats.to_dict().items() if k != "cars"},
+            "track_name": facts.track_name,
+            "seed": first.get("seed"),
+            "variant": first.get("variant"),
+            "cars": len(first.get("cars", [])),
+            "legends": len(legends),
+            "pro": legends_opts.get("pro", 0) if legends else None,
+            "aggressive": legends_opts.get("aggressive", False) if legends else None,
+            "modules": " ".join(first.get("modules", [])),
+            "garage_upgrades": garage.get("upgrades"),
+            "garage_draft": garage.get("draft"),
+            "weather": state.weather_tile if conditions is not None else None,
+            "road_conditions": " ".join(conditions.tokens) if conditions is not None else None,
+            "winner": facts.cars[0].name if facts.over and facts.cars else None,
+            "events": self.events,
+            "bots": ",".join(self.bots.get(c["name"], "") for c in first.get("cars", []) if c["name"] not in legends)
+            or None,
+            **self.extra,
+            "race": self.race,
+        }
+        grid = {name: i for i, name in enumerate(self.grid, start=1)}
+        car_rows = []
+        for c in stats.cars:
+            car = state.cars[c.car]
+            row = {"race": self.race, "track": facts.track, **flat_row(c.to_dict())}
+            row.update(
+                bot=self.bots.get(c.car, "Legend" if car.legend else None),
+                legend=bool(car.legend),
+                grid=grid.get(c.car),
+                heat_left=None if car.legend else car.engine,
+            )
+            car_rows.append(tuple(row.get(k) for k in CAR_COLUMNS))
+        return {
+            "races": [tuple(race_row.get(k) for k in RACE_COLUMNS)],
+            "car_races": car_rows,
+            "turns": [_TURN_ROW(t) for t in facts.turns],
+            "decisions": self.decisions,
+        }
+
+
+def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
+    get = ev.get
+    main = 1 + ("v" in ev) + ("car" in ev)  # the fields with a column of their own, to tell if any is left
+    cards = get("cards")
+    card_text: str | None = None
+    if cards is not None:
+        main += 1
+        if type(cards) is list:
+            card_text = " ".join(map(str, cards))
+    else:
+        card = get("card")
+        if card is not None:
+            main += 1
+            card_text = str(card)
+    gear = get("gear")
+    taken = get("taken")
+    count = get("count")
+    main += (gear is not None) + (taken is not None) + (count is not None)
+    detail = None
+    if len(ev) > main:
+        rest = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
+        detail = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+    return (
+        race,
+        index,
+        round_,
+        get("car"),
+        get("type"),
+        gear if type(gear) is int else None,
+        card_text,
+        taken if type(taken) is bool else None,
+        count if type(count) is int else None,
+        detail,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------- Parquet
+
+
+def schema(table: str) -> pa.Schema:
+    import pyarrow as pa
+
+    kinds = {"int64": pa.int64(), "string": pa.string(), "bool": pa.bool_(), "float64": pa.float64()}
+    return pa.schema([(name, kinds[kind]) for name, kind in COLUMNS[table].items()])
+
+
+def parquet_bytes(table: str, rows: list[tuple[Any, ...]], metadata: Mapping[str, str]) -> bytes:
+    """``rows`` of ``table`` as the bytes of one Parquet file (zstd, dictionary encoding, one row group, the
+    schema of :data:`COLUMNS`, ``metadata`` as key-value metadata): a pure function of its arguments."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = list(COLUMNS[table])
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+    sch = schema(table).with_metadata({k.encode(): v.encode() for k, v in metadata.items()})
+    arrow = pa.Table.from_arrays([pa.array(col, type=sch.field(i).type) for i, col in enumerate(columns)], schema=sch)
+    buf = io.BytesIO()
+    pq.write_table(
+        arrow,
+        buf,
+        compression="zstd",
+        compression_level=3,
+        use_dictionary=True,
+        row_group_size=max(1, len(rows)),
+        write_statistics=True,
+    )
+    return buf.getvalue()
+
+
+class Batch:
+    """The rows of a batch of races, table by table: :meth:`add` each race as it ends (its state is let go),
+    then :meth:`files`."""
+
+    __slots__ = ("races", "rows")
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self.races = 0
+
+    def add(self, race: RaceRows) -> None:
+        for table, rows in race.rows().items():
+            self.rows[table].extend(rows)
+        self.races += 1
+
+    def files(self, metadata: Mapping[str, str]) -> dict[str, bytes]:
+        """The Parquet bytes of each table (rows in the order the races were added)."""
+        return {t: parquet_bytes(t, self.rows[t], metadata) for t in TABLES}
+
+
+__all__ = [
+    "CAR_COLUMNS",
+    "COLUMNS",
+    "DECISION_COLUMNS",
+    "RACE_COLUMNS",
+    "TABLES",
+    "TURN_TYPES",
+    "Batch",
+    "RaceRows",
+    "parquet_bytes",
+    "schema",
+]
