@@ -174,10 +174,12 @@ def _export_parquet(
 ) -> None:
     from ..engine.errors import MalformedInput
     from ..study.export import export_parquet
+    from ..study.tables import require_pyarrow
     from ..views import counted
 
     if output is not None or anchor or force:
         raise MalformedInput("--parquet writes a directory of tables: without --output, --anchor or --force")
+    require_pyarrow()
     with open_log(db) as log:
         ids = [log.resolve(race)] if race is not None else None
         total = len(ids) if ids is not None else len(log.store.races())

@@ -68,7 +68,9 @@ def run(
     from ..engine.errors import MalformedInput
     from ..study.corpus import create
     from ..study.spec import SPEC_FILE, StudySpec
+    from ..study.tables import require_pyarrow
 
+    require_pyarrow()
     grid: dict[str, Any] = {}
     for key, value in (("tracks", track), ("cars", cars), ("bots", bots)):
         if value:
@@ -125,7 +127,9 @@ def extend(
     from ..engine.errors import MalformedInput
     from ..study.corpus import extend as extend_corpus
     from ..study.spec import StudySpec
+    from ..study.tables import require_pyarrow
 
+    require_pyarrow()
     spec = StudySpec.read(directory)
     grid = spec.first_seed is not None
     if (seeds is None) == (races is None):
@@ -172,7 +176,9 @@ def info(directory: DirArg, as_json: JsonOpt = False) -> None:
     from rich.table import Table
 
     from ..study.corpus import info as corpus_info
+    from ..study.tables import require_pyarrow
 
+    require_pyarrow()
     data = corpus_info(directory)
     if as_json:
         typer.echo(json.dumps(data, indent=1, ensure_ascii=False))

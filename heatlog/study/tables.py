@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine import RaceState, apply
-from ..engine.errors import HeatlogError
+from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
 from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
 from ..stats.summary import CarStats, Tally, flat_row, race_stats
@@ -287,6 +287,14 @@ def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, .
 # ---------------------------------------------------------------------------------------------------- Parquet
 
 
+def require_pyarrow() -> None:
+    """Parquet needs pyarrow, the study extra: said as a user error before anything is made."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise MalformedInput("Parquet needs pyarrow: pip install 'heatlog[study]'") from None
+
+
 def schema(table: str) -> pa.Schema:
     import pyarrow as pa
 
@@ -347,5 +355,6 @@ __all__ = [
     "Batch",
     "RaceRows",
     "parquet_bytes",
+    "require_pyarrow",
     "schema",
 ]

@@ -1,0 +1,234 @@
+"""Corpus studies (issue 31): ``python bench/bench_study.py [--races 400] [--big-corpus DIR] [--big 100000]``
+
+Same-run figures, 4-car USA races with four heuristic bots unless said otherwise:
+
+1. **per core**: races per CPU second of a corpus written with one worker (simulated, facts and rows collected,
+   Parquet written to disk) against the simulator alone in memory (``simulate_race``), seeds alternated in
+   rounds so that both see the same machine (goal ≥ 0.8×);
+2. **2 workers vs 1**: wall time of the same corpus with a process pool of 2 against 1 worker (goal ≥ 1.7×);
+3. **Dask vs the pool**: a local Dask cluster of 2 worker processes against the process pool of 2 (≥ 0.9×);
+4. **a query over the turns of 100,000 races** (the corpus of docs/study.md: 8 tracks × base/weather × 6,250
+   seeds; made once under ``--big-corpus`` and reused, which takes a while the first time) (goal < 1 s);
+5. **size on disk per race**: the corpus's Parquet files against the same races' ``heatlog export`` JSONL.
+
+The figures of docs/study.md and docs/performance.md come from this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python bench/bench_study.py` from a checkout works without installing
+    sys.path.insert(0, str(ROOT))
+
+from heatlog import rules_version  # noqa: E402
+from heatlog.analysis.executors import InlineExecutor, local_executor  # noqa: E402
+from heatlog.simulate import simulate_race  # noqa: E402
+from heatlog.study import corpus  # noqa: E402
+from heatlog.study.spec import StudySpec  # noqa: E402
+
+BIG_SPEC = {
+    "tracks": ["usa", "great-britain", "france", "italy", "japan", "mexico", "spain", "netherlands"],
+    "cars": [4],
+    "bots": ["heuristic"],
+    "modules": [{"name": "base"}, {"name": "weather", "weather": True}],
+    "seeds": {"first": 1, "count": 6250},
+    "batch": 250,
+}
+
+
+def spec(races: int, batch: int, first: int = 1) -> StudySpec:
+    return StudySpec.from_dict(
+        {"tracks": ["usa"], "cars": [4], "seeds": {"first": first, "count": races}, "batch": batch},
+        rules=rules_version(),
+    )
+
+
+def make(directory: Path, s: StudySpec, executor: Any, window: int = 5) -> float:
+    """Wall seconds to write the corpus of ``s`` under ``directory`` (made afresh)."""
+    shutil.rmtree(directory, ignore_errors=True)
+    corpus.create(directory, s)
+    t0 = time.perf_counter()
+    result = corpus.run(directory, s, executor, window=window)
+    assert not result.partial and result.written == s.total
+    return time.perf_counter() - t0
+
+
+def per_core(races: int, rounds: int, scratch: Path) -> dict[str, float]:
+    """CPU seconds of this process for ``races`` races, simulator alone vs corpus, alternated ``rounds`` times."""
+    for seed in range(10_000, 10_020):  # warm the heuristic's caches for both (per track, pure values)
+        simulate_race(None, track="usa", cars=4, seed=seed)
+    sim: list[float] = []
+    cor: list[float] = []
+    for r in range(rounds):
+        first = 1 + r * races
+        c0 = time.process_time()
+        for seed in range(first, first + races):
+            simulate_race(None, track="usa", cars=4, seed=seed, bots="heuristic")
+        sim.append(time.process_time() - c0)
+        c0 = time.process_time()
+        make(scratch / "core", spec(races, races, first), InlineExecutor())
+        cor.append(time.process_time() - c0)
+    return {
+        "sim_rps": races / statistics.median(sim),
+        "corpus_rps": races / statistics.median(cor),
+        "ratio_median": statistics.median(s / c for s, c in zip(sim, cor, strict=True)),
+        "ratio_total": sum(sim) / sum(cor),
+    }
+
+
+def scaling(races: int, batch: int, scratch: Path, dask: bool) -> dict[str, float]:
+    s = spec(races, batch)
+    out: dict[str, float] = {}
+    out["one"] = make(scratch / "one", s, InlineExecutor())
+    with local_executor(2) as ex:
+        make(scratch / "warm", spec(4, 2, 99_000), ex)  # the pool's processes started and warm
+        out["two"] = make(scratch / "two", s, ex)
+    same = all(
+        (scratch / "one" / t / n).read_bytes() == (scratch / "two" / t / n).read_bytes()
+        for t in corpus.TABLES
+        for n in os.listdir(scratch / "one" / t)
+    )
+    out["same_bytes"] = float(same)
+    if dask:
+        import distributed
+
+        from heatlog.analysis.executors import dask_executor
+
+        with (
+            distributed.LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+            ) as cluster,
+            dask_executor(cluster.scheduler_address) as ex,
+        ):
+            make(scratch / "warm", spec(4, 2, 99_000), ex)
+            out["dask"] = make(scratch / "dask", s, ex)
+        out["dask_same_bytes"] = float(
+            all(
+                (scratch / "one" / t / n).read_bytes() == (scratch / "dask" / t / n).read_bytes()
+                for t in corpus.TABLES
+                for n in os.listdir(scratch / "one" / t)
+            )
+        )
+    return out
+
+
+QUERIES = {
+    "mean speed per gear, every turn": "select gear, avg(speed), count(*) from turns group by gear order by gear",
+    "Heat paid at corners per track and round": (
+        "select r.track, t.round, avg(t.heat_corners) from turns t join races r using (race) "
+        "group by r.track, t.round order by 1, 2"
+    ),
+}
+
+
+def big_query(directory: Path, workers: int) -> dict[str, Any]:
+    from heatlog.study.query import connect
+
+    s = StudySpec.from_dict(BIG_SPEC, rules=rules_version())
+    corpus.create(directory, s)
+    t0 = time.perf_counter()
+    with local_executor(workers) as ex:
+        result = corpus.run(directory, s, ex, window=2 * workers + 1)
+    made = time.perf_counter() - t0 if result.written else None
+    out: dict[str, Any] = {"races": s.total, "made_seconds": made}
+    con = connect(directory)
+    out["turn_rows"] = con.execute("select count(*) from turns").fetchone()[0]
+    con.close()
+    for label, sql in QUERIES.items():
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            con = connect(directory)  # the views made afresh each time: part of a query's cost
+            con.execute(sql).fetchall()
+            con.close()
+            times.append(time.perf_counter() - t0)
+        out[label] = statistics.median(times)
+    sizes = corpus.info(directory)["bytes"]
+    out["bytes_per_race"] = sum(sizes.values()) / s.total
+    return out
+
+
+def jsonl_per_race(races: int, scratch: Path) -> float:
+    """Bytes per race of ``heatlog export`` (JSON Lines) of the same races (4-car USA, seeds 1…)."""
+    from heatlog.racelog import RaceLog
+
+    db = scratch / "jsonl.db"
+    total = 0
+    with RaceLog(db) as log:
+        for seed in range(1, races + 1):
+            rid, _, _ = simulate_race(log, track="usa", cars=4, seed=seed)
+            assert rid is not None
+            total += len(log.store.export_jsonl(rid).encode())
+    return total / races
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--races", type=int, default=200, help="races per round of the per-core comparison")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--scale-races", type=int, default=1000, help="races of the 1 vs 2 workers corpus")
+    parser.add_argument("--scale-batch", type=int, default=125)
+    parser.add_argument("--big-corpus", type=Path, default=None, help="where the 100,000-race corpus is kept")
+    parser.add_argument("--no-dask", action="store_true")
+    args = parser.parse_args()
+    from _common import machine
+
+    print(f"# bench_study: {machine()}")
+    with tempfile.TemporaryDirectory(prefix="heatlog-bench-study-") as tmp:
+        scratch = Path(tmp)
+        core = per_core(args.races, args.rounds, scratch)
+        print(
+            f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s: "
+            f"{core['ratio_median']:.2f}x (median of {args.rounds} rounds; {core['ratio_total']:.2f}x over all)"
+        )
+        scale = scaling(args.scale_races, args.scale_batch, scratch, not args.no_dask)
+        print(
+            f"{args.scale_races} races in batches of {args.scale_batch}: 1 worker {scale['one']:.1f} s, "
+            f"2 workers {scale['two']:.1f} s: {scale['one'] / scale['two']:.2f}x (same bytes: "
+            f"{bool(scale['same_bytes'])})"
+        )
+        if "dask" in scale:
+            print(
+                f"  local Dask cluster of 2: {scale['dask']:.1f} s: {scale['two'] / scale['dask']:.2f}x the process "
+                f"pool (same bytes: {bool(scale['dask_same_bytes'])})"
+            )
+        jsonl = jsonl_per_race(100, scratch)
+        small = corpus.info(scratch / "one")
+        print(
+            f"size per race (4-car USA): Parquet {small['bytes_per_race']:,.0f} bytes "
+            f"(batches of {args.scale_batch}), JSONL export {jsonl:,.0f} bytes: {jsonl / small['bytes_per_race']:.0f}x "
+            "smaller"
+        )
+        rate = core["corpus_rps"]
+        scale2 = scale["one"] / scale["two"] / 2
+        hours = 10_000_000 / (rate * 16 * scale2) / 3600
+        print(
+            f"10 million races on 16 cores at {rate:.0f} races/s per core and the measured 2-worker efficiency "
+            f"({scale2:.0%}): {hours:.1f} h"
+        )
+    if args.big_corpus is not None:
+        big = big_query(args.big_corpus, 2)
+        if big["made_seconds"]:
+            print(f"big corpus: {big['races']:,} races made in {big['made_seconds']:.0f} s (2 workers)")
+        print(
+            f"big corpus: {big['races']:,} races, {big['turn_rows']:,} turns, {big['bytes_per_race']:,.0f} bytes "
+            "per race"
+        )
+        for label in QUERIES:
+            print(f"  query '{label}': {big[label]:.3f} s (median of 5, views made each time)")
+        print(json.dumps({k: v for k, v in big.items()}, default=str))
+
+
+if __name__ == "__main__":
+    main()
