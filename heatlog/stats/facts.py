@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from ..engine import HeatlogError, MalformedInput, RaceState, Step, Turn, apply, slipstream_status, waiting_for
+from ..engine import HeatlogError, MalformedInput, RaceState, Step, Turn, apply, waiting_for
 from ..engine.cards import STRESS
+from ..engine.decide import slipstream_open
 
 Event = dict[str, Any]
 
@@ -228,7 +229,7 @@ class FactCollector:
         assert state is not None
         w = waiting_for(state)
         if w.flipping is None and w.step in (Step.REACT, Step.SLIPSTREAM):
-            self._offered[id(turn)] = slipstream_status(state, state.cars[turn.car])[0]
+            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])  # (slipstream_status's bool)
 
     def observe_after(self, state: RaceState) -> None:
         if state.turns is not self._round_list:
