@@ -43,7 +43,7 @@ BIG_SPEC = {
     "bots": ["heuristic"],
     "modules": [{"name": "base"}, {"name": "weather", "weather": True}],
     "seeds": {"first": 1, "count": 6250},
-    "batch": 250,
+    "batch": 1000,
 }
 
 
@@ -132,16 +132,55 @@ QUERIES = {
 }
 
 
-def big_query(directory: Path, workers: int) -> dict[str, Any]:
+def replicate(source: Path, directory: Path, races: int, batch: int = 1000) -> int:
+    """A query corpus of at least ``races`` races made from ``source``'s batches, copied with their race ids
+    shifted, in files of ``batch`` races (the same rows, columns, files and compression as a corpus of that size
+    made with that batch): the quick way to time a query over 100,000 races where simulating them would take
+    hours. Returns the races it holds."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from heatlog.study.tables import PARQUET_OPTIONS
+
+    shutil.rmtree(directory, ignore_errors=True)
+    held = pq.read_table(source / "races").num_rows
+    copies = -(-races // held)
+    for table in corpus.TABLES:
+        (directory / table).mkdir(parents=True)
+        files = corpus.table_files(source, table)
+        per = max(1, batch * len(files) // held)  # source files per output file
+        n = 0
+        for c in range(copies):
+            for k in range(0, len(files), per):
+                t = pa.concat_tables([pq.read_table(p) for p in files[k : k + per]])
+                t = t.set_column(0, "race", pc.add(t["race"], c * held))
+                out = directory / table / corpus.batch_name(n)
+                pq.write_table(t, out, row_group_size=max(1, t.num_rows), **PARQUET_OPTIONS)
+                n += 1
+    return held * copies
+
+
+def big_query(directory: Path, workers: int, source: Path | None) -> dict[str, Any]:
+    """The queries timed over ``directory``: the corpus of BIG_SPEC made there (resumable) or, with ``source``,
+    :func:`replicate`'s copy of ``source`` up to 100,000 races."""
     from heatlog.study.query import connect
 
-    s = StudySpec.from_dict(BIG_SPEC, rules=rules_version())
-    corpus.create(directory, s)
-    t0 = time.perf_counter()
-    with local_executor(workers) as ex:
-        result = corpus.run(directory, s, ex, window=2 * workers + 1)
-    made = time.perf_counter() - t0 if result.written else None
-    out: dict[str, Any] = {"races": s.total, "made_seconds": made}
+    out: dict[str, Any] = {"made_seconds": None}
+    if source is not None:
+        t0 = time.perf_counter()
+        out["races"] = replicate(source, directory, 100_000)
+        out["replicated_from"] = str(source)
+        out["made_seconds"] = time.perf_counter() - t0
+    else:
+        s = StudySpec.from_dict(BIG_SPEC, rules=rules_version())
+        corpus.create(directory, s)
+        t0 = time.perf_counter()
+        with local_executor(workers) as ex:
+            result = corpus.run(directory, s, ex, window=2 * workers + 1)
+        if result.written:
+            out["made_seconds"] = time.perf_counter() - t0
+        out["races"] = s.total
     con = connect(directory)
     out["turn_rows"] = con.execute("select count(*) from turns").fetchone()[0]
     con.close()
@@ -154,8 +193,8 @@ def big_query(directory: Path, workers: int) -> dict[str, Any]:
             con.close()
             times.append(time.perf_counter() - t0)
         out[label] = statistics.median(times)
-    sizes = corpus.info(directory)["bytes"]
-    out["bytes_per_race"] = sum(sizes.values()) / s.total
+    size = sum(p.stat().st_size for t in corpus.TABLES for p in corpus.table_files(directory, t))
+    out["bytes_per_race"] = size / out["races"]
     return out
 
 
@@ -173,61 +212,71 @@ def jsonl_per_race(races: int, scratch: Path) -> float:
     return total / races
 
 
+def small(args: argparse.Namespace, scratch: Path) -> None:
+    """Per core, 1 vs 2 workers, Dask vs the pool, size per race, and 10 million races on 16 cores."""
+    import pyarrow.parquet  # noqa: F401  (imported once per process in a real run: not timed)
+
+    core = per_core(args.races, args.rounds, scratch)
+    print(
+        f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s: "
+        f"{core['ratio_median']:.2f}x (median of {args.rounds} rounds; {core['ratio_total']:.2f}x over all)"
+    )
+    scale = scaling(args.scale_races, args.scale_batch, scratch, not args.no_dask)
+    print(
+        f"{args.scale_races} races in batches of {args.scale_batch}: 1 worker {scale['one']:.1f} s, "
+        f"2 workers {scale['two']:.1f} s: {scale['one'] / scale['two']:.2f}x (same bytes: {bool(scale['same_bytes'])})"
+    )
+    if "dask" in scale:
+        print(
+            f"  local Dask cluster of 2: {scale['dask']:.1f} s: {scale['two'] / scale['dask']:.2f}x the process "
+            f"pool (same bytes: {bool(scale['dask_same_bytes'])})"
+        )
+    jsonl = jsonl_per_race(100, scratch)
+    parquet = corpus.info(scratch / "one")["bytes_per_race"]
+    print(
+        f"size per race (4-car USA): Parquet {parquet:,.0f} bytes (batches of {args.scale_batch}), "
+        f"JSONL export {jsonl:,.0f} bytes: {jsonl / parquet:.0f}x smaller"
+    )
+    rate = core["corpus_rps"]
+    efficiency = scale["one"] / scale["two"] / 2
+    hours = 10_000_000 / (rate * 16 * efficiency) / 3600
+    print(
+        f"10 million races on 16 cores at {rate:.0f} races/s per core and the measured 2-worker efficiency "
+        f"({efficiency:.0%}): {hours:.1f} h"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--races", type=int, default=200, help="races per round of the per-core comparison")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--scale-races", type=int, default=1000, help="races of the 1 vs 2 workers corpus")
     parser.add_argument("--scale-batch", type=int, default=125)
-    parser.add_argument("--big-corpus", type=Path, default=None, help="where the 100,000-race corpus is kept")
     parser.add_argument("--no-dask", action="store_true")
+    parser.add_argument("--big-corpus", type=Path, default=None, help="where the 100,000-race corpus is kept")
+    parser.add_argument(
+        "--replicate", type=Path, default=None, help="make --big-corpus from this corpus's batches, copied"
+    )
+    parser.add_argument("--only-query", action="store_true", help="only the query over --big-corpus")
     args = parser.parse_args()
     from _common import machine
 
     print(f"# bench_study: {machine()}")
-    with tempfile.TemporaryDirectory(prefix="heatlog-bench-study-") as tmp:
-        scratch = Path(tmp)
-        core = per_core(args.races, args.rounds, scratch)
-        print(
-            f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s: "
-            f"{core['ratio_median']:.2f}x (median of {args.rounds} rounds; {core['ratio_total']:.2f}x over all)"
-        )
-        scale = scaling(args.scale_races, args.scale_batch, scratch, not args.no_dask)
-        print(
-            f"{args.scale_races} races in batches of {args.scale_batch}: 1 worker {scale['one']:.1f} s, "
-            f"2 workers {scale['two']:.1f} s: {scale['one'] / scale['two']:.2f}x (same bytes: "
-            f"{bool(scale['same_bytes'])})"
-        )
-        if "dask" in scale:
-            print(
-                f"  local Dask cluster of 2: {scale['dask']:.1f} s: {scale['two'] / scale['dask']:.2f}x the process "
-                f"pool (same bytes: {bool(scale['dask_same_bytes'])})"
-            )
-        jsonl = jsonl_per_race(100, scratch)
-        small = corpus.info(scratch / "one")
-        print(
-            f"size per race (4-car USA): Parquet {small['bytes_per_race']:,.0f} bytes "
-            f"(batches of {args.scale_batch}), JSONL export {jsonl:,.0f} bytes: {jsonl / small['bytes_per_race']:.0f}x "
-            "smaller"
-        )
-        rate = core["corpus_rps"]
-        scale2 = scale["one"] / scale["two"] / 2
-        hours = 10_000_000 / (rate * 16 * scale2) / 3600
-        print(
-            f"10 million races on 16 cores at {rate:.0f} races/s per core and the measured 2-worker efficiency "
-            f"({scale2:.0%}): {hours:.1f} h"
-        )
+    if not args.only_query:
+        with tempfile.TemporaryDirectory(prefix="heatlog-bench-study-") as tmp:
+            small(args, Path(tmp))
     if args.big_corpus is not None:
-        big = big_query(args.big_corpus, 2)
+        big = big_query(args.big_corpus, 2, args.replicate)
+        how = f"replicated from {args.replicate}" if args.replicate else "simulated (2 workers)"
         if big["made_seconds"]:
-            print(f"big corpus: {big['races']:,} races made in {big['made_seconds']:.0f} s (2 workers)")
+            print(f"big corpus: {big['races']:,} races {how} in {big['made_seconds']:.0f} s")
         print(
             f"big corpus: {big['races']:,} races, {big['turn_rows']:,} turns, {big['bytes_per_race']:,.0f} bytes "
             "per race"
         )
         for label in QUERIES:
             print(f"  query '{label}': {big[label]:.3f} s (median of 5, views made each time)")
-        print(json.dumps({k: v for k, v in big.items()}, default=str))
+        print(json.dumps(big, default=str))
 
 
 if __name__ == "__main__":

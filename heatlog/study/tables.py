@@ -287,6 +287,15 @@ def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, .
 # ---------------------------------------------------------------------------------------------------- Parquet
 
 
+#: How every table file is written (besides one row group per file).
+PARQUET_OPTIONS: dict[str, Any] = {
+    "compression": "zstd",
+    "compression_level": 3,
+    "use_dictionary": True,
+    "write_statistics": True,
+}
+
+
 def require_pyarrow() -> None:
     """Parquet needs pyarrow, the study extra: said as a user error before anything is made."""
     try:
@@ -313,15 +322,7 @@ def parquet_bytes(table: str, rows: list[tuple[Any, ...]], metadata: Mapping[str
     sch = schema(table).with_metadata({k.encode(): v.encode() for k, v in metadata.items()})
     arrow = pa.Table.from_arrays([pa.array(col, type=sch.field(i).type) for i, col in enumerate(columns)], schema=sch)
     buf = io.BytesIO()
-    pq.write_table(
-        arrow,
-        buf,
-        compression="zstd",
-        compression_level=3,
-        use_dictionary=True,
-        row_group_size=max(1, len(rows)),
-        write_statistics=True,
-    )
+    pq.write_table(arrow, buf, row_group_size=max(1, len(rows)), **PARQUET_OPTIONS)
     return buf.getvalue()
 
 
@@ -349,6 +350,7 @@ __all__ = [
     "CAR_COLUMNS",
     "COLUMNS",
     "DECISION_COLUMNS",
+    "PARQUET_OPTIONS",
     "RACE_COLUMNS",
     "TABLES",
     "TURN_TYPES",
