@@ -70,15 +70,21 @@ def per_core(races: int, rounds: int, scratch: Path) -> dict[str, float]:
         simulate_race(None, track="usa", cars=4, seed=seed)
     sim: list[float] = []
     cor: list[float] = []
-    for r in range(rounds):
-        first = 1 + r * races
+    def simulator(first: int) -> None:
         c0 = time.process_time()
         for seed in range(first, first + races):
             simulate_race(None, track="usa", cars=4, seed=seed, bots="heuristic")
         sim.append(time.process_time() - c0)
+
+    def study(first: int) -> None:
         c0 = time.process_time()
         make(scratch / "core", spec(races, races, first), InlineExecutor())
         cor.append(time.process_time() - c0)
+
+    for r in range(rounds):  # the same seeds for both, each first in every other round (warm caches help the second)
+        first = 1 + r * races
+        for side in (simulator, study) if r % 2 == 0 else (study, simulator):
+            side(first)
     return {
         "sim_rps": races / statistics.median(sim),
         "corpus_rps": races / statistics.median(cor),
