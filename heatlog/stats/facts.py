@@ -224,8 +224,6 @@ class FactCollector:
         turn = state.turn if state is not None else None
         if turn is None or turn.slipstream is not None:
             return
-        if turn.flipping is not None or turn.sub not in (Step.REACT, Step.SLIPSTREAM):
-            return  # (waiting_for's step is the turn's own there: not asked at every event of a fold)
         assert state is not None
         w = waiting_for(state)
         if w.flipping is None and w.step in (Step.REACT, Step.SLIPSTREAM):
