@@ -162,6 +162,7 @@ def create(directory: Path, spec: StudySpec) -> None:
     path = directory / SPEC_FILE
     if path.exists():
         old = StudySpec.read(directory)
+        check_rules(old)  # (a corpus of other rules is never resumed, whatever the spec)
         if old.to_dict() != spec.to_dict():
             why = "more seeds or races: `heatlog study extend`" if old.same_study(spec) else "another study"
             raise MalformedInput(f"{directory} holds a corpus of another spec ({why}; or choose another --out)")
