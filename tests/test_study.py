@@ -190,6 +190,14 @@ def test_a_corpus_of_other_rules_is_not_resumed_or_extended(tmp_path: Path) -> N
         corpus.play_batch(spec.text(), 0)  # a cluster worker of another heatlog refuses the batch
 
 
+def test_a_worker_of_another_heatlog_refuses_the_batch() -> None:
+    """Same rules, other bots or simulator (or pyarrow): the bytes would differ, so the worker says so."""
+    spec = spec_of({"seeds": {"first": 1, "count": 1}})
+    with pytest.raises(HeatlogError, match="a worker's heatlog .* is not this one's"):
+        corpus.play_batch(spec.text(), 0, "0123456789abcdef pyarrow 0.0")
+    assert corpus.play_batch(spec.text(), 0, corpus.code_fingerprint()).stop == 1
+
+
 @pytest.mark.parametrize(
     ("doc", "words"),
     [

@@ -67,15 +67,42 @@ def batch_range(spec: StudySpec, index: int) -> tuple[int, int]:
     return index * spec.batch, min((index + 1) * spec.batch, spec.total)
 
 
-def play_batch(spec_text: str, index: int) -> BatchFiles:
+_CODE: list[str] = []  # this process's code_fingerprint(), once worked out
+
+
+def code_fingerprint() -> str:
+    """A digest of heatlog's sources and data (the bots, the simulator, the rules, the tables) and the pyarrow
+    version: everything a batch's bytes depend on besides the spec. The rules fingerprint in the spec says which
+    rules a corpus follows; this says which heatlog plays it, and a run's workers must all have this one."""
+    if not _CODE:
+        import hashlib
+
+        import pyarrow
+
+        root = Path(__file__).resolve().parents[1]
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts and path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE.append(f"{digest.hexdigest()[:16]} pyarrow {pyarrow.__version__}")
+    return _CODE[0]
+
+
+def play_batch(spec_text: str, index: int, code: str | None = None) -> BatchFiles:
     """A worker's task: play batch ``index`` of the spec and return its tables as Parquet bytes. Refused when
-    the worker's rules are not the spec's (a cluster worker running another heatlog)."""
+    the worker's rules are not the spec's, or its heatlog is not the one of the run (``code``: the caller's
+    :func:`code_fingerprint`): a cluster worker running another heatlog would write other bytes."""
     from ..simulate import default_cars, simulate_race
 
     spec = _spec_of(spec_text)
     mine = rules_version()
     if mine != spec.rules:
         raise MalformedInput(f"a worker's rules ({mine}) are not the corpus's ({spec.rules}): install the same heatlog")
+    if code is not None and code != code_fingerprint():
+        raise MalformedInput(
+            f"a worker's heatlog ({code_fingerprint()}) is not this one's ({code}): install the same heatlog and "
+            "pyarrow on every worker"
+        )
     configs = spec.configs()
     start, stop = batch_range(spec, index)
     batch = Batch()
@@ -226,11 +253,12 @@ def run(
     before = sum(batch_range(spec, k)[1] - batch_range(spec, k)[0] for k in done)
     result = RunResult(spec.total, before)
     text = spec.text()
+    code = code_fingerprint()
     futures: dict[Future[BatchFiles], int] = {}
     pending_iter: Iterator[int] = iter(todo)
     try:
         for k in pending_iter:
-            futures[executor.submit(play_batch, text, k)] = k
+            futures[executor.submit(play_batch, text, k, code)] = k
             if len(futures) >= window:
                 break
         pending = set(futures)
@@ -248,7 +276,7 @@ def run(
                     raise KeyboardInterrupt
                 nxt = next(pending_iter, None)
                 if nxt is not None:
-                    new = executor.submit(play_batch, text, nxt)
+                    new = executor.submit(play_batch, text, nxt, code)
                     futures[new] = nxt
                     pending.add(new)
     except KeyboardInterrupt:
@@ -291,6 +319,7 @@ __all__ = [
     "RunResult",
     "batch_name",
     "batch_range",
+    "code_fingerprint",
     "create",
     "done_batches",
     "extend",
