@@ -278,6 +278,7 @@ class StudySpec:
         """Every configuration's set-up is one the door takes (built once each, nothing played)."""
         from ..races import legend_cars, race_started_event
         from ..simulate import bot_names, default_cars
+        from ..validation import validate_event
 
         for c in self.configs():
             where = f"track {c.track}, {c.cars} cars, bots {c.bots}, modules {c.option!r}"
@@ -289,18 +290,20 @@ class StudySpec:
                 if not kw["legends"] and c.cars < 2:
                     raise MalformedInput("a race without Legends has 2 to 6 cars")
                 bot_names(kw["bots"], [r["name"] for r in roster])
-                race_started_event(
-                    track=c.track,
-                    cars=roster,
-                    laps=c.laps,
-                    mode="open",
-                    variant=kw["variant"],
-                    legends=legend_cars(kw["legends"], [r["colour"] for r in roster]) if kw["legends"] else None,
-                    pro=kw["pro"],
-                    aggressive=kw["aggressive"],
-                    weather=kw["weather"],
-                    garage=kw["garage"],
-                )
+                validate_event(
+                    race_started_event(
+                        track=c.track,
+                        cars=roster,
+                        laps=c.laps,
+                        mode="open",
+                        variant=kw["variant"],
+                        legends=legend_cars(kw["legends"], [r["colour"] for r in roster]) if kw["legends"] else None,
+                        pro=kw["pro"],
+                        aggressive=kw["aggressive"],
+                        weather=kw["weather"],
+                        garage=kw["garage"],
+                    )
+                )  # the door's schema check of the set-up, as simulate_race does with a log
             except HeatlogError as err:
                 raise _fail(where, err.message) from None
 
