@@ -33,8 +33,11 @@ from typing import Any
 from ..bots import Options, get_bot
 from ..collector import collector_paused
 from ..engine import HeatlogError, MalformedInput, RaceState
-from ..engine.game import GO_ON, apply_decision, apply_event, play_out
+from ..engine.decide import playable_sets
+from ..engine.errors import IllegalEvent
+from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out
 from ..engine.state import expand
+from ..engine.steps import GEARS, PLAY
 from .infoset import InfoSet
 
 Event = dict[str, Any]
@@ -89,11 +92,44 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         cards = sorted(expand(deck if deck is not None else car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev = {**ev, "order": cards}
+    if kind == "cards_played" and world.phase == "race" and world.turn is None and world.step == GEARS:
+        lay_face_down(world, ev)
+        return
     if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
                 "cards_discarded", GO_ON):  # GO_ON: a side may leave an optional step (decision review)
         apply_decision(world, ev)
     else:
         apply_event(world, ev)
+
+
+def lay_face_down(world: RaceState, ev: Event) -> None:
+    """A car's cards played at step 2 in a world still at step 1: the other cars' gears of the round were hidden
+    from it (# 2.1, every car shifts and plays at the same time), so the world goes back to step 1 and the bots
+    choose those gears again. The cards are laid face down now (``Car.committed``) and played for the car when
+    the world reaches step 2 (:func:`committed_play`), never chosen again by its bot. Refused, as the engine
+    refuses a play, when the car's hand in this world cannot play them (# 4.1, 13.1): the world is then drawn
+    again."""
+    name = ev.get("car")
+    car = world.cars.get(name) if isinstance(name, str) else None
+    if car is None:
+        raise IllegalEvent(f"no car named {name!r}", input=ev)
+    if car.name in world.pending:
+        raise IllegalEvent(f"{car.name} plays at step 2, after choosing its gear", car=car.name, input=ev)
+    cards = canonical(ev).get("cards")
+    legal = (canonical({"cards": s})["cards"] for s in playable_sets(car, car.gear))
+    if not isinstance(cards, list) or cards not in legal:
+        raise IllegalEvent(f"{car.name}'s hand cannot play {cards} in gear {car.gear} (# 4.1)", car=car.name, input=ev)
+    car.committed = list(cards)
+
+
+def committed_play(state: RaceState, name: str) -> Event | None:
+    """The play of a car asked at step 2 whose cards were laid face down before its world reached step 2
+    (:func:`lay_face_down`, or the information set's ``committed``): a real race never asks a car that has
+    played (a gear chosen clears ``committed``), so these cards are the car's play and no bot chooses another."""
+    car = state.cars[name]
+    if car.committed is not None and state.turn is None and state.step == PLAY:
+        return {"type": "cards_played", "v": 1, "car": name, "cards": list(car.committed)}
+    return None
 
 
 class _FirstUse:
@@ -168,6 +204,9 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         choices = {name: _FirstUse(partial(gen, name, "bot")) for name in w.cars}
 
         def decide(state: RaceState, name: str, choices: Any = choices) -> Event | None:
+            laid = committed_play(state, name)  # cards laid face down before step 2 (a side's play, # 2.1)
+            if laid is not None:
+                return laid
             return drivers[name](state, name, Options(state, name), choices[name])
 
         def shuffles(name: str, gen: Any = gen) -> random.Random:
@@ -425,6 +464,8 @@ __all__ = [
     "Difference",
     "Job",
     "Outcome",
+    "committed_play",
+    "lay_face_down",
     "PlayoutResult",
     "differences",
     "make_bots",

@@ -32,7 +32,7 @@ import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import information_set
@@ -178,17 +178,11 @@ def make_runner(
 
 
 def sides_for(point: DecisionPoint, info: Any) -> list[Side]:
-    """How each legal decision is put into a sampled world: most are events applied to it; a card play at
-    step 2 (open mode) is the car's cards laid face down, revealed at its turn (the information set's
-    ``committed``, as a play at step 2 is hidden until step 3, # 2.1)."""
-    out: list[Side] = []
-    for o in point.options:
-        if o.get("type") == "cards_played":
-            committed = {**info.committed, point.car: list(o["cards"])}
-            out.append((replace(info, committed=committed), []))
-        else:
-            out.append((info, [o]))
-    return out
+    """How each legal decision is put into a sampled world: as an event applied to it. A card play at step 2 is
+    made in a world still at step 1 (the other cars' gears of the round are hidden, # 2.1): it is laid face
+    down there and played for the car when the world reaches step 2
+    (:func:`heatlog.analysis.playout.lay_face_down`), so every option's playouts play that option."""
+    return [(info, [o]) for o in point.options]
 
 
 def estimate_point(
