@@ -35,7 +35,7 @@ from ..collector import collector_paused
 from ..engine import HeatlogError, MalformedInput, RaceState
 from ..engine.decide import playable_sets
 from ..engine.errors import IllegalEvent
-from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out
+from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out, to_move
 from ..engine.state import expand
 from ..engine.steps import GEARS, PLAY
 from .infoset import InfoSet
@@ -92,7 +92,7 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         cards = sorted(expand(deck if deck is not None else car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev = {**ev, "order": cards}
-    if kind == "cards_played" and world.phase == "race" and world.turn is None and world.step == GEARS:
+    if kind == "cards_played" and world.phase == "race" and not (world.turn is None and world.step == PLAY):
         lay_face_down(world, ev)
         return
     if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
@@ -103,23 +103,29 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
 
 
 def lay_face_down(world: RaceState, ev: Event) -> None:
-    """A car's cards played at step 2 in a world still at step 1: the other cars' gears of the round were hidden
-    from it (# 2.1, every car shifts and plays at the same time), so the world goes back to step 1 and the bots
-    choose those gears again. The cards are laid face down now (``Car.committed``) and played for the car when
-    the world reaches step 2 (:func:`committed_play`), never chosen again by its bot. Refused, as the engine
-    refuses a play, when the car's hand in this world cannot play them (# 4.1, 13.1): the world is then drawn
-    again."""
+    """A car's cards played at step 2 in a world that is not at step 2. The other cars' gears of the round were
+    hidden from it (# 2.1, every car shifts and plays at the same time), so the world is back at step 1 and the
+    bots choose those gears again; or the world comes from a table-mode projection, which has no step 2 (its
+    cars reveal at step 3). The cards are laid face down (``Car.committed``): played for the car when the world
+    reaches step 2 (:func:`committed_play`), never chosen again by its bot, or revealed at its turn — at once
+    if the world waits for its reveal (the information set's ``committed`` does the same). Refused, as the
+    engine refuses a play, when the car's hand in this world cannot play them (# 4.1, 13.1): the world is then
+    drawn again."""
     name = ev.get("car")
     car = world.cars.get(name) if isinstance(name, str) else None
     if car is None:
         raise IllegalEvent(f"no car named {name!r}", input=ev)
-    if car.name in world.pending:
+    if world.turn is None and world.step == GEARS and car.name in world.pending:
         raise IllegalEvent(f"{car.name} plays at step 2, after choosing its gear", car=car.name, input=ev)
     cards = canonical(ev).get("cards")
     legal = (canonical({"cards": s})["cards"] for s in playable_sets(car, car.gear))
     if not isinstance(cards, list) or cards not in legal:
         raise IllegalEvent(f"{car.name}'s hand cannot play {cards} in gear {car.gear} (# 4.1)", car=car.name, input=ev)
-    car.committed = list(cards)
+    node = to_move(world)
+    if node.kind == "decision" and node.car == car.name and "cards_revealed" in node.kinds:
+        apply_decision(world, {"type": "cards_revealed", "v": 1, "car": car.name, "cards": list(cards)})
+    else:
+        car.committed = list(cards)
 
 
 def committed_play(state: RaceState, name: str) -> Event | None:

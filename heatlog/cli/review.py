@@ -1,6 +1,7 @@
 """Decision review: review (every decision of a car, judged by playouts over what it knew)."""
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -35,7 +36,10 @@ def review(
     seed: Annotated[int, typer.Option(help="Seed of the playouts: the same seed gives the same review.")] = 0,
     screen: Annotated[int, typer.Option(help="Playouts per legal decision in the screening.")] = 16,
     keep: Annotated[int, typer.Option(help="Best decisions of the screening played out besides the one taken.")] = 2,
-    target: Annotated[float, typer.Option(help="95 % half-width aimed at for each expected place.")] = 0.15,
+    target: Annotated[
+        float,
+        typer.Option(help="95 % half-width aimed at for each expected score, (cars − place) / (cars − 1)."),
+    ] = 0.05,
     max_playouts: Annotated[
         int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
     ] = 512,
@@ -56,8 +60,9 @@ def review(
     alternatives, and each one's expected place and win share, by playouts over what the car knew.
 
     Every legal decision is screened with a few playouts (common random numbers); the best few and the one
-    taken are played out until each expected place is known to ± TARGET (95 %). Losses against the best are
-    labelled inaccuracy, mistake or blunder (docs/analysis.md). Ctrl-C prints what was reviewed, marked partial.
+    taken are played out until each expected score (the share of the other cars beaten) is known to ± TARGET
+    (95 %). Significant losses against the best are labelled inaccuracy, mistake or blunder (docs/analysis.md).
+    Decisions not reviewed are listed with the reason. Ctrl-C prints what was reviewed, marked partial.
 
     Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
     """
@@ -105,7 +110,7 @@ def review(
             _summary(result)
             return
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
         return
     _print(result)
 
@@ -145,7 +150,7 @@ class _progress:
 
 
 def _pm(mean: float, half: float) -> str:
-    return f"{mean:.2f} ±{half:.2f}"
+    return f"{mean:.2f} ±{half:.2f}" if math.isfinite(half) else f"{mean:.2f} ±?"
 
 
 def _summary(result: "Review") -> None:
@@ -164,6 +169,8 @@ def _summary(result: "Review") -> None:
             markup=False,
             highlight=False,
         )
+        for reason, count in c.reasons().items():
+            console.print(f"  not reviewed: {counted(count, 'decision')}: {reason}", markup=False, highlight=False)
     if result.partial:
         console.print("PARTIAL: interrupted before every decision was reviewed.", markup=False)
 
@@ -177,7 +184,7 @@ def _print(result: "Review") -> None:
     s = result.settings
     console.print(
         f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
-        f"the one taken played out to ±{s.target} (95 %), at most {s.max_playouts}"
+        f"the one taken played out to ±{s.target} expected score (95 %), at most {s.max_playouts}"
         + (" — PARTIAL (interrupted)" if result.partial else ""),
         markup=False,
     )

@@ -37,7 +37,7 @@ from typing import Any
 
 from ..analysis import information_set
 from ..analysis.playout import CHUNK, playouts
-from .points import DecisionPoint, card_words, describe
+from .points import DecisionPoint, NotReviewed, card_words, describe
 
 Event = dict[str, Any]
 
@@ -48,7 +48,7 @@ class Settings:
 
     screen: int = 16  # playouts per legal decision in the screening (one chunk)
     keep: int = 2  # best decisions of the screening played out besides the one taken
-    target: float = 0.15  # 95 % half-width of each kept decision's expected place
+    target: float = 0.05  # 95 % half-width of each kept decision's expected score, (cars − place) / (cars − 1)
     batch: int = 32  # playouts per kept decision per round of the play-out, at most
     max_playouts: int = 512  # per kept decision
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
@@ -81,10 +81,10 @@ class Estimate:
             "decision": {k: v for k, v in self.decision.items() if k != "car"},
             "words": self.words,
             "playouts": self.playouts,
-            "expected_place": round(self.mean_place, 4),
-            "expected_place_95": round(self.place_half, 4),
-            "win": round(self.win, 4),
-            "win_95": round(self.win_half, 4),
+            "expected_place": finite(self.mean_place),
+            "expected_place_95": finite(self.place_half),
+            "win": finite(self.win),
+            "win_95": finite(self.win_half),
             "screen_rank": self.screen_rank,
             "played_out": self.kept,
             "dropped": self.dropped,
@@ -114,24 +114,37 @@ class PointReview:
         return self.loss - self.loss_half > 0
 
 
+def finite(x: float, digits: int = 4) -> float | None:
+    """``x`` rounded for JSON, or None where it is not a number (JSON has no Infinity or NaN)."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
 def _seed(seed: int, point: DecisionPoint, phase: str) -> int:
-    text = f"heatlog-review/{seed}/{point.car}/{point.index}/{phase}"
+    at = f"{point.index}+{len(point.prelude)}" if point.prelude else str(point.index)  # a discard after going on
+    text = f"heatlog-review/{seed}/{point.car}/{at}/{phase}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
+def mean_half(xs: Sequence[float], lo: float, hi: float) -> tuple[float, float]:
+    """The mean of ``xs`` and the 95 % half-width of it (normal approximation), the variance taken with one
+    pseudo-observation at each end of the range ``lo``–``hi``: playouts that all agree (16 wins of 16) give a
+    narrow interval, never ±0, and a single playout a finite one. The mean is the playouts' own."""
     n = len(xs)
     if n == 0:
         return math.nan, math.inf
     m = math.fsum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = math.fsum((x - m) ** 2 for x in xs) / (n - 1)
+    ys = [*xs, lo, hi]
+    my = math.fsum(ys) / len(ys)
+    var = math.fsum((y - my) ** 2 for y in ys) / (len(ys) - 1)
     return m, 1.96 * math.sqrt(var / n)
 
 
-def _win_half(p: float, n: int) -> float:
-    return 1.96 * math.sqrt(p * (1 - p) / n) if n > 0 else math.inf
+def _win_half(wins: int, n: int) -> float:
+    """95 % half-width of a win share, with one pseudo-win and one pseudo-loss (never ±0)."""
+    if n <= 0:
+        return math.inf
+    p = (wins + 1) / (n + 2)
+    return 1.96 * math.sqrt(p * (1 - p) / n)
 
 
 Side = tuple[Any, list[Event]]  # (information set, events applied to each sampled world before the bots play on)
@@ -182,7 +195,7 @@ def sides_for(point: DecisionPoint, info: Any) -> list[Side]:
     made in a world still at step 1 (the other cars' gears of the round are hidden, # 2.1): it is laid face
     down there and played for the car when the world reaches step 2
     (:func:`heatlog.analysis.playout.lay_face_down`), so every option's playouts play that option."""
-    return [(info, [o]) for o in point.options]
+    return [(info, [*point.prelude, o]) for o in point.options]
 
 
 def estimate_point(
@@ -202,33 +215,35 @@ def estimate_point(
     sides = sides_for(point, info)
     screen = run(settings.screen, _seed(settings.seed, point, "screen"), sides)
     spent = settings.screen * len(options)
+    taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
+    span = max(1, cars - 1)  # places from first to last: a place loss / span is the expected score lost
 
-    def key(i: int) -> tuple[float, float, int]:
+    def key(i: int) -> tuple[float, float, bool, int]:  # the decision taken first among equals (it wins ties)
         places = screen[i]
-        return (sum(places) / len(places), -places.count(1) / len(places), i)
+        return (sum(places) / len(places), -places.count(1) / len(places), i != taken_i, i)
 
     order = sorted(range(len(options)), key=key)
     rank = {i: r for r, i in enumerate(order, start=1)}
-    taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
     kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
     samples = {i: list(screen[i]) for i in kept}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
     batch = 0
     while True:
         n = len(samples[active[0]])
-        lead = min(active, key=lambda i: (sum(samples[i]), -samples[i].count(1), rank[i]))
+        lead = min(active, key=lambda i: (sum(samples[i]), -samples[i].count(1), i != taken_i, rank[i]))
         if n > settings.screen:  # racing: only on playouts beyond the screening (which chose these)
             for i in [i for i in active if i not in (taken_i, lead)]:
                 diffs = [a - b for a, b in zip(samples[i], samples[lead], strict=True)]
-                m, h = _mean_half(diffs)
+                m, h = mean_half(diffs, -span, span)
                 if m - h * settings.drop_z / 1.96 > 0:
                     active.remove(i)
-        halves = [_mean_half(samples[i]) for i in active]
-        if n >= settings.max_playouts or all(h <= settings.target for _, h in halves):
+        # The target is on the expected score, so that it means the same for 2 and 6 cars (in places: × span).
+        halves = [mean_half(samples[i], 1, cars) for i in active]
+        if n >= settings.max_playouts or all(h / span <= settings.target for _, h in halves):
             break
         # The playouts the widest interval still needs (the half-width shrinks as 1/sqrt(n)), in steps of
         # ``step``, at most ``batch``: the play-out stops close to the target instead of a batch beyond it.
-        worst = max(h for _, h in halves)
+        worst = max(h for _, h in halves) / span
         need = math.ceil(n * (worst / settings.target) ** 2) - n if math.isfinite(worst) else settings.batch
         more = min(settings.batch, max(settings.step, -(-need // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
@@ -240,25 +255,26 @@ def estimate_point(
 
     def est(i: int) -> Estimate:
         places = samples.get(i, screen[i])
-        m, h = _mean_half(places)
-        win = places.count(1) / len(places)
+        m, h = mean_half(places, 1, cars)
+        wins = places.count(1)
         return Estimate(
             options[i],
-            describe(options[i], point.kind, named),
+            describe(options[i], point.go_on_kind, named),
             len(places),
             m,
             h,
-            win,
-            _win_half(win, len(places)),
+            wins / len(places),
+            _win_half(wins, len(places)),
             rank[i],
             i in active,
             i in samples and i not in active,
         )
 
     estimates = {i: est(i) for i in range(len(options))}
-    best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, rank[i]))
+    # The decision taken wins ties: "best found" is another decision only when its estimate is better.
+    best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, i != taken_i, rank[i]))
     diffs = [a - b for a, b in zip(samples[taken_i], samples[best_i], strict=True)]
-    loss, loss_half = _mean_half(diffs) if best_i != taken_i else (0.0, 0.0)
+    loss, loss_half = mean_half(diffs, -span, span) if best_i != taken_i else (0.0, 0.0)
     dropped = sorted((i for i in samples if i not in active), key=lambda i: (estimates[i].mean_place, rank[i]))
     listed = sorted(active, key=lambda i: (estimates[i].mean_place, rank[i])) + dropped
     listed += [i for i in order if i not in samples]
@@ -307,6 +323,7 @@ class CarReview:
     points: list[PointReview] = field(default_factory=list)
     expected: int = 0  # decision points found (more than were reviewed when the review was interrupted)
     legend: bool = False  # a Legend (# 19.1): the Legend cards move it, it has no decision to review
+    not_reviewed: list[NotReviewed] = field(default_factory=list)  # the car's decisions not judged, with why
 
     def summary(self) -> dict[str, Any]:
         pts = self.points
@@ -318,8 +335,16 @@ class CarReview:
             "mean_loss_score": round(math.fsum(p.score_loss for p in pts) / len(pts), 4) if pts else None,
             "accuracy": round(math.fsum(accuracy(p) for p in pts) / len(pts), 1) if pts else None,
             **counts,
+            "not_reviewed": len(self.not_reviewed),
             "playouts": sum(p.playouts for p in pts),
         }
+
+    def reasons(self) -> dict[str, int]:
+        """The decisions not reviewed, counted by reason (in the order first met)."""
+        out: dict[str, int] = {}
+        for x in self.not_reviewed:
+            out[x.reason] = out.get(x.reason, 0) + 1
+        return out
 
     def graph(self) -> list[dict[str, Any]]:
         """Expected place by round: the decision taken at the car's first reviewed decision of each round."""
@@ -332,9 +357,9 @@ class CarReview:
             out.append(
                 {
                     "round": p.point.round,
-                    "expected_place": round(p.taken.mean_place, 4),
-                    "expected_place_95": round(p.taken.place_half, 4),
-                    "win": round(p.taken.win, 4),
+                    "expected_place": finite(p.taken.mean_place),
+                    "expected_place_95": finite(p.taken.place_half),
+                    "win": finite(p.taken.win),
                     "playouts": p.taken.playouts,
                     "at": p.point.kind,
                 }
@@ -350,9 +375,9 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "options": len(p.point.options),
         "taken": p.taken.to_dict(),
         "best": p.best.to_dict(),
-        "loss_places": round(p.loss, 4),
-        "loss_places_95": round(p.loss_half, 4),
-        "loss_score": round(p.score_loss, 4),
+        "loss_places": finite(p.loss),
+        "loss_places_95": finite(p.loss_half),
+        "loss_score": finite(p.score_loss),
         "significant": p.significant,
         "label": p.label,
         "accuracy": round(accuracy(p), 1),
