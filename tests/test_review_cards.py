@@ -98,3 +98,30 @@ def test_compare_at_a_card_play_divergence(tmp_path: Path) -> None:
     assert data["diverge"]["a"]["type"] == "cards_played" and data["playouts"]["viewer"] == "Red"
     red = next(x for x in data["playouts"]["difference"] if x["car"] == "Red")
     assert red["difference_95"][0] > 0  # A (the spinout) is clearly worse than B
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_reason_of_a_certain_spinout_names_the_corner_the_heat_and_the_share(cars: int) -> None:
+    """Issue 28, item 4: the label comes with its reason, from the playouts (# 9.3, 10.1)."""
+    log = steps_1_2(position_race(cars), 2, ["4", "4"])
+    review = review_race(log, ["Red"], settings=Settings(seed=2, screen=16, keep=1, max_playouts=128),
+                         only=lambda p: p.kind == "cards")
+    (p,) = review.car("Red").points
+    assert p.label is not None and p.reason is not None
+    assert p.reason.startswith("play 4 4 spins out at corner 2 (limit 3, speed 8.0) in 100% of playouts")
+    assert "owing 5.0 Heat and paying 0.0 (Engine 0 at the decision)" in p.reason
+    assert f"{p.best.words}: 0%" in p.reason
+    assert "a Stress flip finds" in p.reason  # the spinout's Stress (# 10.3): what the deck makes of it
+
+
+def test_a_deck_of_low_cards_says_a_stress_flip_costs_little() -> None:
+    from heatlog.review.evaluate import deck_words
+
+    log = steps_1_2(position_race(2, hand="3334445"), 2, ["3", "3"])
+    (point,) = [p for p in decision_points(log, "Red") if p.kind == "cards"]
+    words = deck_words(information_set(point.known(log), "Red"), "Red")
+    assert words is not None and "only low cards: a Stress flip costs little here" in words, words
+    log = steps_1_2(position_race(2, hand="1122H0S"), 2, ["1", "1"])
+    (point,) = [p for p in decision_points(log, "Red") if p.kind == "cards"]
+    words = deck_words(information_set(point.known(log), "Red"), "Red")
+    assert words is not None and "costs little" not in words

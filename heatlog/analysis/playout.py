@@ -53,11 +53,43 @@ def playout_seed(seed: int, index: int, stream: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnFacts:
+    """What the watched car's turn of the round the playout starts in did (a review's reason, issue 28)."""
+
+    spun: bool  # a spinout (# 10.1)
+    corner: int | None  # the corner it spun at (its ``after_space``), or the last corner it crossed
+    limit: int | None  # that corner's speed limit
+    speed: int | None  # its speed there
+    owed: int  # Heat the corners asked for this turn (# 9.3)
+    paid: int  # Heat it paid for them
+    moved: int  # spaces moved this turn (step 3, React moves, slipstream)
+    stress_flips: tuple[str, ...]  # the cards its Stress flips found (# 5.2)
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """One side of one playout: finishing places (1 = first) and the round each car finished in."""
+    """One side of one playout: finishing places (1 = first) and the round each car finished in; with a
+    watched car (``Job.watch``), what its turn of the first round did."""
 
     places: dict[str, int]
     rounds: dict[str, int]
+    turn: TurnFacts | None = None
+
+
+def turn_facts(turn: Any) -> TurnFacts:
+    """The facts of a completed turn (the engine's record)."""
+    spin = next((c for c in turn.corners if c.spinout), None)
+    last = spin if spin is not None else (turn.corners[-1] if turn.corners else None)
+    return TurnFacts(
+        spun=bool(turn.spinout),
+        corner=last.after_space if last is not None else None,
+        limit=last.limit if last is not None else None,
+        speed=last.speed if last is not None else None,
+        owed=sum(c.cost for c in turn.corners),
+        paid=sum(c.paid for c in turn.corners),
+        moved=max(0, turn.end - turn.start),
+        stress_flips=tuple(turn.stress_found),
+    )
 
 
 @dataclass(slots=True)
@@ -69,6 +101,7 @@ class Job:
     bots: dict[str, str]  # car -> bot name
     seed: int
     crn: bool = True
+    watch: str | None = None  # a car whose turn of the first round is described in each outcome (TurnFacts)
 
 
 def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
@@ -219,10 +252,19 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
             return gen(name, "shuffle")
 
         rng = random.Random(playout_seed(job.seed, index, stream))
+        facts: TurnFacts | None = None
+        if job.watch is not None:
+            # To the end of this round first (the same play-out, stopped and resumed: nothing is drawn again),
+            # to read the watched car's turn of it.
+            first = w.round
+            play_out(w, decide, rng, shuffles=shuffles, max_rounds=first)
+            turn = w.last_turns.get(job.watch)
+            if turn is not None and turn.round == first:
+                facts = turn_facts(turn)
         play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
         rounds = {n: w.finish_rounds.get(n, w.round) for n in standings}  # a car stopped unfinished: the cap
-        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, rounds))
+        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, rounds, facts))
     return out
 
 
@@ -394,6 +436,7 @@ def playouts(
     executor: Executor | None = None,
     crn: bool = True,
     progress: Progress | None = None,
+    watch: str | None = None,
 ) -> PlayoutResult:
     """Play ``n`` playouts of every side from ``info``; see the module's docstring.
 
@@ -413,7 +456,7 @@ def playouts(
         raise MalformedInput(f"no bot for {', '.join(missing)}")
     for bot_name in sorted(set(names.values())):
         get_bot(bot_name)  # an unknown bot name is refused before any work starts
-    job = Job(info, [list(s) for s in sides], names, seed, crn)
+    job = Job(info, [list(s) for s in sides], names, seed, crn, watch)
     count = -(-n // CHUNK)  # chunk k plays playouts k*CHUNK up to n: worked out when sent, never listed (a
     # list of every chunk of --playouts 10**20 took gigabytes before the first playout)
 
@@ -470,6 +513,8 @@ __all__ = [
     "Difference",
     "Job",
     "Outcome",
+    "TurnFacts",
+    "turn_facts",
     "committed_play",
     "lay_face_down",
     "PlayoutResult",

@@ -220,4 +220,6 @@ def _print(result: "Review") -> None:
                     f"{p.playouts:,}",
                 )
             print_table(console, table)
+            for p in (p for p in c.points if p.point.round == r and p.reason):
+                console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)

@@ -103,6 +103,8 @@ class PointReview:
     playouts: int  # playouts spent on this decision (every side counted)
     label: str | None = None
     partial: bool = False
+    reason: str | None = None  # why, in words and numbers from the playouts (a labelled decision)
+    facts: dict[str, list[Any]] = field(default_factory=dict)  # TurnFacts per playout of "taken" and "best"
 
     @property
     def score_loss(self) -> float:
@@ -148,7 +150,8 @@ def _win_half(wins: int, n: int) -> float:
 
 
 Side = tuple[Any, list[Event]]  # (information set, events applied to each sampled world before the bots play on)
-Runner = Callable[[int, int, list[Side]], list[list[int]]]
+# ``run(n, seed, sides)``: per side, per playout, the car's place, or (place, TurnFacts | None)
+Runner = Callable[[int, int, list[Side]], list[list[Any]]]
 
 
 def make_runner(
@@ -162,13 +165,13 @@ def make_runner(
     side by side (``parallel`` of them) when one call would not keep the workers busy. Once ``stop`` is set
     (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting."""
 
-    def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[int]]:
-        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor)
+    def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[Any]]:
+        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor, watch=car)
         if result.partial:
             raise Interrupted
-        return [[o.places[car] for o in side] for side in result.outcomes]
+        return [[(o.places[car], o.turn) for o in side] for side in result.outcomes]
 
-    def run(n: int, seed: int, sides: list[Side]) -> list[list[int]]:
+    def run(n: int, seed: int, sides: list[Side]) -> list[list[Any]]:
         if stop is not None and stop.is_set():
             raise Interrupted
         groups: list[tuple[Any, list[list[Event]]]] = []
@@ -213,7 +216,7 @@ def estimate_point(
     named = card_words(public) if public is not None else None  # a Garage upgrade by its short name, not U22
     taken_key = decision_key(point.taken)
     sides = sides_for(point, info)
-    screen = run(settings.screen, _seed(settings.seed, point, "screen"), sides)
+    screen, screen_facts = _split(run(settings.screen, _seed(settings.seed, point, "screen"), sides))
     spent = settings.screen * len(options)
     taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
     span = max(1, cars - 1)  # places from first to last: a place loss / span is the expected score lost
@@ -226,6 +229,7 @@ def estimate_point(
     rank = {i: r for r, i in enumerate(order, start=1)}
     kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
     samples = {i: list(screen[i]) for i in kept}
+    facts = {i: list(screen_facts[i]) for i in range(len(options))}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
     batch = 0
     while True:
@@ -248,10 +252,11 @@ def estimate_point(
         more = min(settings.batch, max(settings.step, -(-need // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
         batch += 1
-        got = run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active])
+        got, got_facts = _split(run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active]))
         spent += more * len(active)
-        for i, places in zip(active, got, strict=True):
+        for i, places, fs in zip(active, got, got_facts, strict=True):
             samples[i].extend(places)
+            facts[i].extend(fs)
 
     def est(i: int) -> Estimate:
         places = samples.get(i, screen[i])
@@ -289,7 +294,24 @@ def estimate_point(
         playouts=spent,
     )
     review.label = label(review)
+    review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
+    if review.label is not None:
+        review.reason = reason(review, info)
     return review
+
+
+def _split(rows: list[list[Any]]) -> tuple[list[list[int]], list[list[Any]]]:
+    """A runner's rows as (places, facts): a runner may give places alone (no facts)."""
+    places: list[list[int]] = []
+    facts: list[list[Any]] = []
+    for row in rows:
+        if row and isinstance(row[0], tuple):
+            places.append([x[0] for x in row])
+            facts.append([x[1] for x in row])
+        else:
+            places.append(list(row))
+            facts.append([None] * len(row))
+    return places, facts
 
 
 # ------------------------------------------------------------------------------------------------ verdicts
@@ -381,6 +403,7 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "significant": p.significant,
         "label": p.label,
         "accuracy": round(accuracy(p), 1),
+        "reason": p.reason,
         "playouts": p.playouts,
         "alternatives": [e.to_dict() for e in p.estimates],
     }
@@ -389,3 +412,99 @@ def point_dict(p: PointReview) -> dict[str, Any]:
 def infoset_for(events: Sequence[Event], car: str) -> Any:
     """The car's information set before ``events`` end (a worker's task: plain data in, plain data out)."""
     return information_set(list(events), car)
+
+
+# ------------------------------------------------------------------------------------------------ reasons
+
+
+def _share(xs: Sequence[bool]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return math.fsum(xs) / len(xs) if xs else 0.0
+
+
+def _corner_number(public: Any, after_space: int | None) -> str:
+    """"corner 2" by the track's order of corners, or the space it is after."""
+    if after_space is None:
+        return "a corner"
+    try:
+        spaces = [int(c["after_space"]) for c in public.track.data["corners"]]
+        return f"corner {spaces.index(after_space) + 1}"
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return f"the corner after space {after_space}"
+
+
+def deck_words(info: Any, car: str) -> str | None:
+    """What a Stress flip finds in the car's deck (# 5.2: the deck's cards, not its order), from what it knew:
+    its pool less its own hand. None where the hand is not known (another car's, table mode)."""
+    from ..engine.cards import HEAT, STRESS, VALUE
+
+    public = getattr(info, "public", None)
+    known = getattr(info, "known", {})
+    if public is None or car not in known:
+        return None
+    tokens = info.beliefs[car].tokens
+    hand = dict(zip(tokens, known[car], strict=True))
+    pool = public.cars[car].pool
+    deck = {c: pool.get(c, 0) - hand.get(c, 0) for c in pool if pool.get(c, 0) - hand.get(c, 0) > 0}
+    if not deck:
+        return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
+    speed = [(VALUE[c], n) for c, n in deck.items() if c in VALUE and c not in (HEAT, STRESS)]
+    cards = sum(n for _, n in speed)
+    listed = " ".join(f"{c}×{n}" for c, n in deck.items())
+    if not cards:
+        return f"its deck ({listed}) holds no speed card"
+    mean = sum(v * n for v, n in speed) / cards
+    high = max(v for v, _ in speed)
+    cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
+    return f"its deck holds {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
+
+
+def reason(review: PointReview, info: Any) -> str:
+    """Why the decision taken lost against the best found, in words and numbers from their paired playouts:
+    the spinouts of this round's turn (where, how much Heat owed and paid, the Engine), the spaces moved,
+    what a Stress flip finds in the deck when Stress is in play, and the expected place and win share."""
+    car = review.point.car
+    public = getattr(info, "public", None)
+    taken = [f for f in review.facts.get("taken", []) if f is not None]
+    best = [f for f in review.facts.get("best", []) if f is not None]
+    tw, bw = review.taken.words, review.best.words
+    parts: list[str] = []
+    stress = any("S" in (e.decision.get("cards") or []) for e in (review.taken, review.best))
+    if taken and best:
+        ts, bs = _share([f.spun for f in taken]), _share([f.spun for f in best])
+        if abs(ts - bs) >= 0.1:
+            worse, w_f, w_s, other, o_s = (tw, taken, ts, bw, bs) if ts > bs else (bw, best, bs, tw, ts)
+            spun = [f for f in w_f if f.spun]
+            where = max(set(f.corner for f in spun), key=lambda c: sum(f.corner == c for f in spun))
+            at = [f for f in spun if f.corner == where]
+            limit = at[0].limit if at else None
+            engine = public.cars[car].engine if public is not None else None
+            parts.append(
+                f"{worse} spins out at {_corner_number(public, where)}"
+                + (f" (limit {limit}, speed {_mean([f.speed or 0 for f in at]):.1f})" if limit is not None else "")
+                + f" in {w_s:.0%} of playouts, owing {_mean([f.owed for f in at]):.1f} Heat and paying "
+                f"{_mean([f.paid for f in at]):.1f}"
+                + (f" (Engine {engine} at the decision)" if engine is not None else "")
+                + f"; {other}: {o_s:.0%}"
+            )
+            stress = True  # a spinout's Stress (# 10.3) is flipped later
+        else:
+            tm, bm = _mean([f.moved for f in taken]), _mean([f.moved for f in best])
+            if abs(tm - bm) >= 0.5:
+                parts.append(f"{tw} moves {tm:.1f} spaces this round, {bw} {bm:.1f}")
+            tp, bp = _mean([f.paid for f in taken]), _mean([f.paid for f in best])
+            if abs(tp - bp) >= 0.5:
+                parts.append(f"{tw} pays {tp:.1f} Heat at corners this round, {bw} {bp:.1f}")
+    if stress:
+        deck = deck_words(info, car)
+        if deck is not None:
+            parts.append(deck)
+    parts.append(
+        f"expected place {review.taken.mean_place:.2f} against {review.best.mean_place:.2f} "
+        f"(win {review.taken.win:.0%} against {review.best.win:.0%}; {review.score_loss:.2f} expected score lost, "
+        f"n={review.taken.playouts})"
+    )
+    return "; ".join(parts)

@@ -72,6 +72,12 @@ _SCRIPT = r"""
         cell(row, same ? "0" : num(d.loss_places) + " \u00b1" + num(d.loss_places_95));
         cell(row, d.label || "", d.label ? "label " + d.label : "label");
         table.appendChild(row);
+        if (d.reason) {
+          var why = document.createElement("tr");
+          why.className = "reason";
+          cell(why, "why: " + d.reason).colSpan = 7;
+          table.appendChild(why);
+        }
       });
     });
     if (!r.turns.length) {
@@ -201,7 +207,9 @@ def render_review_html(rp: Replay, review: Any) -> str:
             f'<li data-car="{escape(c.car)}"><b>{escape(c.car)}</b>: accuracy {acc}; '
             f"{s['decisions']} of {counted(s['decision_points'], 'decision')}; {labels(s)}; "
             f"mean loss {s['mean_loss_places'] or 0:.3f} places; "
-            f"{s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}</li>"
+            f"{s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}"
+            + "".join(f"; not reviewed: {counted(n, 'decision')}: {escape(why)}" for why, n in c.reasons().items())
+            + "</li>"
         )
     st = review.settings
     partial = "true" if review.partial else "false"
