@@ -47,6 +47,7 @@ COMMANDS = {
     "stats": "stats",
     "turns": "stats",
     "review": "review",
+    "luck": "review",
     "demo": "demo",
 }
 

@@ -223,3 +223,53 @@ def _print(result: "Review") -> None:
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
+
+
+@app.command()
+@user_errors
+def luck(
+    race: RaceOpt = None,
+    playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per point of the race.")] = 32,
+    seed: Annotated[int, typer.Option(help="Seed of the playouts (the same at every point).")] = 0,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Luck and skill of a finished race, per car, that add up: the expected score at the start, plus the luck
+    of every chance event (its value after less the expected value before), plus the car's decisions against
+    the bots' play, plus the other cars' decisions, is the car's actual score (docs/analysis.md). Net luck: a
+    car's luck less the mean luck of the others.
+
+    Example: heatlog luck --race 2 --playouts 32 --seed 1
+    """
+    from ..analysis.executors import executor_for
+    from ..analysis.luck import luck_report
+    from ..engine.errors import MalformedInput
+
+    if playouts < 1:
+        raise MalformedInput(f"--playouts {playouts}: play at least one")
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        events = [e.event for e in log.effective(rid).entries]
+    with executor_for(workers, None) as ex:
+        report = luck_report(events, n=playouts, seed=seed, executor=ex)
+    if as_json:
+        typer.echo(json.dumps({"race": rid, **report.to_dict()}, indent=1, ensure_ascii=False, allow_nan=False))
+        return
+    from rich.table import Table
+
+    console = out_console()
+    console.print(
+        f"race {rid}: luck and skill in expected score (1 = a win, 0 = last), {playouts} playouts per point, "
+        f"seed {seed}; start + luck + skill + others = actual",
+        markup=False,
+    )
+    table = Table()
+    for col in ("car", "start", "luck", "skill", "others", "actual", "net luck"):
+        table.add_column(col, justify="left" if col == "car" else "right")
+    for c in report.cars:
+        table.add_row(
+            c.car, f"{c.start:.3f}", f"{c.luck:+.3f}", f"{c.skill:+.3f}", f"{c.others:+.3f}", f"{c.actual:.3f}",
+            f"{report.net_luck(c.car):+.3f}",
+        )
+    print_table(console, table)
