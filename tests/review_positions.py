@@ -8,10 +8,11 @@ gets no adrenaline (# 2.2)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from heatlog.engine import RaceState, apply, state_from_position, state_to_position
+from heatlog.engine import RaceState, apply, replay, state_from_position, state_to_position
 from heatlog.engine.rules import round_order
 from heatlog.simulate import simulate_race
 
@@ -23,12 +24,7 @@ CORNER = 33  # USA's second corner: after space 33, limit 3
 def _start(cars: int) -> tuple[Event, dict[str, Any]]:
     """A simulated race's set-up and the position at the start of its round 2 (every card known)."""
     _, events, _ = simulate_race(None, track="usa", cars=cars, seed=11)
-    state: RaceState | None = None
-    for ev in events:
-        state = apply(state, ev, atomic=False)
-        if state.round == 2 and state.step == 1 and state.turn is None:
-            break
-    assert state is not None
+    state = next(st for st in _states(events) if (st.round, st.step, st.turn) == (2, 1, None))
     return events[0], state_to_position(state)
 
 
@@ -77,12 +73,15 @@ def position_race(
     return log
 
 
-def apply_all(log: list[Event]) -> RaceState:
+def _states(log: list[Event]) -> Iterator[RaceState]:
+    """The race after each event of ``log`` (one state, changed in place)."""
     state: RaceState | None = None
     for ev in log:
-        state = apply(state, ev, atomic=False)
-    assert state is not None
-    return state
+        yield (state := apply(state, ev, atomic=False))
+
+
+def apply_all(log: list[Event]) -> RaceState:
+    return replay(log)
 
 
 def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Event]:
