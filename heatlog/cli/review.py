@@ -66,7 +66,7 @@ def review(
 
     Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
     """
-    from ..analysis.executors import default_workers, executor_for
+    from ..analysis.executors import default_workers, executor_for, width
     from ..engine.errors import MalformedInput
     from ..review import Settings, review_race
 
@@ -85,8 +85,9 @@ def review(
         name = log.store.race(rid).name
     events = [e.event for e in entries]
     seqs = [e.seq for e in entries]
-    parallel = workers if workers is not None else (1 if dask_scheduler else default_workers())
     with executor_for(workers, dask_scheduler) as ex, _progress() as progress:
+        # On a Dask cluster, as many decisions under way as its threads (they were reviewed one at a time)
+        parallel = width(ex, 1) if dask_scheduler else workers if workers is not None else default_workers()
         result = review_race(
             events,
             car or None,
