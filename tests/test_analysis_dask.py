@@ -39,3 +39,20 @@ def test_an_unreachable_scheduler_is_a_clear_error() -> None:
         dask_executor("tcp://127.0.0.1:9", timeout="1s"),
     ):
         pass
+
+
+def test_a_review_on_a_dask_cluster_spreads_its_decisions_and_equals_the_local_one(cluster: Any) -> None:
+    """Issue 28, item 8: ``review --dask-scheduler`` reviewed one decision at a time (parallel 1); the executor
+    now says the cluster's width, and the review is the same as in this process."""
+    from heatlog.analysis.executors import width
+    from heatlog.review import Settings, review_race
+
+    events = simulate_race(None, track="usa", cars=2, seed=2)[1]
+    settings = Settings(seed=1, screen=4, keep=1, max_playouts=8)
+    local = review_race(events, ["Red"], settings=settings, rounds={3}).to_dict()
+    with dask_executor(cluster.scheduler_address) as ex:
+        assert width(ex) == 2
+        remote = review_race(events, ["Red"], settings=settings, rounds={3}, executor=ex, parallel=width(ex))
+    got = remote.to_dict()
+    local.pop("seconds"), got.pop("seconds")
+    assert got == local and local["cars"][0]["decisions"]

@@ -11,6 +11,7 @@ index order: the same seed gives the same results on any executor with any numbe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections.abc import Callable, Iterator
@@ -91,9 +92,21 @@ def dask_executor(address: str, timeout: str = "10s") -> Iterator[Executor]:
     except (OSError, TimeoutError) as exc:
         raise MalformedInput(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
     try:
-        yield client.get_executor()
+        ex = client.get_executor()
+        with contextlib.suppress(AttributeError, TypeError, OSError):  # how many tasks the cluster runs at once
+            ex.heatlog_width = max(1, sum(client.nthreads().values()))
+        yield ex
     finally:
         client.close()
+
+
+def width(executor: Executor | None, default: int = 1) -> int:
+    """How many tasks ``executor`` runs at once: a local pool's processes, a Dask cluster's threads (as
+    :func:`dask_executor` found them), else ``default``."""
+    if executor is None:
+        return 1
+    n = getattr(executor, "heatlog_width", None) or getattr(executor, "_max_workers", None)
+    return int(n) if isinstance(n, int) and n > 0 else default
 
 
 @contextmanager
@@ -109,4 +122,4 @@ def executor_for(workers: int | None = None, dask_scheduler: str | None = None) 
             yield ex
 
 
-__all__ = ["InlineExecutor", "dask_executor", "default_workers", "executor_for", "local_executor"]
+__all__ = ["InlineExecutor", "dask_executor", "default_workers", "executor_for", "local_executor", "width"]

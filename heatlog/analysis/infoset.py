@@ -457,6 +457,44 @@ def _know_own(info: InfoSet, mine: Car) -> None:
             info.committed[mine.name] = list(mine.committed)
 
 
+def full_information(events: Sequence[Event]) -> InfoSet:
+    """What an observer who sees every hand knows after the effective log ``events`` (luck analysis, docs/
+    analysis.md): every car's hand and the cards it played face down, where the log knows them (open mode);
+    the order of every deck stays unknown (it is the future's chance: each deck is drawn uniformly from its
+    cards). No hand filter is needed (every hand is known), so this is much cheaper than
+    :func:`information_set`. A table-mode log knows no hand: the public information set."""
+    if not events or events[0].get("type") != "race_started":
+        raise MalformedInput("the first event of a race is race_started")
+    if events[0].get("mode", "open") != "open":
+        return information_set(events, None)
+    public: RaceState | None = None
+    for ev in open_to_table(list(events)):
+        public = apply(public, ev, atomic=False)
+    full: RaceState | None = None
+    for ev in events:
+        full = apply(full, ev, atomic=False)
+    assert public is not None and full is not None
+    info = InfoSet(public, {})
+    for name, car in full.cars.items():
+        tokens = tuple(public.cars[name].pool)
+        if car.hand is None:  # (the set-up, before the hands are dealt: nothing hidden yet)
+            info.beliefs[name] = CarBelief.of({(0,) * len(tokens): 1.0}, tokens)
+            continue
+        hand = list(_vec(car.hand, tokens))
+        cards = list(car.committed) if car.committed is not None else None
+        if cards and sum(hand) != public.cars[name].hand_size:
+            # The table projection of a log cut between two cars' plays at step 2 has revealed this car's cards
+            # already (a table has no step 2): they are on the table, not in its hand nor face down.
+            for c in cards:
+                hand[tokens.index(c)] -= 1
+            cards = None
+        info.beliefs[name] = CarBelief.of({tuple(hand): 1.0}, tokens)
+        info.known[name] = tuple(hand)
+        if cards:
+            info.committed[name] = cards
+    return info
+
+
 def information_set_of_state(state: RaceState, car: str | None = None) -> InfoSet:
     """The information set of a state known without its log (a position): the prior of a position start —
     hands and deck orders uniformly arranged within the bookkeeping the state records (``pool``,
@@ -486,5 +524,6 @@ def sample(state: RaceState | InfoSet, car: str | None, rng: random.Random) -> R
     return info.sample(rng)
 
 
-__all__ = ["SIMULTANEOUS", "CarBelief", "Hand", "HeatlogError", "InfoSet", "as_known_by", "information_set",
+__all__ = ["SIMULTANEOUS", "CarBelief", "Hand", "HeatlogError", "InfoSet", "as_known_by", "full_information",
+           "information_set",
            "made_at_the_same_time", "information_set_of_state", "sample"]

@@ -33,8 +33,11 @@ from typing import Any
 from ..bots import Options, get_bot
 from ..collector import collector_paused
 from ..engine import HeatlogError, MalformedInput, RaceState
-from ..engine.game import GO_ON, apply_decision, apply_event, play_out
+from ..engine.decide import playable_sets
+from ..engine.errors import IllegalEvent
+from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out, to_move
 from ..engine.state import expand
+from ..engine.steps import GEARS, PLAY
 from .infoset import InfoSet
 
 Event = dict[str, Any]
@@ -50,11 +53,43 @@ def playout_seed(seed: int, index: int, stream: str) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnFacts:
+    """What the watched car's turn of the round the playout starts in did (a review's reason, issue 28)."""
+
+    spun: bool  # a spinout (# 10.1)
+    corner: int | None  # the corner it spun at (its ``after_space``), or the last corner it crossed
+    limit: int | None  # that corner's speed limit
+    speed: int | None  # its speed there
+    owed: int  # Heat the corners asked for this turn (# 9.3)
+    paid: int  # Heat it paid for them
+    moved: int  # spaces moved this turn (step 3, React moves, slipstream)
+    stress_flips: tuple[str, ...]  # the cards its Stress flips found (# 5.2)
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """One side of one playout: finishing places (1 = first) and the round each car finished in."""
+    """One side of one playout: finishing places (1 = first) and the round each car finished in; with a
+    watched car (``Job.watch``), what its turn of the first round did."""
 
     places: dict[str, int]
     rounds: dict[str, int]
+    turn: TurnFacts | None = None
+
+
+def turn_facts(turn: Any) -> TurnFacts:
+    """The facts of a completed turn (the engine's record)."""
+    spin = next((c for c in turn.corners if c.spinout), None)
+    last = spin if spin is not None else (turn.corners[-1] if turn.corners else None)
+    return TurnFacts(
+        spun=bool(turn.spinout),
+        corner=last.after_space if last is not None else None,
+        limit=last.limit if last is not None else None,
+        speed=last.speed if last is not None else None,
+        owed=sum(c.cost for c in turn.corners),
+        paid=sum(c.paid for c in turn.corners),
+        moved=max(0, turn.end - turn.start),
+        stress_flips=tuple(turn.stress_found),
+    )
 
 
 @dataclass(slots=True)
@@ -66,6 +101,7 @@ class Job:
     bots: dict[str, str]  # car -> bot name
     seed: int
     crn: bool = True
+    watch: str | None = None  # a car whose turn of the first round is described in each outcome (TurnFacts)
 
 
 def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
@@ -89,11 +125,50 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
         cards = sorted(expand(deck if deck is not None else car.pool) if car.needs_shuffle else car.discard)
         rng.shuffle(cards)
         ev = {**ev, "order": cards}
+    if kind == "cards_played" and world.phase == "race" and not (world.turn is None and world.step == PLAY):
+        lay_face_down(world, ev)
+        return
     if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
                 "cards_discarded", GO_ON):  # GO_ON: a side may leave an optional step (decision review)
         apply_decision(world, ev)
     else:
         apply_event(world, ev)
+
+
+def lay_face_down(world: RaceState, ev: Event) -> None:
+    """A car's cards played at step 2 in a world that is not at step 2. The other cars' gears of the round were
+    hidden from it (# 2.1, every car shifts and plays at the same time), so the world is back at step 1 and the
+    bots choose those gears again; or the world comes from a table-mode projection, which has no step 2 (its
+    cars reveal at step 3). The cards are laid face down (``Car.committed``): played for the car when the world
+    reaches step 2 (:func:`committed_play`), never chosen again by its bot, or revealed at its turn — at once
+    if the world waits for its reveal (the information set's ``committed`` does the same). Refused, as the
+    engine refuses a play, when the car's hand in this world cannot play them (# 4.1, 13.1): the world is then
+    drawn again."""
+    name = ev.get("car")
+    car = world.cars.get(name) if isinstance(name, str) else None
+    if car is None:
+        raise IllegalEvent(f"no car named {name!r}", input=ev)
+    if world.turn is None and world.step == GEARS and car.name in world.pending:
+        raise IllegalEvent(f"{car.name} plays at step 2, after choosing its gear", car=car.name, input=ev)
+    cards = canonical(ev).get("cards")
+    legal = (canonical({"cards": s})["cards"] for s in playable_sets(car, car.gear))
+    if not isinstance(cards, list) or cards not in legal:
+        raise IllegalEvent(f"{car.name}'s hand cannot play {cards} in gear {car.gear} (# 4.1)", car=car.name, input=ev)
+    node = to_move(world)
+    if node.kind == "decision" and node.car == car.name and "cards_revealed" in node.kinds:
+        apply_decision(world, {"type": "cards_revealed", "v": 1, "car": car.name, "cards": list(cards)})
+    else:
+        car.committed = list(cards)
+
+
+def committed_play(state: RaceState, name: str) -> Event | None:
+    """The play of a car asked at step 2 whose cards were laid face down before its world reached step 2
+    (:func:`lay_face_down`, or the information set's ``committed``): a real race never asks a car that has
+    played (a gear chosen clears ``committed``), so these cards are the car's play and no bot chooses another."""
+    car = state.cars[name]
+    if car.committed is not None and state.turn is None and state.step == PLAY:
+        return {"type": "cards_played", "v": 1, "car": name, "cards": list(car.committed)}
+    return None
 
 
 class _FirstUse:
@@ -168,16 +243,28 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         choices = {name: _FirstUse(partial(gen, name, "bot")) for name in w.cars}
 
         def decide(state: RaceState, name: str, choices: Any = choices) -> Event | None:
+            laid = committed_play(state, name)  # cards laid face down before step 2 (a side's play, # 2.1)
+            if laid is not None:
+                return laid
             return drivers[name](state, name, Options(state, name), choices[name])
 
         def shuffles(name: str, gen: Any = gen) -> random.Random:
             return gen(name, "shuffle")
 
         rng = random.Random(playout_seed(job.seed, index, stream))
+        facts: TurnFacts | None = None
+        if job.watch is not None:
+            # To the end of this round first (the same play-out, stopped and resumed: nothing is drawn again),
+            # to read the watched car's turn of it.
+            first = w.round
+            play_out(w, decide, rng, shuffles=shuffles, max_rounds=first)
+            turn = w.last_turns.get(job.watch)
+            if turn is not None and turn.round == first:
+                facts = turn_facts(turn)
         play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
         rounds = {n: w.finish_rounds.get(n, w.round) for n in standings}  # a car stopped unfinished: the cap
-        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, rounds))
+        out.append(Outcome({n: i + 1 for i, n in enumerate(standings)}, rounds, facts))
     return out
 
 
@@ -349,6 +436,7 @@ def playouts(
     executor: Executor | None = None,
     crn: bool = True,
     progress: Progress | None = None,
+    watch: str | None = None,
 ) -> PlayoutResult:
     """Play ``n`` playouts of every side from ``info``; see the module's docstring.
 
@@ -368,7 +456,7 @@ def playouts(
         raise MalformedInput(f"no bot for {', '.join(missing)}")
     for bot_name in sorted(set(names.values())):
         get_bot(bot_name)  # an unknown bot name is refused before any work starts
-    job = Job(info, [list(s) for s in sides], names, seed, crn)
+    job = Job(info, [list(s) for s in sides], names, seed, crn, watch)
     count = -(-n // CHUNK)  # chunk k plays playouts k*CHUNK up to n: worked out when sent, never listed (a
     # list of every chunk of --playouts 10**20 took gigabytes before the first playout)
 
@@ -425,6 +513,10 @@ __all__ = [
     "Difference",
     "Job",
     "Outcome",
+    "TurnFacts",
+    "turn_facts",
+    "committed_play",
+    "lay_face_down",
     "PlayoutResult",
     "differences",
     "make_bots",

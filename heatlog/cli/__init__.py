@@ -51,6 +51,7 @@ COMMANDS = {
     "turns": "stats",
     "study": "study",
     "review": "review",
+    "luck": "review",
     "demo": "demo",
 }
 

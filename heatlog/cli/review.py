@@ -1,6 +1,7 @@
 """Decision review: review (every decision of a car, judged by playouts over what it knew)."""
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -35,7 +36,10 @@ def review(
     seed: Annotated[int, typer.Option(help="Seed of the playouts: the same seed gives the same review.")] = 0,
     screen: Annotated[int, typer.Option(help="Playouts per legal decision in the screening.")] = 16,
     keep: Annotated[int, typer.Option(help="Best decisions of the screening played out besides the one taken.")] = 2,
-    target: Annotated[float, typer.Option(help="95 % half-width aimed at for each expected place.")] = 0.15,
+    target: Annotated[
+        float,
+        typer.Option(help="95 % half-width aimed at for each expected score, (cars − place) / (cars − 1)."),
+    ] = 0.05,
     max_playouts: Annotated[
         int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
     ] = 512,
@@ -56,12 +60,13 @@ def review(
     alternatives, and each one's expected place and win share, by playouts over what the car knew.
 
     Every legal decision is screened with a few playouts (common random numbers); the best few and the one
-    taken are played out until each expected place is known to ± TARGET (95 %). Losses against the best are
-    labelled inaccuracy, mistake or blunder (docs/analysis.md). Ctrl-C prints what was reviewed, marked partial.
+    taken are played out until each expected score (the share of the other cars beaten) is known to ± TARGET
+    (95 %). Significant losses against the best are labelled inaccuracy, mistake or blunder (docs/analysis.md).
+    Decisions not reviewed are listed with the reason. Ctrl-C prints what was reviewed, marked partial.
 
     Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
     """
-    from ..analysis.executors import default_workers, executor_for
+    from ..analysis.executors import default_workers, executor_for, width
     from ..engine.errors import MalformedInput
     from ..review import Settings, review_race
 
@@ -80,8 +85,9 @@ def review(
         name = log.store.race(rid).name
     events = [e.event for e in entries]
     seqs = [e.seq for e in entries]
-    parallel = workers if workers is not None else (1 if dask_scheduler else default_workers())
     with executor_for(workers, dask_scheduler) as ex, _progress() as progress:
+        # On a Dask cluster, as many decisions under way as its threads (they were reviewed one at a time)
+        parallel = width(ex, 1) if dask_scheduler else workers if workers is not None else default_workers()
         result = review_race(
             events,
             car or None,
@@ -105,7 +111,7 @@ def review(
             _summary(result)
             return
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
         return
     _print(result)
 
@@ -145,7 +151,7 @@ class _progress:
 
 
 def _pm(mean: float, half: float) -> str:
-    return f"{mean:.2f} ±{half:.2f}"
+    return f"{mean:.2f} ±{half:.2f}" if math.isfinite(half) else f"{mean:.2f} ±?"
 
 
 def _summary(result: "Review") -> None:
@@ -164,6 +170,8 @@ def _summary(result: "Review") -> None:
             markup=False,
             highlight=False,
         )
+        for reason, count in c.reasons().items():
+            console.print(f"  not reviewed: {counted(count, 'decision')}: {reason}", markup=False, highlight=False)
     if result.partial:
         console.print("PARTIAL: interrupted before every decision was reviewed.", markup=False)
 
@@ -177,7 +185,7 @@ def _print(result: "Review") -> None:
     s = result.settings
     console.print(
         f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
-        f"the one taken played out to ±{s.target} (95 %), at most {s.max_playouts}"
+        f"the one taken played out to ±{s.target} expected score (95 %), at most {s.max_playouts}"
         + (" — PARTIAL (interrupted)" if result.partial else ""),
         markup=False,
     )
@@ -213,4 +221,56 @@ def _print(result: "Review") -> None:
                     f"{p.playouts:,}",
                 )
             print_table(console, table)
+            for p in (p for p in c.points if p.point.round == r and p.reason):
+                console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
+
+
+@app.command()
+@user_errors
+def luck(
+    race: RaceOpt = None,
+    playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per point of the race.")] = 32,
+    seed: Annotated[int, typer.Option(help="Seed of the playouts (the same at every point).")] = 0,
+    workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
+    as_json: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Luck and skill of a finished race, per car, that add up: the expected score at the start, plus the luck
+    of every chance event (its value after less the expected value before), plus the car's decisions against
+    the bots' play, plus the other cars' decisions, is the car's actual score (docs/analysis.md). Net luck: a
+    car's luck less the mean luck of the others.
+
+    Example: heatlog luck --race 2 --playouts 32 --seed 1
+    """
+    from ..analysis.executors import executor_for
+    from ..analysis.luck import luck_report
+    from ..engine.errors import MalformedInput
+
+    if playouts < 1:
+        raise MalformedInput(f"--playouts {playouts}: play at least one")
+    with open_log(db) as log:
+        rid = log.resolve(race)
+        events = [e.event for e in log.effective(rid).entries]
+    with executor_for(workers, None) as ex:
+        report = luck_report(events, n=playouts, seed=seed, executor=ex)
+    if as_json:
+        typer.echo(json.dumps({"race": rid, **report.to_dict()}, indent=1, ensure_ascii=False, allow_nan=False))
+        return
+    from rich.table import Table
+
+    console = out_console()
+    console.print(
+        f"race {rid}: luck and skill in expected score (1 = a win, 0 = last), {playouts} playouts per point, "
+        f"seed {seed}; start + luck + skill + others = actual",
+        markup=False,
+    )
+    table = Table()
+    for col in ("car", "start", "luck", "skill", "others", "actual", "net luck"):
+        table.add_column(col, justify="left" if col == "car" else "right")
+    for c in report.cars:
+        table.add_row(
+            c.car, f"{c.start:.3f}", f"{c.luck:+.3f}", f"{c.skill:+.3f}", f"{c.others:+.3f}", f"{c.actual:.3f}",
+            f"{report.net_luck(c.car):+.3f}",
+        )
+    print_table(console, table)

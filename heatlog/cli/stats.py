@@ -267,6 +267,10 @@ STAT_ROWS: list[tuple[str, Any]] = [
     ("Corners over the limit", lambda t: t.corners_over),
     ("Cluttered hands", lambda t: t.cluttered),
     ("Rounds led", lambda t: t.rounds_led),
+    ("Rounds in gear 1 2 3 4", lambda t: " ".join(str(t.rounds_in_gear.get(g, 0)) for g in (1, 2, 3, 4))),
+    ("Adrenaline rounds (+1 moves)", lambda t: f"{t.adrenaline_rounds} ({t.adrenaline_moves})"),
+    ("2-gear shifts up / down", lambda t: f"{t.shifts_up_2} / {t.shifts_down_2}"),
+    ("Cards discarded", lambda t: t.cards_discarded),
     ("Turns", lambda t: t.turns),
 ]
 
@@ -295,8 +299,10 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
         table.add_column(c.car, justify="right")
     place_cells = [f"{c.place}" + (f" (round {c.finish_round})" if c.finish_round else "") for c in rs.cars]
     table.add_row("Place", *place_cells)
+    table.add_row("Start position", *(_dash(c.start_position) for c in rs.cars))
     for label, get in STAT_ROWS:
         table.add_row(label, *(str(get(c.tally)) for c in rs.cars))
+    table.add_row("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars))
     console = out_console()
     print_table(console, table)
     if rs.mode == "table":

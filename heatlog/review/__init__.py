@@ -30,7 +30,7 @@ from .evaluate import (
     make_runner,
     point_dict,
 )
-from .points import DecisionPoint, decision_points, describe
+from .points import DecisionPoint, NotReviewed, decision_points, describe
 
 Event = dict[str, Any]
 
@@ -40,6 +40,7 @@ __all__ = [
     "CarReview",
     "DecisionPoint",
     "Estimate",
+    "NotReviewed",
     "PointReview",
     "Review",
     "Settings",
@@ -84,7 +85,7 @@ class Review:
                 "bots": s.bots,
                 "screen_playouts": s.screen,
                 "keep": s.keep,
-                "target_95": s.target,
+                "target_95_score": s.target,
                 "batch": s.batch,
                 "step": s.step,
                 "drop_z": s.drop_z,
@@ -99,6 +100,7 @@ class Review:
                     "summary": c.summary(),
                     "graph": c.graph(),
                     "decisions": [point_dict(p) for p in c.points],
+                    "not_reviewed": [x.to_dict() for x in c.not_reviewed],
                 }
                 for c in self.cars
             ],
@@ -146,8 +148,13 @@ def review_race(
         if final.cars[n].legend:  # # 19.1: moved by the Legend cards; no decision of its own to look for
             out.cars.append(CarReview(n, legend=True))
             continue
-        mine = [p for p in decision_points(events, n, seqs=seqs, rounds=rounds) if only is None or only(p)]
-        out.cars.append(CarReview(n, expected=len(mine)))
+        skipped: list[NotReviewed] = []
+        mine = [
+            p
+            for p in decision_points(events, n, seqs=seqs, rounds=rounds, skipped=skipped)
+            if only is None or only(p)
+        ]
+        out.cars.append(CarReview(n, expected=len(mine), not_reviewed=skipped if only is None else []))
         points.extend(mine)
     order = {n: i for i, n in enumerate(names)}
     points.sort(key=lambda p: (p.index, order[p.car]))

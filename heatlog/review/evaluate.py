@@ -32,12 +32,12 @@ import math
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis import information_set
 from ..analysis.playout import CHUNK, playouts
-from .points import DecisionPoint, card_words, describe
+from .points import DecisionPoint, NotReviewed, card_words, describe
 
 Event = dict[str, Any]
 
@@ -48,7 +48,7 @@ class Settings:
 
     screen: int = 16  # playouts per legal decision in the screening (one chunk)
     keep: int = 2  # best decisions of the screening played out besides the one taken
-    target: float = 0.15  # 95 % half-width of each kept decision's expected place
+    target: float = 0.05  # 95 % half-width of each kept decision's expected score, (cars − place) / (cars − 1)
     batch: int = 32  # playouts per kept decision per round of the play-out, at most
     max_playouts: int = 512  # per kept decision
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
@@ -81,10 +81,10 @@ class Estimate:
             "decision": {k: v for k, v in self.decision.items() if k != "car"},
             "words": self.words,
             "playouts": self.playouts,
-            "expected_place": round(self.mean_place, 4),
-            "expected_place_95": round(self.place_half, 4),
-            "win": round(self.win, 4),
-            "win_95": round(self.win_half, 4),
+            "expected_place": finite(self.mean_place),
+            "expected_place_95": finite(self.place_half),
+            "win": finite(self.win),
+            "win_95": finite(self.win_half),
             "screen_rank": self.screen_rank,
             "played_out": self.kept,
             "dropped": self.dropped,
@@ -103,6 +103,8 @@ class PointReview:
     playouts: int  # playouts spent on this decision (every side counted)
     label: str | None = None
     partial: bool = False
+    reason: str | None = None  # why, in words and numbers from the playouts (a labelled decision)
+    facts: dict[str, list[Any]] = field(default_factory=dict)  # TurnFacts per playout of "taken" and "best"
 
     @property
     def score_loss(self) -> float:
@@ -114,28 +116,42 @@ class PointReview:
         return self.loss - self.loss_half > 0
 
 
+def finite(x: float, digits: int = 4) -> float | None:
+    """``x`` rounded for JSON, or None where it is not a number (JSON has no Infinity or NaN)."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
 def _seed(seed: int, point: DecisionPoint, phase: str) -> int:
-    text = f"heatlog-review/{seed}/{point.car}/{point.index}/{phase}"
+    at = f"{point.index}+{len(point.prelude)}" if point.prelude else str(point.index)  # a discard after going on
+    text = f"heatlog-review/{seed}/{point.car}/{at}/{phase}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
+def mean_half(xs: Sequence[float], lo: float, hi: float) -> tuple[float, float]:
+    """The mean of ``xs`` and the 95 % half-width of it (normal approximation), the variance taken with one
+    pseudo-observation at each end of the range ``lo``–``hi``: playouts that all agree (16 wins of 16) give a
+    narrow interval, never ±0, and a single playout a finite one. The mean is the playouts' own."""
     n = len(xs)
     if n == 0:
         return math.nan, math.inf
     m = math.fsum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = math.fsum((x - m) ** 2 for x in xs) / (n - 1)
+    ys = [*xs, lo, hi]
+    my = math.fsum(ys) / len(ys)
+    var = math.fsum((y - my) ** 2 for y in ys) / (len(ys) - 1)
     return m, 1.96 * math.sqrt(var / n)
 
 
-def _win_half(p: float, n: int) -> float:
-    return 1.96 * math.sqrt(p * (1 - p) / n) if n > 0 else math.inf
+def _win_half(wins: int, n: int) -> float:
+    """95 % half-width of a win share, with one pseudo-win and one pseudo-loss (never ±0)."""
+    if n <= 0:
+        return math.inf
+    p = (wins + 1) / (n + 2)
+    return 1.96 * math.sqrt(p * (1 - p) / n)
 
 
 Side = tuple[Any, list[Event]]  # (information set, events applied to each sampled world before the bots play on)
-Runner = Callable[[int, int, list[Side]], list[list[int]]]
+# ``run(n, seed, sides)``: per side, per playout, the car's place, or (place, TurnFacts | None)
+Runner = Callable[[int, int, list[Side]], list[list[Any]]]
 
 
 def make_runner(
@@ -149,13 +165,13 @@ def make_runner(
     side by side (``parallel`` of them) when one call would not keep the workers busy. Once ``stop`` is set
     (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting."""
 
-    def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[int]]:
-        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor)
+    def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[Any]]:
+        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor, watch=car)
         if result.partial:
             raise Interrupted
-        return [[o.places[car] for o in side] for side in result.outcomes]
+        return [[(o.places[car], o.turn) for o in side] for side in result.outcomes]
 
-    def run(n: int, seed: int, sides: list[Side]) -> list[list[int]]:
+    def run(n: int, seed: int, sides: list[Side]) -> list[list[Any]]:
         if stop is not None and stop.is_set():
             raise Interrupted
         groups: list[tuple[Any, list[list[Event]]]] = []
@@ -178,17 +194,11 @@ def make_runner(
 
 
 def sides_for(point: DecisionPoint, info: Any) -> list[Side]:
-    """How each legal decision is put into a sampled world: most are events applied to it; a card play at
-    step 2 (open mode) is the car's cards laid face down, revealed at its turn (the information set's
-    ``committed``, as a play at step 2 is hidden until step 3, # 2.1)."""
-    out: list[Side] = []
-    for o in point.options:
-        if o.get("type") == "cards_played":
-            committed = {**info.committed, point.car: list(o["cards"])}
-            out.append((replace(info, committed=committed), []))
-        else:
-            out.append((info, [o]))
-    return out
+    """How each legal decision is put into a sampled world: as an event applied to it. A card play at step 2 is
+    made in a world still at step 1 (the other cars' gears of the round are hidden, # 2.1): it is laid face
+    down there and played for the car when the world reaches step 2
+    (:func:`heatlog.analysis.playout.lay_face_down`), so every option's playouts play that option."""
+    return [(info, [*point.prelude, o]) for o in point.options]
 
 
 def estimate_point(
@@ -206,65 +216,70 @@ def estimate_point(
     named = card_words(public) if public is not None else None  # a Garage upgrade by its short name, not U22
     taken_key = decision_key(point.taken)
     sides = sides_for(point, info)
-    screen = run(settings.screen, _seed(settings.seed, point, "screen"), sides)
+    screen, screen_facts = _split(run(settings.screen, _seed(settings.seed, point, "screen"), sides))
     spent = settings.screen * len(options)
+    taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
+    span = max(1, cars - 1)  # places from first to last: a place loss / span is the expected score lost
 
-    def key(i: int) -> tuple[float, float, int]:
+    def key(i: int) -> tuple[float, float, bool, int]:  # the decision taken first among equals (it wins ties)
         places = screen[i]
-        return (sum(places) / len(places), -places.count(1) / len(places), i)
+        return (sum(places) / len(places), -places.count(1) / len(places), i != taken_i, i)
 
     order = sorted(range(len(options)), key=key)
     rank = {i: r for r, i in enumerate(order, start=1)}
-    taken_i = next(i for i, o in enumerate(options) if decision_key(o) == taken_key)
     kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
     samples = {i: list(screen[i]) for i in kept}
+    facts = {i: list(screen_facts[i]) for i in range(len(options))}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
     batch = 0
     while True:
         n = len(samples[active[0]])
-        lead = min(active, key=lambda i: (sum(samples[i]), -samples[i].count(1), rank[i]))
+        lead = min(active, key=lambda i: (sum(samples[i]), -samples[i].count(1), i != taken_i, rank[i]))
         if n > settings.screen:  # racing: only on playouts beyond the screening (which chose these)
             for i in [i for i in active if i not in (taken_i, lead)]:
                 diffs = [a - b for a, b in zip(samples[i], samples[lead], strict=True)]
-                m, h = _mean_half(diffs)
+                m, h = mean_half(diffs, -span, span)
                 if m - h * settings.drop_z / 1.96 > 0:
                     active.remove(i)
-        halves = [_mean_half(samples[i]) for i in active]
-        if n >= settings.max_playouts or all(h <= settings.target for _, h in halves):
+        # The target is on the expected score, so that it means the same for 2 and 6 cars (in places: × span).
+        halves = [mean_half(samples[i], 1, cars) for i in active]
+        if n >= settings.max_playouts or all(h / span <= settings.target for _, h in halves):
             break
         # The playouts the widest interval still needs (the half-width shrinks as 1/sqrt(n)), in steps of
         # ``step``, at most ``batch``: the play-out stops close to the target instead of a batch beyond it.
-        worst = max(h for _, h in halves)
+        worst = max(h for _, h in halves) / span
         need = math.ceil(n * (worst / settings.target) ** 2) - n if math.isfinite(worst) else settings.batch
         more = min(settings.batch, max(settings.step, -(-need // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
         batch += 1
-        got = run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active])
+        got, got_facts = _split(run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active]))
         spent += more * len(active)
-        for i, places in zip(active, got, strict=True):
+        for i, places, fs in zip(active, got, got_facts, strict=True):
             samples[i].extend(places)
+            facts[i].extend(fs)
 
     def est(i: int) -> Estimate:
         places = samples.get(i, screen[i])
-        m, h = _mean_half(places)
-        win = places.count(1) / len(places)
+        m, h = mean_half(places, 1, cars)
+        wins = places.count(1)
         return Estimate(
             options[i],
-            describe(options[i], point.kind, named),
+            describe(options[i], point.go_on_kind, named),
             len(places),
             m,
             h,
-            win,
-            _win_half(win, len(places)),
+            wins / len(places),
+            _win_half(wins, len(places)),
             rank[i],
             i in active,
             i in samples and i not in active,
         )
 
     estimates = {i: est(i) for i in range(len(options))}
-    best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, rank[i]))
+    # The decision taken wins ties: "best found" is another decision only when its estimate is better.
+    best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, i != taken_i, rank[i]))
     diffs = [a - b for a, b in zip(samples[taken_i], samples[best_i], strict=True)]
-    loss, loss_half = _mean_half(diffs) if best_i != taken_i else (0.0, 0.0)
+    loss, loss_half = mean_half(diffs, -span, span) if best_i != taken_i else (0.0, 0.0)
     dropped = sorted((i for i in samples if i not in active), key=lambda i: (estimates[i].mean_place, rank[i]))
     listed = sorted(active, key=lambda i: (estimates[i].mean_place, rank[i])) + dropped
     listed += [i for i in order if i not in samples]
@@ -279,7 +294,24 @@ def estimate_point(
         playouts=spent,
     )
     review.label = label(review)
+    review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
+    if review.label is not None:
+        review.reason = reason(review, info)
     return review
+
+
+def _split(rows: list[list[Any]]) -> tuple[list[list[int]], list[list[Any]]]:
+    """A runner's rows as (places, facts): a runner may give places alone (no facts)."""
+    places: list[list[int]] = []
+    facts: list[list[Any]] = []
+    for row in rows:
+        if row and isinstance(row[0], tuple):
+            places.append([x[0] for x in row])
+            facts.append([x[1] for x in row])
+        else:
+            places.append(list(row))
+            facts.append([None] * len(row))
+    return places, facts
 
 
 # ------------------------------------------------------------------------------------------------ verdicts
@@ -313,6 +345,7 @@ class CarReview:
     points: list[PointReview] = field(default_factory=list)
     expected: int = 0  # decision points found (more than were reviewed when the review was interrupted)
     legend: bool = False  # a Legend (# 19.1): the Legend cards move it, it has no decision to review
+    not_reviewed: list[NotReviewed] = field(default_factory=list)  # the car's decisions not judged, with why
 
     def summary(self) -> dict[str, Any]:
         pts = self.points
@@ -324,8 +357,16 @@ class CarReview:
             "mean_loss_score": round(math.fsum(p.score_loss for p in pts) / len(pts), 4) if pts else None,
             "accuracy": round(math.fsum(accuracy(p) for p in pts) / len(pts), 1) if pts else None,
             **counts,
+            "not_reviewed": len(self.not_reviewed),
             "playouts": sum(p.playouts for p in pts),
         }
+
+    def reasons(self) -> dict[str, int]:
+        """The decisions not reviewed, counted by reason (in the order first met)."""
+        out: dict[str, int] = {}
+        for x in self.not_reviewed:
+            out[x.reason] = out.get(x.reason, 0) + 1
+        return out
 
     def graph(self) -> list[dict[str, Any]]:
         """Expected place by round: the decision taken at the car's first reviewed decision of each round."""
@@ -338,9 +379,9 @@ class CarReview:
             out.append(
                 {
                     "round": p.point.round,
-                    "expected_place": round(p.taken.mean_place, 4),
-                    "expected_place_95": round(p.taken.place_half, 4),
-                    "win": round(p.taken.win, 4),
+                    "expected_place": finite(p.taken.mean_place),
+                    "expected_place_95": finite(p.taken.place_half),
+                    "win": finite(p.taken.win),
                     "playouts": p.taken.playouts,
                     "at": p.point.kind,
                 }
@@ -356,12 +397,13 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "options": len(p.point.options),
         "taken": p.taken.to_dict(),
         "best": p.best.to_dict(),
-        "loss_places": round(p.loss, 4),
-        "loss_places_95": round(p.loss_half, 4),
-        "loss_score": round(p.score_loss, 4),
+        "loss_places": finite(p.loss),
+        "loss_places_95": finite(p.loss_half),
+        "loss_score": finite(p.score_loss),
         "significant": p.significant,
         "label": p.label,
         "accuracy": round(accuracy(p), 1),
+        "reason": p.reason,
         "playouts": p.playouts,
         "alternatives": [e.to_dict() for e in p.estimates],
     }
@@ -370,3 +412,99 @@ def point_dict(p: PointReview) -> dict[str, Any]:
 def infoset_for(events: Sequence[Event], car: str) -> Any:
     """The car's information set before ``events`` end (a worker's task: plain data in, plain data out)."""
     return information_set(list(events), car)
+
+
+# ------------------------------------------------------------------------------------------------ reasons
+
+
+def _share(xs: Sequence[bool]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return math.fsum(xs) / len(xs) if xs else 0.0
+
+
+def _corner_number(public: Any, after_space: int | None) -> str:
+    """"corner 2" by the track's order of corners, or the space it is after."""
+    if after_space is None:
+        return "a corner"
+    try:
+        spaces = [int(c["after_space"]) for c in public.track.data["corners"]]
+        return f"corner {spaces.index(after_space) + 1}"
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return f"the corner after space {after_space}"
+
+
+def deck_words(info: Any, car: str) -> str | None:
+    """What a Stress flip finds in the car's deck (# 5.2: the deck's cards, not its order), from what it knew:
+    its pool less its own hand. None where the hand is not known (another car's, table mode)."""
+    from ..engine.cards import HEAT, STRESS, VALUE
+
+    public = getattr(info, "public", None)
+    known = getattr(info, "known", {})
+    if public is None or car not in known:
+        return None
+    tokens = info.beliefs[car].tokens
+    hand = dict(zip(tokens, known[car], strict=True))
+    pool = public.cars[car].pool
+    deck = {c: pool.get(c, 0) - hand.get(c, 0) for c in pool if pool.get(c, 0) - hand.get(c, 0) > 0}
+    if not deck:
+        return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
+    speed = [(VALUE[c], n) for c, n in deck.items() if c in VALUE and c not in (HEAT, STRESS)]
+    cards = sum(n for _, n in speed)
+    listed = " ".join(f"{c}×{n}" for c, n in deck.items())
+    if not cards:
+        return f"its deck ({listed}) holds no speed card"
+    mean = sum(v * n for v, n in speed) / cards
+    high = max(v for v, _ in speed)
+    cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
+    return f"its deck holds {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
+
+
+def reason(review: PointReview, info: Any) -> str:
+    """Why the decision taken lost against the best found, in words and numbers from their paired playouts:
+    the spinouts of this round's turn (where, how much Heat owed and paid, the Engine), the spaces moved,
+    what a Stress flip finds in the deck when Stress is in play, and the expected place and win share."""
+    car = review.point.car
+    public = getattr(info, "public", None)
+    taken = [f for f in review.facts.get("taken", []) if f is not None]
+    best = [f for f in review.facts.get("best", []) if f is not None]
+    tw, bw = review.taken.words, review.best.words
+    parts: list[str] = []
+    stress = any("S" in (e.decision.get("cards") or []) for e in (review.taken, review.best))
+    if taken and best:
+        ts, bs = _share([f.spun for f in taken]), _share([f.spun for f in best])
+        if abs(ts - bs) >= 0.1:
+            worse, w_f, w_s, other, o_s = (tw, taken, ts, bw, bs) if ts > bs else (bw, best, bs, tw, ts)
+            spun = [f for f in w_f if f.spun]
+            where = max(set(f.corner for f in spun), key=lambda c: sum(f.corner == c for f in spun))
+            at = [f for f in spun if f.corner == where]
+            limit = at[0].limit if at else None
+            engine = public.cars[car].engine if public is not None else None
+            parts.append(
+                f"{worse} spins out at {_corner_number(public, where)}"
+                + (f" (limit {limit}, speed {_mean([f.speed or 0 for f in at]):.1f})" if limit is not None else "")
+                + f" in {w_s:.0%} of playouts, owing {_mean([f.owed for f in at]):.1f} Heat and paying "
+                f"{_mean([f.paid for f in at]):.1f}"
+                + (f" (Engine {engine} at the decision)" if engine is not None else "")
+                + f"; {other}: {o_s:.0%}"
+            )
+            stress = True  # a spinout's Stress (# 10.3) is flipped later
+        else:
+            tm, bm = _mean([f.moved for f in taken]), _mean([f.moved for f in best])
+            if abs(tm - bm) >= 0.5:
+                parts.append(f"{tw} moves {tm:.1f} spaces this round, {bw} {bm:.1f}")
+            tp, bp = _mean([f.paid for f in taken]), _mean([f.paid for f in best])
+            if abs(tp - bp) >= 0.5:
+                parts.append(f"{tw} pays {tp:.1f} Heat at corners this round, {bw} {bp:.1f}")
+    if stress:
+        deck = deck_words(info, car)
+        if deck is not None:
+            parts.append(deck)
+    parts.append(
+        f"expected place {review.taken.mean_place:.2f} against {review.best.mean_place:.2f} "
+        f"(win {review.taken.win:.0%} against {review.best.win:.0%}; {review.score_loss:.2f} expected score lost, "
+        f"n={review.taken.playouts})"
+    )
+    return "; ".join(parts)

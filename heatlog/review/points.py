@@ -12,8 +12,16 @@ another, so a point at steps 1–2 lists them in ``hidden`` and :meth:`DecisionP
 what the car saw; playouts from there let the other cars choose again.
 
 Only what the car could decide from what it knew is listed: in a table-mode race its hand was never
-recorded, so card plays, cooldowns and discards (whose options depend on the hand) are not reviewable and
-are skipped; gear, boost, adrenaline and slipstream are.
+recorded, so card plays, cooldowns and discards (whose options depend on the hand) are not reviewable; gear,
+boost, adrenaline and slipstream are. Nothing is skipped without a word: every decision of the car the review
+does not judge (a decision kind of the registry it does not play out, a forced one, a hand decision of a
+table-mode race, a Garage draft pick) is a :class:`NotReviewed` with its reason.
+
+Two decisions in one event: a discard during React or Slipstream closes those steps first (the engine takes
+it, exactly equal to going on and then discarding). It is two decision points: "go on" at React (or
+Slipstream) and the discard at step 8, reached in the sampled world by going on first (``prelude``). A
+slipstream taken during React (the engine lists it there: it closes React) is a decision point of kind
+"slipstream", not "react".
 """
 
 from __future__ import annotations
@@ -24,7 +32,8 @@ from typing import Any
 
 from ..analysis.infoset import as_known_by, made_at_the_same_time
 from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
-from ..engine.game import GO_ON, canonical, decision_key, legal_decisions, to_move
+from ..engine.events import REGISTRY
+from ..engine.game import GO_ON, apply_decision, canonical, decision_key, legal_decisions, to_move
 
 Event = dict[str, Any]
 
@@ -57,6 +66,19 @@ class DecisionPoint:
     options: list[Event]  # every legal decision, canonical, the taken one included
     # indices in events[:index] of the other cars' steps 1–2 of this round, made at the same time (# 2.1)
     hidden: tuple[int, ...] = ()
+    # decisions applied to the state after events[:index] before this point's options (a discard that closed
+    # React: "go on" first, then the discard at step 8)
+    prelude: tuple[Event, ...] = ()
+
+    step: str = ""  # the step the race waits in (point_kind), where ``kind`` names the decision taken
+
+    @property
+    def go_on_kind(self) -> str:
+        """How "go on" reads here: at React with a slipstream offered it also declines the slipstream."""
+        at = self.step or self.kind
+        if at == "react" and any(o.get("type") == "slipstream" for o in self.options):
+            return "react+slipstream"
+        return at
 
     def known(self, events: Sequence[Event]) -> list[Event]:
         """The log before the decision as the car saw it: events[:index] without the other cars' choices made
@@ -110,42 +132,148 @@ def describe(decision: Event, kind: str | None = None, name: Callable[[str], str
         cards = decision.get("cards", [])
         return "discard " + " ".join(map(name, cards) if name is not None else cards)
     if t == GO_ON:
-        return {"react": "no (more) React", "slipstream": "no slipstream", "discard": "keep the hand"}.get(
-            kind or "", "go on"
-        )
+        return {
+            "react": "no (more) React",
+            "react+slipstream": "no (more) React, no slipstream",
+            "slipstream": "no slipstream",
+            "discard": "keep the hand",
+        }.get(kind or "", "go on")
     return str(t)
 
 
+@dataclass(frozen=True, slots=True)
+class NotReviewed:
+    """A decision of the car the review does not judge, and why (as GTO Wizard marks a spot it cannot
+    analyse)."""
+
+    round: int
+    seq: int | None
+    kind: str  # the event type
+    words: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "seq": self.seq, "kind": self.kind, "words": self.words, "reason": self.reason}
+
+
+def is_decision(ev: Event) -> bool:
+    """Whether an event is a car's decision by the registry: not chance, not beside the race, not the set-up."""
+    entry = REGISTRY.get(str(ev.get("type")))
+    return entry is not None and not entry.chance and not entry.aside and entry.name != "race_started"
+
+
 def decision_points(
-    events: Sequence[Event], car: str, *, seqs: Sequence[int] | None = None, rounds: set[int] | None = None
+    events: Sequence[Event],
+    car: str,
+    *,
+    seqs: Sequence[int] | None = None,
+    rounds: set[int] | None = None,
+    skipped: list[NotReviewed] | None = None,
 ) -> list[DecisionPoint]:
-    """Every decision point of ``car`` in the effective log ``events`` (see the module's docstring)."""
+    """Every decision point of ``car`` in the effective log ``events`` (see the module's docstring);
+    ``skipped`` receives each decision of the car that is not a decision point, with its reason."""
     out: list[DecisionPoint] = []
     state: RaceState | None = None
     table = bool(events) and events[0].get("mode", "open") == "table"
     for i, ev in enumerate(events):
-        if state is not None and state.phase == "race" and (rounds is None or state.round in rounds):
+        if state is not None and (rounds is None or state.round in rounds):
+            seq = seqs[i] if seqs is not None else None
             mine = ev.get("car") == car and ev.get("type") in DECISION_KINDS
-            point = _point(state, car, ev, mine, table)
-            if point is not None:
-                options, taken = point
-                out.append(
-                    DecisionPoint(
-                        index=i,
-                        seq=seqs[i] if seqs is not None else None,
-                        round=state.round,
-                        kind=point_kind(state),
-                        car=car,
-                        taken=taken,
-                        options=options,
-                        hidden=made_at_the_same_time(events, i, car) if state.turn is None else (),
+            why: str | None = None
+            if state.phase != "race":
+                if ev.get("car") == car and is_decision(ev):
+                    why = (
+                        "a Garage draft decision: a play-out does not draw the draft's markets (# 18.5)"
+                        if state.phase == "garage"
+                        else "made before the race starts"
                     )
-                )
+            elif mine and ev.get("type") == "cards_discarded" and _before_discard(state, car):
+                out.extend(_discard_closing_react(state, car, ev, i, seq, table))
+            else:
+                point = _point(state, car, ev, mine, table)
+                if point is not None:
+                    options, taken = point
+                    step = point_kind(state)
+                    out.append(
+                        DecisionPoint(
+                            index=i,
+                            seq=seq,
+                            round=state.round,
+                            kind="slipstream" if taken.get("type") == "slipstream" else step,
+                            car=car,
+                            taken=taken,
+                            options=options,
+                            hidden=made_at_the_same_time(events, i, car) if state.turn is None else (),
+                            step=step,
+                        )
+                    )
+                elif ev.get("car") == car and is_decision(ev):
+                    why = _why_not(state, car, ev, mine, table)
+            if why is not None and skipped is not None:
+                skipped.append(NotReviewed(state.round, seq, str(ev.get("type")), describe(canonical(ev)), why))
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
             raise err.located() from None
     return out
+
+
+def _before_discard(state: RaceState, car: str) -> bool:
+    turn = state.turn
+    return turn is not None and turn.car == car and turn.flipping is None and Step.REACT <= turn.sub < Step.DISCARD
+
+
+def _discard_closing_react(
+    state: RaceState, car: str, ev: Event, i: int, seq: int | None, table: bool
+) -> list[DecisionPoint]:
+    """A discard made during React or Slipstream: "go on" there, then the discard at step 8 (module doc)."""
+    out: list[DecisionPoint] = []
+    world = state.copy()
+    prelude: list[Event] = []
+    go = {"type": GO_ON, "car": car}
+    while _before_discard(world, car):
+        node = to_move(world)
+        if node.kind != "decision" or node.car != car:
+            return out
+        options = _listed(world, car, table)
+        if len(options) > 1:
+            at = point_kind(world)
+            out.append(DecisionPoint(i, seq, world.round, at, car, dict(go), options, prelude=tuple(prelude),
+                                     step=at))
+        try:
+            apply_decision(world, dict(go))
+        except HeatlogError:
+            return out
+        prelude.append(dict(go))
+    node = to_move(world)
+    if node.kind == "decision" and node.car == car:
+        options = _listed(world, car, table)
+        taken = canonical(ev)
+        taken.pop("v", None)
+        if len(options) > 1 and decision_key(taken) in {decision_key(o) for o in options}:
+            out.append(DecisionPoint(i, seq, world.round, "discard", car, taken, options, prelude=tuple(prelude),
+                                     step="discard"))
+    return out
+
+
+def _listed(state: RaceState, car: str, table: bool) -> list[Event]:
+    options = legal_decisions(state, car)
+    if table:
+        options = [o for o in options if o.get("type") not in _HAND_KINDS]
+    return options
+
+
+def _why_not(state: RaceState, car: str, ev: Event, mine: bool, table: bool) -> str:
+    """Why the car's decision ``ev`` is not a decision point."""
+    kind = str(ev.get("type"))
+    if not mine:
+        return f"{kind}: a decision kind the review does not play out yet"
+    if table and kind in _HAND_KINDS:
+        return "the hand was never recorded (table mode): its options cannot be listed"
+    options = legal_decisions(state, car)
+    if len(options) < 2:
+        return "forced: the only legal decision"
+    return "not among the decisions the engine lists at this point"
 
 
 def _point(state: RaceState, car: str, ev: Event, mine: bool, table: bool) -> tuple[list[Event], Event] | None:

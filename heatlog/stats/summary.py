@@ -39,6 +39,13 @@ class Tally(HeatTotals):
     rounds_led: int = 0
     spaces: int = 0
     speed_by_gear: dict[int, list[int]] = field(default_factory=dict)  # gear -> [sum of speeds, turns]
+    # BGA's end-of-race list (issue 28, item 7)
+    rounds_in_gear: dict[int, int] = field(default_factory=dict)  # gear in force (# A10) -> turns
+    adrenaline_rounds: int = 0  # rounds the car held adrenaline (# 6.1)
+    adrenaline_moves: int = 0  # of those, the +1 move taken (# 6.2)
+    shifts_up_2: int = 0  # two-gear shifts up (1 Heat each, # 3.2)
+    shifts_down_2: int = 0  # two-gear shifts down
+    cards_discarded: int = 0  # cards discarded at step 8 (# 11.1)
 
     def add(self, t: TurnFacts) -> None:
         self.turns += 1
@@ -63,6 +70,13 @@ class Tally(HeatTotals):
         self.cluttered += t.cluttered
         self.rounds_led += t.led
         self.spaces += t.end - t.start
+        if t.played:  # a Legend has no gear (# 19.10)
+            self.rounds_in_gear[t.gear] = self.rounds_in_gear.get(t.gear, 0) + 1
+        self.adrenaline_rounds += t.adrenaline
+        self.adrenaline_moves += t.adrenaline_move
+        self.shifts_up_2 += t.gear - t.from_gear == 2
+        self.shifts_down_2 += t.from_gear - t.gear == 2
+        self.cards_discarded += len(t.discarded.split())
         # A cluttered hand does not move: no speed to average (# 13.2); a Legend plays no card and has no gear
         # (# 19.1, 19.10), so its moves are no car's speed in 1st gear
         if not t.cluttered and t.played:
@@ -90,11 +104,18 @@ class Tally(HeatTotals):
             "cluttered",
             "rounds_led",
             "spaces",
+            "adrenaline_rounds",
+            "adrenaline_moves",
+            "shifts_up_2",
+            "shifts_down_2",
+            "cards_discarded",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         if self.stress_drawn is not None:
             self.stress_drawn = None if other.stress_drawn is None else self.stress_drawn + other.stress_drawn
         self.boost_values.extend(other.boost_values)
+        for gear, n in other.rounds_in_gear.items():
+            self.rounds_in_gear[gear] = self.rounds_in_gear.get(gear, 0) + n
         for gear, (total, n) in other.speed_by_gear.items():
             acc = self.speed_by_gear.setdefault(gear, [0, 0])
             acc[0] += total
@@ -128,6 +149,10 @@ class Tally(HeatTotals):
             "cluttered": self.cluttered,
             "rounds_led": self.rounds_led,
             "spaces": self.spaces,
+            "rounds_in_gear": {str(g): self.rounds_in_gear.get(g, 0) for g in (1, 2, 3, 4)},
+            "adrenaline": {"rounds": self.adrenaline_rounds, "moves": self.adrenaline_moves},
+            "two_gear_shifts": {"up": self.shifts_up_2, "down": self.shifts_down_2},
+            "cards_discarded": self.cards_discarded,
         }
 
 
@@ -139,6 +164,8 @@ class CarStats:
     finished: bool
     finish_round: int | None
     tally: Tally
+    start_position: int | None = None  # place in the first round's turn order: the grid (# 1.4, 2.2)
+    engine_left: int | None = None  # Heat on the Engine after its last turn
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -147,6 +174,8 @@ class CarStats:
             "place": self.place,
             "finished": self.finished,
             "finish_round": self.finish_round,
+            "start_position": self.start_position,
+            "engine_left": self.engine_left,
             **self.tally.to_dict(),
         }
 
@@ -181,7 +210,16 @@ def race_stats(facts: RaceFacts) -> RaceStats:
     tallies = {c.name: Tally() for c in facts.cars}
     for t in facts.turns:
         tallies[t.car].add(t)
-    cars = [CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name]) for c in facts.cars]
+    first = min((t.round for t in facts.turns), default=None)
+    start = {t.car: t.turn for t in facts.turns if t.round == first}
+    engine: dict[str, int] = {}
+    for t in facts.turns:
+        engine[t.car] = t.engine
+    cars = [
+        CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name], start.get(c.name),
+                 engine.get(c.name))
+        for c in facts.cars
+    ]
     return RaceStats(
         facts.race, facts.name, facts.track, facts.mode, facts.laps, facts.over, facts.rounds, cars, facts.track_name
     )
@@ -299,7 +337,14 @@ def career(facts: Iterable[RaceFacts], *, total: int = 0, partial: bool = False)
 #: The sub-columns a flat row always has, whatever the statistics hold (# 3.1: gears 1 to 4; a rating's three
 #: numbers): a race whose cars never drove in 1st gear, or drivers without a finished race, have the same
 #: columns, in the same order, as any other, so that files of several races line up (CSV, Parquet).
-FIXED_SUBS = {"mean_speed_by_gear": ("1", "2", "3", "4"), "rating": ("mu", "sigma", "ordinal")}
+#: The sub-columns a CSV always has, whatever the rows hold (# 3.1: gears 1 to 4; a rating's three numbers):
+#: a race whose cars never drove in 1st gear, or drivers without a finished race, have the same columns, in the
+#: same order, as any other, so that files of several races line up.
+FIXED_SUBS = {
+    "mean_speed_by_gear": ("1", "2", "3", "4"),
+    "rounds_in_gear": ("1", "2", "3", "4"),
+    "rating": ("mu", "sigma", "ordinal"),
+}
 
 
 def flat_row(stats: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ data-car data-round data-label>`` (and ``<tr class="turn">`` for each turn's nar
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,9 @@ _SCRIPT = r"""
     tr.appendChild(td);
     return td;
   }
+  function num(x) { return x === null || x === undefined ? "?" : x.toFixed(2); }
   function pm(e) {
-    return e.expected_place.toFixed(2) + " \u00b1" + e.expected_place_95.toFixed(2) + " (n=" + e.playouts + ")";
+    return num(e.expected_place) + " \u00b1" + num(e.expected_place_95) + " (n=" + e.playouts + ")";
   }
   function render() {
     var n = +(document.body.getAttribute("data-round") || 0);
@@ -67,9 +69,15 @@ _SCRIPT = r"""
         var same = d.best.words === d.taken.words;
         cell(row, same ? "(the one taken)" : d.best.words);
         cell(row, same ? "" : pm(d.best));
-        cell(row, same ? "0" : d.loss_places.toFixed(2) + " \u00b1" + d.loss_places_95.toFixed(2));
+        cell(row, same ? "0" : num(d.loss_places) + " \u00b1" + num(d.loss_places_95));
         cell(row, d.label || "", d.label ? "label " + d.label : "label");
         table.appendChild(row);
+        if (d.reason) {
+          var why = document.createElement("tr");
+          why.className = "reason";
+          cell(why, "why: " + d.reason).colSpan = 7;
+          table.appendChild(why);
+        }
       });
     });
     if (!r.turns.length) {
@@ -133,8 +141,10 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
         if not pts:
             continue
         fill = fills.get(c.car, "#333")
+        pts = [g for g in pts if g["expected_place"] is not None]
         for g in pts:
-            lo, hi = g["expected_place"] - g["expected_place_95"], g["expected_place"] + g["expected_place_95"]
+            half = g["expected_place_95"] if g["expected_place_95"] is not None else n_cars
+            lo, hi = g["expected_place"] - half, g["expected_place"] + half
             out.append(
                 f'<line class="band" style="stroke:{fill}" x1="{x(g["round"]):.1f}" x2="{x(g["round"]):.1f}" '
                 f'y1="{y(max(1, lo)):.1f}" y2="{y(min(n_cars, hi)):.1f}"/>'
@@ -144,7 +154,8 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
             out.append(
                 f'<circle class="eval-dot" data-car="{escape(c.car)}" data-round="{g["round"]}" '
                 f'cx="{x(g["round"]):.1f}" cy="{y(g["expected_place"]):.1f}" r="3.5" style="fill:{fill}">'
-                f"<title>{escape(c.car)}, round {g['round']}: {g['expected_place']:.2f} ±{g['expected_place_95']:.2f} "
+                f"<title>{escape(c.car)}, round {g['round']}: {g['expected_place']:.2f} "
+                f"±{g['expected_place_95'] or 0:.2f} "
                 f"(n={g['playouts']})</title></circle>"
             )
         out.append(
@@ -184,6 +195,7 @@ def render_review_html(rp: Replay, review: Any) -> str:
     graph, xs = _graph(review, rp, fills)
     data = review_data(rp, review)
     data["x"] = xs
+    json.dumps(data, allow_nan=False)  # JSON has no Infinity or NaN: JSON.parse would stop the page's script
     summary = []
     for c in review.cars:
         if c.legend:
@@ -195,7 +207,9 @@ def render_review_html(rp: Replay, review: Any) -> str:
             f'<li data-car="{escape(c.car)}"><b>{escape(c.car)}</b>: accuracy {acc}; '
             f"{s['decisions']} of {counted(s['decision_points'], 'decision')}; {labels(s)}; "
             f"mean loss {s['mean_loss_places'] or 0:.3f} places; "
-            f"{s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}</li>"
+            f"{s['playouts']:,} playout{'' if s['playouts'] == 1 else 's'}"
+            + "".join(f"; not reviewed: {counted(n, 'decision')}: {escape(why)}" for why, n in c.reasons().items())
+            + "</li>"
         )
     st = review.settings
     partial = "true" if review.partial else "false"
