@@ -282,6 +282,22 @@ def outcome(log: RaceLog, race: int, rnd: int) -> tuple[Any, ...]:
     return ("state", proj.seq, state_to_position(proj.state))
 
 
+def corrections(log: RaceLog, race: int, rng: random.Random, *, undo: float) -> None:
+    """1 to 8 notes and retractions written around the door: each retraction withdraws the latest entry in force
+    with probability ``undo``, else any event of the log (also one that no undo could withdraw)."""
+    for _ in range(rng.randint(1, 8)):
+        length = log.store.length(race)
+        if rng.random() < 0.4:
+            log.store.append(race, {"type": "note", "v": 1, "text": "n"})
+            continue
+        try:
+            latest = log.effective(race).entries[-1].seq
+        except IllegalEvent:
+            latest = length
+        target = latest if rng.random() < undo else rng.randint(1, length)
+        log.store.append(race, {"type": "retracted", "v": 1, "seq": target})
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_jump_agrees_with_replay_after_any_corrections(tmp_path: Path, seed: int) -> None:
     """Notes and retractions (well-formed or not, written around the door) after the snapshots were taken:
@@ -293,17 +309,7 @@ def test_jump_agrees_with_replay_after_any_corrections(tmp_path: Path, seed: int
         race = record(log, events[: starts[4][0] + 3])
         log.project(race, round=1)  # snapshots of rounds 1-4
         cache = {r: log.store.get_snapshot(race, RULES_VERSION, round=r) for r in range(1, 5)}
-        for _ in range(rng.randint(1, 8)):
-            length = log.store.length(race)
-            if rng.random() < 0.4:
-                log.store.append(race, {"type": "note", "v": 1, "text": "n"})
-                continue
-            try:
-                latest = log.effective(race).entries[-1].seq
-            except IllegalEvent:
-                latest = length
-            target = latest if rng.random() < 0.6 else rng.randint(1, length)
-            log.store.append(race, {"type": "retracted", "v": 1, "seq": target})
+        corrections(log, race, rng, undo=0.6)
         for rnd in range(1, 6):
             for r, snap in cache.items():  # the cache as it was before the corrections
                 assert snap is not None
@@ -390,17 +396,7 @@ def test_end_agrees_with_a_full_projection_after_any_corrections(tmp_path: Path,
         events = simulated()
         race = record(log, events[: rng.randint(40, len(events))])
         log.project(race, round=1)
-        for _ in range(rng.randint(1, 8)):
-            length = log.store.length(race)
-            if rng.random() < 0.4:
-                log.store.append(race, {"type": "note", "v": 1, "text": "n"})
-                continue
-            try:
-                latest = log.effective(race).entries[-1].seq
-            except IllegalEvent:
-                latest = length
-            target = latest if rng.random() < 0.7 else rng.randint(1, length)
-            log.store.append(race, {"type": "retracted", "v": 1, "seq": target})
+        corrections(log, race, rng, undo=0.7)
         try:
             full = log.project(race)
         except IllegalEvent:
