@@ -903,7 +903,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
                 "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
                 (label, _now(), meta),
             ).lastrowid
-            _insert_events(conn, "events", "race", int(race or 0), evs)
+            log.store.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.eventrows)
     return season
 
 

@@ -1164,6 +1164,12 @@ class EventStore:
             raise _conflict(exc, race, last_seq + 1) from None
         return out
 
+    def insert_events(self, conn: sqlite3.Connection, race: int, events: Sequence[dict[str, Any]]) -> None:
+        """Write ``events`` as the first rows of ``race``, a race made in the caller's write transaction on this
+        store's connection (the season import writes a season and its races in one), hash-chained from the
+        genesis, in the file's format (heatlog.eventrows)."""
+        self._insert_chained(conn, race, 0, GENESIS, [self._encode(event) for event in events])
+
     @staticmethod
     def _expect(race: int, expected_seq: int | None, seq: int) -> None:
         if expected_seq is not None and expected_seq != seq:
