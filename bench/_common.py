@@ -61,3 +61,14 @@ def table(title: str, header: list[str], rows: list[list[str]]) -> None:
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
         print(line(r))
+
+
+def spread(xs: list[float], fmt: str = "{:.2f}", unit: str = "") -> str:
+    """A figure as the benchmarks report it: median, then min–max and the number of samples."""
+    lo, mid, hi = min(xs), statistics.median(xs), max(xs)
+    return f"{fmt.format(mid)}{unit} ({fmt.format(lo)}–{fmt.format(hi)}, n={len(xs)})"
+
+
+def ratios(num: list[float], den: list[float]) -> list[float]:
+    """Same-run ratios of paired samples (num[i] / den[i]), the pairs taken in turns."""
+    return [a / b for a, b in zip(num, den, strict=True)]

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, machine, median, table
+from _common import ROOT, machine, median, ratios, spread, table
 
 HEAVY = ("sqlite_utils", "sqlite3", "jsonschema", "referencing", "heatlog.engine", "heatlog.store", "rich")
 DB_HEAVY = ("sqlite_utils", "pandas", "numpy", "jsonschema", "pydantic", "rich.console")
@@ -70,6 +70,19 @@ def environments(cache: str) -> dict[str, dict[str, str]]:
     own modules (an editable install) are compiled anew at every start."""
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
     return {"": dict(base, PYTHONPYCACHEPREFIX=cache), " (no .pyc)": dict(base, PYTHONDONTWRITEBYTECODE="1")}
+
+
+def bytecode_note() -> str:
+    """Whether this shell sets PYTHONDONTWRITEBYTECODE, said in the output rather than hidden: with it, every start
+    of an editable install compiles heatlog's modules anew (the rows without "(no .pyc)" run without it)."""
+    value = os.environ.get("PYTHONDONTWRITEBYTECODE")
+    if value:
+        return (
+            f"note: PYTHONDONTWRITEBYTECODE={value} is set in this environment: heatlog run from it compiles its "
+            "modules at every start (an editable install); the rows marked (no .pyc) measure that, the others "
+            "run with a bytecode cache in a temporary directory"
+        )
+    return "note: PYTHONDONTWRITEBYTECODE is not set in this environment (bytecode caches are written and used)"
 
 
 def heavy_imports(cmd: list[str], env: dict[str, str], heavy: tuple[str, ...] = HEAVY, cwd: Path = ROOT) -> list[str]:
@@ -152,17 +165,25 @@ def db_main(args: argparse.Namespace) -> None:
                 times[name].append(w)
                 cpu[name].append(c)
         heavy = {name: ", ".join(heavy_imports(cmd, cenv, DB_HEAVY, cwd)) or "none" for name, cmd, cenv in commands[2:]}
+    print(bytecode_note())
     for label, series in (("wall", times), ("CPU (user + system)", cpu)) if args.cpu else (("wall", times),):
-        base = median(series['python -c "import typer, rich"'])
+        base_runs = series['python -c "import typer, rich"']
         rows = []
         for name, _, _ in commands:
             t = median(series[name])
             before = series.get(name + " (before)")
-            vs = f"{median(before) / t:.2f}× faster" if before else ""
-            rows.append([name, f"{t * 1e3:.0f}", f"{t / base:.2f}×", vs, heavy.get(name, "")])
+            vs = spread(ratios(before, series[name]), "{:.2f}", "× faster") if before else ""
+            vs_base = spread(ratios(series[name], base_runs), "{:.2f}", "×")
+            rows.append([name, f"{t * 1e3:.0f}", vs_base, vs, heavy.get(name, "")])
         table(
             f"everyday commands on 100 races, {label}, median of {args.runs} runs, taking turns ({machine()})",
-            ["command", "median ms", "vs import typer, rich", "before / after", "heavy modules imported"],
+            [
+                "command",
+                "median ms",
+                "vs import typer, rich: median (min–max, n) of the runs' ratios",
+                "before / after",
+                "heavy modules imported",
+            ],
             rows,
         )
     print('\ngoal: show, replay --round N and races ≤ 2× python -c "import typer, rich"')
@@ -177,7 +198,7 @@ def main() -> None:
         "--colour", action="store_true", help="with --db: also show with colours (FORCE_COLOR=1), as in a terminal"
     )
     parser.add_argument(
-        "--cpu", action="store_true", help="with --db: also the CPU time of each run (steadier on a loaded machine)"
+        "--cpu", action="store_true", help="also the CPU time of each run (steadier on a loaded machine)"
     )
     args = parser.parse_args()
     if args.db:
@@ -203,22 +224,34 @@ def main() -> None:
             wall(cmd, env)
             wall(cmd, env)
         times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
+        cpu: dict[str, list[float]] = {name: [] for name, _, _ in commands}
         for _ in range(args.runs):
             for name, cmd, env in commands:
-                times[name].append(wall(cmd, env))
+                w, c = timed_run(cmd, env)
+                times[name].append(w)
+                cpu[name].append(c)
         heavy = {name: ", ".join(heavy_imports(cmd, env)) or "none" for name, cmd, env in commands if "heatlog" in name}
 
-    rows = []
-    for name, _, _ in commands:
-        base = median(times['python -c "import typer, rich"' + (" (no .pyc)" if "no .pyc" in name else "")])
-        t = median(times[name])
-        rows.append([name, f"{t * 1e3:.0f}", f"{min(times[name]) * 1e3:.0f}", f"{t / base:.2f}×", heavy.get(name, "")])
+    print(bytecode_note())
     where = " ".join(heatlog)
-    table(
-        f"start-up wall time, median of {args.runs} runs each, taking turns ({machine()}; heatlog = {where})",
-        ["command", "median ms", "min ms", "vs import typer, rich (same cache)", "heavy modules imported"],
-        rows,
-    )
+    for label, series in (("wall", times), ("CPU (user + system)", cpu)) if args.cpu else (("wall", times),):
+        rows = []
+        for name, _, _ in commands:
+            base = series['python -c "import typer, rich"' + (" (no .pyc)" if "no .pyc" in name else "")]
+            t = median(series[name])
+            vs = spread(ratios(series[name], base), "{:.2f}", "×")
+            rows.append([name, f"{t * 1e3:.0f}", f"{min(series[name]) * 1e3:.0f}", vs, heavy.get(name, "")])
+        table(
+            f"start-up {label} time, {args.runs} runs each, taking turns ({machine()}; heatlog = {where})",
+            [
+                "command",
+                "median ms",
+                "min ms",
+                "vs import typer, rich (same cache): median (min–max, n) of the runs' ratios",
+                "heavy modules imported",
+            ],
+            rows,
+        )
     print('\ngoal: heatlog --help ≤ 1.3× python -c "import typer, rich"')
 
 

@@ -745,15 +745,16 @@ class HeuristicBot:
             return options[0] if options else None
         if turn is None or w.step < REACT or w.flipping is not None:
             return None
-        for o in react_options(state, car, turn):
+        offered = react_options(state, car, turn)  # once: each call works out every React use (issue 32)
+        for o in offered:
             if o["type"] == "cooldown" and o.get("cards"):
                 return o  # # 18.13: a card's cooldown, before the Scrap closes React
         if w.step == REACT and scrap_pending(state, turn):
             return _GO_ON  # # 18.12: go on: React ends with the Scrap
-        for o in react_options(state, car, turn):
+        for o in offered:
             if o["type"] == "stress_reduced" and not any(
                 x["type"] == "stress_reduced" and x["cards"] == o["cards"] and x["count"] > o["count"]
-                for x in react_options(state, car, turn)
+                for x in offered
             ):
                 return o
             if o["type"] == "cooldown" and o.get("cards"):

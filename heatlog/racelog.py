@@ -129,6 +129,17 @@ def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
     return eff
 
 
+@dataclass(slots=True)
+class End:
+    """The end of a race's log (:meth:`RaceLog.end`): the projection there, the latest entry in force, the log's
+    length (seq of its last row, retractions included), and whether the whole log was read to get them."""
+
+    projection: Projection
+    last: Entry
+    length: int
+    whole: bool = False
+
+
 class Projection:
     """A race's state at a point, with the effective log that produced it.
 
@@ -418,8 +429,7 @@ class RaceLog:
         if want is not None and order != want:
             block = proj.effective.entries[0].event["championship"]
             raise IllegalEvent(
-                f"race {block['race']} of the season starts in the standings order, leader on pole: "
-                f"{' > '.join(want)}",
+                f"race {block['race']} of the season starts in the standings order, leader on pole: {' > '.join(want)}",
                 race=race,
                 round=proj.state.round,
                 input=event,
@@ -438,16 +448,68 @@ class RaceLog:
         proj.upto = len(proj.effective.entries)
         return stored.seq, proj
 
-    def retract_last(self, race: int, reason: str | None = None) -> tuple[int, Projection]:
-        """Undo: retract the latest entry in force (the original stays in the log)."""
-        eff = self.effective(race)
-        if len(eff.entries) <= 1:
+    def end(self, race: int) -> End:
+        """The state at the end of the log and its latest entry in force, from the latest snapshot that holds:
+        it reads and folds the events since that snapshot (a round or so), not the whole log, so it costs the
+        same however long the race (what keeps ``heatlog undo`` flat). The snapshot holds as for a jump
+        (:meth:`_jump`: sealed to its event, every retraction since withdraws an entry after it); the rows read
+        are hash-checked from the snapshot's event on. Without such a snapshot it reads and folds the whole log
+        (``End.whole``). The projection's effective log is read from the store if asked for."""
+        length = self.store.length(race)
+        snap = self.store.get_snapshot(race, RULES_VERSION, max_seq=length)
+        if snap is not None and 1 <= snap.seq <= length:
+            since = self.store.retractions_since(race, snap.seq)
+            if not since or self._retractions_hold(race, snap.seq, since):
+                found = self._end_from(race, snap.seq, snap.state, length)
+                if found is not None:
+                    return found
+        proj = self.project(race)
+        entries = proj.effective.entries
+        if not entries:
+            raise MalformedInput("the race has no events", race=race)
+        return End(proj, entries[-1], proj.effective.length, whole=True)
+
+    def _end_from(self, race: int, snap_seq: int, position: dict[str, Any], length: int) -> End | None:
+        """:meth:`end` from a snapshot at ``snap_seq`` whose retractions since hold; None if the rows read say
+        otherwise (then the whole log is read)."""
+        rows = self.store.log_from(race, after=snap_seq - 1, upto=length)
+        if not rows or rows[0][0] != snap_seq:
+            return None
+        stack = [Entry(seq, ev) for seq, ev in rows[:1]]  # the snapshot's event: in force (the retractions hold)
+        for seq, ev in rows[1:]:
+            if ev.get("type") != "retracted":
+                stack.append(Entry(seq, ev))
+            elif len(stack) > 1 and stack[-1].seq == ev.get("seq"):
+                stack.pop()
+            else:
+                return None
+        state = fold(stack[1:], engine.state_from_position(position), race=race)
+        last = stack[-1]
+        return End(
+            Projection(race, state, None, seq=last.seq, load=lambda: self.effective(race, upto=length)), last, length
+        )
+
+    def retract_last(self, race: int, reason: str | None = None, end: End | None = None) -> tuple[int, Projection]:
+        """Undo: retract the latest entry in force (the original stays in the log). Reads the log from the latest
+        snapshot only (:meth:`end`; ``end``: the caller's, read just before), so it costs the same however long
+        the race; a log without snapshots (an import, ``heatlog add``) is read whole once and gets them."""
+        at = end or self.end(race)
+        if at.last.seq <= 1:  # the set-up (event 1) is never withdrawn (effective_log)
             raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
-        ev: Event = {"type": "retracted", "v": 1, "seq": eff.entries[-1].seq}
+        ev: Event = {"type": "retracted", "v": 1, "seq": at.last.seq}
         if reason is not None:
             ev["reason"] = reason
         check_retraction(race, ev)  # before the schema: an empty reason is blank, not a field too short
-        return self.append(race, ev)
+        try:
+            validate_event(ev)
+        except HeatlogError as err:
+            raise err.located(race=race) from None
+        stored = self.store.append(race, ev, expected_seq=at.length + 1)
+        self.store.clear_snapshots(race, from_seq=at.last.seq)
+        after = self.end(race)
+        if after.whole:
+            self.cache_snapshots(race, after.projection)  # the next undo reads from a round start
+        return stored.seq, after.projection
 
     def retract_entries(
         self, race: int, count: int, projection: Projection, reason: str | None = None

@@ -66,15 +66,32 @@ def _objects(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str | None]]
     return {str(name): (str(type_), str(tbl), sql) for type_, name, tbl, sql in rows}
 
 
-def _expected() -> tuple[dict[str, tuple[str, str, str | None]], frozenset[str]]:
-    """name -> (type, table, sql) of every object heatlog writes, and the names of the optional ones."""
+def _format_of(path: Path) -> int:
+    """The file's format (heatlog.eventrows) as its header says (``PRAGMA user_version``, bytes 60-63; heatlog
+    sets it with the format), read without SQLite; the current format if it says none heatlog writes."""
+    from .store import FORMAT_VERSION
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return FORMAT_VERSION
+    version = int.from_bytes(head[60:64], "big") if len(head) == 64 else 0
+    return version if 1 <= version <= FORMAT_VERSION else FORMAT_VERSION
+
+
+def _expected(version: int | None = None) -> tuple[dict[str, tuple[str, str, str | None]], frozenset[str]]:
+    """name -> (type, table, sql) of every object heatlog writes in a file of format ``version`` (the current one
+    if None), and the names of the optional ones."""
     import sqlite_utils
 
-    from .store import _create_schema
+    from .store import FORMAT_VERSION, _create_schema
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        _create_schema(sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False))
+        _create_schema(
+            sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False), version or FORMAT_VERSION
+        )
         core = _objects(conn)
         for sql in _optional_ddl():
             conn.execute(sql)
@@ -129,7 +146,7 @@ def _why(sql: bytes | None, want: str | None) -> str:
 
 def examine(path: Path) -> list[SchemaObject]:
     """Every object of the file's schema against heatlog's, in heatlog's order (then unknown rows)."""
-    expected, optional = _expected()
+    expected, optional = _expected(_format_of(path))
     rows = _rows(path)
     by_name = {_text(r[2]): r for r in rows}
     found: dict[str, SchemaObject] = {}
@@ -186,7 +203,7 @@ def salvage(path: Path, dest: Path) -> list[SchemaObject]:
             shutil.copyfile(f"{path}-wal", f"{dest}-wal")
     except OSError as exc:
         raise StoreError(f"cannot write the salvaged copy {dest}: {exc.strerror or exc}") from None
-    expected, _ = _expected()
+    expected, _ = _expected(_format_of(path))
     damaged = [o for o in objects if o.status == "damaged" and o.rowid is not None]
     if not damaged:
         return objects

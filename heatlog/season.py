@@ -209,10 +209,7 @@ def _verify_chain(log: RaceLog, season: int) -> list[str]:
 
 
 def _race_by_first_hash(log: RaceLog, digest: str) -> int | None:
-    row = log.store.conn.execute(
-        "SELECT race FROM events WHERE seq = 1 AND hash = ? ORDER BY race LIMIT 1", (digest,)
-    ).fetchone()
-    return None if row is None else int(row[0])
+    return log.store.race_with_hash(1, digest)  # the hash as the file stores it (heatlog.eventrows)
 
 
 # ---------------------------------------------------------------------------------------------- the season's state
@@ -906,7 +903,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
                 "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
                 (label, _now(), meta),
             ).lastrowid
-            _insert_events(conn, "events", "race", int(race or 0), evs)
+            log.store.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.eventrows)
     return season
 
 

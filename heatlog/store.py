@@ -9,8 +9,11 @@ Tables (built with :mod:`sqlite_utils`; see ``docs/store.md`` for the full story
 ``meta``       key/value: ``application`` = ``heatlog``, ``format_version``; together with
                ``PRAGMA application_id`` it lets us recognise (and refuse) a foreign SQLite file.
 ``races``      id, name, created, parent, fork_seq, meta (JSON, informational).
-``events``     (race, seq) PRIMARY KEY, type, v, payload (canonical JSON of the whole event), recorded (UTC),
-               prev_hash, hash.  UPDATE and DELETE are refused by triggers: the log is append-only.
+``events``     (race, seq) PRIMARY KEY, type, v, payload, recorded (UTC), hash; in files of format 1 also
+               prev_hash. Format 2 (new files) stores the same facts compactly (hash as 32 bytes, no prev_hash,
+               the payload without the type and v its columns hold): :mod:`heatlog.eventrows` is that encoding,
+               and every read gives the same text, hashes and times in both formats. UPDATE and DELETE are
+               refused by triggers: the log is append-only.
 ``snapshots``  (race, round, rules_version) -> seq, state: a cache; updatable and deletable.
 
 Hash chain: ``hash = sha256(prev_hash_hex + canonical(event)).hexdigest()``; the first event of a race chains
@@ -46,6 +49,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn
 
+from heatlog import eventrows as rows_
 from heatlog.engine.errors import ConflictError, MalformedInput, StoreError
 from heatlog.hashing import sha256
 
@@ -69,8 +73,9 @@ __all__ = [
 
 #: ``PRAGMA application_id`` of a heatlog database: the ASCII bytes "HEAT".
 APPLICATION_ID = 0x48454154
-#: Version of the table layout; a newer file is refused rather than misread.
-FORMAT_VERSION = 1
+#: Version of the table layout of new files; a newer file is refused rather than misread. Files of format 1 (the
+#: events table as written before issue 32) are read and appended to in their own format (heatlog.eventrows).
+FORMAT_VERSION = rows_.COMPACT
 #: prev_hash of the first event of a race (and of a branch forked at seq 0).
 GENESIS = "0" * 64
 
@@ -278,7 +283,7 @@ _GUARDS: dict[str, str] = {
 }
 
 
-def _create_schema(db: Any) -> None:  # a sqlite_utils.Database
+def _create_schema(db: Any, version: int = FORMAT_VERSION) -> None:  # a sqlite_utils.Database
     db.table("meta").create({"key": str, "value": str}, pk="key", not_null={"value"})
     db.table("races").create(
         {"id": int, "name": str, "created": str, "parent": int, "fork_seq": int, "meta": str},
@@ -286,20 +291,16 @@ def _create_schema(db: Any) -> None:  # a sqlite_utils.Database
         foreign_keys=[("parent", "races", "id")],
         not_null={"created", "meta"},
     )
+    columns: dict[str, type] = {"race": int, "seq": int, "type": str, "v": int, "payload": str}
+    if version >= rows_.COMPACT:  # heatlog.eventrows: the time as an integer, the hash as bytes, no prev_hash
+        columns.update(recorded=int, hash=bytes)
+    else:
+        columns.update(recorded=str, prev_hash=str, hash=str)
     db.table("events").create(
-        {
-            "race": int,
-            "seq": int,
-            "type": str,
-            "v": int,
-            "payload": str,
-            "recorded": str,
-            "prev_hash": str,
-            "hash": str,
-        },
+        columns,
         pk=("race", "seq"),
         foreign_keys=[("race", "races", "id")],
-        not_null={"race", "seq", "type", "payload", "recorded", "prev_hash", "hash"},
+        not_null={"race", "seq", "type", "payload", "recorded", "hash"} | ({"prev_hash"} & set(columns)),
     )
     db.table("snapshots").create(
         {"race": int, "round": int, "rules_version": str, "seq": int, "state": str},
@@ -331,14 +332,14 @@ def _create_schema(db: Any) -> None:  # a sqlite_utils.Database
     db.table("meta").insert_all(
         [
             {"key": "application", "value": "heatlog"},
-            {"key": "format_version", "value": str(FORMAT_VERSION)},
+            {"key": "format_version", "value": str(version)},
             {"key": "created", "value": _now()},
         ]
     )
     for sql in _GUARDS.values():
         db.execute(sql)
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute(f"PRAGMA user_version = {FORMAT_VERSION}")
+    db.execute(f"PRAGMA user_version = {version}")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -369,6 +370,16 @@ _INSERT_RACE = (
     "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
     "VALUES ({race}, ?, ?, ?, ?, '{recorded}', ?, ?)"
 )
+#: The same reads in format 2 (heatlog.eventrows): type and v to give the payload back, no prev_hash.
+_RANGE = "FROM events WHERE race = ? AND seq > ? AND seq <= ?"
+_SELECT_EVENTS_2 = f"SELECT race, seq, type, v, payload, recorded, hash {_RANGE} ORDER BY seq"
+_SELECT_PAYLOADS_2 = f"SELECT seq, type, v, payload {_RANGE} ORDER BY seq"
+_SELECT_CHAIN_2 = f"SELECT seq, type, v, payload, hash {_RANGE} ORDER BY seq"
+_SELECT_RETRACTIONS_2 = f"SELECT seq, type, v, payload {_RANGE} AND type = 'retracted' ORDER BY seq"
+_INSERT_2 = "INSERT INTO events (race, seq, type, v, payload, recorded, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
+_INSERT_RACE_2 = (
+    "INSERT INTO events (race, seq, type, v, payload, recorded, hash) VALUES ({race}, ?, ?, ?, ?, {recorded}, ?)"
+)
 _NO_LIMIT = 1 << 62
 #: The largest integer SQLite stores: a race id, seq or round beyond it names no row (and cannot be bound).
 SQLITE_MAX = (1 << 63) - 1
@@ -377,7 +388,13 @@ SQLITE_MAX = (1 << 63) - 1
 class EventStore:
     """The event store of one SQLite file. Not thread-safe: one object per thread (or process)."""
 
-    def __init__(self, path: str | Path, *, create: bool = True, busy_timeout_ms: int = 2000) -> None:
+    def __init__(
+        self, path: str | Path, *, create: bool = True, busy_timeout_ms: int = 2000, new_format: int = FORMAT_VERSION
+    ) -> None:
+        """``new_format``: the format a new file is made in (1 makes one as heatlog did before format 2, for the
+        tests and benchmarks of old files); an existing file keeps its own."""
+        if new_format not in (1, FORMAT_VERSION):
+            raise ValueError(f"no database format {new_format!r}")
         self.path = Path(path)
         self._memory = str(path) == ":memory:"
         # race id -> (parent, fork_seq); parent/fork_seq never change (trigger), so this cache is safe.
@@ -386,6 +403,8 @@ class EventStore:
         self._base: dict[int, tuple[int, str]] = {}
         self._conn: sqlite3.Connection | None = None
         self._recorder_table = False
+        #: The events table's layout (heatlog.eventrows): format 2 for new files, 1 for files made before it.
+        self.format_version = new_format
         #: Opened read-only: a file that cannot be opened for writing where it lies (``_open_unchangeable``).
         self.read_only = False
         #: What a read does when the hash chain of the events it returns is broken: None raises DamagedLog (the
@@ -457,7 +476,7 @@ class EventStore:
                 try:
                     # Another process may have initialised the file between our look and our lock.
                     if self._recognise(conn, create):
-                        _create_schema(db)
+                        _create_schema(db, self.format_version)
                     conn.execute("COMMIT")
                 except BaseException:
                     self._rollback(conn)
@@ -559,6 +578,7 @@ class EventStore:
             raise StoreError(
                 f"database format {version} is newer than this heatlog understands ({FORMAT_VERSION}): {self.path}"
             )
+        self.format_version = version
         return False
 
     # ---- lifetime
@@ -719,7 +739,7 @@ class EventStore:
                             f"the database is damaged: {self.path}",
                             race=race,
                         )
-                    base = (fork_seq, str(row[0]))
+                    base = (fork_seq, str(rows_.hash_hex(row[0])))
                     break
         self._base[race] = base
         return base
@@ -751,6 +771,12 @@ class EventStore:
                 digest = sha(last_hash.encode("ascii") + text.encode()).hexdigest()
                 chained.append((seq, event["type"], _stored_v(event), text, last_hash, digest))
                 last_hash = digest
+        recorded = _now()
+        insert = _INSERT_RACE
+        if self.format_version >= rows_.COMPACT:  # heatlog.eventrows: (seq, type, v, payload, hash) per row
+            chained = [self._compact_row(*row) for row in chained]
+            at = rows_.recorded_column(recorded)
+            insert, recorded = _INSERT_RACE_2, str(at) if isinstance(at, int) else f"'{at}'"
         with self._tx(write=True) as conn:
             cur = conn.execute(
                 "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
@@ -759,10 +785,11 @@ class EventStore:
             race = int(cur.lastrowid or 0)
             self._tree[race] = (None, None)
             try:
-                # Both constants are ours (an integer; _now's digits, "-", ":", ".", "T" and "Z"): written
+                # Both constants are ours (an integer; _now's digits, "-", ":", ".", "T" and "Z", or in format 2
+                # an integer, unquoted: recorded_column gives text only for a time _now did not write): written
                 # into the statement, they are not bound again for every row, and the rows made before the
                 # lock are the parameters as they are (the same values, types and bytes in the file).
-                insert = _INSERT_RACE.format(race=race, recorded=_now())
+                insert = insert.format(race=race, recorded=recorded)
                 if len(chained) >= _LIFT_AT:
                     # The race was made in this transaction, so none of its rows can replace a stored one: the
                     # replace guard (two index probes and a trigger program per row, a third of an insert) is
@@ -832,11 +859,21 @@ class EventStore:
         else:
             for text in texts:
                 last = chain_hash(last, text.encode())
+        return self.race_with_hash(len(events), last)
+
+    def race_with_hash(self, seq: int, digest: str) -> int | None:
+        """The oldest race (or branch) that stores an event ``seq`` whose hash is ``digest`` (hex), else None."""
+        stored: Any = digest
+        if self.format_version >= rows_.COMPACT:
+            try:
+                stored = rows_.hash_column(digest)
+            except ValueError:
+                return None  # not a hash: no event has it
         with self._guard():
-            rows = self._query(
-                "SELECT race FROM events WHERE seq = ? AND hash = ? ORDER BY race LIMIT 1", [len(events), last]
-            )
-        return int(rows[0]["race"]) if rows else None
+            row = self.conn.execute(
+                "SELECT race FROM events WHERE seq = ? AND hash = ? ORDER BY race LIMIT 1", (seq, stored)
+            ).fetchone()
+        return None if row is None else int(row[0])
 
     def races(self) -> list[RaceInfo]:
         """Every race (and branch), oldest first."""
@@ -889,10 +926,50 @@ class EventStore:
         log: list[StoredEvent] = []
         chain = _Chain(self, race, 1, GENESIS)
         for seg_race, low, high in self._segments(conn, race):
-            rows = conn.execute(_SELECT_EVENTS, (seg_race, low, high)).fetchall()
-            chain.check(seg_race, [(r[1], r[4], r[6], r[7]) for r in rows], high)
+            rows = self._event_rows(conn, (seg_race, low, high), chain.prev)
+            compact = self.format_version >= rows_.COMPACT  # (the chain check takes prev_hash from the row before)
+            chain.check(seg_race, [(r[1], r[4], None if compact else r[6], r[7]) for r in rows], high)
             log.extend(self._row_event(row) for row in rows)
         return log
+
+    # ---- the rows of the events table in either format (heatlog.eventrows): format 1's shapes
+
+    def _event_rows(self, conn: sqlite3.Connection, args: tuple[int, int, int], prev: str | None) -> list[Any]:
+        """(race, seq, type, v, payload, recorded, prev_hash, hash) of the rows of one segment, as format 1 stores
+        them. In format 2 the prev_hash of each row is the hash of the row before it (``prev`` for the first: the
+        hash the chain expects there, None where it is not known), v is the event's (the column is NULL for an
+        event stored whole), and the payload, time and hashes are given back as text."""
+        if self.format_version < rows_.COMPACT:
+            return conn.execute(_SELECT_EVENTS, args).fetchall()
+        text, hex_, when = rows_.payload_text, rows_.hash_hex, rows_.recorded_text
+        out = []
+        for race, seq, type_, v, body, recorded, digest in conn.execute(_SELECT_EVENTS_2, args).fetchall():
+            payload = text(type_, v, body)
+            if v is None and type(payload) is str:
+                v = _payload_v(payload)
+            digest = hex_(digest)
+            out.append((race, seq, type_, v, payload, when(recorded), prev, digest))
+            prev = digest if type(digest) is str else None
+        return out
+
+    def _chain_rows(self, conn: sqlite3.Connection, args: tuple[int, int, int]) -> list[Any]:
+        """(seq, payload, prev_hash, hash) of the rows of one segment; in format 2 prev_hash is None (the chain
+        check takes the hash of the row before: :class:`_Chain`)."""
+        if self.format_version < rows_.COMPACT:
+            return conn.execute(_SELECT_CHAIN, args).fetchall()
+        text, hex_ = rows_.payload_text, rows_.hash_hex
+        return [(seq, text(t, v, body), None, hex_(h)) for seq, t, v, body, h in conn.execute(_SELECT_CHAIN_2, args)]
+
+    def _payload_rows(self, conn: sqlite3.Connection, sql: str, args: tuple[int, int, int]) -> list[Any]:
+        """(seq, payload) of the rows ``sql`` (format 1's select of seq and payload) finds in one segment."""
+        if self.format_version < rows_.COMPACT:
+            return conn.execute(sql, args).fetchall()
+        compact = _SELECT_RETRACTIONS_2 if sql is _SELECT_RETRACTIONS else _SELECT_PAYLOADS_2
+        text = rows_.payload_text
+        return [(seq, text(t, v, body)) for seq, t, v, body in conn.execute(compact, args)]
+
+    def _hash_text(self, value: Any) -> Any:
+        return rows_.hash_hex(value) if self.format_version >= rows_.COMPACT else value
 
     def events(self, race: int) -> list[StoredEvent]:
         """The effective log: the parent's prefix up to fork_seq (recursively), then the race's own events."""
@@ -927,12 +1004,12 @@ class EventStore:
                 prev = GENESIS if low == 0 else self._hash_at(conn, race, low)
                 chain = _Chain(self, race, low + 1, prev)
             try:
-                rows = conn.execute(_SELECT_CHAIN, (seg_race, low, high)).fetchall()
+                rows = self._chain_rows(conn, (seg_race, low, high))
             except sqlite3.OperationalError as exc:
                 if "decode" not in str(exc).lower():
                     raise
                 with self._raw_text():  # a row that is not UTF-8: located, reported, never a bare sqlite error
-                    rows = conn.execute(_SELECT_CHAIN, (seg_race, low, high)).fetchall()
+                    rows = self._chain_rows(conn, (seg_race, low, high))
             chain.check(seg_race, rows, high)
             yield seg_race, rows
 
@@ -963,7 +1040,7 @@ class EventStore:
             for seg_race, low, high in self._segments(conn, race):
                 low, high = max(low, after), high if upto is None else min(high, upto)
                 if high > low:
-                    out.extend(self._decode_rows(seg_race, conn.execute(sql, (seg_race, low, high)).fetchall()))
+                    out.extend(self._decode_rows(seg_race, self._payload_rows(conn, sql, (seg_race, low, high))))
             return out
 
     def _decode_rows(self, race: int, rows: list[tuple[Any, ...]]) -> list[tuple[int, dict[str, Any]]]:
@@ -1024,7 +1101,7 @@ class EventStore:
         """(last seq, last hash) of the effective log, read inside the write transaction."""
         row = conn.execute(_TAIL, (race,)).fetchone()
         if row is not None:
-            return int(row[0]), str(row[1])
+            return int(row[0]), str(self._hash_text(row[1]))
         return self._base_of(conn, race)
 
     def _insert(
@@ -1039,14 +1116,32 @@ class EventStore:
         digest = chain_hash(prev_hash, text.encode())
         recorded = _now()
         try:
-            conn.execute(_INSERT, (race, seq, type_, v, text, recorded, prev_hash, digest))
+            if self.format_version >= rows_.COMPACT:
+                conn.execute(_INSERT_2, (race, *self._compact_row(seq, type_, v, text, prev_hash, digest, recorded)))
+            else:
+                conn.execute(_INSERT, (race, seq, type_, v, text, recorded, prev_hash, digest))
         except sqlite3.IntegrityError as exc:
             raise _conflict(exc, race, seq) from None
         return StoredEvent(race, seq, type_, v, json.loads(text), recorded, prev_hash, digest)
 
     @staticmethod
+    def _compact_row(
+        seq: int, type_: str, v: Any, text: str, prev_hash: str, digest: str, recorded: str | None = None
+    ) -> tuple[Any, ...]:
+        """A format-1 row's (seq, type, v, payload, prev_hash, hash[, recorded]) as format 2 stores them:
+        (seq, type, v, payload, hash[, recorded]) in the column order of _INSERT_2 / _INSERT_RACE_2."""
+        v_column, body = rows_.payload_column(type_, v, text)
+        if recorded is None:
+            return seq, type_, v_column, body, rows_.hash_column(digest)
+        return seq, type_, v_column, body, rows_.recorded_column(recorded), rows_.hash_column(digest)
+
     def _insert_chained(
-        conn: sqlite3.Connection, race: int, last_seq: int, last_hash: str, encoded: list[tuple[str, Any, str]]
+        self,
+        conn: sqlite3.Connection,
+        race: int,
+        last_seq: int,
+        last_hash: str,
+        encoded: list[tuple[str, Any, str]],
     ) -> list[StoredEvent]:
         """The rows of ``encoded`` after (``last_seq``, ``last_hash``), hash-chained, in one ``executemany``;
         one time for the batch (they are written in the same transaction)."""
@@ -1059,10 +1154,21 @@ class EventStore:
             out.append(StoredEvent(race, seq, type_, v, json.loads(text), recorded, last_hash, digest))
             last_hash = digest
         try:
-            conn.executemany(_INSERT, rows)
+            if self.format_version >= rows_.COMPACT:
+                conn.executemany(
+                    _INSERT_2, [(r[0], *self._compact_row(r[1], r[2], r[3], r[4], r[6], r[7], r[5])) for r in rows]
+                )
+            else:
+                conn.executemany(_INSERT, rows)
         except sqlite3.IntegrityError as exc:
             raise _conflict(exc, race, last_seq + 1) from None
         return out
+
+    def insert_events(self, conn: sqlite3.Connection, race: int, events: Sequence[dict[str, Any]]) -> None:
+        """Write ``events`` as the first rows of ``race``, a race made in the caller's write transaction on this
+        store's connection (the season import writes a season and its races in one), hash-chained from the
+        genesis, in the file's format (heatlog.eventrows)."""
+        self._insert_chained(conn, race, 0, GENESIS, [self._encode(event) for event in events])
 
     @staticmethod
     def _expect(race: int, expected_seq: int | None, seq: int) -> None:
@@ -1146,7 +1252,7 @@ class EventStore:
         out: list[tuple[int, dict[str, Any] | None]] = []
         with self._raw_text(), self._tx(write=False, race=race) as conn:
             for seg_race, low, high in self._segments(conn, race):
-                for seq, payload in conn.execute(_SELECT_PAYLOADS, (seg_race, low, high)):
+                for seq, payload in self._payload_rows(conn, _SELECT_PAYLOADS, (seg_race, low, high)):
                     event: Any = None
                     if isinstance(payload, str) and not _escaped(payload):
                         with contextlib.suppress(ValueError, RecursionError):
@@ -1188,21 +1294,23 @@ class EventStore:
         and (seq, event or None) of the effective log."""
         return self._verify(race)
 
-    def _segment_rows(self, conn: sqlite3.Connection, args: tuple[int, int, int]) -> list[Any]:
+    def _segment_rows(self, conn: sqlite3.Connection, args: tuple[int, int, int], prev: str | None) -> list[Any]:
         """The rows of one segment for :meth:`_verify`: decoded by SQLite's own UTF-8 reader (no Python call per
         column: an audit reads every row of every race), or, when a column is not UTF-8, read again with
         surrogate escapes (:meth:`_raw_text`) so the damaged row is reported and the audit goes on."""
         try:
-            return conn.execute(_SELECT_EVENTS, args).fetchall()
+            return self._event_rows(conn, args, prev)
         except sqlite3.OperationalError as exc:
             if "decode" not in str(exc):
                 raise
         with self._raw_text():
-            return conn.execute(_SELECT_EVENTS, args).fetchall()
+            return self._event_rows(conn, args, prev)
 
     def _verify(self, race: int) -> tuple[list[Problem], list[tuple[int, dict[str, Any] | None]]]:
         problems: list[Problem] = []
         read: list[tuple[int, dict[str, Any] | None]] = []
+        compact = self.format_version >= rows_.COMPACT
+        computed: str | None = None  # format 2: the hash of the row before by its content
         with self._tx(write=False, race=race) as conn:
             segments = self._segments(conn, race)
             expected_seq = 1
@@ -1216,7 +1324,7 @@ class EventStore:
                         problems.append(
                             Problem(race, seq, "stray", f"row {seq} lies inside the shared prefix (1..{low})")
                         )
-                rows = self._segment_rows(conn, (seg_race, low, high))
+                rows = self._segment_rows(conn, (seg_race, low, high), expected_prev)
                 for seg_row in rows:
                     _, seq, type_, v, payload, _, prev_hash, hash_ = seg_row
                     if isinstance(payload, bytes):
@@ -1232,9 +1340,10 @@ class EventStore:
                         raw = payload.encode("utf-8", "surrogateescape")
                         escaped = True
                         problems.append(Problem(seg_race, seq, "text", "payload is not UTF-8 text"))
-                    if not isinstance(prev_hash, str) or not isinstance(hash_, str):
+                    unchained = compact and prev_hash is None  # format 2: the hash before is not a hash
+                    if not isinstance(prev_hash, str) and not unchained or not isinstance(hash_, str):
                         problems.append(Problem(seg_race, seq, "columns", "prev_hash or hash is not text"))
-                        prev_hash, hash_ = str(prev_hash), str(hash_)
+                    prev_hash, hash_ = str(prev_hash), str(hash_)
                     if seq != expected_seq:
                         missing = f"events {expected_seq}..{seq - 1}"
                         if seq == expected_seq + 1:
@@ -1252,8 +1361,17 @@ class EventStore:
                                 "(rows reordered, replaced or removed)",
                             )
                         )
-                    if chain_hash(str(prev_hash), raw) != hash_:
-                        problems.append(Problem(seg_race, seq, "hash", "payload changed: its hash does not match"))
+                    mine = chain_hash(str(prev_hash), raw)
+                    if unchained or compact and after_gap:
+                        pass  # format 2 keeps no prev_hash: the row after a gap has no hash to chain from
+                    elif mine != hash_:
+                        if compact and computed not in (None, prev_hash) and chain_hash(computed, raw) == hash_:
+                            # format 2: it chains from what the row before holds, not from the hash stored with it
+                            why = "it does not continue the chain from the event before (its stored hash was changed)"
+                            problems.append(Problem(seg_race, seq, "chain", why))
+                        else:
+                            problems.append(Problem(seg_race, seq, "hash", "payload changed: its hash does not match"))
+                    computed = mine
                     event: Any = None
                     if not escaped:
                         try:  # json.loads without its per-call overhead; anything unusual takes the slow path
@@ -1322,7 +1440,7 @@ class EventStore:
         for seg_race, low, high in self._segments(conn, race):
             if low < seq <= high:
                 row = conn.execute("SELECT hash FROM events WHERE race = ? AND seq = ?", (seg_race, seq)).fetchone()
-                return None if row is None else str(row[0])
+                return None if row is None else str(self._hash_text(row[0]))
         return None
 
     def anchor(self, race: int) -> dict[str, Any]:
@@ -1584,33 +1702,47 @@ class EventStore:
 class _Chain:
     """The running check of a hash chain over rows read in seq order (see :meth:`EventStore._checked`)."""
 
-    __slots__ = ("store", "race", "seq", "prev")
+    __slots__ = ("store", "race", "seq", "prev", "computed")
 
     def __init__(self, store: EventStore, race: int, seq: int, prev: str | None) -> None:
         self.store, self.race, self.seq, self.prev = store, race, seq, prev
+        self.computed: str | None = None  # the hash the row before has by its content (format 2's chain check)
 
     def check(self, seg_race: int, rows: list[tuple[Any, ...]], high: int) -> None:
         """Check ``(seq, payload, prev_hash, hash)`` rows of ``seg_race`` (a segment ending at ``high``)."""
         sha = sha256
-        seq, prev = self.seq, self.prev
+        seq, prev, computed = self.seq, self.prev, self.computed
         for row_seq, payload, prev_hash, digest in rows:
+            derived = prev_hash is None
+            if derived:  # format 2 keeps no prev_hash: the row chains from the hash of the row before
+                if row_seq != seq or prev is None:  # after a gap there is none to chain from: the gap is the damage
+                    if row_seq != seq:
+                        self._damage(seg_race, seq, "gap", _missing(seq, row_seq - 1))
+                    seq, prev, computed = row_seq + 1, digest, None
+                    continue
+                prev_hash = prev
             if row_seq != seq:
                 self._damage(seg_race, seq, "gap", _missing(seq, row_seq - 1))
             elif prev_hash != prev and prev is not None:
                 why = "it does not continue the hash chain from the event before (rows reordered, replaced or removed)"
                 self._damage(seg_race, row_seq, "chain", why)
             try:
-                ok = sha((prev_hash + payload).encode()).hexdigest() == digest
+                mine = sha((prev_hash + payload).encode()).hexdigest()
             except (TypeError, UnicodeEncodeError):
                 self._damage(seg_race, row_seq, "text", "its row does not hold UTF-8 text where text belongs")
                 raise StoreError(f"event {row_seq} is not UTF-8 text: it cannot be read", race=self.race) from None
-            if not ok:
-                self._damage(seg_race, row_seq, "hash", "its content changed (its hash does not match)")
-            seq, prev = row_seq + 1, digest
+            if mine != digest:
+                if derived and computed not in (None, prev) and _rehash(computed, payload) == digest:
+                    # format 2: the row chains from what the row before holds, not from the hash stored with it
+                    why = "it does not continue the hash chain from the event before (its stored hash was changed)"
+                    self._damage(seg_race, row_seq, "chain", why)
+                else:
+                    self._damage(seg_race, row_seq, "hash", "its content changed (its hash does not match)")
+            seq, prev, computed = row_seq + 1, digest, mine
         if high != _NO_LIMIT and seq <= high:
             self._damage(seg_race, seq, "gap", _missing(seq, high))
-            seq, prev = high + 1, None  # the next segment cannot chain from what is missing
-        self.seq, self.prev = seq, prev
+            seq, prev, computed = high + 1, None, None  # the next segment cannot chain from what is missing
+        self.seq, self.prev, self.computed = seq, prev, computed
 
     def _damage(self, seg_race: int, seq: int, kind: str, message: str) -> None:
         if seg_race != self.race:
@@ -1619,6 +1751,13 @@ class _Chain:
         if self.store.on_damage is None:
             raise DamagedLog(problem, self.store.force_hint)
         self.store.on_damage(problem)
+
+
+def _rehash(prev: Any, payload: Any) -> str | None:
+    try:
+        return chain_hash(prev, payload.encode())
+    except (TypeError, UnicodeEncodeError, AttributeError):
+        return None
 
 
 def _missing(first: int, last: int) -> str:
@@ -1679,6 +1818,15 @@ def parse_jsonl(
         more = f" and {len(bad) - 20} more" if len(bad) > 20 else ""
         raise MalformedInput(f"{len(bad)} bad line(s) ({lines}{more}): " + "; ".join(bad[:20]) + more)
     return out
+
+
+def _payload_v(payload: str) -> int | None:
+    """The ``v`` column format 1 has for a payload stored whole in format 2 (heatlog.eventrows): its integer v."""
+    try:
+        event = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    return _stored_v(event) if isinstance(event, dict) else None
 
 
 def _stored_v(event: dict[str, Any]) -> int | None:

@@ -13,15 +13,16 @@ from heatlog.store import EventStore
 
 REFUSED = [
     # events: replace, upsert, explicit rowid of another row, update of any column or the rowid, delete
-    "REPLACE INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
-    "SELECT race, seq, type, v, '{\"type\":\"note\"}', recorded, prev_hash, hash FROM events WHERE seq = 1",
-    "INSERT OR REPLACE INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
-    "SELECT race, seq, type, v, payload || ' ', recorded, prev_hash, hash FROM events WHERE seq = 2",
-    "INSERT INTO events (race, seq, type, v, payload, recorded, prev_hash, hash) "
-    "SELECT race, seq, type, v, payload, recorded, prev_hash, hash FROM events WHERE seq = 1 "
+    # ({hashes}: the hash columns of the file's format: prev_hash, hash in format 1, hash alone in format 2)
+    "REPLACE INTO events (race, seq, type, v, payload, recorded, {hashes}) "
+    "SELECT race, seq, type, v, '{{\"type\":\"note\"}}', recorded, {hashes} FROM events WHERE seq = 1",
+    "INSERT OR REPLACE INTO events (race, seq, type, v, payload, recorded, {hashes}) "
+    "SELECT race, seq, type, v, payload || ' ', recorded, {hashes} FROM events WHERE seq = 2",
+    "INSERT INTO events (race, seq, type, v, payload, recorded, {hashes}) "
+    "SELECT race, seq, type, v, payload, recorded, {hashes} FROM events WHERE seq = 1 "
     "ON CONFLICT (race, seq) DO UPDATE SET payload = 'x'",
-    "REPLACE INTO events (rowid, race, seq, type, v, payload, recorded, prev_hash, hash) "
-    "VALUES (1, 1, 99, 'note', 1, '{}', 'now', '0', '0')",
+    "REPLACE INTO events (rowid, race, seq, type, v, payload, recorded, {hashes}) "
+    "VALUES (1, 1, 99, 'note', 1, '{{}}', 'now', {zeros})",
     "UPDATE events SET payload = '{}' WHERE seq = 1",
     "UPDATE events SET seq = seq + 100",
     "UPDATE events SET rowid = rowid + 100",
@@ -52,10 +53,18 @@ def dump(path: Path) -> list[str]:
         conn.close()
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def for_format(sql: str, version: int) -> str:
+    """A statement of REFUSED written for a file of format ``version`` (heatlog.eventrows)."""
+    if "{hashes}" not in sql:
+        return sql
+    hashes, zeros = ("prev_hash, hash", "'0', '0'") if version == 1 else ("hash", "'0'")
+    return sql.format(hashes=hashes, zeros=zeros)
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["format-1", "format-2"])
+def db(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
     path = tmp_path_factory.mktemp("sql") / "h.db"
-    with EventStore(path) as store:
+    with EventStore(path, new_format=request.param) as store:
         race = store.create_race("one", {}, [{"type": "race_started", "v": 1}, {"type": "note", "v": 1, "text": "a"}])
         store.append(race, {"type": "note", "v": 1, "text": "b"})
         store.create_branch(race, 2, "two")
@@ -65,6 +74,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("sql", REFUSED, ids=[s.split(" WHERE")[0][:60] for s in REFUSED])
 def test_statement_is_refused_and_nothing_changes(db: Path, sql: str) -> None:
     before = dump(db)
+    with EventStore(db) as store:
+        sql = for_format(sql, store.format_version)
     conn = sqlite3.connect(db)
     try:
         with pytest.raises(sqlite3.DatabaseError, match="append-only|constraint|UNIQUE"):
@@ -117,7 +128,7 @@ def test_a_big_batch_puts_the_replace_guard_back(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     try:
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute(REFUSED[0])
+            conn.execute(for_format(REFUSED[0], 2))
     finally:
         conn.close()
 

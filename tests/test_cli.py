@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -965,3 +967,23 @@ def test_an_output_that_cannot_hold_the_text_is_said_not_an_internal_error(tmp_p
 def one_line_error(stderr: str) -> bool:
     lines = [line for line in stderr.splitlines() if line.strip()]
     return len(lines) == 1 and lines[0].startswith("Error: ") and "internal error" not in stderr
+
+
+def test_help_lists_the_commands_as_the_full_app_does(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """heatlog --help builds its commands without their parameters (cli.help_only, issue 32: start-up): the text
+    is the full app's, commands, groups and options alike, and none of the stand-ins can run."""
+    from heatlog import cli
+
+    def helped(app: Any) -> str:
+        monkeypatch.setattr(sys, "argv", ["heatlog", "--help"])
+        with pytest.raises(SystemExit):
+            app()
+        return str(capsys.readouterr().out)
+
+    full = helped(cli.load())
+    lean = cli.help_only(cli.load())
+    assert helped(lean) == full and "season" in full and "undo" in full
+    assert all(not inspect.signature(c.callback).parameters for c in lean.registered_commands)
+    assert cli.load().registered_commands[0].callback is not lean.registered_commands[0].callback  # a copy
+    with pytest.raises(RuntimeError):
+        lean.registered_commands[0].callback()

@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from edges import one_error_line, run, state_of
 
-from heatlog.store import GENESIS, canonical, chain_hash
+from heatlog.eventrows import payload_column
+from heatlog.store import GENESIS, EventStore, canonical, chain_hash
 
 
-@pytest.fixture()
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(params=[1, 2], ids=["format-1", "format-2"])
+def db(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """Three races in a file of format 1 (as heatlog wrote before issue 32) or 2 (heatlog.eventrows)."""
     path = tmp_path / "h.db"
+    EventStore(path, new_format=request.param).close()
     for _ in range(3):
         r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--seed", "1", db=path)
         assert r.returncode == 0, r
@@ -78,22 +81,24 @@ def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: P
     run("note", "appending after the anchor is fine", "--race", "1", db=db)
     assert all(r["clean"] for r in audit(db, "--anchor", str(anchors)))
     # race 2 cut short and race 3 rewritten with a consistent chain: invisible from inside the file
-    conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT seq, payload FROM events WHERE race = 3 ORDER BY seq").fetchall()
-    conn.close()
+    with EventStore(db) as store:
+        version = store.format_version
+        rows = [(stored.seq, stored.event) for stored in store.events(3)]
     statements = ["DELETE FROM events WHERE race = 2 AND seq > 3"]
     prev = GENESIS
-    for seq, payload in rows:
-        event = json.loads(payload)
+    for seq, event in rows:
         if seq == 2:
             event["order"] = event["order"][::-1]
         text = canonical(event).decode()
         digest = chain_hash(prev, text.encode())
-        quoted = text.replace("'", "''")
-        statements.append(
-            f"UPDATE events SET payload = '{quoted}', prev_hash = '{prev}', hash = '{digest}' "
-            f"WHERE race = 3 AND seq = {seq}"
-        )
+        if version == 1:
+            quoted = text.replace("'", "''")
+            change = f"payload = '{quoted}', prev_hash = '{prev}', hash = '{digest}'"
+        else:  # heatlog.eventrows: the payload without type and v, the hash as bytes
+            v, body = payload_column(event["type"], event.get("v"), text)
+            quoted = body.replace("'", "''")
+            change = f"payload = '{quoted}', v = {'NULL' if v is None else v}, hash = X'{digest}'"
+        statements.append(f"UPDATE events SET {change} WHERE race = 3 AND seq = {seq}")
         prev = digest
     raw(db, *statements)
     inside = {r["race"]: r for r in audit(db)}
@@ -156,7 +161,7 @@ def test_a_hand_edited_snapshot_never_changes_show_round(tmp_path: Path) -> None
     conn.close()
     assert run("show", "--round", "3", "--json", db=db).stdout == first.stdout
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE snapshots SET state = '{\"at\":\"x\"}'")
+    conn.execute('UPDATE snapshots SET state = \'{"at":"x"}\'')
     conn.commit()
     conn.close()
     assert run("show", "--round", "3", "--json", db=db).stdout == first.stdout
@@ -204,7 +209,7 @@ def test_a_missing_or_edited_event_is_named_in_the_refusal(tmp_path: Path) -> No
     r = run("show", db=db)
     assert one_error_line(r) and "at event 10: event 10 is missing" in r.stderr, r
     db2 = _imported(tmp_path / "x") if (tmp_path / "x").mkdir() is None else db
-    raw(db2, "UPDATE events SET payload = replace(payload, '\"v\":1', '\"v\":1 ') WHERE race = 1 AND seq = 12")
+    raw(db2, "UPDATE events SET payload = replace(payload, '{', '{ ') WHERE race = 1 AND seq = 12")
     r = run("export", db=db2)
     assert one_error_line(r) and "at event 12: its content changed" in r.stderr, r
 
@@ -308,8 +313,10 @@ def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path:
     (its result cannot be read, MODULES.md 21.10), the race named on stderr in DamagedLog's words, exit 1."""
     db = tmp_path / "s.db"
     assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "3", db=db).returncode == 0
-    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"cards_drawn\"', '\"type\":\"cards_drawn\" ') "
-        "WHERE race = 2 AND seq = 4")
+    raw(
+        db,
+        "UPDATE events SET payload = replace(payload, '{', '{ ') WHERE race = 2 AND seq = 4 AND type = 'cards_drawn'",
+    )
     said = "race 2: left out: the log is damaged or was tampered with at event 4"
     r = run("stats", "--season", "1", "--json", db=db)
     assert r.returncode == 1 and one_error_line(r) and said in r.stderr, r
@@ -323,8 +330,7 @@ def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path:
     assert "drivers over 2 races (1 race left out: damaged)" in shown
     csv = run("stats", "--season", "1", "--csv", db=db)
     assert csv.returncode == 1 and said in csv.stderr and csv.stdout.startswith("season,season_position"), csv
-    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"grid_set\"', '\"type\":\"grid_set\" ') "
-        "WHERE race = 1 AND seq = 2")
+    raw(db, "UPDATE events SET payload = replace(payload, '{', '{ ') WHERE race = 1 AND seq = 2 AND type = 'grid_set'")
     first = run("stats", "--season", "1", db=db)
     assert first.returncode == 1 and "race 1: left out" in first.stderr and said in first.stderr, first
     assert "no standings: race 1 of the season (race 1) is damaged" in " ".join(first.stdout.split())
@@ -333,8 +339,10 @@ def test_stats_of_a_season_leaves_out_a_damaged_race_as_stats_all_does(tmp_path:
 def test_season_list_names_a_damaged_race_and_stops_the_standings_before_it(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     assert run("simulate", "--season", "1961", "--cars", "2", "--seed", "3", db=db).returncode == 0
-    raw(db, "UPDATE events SET payload = replace(payload, '\"type\":\"cards_drawn\"', '\"type\":\"cards_drawn\" ') "
-        "WHERE race = 2 AND seq = 4")
+    raw(
+        db,
+        "UPDATE events SET payload = replace(payload, '{', '{ ') WHERE race = 2 AND seq = 4 AND type = 'cards_drawn'",
+    )
     r = run("season", "list", db=db)
     assert r.returncode == 0 and r.stdout.splitlines()[1].split("\t")[2] == "1 of 3 run; race 2 is damaged", r
     data = json.loads(run("season", "list", "--json", db=db).stdout)[0]

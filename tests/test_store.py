@@ -530,7 +530,8 @@ class TestSQLiteEventStore(EventStoreContract):
         conn.execute("UPDATE events SET seq = 3 WHERE seq = 100")
         conn.close()
         problems = store.verify(race)
-        assert {p.kind for p in problems} == {"chain"}
+        # format 1 stores each row's prev_hash; format 2 chains each row from the row before it (heatlog.eventrows)
+        assert {p.kind for p in problems} == ({"chain"} if store.format_version == 1 else {"hash"})
         assert {2, 3} <= {p.seq for p in problems}
 
     def test_tamper_columns_and_json(self, store: EventStore, path: Path) -> None:
@@ -542,14 +543,17 @@ class TestSQLiteEventStore(EventStoreContract):
         conn.execute("UPDATE events SET payload = '{not json' WHERE seq = 4")
         conn.close()
         problems = [(p.seq, p.kind) for p in store.verify(race)]
-        assert problems == [(1, "columns"), (2, "columns"), (4, "hash"), (4, "json")]
-        with pytest.raises(StoreError, match="tampered with at event 4: its content changed"):
+        # format 2 gives the payload back from the type and v columns (heatlog.eventrows): changing them changes it
+        first = 1 if store.format_version == 1 else 4
+        changed = "columns" if store.format_version == 1 else "hash"
+        assert problems == [(1, changed), (2, changed), (4, "hash"), (4, "json")]
+        with pytest.raises(StoreError, match=f"tampered with at event {1 if changed == 'hash' else 4}: its content"):
             store.events(race)  # the broken chain is found first
         seen: list[Problem] = []
         store.on_damage = seen.append  # --force: read anyway; a row that is no JSON still cannot be read
         with pytest.raises(StoreError, match="event 4 is not a valid JSON object"):
             store.events(race)
-        assert [(p.seq, p.kind) for p in seen] == [(4, "hash")]
+        assert [(p.seq, p.kind) for p in seen] == [(s, "hash") for s in ([4] if first == 1 else [1, 2, 4])]
 
     def test_tamper_in_parent_prefix_shows_in_branch(self, store: EventStore, path: Path) -> None:
         parent = store.create_race("p", {})
@@ -578,9 +582,14 @@ class TestSQLiteEventStore(EventStoreContract):
         self.fill(store, race, 6)
         assert [seq for seq, _ in store.log_from(race, after=3)] == [4, 5, 6]
         conn = self.drop_triggers(path)
-        conn.execute("UPDATE events SET prev_hash = ? WHERE race = ? AND seq = 4", (GENESIS, race))
+        if store.format_version == 1:
+            conn.execute("UPDATE events SET prev_hash = ? WHERE race = ? AND seq = 4", (GENESIS, race))
+            why = "it does not continue the hash chain"
+        else:  # no prev_hash: row 4 chains from the hash of row 3, here changed
+            conn.execute("UPDATE events SET hash = zeroblob(32) WHERE race = ? AND seq = 3", (race,))
+            why = "its content changed"
         conn.close()
-        with pytest.raises(DamagedLog, match="at event 4: it does not continue the hash chain"):
+        with pytest.raises(DamagedLog, match=f"at event 4: {why}"):
             store.log_from(race, after=3)
         assert [seq for seq, _ in store.log_from(race, after=4)] == [5, 6]  # rows 5 and 6 chain from row 4
 
@@ -716,6 +725,15 @@ class TestSQLiteEventStore(EventStoreContract):
 
     # ---- speed
 
+
+class TestFormatOneStore(TestSQLiteEventStore):
+    """Every test of the store on a file of format 1, as heatlog wrote before format 2 (issue 32): such files keep
+    opening, reading, checking their chain and taking appends in their own format."""
+
+    def open_store(self, path: Path, **kwargs: Any) -> EventStore:
+        if path.exists():
+            return EventStore(path, **kwargs)
+        return EventStore(path, new_format=1, **kwargs)
 
 
 # ---- JSON Lines parsing

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import typer
 
-__all__ = ["COMMANDS", "MODULES", "app", "load", "main"]
+__all__ = ["COMMANDS", "MODULES", "app", "help_only", "load", "main"]
 
 #: The modules that define commands, in the order of ``heatlog --help``.
 MODULES = (
@@ -109,6 +109,47 @@ def sane_terminal_size() -> None:
             del os.environ[name]
 
 
+def help_only(app: "typer.Typer") -> "typer.Typer":
+    """A copy of ``app`` for ``heatlog --help`` alone: each command's function replaced by one without parameters,
+    of the same name, module and docstring. The list of commands shows only their names and first lines; typer
+    would otherwise build every parameter of every command (most of what ``heatlog --help`` added to importing
+    typer, issue 32). tests/test_cli.py checks the text is the full app's."""
+    import copy
+
+    def stubbed(info: Any) -> Any:
+        callback = info.callback
+        if callback is None:
+            return info
+
+        def stub() -> None:  # never run: --help exits first
+            raise RuntimeError("heatlog --help: a command was run from the help-only app")
+
+        for name in ("__name__", "__qualname__", "__doc__", "__module__"):
+            setattr(stub, name, getattr(callback, name, None))
+        new = copy.copy(info)
+        new.callback = stub
+        return new
+
+    def stub_app(typer_app: Any) -> Any:
+        new = copy.copy(typer_app)
+        new.registered_commands = [stubbed(c) for c in typer_app.registered_commands]
+        groups = []
+        for group in typer_app.registered_groups:
+            g = copy.copy(group)
+            if g.typer_instance is not None:
+                g.typer_instance = stub_app(g.typer_instance)
+            groups.append(g)
+        new.registered_groups = groups
+        return new
+
+    return stub_app(app)
+
+
 def main() -> None:
     sane_terminal_size()
-    load(command_in(sys.argv[1:]), only=True)()
+    argv = sys.argv[1:]
+    command = command_in(argv)
+    app = load(command, only=True)
+    if command is None and ("--help" in argv or "-h" in argv):
+        app = help_only(app)
+    app()

@@ -83,8 +83,8 @@ def undo(
 
     with open_log(db) as log:
         rid = log.resolve(race)
-        proj = log.project(rid)
-        target = proj.effective.entries[-1]
+        end = log.end(rid)  # from the latest round start: undo costs the same however long the race
+        proj, target = end.projection, end.last
         kind = REGISTRY.get(target.event.get("type", ""))
         # a note beside a finished race goes without reopening it: only an entry of the race itself reopens
         reopens = proj.state.phase == "over" and not (kind is not None and kind.aside)
@@ -92,7 +92,7 @@ def undo(
             question = f"race {rid} is finished: undo reopens it. Reopen?"
             if not sys.stdin.isatty() or not typer.confirm(question, default=False, err=True):
                 raise MalformedInput("the race is finished: nothing was undone (give --yes to reopen it)", race=rid)
-        seq, _ = log.retract_last(rid, reason)
+        seq, _ = log.retract_last(rid, reason, end)
         typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
 
 
