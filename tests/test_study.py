@@ -327,7 +327,7 @@ def test_export_parquet_leaves_a_damaged_race_out_and_says_so(database: Path, tm
     shutil.copy(database, db)
     con = sqlite3.connect(db, isolation_level=None)  # an edit behind the store's back (its guard dropped first)
     con.execute("DROP TRIGGER events_no_update")
-    con.execute("UPDATE events SET payload = replace(payload, '\"v\":1', '\"v\":1 ') WHERE race = 2 AND seq = 9")
+    con.execute("UPDATE events SET payload = ' ' || payload WHERE race = 2 AND seq = 9")  # whatever its format
     con.close()
     r = run("export", "--parquet", str(tmp_path / "out"), db=db)
     assert r.returncode == 1 and "race 2: left out" in r.stderr, r.stderr
