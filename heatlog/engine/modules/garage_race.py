@@ -415,8 +415,10 @@ def card_scrapped(state: RaceState, ev: Event) -> None:
     gt.scrapped.append(card)
     gt.scrap_left -= 1
     _scrap_continue(car, turn, gt)
-    if turn.flipping is None:
-        R.advance(state, car, turn, DISCARD)  # the Scrap began as React closed: it goes on closing
+    if turn.flipping is None and turn.sub == REACT:
+        # The Scrap began as React closed: it ends React only. Slipstream is step 6, after React (# 2.1, 8.1),
+        # still open to a car that scrapped (# 18.7, 18.12, 18.25); the next event or go_on closes it.
+        turn.sub = SLIPSTREAM
 
 
 def _scrap_continue(car: Car, turn: Turn, gt: GarageTurn) -> None:

@@ -225,6 +225,7 @@ def test_18_17_adjust_changes_every_corner_limit_this_turn():
     race.go_on()  # pays the card's Heat (derived), starts the Scrap
     race.ev("card_scrapped", car="A", card="4")
     race.ev("card_scrapped", car="A", card="1")
+    race.go_on()  # no slipstream (step 6, still open after the Scrap: # 8.1): the corners are checked
     check = race.last_turn("A").corners[0]
     assert check.limit == 6 and check.cost == 2  # 4 + 2; 8 - 6
 
@@ -334,3 +335,28 @@ def test_18_14_the_gear_boost_is_still_once_a_turn():
     flip(race, "1 1 1")
     race.boost("A", "2")
     race.reject("boost", car="A", rule="7.5")
+
+
+def test_18_12_18_25_2_1_8_1_a_car_that_scrapped_may_still_slipstream():
+    """Scrap is a React symbol (# 18.7, 18.12, 18.25) and slipstream is step 6, after React (# 2.1, 8.1): the
+    scrapped cards end React, not the slipstream. Gas pedal 2 (speed 2, direct, scrap 2) on gear 1 from space
+    1 lands on 3, right behind P (which moved 3 → 4)."""
+    race = play(board("U25 1 1 1 1 1 1", upgrades="U25 U1 U1", p_at=3), "U25")
+    assert race.at("A")[0] == 3 and race.at("P")[0] == 4
+    race.reject("slipstream", car="A", taken=True, rule="18.25")  # the Scrap is due first
+    race.ev("card_scrapped", car="A", card="4")
+    race.ev("card_scrapped", car="A", card="1")
+    w = waiting_for(race.state)
+    assert "slipstream" in w.optional and w.may_go_on  # React is over, step 6 is open
+    assert {"type": "slipstream", "v": 1, "car": "A", "taken": True} in decisions(race.state, "A")
+    race.ev("slipstream", car="A", taken=True)
+    assert race.at("A")[0] == 5 and race.turn.garage.scrapped == ["4", "1"]
+
+
+def test_18_12_after_the_scrap_going_on_closes_the_slipstream_and_checks_the_corners():
+    race = play(board("U25 1 1 1 1 1 1", upgrades="U25 U1 U1", p_at=3), "U25")
+    race.ev("card_scrapped", car="A", card="4")
+    race.ev("card_scrapped", car="A", card="1")
+    race.go_on()
+    assert race.turn.sub == 8 and race.turn.slipstream is None and race.at("A")[0] == 3
+    race.reject("slipstream", car="A", taken=True, rule="8.3")  # step 6 is over now
