@@ -338,6 +338,13 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"unknown information mode {state.mode!r}")
     if state.phase not in ("grid", "garage", "weather", "sponsors", "deal", "race", "over"):
         raise MalformedInput(f"unknown phase {state.phase!r}")
+    if state.phase == "race" and (state.step >= Step.REVEAL) != (state.turn is not None):
+        # # 2.1: steps 1–2 are everyone's at once (no car's turn); steps 3–9 are one car's turn at a time. A race
+        # at step 3 with no turn would wait for nothing any car can send.
+        raise MalformedInput(
+            f"position: step {state.step} "
+            + ("is a car's turn (steps 3–9, # 2.1): name it in turn" if state.turn is None else "has no car's turn")
+        )
     return state
 
 
