@@ -982,6 +982,15 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     return "no car beside it or in the space directly ahead (# 8.1)"
 
 
+def _cited(why: str) -> tuple[str, str | None]:
+    """A reason that ends by citing its rule, ``"… (# 8.6)"``, as (the reason without it, the rule): a refusal
+    cites the rule that refuses (the final lap's # 8.6, a sector's # 20.12), once."""
+    head, sep, tail = why.rpartition(" (# ")
+    if sep and tail.endswith(")") and " " not in tail:
+        return head, tail[:-1]
+    return why, None
+
+
 def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
     unchanged = rules.unchanged
@@ -1012,7 +1021,7 @@ def _slipstream(state: RaceState, ev: Event) -> None:
         raise _illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
     why = slipstream_block(state, car, turn)
     if taken and why:
-        raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
+        raise _illegal(state, ev, f"{car.name} cannot slipstream: {_cited(why)[0]}", _cited(why)[1] or "8.1")
     if turn.sub < REACT:
         raise _illegal(state, ev, "slipstream comes after React", "8.1")
     rules = state.rules
