@@ -238,7 +238,11 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         state = state_from_position(ev["position"], track=track)
         # The position carries its modules (their rules and cards): an event naming none keeps them.
         if ev.get("modules") is not None or block is not None or not state.rules.modules:
-            state.rules, state.cards = rules, catalogue
+            state.rules = rules
+            if block is not None:  # (none: the position's own cards stay, # 21.4: its sponsorship cards)
+                if catalogue.tokens != state.cards.tokens:  # every car's cards are counted by these tokens
+                    raise _malformed(None, ev, "cards must define exactly the position's cards")
+                state.cards = catalogue
         return state
     cars = ev.get("cars")
     if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
