@@ -360,3 +360,29 @@ def test_18_12_after_the_scrap_going_on_closes_the_slipstream_and_checks_the_cor
     race.go_on()
     assert race.turn.sub == 8 and race.turn.slipstream is None and race.at("A")[0] == 3
     race.reject("slipstream", car="A", taken=True, rule="8.3")  # step 6 is over now
+
+
+def test_MA27_a_payable_heat_cost_is_never_left_unpaid_ending_react_pays_it():
+    """MA27 (as it now reads): a cost still unpaid when React ends is paid then if the Engine covers it, however
+    React ends: going on, a slipstream (step 6) or a discard (step 8). Cooling system 6 (cooldown 1, Heat 1)."""
+    # going on
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1"), "U11")
+    race.go_on()
+    assert race.car("A").engine == 5 and race.turn.garage.paid == [0]
+    # a slipstream: A lands on 7, right behind P (parked on 7, it moved to 8 first)
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1", p_at=7), "U11")
+    assert race.at("A")[0] == 7 and "slipstream" in waiting_for(race.state).optional
+    race.ev("slipstream", car="A", taken=True)
+    assert race.car("A").engine == 5 and race.at("A")[0] == 9
+    # a discard
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1"), "U11")
+    race.ev("cards_discarded", car="A", cards=["1"])
+    assert race.car("A").engine == 5 and race.car("A").discard.count("H") == 1
+
+
+def test_MA27_an_unpayable_cost_is_not_paid_as_react_ends_the_card_is_replaced():
+    """MA27: with the Engine short, React cannot just end: which card is replaced is recorded first (# 18.11)."""
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1", engine=0, deck="S 2 4"), "U11")
+    race.reject("slipstream", car="A", taken=False, rule="18.25")  # the Heat cost is a mandatory use
+    race.reject("cards_discarded", car="A", cards=["1"], rule="18.25")
+    assert race.car("A").engine == 0
