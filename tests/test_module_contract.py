@@ -18,16 +18,14 @@ from typing import Any
 
 import pytest
 from recorder_races import explicit
+from rules.modules.garage.test_recorder import record  # the recorder driven by recorder_script
 
-from heatlog import recorder_script as rs
 from heatlog.bots import Options, heuristic_bot, random_bot
 from heatlog.engine import apply, replay, state_from_position, state_to_position, waiting_for
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY
 from heatlog.engine.game import play_out, to_move
 from heatlog.engine.ruleset import MODULES
-from heatlog.racelog import RaceLog
-from heatlog.races import legend_cars, race_started_event, start_race
-from heatlog.recorder import Session
+from heatlog.races import legend_cars, race_started_event
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events
 from heatlog.views.replay import build_replay
@@ -104,40 +102,8 @@ def test_a_module_race_meets_the_contract(modules: tuple[str, ...], tmp_path: Pa
     html = render_html(build_replay(events, race=1, name="+".join(modules)))
     assert "<html" in html.lower() and len(html) > 1000
     # recorded through the recorder's notation: the log typed in gives the same log
-    recorded, asked = _record(tmp_path, events)
+    recorded, asked = record(tmp_path, events, "open")
     strip = [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events]
     assert recorded == strip
     decided = {e["type"] for e in events if e["type"] in DECISION and REGISTRY[e["type"]].module in modules}
     assert decided <= kinds and asked
-
-
-def _record(tmp_path: Path, expected: list[Event]) -> tuple[list[Event], set[str]]:
-    first = expected[0]
-    players = [c for c in first["cars"] if not c.get("legend")]
-    legends = [c for c in first["cars"] if c.get("legend")] or None
-    log = RaceLog(tmp_path / "race.db")
-    rid = start_race(
-        log,
-        track="usa",
-        cars=players,
-        laps=first["laps"],
-        mode="open",
-        grid=expected[1]["order"],
-        garage=dict(first["garage"]) if "garage" in first else None,
-        legends=legends,
-        weather="weather" in first.get("modules", []),
-    )
-    s = Session(log, rid, fresh=True)
-    asked: set[str] = set()
-    for _ in range(20000):
-        q = s.question
-        if q.kind == "over":
-            break
-        i = s.proj.effective.length
-        asked.add(q.kind)
-        text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=False)
-        errors = [x.text for x in s.answer(text) if x.style == "error"]
-        assert not errors, (q.prompt, text, errors, expected[i : i + 3])
-    else:
-        raise AssertionError("the race did not end")
-    return [{k: v for k, v in e.event.items() if k not in ("raw", "at")} for e in s.proj.effective.entries], asked

@@ -112,41 +112,15 @@ def test_21_4_a_race_started_from_a_sponsored_position_keeps_its_cards() -> None
     race.ev("sponsor_drawn", car="A", card="P80")
     pos = json.loads(json.dumps(state_to_position(race.state)))
     start = race.log[0]
-    for extra in ({}, {"modules": ["championship"], "championship": start["championship"]}):
-        st = apply(
-            None,
-            ev(
-                "race_started",
-                track=start["track"],
-                laps=1,
-                cars=start["cars"],
-                variant="standard",
-                handicap=[],
-                mode="open",
-                position=pos,
-                **extra,
-            ),
-        )
+    same = {"track": start["track"], "laps": 1, "cars": start["cars"], "variant": "standard", "handicap": []}
+    named = {"modules": ["championship"], "championship": start["championship"]}
+    for extra in ({}, named):
+        st = apply(None, ev("race_started", **same, mode="open", position=pos, **extra))
         apply(st, ev("sponsor_drawn", car="A", card="P81"))
         assert st.cars["A"].hand is not None and st.cards.tokens == race.state.cards.tokens
     other = {"P80": start["cards"]["P80"]}
     try:
-        apply(
-            None,
-            ev(
-                "race_started",
-                track=start["track"],
-                laps=1,
-                cars=start["cars"],
-                variant="standard",
-                handicap=[],
-                mode="open",
-                position=pos,
-                cards=other,
-                modules=["championship"],
-                championship=start["championship"],
-            ),
-        )
+        apply(None, ev("race_started", **same, mode="open", position=pos, cards=other, **named))
     except MalformedInput as err:
         assert "position's cards" in str(err)
     else:
