@@ -8,7 +8,7 @@ of cards between a car's piles (:func:`take_from_deck`, :func:`pay_heat`). Pure,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .cards import HEAT
@@ -18,6 +18,21 @@ from .state import Car, RaceState, Turn
 from .steps import REACT, REPLENISH
 
 Event = dict[str, Any]
+
+
+class StepMachine:
+    """The step machine's procedures a module's handler calls (the Garage's Scrap, flips and Super Cool). They live
+    in ``rules.py``, which sets them here when it is imported: ``rules.py`` imports the modules' catalogue, so a
+    module that imported it back would close an import circle. Every handler runs after ``rules.py`` is loaded
+    (``apply`` is there), so the slots are always set when a handler reads them."""
+
+    flips_done: Callable[[RaceState, Car, Turn], None]  # resolve the flips that need no card, then go on (# 5.3)
+    close_until: Callable[[RaceState, Car, Turn, int, Event], None]  # close the optional steps before a later one
+    slipstream_block: Callable[[RaceState, Car, Turn], str | None]  # why the car may not slipstream now (# 8)
+
+
+#: The one step machine, filled by ``rules.py``.
+step_machine = StepMachine()
 
 
 # ---------------------------------------------------------------------------------------------- errors

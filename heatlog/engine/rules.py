@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from . import handlers
 from .cards import (
     BASE_CATALOGUE,
     BASIC,
@@ -1390,6 +1391,9 @@ def _upgrade_swapped(state: RaceState, ev: Event) -> None:
 
 
 register_module("championship", _championship_rules)
+handlers.step_machine.flips_done = _flips_done  # a module's handler calls these (engine/handlers.py)
+handlers.step_machine.close_until = _close_until
+handlers.step_machine.slipstream_block = slipstream_block
 register(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))  # # 21.2: after the Garage's
 
 

@@ -260,7 +260,7 @@ def speed_chosen(state: RaceState, ev: Event) -> None:
     turn.speed += value
     gt.happenings.append(("value", turn.played[i], value))
     gt.step3 = turn.speed
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 def accelerated(state: RaceState, ev: Event) -> None:
@@ -280,7 +280,7 @@ def accelerated(state: RaceState, ev: Event) -> None:
         turn.speed += gt.plus_used  # every "+" already resolved (MA2)
         gt.happenings.append(("accelerate", turn.played[i], gt.plus_used))
     gt.step3 = turn.speed
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 # ------------------------------------------------------------------------------------- React (# 18.10–18.15, 18.25)
@@ -388,7 +388,7 @@ def heat_unpayable(state: RaceState, ev: Event) -> None:
         gt.replacing.append(i)
         gt.happenings.append(("unpayable", token, 0))
     turn.flipping = "replace"
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 def _re_move(state: RaceState, car: Car, turn: Turn) -> None:
@@ -598,7 +598,7 @@ def refreshed(state: RaceState, ev: Event) -> None:
         raise H.illegal(state, ev, f"no Refresh card {token!r} in {car.name}'s Play Area", "18.21")
     gt.refreshed.append(i)  # first: closing the steps may end the turn at once (# 12.2: a full hand), MA15
     gt.happenings.append(("refresh", token, 1))
-    R._close_until(state, car, turn, DISCARD, ev)
+    H.step_machine.close_until(state, car, turn, DISCARD, ev)
 
 
 def clear_play_area(car: Car, turn: Turn) -> None:
@@ -1072,7 +1072,7 @@ def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     out: list[Event] = []
     if turn.sub == REACT and react_pool(state, car, turn).mandatory:
         return out  # # 18.25: React ends with its mandatory uses first
-    if turn.sub <= SLIPSTREAM and R.slipstream_block(state, car, turn) is None:
+    if turn.sub <= SLIPSTREAM and H.step_machine.slipstream_block(state, car, turn) is None:
         out += slipstream_options(state, car, turn)
     return out + refresh_options(state, car, turn)
 
@@ -1132,9 +1132,5 @@ def build(rules: Rules, options: Any) -> Rules:
         clear_play_area=_clear_play_area,
     )
 
-
-# Last: the step machine imports this module, and this module calls three of the step machine's procedures
-# (_flips_done, _close_until, slipstream_block) at run time; the rest of its toolkit is engine/handlers.py.
-from .. import rules as R  # noqa: E402
 
 __all__ = ["DRAFT_EVENTS", "EVENTS", "TURN_EVENTS", "GarageRace", "GarageTurn"]
