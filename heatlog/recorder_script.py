@@ -236,6 +236,8 @@ def answer(
                 break
         return " ".join(tokens)
     if kind == "slipstream":
+        if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream
+            return "f:" + nm(nxt["card"])
         assert t == "slipstream" and c == car, (kind, car, nxt)
         if not nxt["taken"]:
             return "n"

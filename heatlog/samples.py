@@ -75,7 +75,7 @@ SAMPLES: tuple[Sample, ...] = (
         {
             "track": "usa",
             "cars": 4,
-            "seed": 17,
+            "seed": 15,
             "bots": ["heuristic", "random", "heuristic", "random"],
             "garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]},
         },

@@ -47,6 +47,13 @@ class CardDef:
     def symbol(self, name: str) -> int:
         return dict(self.symbols).get(name, 0)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The definition :meth:`from_dict` reads back to this card (a position's ``cards``)."""
+        out: dict[str, Any] = {"id": self.token, "name": self.name, "short": self.short, "kind": self.kind}
+        if self.speeds:
+            out["speed"] = self.speeds[0] if len(self.speeds) == 1 else list(self.speeds)
+        return {**out, "symbols": dict(self.symbols), "copies": self.copies}
+
     @property
     def value(self) -> int | None:
         """The speed of a single-speed card; None for Heat, Stress and a choice of speeds."""

@@ -33,9 +33,19 @@ class EventType:
     def schema_name(self) -> str:
         return self.schema or self.name
 
+    @property
+    def decision(self) -> bool:
+        """A decision someone at the table takes (a car's gear, cards, React use, pick …): neither an observed
+        chance outcome nor an event beside the race."""
+        return not self.chance and not self.aside
+
 
 REGISTRY: dict[str, EventType] = {}
 CHANCE: set[str] = set()  # the names of the chance types, kept by register() (asked on every simulated event)
+# The names of the decision types (EventType.decision), kept by register(): the game API's decision nodes and the
+# review's decision points ask this set, never a list of their own (a module's decisions come with its types).
+DECISION: set[str] = set()
+MODULE_CHANCE: set[str] = set()  # the chance types a module adds (its draws: the weather tile, a Legend card …)
 
 
 def register(entry: EventType) -> EventType:
@@ -45,9 +55,18 @@ def register(entry: EventType) -> EventType:
     REGISTRY[entry.name] = entry
     if entry.chance:
         CHANCE.add(entry.name)
+        if entry.module != "base":
+            MODULE_CHANCE.add(entry.name)
+    if entry.decision:
+        DECISION.add(entry.name)
     return entry
 
 
 def event_types(module: str | None = None) -> tuple[str, ...]:
     """The registered types in catalogue order (of one module, if named)."""
     return tuple(n for n, e in REGISTRY.items() if module is None or e.module == module)
+
+
+def module_chance_types() -> frozenset[str]:
+    """The chance types a module adds (its draws: the weather tile, a Legend card, a market …)."""
+    return frozenset(MODULE_CHANCE)

@@ -32,6 +32,7 @@ from typing import Any, Literal
 from .cards import CARDS
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
+from .events import DECISION
 from .modules.weather import corner_groups
 from .rules import apply, closing_event, go_on
 from .state import RaceState, expand
@@ -47,6 +48,8 @@ _CARD_ORDER = {c: i for i, c in enumerate(CARDS)}
 
 def _card_key(c: str) -> tuple[int, str]:
     return _CARD_ORDER.get(c, len(_CARD_ORDER)), c
+
+
 _CARD_KEYS = ("cards", "order")
 
 
@@ -102,16 +105,9 @@ def to_move(state: RaceState) -> Node:
     w = waiting_for(state)
     if not w.cars:
         return Node("chance", None, tuple(w.kinds))  # race set-up: the grid order (# 1.4)
-    if w.optional or any(k in _DECISION_KINDS for k in w.kinds):
+    if w.optional or any(k in DECISION for k in w.kinds):  # the catalogue's decisions, every module's included
         return Node("decision", w.cars[0], tuple(w.kinds))
     return Node("chance", w.cars[0], tuple(w.kinds))
-
-
-_DECISION_KINDS = frozenset(
-    ("gear_chosen", "cards_played", "cards_revealed")
-    # the Garage's decisions that are due, not optional (# 18.5, 18.6, 18.11, 18.20)
-    + ("upgrade_picked", "upgrade_removed", "speed_chosen", "accelerated", "heat_unpayable")
-)
 
 
 def whose_turn(state: RaceState) -> str | None:
@@ -225,9 +221,7 @@ def _flip_outcomes(car: Any) -> list[tuple[Event, float]]:
     if deck is None:
         return []
     total = sum(deck.values())
-    return [
-        ({"type": "card_flipped", "v": 1, "car": car.name, "card": c}, n / total) for c, n in deck.items() if n
-    ]
+    return [({"type": "card_flipped", "v": 1, "car": car.name, "card": c}, n / total) for c, n in deck.items() if n]
 
 
 def _draw_outcomes(state: RaceState, car: Any, n: int) -> list[tuple[Event, float]]:
@@ -276,7 +270,8 @@ def sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
 def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
     """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
     one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
-    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); the Garage draft's
+    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); a scrapped card, the top
+    of a known deck (# 18.12); the Garage draft's
     market or a car's random deal (# 18.5); a sponsorship card dealt or earned, any the sponsorship deck can give
     (# 21.4, 21.7, MA30). None otherwise."""
     if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
@@ -292,6 +287,10 @@ def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
         rng.shuffle(bag)
         return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
     turn = state.turn
+    if turn is not None and turn.flipping == "scrap":  # # 18.12: the top card of a known deck, like a flip
+        car = state.cars[turn.car]
+        top = car.deck[-1] if car.deck else car.deck_top[-1] if car.deck_top else None
+        return None if top is None else {"type": "card_scrapped", "v": 1, "car": car.name, "card": top}
     if state.phase == "race" and turn is not None and state.cars[turn.car].legend:
         legends, deck = state.legends, state.legend_deck
         assert legends is not None and deck is not None
@@ -380,8 +379,8 @@ def play_out(
         turn = state.turn
         ev: Event | None
         if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
-            due, waiting = state.garage.draft.waiting()  # # 18.5: picks are decisions, markets chance
-            if due in ("upgrade_picked", "upgrade_removed"):
+            due, waiting = state.garage.draft.waiting()  # # 18.5, 21.2: picks and swaps are decisions, markets chance
+            if due in DECISION:
                 ev = decide(state, waiting[0])
                 if ev is None:
                     raise IllegalEvent(f"no {due} for {waiting[0]}", car=waiting[0])

@@ -194,6 +194,7 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
         "finish_rounds": dict(state.finish_rounds),
         **({"eliminated": list(state.eliminated)} if state.eliminated else {}),
         **({"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}),
+        **_cards_to_position(state),
         "unknown": unknowns(state),
         **_modules_to_position(state),
     }
@@ -231,6 +232,8 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
 
         state.garage = _garage.race_from_dict(modules["garage"])
         state.cards = _catalogue(pos)
+    elif pos.get("cards"):
+        state.cards = _catalogue(pos)  # the race's own cards (# 21.4: sponsorship cards without the Garage)
     if "legends" in modules:  # the Legends and weather packages load with a race that uses them (issue 10)
         from .modules.legends import LegendDeck, LegendRules
 
@@ -249,10 +252,20 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
 
 
 def _catalogue(pos: dict[str, Any]) -> Catalogue:
-    """The card catalogue of a position's race: the base cards, plus the Garage's when it is in play."""
+    """The card catalogue of a position's race: the base cards, plus the Garage's when it is in play, else the
+    race's own cards beyond the base (``cards``: a championship race's sponsorship cards, # 21.4)."""
     garage = (pos.get("modules") or {}).get("garage")
-    cards = garage.get("cards") if isinstance(garage, dict) else None
+    cards = garage.get("cards") if isinstance(garage, dict) else pos.get("cards")
     return BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
+
+
+def _cards_to_position(state: RaceState) -> dict[str, Any]:
+    """The race's cards beyond the base, as race_started.cards defines them, where no module's block carries them
+    (the Garage's does): a championship race's sponsorship cards without the Garage (# 21.4). Absent otherwise."""
+    if state.garage is not None or state.cards is BASE_CATALOGUE:
+        return {}
+    extra = {c.token: c.to_dict() for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
+    return {"cards": extra} if extra else {}
 
 
 def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
@@ -338,6 +351,13 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"unknown information mode {state.mode!r}")
     if state.phase not in ("grid", "garage", "weather", "sponsors", "deal", "race", "over"):
         raise MalformedInput(f"unknown phase {state.phase!r}")
+    if state.phase == "race" and (state.step >= Step.REVEAL) != (state.turn is not None):
+        # # 2.1: steps 1–2 are everyone's at once (no car's turn); steps 3–9 are one car's turn at a time. A race
+        # at step 3 with no turn would wait for nothing any car can send.
+        raise MalformedInput(
+            f"position: step {state.step} "
+            + ("is a car's turn (steps 3–9, # 2.1): name it in turn" if state.turn is None else "has no car's turn")
+        )
     return state
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from . import handlers
 from .cards import (
     BASE_CATALOGUE,
     BASIC,
@@ -23,6 +24,23 @@ from .cards import (
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
 from .events import REGISTRY, EventType, register
+from .handlers import (
+    add_to_hand,
+    card_name,
+    event_car,
+    event_cards,
+    fmt_cards,
+    has_in_hand,
+    illegal,
+    malformed,
+    pay_heat,
+    react_turn,
+    remove_from_hand,
+    step_of,
+    take_from_deck,
+    turn_car,
+    turn_of,
+)
 from .knowledge import Knowledge
 from .modules import circuits, garage_events
 from .movement import landing, move, place
@@ -40,234 +58,65 @@ Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
 
 
-# ---------------------------------------------------------------------------------------------- errors
-
-
-def _illegal(
-    state: RaceState | None, ev: Event, message: str, rule: str | None = None, car: str | None = None
-) -> IllegalEvent:
-    return IllegalEvent(
-        message,
-        round=state.round if state is not None and state.round else None,
-        step=_step_of(state) if state is not None else None,
-        car=car if car is not None else ev.get("car"),
-        input=ev,
-        rule=rule,
-    )
-
-
-def _malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput:
-    return MalformedInput(
-        message,
-        round=state.round if state is not None and state.round else None,
-        step=_step_of(state) if state is not None else None,
-        car=ev.get("car") if isinstance(ev, dict) else None,
-        input=ev,
-    )
-
-
-def _step_of(state: RaceState) -> int | None:
-    if state.phase in ("grid", "weather", "sponsors", "deal"):
-        return 0
-    if state.phase == "over":
-        return None
-    if state.turn is not None:
-        return state.turn.sub if state.turn.sub <= REPLENISH else REPLENISH
-    return state.step
-
-
-# ---------------------------------------------------------------------------------------------- helpers
-
-
-def _car(state: RaceState, ev: Event) -> Car:
-    try:
-        car = state.cars[ev["car"]]  # the names are strings: any other key (or an unhashable one) is no car
-    except (KeyError, TypeError):
-        name = ev.get("car")
-        raise _malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})") from None
-    if car.legend:  # # 19.10: every car event is a player's decision or card
-        raise _illegal(state, ev, f"{car.name} is a Legend: no gear, cards, Heat, React or slipstream", "19.10")
-    return car
-
-
-def _cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
-    cards = ev.get(key)
-    tokens = state.cards.token_set
-    try:
-        ok = isinstance(cards, list) and tokens.issuperset(cards)  # the race's card tokens only
-    except TypeError:  # an unhashable item (a list, an object)
-        ok = False
-    if not ok:
-        if isinstance(cards, list):  # name the first card this race does not have, as the door's schema would
-            i, bad = next((i, c) for i, c in enumerate(cards) if not isinstance(c, str) or c not in tokens)
-            raise _malformed(
-                state, ev, f"{key}[{i}]: {bad!r} is not a card of this race (one of {state.cards.listing()})"
-            )
-        raise _malformed(state, ev, f"{key} must be a list of cards ({state.cards.listing()})")
-    return cards  # type: ignore[return-value]
-
-
-def _fmt(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "nothing"
-
-
-def _turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:
-    """The car whose turn it is (steps 3–9), or an out-of-turn error (# 2.4)."""
-    try:
-        car = state.cars[ev["car"]]  # _car, inlined (every event of a turn asks); _car words the errors
-    except (KeyError, TypeError):
-        car = _car(state, ev)
-    if car.legend:
-        _car(state, ev)
-    turn = state.turn
-    if turn is None or turn.car != car.name or state.phase != "race":
-        raise _out_of_turn(state, ev, car, what)
-    return car, turn
-
-
-def _turn_of(state: RaceState, ev: Event, car: Car, what: str) -> Turn:
-    """The turn of ``car`` (already checked by :func:`_car`), or an out-of-turn error (# 2.4)."""
-    turn = state.turn
-    if turn is None or turn.car != car.name or state.phase != "race":
-        raise _out_of_turn(state, ev, car, what)
-    return turn
-
-
-def _out_of_turn(state: RaceState, ev: Event, car: Car, what: str) -> IllegalEvent:
-    """Why ``ev`` of ``car`` is not part of the turn under way."""
-    turn = state.turn
-    if state.phase != "race" or turn is None:
-        if state.phase == "over":
-            return _illegal(state, ev, "the race is over", "16.8")
-        return _illegal(
-            state,
-            ev,
-            f"{what} comes in a car's turn (steps 3–9); now is step {state.step}: "
-            f"waiting for {', '.join(state.pending)}",
-            "2.1",
-        )
-    return _illegal(state, ev, f"it is {turn.car}'s turn, not {car.name}'s", "2.4")
-
-
-def _has_in_hand(state: RaceState, car: Car, cards: list[str]) -> str | None:
-    """Why the hand cannot hold ``cards``, or None: the one joint deduction (knowledge.py, # 1.7), its words
-    naming the cards as the race's catalogue does (an upgrade by its name and token)."""
-    return Knowledge.why_not_in_hand_of(car, cards, state.cards)
-
-
-def _card_name(state: RaceState, c: str) -> str:
-    return state.cards.name(c)  # Heat, Stress, an upgrade's name, or the quoted token: the race's catalogue
-
-
-def _remove_from_hand(car: Car, cards: list[str]) -> None:
-    for c in cards:
-        car.pool[c] -= 1
-        if car.hand is not None:
-            car.hand[c] -= 1
-    car.hand_size -= len(cards)
-
-
-def _add_to_hand(car: Car, card: str, n: int = 1) -> None:
-    if car.hand is None:  # table mode: the deck cannot gain this card (knowledge.py keeps cap ≤ unseen)
-        if car.deck_max is None:
-            car.deck_max = dict(car.pool)
-        car.deck_max[card] = min(car.deck_max[card], car.pool[card])
-    car.pool[card] += n
-    if car.hand is not None:
-        car.hand[card] += n
-    car.hand_size += n
-
-
-def _take_from_deck(state: RaceState, car: Car, ev: Event, card: str) -> None:
-    """Remove ``card`` from the top of the deck after checking it can be there (# 5.2, 14.1)."""
-    if car.deck_size == 0:
-        raise _illegal(state, ev, "the draw deck is empty: record the reshuffle of the discard pile first", "5.6")
-    if car.deck is not None:
-        top = car.deck[-1]
-        if top != card:
-            raise _illegal(
-                state,
-                ev,
-                f"the top of {car.name}'s deck is {_card_name(state, top)}, not "
-                f"{_card_name(state, card)} (the shuffle order is known)",
-                "5.2",
-            )
-    else:
-        why = Knowledge.why_not_on_deck_of(car, card, state.cards)
-        if why:
-            rule = "18.21" if car.deck_top else "1.1" if car.pool[card] == 0 else "5.6"
-            raise _illegal(state, ev, why, rule)
-    if car.deck_max is not None and car.deck_max[card] > 0:
-        car.deck_max[card] -= 1
-    if car.deck is not None:
-        car.deck.pop()
-    if car.deck_top:  # the known top card (# 18.21) is the one that left
-        car.deck_top = car.deck_top[:-1]
-    car.deck_size -= 1
-    car.pool[card] -= 1
-
-
-def _pay_heat(car: Car, n: int) -> None:
-    """# 15.1: paying Heat moves cards Engine -> discard."""
-    car.engine -= n
-    car.discard.extend([HEAT] * n)
-
-
 # ---------------------------------------------------------------------------------------------- set-up
 
 
 def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     if state is not None:
-        raise _illegal(state, ev, "the race has already started; a log holds one race")
+        raise illegal(state, ev, "the race has already started; a log holds one race")
     from .position import state_from_position  # local: positions import this module
 
     track_data = ev.get("track")
     if not isinstance(track_data, dict):
-        raise _malformed(None, ev, "track must be a track object")
+        raise malformed(None, ev, "track must be a track object")
     try:
         track = Track.from_dict(track_data)
     except (KeyError, TypeError, ValueError) as exc:
-        raise _malformed(None, ev, f"track is not a valid track: {exc}") from exc
+        raise malformed(None, ev, f"track is not a valid track: {exc}") from exc
     try:
         rules = build_rules(ev.get("modules"), ev)  # the race's policy points (engine/ruleset.py)
         block = ev.get("cards")  # the definitions of the cards beyond the base this race can meet
         catalogue = BASE_CATALOGUE if block is None else BASE_CATALOGUE.with_block(block)
     except (ValueError, KeyError, TypeError) as exc:
-        raise _malformed(None, ev, str(exc)) from None
+        raise malformed(None, ev, str(exc)) from None
     if ev.get("position") is not None:
         state = state_from_position(ev["position"], track=track)
         # The position carries its modules (their rules and cards): an event naming none keeps them.
         if ev.get("modules") is not None or block is not None or not state.rules.modules:
-            state.rules, state.cards = rules, catalogue
+            state.rules = rules
+            if block is not None:  # (none: the position's own cards stay, # 21.4: its sponsorship cards)
+                if catalogue.tokens != state.cards.tokens:  # every car's cards are counted by these tokens
+                    raise malformed(None, ev, "cards must define exactly the position's cards")
+                state.cards = catalogue
         return state
     cars = ev.get("cars")
     if not isinstance(cars, list) or not 2 <= len(cars) <= 6:
-        raise _malformed(
+        raise malformed(
             None,
             ev,
             "a base race has 2 to 6 cars (Legends included, # 19.2)",
         )
     names = [c.get("name") for c in cars if isinstance(c, dict)]
     if len(names) != len(cars) or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise _malformed(None, ev, "cars need unique names")
+        raise malformed(None, ev, "cars need unique names")
     if len(cars) > len(track.grid):
-        raise _malformed(None, ev, f"{track.name} has {len(track.grid)} grid spots, not {len(cars)}")
+        raise malformed(None, ev, f"{track.name} has {len(track.grid)} grid spots, not {len(cars)}")
     variant = ev.get("variant", "standard")
     laps = ev.get("laps", track.laps)
     if variant == "one-lap":
         if laps != 1:
-            raise _malformed(None, ev, "the one-lap learning race has exactly one lap (# 17.1)")
+            raise malformed(None, ev, "the one-lap learning race has exactly one lap (# 17.1)")
     elif variant != "standard":
-        raise _malformed(None, ev, f"unknown variant {variant!r} (standard, one-lap)")
+        raise malformed(None, ev, f"unknown variant {variant!r} (standard, one-lap)")
     if not isinstance(laps, int) or laps < 1:
-        raise _malformed(None, ev, "laps must be a positive number")
+        raise malformed(None, ev, "laps must be a positive number")
     mode = ev.get("mode", "open")
     if mode not in ("table", "open"):
-        raise _malformed(None, ev, f"unknown information mode {mode!r} (table, open)")
+        raise malformed(None, ev, f"unknown information mode {mode!r} (table, open)")
     handicap = ev.get("handicap", [])
     unknown = [h for h in handicap if h not in names]
     if unknown:
-        raise _malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
+        raise malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
     legends, weather = _modules(ev, track, cars, handicap)
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
@@ -297,32 +146,32 @@ def _modules(
         try:
             legends = _legends.LegendRules.from_dict(ev.get("legends"))
         except ValueError as exc:
-            raise _malformed(None, ev, str(exc)) from None
+            raise malformed(None, ev, str(exc)) from None
         why = _legends.setup_problem(legends, track, cars)
         if why:
-            raise _malformed(None, ev, why)
+            raise malformed(None, ev, why)
         bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
         if bad:
-            raise _malformed(None, ev, f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
+            raise malformed(None, ev, f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
     elif any(isinstance(c, dict) and c.get("legend") for c in cars):
-        raise _malformed(None, ev, "Legend cars need the Legends module (modules: [\"legends\"], # 19.1)")
+        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
     if "weather" in modules:
         from .modules import weather as _weather
 
         try:
             weather = _weather.WeatherRules.from_dict(ev.get("weather"))
         except ValueError as exc:
-            raise _malformed(None, ev, str(exc)) from None
+            raise malformed(None, ev, str(exc)) from None
     return legends, weather
 
 
 def _grid_set(state: RaceState, ev: Event) -> None:
     rules = state.rules
     if state.phase != "grid":
-        raise _illegal(state, ev, "the grid is set once, before the first round", "1.4")
+        raise illegal(state, ev, "the grid is set once, before the first round", "1.4")
     order = ev.get("order")
     if not isinstance(order, list) or sorted(map(str, order)) != sorted(state.cars) or len(order) != len(state.cars):
-        raise _malformed(state, ev, f"grid order must name every car once: {', '.join(state.cars)}")
+        raise malformed(state, ev, f"grid order must name every car once: {', '.join(state.cars)}")
     state.grid = list(order)
     tokens = state.cards.tokens
     for spot, name in enumerate(order, start=1):
@@ -358,12 +207,12 @@ def _deal_done(state: RaceState) -> bool:
 def _weather_drawn(state: RaceState, ev: Event) -> None:
     rules = state.weather
     if rules is None:
-        raise _illegal(state, ev, "the weather module is not in this race", "20.1")
+        raise illegal(state, ev, "the weather module is not in this race", "20.1")
     if state.phase != "weather" or state.weather_tile is not None:
-        raise _illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
+        raise illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
     tile = ev.get("tile")
     if not isinstance(tile, str) or tile not in rules.tiles:
-        raise _malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
+        raise malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
     state.weather_tile = tile
     from .modules import weather as _weather
 
@@ -373,17 +222,15 @@ def _weather_drawn(state: RaceState, ev: Event) -> None:
 def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
     rules = state.weather
     if rules is None:
-        raise _illegal(state, ev, "the weather module is not in this race", "20.1")
+        raise illegal(state, ev, "the weather module is not in this race", "20.1")
     if state.phase != "weather" or state.weather_tile is None:
-        raise _illegal(
-            state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2"
-        )
+        raise illegal(state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2")
     tokens = ev.get("tokens")
     from .modules import weather as _weather
 
     why = _weather.check_tokens(state.track, rules, tokens)
     if why:
-        raise _illegal(state, ev, why, "20.2")
+        raise illegal(state, ev, why, "20.2")
     assert isinstance(tokens, list)
     state.conditions = _weather.build_conditions(state.track, rules, state.weather_tile, tokens)
     state.phase = state.rules.phase_after("weather")
@@ -395,20 +242,20 @@ def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
 
 def _weather_first(state: RaceState, ev: Event) -> None:
     if state.phase == "weather":
-        raise _illegal(
+        raise illegal(
             state, ev, "draw the weather tile and the road-condition tokens before the starting shuffle", "20.3"
         )
 
 
 def _deck_shuffled(state: RaceState, ev: Event) -> None:
-    car = _car(state, ev)
+    car = event_car(state, ev)
     if state.phase == "weather":
         _weather_first(state, ev)
     order = ev.get("order")
     if order is not None:
-        order = _cards(state, ev, "order")
+        order = event_cards(state, ev, "order")
         if state.mode == "table":
-            raise _illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
+            raise illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
     turn = state.turn
     if turn is not None and turn.car == car.name and turn.flipping == "salvage":
         from .modules import garage_race as _garage
@@ -417,15 +264,15 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         return
     if car.needs_shuffle:
         if state.phase != "deal":
-            raise _illegal(state, ev, "the starting shuffle happens at set-up")
+            raise illegal(state, ev, "the starting shuffle happens at set-up")
         deck = car.deck_counts() or car.pool
         if order is not None and counts(order, state.cards.tokens) != deck:
-            raise _illegal(state, ev, f"the shuffled order must be exactly the {car.deck_size} deck cards", "1.2")
+            raise illegal(state, ev, f"the shuffled order must be exactly the {car.deck_size} deck cards", "1.2")
         car.needs_shuffle = False
         car.deck = list(reversed(order)) if order is not None else None
         return
     if state.phase == "deal":
-        raise _illegal(state, ev, f"{car.name}'s deck is already shuffled", "1.2")
+        raise illegal(state, ev, f"{car.name}'s deck is already shuffled", "1.2")
     turn = state.turn
     if turn is not None and turn.car == car.name and turn.flipping is None and turn.sub == REACT and not car.deck_size:
         state.rules.leave_react(state, car, turn)  # # 18.12, MA6: React closes into a Scrap from an empty deck
@@ -438,18 +285,18 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         and (turn.flipping is not None or (turn.sub == REPLENISH and car.hand_size < state.rules.hand_size(state, car)))
     )
     if not needed:
-        raise _illegal(
+        raise illegal(
             state,
             ev,
             "a reshuffle happens only when a card must be drawn or flipped from an empty deck",
             "5.6",
         )
     if car.deck_size:
-        raise _illegal(state, ev, f"{car.name}'s deck still holds {car.deck_size} cards", "5.6")
+        raise illegal(state, ev, f"{car.name}'s deck still holds {car.deck_size} cards", "5.6")
     if not car.discard:
-        raise _illegal(state, ev, "the discard pile is empty: there is nothing to shuffle", "A8")
+        raise illegal(state, ev, "the discard pile is empty: there is nothing to shuffle", "A8")
     if order is not None and sorted(order) != sorted(car.discard):
-        raise _illegal(state, ev, "the shuffled order must be exactly the discard pile's cards", "5.6")
+        raise illegal(state, ev, "the shuffled order must be exactly the discard pile's cards", "5.6")
     # # 5.6: only the discard pile; the Play Area stays out.
     if car.hand is None:
         car.deck_max = counts(car.discard, state.cards.tokens)  # the new deck is exactly the (public) discard pile
@@ -467,54 +314,54 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
 
 
 def _cards_drawn(state: RaceState, ev: Event) -> None:
-    car = _car(state, ev)
+    car = event_car(state, ev)
     if state.phase == "weather":
         _weather_first(state, ev)
     cards = ev.get("cards")
     count = ev.get("count")
     if (cards is None) == (count is None):
-        raise _malformed(state, ev, "a draw names either the cards or a count")
+        raise malformed(state, ev, "a draw names either the cards or a count")
     if cards is not None:
-        cards = _cards(state, ev)
+        cards = event_cards(state, ev)
         if state.mode == "table":
-            raise _illegal(state, ev, "in table mode draws are counts: hands are hidden", "1.7")
+            raise illegal(state, ev, "in table mode draws are counts: hands are hidden", "1.7")
         n = len(cards)
     else:
         if state.mode == "open":
-            raise _illegal(state, ev, "in open mode draws name their cards")
+            raise illegal(state, ev, "in open mode draws name their cards")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise _malformed(state, ev, "count must be a positive number")
+            raise malformed(state, ev, "count must be a positive number")
         n = count
     if state.phase == "deal":
         if car.needs_shuffle:
-            raise _illegal(state, ev, f"shuffle {car.name}'s deck before drawing", "1.2")
+            raise illegal(state, ev, f"shuffle {car.name}'s deck before drawing", "1.2")
     else:
-        turn = _turn_of(state, ev, car, "drawing")
+        turn = turn_of(state, ev, car, "drawing")
         _close_until(state, car, turn, REPLENISH, ev)
     size = HAND_SIZE if state.rules.unchanged.hand_size else state.rules.hand_size(state, car)  # # 12.2
     room = size - car.hand_size
     if n > room:
-        raise _illegal(
-            state, ev, f"draw up to {size}: {car.name} holds {car.hand_size}, so at most {room}", "12.2"
-        )
+        raise illegal(state, ev, f"draw up to {size}: {car.name} holds {car.hand_size}, so at most {room}", "12.2")
     if n > car.deck_size:
-        raise _illegal(state, ev, f"the deck holds {car.deck_size} cards; draw those, then record the reshuffle", "5.6")
+        raise illegal(state, ev, f"the deck holds {car.deck_size} cards; draw those, then record the reshuffle", "5.6")
     if cards is not None:
         if car.deck is not None:
             top = car.deck[: -n - 1 : -1]  # the top n, top first
             if top != cards:
-                raise _illegal(state, ev, f"the deck's top cards are {_fmt(top)} (the shuffle order is known)", "5.6")
+                raise illegal(
+                    state, ev, f"the deck's top cards are {fmt_cards(top)} (the shuffle order is known)", "5.6"
+                )
         else:
             deck = car.deck_counts()
             assert deck is not None
             need = counts(cards, state.cards.tokens)
             for c, k in need.items():
                 if k > deck[c]:
-                    raise _illegal(state, ev, f"the deck holds {deck[c]} {_card_name(state, c)}, not {k}", "1.1")
+                    raise illegal(state, ev, f"the deck holds {deck[c]} {card_name(state, c)}, not {k}", "1.1")
             known = counts(list(car.deck_top[max(0, len(car.deck_top) - n) :]), state.cards.tokens)
             for c, k in known.items():  # the draw takes the known top cards first (# 18.21)
                 if k > need[c]:
-                    raise _illegal(
+                    raise illegal(
                         state,
                         ev,
                         f"a Refresh put {state.cards.named(c)} back on top of {car.name}'s deck: the draw takes it "
@@ -529,7 +376,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
         else:
             for c in cards:
                 car.pool[c] -= 1
-                _add_to_hand(car, c)
+                add_to_hand(car, c)
     else:
         if car.deck_top:  # table mode: the known top cards are drawn first, the table sees them go (# 18.21)
             if car.deck_max is None:
@@ -594,19 +441,19 @@ _SHIFTS = {0: "no", 1: "one", 2: "two"}
 
 
 def _gear_chosen(state: RaceState, ev: Event) -> None:
-    car = _car(state, ev)
+    car = event_car(state, ev)
     if state.phase != "race" or state.step != GEARS:
-        raise _illegal(state, ev, "gears are chosen at step 1, by every car at once", "2.1")
+        raise illegal(state, ev, "gears are chosen at step 1, by every car at once", "2.1")
     if car.name not in state.pending:
         if car.finished:
-            raise _illegal(state, ev, f"{car.name} has finished the race", "16.8")
-        raise _illegal(state, ev, f"{car.name} has already chosen a gear this round", "3.1")
+            raise illegal(state, ev, f"{car.name} has finished the race", "16.8")
+        raise illegal(state, ev, f"{car.name} has already chosen a gear this round", "3.1")
     gear = ev.get("gear")
     if not isinstance(gear, int) or isinstance(gear, bool) or not 1 <= gear <= 4:
-        raise _malformed(state, ev, "gear must be 1, 2, 3 or 4")
+        raise malformed(state, ev, "gear must be 1, 2, 3 or 4")
     shift = abs(gear - car.gear)
     if shift == 3:
-        raise _illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
+        raise illegal(state, ev, f"{car.name} is in gear {car.gear}: no jump of three gears", "3.4")
     rules = state.rules  # # 3.2, 22.4 (base_shift_cost is circuits.shift_heat: called at once where it is kept)
     if rules.unchanged.shift_cost:
         cost = circuits.shift_heat(state.track, car.progress, car.gear, gear)
@@ -616,7 +463,7 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
         surcharge = circuits.flooded_surcharge(state.track, car.progress, car.gear, gear)
         if car.engine < cost:
             holds = "is empty" if car.engine == 0 else f"holds {car.engine}"
-            raise _illegal(
+            raise illegal(
                 state,
                 ev,
                 f"a {_SHIFTS[shift]}-gear shift costs {cost} Heat from the Engine and {car.name}'s Engine "
@@ -624,7 +471,7 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
                 + ("; a downshift from a flooded space costs 1 more" if surcharge else ""),
                 "22.4" if surcharge else "3.3",
             )
-        _pay_heat(car, cost)
+        pay_heat(car, cost)
     state.pending.remove(car.name)
     car.committed = None
     state.shifts[car.name] = (car.gear, cost > 0)
@@ -638,14 +485,14 @@ def _gear_chosen(state: RaceState, ev: Event) -> None:
 
 
 def _cards_played(state: RaceState, ev: Event) -> None:
-    car = _car(state, ev)
+    car = event_car(state, ev)
     if state.mode != "open":
-        raise _illegal(state, ev, "in table mode played cards are recorded when revealed (cards_revealed)", "1.7")
+        raise illegal(state, ev, "in table mode played cards are recorded when revealed (cards_revealed)", "1.7")
     if state.phase != "race" or state.step != PLAY:
-        raise _illegal(state, ev, "cards are played at step 2, after every car has chosen its gear", "2.1")
+        raise illegal(state, ev, "cards are played at step 2, after every car has chosen its gear", "2.1")
     if car.name not in state.pending:
-        raise _illegal(state, ev, f"{car.name} has already played its cards this round", "4.1")
-    cards = _cards(state, ev)
+        raise illegal(state, ev, f"{car.name} has already played its cards this round", "4.1")
+    cards = event_cards(state, ev)
     _check_play(state, car, ev, cards)
     car.committed = list(cards)
     state.pending.remove(car.name)
@@ -655,34 +502,34 @@ def _cards_played(state: RaceState, ev: Event) -> None:
 
 def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None:
     if len(cards) != car.gear:
-        raise _illegal(
+        raise illegal(
             state,
             ev,
             f"in gear {car.gear} play exactly {car.gear} card{'s' if car.gear > 1 else ''}, not {len(cards)}",
             "4.1",
         )
-    why = _has_in_hand(state, car, cards)
+    why = has_in_hand(state, car, cards)
     if why:
-        raise _illegal(state, ev, f"{car.name} cannot play {_fmt(cards)}: {why}", "4.1")
+        raise illegal(state, ev, f"{car.name} cannot play {fmt_cards(cards)}: {why}", "4.1")
     heat = cards.count(HEAT)
     if heat:
         # # 13.1: only a cluttered hand plays Heat, after every playable card.
         if car.hand is not None:
             playable = sum(car.hand[c] for c in state.cards.playable)
             if playable >= car.gear:
-                raise _illegal(
+                raise illegal(
                     state,
                     ev,
                     f"Heat cannot be played: the hand holds {playable} playable cards for gear {car.gear}",
                     "4.2",
                 )
             if len(cards) - heat != playable:
-                raise _illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
+                raise illegal(state, ev, "a cluttered hand plays all its playable cards before Heat", "13.1")
         else:
             # # 13.1, one joint deduction
             why = Knowledge.of(car).why_not_cluttered(cards, car.gear, state.cards.named)
             if why:
-                raise _illegal(state, ev, f"{car.name} cannot claim a cluttered hand: {why}", "13.1")
+                raise illegal(state, ev, f"{car.name} cannot claim a cluttered hand: {why}", "13.1")
 
 
 def _begin_turns(state: RaceState) -> None:
@@ -738,15 +585,15 @@ def _legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
 def _legend_card_revealed(state: RaceState, ev: Event) -> None:
     rules, deck, turn = state.legends, state.legend_deck, state.turn
     if rules is None or deck is None:
-        raise _illegal(state, ev, "there are no Legends in this race", "19.1")
+        raise illegal(state, ev, "there are no Legends in this race", "19.1")
     if turn is None or not state.cars[turn.car].legend or deck.current_round == state.round:
         if deck.current_round == state.round and state.phase == "race":
-            raise _illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
-        raise _illegal(state, ev, "the Legend card is turned when the first Legend of the round moves", "MA9")
+            raise illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
+        raise illegal(state, ev, "the Legend card is turned when the first Legend of the round moves", "MA9")
     card = ev.get("card")
     why = deck.why_not(rules, card)
     if why:
-        raise _illegal(state, ev, why, "MA9")
+        raise illegal(state, ev, why, "MA9")
     assert isinstance(card, int)
     deck.reveal(rules, card, state.round)
     car = state.cars[turn.car]
@@ -755,12 +602,12 @@ def _legend_card_revealed(state: RaceState, ev: Event) -> None:
 
 
 def _cards_revealed(state: RaceState, ev: Event) -> None:
-    car, turn = _turn_car(state, ev, "revealing cards")
+    car, turn = turn_car(state, ev, "revealing cards")
     if state.mode == "open":
-        raise _illegal(state, ev, "in open mode the cards played at step 2 are revealed by themselves")
+        raise illegal(state, ev, "in open mode the cards played at step 2 are revealed by themselves")
     if turn.sub != REVEAL or turn.played:
-        raise _illegal(state, ev, f"{car.name} has already revealed its cards", "5.1")
-    cards = _cards(state, ev)
+        raise illegal(state, ev, f"{car.name} has already revealed its cards", "5.1")
+    cards = event_cards(state, ev)
     _check_play(state, car, ev, cards)
     _reveal(state, car, turn, cards)
     _flips_done(state, car, turn)
@@ -768,7 +615,7 @@ def _cards_revealed(state: RaceState, ev: Event) -> None:
 
 def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
     """Step 3's own work: the played cards to the Play Area, the speed, the Stress to flip for (# 5.1, 5.2)."""
-    _remove_from_hand(car, cards)
+    remove_from_hand(car, cards)
     car.play_area = list(cards)
     turn.played = list(cards)
     if HEAT in cards:
@@ -785,13 +632,13 @@ def _reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
 
 
 def _card_flipped(state: RaceState, ev: Event) -> None:
-    car, turn = _turn_car(state, ev, "a flip")
+    car, turn = turn_car(state, ev, "a flip")
     if turn.flipping is None:
-        raise _illegal(state, ev, f"{car.name} has no Stress or Boost to resolve", "14.1")
+        raise illegal(state, ev, f"{car.name} has no Stress or Boost to resolve", "14.1")
     card = ev.get("card")
     if not isinstance(card, str) or card not in state.cards.token_set:
-        raise _malformed(state, ev, f"card: {card!r} is not a card of this race (one of {state.cards.listing()})")
-    _take_from_deck(state, car, ev, card)
+        raise malformed(state, ev, f"card: {card!r} is not a card of this race (one of {state.cards.listing()})")
+    take_from_deck(state, car, ev, card)
     _resolve_flip(state, car, turn, card)
     if turn.flipping is None:
         if turn.sub == REVEAL:
@@ -851,28 +698,15 @@ def _flips_done(state: RaceState, car: Car, turn: Turn) -> None:
 # ---------------------------------------------------------------------------------------------- react (steps 4–5)
 
 
-def _react_turn(state: RaceState, ev: Event, what: str, rule: str) -> tuple[Car, Turn]:
-    car, turn = _turn_car(state, ev, what)
-    if turn.flipping is not None:
-        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
-    if turn.cluttered:
-        raise _illegal(state, ev, f"{car.name} has a cluttered hand: no React this turn", "13.3")
-    if turn.sub < REACT:
-        raise _illegal(state, ev, f"{what} comes after the cards are revealed", "2.3")
-    if turn.sub > REACT:
-        raise _illegal(state, ev, f"{what} is part of React (step 5), which is over for {car.name}", rule)
-    return car, turn
-
-
 def _cooldown(state: RaceState, ev: Event) -> None:
-    car, turn = _react_turn(state, ev, "cooldown", "7.2")
+    car, turn = react_turn(state, ev, "cooldown", "7.2")
     n = ev.get("count")
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise _malformed(state, ev, "count must be a positive number")
+        raise malformed(state, ev, "count must be a positive number")
     rules = state.rules
     blocked = None if rules.unchanged.cooldown_block else rules.cooldown_block(state, car)  # # 20.9, MA5
     if blocked:
-        raise _illegal(state, ev, blocked, "20.9")
+        raise illegal(state, ev, blocked, "20.9")
     if rules.unchanged.react_uses:  # the base pool: only its cooldown uses matter here (react.cooldown_uses)
         pool = ReactPool(tuple(cooldown_uses(state, car, turn)), car.name)
     else:
@@ -887,13 +721,11 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     if n > left + card_cool:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         more = f" and the cards' cooldown {card_cool}" if sources else ""
-        raise _illegal(
-            state, ev, f"gear {turn.gear} allows {left} more cooldown this turn{more}, not {n}{extra}", "7.2"
-        )
-    why = _has_in_hand(state, car, [HEAT] * n)
+        raise illegal(state, ev, f"gear {turn.gear} allows {left} more cooldown this turn{more}, not {n}{extra}", "7.2")
+    why = has_in_hand(state, car, [HEAT] * n)
     if why:
-        raise _illegal(state, ev, f"cooldown takes Heat from the hand: {why}", "7.3")
-    _remove_from_hand(car, [HEAT] * n)
+        raise illegal(state, ev, f"cooldown takes Heat from the hand: {why}", "7.3")
+    remove_from_hand(car, [HEAT] * n)
     car.engine += n
     turn.cooled += max(0, n - card_cool)
     if sources:
@@ -905,13 +737,13 @@ def _cooldown(state: RaceState, ev: Event) -> None:
 
 
 def _boost(state: RaceState, ev: Event) -> None:
-    car, turn = _react_turn(state, ev, "boost", "7.5")
+    car, turn = react_turn(state, ev, "boost", "7.5")
     if turn.boosted:
-        raise _illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
+        raise illegal(state, ev, f"{car.name} has already boosted this turn", "7.5")
     cost = state.rules.boost_cost(state, car)  # 0 where it is free, even from an empty Engine (# 20.11, MA20)
     if car.engine < cost:
-        raise _illegal(state, ev, f"a boost costs {cost} Heat from the Engine, which holds {car.engine}", "7.6")
-    _pay_heat(car, cost)
+        raise illegal(state, ev, f"a boost costs {cost} Heat from the Engine, which holds {car.engine}", "7.6")
+    pay_heat(car, cost)
     turn.boosted = True
     turn.boost_free = cost == 0
     turn.flipping = "boost"
@@ -919,10 +751,10 @@ def _boost(state: RaceState, ev: Event) -> None:
 
 
 def _adrenaline(state: RaceState, ev: Event) -> None:
-    car, turn = _react_turn(state, ev, "adrenaline", "6.3")
+    car, turn = react_turn(state, ev, "adrenaline", "6.3")
     if not turn.adrenaline:
         who = " and ".join(state.adrenaline) or "nobody"
-        raise _illegal(
+        raise illegal(
             state,
             ev,
             f"adrenaline goes to the last car{'s' if len(state.adrenaline) > 1 else ''} "
@@ -932,19 +764,19 @@ def _adrenaline(state: RaceState, ev: Event) -> None:
     bonus = ev.get("bonus")
     if bonus == "move":
         if turn.adrenaline_move:
-            raise _illegal(state, ev, "the adrenaline move is taken once", "6.2")
+            raise illegal(state, ev, "the adrenaline move is taken once", "6.2")
         turn.adrenaline_move = True
         turn.speed += 1  # # 6.2, A11: adds to speed even when blocked
         turn.adrenaline_moved = moved = move(state, car, turn, 1)
         turn.happenings.append(("adrenaline", "move", 1, moved))
     elif bonus == "cooldown":
         if turn.adrenaline_cooldown:
-            raise _illegal(state, ev, "the adrenaline cooldown is taken once", "6.2")
+            raise illegal(state, ev, "the adrenaline cooldown is taken once", "6.2")
         turn.adrenaline_cooldown = True
         turn.cooldown_allowance += 1  # # 7.4
         turn.happenings.append(("adrenaline", "cooldown", 1, 0))
     else:
-        raise _malformed(state, ev, "bonus must be move or cooldown")
+        raise malformed(state, ev, "bonus must be move or cooldown")
 
 
 # ---------------------------------------------------------------------------------------------- slipstream (step 6)
@@ -982,6 +814,15 @@ def slipstream_block(state: RaceState, car: Car, turn: Turn) -> str | None:
     return "no car beside it or in the space directly ahead (# 8.1)"
 
 
+def _cited(why: str) -> tuple[str, str | None]:
+    """A reason that ends by citing its rule, ``"… (# 8.6)"``, as (the reason without it, the rule): a refusal
+    cites the rule that refuses (the final lap's # 8.6, a sector's # 20.12), once."""
+    head, sep, tail = why.rpartition(" (# ")
+    if sep and tail.endswith(")") and " " not in tail:
+        return head, tail[:-1]
+    return why, None
+
+
 def _all_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
     rules = state.rules
     unchanged = rules.unchanged
@@ -1000,21 +841,21 @@ def slipstream_totals(state: RaceState, car: Car, extra: int = 0) -> list[int]:
 
 
 def _slipstream(state: RaceState, ev: Event) -> None:
-    car, turn = _turn_car(state, ev, "slipstream")
+    car, turn = turn_car(state, ev, "slipstream")
     if turn.flipping is not None:
-        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
+        raise illegal(state, ev, f"finish flipping for the {turn.flipping} first", "7.1")
     taken = ev.get("taken")
     if not isinstance(taken, bool):
-        raise _malformed(state, ev, "taken must be true or false")
+        raise malformed(state, ev, "taken must be true or false")
     if turn.cluttered:  # # 13.3: name the real reason, not "step 6 is over"
-        raise _illegal(state, ev, f"{car.name} has a cluttered hand: no slipstream this turn", "13.3")
+        raise illegal(state, ev, f"{car.name} has a cluttered hand: no slipstream this turn", "13.3")
     if turn.sub > SLIPSTREAM:
-        raise _illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
+        raise illegal(state, ev, "slipstream (step 6) is over for this turn", "8.3")
     why = slipstream_block(state, car, turn)
     if taken and why:
-        raise _illegal(state, ev, f"{car.name} cannot slipstream: {why}", "8.1")
+        raise illegal(state, ev, f"{car.name} cannot slipstream: {_cited(why)[0]}", _cited(why)[1] or "8.1")
     if turn.sub < REACT:
-        raise _illegal(state, ev, "slipstream comes after React", "8.1")
+        raise illegal(state, ev, "slipstream comes after React", "8.1")
     rules = state.rules
     unchanged = rules.unchanged  # (the base points below do nothing here: not called where the race keeps them)
     if turn.sub == REACT and not unchanged.react_uses:
@@ -1023,30 +864,28 @@ def _slipstream(state: RaceState, ev: Event) -> None:
     cards = taken and (not unchanged.slipstream_cards or "bonuses" in ev)
     extra = rules.slipstream_cards(state, ev, car, turn) if cards else 0
     if ev.get("bonuses") and not taken:
-        raise _illegal(state, ev, "no slipstream bonus without a slipstream", "18.16")
+        raise illegal(state, ev, "no slipstream bonus without a slipstream", "18.16")
     spaces = ev.get("spaces", 2 + extra)
     if "spaces" in ev:
         if not isinstance(spaces, int) or isinstance(spaces, bool):
-            raise _malformed(state, ev, "spaces must be a number")
+            raise malformed(state, ev, "spaces must be a number")
         if not taken:
-            raise _malformed(state, ev, "spaces goes with taken: true")
+            raise malformed(state, ev, "spaces goes with taken: true")
         totals = slipstream_totals(state, car, extra)
         crosses = car.progress + spaces > state.final_line
         if spaces not in totals and crosses and spaces in _all_totals(state, car, extra):
-            raise _illegal(
+            raise illegal(
                 state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
             )
         if spaces not in totals:
-            raise _illegal(
+            raise illegal(
                 state,
                 ev,
                 f"{car.name} may slipstream {' or '.join(map(str, totals))} spaces here, not {spaces}",
                 "20.12" if spaces > 2 + extra else "8.2",
             )
     elif taken and extra and car.progress + spaces > state.final_line:
-        raise _illegal(
-            state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6"
-        )
+        raise illegal(state, ev, f"a slipstream of {spaces} would cross the finish line on the final lap (MA17)", "8.6")
     if turn.sub == REACT and not unchanged.leave_react:
         rules.leave_react(state, car, turn)  # # 18.10: the costs the Engine covers are paid as React ends
     turn.sub = SLIPSTREAM
@@ -1073,12 +912,12 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         where = str(corner.after_space)
         if cost <= car.engine:
             if cost:
-                _pay_heat(car, cost)
+                pay_heat(car, cost)
             turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, cost, False))
             turn.happenings.append(("corner", where, cost, 0))
             continue
         paid = car.engine
-        _pay_heat(car, paid)  # # 10.1: pay all remaining
+        pay_heat(car, paid)  # # 10.1: pay all remaining
         turn.corners.append(CornerCheck(line, corner.after_space, limit, turn.speed, cost, paid, True))
         turn.happenings.append(("corner", where, paid, 0))
         p, lane = landing(state, car, line, line - state.track.spaces)  # # 10.2, A2
@@ -1086,7 +925,7 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
         place(state, car, p, lane)
         stress = SPINOUT_STRESS[turn.gear]  # # 10.3
         turn.happenings.append(("spinout", where, stress, back))
-        _add_to_hand(car, STRESS, stress)
+        add_to_hand(car, STRESS, stress)
         car.stress_taken += stress
         car.gear = 1  # # 10.4
         turn.spinout = True
@@ -1097,13 +936,13 @@ def _check_corners(state: RaceState, car: Car, turn: Turn) -> None:
 def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event) -> None:
     """Close the optional steps before ``target`` for an event of a later step, or say why it cannot come."""
     if turn.flipping is not None:
-        raise _illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
+        raise illegal(state, ev, f"finish flipping for the {turn.flipping} first (# 14.1)", "5.2")
     if turn.owed:
         raise _owed(state, ev, turn)
     if turn.sub < REACT and target > REACT:
-        raise _illegal(state, ev, "reveal the played cards first", "5.1")
+        raise illegal(state, ev, "reveal the played cards first", "5.1")
     if turn.sub > target and target == DISCARD:
-        raise _illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
+        raise illegal(state, ev, "the discard step (8) is over for this turn", "11.1")
     if turn.sub == REACT and target > REACT and not state.rules.unchanged.react_uses:
         _react_may_end(state, car, turn, ev)  # (the base pool has no mandatory use)
     advance(state, car, turn, target)
@@ -1119,10 +958,13 @@ def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> 
         what = ", ".join(f"{u.symbol} ({u.source})" for u in left)
         if ev is None:
             raise IllegalEvent(
-                f"React is not over: {what} must be used first", round=state.round or None, step=REACT,
-                car=car.name, rule="18.25",
+                f"React is not over: {what} must be used first",
+                round=state.round or None,
+                step=REACT,
+                car=car.name,
+                rule="18.25",
             )
-        raise _illegal(state, ev, f"React is not over: {what} must be used first", "18.25")
+        raise illegal(state, ev, f"React is not over: {what} must be used first", "18.25")
 
 
 def go_on(state: RaceState) -> RaceState:
@@ -1131,7 +973,7 @@ def go_on(state: RaceState) -> RaceState:
     event of the log closes the same steps in the same way. Mutates ``state``; copy it for a preview."""
     turn = state.turn
     if turn is None or turn.flipping is not None or turn.owed or turn.sub < REACT or turn.sub > DISCARD:
-        raise IllegalEvent("nothing optional to close now", round=state.round or None, step=_step_of(state))
+        raise IllegalEvent("nothing optional to close now", round=state.round or None, step=step_of(state))
     car = state.cars[turn.car]
     if turn.sub == REACT:
         rules = state.rules
@@ -1169,39 +1011,39 @@ def closing_event(state: RaceState) -> Event | None:
 
 
 def _cards_discarded(state: RaceState, ev: Event) -> None:
-    car, turn = _turn_car(state, ev, "discarding")
-    cards = _cards(state, ev)
+    car, turn = turn_car(state, ev, "discarding")
+    cards = event_cards(state, ev)
     if turn.cluttered:
-        raise _illegal(state, ev, "no voluntary discard after a cluttered hand", "13.3")
+        raise illegal(state, ev, "no voluntary discard after a cluttered hand", "13.3")
     if not cards:
-        raise _malformed(state, ev, "name at least one card to discard")
+        raise malformed(state, ev, "name at least one card to discard")
     if turn.sub == DISCARD:
         _no_tunnel_discard(state, ev, car)
     can_discard = state.rules.can_discard
     bad = [c for c in cards if not can_discard(state, car, c)]
     if bad:
-        raise _illegal(state, ev, f"{_card_name(state, bad[0])} cannot be discarded from the hand", "11.1")
+        raise illegal(state, ev, f"{card_name(state, bad[0])} cannot be discarded from the hand", "11.1")
     # Before the corners a spinout may still put Stress into the hand (# 10.3) that an event lets go (# 21.8,
     # event 17): those are checked once the step is reached, below.
-    why = _has_in_hand(state, car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
+    why = has_in_hand(state, car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
     if why:
-        raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
+        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:
-        raise _illegal(state, ev, "discard once, naming every card", "11.1")
+        raise illegal(state, ev, "discard once, naming every card", "11.1")
     rules = state.rules  # an event card may cap it (# 21.8; no cap in the base game)
     limit = None if rules.unchanged.discard_limit else rules.discard_limit(state, car)
     if limit is not None and len(cards) > limit:
-        raise _illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
+        raise illegal(state, ev, f"at most {limit} card{'s' if limit > 1 else ''} may be discarded this turn", "21.8")
     _close_until(state, car, turn, DISCARD, ev)  # may spin the car out: apply() rolls back on error
     if turn.owed:  # step 7 left a chance outcome to record first (a sponsorship card drawn, event 18's Heat card)
         raise _owed(state, ev, turn)
     if turn.sub != DISCARD:
-        raise _illegal(state, ev, "the discard step is over for this turn", "12.2")
+        raise illegal(state, ev, "the discard step is over for this turn", "12.2")
     _no_tunnel_discard(state, ev, car)  # # 22.6: where the car is when it would discard (after its move)
-    why = _has_in_hand(state, car, cards)
+    why = has_in_hand(state, car, cards)
     if why:
-        raise _illegal(state, ev, f"{car.name} cannot discard {_fmt(cards)}: {why}", "11.1")
-    _remove_from_hand(car, cards)
+        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards)}: {why}", "11.1")
+    remove_from_hand(car, cards)
     car.discard.extend(cards)
     turn.discarded = list(cards)
     turn.happenings.append(("discard", "hand", len(cards), 0))
@@ -1209,46 +1051,48 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
 
 
 _OWED = {
-    "heat_removed": ("where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
-                     "MA23"),
+    "heat_removed": (
+        "where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
+        "MA23",
+    ),
     "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
 }
 
 
 def _owed(state: RaceState, ev: Event, turn: Turn) -> IllegalEvent:
     what, rule = _OWED[turn.owed[0]]
-    return _illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
+    return illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
 
 
 def _sponsor_drawn(state: RaceState, ev: Event) -> None:
     """# 21.4, 21.7, 21.9, MA30: a sponsorship card from the race's sponsorship deck into a car's hand: dealt at
     set-up (the ``sponsors`` phase, grid order, the event card's number each) or earned in its turn (step 7);
     which card it is, is a chance outcome the log records (table mode too: the card is shown)."""
-    car = _car(state, ev)
+    car = event_car(state, ev)
     deck = state.sponsor_deck
     if deck is None:
-        raise _illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
+        raise illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
     card = ev.get("card")
     if not isinstance(card, str) or card not in state.cards.token_set or state.cards[card].kind != "sponsor":
         names = " ".join(c.token for c in state.cards.cards if c.kind == "sponsor")
-        raise _malformed(state, ev, f"card must be a sponsorship card ({names})")
+        raise malformed(state, ev, f"card must be a sponsorship card ({names})")
     turn = state.turn
     if state.phase != "race":
         due = state.rules.phase_waiting(state)
         if due is None or due[0] != "sponsor_drawn":
-            raise _illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
+            raise illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
         if car.name not in due[1]:
-            raise _illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
+            raise illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
     else:
         if turn is not None and turn.car == car.name and REACT <= turn.sub < DISCARD and not turn.owed:
             _close_until(state, car, turn, DISCARD, ev)  # the card is earned at step 7: React and slipstream close
         if turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
-            raise _illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
+            raise illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
     why = deck.why_not(card)
     if why:
-        raise _illegal(state, ev, why, "MA30")
+        raise illegal(state, ev, why, "MA30")
     deck.draw(card)
-    _add_to_hand(car, card)
+    add_to_hand(car, card)
     if state.phase != "race":
         deck.dealt[car.name] = deck.dealt.get(car.name, 0) + 1
         if state.rules.phase_waiting(state) is None:  # every car has its cards: on to the deal
@@ -1264,26 +1108,26 @@ def _sponsor_drawn(state: RaceState, ev: Event) -> None:
 def _heat_removed(state: RaceState, ev: Event) -> None:
     """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
     know (table mode, empty Engine, a hand that may hold Heat)."""
-    car, turn = _turn_car(state, ev, "removing a Heat card")
+    car, turn = turn_car(state, ev, "removing a Heat card")
     if REACT <= turn.sub < DISCARD and not turn.owed:
         _close_until(state, car, turn, DISCARD, ev)  # the card leaves on entering step 8: React and slipstream close
     if not turn.owed or turn.owed[0] != "heat_removed":
-        raise _illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
+        raise illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
     source = ev.get("from")
     if source not in ("hand", "discard", "deck"):
-        raise _malformed(state, ev, "from must be hand, discard or deck (the Engine is empty)")
+        raise malformed(state, ev, "from must be hand, discard or deck (the Engine is empty)")
     know = Knowledge.of(car)
     if source == "hand" and know.hand_max(HEAT) == 0:
-        raise _illegal(state, ev, f"{car.name}'s hand cannot hold a Heat card", "MA23")
+        raise illegal(state, ev, f"{car.name}'s hand cannot hold a Heat card", "MA23")
     if source != "hand" and know.hand_min(HEAT) > 0:
-        raise _illegal(state, ev, f"{car.name}'s hand holds a Heat card: it comes from the hand first", "MA23")
+        raise illegal(state, ev, f"{car.name}'s hand holds a Heat card: it comes from the hand first", "MA23")
     if source == "discard" and HEAT not in car.discard:
-        raise _illegal(state, ev, f"{car.name}'s discard pile holds no Heat card", "MA23")
+        raise illegal(state, ev, f"{car.name}'s discard pile holds no Heat card", "MA23")
     if source == "deck":
         if HEAT in car.discard:
-            raise _illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
+            raise illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
         if know.deck_max(HEAT) == 0:
-            raise _illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
+            raise illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
     from .modules import championship as _championship  # noqa: PLC0415  (loaded by the races that use it)
 
     _championship.remove_lap_heat(state, car, source)
@@ -1303,7 +1147,7 @@ def _heat_removed(state: RaceState, ev: Event) -> None:
 def _no_tunnel_discard(state: RaceState, ev: Event, car: Car) -> None:
     if not circuits.may_discard(state.track, car.progress):
         space = state.track.space_of(car.progress)
-        raise _illegal(state, ev, f"{car.name} is on space {space}, in a tunnel: no card may be discarded", "22.6")
+        raise illegal(state, ev, f"{car.name} is on space {space}, in a tunnel: no card may be discarded", "22.6")
 
 
 def _restore(state: RaceState, snapshot: RaceState) -> None:
@@ -1462,7 +1306,7 @@ def _no_effect(state: RaceState, ev: Event) -> None:
 
 
 def _retracted(state: RaceState, ev: Event) -> None:
-    raise _illegal(state, ev, "a retraction is resolved by the projector before the rules see the log")
+    raise illegal(state, ev, "a retraction is resolved by the projector before the rules see the log")
 
 
 # The base event catalogue, in its order (docs/events.md). Modules register theirs in their own files.
@@ -1547,6 +1391,9 @@ def _upgrade_swapped(state: RaceState, ev: Event) -> None:
 
 
 register_module("championship", _championship_rules)
+handlers.step_machine.flips_done = _flips_done  # a module's handler calls these (engine/handlers.py)
+handlers.step_machine.close_until = _close_until
+handlers.step_machine.slipstream_block = slipstream_block
 register(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))  # # 21.2: after the Garage's
 
 
@@ -1555,7 +1402,7 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     event is malformed or the rules forbid it. ``atomic=False`` skips the rollback copy for the few events
     that can fail after a partial change: for folding a log whose state is thrown away on error."""
     if not isinstance(event, dict):
-        raise _malformed(state, event, "an event is a JSON object")
+        raise malformed(state, event, "an event is a JSON object")
     try:
         kind = event["type"]
     except KeyError:
@@ -1565,11 +1412,11 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
         new.events = 1
         return new
     if state is None:
-        raise _malformed(None, event, "the first event of a race is race_started")
+        raise malformed(None, event, "the first event of a race is race_started")
     try:
         entry = REGISTRY[kind]
     except (KeyError, TypeError):  # (an unhashable type is no type either)
-        raise _malformed(state, event, f"unknown event type {kind!r}") from None
+        raise malformed(state, event, f"unknown event type {kind!r}") from None
     turn = state.turn
     if turn is None:  # steps 1–2, set-up, a turn waiting for its reveal: nothing to close, nothing to roll back
         entry.handler(state, event)

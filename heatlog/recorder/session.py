@@ -523,6 +523,8 @@ class Session:
                 )
             raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
         if q.kind == "slipstream":
+            if (t == "f" or t.startswith("f:")) and garage is not None:  # # 18.21: Refresh, no slipstream
+                return 1, [self._refresh(work, name, tok)], 0
             if t in ("n", "no", "-"):
                 keep = t == "-" and final  # a final "-": no slipstream, and no discard either
                 return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0

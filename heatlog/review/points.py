@@ -32,24 +32,14 @@ from typing import Any
 
 from ..analysis.infoset import as_known_by, made_at_the_same_time
 from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
-from ..engine.events import REGISTRY
+from ..engine.events import DECISION, REGISTRY
 from ..engine.game import GO_ON, apply_decision, canonical, decision_key, legal_decisions, to_move
 
 Event = dict[str, Any]
 
-#: Event types that are a car's decisions (the rest are chance, set-up, notes).
-DECISION_KINDS = frozenset(
-    (
-        "gear_chosen",
-        "cards_played",
-        "cards_revealed",
-        "cooldown",
-        "boost",
-        "adrenaline",
-        "slipstream",
-        "cards_discarded",
-    )
-)
+#: Event types that are a car's decisions (the rest are chance, set-up, notes): the event catalogue's, every
+#: module's included (the Garage's Refresh, Reduce, Salvage … are the car's decisions as much as a cooldown).
+DECISION_KINDS = DECISION
 #: What a decision point is about, by the step the car is at.
 KIND_NAMES = ("gear", "cards", "react", "slipstream", "discard")
 _HAND_KINDS = frozenset(("cards_played", "cards_revealed", "cooldown", "cards_discarded"))

@@ -43,23 +43,20 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
 
 
 def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
-    """The chance event ``w`` (which waits for one) is due: drawn from what the world knows."""
+    """The chance event ``w`` (which waits for one) is due: drawn from what the world knows. The base game's
+    draws here; every other is a module's (the weather, Legends, Garage and championship draws: MODULES.md 18.5,
+    18.12, 19.5, 20.2, 21.7), drawn by ``module_chance_event`` whatever the module."""
     due = w.due
-    if due in _MODULES:
-        return module_chance_event(state, rng)  # MODULES.md 18.5, 19.5, 20.2, 21.7
-    if due == "grid_set":
-        grid = list(state.cars)
-        rng.shuffle(grid)  # # 1.4: random starting order
-        return {"type": "grid_set", "v": 1, "order": grid}
-    car = state.cars[w.cars[0]]
-    deck = car.deck
     if due == "card_flipped":  # (the most frequent with the draw: asked first)
+        deck = state.cars[w.cars[0]].deck
         assert deck is not None
-        return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
-    if due == "card_scrapped":  # # 18.12: the top of the deck
+        return {"type": "card_flipped", "v": 1, "car": w.cars[0], "card": deck[-1]}
+    if due == "cards_drawn":
+        deck = state.cars[w.cars[0]].deck
         assert deck is not None
-        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": deck[-1]}
+        return {"type": "cards_drawn", "v": 1, "car": w.cars[0], "cards": deck[: -w.count - 1 : -1]}  # top first
     if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
+        car = state.cars[w.cars[0]]
         if w.flipping == "salvage":  # # 18.18: the draw deck with the salvaged cards
             counted = car.deck_counts()
             assert counted is not None
@@ -68,21 +65,11 @@ def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | N
             counted = car.deck_counts()
             return _shuffle(car.name, expand(counted if counted is not None else car.pool), rng)
         return _shuffle(car.name, car.discard, rng)
-    assert deck is not None
-    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[: -w.count - 1 : -1]}  # the top, top first
-
-
-# The modules' chance events (the weather, Legends, Garage and championship draws): module_chance_event's.
-_MODULES = frozenset(
-    (
-        "weather_drawn",
-        "road_conditions_drawn",
-        "legend_card_revealed",
-        "garage_market",
-        "upgrades_dealt",
-        "sponsor_drawn",
-    )
-)
+    if due == "grid_set":
+        grid = list(state.cars)
+        rng.shuffle(grid)  # # 1.4: random starting order
+        return {"type": "grid_set", "v": 1, "order": grid}
+    return module_chance_event(state, rng)
 
 
 def _shuffle(name: str, cards: list[str], rng: random.Random) -> Event:

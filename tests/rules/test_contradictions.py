@@ -146,7 +146,7 @@ def test_C14_omissions_of_the_short_summary():
     race = board({"A": parked(30), "B": {"at": 25, "hand": "4123412", "deck": "S H 2 1"}})
     race.round(A=(1, "0"), B=(1, "4"))
     race.turns_until("B")
-    race.reject("slipstream", car="B", taken=True, rule="8.1")  # would cross the final line
+    race.reject("slipstream", car="B", taken=True, rule="8.6")  # would cross the final line
     race.boost("B", "S", "H", "2")
     assert race.turn.boost_card == "2"
     race.reject("boost", car="B", rule="7.5")

@@ -107,7 +107,7 @@ def test_16_6_no_slipstream_across_or_after_the_final_line():
     race.round(A=(1, "0"), B=(1, "5"))
     race.turns_until("B")
     assert race.at("B")[0] == 29 and not slipstream_status(race.state, race.car("B"))[0]
-    race.reject("slipstream", car="B", taken=True, rule="8.1")
+    race.reject("slipstream", car="B", taken=True, rule="8.6")  # the final lap (# 8.6), not # 8.1
 
 
 def test_16_7_C10_same_round_furthest_beyond_the_line_ranks_first():

@@ -131,7 +131,8 @@ def test_8_6_no_slipstream_across_the_final_finish_line():
     assert race.at("B")[0] == 29
     ok, why = slipstream_status(race.state, race.car("B"))
     assert not ok and "# 8.6" in why
-    race.reject("slipstream", car="B", taken=True, rule="8.1")
+    err = race.reject("slipstream", car="B", taken=True, rule="8.6")
+    assert err.rule == "8.6" and str(err).count("# ") == 1  # the final lap's rule, cited once (not # 8.1)
 
 
 def test_8_6_slipstream_up_to_the_last_space_before_the_line_is_fine():

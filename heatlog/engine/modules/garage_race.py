@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import handlers as H
 from ..cards import BASIC, HEAT, STRESS, Catalogue
+from ..errors import IllegalEvent
 from ..knowledge import Knowledge
 from ..movement import landing, move, place
 from ..react import ReactUse, react_pool
@@ -105,11 +107,11 @@ def start(ev: Event, catalogue: Catalogue) -> GarageRace:
     try:
         options = GarageOptions.from_dict(ev.get("garage") if ev.get("garage") is not None else {})
     except ValueError as exc:
-        raise R._malformed(None, ev, str(exc)) from exc
+        raise H.malformed(None, ev, str(exc)) from exc
     block = ev.get("cards") or {}
     cards = {c.token: block[c.token] for c in catalogue.cards if c.kind in ("upgrade", "sponsor")}
     if not any(c.get("kind") == "upgrade" for c in cards.values()):
-        raise R._malformed(None, ev, "a Garage race embeds its upgrade cards in race_started.cards (# 18.2)")
+        raise H.malformed(None, ev, "a Garage race embeds its upgrade cards in race_started.cards (# 18.2)")
     return GarageRace(options=options, cards=cards)
 
 
@@ -132,9 +134,9 @@ def begin_draft(state: RaceState) -> None:
 def draft_event(state: RaceState, ev: Event) -> None:
     g = state.garage
     if g is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.1")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.1")
     if state.phase != "garage" or g.draft is None:
-        raise R._illegal(state, ev, "the Garage draft comes after the grid and before the starting shuffles", "18.4")
+        raise H.illegal(state, ev, "the Garage draft comes after the grid and before the starting shuffles", "18.4")
     draft = g.draft.copy()
     draft.apply(ev)
     g.draft = draft
@@ -228,10 +230,10 @@ def boost_moved(turn: Turn) -> int:
 
 
 def _turn(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn, GarageTurn, GarageRace]:
-    car, turn = R._turn_car(state, ev, what)
+    car, turn = H.turn_car(state, ev, what)
     g = state.garage
     if g is None or turn.garage is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.1")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.1")
     return car, turn, turn.garage, g
 
 
@@ -239,38 +241,38 @@ def _played_index(state: RaceState, ev: Event, turn: Turn, gt: GarageTurn, token
     for i in among:
         if turn.played[i] == token:
             return i
-    raise R._illegal(state, ev, f"no {token} waits for this in {turn.car}'s Play Area", "18.7")
+    raise H.illegal(state, ev, f"no {token} waits for this in {turn.car}'s Play Area", "18.7")
 
 
 def speed_chosen(state: RaceState, ev: Event) -> None:
     """# 18.6, MC3: the value of a multi-value card, chosen at reveal (after the Stress flips if wished)."""
     car, turn, gt, g = _turn(state, ev, "choosing a Speed value")
     if turn.sub != REVEAL or not gt.choose:
-        raise R._illegal(state, ev, f"{car.name} has no card whose value is still to choose", "18.6")
+        raise H.illegal(state, ev, f"{car.name} has no card whose value is still to choose", "18.6")
     i = _played_index(state, ev, turn, gt, ev.get("card"), gt.choose)
     value = ev.get("speed")
     values = speeds(g.cards[turn.played[i]])
     if value not in values or isinstance(value, bool):
         shown = " or ".join(map(str, values))
-        raise R._illegal(state, ev, f"{turn.played[i]} is worth {shown}, not {value!r}", "18.6")
+        raise H.illegal(state, ev, f"{turn.played[i]} is worth {shown}, not {value!r}", "18.6")
     gt.choose.remove(i)
     gt.chosen[i] = value
     turn.speed += value
     gt.happenings.append(("value", turn.played[i], value))
     gt.step3 = turn.speed
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 def accelerated(state: RaceState, ev: Event) -> None:
     """# 18.20, MC1, MA2: Accelerate is decided in step 3; taken, it adds 1 for every "+" of the turn."""
     car, turn, gt, g = _turn(state, ev, "Accelerate")
     if turn.sub != REVEAL or not gt.accelerators:
-        raise R._illegal(state, ev, f"{car.name} has no Accelerate to decide now", "18.20")
+        raise H.illegal(state, ev, f"{car.name} has no Accelerate to decide now", "18.20")
     if turn.flipping is not None:
-        raise R._illegal(state, ev, f"finish flipping for the {turn.flipping} first", "18.20")
+        raise H.illegal(state, ev, f"finish flipping for the {turn.flipping} first", "18.20")
     taken = ev.get("taken")
     if not isinstance(taken, bool):
-        raise R._malformed(state, ev, "taken must be true or false")
+        raise H.malformed(state, ev, "taken must be true or false")
     i = _played_index(state, ev, turn, gt, ev.get("card"), gt.accelerators)
     gt.accelerators.remove(i)
     if taken:
@@ -278,7 +280,7 @@ def accelerated(state: RaceState, ev: Event) -> None:
         turn.speed += gt.plus_used  # every "+" already resolved (MA2)
         gt.happenings.append(("accelerate", turn.played[i], gt.plus_used))
     gt.step3 = turn.speed
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 # ------------------------------------------------------------------------------------- React (# 18.10–18.15, 18.25)
@@ -326,13 +328,13 @@ def scrap_pending(state: RaceState, turn: Turn) -> bool:
 def _cards_named(state: RaceState, ev: Event, turn: Turn, among: list[int], what: str, rule: str) -> list[int]:
     names = ev.get("cards")
     if not isinstance(names, list) or not names:
-        raise R._malformed(state, ev, "cards must name at least one Play Area card")
+        raise H.malformed(state, ev, "cards must name at least one Play Area card")
     left = list(among)
     out = []
     for token in names:
         hit = next((i for i in left if turn.played[i] == token), None)
         if hit is None:
-            raise R._illegal(state, ev, f"no {token} in {turn.car}'s Play Area {what}", rule)
+            raise H.illegal(state, ev, f"no {token} in {turn.car}'s Play Area {what}", rule)
         left.remove(hit)
         out.append(hit)
     return out
@@ -340,17 +342,17 @@ def _cards_named(state: RaceState, ev: Event, turn: Turn, among: list[int], what
 
 def heat_paid(state: RaceState, ev: Event) -> None:
     """# 18.10: pay the Heat cost of the named cards from the Engine (mandatory, any moment of React)."""
-    car, turn = R._react_turn(state, ev, "paying a Heat cost", "18.10")
+    car, turn = H.react_turn(state, ev, "paying a Heat cost", "18.10")
     gt: GarageTurn = turn.garage
     g = state.garage
     assert g is not None and gt is not None
     picks = _cards_named(state, ev, turn, unpaid(state, turn), "with a Heat cost still to pay", "18.10")
     cost = sum(g.n(turn.played[i], "heat") for i in picks)
     if cost > car.engine:
-        raise R._illegal(
+        raise H.illegal(
             state, ev, f"the cost is {cost} Heat and the Engine holds {car.engine}: declare it unpayable", "18.11"
         )
-    R._pay_heat(car, cost)
+    H.pay_heat(car, cost)
     gt.paid.extend(picks)
     gt.happenings.append(("heat", " ".join(turn.played[i] for i in picks), cost))
 
@@ -358,7 +360,7 @@ def heat_paid(state: RaceState, ev: Event) -> None:
 def heat_unpayable(state: RaceState, ev: Event) -> None:
     """# 18.11, MA1, MA27: the named cards cannot be paid for: each leaves the Play Area, its symbols are lost and a
     "+" flip replaces it; then the car moves the new Speed from its start-of-turn space."""
-    car, turn = R._react_turn(state, ev, "an unpayable Heat cost", "18.11")
+    car, turn = H.react_turn(state, ev, "an unpayable Heat cost", "18.11")
     gt: GarageTurn = turn.garage
     g = state.garage
     assert g is not None and gt is not None
@@ -369,7 +371,7 @@ def heat_unpayable(state: RaceState, ev: Event) -> None:
     rest = tuple(i for i in due if i not in picks)
     if rest not in legal:
         can = max(len(p) for p in legal)
-        raise R._illegal(
+        raise H.illegal(
             state,
             ev,
             f"the Engine holds {car.engine} Heat: pay for {can} of these cards (cheapest first) "
@@ -386,7 +388,7 @@ def heat_unpayable(state: RaceState, ev: Event) -> None:
         gt.replacing.append(i)
         gt.happenings.append(("unpayable", token, 0))
     turn.flipping = "replace"
-    R._flips_done(state, car, turn)
+    H.step_machine.flips_done(state, car, turn)
 
 
 def _re_move(state: RaceState, car: Car, turn: Turn) -> None:
@@ -398,25 +400,27 @@ def _re_move(state: RaceState, car: Car, turn: Turn) -> None:
 
 def card_scrapped(state: RaceState, ev: Event) -> None:
     """# 18.12, MA6: one card off the top of the draw deck to the discard pile (a chance outcome)."""
-    car, turn = R._turn_car(state, ev, "a scrapped card")
+    car, turn = H.turn_car(state, ev, "a scrapped card")
     gt: GarageTurn | None = turn.garage
     if gt is not None and turn.flipping is None and turn.sub == REACT and scrap_pending(state, turn):
         # The first scrapped card closes React as go_on would (derived, so replay does the same, # 18.25).
         if must_declare_unpayable(state, car, turn):
-            raise R._illegal(state, ev, "record which card's Heat cost is unpayable first", "18.11")
+            raise H.illegal(state, ev, "record which card's Heat cost is unpayable first", "18.11")
         leave_react(state, car, turn)
     if gt is None or turn.flipping != "scrap":
-        raise R._illegal(state, ev, f"{car.name} has no Scrap under way", "18.12")
+        raise H.illegal(state, ev, f"{car.name} has no Scrap under way", "18.12")
     card = ev.get("card")
     if not isinstance(card, str) or card not in state.cards.token_set:
-        raise R._malformed(state, ev, "card must be a card token")
-    R._take_from_deck(state, car, ev, card)
+        raise H.malformed(state, ev, "card must be a card token")
+    H.take_from_deck(state, car, ev, card)
     car.discard.append(card)
     gt.scrapped.append(card)
     gt.scrap_left -= 1
     _scrap_continue(car, turn, gt)
-    if turn.flipping is None:
-        R.advance(state, car, turn, DISCARD)  # the Scrap began as React closed: it goes on closing
+    if turn.flipping is None and turn.sub == REACT:
+        # The Scrap began as React closed: it ends React only. Slipstream is step 6, after React (# 2.1, 8.1),
+        # still open to a car that scrapped (# 18.7, 18.12, 18.25); the next event or go_on closes it.
+        turn.sub = SLIPSTREAM
 
 
 def _scrap_continue(car: Car, turn: Turn, gt: GarageTurn) -> None:
@@ -458,7 +462,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
     if due:
         cost = sum(g.n(turn.played[i], "heat") for i in due)
         if cost > car.engine:
-            raise R.IllegalEvent(
+            raise IllegalEvent(
                 f"the Heat cost of {' '.join(turn.played[i] for i in due)} is more than the Engine holds: "
                 "record which card is unpayable",
                 round=state.round,
@@ -466,7 +470,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
                 car=car.name,
                 rule="18.11",
             )
-        R._pay_heat(car, cost)
+        H.pay_heat(car, cost)
         gt.paid.extend(due)
         gt.happenings.append(("heat", " ".join(turn.played[i] for i in due), cost))
     if scraps_due(state, turn):
@@ -480,7 +484,7 @@ def cooldown_picks(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[l
     g = state.garage
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race: cooldown names no cards", "18.13")
+        raise H.illegal(state, ev, "the Garage module is not in this race: cooldown names no cards", "18.13")
     open_ = [i for i in _active(turn, gt) if g.n(turn.played[i], "cooldown") and i not in gt.cooled_from]
     picks = _cards_named(state, ev, turn, open_, "with an unused Cooldown", "18.13")
     return picks, sum(g.n(turn.played[i], "cooldown") for i in picks)
@@ -494,31 +498,29 @@ def spend_cooldown(turn: Turn, picks: list[int], n: int) -> None:
 
 def stress_reduced(state: RaceState, ev: Event) -> None:
     """# 18.15: Stress cards from hand to the discard pile, up to the Reduce symbols named."""
-    car, turn = R._react_turn(state, ev, "reducing Stress", "18.15")
+    car, turn = H.react_turn(state, ev, "reducing Stress", "18.15")
     gt: GarageTurn = turn.garage
     g = state.garage
     if g is None or gt is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.15")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.15")
     if not circuits.may_discard(state.track, car.progress):  # # 18.15, 22.6: it is a discard from the hand
-        raise R._illegal(state, ev, f"{car.name} is in a tunnel: no Stress may be discarded from the hand", "22.6")
+        raise H.illegal(state, ev, f"{car.name} is in a tunnel: no Stress may be discarded from the hand", "22.6")
     open_ = [
         i
         for i in _active(turn, gt)
-        if g.n(turn.played[i], "reduce")
-        and i not in gt.reduced_from
-        and _settled(g, gt, turn, i)
+        if g.n(turn.played[i], "reduce") and i not in gt.reduced_from and _settled(g, gt, turn, i)
     ]
     picks = _cards_named(state, ev, turn, open_, "with an unused Reduce Stress", "18.15")
     n = ev.get("count")
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise R._malformed(state, ev, "count must be a positive number")
+        raise H.malformed(state, ev, "count must be a positive number")
     allowed = sum(g.n(turn.played[i], "reduce") for i in picks)
     if n > allowed:
-        raise R._illegal(state, ev, f"the Reduce Stress named allows {allowed}, not {n}", "18.15")
-    why = R._has_in_hand(state, car, [STRESS] * n)
+        raise H.illegal(state, ev, f"the Reduce Stress named allows {allowed}, not {n}", "18.15")
+    why = H.has_in_hand(state, car, [STRESS] * n)
     if why:
-        raise R._illegal(state, ev, f"Reduce Stress discards Stress from the hand: {why}", "18.15")
-    R._remove_from_hand(car, [STRESS] * n)
+        raise H.illegal(state, ev, f"Reduce Stress discards Stress from the hand: {why}", "18.15")
+    H.remove_from_hand(car, [STRESS] * n)
     car.discard.extend([STRESS] * n)
     gt.reduced_from.extend(picks)
     gt.happenings.append(("reduce", " ".join(turn.played[i] for i in picks), n))
@@ -533,11 +535,7 @@ def slipstream_bonuses(state: RaceState, turn: Turn) -> list[int]:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
         return []
-    return [
-        i
-        for i in _active(turn, gt)
-        if g.n(turn.played[i], "slipstream") and _settled(g, gt, turn, i)
-    ]
+    return [i for i in _active(turn, gt) if g.n(turn.played[i], "slipstream") and _settled(g, gt, turn, i)]
 
 
 def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
@@ -546,13 +544,13 @@ def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> in
     if not names:
         return 2
     if state.garage is None:
-        raise R._illegal(state, ev, "slipstream bonuses come from Garage upgrades", "18.16")
+        raise H.illegal(state, ev, "slipstream bonuses come from Garage upgrades", "18.16")
     named = {**ev, "cards": names}
     picks = _cards_named(state, named, turn, slipstream_bonuses(state, turn), "with a slipstream bonus", "18.16")
     g = state.garage
     total = 2 + sum(g.n(turn.played[i], "slipstream") for i in picks)
     if total not in legal_slipstream_totals(car.progress, state.final_line, [total - 2]):
-        raise R._illegal(state, ev, f"a slipstream of {total} would cross the finish line on the final lap", "8.6")
+        raise H.illegal(state, ev, f"a slipstream of {total} would cross the finish line on the final lap", "8.6")
     gt: GarageTurn = turn.garage
     gt.bonuses.extend(picks)
     return total
@@ -579,30 +577,28 @@ def adjust(state: RaceState, turn: Turn) -> int:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return 0
-    return sum(
-        g.n(turn.played[i], "adjust") for i in _active(turn, gt) if _settled(g, gt, turn, i)
-    )
+    return sum(g.n(turn.played[i], "adjust") for i in _active(turn, gt) if _settled(g, gt, turn, i))
 
 
 def refreshed(state: RaceState, ev: Event) -> None:
     """# 18.21, MA15: a Refresh card goes back on top of the draw deck instead of the discard pile (step 9)."""
-    car, turn = R._turn_car(state, ev, "Refresh")
+    car, turn = H.turn_car(state, ev, "Refresh")
     gt: GarageTurn | None = turn.garage
     g = state.garage
     if g is None or gt is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.21")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.21")
     if turn.cluttered:
-        raise R._illegal(state, ev, "a cluttered hand: no card takes effect", "18.26")
+        raise H.illegal(state, ev, "a cluttered hand: no card takes effect", "18.26")
     if turn.sub < REACT or turn.sub > DISCARD or turn.flipping is not None:
-        raise R._illegal(state, ev, "Refresh comes when the Play Area is cleared, before the refill", "18.21")
+        raise H.illegal(state, ev, "Refresh comes when the Play Area is cleared, before the refill", "18.21")
     open_ = [i for i in _active(turn, gt) if g.n(turn.played[i], "refresh") and i not in gt.refreshed]
     token = str(ev.get("card"))
     i = next((j for j in open_ if turn.played[j] == token), None)
     if i is None:
-        raise R._illegal(state, ev, f"no Refresh card {token!r} in {car.name}'s Play Area", "18.21")
+        raise H.illegal(state, ev, f"no Refresh card {token!r} in {car.name}'s Play Area", "18.21")
     gt.refreshed.append(i)  # first: closing the steps may end the turn at once (# 12.2: a full hand), MA15
     gt.happenings.append(("refresh", token, 1))
-    R._close_until(state, car, turn, DISCARD, ev)
+    H.step_machine.close_until(state, car, turn, DISCARD, ev)
 
 
 def clear_play_area(car: Car, turn: Turn) -> None:
@@ -730,18 +726,18 @@ def _sources(state: RaceState, ev: Event, turn: Turn, name: str, rule: str) -> t
 
 def salvaged(state: RaceState, ev: Event) -> None:
     """# 18.18, MC5, MA6, MA25: up to N cards of the own discard pile shuffled into the draw deck."""
-    car, turn = R._react_turn(state, ev, "Salvage", "18.18")
+    car, turn = H.react_turn(state, ev, "Salvage", "18.18")
     gt: GarageTurn = turn.garage
     if state.garage is None or gt is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.18")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.18")
     picks, n = _sources(state, ev, turn, "salvage", "18.18")
-    chosen = R._cards(state, ev)
+    chosen = H.event_cards(state, ev)
     if len(chosen) > n:
-        raise R._illegal(state, ev, f"Salvage takes up to {n} cards, not {len(chosen)}", "18.18")
+        raise H.illegal(state, ev, f"Salvage takes up to {n} cards, not {len(chosen)}", "18.18")
     pile = list(car.discard)
     for c in chosen:
         if c not in pile:
-            raise R._illegal(state, ev, f"{car.name}'s discard pile holds no more {c}", "18.18")
+            raise H.illegal(state, ev, f"{car.name}'s discard pile holds no more {c}", "18.18")
         pile.remove(c)
     gt.used.extend((i, "salvage") for i in picks)
     gt.happenings.append(("salvage", " ".join(chosen), len(chosen)))
@@ -763,7 +759,7 @@ def salvage_shuffle(state: RaceState, car: Car, turn: Turn, ev: Event, order: li
     if order is not None:
         deck = car.deck_counts()
         if deck is not None and counts(order, state.cards.tokens) != deck:
-            raise R._illegal(
+            raise H.illegal(
                 state, ev, "the shuffled order must be exactly the draw deck with the salvaged cards", "18.18"
             )
         car.deck = list(reversed(order))
@@ -773,18 +769,18 @@ def salvage_shuffle(state: RaceState, car: Car, turn: Turn, ev: Event, order: li
 
 def super_cooled(state: RaceState, ev: Event) -> None:
     """# 18.22: up to N Heat from the own discard pile to the Engine; not a cooldown."""
-    car, turn = R._react_turn(state, ev, "Super Cool", "18.22")
+    car, turn = H.react_turn(state, ev, "Super Cool", "18.22")
     if state.garage is None or turn.garage is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.22")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.22")
     picks, n = _sources(state, ev, turn, "super_cool", "18.22")
     count = ev.get("count")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-        raise R._malformed(state, ev, "count must be a positive number")
+        raise H.malformed(state, ev, "count must be a positive number")
     if count > n:
-        raise R._illegal(state, ev, f"Super Cool moves up to {n} Heat, not {count}", "18.22")
+        raise H.illegal(state, ev, f"Super Cool moves up to {n} Heat, not {count}", "18.22")
     have = car.discard.count(HEAT)
     if count > have:
-        raise R._illegal(state, ev, f"{car.name}'s discard pile holds {have} Heat, not {count}", "18.22")
+        raise H.illegal(state, ev, f"{car.name}'s discard pile holds {have} Heat, not {count}", "18.22")
     for _ in range(count):
         car.discard.remove(HEAT)
     car.engine += count
@@ -804,13 +800,13 @@ def _occupied(state: RaceState, car: Car) -> list[int]:
 
 def drafted(state: RaceState, ev: Event) -> None:
     """# 18.23, MA3, MA29: move forward through empty spaces to the space behind the next car."""
-    car, turn = R._react_turn(state, ev, "Draft", "18.23")
+    car, turn = H.react_turn(state, ev, "Draft", "18.23")
     if state.garage is None or turn.garage is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.23")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.23")
     picks, n = _sources(state, ev, turn, "draft", "18.23")
     d = draft_distance(car.progress, _occupied(state, car), n)
     if d is None:
-        raise R._illegal(
+        raise H.illegal(
             state, ev, f"no Draft of up to {n}: the next car ahead is not within reach behind empty spaces", "18.23"
         )
     p = car.progress + d
@@ -824,24 +820,24 @@ def drafted(state: RaceState, ev: Event) -> None:
 def direct_played(state: RaceState, ev: Event) -> None:
     """# 18.19, MA14, MA24: a Direct Play card from the hand into the Play Area: it moves its Speed at once and
     its symbols bind as if revealed (its Heat cost is due, its Scrap pending, Accelerate decided now, MA2)."""
-    car, turn = R._react_turn(state, ev, "Direct Play", "18.19")
+    car, turn = H.react_turn(state, ev, "Direct Play", "18.19")
     g = state.garage
     gt: GarageTurn = turn.garage
     if g is None or gt is None:
-        raise R._illegal(state, ev, "the Garage module is not in this race", "18.19")
+        raise H.illegal(state, ev, "the Garage module is not in this race", "18.19")
     token = ev.get("card")
     if not isinstance(token, str):
-        raise R._malformed(state, ev, "card must be a card token")
+        raise H.malformed(state, ev, "card must be a card token")
     card = g.card(token)
     if card is None or not symbol(card, "direct"):
-        raise R._illegal(state, ev, f"{token!r} has no Direct Play symbol", "18.19")
-    why = R._has_in_hand(state, car, [token])
+        raise H.illegal(state, ev, f"{token!r} has no Direct Play symbol", "18.19")
+    why = H.has_in_hand(state, car, [token])
     if why:
-        raise R._illegal(state, ev, f"{car.name} cannot Direct-Play {token}: {why}", "18.19")
+        raise H.illegal(state, ev, f"{car.name} cannot Direct-Play {token}: {why}", "18.19")
     accelerate = ev.get("accelerate", False)
     if not isinstance(accelerate, bool) or (accelerate and not symbol(card, "accelerate")):
-        raise R._illegal(state, ev, "only an Accelerate card is accelerated", "18.20")
-    R._remove_from_hand(car, [token])
+        raise H.illegal(state, ev, "only an Accelerate card is accelerated", "18.20")
+    H.remove_from_hand(car, [token])
     car.play_area.append(token)
     turn.played = [*turn.played, token]  # (a new list, as _reveal sets it)
     i = len(turn.played) - 1
@@ -1076,7 +1072,7 @@ def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     out: list[Event] = []
     if turn.sub == REACT and react_pool(state, car, turn).mandatory:
         return out  # # 18.25: React ends with its mandatory uses first
-    if turn.sub <= SLIPSTREAM and R.slipstream_block(state, car, turn) is None:
+    if turn.sub <= SLIPSTREAM and H.step_machine.slipstream_block(state, car, turn) is None:
         out += slipstream_options(state, car, turn)
     return out + refresh_options(state, car, turn)
 
@@ -1136,8 +1132,5 @@ def build(rules: Rules, options: Any) -> Rules:
         clear_play_area=_clear_play_area,
     )
 
-
-# Last: the step machine imports this module, and this module calls the step machine's helpers at run time.
-from .. import rules as R  # noqa: E402
 
 __all__ = ["DRAFT_EVENTS", "EVENTS", "TURN_EVENTS", "GarageRace", "GarageTurn"]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from heatlog.engine import MalformedInput, apply
 from heatlog.engine.decide import waiting_for
 from heatlog.garage_cards import sponsor_cards
@@ -74,3 +76,52 @@ def test_MA7_cards_carried_from_earlier_races_are_in_the_deck_and_out_of_the_sup
     a = race.car("A")
     assert a.pool["P82"] == 2 and a.deck_size == 21  # 18 + event 10's Stress + the 2 carried
     assert race.state.sponsor_deck.supply["P82"] == 5
+
+
+def test_21_4_a_sponsored_race_without_the_garage_round_trips_its_position_and_plays_on() -> None:
+    """A championship race with sponsorship cards and no Garage: its position carries the race's card definitions
+    (as race_started.cards), reads back to itself, and a sponsorship card drawn after it is applied (it once
+    failed with KeyError('P80'))."""
+    import json
+
+    from heatlog.engine import HeatlogError, state_from_position, state_to_position
+    from heatlog.positions import position_problems
+
+    race = sponsored(1)
+    race.ev("sponsor_drawn", car="A", card="P80")
+    pos = json.loads(json.dumps(state_to_position(race.state)))
+    assert list(position_problems(pos)) == []
+    back = state_from_position(pos)
+    assert json.loads(json.dumps(state_to_position(back))) == pos
+    assert back.cars["A"].hand is not None and back.cars["A"].hand["P80"] == 1
+    for st in (race.state, back):
+        apply(st, ev("sponsor_drawn", car="A", card="P81"))
+    assert state_to_position(back) == state_to_position(race.state)
+    with pytest.raises(HeatlogError, match="sponsorship card"):  # refused, named: never a raw KeyError
+        apply(back, ev("sponsor_drawn", car="B", card="P99"))
+
+
+def test_21_4_a_race_started_from_a_sponsored_position_keeps_its_cards() -> None:
+    """race_started.position of such a race, with or without its modules named: the sponsorship cards are the
+    position's, a card drawn is applied; a cards block that defines other cards is refused, named."""
+    import json
+
+    from heatlog.engine import MalformedInput, state_to_position
+
+    race = sponsored(1)
+    race.ev("sponsor_drawn", car="A", card="P80")
+    pos = json.loads(json.dumps(state_to_position(race.state)))
+    start = race.log[0]
+    same = {"track": start["track"], "laps": 1, "cars": start["cars"], "variant": "standard", "handicap": []}
+    named = {"modules": ["championship"], "championship": start["championship"]}
+    for extra in ({}, named):
+        st = apply(None, ev("race_started", **same, mode="open", position=pos, **extra))
+        apply(st, ev("sponsor_drawn", car="A", card="P81"))
+        assert st.cars["A"].hand is not None and st.cards.tokens == race.state.cards.tokens
+    other = {"P80": start["cards"]["P80"]}
+    try:
+        apply(None, ev("race_started", **same, mode="open", position=pos, cards=other, **named))
+    except MalformedInput as err:
+        assert "position's cards" in str(err)
+    else:
+        raise AssertionError("a cards block that does not match the position's cards was accepted")

@@ -220,7 +220,7 @@ def test_20_12_no_slipstream_from_a_fog_sector_but_into_one():
     race.round(B=(1, "0"), A=(1, "4"))
     race.turns_until("A")
     assert "slipstream" not in waiting_for(race.state).optional
-    race.reject("slipstream", car="A", taken=True, rule="8.1")
+    race.reject("slipstream", car="A", taken=True, rule="20.12")  # the sector refuses it, cited once
     race = module_board({"B": parked(12), "A": {"at": 7, "hand": "4123412"}}, weather=foggy)
     race.round(B=(1, "0"), A=(1, "4"))
     race.turns_until("A")

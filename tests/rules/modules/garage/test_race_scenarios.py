@@ -225,6 +225,7 @@ def test_18_17_adjust_changes_every_corner_limit_this_turn():
     race.go_on()  # pays the card's Heat (derived), starts the Scrap
     race.ev("card_scrapped", car="A", card="4")
     race.ev("card_scrapped", car="A", card="1")
+    race.go_on()  # no slipstream (step 6, still open after the Scrap: # 8.1): the corners are checked
     check = race.last_turn("A").corners[0]
     assert check.limit == 6 and check.cost == 2  # 4 + 2; 8 - 6
 
@@ -334,3 +335,54 @@ def test_18_14_the_gear_boost_is_still_once_a_turn():
     flip(race, "1 1 1")
     race.boost("A", "2")
     race.reject("boost", car="A", rule="7.5")
+
+
+def test_18_12_18_25_2_1_8_1_a_car_that_scrapped_may_still_slipstream():
+    """Scrap is a React symbol (# 18.7, 18.12, 18.25) and slipstream is step 6, after React (# 2.1, 8.1): the
+    scrapped cards end React, not the slipstream. Gas pedal 2 (speed 2, direct, scrap 2) on gear 1 from space
+    1 lands on 3, right behind P (which moved 3 → 4)."""
+    race = play(board("U25 1 1 1 1 1 1", upgrades="U25 U1 U1", p_at=3), "U25")
+    assert race.at("A")[0] == 3 and race.at("P")[0] == 4
+    race.reject("slipstream", car="A", taken=True, rule="18.25")  # the Scrap is due first
+    race.ev("card_scrapped", car="A", card="4")
+    race.ev("card_scrapped", car="A", card="1")
+    w = waiting_for(race.state)
+    assert "slipstream" in w.optional and w.may_go_on  # React is over, step 6 is open
+    assert {"type": "slipstream", "v": 1, "car": "A", "taken": True} in decisions(race.state, "A")
+    race.ev("slipstream", car="A", taken=True)
+    assert race.at("A")[0] == 5 and race.turn.garage.scrapped == ["4", "1"]
+
+
+def test_18_12_after_the_scrap_going_on_closes_the_slipstream_and_checks_the_corners():
+    race = play(board("U25 1 1 1 1 1 1", upgrades="U25 U1 U1", p_at=3), "U25")
+    race.ev("card_scrapped", car="A", card="4")
+    race.ev("card_scrapped", car="A", card="1")
+    race.go_on()
+    assert race.turn.sub == 8 and race.turn.slipstream is None and race.at("A")[0] == 3
+    race.reject("slipstream", car="A", taken=True, rule="8.3")  # step 6 is over now
+
+
+def test_MA27_a_payable_heat_cost_is_never_left_unpaid_ending_react_pays_it():
+    """MA27 (as it now reads): a cost still unpaid when React ends is paid then if the Engine covers it, however
+    React ends: going on, a slipstream (step 6) or a discard (step 8). Cooling system 6 (cooldown 1, Heat 1)."""
+    # going on
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1"), "U11")
+    race.go_on()
+    assert race.car("A").engine == 5 and race.turn.garage.paid == [0]
+    # a slipstream: A lands on 7, right behind P (parked on 7, it moved to 8 first)
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1", p_at=7), "U11")
+    assert race.at("A")[0] == 7 and "slipstream" in waiting_for(race.state).optional
+    race.ev("slipstream", car="A", taken=True)
+    assert race.car("A").engine == 5 and race.at("A")[0] == 9
+    # a discard
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1"), "U11")
+    race.ev("cards_discarded", car="A", cards=["1"])
+    assert race.car("A").engine == 5 and race.car("A").discard.count("H") == 1
+
+
+def test_MA27_an_unpayable_cost_is_not_paid_as_react_ends_the_card_is_replaced():
+    """MA27: with the Engine short, React cannot just end: which card is replaced is recorded first (# 18.11)."""
+    race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1", engine=0, deck="S 2 4"), "U11")
+    race.reject("slipstream", car="A", taken=False, rule="18.25")  # the Heat cost is a mandatory use
+    race.reject("cards_discarded", car="A", cards=["1"], rule="18.25")
+    assert race.car("A").engine == 0

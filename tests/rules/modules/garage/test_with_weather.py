@@ -85,6 +85,7 @@ def test_MA19_an_adjust_that_brings_the_limit_to_the_speed_owes_no_overheat():
     assert waiting_for(race.state).due == "card_scrapped"  # the Scrap first (# 18.12), then the corners
     race.ev("card_scrapped", car="A", card="4")
     race.ev("card_scrapped", car="A", card="1")
+    race.go_on()  # no slipstream (step 6 stays open after the Scrap, # 8.1): then the corners (step 7)
     check = race.turn.corners[0]
     assert (check.after_space, check.limit, check.speed, check.cost) == (33, 4, 4, 0)  # MA19: none at the limit
 
