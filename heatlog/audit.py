@@ -215,10 +215,10 @@ def schema_report(objects: list[Any], rows: dict[str, int], copy: Path | None, k
 def read_anchors(path: Any) -> list[dict[str, Any]]:
     """The anchors in a file written by ``heatlog anchor`` (JSON lines; other lines are refused)."""
     from .engine.errors import MalformedInput
-    from .jsonio import json_lines, loads, read_text_file
+    from .jsonio import MAX_SMALL_BYTES, json_lines, loads, read_text_file
 
     out: list[dict[str, Any]] = []
-    for number, line in json_lines(read_text_file(path, "anchor file")):
+    for number, line in json_lines(read_text_file(path, "anchor file", limit=MAX_SMALL_BYTES)):
         if not line.strip():
             continue
         value = loads(line, f"anchor file {path}: line {number}")

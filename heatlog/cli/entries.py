@@ -27,9 +27,9 @@ def add(
     Example: heatlog add '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}'
     """
     from ..engine.decide import waiting_for
-    from ..jsonio import decode_text, loads
+    from ..jsonio import MAX_SMALL_BYTES, loads, read_stdin
 
-    text = decode_text(sys.stdin.buffer.read(), "standard input") if event == "-" else event
+    text = read_stdin("standard input", limit=MAX_SMALL_BYTES) if event == "-" else event
     ev = loads(text, "the event" if event != "-" else "standard input")
     if isinstance(ev, dict):
         ev.setdefault("v", 1)

@@ -177,13 +177,13 @@ def import_(
 
     Example: heatlog import replays/usa-4cars.jsonl;  heatlog export --db a.db | heatlog import - --db b.db
     """
-    from ..jsonio import decode_text, read_text_file
+    from ..jsonio import read_stdin, read_text_file
     from ..races import import_race
     from ..usertext import name_problem
 
     piped = str(file) == "-"  # as heatlog add - reads its event
     source = "standard input" if piped else str(file)
-    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(file, "import file")
+    text = read_stdin(source) if piped else read_text_file(file, "import file")
     if name is None and not piped and name_problem(file.stem) is None:
         name = file.stem
     what = source if piped else file.name

@@ -455,15 +455,13 @@ def import_(
 
     Example: heatlog season import season-1961.jsonl
     """
-    import sys
-
-    from ..jsonio import decode_text, read_text_file
+    from ..jsonio import read_stdin, read_text_file
     from ..season import import_season
 
     piped = str(path) == "-"  # as heatlog import - and heatlog add - read standard input
     source = "standard input" if piped else str(path)
     # as heatlog import reads a file (UTF-8, size, not a database)
-    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(path, "season file")
+    text = read_stdin(source) if piped else read_text_file(path, "season file")
     with creating_log(db) as log:  # a refused import leaves no new database behind
         season = import_season(log, text, source=source)
     typer.echo(str(season))
