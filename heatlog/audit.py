@@ -6,6 +6,8 @@ state after it is undefined; it is reported with its sequence number).
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +45,8 @@ class AuditReport:
     #: (heatlog.schema_repair.SchemaObject as dicts), and what the user can do.
     objects: list[dict[str, Any]] = field(default_factory=list)
     advice: str = ""
+    #: The file's report only: integrity problems located in a race (also reported in that race's report).
+    located: dict[int, list[Finding]] = field(default_factory=dict)
 
     @property
     def clean(self) -> bool:
@@ -74,9 +78,14 @@ def audit_race(log: RaceLog, race: int, anchors: list[dict[str, Any]] | None = N
         return report
     report = AuditReport(race, info.name)
     try:
+        for why in log.store.label_problems().get(race, []):
+            report.problems.append(Finding(None, "label", f"race {race}: {why} (a label, outside the chain)"))
         _audit_into(log, race, report, anchors or [])
     except HeatlogError as err:  # the file itself failed under us: report it, go on to the next race
         report.problems.append(Finding(None, "store", str(err)))
+    except Exception as err:  # noqa: BLE001 - damage nobody foresaw: reported as such, the audit goes on
+        what = f"{type(err).__name__}: {err}".encode("ascii", "backslashreplace").decode()
+        report.problems.append(Finding(None, "store", f"race {race} could not be audited past this: {what}"))
     return report
 
 
@@ -127,15 +136,53 @@ def _audit_into(log: RaceLog, race: int, report: AuditReport, anchors: list[dict
 
 
 def audit_file(log: RaceLog) -> AuditReport | None:
-    """Problems of the file as a whole (reported as race 0): SQLite's quick_check, append-only guards gone."""
+    """Problems of the file as a whole (reported as race 0): SQLite's integrity_check (each line located where
+    it can be: the table or index that owns the page, the race and event of the row), append-only guards gone."""
     report = AuditReport(0, "(the database file)")
-    for line in log.store.quick_check():
-        report.problems.append(Finding(None, "integrity", f"sqlite integrity check: {line}"))
+    for line in log.store.integrity_check():
+        text, race, seq = _located(log, line)
+        report.problems.append(Finding(None, "integrity", f"sqlite integrity check: {text}"))
+        if race is not None:
+            report.located.setdefault(race, []).append(
+                Finding(seq, "integrity", f"race {race}, event {seq}: the file's index misses it: {text}")
+            )
     for name in log.store.missing_guards():
         report.problems.append(
             Finding(None, "guard", f"append-only trigger {name} is missing or changed: the file was altered")
         )
     return report if report.problems else None
+
+
+_PAGE = re.compile(r"[Pp]age (\d+)")
+_ROW = re.compile(r"^row (\d+) missing from index (\S+)")
+
+
+def _located(log: RaceLog, line: str) -> tuple[str, int | None, int | None]:
+    """An integrity_check line with where it is: the object owning a page it names (SQLite's ``dbstat``), the
+    race and event of an events row missing from an index (and that race and event)."""
+    conn = log.store.conn
+    where = ""
+    race: int | None = None
+    seq: int | None = None
+    try:
+        row = _ROW.match(line)
+        if row is not None and row.group(2) == "sqlite_autoindex_events_1":
+            found = conn.execute(
+                "SELECT race, seq FROM events NOT INDEXED WHERE rowid = ?", (int(row.group(1)),)
+            ).fetchone()
+            if found is not None:
+                race, seq = int(found[0]), int(found[1])
+                where = f"race {race}, event {seq}"
+        else:
+            page = _PAGE.search(line)
+            if page is not None:
+                owner = conn.execute("SELECT name FROM dbstat WHERE pageno = ?", (int(page.group(1)),)).fetchone()
+                if owner is not None:
+                    where = f"page {page.group(1)} belongs to {owner[0]}"
+    except (sqlite3.Error, ValueError, OverflowError):
+        where = ""
+    text = line.replace("\n", " ").replace("*** in database main *** ", "")
+    return (f"{text} ({where})" if where else text), race, seq
 
 
 def audit_races(
@@ -162,11 +209,60 @@ def audit_races(
                 gone = AuditReport(a["race"], None)
                 gone.problems.append(Finding(None, "anchor", f"race {a['race']} of the anchor is not in the file"))
                 reports.append(gone)
+    located = whole.located if whole is not None else {}
     for i, r in enumerate(races, start=1):
         reports.append(audit_race(log, r, anchors))
+        reports[-1].problems[:0] = located.get(r, [])
         if progress is not None:
             progress(i)
     return reports
+
+
+def repair_identity(copy: Path) -> list[str]:
+    """Put back the file identity rows of ``meta`` (``application``, ``format_version``) in a salvaged **copy**
+    whose rows are damaged (the store refuses to open such a file: it may not be heatlog's), and say what was
+    wrong with each. The copy only: the audited file is never written."""
+    from .store import FORMAT_VERSION
+
+    problems: list[str] = []
+    conn = sqlite3.connect(copy)
+    try:
+        conn.text_factory = bytes
+        rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        wanted = {b"application": b"heatlog", b"format_version": str(FORMAT_VERSION).encode()}
+        fixes: list[tuple[str, str]] = []
+        for key, value in wanted.items():
+            have = rows.get(key)
+            ok = have == value if key == b"application" else _version_ok(have, FORMAT_VERSION)
+            if not ok:
+                shown = "missing" if have is None else repr(bytes(have))[2:-1][:40]
+                problems.append(
+                    f"meta {key.decode()}: {shown} instead of {value.decode()!r}: the file's identity row is "
+                    "damaged; put back in the copy to read the races"
+                )
+                fixes.append((key.decode(), value.decode()))
+        if b"created" not in rows:
+            problems.append("meta created: missing: the file's identity row is damaged")
+        if fixes:
+            conn.execute("DROP TRIGGER IF EXISTS meta_no_update")
+            conn.execute("DROP TRIGGER IF EXISTS meta_no_delete")
+            conn.execute("DROP TRIGGER IF EXISTS meta_no_replace")
+            for name, text in fixes:
+                conn.execute("DELETE FROM meta WHERE CAST(key AS BLOB) = CAST(? AS BLOB)", (name,))
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (name, text))
+            conn.commit()  # the store puts the guards back when it opens the copy
+    except sqlite3.Error as exc:
+        problems.append(f"meta cannot be read: {exc}")
+    finally:
+        conn.close()
+    return problems
+
+
+def _version_ok(have: Any, newest: int) -> bool:
+    try:
+        return isinstance(have, bytes) and 1 <= int(have.decode("ascii")) <= newest
+    except (UnicodeDecodeError, ValueError):
+        return False
 
 
 def schema_report(objects: list[Any], rows: dict[str, int], copy: Path | None, kept: bool) -> AuditReport:

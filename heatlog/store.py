@@ -838,16 +838,60 @@ class EventStore:
             )
         return int(rows[0]["race"]) if rows else None
 
+    def _race_rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Rows of ``races``: a label (name, meta, time) whose bytes are not UTF-8 text is read with U+FFFD in
+        place of each bad byte instead of failing every read of every race (:meth:`label_problems` names it)."""
+        try:
+            return self._query(sql, params)
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        conn = self.conn
+        old = conn.text_factory
+        conn.text_factory = _replaced_text
+        try:
+            return self._query(sql, params)
+        finally:
+            conn.text_factory = old
+
+    def label_problems(self) -> dict[int, list[str]]:
+        """race -> what is wrong with its labels (name, created, meta): bytes that are not UTF-8 text, a meta
+        that is not a JSON object. Labels are outside the chain (informational), but a damaged one is damage."""
+        out: dict[int, list[str]] = {}
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT id, CAST(name AS BLOB), CAST(created AS BLOB), CAST(meta AS BLOB) FROM races ORDER BY id"
+            ).fetchall()
+        for race, *cells in rows:
+            for column, data in zip(("name", "created", "meta"), cells, strict=True):
+                if data is None:
+                    continue
+                try:
+                    text = bytes(data).decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    out.setdefault(int(race), []).append(
+                        f"the race's {column} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+                    )
+                    continue
+                if column == "meta":
+                    try:
+                        ok = isinstance(json.loads(text), dict)
+                    except (ValueError, RecursionError):
+                        ok = False
+                    if not ok:
+                        out.setdefault(int(race), []).append("the race's meta is not a JSON object")
+        return out
+
     def races(self) -> list[RaceInfo]:
         """Every race (and branch), oldest first."""
         with self._guard():
-            return [self._race_info(row) for row in self._query(self._RACES_SQL + " ORDER BY r.id")]
+            return [self._race_info(row) for row in self._race_rows(self._RACES_SQL + " ORDER BY r.id")]
 
     def race(self, race: int) -> RaceInfo:
         if not -SQLITE_MAX <= race <= SQLITE_MAX:
             raise StoreError(f"no race {race}")
         with self._guard():
-            rows = self._query(self._RACES_SQL + " WHERE r.id = ?", [race])
+            rows = self._race_rows(self._RACES_SQL + " WHERE r.id = ?", [race])
         if not rows:
             raise StoreError(f"no race {race}")
         return self._race_info(rows[0])
@@ -1154,6 +1198,17 @@ class EventStore:
                     out.append((int(seq), event if isinstance(event, dict) else None))
         return out
 
+    def integrity_check(self) -> list[str]:
+        """What SQLite's ``PRAGMA integrity_check`` finds wrong with the file (empty: ok). Unlike
+        ``quick_check`` it also checks that every index holds exactly its table's rows (a flipped byte in an
+        index entry makes a lookup miss a row that a scan finds) and UNIQUE constraints."""
+        with self._guard() as conn:
+            try:
+                rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+            except sqlite3.DatabaseError as exc:
+                return [f"integrity_check cannot run: {exc}"]
+        return [] if rows == ["ok"] else rows
+
     def quick_check(self) -> list[str]:
         """What SQLite's own ``PRAGMA quick_check`` finds wrong with the file's pages and indexes (empty: ok)."""
         with self._guard() as conn:
@@ -1235,6 +1290,11 @@ class EventStore:
                     if not isinstance(prev_hash, str) or not isinstance(hash_, str):
                         problems.append(Problem(seg_race, seq, "columns", "prev_hash or hash is not text"))
                         prev_hash, hash_ = str(prev_hash), str(hash_)
+                    if not prev_hash.isascii() or not hash_.isascii():  # bytes that are not text: not a hash
+                        why = "prev_hash or hash holds bytes that are not text"
+                        problems.append(Problem(seg_race, seq, "columns", why))
+                        prev_hash = prev_hash.encode("ascii", "backslashreplace").decode()
+                        hash_ = hash_.encode("ascii", "backslashreplace").decode()
                     if seq != expected_seq:
                         missing = f"events {expected_seq}..{seq - 1}"
                         if seq == expected_seq + 1:
@@ -1631,6 +1691,10 @@ def _undecodable(path: Path) -> str:
 
 def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
+
+
+def _replaced_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _escaped(text: str) -> bool:

@@ -54,7 +54,7 @@ def audit(
     import tempfile
 
     from ..audit import audit_races, read_anchors, render_audit
-    from ..engine.errors import HeatlogError
+    from ..engine.errors import HeatlogError, StoreError
     from .common import db_path, plain_error
 
     if all_races and race is not None:  # exit 2 as for any audit that could not run: 1 means problems found
@@ -65,6 +65,8 @@ def audit(
         try:
             anchors = read_anchors(anchor_file) if anchor_file is not None else None
             whole, log = _open_or_salvage(db_path(db), salvage, Path(scratch))
+            if log is None:  # nothing of the file could be opened: its report says why
+                raise StoreError(f"no race of {db_path(db)} can be read")
             if anchors is not None and not all_races and race is None:
                 anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
                 ids = sorted(anchored & {i.id for i in log.store.races()})
@@ -95,7 +97,7 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     """(report of the file's schema or None, the log to audit or None). A heatlog file SQLite cannot open
     because its schema is damaged is examined object by object and its races are read through a salvaged
     copy (kept at ``salvage`` if given, else in ``scratch``)."""
-    from ..audit import schema_report
+    from ..audit import Finding, repair_identity, schema_report
     from ..engine.errors import StoreError
     from ..schema_repair import examine, looks_like_heatlog
     from ..schema_repair import salvage as salvaged_copy
@@ -118,7 +120,19 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     try:
         log = open_log(copy)
     except StoreError:
-        return schema_report(objects, {}, None, False), None
+        identity = repair_identity(copy)  # damaged rows in meta: the copy gets heatlog's identity back
+        try:
+            log = open_log(copy)
+        except StoreError:
+            return schema_report(objects, {}, None, False), None
+        report = schema_report(objects, {}, copy, salvage is not None)
+        report.problems.extend(Finding(None, "meta", why) for why in identity)
+        if identity and all(o.status == "ok" for o in objects):
+            report.advice = (
+                "heatlog refuses to open this file while its identity rows are damaged; `heatlog audit --all "
+                "--salvage NEW.db` writes a copy with them put back (this file is only read) to go on with"
+            )
+        return report, log
     rows = {}
     for o in objects:
         if o.type == "table" and o.status != "missing":
