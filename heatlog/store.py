@@ -1583,7 +1583,7 @@ class EventStore:
         with self._guard(race) as conn:
             conn.execute(
                 "UPDATE recorder_sessions SET cursor = ? WHERE race = ?",
-                (json.dumps(cursor) if cursor is not None else None, race),
+                (json.dumps(cursor, allow_nan=False) if cursor is not None else None, race),
             )
 
     # ---- race summaries (a cache of what `heatlog races` shows: status, winner, rounds; never race truth)

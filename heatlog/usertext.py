@@ -155,7 +155,8 @@ _JSON_ESCAPES = str.maketrans(
 
 def embed_json(data: Any) -> str:
     """``data`` as JSON that is safe inside an HTML ``<script>`` element (and a JavaScript literal)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False).translate(_JSON_ESCAPES)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False)
+    return text.translate(_JSON_ESCAPES)
 
 
 def name_problem(name: Any, *, car: bool = False) -> str | None:

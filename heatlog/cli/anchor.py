@@ -29,6 +29,6 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
             if problems:  # worded as every read of a damaged log is (DamagedLog names the race that holds it)
                 damaged.append(f"race {rid}: no anchor printed: {DamagedLog(problems[0]).message}")
                 continue
-            typer.echo(json.dumps(log.store.anchor(rid), sort_keys=True))
+            typer.echo(json.dumps(log.store.anchor(rid), sort_keys=True, allow_nan=False))
     if damaged:
         raise fail("; ".join(damaged))

@@ -84,7 +84,7 @@ def audit(
     if whole is not None:
         reports.insert(0, whole)
     if as_json:
-        typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
+        typer.echo(json.dumps([r.to_dict() for r in reports], indent=2, allow_nan=False))
     elif not reports:  # it printed nothing at all, as if it had not run
         which = "anchored " if anchors is not None and not all_races else ""
         out_console().print(f"no {which}races to audit in {db_path(db)}", markup=False)

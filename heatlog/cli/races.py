@@ -204,7 +204,7 @@ def races(
         listed, hidden = list_races(log, simulated=which, progress=progress)
         path = log.path
     if as_json:
-        typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2))
+        typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2, allow_nan=False))
         return
     rows = [_race_cells(x) for x in listed]
     if not sys.stdout.isatty():
@@ -294,7 +294,7 @@ def show(
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         if as_json:
-            typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))
+            typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))
             return
         # piped: written as rich would write it, without importing rich's console (views/plain.py)
         write(lambda console: render_state(console, proj.state, race=rid), out_console)
@@ -360,4 +360,4 @@ def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = Fal
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
-        typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))
+        typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))

@@ -105,7 +105,7 @@ def review(
             _summary(result)
             return
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
         return
     _print(result)
 

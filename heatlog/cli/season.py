@@ -188,7 +188,7 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
             {"id": i, "name": n, "created": c, **_progress(view, damaged)}
             for i, n, c, view, damaged in listed
         ]
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if not listed:  # it printed nothing at all (on standard error: a script reading the list reads none)
         from .common import err_console
@@ -281,7 +281,7 @@ def show(
             return
         data = season_dict(view)
         if as_json:
-            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
             return
         print_season(data)
 

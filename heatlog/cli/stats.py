@@ -163,7 +163,7 @@ def _season_stats(
         "standings": [{"driver": n, **standing[n]} for n in (st.name for st in rows)],
     }
     if as_json:
-        typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False, allow_nan=False))
         return left_out
     if as_csv:
         out = []
@@ -287,7 +287,7 @@ STAT_ROWS: list[tuple[str, Any]] = [
 
 def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
     if isinstance(rs, dict):
-        typer.echo(json.dumps(rs, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(rs, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
         rows = []
@@ -325,7 +325,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
     from ..views import counted
 
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
         rows = []

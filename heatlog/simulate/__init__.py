@@ -193,7 +193,7 @@ _VALID: set[str] = set()
 
 
 def _validate(ev: Event) -> None:
-    text = json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     if text in _VALID:
         return
     validate_event(ev)

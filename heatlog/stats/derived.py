@@ -119,17 +119,18 @@ def _digest(summary: str, facts: str) -> str:
 def _rows_digest(rows: Sequence[Row]) -> str:
     """Digest of ``turns`` rows as SQLite gives them back (booleans read back as 0/1)."""
     plain = [[int(v) if isinstance(v, bool) else v for v in r] for r in rows]
-    return hashlib.sha256(json.dumps(plain, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    text = json.dumps(plain, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _facts_text(facts: RaceFacts) -> str:
     """The race's facts as one JSON array of rows (columns in :data:`TURN_COLUMNS` order; booleans as JSON)."""
     rows = [_ROW(t) for t in facts.turns]
-    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _summary_text(facts: RaceFacts) -> str:
-    return json.dumps(facts.summary(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(facts.summary(), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _has_tables(conn: sqlite3.Connection) -> bool:
