@@ -26,6 +26,7 @@ also have no whitespace, comma or colon at all (the recorder splits answers on t
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_label",
     "console",
     "embed_json",
+    "sheet_cell",
     "html_text",
     "markup_escape",
     "name_problem",
@@ -151,6 +153,21 @@ def html_text(text: Any) -> str:
 _JSON_ESCAPES = str.maketrans(
     {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 )
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection"): = + - @, tab,
+#: carriage return, and their full-width forms, which some spreadsheets take for them.
+_FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def sheet_cell(value: Any) -> Any:
+    """A value for a CSV or TSV cell: text a spreadsheet would take for a formula (a car named ``=SUM(1+1)``,
+    ``+1+1``, ``@SUM(1)``, ``=cmd|'/Ccalc'!A0``) gets a leading ``'``, as OWASP advises, so it is shown as the
+    text it is and never evaluated; numbers (``-3``, also as text) and every other value are left as they are."""
+    if not isinstance(value, str) or not value or value[0] not in _FORMULA_START or _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
 
 
 def embed_json(data: Any) -> str:

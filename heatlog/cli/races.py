@@ -210,9 +210,10 @@ def races(
     if not sys.stdout.isatty():
         # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to lay out:
         # thousands of races print at once).
-        from ..usertext import visible
+        from ..usertext import sheet_cell, visible
 
-        lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(visible(c).replace("\t", "\\t") for c in r) for r in rows]
+        cells = [[sheet_cell(visible(c).replace("\t", "\\t")) for c in r] for r in rows]  # no formula (OWASP)
+        lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(r) for r in cells]
         sys.stdout.write("\n".join(lines) + "\n")
         if hidden and which is False:  # on standard error: what a script reads stays the list
             err_console().print(_hidden_hint(hidden), markup=False, soft_wrap=True)

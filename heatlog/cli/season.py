@@ -198,9 +198,10 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     header = ("id", "name", "races", "leader", "created")
     rows = [(str(i), n or "", *_progress_cells(view, damaged), c[:19]) for i, n, c, view, damaged in listed]
     if not sys.stdout.isatty():  # piped: tab-separated, nothing cut (as heatlog races)
-        from ..usertext import visible
+        from ..usertext import sheet_cell, visible
 
-        lines = ["\t".join(header)] + ["\t".join(visible(x).replace("\t", "\\t") for x in r) for r in rows]
+        cells = [[sheet_cell(visible(x).replace("\t", "\\t")) for x in r] for r in rows]  # no formula (OWASP)
+        lines = ["\t".join(header)] + ["\t".join(r) for r in cells]
         sys.stdout.write("\n".join(lines) + "\n")
         return
     import shutil

@@ -234,8 +234,10 @@ def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = Non
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    from ..usertext import sheet_cell
+
+    for row in rows:  # a name a spreadsheet would evaluate is written as text (OWASP)
+        writer.writerow({k: "" if v is None else sheet_cell(v) for k, v in row.items()})
     sys.stdout.write(buf.getvalue())
 
 
