@@ -321,6 +321,8 @@ def read_anchors(path: Any) -> list[dict[str, Any]]:
         if not isinstance(value, dict) or "heatlog_anchor" not in value:
             raise MalformedInput(f"anchor file {path}: line {number}: not an anchor line (heatlog anchor writes them)")
         out.append(value)
+    if not out:  # an empty file vouches for nothing: a clean audit against it would mislead
+        raise MalformedInput(f"anchor file {path}: holds no anchor (heatlog anchor writes one line per race)")
     return out
 
 

@@ -148,28 +148,54 @@ def export(
     race: RaceOpt = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     anchor: Annotated[
-        bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--anchor/--no-anchor",
+            help="--anchor: end the export with the race's anchor line (import checks it). Default: with -o FILE, "
+            "the anchor is written beside it, to FILE.anchor. --no-anchor: none.",
+        ),
+    ] = None,
     force: ForceOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Export a race's log as JSON Lines (one event per line); with --anchor, ending with the race's anchor line.
+    """Export a race's log as JSON Lines (one event per line); with -o FILE, its anchor beside it (FILE.anchor).
+
+    The export itself is the events alone (what other tools read); --anchor ends it with the anchor line instead.
+    Keep the anchor somewhere else: `heatlog audit --anchor FILE.anchor` tells whether the race was cut short or
+    rewritten since.
 
     Example: heatlog export --race 1 -o race1.jsonl
     """
+    beside = anchor is None and output is not None
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
-        if anchor and force:  # an anchor vouches for the log as it stands: none for a broken chain (as anchor)
+        if (anchor or beside) and force:  # an anchor vouches for the log as it stands: none for a broken chain
             from ..store import DamagedLog
 
             problems = log.store.verify(rid)
             if problems:
-                raise fail(f"race {rid}: no anchor: {DamagedLog(problems[0]).message} (export it without --anchor)")
-        text = log.store.export_jsonl(rid, anchor=anchor)
+                if anchor:
+                    why = DamagedLog(problems[0]).message
+                    raise fail(f"race {rid}: no anchor: {why} (export it without --anchor)")
+                beside = False
+        text = log.store.export_jsonl(rid, anchor=bool(anchor) or beside)  # the anchor of exactly these events
+        line = ""
+        if beside:
+            cut = text.rfind("\n", 0, len(text) - 1) + 1
+            text, line = text[:cut], text[cut:]
     if output is None:
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
+        if beside:
+            kept = output.with_name(output.name + ".anchor")
+            kept.write_text(line, encoding="utf-8")
+            err_console().print(
+                f"anchor of race {rid} written to {kept}: keep it somewhere else; heatlog audit --anchor {kept} "
+                "tells later whether the race was cut short or rewritten",
+                markup=False,
+                soft_wrap=True,
+            )
 
 
 @app.command(name="import")
