@@ -52,13 +52,24 @@ def note(
 
     Example: heatlog note "Bob's cards were knocked over; order re-checked"
     """
+    from ..engine.errors import ConflictError
+
     with open_log(db) as log:
         rid = log.resolve(race)
-        proj = log.project(rid)
-        ev: dict[str, Any] = {"type": "note", "v": 1, "text": text, "round": proj.state.round}
-        if car is not None:
-            ev["car"] = car  # the door refuses a car not in the race (racelog.check_note), as for heatlog add
-        seq, _ = log.append(rid, ev, proj)
+        for attempt in (1, 2):
+            proj = log.project(rid)
+            ev: dict[str, Any] = {"type": "note", "v": 1, "text": text, "round": proj.state.round}
+            if car is not None:
+                ev["car"] = car  # the door refuses a car not in the race (racelog.check_note), as for heatlog add
+            try:
+                seq, _ = log.append(rid, ev, proj)
+            except ConflictError:
+                # another writer appended first: a note goes at the point the race has reached, so it is read
+                # again and tried once more (a second conflict is said, as for every other entry)
+                if attempt == 2:
+                    raise
+                continue
+            break
         typer.echo(f"race {rid}: note {seq} recorded at round {proj.state.round}")
 
 

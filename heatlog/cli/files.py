@@ -179,6 +179,7 @@ def export(
                     raise fail(f"race {rid}: no anchor: {why} (export it without --anchor)")
                 beside = False
         text = log.store.export_jsonl(rid, anchor=bool(anchor) or beside)  # the anchor of exactly these events
+        _check_export(rid, text, force)
         line = ""
         if beside:
             cut = text.rfind("\n", 0, len(text) - 1) + 1
@@ -196,6 +197,29 @@ def export(
                 markup=False,
                 soft_wrap=True,
             )
+
+
+def _check_export(rid: int, text: str, force: bool) -> None:
+    """What is exported is what import would take: every event's schema and the rules over the whole log (a
+    log re-hashed after an edit passes the chain check, not the rules). Checked as import checks it, into a
+    database in memory; refused, or with --force warned about and exported all the same."""
+    from ..engine.errors import HeatlogError
+    from ..racelog import RaceLog
+    from ..races import import_race
+
+    scratch = RaceLog(":memory:")
+    try:
+        import_race(scratch, text, source=f"race {rid}")
+    except HeatlogError as err:
+        why = str(err).replace("; nothing imported", "").replace(", nothing imported", "")
+        if not force:
+            raise fail(
+                f"{why}: not exported, import would refuse it (heatlog audit --race {rid} lists every problem; "
+                "--force exports it anyway)"
+            ) from None
+        err_console().print(f"Warning: {why}: exported anyway (--force); import will refuse it", markup=False)
+    finally:
+        scratch.store.close()
 
 
 @app.command(name="import")
