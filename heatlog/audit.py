@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .engine import apply
+from . import RULES_VERSION
+from .engine import apply, state_to_position
 from .engine.errors import HeatlogError
 from .racelog import RaceLog, effective_log
 from .usertext import visible
@@ -123,16 +124,80 @@ def _audit_into(log: RaceLog, race: int, report: AuditReport, anchors: list[dict
         report.retractions.append(
             {"seq": r.seq, "retracts": r.target, "type": r.target_event.get("type"), "reason": r.reason}
         )
+    snapshots = _snapshot_rows(log, race)
+    folded: dict[int, Any] = {}
     state = None
+    broken = unreadable is not None
     for entry in eff.entries:
         try:
             state = apply(state, entry.event, atomic=False)
         except HeatlogError as err:
             report.problems.append(Finding(entry.seq, "rules", f"event {entry.seq}: {err}"))
+            broken = True
             break
+        if entry.seq in snapshots:
+            folded[entry.seq] = state_to_position(state)
     if state is not None:
         report.rounds = state.round
         report.finished = state.phase == "over"
+    if not broken and not report.problems:  # caches are compared with a log that reads whole
+        _audit_caches(log, race, report, state, snapshots, folded)
+
+
+def _snapshot_rows(log: RaceLog, race: int) -> dict[int, list[tuple[int, str, str]]]:
+    """seq -> [(round, hash it names, state text)] of the race's snapshots under these rules."""
+    out: dict[int, list[tuple[int, str, str]]] = {}
+    try:
+        rows = log.store.conn.execute(
+            "SELECT round, seq, state FROM snapshots WHERE race = ? AND rules_version = ?", (race, RULES_VERSION)
+        ).fetchall()
+    except sqlite3.Error:
+        return out
+    for rnd, seq, text in rows:
+        if isinstance(text, str) and text.startswith('{"at":"') and isinstance(seq, int):
+            out.setdefault(seq, []).append((int(rnd), text[7:71], text[155:-1]))
+    return out
+
+
+def _audit_caches(
+    log: RaceLog,
+    race: int,
+    report: AuditReport,
+    state: Any,
+    snapshots: dict[int, list[tuple[int, str, str]]],
+    folded: dict[int, Any],
+) -> None:
+    """Refold what the caches hold for the log as it stands, and report what the log does not say: the race
+    list's summary, every snapshot taken at an event that still has its hash, the stats facts. Stale rows (made
+    from a shorter or other log) are no problem: they are never served."""
+    import json
+
+    from .racelist import summary_of
+    from .stats.derived import cache_mismatches
+    from .store import canonical
+
+    length, head = log.store.tail(race)
+    row = log.store.race_summaries(RULES_VERSION).get(race)
+    made_here = row is not None and row[0] == length and isinstance(row[1], dict) and row[1].get("head") == head
+    if made_here and state is not None and row is not None and row[1].get("summary") != summary_of(state):
+        why = f"race {race}: the race list's cache (race_summaries) says what the log does not"
+        report.problems.append(Finding(None, "cache", why))
+    for seq, snaps in sorted(snapshots.items()):
+        for rnd, at, body in snaps:
+            if log.store.hash_at(race, seq) != at or seq not in folded:
+                continue  # stale: never served
+            try:
+                held = json.loads(body)
+            except ValueError:
+                held = None
+            if held != json.loads(canonical(folded[seq])):
+                why = f"race {race}: the snapshot of round {rnd} (at event {seq}) is not the log's state"
+                report.problems.append(Finding(seq, "cache", why))
+    try:
+        for why in cache_mismatches(log, race):
+            report.problems.append(Finding(None, "cache", f"race {race}: {why}"))
+    except HeatlogError as err:
+        report.problems.append(Finding(None, "cache", f"race {race}: the stats cache could not be checked: {err}"))
 
 
 def audit_file(log: RaceLog) -> AuditReport | None:

@@ -36,6 +36,7 @@ Errors: every :class:`sqlite3.Error` is translated at this module's boundary int
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -1032,6 +1033,16 @@ class EventStore:
         with self._tx(write=False, race=race) as conn:
             return self._length(conn, race)
 
+    def vouched_tail(self, race: int) -> tuple[int, str]:
+        """:meth:`tail`, once the hash chain of the whole effective log is checked (DamagedLog if it is broken,
+        or the problems told to :attr:`on_damage`): what a cache of an answer derived from the log is keyed by,
+        so that a log changed under the cache (an event edited, even mid-log) is noticed where it is read."""
+        with self._tx(write=False, race=race) as conn:
+            self._race_row(conn, race)
+            for _ in self._checked(conn, race, 0, None):
+                pass
+            return self._tail(conn, race)
+
     def tail(self, race: int) -> tuple[int, str]:
         """(seq, hash) of the last event of the effective log, ``(0, GENESIS)`` if it has none (branch-aware).
 
@@ -1449,7 +1460,7 @@ class EventStore:
                 if at is None:
                     continue
                 body = canonical(state).decode()
-                seal = sha256(f"{at}:{rules_version}:".encode() + body.encode()).hexdigest()
+                seal = _snapshot_seal(race, at, rules_version, body)
                 text = '{"at":"' + at + '","seal":"' + seal + '","state":' + body + "}"
                 rows.append((race, rnd, rules_version, seq, text))
             conn.executemany(
@@ -1497,8 +1508,8 @@ class EventStore:
         body = text[155:-1]
         if text[71:81] != '","seal":"' or text[145:155] != '","state":':
             return None
-        expected = sha256(f"{at}:{row['rules_version']}:".encode() + body.encode()).hexdigest()
-        if seal != expected or self.hash_at(race, int(row["seq"])) != at:
+        expected = _snapshot_seal(race, at, row["rules_version"], body)
+        if not hmac.compare_digest(seal, expected) or self.hash_at(race, int(row["seq"])) != at:
             return None
         try:
             state = json.loads(body)
@@ -1687,6 +1698,14 @@ def _missing(first: int, last: int) -> str:
 
 def _undecodable(path: Path) -> str:
     return f"file is not a heatlog database or is damaged (its schema holds bytes that are not UTF-8): {path}"
+
+
+def _snapshot_seal(race: int, at: str, rules_version: str, body: str) -> str:
+    """A snapshot's seal: keyed (heatlog.cachekey), so that nobody who edits the file can make a forged state
+    look sealed (an unkeyed SHA-256 of values in the file could be recomputed: issue 30)."""
+    from .cachekey import seal
+
+    return seal("snapshot", str(race), at, rules_version, body)
 
 
 def _lenient_text(data: bytes) -> str:

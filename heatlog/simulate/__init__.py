@@ -183,7 +183,10 @@ def store_race(
     race = log.store.create_race(name, meta)
     log.store.append_many(race, events)
     if summary is not None:  # what `heatlog races` shows, from the final state the simulator holds (racelist.py)
-        log.store.put_race_summaries(RULES_VERSION, [(race, len(events), summary)])
+        from ..racelist import seal_summary
+
+        row = seal_summary(race, len(events), log.store.tail(race)[1], summary)
+        log.store.put_race_summaries(RULES_VERSION, [(race, len(events), row)])
     return race
 
 
