@@ -215,6 +215,16 @@ def audit_file(log: RaceLog) -> AuditReport | None:
         report.problems.append(
             Finding(None, "guard", f"append-only trigger {name} is missing or changed: the file was altered")
         )
+    from .season import hidden_seasons, missing_season_guards
+
+    for name in missing_season_guards(log):
+        report.problems.append(
+            Finding(None, "guard", f"append-only trigger {name} of the seasons is missing: the file was altered")
+        )
+    for season in hidden_seasons(log):
+        report.problems.append(
+            Finding(None, "season", f"season {season} has no row in seasons (deleted: the season was hidden)")
+        )
     return report if report.problems else None
 
 
@@ -274,6 +284,15 @@ def audit_races(
                 gone = AuditReport(a["race"], None)
                 gone.problems.append(Finding(None, "anchor", f"race {a['race']} of the anchor is not in the file"))
                 reports.append(gone)
+    for a in anchors or []:
+        if "season" in a and "race" not in a:
+            from .season import check_season_anchor
+
+            problems = check_season_anchor(log, a)
+            if problems:
+                report = AuditReport(0, f"(season {a.get('season')})")
+                report.problems.extend(Finding(None, "anchor", p) for p in problems)
+                reports.append(report)
     located = whole.located if whole is not None else {}
     for i, r in enumerate(races, start=1):
         reports.append(audit_race(log, r, anchors))

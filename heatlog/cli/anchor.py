@@ -34,6 +34,15 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
                 damaged.append(f"race {rid}: no anchor printed: {DamagedLog(problems[0]).message}")
                 continue
             typer.echo(json.dumps(log.store.anchor(rid), sort_keys=True, allow_nan=False))
+        if race is None:  # the season streams too: the races' guarantees (a cut or rewritten stream is seen)
+            from ..season import season_anchor, season_chain_problems, seasons
+
+            for sid, _, _ in seasons(log):
+                broken = season_chain_problems(log, sid)
+                if broken:
+                    damaged.append(f"season {sid}: no anchor printed: {broken[0]}")
+                    continue
+                typer.echo(json.dumps(season_anchor(log, sid), sort_keys=True, allow_nan=False))
     if damaged:
         raise fail("; ".join(damaged))
 

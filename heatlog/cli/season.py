@@ -174,15 +174,26 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """
     import sys
 
+    from ..engine.errors import StoreError
     from ..season import season_view, seasons
 
+    unreadable: list[str] = []
     with open_log(db) as log:
         listed = []
         for i, n, c in seasons(log):
             damaged: list[Any] = []
-            view = season_view(log, i, damaged=damaged.append)  # a damaged race: the standings stop before it
+            try:
+                view = season_view(log, i, damaged=damaged.append)  # a damaged race: the standings stop before it
+            except StoreError as err:  # a damaged stream: named, the other seasons listed
+                unreadable.append(str(err))
+                continue
             listed.append((i, n, c, view, damaged[0].problem.race if damaged else None))
         path = log.path
+    if unreadable:
+        from .common import err_console
+
+        for why in unreadable:
+            err_console().print(f"Warning: {why}", markup=False, soft_wrap=True)
     if as_json:
         out = [
             {"id": i, "name": n, "created": c, **_progress(view, damaged)}
