@@ -1213,20 +1213,18 @@ class EventStore:
         """What SQLite's ``PRAGMA integrity_check`` finds wrong with the file (empty: ok). Unlike
         ``quick_check`` it also checks that every index holds exactly its table's rows (a flipped byte in an
         index entry makes a lookup miss a row that a scan finds) and UNIQUE constraints."""
-        with self._guard() as conn:
-            try:
-                rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
-            except sqlite3.DatabaseError as exc:
-                return [f"integrity_check cannot run: {exc}"]
-        return [] if rows == ["ok"] else rows
+        return self._pragma_check("integrity_check")
 
     def quick_check(self) -> list[str]:
         """What SQLite's own ``PRAGMA quick_check`` finds wrong with the file's pages and indexes (empty: ok)."""
+        return self._pragma_check("quick_check")
+
+    def _pragma_check(self, pragma: str) -> list[str]:
         with self._guard() as conn:
             try:
-                rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
+                rows = [str(r[0]) for r in conn.execute(f"PRAGMA {pragma}")]
             except sqlite3.DatabaseError as exc:
-                return [f"quick_check cannot run: {exc}"]
+                return [f"{pragma} cannot run: {exc}"]
         return [] if rows == ["ok"] else rows
 
     def missing_guards(self) -> list[str]:
