@@ -68,9 +68,17 @@ class AuditReport:
         }
 
 
-def audit_race(log: RaceLog, race: int, anchors: list[dict[str, Any]] | None = None) -> AuditReport:
-    """Every problem of one race: hash chain, rows that do not decode, schemas, rules, anchors. A damaged row
-    is reported and the audit goes on; the rules check stops at the first event it cannot fold."""
+def audit_race(
+    log: RaceLog,
+    race: int,
+    anchors: list[dict[str, Any]] | None = None,
+    labels: dict[int, list[str]] | None = None,
+    summaries: dict[int, tuple[int, dict[str, Any]]] | None = None,
+) -> AuditReport:
+    """Every problem of one race: hash chain, rows that do not decode, schemas, rules, anchors, caches. A damaged
+    row is reported and the audit goes on; the rules check stops at the first event it cannot fold. ``labels``:
+    ``EventStore.label_problems()`` and ``summaries`` ``EventStore.race_summaries(RULES_VERSION)`` when the
+    caller audits many races (each read once)."""
     try:
         info = log.store.race(race)
     except HeatlogError as err:
@@ -79,9 +87,9 @@ def audit_race(log: RaceLog, race: int, anchors: list[dict[str, Any]] | None = N
         return report
     report = AuditReport(race, info.name)
     try:
-        for why in log.store.label_problems().get(race, []):
+        for why in (log.store.label_problems() if labels is None else labels).get(race, []):
             report.problems.append(Finding(None, "label", f"race {race}: {why} (a label, outside the chain)"))
-        _audit_into(log, race, report, anchors or [])
+        _audit_into(log, race, report, anchors or [], summaries)
     except HeatlogError as err:  # the file itself failed under us: report it, go on to the next race
         report.problems.append(Finding(None, "store", str(err)))
     except Exception as err:  # noqa: BLE001 - damage nobody foresaw: reported as such, the audit goes on
@@ -90,7 +98,13 @@ def audit_race(log: RaceLog, race: int, anchors: list[dict[str, Any]] | None = N
     return report
 
 
-def _audit_into(log: RaceLog, race: int, report: AuditReport, anchors: list[dict[str, Any]]) -> None:
+def _audit_into(
+    log: RaceLog,
+    race: int,
+    report: AuditReport,
+    anchors: list[dict[str, Any]],
+    summaries: dict[int, tuple[int, dict[str, Any]]] | None = None,
+) -> None:
     found, rows = log.store.verify_read(race)  # one pass: each row read and decoded once
     for p in found:
         report.problems.append(Finding(p.seq, p.kind, str(p)))
@@ -141,7 +155,9 @@ def _audit_into(log: RaceLog, race: int, report: AuditReport, anchors: list[dict
         report.rounds = state.round
         report.finished = state.phase == "over"
     if not broken and not report.problems:  # caches are compared with a log that reads whole
-        _audit_caches(log, race, report, state, snapshots, folded)
+        if summaries is None:
+            summaries = log.store.race_summaries(RULES_VERSION)
+        _audit_caches(log, race, report, state, snapshots, folded, summaries)
 
 
 def _snapshot_rows(log: RaceLog, race: int) -> dict[int, list[tuple[int, str, str]]]:
@@ -166,6 +182,7 @@ def _audit_caches(
     state: Any,
     snapshots: dict[int, list[tuple[int, str, str]]],
     folded: dict[int, Any],
+    summaries: dict[int, tuple[int, dict[str, Any]]],
 ) -> None:
     """Refold what the caches hold for the log as it stands, and report what the log does not say: the race
     list's summary, every snapshot taken at an event that still has its hash, the stats facts. Stale rows (made
@@ -177,7 +194,7 @@ def _audit_caches(
     from .store import canonical
 
     length, head = log.store.tail(race)
-    row = log.store.race_summaries(RULES_VERSION).get(race)
+    row = summaries.get(race)
     made_here = row is not None and row[0] == length and isinstance(row[1], dict) and row[1].get("head") == head
     if made_here and state is not None and row is not None and row[1].get("summary") != summary_of(state):
         why = f"race {race}: the race list's cache (race_summaries) says what the log does not"
@@ -294,8 +311,13 @@ def audit_races(
                 report.problems.extend(Finding(None, "anchor", p) for p in problems)
                 reports.append(report)
     located = whole.located if whole is not None else {}
+    try:
+        labels = log.store.label_problems() if races else {}
+        summaries = log.store.race_summaries(RULES_VERSION) if races else {}
+    except HeatlogError:
+        labels, summaries = {}, {}
     for i, r in enumerate(races, start=1):
-        reports.append(audit_race(log, r, anchors))
+        reports.append(audit_race(log, r, anchors, labels, summaries))
         reports[-1].problems[:0] = located.get(r, [])
         if progress is not None:
             progress(i)
