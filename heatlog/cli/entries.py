@@ -40,6 +40,11 @@ def add(
         typer.echo(f"race {rid}: event {seq} recorded; next: {w.text}")
 
 
+#: How many times `heatlog note` tries to append before it says the conflict (issue 30: 67 of 120 parallel
+#: notes got a conflict when it tried once).
+NOTE_ATTEMPTS = 5
+
+
 @app.command()
 @user_errors
 def note(
@@ -56,7 +61,7 @@ def note(
 
     with open_log(db) as log:
         rid = log.resolve(race)
-        for attempt in (1, 2):
+        for attempt in range(1, NOTE_ATTEMPTS + 1):
             proj = log.project(rid)
             ev: dict[str, Any] = {"type": "note", "v": 1, "text": text, "round": proj.state.round}
             if car is not None:
@@ -65,9 +70,14 @@ def note(
                 seq, _ = log.append(rid, ev, proj)
             except ConflictError:
                 # another writer appended first: a note goes at the point the race has reached, so it is read
-                # again and tried once more (a second conflict is said, as for every other entry)
-                if attempt == 2:
+                # again and tried again, after a short random wait (writers that collided do not collide again
+                # in step); the last conflict is said, as for every other entry
+                if attempt == NOTE_ATTEMPTS:
                     raise
+                import random
+                import time
+
+                time.sleep(random.uniform(0, 0.05 * attempt))
                 continue
             break
         typer.echo(f"race {rid}: note {seq} recorded at round {proj.state.round}")
