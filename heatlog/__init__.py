@@ -104,7 +104,7 @@ def kept_fingerprint(package: Path) -> str:
             os.makedirs(os.path.dirname(where), exist_ok=True)
             part = f"{where}.{os.getpid()}"
             with open(part, "w", encoding="utf-8") as fh:
-                json.dump({"fingerprint": value, "files": stamp}, fh)
+                json.dump({"fingerprint": value, "files": stamp}, fh, allow_nan=False)
             os.replace(part, where)
         except OSError:
             pass

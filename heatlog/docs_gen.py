@@ -6,6 +6,7 @@ The schemas in ``schema/events/`` are the source of truth; the test suite checks
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,9 @@ def _resolve(schema: dict[str, Any], base: str, registry: Registry[Any]) -> tupl
 
 
 def _code(value: object) -> str:
-    return f"`{json.dumps(value, ensure_ascii=False)}`" if not isinstance(value, str) else f'`"{value}"`'
+    if isinstance(value, str):
+        return f'`"{value}"`'
+    return f"`{json.dumps(value, ensure_ascii=False, allow_nan=False)}`"
 
 
 def _range(low: object, high: object, unit: str = "") -> str:
@@ -131,10 +134,11 @@ def _constraints(schema: dict[str, Any]) -> list[str]:
 
 def _example(example: object) -> str:
     """One line if short, else one line per top-level field."""
-    flat = json.dumps(example, ensure_ascii=False)
+    flat = json.dumps(example, ensure_ascii=False, allow_nan=False)
     if len(flat) <= 100 or not isinstance(example, dict):
         return flat
-    fields = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in example.items()]
+    dumps = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False)
+    fields = [f"  {json.dumps(k, allow_nan=False)}: {dumps(v)}" for k, v in example.items()]
     return "{\n" + ",\n".join(fields) + "\n}"
 
 

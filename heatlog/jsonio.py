@@ -11,7 +11,11 @@ input through:
 - ``NaN``/``Infinity`` and numbers that overflow to infinity are refused (they are not JSON);
 - a string holding a lone surrogate (``"\\ud800"``) is refused: it cannot be stored as UTF-8;
 - integers longer than Python's limit (4,300 digits) are refused;
-- a file larger than :data:`MAX_FILE_BYTES` is refused before it is read.
+- no door reads more than its limit (:data:`MAX_FILE_BYTES` for a log or a season, :data:`MAX_SMALL_BYTES` for a
+  track, a position, an anchor file or one event) plus one byte, whatever the source claims of its size: a
+  device (``/dev/zero``, ``/dev/urandom``), a FIFO, a ``/proc`` file (all of size 0 to ``stat``) and endless
+  standard input are read in chunks and refused as soon as they pass the limit, hold a byte that is not UTF-8,
+  or a NUL byte (no JSON text holds one).
 
 JSON Lines split on ``\\n`` only (a ``\\r`` before it is dropped): U+2028, U+2029 and U+0085 inside a note are
 characters, not line breaks, so every exported file imports again.
@@ -19,25 +23,31 @@ characters, not line breaks, so every exported file imports again.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .engine.errors import MalformedInput
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "MAX_SMALL_BYTES",
     "check_json_value",
     "decimal_problem",
     "first_decimal",
     "json_lines",
     "joined_line_values",
     "loads",
+    "read_bounded",
+    "read_file_bytes",
     "read_json_file",
+    "read_stdin",
     "read_text_file",
 ]
 
@@ -45,6 +55,10 @@ __all__ = [
 MAX_DEPTH = 64
 #: Largest file any door reads (a 2,000-race export is ~200 MB; a track or position file is a few kB).
 MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Largest track file, position file, anchor file or single event any door reads (a track is ~30 kB).
+MAX_SMALL_BYTES = 16 * 1024 * 1024
+#: Bytes read at a time from a file or a stream whose size is not known.
+_CHUNK = 1 << 20
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -184,22 +198,86 @@ def _scalar(x: Any) -> bool:
 # ---- files
 
 
-def read_text_file(path: str | Path, what: str = "file") -> str:
-    """The text of a UTF-8 file, or MalformedInput naming the file and the first undecodable byte."""
+def read_text_file(path: str | Path, what: str = "file", *, limit: int | None = None) -> str:
+    """The text of a UTF-8 file, or MalformedInput naming the file and the first undecodable byte. At most
+    ``limit`` bytes (default :data:`MAX_FILE_BYTES`) are accepted and at most one more read, whatever the file
+    is: a device, a FIFO or a ``/proc`` file says its size is 0."""
     p = Path(path)
     label = f"{what} {p}"
+    return decode_text(read_file_bytes(p, label, limit=limit), label)
+
+
+def read_file_bytes(path: Path, label: str, *, limit: int | None = None) -> bytes:
+    """The bytes of a file, bounded as :func:`read_bounded` reads (refusals name ``label``): a device, a FIFO
+    or a ``/proc`` file too, whatever size it claims."""
+    bound = MAX_FILE_BYTES if limit is None else limit
     try:
-        size = os.stat(p).st_size
-        if size > MAX_FILE_BYTES:
-            raise MalformedInput(f"{label}: {size} bytes is larger than heatlog reads ({MAX_FILE_BYTES} bytes)")
-        data = p.read_bytes()
+        info = os.stat(path)
+        if info.st_size > bound:  # a regular file says its size: refused before it is read
+            raise MalformedInput(f"{label}: {info.st_size} bytes is larger than heatlog reads here ({bound} bytes)")
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(path)
+        with open(path, "rb", buffering=0) as fh:  # a FIFO waits for its writer, as standard input does
+            return _read_checked(fh, label, bound)
     except FileNotFoundError:
         raise MalformedInput(f"{label}: not found") from None
     except IsADirectoryError:
         raise MalformedInput(f"{label}: is a directory, not a file") from None
     except OSError as exc:
         raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
+
+
+def read_bounded(stream: BinaryIO, label: str = "input", *, limit: int | None = None) -> str:
+    """The UTF-8 text of a binary stream (standard input), read in chunks: refused (MalformedInput naming
+    ``label``) past ``limit`` bytes (default :data:`MAX_FILE_BYTES`; at most one more byte is read), at the
+    first byte that is not UTF-8 or at a NUL byte, as soon as it arrives: endless input is never held."""
+    bound = MAX_FILE_BYTES if limit is None else limit
+    try:
+        data = _read_checked(stream, label, bound)
+    except OSError as exc:
+        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
     return decode_text(data, label)
+
+
+def read_stdin(label: str = "standard input", *, limit: int | None = None) -> str:
+    """Standard input as text, read as :func:`read_bounded` reads."""
+    import sys
+
+    return read_bounded(sys.stdin.buffer, label, limit=limit)
+
+
+def _read_checked(stream: Any, label: str, limit: int) -> bytes:
+    """Read at most ``limit`` + 1 bytes of ``stream``; refuse more, a byte that is not UTF-8 or a NUL as each
+    chunk arrives (decode_text words the UTF-8 refusal, with line and column)."""
+    parts: list[bytes] = []
+    total = 0
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    while True:
+        chunk = stream.read(min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        if total == 0 and chunk.startswith(_SQLITE_MAGIC):
+            decode_text(chunk, label)  # names a database as such
+        parts.append(chunk)
+        try:
+            utf8.decode(chunk)
+        except UnicodeDecodeError:
+            decode_text(b"".join(parts), label)  # raises, naming line, column and byte
+            raise  # pragma: no cover - decode_text refused what the decoder refused
+        nul = chunk.find(b"\x00")
+        if nul >= 0:
+            data = b"".join(parts)
+            at = total + nul
+            line = data.count(b"\n", 0, at) + 1
+            column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+            raise MalformedInput(
+                f"{label}: line {line}, column {column}: not JSON text (byte 0x00 at offset {at}: "
+                "a device or a binary file?)"
+            )
+        total += len(chunk)
+        if total > limit:
+            raise MalformedInput(f"{label}: more than {limit} bytes: larger than heatlog reads here")
+    return b"".join(parts)
 
 
 def decode_text(data: bytes, label: str = "input") -> str:
@@ -217,9 +295,9 @@ def decode_text(data: bytes, label: str = "input") -> str:
         ) from None
 
 
-def read_json_file(path: str | Path, what: str = "file") -> Any:
-    """Parse a JSON file with :func:`loads`; messages name ``what`` and the file."""
-    text = read_text_file(path, what)
+def read_json_file(path: str | Path, what: str = "file", *, limit: int | None = MAX_SMALL_BYTES) -> Any:
+    """Parse a JSON file with :func:`loads`; messages name ``what`` and the file; at most ``limit`` bytes."""
+    text = read_text_file(path, what, limit=limit)
     return loads(text, f"{what} {Path(path)}")
 
 

@@ -6,6 +6,12 @@ store's ``race_summaries`` table, keyed by the race's effective log length and t
 event (a retraction too) or a new rules version makes it stale, and it is projected again. The simulator
 writes the summary of each race it stores (it holds the final state already).
 
+A summary is served only when the log vouches for it (issue 30): the row holds the head of the chain it was
+made from and a seal keyed outside the file (:mod:`heatlog.cachekey`) over race, length, head, rules version
+and summary, and the race's chain is checked whole when it is listed (``EventStore.vouched_tail``). A forged
+winner, a row copied from another race, or an event edited under the cache (even mid-log, without a re-hash)
+is never shown: the race is projected again, or listed as unreadable with the damage found.
+
 Simulated races (``meta.simulated``) are not listed unless asked (``--all``, ``--simulated``): a host's
 races are not buried under a thousand simulations in the same file.
 """
@@ -24,6 +30,40 @@ from .store import RaceInfo, StoreError
 
 if TYPE_CHECKING:
     from .engine import RaceState
+
+
+def _unreadable(err: HeatlogError) -> dict[str, Any]:
+    return {"status": "unreadable", "round": 0, "winner": None, "why": str(err)}
+
+
+def seal_summary(race: int, length: int, head: str, summary: dict[str, Any]) -> dict[str, Any]:
+    """The cache row's content for ``summary`` of ``race`` made from the log of ``length`` events ending in
+    ``head``: the summary, that head, and a keyed seal over all of it and the rules version."""
+    from .cachekey import seal
+    from .store import canonical
+
+    body = canonical(summary).decode()
+    sealed = seal("summary", str(race), str(length), head, RULES_VERSION, body)
+    return {"head": head, "seal": sealed, "summary": summary}
+
+
+def unseal_summary(race: int, length: int, head: str, row: dict[str, Any]) -> dict[str, Any] | None:
+    """The summary of a cache row if the log vouches for it (made from the log that ends in ``head`` at
+    ``length``, under these rules) and its seal holds; None otherwise (the race is projected again)."""
+    import hmac
+
+    from .cachekey import seal
+    from .store import canonical
+
+    summary = row.get("summary")
+    if row.get("head") != head or not isinstance(summary, dict) or not isinstance(row.get("seal"), str):
+        return None
+    try:
+        body = canonical(summary).decode()
+    except (TypeError, ValueError):
+        return None
+    expected = seal("summary", str(race), str(length), head, RULES_VERSION, body)
+    return summary if hmac.compare_digest(row["seal"], expected) else None
 
 
 def summary_of(state: RaceState) -> dict[str, Any]:
@@ -67,17 +107,30 @@ def list_races(
     after each) and cached in one transaction; a file that cannot be written is listed all the same."""
     infos = log.store.races()
     shown = [i for i in infos if simulated is None or ("simulated" in i.meta) == simulated]
-    cached = log.store.race_summaries(RULES_VERSION)
+    stored = log.store.race_summaries(RULES_VERSION)
+    cached: dict[int, tuple[int, dict[str, Any]]] = {}
+    heads: dict[int, str] = {}
     fresh: list[tuple[int, int, dict[str, Any]]] = []
-    todo = [i for i in shown if cached.get(i.id, (-1, {}))[0] != i.event_count]
+    for info in shown:
+        try:
+            length, head = log.store.vouched_tail(info.id)  # the whole chain checked: the log vouches or not
+        except HeatlogError as err:
+            cached[info.id] = (info.event_count, _unreadable(err))
+            continue
+        heads[info.id] = head
+        row = stored.get(info.id)
+        summary = None if row is None or row[0] != length else unseal_summary(info.id, length, head, row[1])
+        if summary is not None:
+            cached[info.id] = (length, summary)
+    todo = [i for i in shown if i.id not in cached]
     for n, info in enumerate(todo, 1):
         try:
             summary = summary_of(log.project(info.id).state)
         except HeatlogError as err:  # a damaged race is listed with what went wrong, and not cached
-            cached[info.id] = (info.event_count, {"status": "unreadable", "round": 0, "winner": None, "why": str(err)})
+            cached[info.id] = (info.event_count, _unreadable(err))
         else:
             cached[info.id] = (info.event_count, summary)
-            fresh.append((info.id, info.event_count, summary))
+            fresh.append((info.id, info.event_count, seal_summary(info.id, info.event_count, heads[info.id], summary)))
         if progress is not None:
             progress(n, len(todo))
     if fresh:

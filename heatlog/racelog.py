@@ -8,6 +8,7 @@ snapshots (a cache: rebuildable, keyed by the rules version) to jump to a round 
 
 from __future__ import annotations
 
+import contextlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
-from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
+from .engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
 from .store import EventStore, StoredEvent
 from .usertext import check_label
 
@@ -354,7 +355,8 @@ class RaceLog:
             if state.round and state.round not in starts and state.step == 1 and state.turn is None:
                 starts[state.round] = i
                 snaps.append((state.round, entry.seq, engine.state_to_position(state)))
-        self.store.put_snapshots(race, RULES_VERSION, snaps)
+        with contextlib.suppress(StoreError):  # a cache: a file that cannot be written (read-only, busy) is read
+            self.store.put_snapshots(race, RULES_VERSION, snaps)
         return starts
 
     def rounds(self, race: int) -> int:

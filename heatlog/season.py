@@ -64,6 +64,11 @@ Event = dict[str, Any]
 
 __all__ = [
     "SeasonView",
+    "check_season_anchor",
+    "hidden_seasons",
+    "missing_season_guards",
+    "season_anchor",
+    "season_chain_problems",
     "audit_season",
     "export_season",
     "import_season",
@@ -75,6 +80,30 @@ __all__ = [
     "unapplied_effects",
 ]
 
+#: The season stream's guards beyond UPDATE and DELETE of its events (the store's _GUARDS for races).
+SEASON_GUARDS: dict[str, str] = {
+    "season_events_no_replace": (
+        "CREATE TRIGGER IF NOT EXISTS season_events_no_replace BEFORE INSERT ON season_events "
+        "WHEN EXISTS (SELECT 1 FROM season_events WHERE season = NEW.season AND seq = NEW.seq) "
+        "OR EXISTS (SELECT 1 FROM season_events WHERE rowid = NEW.rowid) "
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a stored season event cannot be replaced'); END"
+    ),
+    "seasons_no_delete": (
+        "CREATE TRIGGER IF NOT EXISTS seasons_no_delete BEFORE DELETE ON seasons "
+        "WHEN EXISTS (SELECT 1 FROM season_events WHERE season = OLD.id) "
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season with events cannot be deleted'); END"
+    ),
+    "seasons_no_replace": (
+        "CREATE TRIGGER IF NOT EXISTS seasons_no_replace BEFORE INSERT ON seasons "
+        "WHEN EXISTS (SELECT 1 FROM seasons WHERE id = NEW.id) "
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season cannot be replaced'); END"
+    ),
+    "seasons_no_renumber": (
+        "CREATE TRIGGER IF NOT EXISTS seasons_no_renumber BEFORE UPDATE OF id, created ON seasons "
+        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season cannot be renumbered'); END"
+    ),
+}
+
 _TABLES = (
     "CREATE TABLE IF NOT EXISTS seasons (id INTEGER PRIMARY KEY, name TEXT, created TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS season_events (season INTEGER NOT NULL REFERENCES seasons(id), "
@@ -84,6 +113,12 @@ _TABLES = (
     f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE refused'); END",
     f"CREATE TRIGGER IF NOT EXISTS season_events_no_delete BEFORE DELETE ON season_events "
     f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE refused'); END",
+    # the races' guarantees (issue 30): REPLACE and upserts fire no UPDATE or DELETE trigger; a season with a
+    # stream cannot be removed, renumbered or replaced (its stream would be hidden)
+    SEASON_GUARDS["season_events_no_replace"],
+    SEASON_GUARDS["seasons_no_delete"],
+    SEASON_GUARDS["seasons_no_replace"],
+    SEASON_GUARDS["seasons_no_renumber"],
     # finds a race by the hash of its first event (the season's link) without scanning every event
     "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
 )
@@ -157,23 +192,118 @@ def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, e
 
 
 def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:
-    """(id, name, created) of every season, oldest first."""
+    """(id, name, created) of every season, oldest first; a season whose row in ``seasons`` was deleted behind
+    heatlog's back (:func:`hidden_seasons`) is listed too, without name or date, rather than hidden."""
     try:
         rows = log.store.conn.execute("SELECT id, name, created FROM seasons ORDER BY id").fetchall()
     except sqlite3.OperationalError:
         return []
-    return [(int(r[0]), r[1], str(r[2])) for r in rows]
+    found = [(int(r[0]), r[1], str(r[2])) for r in rows]
+    hidden = hidden_seasons(log)
+    if hidden:
+        found = sorted(found + [(h, None, "") for h in hidden])
+    return found
 
 
-def season_events(log: RaceLog, season: int) -> list[Event]:
-    """The season stream's events in order (StoreError if there is no such season)."""
+def season_events(log: RaceLog, season: int, *, checked: bool = True) -> list[Event]:
+    """The season stream's events in order (StoreError if there is no such season). ``checked``: the stream's
+    hash chain is checked first, as every read of a race's log is (a broken chain raises StoreError naming the
+    first problem; ``season audit`` lists them all)."""
     if not 0 <= season <= SQLITE_MAX:  # no season has it (and SQLite could not be asked)
         raise StoreError(f"no season {season}")
     with _tx(log, write=False) as conn:
-        rows = conn.execute("SELECT payload FROM season_events WHERE season = ? ORDER BY seq", (season,)).fetchall()
+        rows = conn.execute(
+            "SELECT seq, payload, prev_hash, hash FROM season_events WHERE season = ? ORDER BY seq", (season,)
+        ).fetchall()
         if not rows and conn.execute("SELECT 1 FROM seasons WHERE id = ?", (season,)).fetchone() is None:
             raise StoreError(f"no season {season}")
-    return [json.loads(r[0]) for r in rows]
+    if checked:
+        problems = _chain_problems(rows)
+        if problems:
+            raise StoreError(
+                f"season {season}: the stream is damaged or was tampered with: {problems[0]}; nothing was read "
+                f"(`heatlog season audit {season}` lists every problem)"
+            )
+    out = []
+    for _, payload, _, _ in rows:
+        try:
+            ev = json.loads(payload)
+        except (TypeError, ValueError, RecursionError):
+            ev = None
+        out.append(ev if isinstance(ev, dict) else {"type": "unreadable"})
+    return out
+
+
+def hidden_seasons(log: RaceLog) -> list[int]:
+    """Seasons whose stream is in the file but whose row in ``seasons`` is not (deleted behind heatlog's back:
+    the season was hidden from every list)."""
+    try:
+        rows = log.store.conn.execute(
+            "SELECT DISTINCT season FROM season_events WHERE season NOT IN (SELECT id FROM seasons) ORDER BY season"
+        ).fetchall()
+    except sqlite3.Error:
+        return []
+    return [int(r[0]) for r in rows if isinstance(r[0], int)]
+
+
+def season_anchor(log: RaceLog, season: int) -> dict[str, Any]:
+    """The anchor of a season stream: ``{"heatlog_anchor": 1, "season": id, "seq": last seq, "head": hash}``."""
+    with _tx(log, write=False) as conn:
+        row = conn.execute(
+            "SELECT seq, hash FROM season_events WHERE season = ? ORDER BY seq DESC LIMIT 1", (season,)
+        ).fetchone()
+    seq, head = (int(row[0]), str(row[1])) if row else (0, GENESIS)
+    return {"heatlog_anchor": 1, "season": season, "seq": seq, "head": head}
+
+
+def check_season_anchor(log: RaceLog, anchor: dict[str, Any]) -> list[str]:
+    """What the file says against a season anchor kept elsewhere: the stream is there, reaches the anchor's seq
+    (else it was cut short) and its event there has the anchor's hash (else it was rewritten)."""
+    season, seq, head = anchor.get("season"), anchor.get("seq"), anchor.get("head")
+    if not isinstance(season, int) or not isinstance(seq, int) or not isinstance(head, str):
+        return [f"not a season anchor: {anchor!r}"[:200]]
+    try:
+        with _tx(log, write=False) as conn:
+            last = conn.execute("SELECT max(seq) FROM season_events WHERE season = ?", (season,)).fetchone()[0]
+            found = conn.execute(
+                "SELECT hash FROM season_events WHERE season = ? AND seq = ?", (season, seq)
+            ).fetchone()
+    except StoreError:
+        return [f"season {season} of the anchor is not in the file"]
+    if last is None:
+        return [f"season {season} of the anchor is not in the file (removed?)"]
+    if int(last) < seq:
+        return [f"season {season}: stream cut short: the anchor has {seq} events, the file {last}"]
+    if found is None or found[0] != head:
+        shown = str(found[0])[:12] if found else "none"
+        return [f"season {season}: stream rewritten: event {seq} has hash {shown}…, the anchor {head[:12]}…"]
+    return []
+
+
+def missing_season_guards(log: RaceLog) -> list[str]:
+    """The season stream's guards the file lacks (only a file holding seasons needs them)."""
+    conn = log.store.conn
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'season_events'").fetchone() is None:
+            return []
+        have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    except sqlite3.Error:
+        return []
+    wanted = ["season_events_no_update", "season_events_no_delete", *SEASON_GUARDS]
+    return [name for name in wanted if name not in have]
+
+
+def _chain_problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
+    problems, prev = [], GENESIS
+    for expected, (seq, payload, prev_hash, digest) in enumerate(rows, start=1):
+        if seq != expected:
+            problems.append(f"season event {expected}: missing (next stored is {seq})")
+        raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else bytes(payload or b"")
+        ok_prev = isinstance(prev_hash, str) and prev_hash.isascii()
+        if not ok_prev or prev_hash != prev or chain_hash(prev, raw) != digest:
+            problems.append(f"season event {seq}: hash chain broken (the stream was changed)")
+        prev = digest if isinstance(digest, str) and digest.isascii() else ""
+    return problems
 
 
 def stream_problems(events: list[Event]) -> list[str]:
@@ -198,14 +328,37 @@ def _verify_chain(log: RaceLog, season: int) -> list[str]:
         rows = conn.execute(
             "SELECT seq, payload, prev_hash, hash FROM season_events WHERE season = ? ORDER BY seq", (season,)
         ).fetchall()
-    problems, prev = [], GENESIS
-    for expected, (seq, payload, prev_hash, digest) in enumerate(rows, start=1):
-        if seq != expected:
-            problems.append(f"season event {expected}: missing (next stored is {seq})")
-        if prev_hash != prev or chain_hash(prev, payload.encode()) != digest:
-            problems.append(f"season event {seq}: hash chain broken (the stream was changed)")
-        prev = digest
-    return problems
+    return _chain_problems(rows)
+
+
+def season_chain_problems(log: RaceLog, season: int) -> list[str]:
+    """Every problem of the season stream's hash chain (empty: it holds)."""
+    return _verify_chain(log, season)
+
+
+def _unentered_races(log: RaceLog, link: str, entered: set[int]) -> list[str]:
+    """Races of this database that say they are race N of the season (race_started.championship names the
+    season's link) while the stream enters no race N: the stream's last events were cut off."""
+    out: list[str] = []
+    try:
+        rows = log.store.conn.execute(
+            "SELECT race, payload FROM events WHERE seq = 1 AND type = 'race_started' AND payload LIKE ?",
+            (f'%"{link}"%',),
+        ).fetchall()
+    except sqlite3.Error:
+        return out
+    for race, payload in rows:
+        try:
+            block = json.loads(payload).get("championship") or {}
+        except (ValueError, AttributeError):
+            continue
+        index = block.get("race") if isinstance(block, dict) else None
+        if (block.get("season") or {}).get("id") == link and isinstance(index, int) and index not in entered:
+            out.append(
+                f"race {race} is race {index} of this season, but the stream does not enter it: the stream was "
+                "cut short (its last events removed) or the race was never entered"
+            )
+    return out
 
 
 def _race_by_first_hash(log: RaceLog, digest: str) -> int | None:
@@ -741,9 +894,16 @@ def swap_choice(state: Any, options: Sequence[Event]) -> Event:
 def audit_season(log: RaceLog, season: int) -> list[str]:
     """What is wrong with a season: its stream's hash chain, and each entered race whose set-up is not what the
     season says (circuit, laps, drivers, mode, grid). Empty when all is well."""
-    events = season_events(log, season)  # no such season: refused before its chain is read
+    events = season_events(log, season, checked=False)  # no such season: refused before its chain is read
     problems = _verify_chain(log, season) + stream_problems(events)
+    if season in hidden_seasons(log):
+        problems.append(f"season {season} has no row in seasons (deleted: the season was hidden from every list)")
+    problems += [f"the append-only guard {g} is missing: the file was altered" for g in missing_season_guards(log)]
+    if problems and any("chain" in p or "missing (" in p for p in problems):
+        return problems  # its races cannot be read through a stream that does not vouch for itself
     view = season_view(log, season)
+    entered = {sr.index for sr in view.races if sr.link is not None}
+    problems += _unentered_races(log, view.link, entered)
     for sr in view.races:
         if sr.link is None:
             continue

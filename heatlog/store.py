@@ -39,6 +39,7 @@ Errors: every :class:`sqlite3.Error` is translated at this module's boundary int
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -875,16 +876,60 @@ class EventStore:
             ).fetchone()
         return None if row is None else int(row[0])
 
+    def _race_rows(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Rows of ``races``: a label (name, meta, time) whose bytes are not UTF-8 text is read with U+FFFD in
+        place of each bad byte instead of failing every read of every race (:meth:`label_problems` names it)."""
+        try:
+            return self._query(sql, params)
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        conn = self.conn
+        old = conn.text_factory
+        conn.text_factory = _replaced_text
+        try:
+            return self._query(sql, params)
+        finally:
+            conn.text_factory = old
+
+    def label_problems(self) -> dict[int, list[str]]:
+        """race -> what is wrong with its labels (name, created, meta): bytes that are not UTF-8 text, a meta
+        that is not a JSON object. Labels are outside the chain (informational), but a damaged one is damage."""
+        out: dict[int, list[str]] = {}
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT id, CAST(name AS BLOB), CAST(created AS BLOB), CAST(meta AS BLOB) FROM races ORDER BY id"
+            ).fetchall()
+        for race, *cells in rows:
+            for column, data in zip(("name", "created", "meta"), cells, strict=True):
+                if data is None:
+                    continue
+                try:
+                    text = bytes(data).decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    out.setdefault(int(race), []).append(
+                        f"the race's {column} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+                    )
+                    continue
+                if column == "meta":
+                    try:
+                        ok = isinstance(json.loads(text), dict)
+                    except (ValueError, RecursionError):
+                        ok = False
+                    if not ok:
+                        out.setdefault(int(race), []).append("the race's meta is not a JSON object")
+        return out
+
     def races(self) -> list[RaceInfo]:
         """Every race (and branch), oldest first."""
         with self._guard():
-            return [self._race_info(row) for row in self._query(self._RACES_SQL + " ORDER BY r.id")]
+            return [self._race_info(row) for row in self._race_rows(self._RACES_SQL + " ORDER BY r.id")]
 
     def race(self, race: int) -> RaceInfo:
         if not -SQLITE_MAX <= race <= SQLITE_MAX:
             raise StoreError(f"no race {race}")
         with self._guard():
-            rows = self._query(self._RACES_SQL + " WHERE r.id = ?", [race])
+            rows = self._race_rows(self._RACES_SQL + " WHERE r.id = ?", [race])
         if not rows:
             raise StoreError(f"no race {race}")
         return self._race_info(rows[0])
@@ -1064,6 +1109,16 @@ class EventStore:
         """Number of events in the effective log (= seq of the last event)."""
         with self._tx(write=False, race=race) as conn:
             return self._length(conn, race)
+
+    def vouched_tail(self, race: int) -> tuple[int, str]:
+        """:meth:`tail`, once the hash chain of the whole effective log is checked (DamagedLog if it is broken,
+        or the problems told to :attr:`on_damage`): what a cache of an answer derived from the log is keyed by,
+        so that a log changed under the cache (an event edited, even mid-log) is noticed where it is read."""
+        with self._tx(write=False, race=race) as conn:
+            self._race_row(conn, race)
+            for _ in self._checked(conn, race, 0, None):
+                pass
+            return self._tail(conn, race)
 
     def tail(self, race: int) -> tuple[int, str]:
         """(seq, hash) of the last event of the effective log, ``(0, GENESIS)`` if it has none (branch-aware).
@@ -1260,13 +1315,22 @@ class EventStore:
                     out.append((int(seq), event if isinstance(event, dict) else None))
         return out
 
+    def integrity_check(self) -> list[str]:
+        """What SQLite's ``PRAGMA integrity_check`` finds wrong with the file (empty: ok). Unlike
+        ``quick_check`` it also checks that every index holds exactly its table's rows (a flipped byte in an
+        index entry makes a lookup miss a row that a scan finds) and UNIQUE constraints."""
+        return self._pragma_check("integrity_check")
+
     def quick_check(self) -> list[str]:
         """What SQLite's own ``PRAGMA quick_check`` finds wrong with the file's pages and indexes (empty: ok)."""
+        return self._pragma_check("quick_check")
+
+    def _pragma_check(self, pragma: str) -> list[str]:
         with self._guard() as conn:
             try:
-                rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check")]
+                rows = [str(r[0]) for r in conn.execute(f"PRAGMA {pragma}")]
             except sqlite3.DatabaseError as exc:
-                return [f"quick_check cannot run: {exc}"]
+                return [f"{pragma} cannot run: {exc}"]
         return [] if rows == ["ok"] else rows
 
     def missing_guards(self) -> list[str]:
@@ -1344,6 +1408,11 @@ class EventStore:
                     if not isinstance(prev_hash, str) and not unchained or not isinstance(hash_, str):
                         problems.append(Problem(seg_race, seq, "columns", "prev_hash or hash is not text"))
                     prev_hash, hash_ = str(prev_hash), str(hash_)
+                    if not prev_hash.isascii() or not hash_.isascii():  # bytes that are not text: not a hash
+                        why = "prev_hash or hash holds bytes that are not text"
+                        problems.append(Problem(seg_race, seq, "columns", why))
+                        prev_hash = prev_hash.encode("ascii", "backslashreplace").decode()
+                        hash_ = hash_.encode("ascii", "backslashreplace").decode()
                     if seq != expected_seq:
                         missing = f"events {expected_seq}..{seq - 1}"
                         if seq == expected_seq + 1:
@@ -1507,7 +1576,7 @@ class EventStore:
                 if at is None:
                     continue
                 body = canonical(state).decode()
-                seal = sha256(f"{at}:{rules_version}:".encode() + body.encode()).hexdigest()
+                seal = _snapshot_seal(race, at, rules_version, body)
                 text = '{"at":"' + at + '","seal":"' + seal + '","state":' + body + "}"
                 rows.append((race, rnd, rules_version, seq, text))
             conn.executemany(
@@ -1555,8 +1624,8 @@ class EventStore:
         body = text[155:-1]
         if text[71:81] != '","seal":"' or text[145:155] != '","state":':
             return None
-        expected = sha256(f"{at}:{row['rules_version']}:".encode() + body.encode()).hexdigest()
-        if seal != expected or self.hash_at(race, int(row["seq"])) != at:
+        expected = _snapshot_seal(race, at, row["rules_version"], body)
+        if not hmac.compare_digest(seal, expected) or self.hash_at(race, int(row["seq"])) != at:
             return None
         try:
             state = json.loads(body)
@@ -1641,7 +1710,7 @@ class EventStore:
         with self._guard(race) as conn:
             conn.execute(
                 "UPDATE recorder_sessions SET cursor = ? WHERE race = ?",
-                (json.dumps(cursor) if cursor is not None else None, race),
+                (json.dumps(cursor, allow_nan=False) if cursor is not None else None, race),
             )
 
     # ---- race summaries (a cache of what `heatlog races` shows: status, winner, rounds; never race truth)
@@ -1768,8 +1837,20 @@ def _undecodable(path: Path) -> str:
     return f"file is not a heatlog database or is damaged (its schema holds bytes that are not UTF-8): {path}"
 
 
+def _snapshot_seal(race: int, at: str, rules_version: str, body: str) -> str:
+    """A snapshot's seal: keyed (heatlog.cachekey), so that nobody who edits the file can make a forged state
+    look sealed (an unkeyed SHA-256 of values in the file could be recomputed: issue 30)."""
+    from .cachekey import seal
+
+    return seal("snapshot", str(race), at, rules_version, body)
+
+
 def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
+
+
+def _replaced_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 def _escaped(text: str) -> bool:

@@ -193,17 +193,12 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _read_track_file(path: Path, where: str) -> dict[str, Any]:
-    from .jsonio import decode_text, loads
+    from .jsonio import MAX_SMALL_BYTES, decode_text, loads, read_file_bytes
 
     label = f"track file {where}"
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise MalformedInput(f"{label}: not found") from None
-    except IsADirectoryError:
-        raise MalformedInput(f"{label}: is a directory, not a JSON file") from None
-    except OSError as exc:
-        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
+    if path.is_dir():
+        raise MalformedInput(f"{label}: is a directory, not a JSON file")
+    raw = read_file_bytes(path, label, limit=MAX_SMALL_BYTES)  # a device or a FIFO too: bounded
     return validate_track_data(loads(decode_text(raw, label), label), label)
 
 

@@ -26,6 +26,7 @@ also have no whitespace, comma or colon at all (the recorder splits answers on t
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -36,6 +37,7 @@ __all__ = [
     "check_label",
     "console",
     "embed_json",
+    "sheet_cell",
     "html_text",
     "markup_escape",
     "name_problem",
@@ -153,9 +155,25 @@ _JSON_ESCAPES = str.maketrans(
 )
 
 
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection"): = + - @, tab,
+#: carriage return, and their full-width forms, which some spreadsheets take for them.
+_FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def sheet_cell(value: Any) -> Any:
+    """A value for a CSV or TSV cell: text a spreadsheet would take for a formula (a car named ``=SUM(1+1)``,
+    ``+1+1``, ``@SUM(1)``, ``=cmd|'/Ccalc'!A0``) gets a leading ``'``, as OWASP advises, so it is shown as the
+    text it is and never evaluated; numbers (``-3``, also as text) and every other value are left as they are."""
+    if not isinstance(value, str) or not value or value[0] not in _FORMULA_START or _PLAIN_NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
 def embed_json(data: Any) -> str:
     """``data`` as JSON that is safe inside an HTML ``<script>`` element (and a JavaScript literal)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False).translate(_JSON_ESCAPES)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False)
+    return text.translate(_JSON_ESCAPES)
 
 
 def name_problem(name: Any, *, car: bool = False) -> str | None:

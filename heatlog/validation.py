@@ -712,7 +712,7 @@ def _show(value: object) -> str:
     if isinstance(value, str):
         return repr(value)
     try:
-        return json.dumps(value, sort_keys=True)
+        return json.dumps(value, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError):
         return repr(value)
 

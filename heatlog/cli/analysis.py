@@ -160,7 +160,7 @@ def playout(
         typer.echo(json.dumps({
             "from": where, "viewer": as_car, "seed": first, "playouts": result.done, "requested": k,
             "partial": result.partial, "round": info.public.round, "cars": _summary_rows(result, 0),
-        }, indent=1))
+        }, indent=1, allow_nan=False))
     else:
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
@@ -273,7 +273,7 @@ def compare(
     if i is None:
         out["diverge"] = None
         if as_json:
-            typer.echo(json.dumps(out, indent=1))
+            typer.echo(json.dumps(out, indent=1, allow_nan=False))
         else:
             console.print(f"races {ra} and {rb} have the same log", markup=False)
         return
@@ -311,7 +311,7 @@ def compare(
             "difference": [diff[c].to_dict() for c in cars],
         }
     if as_json:
-        typer.echo(json.dumps(out, indent=1))
+        typer.echo(json.dumps(out, indent=1, allow_nan=False))
     else:
         _print_compare(console, out, ra, rb, result)
     if result is not None and result.partial:
@@ -401,7 +401,7 @@ def play_on_cmd(
         standings = log.project(rid).state.standings()
     if as_json:
         typer.echo(json.dumps({"race": rid, "seed": first, "events": done.events, "first_seq": done.first_seq,
-                               "standings": standings}, indent=1))
+                               "standings": standings}, indent=1, allow_nan=False))
         return
     out_console().print(
         f"race {rid}: played on with seed {first}: {done.events} events from seq {done.first_seq}; "

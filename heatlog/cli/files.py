@@ -54,7 +54,7 @@ def audit(
     import tempfile
 
     from ..audit import audit_races, read_anchors, render_audit
-    from ..engine.errors import HeatlogError
+    from ..engine.errors import HeatlogError, StoreError
     from .common import db_path, plain_error
 
     if all_races and race is not None:  # exit 2 as for any audit that could not run: 1 means problems found
@@ -65,6 +65,8 @@ def audit(
         try:
             anchors = read_anchors(anchor_file) if anchor_file is not None else None
             whole, log = _open_or_salvage(db_path(db), salvage, Path(scratch))
+            if log is None:  # nothing of the file could be opened: its report says why
+                raise StoreError(f"no race of {db_path(db)} can be read")
             if anchors is not None and not all_races and race is None:
                 anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
                 ids = sorted(anchored & {i.id for i in log.store.races()})
@@ -82,7 +84,7 @@ def audit(
     if whole is not None:
         reports.insert(0, whole)
     if as_json:
-        typer.echo(json.dumps([r.to_dict() for r in reports], indent=2))
+        typer.echo(json.dumps([r.to_dict() for r in reports], indent=2, allow_nan=False))
     elif not reports:  # it printed nothing at all, as if it had not run
         which = "anchored " if anchors is not None and not all_races else ""
         out_console().print(f"no {which}races to audit in {db_path(db)}", markup=False)
@@ -95,7 +97,7 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     """(report of the file's schema or None, the log to audit or None). A heatlog file SQLite cannot open
     because its schema is damaged is examined object by object and its races are read through a salvaged
     copy (kept at ``salvage`` if given, else in ``scratch``)."""
-    from ..audit import schema_report
+    from ..audit import Finding, repair_identity, schema_report
     from ..engine.errors import StoreError
     from ..schema_repair import examine, looks_like_heatlog
     from ..schema_repair import salvage as salvaged_copy
@@ -118,7 +120,19 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     try:
         log = open_log(copy)
     except StoreError:
-        return schema_report(objects, {}, None, False), None
+        identity = repair_identity(copy)  # damaged rows in meta: the copy gets heatlog's identity back
+        try:
+            log = open_log(copy)
+        except StoreError:
+            return schema_report(objects, {}, None, False), None
+        report = schema_report(objects, {}, copy, salvage is not None)
+        report.problems.extend(Finding(None, "meta", why) for why in identity)
+        if identity and all(o.status == "ok" for o in objects):
+            report.advice = (
+                "heatlog refuses to open this file while its identity rows are damaged; `heatlog audit --all "
+                "--salvage NEW.db` writes a copy with them put back (this file is only read) to go on with"
+            )
+        return report, log
     rows = {}
     for o in objects:
         if o.type == "table" and o.status != "missing":
@@ -134,8 +148,13 @@ def export(
     race: RaceOpt = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     anchor: Annotated[
-        bool, typer.Option("--anchor/--no-anchor", help="End with the race's anchor line (import checks it).")
-    ] = False,
+        bool | None,
+        typer.Option(
+            "--anchor/--no-anchor",
+            help="--anchor: end the export with the race's anchor line (import checks it). Default: with -o FILE, "
+            "the anchor is written beside it, to FILE.anchor. --no-anchor: none.",
+        ),
+    ] = None,
     force: ForceOpt = False,
     parquet: Annotated[
         Path | None,
@@ -147,26 +166,71 @@ def export(
     ] = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a race's log as JSON Lines (one event per line); with --anchor, ending with the race's anchor line.
+    """Export a race's log as JSON Lines (one event per line); with -o FILE, its anchor beside it (FILE.anchor).
+
+    The export itself is the events alone (what other tools read); --anchor ends it with the anchor line instead.
+    Keep the anchor somewhere else: `heatlog audit --anchor FILE.anchor` tells whether the race was cut short or
+    rewritten since.
 
     Example: heatlog export --race 1 -o race1.jsonl;  heatlog export --parquet races-parquet
     """
+    beside = anchor is None and output is not None
     if parquet is not None:
-        _export_parquet(parquet, race, output, anchor, force, db)
+        _export_parquet(parquet, race, output, bool(anchor), force, db)
         return
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
-        if anchor and force:  # an anchor vouches for the log as it stands: none for a broken chain (as anchor)
+        if (anchor or beside) and force:  # an anchor vouches for the log as it stands: none for a broken chain
             from ..store import DamagedLog
 
             problems = log.store.verify(rid)
             if problems:
-                raise fail(f"race {rid}: no anchor: {DamagedLog(problems[0]).message} (export it without --anchor)")
-        text = log.store.export_jsonl(rid, anchor=anchor)
+                if anchor:
+                    why = DamagedLog(problems[0]).message
+                    raise fail(f"race {rid}: no anchor: {why} (export it without --anchor)")
+                beside = False
+        text = log.store.export_jsonl(rid, anchor=bool(anchor) or beside)  # the anchor of exactly these events
+        _check_export(rid, text, force)
+        line = ""
+        if beside:
+            cut = text.rfind("\n", 0, len(text) - 1) + 1
+            text, line = text[:cut], text[cut:]
     if output is None:
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
+        if beside:
+            kept = output.with_name(output.name + ".anchor")
+            kept.write_text(line, encoding="utf-8")
+            err_console().print(
+                f"anchor of race {rid} written to {kept}: keep it somewhere else; heatlog audit --anchor {kept} "
+                "tells later whether the race was cut short or rewritten",
+                markup=False,
+                soft_wrap=True,
+            )
+
+
+def _check_export(rid: int, text: str, force: bool) -> None:
+    """What is exported is what import would take: every event's schema and the rules over the whole log (a
+    log re-hashed after an edit passes the chain check, not the rules). Checked as import checks it, into a
+    database in memory; refused, or with --force warned about and exported all the same."""
+    from ..engine.errors import HeatlogError
+    from ..racelog import RaceLog
+    from ..races import import_race
+
+    scratch = RaceLog(":memory:")
+    try:
+        import_race(scratch, text, source=f"race {rid}")
+    except HeatlogError as err:
+        why = str(err).replace("; nothing imported", "").replace(", nothing imported", "")
+        if not force:
+            raise fail(
+                f"{why}: not exported, import would refuse it (heatlog audit --race {rid} lists every problem; "
+                "--force exports it anyway)"
+            ) from None
+        err_console().print(f"Warning: {why}: exported anyway (--force); import will refuse it", markup=False)
+    finally:
+        scratch.store.close()
 
 
 def _export_parquet(
@@ -218,13 +282,13 @@ def import_(
 
     Example: heatlog import replays/usa-4cars.jsonl;  heatlog export --db a.db | heatlog import - --db b.db
     """
-    from ..jsonio import decode_text, read_text_file
+    from ..jsonio import read_stdin, read_text_file
     from ..races import import_race
     from ..usertext import name_problem
 
     piped = str(file) == "-"  # as heatlog add - reads its event
     source = "standard input" if piped else str(file)
-    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(file, "import file")
+    text = read_stdin(source) if piped else read_text_file(file, "import file")
     if name is None and not piped and name_problem(file.stem) is None:
         name = file.stem
     what = source if piped else file.name

@@ -204,15 +204,16 @@ def races(
         listed, hidden = list_races(log, simulated=which, progress=progress)
         path = log.path
     if as_json:
-        typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2))
+        typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2, allow_nan=False))
         return
     rows = [_race_cells(x) for x in listed]
     if not sys.stdout.isatty():
         # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to lay out:
         # thousands of races print at once).
-        from ..usertext import visible
+        from ..usertext import sheet_cell, visible
 
-        lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(visible(c).replace("\t", "\\t") for c in r) for r in rows]
+        cells = [[sheet_cell(visible(c).replace("\t", "\\t")) for c in r] for r in rows]  # no formula (OWASP)
+        lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(r) for r in cells]
         sys.stdout.write("\n".join(lines) + "\n")
         if hidden and which is False:  # on standard error: what a script reads stays the list
             err_console().print(_hidden_hint(hidden), markup=False, soft_wrap=True)
@@ -294,7 +295,7 @@ def show(
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         if as_json:
-            typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))
+            typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))
             return
         # piped: written as rich would write it, without importing rich's console (views/plain.py)
         write(lambda console: render_state(console, proj.state, race=rid), out_console)
@@ -360,4 +361,4 @@ def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = Fal
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
-        typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True))
+        typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))

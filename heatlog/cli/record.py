@@ -1,6 +1,6 @@
 """heatlog record: the guided recording session at the table."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -64,7 +64,34 @@ def record(
             if missing:
                 err.print(f"not applied by heatlog yet: {'; '.join(missing)}")
             code = run_recorder(log, race=race, new=False, force=force, rules=rules)
+            _offer_anchor(log, race, code)
         raise typer.Exit(code)
     with open_log(db, create=new, force=read_damaged, force_flag="--read-damaged") as log:
+        before = _finished(log, race) if not new else False
         code = run_recorder(log, race=race, new=new, force=force, weather=weather, rules=rules)
+        if not before:
+            _offer_anchor(log, log.store.latest_race() if new else race, code)
     raise typer.Exit(code)
+
+
+def _finished(log: Any, race: int | None) -> bool:
+    from ..engine.errors import HeatlogError
+
+    try:
+        return bool(log.project(log.resolve(race)).state.phase == "over")
+    except HeatlogError:
+        return False
+
+
+def _offer_anchor(log: Any, race: int | None, code: int) -> None:
+    """A race finished in this recording, at a terminal: offer to keep its anchor (heatlog.cli.anchor)."""
+    import sys
+
+    from .anchor import offer_anchor
+
+    if code != 0 or race is None or not sys.stdin.isatty() or not _finished(log, race):
+        return
+    from ..usertext import console
+
+    out = console()
+    offer_anchor(log, log.resolve(race), input, lambda text: out.print(text, style="cyan", markup=False))

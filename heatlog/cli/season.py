@@ -174,21 +174,32 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """
     import sys
 
+    from ..engine.errors import StoreError
     from ..season import season_view, seasons
 
+    unreadable: list[str] = []
     with open_log(db) as log:
         listed = []
         for i, n, c in seasons(log):
             damaged: list[Any] = []
-            view = season_view(log, i, damaged=damaged.append)  # a damaged race: the standings stop before it
+            try:
+                view = season_view(log, i, damaged=damaged.append)  # a damaged race: the standings stop before it
+            except StoreError as err:  # a damaged stream: named, the other seasons listed
+                unreadable.append(str(err))
+                continue
             listed.append((i, n, c, view, damaged[0].problem.race if damaged else None))
         path = log.path
+    if unreadable:
+        from .common import err_console
+
+        for why in unreadable:
+            err_console().print(f"Warning: {why}", markup=False, soft_wrap=True)
     if as_json:
         out = [
             {"id": i, "name": n, "created": c, **_progress(view, damaged)}
             for i, n, c, view, damaged in listed
         ]
-        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if not listed:  # it printed nothing at all (on standard error: a script reading the list reads none)
         from .common import err_console
@@ -198,9 +209,10 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     header = ("id", "name", "races", "leader", "created")
     rows = [(str(i), n or "", *_progress_cells(view, damaged), c[:19]) for i, n, c, view, damaged in listed]
     if not sys.stdout.isatty():  # piped: tab-separated, nothing cut (as heatlog races)
-        from ..usertext import visible
+        from ..usertext import sheet_cell, visible
 
-        lines = ["\t".join(header)] + ["\t".join(visible(x).replace("\t", "\\t") for x in r) for r in rows]
+        cells = [[sheet_cell(visible(x).replace("\t", "\\t")) for x in r] for r in rows]  # no formula (OWASP)
+        lines = ["\t".join(header)] + ["\t".join(r) for r in cells]
         sys.stdout.write("\n".join(lines) + "\n")
         return
     import shutil
@@ -281,7 +293,7 @@ def show(
             return
         data = season_dict(view)
         if as_json:
-            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
             return
         print_season(data)
 
@@ -455,15 +467,13 @@ def import_(
 
     Example: heatlog season import season-1961.jsonl
     """
-    import sys
-
-    from ..jsonio import decode_text, read_text_file
+    from ..jsonio import read_stdin, read_text_file
     from ..season import import_season
 
     piped = str(path) == "-"  # as heatlog import - and heatlog add - read standard input
     source = "standard input" if piped else str(path)
     # as heatlog import reads a file (UTF-8, size, not a database)
-    text = decode_text(sys.stdin.buffer.read(), source) if piped else read_text_file(path, "season file")
+    text = read_stdin(source) if piped else read_text_file(path, "season file")
     with creating_log(db) as log:  # a refused import leaves no new database behind
         season = import_season(log, text, source=source)
     typer.echo(str(season))

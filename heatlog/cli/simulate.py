@@ -187,7 +187,7 @@ def simulate(
             if not results:
                 raise typer.Exit(130)
     if as_json:
-        typer.echo(json.dumps(results if races > 1 else results[0], indent=1))
+        typer.echo(json.dumps(results if races > 1 else results[0], indent=1, allow_nan=False))
     else:
         _print_simulated(console, results, names, log.path)
     if partial:
@@ -213,7 +213,7 @@ def _simulate_season(
         data = season_dict(season_view(log, season))
     data["seed"] = first
     if as_json:
-        typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     print_season(data)
 

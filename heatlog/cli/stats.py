@@ -163,7 +163,7 @@ def _season_stats(
         "standings": [{"driver": n, **standing[n]} for n in (st.name for st in rows)],
     }
     if as_json:
-        typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False, allow_nan=False))
         return left_out
     if as_csv:
         out = []
@@ -220,8 +220,10 @@ def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = Non
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    from ..usertext import sheet_cell
+
+    for row in rows:  # a name a spreadsheet would evaluate is written as text (OWASP)
+        writer.writerow({k: "" if v is None else sheet_cell(v) for k, v in row.items()})
     sys.stdout.write(buf.getvalue())
 
 
@@ -277,7 +279,7 @@ STAT_ROWS: list[tuple[str, Any]] = [
 
 def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
     if isinstance(rs, dict):
-        typer.echo(json.dumps(rs, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(rs, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
         rows = []
@@ -317,7 +319,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
     from ..views import counted
 
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
         rows = []

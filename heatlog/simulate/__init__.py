@@ -183,7 +183,10 @@ def store_race(
     race = log.store.create_race(name, meta)
     log.store.append_many(race, events)
     if summary is not None:  # what `heatlog races` shows, from the final state the simulator holds (racelist.py)
-        log.store.put_race_summaries(RULES_VERSION, [(race, len(events), summary)])
+        from ..racelist import seal_summary
+
+        row = seal_summary(race, len(events), log.store.tail(race)[1], summary)
+        log.store.put_race_summaries(RULES_VERSION, [(race, len(events), row)])
     return race
 
 
@@ -193,7 +196,7 @@ _VALID: set[str] = set()
 
 
 def _validate(ev: Event) -> None:
-    text = json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(ev, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     if text in _VALID:
         return
     validate_event(ev)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import itertools
 import json
 import sqlite3
@@ -32,6 +33,7 @@ from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
+from ..cachekey import seal
 from ..store import DamagedLog, Problem
 from .facts import TURN_COLUMNS, RaceFacts, TurnFacts, race_facts
 
@@ -112,24 +114,28 @@ def _encode(t: TurnFacts) -> Row:
     return row
 
 
-def _digest(summary: str, facts: str) -> str:
-    return hashlib.sha256(f"{summary}\n{facts}".encode()).hexdigest()
+def _digest(race: int, length: int, tail_hash: str, summary: str, facts: str) -> str:
+    """The seal of a ``derived`` row: keyed outside the file (heatlog.cachekey), over the log it was made from
+    (length and head), the rules and its content, so that nobody who edits the file can make a forged row pass
+    (an unkeyed digest of values in the file could be recomputed: issue 30)."""
+    return seal("facts", str(race), str(length), tail_hash, RULES_VERSION, summary, facts)
 
 
-def _rows_digest(rows: Sequence[Row]) -> str:
-    """Digest of ``turns`` rows as SQLite gives them back (booleans read back as 0/1)."""
+def _rows_digest(race: int, rows: Sequence[Row]) -> str:
+    """Seal of a race's ``turns`` rows as SQLite gives them back (booleans read back as 0/1)."""
     plain = [[int(v) if isinstance(v, bool) else v for v in r] for r in rows]
-    return hashlib.sha256(json.dumps(plain, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    text = json.dumps(plain, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return seal("turns", str(race), hashlib.sha256(text.encode()).hexdigest())
 
 
 def _facts_text(facts: RaceFacts) -> str:
     """The race's facts as one JSON array of rows (columns in :data:`TURN_COLUMNS` order; booleans as JSON)."""
     rows = [_ROW(t) for t in facts.turns]
-    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _summary_text(facts: RaceFacts) -> str:
-    return json.dumps(facts.summary(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(facts.summary(), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def _has_tables(conn: sqlite3.Connection) -> bool:
@@ -172,10 +178,17 @@ class TurnsTable:
             "WHERE rules_version = ?",
             (RULES_VERSION,),
         ):
-            if race not in wanted or self.log.store.tail(race) != (length, tail_hash):
+            if race not in wanted:
                 continue
-            if _digest(summary, facts) != digest:
-                continue  # edited by hand: rebuilt from the log
+            try:  # the whole chain checked: an event edited under the cache, even mid-log, is noticed here
+                if self.log.store.vouched_tail(race) != (length, tail_hash):
+                    continue
+            except DamagedLog:
+                continue  # the fold says so, where the race is wanted
+            if not isinstance(digest, str) or not hmac.compare_digest(
+                _digest(race, length, tail_hash, summary, facts), digest
+            ):
+                continue  # edited by hand, or sealed elsewhere: rebuilt from the log
             try:
                 out[race] = RaceFacts.from_summary(json.loads(summary), [TurnFacts(*r) for r in json.loads(facts)])
             except (TypeError, ValueError, KeyError):
@@ -184,7 +197,7 @@ class TurnsTable:
         if check_rows:
             for race in list(out):
                 rows = self.conn.execute(_SELECT + " WHERE race = ? ORDER BY round, turn", (race,)).fetchall()
-                if _rows_digest(rows) != rows_digests[race]:
+                if not hmac.compare_digest(_rows_digest(race, rows), str(rows_digests[race])):
                     del out[race]
         return out
 
@@ -221,8 +234,8 @@ class TurnsTable:
                             now,
                             summary,
                             text,
-                            _digest(summary, text),
-                            _rows_digest(rows),
+                            _digest(facts.race, length, tail_hash, summary, text),
+                            _rows_digest(facts.race, rows),
                         ),
                     )
                 conn.execute("COMMIT")
@@ -329,3 +342,28 @@ class TurnsTable:
         stale = [r for r in races if r not in fresh]
         built = sum(1 for _ in self.facts(stale, rebuild=True, damaged=damaged))
         return built, len(fresh)
+
+
+def cache_mismatches(log: Any, race: int) -> list[str]:
+    """What the ``derived`` row of ``race`` holds that a fold of the log does not say (for ``audit``): a row made
+    from the log as it stands (same length and head) whose summary or facts differ from the log's. A stale row
+    (the log grew) is no problem: it is rebuilt when read."""
+    conn: sqlite3.Connection = log.store.conn
+    try:
+        if not _current_layout(conn):
+            return []
+        row = conn.execute(
+            f"SELECT length, tail_hash, summary, facts FROM {DERIVED} WHERE race = ? AND rules_version = ?",
+            (race, RULES_VERSION),
+        ).fetchone()
+    except sqlite3.Error:
+        return []
+    if row is None or log.store.tail(race) != (row[0], row[1]):
+        return []
+    facts = race_facts(log, race)
+    out = []
+    if row[2] != _summary_text(facts):
+        out.append("the stats cache (table derived) holds a summary the log does not say")
+    if row[3] != _facts_text(facts):
+        out.append("the stats cache (table derived) holds turn facts the log does not say")
+    return out
