@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 Event = dict[str, Any]
 GOAL = 160
+KINDS: dict[str, dict[str, int]] = {}  # style -> question kind -> answers (the last seed's), for the breakdown
 OVER = "race over — Enter to leave (undo takes back the last answer): "
 
 
@@ -82,6 +83,7 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
     child.timeout = 60
     last = ("", -1, "")
     answers = 0
+    kinds = KINDS.setdefault(style, {})
     names = [c["name"] for c in expected[0]["cars"]]
     for prompt, answer in [
         ("race name", f"bench {style}"),
@@ -90,6 +92,7 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
         ("variant", ""),
         ("experienced drivers", ""),
         ("mode", "table"),
+        ("Garage module", ""),
         ("grid order", " ".join(expected[1]["order"])),
     ]:
         child.expect_exact(prompt)
@@ -105,6 +108,7 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
             child.expect(pexpect.EOF)
             break
         kind, car = rs.classify(ansi.sub("", child.after))
+        kinds[kind] = kinds.get(kind, 0) + 1
         i = len(strip([e.event for e in reader.effective(1).entries]))
         if style == "one line" and kind == "reveal":
             text = turn_line(car, expected, i)
@@ -157,6 +161,12 @@ def main() -> None:
         "Answers typed for a full 3-car two-lap USA race in table mode (heatlog record --new in a pty)",
         ["seed", "rounds", "events", "answers (one line)", "answers (guided)", "ratio", "ms/answer", f"≤ {GOAL}"],
         rows,
+    )
+    kinds = sorted({k for per in KINDS.values() for k in per})
+    table(
+        f"Answers by question (seed {args.seeds[-1]}; set-up and the final Enter not counted)",
+        ["question", *KINDS],
+        [[k, *(str(per.get(k, 0)) for per in KINDS.values())] for k in kinds],
     )
 
 
