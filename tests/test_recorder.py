@@ -334,7 +334,7 @@ def test_a_three_car_race_in_table_mode(tmp_path: Path) -> None:
     new_race(h, "table", expected[1]["order"], "Red:red Blue:blue Green:green")
     h.expect("── round 1 ── order: ")
     faults = {
-        ("gear", 1): wrong("x", "'x' is not a gear: type 1, 2, 3 or 4"),
+        ("gear", 1): wrong("x", "'x' is not a gear for Blue: type 1, 2, 3 or 4"),
         ("gear", 2): wrong_gear_then_undo,
         ("reveal", 2): wrong("5 5 5 5 5", "in gear"),
         ("reveal", 3): wrong("5 5", 'only 1 "5" is unseen (deck and hand), not 2'),

@@ -192,6 +192,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
+            if not heat_may_be_in_hand(car):  # ac would be refused: never offered (# 7.3)
+                opts = [o for o in opts if not (o["type"] == "adrenaline" and o["bonus"] == "cooldown")]
             refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
             if opts or refresh:
                 tokens = _react_tokens(opts, state) + (["f"] if refresh else [])
@@ -449,6 +451,12 @@ def _discard_hint(state: RaceState, car: Car) -> str:
     if limit is not None:
         words += f"; at most {limit} (event card, MODULES.md 21.8)"
     return words
+
+
+def heat_may_be_in_hand(car: Car) -> bool:
+    """Whether a Heat card can be in ``car``'s hand (the one deduction, # 1.7): ``ac`` moves one to the Engine
+    (# 6.2, 7.4), so it is offered and accepted only then (# 7.3)."""
+    return Knowledge.of(car).hand_max(HEAT) >= 1
 
 
 def _can_discard(state: RaceState, car: Car) -> bool:

@@ -8,10 +8,11 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
-from ..engine.cards import BASE_CATALOGUE, HEAT
+from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
+from ..engine.rules import slipstream_block
 from ..engine.state import Turn
 from ..racelog import Projection, RaceLog
 from ..validation import validate_event
@@ -30,6 +31,7 @@ from .questions import (
     completing,
     corner_line,
     hand_text,
+    heat_may_be_in_hand,
     make_event,
 )
 
@@ -58,6 +60,7 @@ class Session:
         # in the cursor, so an undo after a restart takes back exactly what it would have before.
         self.answers: list[tuple[int, list[tuple[int, str, int]]]] = []
         self.last_blank = False  # the previous answer was a bare Enter (a second one is not taken silently)
+        self.keep_gears = False  # the double-Enter guard spoke: one more Enter keeps every car's gear
         self.confirm_reopen = False
         cur = lease.load_cursor() if lease is not None else None
         if cur and cur.get("length") == self.proj.effective.length and isinstance(cur.get("closed"), list):
@@ -135,11 +138,36 @@ class Session:
         if s.phase == "race":
             lines += self._round_header(s)
             t = s.turn
+            entered = self._entered_this_turn() if not self.fresh else []
+            if entered:  # resumed mid-turn: what the table already told (the reveal, the first flip, ...)
+                when = "round" if self.question.kind == "gear" else "turn"
+                lines.append(Line(f"entered this {when}: " + "; ".join(entered), "info"))
             if t is not None and t.revealed and not t.cluttered:
                 lines.append(Line("so far: " + narrate_turn(s, t), "info"))
         elif s.phase == "over":
             lines += self._results(s)
         return lines + self.boot
+
+    def _entered_this_turn(self) -> list[str]:
+        """The entries of the turn (or, at step 1, of the round's gears) the open question belongs to, in words:
+        the log's last entries for the question's car, back to the first of another car or another round."""
+        v = self.view
+        car = self.question.car
+        if v.phase != "race" or car is None:
+            return []
+        gears = self.question.kind == "gear"
+        out: list[str] = []
+        for e in reversed(self.proj.effective.entries):
+            ev = e.event
+            if ev.get("type") in ("note", "retracted"):
+                continue
+            if gears:
+                if ev.get("type") != "gear_chosen":
+                    break
+            elif ev.get("car") != car or ev.get("type") == "gear_chosen":
+                break
+            out.append(describe(ev, self._cards()))
+        return out[::-1]
 
     # ---- answering
 
@@ -166,11 +194,15 @@ class Session:
         q = self.question
         if q.kind == "over":
             return [Line("the race is over: nothing more to record", "info")]
-        if not s and blank and q.kind == "gear":
+        keep_all, self.keep_gears = self.keep_gears and not s and q.kind == "gear", False
+        if not s and blank and q.kind == "gear" and not keep_all:
             # A second Enter in a row: never let it answer the new round's gears silently.
             self.last_blank = False
+            self.keep_gears = True  # the next Enter keeps every car's gear, as this line says
             keep = ", ".join(f"{n} {self.view.cars[n].gear}" for n in self.view.pending)
             return [Line(f"Enter twice: type the gears ({keep} now), or press Enter once more to keep them", "info")]
+        if keep_all:  # the Enter the guard asked for: every car waiting keeps its gear, in the question's order
+            s = " ".join(str(self.view.cars[n].gear) for n in waiting_for(self.view).cars)
         before = self._closed_list()
         try:
             if q.kind in ("react", "discard") and s.lower() in ("", "-", "none", "done"):
@@ -464,8 +496,10 @@ class Session:
         t = tok.lower()
         garage = work.garage.cards if work.garage is not None else None
         if q.kind == "gear":
-            if t not in ("1", "2", "3", "4"):
-                raise MalformedInput(f"{tok!r} is not a gear: type 1, 2, 3 or 4 (Enter keeps {q.default})")
+            if t not in ("1", "2", "3", "4"):  # the car this word is for, and its gear (not the first car's)
+                raise MalformedInput(
+                    f"{tok!r} is not a gear for {name}: type 1, 2, 3 or 4 ({name} is in gear {work.cars[name].gear})"
+                )
             return 1, [make_event("gear_chosen", car=name, gear=int(t))], 0
         if q.kind == "reveal":
             turn = work.turn
@@ -533,11 +567,19 @@ class Session:
         if q.kind == "discard":
             if t in ("-", ".", "none"):
                 return 1, [], 8
+            if _is_slip_part(t) or t in ("n", "no"):
+                # a slipstream answer where none is possible (the reason was shown): n is no change, y is refused
+                if t in ("n", "no"):
+                    return 1, [], 0
+                turn = work.turn
+                why = slipstream_block(work, work.cars[name], turn) if turn is not None else None
+                raise IllegalEvent(f"{tok!r}: no slipstream for {name}: {why or 'not in position (# 8.1)'}")
             if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard
                 return 1, [self._refresh(work, name, tok)], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
-            first = i == 0
+            # "d0" / "d 1 2" is a discard anywhere, even as the first word at React (docs/recording.md)
+            first = i == 0 and not (t.startswith("d") and (t == "d" or _is_cards(t[1:])))
             if not first and not t.startswith("d"):
                 raise MalformedInput(f"{tok!r}: write the discard as d and the cards (d12), or - for none")
             cards = []
@@ -660,7 +702,7 @@ class Session:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
         bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
         car = work.cars[name]
-        if Knowledge.of(car).hand_max(HEAT) < 1:  # the hand as it is now: earlier cooldowns already left it
+        if not heat_may_be_in_hand(car):  # the hand as it is now: earlier cooldowns already left it
             raise IllegalEvent(
                 f"ac moves a Heat card from {name}'s hand to the Engine, but no Heat can be in the hand "
                 "(all are seen elsewhere)",
