@@ -133,3 +133,54 @@ def test_resuming_mid_turn_shows_what_was_entered_this_turn(tmp_path: Path) -> N
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert re.search("Red flips", "".join(lines))
+
+
+def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
+    # issue 29, Build 1: React takes every use in one answer and is not asked again; Enter at React is "nothing
+    # more this turn" (no discard question) when no slipstream comes (# 8.1); the one-line form is shown after the
+    # first round
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("2 2")
+    child.expect_exact("Red react (c1 b; Enter = nothing more): ")
+    child.sendline("c1")
+    child.expect_exact("Red cools 1; nothing more this turn")
+    child.expect_exact("Blue reveals 2: ")
+    child.sendline("2 2")
+    child.expect_exact("Blue react (")  # beside Red: the slipstream comes next, Enter closes React only
+    child.sendline("")
+    child.expect_exact("Blue slipstream? (y/n): ")
+    child.sendline("n")
+    child.expect_exact("Blue discards (Enter = none): ")
+    child.sendline("")
+    child.expect_exact("Green reveals 1: ")
+    child.sendline("1")
+    child.expect_exact("Green react (")
+    child.sendline("")
+    child.expect_exact("Red gear (now 2) [2]: ")
+    screen = _screen(child)
+    assert "Green discards" not in screen and "Red react" not in screen
+    assert "tip: a whole car-turn on one line" in screen  # round 2 opens with the one-line form
+    child.sendline("help")
+    child.expect_exact("Enter there = nothing more this turn")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_one_line_entry_keeps_the_spinout_warning_and_needs_no_final_dash(tmp_path: Path) -> None:
+    # issue 29, Build 1: Red (Engine 1) reveals 4 4: corner 1 (limit 4) at speed 8 cannot be paid (# 10.1); the
+    # one-line entry "4 4 c1" still shows SPINOUT AHEAD, and its end is "nothing more this turn" without a "-"
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":  # five of its six Engine Heat went to the discard pile
+            car["engine"] -= 5
+            car["discard"] += ["H"] * 5
+
+    db = race_from(tmp_path, edit)
+    child = spawn(db, "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("4 4 c1")
+    child.expect_exact("SPINOUT AHEAD")
+    child.expect_exact("Blue reveals 2: ")
+    assert "Red react" not in _screen(child) and "Red discards" not in _screen(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

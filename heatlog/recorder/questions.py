@@ -19,6 +19,7 @@ from ..engine.decide import (
 )
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
+from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
 from ..views.narrate import corner_number
@@ -204,15 +205,20 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     if state.garage is not None
                     else ""
                 )
+                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next);
+                # the Garage's React keeps its own steps (docs/recording.md)
+                slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
                 return Question(
                     "react",
                     name,
-                    f"{name} react ({' '.join(tokens)}; Enter = done): ",
+                    f"{name} react ({' '.join(tokens)}; Enter = {'done' if slip_next else 'nothing more'}): ",
                     "",
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
-                    "several at once in order, e.g. c1 b 3" + garage_help + refresh,
+                    "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
+                    + garage_help
+                    + refresh,
                     tuple(_react_answers(opts, state)) + (("f",) if refresh else ()),
                 )
         if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):

@@ -35,6 +35,11 @@ from .questions import (
     make_event,
 )
 
+ONE_LINE = (
+    "tip: a whole car-turn on one line — reveal, flips, React, y/n, d CARDS: 4 3 s 2 c1 y d1 "
+    "(the line's end = nothing more this turn)"
+)
+
 
 class Session:
     """A recording session on one race: the question now, and what an answer does."""
@@ -61,6 +66,7 @@ class Session:
         self.answers: list[tuple[int, list[tuple[int, str, int]]]] = []
         self.last_blank = False  # the previous answer was a bare Enter (a second one is not taken silently)
         self.keep_gears = False  # the double-Enter guard spoke: one more Enter keeps every car's gear
+        self.walk_warnings: list[Line] = []  # SPINOUT AHEAD seen inside a one-line entry (shown with its echo)
         self.confirm_reopen = False
         cur = lease.load_cursor() if lease is not None else None
         if cur and cur.get("length") == self.proj.effective.length and isinstance(cur.get("closed"), list):
@@ -204,6 +210,7 @@ class Session:
         if keep_all:  # the Enter the guard asked for: every car waiting keeps its gear, in the question's order
             s = " ".join(str(self.view.cars[n].gear) for n in waiting_for(self.view).cars)
         before = self._closed_list()
+        self.walk_warnings = []
         try:
             if q.kind in ("react", "discard") and s.lower() in ("", "-", "none", "done"):
                 return self._close_optional(q)
@@ -214,8 +221,18 @@ class Session:
             if typed:
                 ev["raw"] = raw
         echo = self._echo(q, [ev for ev, typed in events if typed], closes)
+        echo += self._warnings()
         self.answers.append((self.proj.effective.length + 1 if events else 0, before))
         return echo + self._commit([ev for ev, _ in events], closes)
+
+    def _warnings(self) -> list[Line]:
+        """The warnings a one-line entry walked past (a spinout ahead, # 10.1), once each."""
+        out = []
+        for line in self.walk_warnings:
+            if line.text not in (x.text for x in out):
+                out.append(line)
+        self.walk_warnings = []
+        return out
 
     def _echo(self, q: Question, typed: list[Event], closes: list[tuple[int, str, int]]) -> list[Line]:
         """What was understood, in words, so a slip is seen at once (``Ann gear 2, Cy gear 3``)."""
@@ -227,7 +244,11 @@ class Session:
         ]
         if not words and q.kind == "gear":
             words = [f"{q.car} keeps gear {q.default}"]
-        words += ["done reacting" if x == 5 else "no discard" for _, _, x in closes]
+        steps = sorted({x for _, _, x in closes})
+        if steps == [5, 8]:
+            words.append("nothing more this turn")
+        else:
+            words += ["done reacting" if x == 5 else "no discard" for x in steps]
         sep = ", " if q.kind == "gear" else "; "
         return [Line("  ✓ " + sep.join(words), "dim")]
 
@@ -244,12 +265,16 @@ class Session:
         return f"{car.name}: Legend card {ev['card']} ({car.colour} {printed})"
 
     def _close_optional(self, q: Question) -> list[Line]:
-        sub = 5 if q.kind == "react" else 8
         turn = self.view.turn
         assert turn is not None
-        self._set_closed([*self._closed_list(), (turn.round, turn.car, sub)])
+        if q.kind == "react":  # Enter = nothing more this turn: React, and the discard unless a slipstream comes
+            closes = nothing_more(self.view, turn.car) or [(turn.round, turn.car, 5)]
+        else:
+            closes = [(turn.round, turn.car, 8)]
+        self._set_closed([*self._closed_list(), *closes])
         # Enter closes a step: no entry of its own for undo (it goes with the answer before it, as the host sees it)
-        lines = [Line(f"  ✓ {q.car} {'done reacting' if sub == 5 else 'discards nothing'}", "dim")]
+        words = "done reacting" if len(closes) == 1 and q.kind == "react" else "nothing more this turn"
+        lines = [Line(f"  ✓ {q.car} {'discards nothing' if q.kind == 'discard' else words}", "dim")]
         return lines + self._rederive()
 
     def _closed_list(self) -> list[tuple[int, str, int]]:
@@ -385,6 +410,11 @@ class Session:
         closes: list[tuple[int, str, int]] = []
         cur = q
         i = 0
+        # a line that answers React (a use, y/n, d CARDS, ...) says all the car does this turn: at its end the
+        # optional steps still open are closed (one React prompt, Enter = nothing more once a turn; issue 29).
+        # A boost whose flips are asked at their own question leaves React open: the flips were not known.
+        touched = False
+        boosted = False  # the line's last React use is a boost: its flips decide what comes next, React stays open
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
             if last_dash and (cur.kind not in WALKS or cur.car != q.car or cur.kind == "gear"):
@@ -397,7 +427,12 @@ class Session:
                 rest = " ".join(tokens[i:])
                 nxt = cur.prompt.strip() or cur.kind
                 raise MalformedInput(f"{rest!r}: too much for this answer (the next question is {nxt!r})")
+            touched = touched or cur.kind == "react"
             used, evs, close = self._part(cur, tokens, i, work, more=more)
+            if cur.kind == "react" and evs:
+                boosted = any(e["type"] == "boost" for e in evs)
+            elif cur.kind in ("slipstream", "discard"):
+                boosted = False
             for ev in evs:
                 self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
                 events.append((ev, True))
@@ -418,6 +453,10 @@ class Session:
                 closes = []
                 d = advance(work, closed, inplace=True)
                 work, cur = d.view, d.question
+            self.walk_warnings += [line for key, line in d.notes if line.style == "warn"]
+        same = work.turn is not None and work.turn.car == q.car
+        if touched and not boosted and not more and q.kind != "gear" and same:
+            closes += nothing_more(work, q.car or "")
         return events, closes, cur
 
     def completions(self, before: str) -> tuple[str, ...]:
@@ -819,6 +858,8 @@ class Session:
         if v.phase == "race" and ("round", v.round) not in self.said:
             self.said.add(("round", v.round))
             lines += self._round_header(v)
+            if v.round == 2:  # after the first round: the one-line form, once (help says it again)
+                lines.append(Line(ONE_LINE, "info"))
         t = v.turn
         if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
             self.said.add(("move", t.round, t.car))
@@ -988,9 +1029,36 @@ class Session:
         lines += [
             Line("cards: 1 2 3 4, 0 5 (upgrades), h Heat, s Stress — '4 3 s' or '43s'", ""),
             Line("react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown", ""),
+            Line(ONE_LINE, ""),
+            Line(
+                "React takes every use at once; Enter there = nothing more this turn (React, and the discard "
+                "unless a slipstream question comes); d CARDS may start a line",
+                "",
+            ),
             Line("commands: undo (take back the last answer), note TEXT, board, help, quit", ""),
         ]
         return lines
+
+
+def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
+    """The optional steps "nothing more this turn" closes for ``name`` at ``state``: React (5), then the discard
+    (8) unless a slipstream question comes between (# 8.1: it is a decision, asked); [] when there is none to
+    close (a boost's flips are due, or the turn is past its optional steps). The Garage's React (Heat costs,
+    Scrap, Refresh, # 18.10–18.25) keeps its own questions: nothing is closed there."""
+    turn = state.turn
+    if turn is None or turn.car != name or state.garage is not None:
+        return []
+    w = waiting_for(state)
+    if w.flipping is not None or not w.may_go_on or name not in w.cars:
+        return []
+    key = (turn.round, name)
+    if w.step == Step.REACT:
+        if slipstream_block(state, state.cars[name], turn) is None:
+            return [(*key, 5)]
+        return [(*key, 5), (*key, 8)]
+    if w.step == Step.DISCARD:
+        return [(*key, 8)]
+    return []
 
 
 def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
