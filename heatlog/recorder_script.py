@@ -237,8 +237,8 @@ def answer(
                 tokens.append(nm(ev["card"]))
             following = expected[j + 1] if j + 1 < len(expected) else {}
             flip_next = following.get("type") == "card_flipped" and following.get("car") == car and typed_chance
-            if not garage and et in ("boost", "card_flipped") and not flip_next:
-                boosted = True  # React is asked again once the boost's flips are known
+            if not garage and et == "boost" and not typed_chance:
+                boosted = True  # its flips are not typed here: React is asked again once they are known
                 break
             if multi:
                 continue

@@ -427,7 +427,7 @@ class Session:
                 rest = " ".join(tokens[i:])
                 nxt = cur.prompt.strip() or cur.kind
                 raise MalformedInput(f"{rest!r}: too much for this answer (the next question is {nxt!r})")
-            touched = touched or cur.kind == "react"
+            touched = touched or cur.kind == "react" or (i > 0 and cur.kind in ("slipstream", "discard"))
             used, evs, close = self._part(cur, tokens, i, work, more=more)
             if cur.kind == "react" and evs:
                 boosted = any(e["type"] == "boost" for e in evs)
