@@ -916,8 +916,16 @@ class Session:
         return lines
 
     def _results(self, s: RaceState) -> list[Line]:
+        from datetime import datetime
+
+        from ..views.bgstats import bgstats_link
+
         hof = ", ".join(f"{i}. {n} (round {s.finish_rounds.get(n)})" for i, n in enumerate(s.hall_of_fame, 1))
-        return [Line(f"race over — Hall of Fame: {hof} (# 16.8)", "head")]
+        lines = [Line(f"race over — Hall of Fame: {hof} (# 16.8)", "head")]
+        link = bgstats_link(s, played_at=datetime.now().strftime("%Y-%m-%d %H:%M:%S"))
+        if link:  # the play in the group's log book, not typed twice (issue 29, Build 6)
+            lines.append(Line(f"BG Stats (open on the phone to log the play): {link}", "dim"))
+        return lines
 
     # ---- corrections and commands
 
