@@ -227,7 +227,7 @@ class Session:
 
     def _warnings(self) -> list[Line]:
         """The warnings a one-line entry walked past (a spinout ahead, # 10.1), once each."""
-        out = []
+        out: list[Line] = []
         for line in self.walk_warnings:
             if line.text not in (x.text for x in out):
                 out.append(line)
