@@ -204,7 +204,14 @@ def answer(
     if kind == "react":
         tokens: list[str] = []
         skip = False
-        for j in range(i, len(expected)):
+        garage = "garage" in expected[0]
+        boosted = False
+        if not garage:  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
+            multi = True
+        j = i
+        for j in range(i, len(expected) + 1):
+            if j == len(expected):
+                break
             ev = expected[j]
             et = ev.get("type")
             if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
@@ -228,12 +235,21 @@ def answer(
                 skip = ev["bonus"] == "cooldown"
             elif typed_chance:
                 tokens.append(nm(ev["card"]))
+            following = expected[j + 1] if j + 1 < len(expected) else {}
+            flip_next = following.get("type") == "card_flipped" and following.get("car") == car and typed_chance
+            if not garage and et == "boost" and not typed_chance:
+                boosted = True  # its flips are not typed here: React is asked again once they are known
+                break
             if multi:
                 continue
             # one choice per answer; a boost takes its flips along (they follow it in the same answer)
-            following = expected[j + 1] if j + 1 < len(expected) else {}
-            if not (following.get("type") == "card_flipped" and following.get("car") == car and typed_chance):
+            if not flip_next:
                 break
+        if not garage and not boosted:
+            # the line's end is "nothing more this turn": a discard goes on it unless a slipstream question comes
+            nxt_ev = next((ev for ev in expected[j:] if ev.get("car") == car), {})
+            if nxt_ev.get("type") == "cards_discarded":
+                tokens.append("d" + "".join(nm(c) for c in nxt_ev["cards"]))
         return " ".join(tokens)
     if kind == "slipstream":
         if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream

@@ -578,6 +578,11 @@ def new_season(
     if not 2 <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
         raise MalformedInput(f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}")
     for d in drivers:
+        if str(d.get("name", "")).strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
+            raise MalformedInput(
+                f"legend:{d.get('colour', '')}: a Legend (# 19.1) is not one of a season's drivers, who score and "
+                "draft; name the driver (e.g. Ann:black)"
+            )
         problem = name_problem(d.get("name"), car=True)  # the one rule for names: a season's are its races'
         if problem:
             raise MalformedInput(f"driver name {d.get('name')!r} {problem}")

@@ -241,6 +241,8 @@ def enter_then_sigkill(h: Host) -> None:
     h.kill()
     h.start()
     assert h.next_prompt() and h.prompt == after
+    if h.kind == "slipstream":  # (Enter at React closes only React when a slipstream comes, issue 29)
+        h.slip_car = h.car
     h.send(h.right_answer())
 
 
@@ -334,7 +336,7 @@ def test_a_three_car_race_in_table_mode(tmp_path: Path) -> None:
     new_race(h, "table", expected[1]["order"], "Red:red Blue:blue Green:green")
     h.expect("── round 1 ── order: ")
     faults = {
-        ("gear", 1): wrong("x", "'x' is not a gear: type 1, 2, 3 or 4"),
+        ("gear", 1): wrong("x", "'x' is not a gear for Blue: type 1, 2, 3 or 4"),
         ("gear", 2): wrong_gear_then_undo,
         ("reveal", 2): wrong("5 5 5 5 5", "in gear"),
         ("reveal", 3): wrong("5 5", 'only 1 "5" is unseen (deck and hand), not 2'),
@@ -344,7 +346,7 @@ def test_a_three_car_race_in_table_mode(tmp_path: Path) -> None:
         ("reveal", 5): sigkill_and_resume,
         ("gear", 9): second_recorder,
         ("gear", 10): sigkill_right_after_answering,
-        ("discard", 6): ctrl_d_and_resume,
+        ("discard", 4): ctrl_d_and_resume,  # (discard questions come only after a slipstream now, issue 29)
         ("flip", 2): wrong("q", "'q' is not a card"),
     }
     hooks = [

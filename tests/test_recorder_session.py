@@ -205,12 +205,12 @@ def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tm
     assert any("gear 2 allows 1 more cooldown this turn, not 3 (# 7.2)" in e for e in errors(lines))
     lines = s.answer("zz")
     assert any("react with cN" in e for e in errors(lines))
-    s.answer("")  # done reacting: corners are shown before the discard question (# 9.3)
-    assert s.question.kind == "discard"
-    lines = s.answer("h")
+    # the discard is typed at React (Enter there is "nothing more this turn", issue 29)
+    lines = s.answer("dh")
     assert any("Heat cannot be discarded from the hand (# 11.1)" in e for e in errors(lines))
-    lines = s.answer("s")
+    lines = s.answer("d s")
     assert any("Stress cannot be discarded from the hand (# 11.1)" in e for e in errors(lines))
+    assert s.question.kind == "react" and log.store.length(rid) == length + 4  # the gears and the reveal only
 
 
 def test_the_flow_shows_moves_corner_costs_and_why_no_slipstream(tmp_path: Path) -> None:
@@ -221,14 +221,15 @@ def test_the_flow_shows_moves_corner_costs_and_why_no_slipstream(tmp_path: Path)
     assert "Red plays 4 3: speed 7, moves 7 to space 7 (Engine 6)" in shown
     # before React: the corner ahead, its cost and whether the Engine pays (# 9.3)
     assert "Red as it stands: corner 1 (limit 4) at speed 7 costs 3 Heat (Engine 6)" in shown
+    # no slipstream for Red: Enter at React is "nothing more this turn", so no discard question either (issue 29)
+    assert s.question.prompt == "Red react (c1 b; Enter = nothing more): "
     shown = [x.text for x in s.answer("")]
+    assert "  ✓ Red nothing more this turn" in shown
     assert any(
         x.startswith("Red: no slipstream — no car beside it or in the space directly ahead (# 8.1)") for x in shown
     )
     assert "Red: corner 1 (limit 4) at speed 7: pays 3 Heat" in shown
-    assert s.question.prompt == "Red discards (Enter = none): "
-    shown = [x.text for x in s.answer("")]  # the draw is forced (up to 7, # 12.2): recorded, not asked
-    assert "  Red draws 2 (determined by the rules)" in shown
+    assert "  Red draws 2 (determined by the rules)" in shown  # the draw is forced (up to 7, # 12.2)
     assert "→ Red shifts to 2nd, plays 4 3: speed 7; moves 7; crosses corner 1 (limit 4): pays 3 Heat; draws 2" in shown
     assert s.question.prompt == "Blue reveals 2: "
 
@@ -271,14 +272,12 @@ def test_adrenaline_cooldown_moves_a_heat_card_or_is_refused(tmp_path: Path) -> 
     s.answer("1")
     assert s.question.kind == "react" and "ac" in s.question.prompt
     before = s.view.cars["Green"].engine
-    lines = s.answer("ac")
+    lines = s.answer("ac")  # and nothing more this turn (one React prompt, issue 29)
     assert not errors(lines), lines
-    assert [e.event["type"] for e in s.proj.effective.entries][-2:] == ["adrenaline", "cooldown"]
-    assert s.view.cars["Green"].engine == before + 1
-    shown: list[str] = []
-    while s.question.car == "Green":
-        shown += [x.text for x in s.answer("-")]
-    narrated = " ".join(shown)
+    kinds = [e.event["type"] for e in s.proj.effective.entries]
+    assert kinds[kinds.index("adrenaline") + 1] == "cooldown"
+    assert s.proj.state.cars["Green"].engine == before + 1
+    narrated = " ".join(x.text for x in lines)
     assert "adrenaline: one more Heat may be cooled; cools 1 Heat" in narrated  # never a move that did not happen
 
 
@@ -322,15 +321,16 @@ def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
     kinds = [e.event["type"] for e in s.proj.effective.entries][-3:]
     assert kinds == ["boost", "card_flipped", "card_flipped"]
     assert s.view.turn is not None and s.view.turn.speed == 5
-    assert s.question.prompt == "Red react (c1; Enter = done): "  # only what is still legal
+    # only what is still legal; a boost's flips leave React open (they decide what comes next)
+    assert s.question.prompt == "Red react (c1; Enter = nothing more): "
     lines = s.answer("b 2")
     assert any("already boosted this turn (# 7.5)" in e for e in errors(lines))
     n = len(s.proj.effective.entries)
     lines = s.answer("c1 b")  # after c1 React has nothing left: b would have to be the discard
     assert any("'b': write the discard as d and the cards" in e for e in errors(lines))
     assert len(s.proj.effective.entries) == n  # all or nothing: c1 was not written either
-    s.answer("c1")  # nothing left to react with: on to the discard
-    assert s.question.kind == "discard"
+    s.answer("c1")  # one React prompt: the answer is all Red does this turn (issue 29)
+    assert s.question.prompt == "Blue reveals 1: "
 
 
 # ------------------------------------------------------------------------------------------------ undo
@@ -341,17 +341,17 @@ def test_undo_walks_back_and_keeps_the_originals(tmp_path: Path) -> None:
     s.answer("2 2 2")
     s.answer("4 3")
     assert s.question.kind == "react"
-    s.answer("")  # done reacting: no entry of its own; the corners are shown, then the discard question
-    assert s.question.kind == "discard"
-    lines = s.undo()  # what the host typed last was the reveal: it goes, and React with it
-    assert lines[0].text.startswith("undone: Red reveals 4 3; event ")
+    s.answer("")  # nothing more this turn: no entry of its own; the corners are shown, the draw is forced
+    assert s.question.prompt == "Blue reveals 2: "
+    lines = s.undo()  # what the host typed last was the reveal: it goes, React closed with it, and the draw
+    assert lines[0].text.startswith("undone: Red reveals 4 3 (and 1 entry the rules derived from it); events ")
     assert s.question.prompt == "Red reveals 2: "
     assert s.view.cars["Red"].progress == s.view.track.grid_progress(1)[0]  # the state without it
     lines = s.answer("undo")  # the three gears were one answer: one undo
     assert lines[0].text.startswith("undone: Red gear 2; Blue gear 2; Green gear 2; events ")
     assert s.question.kind == "gear" and s.question.car == "Red"
     stored = [x.event["type"] for x in log.stored(rid)]
-    assert stored.count("retracted") == 4 and stored.count("gear_chosen") == 3  # originals stay
+    assert stored.count("retracted") == 5 and stored.count("gear_chosen") == 3  # originals stay
     # the set-up was not typed here (shuffles and the starting draws are forced in table mode)
     assert "nothing to undo" in errors(s.answer("undo"))[0]
 
@@ -379,7 +379,7 @@ def test_undo_of_a_determined_draw_takes_back_the_answer_it_followed(tmp_path: P
         q = s.question
         i = len(strip(effective(s)))
         text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=False)
-        if q.kind == "discard" and text == "":
+        if text == "" and (q.kind == "discard" or "nothing more" in q.prompt):
             break
         s.answer(text)
     typed = max(e.seq for e in s.proj.effective.entries if e.event.get("raw") is not None)
@@ -497,14 +497,15 @@ def test_another_writer_meanwhile_is_a_conflict_then_a_reload(tmp_path: Path) ->
 def test_note_board_help_quit(tmp_path: Path) -> None:
     s, log, rid = table_race_at_reveal(tmp_path)
     s.answer("2 2 2")
-    s.answer("4 3")
+    s.answer("4 3 -")
+    s.answer("4 3")  # Blue, beside Red on space 7: Enter closes React, the slipstream question comes
     s.answer("")  # React closed; a note must not reopen it
-    assert s.question.kind == "discard"
+    assert s.question.kind == "slipstream"
     lines = s.answer("note Blue's player knocked the deck over")
     assert lines[0].text == "note recorded at round 1"
     note = s.proj.effective.entries[-1].event
-    assert note["text"] == "Blue's player knocked the deck over" and note["round"] == 1 and note["car"] == "Red"
-    assert s.question.kind == "discard"
+    assert note["text"] == "Blue's player knocked the deck over" and note["round"] == 1 and note["car"] == "Blue"
+    assert s.question.kind == "slipstream"
     assert errors(s.answer("note"))
     assert errors(s.answer("note   ")) and s.proj.effective.entries[-1].event is note  # blank: refused as empty
     before = len(s.proj.effective.entries)
@@ -655,11 +656,11 @@ def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_p
     s = Session(log, rid)
     while s.question.kind in ("setup_shuffle", "setup_draw"):
         s.answer("1 2 3 4 1 2 3" if s.question.kind == "setup_draw" else "")
-    for answer in ("1 1", "1", "1", "-", "", "1"):  # gears, plays; Red: no react, no discard, draws a 1
+    for answer in ("1 1", "1", "1", "-", "1"):  # gears, plays; Red: nothing more (no discard), draws a 1
         s.answer(answer)
     assert s.question.kind == "react" and s.question.car == "Blue"  # beside Red on space 1
     assert "slipstream +1" in s.question.hint
     length = s.proj.effective.length
     assert "not 4 (# 20.12)" in s.answer("- y4")[0].text and s.proj.effective.length == length
-    assert s.answer("- y3")[0].text == "  ✓ Blue slipstreams 3 spaces"
+    assert s.answer("- y3")[0].text == "  ✓ Blue slipstreams 3 spaces; no discard"  # the line's end: no more
     assert s.view.cars["Blue"].progress == 4

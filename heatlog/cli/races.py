@@ -299,6 +299,10 @@ def show(
             return
         # piped: written as rich would write it, without importing rich's console (views/plain.py)
         write(lambda console: render_state(console, proj.state, race=rid), out_console)
+        if proj.state.phase == "over" and round is None:  # the play for BG Stats (issue 29, Build 6)
+            from ..views.bgstats import bgstats_link
+
+            typer.echo(f"BG Stats (open on the phone to log the play): {bgstats_link(proj.state)}")
 
 
 @app.command()

@@ -106,10 +106,17 @@ def new(
         garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
     elif expansion or draft_order != "lowest_first" or not swap:
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
+    drivers = [parse_car(c) for c in (car or [])]
+    for spec, d in zip(car or [], drivers, strict=True):
+        if d["name"].casefold() == "legend":  # named by the option typed (issue 29), not by the season's field
+            raise MalformedInput(
+                f"--car {spec}: a Legend (# 19.1) is not one of a season's drivers, who score and draft; "
+                "name the driver (e.g. --car Ann:black)"
+            )
     with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(
             log,
-            drivers=[parse_car(c) for c in (car or [])],
+            drivers=drivers,
             published=published,
             races=races,
             name=name,

@@ -19,6 +19,7 @@ from ..engine.decide import (
 )
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
+from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
 from ..views.narrate import corner_number
@@ -192,6 +193,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
+            if not heat_may_be_in_hand(car):  # ac would be refused: never offered (# 7.3)
+                opts = [o for o in opts if not (o["type"] == "adrenaline" and o["bonus"] == "cooldown")]
             refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
             if opts or refresh:
                 tokens = _react_tokens(opts, state) + (["f"] if refresh else [])
@@ -202,15 +205,20 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     if state.garage is not None
                     else ""
                 )
+                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next);
+                # the Garage's React keeps its own steps (docs/recording.md)
+                slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
                 return Question(
                     "react",
                     name,
-                    f"{name} react ({' '.join(tokens)}; Enter = done): ",
+                    f"{name} react ({' '.join(tokens)}; Enter = {'done' if slip_next else 'nothing more'}): ",
                     "",
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
-                    "several at once in order, e.g. c1 b 3" + garage_help + refresh,
+                    "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
+                    + garage_help
+                    + refresh,
                     tuple(_react_answers(opts, state)) + (("f",) if refresh else ()),
                 )
         if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):
@@ -449,6 +457,12 @@ def _discard_hint(state: RaceState, car: Car) -> str:
     if limit is not None:
         words += f"; at most {limit} (event card, MODULES.md 21.8)"
     return words
+
+
+def heat_may_be_in_hand(car: Car) -> bool:
+    """Whether a Heat card can be in ``car``'s hand (the one deduction, # 1.7): ``ac`` moves one to the Engine
+    (# 6.2, 7.4), so it is offered and accepted only then (# 7.3)."""
+    return Knowledge.of(car).hand_max(HEAT) >= 1
 
 
 def _can_discard(state: RaceState, car: Car) -> bool:

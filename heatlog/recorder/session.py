@@ -8,10 +8,11 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
-from ..engine.cards import BASE_CATALOGUE, HEAT
+from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
+from ..engine.rules import slipstream_block
 from ..engine.state import Turn
 from ..racelog import Projection, RaceLog
 from ..validation import validate_event
@@ -30,7 +31,13 @@ from .questions import (
     completing,
     corner_line,
     hand_text,
+    heat_may_be_in_hand,
     make_event,
+)
+
+ONE_LINE = (
+    "tip: a whole car-turn on one line — reveal, flips, React, y/n, d CARDS: 4 3 s 2 c1 y d1 "
+    "(the line's end = nothing more this turn)"
 )
 
 
@@ -58,6 +65,8 @@ class Session:
         # in the cursor, so an undo after a restart takes back exactly what it would have before.
         self.answers: list[tuple[int, list[tuple[int, str, int]]]] = []
         self.last_blank = False  # the previous answer was a bare Enter (a second one is not taken silently)
+        self.keep_gears = False  # the double-Enter guard spoke: one more Enter keeps every car's gear
+        self.walk_warnings: list[Line] = []  # SPINOUT AHEAD seen inside a one-line entry (shown with its echo)
         self.confirm_reopen = False
         cur = lease.load_cursor() if lease is not None else None
         if cur and cur.get("length") == self.proj.effective.length and isinstance(cur.get("closed"), list):
@@ -135,11 +144,36 @@ class Session:
         if s.phase == "race":
             lines += self._round_header(s)
             t = s.turn
+            entered = self._entered_this_turn() if not self.fresh else []
+            if entered:  # resumed mid-turn: what the table already told (the reveal, the first flip, ...)
+                when = "round" if self.question.kind == "gear" else "turn"
+                lines.append(Line(f"entered this {when}: " + "; ".join(entered), "info"))
             if t is not None and t.revealed and not t.cluttered:
                 lines.append(Line("so far: " + narrate_turn(s, t), "info"))
         elif s.phase == "over":
             lines += self._results(s)
         return lines + self.boot
+
+    def _entered_this_turn(self) -> list[str]:
+        """The entries of the turn (or, at step 1, of the round's gears) the open question belongs to, in words:
+        the log's last entries for the question's car, back to the first of another car or another round."""
+        v = self.view
+        car = self.question.car
+        if v.phase != "race" or car is None:
+            return []
+        gears = self.question.kind == "gear"
+        out: list[str] = []
+        for e in reversed(self.proj.effective.entries):
+            ev = e.event
+            if ev.get("type") in ("note", "retracted"):
+                continue
+            if gears:
+                if ev.get("type") != "gear_chosen":
+                    break
+            elif ev.get("car") != car or ev.get("type") == "gear_chosen":
+                break
+            out.append(describe(ev, self._cards()))
+        return out[::-1]
 
     # ---- answering
 
@@ -166,12 +200,17 @@ class Session:
         q = self.question
         if q.kind == "over":
             return [Line("the race is over: nothing more to record", "info")]
-        if not s and blank and q.kind == "gear":
+        keep_all, self.keep_gears = self.keep_gears and not s and q.kind == "gear", False
+        if not s and blank and q.kind == "gear" and not keep_all:
             # A second Enter in a row: never let it answer the new round's gears silently.
             self.last_blank = False
+            self.keep_gears = True  # the next Enter keeps every car's gear, as this line says
             keep = ", ".join(f"{n} {self.view.cars[n].gear}" for n in self.view.pending)
             return [Line(f"Enter twice: type the gears ({keep} now), or press Enter once more to keep them", "info")]
+        if keep_all:  # the Enter the guard asked for: every car waiting keeps its gear, in the question's order
+            s = " ".join(str(self.view.cars[n].gear) for n in waiting_for(self.view).cars)
         before = self._closed_list()
+        self.walk_warnings = []
         try:
             if q.kind in ("react", "discard") and s.lower() in ("", "-", "none", "done"):
                 return self._close_optional(q)
@@ -182,8 +221,18 @@ class Session:
             if typed:
                 ev["raw"] = raw
         echo = self._echo(q, [ev for ev, typed in events if typed], closes)
+        echo += self._warnings()
         self.answers.append((self.proj.effective.length + 1 if events else 0, before))
         return echo + self._commit([ev for ev, _ in events], closes)
+
+    def _warnings(self) -> list[Line]:
+        """The warnings a one-line entry walked past (a spinout ahead, # 10.1), once each."""
+        out: list[Line] = []
+        for line in self.walk_warnings:
+            if line.text not in (x.text for x in out):
+                out.append(line)
+        self.walk_warnings = []
+        return out
 
     def _echo(self, q: Question, typed: list[Event], closes: list[tuple[int, str, int]]) -> list[Line]:
         """What was understood, in words, so a slip is seen at once (``Ann gear 2, Cy gear 3``)."""
@@ -195,7 +244,11 @@ class Session:
         ]
         if not words and q.kind == "gear":
             words = [f"{q.car} keeps gear {q.default}"]
-        words += ["done reacting" if x == 5 else "no discard" for _, _, x in closes]
+        steps = sorted({x for _, _, x in closes})
+        if steps == [5, 8]:
+            words.append("nothing more this turn")
+        else:
+            words += ["done reacting" if x == 5 else "no discard" for x in steps]
         sep = ", " if q.kind == "gear" else "; "
         return [Line("  ✓ " + sep.join(words), "dim")]
 
@@ -212,12 +265,16 @@ class Session:
         return f"{car.name}: Legend card {ev['card']} ({car.colour} {printed})"
 
     def _close_optional(self, q: Question) -> list[Line]:
-        sub = 5 if q.kind == "react" else 8
         turn = self.view.turn
         assert turn is not None
-        self._set_closed([*self._closed_list(), (turn.round, turn.car, sub)])
+        if q.kind == "react":  # Enter = nothing more this turn: React, and the discard unless a slipstream comes
+            closes = nothing_more(self.view, turn.car) or [(turn.round, turn.car, 5)]
+        else:
+            closes = [(turn.round, turn.car, 8)]
+        self._set_closed([*self._closed_list(), *closes])
         # Enter closes a step: no entry of its own for undo (it goes with the answer before it, as the host sees it)
-        lines = [Line(f"  ✓ {q.car} {'done reacting' if sub == 5 else 'discards nothing'}", "dim")]
+        words = "done reacting" if len(closes) == 1 and q.kind == "react" else "nothing more this turn"
+        lines = [Line(f"  ✓ {q.car} {'discards nothing' if q.kind == 'discard' else words}", "dim")]
         return lines + self._rederive()
 
     def _closed_list(self) -> list[tuple[int, str, int]]:
@@ -353,6 +410,11 @@ class Session:
         closes: list[tuple[int, str, int]] = []
         cur = q
         i = 0
+        # a line that answers React (a use, y/n, d CARDS, ...) says all the car does this turn: at its end the
+        # optional steps still open are closed (one React prompt, Enter = nothing more once a turn; issue 29).
+        # A boost whose flips are asked at their own question leaves React open: the flips were not known.
+        touched = False
+        boosted = False  # the line's last React use is a boost: its flips decide what comes next, React stays open
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
             if last_dash and (cur.kind not in WALKS or cur.car != q.car or cur.kind == "gear"):
@@ -365,7 +427,12 @@ class Session:
                 rest = " ".join(tokens[i:])
                 nxt = cur.prompt.strip() or cur.kind
                 raise MalformedInput(f"{rest!r}: too much for this answer (the next question is {nxt!r})")
+            touched = touched or cur.kind == "react" or (i > 0 and cur.kind in ("slipstream", "discard"))
             used, evs, close = self._part(cur, tokens, i, work, more=more)
+            if cur.kind == "react" and evs:
+                boosted = any(e["type"] == "boost" for e in evs)
+            elif cur.kind in ("slipstream", "discard"):
+                boosted = False
             for ev in evs:
                 self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
                 events.append((ev, True))
@@ -386,6 +453,10 @@ class Session:
                 closes = []
                 d = advance(work, closed, inplace=True)
                 work, cur = d.view, d.question
+            self.walk_warnings += [line for key, line in d.notes if line.style == "warn"]
+        same = work.turn is not None and work.turn.car == q.car
+        if touched and not boosted and not more and q.kind != "gear" and same:
+            closes += nothing_more(work, q.car or "")
         return events, closes, cur
 
     def completions(self, before: str) -> tuple[str, ...]:
@@ -464,8 +535,10 @@ class Session:
         t = tok.lower()
         garage = work.garage.cards if work.garage is not None else None
         if q.kind == "gear":
-            if t not in ("1", "2", "3", "4"):
-                raise MalformedInput(f"{tok!r} is not a gear: type 1, 2, 3 or 4 (Enter keeps {q.default})")
+            if t not in ("1", "2", "3", "4"):  # the car this word is for, and its gear (not the first car's)
+                raise MalformedInput(
+                    f"{tok!r} is not a gear for {name}: type 1, 2, 3 or 4 ({name} is in gear {work.cars[name].gear})"
+                )
             return 1, [make_event("gear_chosen", car=name, gear=int(t))], 0
         if q.kind == "reveal":
             turn = work.turn
@@ -535,11 +608,19 @@ class Session:
         if q.kind == "discard":
             if t in ("-", ".", "none"):
                 return 1, [], 8
+            if _is_slip_part(t) or t in ("n", "no"):
+                # a slipstream answer where none is possible (the reason was shown): n is no change, y is refused
+                if t in ("n", "no"):
+                    return 1, [], 0
+                turn = work.turn
+                why = slipstream_block(work, work.cars[name], turn) if turn is not None else None
+                raise IllegalEvent(f"{tok!r}: no slipstream for {name}: {why or 'not in position (# 8.1)'}")
             if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard
                 return 1, [self._refresh(work, name, tok)], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
-            first = i == 0
+            # "d0" / "d 1 2" is a discard anywhere, even as the first word at React (docs/recording.md)
+            first = i == 0 and not (t.startswith("d") and (t == "d" or _is_cards(t[1:])))
             if not first and not t.startswith("d"):
                 raise MalformedInput(f"{tok!r}: write the discard as d and the cards (d12), or - for none")
             cards = []
@@ -662,7 +743,7 @@ class Session:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
         bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
         car = work.cars[name]
-        if Knowledge.of(car).hand_max(HEAT) < 1:  # the hand as it is now: earlier cooldowns already left it
+        if not heat_may_be_in_hand(car):  # the hand as it is now: earlier cooldowns already left it
             raise IllegalEvent(
                 f"ac moves a Heat card from {name}'s hand to the Engine, but no Heat can be in the hand "
                 "(all are seen elsewhere)",
@@ -779,6 +860,8 @@ class Session:
         if v.phase == "race" and ("round", v.round) not in self.said:
             self.said.add(("round", v.round))
             lines += self._round_header(v)
+            if v.round == 2:  # after the first round: the one-line form, once (help says it again)
+                lines.append(Line(ONE_LINE, "info"))
         t = v.turn
         if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
             self.said.add(("move", t.round, t.car))
@@ -835,8 +918,16 @@ class Session:
         return lines
 
     def _results(self, s: RaceState) -> list[Line]:
+        from datetime import datetime
+
+        from ..views.bgstats import bgstats_link
+
         hof = ", ".join(f"{i}. {n} (round {s.finish_rounds.get(n)})" for i, n in enumerate(s.hall_of_fame, 1))
-        return [Line(f"race over — Hall of Fame: {hof} (# 16.8)", "head")]
+        lines = [Line(f"race over — Hall of Fame: {hof} (# 16.8)", "head")]
+        link = bgstats_link(s, played_at=datetime.now().strftime("%Y-%m-%d %H:%M:%S"))
+        if link:  # the play in the group's log book, not typed twice (issue 29, Build 6)
+            lines.append(Line(f"BG Stats (open on the phone to log the play): {link}", "dim"))
+        return lines
 
     # ---- corrections and commands
 
@@ -948,9 +1039,36 @@ class Session:
         lines += [
             Line("cards: 1 2 3 4, 0 5 (upgrades), h Heat, s Stress — '4 3 s' or '43s'", ""),
             Line("react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown", ""),
+            Line(ONE_LINE, ""),
+            Line(
+                "React takes every use at once; Enter there = nothing more this turn (React, and the discard "
+                "unless a slipstream question comes); d CARDS may start a line",
+                "",
+            ),
             Line("commands: undo (take back the last answer), note TEXT, board, help, quit", ""),
         ]
         return lines
+
+
+def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
+    """The optional steps "nothing more this turn" closes for ``name`` at ``state``: React (5), then the discard
+    (8) unless a slipstream question comes between (# 8.1: it is a decision, asked); [] when there is none to
+    close (a boost's flips are due, or the turn is past its optional steps). The Garage's React (Heat costs,
+    Scrap, Refresh, # 18.10–18.25) keeps its own questions: nothing is closed there."""
+    turn = state.turn
+    if turn is None or turn.car != name or state.garage is not None:
+        return []
+    w = waiting_for(state)
+    if w.flipping is not None or not w.may_go_on or name not in w.cars:
+        return []
+    key = (turn.round, name)
+    if w.step == Step.REACT:
+        if slipstream_block(state, state.cars[name], turn) is None:
+            return [(*key, 5)]
+        return [(*key, 5), (*key, 8)]
+    if w.step == Step.DISCARD:
+        return [(*key, 8)]
+    return []
 
 
 def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:

@@ -16,6 +16,13 @@ def card_name(state: RaceState, token: str) -> str:
     return f"{card['name']} {values}"
 
 
+def _scrapped(state: RaceState, token: str) -> str:
+    """A card turned over by a Scrap: a basic card as the narration writes it (``2``, ``S``), an upgrade or a
+    sponsorship card by its name (``Air intake 4``), never its code (``U21``)."""
+    g = state.garage
+    return card_name(state, token) if g is not None and token in g.cards else token
+
+
 def _names(state: RaceState, tokens: str) -> str:
     return ", ".join(card_name(state, t) for t in tokens.split()) or "nothing"
 
@@ -31,7 +38,7 @@ _WORDS = {
     "cooldown": lambda s, c, n: f"cools {n} Heat with {_names(s, c)}",
     "reduce": lambda s, c, n: f"discards {n} Stress ({_names(s, c)})",
     "refresh": lambda s, c, n: f"puts {card_name(s, c)} back on the deck",
-    "salvage": lambda s, c, n: f"salvages {c or 'nothing'}",
+    "salvage": lambda s, c, n: f"salvages {_names(s, c) if c else 'nothing'}",
     "super_cool": lambda s, c, n: f"super-cools {n} Heat",
     "draft": lambda s, c, n: f"drafts {n}",
     "direct": lambda s, c, n: f"plays {card_name(s, c)} directly, moves {n}",
@@ -48,8 +55,8 @@ def garage_words(state: RaceState, turn: Turn) -> list[str]:
         words = _WORDS.get(what)
         if words is not None:
             text = words(state, card, n)
-            if what == "scrap" and gt.scrapped:
-                text += " (" + " ".join(gt.scrapped) + ")"
+            if what == "scrap" and gt.scrapped:  # the cards turned over, by their names (issue 29: no U21)
+                text += " (" + " ".join(_scrapped(state, t) for t in gt.scrapped) + ")"
             out.append(text)
     if gt.bonuses:
         out.append("slipstream bonus +" + str(sum(state.garage.n(turn.played[i], "slipstream") for i in gt.bonuses)))

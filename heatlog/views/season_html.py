@@ -102,6 +102,21 @@ def _chart(view: SeasonView, colours: dict[str, str]) -> str:
     return "\n".join(out)
 
 
+def _ties(view: SeasonView) -> str:
+    """The tie-break note under the standings (# 21.10): drivers level on points are ordered by their place in the
+    last race run (BGA's ``setScoreAux``); empty when nobody is level."""
+    if not view.tables:
+        return ""
+    rows = view.tables[-1]
+    level = [s for s in rows if sum(1 for t in rows if t.points == s.points) > 1]
+    if not level:
+        return ""
+    names = ", ".join(f"{escape(s.name)} ({s.points})" for s in level)
+    return (
+        f'<p class="tiebreak">Level on points: {names}; the place in the last race run breaks the tie (# 21.10).</p>'
+    )
+
+
 def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
     """The season page; ``replays`` maps a race's index to the address of its replay page."""
     replays = replays or {}
@@ -129,20 +144,26 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
                 f'<td class="num"><b>{s.points}</b></td><td class="num">{s.wins}</td></tr>'
             )
     heads = "".join(f'<th class="num">R{k}</th>' for k in range(1, run + 1))
+    sponsors = view.garage is not None  # a Garage season applies the sponsorship cards and press corners (# 21.4-21.9)
     notes = "".join(
         f"<li>race {sr.index} ({escape(sr.event.name)}): "
-        f"{escape('; '.join(unapplied_effects(sr.event, view.version)))}</li>"
+        f"{escape('; '.join(unapplied_effects(sr.event, view.version, sponsors)))}</li>"
         for sr in view.races
-        if unapplied_effects(sr.event, view.version)
+        if unapplied_effects(sr.event, view.version, sponsors)
     )
+    champion = ""
+    if view.over and view.tables:
+        first = view.tables[-1][0]
+        champion = f'<p class="champion">Champion: {chip(first.name)} with {counted(first.points, "point")}</p>'
+    tied = _ties(view)
     status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{counted(len(view.drivers), 'driver')} · {counted(len(view.races), 'race')} · {status}</p></header>
+<p>{counted(len(view.drivers), 'driver')} · {counted(len(view.races), 'race')} · {status}</p>{champion}</header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>
 <table id="standings"><thead><tr><th class="num">pos</th><th>driver</th>{heads}<th class="num">points</th>
 <th class="num">wins</th></tr></thead><tbody>{"".join(standings) or EMPTY}
-</tbody></table></section>
+</tbody></table>{tied}</section>
 <section class="card"><h2>Races</h2><table id="races"><thead><tr><th class="num">#</th><th>circuit</th>
 <th>event card</th><th>winner</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>
 <section class="card notes"><h2>Not applied by heatlog yet</h2><ul>{notes or "<li>nothing</li>"}</ul>
