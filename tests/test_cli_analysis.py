@@ -431,4 +431,4 @@ def test_18_playout_and_review_of_a_garage_race_on_what_a_car_knew(tmp_path: Pat
     assert {c["car"] for c in outs[0]["cars"]} == {"Red", "Blue", "Green", "Legend-Black", "Legend-Gray"}
     r = run("review", "--car", "Red", "--round", "3", "--screen", "2", "--keep", "1", "--max-playouts", "4", db=db)
     assert r.returncode == 0, r.stderr
-    assert "Red: 5 of 5 decisions reviewed" in " ".join(r.stdout.split())
+    assert "Red: 6 of 6 decisions reviewed" in " ".join(r.stdout.split())

@@ -1,11 +1,14 @@
 """heatlog study: corpus-scale studies — many simulated races straight into Parquet (docs/study.md)."""
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from .. import jsonio
+from ..usertext import sheet_cell
 from .common import JsonOpt, app, err_console, out_console, print_table, progress_steps, user_errors
 
 study_app = typer.Typer(
@@ -78,10 +81,10 @@ def run(
     if module:
         grid["modules"] = []
         for text in module:
-            try:
-                grid["modules"].append(json.loads(text))
-            except ValueError:
-                raise MalformedInput(f"--module {text[:60]!r}: not JSON (e.g. '{{\"weather\": true}}')") from None
+            try:  # the door's strict parser: no NaN, no duplicate keys
+                grid["modules"].append(jsonio.loads(text, "--module"))
+            except MalformedInput as exc:
+                raise MalformedInput(f"{exc} (e.g. '{{\"weather\": true}}')") from None
     if laps is not None:
         grid["laps"] = laps
     if seeds is not None:
@@ -93,12 +96,7 @@ def run(
     if spec_file is not None:
         if grid:
             raise MalformedInput("give a spec file or the grid's options (--track, --seeds, …), not both")
-        from ..jsonio import read_text_file
-
-        try:
-            doc = json.loads(read_text_file(spec_file, "study spec"))
-        except ValueError as exc:
-            raise MalformedInput(f"{spec_file}: not JSON: {exc}") from None
+        doc = jsonio.loads(jsonio.read_text_file(spec_file, "study spec"), f"{spec_file}")
         spec = StudySpec.from_dict(doc, rules=rules_version())
     elif grid:
         spec = StudySpec.from_dict(grid, rules=rules_version())
@@ -181,7 +179,7 @@ def info(directory: DirArg, as_json: JsonOpt = False) -> None:
     require_pyarrow()
     data = corpus_info(directory)
     if as_json:
-        typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     spec = data["spec"]
     console = out_console()
@@ -227,14 +225,13 @@ def query(
         raise MalformedInput("choose one of --json and --csv")
     columns, rows = run_query(directory, sql)
     if as_json:
-        typer.echo(
-            json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=1, default=str, ensure_ascii=False)
-        )
+        records = [{c: _finite(v) for c, v in zip(columns, r, strict=True)} for r in rows]
+        typer.echo(json.dumps(records, indent=1, default=str, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
         writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
+        writer.writerow([sheet_cell(c) for c in columns])  # a cell is never a formula (OWASP)
+        writer.writerows([sheet_cell(v) for v in r] for r in rows)
         return
     table = Table(title_justify="left")
     for c in columns:  # names and values are data, never markup
@@ -242,3 +239,8 @@ def query(
     for r in rows:
         table.add_row(*(Text("" if v is None else str(v)) for v in r))
     print_table(out_console(), table)
+
+
+def _finite(value: Any) -> Any:
+    """A query's value for JSON: NaN and infinities (a DuckDB aggregate may give them) are null, as JSON has none."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value

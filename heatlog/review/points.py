@@ -209,8 +209,10 @@ def decision_points(
 
 
 def _before_discard(state: RaceState, car: str) -> bool:
-    turn = state.turn
-    return turn is not None and turn.car == car and turn.flipping is None and Step.REACT <= turn.sub < Step.DISCARD
+    """Whether ``car``'s turn is at React or Slipstream (steps 5-7), no flip under way: the step read through
+    ``waiting_for``, the one reader of the step outside the engine."""
+    w = waiting_for(state)
+    return car in w.cars and w.flipping is None and Step.REACT <= w.step < Step.DISCARD
 
 
 def _discard_closing_react(

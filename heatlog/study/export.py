@@ -109,7 +109,9 @@ def export_parquet(
         "races": len(out.races),
         "left_out": [err.problem.race for err in out.damaged],
     }
-    write_atomic(directory / EXPORT_FILE, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode())
+    write_atomic(
+        directory / EXPORT_FILE, (json.dumps(manifest, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
+    )
     return out
 
 

@@ -75,7 +75,7 @@ def _fail(where: str, what: str) -> MalformedInput:
 
 def _int(value: Any, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(where, f"a whole number is needed, not {json.dumps(value)[:40]}")
+        raise _fail(where, f"a whole number is needed, not {json.dumps(value, allow_nan=False)[:40]}")
     if not low <= value <= high:
         raise _fail(where, f"{value} is out of range ({low} to {high})")
     return value
@@ -94,7 +94,10 @@ def _track(value: Any, where: str) -> str:
 
     tid = builtin_track_id(value) if isinstance(value, str) else None
     if tid is None:
-        raise _fail(where, f"unknown track {json.dumps(value)[:40]} (built-in tracks: {', '.join(BUILTIN_TRACKS)})")
+        raise _fail(
+            where,
+            f"unknown track {json.dumps(value, allow_nan=False)[:40]} (built-in tracks: {', '.join(BUILTIN_TRACKS)})",
+        )
     return tid
 
 
@@ -135,7 +138,7 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     if value.get("garage") is not None:
         if not isinstance(value["garage"], dict):
             raise _fail(f"{where}.garage", 'the Garage options ({"upgrades": "all", "draft": "snake"})')
-        opts["garage"] = json.dumps(value["garage"], sort_keys=True, separators=(",", ":"))
+        opts["garage"] = json.dumps(value["garage"], sort_keys=True, separators=(",", ":"), allow_nan=False)
     name = value.get("name")
     if name is None:
         name = " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "base"
@@ -172,7 +175,9 @@ class StudySpec:
         if extra:
             raise _fail(extra[0][:40], f"unknown field (fields: {', '.join(sorted(_TOP_KEYS))})")
         if data.get("study", SPEC_VERSION) != SPEC_VERSION:
-            raise _fail("study", f"version {json.dumps(data.get('study'))[:20]} is not one this heatlog reads")
+            raise _fail(
+                "study", f"version {json.dumps(data.get('study'), allow_nan=False)[:20]} is not one this heatlog reads"
+            )
         tracks = tuple(_track(t, f"tracks[{i}]") for i, t in enumerate(_list(data.get("tracks", ["usa"]), "tracks")))
         cars = tuple(_int(c, f"cars[{i}]", 1, 6) for i, c in enumerate(_list(data.get("cars", [4]), "cars")))
         bots = tuple(_bots(b, f"bots[{i}]") for i, b in enumerate(_list(data.get("bots", ["heuristic"]), "bots")))
@@ -235,20 +240,16 @@ class StudySpec:
         return out
 
     def text(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
     @classmethod
     def read(cls, directory: Path) -> StudySpec:
-        from ..jsonio import read_text_file
+        from ..jsonio import loads, read_text_file
 
         path = directory / SPEC_FILE
         if not path.is_file():
             raise MalformedInput(f"{directory}: not a corpus (no {SPEC_FILE}); `heatlog study run` makes one")
-        text = read_text_file(path, "study spec")
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise MalformedInput(f"{path}: not JSON: {exc}") from None
+        data = loads(read_text_file(path, "study spec"), f"{path}")  # the door's strict parser: no NaN
         return cls.from_dict(data)
 
     # ---- the races

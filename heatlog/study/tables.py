@@ -269,7 +269,7 @@ def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, .
     detail = None
     if len(ev) > main:
         rest = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
-        detail = json.dumps(rest, separators=(",", ":"), ensure_ascii=False)
+        detail = json.dumps(rest, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     return (
         race,
         index,

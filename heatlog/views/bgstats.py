@@ -44,4 +44,4 @@ def bgstats_link(state: RaceState, *, played_at: str | None = None) -> str | Non
     play = bgstats_play(state, played_at=played_at)
     if play is None:
         return None
-    return URL + quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False), safe="")
+    return URL + quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False, allow_nan=False), safe="")

@@ -415,7 +415,7 @@ def test_18_21_the_recorder_offers_the_refresh_at_react_when_closing_react_ends_
         race, s = _at_a_react(log, at=10)  # the corner after 13 is ahead: a spinout with an empty Engine
         q = s.question
         assert (q.kind, q.car) == ("react", "A")
-        assert q.prompt == "A react (a ac f; Enter = done): "
+        assert q.prompt == "A react (a f; Enter = done): "  # no ac: no Heat can be in the open hand (# 7.3)
         assert "f = refresh Suspension 4: closing React now ends the turn (# 10.5, 12.2)" in (q.hint or "")
         assert "f" in q.options
         s.answer("f")
@@ -428,7 +428,7 @@ def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers
     with RaceLog(tmp_path / "race.db") as log:
         _, s = _at_a_react(log, at=2)  # far from the corners: no spinout, the turn reaches step 8
         q = s.question
-        assert (q.kind, q.car) == ("react", "A") and q.prompt == "A react (a ac; Enter = done): "
+        assert (q.kind, q.car) == ("react", "A") and q.prompt == "A react (a; Enter = done): "
         assert "f" not in q.options and "refresh" not in q.hint
         s.answer("")
         while s.question.kind == "slipstream":
