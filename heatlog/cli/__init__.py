@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "MODULES", "app", "load", "main"]
 
 #: The modules that define commands, in the order of ``heatlog --help``.
-MODULES = ("races", "entries", "files", "anchor", "record", "simulate", "analysis", "season", "stats", "review", "demo")
+MODULES = (
+    *("races", "entries", "files", "anchor", "record", "simulate", "analysis", "season", "stats", "review"),
+    *("serve", "demo"),
+)
 
 #: Which module defines each top-level command (tests/test_cli.py checks it against the full app). A command
 #: missing here still works: its name is unknown, so every module is loaded.
@@ -47,6 +50,7 @@ COMMANDS = {
     "stats": "stats",
     "turns": "stats",
     "review": "review",
+    "serve": "serve",
     "demo": "demo",
 }
 

@@ -1,0 +1,43 @@
+"""The server's address on the local network, and the links and codes printed in the terminal."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .app import Server
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), else 127.0.0.1."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("10.255.255.255", 1))
+        address = str(s.getsockname()[0])
+        if not address.startswith("0."):
+            return address
+    return "127.0.0.1"
+
+
+def print_codes(server: Server) -> None:
+    """The host link, the spectators' link and each seat's join link with its QR code, in the terminal."""
+    import segno
+
+    out = sys.stdout
+    print(f"host screen (keep it private): {server.host_url()}", file=out)
+    print(f"spectators: {server.base_url}/watch", file=out)
+    table = server.table
+    if table is None:
+        print("no race served yet: open the host screen to set one up or resume one", file=out, flush=True)
+        return
+    print(f"race {table.race}: one join code per car (scan it with the car's phone)", file=out)
+    if table.notice:
+        print(table.notice, file=out)
+    for car, url in server.join_urls().items():
+        print(f"\n{car}: {url}", file=out)
+        qr = segno.make(url, error="m")
+        with contextlib.suppress(Exception):
+            qr.terminal(out=out, compact=True)
+    out.flush()

@@ -1,0 +1,110 @@
+"""Scripted phones for the table server's tests and benchmark: a simulated race entered through HTTP.
+
+Each phone reads only what its own seat is shown (``/api/view``) and answers from the race it follows (the
+events the simulator logged), as a player would from the physical cards: its gear and cards in one plan at steps
+1-2, then the answers the recorder takes (``heatlog.recorder_script``), chance included.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from recorder_races import strip
+
+from heatlog import recorder_script as rs
+from heatlog.racelog import RaceLog
+
+Event = dict[str, Any]
+
+
+def token(card: str) -> str:
+    return card.lower() if card in ("H", "S") else card
+
+
+def plan_for(expected: list[Event], i: int, car: str) -> str:
+    """The cards ``car`` reveals (table) or plays (open) after its next gear choice, in the notation."""
+    k = next(j for j in range(i, len(expected)) if expected[j]["type"] == "gear_chosen" and expected[j]["car"] == car)
+    ev = next(
+        e for e in expected[k:] if e["type"] in ("cards_revealed", "cards_played") and e.get("car") == car
+    )
+    return " ".join(token(c) for c in ev["cards"])
+
+
+class Phones:
+    """The host and one client per seat, each with its cookies, posting as the page's script does."""
+
+    def __init__(self, host: Any, seats: dict[str, Any], log: RaceLog, race: int, expected: list[Event]) -> None:
+        self.host, self.seats, self.log, self.race, self.expected = host, seats, log, race, expected
+        self.taps: dict[tuple[int, str], int] = {}
+        self.host_answers = 0
+        self.n = 0
+        self.round = 0
+        self.on_post: Callable[[str, dict[str, Any]], None] | None = None
+        self.said: list[tuple[int, str, str]] = []
+        self.end_turn = False  # tap "end my turn" where the player does nothing more (the page's button)
+
+    def ending(self, name: str, i: int, text: str) -> str:
+        """``- -`` (React done, nothing more) or ``n -`` when the race then only declines the slipstream and
+        discards nothing: one tap, as the page's "end my turn" button."""
+        rest = [e for e in strip(self.expected[i:]) if e.get("car") == name][:2]
+        declined = [e for e in rest if e["type"] == "slipstream" and not e["taken"]]
+        later = [e for e in rest if e["type"] not in ("slipstream",)]
+        if later and later[0]["type"] in ("cards_drawn", "deck_shuffled") and (text == "" or declined):
+            return "n -" if text == "n" else "- -"
+        return text
+
+    def post(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:
+        self.n += 1
+        body = {"key": f"script-{self.n:08d}", **body}
+        r = client.post("/api/act", json=body, headers={"X-CSRF-Token": client.cookies.get("hl_csrf", "")})
+        out: dict[str, Any] = r.json()
+        return out
+
+    def index(self) -> int:
+        return len(strip([e.event for e in self.log.project(self.race).effective.entries]))
+
+    def step(self) -> bool:
+        """One submission by whoever the race waits for; False when the race is over."""
+        i = self.index()
+        self.round = self.log.project(self.race).state.round
+        for name, client in self.seats.items():
+            view = client.get("/api/view").json()
+            for ctl in view.get("controls", []):
+                if ctl["kind"] == "over":
+                    return False
+                if ctl["kind"] == "plan":
+                    res = self.post(client, {"action": "plan", "text": plan_for(self.expected, i, name)})
+                    assert res["ok"], (name, res)
+                    self.tap(name, "plan")
+                    return True
+                if ctl["kind"] == "question":
+                    text = rs.answer(ctl["question"], name, self.expected, i, typed_chance=True, multi=False)
+                    if self.end_turn and ctl["question"] in ("react", "slipstream") and text in ("", "n"):
+                        text = self.ending(name, i, text)
+                    res = self.post(client, {"action": "answer", "text": text})
+                    assert res["ok"], (name, ctl["prompt"], text, res)
+                    self.tap(name, f"{ctl['question']}:{text}")
+                    return True
+        view = self.host.get("/api/view").json()
+        for ctl in view.get("controls", []):
+            if ctl["kind"] == "over":
+                return False
+            if ctl["kind"] == "question":
+                text = rs.answer(ctl["question"], ctl["car"] or "", self.expected, i, typed_chance=True, multi=False)
+                res = self.post(self.host, {"action": "answer", "text": text})
+                assert res["ok"], (ctl["prompt"], text, res)
+                self.host_answers += 1
+                return True
+        raise AssertionError(f"nobody can answer: {view.get('public', {}).get('waits')}")
+
+    def tap(self, name: str, what: str = "") -> None:
+        rnd = self.round
+        self.said.append((rnd, name, what))
+        self.taps[(rnd, name)] = self.taps.get((rnd, name), 0) + 1
+
+    def play(self, limit: float = 600.0) -> None:
+        start = time.monotonic()
+        while self.step():
+            assert time.monotonic() - start < limit, "the race did not end"
