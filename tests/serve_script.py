@@ -43,7 +43,8 @@ class Phones:
         self.round = 0
         self.on_post: Callable[[str, dict[str, Any]], None] | None = None
         self.said: list[tuple[int, str, str]] = []
-        self.end_turn = False  # tap "end my turn" where the player does nothing more (the page's button)
+        self.end_turn = False
+        self.typed_chance = True  # table mode: flips typed; an open race's draws are typed either way  # tap "end my turn" where the player does nothing more (the page's button)
 
     def ending(self, name: str, i: int, text: str) -> str:
         """``- -`` (React done, nothing more) or ``n -`` when the race then only declines the slipstream and
@@ -80,7 +81,7 @@ class Phones:
                     self.tap(name, "plan")
                     return True
                 if ctl["kind"] == "question":
-                    text = rs.answer(ctl["question"], name, self.expected, i, typed_chance=True, multi=False)
+                    text = rs.answer(ctl["question"], name, self.expected, i, typed_chance=self.typed_chance, multi=False)
                     if self.end_turn and ctl["question"] in ("react", "slipstream") and text in ("", "n"):
                         text = self.ending(name, i, text)
                     res = self.post(client, {"action": "answer", "text": text})
@@ -92,7 +93,7 @@ class Phones:
             if ctl["kind"] == "over":
                 return False
             if ctl["kind"] == "question":
-                text = rs.answer(ctl["question"], ctl["car"] or "", self.expected, i, typed_chance=True, multi=False)
+                text = rs.answer(ctl["question"], ctl["car"] or "", self.expected, i, typed_chance=self.typed_chance, multi=False)
                 res = self.post(self.host, {"action": "answer", "text": text})
                 assert res["ok"], (ctl["prompt"], text, res)
                 self.host_answers += 1

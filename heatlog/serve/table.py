@@ -279,8 +279,9 @@ class Table:
 
     def _said(self, car: str | None, lines: list[Line]) -> None:
         shown = _lines(lines)
-        if car is not None:
-            self.said[car] = shown
+        if car is not None:  # its seat sees what its answer did, not what the rules then did for another car
+            others = tuple(n for n in self.session.view.cars if n != car)
+            self.said[car] = [x for x in shown if not x[1].lstrip("→✓ ").startswith(others)]
         # in table mode every consequence is public; with private hands only what names no card of a hand
         self.public_lines = [x for x in shown if x[0] != "dim"] if not self.private else []
 

@@ -1,0 +1,455 @@
+"""heatlog serve (issue 27) through Starlette's test client: whole races entered by scripted phones give the
+simulated log event for event; a seat sees and acts for its own car only (HTML, JSON, the event stream); a
+spectator sees no hand; a retried submission is recorded once; corrections; security (CSRF, secrets, escaping,
+plain-word errors). The real server (kill -9) is in tests/test_serve_process.py, the real browser in
+tests/test_serve_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from recorder_races import TRACK, cars, simulated, strip
+from serve_script import Phones, plan_for
+from starlette.testclient import TestClient
+
+from heatlog.racelog import RaceLog
+from heatlog.races import start_race
+from heatlog.serve.app import Server, make_app
+
+Event = dict[str, Any]
+
+
+class Table:
+    """A served race with a host client and one client per seat (each with its own cookies)."""
+
+    def __init__(self, tmp_path: Path, n: int, seed: int, mode: str, *, bot: str = "random", track: str = "") -> None:
+        track = track or str(TRACK)
+        self.expected = simulated(n, seed, "table" if mode == "table" else "open", bot=bot, track=track)
+        self.log = RaceLog(tmp_path / "race.db")
+        self.race = start_race(
+            self.log, track=track, cars=cars(n), mode="table" if mode == "table" else "open",
+            variant="one-lap", grid=self.expected[1]["order"],
+        )
+        self.server = Server(tmp_path / "race.db")
+        self.server.call(self.server.serve, self.race, private=mode == "private")
+        self.app = make_app(self.server)
+        self.host = TestClient(self.app)
+        self.host.__enter__()
+        self.host.get(f"/h/{self.server.host_secret}")
+        self.seats: dict[str, TestClient] = {}
+
+    def join(self, *names: str) -> None:
+        urls = self.server.join_urls()
+        for name in names or tuple(urls):
+            c = TestClient(self.app)
+            r = c.get(urls[name].replace(self.server.base_url, ""))
+            assert r.status_code == 200 and r.url.path == "/seat"
+            self.seats[name] = c
+
+    def phones(self) -> Phones:
+        return Phones(self.host, self.seats, self.log, self.race, self.expected)
+
+    def events(self) -> list[Event]:
+        return [e.event for e in self.log.project(self.race).effective.entries]
+
+    def close(self) -> None:
+        self.host.__exit__(None, None, None)
+        self.server.close()
+        self.log.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Any:
+    made: list[Table] = []
+
+    def make(n: int = 3, seed: int = 1, mode: str = "table", **kw: Any) -> Table:
+        folder = tmp_path / f"t{len(made)}"
+        folder.mkdir()
+        t = Table(folder, n, seed, mode, **kw)
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        t.close()
+
+
+def post(client: TestClient, body: dict[str, Any], *, key: str | None = None) -> dict[str, Any]:
+    body = {"key": key or f"k-{id(body)}-{len(json.dumps(body))}", **body}
+    r = client.post("/api/act", json=body, headers={"X-CSRF-Token": client.cookies.get("hl_csrf", "")})
+    assert r.status_code in (200, 400, 403, 409), r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def stream(client: TestClient, n: int = 1) -> list[dict[str, Any]]:
+    """The first ``n`` messages of the client's event stream."""
+    out = []
+    with client.stream("GET", f"/stream?max={n}") as r:
+        for line in r.iter_lines():
+            if line.startswith("data: "):
+                out.append(json.loads(line[6:]))
+            elif line.startswith("event: taken"):
+                out.append({"taken": True})
+    return out
+
+
+# ------------------------------------------------------------------------------------------ whole races
+
+
+@pytest.mark.parametrize(("n", "seed", "track"), [(3, 1, ""), (6, 4, "usa")])
+def test_a_race_entered_by_phones_is_the_simulated_race_event_for_event(table: Any, n: int, seed: int, track: str) -> None:
+    """Every car has a phone (# 3.1 gears and # 5.1 reveals from the held plans); the host answers nothing."""
+    t = table(n, seed, track=track)
+    t.join()
+    phones = t.phones()
+    phones.end_turn = True
+    phones.play()
+    assert strip(t.events()) == strip(t.expected)
+    assert phones.host_answers == 0
+
+
+def test_cars_without_phones_are_played_from_the_host_screen(table: Any) -> None:
+    t = table(3, 2)
+    t.join("Red")  # Blue and Green have no phone
+    host = t.host.get("/api/view").json()
+    plans = [c["car"] for c in host["controls"] if c["kind"] == "plan"]
+    assert plans == ["Blue", "Green"]
+    phones = t.phones()
+    for _ in range(3000):
+        i = phones.index()
+        view = t.host.get("/api/view").json()
+        done = False
+        for ctl in view["controls"]:
+            if ctl["kind"] == "plan":
+                out = post(t.host, {"action": "plan", "car": ctl["car"], "text": plan_for(t.expected, i, ctl["car"])},
+                           key=f"host-plan-{i}-{ctl['car']}")
+                assert out["ok"], out
+                done = True
+                break
+        if not done and not phones.step():
+            break
+    assert strip(t.events()) == strip(t.expected)
+
+
+def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
+    """An open log (every card entered) while each hand is shown on its own seat only (docs/table.md)."""
+    t = table(3, 3, "private")
+    t.join()
+    phones = t.phones()
+    phones.typed_chance = False
+    for _ in range(40):  # into the race: the draws, plans and reveals have happened
+        phones.step()
+    views = {name: c.get("/api/view").json() for name, c in t.seats.items()}
+    hands = {name: v["you"]["hand"] for name, v in views.items()}
+    assert all(isinstance(h, list) for h in hands.values())
+    for name, v in views.items():
+        text = json.dumps(v)
+        for other in t.seats:
+            if other != name:
+                assert f'data-hand=\\"{other}\\"' not in text
+                assert v["you"]["car"] == name
+    phones.play()
+    assert strip(t.events()) == strip(t.expected)
+
+
+# ------------------------------------------------------------------------------------------ isolation
+
+
+def test_a_seat_sees_only_its_own_private_panel_in_html_json_and_stream(table: Any) -> None:
+    t = table(3, 1, "private")
+    t.join()
+    phones = t.phones()
+    phones.typed_chance = False
+    for _ in range(25):
+        phones.step()
+    red = t.seats["Red"]
+    page = red.get("/seat").text
+    assert "data-role=\"seat\"" in page
+    view = red.get("/api/view").json()
+    assert view["you"]["car"] == "Red" and view["you"]["hand"] is not None
+    assert not [x for x in view["you"]["said"] if x[1].lstrip("→✓ ").startswith(("Blue", "Green"))]
+    assert 'data-hand="Red"' in view["panels"]["private"]
+    for blob in (json.dumps(view), json.dumps(stream(red, 1))):
+        assert 'data-hand=\\"Blue\\"' not in blob and 'data-hand=\\"Green\\"' not in blob
+    # a spectator: no hand, no plan, no private panel at all
+    watcher = TestClient(t.app)
+    watch = watcher.get("/api/view").json()
+    assert "you" not in watch and "private" not in watch["panels"] and "controls" not in watch["panels"]
+    assert "data-hand" not in json.dumps(watch) + json.dumps(stream(watcher, 1)) + watcher.get("/watch").text
+    assert all("hand" not in c for c in watch["cars"])
+
+
+def test_a_plan_is_seen_by_its_seat_only_until_the_reveal(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    assert post(t.seats["Blue"], {"action": "plan", "text": "4 3 s"})["ok"]
+    blue = json.dumps(t.seats["Blue"].get("/api/view").json())
+    assert "4 3 s" in blue
+    for who in (t.seats["Red"], t.seats["Green"], t.host, TestClient(t.app)):
+        seen = json.dumps(who.get("/api/view").json()) + json.dumps(stream(who, 1))
+        assert "4 3 s" not in seen and "Blue ready" in seen
+    assert not any(e["type"] == "gear_chosen" for e in t.events())  # held, not entered: # 3.1 simultaneous
+
+
+def test_a_seat_cannot_act_for_another_car(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    red = t.seats["Red"]
+    out = post(red, {"action": "plan", "car": "Blue", "text": "2"})
+    assert not out["ok"] and "Red only" in out["error"]
+    phones = t.phones()
+    while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
+        phones.step()
+    n = len(t.log.stored(t.race))
+    out = post(red, {"action": "answer", "text": "1"})
+    assert not out["ok"] and "not Red's turn" in out["error"]
+    out = post(red, {"action": "takeback"})
+    assert not out["ok"]
+    spectator = TestClient(t.app)
+    spectator.get("/watch")
+    out = post(spectator, {"action": "answer", "text": "1"})
+    assert not out["ok"] and "read-only" in out["error"]
+    assert len(t.log.stored(t.race)) == n
+
+
+# ------------------------------------------------------------------------------------------ faults
+
+
+def test_a_retried_submission_is_recorded_once(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
+        phones.step()
+    i = phones.index()
+    from heatlog import recorder_script as rs
+
+    ctl = t.seats["Blue"].get("/api/view").json()["controls"][0]
+    text = rs.answer(ctl["question"], "Blue", t.expected, i, typed_chance=True, multi=False)
+    before = len(t.log.stored(t.race))
+    first = post(t.seats["Blue"], {"action": "answer", "text": text}, key="retry-me-1")
+    after = len(t.log.stored(t.race))
+    again = post(t.seats["Blue"], {"action": "answer", "text": text}, key="retry-me-1")
+    assert first["ok"] and again["ok"] and again["replayed"] is True
+    assert after > before and len(t.log.stored(t.race)) == after
+    # the same key from another seat is that seat's own key: never another's answer
+    other = post(t.seats["Red"], {"action": "answer", "text": text}, key="retry-me-1")
+    assert "replayed" not in other
+
+
+def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    first = t.seats["Red"]
+    second = TestClient(t.app)
+    assert second.get(t.server.join_urls()["Red"].replace(t.server.base_url, "")).url.path == "/seat"
+    out = post(first, {"action": "plan", "text": "2 2"})
+    assert not out["ok"] and out.get("taken") and "another phone took this seat over" in out["error"]
+    told = stream(first, 1)[0]  # its stream (re)opened: told, and shown only the public board
+    assert told["taken"] is True and "private" not in told["panels"] and "controls" not in told["panels"]
+    assert "took this seat over" in first.get("/seat").text
+    assert post(second, {"action": "plan", "text": "2 2"})["ok"]
+
+
+def test_a_restarted_server_keeps_its_seats_plans_and_race(table: Any, tmp_path: Path) -> None:
+    t = table(3, 1)
+    t.join()
+    assert post(t.seats["Red"], {"action": "plan", "text": "3 4"})["ok"]
+    secret = t.server.host_secret
+    cookie = t.seats["Red"].cookies.get("hl_seat")
+    t.host.__exit__(None, None, None)
+    t.server.close()
+    server = Server(t.log.path)  # serves the race it served last
+    try:
+        app = make_app(server)
+        assert server.host_secret == secret and server.table is not None and server.table.race == t.race
+        phone = TestClient(app, cookies={"hl_seat": cookie})
+        view = phone.get("/api/view").json()
+        assert view["you"]["car"] == "Red" and view["you"]["plan"]["cards"] == "3 4"
+    finally:
+        server.close()
+    t.server = Server(t.log.path)
+    t.host = TestClient(make_app(t.server))
+    t.host.__enter__()
+
+
+# ------------------------------------------------------------------------------------------ corrections
+
+
+def test_take_back_own_last_entry_only_while_it_is_the_latest(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    assert post(t.seats["Blue"], {"action": "plan", "text": "s"})["ok"]
+    assert post(t.seats["Blue"], {"action": "takeback"})["ok"]  # a held plan: changed freely
+    view = t.seats["Blue"].get("/api/view").json()
+    assert view["controls"][0]["kind"] == "plan"
+    while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
+        phones.step()
+    phones.step()  # Blue's first answer (a flip, # 14.1)
+    n = len(t.events())
+    out = post(t.seats["Blue"], {"action": "takeback"})
+    assert out["ok"], out
+    assert len(t.events()) < n
+    assert any(e["type"] == "retracted" for e in (s.event for s in t.log.stored(t.race)))
+    phones.step()  # answered again
+    out = post(t.seats["Red"], {"action": "takeback"})
+    assert not out["ok"] and "no longer the latest" in out["error"]
+
+
+def test_host_undo_with_a_reason_is_a_correction_event(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    for _ in range(6):
+        phones.step()
+    last = t.events()[-1]
+    assert not post(t.host, {"action": "undo", "reason": "  "})["ok"]
+    out = post(t.host, {"action": "undo", "reason": "Blue's card was a 3"})
+    assert out["ok"] and "Blue's card was a 3" in out["lines"][0][1]
+    stored = [s.event for s in t.log.stored(t.race)]
+    assert stored[-1]["type"] == "retracted" and stored[-1].get("reason") == "Blue's card was a 3"
+    assert t.events()[-1] != last or len(t.events()) < len(stored)
+    phones.play()  # the race goes on from the correction to the same finish
+    assert strip(t.events()) == strip(t.expected)
+
+
+# ------------------------------------------------------------------------------------------ security
+
+
+def test_state_changes_need_the_csrf_token_and_this_origin(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    red = t.seats["Red"]
+    body = {"action": "plan", "text": "2 2", "key": "csrf-test-1"}
+    assert red.post("/api/act", json=body).status_code == 403
+    assert red.post("/api/act", json=body, headers={"X-CSRF-Token": "forged"}).status_code == 403
+    token = red.cookies["hl_csrf"]
+    evil = {"X-CSRF-Token": token, "Origin": "http://evil.example"}
+    assert red.post("/api/act", json=body, headers=evil).status_code == 403
+    assert red.post("/api/act", json=body, headers={"X-CSRF-Token": token}).json()["ok"]
+
+
+def test_secrets_are_unguessable_and_pages_need_them(table: Any) -> None:
+    t = table(3, 1)
+    secrets_ = [t.server.host_secret, *(s.secret for s in t.server.table.seats.values())]
+    assert len(set(secrets_)) == 4 and all(len(s) >= 22 for s in secrets_)  # 128 bits, URL-safe
+    anyone = TestClient(t.app)
+    assert anyone.get("/host").status_code == 403
+    assert anyone.get("/h/not-the-secret").status_code == 404
+    assert anyone.get("/j/not-a-seat").status_code == 404
+    assert anyone.get("/seat").status_code == 403
+    assert anyone.get("/watch").status_code == 200
+    r = anyone.get("/watch")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert t.server.host_secret not in r.text and all(s not in r.text for s in secrets_)
+
+
+def test_user_text_is_data_everywhere(tmp_path: Path) -> None:
+    log = RaceLog(tmp_path / "x.db")
+    nasty = "<img src=x onerror=alert(1)>"
+    rid = start_race(log, track="usa", cars=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+                     mode="table", grid=["Ann", "Bob"], name=nasty)
+    server = Server(tmp_path / "x.db", race=rid)
+    try:
+        with TestClient(make_app(server)) as host:
+            host.get(f"/h/{server.host_secret}")
+            assert post(host, {"action": "note", "text": "</script><script>alert(1)</script>"})["ok"]
+            out = post(host, {"action": "plan", "car": "Ann", "text": "<b>4</b>"})
+            assert not out["ok"] and "not a card" in out["error"]
+            for path in ("/host", "/api/view", "/watch", "/host/setup"):
+                text = host.get(path).text
+                assert "<img src=x" not in text and "<script>alert" not in text and "<b>4" not in text
+    finally:
+        server.close()
+        log.close()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"nonsense", b"[]", b'{"action": 3, "key": "k1234567"}', b'{"action": "answer"}',
+     b'{"action": "answer", "key": "k1234567", "text": 5}', b'{"action": "plan", "key": "k1234567", "text": "\\u0000"}',
+     b'{"action": "undo", "key": "k1234567", "reason": ["x"]}', b'{"action": "resume", "key": "k1234567", "race": "1"}',
+     b'{"action": "setup", "key": "k1234567", "fields": {"cars": "Ann"}}', b'{"action": "fly", "key": "k1234567"}'],
+)
+def test_hostile_submissions_get_plain_words_never_a_traceback(table: Any, body: bytes) -> None:
+    t = table(3, 1)
+    t.join("Red")
+    n = len(t.log.stored(t.race))
+    for client in (t.host, t.seats["Red"]):
+        r = client.post("/api/act", content=body,
+                        headers={"X-CSRF-Token": client.cookies["hl_csrf"], "Content-Type": "application/json"})
+        assert r.status_code in (200, 400), r.text
+        out = r.json()
+        assert out["ok"] is False and out["error"] and "Traceback" not in out["error"]
+    assert len(t.log.stored(t.race)) == n
+
+
+def test_the_host_sets_up_a_race_with_the_record_new_choices(tmp_path: Path) -> None:
+    server = Server(tmp_path / "new.db")
+    try:
+        with TestClient(make_app(server)) as host:
+            host.get(f"/h/{server.host_secret}")
+            assert "A new race" in host.get("/host").text
+            bad = post(host, {"action": "setup", "fields": {"cars": "Ann:red Ann:blue"}})
+            assert not bad["ok"] and bad["error"].startswith("cars:")
+            fields = {"name": "Friday", "track": "usa", "cars": "Ann:red Bob:blue legend:black", "mode": "private",
+                      "variant": "one-lap", "grid": "Bob Ann Legend-Black", "weather": True, "garage": ""}
+            out = post(host, {"action": "setup", "fields": fields}, key="setup-0001")
+            assert out["ok"], out
+            assert server.table is not None and server.table.private
+            state = server.call(lambda: server.table.session.view)  # type: ignore[union-attr]
+            assert state.mode == "open" and state.legends is not None and state.weather is not None
+            assert set(server.join_urls()) == {"Ann", "Bob"}  # a Legend has no seat
+            ctl = host.get("/api/view").json()["controls"]
+            assert ctl[0]["kind"] == "question" and ctl[0]["question"] == "weather"  # # 20.2: the host enters it
+    finally:
+        server.close()
+
+
+def test_the_terminal_recorder_is_refused_while_the_server_holds_the_race(table: Any) -> None:
+    from heatlog.engine import ConflictError
+    from heatlog.recorder import Lease
+
+    t = table(3, 1)
+    row = t.log.store.recorder_session(t.race)
+    assert row is not None and row.pid is not None  # the server holds the race's lease (one recorder per race)
+    lease = Lease(t.log, t.race)
+    lease.pid = os.getppid()  # as another live process on this machine (heatlog record in a terminal)
+    with pytest.raises(ConflictError, match="one recorder per race"):
+        lease.acquire()
+
+
+def test_an_entry_added_elsewhere_reaches_the_server_without_a_fork(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    other = RaceLog(t.log.path)
+    try:
+        other.append(t.race, {"type": "note", "v": 1, "text": "from heatlog note", "round": 1})
+    finally:
+        other.close()
+    phones = t.phones()
+    assert post(t.seats["Red"], {"action": "plan", "text": plan_for(t.expected, 2, "Red")})["ok"]
+    assert t.events()[-1]["type"] == "note"
+    phones.play()
+    got = [e for e in strip(t.events())]
+    assert got == strip(t.expected)
+
+
+def test_the_pages_are_whole_and_say_what_the_race_waits_for(table: Any) -> None:
+    t = table(3, 1)
+    t.join()
+    host = t.host.get("/host").text
+    assert re.search(r'<svg id="circuit"', host) and "join codes" in host and "<svg" in t.host.get("/api/view").json()[
+        "panels"]["seats"]
+    view = t.host.get("/api/view").json()
+    assert "Waiting for: gears and cards from" in view["panels"]["status"]
+    assert t.host.get("/static/table.js").status_code == 200
+    assert t.host.get("/static/../app.py").status_code == 404
