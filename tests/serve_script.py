@@ -8,7 +8,6 @@ events the simulator logged), as a player would from the physical cards: its gea
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from recorder_races import strip
@@ -26,9 +25,7 @@ def token(card: str) -> str:
 def plan_for(expected: list[Event], i: int, car: str) -> str:
     """The cards ``car`` reveals (table) or plays (open) after its next gear choice, in the notation."""
     k = next(j for j in range(i, len(expected)) if expected[j]["type"] == "gear_chosen" and expected[j]["car"] == car)
-    ev = next(
-        e for e in expected[k:] if e["type"] in ("cards_revealed", "cards_played") and e.get("car") == car
-    )
+    ev = next(e for e in expected[k:] if e["type"] in ("cards_revealed", "cards_played") and e.get("car") == car)
     return " ".join(token(c) for c in ev["cards"])
 
 
@@ -41,10 +38,9 @@ class Phones:
         self.host_answers = 0
         self.n = 0
         self.round = 0
-        self.on_post: Callable[[str, dict[str, Any]], None] | None = None
         self.said: list[tuple[int, str, str]] = []
-        self.end_turn = False
-        self.typed_chance = True  # table mode: flips typed; an open race's draws are typed either way  # tap "end my turn" where the player does nothing more (the page's button)
+        self.end_turn = False  # tap "end my turn" where the player does nothing more (the page's button)
+        self.typed_chance = True  # table mode: flips typed (an open race's draws are typed either way)
 
     def ending(self, name: str, i: int, text: str) -> str:
         """``- -`` (React done, nothing more) or ``n -`` when the race then only declines the slipstream and
@@ -81,7 +77,9 @@ class Phones:
                     self.tap(name, "plan")
                     return True
                 if ctl["kind"] == "question":
-                    text = rs.answer(ctl["question"], name, self.expected, i, typed_chance=self.typed_chance, multi=False)
+                    text = rs.answer(
+                        ctl["question"], name, self.expected, i, typed_chance=self.typed_chance, multi=False
+                    )
                     if self.end_turn and ctl["question"] in ("react", "slipstream") and text in ("", "n"):
                         text = self.ending(name, i, text)
                     res = self.post(client, {"action": "answer", "text": text})
@@ -93,7 +91,9 @@ class Phones:
             if ctl["kind"] == "over":
                 return False
             if ctl["kind"] == "question":
-                text = rs.answer(ctl["question"], ctl["car"] or "", self.expected, i, typed_chance=self.typed_chance, multi=False)
+                text = rs.answer(
+                    ctl["question"], ctl["car"] or "", self.expected, i, typed_chance=self.typed_chance, multi=False
+                )
                 res = self.post(self.host, {"action": "answer", "text": text})
                 assert res["ok"], (ctl["prompt"], text, res)
                 self.host_answers += 1

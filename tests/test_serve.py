@@ -33,8 +33,12 @@ class Table:
         self.expected = simulated(n, seed, "table" if mode == "table" else "open", bot=bot, track=track)
         self.log = RaceLog(tmp_path / "race.db")
         self.race = start_race(
-            self.log, track=track, cars=cars(n), mode="table" if mode == "table" else "open",
-            variant="one-lap", grid=self.expected[1]["order"],
+            self.log,
+            track=track,
+            cars=cars(n),
+            mode="table" if mode == "table" else "open",
+            variant="one-lap",
+            grid=self.expected[1]["order"],
         )
         self.server = Server(tmp_path / "race.db")
         self.server.call(self.server.serve, self.race, private=mode == "private")
@@ -104,7 +108,9 @@ def stream(client: TestClient, n: int = 1) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("n", "seed", "track"), [(3, 1, ""), (6, 4, "usa")])
-def test_a_race_entered_by_phones_is_the_simulated_race_event_for_event(table: Any, n: int, seed: int, track: str) -> None:
+def test_a_race_entered_by_phones_is_the_simulated_race_event_for_event(
+    table: Any, n: int, seed: int, track: str
+) -> None:
     """Every car has a phone (# 3.1 gears and # 5.1 reveals from the held plans); the host answers nothing."""
     t = table(n, seed, track=track)
     t.join()
@@ -128,8 +134,11 @@ def test_cars_without_phones_are_played_from_the_host_screen(table: Any) -> None
         done = False
         for ctl in view["controls"]:
             if ctl["kind"] == "plan":
-                out = post(t.host, {"action": "plan", "car": ctl["car"], "text": plan_for(t.expected, i, ctl["car"])},
-                           key=f"host-plan-{i}-{ctl['car']}")
+                out = post(
+                    t.host,
+                    {"action": "plan", "car": ctl["car"], "text": plan_for(t.expected, i, ctl["car"])},
+                    key=f"host-plan-{i}-{ctl['car']}",
+                )
                 assert out["ok"], out
                 done = True
                 break
@@ -171,7 +180,7 @@ def test_a_seat_sees_only_its_own_private_panel_in_html_json_and_stream(table: A
         phones.step()
     red = t.seats["Red"]
     page = red.get("/seat").text
-    assert "data-role=\"seat\"" in page
+    assert 'data-role="seat"' in page
     view = red.get("/api/view").json()
     assert view["you"]["car"] == "Red" and view["you"]["hand"] is not None
     assert not [x for x in view["you"]["said"] if x[1].lstrip("→✓ ").startswith(("Blue", "Green"))]
@@ -355,8 +364,14 @@ def test_secrets_are_unguessable_and_pages_need_them(table: Any) -> None:
 def test_user_text_is_data_everywhere(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "x.db")
     nasty = "<img src=x onerror=alert(1)>"
-    rid = start_race(log, track="usa", cars=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
-                     mode="table", grid=["Ann", "Bob"], name=nasty)
+    rid = start_race(
+        log,
+        track="usa",
+        cars=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+        mode="table",
+        grid=["Ann", "Bob"],
+        name=nasty,
+    )
     server = Server(tmp_path / "x.db", race=rid)
     try:
         with TestClient(make_app(server)) as host:
@@ -374,18 +389,30 @@ def test_user_text_is_data_everywhere(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"", b"nonsense", b"[]", b'{"action": 3, "key": "k1234567"}', b'{"action": "answer"}',
-     b'{"action": "answer", "key": "k1234567", "text": 5}', b'{"action": "plan", "key": "k1234567", "text": "\\u0000"}',
-     b'{"action": "undo", "key": "k1234567", "reason": ["x"]}', b'{"action": "resume", "key": "k1234567", "race": "1"}',
-     b'{"action": "setup", "key": "k1234567", "fields": {"cars": "Ann"}}', b'{"action": "fly", "key": "k1234567"}'],
+    [
+        b"",
+        b"nonsense",
+        b"[]",
+        b'{"action": 3, "key": "k1234567"}',
+        b'{"action": "answer"}',
+        b'{"action": "answer", "key": "k1234567", "text": 5}',
+        b'{"action": "plan", "key": "k1234567", "text": "\\u0000"}',
+        b'{"action": "undo", "key": "k1234567", "reason": ["x"]}',
+        b'{"action": "resume", "key": "k1234567", "race": "1"}',
+        b'{"action": "setup", "key": "k1234567", "fields": {"cars": "Ann"}}',
+        b'{"action": "fly", "key": "k1234567"}',
+    ],
 )
 def test_hostile_submissions_get_plain_words_never_a_traceback(table: Any, body: bytes) -> None:
     t = table(3, 1)
     t.join("Red")
     n = len(t.log.stored(t.race))
     for client in (t.host, t.seats["Red"]):
-        r = client.post("/api/act", content=body,
-                        headers={"X-CSRF-Token": client.cookies["hl_csrf"], "Content-Type": "application/json"})
+        r = client.post(
+            "/api/act",
+            content=body,
+            headers={"X-CSRF-Token": client.cookies["hl_csrf"], "Content-Type": "application/json"},
+        )
         assert r.status_code in (200, 400), r.text
         out = r.json()
         assert out["ok"] is False and out["error"] and "Traceback" not in out["error"]
@@ -400,8 +427,16 @@ def test_the_host_sets_up_a_race_with_the_record_new_choices(tmp_path: Path) -> 
             assert "A new race" in host.get("/host").text
             bad = post(host, {"action": "setup", "fields": {"cars": "Ann:red Ann:blue"}})
             assert not bad["ok"] and bad["error"].startswith("cars:")
-            fields = {"name": "Friday", "track": "usa", "cars": "Ann:red Bob:blue legend:black", "mode": "private",
-                      "variant": "one-lap", "grid": "Bob Ann Legend-Black", "weather": True, "garage": ""}
+            fields = {
+                "name": "Friday",
+                "track": "usa",
+                "cars": "Ann:red Bob:blue legend:black",
+                "mode": "private",
+                "variant": "one-lap",
+                "grid": "Bob Ann Legend-Black",
+                "weather": True,
+                "garage": "",
+            }
             out = post(host, {"action": "setup", "fields": fields}, key="setup-0001")
             assert out["ok"], out
             assert server.table is not None and server.table.private
@@ -447,8 +482,11 @@ def test_the_pages_are_whole_and_say_what_the_race_waits_for(table: Any) -> None
     t = table(3, 1)
     t.join()
     host = t.host.get("/host").text
-    assert re.search(r'<svg id="circuit"', host) and "join codes" in host and "<svg" in t.host.get("/api/view").json()[
-        "panels"]["seats"]
+    assert (
+        re.search(r'<svg id="circuit"', host)
+        and "join codes" in host
+        and "<svg" in t.host.get("/api/view").json()["panels"]["seats"]
+    )
     view = t.host.get("/api/view").json()
     assert "Waiting for: gears and cards from" in view["panels"]["status"]
     assert t.host.get("/static/table.js").status_code == 200

@@ -228,9 +228,7 @@ class Server:
             if viewer.taken:
                 out["taken"] = True
         out["panels"] = panels
-        out["cars"] = [
-            {k: c[k] for k in ("name", "space", "lane", "finished", "place")} for c in pub["cars"]
-        ]
+        out["cars"] = [{k: c[k] for k in ("name", "space", "lane", "finished", "place")} for c in pub["cars"]]
         if raw:
             out["public"] = pub
         return out
@@ -255,8 +253,11 @@ class Server:
         if not isinstance(action, str) or not isinstance(key, str) or not 8 <= len(key) <= 100:
             return 400, {"ok": False, "error": "a submission needs an action and a key (8 to 100 characters)"}
         if viewer.taken:
-            return 409, {"ok": False, "taken": True,
-                         "error": "another phone took this seat over: open the join link again to take it back"}
+            return 409, {
+                "ok": False,
+                "taken": True,
+                "error": "another phone took this seat over: open the join link again to take it back",
+            }
         return self.call(self._once, viewer, action, key, body)
 
     def _once(self, viewer: Viewer, action: str, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -428,11 +429,14 @@ def make_app(server: Server) -> Starlette:
     async def index(request: Request) -> Response:
         if server.viewer(request).role == "host":
             return RedirectResponse("/host", status_code=303)
-        return html(request, pages.plain_page(
-            "heatlog at the table",
-            "Scan your seat's code on the host screen to play, or watch the board.",
-            link=("/watch", "watch the race"),
-        ))
+        return html(
+            request,
+            pages.plain_page(
+                "heatlog at the table",
+                "Scan your seat's code on the host screen to play, or watch the board.",
+                link=("/watch", "watch the race"),
+            ),
+        )
 
     async def host_login(request: Request) -> Response:
         if not secrets.compare_digest(request.path_params["secret"], server.host_secret):
@@ -449,8 +453,11 @@ def make_app(server: Server) -> Starlette:
 
     async def host(request: Request) -> Response:
         if server.viewer(request).role != "host":
-            return html(request, pages.plain_page(
-                "host only", "Open the host link printed in the terminal where heatlog serve runs."), 403)
+            return html(
+                request,
+                pages.plain_page("host only", "Open the host link printed in the terminal where heatlog serve runs."),
+                403,
+            )
         if server.table is None:
             return await setup(request)
         return await board(request, "host", f"heatlog — race {server.table.race} (host)")
@@ -469,8 +476,9 @@ def make_app(server: Server) -> Starlette:
         found = server.store.seat_by_secret(request.path_params["secret"])
         table = server.table
         if found is None or table is None or found[0] != table.race or found[1].car not in table.names:
-            return html(request, pages.plain_page(
-                "no such seat", "This join code is not a seat of the race being served."), 404)
+            return html(
+                request, pages.plain_page("no such seat", "This join code is not a seat of the race being served."), 404
+            )
         race, seat = found
         device = await server.acall(table.join, seat.car)
         response = RedirectResponse("/seat", status_code=303)
@@ -480,8 +488,11 @@ def make_app(server: Server) -> Starlette:
     async def seat_page(request: Request) -> Response:
         v = server.viewer(request)
         if v.role != "seat" or server.table is None:
-            text = ("Another phone took this seat over. Open the join link again to take it back."
-                    if v.taken else "Scan your seat's code on the host screen.")
+            text = (
+                "Another phone took this seat over. Open the join link again to take it back."
+                if v.taken
+                else "Scan your seat's code on the host screen."
+            )
             return html(request, pages.plain_page("no seat", text, link=("/watch", "watch the race")), 403)
         return await board(request, "seat", f"heatlog — {v.car}")
 
@@ -538,8 +549,10 @@ def make_app(server: Server) -> Starlette:
 
     async def act(request: Request) -> Response:
         if not _csrf_ok(request):
-            return JSONResponse({"ok": False, "error": "refused: this page is out of date or not from this table "
-                                 "(reload it)"}, status_code=403)
+            return JSONResponse(
+                {"ok": False, "error": "refused: this page is out of date or not from this table (reload it)"},
+                status_code=403,
+            )
         try:
             body = json.loads((await request.body())[:100_000] or b"null")
         except (ValueError, UnicodeDecodeError):
@@ -558,8 +571,10 @@ def make_app(server: Server) -> Starlette:
 
     async def internal(request: Request, exc: Exception) -> Response:
         log.exception("request failed", exc_info=exc)
-        return JSONResponse({"ok": False, "error": "something went wrong on the server: the entry was not taken; "
-                             "try again"}, status_code=500)
+        return JSONResponse(
+            {"ok": False, "error": "something went wrong on the server: the entry was not taken; try again"},
+            status_code=500,
+        )
 
     routes = [
         Route("/", index),

@@ -86,8 +86,12 @@ def status_html(pub: dict[str, Any]) -> str:
     if pub["phase"] == "race":
         order = " › ".join(e(n) for n in pub["order"])
         adr = ", ".join(e(n) for n in pub["adrenaline"])
-        parts.append(f'<p class="round">Round {pub["round"]}' + (f" · order {order}" if order else "")
-                     + (f" · adrenaline: {adr}" if adr else "") + "</p>")
+        parts.append(
+            f'<p class="round">Round {pub["round"]}'
+            + (f" · order {order}" if order else "")
+            + (f" · adrenaline: {adr}" if adr else "")
+            + "</p>"
+        )
     parts.append(f'<p class="waits" data-turn="{e(pub["turn"] or "")}">Waiting for: {e(pub["waits"])}</p>')
     for style, text in pub["lines"]:
         parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
@@ -167,17 +171,25 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
             if "tokens" in c:
                 parts.append(_cards(c["tokens"], count=c.get("count"), action="answer", car=car))
             if c["buttons"]:
-                parts.append('<div class="row answers">' + "".join(
-                    f'<button type="button" class="answer" data-text="{e(tok)}" data-car="{e(car or "")}">'
-                    f"{e(label)}</button>" for label, tok in c["buttons"]) + "</div>")
+                parts.append(
+                    '<div class="row answers">'
+                    + "".join(
+                        f'<button type="button" class="answer" data-text="{e(tok)}" data-car="{e(car or "")}">'
+                        f"{e(label)}</button>"
+                        for label, tok in c["buttons"]
+                    )
+                    + "</div>"
+                )
             if c["enter"] is not None:
                 label = {"": "done", "1": "keep"}.get(c["enter"], c["enter"]) or "done"
                 if c["question"] == "discard":
                     label = "no discard"
                 elif c["question"] == "react":
                     label = "done reacting"
-                parts.append(f'<div class="row"><button type="button" class="answer primary" data-text="" '
-                             f'data-car="{e(car or "")}">{e(label)}</button></div>')
+                parts.append(
+                    f'<div class="row"><button type="button" class="answer primary" data-text="" '
+                    f'data-car="{e(car or "")}">{e(label)}</button></div>'
+                )
             parts.append(
                 f'<form class="typed" data-car="{e(car or "")}"><input name="text" autocomplete="off" '
                 f'aria-label="type the answer" placeholder="or type it (as heatlog record)">'
@@ -233,7 +245,7 @@ def board_page(role: str, csrf: str, title: str, circuit_html: str, *, seat: str
             '<div id="narration" class="panel"></div></div><div class="right"><div id="status" class="panel"></div>'
             '<div id="controls" class="panel"></div><details id="seats-box" open><summary>join codes</summary>'
             '<div id="seats" class="panel"></div></details>'
-            '<details><summary>corrections and notes</summary>'
+            "<details><summary>corrections and notes</summary>"
             '<form id="undo"><label>undo the latest entry, because <input name="reason" required '
             'placeholder="e.g. wrong car"></label><label><input type="checkbox" name="reopen"> reopen a finished race'
             '</label><button type="submit">undo</button></form>'

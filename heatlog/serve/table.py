@@ -337,8 +337,9 @@ class Table:
             last = self.last_typed()
             if last is None or last.get("car") != car:
                 who = "nobody" if last is None else str(last.get("car") or "the host")
-                return Outcome(False, error=f"your last entry is no longer the latest ({who} answered since): "
-                               "ask the host to undo")
+                return Outcome(
+                    False, error=f"your last entry is no longer the latest ({who} answered since): ask the host to undo"
+                )
             round_ = self.session.view.round
             lines = self.session.undo()
             errs = _errors(lines)
@@ -385,8 +386,15 @@ class Table:
             self._changed()
             from ..recorder import describe
 
-            return Outcome(True, [("info", f"undone: {describe(target.event)} (event {target.seq}, "
-                                           f"retracted by event {seq}: {reason})")])
+            return Outcome(
+                True,
+                [
+                    (
+                        "info",
+                        f"undone: {describe(target.event)} (event {target.seq}, retracted by event {seq}: {reason})",
+                    )
+                ],
+            )
 
     def note(self, text: str) -> Outcome:
         with self.lock:
@@ -484,8 +492,15 @@ class Table:
                 plan = self.store.plan(self.race, v.round, name)
                 c = v.cars[name]
                 if plan is not None:
-                    out.append({"kind": "held", "car": name, "gear": plan.gear, "cards": plan.cards,
-                                "text": f"held: gear {plan.gear}, cards {plan.cards}"})
+                    out.append(
+                        {
+                            "kind": "held",
+                            "car": name,
+                            "gear": plan.gear,
+                            "cards": plan.cards,
+                            "text": f"held: gear {plan.gear}, cards {plan.cards}",
+                        }
+                    )
                     continue
                 out.append(
                     {
