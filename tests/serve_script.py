@@ -7,9 +7,14 @@ events the simulator logged), as a player would from the physical cards: its gea
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 from recorder_races import strip
 
 from heatlog import recorder_script as rs
@@ -43,13 +48,18 @@ class Phones:
         self.typed_chance = True  # table mode: flips typed (an open race's draws are typed either way)
 
     def ending(self, name: str, i: int, text: str) -> str:
-        """``- -`` (React done, nothing more) or ``n -`` when the race then only declines the slipstream and
-        discards nothing: one tap, as the page's "end my turn" button."""
+        """``- -`` (React done, nothing more: an offered slipstream declined), ``- y -`` (React done, the slipstream
+        taken), ``n -`` or ``y -`` (at the slipstream question) when the car then discards nothing: one tap, as the
+        page's "end my turn" buttons."""
         rest = [e for e in strip(self.expected[i:]) if e.get("car") == name][:2]
-        declined = [e for e in rest if e["type"] == "slipstream" and not e["taken"]]
-        later = [e for e in rest if e["type"] not in ("slipstream",)]
-        if later and later[0]["type"] in ("cards_drawn", "deck_shuffled") and (text == "" or declined):
-            return "n -" if text == "n" else "- -"
+        taken = [e for e in rest if e["type"] == "slipstream" and e["taken"]]
+        later = [e for e in rest if e["type"] != "slipstream"]
+        if text == "" and rest and rest[0]["type"] == "cards_discarded":  # no slipstream offered: discard at once
+            return "- d" + "".join(token(c) for c in rest[0]["cards"])
+        if later and later[0]["type"] in ("cards_drawn", "deck_shuffled"):
+            if text == "" and taken:
+                return "- y -" if "spaces" not in taken[0] and "bonuses" not in taken[0] else text
+            return f"{text} -" if text in ("n", "y") else "- -"
         return text
 
     def post(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:
@@ -72,15 +82,16 @@ class Phones:
                 if ctl["kind"] == "over":
                     return False
                 if ctl["kind"] == "plan":
-                    res = self.post(client, {"action": "plan", "text": plan_for(self.expected, i, name)})
+                    text = plan_for(self.expected, i, name)
+                    res = self.post(client, {"action": "plan", "text": text})
                     assert res["ok"], (name, res)
-                    self.tap(name, "plan")
+                    self.tap(name, f"plan:{text}")
                     return True
                 if ctl["kind"] == "question":
                     text = rs.answer(
                         ctl["question"], name, self.expected, i, typed_chance=self.typed_chance, multi=False
                     )
-                    if self.end_turn and ctl["question"] in ("react", "slipstream") and text in ("", "n"):
+                    if self.end_turn and ctl["question"] in ("react", "slipstream") and text in ("", "n", "y"):
                         text = self.ending(name, i, text)
                     res = self.post(client, {"action": "answer", "text": text})
                     assert res["ok"], (name, ctl["prompt"], text, res)
@@ -109,3 +120,27 @@ class Phones:
         start = time.monotonic()
         while self.step():
             assert time.monotonic() - start < limit, "the race did not end"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(db: Path, race: int, port: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "heatlog.cli", "serve", "--db", str(db), "--race", str(race), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    for _ in range(200):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/watch", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise AssertionError(proc.stderr.read().decode() if proc.stderr else "the server stopped")
+        time.sleep(0.05)
+    raise AssertionError("the server did not start")

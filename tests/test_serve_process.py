@@ -7,44 +7,18 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 from recorder_races import TRACK, cars, simulated, strip
-from serve_script import Phones, plan_for
+from serve_script import Phones, free_port, plan_for, start
 
 from heatlog.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(db: Path, race: int, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "heatlog.cli", "serve", "--db", str(db), "--race", str(race), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    for _ in range(200):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/watch", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read().decode() if proc.stderr else "the server stopped")
-        time.sleep(0.05)
-    raise AssertionError("the server did not start")
 
 
 def clients(db: Path, race: int, base: str) -> tuple[httpx.Client, dict[str, httpx.Client]]:

@@ -101,6 +101,7 @@ class Server:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.streams: set[asyncio.Queue[int]] = set()
         self._cache: tuple[int, int, dict[str, Any]] | None = None
+        self._seats_cache: tuple[Any, str] | None = None
         served = race if race is not None else self.store.served_race()
         if served is not None:
             self.call(self.serve, served, private=None)
@@ -234,15 +235,21 @@ class Server:
         return out
 
     def seats_html(self) -> str:
+        """The join codes (made again only when a seat gains or changes its phone: a QR code takes a while)."""
         import segno
 
         table = self.table
         assert table is not None
+        key = (table.race, self.base_url, tuple((c, s.device) for c, s in table.seats.items()))
+        if self._seats_cache is not None and self._seats_cache[0] == key:
+            return self._seats_cache[1]
         seats = []
         for car, url in self.join_urls().items():
             qr = segno.make(url, error="m").svg_inline(scale=3, dark="#111", light="#fff")
             seats.append({"car": car, "url": url, "qr": qr, "phone": table.has_phone(car)})
-        return pages.seats_html(seats)
+        html = pages.seats_html(seats)
+        self._seats_cache = (key, html)
+        return html
 
     # ---- acting
 

@@ -124,16 +124,19 @@ def narration_html(pub: dict[str, Any]) -> str:
     return f'<ol class="narration">{items}</ol>' if items else '<p class="dim">No turn completed yet.</p>'
 
 
-def _cards(tokens: list[list[str]], *, count: int | None, action: str, car: str | None) -> str:
+def _cards(
+    tokens: list[list[str]], *, count: int | None, action: str, car: str | None, prefix: str = "", label: str = "send"
+) -> str:
     buttons = "".join(
         f'<button type="button" class="cardbtn" data-token="{e(tok)}">{e(label)}</button>' for label, tok in tokens
     )
     need = f' data-count="{count}"' if count else ""
+    pre = f' data-prefix="{e(prefix)}"' if prefix else ""
     return (
-        f'<div class="picker" data-action="{e(action)}" data-car="{e(car or "")}"{need}>'
+        f'<div class="picker" data-action="{e(action)}" data-car="{e(car or "")}"{need}{pre}>'
         f'<div class="cards">{buttons}</div><p class="chosen" aria-live="polite"></p>'
         '<div class="row"><button type="button" class="clear">clear</button>'
-        '<button type="button" class="send primary">send</button></div></div>'
+        f'<button type="button" class="send primary">{e(label)}</button></div></div>'
     )
 
 
@@ -189,6 +192,13 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 parts.append(
                     f'<div class="row"><button type="button" class="answer primary" data-text="" '
                     f'data-car="{e(car or "")}">{e(label)}</button></div>'
+                )
+            if c.get("discard"):
+                parts.append('<p class="hint">or end my turn discarding:</p>')
+                parts.append(
+                    _cards(
+                        c["discard"], count=None, action="answer", car=car, prefix="- d", label="discard, end my turn"
+                    )
                 )
             parts.append(
                 f'<form class="typed" data-car="{e(car or "")}"><input name="text" autocomplete="off" '

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import HeatlogError, RaceState, apply
-from ..engine.decide import legal_gears
+from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
 from ..engine.redact import open_to_table
 from ..engine.state import expand
@@ -544,10 +544,16 @@ class Table:
                 ctl["count"] = int(m[1]) if m else None
         else:
             ctl["buttons"] = [[answer_words(o), o] for o in q.options]
-        if q.kind == "react":  # the recorder's one-line "-": React done and nothing more this turn (no discard)
-            ctl["buttons"].append(["end my turn (no discard)", "- -"])
+        if q.kind == "react" and q.car is not None:  # the recorder's one-line "-": nothing more this turn
+            if slipstream_status(v, v.cars[q.car])[0]:  # # 8.1: open now, so "- -" declines it
+                ctl["buttons"].append(["slipstream, end my turn (no discard)", "- y -"])
+                ctl["buttons"].append(["no slipstream, end my turn (no discard)", "- -"])
+            else:
+                ctl["buttons"].append(["end my turn (no discard)", "- -"])
+                if garage is None:  # the one-line "- d12": React done, then the discard (# 11.1: never Heat/Stress)
+                    ctl["discard"] = [t for t in self._tokens(q.car, garage, hand=True) if t[1] not in ("h", "s")]
         elif q.kind == "slipstream" and "n" in q.options:
-            ctl["buttons"].append(["no slipstream, end my turn", "n -"])
+            ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
         return [ctl]
 
     def _tokens(self, car: str, garage: Any, *, hand: bool) -> list[list[str]]:

@@ -77,7 +77,8 @@
 
   function pickerKey(p) {
     var sec = p.closest(".ctl");
-    return [p.getAttribute("data-action"), p.getAttribute("data-car"), sec ? sec.getAttribute("data-question") : ""].join("|");
+    return [p.getAttribute("data-action"), p.getAttribute("data-car"), sec ? sec.getAttribute("data-question") : "",
+      p.getAttribute("data-prefix") || ""].join("|");
   }
 
   function showPicks(p) {
@@ -138,11 +139,12 @@
     if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); return; }
     if (p && t.classList.contains("send")) {
       var key = pickerKey(p);
-      var chosen = (picks[key] || []).map(function (c) { return c.token; }).join(" ");
+      var prefix = p.getAttribute("data-prefix") || "";
+      var chosen = (picks[key] || []).map(function (c) { return c.token; }).join(prefix ? "" : " ");
       var need = p.getAttribute("data-count");
       if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
       if (!chosen) { say("choose the cards first", "error"); return; }
-      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: chosen },
+      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen },
         function (res) { if (res.ok) { picks[key] = []; } });
       return;
     }
