@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -115,6 +116,12 @@ class Stream(threading.Thread):
         self.ready = threading.Event()
 
     def run(self) -> None:
+        import httpx
+
+        with contextlib.suppress(httpx.HTTPError):  # the server stopped at the end of the run
+            self.listen()
+
+    def listen(self) -> None:
         with self.client.stream("GET", "/stream") as r:
             for line in r.iter_lines():
                 if line.startswith("data: "):
@@ -137,6 +144,7 @@ class Stream(threading.Thread):
 
 def latency(seed: int) -> dict[str, Any]:
     import signal
+    import subprocess
 
     import httpx
     from recorder_races import cars, simulated, strip
@@ -196,7 +204,11 @@ def latency(seed: int) -> dict[str, Any]:
             log.close()
         finally:
             proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=10)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     delays.sort()
     return {
         "n": len(delays),

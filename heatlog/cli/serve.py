@@ -39,6 +39,9 @@ def serve(
     if server.table is None:
         print_codes(server)
     try:
-        uvicorn.run(make_app(server), host=bind, port=port, log_level="warning", access_log=False)
+        # open event streams never end by themselves: Ctrl-C closes them after 2 s instead of waiting for them
+        uvicorn.run(
+            make_app(server), host=bind, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2
+        )
     finally:
         server.close()
