@@ -25,7 +25,7 @@ from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 
 
 def sync_api_error() -> type[Exception]:
@@ -114,8 +114,8 @@ def test_a_host_screen_and_three_phones_record_a_race(tmp_path: Path) -> None:
                 acted = False
                 for name, page in phones.items():
                     if page.locator(".ctl.plan").count():
-                        if shots and "phone-plan" not in shot_done:
-                            page.screenshot(path=f"{shots}/phone-plan.png", full_page=True)
+                        if shots and "phone-plan" not in shot_done and log.project(race).state.round >= 2:
+                            page.screenshot(path=f"{shots}/phone-plan.png")
                             shot_done.add("phone-plan")
                         for tok in plan_for(expected, i, name).split():
                             page.locator(f'.ctl.plan .cardbtn[data-token="{tok}"]').first.click()
@@ -127,8 +127,9 @@ def test_a_host_screen_and_three_phones_record_a_race(tmp_path: Path) -> None:
                     sec = page.locator(".ctl.question")
                     if sec.count():
                         kind = sec.get_attribute("data-question") or ""
-                        if shots and kind == "react" and "phone-react" not in shot_done:
-                            page.screenshot(path=f"{shots}/phone-react.png", full_page=True)
+                        later = shots and log.project(race).state.round >= 3  # a board with some narration
+                        if later and kind == "react" and "phone-react" not in shot_done:
+                            page.screenshot(path=f"{shots}/phone-react.png")
                             host.screenshot(path=f"{shots}/host.png", full_page=True)
                             shot_done.add("phone-react")
                         text = rs.answer(kind, name, expected, i, typed_chance=True, multi=False)

@@ -4,13 +4,18 @@ from typing import Annotated
 
 import typer
 
-from .common import DbOpt, RaceOpt, app, db_path, user_errors
+from .common import DbOpt, app, db_path, user_errors
 
 
 @app.command()
 @user_errors
 def serve(
-    race: RaceOpt = None,
+    race: Annotated[
+        int | None,
+        typer.Option(
+            "--race", "-r", help="The race to serve (default: the race served last; none: set up on the host screen)."
+        ),
+    ] = None,
     port: Annotated[int, typer.Option(help="The port to listen on.", min=1, max=65535)] = 8765,
     lan: Annotated[
         bool, typer.Option("--lan", help="Listen on every network interface (phones on the same Wi-Fi), not 127.0.0.1.")

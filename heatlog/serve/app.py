@@ -49,6 +49,7 @@ CSP = (
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 ASSETS = {"table.js": "text/javascript", "table.css": "text/css", "replay.css": "text/css"}
+WEEK = 7 * 24 * 3600  # a seat survives a locked phone, a reload, a closed tab
 SETUP_FIELDS = ("name", "track", "cars", "legend_options", "variant", "handicap", "mode", "garage", "grid")
 
 
@@ -430,7 +431,7 @@ def make_app(server: Server) -> Starlette:
     def html(request: Request, text: str, status: int = 200) -> Response:
         response = HTMLResponse(text, status_code=status)
         if not request.cookies.get("hl_csrf"):
-            response.set_cookie("hl_csrf", _csrf_for(request), samesite="strict")
+            response.set_cookie("hl_csrf", _csrf_for(request), samesite="strict", max_age=WEEK)
         return response
 
     async def index(request: Request) -> Response:
@@ -449,7 +450,7 @@ def make_app(server: Server) -> Starlette:
         if not secrets.compare_digest(request.path_params["secret"], server.host_secret):
             return html(request, pages.plain_page("not the host link", "This link opens nothing."), 404)
         response = RedirectResponse("/host", status_code=303)
-        response.set_cookie("hl_host", server.host_secret, httponly=True, samesite="strict")
+        response.set_cookie("hl_host", server.host_secret, httponly=True, samesite="strict", max_age=WEEK)
         return response
 
     async def board(request: Request, role: str, title: str) -> Response:
@@ -489,7 +490,7 @@ def make_app(server: Server) -> Starlette:
         race, seat = found
         device = await server.acall(table.join, seat.car)
         response = RedirectResponse("/seat", status_code=303)
-        response.set_cookie("hl_seat", f"{seat.secret}.{device}", httponly=True, samesite="strict")
+        response.set_cookie("hl_seat", f"{seat.secret}.{device}", httponly=True, samesite="strict", max_age=WEEK)
         return response
 
     async def seat_page(request: Request) -> Response:

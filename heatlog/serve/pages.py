@@ -102,7 +102,7 @@ def cars_html(pub: dict[str, Any]) -> str:
     rows = []
     for c in sorted(pub["cars"], key=lambda c: c["rank"] or 99):
         turn = ' class="turn"' if c["name"] == pub["turn"] else ""
-        phone = "📱" if c["phone"] else ("" if c["legend"] else "host")
+        phone = "phone" if c["phone"] else ("Legend" if c["legend"] else "host screen")
         rows.append(
             f'<tr{turn} data-car="{e(c["name"])}"><td><span class="chip" style="background:{e(c["fill"])}">'
             f"{e(c['label'])}</span> {e(c['name'])}</td><td>{e(c['spot'])}</td><td>{e(c['lap'])}</td>"
@@ -121,7 +121,7 @@ def narration_html(pub: dict[str, Any]) -> str:
         f'<li data-car="{e(car)}"><span class="r">R{e(rnd)}</span> {e(text)}</li>'
         for rnd, car, text in pub["narration"]
     )
-    return f'<ol class="narration">{items}</ol>' if items else '<p class="dim">No turn completed yet.</p>'
+    return f'<ul class="narration">{items}</ul>' if items else '<p class="dim">No turn completed yet.</p>'
 
 
 def _cards(

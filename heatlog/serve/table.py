@@ -417,10 +417,20 @@ class Table:
             chosen = [c for c in v.pending if self.store.plan(self.race, v.round, c) is not None]
             still = [c for c in v.pending if c not in chosen]
             return f"gears and cards from {', '.join(still)}" + (f" ({', '.join(chosen)} ready)" if chosen else "")
-        prompt = q.prompt.strip().rstrip(":").strip()
-        if self.private and q.kind in ("discard", "play", "draw", "reveal"):
-            prompt = re.sub(r"\s*\((?:hand|draws)[^)]*\)", "", prompt)  # an open hand is its seat's alone
-            prompt = re.sub(r"\s*\(hand [^)]*\)", "", prompt)
+        car = q.car or ""
+        words = {
+            "react": f"{car}: React (cool, boost, adrenaline…) or end the turn",
+            "slipstream": f"{car}: slipstream or not",
+            "discard": f"{car}: discard or not",
+        }
+        flipped = re.search(r"'s ([^:]*):?\s*$", q.prompt)
+        if q.kind == "flip" and flipped:
+            words["flip"] = f"{car} flips a card for the {flipped[1]} (# 14.1)"
+        if q.kind in words:
+            return words[q.kind]
+        # the recorder's prompt without its typing hints: "(Enter = none)", "[1]", an open hand (its seat's alone)
+        prompt = re.sub(r"\s*\[[^\]]*\]", "", q.prompt.strip().rstrip(":").strip())
+        prompt = re.sub(r"\s*\((?:[^()]*Enter[^()]*|hand [^()]*)\)", "", prompt).rstrip(":").strip()
         return prompt or q.kind
 
     def public(self) -> dict[str, Any]:
@@ -518,12 +528,14 @@ class Table:
             return out
         answers = (who == "seat" and q.car == car) or (who == "host" and self.answerer(q.car) == "host")
         if not answers:
+            if who == "host":
+                return [{"kind": "wait", "text": "nothing for the host screen to enter now: the phones play"}]
             return [{"kind": "wait", "text": f"waiting for {self.waits()}"}]
         ctl: dict[str, Any] = {
             "kind": "question",
             "question": q.kind,
             "car": q.car,
-            "prompt": q.prompt.strip(),
+            "prompt": self.waits(),
             "hint": q.hint,
             "enter": q.default if q.default is not None else None,
             "buttons": [],
@@ -580,6 +592,8 @@ class Table:
         """What only ``car``'s seat sees: its hand (an open race), its plan."""
         v = self.session.view
         plan = self.store.plan(self.race, v.round, car) if v.phase == "race" else None
+        if plan is not None and plan.error is None and self.session.question.kind != "gear":
+            plan = None  # entered by now: the board shows what was revealed
         return {
             "car": car,
             "hand": self.hand(car),

@@ -13,10 +13,13 @@
   var shown = {};
   var picks = {};
 
+  var sayTimer = null;
   function say(text, kind) {
     if (!message) { return; }
     message.textContent = text || "";
     message.className = kind || "";
+    clearTimeout(sayTimer);
+    if (kind === "ok") { sayTimer = setTimeout(function () { say(""); }, 4000); }
   }
 
   function newKey() {
