@@ -554,6 +554,8 @@ class Table:
             elif q.kind == "draw":
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
+        elif q.kind == "road" or (q.kind == "garage" and q.car is None):
+            ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
         else:
             ctl["buttons"] = [[answer_words(o), o] for o in q.options]
         if q.kind == "react" and q.car is not None:  # the recorder's one-line "-": nothing more this turn
