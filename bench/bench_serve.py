@@ -147,24 +147,15 @@ def latency(seed: int) -> dict[str, Any]:
     import subprocess
 
     import httpx
-    from recorder_races import cars, simulated, strip
-    from serve_script import Phones, free_port, start
+    from recorder_races import simulated, strip
+    from serve_script import Phones, free_port, new_served_race, start
 
     from heatlog.racelog import RaceLog
-    from heatlog.races import start_race
-    from heatlog.serve.seats import ServeStore
 
     expected = simulated(6, seed, "table", track="usa", bot="heuristic")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        with RaceLog(db) as log:
-            race = start_race(
-                log, track="usa", cars=cars(6), mode="table", variant="one-lap", grid=expected[1]["order"]
-            )
-        store = ServeStore(db)
-        host_secret = store.host_secret()
-        secrets = {n: s.secret for n, s in store.seats(race, [c["name"] for c in cars(6)]).items()}
-        store.close()
+        race, host_secret, secrets = new_served_race(db, "usa", 6, expected)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         proc = start(db, race, port)

@@ -144,3 +144,20 @@ def start(db: Path, race: int, port: int) -> subprocess.Popen[bytes]:
             raise AssertionError(proc.stderr.read().decode() if proc.stderr else "the server stopped")
         time.sleep(0.05)
     raise AssertionError("the server did not start")
+
+
+def new_served_race(db: Path, track: str, n: int, expected: list[Event]) -> tuple[int, str, dict[str, str]]:
+    """A table-mode race on the grid of ``expected``, ready to serve: its id, the host secret, each seat's secret."""
+    from recorder_races import cars
+
+    from heatlog.races import start_race
+    from heatlog.serve.seats import ServeStore
+
+    with RaceLog(db) as log:
+        race = start_race(log, track=track, cars=cars(n), mode="table", variant="one-lap", grid=expected[1]["order"])
+    store = ServeStore(db)
+    try:
+        seats = {name: seat.secret for name, seat in store.seats(race, [c["name"] for c in cars(n)]).items()}
+        return race, store.host_secret(), seats
+    finally:
+        store.close()

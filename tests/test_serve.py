@@ -104,6 +104,17 @@ def stream(client: TestClient, n: int = 1) -> list[dict[str, Any]]:
     return out
 
 
+def into_private_race(table: Any, seed: int, steps: int) -> tuple[Table, Phones]:
+    """A 3-car private-hands race with a phone per car, ``steps`` submissions in."""
+    t = table(3, seed, "private")
+    t.join()
+    phones = t.phones()
+    phones.typed_chance = False  # (an open race: its draws are entered either way)
+    for _ in range(steps):
+        phones.step()
+    return t, phones
+
+
 # ------------------------------------------------------------------------------------------ whole races
 
 
@@ -149,12 +160,7 @@ def test_cars_without_phones_are_played_from_the_host_screen(table: Any) -> None
 
 def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
     """An open log (every card entered) while each hand is shown on its own seat only (docs/table.md)."""
-    t = table(3, 3, "private")
-    t.join()
-    phones = t.phones()
-    phones.typed_chance = False
-    for _ in range(40):  # into the race: the draws, plans and reveals have happened
-        phones.step()
+    t, phones = into_private_race(table, 3, 40)  # into the race: the draws, plans and reveals have happened
     views = {name: c.get("/api/view").json() for name, c in t.seats.items()}
     hands = {name: v["you"]["hand"] for name, v in views.items()}
     assert all(isinstance(h, list) for h in hands.values())
@@ -172,12 +178,7 @@ def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
 
 
 def test_a_seat_sees_only_its_own_private_panel_in_html_json_and_stream(table: Any) -> None:
-    t = table(3, 1, "private")
-    t.join()
-    phones = t.phones()
-    phones.typed_chance = False
-    for _ in range(25):
-        phones.step()
+    t, phones = into_private_race(table, 1, 25)
     red = t.seats["Red"]
     page = red.get("/seat").text
     assert 'data-role="seat"' in page

@@ -16,13 +16,11 @@ from typing import Any
 
 import pytest
 from browser import chromium
-from recorder_races import TRACK, cars, simulated, strip
-from serve_script import Phones, free_port, plan_for, start
+from recorder_races import TRACK, simulated, strip
+from serve_script import Phones, free_port, new_served_race, plan_for, start
 
 from heatlog import recorder_script as rs
 from heatlog.racelog import RaceLog
-from heatlog.races import start_race
-from heatlog.serve.seats import ServeStore
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
@@ -71,14 +69,7 @@ def test_a_host_screen_and_three_phones_record_a_race(tmp_path: Path) -> None:
     shots = os.environ.get("HEATLOG_SCREENSHOTS")
     db = tmp_path / "race.db"
     expected = simulated(3, 1, "table")
-    with RaceLog(db) as log:
-        race = start_race(
-            log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=expected[1]["order"]
-        )
-    store = ServeStore(db)
-    host_secret = store.host_secret()
-    seat_secrets = {n: s.secret for n, s in store.seats(race, [c["name"] for c in cars(3)]).items()}
-    store.close()
+    race, host_secret, seat_secrets = new_served_race(db, str(TRACK), 3, expected)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = start(db, race, port)

@@ -43,7 +43,10 @@ Event = dict[str, Any]
 BASE_TOKENS = ("1", "2", "3", "4", "0", "5", "h", "s")
 TOKEN_WORDS = {"h": "Heat", "s": "Stress", "H": "Heat", "S": "Stress"}
 #: Kinds of question answered with cards (a picker of card buttons).
-CARD_KINDS = ("reveal", "play", "flip", "discard", "draw", "scrap")
+CARD_KINDS = (
+    *("reveal", "play", "flip", "discard", "draw", "setup_draw", "scrap"),
+    *("shuffle", "setup_shuffle", "salvage_shuffle"),  # an order top first, when it is known (Enter: unknown)
+)
 #: Words for the recorder's React and slipstream answers (the token is sent; a token not here shows as itself).
 ANSWER_WORDS = {
     "b": "boost (1 Heat)",
@@ -551,7 +554,7 @@ class Table:
                 ctl["count"] = v.turn.gear if v.turn is not None and q.kind == "reveal" else v.cars[q.car].gear
             elif q.kind == "flip":
                 ctl["count"] = 1
-            elif q.kind == "draw":
+            elif q.kind in ("draw", "setup_draw"):
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
         elif q.kind == "road" or (q.kind == "garage" and q.car is None):
