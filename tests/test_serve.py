@@ -172,6 +172,32 @@ def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
                 assert v["you"]["car"] == name
     phones.play()
     assert strip(t.events()) == strip(t.expected)
+    # the spectators' narration is the table's: a draw is a count, never the cards drawn ("draws 2 (3 S)")
+    watch = TestClient(t.app).get("/api/view").json()
+    assert "draws" in watch["panels"]["narration"] and not re.search(r"draws \d+ \(", watch["panels"]["narration"])
+
+
+def test_a_submission_cut_off_by_a_crash_is_not_entered_again(table: Any) -> None:
+    """The key was written as pending, the entry made, the server killed before the answer was stored: the
+    retry is answered "recorded", and nothing is entered twice."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
+        phones.step()
+    from heatlog import recorder_script as rs
+
+    ctl = t.seats["Blue"].get("/api/view").json()["controls"][0]
+    text = rs.answer(ctl["question"], "Blue", t.expected, phones.index(), typed_chance=True, multi=False)
+    head = t.log.store.head(t.race)[0]
+    t.server.store.put_submission(
+        "seat:Blue|crash-key-1", t.race, "seat:Blue", {"pending": True, "race": t.race, "head": head}
+    )
+    assert post(t.seats["Blue"], {"action": "answer", "text": text}, key="other-key-1")["ok"]  # (the entry made)
+    n = len(t.log.stored(t.race))
+    again = post(t.seats["Blue"], {"action": "answer", "text": text}, key="crash-key-1")
+    assert again["ok"] and again["replayed"] and "before the server restarted" in again["lines"][0][1]
+    assert len(t.log.stored(t.race)) == n
 
 
 # ------------------------------------------------------------------------------------------ isolation

@@ -269,11 +269,22 @@ class Server:
         return self.call(self._once, viewer, action, key, body)
 
     def _once(self, viewer: Viewer, action: str, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Done once per key: the key is written as pending (with the log's head) before anything is entered and
+        with its answer after, so a retry after a crash in between is answered "recorded" when the log moved
+        on from that head (the entry was made), and done when it did not."""
         with self.act_lock:
             full = f"{viewer.who}|{key}"
+            table = self.table
+            race = table.race if table is not None else 0
+            head = self.log.store.head(race)[0] if table is not None else 0
             done = self.store.submission(full)
-            if done is not None:
+            if done is not None and not done.get("pending"):
                 return 200, {**done, "replayed": True}
+            if done is not None and done.get("race") == race and done.get("head") != head:
+                answer = {"ok": True, "lines": [["info", "recorded before the server restarted"]], "error": None}
+                self.store.put_submission(full, race, viewer.who, answer)
+                return 200, {**answer, "replayed": True}
+            self.store.put_submission(full, race, viewer.who, {"pending": True, "race": race, "head": head})
             try:
                 answer = self._act(viewer, action, body)
             except HeatlogError as err:
