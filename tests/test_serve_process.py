@@ -106,3 +106,20 @@ def test_kill_9_mid_round_loses_no_acknowledged_entry_and_the_phones_resume(tmp_
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def test_a_port_in_use_is_refused_in_words_before_any_link_is_printed(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "heatlog.cli", "serve", "--db", str(tmp_path / "x.db"), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert r.returncode == 1 and f"--port {port}: cannot listen" in r.stderr and "Traceback" not in r.stderr
+    assert "host screen" not in r.stdout

@@ -35,10 +35,11 @@ def serve(
     import uvicorn
 
     from ..serve.app import Server, make_app
-    from ..serve.net import lan_address, print_codes
+    from ..serve.net import check_port, lan_address, print_codes
 
     path = db_path(db)
     bind = "0.0.0.0" if lan else "127.0.0.1"
+    check_port(bind, port)  # before the links are printed: a server that cannot listen has no links
     shown = lan_address() if lan else "127.0.0.1"
     server = Server(path, race=race, base_url=f"http://{shown}:{port}", force=force, announce=print_codes)
     if server.table is None:

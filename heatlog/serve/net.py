@@ -21,6 +21,21 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse, in words, a port another program listens on."""
+    from ..engine.errors import ConflictError
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as err:
+            raise ConflictError(
+                f"--port {port}: cannot listen on {host}:{port} ({err.strerror or err}); "
+                "another program (another heatlog serve?) uses it: give another --port"
+            ) from None
+
+
 def print_codes(server: Server) -> None:
     """The host link, the spectators' link and each seat's join link with its QR code, in the terminal."""
     import segno
