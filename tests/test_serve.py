@@ -170,10 +170,16 @@ def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
             if other != name:
                 assert f'data-hand=\\"{other}\\"' not in text
                 assert v["you"]["car"] == name
-    phones.play()
+    watcher = TestClient(t.app)
+    statuses = []
+    while phones.step():
+        statuses.append(watcher.get("/api/view").json()["panels"]["status"])
     assert strip(t.events()) == strip(t.expected)
+    # the corner lines reach the board (# 10.1: speed, Heat, a spinout ahead), never a hand
+    assert any(": corner " in x for x in statuses) and not any("(hand" in x or "draws" in x for x in statuses)
     # the spectators' narration is the table's: a draw is a count, never the cards drawn ("draws 2 (3 S)")
     watch = TestClient(t.app).get("/api/view").json()
+    assert "(hand" not in json.dumps(watch)
     assert "draws" in watch["panels"]["narration"] and not re.search(r"draws \d+ \(", watch["panels"]["narration"])
 
 

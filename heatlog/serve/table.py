@@ -58,6 +58,8 @@ ANSWER_WORDS = {
     "dr": "draft",
 }
 STYLES = ("error", "outcome", "info", "warn", "dim")
+#: A recorder line about a corner ahead or crossed (``as it stands: corner 1 (limit 4) at speed 9 costs 5 Heat``).
+CORNER_LINE = re.compile(r"^\S+(?: as it stands| if it slipstreams)?: corner \d+ \(limit \d+\) at speed \d+")
 
 
 def answer_words(token: str) -> str:
@@ -285,8 +287,12 @@ class Table:
         if car is not None:  # its seat sees what its answer did, not what the rules then did for another car
             others = tuple(n for n in self.session.view.cars if n != car)
             self.said[car] = [x for x in shown if not x[1].lstrip("→✓ ").startswith(others)]
-        # in table mode every consequence is public; with private hands only what names no card of a hand
-        self.public_lines = [x for x in shown if x[0] != "dim"] if not self.private else []
+        # in table mode every consequence is public; with private hands only the corner lines (speed, Heat, the
+        # spinout warning: # 10.1), which name no card, never a hand or a draw
+        public = [x for x in shown if x[0] != "dim"]
+        if self.private:
+            public = [x for x in public if CORNER_LINE.search(x[1]) and "hand" not in x[1] and "draws" not in x[1]]
+        self.public_lines = public
 
     # ---- answering the question now
 
