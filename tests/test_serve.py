@@ -524,3 +524,79 @@ def test_the_pages_are_whole_and_say_what_the_race_waits_for(table: Any) -> None
     assert "Waiting for: gears and cards from" in view["panels"]["status"]
     assert t.host.get("/static/table.js").status_code == 200
     assert t.host.get("/static/../app.py").status_code == 404
+
+
+def test_a_plan_the_reveal_would_refuse_is_refused_when_submitted(table: Any) -> None:
+    """The plan is checked by the reveal's own rule (engine check_plan) at once: before, "h" was held and only
+    refused at the reveal, when the player had put the phone away. # 4.2, 13.1: Heat only from a cluttered hand."""
+    t = table(3, 1)
+    t.join()
+    out = post(t.seats["Blue"], {"action": "plan", "text": "h"})
+    assert not out["ok"] and "Blue cannot play these cards" in out["error"] and "Heat" in out["error"]
+    assert "Traceback" not in out["error"]
+    out = post(t.seats["Blue"], {"action": "plan", "text": "5 5"})  # one 5 in the deck (# 1.1)
+    assert not out["ok"] and "cannot play" in out["error"]
+    view = t.seats["Blue"].get("/api/view").json()
+    assert view["controls"][0]["kind"] == "plan" and view["you"]["plan"] is None  # nothing held
+    assert post(t.seats["Blue"], {"action": "plan", "text": "2 2"})["ok"]
+
+
+def test_a_private_hands_plan_is_checked_against_the_seats_own_hand(table: Any) -> None:
+    t, phones = into_private_race(table, 3, 0)
+    while not t.server.call(lambda: t.server.table.plan_wanted("Red")):
+        phones.step()
+    hand = t.server.call(lambda: t.server.table.hand("Red"))
+    absent = next(c for c in ("1", "2", "3", "4", "5", "0") if c not in hand)
+    out = post(t.seats["Red"], {"action": "plan", "text": absent})
+    assert not out["ok"] and "cannot play" in out["error"]
+
+
+def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_path: Path) -> None:
+    """# 11.1, 18.2: the react screen's "discard, end my turn" is offered in a Garage race too, its buttons the
+    cards' names (never an internal code like U53), and what it sends is the discard the player meant. Before,
+    a Garage race had no such picker."""
+    from rules.modules.garage.test_recorder import simulated as garage_race
+
+    ev = garage_race(1, "open")
+    first = ev[0]
+    log = RaceLog(tmp_path / "race.db")
+    race = start_race(
+        log,
+        track="usa",
+        cars=first["cars"],
+        laps=first["laps"],
+        mode="open",
+        grid=ev[1]["order"],
+        garage=dict(first["garage"]),
+    )
+    for e in ev[2:43]:  # Red at React (adrenaline open); the race's next entry is its discard of 2 and U53
+        log.append(race, e)
+    assert ev[43] == {"type": "cards_discarded", "v": 1, "car": "Red", "cards": ["2", "U53"]}
+    log.close()
+    server = Server(tmp_path / "race.db")
+    try:
+        server.call(server.serve, race, private=True)
+        app = make_app(server)
+        urls = server.join_urls()
+        with TestClient(app) as red:
+            red.get(urls["Red"].replace(server.base_url, ""))
+            view = red.get("/api/view").json()
+            (ctl,) = view["controls"]
+            assert ctl["question"] == "react"
+            labels = dict((tok, label) for label, tok in ctl["discard"])
+            assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
+            garage = server.call(lambda: server.table.session.state.garage.cards)
+            assert garage["U53"]["name"] in labels.values()
+            shown = json.dumps(view["panels"])  # the phone's panels, as drawn
+            assert "discard, end my turn" in shown and garage["U53"]["name"] in shown
+            name_to_token = {label: tok for tok, label in labels.items()}
+            picked = [name_to_token["2"], name_to_token[garage["U53"]["name"]]]
+            text = "- d " + " ".join(picked)  # as the picker sends it (table.js)
+            out = post(red, {"action": "answer", "text": text})
+            assert out["ok"], out
+            events = server.call(lambda: [e.event for e in server.table.session.proj.effective.entries])
+            assert {"type": "cards_discarded", "v": 1, "car": "Red", "cards": ["2", "U53"]} in [
+                {k: v for k, v in e.items() if k != "raw"} for e in events
+            ]
+    finally:
+        server.close()

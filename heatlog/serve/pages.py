@@ -197,7 +197,7 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 parts.append('<p class="hint">or end my turn discarding:</p>')
                 parts.append(
                     _cards(
-                        c["discard"], count=None, action="answer", car=car, prefix="- d", label="discard, end my turn"
+                        c["discard"], count=None, action="answer", car=car, prefix="- d ", label="discard, end my turn"
                     )
                 )
             parts.append(

@@ -29,6 +29,7 @@ from ..engine import HeatlogError, RaceState, apply
 from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
 from ..engine.redact import open_to_table
+from ..engine.rules import check_plan
 from ..engine.state import expand
 from ..racelog import RaceLog
 from ..recorder import Lease, Line, Session, error_text, parse_cards
@@ -226,6 +227,10 @@ class Table:
                     f"{car} may shift to {', '.join(map(str, gears))} now (gear {v.cars[car].gear}, "
                     f"Engine {v.cars[car].engine}; # 3.1–3.4)",
                 )
+            try:  # the reveal's own check, on what the race knows of this car now (# 4.1, 4.2, 13.1)
+                check_plan(v, car, len(cards), cards)
+            except HeatlogError as err:
+                return Outcome(False, error=f"{car} cannot play these cards: {err.message}")
             text = " ".join(self._token(c, garage) for c in cards)
             self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
             lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
@@ -573,8 +578,8 @@ class Table:
                 ctl["buttons"].append(["no slipstream, end my turn (no discard)", "- -"])
             else:
                 ctl["buttons"].append(["end my turn (no discard)", "- -"])
-                if garage is None:  # the one-line "- d12": React done, then the discard (# 11.1: never Heat/Stress)
-                    ctl["discard"] = [t for t in self._tokens(q.car, garage, hand=True) if t[1] not in ("h", "s")]
+                # the one-line "- d 1 2": React done, then the discard (# 11.1: never Heat/Stress), upgrades by name
+                ctl["discard"] = [t for t in self._tokens(q.car, garage, hand=True) if t[1] not in ("h", "s")]
         elif q.kind == "slipstream" and "n" in q.options:
             ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
         return [ctl]

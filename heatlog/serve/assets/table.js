@@ -143,7 +143,7 @@
     if (p && t.classList.contains("send")) {
       var key = pickerKey(p);
       var prefix = p.getAttribute("data-prefix") || "";
-      var chosen = (picks[key] || []).map(function (c) { return c.token; }).join(prefix ? "" : " ");
+      var chosen = (picks[key] || []).map(function (c) { return c.token; }).join(prefix && prefix.slice(-1) !== " " ? "" : " ");
       var need = p.getAttribute("data-count");
       if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
       if (!chosen) { say("choose the cards first", "error"); return; }
