@@ -600,3 +600,23 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             ]
     finally:
         server.close()
+
+
+def test_serve_without_a_race_serves_the_current_race_and_says_which(table: Any, capsys: Any) -> None:
+    """Without --race the server serves what every other command defaults to (RaceLog.resolve: the most recent
+    race made), not the race it served last, and its start line names it. Before, an older race served once
+    stayed served after a new race was made with `heatlog new`."""
+    from heatlog.serve.net import print_codes
+
+    t = table(3, 1)  # race 1, served (the store remembers it)
+    db = t.log.path
+    newer = start_race(t.log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap")
+    assert t.log.resolve(None) == newer != t.race
+    server = Server(db)
+    try:
+        assert server.table is not None and server.table.race == newer
+        print_codes(server)
+        out = capsys.readouterr().out
+        assert f"serving race {newer} (" in out and "round" in out
+    finally:
+        server.close()

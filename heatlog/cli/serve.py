@@ -13,7 +13,9 @@ def serve(
     race: Annotated[
         int | None,
         typer.Option(
-            "--race", "-r", help="The race to serve (default: the race served last; none: set up on the host screen)."
+            "--race",
+            "-r",
+            help="The race to serve (default: the current race, as every command; none: the host sets one up).",
         ),
     ] = None,
     port: Annotated[int, typer.Option(help="The port to listen on.", min=1, max=65535)] = 8765,
@@ -28,7 +30,8 @@ def serve(
     """Serve a race at the table: a host screen, one phone per car (join codes as QR codes), spectators.
 
     Prints the host link (open it on the laptop or TV), then one join link and QR code per car. Listens on
-    127.0.0.1 unless --lan. Without --race it serves the race it served last; with none the host sets one up.
+    127.0.0.1 unless --lan. Without --race it serves the current race (the most recent race made, the race
+    other commands default to) and prints which; in a database with no race the host sets one up.
 
     Example: heatlog serve --lan
     """

@@ -103,9 +103,17 @@ class Server:
         self.streams: set[asyncio.Queue[int]] = set()
         self._cache: tuple[int, int, dict[str, Any]] | None = None
         self._seats_cache: tuple[Any, str] | None = None
-        served = race if race is not None else self.store.served_race()
+        served = race if race is not None else self.call(self.current_race)
         if served is not None:
             self.call(self.serve, served, private=None)
+
+    def current_race(self) -> int | None:
+        """The race other commands default to (``RaceLog.resolve``: the most recent race a host made), or None
+        in a database with no race yet (the host sets one up on the host screen)."""
+        try:
+            return self.log.resolve(None)
+        except HeatlogError:
+            return None
 
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn`` on the worker thread (at once when already there) and return its result."""

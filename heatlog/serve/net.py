@@ -47,7 +47,13 @@ def print_codes(server: Server) -> None:
     if table is None:
         print("no race served yet: open the host screen to set one up or resume one", file=out, flush=True)
         return
-    print(f"race {table.race}: one join code per car (scan it with the car's phone)", file=out)
+    v = table.session.view
+    when = "finished" if v.phase == "over" else f"round {v.round}"
+    print(
+        f"serving race {table.race} ({v.track.name}, {', '.join(v.cars)}; {when}):"
+        " one join code per car (scan it with the car's phone)",
+        file=out,
+    )
     if table.notice:
         print(table.notice, file=out)
     for car, url in server.join_urls().items():
