@@ -18,6 +18,7 @@ from recorder_races import TRACK, cars, simulated, strip
 from serve_script import Phones, plan_for
 from starlette.testclient import TestClient
 
+from heatlog import recorder_script as rs
 from heatlog.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.serve.app import Server, make_app
@@ -620,3 +621,41 @@ def test_serve_without_a_race_serves_the_current_race_and_says_which(table: Any,
         assert f"serving race {newer} (" in out and "round" in out
     finally:
         server.close()
+
+
+def test_the_host_plays_a_car_whose_phone_holds_the_seat_and_the_phone_is_told(table: Any) -> None:
+    """Red's player leaves the table with the seat joined: the host screen acts for Red (plan and answers, each
+    naming Red), the race is the simulated one, Red's phone says what the host did, and the shared screen never
+    shows Red's held plan. Before, the host was refused ("Red's phone chooses its gear and cards")."""
+    t = table(3, 2)
+    t.join()
+    red = t.seats["Red"]
+    phones = t.phones()
+    phones.seats = {n: c for n, c in t.seats.items() if n != "Red"}  # Red's player is away
+    acted = 0
+    for _ in range(3000):
+        i = phones.index()
+        host = t.host.get("/api/view").json()
+        away = [c for c in host["controls"] if c["kind"] == "away" and c["car"] == "Red"]
+        if not away:
+            if not phones.step():
+                break
+            continue
+        ctl = away[0]
+        if "gears" in ctl:
+            text = plan_for(t.expected, i, "Red")
+            out = post(t.host, {"action": "plan", "car": "Red", "text": text}, key=f"away-red-{acted}")
+            assert out["ok"], out
+            seen = json.dumps(t.host.get("/api/view").json())
+            assert "held: gear" not in seen  # the shared screen never shows the phone's plan
+        else:
+            text = rs.answer(ctl["question"], "Red", t.expected, i, typed_chance=True, multi=False)
+            refused = post(t.host, {"action": "answer", "text": text}, key=f"not-named-{acted}")
+            assert not refused["ok"] and "Red's phone answers this" in refused["error"]
+            out = post(t.host, {"action": "answer", "car": "Red", "text": text}, key=f"away-red-{acted}")
+            assert out["ok"], out
+        acted += 1
+        assert "the host" in json.dumps(red.get("/api/view").json()["you"]["told"])
+    assert acted > 5 and phones.host_answers == 0
+    assert strip(t.events()) == strip(t.expected)
+    assert "the host" in red.get("/api/view").json()["panels"]["private"]

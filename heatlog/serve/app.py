@@ -336,11 +336,9 @@ class Server:
         if action == "plan":
             if not car or car not in table.names:
                 return {"ok": False, "error": "which car? a car of this race"}
-            if table.has_phone(car):
-                return {"ok": False, "error": f"{car}'s phone chooses its gear and cards"}
-            out = table.submit_plan(car, text)
+            out = table.submit_plan(car, text, who="host")  # a phone's car too: its player is away (told)
         elif action == "answer":
-            out = table.answer("host", None, text)
+            out = table.answer("host", car or None, text)  # naming a phone's car: acting for it (told)
         elif action == "takeback":
             if not car or car not in table.names or table.has_phone(car):
                 return {"ok": False, "error": "the host takes back a plan only for a car without a phone"}

@@ -207,6 +207,14 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
             )
             parts.append("</section>")
             out.append("".join(parts))
+        elif kind == "away":  # a car whose phone holds the seat: the host may act for an absent player
+            inner = dict(c, kind="plan" if "gears" in c else "question")
+            out.append(
+                f'<details class="ctl away" data-car="{e(car)}"><summary>{e(car)}\'s player away? '
+                f"act for {e(car)} here (the phone is told)</summary>"
+                + controls_html([inner], host=True)
+                + "</details>"
+            )
         elif kind == "over":
             out.append('<section class="ctl over"><h3>The race is over</h3></section>')
         else:
@@ -222,6 +230,8 @@ def private_html(priv: dict[str, Any]) -> str:
     plan = priv["plan"]
     if plan is not None and plan["cards"]:
         parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan["cards"])}</p>')
+    if priv.get("told"):
+        parts.append(f'<p class="line warn told">{e(priv["told"])}</p>')
     parts.append('<button type="button" class="takeback mine">take back my last entry</button>')
     return "".join(parts)
 

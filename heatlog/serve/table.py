@@ -112,6 +112,7 @@ class Table:
         self.on_change: Callable[[], None] | None = None
         self.narration: deque[tuple[int, str, str]] = deque(maxlen=40)
         self.said: dict[str, list[tuple[str, str]]] = {}  # what the last answer for a car showed (its seat, the host)
+        self.told: dict[str, str] = {}  # a seat's phone told that the host acted for it (until the seat acts)
         self.public_lines: list[tuple[str, str]] = []  # the last answer's public consequences (table mode)
         self._pub_state: RaceState | None = None
         self._pub_events: list[Event] = []
@@ -206,7 +207,7 @@ class Table:
         q = self.session.question
         return v.phase == "race" and q.kind == "gear" and car in v.pending
 
-    def submit_plan(self, car: str, cards_text: str) -> Outcome:
+    def submit_plan(self, car: str, cards_text: str, *, who: str = "seat") -> Outcome:
         """Gear and cards in one submission: the gear is the number of cards (# 4.1). Held, not entered."""
         with self.lock:
             self.refresh()
@@ -234,6 +235,7 @@ class Table:
             text = " ".join(self._token(c, garage) for c in cards)
             self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
             lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
+            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {text}")
             self._drive()
             self._changed()
             return Outcome(True, lines)
@@ -316,7 +318,8 @@ class Table:
             if who == "seat" and q.car != car:
                 whose = q.car or "the host"
                 return Outcome(False, error=f"not {car}'s turn: the race waits for {whose} ({self.waits()})")
-            if who == "host" and self.answerer(q.car) != "host":
+            if who == "host" and self.answerer(q.car) != "host" and car != q.car:
+                # a phone's car: the host acts for it only when it names the car (the player is away)
                 return Outcome(False, error=f"{q.car}'s phone answers this: the race waits for {self.waits()}")
             text = text[:2000]
             word = text.strip().split(" ", 1)[0].lower()
@@ -327,9 +330,19 @@ class Table:
             if errs:
                 return Outcome(False, _lines(lines), errs[0])
             self._said(q.car, lines)
+            self._tell(who, q.car, f"the host answered for you: {text.strip() or 'Enter'}")
             self._drive()
             self._changed()
             return Outcome(True, _lines(lines))
+
+    def _tell(self, who: str, car: str | None, text: str) -> None:
+        """Keep the seat's phone told when the host acted for its car; a seat's own act clears it."""
+        if car is None:
+            return
+        if who == "host" and self.has_phone(car):
+            self.told[car] = text
+        elif who == "seat":
+            self.told.pop(car, None)
 
     # ---- corrections
 
@@ -509,13 +522,15 @@ class Table:
             return [{"kind": "wait", "text": f"the host enters {self.waits()}"}]
         out: list[dict[str, Any]] = []
         if q.kind == "gear":
-            mine = [car] if who == "seat" and car is not None else [c for c in v.pending if not self.has_phone(c)]
+            mine = [car] if who == "seat" and car is not None else list(v.pending)
             for name in mine:
                 if name not in v.pending:
                     continue
                 plan = self.store.plan(self.race, v.round, name)
                 c = v.cars[name]
                 if plan is not None:
+                    if who == "host" and self.has_phone(name):
+                        continue  # a phone's plan is its own: never on the shared screen
                     out.append(
                         {
                             "kind": "held",
@@ -528,7 +543,7 @@ class Table:
                     continue
                 out.append(
                     {
-                        "kind": "plan",
+                        "kind": "plan" if who == "seat" or not self.has_phone(name) else "away",
                         "car": name,
                         "gear": c.gear,
                         "engine": c.engine,
@@ -537,16 +552,17 @@ class Table:
                         "round": v.round,
                     }
                 )
-            if not out:
-                out.append({"kind": "wait", "text": f"waiting for {self.waits()}"})
+            if all(c["kind"] == "away" for c in out):
+                out.insert(0, {"kind": "wait", "text": f"waiting for {self.waits()}"})
             return out
-        answers = (who == "seat" and q.car == car) or (who == "host" and self.answerer(q.car) == "host")
+        away = who == "host" and q.car is not None and self.answerer(q.car) == "seat"  # the host may act for it
+        answers = (who == "seat" and q.car == car) or (who == "host" and (away or self.answerer(q.car) == "host"))
         if not answers:
             if who == "host":
                 return [{"kind": "wait", "text": "nothing for the host screen to enter now: the phones play"}]
             return [{"kind": "wait", "text": f"waiting for {self.waits()}"}]
         ctl: dict[str, Any] = {
-            "kind": "question",
+            "kind": "away" if away else "question",
             "question": q.kind,
             "car": q.car,
             "prompt": self.waits(),
@@ -615,6 +631,7 @@ class Table:
             "hand": self.hand(car),
             "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
             "said": [list(x) for x in self.said.get(car, [])],
+            "told": self.told.get(car),
         }
 
 
