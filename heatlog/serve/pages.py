@@ -225,7 +225,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
 def private_html(priv: dict[str, Any]) -> str:
     parts = [f'<h2 data-hand="{e(priv["car"])}">{e(priv["car"])}</h2>']
     if priv["hand"] is not None:
-        cards = " ".join(f'<span class="cardbtn small">{e(c)}</span>' for c in priv["hand"]) or "no cards yet"
+        names = priv.get("hand_names") or priv["hand"]
+        cards = " ".join(f'<span class="cardbtn small">{e(c)}</span>' for c in names) or "no cards yet"
         parts.append(f'<p class="hand" data-hand="{e(priv["car"])}">Your hand: {cards}</p>')
     plan = priv["plan"]
     if plan is not None and plan["cards"]:

@@ -626,9 +626,13 @@ class Table:
         plan = self.store.plan(self.race, v.round, car) if v.phase == "race" else None
         if plan is not None and plan.error is None and self.session.question.kind != "gear":
             plan = None  # entered by now: the board shows what was revealed
+        hand = self.hand(car)
+        state = self.session.state
+        garage = state.garage.cards if state.garage is not None else None
         return {
             "car": car,
-            "hand": self.hand(car),
+            "hand": hand,
+            "hand_names": None if hand is None else [self._label(c, garage) for c in hand],  # never U53
             "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
             "said": [list(x) for x in self.said.get(car, [])],
             "told": self.told.get(car),
