@@ -590,6 +590,8 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             assert garage["U53"]["name"] in labels.values()
             shown = json.dumps(view["panels"])  # the phone's panels, as drawn
             assert "discard, end my turn" in shown and garage["U53"]["name"] in shown
+            # the recorder's typing notation is folded under the typed line, not a wall of text above the buttons
+            assert ctl["hint"] and "how to type it" in shown and '<p class=\\"hint\\">Engine' not in shown
             hand = view["panels"]["private"]  # the hand by the cards' names too, never an internal code
             assert "Your hand" in hand and garage["U53"]["name"] in hand and not re.search(r"\bU\d+\b", hand)
             name_to_token = {label: tok for tok, label in labels.items()}

@@ -169,8 +169,7 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
             for style, text in c.get("said", []):
                 if style != "dim":
                     parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
-            if c.get("hint"):
-                parts.append(f'<p class="hint">{e(c["hint"])}</p>')
+            typing = c.get("hint")  # the recorder's typing notation: folded under the typed line, not a wall of text
             if "tokens" in c:
                 parts.append(_cards(c["tokens"], count=c.get("count"), action="answer", car=car))
             if c["buttons"]:
@@ -205,6 +204,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 f'aria-label="type the answer" placeholder="or type it (as heatlog record)">'
                 '<button type="submit">send</button></form>'
             )
+            if typing:
+                parts.append(f'<details class="hint typing"><summary>how to type it</summary>{e(typing)}</details>')
             parts.append("</section>")
             out.append("".join(parts))
         elif kind == "away":  # a car whose phone holds the seat: the host may act for an absent player
