@@ -663,3 +663,31 @@ def test_the_host_plays_a_car_whose_phone_holds_the_seat_and_the_phone_is_told(t
     assert acted > 5 and phones.host_answers == 0
     assert strip(t.events()) == strip(t.expected)
     assert "the host" in red.get("/api/view").json()["panels"]["private"]
+
+
+def test_the_discard_question_offers_no_stress_or_heat(tmp_path: Path) -> None:
+    """# 11.1: a discard never takes Heat or Stress, so the discard picker offers neither (seen on the host screen
+    of a Garage race: Green's two Stress were buttons of its discard)."""
+    from rules.modules.garage.test_recorder import simulated as garage_race
+
+    ev = garage_race(1, "open")
+    first = ev[0]
+    log = RaceLog(tmp_path / "race.db")
+    race = start_race(
+        log, track="usa", cars=first["cars"], laps=first["laps"], mode="open", grid=ev[1]["order"],
+        garage=dict(first["garage"]),
+    )  # fmt: skip
+    for e in ev[2:38]:  # Green at its discard, two Stress in hand
+        log.append(race, e)
+    log.close()
+    server = Server(tmp_path / "race.db")
+    try:
+        server.call(server.serve, race, private=True)
+        assert "S" in server.call(lambda: server.table.hand("Green"))
+        with TestClient(make_app(server)) as host:
+            host.get(f"/h/{server.host_secret}")
+            (ctl,) = host.get("/api/view").json()["controls"]
+            assert ctl["question"] == "discard" and ctl["tokens"]
+            assert not any(tok in ("s", "h") or label in ("Stress", "Heat") for label, tok in ctl["tokens"])
+    finally:
+        server.close()

@@ -577,6 +577,8 @@ class Table:
                 ctl["error"] = f"your cards were refused: {plan.error}"
         if q.kind in CARD_KINDS and q.car is not None:
             ctl["tokens"] = self._tokens(q.car, garage, hand=q.kind in ("reveal", "play", "discard"))
+            if q.kind == "discard":  # # 11.1: Heat and Stress are never discarded: no button offers them
+                ctl["tokens"] = [t for t in ctl["tokens"] if t[1] not in ("h", "s")]
             if q.kind in ("reveal", "play") and v.cars[q.car].gear:
                 ctl["count"] = v.turn.gear if v.turn is not None and q.kind == "reveal" else v.cars[q.car].gear
             elif q.kind == "flip":
