@@ -21,8 +21,8 @@ __all__ = ["COMMANDS", "MODULES", "app", "help_only", "load", "main"]
 
 #: The modules that define commands, in the order of ``heatlog --help``.
 MODULES = (
-    "races", "entries", "files", "anchor", "record", "simulate", "analysis", "season", "stats", "study", "review",
-    "demo",
+    *("races", "entries", "files", "anchor", "record", "simulate", "analysis", "season", "stats", "study"),
+    *("review", "serve", "demo"),
 )
 
 #: Which module defines each top-level command (tests/test_cli.py checks it against the full app). A command
@@ -52,6 +52,7 @@ COMMANDS = {
     "study": "study",
     "review": "review",
     "luck": "review",
+    "serve": "serve",
     "demo": "demo",
 }
 

@@ -8,6 +8,7 @@ Digest items (``# 9.3``) refer to the rules digest (docs/rules.md).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -530,6 +531,19 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
             why = Knowledge.of(car).why_not_cluttered(cards, car.gear, state.cards.named)
             if why:
                 raise illegal(state, ev, f"{car.name} cannot claim a cluttered hand: {why}", "13.1")
+
+
+def check_plan(state: RaceState, name: str, gear: int, cards: list[str]) -> None:
+    """Raise :class:`IllegalEvent` when ``name`` could not play ``cards`` in ``gear`` at its reveal, judged on
+    what the race knows now (steps 1-2, before the gear is entered): the very check the reveal makes (# 4.1,
+    4.2, 13.1), for a shell that takes a plan early (the table server) and must not keep a second copy."""
+    car = state.cars[name]
+    kind = "cards_played" if state.mode == "open" else "cards_revealed"
+    ev: Event = {"type": kind, "v": 1, "car": name, "cards": list(cards)}
+    picked = _cards(state, ev)
+    planned = copy.copy(car)  # the gear is not entered yet: judge the hand as it would be in ``gear``
+    planned.gear = gear
+    _check_play(state, planned, ev, picked)
 
 
 def _begin_turns(state: RaceState) -> None:

@@ -1,0 +1,194 @@
+/* heatlog serve: the live page (host screen, a phone's seat, a spectator's board).
+   The server sends each panel as escaped HTML; this script only puts panels in place, moves the cars on the
+   circuit, and sends what a button or a form says (with the CSRF token and an idempotency key per submission). */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var role = root.getAttribute("data-role");
+  var meta = document.querySelector('meta[name="csrf"]');
+  var csrf = meta ? meta.getAttribute("content") : "";
+  var geoEl = document.getElementById("geometry");
+  var geo = geoEl ? JSON.parse(geoEl.textContent) : null;
+  var message = document.getElementById("message");
+  var shown = {};
+  var picks = {};
+
+  var sayTimer = null;
+  function say(text, kind) {
+    if (!message) { return; }
+    message.textContent = text || "";
+    message.className = kind || "";
+    clearTimeout(sayTimer);
+    if (kind === "ok") { sayTimer = setTimeout(function () { say(""); }, 4000); }
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.getRandomValues) {
+      var a = new Uint32Array(4);
+      window.crypto.getRandomValues(a);
+      return Array.prototype.map.call(a, function (n) { return n.toString(16); }).join("-");
+    }
+    return String(Date.now()) + "-" + String(Math.random()).slice(2);
+  }
+
+  /* One submission; retried with the same key after a network failure, so it is recorded once. */
+  function send(body, done) {
+    body.key = body.key || newKey();
+    var tries = 0;
+    root.setAttribute("data-busy", "true");
+    function attempt() {
+      tries += 1;
+      fetch("/api/act", {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body)
+      }).then(function (r) { return r.json(); }).then(function (res) {
+        root.setAttribute("data-busy", "false");
+        if (res.ok) {
+          var lines = (res.lines || []).filter(function (l) { return l[0] !== "dim"; }).map(function (l) { return l[1]; });
+          say(lines.join(" · ") || "recorded", "ok");
+        } else {
+          say(res.error || "refused", "error");
+        }
+        if (done) { done(res); }
+        refresh();
+      }).catch(function () {
+        if (tries < 4) {
+          say("no answer from the table yet: trying again…", "error");
+          setTimeout(attempt, 400 * tries);
+        } else {
+          root.setAttribute("data-busy", "false");
+          say("no connection to the table: tap again when the Wi-Fi is back (it will not be recorded twice)", "error");
+        }
+      });
+    }
+    attempt();
+  }
+
+  function place(name, car) {
+    if (!geo) { return; }
+    var el = document.querySelector('#circuit .car[data-car="' + CSS.escape(name) + '"]');
+    if (!el) { return; }
+    var xy = car.finished && car.place ? geo.podium[car.place - 1] : geo.spots[car.space + ":" + car.lane];
+    if (!xy) { return; }
+    el.setAttribute("transform", "translate(" + xy[0] + " " + xy[1] + ")");
+    el.setAttribute("data-space", car.finished ? "" : String(car.space));
+    var body = el.querySelector(".body");
+    var angle = car.finished ? 0 : (geo.angles[car.space + ":" + car.lane] || 0);
+    if (body) { body.setAttribute("transform", "rotate(" + angle + ")"); }
+  }
+
+  function pickerKey(p) {
+    var sec = p.closest(".ctl");
+    return [p.getAttribute("data-action"), p.getAttribute("data-car"), sec ? sec.getAttribute("data-question") : "",
+      p.getAttribute("data-prefix") || ""].join("|");
+  }
+
+  function showPicks(p) {
+    var chosen = picks[pickerKey(p)] || [];
+    var out = p.querySelector(".chosen");
+    var need = p.getAttribute("data-count");
+    var labels = chosen.map(function (c) { return c.label; });
+    if (out) {
+      out.textContent = chosen.length ? labels.join(" ") + (need ? "  (" + chosen.length + " of " + need + ")" : "")
+        : (need ? "choose " + need : "choose the cards");
+    }
+    p.setAttribute("data-chosen", chosen.map(function (c) { return c.token; }).join(" "));
+  }
+
+  function apply(data) {
+    if (data.taken) { say("another phone took this seat over: open the join link again to take it back", "error"); }
+    var panels = data.panels || {};
+    Object.keys(panels).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && shown[id] !== panels[id]) {
+        el.innerHTML = panels[id];
+        shown[id] = panels[id];
+        Array.prototype.forEach.call(el.querySelectorAll(".picker"), showPicks);
+      }
+    });
+    (data.cars || []).forEach(function (c) { place(c.name, c); });
+    root.setAttribute("data-version", String(data.version));
+  }
+
+  function refresh() {
+    fetch("/api/view", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(apply)
+      .catch(function () { /* the stream brings the next one */ });
+  }
+
+  function listen() {
+    if (!window.EventSource) { setInterval(refresh, 2000); return; }
+    var es = new EventSource("/stream");
+    es.onmessage = function (ev) { apply(JSON.parse(ev.data)); root.setAttribute("data-live", "true"); };
+    es.addEventListener("taken", function (ev) {
+      say(JSON.parse(ev.data).error, "error");
+      root.setAttribute("data-taken", "true");
+      es.close();
+    });
+    es.onerror = function () { root.setAttribute("data-live", "false"); };
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest("button");
+    if (!t) { return; }
+    var p = t.closest(".picker");
+    if (p && t.classList.contains("cardbtn")) {
+      var k = pickerKey(p);
+      picks[k] = picks[k] || [];
+      picks[k].push({ token: t.getAttribute("data-token"), label: t.textContent });
+      showPicks(p);
+      if (p.getAttribute("data-count") === "1") { t = p.querySelector(".send"); } else { return; }
+    }
+    if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); return; }
+    if (p && t.classList.contains("send")) {
+      var key = pickerKey(p);
+      var prefix = p.getAttribute("data-prefix") || "";
+      var chosen = (picks[key] || []).map(function (c) { return c.token; }).join(prefix && prefix.slice(-1) !== " " ? "" : " ");
+      var need = p.getAttribute("data-count");
+      if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
+      if (!chosen) { say("choose the cards first", "error"); return; }
+      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen },
+        function (res) { if (res.ok) { picks[key] = []; } });
+      return;
+    }
+    if (t.classList.contains("answer")) {
+      send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text") });
+      return;
+    }
+    if (t.classList.contains("takeback")) {
+      send({ action: "takeback", car: t.getAttribute("data-car") || null });
+      return;
+    }
+    if (t.classList.contains("resume")) {
+      send({ action: "resume", race: Number(t.getAttribute("data-race")) }, function (res) {
+        if (res.ok) { location.href = "/host"; }
+      });
+    }
+  });
+
+  document.addEventListener("submit", function (ev) {
+    var f = ev.target;
+    ev.preventDefault();
+    if (f.id === "setup") {
+      var fields = {};
+      Array.prototype.forEach.call(f.elements, function (el) {
+        if (!el.name) { return; }
+        fields[el.name] = el.type === "checkbox" ? el.checked : el.value;
+      });
+      send({ action: "setup", fields: fields }, function (res) { if (res.ok) { location.href = "/host"; } });
+    } else if (f.id === "undo") {
+      send({ action: "undo", reason: f.elements.reason.value, reopen: f.elements.reopen.checked },
+        function (res) { if (res.ok) { f.reset(); } });
+    } else if (f.id === "note") {
+      send({ action: "note", text: f.elements.text.value }, function (res) { if (res.ok) { f.reset(); } });
+    } else if (f.classList.contains("typed")) {
+      send({ action: "answer", car: f.getAttribute("data-car") || null, text: f.elements.text.value },
+        function (res) { if (res.ok) { f.reset(); } });
+    }
+  });
+
+  if (role === "host" || role === "seat" || role === "watch") {
+    refresh();
+    listen();
+  }
+})();

@@ -1,0 +1,651 @@
+"""The served race: one recorder session driven by many phones, and what each of them may see.
+
+No HTTP here (heatlog/serve/app.py is the web layer): a :class:`Table` takes submissions from a seat or the host
+and answers with plain data. Every entry goes through the recorder's :class:`~heatlog.recorder.Session`, so
+through ``RaceLog.append`` (schema, rules, then one durable transaction): the server asks the engine what the
+race waits for and what is legal exactly as ``heatlog record`` does, and names no module (a module's questions
+come with their own options and hints).
+
+Steps 1-2 are simultaneous and private: each seat sends its gear and cards in one submission (a *plan*), held
+in ``serve_plans`` until every car still to choose has one; then the gears are entered (the table sees them
+together, # 3.1) and each car's cards are entered at its reveal, in round order (# 5.1). In an open race (the
+"private hands" way, docs/table.md) the played cards are entered at step 2 from the plans, as the rules order
+them.
+
+Who answers what: a question about a car goes to its seat when a phone holds the seat, else to the host
+screen (a car with no phone); questions about no car (the grid, a Legend card, the weather) go to the host.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import HeatlogError, RaceState, apply
+from ..engine.decide import legal_gears, slipstream_status
+from ..engine.errors import ConflictError, MalformedInput
+from ..engine.redact import open_to_table
+from ..engine.rules import check_plan
+from ..engine.state import expand
+from ..racelog import RaceLog
+from ..recorder import Lease, Line, Session, error_text, parse_cards
+from ..views.board import car_labels, lap_text, spot_text
+from ..views.narrate import narrate_turn
+from ..views.replay_html import car_colour
+from .seats import Plan, Seat, ServeStore
+
+Event = dict[str, Any]
+
+#: The cards every deck may hold, as typed (# 1.1): the buttons of a card picker, before a Garage car's upgrades.
+BASE_TOKENS = ("1", "2", "3", "4", "0", "5", "h", "s")
+TOKEN_WORDS = {"h": "Heat", "s": "Stress", "H": "Heat", "S": "Stress"}
+#: Kinds of question answered with cards (a picker of card buttons).
+CARD_KINDS = (
+    *("reveal", "play", "flip", "discard", "draw", "setup_draw", "scrap"),
+    *("shuffle", "setup_shuffle", "salvage_shuffle"),  # an order top first, when it is known (Enter: unknown)
+)
+#: Words for the recorder's React and slipstream answers (the token is sent; a token not here shows as itself).
+ANSWER_WORDS = {
+    "b": "boost (1 Heat)",
+    "a": "adrenaline move +1",
+    "ac": "adrenaline cooldown",
+    "p": "pay the Heat costs",
+    "y": "take the slipstream",
+    "n": "no slipstream",
+    "dr": "draft",
+}
+STYLES = ("error", "outcome", "info", "warn", "dim")
+#: A recorder line about a corner ahead or crossed (``as it stands: corner 1 (limit 4) at speed 9 costs 5 Heat``).
+CORNER_LINE = re.compile(r"^\S+(?: as it stands| if it slipstreams)?: corner \d+ \(limit \d+\) at speed \d+")
+
+
+def answer_words(token: str) -> str:
+    """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat)."""
+    m = re.fullmatch(r"c(\d+)", token)
+    if m:
+        return f"cool {m[1]} Heat"
+    if token.isdecimal():
+        return token
+    return ANSWER_WORDS.get(token, token)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a submission did: ``ok`` (recorded or held), the lines to show the submitter, an error in words."""
+
+    ok: bool
+    lines: list[tuple[str, str]] = field(default_factory=list)  # (style, text)
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "lines": [list(x) for x in self.lines], "error": self.error}
+
+
+def _lines(lines: list[Line]) -> list[tuple[str, str]]:
+    return [(x.style, x.text.strip()) for x in lines if x.style in STYLES and x.text.strip()]
+
+
+def _errors(lines: list[Line]) -> list[str]:
+    return [x.text for x in lines if x.style == "error"]
+
+
+class Table:
+    """One race at the table, served: the recorder session, the seats, the plans, the public narration."""
+
+    def __init__(self, log: RaceLog, race: int, store: ServeStore, *, force: bool = False) -> None:
+        self.log = log
+        self.race = race
+        self.store = store
+        self.lock = threading.RLock()
+        self.lease = Lease(log, race)
+        self.notice = self.lease.acquire(force=force)  # one recorder per race (a terminal one is refused, # lease)
+        self.session = Session(log, race, lease=self.lease)
+        self.private = store.private(race)
+        state = self.session.view
+        self.names = [n for n, c in state.cars.items() if not c.legend]
+        self.seats: dict[str, Seat] = store.seats(race, self.names)
+        self.version = 0
+        self.on_change: Callable[[], None] | None = None
+        self.narration: deque[tuple[int, str, str]] = deque(maxlen=40)
+        self.said: dict[str, list[tuple[str, str]]] = {}  # what the last answer for a car showed (its seat, the host)
+        self.told: dict[str, str] = {}  # a seat's phone told that the host acted for it (until the seat acts)
+        self.public_lines: list[tuple[str, str]] = []  # the last answer's public consequences (table mode)
+        self._pub_state: RaceState | None = None
+        self._pub_events: list[Event] = []
+        self._public_fold(narrate=False)
+        self.head = self._head()
+        self._drive()
+
+    # ---- bookkeeping
+
+    def _head(self) -> int:
+        return self.log.store.head(self.race)[0]
+
+    def close(self) -> None:
+        self.lease.release()
+
+    def _changed(self) -> None:
+        self.head = self._head()
+        self._public_fold(narrate=True)
+        self.version += 1
+        if self.on_change is not None:
+            self.on_change()
+
+    def refresh(self) -> bool:
+        """Pick up entries written by another program (``heatlog add``, ``heatlog undo``): the store is the
+        truth; the session is rebuilt from it. True when something changed."""
+        with self.lock:
+            if self._head() == self.head:
+                return False
+            self.session = Session(self.log, self.race, lease=self.lease)
+            self._drive()
+            self._changed()
+            return True
+
+    def _public_events(self) -> list[Event]:
+        events = [e.event for e in self.session.proj.effective.entries]
+        if self.session.view.mode == "open" and self.private:
+            return open_to_table(events)  # what a table sees of an open log (engine/redact.py)
+        return events
+
+    def _public_fold(self, *, narrate: bool) -> None:
+        """Fold what the table may see, narrating each turn as it completes (never a hidden card)."""
+        events = self._public_events()
+        n = len(self._pub_events)
+        if self._pub_state is None or events[:n] != self._pub_events:
+            state: RaceState | None = None
+            for ev in events:
+                state = apply(state, ev)
+            self._pub_state, self._pub_events = state, events
+            if not narrate:
+                self.narration.clear()
+                if state is not None:
+                    self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in state.turns)
+            return
+        state = self._pub_state
+        for ev in events[n:]:
+            old, k = state.turns, len(state.turns)
+            apply(state, ev)
+            done = old[k:] if state.turns is old else old[k:] + state.turns
+            self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in done)
+        self._pub_events = events
+
+    # ---- who is who
+
+    def seat_of(self, secret: str, device: str | None) -> str | None:
+        """The car a seat secret (and its phone's device token) acts for, or None."""
+        for name, seat in self.seats.items():
+            if seat.secret == secret and seat.device is not None and seat.device == device:
+                return name
+        return None
+
+    def join(self, car: str) -> str:
+        with self.lock:
+            device = self.store.join(self.race, car)
+            self.seats = self.store.seats(self.race, self.names)
+            self.version += 1
+            if self.on_change is not None:
+                self.on_change()
+            return device
+
+    def has_phone(self, car: str) -> bool:
+        seat = self.seats.get(car)
+        return seat is not None and seat.device is not None
+
+    def answerer(self, car: str | None) -> str:
+        """``seat`` when a phone holds the car's seat, else ``host``."""
+        return "seat" if car is not None and self.has_phone(car) else "host"
+
+    # ---- steps 1-2: the private plan
+
+    def plan_wanted(self, car: str) -> bool:
+        v = self.session.view
+        q = self.session.question
+        return v.phase == "race" and q.kind == "gear" and car in v.pending
+
+    def submit_plan(self, car: str, cards_text: str, *, who: str = "seat") -> Outcome:
+        """Gear and cards in one submission: the gear is the number of cards (# 4.1). Held, not entered."""
+        with self.lock:
+            self.refresh()
+            if not self.plan_wanted(car):
+                return Outcome(False, error=f"{car} has nothing to choose now: the race waits for {self.waits()}")
+            v = self.session.view
+            state = self.session.state
+            garage = state.garage.cards if state.garage is not None else None
+            try:
+                cards = parse_cards(cards_text, garage)
+            except HeatlogError as err:
+                return Outcome(False, error=error_text(err))
+            gears = legal_gears(v, v.cars[car])
+            if len(cards) not in gears:
+                return Outcome(
+                    False,
+                    error=f"{len(cards)} card{'s' if len(cards) != 1 else ''} means gear {len(cards)}: "
+                    f"{car} may shift to {', '.join(map(str, gears))} now (gear {v.cars[car].gear}, "
+                    f"Engine {v.cars[car].engine}; # 3.1–3.4)",
+                )
+            try:  # the reveal's own check, on what the race knows of this car now (# 4.1, 4.2, 13.1)
+                check_plan(v, car, len(cards), cards)
+            except HeatlogError as err:
+                return Outcome(False, error=f"{car} cannot play these cards: {err.message}")
+            text = " ".join(self._token(c, garage) for c in cards)
+            self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
+            lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
+            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {text}")
+            self._drive()
+            self._changed()
+            return Outcome(True, lines)
+
+    def take_back_plan(self, car: str) -> Outcome:
+        with self.lock:
+            v = self.session.view
+            if not self.plan_wanted(car) or self.store.plan(self.race, v.round, car) is None:
+                return Outcome(False, error="no plan of yours is waiting: the gears were entered already")
+            self.store.drop_plan(self.race, v.round, car)
+            self._changed()
+            return Outcome(True, [("info", "plan taken back: choose again")])
+
+    @staticmethod
+    def _token(card: str, garage: Any) -> str:
+        if garage is not None and card in garage:
+            return str(garage[card]["short"])
+        return card.lower() if card in ("H", "S") else card
+
+    def _drive(self) -> None:
+        """Enter what the held plans answer: the gears once every car still to choose has one, then each car's
+        cards when its turn reveals them (or at step 2 in an open race). Stops at the first question a plan
+        does not answer."""
+        for _ in range(100):
+            v, q = self.session.view, self.session.question
+            if v.phase != "race" or q.car is None:
+                return
+            if q.kind == "gear":
+                plans = {c: self.store.plan(self.race, v.round, c) for c in v.pending}
+                if any(p is None for p in plans.values()):
+                    return
+                plan = plans[q.car]
+                assert plan is not None
+                lines = self.session.answer(str(plan.gear))
+                if _errors(lines):  # (checked at the plan: only a race changed meanwhile gets here)
+                    self.store.drop_plan(self.race, v.round, q.car)
+                    self.said[q.car] = _lines(lines)
+                    return
+                continue
+            if q.kind in ("reveal", "play"):
+                plan = self.store.plan(self.race, v.round, q.car)
+                if plan is None or not plan.cards or plan.error:
+                    return
+                lines = self.session.answer(plan.cards)
+                errs = _errors(lines)
+                if errs:
+                    self.store.put_plan(self.race, Plan(v.round, q.car, plan.gear, None, errs[0]))
+                    self.said[q.car] = _lines(lines)
+                    return
+                self._said(q.car, lines)
+                continue
+            return
+
+    def _said(self, car: str | None, lines: list[Line]) -> None:
+        shown = _lines(lines)
+        if car is not None:  # its seat sees what its answer did, not what the rules then did for another car
+            others = tuple(n for n in self.session.view.cars if n != car)
+            self.said[car] = [x for x in shown if not x[1].lstrip("→✓ ").startswith(others)]
+        # in table mode every consequence is public; with private hands only the corner lines (speed, Heat, the
+        # spinout warning: # 10.1), which name no card, never a hand or a draw
+        public = [x for x in shown if x[0] != "dim"]
+        if self.private:
+            public = [x for x in public if CORNER_LINE.search(x[1]) and "hand" not in x[1] and "draws" not in x[1]]
+        self.public_lines = public
+
+    # ---- answering the question now
+
+    def answer(self, who: str, car: str | None, text: str) -> Outcome:
+        """An answer to the open question, as the recorder takes it (its notation). ``who`` is ``seat`` (acting
+        for ``car``) or ``host``; a seat answers only its own car's questions, the host those of cars with no
+        phone and of no car."""
+        with self.lock:
+            self.refresh()
+            q = self.session.question
+            v = self.session.view
+            if v.phase == "over":
+                return Outcome(False, error="the race is over: nothing more to record")
+            if q.kind == "gear":
+                return Outcome(False, error="gears and cards are chosen together: use the plan")
+            if who == "seat" and q.car != car:
+                whose = q.car or "the host"
+                return Outcome(False, error=f"not {car}'s turn: the race waits for {whose} ({self.waits()})")
+            if who == "host" and self.answerer(q.car) != "host" and car != q.car:
+                # a phone's car: the host acts for it only when it names the car (the player is away)
+                return Outcome(False, error=f"{q.car}'s phone answers this: the race waits for {self.waits()}")
+            text = text[:2000]
+            word = text.strip().split(" ", 1)[0].lower()
+            if word in ("undo", "note", "board", "help", "quit", "exit", "?"):
+                return Outcome(False, error=f"{word!r} is not an answer here: use the buttons")
+            lines = self.session.answer(text)
+            errs = _errors(lines)
+            if errs:
+                return Outcome(False, _lines(lines), errs[0])
+            self._said(q.car, lines)
+            self._tell(who, q.car, f"the host answered for you: {text.strip() or 'Enter'}")
+            self._drive()
+            self._changed()
+            return Outcome(True, _lines(lines))
+
+    def _tell(self, who: str, car: str | None, text: str) -> None:
+        """Keep the seat's phone told when the host acted for its car; a seat's own act clears it."""
+        if car is None:
+            return
+        if who == "host" and self.has_phone(car):
+            self.told[car] = text
+        elif who == "seat":
+            self.told.pop(car, None)
+
+    # ---- corrections
+
+    def last_typed(self) -> Event | None:
+        """The last entry someone answered (not determined by the rules, not a note)."""
+        for e in reversed(self.session.proj.effective.entries):
+            if e.event.get("raw") is not None and e.event.get("type") != "note":
+                return e.event
+        return None
+
+    def take_back(self, car: str) -> Outcome:
+        """A seat takes back its own last entry, while nobody has answered anything since."""
+        with self.lock:
+            self.refresh()
+            if self.plan_wanted(car) and self.store.plan(self.race, self.session.view.round, car) is not None:
+                return self.take_back_plan(car)
+            if self.session.view.phase == "over":
+                return Outcome(False, error="the race is over: only the host can reopen it")
+            last = self.last_typed()
+            if last is None or last.get("car") != car:
+                who = "nobody" if last is None else str(last.get("car") or "the host")
+                return Outcome(
+                    False, error=f"your last entry is no longer the latest ({who} answered since): ask the host to undo"
+                )
+            round_ = self.session.view.round
+            lines = self.session.undo()
+            errs = _errors(lines)
+            if errs:
+                return Outcome(False, _lines(lines), errs[0])
+            self._reset_plan(car, round_, last)
+            self._changed()
+            return Outcome(True, _lines(lines))
+
+    def _reset_plan(self, car: str | None, round_: int, gone: Event) -> None:
+        """A plan is used once: an entry it made, taken back, is chosen again (never re-entered by itself)."""
+        if car is None:
+            return
+        if gone.get("type") == "gear_chosen":
+            for r in (round_, self.session.view.round):
+                self.store.drop_plan(self.race, r, car)
+        elif gone.get("type") in ("cards_revealed", "cards_played"):
+            plan = self.store.plan(self.race, self.session.view.round, car)
+            if plan is not None:
+                self.store.put_plan(self.race, Plan(plan.round, car, plan.gear, None, None))
+
+    def host_undo(self, reason: str, *, reopen: bool = False) -> Outcome:
+        """Retract the latest entry with a reason, as ``heatlog undo --reason`` does."""
+        with self.lock:
+            self.refresh()
+            reason = reason.strip()
+            if not reason:
+                return Outcome(False, error="say why (a reason): it is kept in the log with the correction")
+            proj = self.session.proj
+            entries = proj.effective.entries
+            if len(entries) <= 1:
+                return Outcome(False, error="nothing to undo: only the race set-up is left")
+            if proj.state.phase == "over" and not reopen:
+                return Outcome(False, error="the race is finished: undo reopens it (tick 'reopen' to do so)")
+            target = entries[-1]
+            round_ = self.session.view.round
+            try:
+                seq, _ = self.log.retract_last(self.race, reason)
+            except HeatlogError as err:
+                return Outcome(False, error=error_text(err))
+            self.session = Session(self.log, self.race, lease=self.lease)
+            self._reset_plan(target.event.get("car"), round_, target.event)
+            self._drive()
+            self._changed()
+            from ..recorder import describe
+
+            return Outcome(
+                True,
+                [
+                    (
+                        "info",
+                        f"undone: {describe(target.event)} (event {target.seq}, retracted by event {seq}: {reason})",
+                    )
+                ],
+            )
+
+    def note(self, text: str) -> Outcome:
+        with self.lock:
+            self.refresh()
+            lines = self.session.answer("note " + text[:2000])
+            errs = _errors(lines)
+            if errs:
+                return Outcome(False, error=errs[0])
+            self._changed()
+            return Outcome(True, _lines(lines))
+
+    # ---- what each may see
+
+    def waits(self) -> str:
+        """What the race waits for, in public words (never a planned card)."""
+        v, q = self.session.view, self.session.question
+        if v.phase == "over":
+            return "nothing: the race is over"
+        if q.kind == "gear":
+            chosen = [c for c in v.pending if self.store.plan(self.race, v.round, c) is not None]
+            still = [c for c in v.pending if c not in chosen]
+            return f"gears and cards from {', '.join(still)}" + (f" ({', '.join(chosen)} ready)" if chosen else "")
+        car = q.car or ""
+        words = {
+            "react": f"{car}: React (cool, boost, adrenaline…) or end the turn",
+            "slipstream": f"{car}: slipstream or not",
+            "discard": f"{car}: discard or not",
+        }
+        flipped = re.search(r"'s ([^:]*):?\s*$", q.prompt)
+        if q.kind == "flip" and flipped:
+            words["flip"] = f"{car} flips a card for the {flipped[1]} (# 14.1)"
+        if q.kind in words:
+            return words[q.kind]
+        # the recorder's prompt without its typing hints: "(Enter = none)", "[1]", an open hand (its seat's alone)
+        prompt = re.sub(r"\s*\[[^\]]*\]", "", q.prompt.strip().rstrip(":").strip())
+        prompt = re.sub(r"\s*\((?:[^()]*Enter[^()]*|hand [^()]*)\)", "", prompt).rstrip(":").strip()
+        return prompt or q.kind
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see: the board, whose turn, the narration. No hand, no plan (a spectator's view)."""
+        v = self.session.view
+        labels = car_labels(v)
+        cars = []
+        ranks = {n: i for i, n in enumerate(v.standings(), start=1)}
+        for i, (name, c) in enumerate(v.cars.items()):
+            finished = name in v.hall_of_fame
+            cars.append(
+                {
+                    "name": name,
+                    "label": labels[name],
+                    "fill": car_colour(c.colour, i),
+                    "space": v.track.space_of(c.progress),
+                    "lane": c.lane,
+                    "finished": finished,
+                    "place": v.hall_of_fame.index(name) + 1 if finished else None,
+                    "rank": ranks.get(name),
+                    "legend": c.legend,
+                    "gear": None if c.legend else c.gear,
+                    "engine": None if c.legend else c.engine,
+                    "hand_size": None if c.legend else c.hand_size,
+                    "lap": lap_text(v, c),
+                    "spot": spot_text(v, c),
+                    "phone": self.has_phone(name),
+                }
+            )
+        q = self.session.question
+        turn_car = q.car if v.phase == "race" and q.kind != "gear" else None
+        return {
+            "version": self.version,
+            "race": self.race,
+            "track": v.track.name,
+            "mode": "private hands" if self.private else f"{v.mode}",
+            "phase": v.phase,
+            "round": v.round,
+            "order": list(v.order) if v.phase == "race" else [],
+            "adrenaline": list(v.adrenaline) if v.phase == "race" else [],
+            "waits": self.waits(),
+            "turn": turn_car,
+            "cars": cars,
+            "narration": [list(x) for x in list(self.narration)[-12:]][::-1],
+            "lines": [list(x) for x in self.public_lines],
+            "hall_of_fame": list(v.hall_of_fame) if v.phase == "over" else [],
+        }
+
+    def hand(self, car: str) -> list[str] | None:
+        """A car's hand when the log knows it (an open race), for its own seat only."""
+        hand = self.session.view.cars[car].hand
+        return None if hand is None else expand(hand)
+
+    def controls(self, who: str, car: str | None) -> list[dict[str, Any]]:
+        """What ``who`` (``seat`` for ``car``, or ``host``) may do now: plan forms, the open question, or wait."""
+        v, q = self.session.view, self.session.question
+        state = self.session.state
+        garage = state.garage.cards if state.garage is not None else None
+        if v.phase == "over":
+            return [{"kind": "over", "text": "the race is over"}]
+        if v.phase != "race" and q.kind not in ("grid",) and q.car is None and who == "seat":
+            return [{"kind": "wait", "text": f"the host enters {self.waits()}"}]
+        out: list[dict[str, Any]] = []
+        if q.kind == "gear":
+            mine = [car] if who == "seat" and car is not None else list(v.pending)
+            for name in mine:
+                if name not in v.pending:
+                    continue
+                plan = self.store.plan(self.race, v.round, name)
+                c = v.cars[name]
+                if plan is not None:
+                    if who == "host" and self.has_phone(name):
+                        continue  # a phone's plan is its own: never on the shared screen
+                    out.append(
+                        {
+                            "kind": "held",
+                            "car": name,
+                            "gear": plan.gear,
+                            "cards": plan.cards,
+                            "text": f"held: gear {plan.gear}, cards {plan.cards}",
+                        }
+                    )
+                    continue
+                out.append(
+                    {
+                        "kind": "plan" if who == "seat" or not self.has_phone(name) else "away",
+                        "car": name,
+                        "gear": c.gear,
+                        "engine": c.engine,
+                        "gears": legal_gears(v, c),
+                        "tokens": self._tokens(name, garage, hand=True),
+                        "round": v.round,
+                    }
+                )
+            if all(c["kind"] == "away" for c in out):
+                out.insert(0, {"kind": "wait", "text": f"waiting for {self.waits()}"})
+            return out
+        away = who == "host" and q.car is not None and self.answerer(q.car) == "seat"  # the host may act for it
+        answers = (who == "seat" and q.car == car) or (who == "host" and (away or self.answerer(q.car) == "host"))
+        if not answers:
+            if who == "host":
+                return [{"kind": "wait", "text": "nothing for the host screen to enter now: the phones play"}]
+            return [{"kind": "wait", "text": f"waiting for {self.waits()}"}]
+        ctl: dict[str, Any] = {
+            "kind": "away" if away else "question",
+            "question": q.kind,
+            "car": q.car,
+            "prompt": self.waits(),
+            "hint": q.hint,
+            "enter": q.default if q.default is not None else None,
+            "buttons": [],
+            "said": [list(x) for x in self.said.get(q.car or "", [])],
+        }
+        if q.car is not None:
+            plan = self.store.plan(self.race, v.round, q.car)
+            if plan is not None and plan.error and q.kind in ("reveal", "play"):
+                ctl["error"] = f"your cards were refused: {plan.error}"
+        if q.kind in CARD_KINDS and q.car is not None:
+            ctl["tokens"] = self._tokens(q.car, garage, hand=q.kind in ("reveal", "play", "discard"))
+            if q.kind == "discard":  # # 11.1: Heat and Stress are never discarded: no button offers them
+                ctl["tokens"] = [t for t in ctl["tokens"] if t[1] not in ("h", "s")]
+            if q.kind in ("reveal", "play") and v.cars[q.car].gear:
+                ctl["count"] = v.turn.gear if v.turn is not None and q.kind == "reveal" else v.cars[q.car].gear
+            elif q.kind == "flip":
+                ctl["count"] = 1
+            elif q.kind in ("draw", "setup_draw"):
+                m = re.search(r"draws \[?(\d+)", q.prompt)
+                ctl["count"] = int(m[1]) if m else None
+        elif q.kind == "road" or (q.kind == "garage" and q.car is None):
+            ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
+        else:
+            ctl["buttons"] = [[answer_words(o), o] for o in q.options]
+        if q.kind == "react" and q.car is not None:  # the recorder's one-line "-": nothing more this turn
+            if slipstream_status(v, v.cars[q.car])[0]:  # # 8.1: open now, so "- -" declines it
+                ctl["buttons"].append(["slipstream, end my turn (no discard)", "- y -"])
+                ctl["buttons"].append(["no slipstream, end my turn (no discard)", "- -"])
+            else:
+                ctl["buttons"].append(["end my turn (no discard)", "- -"])
+                # the one-line "- d 1 2": React done, then the discard (# 11.1: never Heat/Stress), upgrades by name
+                ctl["discard"] = [t for t in self._tokens(q.car, garage, hand=True) if t[1] not in ("h", "s")]
+        elif q.kind == "slipstream" and "n" in q.options:
+            ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
+        return [ctl]
+
+    def _tokens(self, car: str, garage: Any, *, hand: bool) -> list[list[str]]:
+        """Card buttons for ``car``: [label, token]. Its hand when the log knows it (an open race), else every
+        card a deck may hold (# 1.1) and the car's upgrades (# 18.2)."""
+        cards = self.hand(car) if hand else None
+        if cards is not None:
+            return [[self._label(c, garage), self._token(c, garage)] for c in cards]
+        out = [[TOKEN_WORDS.get(t, t), t] for t in BASE_TOKENS]
+        state = self.session.state
+        g = state.garage
+        if g is not None and garage is not None:
+            owned = g.owned.get(car) or []
+            out += [[self._label(t, garage), str(garage[t]["short"])] for t in dict.fromkeys(owned) if t in garage]
+        return out
+
+    @staticmethod
+    def _label(card: str, garage: Any) -> str:
+        if garage is not None and card in garage:
+            return str(garage[card]["name"])
+        return TOKEN_WORDS.get(card, card)
+
+    def seat_private(self, car: str) -> dict[str, Any]:
+        """What only ``car``'s seat sees: its hand (an open race), its plan."""
+        v = self.session.view
+        plan = self.store.plan(self.race, v.round, car) if v.phase == "race" else None
+        if plan is not None and plan.error is None and self.session.question.kind != "gear":
+            plan = None  # entered by now: the board shows what was revealed
+        hand = self.hand(car)
+        state = self.session.state
+        garage = state.garage.cards if state.garage is not None else None
+        return {
+            "car": car,
+            "hand": hand,
+            "hand_names": None if hand is None else [self._label(c, garage) for c in hand],  # never U53
+            "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
+            "said": [list(x) for x in self.said.get(car, [])],
+            "told": self.told.get(car),
+        }
+
+
+def open_table(log: RaceLog, race: int, store: ServeStore, *, force: bool = False) -> Table:
+    """Serve ``race`` (refused in words when another recorder holds it)."""
+    try:
+        return Table(log, race, store, force=force)
+    except ConflictError:
+        raise
+    except HeatlogError as err:
+        raise MalformedInput(error_text(err), race=race) from None
