@@ -540,7 +540,7 @@ def check_plan(state: RaceState, name: str, gear: int, cards: list[str]) -> None
     car = state.cars[name]
     kind = "cards_played" if state.mode == "open" else "cards_revealed"
     ev: Event = {"type": kind, "v": 1, "car": name, "cards": list(cards)}
-    picked = _cards(state, ev)
+    picked = event_cards(state, ev)
     planned = copy.copy(car)  # the gear is not entered yet: judge the hand as it would be in ``gear``
     planned.gear = gear
     _check_play(state, planned, ev, picked)
