@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_cli import run
 
-from heatlog.store import GENESIS, canonical, chain_hash
+from heatlog.store import GENESIS, EventStore, canonical, chain_hash
 
 SAMPLE = Path(__file__).parent.parent / "replays" / "usa-4cars.jsonl"
 
@@ -40,6 +40,7 @@ def rehash_with(db: Path, race: int, seq: int, change: dict[str, object]) -> Non
 
 def test_export_refuses_a_rehashed_log_the_rules_refuse(tmp_path: Path) -> None:
     db = tmp_path / "x.db"
+    EventStore(db, new_format=1).close()  # the attack below edits format 1's columns (hash and prev_hash as text)
     assert run("import", str(SAMPLE), db=db).returncode == 0
     events = [json.loads(line) for line in SAMPLE.read_text().splitlines()]
     seq = next(i for i, e in enumerate(events, 1) if e["type"] == "gear_chosen" and e["gear"] == 2)

@@ -310,8 +310,9 @@ def test_position_schema_names_every_field() -> None:
     state = replay(events[:200])
     pos = position(state)
     # Only a race with optional modules has "modules" (and Legend cars their "legend" mark); only a
-    # championship race with an eliminated car has "eliminated" (MA21), and one with sponsorship cards its deck.
-    optional_top = {"modules", "eliminated", "sponsor_deck"}
+    # championship race with an eliminated car has "eliminated" (MA21), and one with sponsorship cards its deck
+    # and, without the Garage, the extra cards themselves ("cards", issue 26).
+    optional_top = {"modules", "eliminated", "sponsor_deck", "cards"}
     assert set(schema["properties"]) - optional_top == set(pos) == set(schema["required"])
     car_schema = schema["properties"]["cars"]["items"]
     # "deck_top" only when a Refresh put a card on top of the deck (# 18.21)

@@ -91,21 +91,17 @@ def test_every_decision_of_a_table_mode_race_is_reviewed_or_said_why_not() -> No
     assert {x.kind for x in skipped if "table mode" in x.reason} >= {"cards_revealed"}
 
 
-def test_a_garage_race_lists_the_decisions_it_does_not_play_out() -> None:
-    """# 18.8: a Garage car's decisions of kinds the review does not play out (its speed choice) were skipped
-    without a word; now each is listed with its kind and reason, in the review's --json as well."""
+def test_a_garage_race_reviews_its_speed_choices_and_lists_none_it_skips() -> None:
+    """# 18.8: a Garage car's speed choice was skipped without a word; then listed as not reviewed; now that the
+    review's decision kinds come from the event catalogue (issue 26) it is a decision point like any other, and
+    nothing of the car's is left unlisted."""
     garage = {"upgrades": "basic", "draft": "random"}
     events = simulate_race(None, track="usa", cars=2, seed=4, garage=garage)[1]
     skipped: list[NotReviewed] = []
-    decision_points(events, "Red", skipped=skipped)
-    assert {x.kind for x in skipped} >= {"speed_chosen"}
+    points = decision_points(events, "Red", skipped=skipped)
+    assert "speed_chosen" not in {x.kind for x in skipped}
     assert all(x.reason and x.words for x in skipped)
-    cut = max(i for i, ev in enumerate(events) if ev["type"] == "speed_chosen" and ev["car"] == "Red") + 1
-    review = review_race(events[:cut], ["Red"], settings=Settings(seed=1, screen=1, keep=0, max_playouts=1),
-                         rounds={_round_of(events[:cut])})
-    car = review.to_dict()["cars"][0]
-    assert car["summary"]["not_reviewed"] == len(car["not_reviewed"]) >= 1
-    assert any(x["kind"] == "speed_chosen" for x in car["not_reviewed"])
+    assert any(p.taken.get("type") == "speed_chosen" for p in points)
     review = review_race(events, ["Red"], settings=Settings(seed=1), only=lambda p: False)
     assert review.car("Red").not_reviewed == []  # a review of chosen points lists none (it chose)
 

@@ -94,4 +94,6 @@ def _offer_anchor(log: Any, race: int | None, code: int) -> None:
     from ..usertext import console
 
     out = console()
-    offer_anchor(log, log.resolve(race), input, lambda text: out.print(text, style="cyan", markup=False))
+    # kept without a question: a prompt after the race's last answer would hold the terminal (and every script
+    # that drives the recorder); the lines say where it went and how to check it
+    offer_anchor(log, log.resolve(race), lambda _: "", lambda text: out.print(text, style="cyan", markup=False))

@@ -551,12 +551,12 @@ def make_app(server: Server) -> Starlette:
                     viewer = server.viewer(request) if seat_cookie else v
                     if v.role == "seat" and viewer.role != "seat":
                         msg = {"error": "another phone took this seat over: open the join link again to take it back"}
-                        yield f"event: taken\ndata: {json.dumps(msg)}\n\n"
+                        yield f"event: taken\ndata: {json.dumps(msg, allow_nan=False)}\n\n"
                         return
                     data = await server.acall(server.render, viewer)
                     if data["version"] != last or data.get("race") != getattr(server.table, "race", None):
                         last = data["version"]
-                        yield f"id: {last}\ndata: {json.dumps(data)}\n\n"
+                        yield f"id: {last}\ndata: {json.dumps(data, allow_nan=False)}\n\n"
                         sent += 1
                         if most and sent >= most:
                             return

@@ -184,5 +184,5 @@ class ServeStore:
     def put_submission(self, key: str, race: int, who: str, answer: dict[str, Any]) -> None:
         self._write(
             "INSERT OR REPLACE INTO serve_submissions (key, race, who, answer, at) VALUES (?, ?, ?, ?, ?)",
-            (key, race, who, json.dumps(answer), time.strftime("%Y-%m-%dT%H:%M:%S")),
+            (key, race, who, json.dumps(answer, allow_nan=False), time.strftime("%Y-%m-%dT%H:%M:%S")),
         )
