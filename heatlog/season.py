@@ -336,9 +336,12 @@ def season_chain_problems(log: RaceLog, season: int) -> list[str]:
     return _verify_chain(log, season)
 
 
-def _unentered_races(log: RaceLog, link: str, entered: set[int]) -> list[str]:
+def _unentered_races(log: RaceLog, view: SeasonView, entered: set[int]) -> list[str]:
     """Races of this database that say they are race N of the season (race_started.championship names the
-    season's link) while the stream enters no race N: the stream's last events were cut off."""
+    season's link, with the block the season gives race N) while the stream enters no race N: the stream's
+    last events were cut off. A race refused at its entry for a block that is not the season's (# 21.11) is
+    not one: it never was the season's race."""
+    link = view.link
     out: list[str] = []
     try:
         rows = log.store.conn.execute(
@@ -354,6 +357,11 @@ def _unentered_races(log: RaceLog, link: str, entered: set[int]) -> list[str]:
             continue
         index = block.get("race") if isinstance(block, dict) else None
         if (block.get("season") or {}).get("id") == link and isinstance(index, int) and index not in entered:
+            try:
+                if block != race_setup(view, index)[0].get("championship"):
+                    continue  # not the block the season gives race N: refused at its entry, never the season's
+            except (HeatlogError, LookupError, TypeError, ValueError):
+                continue
             out.append(
                 f"race {race} is race {index} of this season, but the stream does not enter it: the stream was "
                 "cut short (its last events removed) or the race was never entered"
@@ -908,7 +916,7 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
         return problems  # its races cannot be read through a stream that does not vouch for itself
     view = season_view(log, season)
     entered = {sr.index for sr in view.races if sr.link is not None}
-    problems += _unentered_races(log, view.link, entered)
+    problems += _unentered_races(log, view, entered)
     for sr in view.races:
         if sr.link is None:
             continue
