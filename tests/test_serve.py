@@ -583,20 +583,20 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             red.get(urls["Red"].replace(server.base_url, ""))
             view = red.get("/api/view").json()
             (ctl,) = view["controls"]
-            assert ctl["question"] == "react"
-            labels = dict((tok, label) for label, tok in ctl["discard"])
+            # the recorder asks React once a turn, and with nothing left to do there it asks the discard at once
+            # (issue 29): the phone's card picker is the discard question's
+            assert ctl["question"] == "discard"
+            labels = {tok: label for label, tok in ctl["tokens"]}
             assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
             garage = server.call(lambda: server.table.session.state.garage.cards)
             assert garage["U53"]["name"] in labels.values()
             shown = json.dumps(view["panels"])  # the phone's panels, as drawn
-            assert "discard, end my turn" in shown and garage["U53"]["name"] in shown
-            # the recorder's typing notation is folded under the typed line, not a wall of text above the buttons
-            assert ctl["hint"] and "how to type it" in shown and '<p class=\\"hint\\">Engine' not in shown
             hand = view["panels"]["private"]  # the hand by the cards' names too, never an internal code
             assert "Your hand" in hand and garage["U53"]["name"] in hand and not re.search(r"\bU\d+\b", hand)
+            assert not re.search(r"\bU\d+\b", shown)
             name_to_token = {label: tok for tok, label in labels.items()}
             picked = [name_to_token["2"], name_to_token[garage["U53"]["name"]]]
-            text = "- d " + " ".join(picked)  # as the picker sends it (table.js)
+            text = " ".join(picked)  # as the picker sends it (table.js)
             out = post(red, {"action": "answer", "text": text})
             assert out["ok"], out
             events = server.call(lambda: [e.event for e in server.table.session.proj.effective.entries])

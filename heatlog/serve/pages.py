@@ -25,7 +25,8 @@ def e(value: Any) -> str:
 
 def _json_script(element_id: str, data: Any) -> str:
     """JSON for the page's script, safe inside <script> (no '</' can end it early)."""
-    text = json.dumps(data, ensure_ascii=True, allow_nan=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = json.dumps(data, ensure_ascii=True, allow_nan=False)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="{element_id}">{text}</script>'
 
 
