@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_recorder_table import ANSI, green_without_heat, race_from, spawn
+from test_recorder_table import ANSI, race_from, spawn, to_greens_react
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -71,12 +71,7 @@ def test_a_wrong_gear_names_the_car_it_was_for(tmp_path: Path) -> None:
 
 def test_ac_is_not_offered_when_no_heat_can_be_in_hand(tmp_path: Path) -> None:
     # issue 29 bug 6 (# 6.2, 7.3): Green's Heat card is on the Engine: React lists a, never ac
-    child = spawn(race_from(tmp_path, green_without_heat), "--race", "2")
-    for name in ("Red", "Blue"):
-        child.expect_exact(f"{name} reveals 2: ")
-        child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
-    child.expect_exact("Green reveals 1: ")
-    child.sendline("1")
+    child = to_greens_react(tmp_path)
     child.expect(r"Green react \(([^;]*);")
     assert child.match.group(1).split() == ["b", "a"], child.match.group(1)  # no Heat in hand: no c1 either
     child.sendline("quit")

@@ -75,6 +75,18 @@ def green_without_heat(car: dict[str, Any]) -> None:
         car["engine"] += 1
 
 
+def to_greens_react(tmp_path: Path) -> Any:
+    """The recorder of a race whose Green (adrenaline, last) has no Heat among its unseen cards, at Green's
+    React of round 2 (Red and Blue played theirs in one line each)."""
+    child = spawn(race_from(tmp_path, green_without_heat), "--race", "2")
+    for name in ("Red", "Blue"):
+        child.expect_exact(f"{name} reveals 2: ")
+        child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
+    child.expect_exact("Green reveals 1: ")
+    child.sendline("1")
+    return child
+
+
 def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_prompt_has_an_answer(
     tmp_path: Path,
 ) -> None:
@@ -111,12 +123,7 @@ def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_p
 def test_ac_moves_a_heat_card_and_is_refused_when_no_heat_can_be_in_hand(tmp_path: Path) -> None:
     # 6.2, 7.3, 7.4 (item 2): Green (adrenaline, last) has no Heat among its unseen cards: ac is refused in
     # plain words, and nothing tells of a cooldown that did not happen.
-    child = spawn(race_from(tmp_path, green_without_heat), "--race", "2")
-    for name in ("Red", "Blue"):
-        child.expect_exact(f"{name} reveals 2: ")
-        child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
-    child.expect_exact("Green reveals 1: ")
-    child.sendline("1")
+    child = to_greens_react(tmp_path)
     child.expect_exact("Green react (")
     child.sendline("ac")
     child.expect_exact("ac moves a Heat card from Green's hand to the Engine, but no Heat can be in the hand")
