@@ -104,13 +104,10 @@ class ServeStore:
             assert row is not None
             return str(row[0])
 
-    def served_race(self) -> int | None:
-        row = self._one("SELECT value FROM serve_meta WHERE key = 'race'")
-        return int(row[0]) if row is not None else None
-
     def set_served_race(self, race: int, *, private: bool | None = None) -> None:
+        """Record that ``race`` is served, with its way of recording (private hands or not). Which race a start
+        serves is not kept: it is the current race, as every command's default (RaceLog.resolve)."""
         with self.lock:
-            self._write("INSERT OR REPLACE INTO serve_meta (key, value) VALUES ('race', ?)", (str(race),))
             if private is not None:
                 self._write("INSERT OR REPLACE INTO serve_races (race, private) VALUES (?, ?)", (race, int(private)))
             else:
