@@ -8,7 +8,7 @@ definitions embedded in ``race_started`` (``GarageRace.cards``), the rule questi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,7 +17,7 @@ from ..cards import BASIC, HEAT, STRESS, Catalogue
 from ..errors import IllegalEvent
 from ..knowledge import Knowledge
 from ..movement import landing, move, place
-from ..react import ReactUse, react_pool
+from ..react import ReactUse
 from ..ruleset import Rules
 from ..state import Car, RaceState, Turn, counts
 from ..steps import DISCARD, REACT, REVEAL, SLIPSTREAM
@@ -54,6 +54,11 @@ class GarageRace:
     cards: Mapping[str, Card]
     draft: Draft | None = None
     owned: dict[str, list[str]] = field(default_factory=dict)
+    # token -> its symbols with a number (none for a Basic card), read from ``cards`` once per race (issue 32: the
+    # React pool asks them tens of thousands of times a race); shared by every copy, as ``cards`` is (never changed)
+    numbers: dict[str, Mapping[str, int]] = field(default_factory=dict, compare=False, repr=False)
+    # the Direct Play cards in token order, each with whether it shows Accelerate (# 18.19, 18.20); None: not read
+    direct_cards: tuple[tuple[str, bool], ...] | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> GarageRace:
         return GarageRace(
@@ -61,14 +66,34 @@ class GarageRace:
             self.cards,
             self.draft.copy() if self.draft is not None else None,
             {k: list(v) for k, v in self.owned.items()},
+            self.numbers,
+            self.direct_cards,
         )
 
     def card(self, token: str) -> Card | None:
         return self.cards.get(token)
 
     def n(self, token: str, name: str) -> int:
-        card = self.cards.get(token)
-        return symbol(card, name) if card is not None else 0
+        return self.symbols(token).get(name, 0)
+
+    def symbols(self, token: str) -> Mapping[str, int]:
+        """The symbols ``token`` shows with their numbers (:func:`symbol` of each; empty for a card of no module)."""
+        found = self.numbers.get(token)
+        if found is None:
+            card = self.cards.get(token)
+            names = card.get("symbols", {}) if card is not None else {}
+            found = self.numbers[token] = {k: v for k in names if (v := symbol(card, k))}  # type: ignore[arg-type]
+        return found
+
+    def directs(self) -> tuple[tuple[str, bool], ...]:
+        """The cards with a Direct Play symbol (# 18.19), in the catalogue's order, and whether each accelerates."""
+        if self.direct_cards is None:
+            self.direct_cards = tuple(
+                (token, bool(symbol(card, "accelerate")))
+                for token, card in self.cards.items()
+                if symbol(card, "direct")
+            )
+        return self.direct_cards
 
 
 @dataclass(slots=True)
@@ -287,7 +312,25 @@ def accelerated(state: RaceState, ev: Event) -> None:
 
 
 def _active(turn: Turn, gt: GarageTurn) -> list[int]:
-    return [i for i in range(len(turn.played)) if i not in gt.replaced]
+    replaced = gt.replaced
+    if not replaced:
+        return list(range(len(turn.played)))  # (the usual case, asked at every React decision: issue 32)
+    return [i for i in range(len(turn.played)) if i not in replaced]
+
+
+def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> list[tuple[int, str, Mapping[str, int]]]:
+    """The Play Area cards still in play (not replaced, # 18.11) that show a symbol: (index, token, symbols), in
+    Play Area order. Most played cards are Basic ones with none: the React pool's questions skip them at once."""
+    replaced = gt.replaced
+    numbers = g.numbers
+    out = []
+    for i, token in enumerate(turn.played):
+        found = numbers.get(token)
+        if found is None:
+            found = g.symbols(token)
+        if found and i not in replaced:
+            out.append((i, token, found))
+    return out
 
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
@@ -296,7 +339,7 @@ def unpaid(state: RaceState, turn: Turn) -> list[int]:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
-    return [i for i in _active(turn, gt) if g.n(turn.played[i], "heat") and i not in gt.paid]
+    return [i for i, _, sy in _marked(g, turn, gt) if "heat" in sy and i not in gt.paid]
 
 
 def _settled(g: GarageRace, gt: GarageTurn, turn: Turn, i: int) -> bool:
@@ -311,8 +354,8 @@ def scraps_due(state: RaceState, turn: Turn) -> list[int]:
         return []
     return [
         i
-        for i in _active(turn, gt)
-        if g.n(turn.played[i], "scrap") and i not in gt.scrap_done and _settled(g, gt, turn, i)
+        for i, _, sy in _marked(g, turn, gt)
+        if "scrap" in sy and i not in gt.scrap_done and (i in gt.paid or "heat" not in sy)  # (_settled, MA28)
     ]
 
 
@@ -322,7 +365,7 @@ def scrap_pending(state: RaceState, turn: Turn) -> bool:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return False
-    return any(g.n(turn.played[i], "scrap") and i not in gt.scrap_done for i in _active(turn, gt))
+    return any("scrap" in sy and i not in gt.scrap_done for i, _, sy in _marked(g, turn, gt))
 
 
 def _cards_named(state: RaceState, ev: Event, turn: Turn, among: list[int], what: str, rule: str) -> list[int]:
@@ -535,7 +578,7 @@ def slipstream_bonuses(state: RaceState, turn: Turn) -> list[int]:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
         return []
-    return [i for i in _active(turn, gt) if g.n(turn.played[i], "slipstream") and _settled(g, gt, turn, i)]
+    return [i for i, _, sy in _marked(g, turn, gt) if "slipstream" in sy and (i in gt.paid or "heat" not in sy)]
 
 
 def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
@@ -577,7 +620,7 @@ def adjust(state: RaceState, turn: Turn) -> int:
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return 0
-    return sum(g.n(turn.played[i], "adjust") for i in _active(turn, gt) if _settled(g, gt, turn, i))
+    return sum(sy.get("adjust", 0) for i, _, sy in _marked(g, turn, gt) if i in gt.paid or "heat" not in sy)
 
 
 def refreshed(state: RaceState, ev: Event) -> None:
@@ -639,22 +682,35 @@ def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
             for pay in payable_choices(costs, car.engine):
                 rest = [turn.played[due[j]] for j in range(len(due)) if j not in pay]
                 out.append({"type": "heat_unpayable", "v": 1, "car": car.name, "cards": rest})
-    know = Knowledge.of(car)  # the one joint deduction (# 1.7): what the hand can hold
-    heat = know.hand_max(HEAT) if not state.rules.cooldown_block(state, car) else 0  # none where barred (# 20.9)
-    for i in _active(turn, gt):
-        token = turn.played[i]
-        n = g.n(token, "cooldown")
-        if n and i not in gt.cooled_from and heat:
-            k = min(n, heat)
+    marked = _marked(g, turn, gt)
+    cooling = [i for i, _, sy in marked if "cooldown" in sy and i not in gt.cooled_from]
+    reducing = [i for i, _, sy in marked if "reduce" in sy and i not in gt.reduced_from]
+    if not cooling and not reducing:
+        return out  # (the deduction below is worked out only for a card that needs it: issue 32)
+    most = _most_in_hand(car)  # the one joint deduction (# 1.7): what the hand can hold
+    heat = most(HEAT) if cooling and not state.rules.cooldown_block(state, car) else 0  # none where barred (# 20.9)
+    for i in cooling:
+        if heat:
+            token = turn.played[i]
+            k = min(g.n(token, "cooldown"), heat)
             out.append({"type": "cooldown", "v": 1, "car": car.name, "count": k, "cards": [token]})
-    stress = know.hand_max(STRESS) if circuits.may_discard(state.track, car.progress) else 0  # # 18.15, 22.6
-    for i in _active(turn, gt):
+    stress = most(STRESS) if reducing and circuits.may_discard(state.track, car.progress) else 0
+    for i in reducing:  # # 18.15, 22.6
         token = turn.played[i]
         n = g.n(token, "reduce")
-        if n and stress and i not in gt.reduced_from and (i in gt.paid or not g.n(token, "heat")):
+        if stress and (i in gt.paid or not g.n(token, "heat")):
             for k in range(1, min(n, stress) + 1):
                 out.append({"type": "stress_reduced", "v": 1, "car": car.name, "count": k, "cards": [token]})
     return out
+
+
+def _most_in_hand(car: Car) -> Callable[[str], int]:
+    """``Knowledge.of(car).hand_max`` (# 1.7); in open mode the hand's own count, which it equals, without building
+    the deduction (a copy of the car's pool: the React pool asks it at every decision, issue 32)."""
+    hand = car.hand
+    if hand is not None:
+        return lambda token: hand.get(token, 0)
+    return Knowledge.of(car).hand_max
 
 
 def step3_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
@@ -680,9 +736,9 @@ def refresh_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     if g is None or gt is None or turn.cluttered or turn.sub > DISCARD or turn.sub < REACT:
         return []
     return [
-        {"type": "refreshed", "v": 1, "car": car.name, "card": turn.played[i]}
-        for i in _active(turn, gt)
-        if g.n(turn.played[i], "refresh") and i not in gt.refreshed
+        {"type": "refreshed", "v": 1, "car": car.name, "card": token}
+        for i, token, sy in _marked(g, turn, gt)
+        if "refresh" in sy and i not in gt.refreshed
     ]
 
 
@@ -711,8 +767,8 @@ def _open_symbol(state: RaceState, turn: Turn, name: str) -> list[int]:
         return []
     return [
         i
-        for i in _active(turn, gt)
-        if g.n(turn.played[i], name) and (i, name) not in gt.used and _settled(g, gt, turn, i)
+        for i, _, sy in _marked(g, turn, gt)
+        if name in sy and (i, name) not in gt.used and (i in gt.paid or "heat" not in sy)  # (_settled, MA28)
     ]
 
 
@@ -879,12 +935,16 @@ def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
         d = draft_distance(car.progress, _occupied(state, car), total)
         if d is not None:
             out.append({"type": "drafted", "v": 1, "car": car.name, "sources": [turn.played[i] for i in drafts]})
-    know = Knowledge.of(car)  # the one joint deduction: in table mode, a card that can be in the hand (# 1.7)
-    for token, card in g.cards.items():
-        if symbol(card, "direct") and token in car.pool and know.hand_max(token) > 0:
-            out.append({"type": "direct_played", "v": 1, "car": car.name, "card": token})
-            if symbol(card, "accelerate"):
-                out.append({"type": "direct_played", "v": 1, "car": car.name, "card": token, "accelerate": True})
+    most: Callable[[str], int] | None = None  # made only if a Direct Play card is owned
+    pool = car.pool
+    for token, accelerates in g.directs():
+        if token in pool:
+            if most is None:
+                most = _most_in_hand(car)  # the one joint deduction: in table mode, a card that can be in the hand
+            if most(token) > 0:
+                out.append({"type": "direct_played", "v": 1, "car": car.name, "card": token})
+                if accelerates:
+                    out.append({"type": "direct_played", "v": 1, "car": car.name, "card": token, "accelerate": True})
     return out
 
 
@@ -1067,10 +1127,25 @@ def _slipstream_bonus_cards(state: RaceState, car: Car, turn: Turn) -> list[tupl
     return [(turn.played[i], g.n(turn.played[i], "slipstream")) for i in slipstream_bonuses(state, turn)]
 
 
+def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
+    """Whether the React pool holds a mandatory use now (``react_pool(...).mandatory``, # 18.25) without building
+    the pool (issue 32: asked at every decision of a React): the Garage's are the only mandatory uses, an unpayable
+    Heat cost to declare (# 18.11) and the Scrap to come (# 18.12). tests/test_garage_speed.py checks it against
+    the pool in every React of simulated Garage races."""
+    if turn.sub != REACT or turn.flipping is not None or turn.cluttered:
+        return False  # the pool is empty (react_pool)
+    if scrap_pending(state, turn):
+        return True
+    g = state.garage
+    if g is None or not must_declare_unpayable(state, car, turn):
+        return False
+    return bool(payable_choices([g.n(turn.played[i], "heat") for i in unpaid(state, turn)], car.engine))
+
+
 def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Slipstream with bonuses (# 18.16) while a slipstream is open, and Refresh (# 18.21)."""
     out: list[Event] = []
-    if turn.sub == REACT and react_pool(state, car, turn).mandatory:
+    if turn.sub == REACT and mandatory_open(state, car, turn):
         return out  # # 18.25: React ends with its mandatory uses first
     if turn.sub <= SLIPSTREAM and H.step_machine.slipstream_block(state, car, turn) is None:
         out += slipstream_options(state, car, turn)

@@ -1,0 +1,64 @@
+"""The Garage's hot-path shortcuts (issue 32) answer exactly what the long way answers, in every React of
+simulated Garage races: ``mandatory_open`` against the React pool's mandatory uses (# 18.11, 18.12, 18.25), the
+per-race symbol numbers against the card dicts (# 18.7), and the open-mode hand count against the joint
+deduction (# 1.7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from heatlog.engine import react_pool
+from heatlog.engine.knowledge import Knowledge
+from heatlog.engine.modules.garage import symbol
+from heatlog.engine.modules.garage_race import advanced_options, mandatory_open, react_options
+from heatlog.engine.state import RaceState
+from heatlog.engine.steps import REACT
+from heatlog.simulate import simulate_race
+
+SYMBOLS = ("heat", "scrap", "cooldown", "reduce", "salvage", "super_cool", "draft", "direct", "accelerate", "boost")
+
+
+def _reacts(upgrades: str, seed: int) -> list[tuple[RaceState, str]]:
+    seen: list[tuple[RaceState, str]] = []
+
+    def watch(state: RaceState, ev: dict) -> None:
+        turn = state.turn
+        if turn is not None and turn.sub == REACT:
+            seen.append((state.copy(), turn.car))
+
+    simulate_race(
+        None,
+        track="usa",
+        cars=4,
+        seed=seed,
+        bots=["heuristic", "random", "heuristic", "random"],
+        garage={"upgrades": upgrades, "draft": "draft"},
+        watch=watch,
+    )
+    return seen
+
+
+@pytest.mark.parametrize(("upgrades", "seed"), [("basic", 1), ("all", 2), ("all", 3)])
+def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
+    states = _reacts(upgrades, seed)
+    assert states
+    mandatory = 0
+    for state, name in states:
+        car, turn = state.cars[name], state.turn
+        assert turn is not None
+        pool = react_pool(state, car, turn)
+        assert mandatory_open(state, car, turn) == bool(pool.mandatory)  # # 18.25
+        mandatory += bool(pool.mandatory)
+        g = state.garage
+        assert g is not None
+        for token in turn.played:
+            card = g.cards.get(token)
+            for name_ in SYMBOLS:
+                assert g.n(token, name_) == (symbol(card, name_) if card is not None else 0)
+        know = Knowledge.of(car)
+        assert car.hand is not None
+        assert all(car.hand.get(t, 0) == know.hand_max(t) for t in car.pool)  # open mode: # 1.7
+        # the same events asked twice (the per-race caches change nothing they answer)
+        assert react_options(state, car, turn) == react_options(state, car, turn)
+        assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
+    assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
