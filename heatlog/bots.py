@@ -745,7 +745,9 @@ class HeuristicBot:
             return options[0] if options else None
         if turn is None or w.step < REACT or w.flipping is not None:
             return None
-        offered = react_options(state, car, turn)  # once: each call works out every React use (issue 32)
+        # the pool the engine read for this Waiting, not a new one (issue 32: each works out every React use)
+        pool = w.react_pool() if w.may_go_on and turn.car == car.name else None
+        offered = pool.options() if pool is not None else react_options(state, car, turn)  # once per decision
         for o in offered:
             if o["type"] == "cooldown" and o.get("cards"):
                 return o  # # 18.13: a card's cooldown, before the Scrap closes React
