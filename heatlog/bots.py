@@ -869,8 +869,9 @@ class HeuristicBot:
         total = sum(source.values())
         if not total:
             return None
-        # the same products summed in the same order as one sum over a generator (whatever sum's float method)
-        draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items()]) / total
+        # the same products summed in the same order as one sum over a generator (whatever sum's float method); a
+        # card not there adds an exact zero, so it is left out (a Garage race's counts hold every token of the race)
+        draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
         tp = self._track_plan(state)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
