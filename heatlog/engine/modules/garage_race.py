@@ -59,6 +59,8 @@ class GarageRace:
     numbers: dict[str, Mapping[str, int]] = field(default_factory=dict, compare=False, repr=False)
     # the Direct Play cards in token order, each with whether it shows Accelerate (# 18.19, 18.20); None: not read
     direct_cards: tuple[tuple[str, bool], ...] | None = field(default=None, compare=False, repr=False)
+    # the last answer of _marked, with the lists it was read from (the React pool asks it several times a decision)
+    marks: list[Any] = field(default_factory=lambda: [None], compare=False, repr=False)
 
     def copy(self) -> GarageRace:
         return GarageRace(
@@ -68,6 +70,7 @@ class GarageRace:
             {k: list(v) for k, v in self.owned.items()},
             self.numbers,
             self.direct_cards,
+            self.marks,
         )
 
     def card(self, token: str) -> Card | None:
@@ -318,19 +321,33 @@ def _active(turn: Turn, gt: GarageTurn) -> list[int]:
     return [i for i in range(len(turn.played)) if i not in replaced]
 
 
-def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> list[tuple[int, str, Mapping[str, int]]]:
+def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> tuple[tuple[int, str, Mapping[str, int]], ...]:
     """The Play Area cards still in play (not replaced, # 18.11) that show a symbol: (index, token, symbols), in
-    Play Area order. Most played cards are Basic ones with none: the React pool's questions skip them at once."""
-    replaced = gt.replaced
+    Play Area order. Most played cards are Basic ones with none: the React pool's questions skip them at once.
+
+    Kept for the same lists: ``Turn.played`` is never changed in place (a reveal or a Direct Play sets a new list)
+    and ``GarageTurn.replaced`` only grows, so the same two objects with the same lengths give the same answer."""
+    played, replaced = turn.played, gt.replaced
+    last = g.marks[0]
+    if last is not None and last[0] is played and last[1] is replaced and last[2] == (len(played), len(replaced)):
+        return last[3]  # type: ignore[no-any-return]
+    found_ = _marked_now(g, played, replaced)
+    g.marks[0] = (played, replaced, (len(played), len(replaced)), found_)
+    return found_
+
+
+def _marked_now(
+    g: GarageRace, played: list[str], replaced: list[int]
+) -> tuple[tuple[int, str, Mapping[str, int]], ...]:
     numbers = g.numbers
     out = []
-    for i, token in enumerate(turn.played):
+    for i, token in enumerate(played):
         found = numbers.get(token)
         if found is None:
             found = g.symbols(token)
         if found and i not in replaced:
             out.append((i, token, found))
-    return out
+    return tuple(out)
 
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
