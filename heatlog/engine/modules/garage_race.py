@@ -330,7 +330,7 @@ def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> tuple[tuple[int, str, 
     played, replaced = turn.played, gt.replaced
     last = g.marks[0]
     if last is not None and last[0] is played and last[1] is replaced and last[2] == (len(played), len(replaced)):
-        return last[3]  # type: ignore[no-any-return]
+        return last[3]
     found_ = _marked_now(g, played, replaced)
     g.marks[0] = (played, replaced, (len(played), len(replaced)), found_)
     return found_
