@@ -164,7 +164,7 @@ class RaceRows:
         self.bots = dict(bots or {})
         self.extra = dict(extra or {})
         self.collector = FactCollector(race, self.extra.get("name"))
-        self.decisions: list[tuple[Any, ...]] = []
+        self.decisions: list[tuple[int, int, Event]] = []  # (place in the log, round, event): rows made at the end
         self.events = 0
         self.grid: list[str] = []
         self.first: Event | None = None
@@ -178,8 +178,8 @@ class RaceRows:
             self.first = event
         elif kind == "grid_set":
             self.grid = list(event.get("order", []))
-        elif _is_decision(kind):
-            self.decisions.append(_decision_row(self.race, self.events, state.round, event))
+        elif _DECISION_KINDS.get(kind) or (kind not in _DECISION_KINDS and _is_decision(kind)):
+            self.decisions.append((self.events, state.round, event))
         self.events += 1
         fc.observe_before(state)  # the state before the next event (FactCollector.apply's order)
 
@@ -244,11 +244,60 @@ class RaceRows:
             "races": [tuple(race_row.get(k) for k in RACE_COLUMNS)],
             "car_races": car_rows,
             "turns": [_TURN_ROW(t) for t in facts.turns],
-            "decisions": self.decisions,
+            "decisions": decision_rows(self.race, self.decisions),
         }
 
 
-def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
+def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tuple[Any, ...]]:
+    """The ``decisions`` rows of a race's decision events, ``noted`` as (place in the log, round, event): each row
+    is :func:`decision_row`'s, made column by column (a comprehension per column, then one ``zip``: a third of the
+    time of a call per event, issue 31; tests/test_study_tables.py checks they are the same rows)."""
+    if not noted:
+        return []
+    evs = [e for _, _, e in noted]
+    cards = [e.get("cards") for e in evs]
+    card = [e.get("card") if c is None else None for e, c in zip(evs, cards, strict=True)]
+    gear = [e.get("gear") for e in evs]
+    taken = [e.get("taken") for e in evs]
+    count = [e.get("count") for e in evs]
+    main = [
+        1
+        + ("v" in e)
+        + ("car" in e)
+        + (c is not None or d is not None)
+        + (g is not None)
+        + (t is not None)
+        + (k is not None)
+        for e, c, d, g, t, k in zip(evs, cards, card, gear, taken, count, strict=True)
+    ]
+    return list(
+        zip(
+            [race] * len(evs),
+            [i for i, _, _ in noted],
+            [r for _, r, _ in noted],
+            [e.get("car") for e in evs],
+            [e.get("type") for e in evs],
+            [g if type(g) is int else None for g in gear],
+            [
+                (" ".join(map(str, c)) if type(c) is list else None) if c is not None else None if d is None else str(d)
+                for c, d in zip(cards, card, strict=True)
+            ],
+            [t if type(t) is bool else None for t in taken],
+            [k if type(k) is int else None for k in count],
+            [None if len(e) <= m else _detail(e) for e, m in zip(evs, main, strict=True)],
+            strict=True,
+        )
+    )
+
+
+def _detail(ev: Event) -> str:
+    rest = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
+    return json.dumps(rest, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
+    """One row of ``decisions``: the event's main fields in their columns (a value of another type: NULL),
+    ``detail`` the event's other fields as canonical JSON when it has any beyond its columns."""
     get = ev.get
     main = 1 + ("v" in ev) + ("car" in ev)  # the fields with a column of their own, to tell if any is left
     cards = get("cards")
@@ -266,10 +315,7 @@ def _decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, .
     taken = get("taken")
     count = get("count")
     main += (gear is not None) + (taken is not None) + (count is not None)
-    detail = None
-    if len(ev) > main:
-        rest = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
-        detail = json.dumps(rest, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    detail = _detail(ev) if len(ev) > main else None
     return (
         race,
         index,
@@ -356,6 +402,8 @@ __all__ = [
     "TURN_TYPES",
     "Batch",
     "RaceRows",
+    "decision_row",
+    "decision_rows",
     "parquet_bytes",
     "require_pyarrow",
     "schema",

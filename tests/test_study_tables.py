@@ -1,0 +1,37 @@
+"""The ``decisions`` rows made column by column (issue 31: the corpus writer's hot path) are the rows of
+:func:`decision_row`, event by event: for the decisions of simulated races of every module and for events of odd
+shapes (a main field null or of another type, both ``card`` and ``cards``, fields beyond the columns)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from heatlog.engine.events import REGISTRY
+from heatlog.simulate import simulate_race
+from heatlog.study.tables import decision_row, decision_rows
+
+ODD: list[dict[str, Any]] = [
+    {"type": "gear_chosen", "v": 1, "car": "Red", "gear": None},
+    {"type": "gear_chosen", "car": "Red", "gear": "3"},
+    {"type": "gear_chosen", "v": 1, "car": "Red", "gear": True},
+    {"type": "cards_played", "v": 1, "car": "Red", "cards": ["1", 2, None]},
+    {"type": "cards_played", "v": 1, "car": "Red", "cards": "1 2"},
+    {"type": "cards_played", "v": 1, "car": "Red", "cards": ["1"], "card": "U1"},
+    {"type": "cards_played", "v": 1, "car": "Red", "cards": None, "card": 7},
+    {"type": "slipstream", "v": 1, "car": "Red", "taken": 1, "spaces": 3},
+    {"type": "cooldown", "v": 1, "car": "Red", "count": True, "cards": ["U2"]},
+    {"type": "adrenaline", "v": 1, "car": "Red", "bonus": "mové", "z": [1, {"b": 2, "a": None}]},
+    {"type": "boost", "car": None},
+    {"type": "cards_discarded"},
+]
+
+
+def test_columns_make_the_rows_of_decision_row() -> None:
+    events: list[dict[str, Any]] = []
+    for extra in ({}, {"weather": True}, {"legends": 2}, {"garage": {"upgrades": "all", "draft": "snake"}}):
+        events += simulate_race(None, track="usa", cars=4, seed=5, bots="random", **extra)[1]
+    decisions = [e for e in events if e["type"] in REGISTRY and not REGISTRY[e["type"]].chance] + ODD
+    noted = [(i, i // 7, e) for i, e in enumerate(decisions)]
+    assert decision_rows(12, noted) == [decision_row(12, i, r, e) for i, r, e in noted]
+    assert decision_rows(12, []) == []
+    assert any(row[-1] is not None for row in decision_rows(12, noted))  # some carry a detail
