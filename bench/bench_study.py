@@ -68,8 +68,10 @@ def per_core(races: int, rounds: int, scratch: Path) -> dict[str, float]:
     """CPU seconds of this process for ``races`` races, simulator alone vs corpus, alternated ``rounds`` times."""
     for seed in range(10_000, 10_020):  # warm the heuristic's caches for both (per track, pure values)
         simulate_race(None, track="usa", cars=4, seed=seed)
+    corpus.code_fingerprint()  # (worked out once per process, before the first batch: not a race's cost)
     sim: list[float] = []
     cor: list[float] = []
+
     def simulator(first: int) -> None:
         c0 = time.process_time()
         for seed in range(first, first + races):
@@ -85,10 +87,13 @@ def per_core(races: int, rounds: int, scratch: Path) -> dict[str, float]:
         first = 1 + r * races
         for side in (simulator, study) if r % 2 == 0 else (study, simulator):
             side(first)
+    ratios = [s / c for s, c in zip(sim, cor, strict=True)]
     return {
         "sim_rps": races / statistics.median(sim),
         "corpus_rps": races / statistics.median(cor),
-        "ratio_median": statistics.median(s / c for s, c in zip(sim, cor, strict=True)),
+        "ratio_median": statistics.median(ratios),
+        "ratio_min": min(ratios),
+        "ratio_max": max(ratios),
         "ratio_total": sum(sim) / sum(cor),
     }
 
@@ -224,9 +229,12 @@ def small(args: argparse.Namespace, scratch: Path) -> None:
 
     core = per_core(args.races, args.rounds, scratch)
     print(
-        f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s: "
-        f"{core['ratio_median']:.2f}x (median of {args.rounds} rounds; {core['ratio_total']:.2f}x over all)"
+        f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s (CPU, this run): "
+        f"{core['ratio_median']:.2f}x ({core['ratio_min']:.2f}–{core['ratio_max']:.2f}, n={args.rounds} rounds of "
+        f"{args.races} races; {core['ratio_total']:.2f}x over all)"
     )
+    if args.only_per_core:
+        return
     scale = scaling(args.scale_races, args.scale_batch, scratch, not args.no_dask)
     print(
         f"{args.scale_races} races in batches of {args.scale_batch}: 1 worker {scale['one']:.1f} s, "
@@ -264,10 +272,11 @@ def main() -> None:
         "--replicate", type=Path, default=None, help="make --big-corpus from this corpus's batches, copied"
     )
     parser.add_argument("--only-query", action="store_true", help="only the query over --big-corpus")
+    parser.add_argument("--only-per-core", action="store_true", help="only the per-core comparison")
     args = parser.parse_args()
     from _common import machine
 
-    print(f"# bench_study: {machine()}")
+    print(f"# bench_study: {machine()}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
     if not args.only_query:
         with tempfile.TemporaryDirectory(prefix="heatlog-bench-study-") as tmp:
             small(args, Path(tmp))
