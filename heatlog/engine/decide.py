@@ -309,6 +309,16 @@ def _slipstream_closed(state: RaceState, car: Car) -> str | None:
     return slipstream_block(state, car, turn)
 
 
+def waits_at_steps_5_6(state: RaceState) -> bool:
+    """Whether :func:`waiting_for` says a car's turn waits at step 5 or 6 (React, slipstream) with no flip under
+    way (its ``step`` and ``flipping``), without building the :class:`Waiting`: the turn facts ask it after every
+    event (issue 31: ``waiting_for`` there was a tenth of a corpus race). A Legend's turn waits at its reveal."""
+    turn = state.turn
+    if state.phase != "race" or turn is None or turn.flipping is not None or turn.sub not in (REACT, SLIPSTREAM):
+        return False
+    return not state.cars[turn.car].legend  # # 19.5, MA9
+
+
 def slipstream_open(state: RaceState, car: Car) -> bool:
     """Whether slipstream is open to ``car`` now: :func:`slipstream_status` without the words (bots ask it)."""
     return _slipstream_closed(state, car) is None
@@ -440,6 +450,7 @@ __all__ = [
     "react_pool",
     "slipstream_choices",
     "slipstream_open",
+    "waits_at_steps_5_6",
     "slipstream_status",
     "waiting_for",
 ]
