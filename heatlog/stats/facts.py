@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from ..engine import HeatlogError, MalformedInput, RaceState, Step, Turn, apply
+from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
 from ..engine.cards import STRESS
-from ..engine.decide import slipstream_open
+from ..engine.decide import slipstream_open, waits_at_steps_5_6
 
 Event = dict[str, Any]
 
@@ -193,9 +193,6 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
     )
 
 
-_STEPS_5_6 = (Step.REACT, Step.SLIPSTREAM)
-
-
 class FactCollector:
     """Fold a race's events one at a time and collect the facts of every completed turn.
 
@@ -225,14 +222,11 @@ class FactCollector:
         """Before an event: note whether slipstream is open to the car whose steps 5–6 are open. The last such
         note before its step 6 closes is what it was offered (# 8.1); the engine answers, not this code."""
         turn = state.turn if state is not None else None
-        if turn is None or turn.slipstream is not None or turn.flipping is not None or turn.sub not in _STEPS_5_6:
+        if turn is None or turn.slipstream is not None:
             return
         assert state is not None
-        car = state.cars[turn.car]
-        # waiting_for's step and flip, read off the turn as waiting_for does (its step is the turn's, a Legend's turn
-        # waits at its reveal, # 19.5): waiting_for itself cost a tenth of a corpus race, asked at every event (#31)
-        if state.phase == "race" and not car.legend:
-            self._offered[id(turn)] = slipstream_open(state, car)  # (slipstream_status's bool)
+        if waits_at_steps_5_6(state):  # (waiting_for's step and flip, without building it: issue 31)
+            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])  # (slipstream_status's bool)
 
     def observe_after(self, state: RaceState) -> None:
         if state.turns is not self._round_list:
