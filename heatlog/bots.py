@@ -150,6 +150,18 @@ _LOW = tuple(sorted((c for c in DISCARDABLE if VALUE[c] <= 3), key=VALUE.__getit
 
 
 _GO_ON: Event = {"type": "go on"}  # the Garage part of the heuristic decided to go on (not an event)
+_GARAGE_FUNCTIONS: tuple[Any, ...] = ()
+
+
+def _garage_functions() -> tuple[Any, ...]:
+    """What the heuristic's Garage choices use, imported with the first Garage race (the engine loads the Garage
+    only for a race that lists it) and kept: an import statement per decision cost 2 % of a Garage race."""
+    global _GARAGE_FUNCTIONS
+    from .engine.modules.garage_race import scrap_pending
+    from .garage_bots import best_pick, upgrade_value, worst_card
+
+    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card)
+    return _GARAGE_FUNCTIONS
 
 
 def _utility(c: str) -> float:
@@ -542,7 +554,7 @@ class HeuristicBot:
             _, cards = self._plan(state, car, gear=car.gear)
             return {"type": "cards_revealed", "v": 1, "car": name, "cards": list(cards)}
         if step <= SLIPSTREAM:
-            return self._react(state, car)
+            return self._react(state, car, w)
         if step == DISCARD:
             # the engine says whether a discard is open (# 11.1, 13.3, 22.6 tunnels): no copy of those rules here
             return self._discard(state, car) if "cards_discarded" in w.optional else None
@@ -705,9 +717,7 @@ class HeuristicBot:
         """The Garage decisions: picks by the card values of :mod:`heatlog.garage_bots`, the value of a multi-value
         card that scores best, Accelerate whenever "+" were used, the cheapest unpayable choice, the card
         cooldowns and Stress relief in full, and Refresh for a card worth drawing again."""
-        from .engine.modules.garage_race import scrap_pending
-        from .garage_bots import best_pick, upgrade_value, worst_card
-
+        scrap_pending, best_pick, upgrade_value, worst_card = _GARAGE_FUNCTIONS or _garage_functions()
         g = state.garage
         assert g is not None
         due = w.due
@@ -769,12 +779,15 @@ class HeuristicBot:
 
     # ---- steps 4–6: react and slipstream
 
-    def _react(self, state: RaceState, car: Car) -> Event | None:
+    def _react(self, state: RaceState, car: Car, w: Waiting | None = None) -> Event | None:
         turn = state.turn
         assert turn is not None and car.hand is not None
         cool: Event | None = None
         by_kind: dict[str, Event] = {}
-        pool = react_pool(state, car, turn)  # what React offers now (the engine's one pool)
+        # what React offers now (the engine's one pool): the one the Waiting read, rather than another (issue 32)
+        pool = w.react_pool() if w is not None and w.may_go_on and turn.car == car.name else None
+        if pool is None:
+            pool = react_pool(state, car, turn)
         for o in pool.options():
             kind = o["type"]
             if kind == "cooldown":

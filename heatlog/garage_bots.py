@@ -31,10 +31,25 @@ WEIGHTS: Mapping[str, float] = {
 }
 
 
+_VALUES: dict[int, tuple[Card, float]] = {}  # id(card) -> (the card, its value): a race's cards, asked per decision
+
+
 def upgrade_value(card: Card | None) -> float:
-    """A rough worth of one upgrade for the heuristic's deck (higher is better); ``None`` is a Heat card."""
+    """A rough worth of one upgrade for the heuristic's deck (higher is better); ``None`` is a Heat card.
+    Kept per card object (a race's card definitions never change; the card is held, so its id stays its own)."""
     if card is None:
         return -4.0
+    hit = _VALUES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    value = _value(card)
+    if len(_VALUES) > 4096:
+        _VALUES.clear()
+    _VALUES[id(card)] = (card, value)
+    return value
+
+
+def _value(card: Card) -> float:
     value = float(max(speeds(card)))
     if len(speeds(card)) > 1:
         value += 0.5  # a choice of values fits more corners

@@ -62,3 +62,16 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         assert react_options(state, car, turn) == react_options(state, car, turn)
         assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
     assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
+
+
+def test_upgrade_values_kept_per_card_are_the_values() -> None:
+    """The heuristic's card values, kept per card object, are the values worked out afresh (a copy of the card)."""
+    from heatlog.garage_bots import upgrade_value
+
+    states = _reacts("all", 4)
+    g = states[-1][0].garage
+    assert g is not None and g.cards
+    for card in g.cards.values():
+        first = upgrade_value(card)
+        assert upgrade_value(card) == first == upgrade_value(dict(card))
+    assert upgrade_value(None) == -4.0
