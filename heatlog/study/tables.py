@@ -290,9 +290,13 @@ def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tu
     )
 
 
+# json.dumps(..., separators=(",", ":"), ensure_ascii=False, allow_nan=False), made once: dumps with options makes
+# a new encoder at every call
+_DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def _detail(ev: Event) -> str:
-    rest = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
-    return json.dumps(rest, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _DETAIL_JSON({k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)})
 
 
 def decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
