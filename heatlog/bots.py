@@ -466,16 +466,18 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, in
     out: list[tuple[int, int, int, tuple[str, ...]]] = []
     seen: set[tuple[int, int, int]] = set()
     plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
+    # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
+    plans = {} if plain else {c: _card_plan(c) for c, n in car.hand.items() if n}
     for cards in playable_sets(car, gear):
         if HEAT in cards:  # # 13: a cluttered play
-            out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), tuple(cards)))
+            out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards)))
             continue
         if plain:  # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
             base, k, heat = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS), 0
         else:
             base = k = heat = 0
             for c in cards:
-                v, plus, cost = _card_plan(c)
+                v, plus, cost = plans.get(c) or _card_plan(c)
                 base += v
                 k += plus
                 heat += cost
