@@ -52,6 +52,7 @@ from .engine.modules.garage import GarageOptions, garage_deck, market_size
 from .engine.track import Track
 from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
+from .played_by import PlayedOn, played_on
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
 from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chain_hash
@@ -392,6 +393,21 @@ class SeasonRace:
     sponsors: dict[str, list[str]] = field(default_factory=dict)
     sponsors_used: dict[str, int] = field(default_factory=dict)
     box: dict[str, int] | None = None
+    # issue 29: how its result came to be: bots played it on from some round (``heatlog play-on``, bug 15), or
+    # the group entered its result without recording it (:func:`enter_result`: no race log, not replayable)
+    played_on: PlayedOn | None = None
+    by_result: bool = False
+
+    @property
+    def how(self) -> str:
+        """``table`` (recorded), ``bots`` (finished by bots) or ``result`` (entered by its result)."""
+        return "result" if self.by_result else "bots" if self.played_on is not None else "table"
+
+    def how_words(self) -> str:
+        """What every view says beside the race's result ("" for a race its table recorded)."""
+        if self.by_result:
+            return "entered by result (not replayable round by round)"
+        return self.played_on.words() if self.played_on is not None else ""
 
 
 @dataclass
@@ -497,6 +513,8 @@ def build_view(
         state = final_state(sr.race)
         if state is None or state.phase != "over":
             break
+        evs = race_events(sr.race) if race_events is not None else None
+        sr.played_on = played_on(evs) if evs is not None else None
         places = tuple(state.hall_of_fame)
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
@@ -505,7 +523,7 @@ def build_view(
             sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
             sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in names}
             sr.sponsors_used = dict(sorted(state.sponsor_deck.used.items())) if state.sponsor_deck else {}
-            sr.box = draft_leftovers(race_events(sr.race)) if race_events is not None else None
+            sr.box = draft_leftovers(evs) if evs is not None else None
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view

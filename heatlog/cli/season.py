@@ -348,7 +348,11 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "circuit": sr.track["name"],
                 "event": {"number": sr.event.number, "name": sr.event.name},
                 "race": sr.race,
+                "mark": sr.how_words(),
                 "finished": sr.result is not None,
+                # issue 29: table (recorded), bots (finished by bots: heatlog play-on) or result (entered by result)
+                "recorded": sr.how if sr.result is not None or sr.by_result else None,
+                "played_on": sr.played_on.to_dict() if sr.played_on is not None else None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
                 "not_applied": unapplied_effects(sr.event, view.version, view.garage is not None),
@@ -402,7 +406,8 @@ def print_season(data: dict[str, Any]) -> None:
     run = f"{done} of {counted(len(data['races']), 'race')} run"
     con.print(f"season {data['season']}: {data['name']} — {run}", markup=False)
     races = Table(title="races")
-    for col in ("#", "circuit", "event", "race", "winner"):
+    marked = any(r["mark"] for r in data["races"])
+    for col in ("#", "circuit", "event", "race", "winner", *(("recorded",) if marked else ())):
         races.add_column(col)
     for r in data["races"]:
         races.add_row(
@@ -411,8 +416,12 @@ def print_season(data: dict[str, Any]) -> None:
             Text(f"{r['event']['number']} {r['event']['name']}"),
             "" if r["race"] is None else str(r["race"]),
             Text(r["places"][0] if r["places"] else ("under way" if r["race"] is not None else "")),
+            *((Text(r["mark"]),) if marked else ()),
         )
     print_table(con, races)
+    for r in data["races"]:  # issue 29: a result the table did not record is said in words, not only in a column
+        if r["mark"] and r["finished"]:
+            con.print(f"race {r['index']}: {r['mark']}; its result counts in the standings (# 21.10)", markup=False)
     if data["standings"]:
         last = data["standings"][-1]
         table = Table(title=f"standings after race {len(data['standings'])}")

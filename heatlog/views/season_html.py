@@ -47,6 +47,7 @@ td { padding: 5px 4px; border-bottom: 1px solid #f0ece2; } td.num, th.num { text
 .chart .halo { fill: none; stroke: #555; stroke-width: 4.8; }
 .chart .name { font-weight: 700; fill: var(--ink); }
 .notes { color: var(--muted); font-size: 13px; } .notes li { margin: 2px 0; }
+.mark, .marks { color: #8a4b00; font-size: 13px; }
 footer { margin-top: 16px; color: var(--muted); font-size: 12px; text-align: center; }
 """
 
@@ -117,6 +118,18 @@ def _ties(view: SeasonView) -> str:
     )
 
 
+def _marks(view: SeasonView) -> str:
+    """Under the races (issue 29): each race whose result the table did not record round by round (finished by
+    bots, entered by its result), said in words; its result counts in the standings all the same (# 21.10)."""
+    items = "".join(
+        f'<li data-race="{sr.index}">race {sr.index} ({escape(sr.track["name"])}): {escape(sr.how_words())}; its '
+        "result counts in the standings (# 21.10)</li>"
+        for sr in view.races
+        if sr.how_words() and (sr.result is not None or sr.by_result)
+    )
+    return f'<ul class="marks">{items}</ul>' if items else ""
+
+
 def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
     """The season page; ``replays`` maps a race's index to the address of its replay page."""
     replays = replays or {}
@@ -131,9 +144,11 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         link = replays.get(sr.index)
         replay = f'<a class="replay" data-race="{sr.index}" href="{escape(link)}">replay</a>' if link else ""
         winner = chip(sr.result.places[0]) if sr.result else ("under way" if sr.race is not None else "")
+        how = f'<span class="mark">{escape(sr.how_words())}</span>' if sr.how_words() else ""
         rows.append(
-            f'<tr data-race="{sr.index}"><td class="num">{sr.index}</td><td>{escape(sr.track["name"])}</td>'
-            f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{replay}</td></tr>"
+            f'<tr data-race="{sr.index}" data-recorded="{sr.how}"><td class="num">{sr.index}</td>'
+            f'<td>{escape(sr.track["name"])}</td>'
+            f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{how}</td><td>{replay}</td></tr>"
         )
     standings = []
     if view.tables:
@@ -165,7 +180,8 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
 <th class="num">wins</th></tr></thead><tbody>{"".join(standings) or EMPTY}
 </tbody></table>{tied}</section>
 <section class="card"><h2>Races</h2><table id="races"><thead><tr><th class="num">#</th><th>circuit</th>
-<th>event card</th><th>winner</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>
+<th>event card</th><th>winner</th><th>recorded</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table>
+{_marks(view)}</section>
 <section class="card notes"><h2>Not applied by heatlog yet</h2><ul>{notes or "<li>nothing</li>"}</ul>
 <p>Points 9-6-4-3-2-1 (# 21.10); later grids {escape(view.options["grid"])} (# 21.12).</p></section>
 <footer>Made with heatlog {escape(__version__)} from the season's stream and its races' logs.</footer>"""
