@@ -71,6 +71,9 @@ __all__ = [
     "season_anchor",
     "season_chain_problems",
     "audit_season",
+    "enter_result",
+    "result_entry",
+    "result_outcome",
     "export_season",
     "import_season",
     "new_season",
@@ -314,7 +317,7 @@ def stream_problems(events: list[Event]) -> list[str]:
     out = []
     if any(ev.get("type") == "season_started" for ev in events[1:]):
         out.append("the season is started twice (season_started after its first line)")
-    indexes = [ev.get("index") for ev in events[1:] if ev.get("type") == "race_entered"]
+    indexes = [ev.get("index") for ev in events[1:] if ev.get("type") in ("race_entered", "race_result")]
     races = len(events[0].get("races") or []) if events else 0
     if indexes != list(range(1, len(indexes) + 1)) or len(indexes) > races:
         out.append(
@@ -397,6 +400,8 @@ class SeasonRace:
     # the group entered its result without recording it (:func:`enter_result`: no race log, not replayable)
     played_on: PlayedOn | None = None
     by_result: bool = False
+    entry: Event | None = None  # its race_result, when entered by result
+    problem: str | None = None  # why a race_result written past the door does not hold (the standings stop before it)
 
     @property
     def how(self) -> str:
@@ -426,7 +431,7 @@ class SeasonView:
     def next_index(self) -> int | None:
         """The race to start next (1-based), or None if every race was started."""
         for r in self.races:
-            if r.link is None:
+            if r.link is None and not r.by_result:
                 return r.index
         return None
 
@@ -495,6 +500,9 @@ def build_view(
         if ev.get("type") == "race_entered":
             sr = races[ev["index"] - 1]
             sr.link, sr.race = ev["race"], races_by_link.get(ev["race"])
+        elif ev.get("type") == "race_result" and isinstance(ev.get("index"), int) and 1 <= ev["index"] <= len(races):
+            sr = races[ev["index"] - 1]
+            sr.by_result, sr.entry = True, ev
     view = SeasonView(
         season,
         start["name"],
@@ -508,6 +516,19 @@ def build_view(
     names = [d["name"] for d in view.drivers]
     results: list[RaceResult] = []
     for sr in races:
+        if sr.by_result and sr.entry is not None:  # issue 29: entered by its result, checked by the rules again
+            try:
+                outcome = result_outcome(view, sr.index, sr.entry)
+            except HeatlogError as err:
+                sr.problem = str(err)
+                break
+            sr.result = outcome.result
+            if view.garage is not None:
+                sr.upgrades, sr.sponsors = outcome.upgrades, outcome.sponsors
+                sr.sponsors_used, sr.box = outcome.sponsors_used, outcome.box
+            results.append(sr.result)
+            view.tables.append(standings(names, results))
+            continue
         if sr.race is None:
             break
         state = final_state(sr.race)
@@ -936,6 +957,8 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
     entered = {sr.index for sr in view.races if sr.link is not None}
     problems += _unentered_races(log, view, entered)
     for sr in view.races:
+        if sr.problem is not None:
+            problems.append(f"race {sr.index} of the season, entered by result: {sr.problem}")
         if sr.link is None:
             continue
         if sr.race is None:
@@ -1027,7 +1050,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
             problems.append(f"line {number}: not a season file line ({{stream, event}})")
         elif stream == "season":
             kind = ev.get("type")
-            if kind not in ("season_started", "race_entered"):
+            if kind not in ("season_started", "race_entered", "race_result"):
                 problems.append(f"line {number}: unknown season event {kind!r}")
                 continue
             try:
@@ -1065,6 +1088,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
         if sr.race is not None
         for p in setup_problems(view, sr, [ev for _, ev in race_evs[sr.index]])
     ]
+    wrong += [f"race {sr.index} (entered by result): {sr.problem}" for sr in view.races if sr.problem is not None]
     if wrong:
         raise IllegalEvent(f"{source}: the races disagree with their season, nothing imported: {'; '.join(wrong)}")
     with _tx(log, write=True) as conn:
@@ -1137,3 +1161,328 @@ def _check_race(numbered: list[tuple[int, Event]], source: str) -> tuple[Any, li
         except HeatlogError as err:
             raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
     return state, [entry.event for entry in eff.entries]
+
+
+# ---------------------------------------------------------------------------------------------- entered by result
+
+#: The CLI options a result is typed with (``heatlog season result``), by the field each one fills: every refusal
+#: names the option typed, not a schema field.
+RESULT_OPTIONS = {
+    "places": "--places",
+    "eliminated": "--eliminated",
+    "grid": "--grid",
+    "market": "--market",
+    "picks": "--pick",
+    "swap": "--swap",
+    "dealt": "--dealt",
+    "press": "--press",
+    "event": "--event-card",
+    "used": "--used",
+}
+
+
+@dataclass(frozen=True)
+class ResultOutcome:
+    """What a race entered by its result (``race_result``) gives the season, as the rules make it of the facts
+    entered: its points (# 21.10) and, in a season with the Garage, the upgrades each driver owns after its draft
+    (# 21.2, 21.11), the sponsorship cards each still holds (MA7), the one-time cards out of the supply (# 18.24)
+    and what the draft put in the box (# 18.5)."""
+
+    result: RaceResult
+    upgrades: dict[str, list[str]] = field(default_factory=dict)
+    sponsors: dict[str, list[str]] = field(default_factory=dict)
+    sponsors_used: dict[str, int] = field(default_factory=dict)
+    box: dict[str, int] | None = None
+
+
+class _Refusal:
+    """Makes the refusals of one result entry: each names the season, the race, the car, the option and the
+    input typed, and the rule."""
+
+    def __init__(self, view: SeasonView, index: int) -> None:
+        sr = view.races[index - 1]
+        self.where = f"season {view.id} ({view.name}), race {index} of the season ({sr.track.get('name')})"
+
+    def __call__(
+        self, what: str, rule: str, *, car: str | None = None, option: str | None = None, given: Any = None
+    ) -> IllegalEvent:
+        head = self.where + (f", {RESULT_OPTIONS.get(option, option)}" if option else "")
+        shown = f" {given!r}" if given is not None else ""
+        return IllegalEvent(f"{head}{shown}: {what}; nothing was written", car=car, rule=rule)
+
+
+def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
+    """Check a ``race_result`` of race ``index`` against the rules and the season's state before it (``view``
+    holds the races before it), and say what it gives the season. Asked when it is entered, every time the season
+    is read, and on import: the rules are the engine's (a race set up from the season as :func:`race_setup` makes
+    it, fed the draft's events; its sponsorship deck; the championship module's press-corner and points rules),
+    never a second copy. Raises :class:`IllegalEvent` naming season, race, car, option, input and rule."""
+    from .engine.decide import waiting_for  # noqa: PLC0415
+    from .engine.modules.championship import press_cards_earned, press_lines  # noqa: PLC0415
+
+    refuse = _Refusal(view, index)
+    sr = view.races[index - 1]
+    names = [d["name"] for d in view.drivers]
+    places = list(entry.get("places") or [])
+    twice = sorted({p for p in places if places.count(p) > 1})
+    if twice:
+        raise refuse(f"{twice[0]} is listed twice: each car finishes once", "16.7", option="places", given=twice[0])
+    strangers = [p for p in places if p not in names]
+    if strangers:
+        raise refuse(
+            f"no driver of the season is called {strangers[0]} (drivers: {', '.join(names)})",
+            "21.1",
+            option="places",
+            given=strangers[0],
+        )
+    missing = [n for n in names if n not in places]
+    if missing:
+        raise refuse(f"{', '.join(missing)} missing: give every car's place, the winner first", "16.7", option="places")
+    gone = list(entry.get("eliminated") or [])
+    if gone and not sr.event.spinout_eliminates:
+        raise refuse(
+            f"event {sr.event.number} ({sr.event.name}) eliminates nobody: only a spinout under event 10 does",
+            "MA21",
+            option="eliminated",
+            given=gone[0],
+        )
+    for car in gone:
+        if car not in names or gone.count(car) > 1:
+            raise refuse("name each eliminated driver once", "MA21", car=car, option="eliminated", given=car)
+    if gone and sorted(places[len(places) - len(gone) :]) != sorted(gone):
+        why = "an eliminated car takes the last free place: list it last in --places"
+        raise refuse(why, "MA21", option="eliminated")
+    due = standings_grid(view, index)
+    grid = entry.get("grid")
+    if grid is not None:
+        if sorted(grid) != sorted(names) or len(set(grid)) != len(grid):
+            raise refuse(f"the grid is every driver once ({', '.join(names)})", "1.4", option="grid", given=grid)
+        if due is not None and list(grid) != due:
+            raise refuse(f"the standings give the grid {', '.join(due)}", "21.12", option="grid", given=grid)
+    elif view.garage is not None and index == 1:
+        raise refuse("the first race's draft picks from the car last on the grid: give --grid", "21.2", option="grid")
+    grid = list(grid or due or names)
+    ev, _ = race_setup(view, index)
+    state = apply(None, ev)
+    state = apply(state, {"type": "grid_set", "v": 1, "order": grid})
+    pts = race_points(places, sr.event, frozenset(gone), table=view.options.get("points", POINTS))
+    result = RaceResult(tuple(places), frozenset(gone), points=pts)
+    draft, sponsors = entry.get("draft"), entry.get("sponsors")
+    if view.garage is None:
+        if draft is not None or sponsors:
+            option = "picks" if draft is not None else next(iter(next(iter(sponsors.values()), {})), "dealt")
+            why = "a season without the Garage has no draft and no sponsorship cards"
+            raise refuse(why, "21.2, 21.4", option=option)
+        return ResultOutcome(result)
+    if draft is None:
+        raise refuse("the draft before the race: give --pick NAME:CARD for every driver", "21.2", option="picks")
+    picks = dict(draft.get("picks") or {})
+    for car in picks:
+        if car not in names:
+            raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
+    market: Event = {"type": "garage_market", "v": 1, "round": 1}
+    if draft.get("market") is not None:
+        market["cards"] = list(draft["market"])
+    made: list[Event] = []
+
+    def feed(event: Event, option: str, car: str | None = None) -> None:
+        nonlocal state
+        try:
+            state = apply(state, event)
+        except HeatlogError as err:  # the engine's words and rule, said of the option typed
+            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=err.input) from None
+        made.append(event)
+
+    feed(market, "market")
+    while (w := waiting_for(state)).due == "upgrade_picked" and w.cars:
+        car = w.cars[0]
+        if car not in picks:
+            raise refuse(f"{car} picks next: give --pick {car}:CARD", "21.2", car=car, option="picks")
+        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car)
+    swap = draft.get("swap")
+    if waiting_for(state).due == "upgrade_swapped":
+        car = waiting_for(state).cars[0]
+        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car)
+    elif swap is not None:
+        raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
+    assert state.garage is not None
+    upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
+    deck = state.sponsor_deck.copy() if state.sponsor_deck is not None else None
+    block = ev["championship"]
+    carried = {n: list(cs) for n, cs in block["sponsors"].get("carried", {}).items()}
+    sponsors = dict(sponsors or {})
+    for car in sponsors:
+        if car not in names:
+            raise refuse(f"no driver {car} in the season", "21.4", car=car, option="dealt", given=car)
+    laps = int(ev["laps"])
+    track = state.track
+    # # 21.7: one card (event 11: two) per press line per lap at most, whichever way it is earned (MA4: never Adjust)
+    per_line = max(
+        press_cards_earned(speed=s, limit=0, slipstreamed_across=True, spun_out=False, event=sr.event) for s in (-1, 2)
+    )
+    press_most = laps * per_line * len(press_lines(track, sr.event))
+    card = sr.event
+    by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
+    held_end: dict[str, list[str]] = {}
+    first_across = 0
+    for car in grid:
+        got = sponsors.get(car) or {}
+        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
+        if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
+            raise refuse(
+                f"{card.name} deals {counted(card.sponsor_cards, 'sponsorship card')} to each driver at the start: "
+                f"{car} was dealt {len(dealt)}",
+                "21.4",
+                car=car,
+                option="dealt",
+            )
+        if len(press) > press_most:
+            lines = len(press_lines(track, card))
+            raise refuse(
+                f"at most {press_most} press-corner cards in this race ({counted(lines, 'press corner')}, "
+                f"{counted(laps, 'lap')}, {per_line} a crossing)",
+                "21.6, 21.7",
+                car=car,
+                option="press",
+                given=len(press),
+            )
+        if won and not by_condition:
+            raise refuse(f"{card.name} gives no sponsorship card for a condition met", "21.8", car=car, option="event")
+        if won and card.first_across_lap_1 and not (card.speed_record or card.passes_for_card):
+            first_across += len(won)
+            if len(won) > 1 or first_across > card.first_across_lap_1:
+                raise refuse(
+                    f"only the first {card.first_across_lap_1} across the line after lap 1 earn one card each",
+                    "21.9",
+                    car=car,
+                    option="event",
+                )
+        for option, cards in (("dealt", dealt), ("press", press), ("event", won)):
+            for c in cards:
+                why = deck.why_not(c) if deck is not None else "no sponsorship deck"
+                if why:
+                    raise refuse(why, "21.4, 21.7", car=car, option=option, given=c)
+                assert deck is not None
+                deck.draw(c)
+        hand = [*carried.get(car, []), *dealt, *press, *won]
+        for c in used:
+            if c not in hand:
+                why = f"{car} held no {c} to play (kept, dealt or earned)"
+                raise refuse(why, "18.24", car=car, option="used", given=c)
+            hand.remove(c)
+            if deck is not None:
+                deck.used_up(c)
+        held_end[car] = sorted(hand)
+    return ResultOutcome(
+        result,
+        upgrades,
+        {n: held_end.get(n, []) for n in names},
+        dict(sorted(deck.used.items())) if deck is not None else {},
+        draft_leftovers(made),
+    )
+
+
+def result_entry(
+    view: SeasonView,
+    *,
+    places: str,
+    eliminated: str | None = None,
+    grid: str | None = None,
+    market: str | None = None,
+    picks: Sequence[str] = (),
+    swap: str | None = None,
+    dealt: Sequence[str] = (),
+    press: Sequence[str] = (),
+    event: Sequence[str] = (),
+    used: Sequence[str] = (),
+) -> Event:
+    """The ``race_result`` of the season's next race from what a host types (``heatlog season result``): names
+    separated by commas, cards by the names the recorder takes (``body5``, ``dramdo``, a unique prefix, a token),
+    read by the engine's :func:`~heatlog.engine.modules.garage.card_named`. Checked by the schema and
+    :func:`result_outcome` before it is returned; nothing is written here."""
+    from .engine.modules.garage import card_named  # noqa: PLC0415
+    from .garage_cards import garage_cards  # noqa: PLC0415
+
+    index = view.next_index
+    if index is None:
+        raise IllegalEvent(f"season {view.id} ({view.name}): every race has been started or entered")
+    if index > 1 and view.races[index - 2].result is None:
+        prev = view.races[index - 2]
+        raise IllegalEvent(
+            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; race {index}'s "
+            "grid and draft come from its result (# 21.12)"
+        )
+    refuse = _Refusal(view, index)
+
+    def words(text: str | None, option: str) -> list[str]:
+        if text is None:
+            return []
+        if not isinstance(text, str) or len(text) > 2000:
+            raise refuse("too long", "21", option=option)
+        return [w for w in text.replace(",", " ").split() if w]
+
+    garage = view.garage
+    cards: dict[str, Any] = {}
+    if garage is not None:
+        cards = {c["id"]: c for c in garage_cards()}
+        cards.update(sponsor_definitions(garage))
+
+    def card(word: str, option: str, car: str | None = None) -> str:
+        if garage is None:
+            why = "a season without the Garage has no upgrades and no sponsorship cards"
+            raise refuse(why, "21.2, 21.4", option=option)
+        try:
+            return card_named(word, cards)
+        except HeatlogError as err:
+            raise refuse(err.message, "18.2, 21.5", car=car, option=option, given=word) from None
+
+    def per_car(specs: Sequence[str], option: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for spec in specs:
+            car, sep, rest = str(spec).partition(":")
+            if not sep or not car.strip():
+                raise refuse("write NAME:CARD[,CARD...]", "21", option=option, given=spec)
+            out.setdefault(car.strip(), []).extend(card(w, option, car.strip()) for w in words(rest, option))
+        return out
+
+    entry: Event = {"type": "race_result", "v": 1, "at": _now(), "index": index, "places": words(places, "places")}
+    if eliminated:
+        entry["eliminated"] = words(eliminated, "eliminated")
+    if grid:
+        entry["grid"] = words(grid, "grid")
+    if picks or market or swap:
+        draft: Event = {"picks": {car: cs[-1] for car, cs in per_car(picks, "picks").items() if cs}}
+        if market:
+            draft["market"] = [card(w, "market") for w in words(market, "market")]
+        if swap:
+            parts = words(swap.replace(":", " "), "swap")
+            if len(parts) != 2:
+                raise refuse("write GIVE:TAKE (the upgrade given back, the card taken from the market)", "21.2",
+                             option="swap", given=swap)
+            draft["swap"] = {"give": card(parts[0], "swap"), "take": card(parts[1], "swap")}
+        entry["draft"] = draft
+    sponsors: dict[str, dict[str, list[str]]] = {}
+    for key, specs in (("dealt", dealt), ("press", press), ("event", event), ("used", used)):
+        for car, cs in per_car(specs, key).items():
+            sponsors.setdefault(car, {})[key] = cs
+    if sponsors:
+        entry["sponsors"] = sponsors
+    try:
+        validate_against("season/race_result", entry)
+    except MalformedInput as err:  # said of the option typed, not of the schema's field
+        said = err.message.removeprefix("season/race_result: ")
+        field_path, _, what = said.partition(": ")
+        option = next((k for k in ("picks", "market", "swap", *RESULT_OPTIONS) if k in field_path), None)
+        raise refuse(what or said, "21", option=option) from None
+    result_outcome(view, index, entry)
+    return entry
+
+
+def enter_result(log: RaceLog, season: int, **typed: Any) -> tuple[int, Event]:
+    """Enter the season's next race by its result (:func:`result_entry`, checked first: nothing is written on a
+    refusal); return its index and the ``race_result`` written to the season's stream."""
+    view = season_view(log, season)
+    entry = result_entry(view, **typed)
+    with _tx(log, write=True) as conn:
+        _insert_events(conn, "season_events", "season", season, [entry])
+    return int(entry["index"]), entry

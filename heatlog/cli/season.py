@@ -171,6 +171,83 @@ def next_(
         typer.echo(str(race))
 
 
+@season_app.command("result")
+@user_errors
+def result(
+    season: SeasonArg,
+    places: Annotated[
+        str, typer.Option(help="The finishing order, winner first: every driver once, e.g. Bob,Ann,Cy (# 16.7).")
+    ],
+    eliminated: Annotated[
+        str | None, typer.Option(help="Drivers eliminated by a spinout under event 10, placed last (MA21).")
+    ] = None,
+    grid: Annotated[
+        str | None,
+        typer.Option(help="The race's grid, pole first (race 1 of a Garage season: its draft order, # 21.2)."),
+    ] = None,
+    market: Annotated[
+        str | None, typer.Option(help="With the Garage: the draft's market, card names (# 21.2; absent: not noted).")
+    ] = None,
+    pick: Annotated[
+        list[str] | None, typer.Option("--pick", help="With the Garage: NAME:CARD, the upgrade each driver picked.")
+    ] = None,
+    swap: Annotated[
+        str | None, typer.Option(help="With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).")
+    ] = None,
+    dealt: Annotated[
+        list[str] | None,
+        typer.Option("--dealt", help="NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4)."),
+    ] = None,
+    press: Annotated[
+        list[str] | None,
+        typer.Option("--press", help="NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7)."),
+    ] = None,
+    event_card: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--event-card", help="NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave (# 21.8)."
+        ),
+    ] = None,
+    used: Annotated[
+        list[str] | None,
+        typer.Option("--used", help="NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24)."),
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Enter the season's next race by its result, for a race the group played without recording it: the
+    finishing order and what the season needs (the draft, the sponsorship cards). Checked by the rules first:
+    nothing is written on a refusal. The race is marked "entered by result" everywhere (it has no log to replay).
+
+    Example: heatlog season result 1 --places Bob,Ann,Cy --pick Ann:body5 --pick Bob:brakes --pick Cy:cool
+    --dealt Ann:dramdo --press Bob:lord
+    """
+    from ..season import enter_result, season_view
+
+    with open_log(db) as log:
+        index, _ = enter_result(
+            log,
+            season,
+            places=places,
+            eliminated=eliminated,
+            grid=grid,
+            market=market,
+            picks=pick or [],
+            swap=swap,
+            dealt=dealt or [],
+            press=press or [],
+            event=event_card or [],
+            used=used or [],
+        )
+        view = season_view(log, season)
+    sr = view.races[index - 1]
+    points = ", ".join(f"{n} {p}" for n, p in (sr.result.points.items() if sr.result else ()))
+    out_console().print(
+        f"season {season}: race {index} ({sr.track['name']}) entered by result: {points} (# 21.10)", markup=False
+    )
+    if view.next_index is not None:
+        out_console().print(f"next: heatlog season next {season}  (race {view.next_index})", markup=False)
+
+
 @season_app.command("list")
 @user_errors
 def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
