@@ -1270,7 +1270,8 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     draft, sponsors = entry.get("draft"), entry.get("sponsors")
     if view.garage is None:
         if draft is not None or sponsors:
-            option = "picks" if draft is not None else next(iter(next(iter(sponsors.values()), {})), "dealt")
+            first: dict[str, Any] = next(iter((sponsors or {}).values()), {})
+            option = "picks" if draft is not None else next(iter(first), "dealt")
             why = "a season without the Garage has no draft and no sponsorship cards"
             raise refuse(why, "21.2, 21.4", option=option)
         return ResultOutcome(result)
