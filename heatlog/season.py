@@ -436,6 +436,16 @@ class SeasonView:
         return None
 
     @property
+    def legends(self) -> list[dict[str, str]]:
+        """The Legend cars of every race (# 19.16; MODULES.md 19), or none."""
+        return list((self.options.get("legends") or {}).get("cars", []))
+
+    @property
+    def cars(self) -> list[str]:
+        """Every car that races and scores: the drivers, then the Legends (# 21.10: Legends score too)."""
+        return [d["name"] for d in self.drivers] + [c["name"] for c in self.legends]
+
+    @property
     def over(self) -> bool:
         return all(r.result is not None for r in self.races)
 
@@ -513,7 +523,7 @@ def build_view(
         version=int(start.get("v", 1)),
         link=chain_hash(GENESIS, canonical(start)),
     )
-    names = [d["name"] for d in view.drivers]
+    names = view.cars  # # 21.10, 21.12: the Legends score and stand in the standings too (# 19.16)
     results: list[RaceResult] = []
     for sr in races:
         if sr.by_result and sr.entry is not None:  # issue 29: entered by its result, checked by the rules again
@@ -541,8 +551,9 @@ def build_view(
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
         if state.garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
-            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
-            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in names}
+            drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
+            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drafting}
+            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
             sr.sponsors_used = dict(sorted(state.sponsor_deck.used.items())) if state.sponsor_deck else {}
             sr.box = draft_leftovers(evs) if evs is not None else None
         results.append(sr.result)
@@ -606,6 +617,9 @@ def new_season(
     mode: str = "table",
     garage: Mapping[str, Any] | None = None,
     weather: bool = False,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
     ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
@@ -622,8 +636,19 @@ def new_season(
         if not chosen:
             raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
     names = [d.get("name") for d in drivers]
-    if not 2 <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
-        raise MalformedInput(f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}")
+    if isinstance(legends, bool) or not isinstance(legends, int) or not 0 <= legends <= 5:
+        raise MalformedInput(f"--legends {legends!r}: 0 to 5 Legend cars (# 19.2)")
+    fewest = 1 if legends else 2  # # 19.16: a solo championship is one driver against Legends
+    if not fewest <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
+        solo = " (one driver: add --legends N, a solo championship against Legends, # 19.16)"
+        solo = solo if len(drivers) == 1 else ""
+        raise MalformedInput(
+            f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}{solo}"
+        )
+    if len(drivers) + legends > 6:
+        raise MalformedInput(f"{len(drivers)} drivers and {legends} Legends: at most 6 cars race (# 19.2)")
+    if not legends and (pro or aggressive):
+        raise MalformedInput("--pro and --aggressive are Legend options: add --legends N (# 19.14, 19.15)")
     for d in drivers:
         if str(d.get("name", "")).strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
             raise MalformedInput(
@@ -652,6 +677,17 @@ def new_season(
         ev["options"]["garage"] = season_garage_options(garage)
     if weather:
         ev["options"]["weather"] = True
+    if legends:  # # 19.16: Legends fill the grid; their colours are the ones the drivers leave (# 19.3)
+        from .races import legend_cars  # noqa: PLC0415
+
+        taken = [str(d.get("colour", "")).strip().lower() for d in drivers]
+        cars = legend_cars(legends, taken)
+        clash = [c["name"] for c in cars if c["name"].casefold() in {str(n).casefold() for n in names}]
+        if clash:
+            raise MalformedInput(f"driver name {clash[0]!r} is the name of a Legend of the season: name the driver")
+        if isinstance(pro, bool) or not isinstance(pro, int) or not 0 <= pro <= 6:
+            raise MalformedInput(f"--pro {pro!r}: 0 to 6 (# 19.15)")
+        ev["options"]["legends"] = {"cars": cars, "pro": pro, "aggressive": bool(aggressive)}
     if published is not None:
         ev["published"] = published
     validate_against("season/season_started", ev)
@@ -689,6 +725,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
     garage = view.garage
+    legends = view.options.get("legends") or {}
     ev = race_started_event(
         track=sr.track,
         cars=view.drivers,
@@ -696,13 +733,16 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
         mode=view.mode,
         garage=garage.to_dict() if garage is not None else None,
         weather=bool(view.options.get("weather", False)),  # # 21.3: revealed after the draft
+        legends=legends.get("cars") or None,  # # 19.16
+        pro=int(legends.get("pro", 0)),
+        aggressive=bool(legends.get("aggressive", False)),
     )
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
         if garage is not None:  # # 21.5: the sponsorship cards are the race's cards too
             ev["cards"] = {**ev["cards"], **sponsor_definitions(garage)}
-    names = [d["name"] for d in view.drivers]
+    names = view.cars  # # 19.3: the Legends' places on the first grid are random with the drivers'
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
         order = list(names)
@@ -788,7 +828,8 @@ def garage_setup(view: SeasonView, index: int) -> SeasonGarage:
             box[c] = box.get(c, 0) + n
     rules = view.options["garage"]
     order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
-    picks = tuple(draft_order(view.tables[index - 2], order)) if index > 1 else ()
+    drafting = {d["name"] for d in view.drivers}  # # 19.12: Legends do not draft
+    picks = tuple(n for n in draft_order(view.tables[index - 2], order) if n in drafting) if index > 1 else ()
     return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
 
 
@@ -881,6 +922,9 @@ def simulate_season(
     grid: str = "standings",
     garage: Mapping[str, Any] | None = None,
     weather: bool = False,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
     entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
@@ -891,7 +935,17 @@ def simulate_season(
 
     roster = _cars(cars)
     season = new_season(
-        log, drivers=roster, published=published, races=races, grid=grid, mode="open", garage=garage, weather=weather
+        log,
+        drivers=roster,
+        published=published,
+        races=races,
+        grid=grid,
+        mode="open",
+        garage=garage,
+        weather=weather,
+        legends=legends,  # # 19.16: a solo championship against Legends (or Legends filling a bigger grid)
+        pro=pro,
+        aggressive=aggressive,
     )
     drivers = bot_names(bots, [c["name"] for c in roster])
     drafting = {name: _drafting(bot) for name, bot in drivers.items()}
@@ -1222,7 +1276,8 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
 
     refuse = _Refusal(view, index)
     sr = view.races[index - 1]
-    names = [d["name"] for d in view.drivers]
+    names = view.cars  # the drivers and the Legends (# 19.16): every car finishes and scores (# 21.10)
+    drivers = [d["name"] for d in view.drivers]  # only they draft and take sponsorship cards (# 19.10, 19.12)
     places = list(entry.get("places") or [])
     twice = sorted({p for p in places if places.count(p) > 1})
     if twice:
@@ -1230,7 +1285,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     strangers = [p for p in places if p not in names]
     if strangers:
         raise refuse(
-            f"no driver of the season is called {strangers[0]} (drivers: {', '.join(names)})",
+            f"no car of the season is called {strangers[0]} (cars: {', '.join(names)})",
             "21.1",
             option="places",
             given=strangers[0],
@@ -1279,7 +1334,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
         raise refuse("the draft before the race: give --pick NAME:CARD for every driver", "21.2", option="picks")
     picks = dict(draft.get("picks") or {})
     for car in picks:
-        if car not in names:
+        if car not in drivers:
             raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
     market: Event = {"type": "garage_market", "v": 1, "round": 1}
     if draft.get("market") is not None:
@@ -1307,13 +1362,13 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     elif swap is not None:
         raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
     assert state.garage is not None
-    upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
+    upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drivers}
     deck = state.sponsor_deck.copy() if state.sponsor_deck is not None else None
     block = ev["championship"]
     carried = {n: list(cs) for n, cs in block["sponsors"].get("carried", {}).items()}
     sponsors = dict(sponsors or {})
     for car in sponsors:
-        if car not in names:
+        if car not in drivers:
             raise refuse(f"no driver {car} in the season", "21.4", car=car, option="dealt", given=car)
     laps = int(ev["laps"])
     track = state.track
@@ -1326,7 +1381,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
     held_end: dict[str, list[str]] = {}
     first_across = 0
-    for car in grid:
+    for car in (c for c in grid if c in drivers):
         got = sponsors.get(car) or {}
         dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
         if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
@@ -1377,7 +1432,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     return ResultOutcome(
         result,
         upgrades,
-        {n: held_end.get(n, []) for n in names},
+        {n: held_end.get(n, []) for n in drivers},
         dict(sorted(deck.used.items())) if deck is not None else {},
         draft_leftovers(made),
     )

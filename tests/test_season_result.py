@@ -100,7 +100,7 @@ def test_a_season_without_the_garage_takes_the_places_and_event_10_eliminations(
 BAD: list[tuple[dict[str, Any], str]] = [
     ({"places": "Bob,Ann"}, "Cy missing"),
     ({"places": "Bob,Ann,Ann,Cy"}, "Ann is listed twice"),
-    ({"places": "Bob,Ann,Zed"}, "no driver of the season is called Zed"),
+    ({"places": "Bob,Ann,Zed"}, "no car of the season is called Zed"),
     ({"places": "Bob,Ann,Cy", "eliminated": "Cy"}, "eliminates nobody"),
     ({"grid": "Ann,Bob"}, "the grid is every driver once"),
     ({"grid": None}, "give --grid"),

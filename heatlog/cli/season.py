@@ -7,11 +7,14 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
+    AggressiveOpt,
     DbOpt,
     ExpansionOpt,
     JsonOpt,
+    ProOpt,
     app,
     check_garage_options,
+    check_pro,
     creating_log,
     open_log,
     out_console,
@@ -76,6 +79,15 @@ def new(
             "--weather", help="Weather and road conditions in every race, revealed after the draft (# 21.3)."
         ),
     ] = False,
+    legends: Annotated[
+        int,
+        typer.Option(
+            help="Legend cars in every race, 1-5 (MODULES.md 19): with one --car, a solo championship against "
+            "Legends (# 19.16); they score and stand in the standings, never draft nor take sponsorship cards."
+        ),
+    ] = 0,
+    pro: ProOpt = 0,
+    aggressive: AggressiveOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Set up a season and print its id; then start each race with `heatlog season next ID`.
@@ -106,6 +118,7 @@ def new(
         garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
     elif expansion or draft_order != "lowest_first" or not swap:
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
+    check_pro(pro)
     drivers = [parse_car(c) for c in (car or [])]
     for spec, d in zip(car or [], drivers, strict=True):
         if d["name"].casefold() == "legend":  # named by the option typed (issue 29), not by the season's field
@@ -125,6 +138,9 @@ def new(
             mode=mode,
             garage=garage_options,
             weather=weather,
+            legends=legends,
+            pro=pro,
+            aggressive=aggressive,
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)

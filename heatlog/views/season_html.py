@@ -56,7 +56,7 @@ def _chart(view: SeasonView, colours: dict[str, str]) -> str:
     races = len(view.races)
     left, right = PAD[0], CHART_W - PAD[1]
     top, bottom = PAD[2], CHART_H - PAD[3]
-    totals = {d["name"]: [0] for d in view.drivers}
+    totals = {name: [0] for name in view.cars}  # the Legends too (# 19.16, 21.10)
     for table in view.tables:
         by = {s.name: s.points for s in table}
         for name in totals:
@@ -133,7 +133,7 @@ def _marks(view: SeasonView) -> str:
 def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
     """The season page; ``replays`` maps a race's index to the address of its replay page."""
     replays = replays or {}
-    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate(view.drivers)}
+    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate([*view.drivers, *view.legends])}
 
     def chip(name: str) -> str:
         return f'<span class="chip" style="background:{colours.get(name, "#888")}"></span>{escape(name)}'
@@ -171,9 +171,12 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         first = view.tables[-1][0]
         champion = f'<p class="champion">Champion: {chip(first.name)} with {counted(first.points, "point")}</p>'
     tied = _ties(view)
+    # # 19.16: a solo championship against Legends (or Legends filling the grid): they race and score
+    legends = f" against {counted(len(view.legends), 'Legend')}" if view.legends else ""
     status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{counted(len(view.drivers), 'driver')} · {counted(len(view.races), 'race')} · {status}</p>{champion}</header>
+<p>{counted(len(view.drivers), 'driver')}{legends} · {counted(len(view.races), 'race')} · {status}</p>
+{champion}</header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>
 <table id="standings"><thead><tr><th class="num">pos</th><th>driver</th>{heads}<th class="num">points</th>
