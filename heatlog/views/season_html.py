@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..engine.track import Track
 from ..season import SeasonView, unapplied_effects
 from ..usertext import html_text as escape
 from . import counted
+from .event_card import event_card_lines
 from .replay_html import car_colour
 
 CHART_W, CHART_H = 720, 300
@@ -48,6 +50,8 @@ td { padding: 5px 4px; border-bottom: 1px solid #f0ece2; } td.num, th.num { text
 .chart .name { font-weight: 700; fill: var(--ink); }
 .notes { color: var(--muted); font-size: 13px; } .notes li { margin: 2px 0; }
 .mark, .marks { color: #8a4b00; font-size: 13px; }
+tr.event td { border-bottom: 1px solid var(--line); color: var(--muted); font-size: 12.5px; padding-top: 0; }
+tr.event ul { margin: 0; padding-left: 16px; }
 footer { margin-top: 16px; color: var(--muted); font-size: 12px; text-align: center; }
 """
 
@@ -145,10 +149,13 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         replay = f'<a class="replay" data-race="{sr.index}" href="{escape(link)}">replay</a>' if link else ""
         winner = chip(sr.result.places[0]) if sr.result else ("under way" if sr.race is not None else "")
         how = f'<span class="mark">{escape(sr.how_words())}</span>' if sr.how_words() else ""
+        # # 21.6-21.8 (issue 29): what the event card asks and which corners are press corners, in words
+        said = "".join(f"<li>{escape(line)}</li>" for line in event_card_lines(sr.event, Track.from_dict(sr.track)))
         rows.append(
             f'<tr data-race="{sr.index}" data-recorded="{sr.how}"><td class="num">{sr.index}</td>'
             f'<td>{escape(sr.track["name"])}</td>'
             f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{how}</td><td>{replay}</td></tr>"
+            f'<tr class="event" data-race-event="{sr.index}"><td></td><td colspan="5"><ul>{said}</ul></td></tr>'
         )
     standings = []
     if view.tables:
