@@ -25,6 +25,7 @@ from .replay_html import car_colour
 CHART_W, CHART_H = 720, 300
 EMPTY = '<tr><td colspan="4">no race run yet</td></tr>'
 PAD = (46, 110, 20, 34)  # left, right, top, bottom
+TIE_BREAK = "drivers level on points are ordered by their place in the last race run (# 21.10, MA12)"
 
 CSS = """
 :root { --bg: #f3f0e8; --ink: #1f2328; --muted: #6b6f76; --card: #fff; --line: #e2ddd0; --accent: #d62828; }
@@ -193,7 +194,8 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
 <th>event card</th><th>winner</th><th>recorded</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table>
 {_marks(view)}</section>
 <section class="card notes"><h2>Not applied by heatlog yet</h2><ul>{notes or "<li>nothing</li>"}</ul>
-<p>Points 9-6-4-3-2-1 (# 21.10); later grids {escape(view.options["grid"])} (# 21.12).</p></section>
+<p class="rules">Points 9-6-4-3-2-1 (# 21.10); {TIE_BREAK}; later grids {escape(view.options["grid"])} (# 21.12).</p>
+</section>
 <footer>Made with heatlog {escape(__version__)} from the season's stream and its races' logs.</footer>"""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
