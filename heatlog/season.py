@@ -841,6 +841,22 @@ def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) ->
     return {c: n for c, n in left.items() if n}
 
 
+def due_index(view: SeasonView) -> int:
+    """The race the season can start or enter next (``season next``, ``season result``): refused when every race
+    has been started or entered, or while the race before it is not over (# 21.12: its grid, and its draft, come
+    from that result)."""
+    index = view.next_index
+    if index is None:
+        raise IllegalEvent(f"season {view.id} ({view.name}): every race has been started")
+    if index > 1 and view.races[index - 2].result is None:
+        prev = view.races[index - 2]
+        raise IllegalEvent(
+            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
+            "the next race's grid and set-up come from its result (# 21.12)"
+        )
+    return index
+
+
 def next_race(
     log: RaceLog,
     season: int,
@@ -853,15 +869,7 @@ def next_race(
     ``handicap``: drivers who take the experienced-driver handicap in this race (# 17.2, 21.14: no championship
     handicap exists, the base one may be agreed for any race)."""
     view = season_view(log, season)
-    index = view.next_index
-    if index is None:
-        raise IllegalEvent(f"season {season} ({view.name}): every race has been started")
-    if index > 1 and view.races[index - 2].result is None:
-        prev = view.races[index - 2]
-        raise IllegalEvent(
-            f"season {season} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
-            "the next race's grid and set-up come from its result (# 21.12)"
-        )
+    index = due_index(view)
     ev, grid = race_setup(view, index, seed)
     names = [d["name"] for d in view.drivers]
     unknown = [h for h in handicap if h not in names]
@@ -1459,15 +1467,7 @@ def result_entry(
     from .engine.modules.garage import card_named  # noqa: PLC0415
     from .garage_cards import garage_cards  # noqa: PLC0415
 
-    index = view.next_index
-    if index is None:
-        raise IllegalEvent(f"season {view.id} ({view.name}): every race has been started or entered")
-    if index > 1 and view.races[index - 2].result is None:
-        prev = view.races[index - 2]
-        raise IllegalEvent(
-            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; race {index}'s "
-            "grid and draft come from its result (# 21.12)"
-        )
+    index = due_index(view)
     refuse = _Refusal(view, index)
 
     def words(text: str | None, option: str) -> list[str]:
