@@ -1268,9 +1268,10 @@ class _Refusal:
     def __call__(
         self, what: str, rule: str, *, car: str | None = None, option: str | None = None, given: Any = None
     ) -> IllegalEvent:
-        head = self.where + (f", {RESULT_OPTIONS.get(option, option)}" if option else "")
+        head = self.where + (f", car {car}" if car else "")
+        head += f", {RESULT_OPTIONS.get(option, option)}" if option else ""
         shown = f" {given!r}" if given is not None else ""
-        return IllegalEvent(f"{head}{shown}: {what}; nothing was written", car=car, rule=rule)
+        return IllegalEvent(f"{head}{shown}: {what}; nothing was written", rule=rule)
 
 
 def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
