@@ -1390,9 +1390,18 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
     held_end: dict[str, list[str]] = {}
     first_across = 0
-    for car in (c for c in grid if c in drivers):
-        got = sponsors.get(car) or {}
-        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
+    racing = [c for c in grid if c in drivers]
+
+    def draw(car: str, option: str, cards: list[str]) -> None:
+        for c in cards:  # the race's own sponsorship deck says what it can give (# 21.4, 21.7)
+            why = deck.why_not(c) if deck is not None else "no sponsorship deck"
+            if why:
+                raise refuse(why, "21.4, 21.7", car=car, option=option, given=c)
+            assert deck is not None
+            deck.draw(c)
+
+    for car in racing:  # # 21.4: the event's cards are dealt first, in grid order
+        dealt = list((sponsors.get(car) or {}).get("dealt") or [])
         if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
             raise refuse(
                 f"{card.name} deals {counted(card.sponsor_cards, 'sponsorship card')} to each driver at the start: "
@@ -1401,6 +1410,10 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
                 car=car,
                 option="dealt",
             )
+        draw(car, "dealt", dealt)
+    for car in racing:  # then the cards earned in the race (# 21.7, 21.8, 21.9) and those played (# 18.24)
+        got = sponsors.get(car) or {}
+        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
         if len(press) > press_most:
             lines = len(press_lines(track, card))
             raise refuse(
@@ -1422,13 +1435,8 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
                     car=car,
                     option="event",
                 )
-        for option, cards in (("dealt", dealt), ("press", press), ("event", won)):
-            for c in cards:
-                why = deck.why_not(c) if deck is not None else "no sponsorship deck"
-                if why:
-                    raise refuse(why, "21.4, 21.7", car=car, option=option, given=c)
-                assert deck is not None
-                deck.draw(c)
+        draw(car, "press", press)
+        draw(car, "event", won)
         hand = [*carried.get(car, []), *dealt, *press, *won]
         for c in used:
             if c not in hand:
