@@ -1345,29 +1345,37 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     for car in picks:
         if car not in drivers:
             raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
+    from .recorder.garage import card_label  # noqa: PLC0415  (cards are said by name, never by token)
+
+    catalogue = ev.get("cards") or {}
+
+    def named(*tokens: str) -> str:
+        return " ".join(card_label(t, catalogue) for t in tokens)
+
     market: Event = {"type": "garage_market", "v": 1, "round": 1}
     if draft.get("market") is not None:
         market["cards"] = list(draft["market"])
     made: list[Event] = []
 
-    def feed(event: Event, option: str, car: str | None = None) -> None:
+    def feed(event: Event, option: str, car: str | None = None, given: Any = None) -> None:
         nonlocal state
         try:
             state = apply(state, event)
-        except HeatlogError as err:  # the engine's words and rule, said of the option typed
-            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=err.input) from None
+        except HeatlogError as err:  # the engine's words and rule, said of the option typed (never the event)
+            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=given) from None
         made.append(event)
 
-    feed(market, "market")
+    feed(market, "market", given=named(*market.get("cards", [])) or None)
     while (w := waiting_for(state)).due == "upgrade_picked" and w.cars:
         car = w.cars[0]
         if car not in picks:
             raise refuse(f"{car} picks next: give --pick {car}:CARD", "21.2", car=car, option="picks")
-        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car)
+        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car, named(picks[car]))
     swap = draft.get("swap")
     if waiting_for(state).due == "upgrade_swapped":
         car = waiting_for(state).cars[0]
-        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car)
+        shown = f"{named(swap['give'])}:{named(swap['take'])}" if swap else None
+        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car, shown)
     elif swap is not None:
         raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
     assert state.garage is not None
@@ -1396,7 +1404,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
         for c in cards:  # the race's own sponsorship deck says what it can give (# 21.4, 21.7)
             why = deck.why_not(c) if deck is not None else "no sponsorship deck"
             if why:
-                raise refuse(why, "21.4, 21.7", car=car, option=option, given=c)
+                raise refuse(why, "21.4, 21.7", car=car, option=option, given=named(c))
             assert deck is not None
             deck.draw(c)
 
@@ -1440,8 +1448,8 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
         hand = [*carried.get(car, []), *dealt, *press, *won]
         for c in used:
             if c not in hand:
-                why = f"{car} held no {c} to play (kept, dealt or earned)"
-                raise refuse(why, "18.24", car=car, option="used", given=c)
+                why = f"{car} held no {named(c)} to play (kept, dealt or earned)"
+                raise refuse(why, "18.24", car=car, option="used", given=named(c))
             hand.remove(c)
             if deck is not None:
                 deck.used_up(c)
@@ -1516,7 +1524,11 @@ def result_entry(
     if grid:
         entry["grid"] = words(grid, "grid")
     if picks or market or swap:
-        draft: Event = {"picks": {car: cs[-1] for car, cs in per_car(picks, "picks").items() if cs}}
+        chosen = per_car(picks, "picks")
+        for car, cs in chosen.items():
+            if len(cs) != 1:  # # 21.2: one upgrade per race
+                raise refuse(f"{car} picks one upgrade a race, not {len(cs)}", "21.2", car=car, option="picks")
+        draft: Event = {"picks": {car: cs[0] for car, cs in chosen.items()}}
         if market:
             draft["market"] = [card(w, "market") for w in words(market, "market")]
         if swap:
