@@ -3,7 +3,9 @@
 A season stream holds facts only, like a race's log: ``season_started`` (the races in order, each with its full
 track object and event card, the drivers, the options, the mode) and one ``race_entered`` per race started
 from it, naming the race by the chain hash of its first event (so the link holds in every database and in
-every export). Everything else is derived: a race's set-up from the season's state (# 21.8 circuit values,
+every export), or one ``race_result`` per race a group played without recording it (its finishing order and the
+facts the season needs, checked by the rules every time it is read: :func:`result_outcome`; issue 29). Legends
+may race in every race (``options.legends``, # 19.16). Everything else is derived: a race's set-up from the season's state (# 21.8 circuit values,
 # 21.12 grid), its points from its Hall of Fame (# 21.10), the standings after each race.
 
 Storage: two tables beside the store's (``seasons``, ``season_events``: append-only, hash-chained like
@@ -15,8 +17,8 @@ Versions: a ``season_started`` of v2 starts each race with the ``championship`` 
 (``race_started.championship``: the season's id and name, the race's index, the event card, the options), so
 the race's own Rules apply the event card (engine/modules/championship.py). A v1 season (made before that)
 keeps loading: its races carry no block and apply only the laps and the points, and the audit expects exactly
-that. What a season does not do yet: sponsorship cards and press corners during a race, the upgrade draft
-between races; :func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
+that. A season without the Garage has no sponsorship cards nor press corners (# 21.4: they need the Garage);
+:func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
 """
 
 from __future__ import annotations
