@@ -5,8 +5,9 @@ track object and event card, the drivers, the options, the mode) and one ``race_
 from it, naming the race by the chain hash of its first event (so the link holds in every database and in
 every export), or one ``race_result`` per race a group played without recording it (its finishing order and the
 facts the season needs, checked by the rules every time it is read: :func:`result_outcome`; issue 29). Legends
-may race in every race (``options.legends``, # 19.16). Everything else is derived: a race's set-up from the season's state (# 21.8 circuit values,
-# 21.12 grid), its points from its Hall of Fame (# 21.10), the standings after each race.
+may race in every race (``options.legends``, # 19.16). Everything else is derived: a race's set-up from the
+season's state (# 21.8 circuit values, # 21.12 grid), its points from its Hall of Fame (# 21.10), the standings
+after each race.
 
 Storage: two tables beside the store's (``seasons``, ``season_events``: append-only, hash-chained like
 ``events``; schemas in ``schema/season/``), created when the first season is made. A season file is JSON
