@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import RULES_VERSION
 from .engine.errors import HeatlogError
+from .played_by import played_on
 from .racelog import RaceLog
 from .store import RaceInfo, StoreError
 
@@ -88,7 +89,10 @@ class Listed:
     def status_words(self) -> str:
         s = self.summary
         if s["status"] == "finished":
-            return "finished"
+            at = s.get("played_on")  # issue 29: the round bots took over (heatlog play-on)
+            if not isinstance(at, int):
+                return "finished"
+            return f"finished by bots from round {at}" if at else "played by bots"
         if s["status"] == "racing":
             return "racing"
         return str(s["status"])
@@ -125,7 +129,11 @@ def list_races(
     todo = [i for i in shown if i.id not in cached]
     for n, info in enumerate(todo, 1):
         try:
-            summary = summary_of(log.project(info.id).state)
+            proj = log.project(info.id)
+            summary = summary_of(proj.state)
+            bots = played_on(e.event for e in proj.effective.entries)
+            if bots is not None:  # issue 29: a race finished by bots (heatlog play-on) says so in the list
+                summary["played_on"] = bots.round
         except HeatlogError as err:  # a damaged race is listed with what went wrong, and not cached
             cached[info.id] = (info.event_count, _unreadable(err))
         else:

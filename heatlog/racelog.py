@@ -48,6 +48,11 @@ def check_note(race: int, state: RaceState, note: Event) -> None:
     if car is not None and car not in state.cars:  # a misspelt car would be kept as a note about no car of the race
         cars = ", ".join(state.cars)
         raise MalformedInput(f"no car named {car!r} in this race (cars: {cars})", race=race, input=note)
+    bots = note.get("bots")
+    strangers = [c for c in (bots if isinstance(bots, dict) else {}) if c not in state.cars]
+    if strangers:  # play-on's mark names the cars its bots drove (heatlog.played_by)
+        cars = ", ".join(state.cars)
+        raise MalformedInput(f"bots: no car named {strangers[0]!r} in this race (cars: {cars})", race=race, input=note)
     at = note.get("round")
     if at is not None and at > state.round:
         raise MalformedInput(

@@ -3,8 +3,11 @@
 A season stream holds facts only, like a race's log: ``season_started`` (the races in order, each with its full
 track object and event card, the drivers, the options, the mode) and one ``race_entered`` per race started
 from it, naming the race by the chain hash of its first event (so the link holds in every database and in
-every export). Everything else is derived: a race's set-up from the season's state (# 21.8 circuit values,
-# 21.12 grid), its points from its Hall of Fame (# 21.10), the standings after each race.
+every export), or one ``race_result`` per race a group played without recording it (its finishing order and the
+facts the season needs, checked by the rules every time it is read: :func:`result_outcome`; issue 29). Legends
+may race in every race (``options.legends``, # 19.16). Everything else is derived: a race's set-up from the
+season's state (# 21.8 circuit values, # 21.12 grid), its points from its Hall of Fame (# 21.10), the standings
+after each race.
 
 Storage: two tables beside the store's (``seasons``, ``season_events``: append-only, hash-chained like
 ``events``; schemas in ``schema/season/``), created when the first season is made. A season file is JSON
@@ -15,8 +18,8 @@ Versions: a ``season_started`` of v2 starts each race with the ``championship`` 
 (``race_started.championship``: the season's id and name, the race's index, the event card, the options), so
 the race's own Rules apply the event card (engine/modules/championship.py). A v1 season (made before that)
 keeps loading: its races carry no block and apply only the laps and the points, and the audit expects exactly
-that. What a season does not do yet: sponsorship cards and press corners during a race, the upgrade draft
-between races; :func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
+that. A season without the Garage has no sponsorship cards nor press corners (# 21.4: they need the Garage);
+:func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from .engine.modules.garage import GarageOptions, garage_deck, market_size
 from .engine.track import Track
 from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
+from .played_by import PlayedOn, played_on
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
 from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chain_hash
@@ -70,6 +74,9 @@ __all__ = [
     "season_anchor",
     "season_chain_problems",
     "audit_season",
+    "enter_result",
+    "result_entry",
+    "result_outcome",
     "export_season",
     "import_season",
     "new_season",
@@ -313,7 +320,7 @@ def stream_problems(events: list[Event]) -> list[str]:
     out = []
     if any(ev.get("type") == "season_started" for ev in events[1:]):
         out.append("the season is started twice (season_started after its first line)")
-    indexes = [ev.get("index") for ev in events[1:] if ev.get("type") == "race_entered"]
+    indexes = [ev.get("index") for ev in events[1:] if ev.get("type") in ("race_entered", "race_result")]
     races = len(events[0].get("races") or []) if events else 0
     if indexes != list(range(1, len(indexes) + 1)) or len(indexes) > races:
         out.append(
@@ -392,6 +399,23 @@ class SeasonRace:
     sponsors: dict[str, list[str]] = field(default_factory=dict)
     sponsors_used: dict[str, int] = field(default_factory=dict)
     box: dict[str, int] | None = None
+    # issue 29: how its result came to be: bots played it on from some round (``heatlog play-on``, bug 15), or
+    # the group entered its result without recording it (:func:`enter_result`: no race log, not replayable)
+    played_on: PlayedOn | None = None
+    by_result: bool = False
+    entry: Event | None = None  # its race_result, when entered by result
+    problem: str | None = None  # why a race_result written past the door does not hold (the standings stop before it)
+
+    @property
+    def how(self) -> str:
+        """``table`` (recorded), ``bots`` (finished by bots) or ``result`` (entered by its result)."""
+        return "result" if self.by_result else "bots" if self.played_on is not None else "table"
+
+    def how_words(self) -> str:
+        """What every view says beside the race's result ("" for a race its table recorded)."""
+        if self.by_result:
+            return "entered by result (not replayable round by round)"
+        return self.played_on.words() if self.played_on is not None else ""
 
 
 @dataclass
@@ -410,9 +434,19 @@ class SeasonView:
     def next_index(self) -> int | None:
         """The race to start next (1-based), or None if every race was started."""
         for r in self.races:
-            if r.link is None:
+            if r.link is None and not r.by_result:
                 return r.index
         return None
+
+    @property
+    def legends(self) -> list[dict[str, str]]:
+        """The Legend cars of every race (# 19.16; MODULES.md 19), or none."""
+        return list((self.options.get("legends") or {}).get("cars", []))
+
+    @property
+    def cars(self) -> list[str]:
+        """Every car that races and scores: the drivers, then the Legends (# 21.10: Legends score too)."""
+        return [d["name"] for d in self.drivers] + [c["name"] for c in self.legends]
 
     @property
     def over(self) -> bool:
@@ -479,6 +513,9 @@ def build_view(
         if ev.get("type") == "race_entered":
             sr = races[ev["index"] - 1]
             sr.link, sr.race = ev["race"], races_by_link.get(ev["race"])
+        elif ev.get("type") == "race_result" and isinstance(ev.get("index"), int) and 1 <= ev["index"] <= len(races):
+            sr = races[ev["index"] - 1]
+            sr.by_result, sr.entry = True, ev
     view = SeasonView(
         season,
         start["name"],
@@ -489,23 +526,39 @@ def build_view(
         version=int(start.get("v", 1)),
         link=chain_hash(GENESIS, canonical(start)),
     )
-    names = [d["name"] for d in view.drivers]
+    names = view.cars  # # 21.10, 21.12: the Legends score and stand in the standings too (# 19.16)
     results: list[RaceResult] = []
     for sr in races:
+        if sr.by_result and sr.entry is not None:  # issue 29: entered by its result, checked by the rules again
+            try:
+                outcome = result_outcome(view, sr.index, sr.entry)
+            except HeatlogError as err:
+                sr.problem = str(err)
+                break
+            sr.result = outcome.result
+            if view.garage is not None:
+                sr.upgrades, sr.sponsors = outcome.upgrades, outcome.sponsors
+                sr.sponsors_used, sr.box = outcome.sponsors_used, outcome.box
+            results.append(sr.result)
+            view.tables.append(standings(names, results))
+            continue
         if sr.race is None:
             break
         state = final_state(sr.race)
         if state is None or state.phase != "over":
             break
+        evs = race_events(sr.race) if race_events is not None else None
+        sr.played_on = played_on(evs) if evs is not None else None
         places = tuple(state.hall_of_fame)
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
         if state.garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
-            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in names}
-            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in names}
+            drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
+            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drafting}
+            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
             sr.sponsors_used = dict(sorted(state.sponsor_deck.used.items())) if state.sponsor_deck else {}
-            sr.box = draft_leftovers(race_events(sr.race)) if race_events is not None else None
+            sr.box = draft_leftovers(evs) if evs is not None else None
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view
@@ -567,6 +620,9 @@ def new_season(
     mode: str = "table",
     garage: Mapping[str, Any] | None = None,
     weather: bool = False,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
     ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
@@ -583,8 +639,19 @@ def new_season(
         if not chosen:
             raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
     names = [d.get("name") for d in drivers]
-    if not 2 <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
-        raise MalformedInput(f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}")
+    if isinstance(legends, bool) or not isinstance(legends, int) or not 0 <= legends <= 5:
+        raise MalformedInput(f"--legends {legends!r}: 0 to 5 Legend cars (# 19.2)")
+    fewest = 1 if legends else 2  # # 19.16: a solo championship is one driver against Legends
+    if not fewest <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
+        solo = " (one driver: add --legends N, a solo championship against Legends, # 19.16)"
+        solo = solo if len(drivers) == 1 else ""
+        raise MalformedInput(
+            f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}{solo}"
+        )
+    if len(drivers) + legends > 6:
+        raise MalformedInput(f"{len(drivers)} drivers and {legends} Legends: at most 6 cars race (# 19.2)")
+    if not legends and (pro or aggressive):
+        raise MalformedInput("--pro and --aggressive are Legend options: add --legends N (# 19.14, 19.15)")
     for d in drivers:
         if str(d.get("name", "")).strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
             raise MalformedInput(
@@ -613,6 +680,17 @@ def new_season(
         ev["options"]["garage"] = season_garage_options(garage)
     if weather:
         ev["options"]["weather"] = True
+    if legends:  # # 19.16: Legends fill the grid; their colours are the ones the drivers leave (# 19.3)
+        from .races import legend_cars  # noqa: PLC0415
+
+        taken = [str(d.get("colour", "")).strip().lower() for d in drivers]
+        cars = legend_cars(legends, taken)
+        clash = [c["name"] for c in cars if c["name"].casefold() in {str(n).casefold() for n in names}]
+        if clash:
+            raise MalformedInput(f"driver name {clash[0]!r} is the name of a Legend of the season: name the driver")
+        if isinstance(pro, bool) or not isinstance(pro, int) or not 0 <= pro <= 6:
+            raise MalformedInput(f"--pro {pro!r}: 0 to 6 (# 19.15)")
+        ev["options"]["legends"] = {"cars": cars, "pro": pro, "aggressive": bool(aggressive)}
     if published is not None:
         ev["published"] = published
     validate_against("season/season_started", ev)
@@ -650,6 +728,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
     garage = view.garage
+    legends = view.options.get("legends") or {}
     ev = race_started_event(
         track=sr.track,
         cars=view.drivers,
@@ -657,13 +736,16 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
         mode=view.mode,
         garage=garage.to_dict() if garage is not None else None,
         weather=bool(view.options.get("weather", False)),  # # 21.3: revealed after the draft
+        legends=legends.get("cars") or None,  # # 19.16
+        pro=int(legends.get("pro", 0)),
+        aggressive=bool(legends.get("aggressive", False)),
     )
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
         if garage is not None:  # # 21.5: the sponsorship cards are the race's cards too
             ev["cards"] = {**ev["cards"], **sponsor_definitions(garage)}
-    names = [d["name"] for d in view.drivers]
+    names = view.cars  # # 19.3: the Legends' places on the first grid are random with the drivers'
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
         order = list(names)
@@ -749,7 +831,8 @@ def garage_setup(view: SeasonView, index: int) -> SeasonGarage:
             box[c] = box.get(c, 0) + n
     rules = view.options["garage"]
     order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
-    picks = tuple(draft_order(view.tables[index - 2], order)) if index > 1 else ()
+    drafting = {d["name"] for d in view.drivers}  # # 19.12: Legends do not draft
+    picks = tuple(n for n in draft_order(view.tables[index - 2], order) if n in drafting) if index > 1 else ()
     return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
 
 
@@ -759,6 +842,22 @@ def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) ->
     for c, n in pairs:
         left[c] = max(0, left.get(c, 0) - n)
     return {c: n for c, n in left.items() if n}
+
+
+def due_index(view: SeasonView) -> int:
+    """The race the season can start or enter next (``season next``, ``season result``): refused when every race
+    has been started or entered, or while the race before it is not over (# 21.12: its grid, and its draft, come
+    from that result)."""
+    index = view.next_index
+    if index is None:
+        raise IllegalEvent(f"season {view.id} ({view.name}): every race has been started")
+    if index > 1 and view.races[index - 2].result is None:
+        prev = view.races[index - 2]
+        raise IllegalEvent(
+            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
+            "the next race's grid and set-up come from its result (# 21.12)"
+        )
+    return index
 
 
 def next_race(
@@ -773,15 +872,7 @@ def next_race(
     ``handicap``: drivers who take the experienced-driver handicap in this race (# 17.2, 21.14: no championship
     handicap exists, the base one may be agreed for any race)."""
     view = season_view(log, season)
-    index = view.next_index
-    if index is None:
-        raise IllegalEvent(f"season {season} ({view.name}): every race has been started")
-    if index > 1 and view.races[index - 2].result is None:
-        prev = view.races[index - 2]
-        raise IllegalEvent(
-            f"season {season} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
-            "the next race's grid and set-up come from its result (# 21.12)"
-        )
+    index = due_index(view)
     ev, grid = race_setup(view, index, seed)
     names = [d["name"] for d in view.drivers]
     unknown = [h for h in handicap if h not in names]
@@ -842,6 +933,9 @@ def simulate_season(
     grid: str = "standings",
     garage: Mapping[str, Any] | None = None,
     weather: bool = False,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
     entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
@@ -852,7 +946,17 @@ def simulate_season(
 
     roster = _cars(cars)
     season = new_season(
-        log, drivers=roster, published=published, races=races, grid=grid, mode="open", garage=garage, weather=weather
+        log,
+        drivers=roster,
+        published=published,
+        races=races,
+        grid=grid,
+        mode="open",
+        garage=garage,
+        weather=weather,
+        legends=legends,  # # 19.16: a solo championship against Legends (or Legends filling a bigger grid)
+        pro=pro,
+        aggressive=aggressive,
     )
     drivers = bot_names(bots, [c["name"] for c in roster])
     drafting = {name: _drafting(bot) for name, bot in drivers.items()}
@@ -918,6 +1022,8 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
     entered = {sr.index for sr in view.races if sr.link is not None}
     problems += _unentered_races(log, view, entered)
     for sr in view.races:
+        if sr.problem is not None:
+            problems.append(f"race {sr.index} of the season, entered by result: {sr.problem}")
         if sr.link is None:
             continue
         if sr.race is None:
@@ -1009,7 +1115,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
             problems.append(f"line {number}: not a season file line ({{stream, event}})")
         elif stream == "season":
             kind = ev.get("type")
-            if kind not in ("season_started", "race_entered"):
+            if kind not in ("season_started", "race_entered", "race_result"):
                 problems.append(f"line {number}: unknown season event {kind!r}")
                 continue
             try:
@@ -1047,6 +1153,7 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
         if sr.race is not None
         for p in setup_problems(view, sr, [ev for _, ev in race_evs[sr.index]])
     ]
+    wrong += [f"race {sr.index} (entered by result): {sr.problem}" for sr in view.races if sr.problem is not None]
     if wrong:
         raise IllegalEvent(f"{source}: the races disagree with their season, nothing imported: {'; '.join(wrong)}")
     with _tx(log, write=True) as conn:
@@ -1119,3 +1226,343 @@ def _check_race(numbered: list[tuple[int, Event]], source: str) -> tuple[Any, li
         except HeatlogError as err:
             raise type(err)(f"{source}: line {line_of[entry.seq]}: {err}; nothing imported", input=None) from None
     return state, [entry.event for entry in eff.entries]
+
+
+# ---------------------------------------------------------------------------------------------- entered by result
+
+#: The CLI options a result is typed with (``heatlog season result``), by the field each one fills: every refusal
+#: names the option typed, not a schema field.
+RESULT_OPTIONS = {
+    "places": "--places",
+    "eliminated": "--eliminated",
+    "grid": "--grid",
+    "market": "--market",
+    "picks": "--pick",
+    "swap": "--swap",
+    "dealt": "--dealt",
+    "press": "--press",
+    "event": "--event-card",
+    "used": "--used",
+}
+
+
+@dataclass(frozen=True)
+class ResultOutcome:
+    """What a race entered by its result (``race_result``) gives the season, as the rules make it of the facts
+    entered: its points (# 21.10) and, in a season with the Garage, the upgrades each driver owns after its draft
+    (# 21.2, 21.11), the sponsorship cards each still holds (MA7), the one-time cards out of the supply (# 18.24)
+    and what the draft put in the box (# 18.5)."""
+
+    result: RaceResult
+    upgrades: dict[str, list[str]] = field(default_factory=dict)
+    sponsors: dict[str, list[str]] = field(default_factory=dict)
+    sponsors_used: dict[str, int] = field(default_factory=dict)
+    box: dict[str, int] | None = None
+
+
+class _Refusal:
+    """Makes the refusals of one result entry: each names the season, the race, the car, the option and the
+    input typed, and the rule."""
+
+    def __init__(self, view: SeasonView, index: int) -> None:
+        sr = view.races[index - 1]
+        self.where = f"season {view.id} ({view.name}), race {index} of the season ({sr.track.get('name')})"
+
+    def __call__(
+        self, what: str, rule: str, *, car: str | None = None, option: str | None = None, given: Any = None
+    ) -> IllegalEvent:
+        head = self.where + (f", car {car}" if car else "")
+        head += f", {RESULT_OPTIONS.get(option, option)}" if option else ""
+        shown = f" {given!r}" if given is not None else ""
+        return IllegalEvent(f"{head}{shown}: {what}; nothing was written", rule=rule)
+
+
+def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
+    """Check a ``race_result`` of race ``index`` against the rules and the season's state before it (``view``
+    holds the races before it), and say what it gives the season. Asked when it is entered, every time the season
+    is read, and on import: the rules are the engine's (a race set up from the season as :func:`race_setup` makes
+    it, fed the draft's events; its sponsorship deck; the championship module's press-corner and points rules),
+    never a second copy. Raises :class:`IllegalEvent` naming season, race, car, option, input and rule."""
+    from .engine.decide import waiting_for  # noqa: PLC0415
+    from .engine.modules.championship import press_cards_earned, press_lines  # noqa: PLC0415
+
+    refuse = _Refusal(view, index)
+    sr = view.races[index - 1]
+    names = view.cars  # the drivers and the Legends (# 19.16): every car finishes and scores (# 21.10)
+    drivers = [d["name"] for d in view.drivers]  # only they draft and take sponsorship cards (# 19.10, 19.12)
+    places = list(entry.get("places") or [])
+    twice = sorted({p for p in places if places.count(p) > 1})
+    if twice:
+        raise refuse(f"{twice[0]} is listed twice: each car finishes once", "16.7", option="places", given=twice[0])
+    strangers = [p for p in places if p not in names]
+    if strangers:
+        raise refuse(
+            f"no car of the season is called {strangers[0]} (cars: {', '.join(names)})",
+            "21.1",
+            option="places",
+            given=strangers[0],
+        )
+    missing = [n for n in names if n not in places]
+    if missing:
+        raise refuse(f"{', '.join(missing)} missing: give every car's place, the winner first", "16.7", option="places")
+    gone = list(entry.get("eliminated") or [])
+    if gone and not sr.event.spinout_eliminates:
+        raise refuse(
+            f"event {sr.event.number} ({sr.event.name}) eliminates nobody: only a spinout under event 10 does",
+            "MA21",
+            option="eliminated",
+            given=gone[0],
+        )
+    for car in gone:
+        if car not in names or gone.count(car) > 1:
+            raise refuse("name each eliminated driver once", "MA21", car=car, option="eliminated", given=car)
+    if gone and sorted(places[len(places) - len(gone) :]) != sorted(gone):
+        why = "an eliminated car takes the last free place: list it last in --places"
+        raise refuse(why, "MA21", option="eliminated")
+    due = standings_grid(view, index)
+    grid = entry.get("grid")
+    if grid is not None:
+        if sorted(grid) != sorted(names) or len(set(grid)) != len(grid):
+            raise refuse(f"the grid is every driver once ({', '.join(names)})", "1.4", option="grid", given=grid)
+        if due is not None and list(grid) != due:
+            raise refuse(f"the standings give the grid {', '.join(due)}", "21.12", option="grid", given=grid)
+    elif view.garage is not None and index == 1:
+        raise refuse("the first race's draft picks from the car last on the grid: give --grid", "21.2", option="grid")
+    grid = list(grid or due or names)
+    ev, _ = race_setup(view, index)
+    state = apply(None, ev)
+    state = apply(state, {"type": "grid_set", "v": 1, "order": grid})
+    pts = race_points(places, sr.event, frozenset(gone), table=view.options.get("points", POINTS))
+    result = RaceResult(tuple(places), frozenset(gone), points=pts)
+    draft, sponsors = entry.get("draft"), entry.get("sponsors")
+    if view.garage is None:
+        if draft is not None or sponsors:
+            first: dict[str, Any] = next(iter((sponsors or {}).values()), {})
+            option = "picks" if draft is not None else next(iter(first), "dealt")
+            why = "a season without the Garage has no draft and no sponsorship cards"
+            raise refuse(why, "21.2, 21.4", option=option)
+        return ResultOutcome(result)
+    if draft is None:
+        raise refuse("the draft before the race: give --pick NAME:CARD for every driver", "21.2", option="picks")
+    picks = dict(draft.get("picks") or {})
+    for car in picks:
+        if car not in drivers:
+            raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
+    from .recorder.garage import card_label  # noqa: PLC0415  (cards are said by name, never by token)
+
+    catalogue = ev.get("cards") or {}
+
+    def named(*tokens: str) -> str:
+        return " ".join(card_label(t, catalogue) for t in tokens)
+
+    market: Event = {"type": "garage_market", "v": 1, "round": 1}
+    if draft.get("market") is not None:
+        market["cards"] = list(draft["market"])
+    made: list[Event] = []
+
+    def feed(event: Event, option: str, car: str | None = None, given: Any = None) -> None:
+        nonlocal state
+        try:
+            state = apply(state, event)
+        except HeatlogError as err:  # the engine's words and rule, said of the option typed (never the event)
+            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=given) from None
+        made.append(event)
+
+    feed(market, "market", given=named(*market.get("cards", [])) or None)
+    while (w := waiting_for(state)).due == "upgrade_picked" and w.cars:
+        car = w.cars[0]
+        if car not in picks:
+            raise refuse(f"{car} picks next: give --pick {car}:CARD", "21.2", car=car, option="picks")
+        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car, named(picks[car]))
+    swap = draft.get("swap")
+    if waiting_for(state).due == "upgrade_swapped":
+        car = waiting_for(state).cars[0]
+        shown = f"{named(swap['give'])}:{named(swap['take'])}" if swap else None
+        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car, shown)
+    elif swap is not None:
+        raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
+    assert state.garage is not None
+    upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drivers}
+    deck = state.sponsor_deck.copy() if state.sponsor_deck is not None else None
+    block = ev["championship"]
+    carried = {n: list(cs) for n, cs in block["sponsors"].get("carried", {}).items()}
+    sponsors = dict(sponsors or {})
+    for car in sponsors:
+        if car not in drivers:
+            raise refuse(f"no driver {car} in the season", "21.4", car=car, option="dealt", given=car)
+    laps = int(ev["laps"])
+    track = state.track
+    # # 21.7: one card (event 11: two) per press line per lap at most, whichever way it is earned (MA4: never Adjust)
+    per_line = max(
+        press_cards_earned(speed=s, limit=0, slipstreamed_across=True, spun_out=False, event=sr.event) for s in (-1, 2)
+    )
+    press_most = laps * per_line * len(press_lines(track, sr.event))
+    card = sr.event
+    by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
+    held_end: dict[str, list[str]] = {}
+    first_across = 0
+    racing = [c for c in grid if c in drivers]
+
+    def draw(car: str, option: str, cards: list[str]) -> None:
+        for c in cards:  # the race's own sponsorship deck says what it can give (# 21.4, 21.7)
+            why = deck.why_not(c) if deck is not None else "no sponsorship deck"
+            if why:
+                raise refuse(why, "21.4, 21.7", car=car, option=option, given=named(c))
+            assert deck is not None
+            deck.draw(c)
+
+    for car in racing:  # # 21.4: the event's cards are dealt first, in grid order
+        dealt = list((sponsors.get(car) or {}).get("dealt") or [])
+        if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
+            raise refuse(
+                f"{card.name} deals {counted(card.sponsor_cards, 'sponsorship card')} to each driver at the start: "
+                f"{car} was dealt {len(dealt)}",
+                "21.4",
+                car=car,
+                option="dealt",
+            )
+        draw(car, "dealt", dealt)
+    for car in racing:  # then the cards earned in the race (# 21.7, 21.8, 21.9) and those played (# 18.24)
+        got = sponsors.get(car) or {}
+        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
+        if len(press) > press_most:
+            lines = len(press_lines(track, card))
+            raise refuse(
+                f"at most {press_most} press-corner cards in this race ({counted(lines, 'press corner')}, "
+                f"{counted(laps, 'lap')}, {per_line} a crossing)",
+                "21.6, 21.7",
+                car=car,
+                option="press",
+                given=len(press),
+            )
+        if won and not by_condition:
+            raise refuse(f"{card.name} gives no sponsorship card for a condition met", "21.8", car=car, option="event")
+        if won and card.first_across_lap_1 and not (card.speed_record or card.passes_for_card):
+            first_across += len(won)
+            if len(won) > 1 or first_across > card.first_across_lap_1:
+                raise refuse(
+                    f"only the first {card.first_across_lap_1} across the line after lap 1 earn one card each",
+                    "21.9",
+                    car=car,
+                    option="event",
+                )
+        draw(car, "press", press)
+        draw(car, "event", won)
+        hand = [*carried.get(car, []), *dealt, *press, *won]
+        for c in used:
+            if c not in hand:
+                why = f"{car} held no {named(c)} to play (kept, dealt or earned)"
+                raise refuse(why, "18.24", car=car, option="used", given=named(c))
+            hand.remove(c)
+            if deck is not None:
+                deck.used_up(c)
+        held_end[car] = sorted(hand)
+    return ResultOutcome(
+        result,
+        upgrades,
+        {n: held_end.get(n, []) for n in drivers},
+        dict(sorted(deck.used.items())) if deck is not None else {},
+        draft_leftovers(made),
+    )
+
+
+def result_entry(
+    view: SeasonView,
+    *,
+    places: str,
+    eliminated: str | None = None,
+    grid: str | None = None,
+    market: str | None = None,
+    picks: Sequence[str] = (),
+    swap: str | None = None,
+    dealt: Sequence[str] = (),
+    press: Sequence[str] = (),
+    event: Sequence[str] = (),
+    used: Sequence[str] = (),
+) -> Event:
+    """The ``race_result`` of the season's next race from what a host types (``heatlog season result``): names
+    separated by commas, cards by the names the recorder takes (``body5``, ``dramdo``, a unique prefix, a token),
+    read by the engine's :func:`~heatlog.engine.modules.garage.card_named`. Checked by the schema and
+    :func:`result_outcome` before it is returned; nothing is written here."""
+    from .engine.modules.garage import card_named  # noqa: PLC0415
+    from .garage_cards import garage_cards  # noqa: PLC0415
+
+    index = due_index(view)
+    refuse = _Refusal(view, index)
+
+    def words(text: str | None, option: str) -> list[str]:
+        if text is None:
+            return []
+        if not isinstance(text, str) or len(text) > 2000:
+            raise refuse("too long", "21", option=option)
+        return [w for w in text.replace(",", " ").split() if w]
+
+    garage = view.garage
+    cards: dict[str, Any] = {}
+    if garage is not None:
+        cards = {c["id"]: c for c in garage_cards()}
+        cards.update(sponsor_definitions(garage))
+
+    def card(word: str, option: str, car: str | None = None) -> str:
+        if garage is None:
+            why = "a season without the Garage has no upgrades and no sponsorship cards"
+            raise refuse(why, "21.2, 21.4", option=option)
+        try:
+            return card_named(word, cards)
+        except HeatlogError as err:
+            raise refuse(err.message, "18.2, 21.5", car=car, option=option, given=word) from None
+
+    def per_car(specs: Sequence[str], option: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for spec in specs:
+            car, sep, rest = str(spec).partition(":")
+            if not sep or not car.strip():
+                raise refuse("write NAME:CARD[,CARD...]", "21", option=option, given=spec)
+            out.setdefault(car.strip(), []).extend(card(w, option, car.strip()) for w in words(rest, option))
+        return out
+
+    entry: Event = {"type": "race_result", "v": 1, "at": _now(), "index": index, "places": words(places, "places")}
+    if eliminated:
+        entry["eliminated"] = words(eliminated, "eliminated")
+    if grid:
+        entry["grid"] = words(grid, "grid")
+    if picks or market or swap:
+        chosen = per_car(picks, "picks")
+        for car, cs in chosen.items():
+            if len(cs) != 1:  # # 21.2: one upgrade per race
+                raise refuse(f"{car} picks one upgrade a race, not {len(cs)}", "21.2", car=car, option="picks")
+        draft: Event = {"picks": {car: cs[0] for car, cs in chosen.items()}}
+        if market:
+            draft["market"] = [card(w, "market") for w in words(market, "market")]
+        if swap:
+            parts = words(swap.replace(":", " "), "swap")
+            if len(parts) != 2:
+                raise refuse("write GIVE:TAKE (the upgrade given back, the card taken from the market)", "21.2",
+                             option="swap", given=swap)
+            draft["swap"] = {"give": card(parts[0], "swap"), "take": card(parts[1], "swap")}
+        entry["draft"] = draft
+    sponsors: dict[str, dict[str, list[str]]] = {}
+    for key, specs in (("dealt", dealt), ("press", press), ("event", event), ("used", used)):
+        for car, cs in per_car(specs, key).items():
+            sponsors.setdefault(car, {})[key] = cs
+    if sponsors:
+        entry["sponsors"] = sponsors
+    try:
+        validate_against("season/race_result", entry)
+    except MalformedInput as err:  # said of the option typed, not of the schema's field
+        said = err.message.removeprefix("season/race_result: ")
+        field_path, _, what = said.partition(": ")
+        option = next((k for k in ("picks", "market", "swap", *RESULT_OPTIONS) if k in field_path), None)
+        raise refuse(what or said, "21", option=option) from None
+    result_outcome(view, index, entry)
+    return entry
+
+
+def enter_result(log: RaceLog, season: int, **typed: Any) -> tuple[int, Event]:
+    """Enter the season's next race by its result (:func:`result_entry`, checked first: nothing is written on a
+    refusal); return its index and the ``race_result`` written to the season's stream."""
+    view = season_view(log, season)
+    entry = result_entry(view, **typed)
+    with _tx(log, write=True) as conn:
+        _insert_events(conn, "season_events", "season", season, [entry])
+    return int(entry["index"]), entry

@@ -373,9 +373,10 @@ def test_21_3_a_season_with_the_weather_reveals_it_after_the_draft_in_every_race
     plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", garage={"upgrades": "basic"})
     ev, _ = race_setup(season_view(log, plain), 1)
     assert "weather" not in ev["modules"] and "weather" not in season_view(log, plain).options
-    # Legends are not a season's: refused, not silently dropped.
-    r = run("simulate", "--season", "1961", "--legends", "1", db=db)
-    assert r.returncode != 0 and "Legends" in r.stderr
+    # Legends are the season's option since issue 29 (# 19.16, tests/test_season_solo.py): too many cars are
+    # refused, not silently dropped.
+    r = run("simulate", "--season", "1961", "--cars", "4", "--legends", "3", db=db)
+    assert r.returncode != 0 and "at most 6 cars" in r.stderr
 
 
 def test_21_3_season_new_weather_through_the_cli(tmp_path: Path) -> None:

@@ -27,6 +27,8 @@ def test_the_season_page_of_a_garage_season_lists_sponsors_as_applied_and_names_
     assert f"</span>{first.name} with {first.points} point" in page
     level = [s for s in view.tables[-1] if sum(t.points == s.points for t in view.tables[-1]) > 1]
     assert ("the place in the last race run breaks the tie (# 21.10)" in page) == bool(level)
+    # the tie-break rule is said whether or not anybody is level (issue 29, bug 13)
+    assert "drivers level on points are ordered by their place in the last race run (# 21.10, MA12)" in page
 
 
 def test_a_season_without_the_garage_still_lists_the_sponsorship_cards_it_does_not_apply(tmp_path: Path) -> None:

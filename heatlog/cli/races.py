@@ -275,6 +275,7 @@ def _race_dict(x: Any) -> dict[str, Any]:
         "status": x.summary["status"],
         "winner": x.summary.get("winner"),
         "rounds": x.summary.get("round"),
+        "played_on": x.summary.get("played_on"),  # issue 29: the round bots took over (heatlog play-on), or None
     }
 
 

@@ -7,11 +7,14 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
+    AggressiveOpt,
     DbOpt,
     ExpansionOpt,
     JsonOpt,
+    ProOpt,
     app,
     check_garage_options,
+    check_pro,
     creating_log,
     open_log,
     out_console,
@@ -76,6 +79,15 @@ def new(
             "--weather", help="Weather and road conditions in every race, revealed after the draft (# 21.3)."
         ),
     ] = False,
+    legends: Annotated[
+        int,
+        typer.Option(
+            help="Legend cars in every race, 1-5 (MODULES.md 19): with one --car, a solo championship against "
+            "Legends (# 19.16); they score and stand in the standings, never draft nor take sponsorship cards."
+        ),
+    ] = 0,
+    pro: ProOpt = 0,
+    aggressive: AggressiveOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Set up a season and print its id; then start each race with `heatlog season next ID`.
@@ -106,6 +118,7 @@ def new(
         garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
     elif expansion or draft_order != "lowest_first" or not swap:
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
+    check_pro(pro)
     drivers = [parse_car(c) for c in (car or [])]
     for spec, d in zip(car or [], drivers, strict=True):
         if d["name"].casefold() == "legend":  # named by the option typed (issue 29), not by the season's field
@@ -125,6 +138,9 @@ def new(
             mode=mode,
             garage=garage_options,
             weather=weather,
+            legends=legends,
+            pro=pro,
+            aggressive=aggressive,
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)
@@ -169,6 +185,83 @@ def next_(
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
         typer.echo(str(race))
+
+
+@season_app.command("result")
+@user_errors
+def result(
+    season: SeasonArg,
+    places: Annotated[
+        str, typer.Option(help="The finishing order, winner first: every driver once, e.g. Bob,Ann,Cy (# 16.7).")
+    ],
+    eliminated: Annotated[
+        str | None, typer.Option(help="Drivers eliminated by a spinout under event 10, placed last (MA21).")
+    ] = None,
+    grid: Annotated[
+        str | None,
+        typer.Option(help="The race's grid, pole first (race 1 of a Garage season: its draft order, # 21.2)."),
+    ] = None,
+    market: Annotated[
+        str | None, typer.Option(help="With the Garage: the draft's market, card names (# 21.2; absent: not noted).")
+    ] = None,
+    pick: Annotated[
+        list[str] | None, typer.Option("--pick", help="With the Garage: NAME:CARD, the upgrade each driver picked.")
+    ] = None,
+    swap: Annotated[
+        str | None, typer.Option(help="With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).")
+    ] = None,
+    dealt: Annotated[
+        list[str] | None,
+        typer.Option("--dealt", help="NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4)."),
+    ] = None,
+    press: Annotated[
+        list[str] | None,
+        typer.Option("--press", help="NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7)."),
+    ] = None,
+    event_card: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--event-card", help="NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave (# 21.8)."
+        ),
+    ] = None,
+    used: Annotated[
+        list[str] | None,
+        typer.Option("--used", help="NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24)."),
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Enter the season's next race by its result, for a race the group played without recording it: the
+    finishing order and what the season needs (the draft, the sponsorship cards). Checked by the rules first:
+    nothing is written on a refusal. The race is marked "entered by result" everywhere (it has no log to replay).
+
+    Example: heatlog season result 1 --places Bob,Ann,Cy --pick Ann:body5 --pick Bob:brakes --pick Cy:cool
+    --dealt Ann:dramdo --press Bob:lord
+    """
+    from ..season import enter_result, season_view
+
+    with open_log(db) as log:
+        index, _ = enter_result(
+            log,
+            season,
+            places=places,
+            eliminated=eliminated,
+            grid=grid,
+            market=market,
+            picks=pick or [],
+            swap=swap,
+            dealt=dealt or [],
+            press=press or [],
+            event=event_card or [],
+            used=used or [],
+        )
+        view = season_view(log, season)
+    sr = view.races[index - 1]
+    points = ", ".join(f"{n} {p}" for n, p in (sr.result.points.items() if sr.result else ()))
+    out_console().print(
+        f"season {season}: race {index} ({sr.track['name']}) entered by result: {points} (# 21.10)", markup=False
+    )
+    if view.next_index is not None:
+        out_console().print(f"next: heatlog season next {season}  (race {view.next_index})", markup=False)
 
 
 @season_app.command("list")
@@ -348,7 +441,11 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "circuit": sr.track["name"],
                 "event": {"number": sr.event.number, "name": sr.event.name},
                 "race": sr.race,
+                "mark": sr.how_words(),
                 "finished": sr.result is not None,
+                # issue 29: table (recorded), bots (finished by bots: heatlog play-on) or result (entered by result)
+                "recorded": sr.how if sr.result is not None or sr.by_result else None,
+                "played_on": sr.played_on.to_dict() if sr.played_on is not None else None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
                 "not_applied": unapplied_effects(sr.event, view.version, view.garage is not None),
@@ -402,7 +499,8 @@ def print_season(data: dict[str, Any]) -> None:
     run = f"{done} of {counted(len(data['races']), 'race')} run"
     con.print(f"season {data['season']}: {data['name']} — {run}", markup=False)
     races = Table(title="races")
-    for col in ("#", "circuit", "event", "race", "winner"):
+    marked = any(r["mark"] for r in data["races"])
+    for col in ("#", "circuit", "event", "race", "winner", *(("recorded",) if marked else ())):
         races.add_column(col)
     for r in data["races"]:
         races.add_row(
@@ -411,8 +509,12 @@ def print_season(data: dict[str, Any]) -> None:
             Text(f"{r['event']['number']} {r['event']['name']}"),
             "" if r["race"] is None else str(r["race"]),
             Text(r["places"][0] if r["places"] else ("under way" if r["race"] is not None else "")),
+            *((Text(r["mark"]),) if marked else ()),
         )
     print_table(con, races)
+    for r in data["races"]:  # issue 29: a result the table did not record is said in words, not only in a column
+        if r["mark"] and r["finished"]:
+            con.print(f"race {r['index']}: {r['mark']}; its result counts in the standings (# 21.10)", markup=False)
     if data["standings"]:
         last = data["standings"][-1]
         table = Table(title=f"standings after race {len(data['standings'])}")

@@ -97,8 +97,6 @@ def simulate(
             if draft is not None:
                 raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
             season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
-        if legends or pro or aggressive:
-            raise MalformedInput("--legends: a season's races are the drivers' own (MODULES.md 21), without Legends")
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
@@ -112,7 +110,8 @@ def simulate(
             )
         if workers is not None:  # it was dropped without a word
             raise MalformedInput("--workers: a season's races are played one after the other, in this process")
-        _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather)
+        # # 19.16: a solo championship (--cars 1) against Legends, or Legends filling a bigger grid
+        _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather, (legends, pro, aggressive))
         return
     drivers = bot_names(spec, names)
     labels = {n: bot_label(b) for n, b in drivers.items()}
@@ -199,6 +198,7 @@ def _simulate_season(
     name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None,
     garage: dict[str, Any] | None = None,
     weather: bool = False,
+    legends: tuple[int, int, bool] = (0, 0, False),
 ) -> None:
     import random
 
@@ -208,7 +208,16 @@ def _simulate_season(
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
     with creating_log(db) as log:  # a refused simulation leaves no new file behind
         season = simulate_season(
-            log, published=name, cars=cars, seed=first, bots=spec, garage=garage, weather=weather
+            log,
+            published=name,
+            cars=cars,
+            seed=first,
+            bots=spec,
+            garage=garage,
+            weather=weather,
+            legends=legends[0],
+            pro=legends[1],
+            aggressive=legends[2],
         )
         data = season_dict(season_view(log, season))
     data["seed"] = first

@@ -161,6 +161,13 @@ def _season_stats(
         "races_run": len(view.tables),
         "over": view.over,
         "standings": [{"driver": n, **standing[n]} for n in (st.name for st in rows)],
+        # issue 29: how each race run came to be (table, bots: finished by heatlog play-on, result: entered by
+        # its result, which has no log and so no statistics of its own)
+        "season_races_run": [
+            {"index": sr.index, "race": sr.race, "recorded": sr.how, "mark": sr.how_words()}
+            for sr in view.races
+            if sr.result is not None
+        ],
     }
     if as_json:
         typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False, allow_nan=False))
@@ -196,6 +203,9 @@ def _season_stats(
     else:
         why = damage or "no race finished yet"
         console.print(f"season {view.id} ({view.name}): {'no standings: ' if damage else ''}{why}", markup=False)
+    for sr in view.races:  # issue 29: a result the table did not record is marked where it is counted
+        if sr.result is not None and sr.how_words():
+            console.print(f"R{sr.index}: {sr.how_words()}; counted in the standings (# 21.10)", markup=False)
     if result.races:
         _print_career(result, False, False)
     return left_out

@@ -378,6 +378,11 @@ def render_round(
 
         for text in conditions_lines(state):
             console.print(text, markup=False, highlight=False, soft_wrap=True)
+    if "championship" in state.rules.modules:  # # 21.6-21.8: the event card and this race's press corners
+        from .event_card import race_event_lines
+
+        for text in race_event_lines(state):
+            console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
     else:

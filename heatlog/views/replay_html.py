@@ -190,16 +190,26 @@ def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> s
         "<title>start/finish line</title></g>"
     )
     r_sign = max(13.0, unit * 0.62)
+    from .event_card import race_press_lines
+
+    pressed = race_press_lines(rp.final)  # # 21.6: this race's press corners (None: not a championship race)
     for number, corner in enumerate(track.corners, start=1):
         a, b = lay.lines[corner.after_space]
         chicane = ""
         if corner.chicane_second_line_of is not None:
             chicane = f"; second line of a chicane with corner {corner.chicane_second_line_of} (# 22.1)"
         press = f"; press corner {corner.press} (# 21.6)" if corner.press else ""
+        if pressed is not None and corner.press:
+            press = (
+                f"; press corner {corner.press} this race (# 21.6, 21.7)"
+                if corner.after_space in pressed
+                else f"; press letter {corner.press}, not a press corner this race (# 21.6)"
+            )
         sx, sy = lay.signs[corner.after_space]
         out.append(
             f'<g class="corner" data-corner="{number}" data-after-space="{corner.after_space}" '
-            f'data-limit="{corner.limit}"{" data-chicane" if chicane else ""}><title>corner {number}: speed limit '
+            f'data-limit="{corner.limit}"{" data-chicane" if chicane else ""}'
+            f'{" data-press" if pressed and corner.after_space in pressed else ""}><title>corner {number}: speed limit '
             f"{corner.limit}, line after space {corner.after_space}; race line in lane {corner.race_line_lane_after} "
             f"after it{chicane}{press}</title>"
             f"{_line(a, b, 'corner-line')}{_line(a, b, 'corner-line inner')}"
@@ -332,6 +342,16 @@ def _conditions_key(state: RaceState) -> str:
     if not lines:
         return ""
     return '<ul class="conditions-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>"
+
+
+def _event_key(state: RaceState) -> str:
+    """A championship race's event card and press corners in words (# 21.6-21.8, issue 29), under the circuit."""
+    if "championship" not in state.rules.modules:
+        return ""
+    from .event_card import race_event_lines
+
+    lines = race_event_lines(state)
+    return '<ul class="event-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>" if lines else ""
 
 
 def _has_chevrons(track: Track) -> bool:
@@ -636,7 +656,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         max_index=len(indexes) - 1,
         start_index=start,
         start_label=escape(data["rounds"][start]["label"]),
-        circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track) + _conditions_key(state),
+        circuit=circuit_svg(rp, lay, cars) + circuit_key(state.track) + _conditions_key(state) + _event_key(state),
         hidden_note=hidden,
         legend=key(cars),
         heat_legend=key(engined),

@@ -15,14 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..engine.track import Track
 from ..season import SeasonView, unapplied_effects
 from ..usertext import html_text as escape
 from . import counted
+from .event_card import event_card_lines
 from .replay_html import car_colour
 
 CHART_W, CHART_H = 720, 300
 EMPTY = '<tr><td colspan="4">no race run yet</td></tr>'
 PAD = (46, 110, 20, 34)  # left, right, top, bottom
+TIE_BREAK = "drivers level on points are ordered by their place in the last race run (# 21.10, MA12)"
 
 CSS = """
 :root { --bg: #f3f0e8; --ink: #1f2328; --muted: #6b6f76; --card: #fff; --line: #e2ddd0; --accent: #d62828; }
@@ -47,6 +50,9 @@ td { padding: 5px 4px; border-bottom: 1px solid #f0ece2; } td.num, th.num { text
 .chart .halo { fill: none; stroke: #555; stroke-width: 4.8; }
 .chart .name { font-weight: 700; fill: var(--ink); }
 .notes { color: var(--muted); font-size: 13px; } .notes li { margin: 2px 0; }
+.mark, .marks { color: #8a4b00; font-size: 13px; }
+tr.event td { border-bottom: 1px solid var(--line); color: var(--muted); font-size: 12.5px; padding-top: 0; }
+tr.event ul { margin: 0; padding-left: 16px; }
 footer { margin-top: 16px; color: var(--muted); font-size: 12px; text-align: center; }
 """
 
@@ -55,7 +61,7 @@ def _chart(view: SeasonView, colours: dict[str, str]) -> str:
     races = len(view.races)
     left, right = PAD[0], CHART_W - PAD[1]
     top, bottom = PAD[2], CHART_H - PAD[3]
-    totals = {d["name"]: [0] for d in view.drivers}
+    totals = {name: [0] for name in view.cars}  # the Legends too (# 19.16, 21.10)
     for table in view.tables:
         by = {s.name: s.points for s in table}
         for name in totals:
@@ -117,10 +123,22 @@ def _ties(view: SeasonView) -> str:
     )
 
 
+def _marks(view: SeasonView) -> str:
+    """Under the races (issue 29): each race whose result the table did not record round by round (finished by
+    bots, entered by its result), said in words; its result counts in the standings all the same (# 21.10)."""
+    items = "".join(
+        f'<li data-race="{sr.index}">race {sr.index} ({escape(sr.track["name"])}): {escape(sr.how_words())}; its '
+        "result counts in the standings (# 21.10)</li>"
+        for sr in view.races
+        if sr.how_words() and (sr.result is not None or sr.by_result)
+    )
+    return f'<ul class="marks">{items}</ul>' if items else ""
+
+
 def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
     """The season page; ``replays`` maps a race's index to the address of its replay page."""
     replays = replays or {}
-    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate(view.drivers)}
+    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate([*view.drivers, *view.legends])}
 
     def chip(name: str) -> str:
         return f'<span class="chip" style="background:{colours.get(name, "#888")}"></span>{escape(name)}'
@@ -131,9 +149,14 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         link = replays.get(sr.index)
         replay = f'<a class="replay" data-race="{sr.index}" href="{escape(link)}">replay</a>' if link else ""
         winner = chip(sr.result.places[0]) if sr.result else ("under way" if sr.race is not None else "")
+        how = f'<span class="mark">{escape(sr.how_words())}</span>' if sr.how_words() else ""
+        # # 21.6-21.8 (issue 29): what the event card asks and which corners are press corners, in words
+        said = "".join(f"<li>{escape(line)}</li>" for line in event_card_lines(sr.event, Track.from_dict(sr.track)))
         rows.append(
-            f'<tr data-race="{sr.index}"><td class="num">{sr.index}</td><td>{escape(sr.track["name"])}</td>'
-            f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{replay}</td></tr>"
+            f'<tr data-race="{sr.index}" data-recorded="{sr.how}"><td class="num">{sr.index}</td>'
+            f'<td>{escape(sr.track["name"])}</td>'
+            f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{how}</td><td>{replay}</td></tr>"
+            f'<tr class="event" data-race-event="{sr.index}"><td></td><td colspan="5"><ul>{said}</ul></td></tr>'
         )
     standings = []
     if view.tables:
@@ -156,18 +179,23 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         first = view.tables[-1][0]
         champion = f'<p class="champion">Champion: {chip(first.name)} with {counted(first.points, "point")}</p>'
     tied = _ties(view)
+    # # 19.16: a solo championship against Legends (or Legends filling the grid): they race and score
+    legends = f" against {counted(len(view.legends), 'Legend')}" if view.legends else ""
     status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{counted(len(view.drivers), 'driver')} · {counted(len(view.races), 'race')} · {status}</p>{champion}</header>
+<p>{counted(len(view.drivers), 'driver')}{legends} · {counted(len(view.races), 'race')} · {status}</p>
+{champion}</header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>
 <table id="standings"><thead><tr><th class="num">pos</th><th>driver</th>{heads}<th class="num">points</th>
 <th class="num">wins</th></tr></thead><tbody>{"".join(standings) or EMPTY}
 </tbody></table>{tied}</section>
 <section class="card"><h2>Races</h2><table id="races"><thead><tr><th class="num">#</th><th>circuit</th>
-<th>event card</th><th>winner</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>
+<th>event card</th><th>winner</th><th>recorded</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table>
+{_marks(view)}</section>
 <section class="card notes"><h2>Not applied by heatlog yet</h2><ul>{notes or "<li>nothing</li>"}</ul>
-<p>Points 9-6-4-3-2-1 (# 21.10); later grids {escape(view.options["grid"])} (# 21.12).</p></section>
+<p class="rules">Points 9-6-4-3-2-1 (# 21.10); {TIE_BREAK}; later grids {escape(view.options["grid"])} (# 21.12).</p>
+</section>
 <footer>Made with heatlog {escape(__version__)} from the season's stream and its races' logs.</footer>"""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
