@@ -54,10 +54,11 @@ from .garage_cards import sponsor_cards
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
+from .schemas import validate_against
 from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chain_hash
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
-from .validation import event_errors, validate_against
+from .validation import event_errors
 from .views import counted
 
 Event = dict[str, Any]
