@@ -85,11 +85,12 @@ def _expected(version: int | None = None) -> tuple[dict[str, tuple[str, str, str
     if None), and the names of the optional ones."""
     import sqlite_utils
 
-    from .store import FORMAT_VERSION, _create_schema
+    from .store import FORMAT_VERSION
+    from .store.schema import create_schema
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        _create_schema(
+        create_schema(
             sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False), version or FORMAT_VERSION
         )
         core = _objects(conn)
