@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from ..engine.errors import ConflictError, StoreError
 from .jsonl import parse_jsonl, read_jsonl
-from .leases import Leases
 from .records import (
     ANCHOR_VERSION,
     APPEND_ONLY,
@@ -66,6 +65,7 @@ from .records import (
     canonical,
     chain_hash,
 )
+from .streams import SEASON_STREAM, STREAMS, StreamKind, Streams
 
 __all__ = [
     "ANCHOR_VERSION",
@@ -73,7 +73,9 @@ __all__ = [
     "APPLICATION_ID",
     "FORMAT_VERSION",
     "GENESIS",
+    "SEASON_STREAM",
     "SQLITE_MAX",
+    "STREAMS",
     "Check",
     "ConflictError",
     "DamagedLog",
@@ -84,6 +86,7 @@ __all__ = [
     "Snapshot",
     "StoreError",
     "StoredEvent",
+    "StreamKind",
     "canonical",
     "chain_hash",
     "parse_jsonl",
@@ -91,7 +94,7 @@ __all__ = [
 ]
 
 
-class EventStore(Leases):
+class EventStore(Streams):
     """The event store of one SQLite file. Not thread-safe: one object per thread (or process).
 
     One class made of the store's jobs, each in a module of its own (see the package docstring)."""
