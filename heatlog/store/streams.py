@@ -109,24 +109,18 @@ class Streams(Leases):
 
     @contextlib.contextmanager
     def stream_tx(self, kind: StreamKind, *, write: bool) -> Iterator[sqlite3.Connection]:
-        """One transaction over ``kind``'s tables (made first by a write); a file without them is "no <word>",
-        every other sqlite3 error is the store's (append-only, read-only, locked, full, ...)."""
-        conn = self.conn
+        """One transaction (the store's) over ``kind``'s tables, made first by a write; a file without them is
+        "no <word>", every other sqlite3 error the store's (append-only, read-only, locked, full, ...)."""
         try:
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            try:
+            with self._tx(write=write) as conn:
                 if write:
                     for sql in kind.tables:
                         conn.execute(sql)
                 yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                self._rollback(conn)
-                raise
-        except sqlite3.Error as exc:
-            if "no such table" in str(exc):
-                raise StoreError(f"no {kind.word} in {self.path}") from exc
-            raise self.error(exc) from exc
+        except StoreError as err:
+            if "no such table" in str(err.__cause__):
+                raise StoreError(f"no {kind.word} in {self.path}") from err.__cause__
+            raise
 
     def insert_stream_events(
         self, conn: sqlite3.Connection, kind: StreamKind, owner: int, events: Sequence[Event]
