@@ -21,8 +21,10 @@ between races; :func:`unapplied_effects` names them for each race, and ``heatlog
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,6 +56,7 @@ from .racelog import RaceLog, effective_log
 from .races import race_started_event
 from .schemas import validate_against
 from .store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
+from .store.streams import insert_stream_events
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors
@@ -106,6 +109,19 @@ def _now() -> str:
 
 
 # ---------------------------------------------------------------------------------------------- storage
+
+
+def _tx(log: RaceLog, *, write: bool) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+    """The store's transaction over the season stream's tables (code written before the stream API; new code
+    asks ``log.store.append_stream(SEASON_STREAM, ...)``)."""
+    return log.store.stream_tx(SEASON_STREAM, write=write)
+
+
+def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, events: Sequence[Event]) -> None:
+    """The season stream's events appended in a :func:`_tx` (code written before the stream API)."""
+    if (table, key) != (SEASON_STREAM.events, SEASON_STREAM.word):
+        raise ValueError(f"no stream is kept in {table}.{key}")
+    insert_stream_events(conn, SEASON_STREAM, owner, events)
 
 
 def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:

@@ -104,6 +104,26 @@ def stream_chain_problems(word: str, rows: Sequence[tuple[Any, ...]]) -> list[st
     return problems
 
 
+def insert_stream_events(conn: sqlite3.Connection, kind: StreamKind, owner: int, events: Sequence[Event]) -> None:
+    """Append ``events`` to stream ``owner`` of ``kind`` after its last event, chaining their hashes (the store's
+    rule for races), in a write transaction already open on ``conn``."""
+    table, key = kind.events, kind.word
+    last = f"SELECT seq, hash FROM {table} WHERE {key} = ? ORDER BY seq DESC LIMIT 1"
+    row = conn.execute(last, (owner,)).fetchone()
+    seq, prev = (int(row[0]), str(row[1])) if row else (0, GENESIS)
+    for ev in events:
+        payload = canonical(ev).decode()
+        digest = chain_hash(prev, payload.encode())
+        seq += 1
+        v = ev.get("v") if isinstance(ev.get("v"), int) else None
+        conn.execute(
+            f"INSERT INTO {table} ({key}, seq, type, v, payload, recorded, prev_hash, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (owner, seq, ev["type"], v, payload, now(), prev, digest),
+        )
+        prev = digest
+
+
 class Streams(Leases):
     """The append/read API of every stream kind (:data:`STREAMS`) on the store's connection and transactions."""
 
@@ -126,22 +146,8 @@ class Streams(Leases):
         self, conn: sqlite3.Connection, kind: StreamKind, owner: int, events: Sequence[Event]
     ) -> None:
         """Append ``events`` after the stream's last one, chaining their hashes (the store's rule for races), in
-        the caller's write transaction."""
-        table, key = kind.events, kind.word
-        last = f"SELECT seq, hash FROM {table} WHERE {key} = ? ORDER BY seq DESC LIMIT 1"
-        row = conn.execute(last, (owner,)).fetchone()
-        seq, prev = (int(row[0]), str(row[1])) if row else (0, GENESIS)
-        for ev in events:
-            payload = canonical(ev).decode()
-            digest = chain_hash(prev, payload.encode())
-            seq += 1
-            v = ev.get("v") if isinstance(ev.get("v"), int) else None
-            conn.execute(
-                f"INSERT INTO {table} ({key}, seq, type, v, payload, recorded, prev_hash, hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, seq, ev["type"], v, payload, now(), prev, digest),
-            )
-            prev = digest
+        the caller's write transaction (:meth:`stream_tx`)."""
+        insert_stream_events(conn, kind, owner, events)
 
     def new_stream(self, kind: StreamKind, name: str, events: Sequence[Event]) -> int:
         """A new stream of ``kind`` named ``name`` holding ``events``, in one transaction; its id."""
