@@ -149,9 +149,9 @@ def validate_all(races: list[list[dict[str, Any]]]) -> float:
 
 def jsonschema_all(races: list[list[dict[str, Any]]]) -> float:
     """jsonschema alone: one ``Draft202012Validator`` per schema, made once (before the clock) and reused."""
-    from heatlog.validation import _schemas, schema_path
+    from heatlog.schemas import catalogue, schema_path
 
-    schemas = _schemas()
+    schemas = catalogue()
     validators = {ev["type"]: schemas.validator(schema_path(ev["type"])) for events in races for ev in events}
     started = CLOCK()
     for events in races:

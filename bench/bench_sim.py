@@ -57,8 +57,8 @@ PARTS = (
     ("rules: go_on (closing optional steps, corner checks)", "heatlog/engine/rules.py", "go_on"),
     ("set-up: race_started event (track copy)", "heatlog/races.py", "race_started_event"),
     ("door: schema validation of every event", "heatlog/validation.py", "validate_event"),
-    ("store: one append_many transaction", "heatlog/store.py", "append_many"),
-    ("store: create_race", "heatlog/store.py", "create_race"),
+    ("store: one append_many transaction", "heatlog/store/appends.py", "append_many"),
+    ("store: create_race", "heatlog/store/appends.py", "create_race"),
 )
 
 

@@ -17,6 +17,7 @@ from . import RULES_VERSION
 from .engine import apply, state_to_position
 from .engine.errors import HeatlogError
 from .racelog import RaceLog, effective_log
+from .store import STREAMS
 from .usertext import visible
 from .validation import event_errors
 from .views import counted
@@ -232,16 +233,13 @@ def audit_file(log: RaceLog) -> AuditReport | None:
         report.problems.append(
             Finding(None, "guard", f"append-only trigger {name} is missing or changed: the file was altered")
         )
-    from .season import hidden_seasons, missing_season_guards
-
-    for name in missing_season_guards(log):
-        report.problems.append(
-            Finding(None, "guard", f"append-only trigger {name} of the seasons is missing: the file was altered")
-        )
-    for season in hidden_seasons(log):
-        report.problems.append(
-            Finding(None, "season", f"season {season} has no row in seasons (deleted: the season was hidden)")
-        )
+    for kind in STREAMS.values():  # the other streams (the seasons): the races' guarantees, from the store
+        for name in log.store.missing_stream_guards(kind):
+            why = f"append-only trigger {name} of the {kind.owners} is missing: the file was altered"
+            report.problems.append(Finding(None, "guard", why))
+        for owner in log.store.hidden_streams(kind):
+            why = f"{kind.word} {owner} has no row in {kind.owners} (deleted: the {kind.word} was hidden)"
+            report.problems.append(Finding(None, kind.word, why))
     return report if report.problems else None
 
 
@@ -302,12 +300,11 @@ def audit_races(
                 gone.problems.append(Finding(None, "anchor", f"race {a['race']} of the anchor is not in the file"))
                 reports.append(gone)
     for a in anchors or []:
-        if "season" in a and "race" not in a:
-            from .season import check_season_anchor
-
-            problems = check_season_anchor(log, a)
+        kind = next((k for k in STREAMS.values() if k.word in a), None)
+        if kind is not None and "race" not in a:
+            problems = log.store.check_stream_anchor(kind, a)
             if problems:
-                report = AuditReport(0, f"(season {a.get('season')})")
+                report = AuditReport(0, f"({kind.word} {a.get(kind.word)})")
                 report.problems.extend(Finding(None, "anchor", p) for p in problems)
                 reports.append(report)
     located = whole.located if whole is not None else {}

@@ -14,8 +14,8 @@ from typing import Any
 
 from .engine.errors import MalformedInput
 from .engine.modules.championship import EventCard
+from .schemas import validate_against
 from .tracks import BUILTIN_TRACKS
-from .validation import validate_against
 
 DATA = Path(__file__).parent / "data" / "championship.json"
 

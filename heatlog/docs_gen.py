@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 from referencing import Registry
 
-from . import validation
+from . import schemas, validation
 from .engine import rules as _registers  # noqa: F401  (importing the rules registers every event type)
 from .engine.events import REGISTRY
 
@@ -118,7 +118,7 @@ def _rows(
 
 def _constraints(schema: dict[str, Any]) -> list[str]:
     notes: list[str] = []
-    alternatives = validation._required_alternatives(schema.get("oneOf"))
+    alternatives = schemas.required_alternatives(schema.get("oneOf"))
     if alternatives:
         notes.append("Exactly one of " + " or ".join(f"`{a}`" for a in alternatives) + " must be given.")
     cond, then = schema.get("if"), schema.get("then")

@@ -6,14 +6,14 @@ same facts in about half the space, and gives back exactly the same text, hashes
 
 - ``hash`` is the 32 bytes of the SHA-256, not its 64 hex characters;
 - there is no ``prev_hash``: it is the hash of the row before in the race's effective log (the chain rule itself,
-  store.py), so a read takes it from there;
+  heatlog/store), so a read takes it from there;
 - ``payload`` leaves out what the row's columns already say: when the event's ``"type"`` and integer ``"v"`` are
   its last two members (as in nearly every event: its other keys sort before them) the text stored is the
   canonical text of the rest, and the ``v`` column is not NULL; :func:`payload_text` puts them back. Any other
   event (no integer ``v``, or a key sorting after ``"type"``, as ``"weather"``) is stored whole, ``v`` NULL;
 - ``recorded`` is the time as microseconds since 1970 (UTC) when that gives back its text exactly, else the text.
 
-This module is the whole encoding (pure functions, no I/O): store.py asks it for the columns of a new row and for
+This module is the whole encoding (pure functions, no I/O): heatlog/store asks it for the columns of a new row and for
 the text of a stored one, so the rest of the store reads and writes events the same way in both formats.
 """
 

@@ -28,7 +28,7 @@ import json
 import math
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -123,9 +123,18 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _path(parts: list[str | int]) -> str:
-    from .validation import json_path
+def json_path(parts: Iterable[str | int]) -> str:
+    """``cars[2].name`` style location of a JSON value ("" for the top level)."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
 
+
+def _path(parts: list[str | int]) -> str:
     return json_path(parts) or "(top level)"
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from .engine.errors import MalformedInput
 from .engine.modules.legends import MAX_PRO, LegendRules
 from .engine.modules.weather import WeatherRules
-from .validation import validate_against
+from .schemas import validate_against
 
 DATA_DIR = Path(__file__).parent / "data"
 

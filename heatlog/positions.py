@@ -30,6 +30,8 @@ from typing import Any
 from .engine import MalformedInput, adrenaline_cars, round_order, state_from_position
 from .engine.cards import HEAT, STRESS
 from .engine.state import RaceState
+from .jsonio import decimal_problem
+from .schemas import validate_against
 
 __all__ = ["check_position", "position_problems"]
 
@@ -39,9 +41,6 @@ Problem = tuple[str, str]
 def check_position(pos: Any, where: str = "position") -> RaceState:
     """The state of ``pos`` if the position is well-formed and consistent; else MalformedInput naming the
     JSON path of the first problem (and how many more there are)."""
-    from .jsonio import decimal_problem
-    from .validation import validate_against
-
     try:
         validate_against("position", pos)
     except MalformedInput as err:

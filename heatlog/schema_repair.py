@@ -54,11 +54,10 @@ def looks_like_heatlog(path: Path) -> bool:
 def _optional_ddl() -> list[str]:
     """The statements of the tables heatlog makes only when first needed (recorder, summaries, seasons, the
     derived turns): their absence is no damage."""
-    from .season import _TABLES as SEASON_TABLES
     from .stats.derived import _DDL as DERIVED_DDL
-    from .store import EventStore
+    from .store import SEASON_STREAM, EventStore
 
-    return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_TABLES, *DERIVED_DDL]
+    return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_STREAM.tables, *DERIVED_DDL]
 
 
 def _objects(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str | None]]:
@@ -85,11 +84,12 @@ def _expected(version: int | None = None) -> tuple[dict[str, tuple[str, str, str
     if None), and the names of the optional ones."""
     import sqlite_utils
 
-    from .store import FORMAT_VERSION, _create_schema
+    from .store import FORMAT_VERSION
+    from .store.schema import create_schema
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        _create_schema(
+        create_schema(
             sqlite_utils.Database(conn, execute_plugins=False, recursive_triggers=False), version or FORMAT_VERSION
         )
         core = _objects(conn)

@@ -28,7 +28,7 @@ import contextlib
 import json
 import random
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -58,10 +58,12 @@ from .jsonio import json_lines, loads
 from .played_by import PlayedOn, played_on
 from .racelog import RaceLog, effective_log
 from .races import race_started_event
-from .store import APPEND_ONLY, GENESIS, SQLITE_MAX, DamagedLog, canonical, chain_hash
+from .schemas import validate_against
+from .store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
+from .store.streams import insert_stream_events
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
-from .validation import event_errors, validate_against
+from .validation import event_errors
 from .views import counted
 
 Event = dict[str, Any]
@@ -86,49 +88,6 @@ __all__ = [
     "seasons",
     "unapplied_effects",
 ]
-
-#: The season stream's guards beyond UPDATE and DELETE of its events (the store's _GUARDS for races).
-SEASON_GUARDS: dict[str, str] = {
-    "season_events_no_replace": (
-        "CREATE TRIGGER IF NOT EXISTS season_events_no_replace BEFORE INSERT ON season_events "
-        "WHEN EXISTS (SELECT 1 FROM season_events WHERE season = NEW.season AND seq = NEW.seq) "
-        "OR EXISTS (SELECT 1 FROM season_events WHERE rowid = NEW.rowid) "
-        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a stored season event cannot be replaced'); END"
-    ),
-    "seasons_no_delete": (
-        "CREATE TRIGGER IF NOT EXISTS seasons_no_delete BEFORE DELETE ON seasons "
-        "WHEN EXISTS (SELECT 1 FROM season_events WHERE season = OLD.id) "
-        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season with events cannot be deleted'); END"
-    ),
-    "seasons_no_replace": (
-        "CREATE TRIGGER IF NOT EXISTS seasons_no_replace BEFORE INSERT ON seasons "
-        "WHEN EXISTS (SELECT 1 FROM seasons WHERE id = NEW.id) "
-        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season cannot be replaced'); END"
-    ),
-    "seasons_no_renumber": (
-        "CREATE TRIGGER IF NOT EXISTS seasons_no_renumber BEFORE UPDATE OF id, created ON seasons "
-        f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: a season cannot be renumbered'); END"
-    ),
-}
-
-_TABLES = (
-    "CREATE TABLE IF NOT EXISTS seasons (id INTEGER PRIMARY KEY, name TEXT, created TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS season_events (season INTEGER NOT NULL REFERENCES seasons(id), "
-    "seq INTEGER NOT NULL, type TEXT NOT NULL, v INTEGER, payload TEXT NOT NULL, recorded TEXT NOT NULL, "
-    "prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (season, seq))",
-    f"CREATE TRIGGER IF NOT EXISTS season_events_no_update BEFORE UPDATE ON season_events "
-    f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: UPDATE refused'); END",
-    f"CREATE TRIGGER IF NOT EXISTS season_events_no_delete BEFORE DELETE ON season_events "
-    f"BEGIN SELECT RAISE(ABORT, '{APPEND_ONLY}: DELETE refused'); END",
-    # the races' guarantees (issue 30): REPLACE and upserts fire no UPDATE or DELETE trigger; a season with a
-    # stream cannot be removed, renumbered or replaced (its stream would be hidden)
-    SEASON_GUARDS["season_events_no_replace"],
-    SEASON_GUARDS["seasons_no_delete"],
-    SEASON_GUARDS["seasons_no_replace"],
-    SEASON_GUARDS["seasons_no_renumber"],
-    # finds a race by the hash of its first event (the season's link) without scanning every event
-    "CREATE INDEX IF NOT EXISTS events_first_hash ON events (hash) WHERE seq = 1",
-)
 
 #: ... and from a season with the Garage, whose races hold the sponsorship deck (# 21.4-21.9).
 SPONSOR_EFFECTS = frozenset(
@@ -159,158 +118,52 @@ def _now() -> str:
 # ---------------------------------------------------------------------------------------------- storage
 
 
-@contextlib.contextmanager
-def _tx(log: RaceLog, *, write: bool) -> Iterator[sqlite3.Connection]:
-    conn = log.store.conn
-    try:
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            if write:
-                for sql in _TABLES:
-                    conn.execute(sql)
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as exc:
-        if "no such table" in str(exc):
-            raise StoreError(f"no season in {log.path}") from exc
-        raise log.store.error(exc) from exc  # the store's words (append-only, read-only, locked, full, ...)
+def _tx(log: RaceLog, *, write: bool) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+    """The store's transaction over the season stream's tables (code written before the stream API; new code
+    asks ``log.store.append_stream(SEASON_STREAM, ...)``)."""
+    return log.store.stream_tx(SEASON_STREAM, write=write)
 
 
 def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, events: Sequence[Event]) -> None:
-    """Append ``events`` after the owner's last one, chaining their hashes (the store's rule for races)."""
-    row = conn.execute(f"SELECT seq, hash FROM {table} WHERE {key} = ? ORDER BY seq DESC LIMIT 1", (owner,)).fetchone()
-    seq, prev = (int(row[0]), str(row[1])) if row else (0, GENESIS)
-    for ev in events:
-        payload = canonical(ev).decode()
-        digest = chain_hash(prev, payload.encode())
-        seq += 1
-        v = ev.get("v") if isinstance(ev.get("v"), int) else None
-        conn.execute(
-            f"INSERT INTO {table} ({key}, seq, type, v, payload, recorded, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (owner, seq, ev["type"], v, payload, _now(), prev, digest),
-        )
-        prev = digest
+    """The season stream's events appended in a :func:`_tx` (code written before the stream API)."""
+    if (table, key) != (SEASON_STREAM.events, SEASON_STREAM.word):
+        raise ValueError(f"no stream is kept in {table}.{key}")
+    insert_stream_events(conn, SEASON_STREAM, owner, events)
 
 
 def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:
     """(id, name, created) of every season, oldest first; a season whose row in ``seasons`` was deleted behind
     heatlog's back (:func:`hidden_seasons`) is listed too, without name or date, rather than hidden."""
-    try:
-        rows = log.store.conn.execute("SELECT id, name, created FROM seasons ORDER BY id").fetchall()
-    except sqlite3.OperationalError:
-        return []
-    found = [(int(r[0]), r[1], str(r[2])) for r in rows]
-    hidden = hidden_seasons(log)
-    if hidden:
-        found = sorted(found + [(h, None, "") for h in hidden])
-    return found
+    return log.store.streams(SEASON_STREAM)
 
 
 def season_events(log: RaceLog, season: int, *, checked: bool = True) -> list[Event]:
     """The season stream's events in order (StoreError if there is no such season). ``checked``: the stream's
     hash chain is checked first, as every read of a race's log is (a broken chain raises StoreError naming the
     first problem; ``season audit`` lists them all)."""
-    if not 0 <= season <= SQLITE_MAX:  # no season has it (and SQLite could not be asked)
-        raise StoreError(f"no season {season}")
-    with _tx(log, write=False) as conn:
-        rows = conn.execute(
-            "SELECT seq, payload, prev_hash, hash FROM season_events WHERE season = ? ORDER BY seq", (season,)
-        ).fetchall()
-        if not rows and conn.execute("SELECT 1 FROM seasons WHERE id = ?", (season,)).fetchone() is None:
-            raise StoreError(f"no season {season}")
-    if checked:
-        problems = _chain_problems(rows)
-        if problems:
-            raise StoreError(
-                f"season {season}: the stream is damaged or was tampered with: {problems[0]}; nothing was read "
-                f"(`heatlog season audit {season}` lists every problem)"
-            )
-    out = []
-    for _, payload, _, _ in rows:
-        try:
-            ev = json.loads(payload)
-        except (TypeError, ValueError, RecursionError):
-            ev = None
-        out.append(ev if isinstance(ev, dict) else {"type": "unreadable"})
-    return out
+    return log.store.stream_events(SEASON_STREAM, season, checked=checked)
 
 
 def hidden_seasons(log: RaceLog) -> list[int]:
     """Seasons whose stream is in the file but whose row in ``seasons`` is not (deleted behind heatlog's back:
     the season was hidden from every list)."""
-    try:
-        rows = log.store.conn.execute(
-            "SELECT DISTINCT season FROM season_events WHERE season NOT IN (SELECT id FROM seasons) ORDER BY season"
-        ).fetchall()
-    except sqlite3.Error:
-        return []
-    return [int(r[0]) for r in rows if isinstance(r[0], int)]
+    return log.store.hidden_streams(SEASON_STREAM)
 
 
 def season_anchor(log: RaceLog, season: int) -> dict[str, Any]:
     """The anchor of a season stream: ``{"heatlog_anchor": 1, "season": id, "seq": last seq, "head": hash}``."""
-    with _tx(log, write=False) as conn:
-        row = conn.execute(
-            "SELECT seq, hash FROM season_events WHERE season = ? ORDER BY seq DESC LIMIT 1", (season,)
-        ).fetchone()
-    seq, head = (int(row[0]), str(row[1])) if row else (0, GENESIS)
-    return {"heatlog_anchor": 1, "season": season, "seq": seq, "head": head}
+    return log.store.stream_anchor(SEASON_STREAM, season)
 
 
 def check_season_anchor(log: RaceLog, anchor: dict[str, Any]) -> list[str]:
     """What the file says against a season anchor kept elsewhere: the stream is there, reaches the anchor's seq
     (else it was cut short) and its event there has the anchor's hash (else it was rewritten)."""
-    season, seq, head = anchor.get("season"), anchor.get("seq"), anchor.get("head")
-    if not isinstance(season, int) or not isinstance(seq, int) or not isinstance(head, str):
-        return [f"not a season anchor: {anchor!r}"[:200]]
-    try:
-        with _tx(log, write=False) as conn:
-            last = conn.execute("SELECT max(seq) FROM season_events WHERE season = ?", (season,)).fetchone()[0]
-            found = conn.execute(
-                "SELECT hash FROM season_events WHERE season = ? AND seq = ?", (season, seq)
-            ).fetchone()
-    except StoreError:
-        return [f"season {season} of the anchor is not in the file"]
-    if last is None:
-        return [f"season {season} of the anchor is not in the file (removed?)"]
-    if int(last) < seq:
-        return [f"season {season}: stream cut short: the anchor has {seq} events, the file {last}"]
-    if found is None or found[0] != head:
-        shown = str(found[0])[:12] if found else "none"
-        return [f"season {season}: stream rewritten: event {seq} has hash {shown}…, the anchor {head[:12]}…"]
-    return []
+    return log.store.check_stream_anchor(SEASON_STREAM, anchor)
 
 
 def missing_season_guards(log: RaceLog) -> list[str]:
     """The season stream's guards the file lacks (only a file holding seasons needs them)."""
-    conn = log.store.conn
-    try:
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'season_events'").fetchone() is None:
-            return []
-        have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
-    except sqlite3.Error:
-        return []
-    wanted = ["season_events_no_update", "season_events_no_delete", *SEASON_GUARDS]
-    return [name for name in wanted if name not in have]
-
-
-def _chain_problems(rows: Sequence[tuple[Any, ...]]) -> list[str]:
-    problems, prev = [], GENESIS
-    for expected, (seq, payload, prev_hash, digest) in enumerate(rows, start=1):
-        if seq != expected:
-            problems.append(f"season event {expected}: missing (next stored is {seq})")
-        raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else bytes(payload or b"")
-        ok_prev = isinstance(prev_hash, str) and prev_hash.isascii()
-        if not ok_prev or prev_hash != prev or chain_hash(prev, raw) != digest:
-            problems.append(f"season event {seq}: hash chain broken (the stream was changed)")
-        prev = digest if isinstance(digest, str) and digest.isascii() else ""
-    return problems
+    return log.store.missing_stream_guards(SEASON_STREAM)
 
 
 def stream_problems(events: list[Event]) -> list[str]:
@@ -331,16 +184,12 @@ def stream_problems(events: list[Event]) -> list[str]:
 
 
 def _verify_chain(log: RaceLog, season: int) -> list[str]:
-    with _tx(log, write=False) as conn:
-        rows = conn.execute(
-            "SELECT seq, payload, prev_hash, hash FROM season_events WHERE season = ? ORDER BY seq", (season,)
-        ).fetchall()
-    return _chain_problems(rows)
+    return log.store.verify_stream(SEASON_STREAM, season)
 
 
 def season_chain_problems(log: RaceLog, season: int) -> list[str]:
     """Every problem of the season stream's hash chain (empty: it holds)."""
-    return _verify_chain(log, season)
+    return log.store.verify_stream(SEASON_STREAM, season)
 
 
 def _unentered_races(log: RaceLog, view: SeasonView, entered: set[int]) -> list[str]:
@@ -350,14 +199,7 @@ def _unentered_races(log: RaceLog, view: SeasonView, entered: set[int]) -> list[
     not one: it never was the season's race."""
     link = view.link
     out: list[str] = []
-    try:
-        rows = log.store.conn.execute(
-            "SELECT race, payload FROM events WHERE seq = 1 AND type = 'race_started' AND payload LIKE ?",
-            (f'%"{link}"%',),
-        ).fetchall()
-    except sqlite3.Error:
-        return out
-    for race, payload in rows:
+    for race, payload in log.store.first_events_holding(link):
         try:
             block = json.loads(payload).get("championship") or {}
         except (ValueError, AttributeError):
@@ -694,11 +536,7 @@ def new_season(
     if published is not None:
         ev["published"] = published
     validate_against("season/season_started", ev)
-    with _tx(log, write=True) as conn:
-        cur = conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)", (ev["name"], _now()))
-        season = int(cur.lastrowid or 0)
-        _insert_events(conn, "season_events", "season", season, [ev])
-    return season
+    return log.store.new_stream(SEASON_STREAM, ev["name"], [ev])
 
 
 def season_garage_options(garage: Mapping[str, Any]) -> dict[str, Any]:
@@ -918,8 +756,7 @@ def enter_race(log: RaceLog, season: int, index: int, race: int) -> None:
         raise IllegalEvent(f"race {race} is not race {index} of season {season}: {'; '.join(wrong)}")
     entered: Event = {"type": "race_entered", "v": 1, "at": _now(), "index": index, "race": stored[0].hash}
     validate_against("season/race_entered", entered)
-    with _tx(log, write=True) as conn:
-        _insert_events(conn, "season_events", "season", season, [entered])
+    log.store.append_stream(SEASON_STREAM, season, [entered])
 
 
 def simulate_season(
@@ -1156,35 +993,28 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
     wrong += [f"race {sr.index} (entered by result): {sr.problem}" for sr in view.races if sr.problem is not None]
     if wrong:
         raise IllegalEvent(f"{source}: the races disagree with their season, nothing imported: {'; '.join(wrong)}")
-    with _tx(log, write=True) as conn:
-        # one season, one id (the chain hash of its season_started): the same file imported twice made two seasons
-        # of one id, and every race twice (heatlog import refuses a log the database holds, as this does)
-        head = chain_hash(GENESIS, canonical(season_evs[0]))
-        held = conn.execute("SELECT season FROM season_events WHERE seq = 1 AND hash = ?", (head,)).fetchone()
-        if held is not None:
-            raise MalformedInput(f"{source}: season {held[0]} already holds this season: nothing imported")
-        name = season_evs[0]["name"]
-        season = int(conn.execute("INSERT INTO seasons (name, created) VALUES (?, ?)", (name, _now())).lastrowid or 0)
-        _insert_events(conn, "season_events", "season", season, season_evs)
-        for index in sorted(race_evs):
-            evs = [ev for _, ev in race_evs[index]]
-            meta = canonical(
-                {
-                    "track": evs[0]["track"]["id"],
-                    "mode": evs[0].get("mode"),
-                    "cars": [c["name"] for c in evs[0].get("cars", [])],
-                    "laps": evs[0].get("laps"),
-                    "imported_from": source,
-                    "season": name,
-                }
-            ).decode()
-            label = f"{name} race {index}: {evs[0]['track']['name']}"
-            race = conn.execute(
-                "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
-                (label, _now(), meta),
-            ).lastrowid
-            log.store.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.eventrows)
-    return season
+    # one season, one id (the chain hash of its season_started): the same file imported twice made two seasons of
+    # one id, and every race twice (heatlog import refuses a log the database holds, as this does)
+    name = season_evs[0]["name"]
+    races: list[tuple[str, str, list[Event]]] = []
+    for index in sorted(race_evs):
+        evs = [ev for _, ev in race_evs[index]]
+        meta = canonical(
+            {
+                "track": evs[0]["track"]["id"],
+                "mode": evs[0].get("mode"),
+                "cars": [c["name"] for c in evs[0].get("cars", [])],
+                "laps": evs[0].get("laps"),
+                "imported_from": source,
+                "season": name,
+            }
+        ).decode()
+        races.append((f"{name} race {index}: {evs[0]['track']['name']}", meta, evs))
+
+    def held(season: int) -> Exception:
+        return MalformedInput(f"{source}: season {season} already holds this season: nothing imported")
+
+    return log.store.import_stream(SEASON_STREAM, name, season_evs, races, held)
 
 
 def _read_lines(text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:

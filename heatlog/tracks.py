@@ -21,6 +21,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from heatlog.engine.errors import MalformedInput
 from heatlog.engine.track import V1_HEAT, V1_STRESS, Track
 
+from .jsonio import json_path  # the one formatter of JSON locations
+
 __all__ = [
     "BUILTIN_TRACKS",
     "TRACK_ALIASES",
@@ -206,8 +208,6 @@ def _read_track_file(path: Path, where: str) -> dict[str, Any]:
 
 
 def _format_path(parts: Iterable[PathPart]) -> str:
-    from .validation import json_path  # the one formatter of JSON locations
-
     return json_path(parts) or "(top level)"
 
 

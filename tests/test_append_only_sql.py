@@ -117,13 +117,13 @@ def _big_race(n: int) -> list[dict[str, object]]:
 
 
 def test_a_big_batch_puts_the_replace_guard_back(tmp_path: Path) -> None:
-    """An import's batch (from store._LIFT_AT events) lifts the replace guard inside its own transaction and puts
+    """An import's batch (from store.rows.LIFT_AT events) lifts the replace guard inside its own transaction and puts
     it back, the same text, before the commit: afterwards the file refuses a REPLACE as before."""
-    from heatlog import store as store_module
+    from heatlog.store import rows as store_rows
 
     path = tmp_path / "big.db"
     with EventStore(path) as store:
-        race = store.create_race("big", {}, _big_race(store_module._LIFT_AT + 5))
+        race = store.create_race("big", {}, _big_race(store_rows.LIFT_AT + 5))
         assert store.missing_guards() == [] and store.verify(race) == []
     conn = sqlite3.connect(path)
     try:
@@ -148,7 +148,7 @@ class _FailsAfterBatch:
 
 
 def test_a_failed_big_batch_leaves_the_file_as_it_was_guard_included(tmp_path: Path) -> None:
-    from heatlog import store as store_module
+    from heatlog.store import rows as store_rows
 
     path = tmp_path / "big.db"
     with EventStore(path) as store:
@@ -158,7 +158,7 @@ def test_a_failed_big_batch_leaves_the_file_as_it_was_guard_included(tmp_path: P
         real = store.conn
         store._conn = _FailsAfterBatch(real)  # type: ignore[assignment]
         with pytest.raises(Exception, match="disk I/O"):
-            store.create_race("big", {}, _big_race(store_module._LIFT_AT + 5))
+            store.create_race("big", {}, _big_race(store_rows.LIFT_AT + 5))
         store._conn = real
         assert store.missing_guards() == [] and len(store.races()) == 1
     assert dump(path) == before

@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from heatlog import docs_gen, validation
+from heatlog import schemas as schema_module
 from heatlog.engine.errors import MalformedInput
 from heatlog.validation import EVENT_TYPES, event_errors, validate_against, validate_event
 
@@ -35,13 +36,13 @@ def registry_with_track() -> Iterator[None]:
     if (SCHEMA_DIR / "track.schema.json").exists():
         yield
         return
-    saved = validation._CACHE
+    saved = schema_module._CACHE
     stand_in = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": TRACK_ID, "type": "object"}
-    validation._CACHE = validation._build(extra={TRACK_ID: stand_in})
+    schema_module._CACHE = schema_module._build(extra={TRACK_ID: stand_in})
     try:
         yield
     finally:
-        validation._CACHE = saved
+        schema_module._CACHE = saved
 
 
 def examples() -> list[tuple[str, dict[str, Any]]]:

@@ -1,4 +1,4 @@
-"""The compiled fast check of event schemas (heatlog.validation._Compiler) agrees with jsonschema.
+"""The compiled fast check of event schemas (heatlog.schemas._Compiler) agrees with jsonschema.
 
 The door trusts the fast check's "valid"; so it must never say valid where jsonschema finds an error. It may
 say "not sure" (False) for a valid event, but not for the events races are made of (or it would not be fast).
@@ -16,6 +16,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from heatlog import schemas as schema_module
 from heatlog import validation
 from heatlog.simulate.world import race_events, random_bot
 from heatlog.validation import EVENT_TYPES, schema_path, validate_event
@@ -24,13 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def jsonschema_ok(event: dict[str, Any]) -> bool:
-    validator = validation._schemas().validator(schema_path(event["type"]))
+    validator = schema_module.catalogue().validator(schema_path(event["type"]))
     return next(validator.iter_errors(event), None) is None
 
 
 def fast(etype: str) -> Any:
-    schemas = validation._schemas()
-    for _ in range(validation._DEFERRED.get(etype, 0) + 1):  # a set-up's check is compiled at its 4th use
+    schemas = schema_module.catalogue()
+    for _ in range(schema_module._DEFERRED.get(etype, 0) + 1):  # a set-up's check is compiled at its 4th use
         check = schemas.fast_check(etype)
     return check
 
@@ -38,7 +39,7 @@ def fast(etype: str) -> Any:
 def test_a_set_up_is_compiled_only_after_three() -> None:
     """A one-race command checks its race_started with jsonschema (cheaper than compiling that check); from
     the fourth in a process (an import or audit of many races) the compiled check answers."""
-    schemas = validation._build()
+    schemas = schema_module._build()
     assert [schemas.fast_check("race_started") is None for _ in range(4)] == [True, True, True, False]
     assert schemas.fast_check("cards_drawn") is not None  # every other type at once
 
@@ -252,7 +253,7 @@ def test_a_pattern_remembers_only_what_matched_and_only_so_many() -> None:
     """The compiled ``pattern`` keeps the strings seen to match (issue 9, speed: a log repeats its names and
     cards): a refusal is never remembered, a remembered match is one the regex gave, and the memory is bounded
     whatever a hostile file holds."""
-    from heatlog.validation import _Matches
+    from heatlog.schemas import _Matches
 
     m = _Matches("^[A-Z][a-z]*$")
     assert m.match("Ann") and "Ann" in m.good
@@ -273,7 +274,7 @@ def test_every_lazy_part_of_the_set_up_check_compiles() -> None:
     weather, a position ...) are valid Python even where no sample race has reached them yet (else the first
     such race would end in a traceback, not a verdict)."""
     check = fast("race_started")
-    lazies = [v for v in check.__globals__.values() if isinstance(v, validation._Lazy)]
+    lazies = [v for v in check.__globals__.values() if isinstance(v, schema_module._Lazy)]
     assert len(lazies) >= 5
     for lazy in lazies:
         compile(lazy.source, "<heatlog compiled schema>", "exec")

@@ -179,17 +179,14 @@ def test_enter_race_refuses_a_race_the_season_did_not_set_up(log: RaceLog) -> No
 def test_audit_detects_a_race_whose_set_up_disagrees(log: RaceLog) -> None:
     """A season whose stream links a race the season did not set up (written behind heatlog's back) is found."""
     from heatlog.races import start_race
-    from heatlog.season import _insert_events, _tx
+    from heatlog.store import SEASON_STREAM
 
     season = simulate_season(log, races=[("usa", 7)], cars=3, seed=4)
     assert audit_season(log, season) == []
     other = new_season(log, drivers=DRIVERS, published="1962")
     rogue = start_race(log, track="usa", cars=DRIVERS, seed=1)  # 1962 race 1 is Italy
     link = log.store.events(rogue)[0].hash
-    with _tx(log, write=True) as conn:
-        _insert_events(
-            conn, "season_events", "season", other, [{"type": "race_entered", "v": 1, "index": 1, "race": link}]
-        )
+    log.store.append_stream(SEASON_STREAM, other, [{"type": "race_entered", "v": 1, "index": 1, "race": link}])
     problems = audit_season(log, other)
     assert any("race 1" in p and "circuit is 'USA'" in p and "'Italy'" in p for p in problems), problems
 
@@ -296,13 +293,12 @@ def test_import_is_all_or_nothing(log: RaceLog, tmp_path: Path, damage: object, 
 def test_audit_finds_a_race_entered_twice(log: RaceLog) -> None:
     """A stream that enters a race twice (written behind heatlog's back, or by an import before it was checked):
     the view read it as one entry and the audit said ok."""
-    from heatlog.season import _insert_events, _tx
+    from heatlog.store import SEASON_STREAM
 
     season = simulate_season(log, races=[("usa", 7), ("italy", 3)], cars=2, seed=9)
     assert audit_season(log, season) == []
     again = season_events(log, season)[1]
-    with _tx(log, write=True) as conn:
-        _insert_events(conn, "season_events", "season", season, [again])
+    log.store.append_stream(SEASON_STREAM, season, [again])
     problems = audit_season(log, season)
     assert any("entered once each and in order (1 to 2): the stream enters 1, 2, 1" in p for p in problems), problems
 
@@ -502,7 +498,8 @@ def test_21_8_each_race_starts_with_the_championship_module_and_its_block(log: R
 
 def test_21_8_audit_finds_a_race_whose_block_is_not_the_seasons(log: RaceLog) -> None:
     from heatlog.races import start_race
-    from heatlog.season import _insert_events, _tx, championship_block
+    from heatlog.season import championship_block
+    from heatlog.store import SEASON_STREAM
 
     season = new_season(log, drivers=DRIVERS, published="1962")
     view = season_view(log, season)
@@ -514,10 +511,7 @@ def test_21_8_audit_finds_a_race_whose_block_is_not_the_seasons(log: RaceLog) ->
     events[0] = {**events[0], "modules": ["championship"], "championship": block}
     other = log.new_race(events[0], grid=next(e["order"] for e in events if e["type"] == "grid_set"))
     link = log.store.events(other)[0].hash
-    with _tx(log, write=True) as conn:
-        _insert_events(
-            conn, "season_events", "season", season, [{"type": "race_entered", "v": 1, "index": 1, "race": link}]
-        )
+    log.store.append_stream(SEASON_STREAM, season, [{"type": "race_entered", "v": 1, "index": 1, "race": link}])
     problems = audit_season(log, season)
     assert any("championship block differs from the season's in event" in p for p in problems), problems
 

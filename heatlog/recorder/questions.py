@@ -24,19 +24,8 @@ from ..engine.state import Car, Turn, expand
 from ..views import counted
 from ..views.narrate import corner_number
 from .notation import OVER_PROMPT, Event, card_text
-
-
-@dataclass(slots=True)
-class Question:
-    """What the session asks now. ``auto`` is set when the rules determine the answer (never asked)."""
-
-    kind: str  # grid setup_shuffle setup_draw gear play reveal flip shuffle react slipstream discard draw over
-    car: str | None
-    prompt: str
-    default: str | None = None  # what Enter means, if anything
-    hint: str = ""
-    options: tuple[str, ...] = ()  # for Tab completion
-    auto: Event | None = None
+from .prompt import Question, make_event
+from .season import ask_season
 
 
 @dataclass(slots=True)
@@ -58,10 +47,6 @@ class Derived:
     question: Question
     notes: list[tuple[Any, Line]] = field(default_factory=list)
     turns: list[tuple[RaceState, Turn]] = field(default_factory=list)
-
-
-def make_event(kind: str, **fields: Any) -> Event:
-    return {"type": kind, "v": 1, **fields}
 
 
 def hand_text(car: Car) -> str:
@@ -99,8 +84,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if state.phase == "weather":
         return _ask_weather(state)
     if state.phase in ("sponsors", "garage"):  # MODULES.md 21.4, 21.2: a card dealt, the season draft's swap
-        from .season import ask_season
-
         season = ask_season(state)
         if season is not None:
             return season
@@ -137,8 +120,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     car = state.cars[w.cars[0]]
     name = car.name
     if w.due == "sponsor_drawn":  # MODULES.md 21.7, MA30: a card the turn earned, drawn at once
-        from .season import ask_season
-
         earned = ask_season(state, w)
         assert earned is not None
         return earned

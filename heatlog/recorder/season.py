@@ -21,7 +21,7 @@ from ..engine.errors import MalformedInput
 from ..engine.modules.championship import ChampionshipDraft
 from ..engine.modules.garage import card_named
 from .notation import Event
-from .questions import Question, make_event
+from .prompt import Question, make_event
 
 KINDS = ("sponsor", "swap")
 NO_SWAP = ("", "-", "n", "no", "none", "keep")

@@ -1,0 +1,100 @@
+"""Append-only, durable, tamper-evident SQLite event store.
+
+The store keeps a race as an ordered log of *events* (opaque JSON dicts; validating them and checking the
+rules is the caller's job, see the ``check`` hook of :meth:`EventStore.append`).  Nothing derived is ever
+stored as truth: the ``snapshots`` table is a cache that may be dropped at any time.
+
+Tables (built with :mod:`sqlite_utils`; see ``docs/store.md`` for the full story):
+
+``meta``       key/value: ``application`` = ``heatlog``, ``format_version``; together with
+               ``PRAGMA application_id`` it lets us recognise (and refuse) a foreign SQLite file.
+``races``      id, name, created, parent, fork_seq, meta (JSON, informational).
+``events``     (race, seq) PRIMARY KEY, type, v, payload, recorded (UTC), hash; in files of format 1 also
+               prev_hash. Format 2 (new files) stores the same facts compactly (hash as 32 bytes, no prev_hash,
+               the payload without the type and v its columns hold): :mod:`heatlog.eventrows` is that encoding,
+               and every read gives the same text, hashes and times in both formats. UPDATE and DELETE are
+               refused by triggers: the log is append-only.
+``snapshots``  (race, round, rules_version) -> seq, state: a cache; updatable and deletable.
+
+Hash chain: ``hash = sha256(prev_hash_hex + canonical(event)).hexdigest()``; the first event of a race chains
+from 64 zeros, the first own event of a branch chains from the hash of the parent's event at ``fork_seq``, so
+the chain runs unbroken along a branch's effective log.  :meth:`EventStore.verify` recomputes it and locates
+every problem (changed payload, missing or reordered rows, columns disagreeing with the payload, bad JSON).
+
+Durability: the database runs in WAL mode with ``synchronous=FULL``.  In WAL mode ``synchronous=NORMAL``
+only syncs the WAL at checkpoints, so a power loss (or an OS crash) can silently roll back the last
+committed transactions -- still consistent, but an event the table was told "recorded" would be gone.  With
+``FULL`` the WAL is fsynced at every commit, so once :meth:`EventStore.append` returns, the event survives
+a crash of the process, of the OS and a power cut (as far as the disk honours fsync; ``fullfsync`` is also
+switched on, which matters on macOS only).  Every append is its own committed transaction.
+
+Concurrency: an append reads the race's last seq/hash and inserts the next row inside one
+``BEGIN IMMEDIATE`` transaction; the ``(race, seq)`` PRIMARY KEY is the final guard, so two writers can never
+both write event N -- the loser gets :class:`ConflictError` and nothing is written.
+
+Errors: every :class:`sqlite3.Error` is translated at this module's boundary into :class:`StoreError` (or
+:class:`ConflictError`) with a message a player understands; no raw sqlite3 exception escapes the public API.
+
+The store is a package, one module per job (issue 26; docs/design.md, "The store's parts"): ``records`` (the
+constants, the canonical bytes and the hash chain, what a read returns), ``schema`` (the file's format and the
+guards), ``connection`` (opening, the error boundary, transactions), ``rows`` (the events table in either format
+and the race tree), ``reads``, ``appends``, ``listing`` (the races), ``audit`` (verification and anchors),
+``caches`` (snapshots, race summaries), ``leases`` (recorder sessions), ``streams`` (every other stream: the
+seasons) and ``jsonl``. :class:`EventStore` is all of them; ``from heatlog.store import ...`` gives what it gave.
+
+"""
+
+from __future__ import annotations
+
+from ..engine.errors import ConflictError, StoreError
+from .jsonl import parse_jsonl, read_jsonl
+from .records import (
+    ANCHOR_VERSION,
+    APPEND_ONLY,
+    APPLICATION_ID,
+    FORMAT_VERSION,
+    GENESIS,
+    SQLITE_MAX,
+    Check,
+    DamagedLog,
+    Problem,
+    RaceInfo,
+    RecorderSession,
+    Snapshot,
+    StoredEvent,
+    canonical,
+    chain_hash,
+)
+from .streams import SEASON_STREAM, STREAMS, StreamKind, Streams
+
+__all__ = [
+    "ANCHOR_VERSION",
+    "APPEND_ONLY",
+    "APPLICATION_ID",
+    "FORMAT_VERSION",
+    "GENESIS",
+    "SEASON_STREAM",
+    "SQLITE_MAX",
+    "STREAMS",
+    "Check",
+    "ConflictError",
+    "DamagedLog",
+    "EventStore",
+    "Problem",
+    "RaceInfo",
+    "RecorderSession",
+    "Snapshot",
+    "StoreError",
+    "StoredEvent",
+    "StreamKind",
+    "canonical",
+    "chain_hash",
+    "parse_jsonl",
+    "read_jsonl",
+]
+
+
+class EventStore(Streams):
+    """The event store of one SQLite file. Not thread-safe: one object per thread (or process).
+
+    One class made of the store's jobs, each in a module of its own (see the package docstring)."""
