@@ -81,3 +81,17 @@ def weather_module() -> dict[str, Any]:
     """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
     data = _weather()
     return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
+
+
+def module_block(name: str) -> Any:
+    """``race_started.<name>`` for a module registered as one unit (engine/module.py) that names a data file and
+    an example block: its data file read (``heatlog/data/<Module.data>``) and its example block made from it (the
+    door checks it against the module's options schema in race_started, the engine's ``start`` against its
+    rules). ``KeyError``: no such module; ``ValueError``: it has no example block."""
+    from .engine.module import MODULES
+
+    unit = MODULES[name]
+    if unit.example is None:
+        raise ValueError(f"module {name!r} has no example block")
+    data = json.loads((DATA_DIR / unit.data).read_text(encoding="utf-8")) if unit.data else None
+    return unit.example(data)

@@ -24,10 +24,13 @@ from heatlog.bots import Options, heuristic_bot, random_bot
 from heatlog.engine import apply, replay, state_from_position, state_to_position, waiting_for
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY
 from heatlog.engine.game import play_out, to_move
+from heatlog.engine.module import MODULES as UNITS_REGISTRY
 from heatlog.engine.ruleset import MODULES
+from heatlog.module_data import module_block
 from heatlog.races import legend_cars, race_started_event
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events
+from heatlog.validation import validate_event
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
 
@@ -40,12 +43,18 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "weather": {"weather": True},
 }
 SEASON_ONLY = {"championship"}
+#: The modules registered as one unit with an example block (engine/module.py: Module.example): this test plays
+#: them from their own descriptor and data file, alone and with the others, without naming them.
+UNITS = sorted(m for m, u in UNITS_REGISTRY.items() if u.example is not None and m not in OPTIONS)
 COMBOS = [(m,) for m in OPTIONS] + [("garage", "legends", "weather"), ("legends", "weather")]
+COMBOS += [(m,) for m in UNITS] + [("garage", "legends", "weather", m) for m in UNITS]
 
 
 def test_every_registered_module_is_covered() -> None:
-    """A new module must say how it is simulated here (or that it comes only from a season)."""
-    assert set(MODULES) == set(OPTIONS) | SEASON_ONLY
+    """A new module must say how it is simulated here (or that it comes only from a season), or carry an example
+    block in its descriptor."""
+    assert set(MODULES) == set(OPTIONS) | SEASON_ONLY | set(UNITS)
+    assert set(UNITS_REGISTRY) == set(MODULES)  # every module is one registered unit
     for name in MODULES:
         assert any(e.module == name for e in REGISTRY.values()), f"{name} registers no event type"
 
@@ -54,9 +63,9 @@ def _start(modules: tuple[str, ...]) -> Event:
     cars = default_cars(2)
     opts: dict[str, Any] = {}
     for m in modules:
-        opts.update(OPTIONS[m])
+        opts.update(OPTIONS.get(m, {}))
     legends = opts.pop("legends", 0)
-    return race_started_event(
+    ev = race_started_event(
         track="usa",
         cars=cars,
         laps=1,
@@ -64,6 +73,11 @@ def _start(modules: tuple[str, ...]) -> Event:
         legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
         **opts,
     )
+    for m in modules:  # a unit's own block, from its data file (heatlog.module_data.module_block)
+        if m in UNITS:
+            ev["modules"] = [*ev.get("modules", []), m]
+            ev[m] = module_block(m)
+    return validate_event(ev)
 
 
 def _race(modules: tuple[str, ...], seed: int) -> list[Event]:

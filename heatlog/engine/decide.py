@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT
 from .events import CHANCE
+from .module import of_event
 from .modules import circuits
 from .react import EMPTY, ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
@@ -98,7 +99,11 @@ class Waiting:
             return f"{name} reveals {self.count} card{'s' if self.count != 1 else ''} (# 5.1)"
         if due == "legend_card_revealed":
             return f"the Legend card of round {self.count} (# 19.5)"
-        return _TEXT.get(due, due.replace("_", " ")).format(name=name)
+        text = _TEXT.get(due)
+        if text is None:  # a module's own words for it (engine/module.py), else its name
+            unit = of_event(due)
+            text = unit.waiting.get(due) if unit is not None else None
+        return (text or due.replace("_", " ")).format(name=name)
 
 
 _TEXT = {

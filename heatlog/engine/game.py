@@ -33,7 +33,7 @@ from .cards import CARDS
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
 from .events import DECISION
-from .modules.weather import corner_groups
+from .module import chance_event as draw_module_chance
 from .rules import apply, closing_event, go_on
 from .state import RaceState, expand
 
@@ -268,45 +268,10 @@ def sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
 
 
 def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
-    """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
-    one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
-    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); a scrapped card, the top
-    of a known deck (# 18.12); the Garage draft's
-    market or a car's random deal (# 18.5); a sponsorship card dealt or earned, any the sponsorship deck can give
-    (# 21.4, 21.7, MA30). None otherwise."""
-    if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
-        from .modules.garage import draft_chance
-
-        return draft_chance(state.garage.draft, rng)  # # 18.5: a market or a random deal
-    if state.phase == "weather":
-        rules = state.weather
-        assert rules is not None
-        if state.weather_tile is None:
-            return {"type": "weather_drawn", "v": 1, "tile": rng.choice(sorted(rules.tiles))}
-        bag = sorted(t.id for t in rules.tokens.values() for _ in range(t.copies))
-        rng.shuffle(bag)
-        return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
-    turn = state.turn
-    if turn is not None and turn.flipping == "scrap":  # # 18.12: the top card of a known deck, like a flip
-        car = state.cars[turn.car]
-        top = car.deck[-1] if car.deck else car.deck_top[-1] if car.deck_top else None
-        return None if top is None else {"type": "card_scrapped", "v": 1, "car": car.name, "card": top}
-    if state.phase == "race" and turn is not None and state.cars[turn.car].legend:
-        legends, deck = state.legends, state.legend_deck
-        assert legends is not None and deck is not None
-        return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
-    sponsors = state.sponsor_deck  # # 21.4, 21.7, MA30: a sponsorship card from the shuffled deck
-    if sponsors is not None:
-        name = None
-        if state.phase == "sponsors":
-            due = state.rules.phase_waiting(state)
-            name = due[1][0] if due is not None and due[0] == "sponsor_drawn" else None
-        elif turn is not None and turn.owed and turn.owed[0] == "sponsor_drawn":
-            name = turn.car
-        if name is not None:
-            pile = sorted(c for c, n in sponsors.available().items() for _ in range(n))
-            return {"type": "sponsor_drawn", "v": 1, "car": name, "card": rng.choice(pile)}
-    return None
+    """The modules' chance draws, when the race waits for one: each module draws its own (``Module.chance``,
+    engine/modules/units.py: the weather tile and road tokens, # 20.2; the round's Legend card, # 19.5; the
+    Garage's market, deal and scrapped card, # 18.5, 18.12; a sponsorship card, # 21.4, 21.7). None otherwise."""
+    return draw_module_chance(state, rng)
 
 
 def chance_event(state: RaceState, rng: random.Random) -> Event | None:

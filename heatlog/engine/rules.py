@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import handlers
 from .cards import (
@@ -43,17 +43,14 @@ from .handlers import (
     turn_of,
 )
 from .knowledge import Knowledge
-from .modules import circuits, garage_events
+from .module import discover, in_race
+from .modules import circuits, garage_events, units
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
 from .ruleset import SLIPSTREAM_SPACES, Rules, build_rules, register_module
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
-
-if TYPE_CHECKING:
-    from .modules.legends import LegendRules
-    from .modules.weather import WeatherRules
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
@@ -118,52 +115,17 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     unknown = [h for h in handicap if h not in names]
     if unknown:
         raise malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
-    legends, weather = _modules(ev, track, cars, handicap)
+    if "legends" not in rules.modules and any(isinstance(c, dict) and c.get("legend") for c in cars):
+        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
-    if legends is not None:
-        from .modules.legends import LegendDeck
-
-        state.legends, state.legend_deck = legends, LegendDeck()
-    state.weather = weather
-    if "garage" in (ev.get("modules") or []):
-        from .modules import garage_race as _garage  # with a race that lists it (issue 10: start-up)
-
-        state.garage = _garage.start(ev, catalogue)  # # 18.1: the Garage module, its options and its cards
+    for unit in in_race(state):  # each module reads its options into its state (engine/module.py)
+        if unit.start is not None:
+            try:
+                unit.start(state, ev)
+            except ValueError as exc:
+                raise malformed(None, ev, str(exc)) from None
     return state
-
-
-def _modules(
-    ev: Event, track: Track, cars: list[Any], handicap: list[str]
-) -> tuple[LegendRules | None, WeatherRules | None]:
-    """The Legends and weather modules of ``race_started`` (listed in ``modules``, each with its block of data and
-    options under its own name, MODULES.md), checked. ``build_rules`` has refused an unknown module already.
-    Their packages are imported by a race that lists them (issue 10: a base race's commands start without them)."""
-    modules = ev.get("modules") or []
-    legends = weather = None
-    if "legends" in modules:
-        from .modules import legends as _legends
-
-        try:
-            legends = _legends.LegendRules.from_dict(ev.get("legends"))
-        except ValueError as exc:
-            raise malformed(None, ev, str(exc)) from None
-        why = _legends.setup_problem(legends, track, cars)
-        if why:
-            raise malformed(None, ev, why)
-        bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
-        if bad:
-            raise malformed(None, ev, f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
-    elif any(isinstance(c, dict) and c.get("legend") for c in cars):
-        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
-    if "weather" in modules:
-        from .modules import weather as _weather
-
-        try:
-            weather = _weather.WeatherRules.from_dict(ev.get("weather"))
-        except ValueError as exc:
-            raise malformed(None, ev, str(exc)) from None
-    return legends, weather
 
 
 def _grid_set(state: RaceState, ev: Event) -> None:
@@ -1409,6 +1371,8 @@ handlers.step_machine.flips_done = _flips_done  # a module's handler calls these
 handlers.step_machine.close_until = _close_until
 handlers.step_machine.slipstream_block = slipstream_block
 register(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))  # # 21.2: after the Garage's
+units.register()  # the first waves' modules as registered units (engine/modules/units.py)
+discover()  # every module that is a folder of engine/modules/ (engine/module.py): the catalogue is whole
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:
