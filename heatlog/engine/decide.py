@@ -173,9 +173,7 @@ def waiting_for(state: RaceState | None) -> Waiting:
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
-    if phase == "weather":  # # 20.2: the tile, then one token per corner
-        return Waiting(STEPS[SETUP], [], "weather_drawn" if state.weather_tile is None else "road_conditions_drawn")
-    module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5: the Garage draft)
+    module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5, 20.2: the draft, weather)
     if module_phase is not None:
         return Waiting(STEPS[SETUP], module_phase[1], module_phase[0])
     if phase == "deal":

@@ -180,6 +180,23 @@ def marks(state: RaceState) -> list[str]:
     return out
 
 
+def lazy(package: str, name: str) -> Any:
+    """The function ``name`` of the module ``package`` (a dotted name), imported at its first call: how the
+    catalogue names a module's handler or Rules builder without loading the module's package, which a base race
+    never needs (issue 10: start-up), and without an import back from the package into the catalogue (the
+    package imports the catalogue's constants; the catalogue names the package's functions)."""
+    fn: Any = None
+
+    def call(*args: Any) -> Any:
+        nonlocal fn
+        if fn is None:
+            fn = getattr(importlib.import_module(package), name)
+        return fn(*args)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 def discover() -> None:
     """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``)."""
     from . import modules as package

@@ -12,6 +12,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
+from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
+from .cards import counts as counts
+from .cards import expand as expand
 from .module import COPIED, copy_slot
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
@@ -21,29 +24,6 @@ from .track import Track
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
     from .modules.legends import LegendDeck, LegendMove, LegendRules
     from .modules.weather import Conditions, WeatherRules
-
-Counts = dict[str, int]
-
-
-def counts(cards: list[str] | tuple[str, ...], tokens: tuple[str, ...] = CARDS) -> Counts:
-    """A multiset over ``tokens`` (the race's card tokens, ``RaceState.cards.tokens``; the base cards by
-    default), in their canonical order. A car's multisets hold exactly its race's tokens."""
-    out = dict.fromkeys(tokens, 0)
-    for c in cards:
-        out[c] += 1
-    return out
-
-
-def expand(c: Counts) -> list[str]:
-    """Cards of a multiset in its canonical order (1 2 3 4 0 5 H S, then the race's other cards)."""
-    out: list[str] = []
-    for card, n in c.items():  # (a loop, not a nested comprehension: asked for every hand the bots weigh)
-        if n == 1:
-            out.append(card)
-        elif n > 0:
-            out += [card] * n
-    return out
-
 
 @dataclass(slots=True)
 class Car:

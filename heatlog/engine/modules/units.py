@@ -15,9 +15,9 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..events import REGISTRY
-from ..module import Module, register_unit
-from ..ruleset import MODULES as BUILDERS
+from ..events import REGISTRY, EventType
+from ..events import register as register_event
+from ..module import Module, lazy, register_unit
 
 if TYPE_CHECKING:
     from ..state import RaceState
@@ -27,6 +27,38 @@ Event = dict[str, Any]
 
 def _events(name: str) -> tuple[Any, ...]:
     return tuple(e for e in REGISTRY.values() if e.module == name)
+
+
+def _lazy(package: str, name: str) -> Any:
+    """``engine/modules/<package>``'s function ``name``, imported at its first call (module.lazy)."""
+    return lazy(f"{__package__}.{package}", name)
+
+
+def register_events() -> None:
+    """The weather's, Legends' and championship's chance events, in the catalogue's order (before the Garage's;
+    the championship's swap comes after them, with its descriptor). Their handlers are in their packages."""
+    for entry in (
+        EventType("weather_drawn", _lazy("weather", "weather_drawn"), module="weather", chance=True),
+        EventType("road_conditions_drawn", _lazy("weather", "road_conditions_drawn"), module="weather", chance=True),
+        EventType("legend_card_revealed", _lazy("legends", "legend_card_revealed"), module="legends", chance=True),
+        EventType(
+            "heat_removed",
+            _lazy("championship", "heat_removed"),
+            module="championship",
+            turn=True,
+            guarded=True,
+            chance=True,
+        ),
+        EventType(
+            "sponsor_drawn",
+            _lazy("championship", "sponsor_drawn"),
+            module="championship",
+            turn=True,
+            guarded=True,
+            chance=True,
+        ),
+    ):
+        register_event(entry)
 
 
 # ---------------------------------------------------------------------------------------------- championship
@@ -183,13 +215,19 @@ def _weather_chance(state: RaceState, rng: random.Random) -> Event | None:
 
 
 def register() -> None:
-    """The four descriptors, in the order a position writes their blocks (their event types and Rules builders
-    are registered already: ``register_unit`` keeps them)."""
+    """The four descriptors, in the order a position writes their blocks (their event types are registered
+    already, but the championship's swap: ``register_unit`` keeps them; the Garage's builder too)."""
+    from ..ruleset import MODULES as BUILDERS
+
     register_unit(
         Module(
             "championship",
-            build=BUILDERS["championship"],
-            events=_events("championship"),
+            build=_lazy("championship", "build"),  # # 21.8
+            # # 21.2: the season draft's swap, after the Garage's events in the catalogue
+            events=(
+                *_events("championship"),
+                EventType("upgrade_swapped", _lazy("garage_race", "draft_event"), module="championship"),
+            ),
             rank=40,
             to_position=_championship_block,
             options_in_position=True,
@@ -202,7 +240,7 @@ def register() -> None:
     register_unit(
         Module(
             "legends",
-            build=BUILDERS["legends"],
+            build=_lazy("legends", "build"),  # # 19.6
             events=_events("legends"),
             rank=20,
             start=_legends_start,
@@ -216,7 +254,7 @@ def register() -> None:
     register_unit(
         Module(
             "garage",
-            build=BUILDERS["garage"],
+            build=BUILDERS["garage"],  # (garage_events.register: with its events)
             events=_events("garage"),
             rank=10,  # its Rules replace points: first
             start=_garage_start,
@@ -230,7 +268,7 @@ def register() -> None:
     register_unit(
         Module(
             "weather",
-            build=BUILDERS["weather"],
+            build=_lazy("weather", "build"),  # # 20.2–20.13
             events=_events("weather"),
             rank=30,
             start=_weather_start,
