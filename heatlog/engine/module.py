@@ -70,6 +70,9 @@ class Module:
     from_position: Callable[[RaceState, Any, Mapping[str, Any]], None] | None = None
     #: The position's block is its race_started options (the championship's): a rebuilt race's Rules get it.
     options_in_position: bool = False
+    #: The key of its position block that holds the race's cards beyond the base (the Garage's "cards"), which
+    #: the position then does not write again; None: the position's own ``cards`` carry them.
+    cards_key: str | None = None
     #: The world's draw of its chance events when the race waits for one of them, else None.
     chance: Callable[[RaceState, random.Random], Event | None] | None = None
     #: The set-up phases it adds (a position may stand in one).

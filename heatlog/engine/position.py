@@ -12,7 +12,7 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .module import MODULES as MODULE_UNITS
-from .module import ranked, setup_phases
+from .module import in_race, ranked, setup_phases
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -232,17 +232,23 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
 
 
 def _catalogue(pos: dict[str, Any]) -> Catalogue:
-    """The card catalogue of a position's race: the base cards, plus the Garage's when it is in play, else the
-    race's own cards beyond the base (``cards``: a championship race's sponsorship cards, # 21.4)."""
-    garage = (pos.get("modules") or {}).get("garage")
-    cards = garage.get("cards") if isinstance(garage, dict) else pos.get("cards")
+    """The card catalogue of a position's race: the base cards, plus those a module's block carries
+    (``Module.cards_key``: the Garage's), else the race's own cards beyond the base (``cards``: a championship
+    race's sponsorship cards, # 21.4)."""
+    modules = pos.get("modules") or {}
+    cards = pos.get("cards")
+    for unit in ranked(list(modules)) if isinstance(modules, dict) else ():
+        block = modules[unit.name]
+        if unit.cards_key is not None and isinstance(block, dict):  # its block carries them (the Garage's)
+            cards = block.get(unit.cards_key)
+            break
     return BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
 
 
 def _cards_to_position(state: RaceState) -> dict[str, Any]:
     """The race's cards beyond the base, as race_started.cards defines them, where no module's block carries them
     (the Garage's does): a championship race's sponsorship cards without the Garage (# 21.4). Absent otherwise."""
-    if state.garage is not None or state.cards is BASE_CATALOGUE:
+    if state.cards is BASE_CATALOGUE or any(unit.cards_key is not None for unit in in_race(state)):
         return {}
     extra = {c.token: c.to_dict() for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
     return {"cards": extra} if extra else {}

@@ -263,6 +263,7 @@ def register() -> None:
             chance=_garage_chance,
             phases=("garage",),
             state_fields=("garage",),
+            cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
         )
     )
     register_unit(
