@@ -220,9 +220,25 @@ def render_event_catalogue() -> str:
     return "\n".join(out) + "\n"
 
 
+def render_event_union() -> str:
+    """schema/event.schema.json, rendered from the event catalogue: its ``type`` enum and its ``oneOf`` list every
+    registered type, in the catalogue's order (a module's types land with the module, issue 26)."""
+    path = validation.SCHEMA_DIR / "event.schema.json"
+    union = json.loads(path.read_text(encoding="utf-8"))
+    union["properties"]["type"]["enum"] = list(validation.EVENT_TYPES)
+    refs = [f"events/{REGISTRY[t].schema_name}.schema.json" for t in validation.EVENT_TYPES]
+    union["oneOf"] = []
+    text = json.dumps(union, indent=2, ensure_ascii=False)
+    one_line = ",\n".join("    " + json.dumps({"$ref": r}) for r in refs)
+    return text.replace('"oneOf": []', '"oneOf": [\n' + one_line + "\n  ]") + "\n"
+
+
 def main() -> None:
     DOC_PATH.write_text(render_event_catalogue(), encoding="utf-8")
     print(f"wrote {DOC_PATH}")
+    union = validation.SCHEMA_DIR / "event.schema.json"
+    union.write_text(render_event_union(), encoding="utf-8")
+    print(f"wrote {union}")
 
 
 if __name__ == "__main__":

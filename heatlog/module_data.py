@@ -81,3 +81,35 @@ def weather_module() -> dict[str, Any]:
     """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
     data = _weather()
     return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
+
+
+def module_block(name: str) -> Any:
+    """``race_started.<name>`` for a module registered as one unit (engine/module.py) that names a data file and
+    an example block: its data file read (``heatlog/data/<Module.data>``) and its example block made from it (the
+    door checks it against the module's options schema in race_started, the engine's ``start`` against its
+    rules). ``KeyError``: no such module; ``ValueError``: it has no example block."""
+    from .engine.module import MODULES
+
+    unit = MODULES[name]
+    if unit.example is None:
+        raise ValueError(f"module {name!r} has no example block")
+    data = json.loads((DATA_DIR / unit.data).read_text(encoding="utf-8")) if unit.data else None
+    return unit.example(data)
+
+
+def module_blocks(names: list[str]) -> dict[str, Any]:
+    """``race_started``'s blocks of the modules ``names`` (``--module NAME``): each a module registered as one
+    unit with an example block (``module_block``), by its name; refused, naming the option, when it is not one."""
+    from .engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from .engine.module import MODULES
+
+    startable = sorted(n for n, m in MODULES.items() if m.example is not None)
+    out: dict[str, Any] = {}
+    for typed in names:
+        name = typed.strip().lower()
+        if name not in startable:
+            raise MalformedInput(f"--module {typed}: not a module started by name (modules: {', '.join(startable)})")
+        if name in out:
+            raise MalformedInput(f"--module {typed}: given twice")
+        out[name] = module_block(name)
+    return out

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
+from .engine.module import MODULES as MODULE_UNITS
 from .jsonio import decimal_problem, read_json_file
 from .module_data import legend_data, legends_module, weather_module
 from .racelog import RaceLog, effective_log
@@ -36,13 +37,15 @@ def race_started_event(
     aggressive: bool = False,
     weather: bool = False,
     garage: dict[str, Any] | None = None,
+    more: Mapping[str, Any] | None = None,
 ) -> Event:
     """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2).
 
     ``legends``: Legend cars ``{"name", "colour"}`` (MODULES.md 19; colours from the Legend card), with the
     options ``pro`` (19.15) and ``aggressive`` (19.14); ``weather``: the weather and road conditions (20);
     ``garage``: the Garage module's options (18.3, 18.5: upgrades, draft, expansions), whose cards the event
-    embeds in its ``cards`` block (the race's card catalogue)."""
+    embeds in its ``cards`` block (the race's card catalogue); ``more``: other modules by name, each with its
+    race_started block (a module registered as one unit, engine/module.py: ``module_data.module_block``)."""
     data = load_track_data(track) if isinstance(track, str) else track
     variant = variant or "standard"
     if variant not in ("standard", "one-lap"):
@@ -76,6 +79,10 @@ def race_started_event(
         raise MalformedInput("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
     if weather:
         modules["weather"] = weather_module()
+    for name, block in (more or {}).items():
+        if name in modules:
+            raise MalformedInput(f"module {name!r} is given twice")
+        modules[name] = block
     if modules:  # the list says which modules compose the race's Rules; each keeps its data under its name
         ev["modules"] = list(modules)
         ev.update(modules)
@@ -132,6 +139,7 @@ def start_race(
     weather_tile: str | None = None,
     road_tokens: list[str] | None = None,
     garage: dict[str, Any] | None = None,
+    more: Mapping[str, Any] | None = None,
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
@@ -179,6 +187,7 @@ def start_race(
         aggressive=aggressive,
         weather=weather,
         garage=garage,
+        more=more,
     )
     names = [c["name"] for c in ev["cars"]]
     if grid is None:
@@ -193,7 +202,8 @@ def start_race(
         setup.append({"type": "weather_drawn", "v": 1, "tile": weather_tile})
         setup.append({"type": "road_conditions_drawn", "v": 1, "tokens": list(road_tokens)})
     # # 18.4: with the Garage the draft comes before the shuffles (the recorder asks it)
-    if mode == "table" and (not weather or setup) and garage is None:
+    drawn_first = any(MODULE_UNITS[m].phases for m in (more or {}) if m in MODULE_UNITS)  # a set-up draw first
+    if mode == "table" and (not weather or setup) and garage is None and not drawn_first:
         setup += table_setup_events(grid, [c["name"] for c in legends or []])
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 

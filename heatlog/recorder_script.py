@@ -160,6 +160,12 @@ def answer(
     if kind == "road":
         assert t == "road_conditions_drawn", (kind, car, nxt)
         return " ".join(nxt["tokens"])
+    if kind == "module":  # a module's own notation (engine/module.py): the answer that makes the event
+        from .engine.module import notation_of
+
+        told = notation_of(str(t))
+        assert told is not None, (kind, car, nxt)
+        return told.answer(nxt)
     if kind == "legend":  # MODULES.md 19.5: the card by its number
         assert t == "legend_card_revealed", (kind, car, nxt)
         return f"card {nxt['card']}"

@@ -117,12 +117,39 @@ def _build(root: Path = SCHEMA_DIR, extra: Mapping[str, Mapping[str, Any]] | Non
     for path in sorted(root.rglob(f"*{SUFFIX}")):
         schema = json.loads(path.read_text(encoding="utf-8"))
         uri = schema.get("$id") or SCHEMA_BASE + path.relative_to(root).as_posix()
+        if path.relative_to(root).as_posix() in _COMPOSED:
+            _compose_modules(path.name, schema)
         contents[path] = schema
         resources.append((uri, Resource.from_contents(schema, default_specification=DRAFT202012)))
     for uri, schema in (extra or {}).items():
         resources.append((uri, Resource.from_contents(dict(schema), default_specification=DRAFT202012)))
     registry: Registry[Any] = Registry().with_resources(resources).crawl()
     return _Schemas(contents=contents, registry=registry)
+
+
+#: The schemas a registered module adds its blocks to (engine/module.py): race_started's options, a position's
+#: modules block and its set-up phases.
+_COMPOSED = ("events/race_started.schema.json", "position.schema.json")
+
+
+def _compose_modules(name: str, schema: dict[str, Any]) -> None:
+    """Add each registered module's blocks that the file does not spell itself (``Module.options_schema``,
+    ``position_schema``, ``phases``): a module lands with its own schema file and no edit of these."""
+    from .engine.module import MODULES, setup_phases
+
+    props = schema["properties"]
+    if name == "race_started.schema.json":
+        for m in MODULES.values():
+            if m.options_schema and m.name not in props:
+                props[m.name] = {"$ref": f"../{m.options_schema}", "description": f"The {m.name} module's options."}
+        return
+    blocks = props["modules"].setdefault("properties", {})
+    for m in MODULES.values():
+        if m.position_schema and m.name not in blocks:
+            blocks[m.name] = {"$ref": m.position_schema, "description": f"The {m.name} module's block."}
+    phase = props.get("phase", {})
+    if isinstance(phase.get("enum"), list):
+        phase["enum"] += sorted(setup_phases() - set(phase["enum"]))
 
 
 _CACHE: _Schemas | None = None

@@ -987,3 +987,22 @@ def test_help_lists_the_commands_as_the_full_app_does(monkeypatch: pytest.Monkey
     assert cli.load().registered_commands[0].callback is not lean.registered_commands[0].callback  # a copy
     with pytest.raises(RuntimeError):
         lean.registered_commands[0].callback()
+
+
+def test_new_starts_a_module_registered_as_one_unit_by_its_name(tmp_path: Path) -> None:
+    """--module NAME: a module registered as one unit (engine/module.py) with its data file's options (rain,
+    heatlog's example module, not a rule of Heat); its set-up draw is the next event, its line is on the board.
+    A module that is not one, or given twice, is refused naming the option, and nothing is created."""
+    db = tmp_path / "h.db"
+    for bad, words in ((("--module", "hail"), "--module hail: not a module started by name (modules: rain"),
+                       (("--module", "rain", "--module", "RAIN"), "--module RAIN: given twice")):
+        r = run("new", "--car", "Ann:red", "--car", "Bob:blue", *bad, db=db)
+        assert r.returncode != 0 and words in r.stderr, r.stderr
+    assert not db.exists() or "race 1" not in run("races", db=db).stdout
+    race = new_race(db, "--module", "rain")
+    first = json.loads(run("export", db=db).stdout.splitlines()[0])
+    assert first["modules"] == ["rain"] and first["rain"] == {"skies": {"dry": 0, "wet": 1}}
+    assert "waiting for: the sky" in run("show", db=db).stdout
+    r = run("add", json.dumps({"type": "rain_drawn", "v": 1, "sky": "wet"}), "--race", str(race), db=db)
+    assert r.returncode == 0, r.stderr
+    assert "rain (example module): wet, corner limits +1" in run("show", db=db).stdout

@@ -357,6 +357,12 @@ def test_docs_events_md_is_generated_from_the_schemas() -> None:
     assert on_disk == docs_gen.render_event_catalogue(), "run: python -m heatlog.docs_gen"
 
 
+def test_the_union_schema_is_generated_from_the_catalogue() -> None:
+    """schema/event.schema.json lists every registered type (a module's types land with it, issue 26)."""
+    on_disk = (ROOT / "schema" / "event.schema.json").read_text(encoding="utf-8")
+    assert on_disk == docs_gen.render_event_union(), "run: python -m heatlog.docs_gen"
+
+
 def test_catalogue_covers_every_type_with_an_example() -> None:
     text = docs_gen.render_event_catalogue()
     for etype in EVENT_TYPES:

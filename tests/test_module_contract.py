@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,20 @@ from recorder_races import explicit
 from rules.modules.garage.test_recorder import record  # the recorder driven by recorder_script
 
 from heatlog.bots import Options, heuristic_bot, random_bot
-from heatlog.engine import apply, replay, state_from_position, state_to_position, waiting_for
+from heatlog.engine import MalformedInput, apply, replay, state_from_position, state_to_position, waiting_for
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY
 from heatlog.engine.game import play_out, to_move
+from heatlog.engine.module import MODULES as UNITS_REGISTRY
 from heatlog.engine.ruleset import MODULES
+from heatlog.module_data import module_block
 from heatlog.races import legend_cars, race_started_event
+from heatlog.recorder.notation import describe
+from heatlog.review import review_race
+from heatlog.review.evaluate import Settings
+from heatlog.review.points import DECISION_KINDS, decision_points
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events
+from heatlog.validation import validate_event
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
 
@@ -40,12 +48,18 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "weather": {"weather": True},
 }
 SEASON_ONLY = {"championship"}
+#: The modules registered as one unit with an example block (engine/module.py: Module.example): this test plays
+#: them from their own descriptor and data file, alone and with the others, without naming them.
+UNITS = sorted(m for m, u in UNITS_REGISTRY.items() if u.example is not None and m not in OPTIONS)
 COMBOS = [(m,) for m in OPTIONS] + [("garage", "legends", "weather"), ("legends", "weather")]
+COMBOS += [(m,) for m in UNITS] + [("garage", "legends", "weather", m) for m in UNITS]
 
 
 def test_every_registered_module_is_covered() -> None:
-    """A new module must say how it is simulated here (or that it comes only from a season)."""
-    assert set(MODULES) == set(OPTIONS) | SEASON_ONLY
+    """A new module must say how it is simulated here (or that it comes only from a season), or carry an example
+    block in its descriptor."""
+    assert set(MODULES) == set(OPTIONS) | SEASON_ONLY | set(UNITS)
+    assert set(UNITS_REGISTRY) == set(MODULES)  # every module is one registered unit
     for name in MODULES:
         assert any(e.module == name for e in REGISTRY.values()), f"{name} registers no event type"
 
@@ -54,9 +68,9 @@ def _start(modules: tuple[str, ...]) -> Event:
     cars = default_cars(2)
     opts: dict[str, Any] = {}
     for m in modules:
-        opts.update(OPTIONS[m])
+        opts.update(OPTIONS.get(m, {}))
     legends = opts.pop("legends", 0)
-    return race_started_event(
+    ev = race_started_event(
         track="usa",
         cars=cars,
         laps=1,
@@ -64,6 +78,11 @@ def _start(modules: tuple[str, ...]) -> Event:
         legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
         **opts,
     )
+    for m in modules:  # a unit's own block, from its data file (heatlog.module_data.module_block)
+        if m in UNITS:
+            ev["modules"] = [*ev.get("modules", []), m]
+            ev[m] = module_block(m)
+    return validate_event(ev)
 
 
 def _race(modules: tuple[str, ...], seed: int) -> list[Event]:
@@ -107,3 +126,61 @@ def test_a_module_race_meets_the_contract(modules: tuple[str, ...], tmp_path: Pa
     assert recorded == strip
     decided = {e["type"] for e in events if e["type"] in DECISION and REGISTRY[e["type"]].module in modules}
     assert decided <= kinds and asked
+
+
+#: Decision kinds whose review fails today (issue 26 found it; heatlog/review, analysis/playout): reviewing the
+#: Garage's "which card's Heat goes unpaid" (# 18.11) draws no world where every side's events are legal ("no world
+#: drawn from what was known allows every side's events"), on main before issue 26's changes as after. Kept here
+#: so the contract says so, and fails the day the review is fixed (then this set empties).
+REVIEW_FAILS = {"heat_unpayable"}
+#: The races the contract plays, by their modules (each is simulated once per session).
+_PLAYED: dict[tuple[str, ...], list[Event]] = {}
+
+
+def _played(modules: tuple[str, ...]) -> list[Event]:
+    if modules not in _PLAYED:
+        _PLAYED[modules] = _race(modules, seed=3)
+    return _PLAYED[modules]
+
+
+def _declared(module: str) -> set[str]:
+    """The decision kinds ``module`` registers (the catalogue's word for it)."""
+    return {k for k, e in REGISTRY.items() if e.module == module and e.decision}
+
+
+@pytest.mark.parametrize("modules", [c for c in COMBOS if len(c) == 1], ids="+".join)
+def test_the_review_judges_each_decision_kind_the_module_declares(modules: tuple[str, ...]) -> None:
+    """Each decision of a module's kinds that a race makes is one the review knows: a decision point, or a decision
+    it says it does not judge and why (never "go on" in its place); one decision point of each kind is reviewed;
+    and each kind has words of its own in the recorder's notation (not the bare type name)."""
+    (module,) = modules
+    declared = _declared(module)
+    assert declared <= DECISION_KINDS  # the review's decisions are the catalogue's
+    events = _played(modules)
+    chosen: dict[str, tuple[str, int]] = {}
+    for car in (c["name"] for c in events[0]["cars"] if not c.get("legend")):
+        skipped: list[Any] = []
+        points = decision_points(events, car, skipped=skipped)
+        made = Counter(e["type"] for e in events if e.get("car") == car and e["type"] in declared)
+        seen = Counter(p.taken.get("type") for p in points if p.taken.get("type") in declared)
+        seen += Counter(s.kind for s in skipped if s.kind in declared)
+        assert seen == made, (car, made, seen)  # every decision accounted for, by its own kind
+        assert all(s.reason for s in skipped)
+        for p in points:
+            if p.taken.get("type") in declared:
+                chosen.setdefault(str(p.taken["type"]), (car, p.index))
+    for e in events:
+        if e["type"] in declared:
+            assert describe(e) != e["type"].replace("_", " "), f"{e['type']} has no words of its own"
+    if not chosen:
+        return  # (a module whose decisions all come before the race: the draft's, said not judged above)
+    cheap = Settings(screen=2, keep=1, batch=2, max_playouts=2, step=2)
+    for kind, key in sorted(chosen.items()):
+        if kind in REVIEW_FAILS:  # a known bug of the review (see REVIEW_FAILS): it still fails, else drop it there
+            with pytest.raises(MalformedInput, match="no world drawn"):
+                review_race(events, settings=cheap, only=lambda p, key=key: (p.car, p.index) == key)
+            continue
+        review = review_race(events, settings=cheap, only=lambda p, key=key: (p.car, p.index) == key)
+        judged = [pr.point.taken.get("type") for c in review.cars for pr in c.points]
+        assert judged == [kind], (kind, judged)
+

@@ -32,11 +32,10 @@ from typing import Any
 
 from ..bots import Options, get_bot
 from ..collector import collector_paused
-from ..engine import HeatlogError, MalformedInput, RaceState
+from ..engine import HeatlogError, MalformedInput, RaceState, chance
 from ..engine.decide import playable_sets
 from ..engine.errors import IllegalEvent
 from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out, to_move
-from ..engine.state import expand
 from ..engine.steps import GEARS, PLAY
 from .infoset import InfoSet
 
@@ -114,17 +113,11 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
     """Apply a recorded event to a sampled open-mode world: a table-mode draw (a count) takes the known top
     cards, a shuffle without order is drawn; everything else goes to the engine as it is."""
     kind = ev.get("type")
-    if kind == "cards_drawn" and "count" in ev:
+    if kind == "cards_drawn" and "count" in ev:  # (the one world for chance: engine/chance.py)
         car = world.cars[ev["car"]]
-        assert car.deck is not None
-        n = int(ev["count"])
-        ev = {"type": "cards_drawn", "v": 1, "car": car.name, "cards": car.deck[len(car.deck) - n :][::-1]}
+        ev = {"type": "cards_drawn", "v": 1, "car": car.name, "cards": chance.top_cards(car, int(ev["count"]))}
     elif kind == "deck_shuffled" and "order" not in ev:
-        car = world.cars[ev["car"]]
-        deck = car.deck_counts() if car.needs_shuffle else None  # set-up: not the sponsorship cards dealt (# 21.4)
-        cards = sorted(expand(deck if deck is not None else car.pool) if car.needs_shuffle else car.discard)
-        rng.shuffle(cards)
-        ev = {**ev, "order": cards}
+        ev = {**ev, "order": chance.shuffled(world.cars[ev["car"]], rng)}  # set-up: not the cards dealt (# 21.4)
     if kind == "cards_played" and world.phase == "race" and not (world.turn is None and world.step == PLAY):
         lay_face_down(world, ev)
         return

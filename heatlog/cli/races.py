@@ -71,6 +71,14 @@ def new(
     garage: GarageOpt = None,
     draft: DraftOpt = None,
     expansion: ExpansionOpt = None,
+    module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--module",
+            help="Another module by name, with the options of its data file (e.g. rain, heatlog's example "
+            "module: not a rule of Heat); once each.",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Start a race and print its id.
@@ -82,6 +90,7 @@ def new(
     With the Garage, snake-drafted: heatlog new --car Ann:red --car Bob:blue --garage advanced --draft snake
     """
     from ..engine.errors import MalformedInput
+    from ..module_data import module_blocks
     from ..races import legend_name, start_race
     from ..views import counted
 
@@ -90,7 +99,7 @@ def new(
         # dropped without a word (a race "in table mode" that is open, on another track)
         given = given_options(
             ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed", "legend", "pro",
-            "aggressive", "weather", "tile", "road", "garage", "draft", "expansion",
+            "aggressive", "weather", "tile", "road", "garage", "draft", "expansion", "module",
         )
         if given:
             raise MalformedInput(
@@ -121,6 +130,7 @@ def new(
             weather_tile=tile.strip().lower() if tile is not None else None,
             road_tokens=[t.strip().lower() for t in road.split(",")] if road else None,
             garage=garage_options(garage, draft, expansion),  # # 18.3, 18.5: the draft is recorded after the grid
+            more=module_blocks(module or []),  # a module registered as one unit (engine/module.py)
         )
         proj = log.project(race)
         length = counted(proj.state.laps, "lap")

@@ -192,3 +192,28 @@ def engine_heat(handicap: bool, heat: int = 6) -> int:
     """Heat cards on the Engine at the start: the circuit's Heat (6 on the base circuits, # 22.9), one fewer
     for an experienced driver (# 17.2: 5 instead of 6; on other circuits read as one fewer)."""
     return heat - 1 if handicap else heat
+
+
+# ---------------------------------------------------------------------------------------------- multisets
+
+Counts = dict[str, int]
+
+
+def counts(cards: list[str] | tuple[str, ...], tokens: tuple[str, ...] = CARDS) -> Counts:
+    """A multiset over ``tokens`` (the race's card tokens, ``RaceState.cards.tokens``; the base cards by
+    default), in their canonical order. A car's multisets hold exactly its race's tokens."""
+    out = dict.fromkeys(tokens, 0)
+    for c in cards:
+        out[c] += 1
+    return out
+
+
+def expand(c: Counts) -> list[str]:
+    """Cards of a multiset in its canonical order (1 2 3 4 0 5 H S, then the race's other cards)."""
+    out: list[str] = []
+    for card, n in c.items():  # (a loop, not a nested comprehension: asked for every hand the bots weigh)
+        if n == 1:
+            out.append(card)
+        elif n > 0:
+            out += [card] * n
+    return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT
 from .events import CHANCE
+from .module import of_event
 from .modules import circuits
 from .react import EMPTY, ReactPool, ReactUse, react_pool
 from .rules import slipstream_block, slipstream_totals
@@ -98,7 +99,11 @@ class Waiting:
             return f"{name} reveals {self.count} card{'s' if self.count != 1 else ''} (# 5.1)"
         if due == "legend_card_revealed":
             return f"the Legend card of round {self.count} (# 19.5)"
-        return _TEXT.get(due, due.replace("_", " ")).format(name=name)
+        text = _TEXT.get(due)
+        if text is None:  # a module's own words for it (engine/module.py), else its name
+            unit = of_event(due)
+            text = unit.waiting.get(due) if unit is not None else None
+        return (text or due.replace("_", " ")).format(name=name)
 
 
 _TEXT = {
@@ -168,9 +173,7 @@ def waiting_for(state: RaceState | None) -> Waiting:
         return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
-    if phase == "weather":  # # 20.2: the tile, then one token per corner
-        return Waiting(STEPS[SETUP], [], "weather_drawn" if state.weather_tile is None else "road_conditions_drawn")
-    module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5: the Garage draft)
+    module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5, 20.2: the draft, weather)
     if module_phase is not None:
         return Waiting(STEPS[SETUP], module_phase[1], module_phase[0])
     if phase == "deal":

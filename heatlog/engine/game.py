@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Literal
 
+from . import chance
 from .cards import CARDS
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
 from .events import DECISION
-from .modules.weather import corner_groups
+from .module import chance_event as draw_module_chance
 from .rules import apply, closing_event, go_on
-from .state import RaceState, expand
+from .state import RaceState
 
 Event = dict[str, Any]
 
@@ -268,45 +269,10 @@ def sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
 
 
 def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
-    """The modules' chance draws, when the race waits for one: the weather tile (one of six, # 20.2) and then
-    one road-condition token per corner from the shuffled bag (# 20.2, MC8; a chicane is one corner, 22.2);
-    the round's Legend card, any card not turned since the last reshuffle (# 19.5, MA9); a scrapped card, the top
-    of a known deck (# 18.12); the Garage draft's
-    market or a car's random deal (# 18.5); a sponsorship card dealt or earned, any the sponsorship deck can give
-    (# 21.4, 21.7, MA30). None otherwise."""
-    if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
-        from .modules.garage import draft_chance
-
-        return draft_chance(state.garage.draft, rng)  # # 18.5: a market or a random deal
-    if state.phase == "weather":
-        rules = state.weather
-        assert rules is not None
-        if state.weather_tile is None:
-            return {"type": "weather_drawn", "v": 1, "tile": rng.choice(sorted(rules.tiles))}
-        bag = sorted(t.id for t in rules.tokens.values() for _ in range(t.copies))
-        rng.shuffle(bag)
-        return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
-    turn = state.turn
-    if turn is not None and turn.flipping == "scrap":  # # 18.12: the top card of a known deck, like a flip
-        car = state.cars[turn.car]
-        top = car.deck[-1] if car.deck else car.deck_top[-1] if car.deck_top else None
-        return None if top is None else {"type": "card_scrapped", "v": 1, "car": car.name, "card": top}
-    if state.phase == "race" and turn is not None and state.cars[turn.car].legend:
-        legends, deck = state.legends, state.legend_deck
-        assert legends is not None and deck is not None
-        return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
-    sponsors = state.sponsor_deck  # # 21.4, 21.7, MA30: a sponsorship card from the shuffled deck
-    if sponsors is not None:
-        name = None
-        if state.phase == "sponsors":
-            due = state.rules.phase_waiting(state)
-            name = due[1][0] if due is not None and due[0] == "sponsor_drawn" else None
-        elif turn is not None and turn.owed and turn.owed[0] == "sponsor_drawn":
-            name = turn.car
-        if name is not None:
-            pile = sorted(c for c, n in sponsors.available().items() for _ in range(n))
-            return {"type": "sponsor_drawn", "v": 1, "car": name, "card": rng.choice(pile)}
-    return None
+    """The modules' chance draws, when the race waits for one: each module draws its own (``Module.chance``,
+    engine/modules/units.py: the weather tile and road tokens, # 20.2; the round's Legend card, # 19.5; the
+    Garage's market, deal and scrapped card, # 18.5, 18.12; a sponsorship card, # 21.4, 21.7). None otherwise."""
+    return draw_module_chance(state, rng)
 
 
 def chance_event(state: RaceState, rng: random.Random) -> Event | None:
@@ -317,21 +283,16 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
     ch = pending_chance(state)
     if ch is None:
         if state.phase == "grid":
-            grid = list(state.cars)
-            rng.shuffle(grid)  # # 1.4
-            return {"type": "grid_set", "v": 1, "order": grid}
+            return chance.grid_event(state, rng)  # # 1.4
         return module_chance_event(state, rng)
     if ch.kind == "legend_card_revealed":
         return module_chance_event(state, rng)  # the same draw as the simulator's
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
         salvage = state.turn is not None and state.turn.flipping == "salvage"  # # 18.18: the whole draw deck
-        deck = car.deck_counts() if salvage or car.needs_shuffle else None  # set-up: not the cards dealt (# 21.4)
-        cards = sorted(expand(deck) if deck is not None else expand(car.pool) if car.needs_shuffle else car.discard)
-        rng.shuffle(cards)
-        ev: Event = {"type": "deck_shuffled", "v": 1, "car": car.name}
-        if state.mode == "open":
-            ev["order"] = cards
+        ev: Event = chance.shuffle_event(car, rng, salvage)  # the one world's shuffle (engine/chance.py)
+        if state.mode != "open":
+            del ev["order"]  # (drawn all the same: the numbers drawn after it do not depend on the mode)
         return ev
     if not ch.outcomes:
         raise IllegalEvent(f"{car.name}'s deck is hidden: no chance outcome can be drawn", car=car.name)
@@ -378,19 +339,17 @@ def play_out(
             return state  # stopped unfinished: places are the standings (a stuck car last, # 16.8)
         turn = state.turn
         ev: Event | None
-        if state.phase == "garage" and state.garage is not None and state.garage.draft is not None:
-            due, waiting = state.garage.draft.waiting()  # # 18.5, 21.2: picks and swaps are decisions, markets chance
-            if due in DECISION:
-                ev = decide(state, waiting[0])
+        if state.phase != "race":  # the set-up: the grid, a module's phase, the starting shuffles and draws
+            w = waiting_for(state)
+            if w.due in DECISION and w.cars:  # # 18.5, 21.2: a module's set-up decision (the draft's picks, swaps)
+                ev = decide(state, w.cars[0])
                 if ev is None:
-                    raise IllegalEvent(f"no {due} for {waiting[0]}", car=waiting[0])
+                    raise IllegalEvent(f"no {w.due} for {w.cars[0]}", car=w.cars[0])
                 apply_decision(state, ev)
                 if record is not None:
                     record(ev)
                 continue
-            ev = chance_event(state, rng)
-        elif state.phase != "race":
-            ev = chance_event(state, rng)  # the grid, the starting shuffles and draws (# 1.2, 1.4)
+            ev = chance_event(state, rng)  # (# 1.2, 1.4, 18.5, 20.2, 21.4: a module's draws are its own)
         elif turn is None:  # steps 1–2: every car in the round's order (# 2.1)
             name = state.pending[0]
             ev = decide(state, name)
@@ -406,7 +365,7 @@ def play_out(
             if car.legend or turn.owed:  # # 19.5: the Legend card; # 21.7: a sponsorship card earned
                 ev = module_chance_event(state, rng)
             elif turn.flipping is not None or sub >= 9:  # # 5.2, 7.5, 14.1, 12.1–12.3 (and # 5.6 when empty)
-                ev = _world_chance(state, car, turn.flipping, rng if shuffles is None else shuffles(car.name))
+                ev = chance.turn_draw(state, car, turn.flipping, rng if shuffles is None else shuffles(car.name))
             else:
                 ev = decide(state, car.name)
                 if ev is None or ev.get("type") == GO_ON:
@@ -429,29 +388,6 @@ def play_out(
         if record is not None:
             record(ev)
     return state
-
-
-def _world_chance(state: RaceState, car: Any, flipping: str | None, rng: random.Random) -> Event:
-    """A flip or the refill from a known deck, or the reshuffle of the discard pile when the deck is empty; with
-    the Garage a scrapped card (# 18.12) or the shuffle after a Salvage (# 18.18)."""
-    if flipping == "salvage":
-        deck = car.deck_counts()
-        cards = sorted(expand(deck))
-        rng.shuffle(cards)
-        return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": cards}
-    if car.deck_size == 0:
-        cards = sorted(car.discard)  # # 5.6; sorted first, as chance_event does
-        rng.shuffle(cards)
-        return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": cards}
-    deck = car.deck
-    if deck is None:
-        raise IllegalEvent(f"{car.name}'s deck order is unknown: sample a world first", car=car.name)
-    if flipping == "scrap":
-        return {"type": "card_scrapped", "v": 1, "car": car.name, "card": deck[-1]}
-    if flipping:
-        return {"type": "card_flipped", "v": 1, "car": car.name, "card": deck[-1]}
-    n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
-    return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": deck[len(deck) - n :][::-1]}
 
 
 __all__ = [

@@ -21,14 +21,18 @@ Event = dict[str, Any]
 
 
 class StepMachine:
-    """The step machine's procedures a module's handler calls (the Garage's Scrap, flips and Super Cool). They live
-    in ``rules.py``, which sets them here when it is imported: ``rules.py`` imports the modules' catalogue, so a
-    module that imported it back would close an import circle. Every handler runs after ``rules.py`` is loaded
-    (``apply`` is there), so the slots are always set when a handler reads them."""
+    """The step machine's procedures a module's handler calls (the Garage's Scrap, flips and Super Cool; a Legend's
+    turn; a sponsorship card earned). They live in ``rules.py``, which sets them here when it is imported:
+    ``rules.py`` imports the modules' catalogue, so a module that imported it back would close an import circle.
+    Every handler runs after ``rules.py`` is loaded (``apply`` is there), so the slots are always set when a
+    handler reads them."""
 
     flips_done: Callable[[RaceState, Car, Turn], None]  # resolve the flips that need no card, then go on (# 5.3)
     close_until: Callable[[RaceState, Car, Turn, int, Event], None]  # close the optional steps before a later one
     slipstream_block: Callable[[RaceState, Car, Turn], str | None]  # why the car may not slipstream now (# 8)
+    advance: Callable[[RaceState, Car, Turn, int], None]  # run the turn on to a step (the step machine itself)
+    start_turn: Callable[[RaceState], tuple[Car, Turn]]  # the next car of the round's order begins its turn
+    end_turn: Callable[[RaceState, Car, Turn], None]  # the turn is over: the next car's, or the round's end
 
 
 #: The one step machine, filled by ``rules.py``.

@@ -34,9 +34,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .cards import BASE_CATALOGUE, HEAT, Catalogue
-from .state import Car, Counts, counts, expand
+from .cards import BASE_CATALOGUE, HEAT, Catalogue, Counts, counts, expand
+
+if TYPE_CHECKING:  # (knowledge reads a Car; state asks knowledge: the import goes one way)
+    from .state import Car
 
 
 def card_name(c: str) -> str:

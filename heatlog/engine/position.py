@@ -11,6 +11,8 @@ from typing import Any
 
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
+from .module import MODULES as MODULE_UNITS
+from .module import in_race, ranked, setup_phases
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -201,22 +203,16 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
 
 
 def _modules_to_position(state: RaceState) -> dict[str, Any]:
-    """The optional modules' part of a position: their race data (as embedded in race_started) and state."""
+    """The optional modules' part of a position: each registered module's block (its race data, as embedded in
+    race_started, and its state), in registration order (engine/module.py)."""
     out: dict[str, Any] = {}
-    if "championship" in state.rules.modules:  # its block, as race_started holds it (# 21.8)
-        out["championship"] = state.rules.options["championship"]
-    if state.legends is not None and state.legend_deck is not None:
-        out["legends"] = {**state.legends.data, "deck": state.legend_deck.to_dict()}
-    if state.garage is not None:
-        from .modules import garage_race as _garage
-
-        out["garage"] = _garage.race_to_dict(state.garage)  # options, cards, upgrades owned, the draft
-    if state.weather is not None:
-        out["weather"] = {
-            "data": state.weather.data,
-            "tile": state.weather_tile,
-            "tokens": list(state.conditions.tokens) if state.conditions is not None else None,
-        }
+    if state.rules.modules:
+        listed = state.rules.modules
+        for unit in MODULE_UNITS.values():
+            if unit.name in listed and unit.to_position is not None:
+                block = unit.to_position(state)
+                if block is not None:
+                    out[unit.name] = block
     return {"modules": out} if out else {}
 
 
@@ -224,45 +220,35 @@ def _modules_from_position(state: RaceState, pos: dict[str, Any]) -> None:
     from .ruleset import build_rules
 
     modules = pos.get("modules") or {}
-    names = [m for m in ("garage", "legends", "weather", "championship") if m in modules]
-    if names:  # the race's Rules, as race_started built them (the Garage and the weather add set-up phases)
-        state.rules = build_rules(names, {"championship": modules.get("championship")})
-    if "garage" in modules:
-        from .modules import garage_race as _garage
-
-        state.garage = _garage.race_from_dict(modules["garage"])
-        state.cards = _catalogue(pos)
-    elif pos.get("cards"):
+    units = ranked(list(modules)) if isinstance(modules, dict) else []
+    if units:  # the race's Rules, as race_started built them (the Garage and the weather add set-up phases)
+        options = {u.name: modules[u.name] for u in units if u.options_in_position}
+        state.rules = build_rules([u.name for u in units], options)
+    for unit in units:
+        if unit.from_position is not None:
+            unit.from_position(state, modules[unit.name], pos)
+    if state.cards is BASE_CATALOGUE and pos.get("cards"):
         state.cards = _catalogue(pos)  # the race's own cards (# 21.4: sponsorship cards without the Garage)
-    if "legends" in modules:  # the Legends and weather packages load with a race that uses them (issue 10)
-        from .modules.legends import LegendDeck, LegendRules
-
-        legends = modules["legends"]
-        state.legends = LegendRules.from_dict(legends)
-        state.legend_deck = LegendDeck.from_dict(legends.get("deck", {}))
-    if "weather" in modules:
-        from .modules.weather import WeatherRules, build_conditions
-
-        weather = modules["weather"]
-        state.weather = WeatherRules.from_dict(weather["data"])
-        state.weather_tile = weather.get("tile")
-        if weather.get("tokens") is not None:
-            assert state.weather_tile is not None
-            state.conditions = build_conditions(state.track, state.weather, state.weather_tile, weather["tokens"])
 
 
 def _catalogue(pos: dict[str, Any]) -> Catalogue:
-    """The card catalogue of a position's race: the base cards, plus the Garage's when it is in play, else the
-    race's own cards beyond the base (``cards``: a championship race's sponsorship cards, # 21.4)."""
-    garage = (pos.get("modules") or {}).get("garage")
-    cards = garage.get("cards") if isinstance(garage, dict) else pos.get("cards")
+    """The card catalogue of a position's race: the base cards, plus those a module's block carries
+    (``Module.cards_key``: the Garage's), else the race's own cards beyond the base (``cards``: a championship
+    race's sponsorship cards, # 21.4)."""
+    modules = pos.get("modules") or {}
+    cards = pos.get("cards")
+    for unit in ranked(list(modules)) if isinstance(modules, dict) else ():
+        block = modules[unit.name]
+        if unit.cards_key is not None and isinstance(block, dict):  # its block carries them (the Garage's)
+            cards = block.get(unit.cards_key)
+            break
     return BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
 
 
 def _cards_to_position(state: RaceState) -> dict[str, Any]:
     """The race's cards beyond the base, as race_started.cards defines them, where no module's block carries them
     (the Garage's does): a championship race's sponsorship cards without the Garage (# 21.4). Absent otherwise."""
-    if state.garage is not None or state.cards is BASE_CATALOGUE:
+    if state.cards is BASE_CATALOGUE or any(unit.cards_key is not None for unit in in_race(state)):
         return {}
     extra = {c.token: c.to_dict() for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
     return {"cards": extra} if extra else {}
@@ -349,7 +335,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in ("grid", "garage", "weather", "sponsors", "deal", "race", "over"):
+    if state.phase not in setup_phases():
         raise MalformedInput(f"unknown phase {state.phase!r}")
     if state.phase == "race" and (state.step >= Step.REVEAL) != (state.turn is not None):
         # # 2.1: steps 1–2 are everyone's at once (no car's turn); steps 3–9 are one car's turn at a time. A race

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import handlers
 from .cards import (
@@ -43,17 +42,14 @@ from .handlers import (
     turn_of,
 )
 from .knowledge import Knowledge
-from .modules import circuits, garage_events
+from .module import discover, in_race
+from .modules import circuits, garage_events, units
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
-from .ruleset import SLIPSTREAM_SPACES, Rules, build_rules, register_module
+from .ruleset import SLIPSTREAM_SPACES, build_rules
 from .state import Car, CornerCheck, RaceState, Turn, counts, make_state
 from .steps import DISCARD, DONE, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM
 from .track import Track
-
-if TYPE_CHECKING:
-    from .modules.legends import LegendRules
-    from .modules.weather import WeatherRules
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
@@ -118,52 +114,17 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     unknown = [h for h in handicap if h not in names]
     if unknown:
         raise malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
-    legends, weather = _modules(ev, track, cars, handicap)
+    if "legends" not in rules.modules and any(isinstance(c, dict) and c.get("legend") for c in cars):
+        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
-    if legends is not None:
-        from .modules.legends import LegendDeck
-
-        state.legends, state.legend_deck = legends, LegendDeck()
-    state.weather = weather
-    if "garage" in (ev.get("modules") or []):
-        from .modules import garage_race as _garage  # with a race that lists it (issue 10: start-up)
-
-        state.garage = _garage.start(ev, catalogue)  # # 18.1: the Garage module, its options and its cards
+    for unit in in_race(state):  # each module reads its options into its state (engine/module.py)
+        if unit.start is not None:
+            try:
+                unit.start(state, ev)
+            except ValueError as exc:
+                raise malformed(None, ev, str(exc)) from None
     return state
-
-
-def _modules(
-    ev: Event, track: Track, cars: list[Any], handicap: list[str]
-) -> tuple[LegendRules | None, WeatherRules | None]:
-    """The Legends and weather modules of ``race_started`` (listed in ``modules``, each with its block of data and
-    options under its own name, MODULES.md), checked. ``build_rules`` has refused an unknown module already.
-    Their packages are imported by a race that lists them (issue 10: a base race's commands start without them)."""
-    modules = ev.get("modules") or []
-    legends = weather = None
-    if "legends" in modules:
-        from .modules import legends as _legends
-
-        try:
-            legends = _legends.LegendRules.from_dict(ev.get("legends"))
-        except ValueError as exc:
-            raise malformed(None, ev, str(exc)) from None
-        why = _legends.setup_problem(legends, track, cars)
-        if why:
-            raise malformed(None, ev, why)
-        bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
-        if bad:
-            raise malformed(None, ev, f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
-    elif any(isinstance(c, dict) and c.get("legend") for c in cars):
-        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
-    if "weather" in modules:
-        from .modules import weather as _weather
-
-        try:
-            weather = _weather.WeatherRules.from_dict(ev.get("weather"))
-        except ValueError as exc:
-            raise malformed(None, ev, str(exc)) from None
-    return legends, weather
 
 
 def _grid_set(state: RaceState, ev: Event) -> None:
@@ -200,42 +161,6 @@ def _grid_set(state: RaceState, ev: Event) -> None:
 def _deal_done(state: RaceState) -> bool:
     size = state.rules.hand_size  # # 1.2 (an event card may change it, # 21.8)
     return all(c.legend or (c.hand_size >= size(state, c) and not c.needs_shuffle) for c in state.cars.values())
-
-
-# ---------------------------------------------------------------------------------------------- weather set-up
-
-
-def _weather_drawn(state: RaceState, ev: Event) -> None:
-    rules = state.weather
-    if rules is None:
-        raise illegal(state, ev, "the weather module is not in this race", "20.1")
-    if state.phase != "weather" or state.weather_tile is not None:
-        raise illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
-    tile = ev.get("tile")
-    if not isinstance(tile, str) or tile not in rules.tiles:
-        raise malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
-    state.weather_tile = tile
-    from .modules import weather as _weather
-
-    _weather.apply_start_effect(state, rules.tiles[tile])  # # 20.3
-
-
-def _road_conditions_drawn(state: RaceState, ev: Event) -> None:
-    rules = state.weather
-    if rules is None:
-        raise illegal(state, ev, "the weather module is not in this race", "20.1")
-    if state.phase != "weather" or state.weather_tile is None:
-        raise illegal(state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2")
-    tokens = ev.get("tokens")
-    from .modules import weather as _weather
-
-    why = _weather.check_tokens(state.track, rules, tokens)
-    if why:
-        raise illegal(state, ev, why, "20.2")
-    assert isinstance(tokens, list)
-    state.conditions = _weather.build_conditions(state.track, rules, state.weather_tile, tokens)
-    state.phase = state.rules.phase_after("weather")
-    state.rules.enter_phase(state, state.phase)
 
 
 # ---------------------------------------------------------------------------------------------- shuffles and draws
@@ -582,37 +507,6 @@ def _start_turn(state: RaceState) -> tuple[Car, Turn]:
         turn.laps_before = laps if laps < state.laps else state.laps
     state.turn = turn
     return car, turn
-
-
-def _legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
-    """# 19.7–19.14: the Legend's move, placed by the base blocking rule (# 19.9); no React, slipstream, corner
-    check, discard or draw (# 19.10): its turn ends at once."""
-    from .modules import legends as _legends
-
-    plan = _legends.legend_turn_move(state, car)
-    turn.legend = plan
-    turn.speed = plan.spaces
-    turn.moved = move(state, car, turn, plan.spaces)
-    _end_turn(state, car, turn)
-
-
-def _legend_card_revealed(state: RaceState, ev: Event) -> None:
-    rules, deck, turn = state.legends, state.legend_deck, state.turn
-    if rules is None or deck is None:
-        raise illegal(state, ev, "there are no Legends in this race", "19.1")
-    if turn is None or not state.cars[turn.car].legend or deck.current_round == state.round:
-        if deck.current_round == state.round and state.phase == "race":
-            raise illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
-        raise illegal(state, ev, "the Legend card is turned when the first Legend of the round moves", "MA9")
-    card = ev.get("card")
-    why = deck.why_not(rules, card)
-    if why:
-        raise illegal(state, ev, why, "MA9")
-    assert isinstance(card, int)
-    deck.reveal(rules, card, state.round)
-    car = state.cars[turn.car]
-    _legend_moves(state, car, turn)
-    advance(state, car, turn, REACT)  # on to the next car's turn
 
 
 def _cards_revealed(state: RaceState, ev: Event) -> None:
@@ -1078,86 +972,6 @@ def _owed(state: RaceState, ev: Event, turn: Turn) -> IllegalEvent:
     return illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
 
 
-def _sponsor_drawn(state: RaceState, ev: Event) -> None:
-    """# 21.4, 21.7, 21.9, MA30: a sponsorship card from the race's sponsorship deck into a car's hand: dealt at
-    set-up (the ``sponsors`` phase, grid order, the event card's number each) or earned in its turn (step 7);
-    which card it is, is a chance outcome the log records (table mode too: the card is shown)."""
-    car = event_car(state, ev)
-    deck = state.sponsor_deck
-    if deck is None:
-        raise illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
-    card = ev.get("card")
-    if not isinstance(card, str) or card not in state.cards.token_set or state.cards[card].kind != "sponsor":
-        names = " ".join(c.token for c in state.cards.cards if c.kind == "sponsor")
-        raise malformed(state, ev, f"card must be a sponsorship card ({names})")
-    turn = state.turn
-    if state.phase != "race":
-        due = state.rules.phase_waiting(state)
-        if due is None or due[0] != "sponsor_drawn":
-            raise illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
-        if car.name not in due[1]:
-            raise illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
-    else:
-        if turn is not None and turn.car == car.name and REACT <= turn.sub < DISCARD and not turn.owed:
-            _close_until(state, car, turn, DISCARD, ev)  # the card is earned at step 7: React and slipstream close
-        if turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
-            raise illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
-    why = deck.why_not(card)
-    if why:
-        raise illegal(state, ev, why, "MA30")
-    deck.draw(card)
-    add_to_hand(car, card)
-    if state.phase != "race":
-        deck.dealt[car.name] = deck.dealt.get(car.name, 0) + 1
-        if state.rules.phase_waiting(state) is None:  # every car has its cards: on to the deal
-            state.phase = state.rules.phase_after("sponsors")
-            state.rules.enter_phase(state, state.phase)
-        return
-    assert turn is not None
-    turn.owed.pop(0)
-    turn.sponsors_drawn = [*turn.sponsors_drawn, card]  # (a new list: the default is shared, state.NO_CARDS)
-    advance(state, car, turn, DISCARD)
-
-
-def _heat_removed(state: RaceState, ev: Event) -> None:
-    """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
-    know (table mode, empty Engine, a hand that may hold Heat)."""
-    car, turn = turn_car(state, ev, "removing a Heat card")
-    if REACT <= turn.sub < DISCARD and not turn.owed:
-        _close_until(state, car, turn, DISCARD, ev)  # the card leaves on entering step 8: React and slipstream close
-    if not turn.owed or turn.owed[0] != "heat_removed":
-        raise illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
-    source = ev.get("from")
-    if source not in ("hand", "discard", "deck"):
-        raise malformed(state, ev, "from must be hand, discard or deck (the Engine is empty)")
-    know = Knowledge.of(car)
-    if source == "hand" and know.hand_max(HEAT) == 0:
-        raise illegal(state, ev, f"{car.name}'s hand cannot hold a Heat card", "MA23")
-    if source != "hand" and know.hand_min(HEAT) > 0:
-        raise illegal(state, ev, f"{car.name}'s hand holds a Heat card: it comes from the hand first", "MA23")
-    if source == "discard" and HEAT not in car.discard:
-        raise illegal(state, ev, f"{car.name}'s discard pile holds no Heat card", "MA23")
-    if source == "deck":
-        if HEAT in car.discard:
-            raise illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
-        if know.deck_max(HEAT) == 0:
-            raise illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
-    from .modules import championship as _championship  # noqa: PLC0415  (loaded by the races that use it)
-
-    _championship.remove_lap_heat(state, car, source)
-    turn.heat_removed = [*turn.heat_removed, source]  # (a new list: the default is shared, state.NO_CARDS)
-    turn.owed.pop(0)
-    while turn.owed and turn.owed[0] == "heat_removed":  # a later lap of the same turn: known now?
-        nxt = _championship.lap_heat_source(state, car)
-        if nxt == "unknown":
-            break
-        turn.owed.pop(0)
-        if nxt is not None:
-            _championship.remove_lap_heat(state, car, nxt)
-            turn.heat_removed = [*turn.heat_removed, nxt]
-    advance(state, car, turn, DISCARD)
-
-
 def _no_tunnel_discard(state: RaceState, ev: Event, car: Car) -> None:
     if not circuits.may_discard(state.track, car.progress):
         space = state.track.space_of(car.progress)
@@ -1344,71 +1158,16 @@ for _entry in (
     register(_entry)
 
 
-# The Legends and weather modules (MODULES.md 19, 20): their chance events, and their place in a race's Rules.
-for _entry in (
-    EventType("weather_drawn", lambda st, ev: _weather_drawn(st, ev), module="weather", chance=True),
-    EventType("road_conditions_drawn", lambda st, ev: _road_conditions_drawn(st, ev), module="weather", chance=True),
-    EventType("legend_card_revealed", lambda st, ev: _legend_card_revealed(st, ev), module="legends", chance=True),
-    EventType("heat_removed", _heat_removed, module="championship", turn=True, guarded=True, chance=True),
-    EventType("sponsor_drawn", _sponsor_drawn, module="championship", turn=True, guarded=True, chance=True),
-):
-    register(_entry)
-
-
-def _legend_turn(state: RaceState, car: Car) -> tuple[Car, Turn] | None:
-    """# 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5): it waits for the card when
-    it is the round's first Legend, else it is over at once (the step machine goes on to the next car)."""
-    car, turn = _start_turn(state)
-    deck = state.legend_deck
-    assert deck is not None
-    if deck.current_round != state.round:
-        return None  # waiting for legend_card_revealed
-    _legend_moves(state, car, turn)
-    return car, turn
-
-
-def _legends_rules(rules: Rules, options: Any) -> Rules:
-    """# 19: a Legend car's turn is of the kind "legend" (its options are read at race_started, _modules)."""
-    turn_kind = rules.turn_kind
-
-    def kind(state: RaceState, car: Car) -> str:
-        return "legend" if car.legend else turn_kind(state, car)
-
-    return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": _legend_turn})
-
-
-def _weather_rules(rules: Rules, options: Any) -> Rules:
-    """# 20.2–20.13: the weather's set-up phase and its effects as Rules points, its package imported by the
-    first race that lists it (as _championship_rules)."""
-    from .modules import weather as _weather
-
-    return _weather.build(rules, options)
-
-
-register_module("legends", _legends_rules)
-register_module("weather", _weather_rules)
+units.register_events()  # the weather, Legends and championship events (their handlers: in their modules)
 garage_events.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
-
-
-def _championship_rules(rules: Rules, options: Any) -> Rules:
-    """The championship module's Rules points (# 21.8), its package imported by the first race that lists it:
-    a base race's commands start without creating its dataclasses (issue 10: start-up)."""
-    from .modules import championship  # noqa: PLC0415
-
-    return championship.build(rules, options)
-
-
-def _upgrade_swapped(state: RaceState, ev: Event) -> None:
-    from .modules import championship  # noqa: PLC0415  (as _championship_rules)
-
-    championship.upgrade_swapped(state, ev)
-
-
-register_module("championship", _championship_rules)
 handlers.step_machine.flips_done = _flips_done  # a module's handler calls these (engine/handlers.py)
 handlers.step_machine.close_until = _close_until
 handlers.step_machine.slipstream_block = slipstream_block
-register(EventType("upgrade_swapped", _upgrade_swapped, module="championship"))  # # 21.2: after the Garage's
+handlers.step_machine.advance = advance
+handlers.step_machine.start_turn = _start_turn
+handlers.step_machine.end_turn = _end_turn
+units.register()  # the first waves' modules as registered units (engine/modules/units.py)
+discover()  # every module that is a folder of engine/modules/ (engine/module.py): the catalogue is whole
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

@@ -12,6 +12,10 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
+from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
+from .cards import counts as counts
+from .cards import expand as expand
+from .module import COPIED, copy_slot
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
@@ -20,29 +24,6 @@ from .track import Track
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
     from .modules.legends import LegendDeck, LegendMove, LegendRules
     from .modules.weather import Conditions, WeatherRules
-
-Counts = dict[str, int]
-
-
-def counts(cards: list[str] | tuple[str, ...], tokens: tuple[str, ...] = CARDS) -> Counts:
-    """A multiset over ``tokens`` (the race's card tokens, ``RaceState.cards.tokens``; the base cards by
-    default), in their canonical order. A car's multisets hold exactly its race's tokens."""
-    out = dict.fromkeys(tokens, 0)
-    for c in cards:
-        out[c] += 1
-    return out
-
-
-def expand(c: Counts) -> list[str]:
-    """Cards of a multiset in its canonical order (1 2 3 4 0 5 H S, then the race's other cards)."""
-    out: list[str] = []
-    for card, n in c.items():  # (a loop, not a nested comprehension: asked for every hand the bots weigh)
-        if n == 1:
-            out.append(card)
-        elif n > 0:
-            out += [card] * n
-    return out
-
 
 @dataclass(slots=True)
 class Car:
@@ -322,6 +303,9 @@ class RaceState:
     # The championship's sponsorship deck (engine/modules/championship.py SponsorDeck; # 21.4, 21.7), made
     # when the set-up after the grid begins in a race whose block holds one; copied.
     sponsor_deck: Any = None
+    # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
+    # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
+    modules: dict[str, Any] = field(default_factory=dict)
 
     @property
     def final_line(self) -> int:
@@ -345,12 +329,11 @@ class RaceState:
         new.grid = list(self.grid)
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
-        if self.legend_deck is not None:
-            new.legend_deck = self.legend_deck.copy()
-        if self.garage is not None:
-            new.garage = self.garage.copy()
-        if self.sponsor_deck is not None:
-            new.sponsor_deck = self.sponsor_deck.copy()
+        for name in COPIED:  # the modules' own fields (Module.state_fields: the Legend deck, the Garage …)
+            value = getattr(self, name)
+            if value is not None:
+                setattr(new, name, value.copy())
+        new.modules = {name: copy_slot(name, slot) for name, slot in self.modules.items()} if self.modules else {}
         return new
 
     def last_turn(self, name: str) -> Turn | None:

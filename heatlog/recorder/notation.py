@@ -8,6 +8,7 @@ from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
 from ..engine.cards import BASE_CATALOGUE
+from ..engine.module import notation_of
 
 Event = dict[str, Any]
 
@@ -100,6 +101,9 @@ def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
     if kind in GARAGE_WORDS:
         said = GARAGE_WORDS[kind]({**ev, **{k: card_text([ev[k]]) for k in ("card",) if k in ev}}, card_text)
         return f"{car} {said}" if car else said
+    told = notation_of(kind) if isinstance(kind, str) else None  # a module's own words (engine/module.py)
+    if told is not None:
+        return told.words(ev)
     return str(kind).replace("_", " ")
 
 

@@ -17,6 +17,7 @@ from ..engine.decide import (
     slipstream_status,
     waiting_for,
 )
+from ..engine.module import notation_of
 from ..engine.modules import circuits
 from ..engine.modules.weather import corner_groups, sector_at
 from ..engine.rules import slipstream_block
@@ -89,6 +90,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return season
     if state.phase == "garage":
         return _ask_garage(state)
+    told = _ask_module(state)  # a module's own set-up draw, asked in its own words (engine/module.py)
+    if told is not None:
+        return told
     if state.phase == "deal":
         return _ask_deal(state)
     w = waiting_for(state)
@@ -281,6 +285,19 @@ def _ask_weather(state: RaceState) -> Question:
         f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, # 20.2)",
         tokens,
     )
+
+
+def _ask_module(state: RaceState) -> Question | None:
+    """The question of a module's set-up phase whose event the module words itself (``Module.notation``): the
+    kind ``module``, answered by ``Notation.parse`` (heatlog's example module rain, docs/design.md)."""
+    if state.phase in ("grid", "deal", "race", "over"):
+        return None
+    due = waiting_for(state).due
+    told = notation_of(due) if due is not None else None
+    if told is None:
+        return None
+    prompt, hint, answers = told.question(state)
+    return Question("module", None, prompt, None, hint, answers)
 
 
 def _ask_legend_card(state: RaceState) -> Question:

@@ -12,6 +12,7 @@ from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
+from ..engine.module import notation_of
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
 from ..racelog import Projection, RaceLog
@@ -339,6 +340,15 @@ class Session:
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
         if kind == "weather":
             return self._trial([make_event("weather_drawn", tile=s.lower().strip())]), []
+        if kind == "module":  # a module's own notation (engine/module.py)
+            due = waiting_for(self.state).due
+            told = notation_of(due) if due is not None else None
+            if told is None:  # pragma: no cover  (asked only when the module words it)
+                raise MalformedInput("nothing to answer here")
+            try:
+                return self._trial([told.parse(self.state, s)]), []
+            except ValueError as exc:
+                raise MalformedInput(str(exc)) from None
         if kind == "road":
             tokens = [t.lower() for t in s.replace(",", " ").split()]
             return self._trial([make_event("road_conditions_drawn", tokens=tokens)]), []

@@ -19,9 +19,8 @@ from typing import Any
 from ..bots import Bot, Options, random_bot
 from ..collector import collector_paused
 from ..engine import RaceState, Waiting, apply, closing_event, go_on, waiting_for
+from ..engine.chance import draw
 from ..engine.events import CHANCE
-from ..engine.game import module_chance_event
-from ..engine.state import expand
 
 Event = dict[str, Any]
 #: A race still running after this many rounds is stopped, unfinished. A well-driven race ends in about 20; a
@@ -39,43 +38,7 @@ def world_event(state: RaceState, rng: random.Random, w: Waiting | None = None) 
         w = waiting_for(state)
     if w.due is None or not w.chance:
         return None
-    return _chance_event(state, rng, w)
-
-
-def _chance_event(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
-    """The chance event ``w`` (which waits for one) is due: drawn from what the world knows. The base game's
-    draws here; every other is a module's (the weather, Legends, Garage and championship draws: MODULES.md 18.5,
-    18.12, 19.5, 20.2, 21.7), drawn by ``module_chance_event`` whatever the module."""
-    due = w.due
-    if due == "card_flipped":  # (the most frequent with the draw: asked first)
-        deck = state.cars[w.cars[0]].deck
-        assert deck is not None
-        return {"type": "card_flipped", "v": 1, "car": w.cars[0], "card": deck[-1]}
-    if due == "cards_drawn":
-        deck = state.cars[w.cars[0]].deck
-        assert deck is not None
-        return {"type": "cards_drawn", "v": 1, "car": w.cars[0], "cards": deck[: -w.count - 1 : -1]}  # top first
-    if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
-        car = state.cars[w.cars[0]]
-        if w.flipping == "salvage":  # # 18.18: the draw deck with the salvaged cards
-            counted = car.deck_counts()
-            assert counted is not None
-            return _shuffle(car.name, expand(counted), rng)
-        if car.needs_shuffle:  # the set-up deck: every card not already in hand (# 21.4: sponsorship cards dealt)
-            counted = car.deck_counts()
-            return _shuffle(car.name, expand(counted if counted is not None else car.pool), rng)
-        return _shuffle(car.name, car.discard, rng)
-    if due == "grid_set":
-        grid = list(state.cars)
-        rng.shuffle(grid)  # # 1.4: random starting order
-        return {"type": "grid_set", "v": 1, "order": grid}
-    return module_chance_event(state, rng)
-
-
-def _shuffle(name: str, cards: list[str], rng: random.Random) -> Event:
-    order = sorted(cards)  # the order before shuffling never depends on the past
-    rng.shuffle(order)
-    return {"type": "deck_shuffled", "v": 1, "car": name, "order": order}
+    return draw(state, rng, w)
 
 
 def race_events(
@@ -133,7 +96,7 @@ def _drive(
             if order is not None and due == "grid_set":
                 ev = {"type": "grid_set", "v": 1, "order": list(order)}
             else:
-                ev = _chance_event(state, rng, w)
+                ev = draw(state, rng, w)  # the one world for chance (engine/chance.py)
         else:
             name = w.cars[0]
             ev = bots[name](state, name, Options(state, name, w), rng)

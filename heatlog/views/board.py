@@ -19,6 +19,7 @@ from rich.cells import cell_len
 
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
+from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
 from . import counted
@@ -383,6 +384,8 @@ def render_round(
 
         for text in race_event_lines(state):
             console.print(text, markup=False, highlight=False, soft_wrap=True)
+    for text in module_marks(state):  # a module's own lines (engine/module.py: Module.marks)
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
     else:

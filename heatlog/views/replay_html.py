@@ -20,6 +20,7 @@ from string import Template
 from typing import Any
 
 from .. import __version__
+from ..engine.module import marks as module_marks
 from ..engine.state import RaceState
 from ..engine.track import Track
 from ..usertext import embed_json, visible
@@ -338,7 +339,7 @@ def circuit_key(track: Track) -> str:
 
 def _conditions_key(state: RaceState) -> str:
     """The weather tile and every corner's road condition in words (MODULES.md 20), under the circuit."""
-    lines = conditions_lines(state)
+    lines = conditions_lines(state) + module_marks(state)  # and a module's own lines (Module.marks)
     if not lines:
         return ""
     return '<ul class="conditions-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>"

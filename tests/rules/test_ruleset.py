@@ -1,6 +1,7 @@
 """The Rules object and its policy points (issue 11): a base race uses the plain base functions; a module
-changes named points and nothing else. The worked example of docs/design.md: a made-up "rain" module
-(corner limits +N in the rain) built on the ``corner_limit`` point, driven through real events."""
+changes named points and nothing else. A made-up "mist" module (corner limits +N in the mist, the Rules builder
+of docs/design.md's worked example; the example itself is now a registered module, engine/modules/rain/) built on
+the ``corner_limit`` point, driven through real events."""
 
 from __future__ import annotations
 
@@ -18,11 +19,11 @@ from .conftest import TRACK, board, ev
 # ---------------------------------------------------------------------------------------------- the module
 
 
-def rain(rules: Rules, options: Any) -> Rules:
-    """A made-up module: every corner's limit is ``by`` higher in the rain (default 1)."""
+def mist(rules: Rules, options: Any) -> Rules:
+    """A made-up module: every corner's limit is ``by`` higher in the mist (default 1)."""
     by = (options or {}).get("by", 1)
     if not isinstance(by, int) or isinstance(by, bool) or not 1 <= by <= 3:
-        raise ValueError("rain: by must be 1, 2 or 3")
+        raise ValueError("mist: by must be 1, 2 or 3")
     limit = rules.corner_limit  # compose with whatever the modules before it did
 
     def corner_limit(state: Any, car: Any, turn: Any, corner: Any) -> int:
@@ -32,10 +33,10 @@ def rain(rules: Rules, options: Any) -> Rules:
 
 
 @pytest.fixture
-def with_rain() -> Iterator[None]:
-    register_module("rain", rain)
+def with_mist() -> Iterator[None]:
+    register_module("mist", mist)
     yield
-    del MODULES["rain"]
+    del MODULES["mist"]
 
 
 def checks(turn: Any) -> list[tuple[int, int, int, int]]:
@@ -63,18 +64,18 @@ def test_9_3_base_corner_cost_is_speed_over_the_printed_limit() -> None:
     assert checks(race.turn) == [(10, 4, 5, 1), (13, 3, 5, 2)]
 
 
-def test_plain_names_the_points_still_their_base_function(with_rain: None) -> None:
+def test_plain_names_the_points_still_their_base_function(with_mist: None) -> None:
     """``Rules.plain``: the step machine skips a point named there whose base does nothing (a base race pays for
     no module), so it holds exactly the points no module changed."""
     from heatlog.module_data import weather_module
 
     points = {f.name for f in dataclasses.fields(Rules) if f.init and callable(getattr(BASE_RULES, f.name))}
     assert len(points) >= 30 and BASE_RULES.plain == points
-    assert build_rules(["rain"], {"rain": {"by": 1}}).plain == points - {"corner_limit"}
+    assert build_rules(["mist"], {"mist": {"by": 1}}).plain == points - {"corner_limit"}
     weather = build_rules(["weather"], {"weather": weather_module()}).plain
     assert {"corner_limit", "corner_cost", "boost_cost", "cooldown_block", "cooldown_bonus"}.isdisjoint(weather)
     assert "shift_cost" in weather and "after_corners" in weather
-    for rules in (BASE_RULES, build_rules(["rain"], {"rain": {"by": 1}})):  # the same answer, one flag per point
+    for rules in (BASE_RULES, build_rules(["mist"], {"mist": {"by": 1}})):  # the same answer, one flag per point
         assert {name for name in points if getattr(rules.unchanged, name)} == rules.plain
         assert rules.react_plain == ({"cooldown_block", "cooldown_bonus", "boost_cost"} <= rules.plain)
         assert rules.waits_plain == ({"step3_due", "react_due", "hand_size"} <= rules.plain)
@@ -107,51 +108,51 @@ def test_a_do_nothing_point_a_module_changes_is_called() -> None:
 # ---------------------------------------------------------------------------------------------- the worked example
 
 
-def test_rain_raises_every_corner_limit(with_rain: None) -> None:
-    """The same turn as above in the rain (+1): limits 5 and 4, so 0 + 1 Heat; the check records the limit used."""
+def test_mist_raises_every_corner_limit(with_mist: None) -> None:
+    """The same turn as above in the mist (+1): limits 5 and 4, so 0 + 1 Heat; the check records the limit used."""
     race = board({"A": {"at": 25, "hand": "0123412"}, "B": {"at": 9, "gear": 2, "hand": "3212341"}})
-    race.state.rules = build_rules(["rain"], {"rain": {"by": 1}})
+    race.state.rules = build_rules(["mist"], {"mist": {"by": 1}})
     race.round(A=(1, "0"), B=(2, "32"))
     race.turns_until("B").go_on()
     assert checks(race.turn) == [(10, 5, 5, 0), (13, 4, 5, 1)]
     assert race.car("B").engine == 5
 
 
-def test_a_race_names_its_modules_in_race_started(with_rain: None) -> None:
+def test_a_race_names_its_modules_in_race_started(with_mist: None) -> None:
     """The configuration is part of the log: race_started lists the modules and holds each one's options."""
     start = ev(
         "race_started",
         track=TRACK,
         laps=1,
         cars=[{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}],
-        modules=["rain"],
-        rain={"by": 2},
+        modules=["mist"],
+        mist={"by": 2},
     )
     state = apply(None, start)
-    assert state.rules.modules == ("rain",) and state.rules.options == {"rain": {"by": 2}}
+    assert state.rules.modules == ("mist",) and state.rules.options == {"mist": {"by": 2}}
     corner = state.track.corners[0]
     assert state.rules.corner_limit(state, None, None, corner) == corner.limit + 2
     assert state.rules.shift_cost is ruleset.base_shift_cost  # the points it does not touch stay the base
 
 
-def test_modules_compose_in_the_order_listed(with_rain: None) -> None:
-    register_module("drizzle", rain)
+def test_modules_compose_in_the_order_listed(with_mist: None) -> None:
+    register_module("drizzle", mist)
     try:
-        rules = build_rules(["rain", "drizzle"], {"rain": {"by": 1}, "drizzle": {"by": 2}})
+        rules = build_rules(["mist", "drizzle"], {"mist": {"by": 1}, "drizzle": {"by": 2}})
     finally:
         del MODULES["drizzle"]
     corner = board({"A": {"at": 25}, "B": {"at": 9}}).state.track.corners[0]
     assert rules.corner_limit(None, None, None, corner) == corner.limit + 3
 
 
-def test_an_unknown_module_or_bad_options_are_refused_before_the_race_exists(with_rain: None) -> None:
+def test_an_unknown_module_or_bad_options_are_refused_before_the_race_exists(with_mist: None) -> None:
     cars = [{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}]
     with pytest.raises(MalformedInput, match="unknown module 'snow'"):
         apply(None, ev("race_started", track=TRACK, cars=cars, modules=["snow"]))
-    with pytest.raises(MalformedInput, match="rain: by must be 1, 2 or 3"):
-        apply(None, ev("race_started", track=TRACK, cars=cars, modules=["rain"], rain={"by": 9}))
+    with pytest.raises(MalformedInput, match="mist: by must be 1, 2 or 3"):
+        apply(None, ev("race_started", track=TRACK, cars=cars, modules=["mist"], mist={"by": 9}))
     with pytest.raises(ValueError, match="registered twice"):
-        register_module("rain", rain)
+        register_module("mist", mist)
 
 
 def test_set_up_phases_come_from_the_rules() -> None:
@@ -160,13 +161,13 @@ def test_set_up_phases_come_from_the_rules() -> None:
     assert garage.phase_after("grid") == "garage" and garage.phase_after("garage") == "deal"
 
 
-def test_20_8_weather_is_points_and_composes_with_another_module(with_rain: None) -> None:
+def test_20_8_weather_is_points_and_composes_with_another_module(with_mist: None) -> None:
     """The weather module changes the base rules only through Rules points (issue 15): its corner token and the
-    rain's +1 add up at the same point, in the order the race lists them; the points it does not need stay the
+    mist's +1 add up at the same point, in the order the race lists them; the points it does not need stay the
     base functions."""
     from heatlog.module_data import weather_module
 
-    rules = build_rules(["weather", "rain"], {"weather": weather_module(), "rain": {"by": 1}})
+    rules = build_rules(["weather", "mist"], {"weather": weather_module(), "mist": {"by": 1}})
     assert rules.setup_phases == ("grid", "weather", "deal")
     assert rules.shift_cost is ruleset.base_shift_cost and rules.can_discard is ruleset.base_can_discard
     for point in ("corner_limit", "corner_cost", "boost_cost", "cooldown_block", "cooldown_bonus"):
@@ -174,7 +175,7 @@ def test_20_8_weather_is_points_and_composes_with_another_module(with_rain: None
     race = board({"A": {"at": 25}, "B": {"at": 9}})
     state = race.state
     corner = state.track.corners[0]
-    assert rules.corner_limit(state, None, None, corner) == corner.limit + 1  # no conditions drawn: rain only
+    assert rules.corner_limit(state, None, None, corner) == corner.limit + 1  # no conditions drawn: mist only
 
 
 def test_19_6_a_legend_turn_is_a_kind_of_turn_of_the_rules() -> None:

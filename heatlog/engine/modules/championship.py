@@ -939,9 +939,92 @@ def draft_leftovers(events: Sequence[Event]) -> dict[str, int] | None:
     return {c: n for c, n in sorted(box.items()) if n > 0}
 
 
-def upgrade_swapped(state: RaceState, ev: Event) -> None:
-    """The handler of ``upgrade_swapped``, registered with the module by ``rules.py`` (which imports this
-    package only for a race that lists it, issue 10: start-up)."""
-    from .garage_race import draft_event  # noqa: PLC0415  (the Garage's phase; it imports the step machine)
+# ---------------------------------------------------------------------------------------------- its chance events
 
-    draft_event(state, ev)  # # 21.2: the season draft (ChampionshipDraft) checks and applies it
+
+def sponsor_drawn(state: RaceState, ev: Event) -> None:
+    """# 21.4, 21.7, 21.9, MA30: a sponsorship card from the race's sponsorship deck into a car's hand: dealt at
+    set-up (the ``sponsors`` phase, grid order, the event card's number each) or earned in its turn (step 7);
+    which card it is, is a chance outcome the log records (table mode too: the card is shown)."""
+    from ..handlers import add_to_hand, event_car, illegal, malformed, step_machine  # noqa: PLC0415
+    from ..steps import DISCARD, REACT  # noqa: PLC0415
+
+    car = event_car(state, ev)
+    deck = state.sponsor_deck
+    if deck is None:
+        raise illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
+    card = ev.get("card")
+    if not isinstance(card, str) or card not in state.cards.token_set or state.cards[card].kind != "sponsor":
+        names = " ".join(c.token for c in state.cards.cards if c.kind == "sponsor")
+        raise malformed(state, ev, f"card must be a sponsorship card ({names})")
+    turn = state.turn
+    if state.phase != "race":
+        due = state.rules.phase_waiting(state)
+        if due is None or due[0] != "sponsor_drawn":
+            raise illegal(state, ev, "sponsorship cards are dealt at set-up, before the deal (# 21.4)", "21.4")
+        if car.name not in due[1]:
+            raise illegal(state, ev, f"the next sponsorship card is dealt to {', '.join(due[1])}", "21.4")
+    else:
+        if turn is not None and turn.car == car.name and REACT <= turn.sub < DISCARD and not turn.owed:
+            # the card is earned at step 7: React and slipstream close
+            step_machine.close_until(state, car, turn, DISCARD, ev)
+        if turn is None or turn.car != car.name or not turn.owed or turn.owed[0] != "sponsor_drawn":
+            raise illegal(state, ev, f"{car.name} has earned no sponsorship card now", "21.7")
+    why = deck.why_not(card)
+    if why:
+        raise illegal(state, ev, why, "MA30")
+    deck.draw(card)
+    add_to_hand(car, card)
+    if state.phase != "race":
+        deck.dealt[car.name] = deck.dealt.get(car.name, 0) + 1
+        if state.rules.phase_waiting(state) is None:  # every car has its cards: on to the deal
+            state.phase = state.rules.phase_after("sponsors")
+            state.rules.enter_phase(state, state.phase)
+        return
+    assert turn is not None
+    turn.owed.pop(0)
+    turn.sponsors_drawn = [*turn.sponsors_drawn, card]  # (a new list: the default is shared, state.NO_CARDS)
+    step_machine.advance(state, car, turn, DISCARD)
+
+
+def heat_removed(state: RaceState, ev: Event) -> None:
+    """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
+    know (table mode, empty Engine, a hand that may hold Heat)."""
+    from ..cards import HEAT  # noqa: PLC0415
+    from ..handlers import illegal, malformed, step_machine, turn_car  # noqa: PLC0415
+    from ..knowledge import Knowledge  # noqa: PLC0415
+    from ..steps import DISCARD, REACT  # noqa: PLC0415
+
+    car, turn = turn_car(state, ev, "removing a Heat card")
+    if REACT <= turn.sub < DISCARD and not turn.owed:
+        # the card leaves on entering step 8: React and slipstream close
+        step_machine.close_until(state, car, turn, DISCARD, ev)
+    if not turn.owed or turn.owed[0] != "heat_removed":
+        raise illegal(state, ev, f"{car.name} owes no Heat card to the game now", "MA23")
+    source = ev.get("from")
+    if source not in ("hand", "discard", "deck"):
+        raise malformed(state, ev, "from must be hand, discard or deck (the Engine is empty)")
+    know = Knowledge.of(car)
+    if source == "hand" and know.hand_max(HEAT) == 0:
+        raise illegal(state, ev, f"{car.name}'s hand cannot hold a Heat card", "MA23")
+    if source != "hand" and know.hand_min(HEAT) > 0:
+        raise illegal(state, ev, f"{car.name}'s hand holds a Heat card: it comes from the hand first", "MA23")
+    if source == "discard" and HEAT not in car.discard:
+        raise illegal(state, ev, f"{car.name}'s discard pile holds no Heat card", "MA23")
+    if source == "deck":
+        if HEAT in car.discard:
+            raise illegal(state, ev, "the discard pile holds a Heat card: it comes from there first", "MA23")
+        if know.deck_max(HEAT) == 0:
+            raise illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
+    remove_lap_heat(state, car, source)
+    turn.heat_removed = [*turn.heat_removed, source]  # (a new list: the default is shared, state.NO_CARDS)
+    turn.owed.pop(0)
+    while turn.owed and turn.owed[0] == "heat_removed":  # a later lap of the same turn: known now?
+        nxt = lap_heat_source(state, car)
+        if nxt == "unknown":
+            break
+        turn.owed.pop(0)
+        if nxt is not None:
+            remove_lap_heat(state, car, nxt)
+            turn.heat_removed = [*turn.heat_removed, nxt]
+    step_machine.advance(state, car, turn, DISCARD)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..module import lazy
+
 DRAFT_EVENTS = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 TURN_EVENTS: tuple[str, ...] = ("speed_chosen", "accelerated", "heat_paid", "heat_unpayable", "card_scrapped")
 TURN_EVENTS += ("stress_reduced", "refreshed", "salvaged", "super_cooled", "drafted", "direct_played")
@@ -24,24 +26,9 @@ def handler_name(event: str) -> str:
 
 
 def _handler(name: str) -> Any:
-    fn: Any = None
-
-    def handle(state: Any, ev: dict[str, Any]) -> Any:
-        nonlocal fn
-        if fn is None:
-            from . import garage_race
-
-            fn = getattr(garage_race, name)
-        return fn(state, ev)
-
-    handle.__name__ = handle.__qualname__ = name
-    return handle
-
-
-def _build(rules: Any, options: Any) -> Any:
-    from . import garage_race
-
-    return garage_race.build(rules, options)
+    """``garage_race``'s function ``name``, loaded at its first call (named, not imported: garage_race imports
+    this file's lists)."""
+    return lazy(f"{__package__}.garage_race", name)
 
 
 def register() -> None:
@@ -62,4 +49,4 @@ def register() -> None:
                 chance=name in CHANCE,
             )
         )
-    register_module("garage", _build)
+    register_module("garage", _handler("build"))

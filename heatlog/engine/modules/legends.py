@@ -349,5 +349,71 @@ def setup_problem(rules: LegendRules, track: Track, cars: list[dict[str, Any]]) 
     return legend_track_problem(track)
 
 
+# ---------------------------------------------------------------------------------------------- in a race
+
+
+def legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
+    """# 19.7–19.14: the Legend's move, placed by the base blocking rule (# 19.9); no React, slipstream, corner
+    check, discard or draw (# 19.10): its turn ends at once."""
+    from ..handlers import step_machine
+    from ..movement import move
+
+    plan = legend_turn_move(state, car)
+    turn.legend = plan
+    turn.speed = plan.spaces
+    turn.moved = move(state, car, turn, plan.spaces)
+    step_machine.end_turn(state, car, turn)
+
+
+def legend_card_revealed(state: RaceState, ev: dict[str, Any]) -> None:
+    """# 19.5, MA9: the round's Legend card, turned when the round's first Legend moves; that Legend moves."""
+    from ..handlers import illegal, step_machine
+    from ..steps import REACT
+
+    rules, deck, turn = state.legends, state.legend_deck, state.turn
+    if rules is None or deck is None:
+        raise illegal(state, ev, "there are no Legends in this race", "19.1")
+    if turn is None or not state.cars[turn.car].legend or deck.current_round == state.round:
+        if deck.current_round == state.round and state.phase == "race":
+            raise illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
+        raise illegal(state, ev, "the Legend card is turned when the first Legend of the round moves", "MA9")
+    card = ev.get("card")
+    why = deck.why_not(rules, card)
+    if why:
+        raise illegal(state, ev, why, "MA9")
+    assert isinstance(card, int)
+    deck.reveal(rules, card, state.round)
+    car = state.cars[turn.car]
+    legend_moves(state, car, turn)
+    step_machine.advance(state, car, turn, REACT)  # on to the next car's turn
+
+
+def legend_turn(state: RaceState, car: Car) -> tuple[Car, Turn] | None:
+    """# 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5): it waits for the card when
+    it is the round's first Legend, else it is over at once (the step machine goes on to the next car)."""
+    from ..handlers import step_machine
+
+    car, turn = step_machine.start_turn(state)
+    deck = state.legend_deck
+    assert deck is not None
+    if deck.current_round != state.round:
+        return None  # waiting for legend_card_revealed
+    legend_moves(state, car, turn)
+    return car, turn
+
+
+def build(rules: Rules, options: Any) -> Rules:
+    """# 19: a Legend car's turn is of the kind "legend" (its options are read at race_started: its ``start``)."""
+    from dataclasses import replace
+
+    turn_kind = rules.turn_kind
+
+    def kind(state: RaceState, car: Car) -> str:
+        return "legend" if car.legend else turn_kind(state, car)
+
+    return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": legend_turn})
+
+
 if TYPE_CHECKING:  # at the end: state imports this module
-    from ..state import Car, RaceState
+    from ..ruleset import Rules
+    from ..state import Car, RaceState, Turn

@@ -368,10 +368,18 @@ def build(rules: Rules, options: Any) -> Rules:
     def bonus(state: RaceState, car: Car) -> int:
         return slipstream_bonus(state, car) + sector_at(state, car.progress).slipstream  # # 20.12
 
+    phase_waiting = rules.phase_waiting
+
+    def waiting(state: RaceState) -> tuple[str, list[str]] | None:
+        if state.phase == "weather":  # # 20.2: the tile, then one token per corner
+            return ("weather_drawn" if state.weather_tile is None else "road_conditions_drawn"), []
+        return phase_waiting(state)
+
     phases = tuple(p for p in rules.setup_phases if p != "deal") + ("weather", "deal")  # # 20.2: before the decks
     return replace(
         rules,
         setup_phases=phases,
+        phase_waiting=waiting,
         corner_limit=limit,
         corner_cost=cost,
         boost_cost=boost,
@@ -380,6 +388,44 @@ def build(rules: Rules, options: Any) -> Rules:
         slipstream_block=no_slipstream,
         slipstream_bonus=bonus,
     )
+
+
+# ------------------------------------------------------------------------------------------------ its events
+
+
+def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
+    """# 20.2, 20.3: the weather tile, drawn once after the grid and before the decks; its start effect at once."""
+    from ..handlers import illegal, malformed
+
+    rules = state.weather
+    if rules is None:
+        raise illegal(state, ev, "the weather module is not in this race", "20.1")
+    if state.phase != "weather" or state.weather_tile is not None:
+        raise illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
+    tile = ev.get("tile")
+    if not isinstance(tile, str) or tile not in rules.tiles:
+        raise malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
+    state.weather_tile = tile
+    apply_start_effect(state, rules.tiles[tile])  # # 20.3
+
+
+def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
+    """# 20.2: one road-condition token per corner, right after the tile; the race's conditions tables."""
+    from ..handlers import illegal
+
+    rules = state.weather
+    if rules is None:
+        raise illegal(state, ev, "the weather module is not in this race", "20.1")
+    if state.phase != "weather" or state.weather_tile is None:
+        raise illegal(state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2")
+    tokens = ev.get("tokens")
+    why = check_tokens(state.track, rules, tokens)
+    if why:
+        raise illegal(state, ev, why, "20.2")
+    assert isinstance(tokens, list)
+    state.conditions = build_conditions(state.track, rules, state.weather_tile, tokens)
+    state.phase = state.rules.phase_after("weather")
+    state.rules.enter_phase(state, state.phase)
 
 
 if TYPE_CHECKING:  # at the end: state imports this module

@@ -72,6 +72,7 @@ def record(tmp_path: Path, expected: list[dict], mode: str) -> tuple[list[dict],
         garage=dict(first["garage"]) if "garage" in first else None,  # (the module contract: any module)
         legends=legends,
         weather="weather" in first.get("modules", []),
+        more={m: first[m] for m in first.get("modules", []) if m not in ("garage", "legends", "weather")},
     )
     s = Session(log, rid, fresh=True)
     kinds: set[str] = set()

@@ -1,0 +1,213 @@
+"""A module is one registered unit: the ``Module`` descriptor and its registry (issue 26).
+
+One ``Module`` per optional module of the rules names everything it adds to a race: its Rules builder, its
+event types (registered in the catalogue with it), how it reads its options at ``race_started`` into its state,
+its block in a position, its chance draws, its set-up phases, the schemas of its blocks, and the pieces the
+shells use for its events (the recorder's question and notation, the words of the narration, the lines of the
+board). The core and the shells iterate ``MODULES`` and never name a module.
+
+Pure, like the rest of the engine: every piece is a plain function of the engine's state and events (words,
+lines of text, events parsed from what was typed), with no I/O and no import of a shell, so the shells import
+the engine and never the reverse. The pieces are data and text, never drawing code: a shell renders them.
+
+A module in a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``) is found by
+``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
+The modules of the first waves (Garage, Legends, weather, championship) register their descriptors from
+``rules.py``/``garage_events.py``; their state keeps its own fields on ``RaceState`` (the hot path reads them),
+a new module keeps its state in ``state.modules[name]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from .events import EventType, register
+
+if TYPE_CHECKING:
+    from .ruleset import Rules
+    from .state import RaceState
+
+Event = dict[str, Any]
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """How the table types one of a module's events, and how heatlog words it (pure functions).
+
+    ``question(state)`` -> (prompt, hint, answers for Tab completion); ``parse(state, text)`` -> the event
+    (a ``ValueError`` refuses the answer with its words); ``answer(event)`` -> the text that makes the event,
+    so ``parse(state, answer(ev)) == ev`` (the contract test round-trips it); ``words(event)`` -> the event in
+    a short sentence (the recorder's log line, the narration)."""
+
+    question: Callable[[RaceState], tuple[str, str, tuple[str, ...]]]
+    parse: Callable[[RaceState, str], Event]
+    answer: Callable[[Event], str]
+    words: Callable[[Event], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """One optional module of the rules, whole (see the module docstring)."""
+
+    name: str
+    #: (rules so far, the module's options from race_started) -> rules: wrap the points, never replace one.
+    build: Callable[[Rules, Any], Rules] | None = None
+    #: Its event types (``EventType.module`` is ``name``); ``register_unit`` puts them in the catalogue.
+    events: tuple[EventType, ...] = ()
+    #: Where its Rules compose when a position rebuilds them (lower first: the Garage replaces points, so first).
+    rank: int = 100
+    #: race_started: read and check its options (``ev[name]``) into its state; ``ValueError`` refuses the race.
+    start: Callable[[RaceState, Event], None] | None = None
+    #: Its block under ``position.modules[name]`` (None: nothing to write) and the way back.
+    to_position: Callable[[RaceState], Any] | None = None
+    from_position: Callable[[RaceState, Any, Mapping[str, Any]], None] | None = None
+    #: The position's block is its race_started options (the championship's): a rebuilt race's Rules get it.
+    options_in_position: bool = False
+    #: The key of its position block that holds the race's cards beyond the base (the Garage's "cards"), which
+    #: the position then does not write again; None: the position's own ``cards`` carry them.
+    cards_key: str | None = None
+    #: The world's draw of its chance events when the race waits for one of them, else None.
+    chance: Callable[[RaceState, random.Random], Event | None] | None = None
+    #: The set-up phases it adds (a position may stand in one).
+    phases: tuple[str, ...] = ()
+    #: Copy of its slot in ``state.modules`` (None: the slot is immutable and shared by copies).
+    copy: Callable[[Any], Any] | None = None
+    #: The first waves' modules keep their state in fields of ``RaceState`` (read on the hot path): the ones
+    #: ``RaceState.copy`` copies with their ``.copy()`` (the others are immutable and shared).
+    state_fields: tuple[str, ...] = ()
+    #: Its data file under ``heatlog/data/`` (the shells embed it in race_started; the engine never reads it),
+    #: the schema of its race_started block and of its position block (names under ``schema/``).
+    data: str | None = None
+    options_schema: str | None = None
+    position_schema: str | None = None
+    #: What the race waits for, in words, per event kind (``Waiting.text``).
+    waiting: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    #: The recorder's question and notation, and the narration's words, per event kind.
+    notation: Mapping[str, Notation] = field(default_factory=lambda: _EMPTY)
+    #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
+    marks: Callable[[RaceState], list[str]] | None = None
+    #: A race_started block that plays the module (its data and options), for tests and the simulator's
+    #: examples, given its data file's content (None when it has none).
+    example: Callable[[Any], Any] | None = None
+
+
+MODULES: dict[str, Module] = {}
+#: Every module's ``state_fields``, for ``RaceState.copy`` (kept by ``register_unit``).
+COPIED: list[str] = []
+
+
+def register_unit(module: Module) -> Module:
+    """Register ``module``: its descriptor, its event types and its Rules builder (once)."""
+    from .events import REGISTRY
+    from .ruleset import MODULES as BUILDERS
+    from .ruleset import register_module
+
+    if module.name in MODULES:
+        raise ValueError(f"module {module.name!r} is registered twice")
+    for entry in module.events:
+        if entry.module != module.name:
+            raise ValueError(f"{module.name}: event type {entry.name!r} says it is {entry.module!r}'s")
+        if REGISTRY.get(entry.name) is not entry:  # (the first waves' types are in the catalogue already)
+            register(entry)
+    if module.build is not None and BUILDERS.get(module.name) is not module.build:
+        register_module(module.name, module.build)
+    MODULES[module.name] = module
+    COPIED.extend(module.state_fields)
+    return module
+
+
+def copy_slot(name: str, slot: Any) -> Any:
+    """A copy of module ``name``'s slot in ``state.modules`` (the slot itself when the module says it is
+    immutable)."""
+    m = MODULES.get(name)
+    return slot if m is None or m.copy is None else m.copy(slot)
+
+
+def in_race(state: RaceState) -> Iterator[Module]:
+    """The registered modules the race plays with, by ``rank`` (the order their Rules compose)."""
+    listed = state.rules.modules
+    if not listed:
+        return
+    yield from ranked(listed)
+
+
+def ranked(names: Iterator[str] | tuple[str, ...] | list[str]) -> list[Module]:
+    """The registered modules of ``names``, by ``rank`` (then registration order); unknown names are left out."""
+    wanted = set(names)
+    return sorted((m for m in MODULES.values() if m.name in wanted), key=lambda m: m.rank)
+
+
+def of_event(kind: str) -> Module | None:
+    """The module whose event type ``kind`` is (None: a base type, or unknown)."""
+    from .events import REGISTRY
+
+    entry = REGISTRY.get(kind)
+    return MODULES.get(entry.module) if entry is not None else None
+
+
+def notation_of(kind: str) -> Notation | None:
+    """The notation a module declares for its event type ``kind``, if any."""
+    m = of_event(kind)
+    return m.notation.get(kind) if m is not None else None
+
+
+def setup_phases() -> frozenset[str]:
+    """Every phase a race can stand in: the base's and every module's."""
+    return frozenset(("grid", "deal", "race", "over", *(p for m in MODULES.values() for p in m.phases)))
+
+
+def chance_event(state: RaceState, rng: random.Random) -> Event | None:
+    """The modules' chance draw the race waits for, if one of them draws it."""
+    for m in in_race(state):
+        if m.chance is not None:
+            ev = m.chance(state, rng)
+            if ev is not None:
+                return ev
+    return None
+
+
+def marks(state: RaceState) -> list[str]:
+    """The lines every module of the race shows on the board and under the HTML replay's circuit (its view
+    pieces, ``Module.marks``), in rank order."""
+    out: list[str] = []
+    for m in in_race(state):
+        if m.marks is not None:
+            out.extend(m.marks(state))
+    return out
+
+
+def lazy(package: str, name: str) -> Any:
+    """The function ``name`` of the module ``package`` (a dotted name), imported at its first call: how the
+    catalogue names a module's handler or Rules builder without loading the module's package, which a base race
+    never needs (issue 10: start-up), and without an import back from the package into the catalogue (the
+    package imports the catalogue's constants; the catalogue names the package's functions)."""
+    fn: Any = None
+
+    def call(*args: Any) -> Any:
+        nonlocal fn
+        if fn is None:
+            fn = getattr(importlib.import_module(package), name)
+        return fn(*args)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def discover() -> None:
+    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``)."""
+    from . import modules as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        found = importlib.import_module(f"{package.__name__}.{info.name}")
+        unit = getattr(found, "MODULE", None)
+        if isinstance(unit, Module) and unit.name not in MODULES:
+            register_unit(unit)
