@@ -956,7 +956,7 @@ class SearchBot:
     heuristic's best play for each legal gear, its own choice first. Each is played on in ``worlds``
     determinized worlds (:func:`determinize`), with the heuristic driving every car after it (the rollout
     policy) and common random numbers: every candidate meets the same worlds and the same shuffles. By
-    default (``horizon=3``) the play-out stops after this round and the next two, and the car's position is
+    default (``horizon=2``) the play-out stops after this round and the next, and the car's position is
     valued as the heuristic values one (:meth:`position_value`, in spaces: progress, the Heat on the Engine,
     the next turn from there, the Stress a spinout added); with ``horizon=None`` the race is played to the
     end and valued by the car's score, (cars − place) / (cars − 1). A candidate is chosen over the
@@ -973,7 +973,7 @@ class SearchBot:
     name = "search"
 
     def __init__(
-        self, worlds: int = 8, margin: float = 0.5, base: HeuristicBot | None = None, horizon: int | None = 3
+        self, worlds: int = 8, margin: float = 0.5, base: HeuristicBot | None = None, horizon: int | None = 2
     ) -> None:
         self.worlds = worlds
         self.horizon = horizon
