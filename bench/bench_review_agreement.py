@@ -10,7 +10,7 @@ loss is significant (95 %) and reaches a threshold (``heatlog.review.THRESHOLDS`
 Reported: the share of labels that agree (goal ≥ 95 %), the false alarms on a best move (the review labels a
 decision the reference finds best: goal none), and each disagreement.
 
-    python bench/bench_review_agreement.py [--points 12] [--every 6] [--playouts 1000] [--workers N]
+    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--playouts 1000] [--workers N]
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ def main() -> None:
     ap.add_argument("--car", default="Red")
     ap.add_argument("--points", type=int, default=12, help="decision points compared (default 12)")
     ap.add_argument("--every", type=int, default=6, help="take every k-th decision point (default 6)")
+    ap.add_argument("--offset", type=int, default=0, help="the first decision point taken (default 0)")
     ap.add_argument("--playouts", type=int, default=1000, help="reference playouts per option (default 1000)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     events = [json.loads(line) for line in (ROOT / "replays" / "usa-4cars.jsonl").read_text().splitlines()]
-    points = decision_points(events, args.car)[:: args.every][: args.points]
+    points = decision_points(events, args.car)[args.offset :: args.every][: args.points]
     cars = len({e["name"] for e in events[0]["cars"]})
     span = max(1, cars - 1)
     workers = args.workers or default_workers()
