@@ -6,7 +6,10 @@ Prints, over seeded 4-car USA races (2 laps):
   its mean finishing place (the issue asks for at least 80 % wins);
 - the same with the weather module (a random tile and road conditions each race): the change in points;
 - with the weather, one heuristic that reads the road conditions against three that ignore them;
-- four heuristic cars: the mean race length in rounds (and four random cars, for comparison).
+- four heuristic cars: the mean race length in rounds (and four random cars, for comparison);
+- the search bot (``heatlog.bots.SearchBot``, issue 28) head to head: one search car against three heuristic
+  cars (fair share 25 %) and against three random cars, win rate with its 95 % interval and mean place, over
+  ``--search-races`` races (default 200: a search car thinks about 50 times as long as a heuristic one).
 
 The heuristic car sits in a different seat each race (Red, Blue, Green, Yellow in turn); the grid is random
 (# 1.4) anyway. Seeds are 0..N-1, so the figures are reproducible.
@@ -37,14 +40,17 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def heuristic_vs_random(races: int, **modules: object) -> dict[str, float]:
+def heuristic_vs_random(
+    races: int, bot: str = "heuristic", field: str = "random", **modules: object
+) -> dict[str, float]:
+    """One ``bot`` car against three ``field`` cars, in a different seat each race."""
     wins = 0
     places: list[int] = []
     rounds: list[int] = []
     for seed in range(races):
         seat = seed % 4
-        bots = ["random"] * 4
-        bots[seat] = "heuristic"
+        bots = [field] * 4
+        bots[seat] = bot
         _, _, state = simulate_race(None, track="usa", cars=4, seed=seed, bots=bots, **modules)  # type: ignore[arg-type]
         place = state.hall_of_fame.index(NAMES[seat]) + 1
         wins += place == 1
@@ -106,11 +112,26 @@ def race_length(races: int, bot: str) -> tuple[float, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=1000, help="races per figure (default 1000)")
+    parser.add_argument("--search-races", type=int, default=200, help="races per search-bot figure (default 200)")
+    parser.add_argument("--only-search", action="store_true", help="only the search bot's figures")
     args = parser.parse_args()
     n = args.races
     t0 = time.perf_counter()
+    m = args.search_races
+    print("USA, 4 cars, 2 laps")
+    for field, fair in (("heuristic", "fair share 25%"), ("random", "the heuristic's figure above")):
+        t1 = time.perf_counter()
+        sv = heuristic_vs_random(m, bot="search", field=field)
+        print(
+            f"  1 search vs 3 {field} ({m} races, seeds 0..{m - 1}): search wins {sv['win_rate']:.1%} "
+            f"(95% CI {sv['low']:.1%}–{sv['high']:.1%}; {fair}); mean place {sv['mean_place']:.3f} "
+            f"({time.perf_counter() - t1:.0f} s)",
+            flush=True,
+        )
+    if args.only_search:
+        return
     hv = heuristic_vs_random(n)
-    print(f"USA, 4 cars, {n} seeded races (seeds 0..{n - 1})")
+    print(f"  {n} seeded races (seeds 0..{n - 1}) per figure below")
     print(
         f"  1 heuristic vs 3 random: heuristic wins {hv['win_rate']:.1%} "
         f"(95% CI {hv['low']:.1%}–{hv['high']:.1%}); mean place {hv['mean_place']:.3f}; "

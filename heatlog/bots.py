@@ -12,10 +12,12 @@ scrambling every deck order and every other hand and asking again.
 
 ``random``    uniform over the legal decisions (plus "go on" where allowed).
 ``heuristic`` a one-turn planner with a one-turn look-ahead: see :class:`HeuristicBot`.
+``search``    the heuristic's candidate plans judged by playouts in determinized worlds: see :class:`SearchBot`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
@@ -33,11 +35,12 @@ from .engine.decide import (
     slipstream_open,
     waiting_for,
 )
-from .engine.errors import MalformedInput
+from .engine.errors import HeatlogError, MalformedInput
 from .engine.modules.championship import spinout_eliminates
+from .engine.modules.circuits import shift_heat
 from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
-from .engine.state import Car, RaceState
+from .engine.state import Car, RaceState, counts, expand
 from .engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
 
 Event = dict[str, Any]
@@ -916,11 +919,195 @@ class HeuristicBot:
 
 heuristic_bot = HeuristicBot()
 
-BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
+
+# ------------------------------------------------------------------------------------------------ search
+
+
+def _seed(*parts: object) -> int:
+    """A 64-bit seed from its parts (SHA-256: the same on every machine and in every process)."""
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:8], "big")
+
+
+def determinize(state: RaceState, me: str, rng: random.Random) -> RaceState:
+    """A full-information world drawn from what ``me`` knows of ``state`` at steps 1–2, for a bot's search.
+
+    Its own hand is kept and its deck (as a multiset: deck ∪ hand is public, # 1.7) is shuffled; every other
+    car's hand and deck are dealt again from its pool (deck ∪ hand, public bookkeeping) in a random order, its
+    hand size kept. The other cars' gears chosen earlier this round (hidden at the table, # 2.1) are taken
+    back, their shift's Heat returned to the Engine (# 3.2), and they choose again in the world. An
+    approximation of the car's information set: past reveals and discards are not conditioned on
+    (:mod:`heatlog.analysis.infoset` is the exact one, from a log; a bot has only the state)."""
+    w = state.copy()
+    for name in sorted(w.cars):
+        car = w.cars[name]
+        if car.legend or car.hand is None or car.deck is None:
+            continue
+        if name == me:
+            deck = sorted(car.deck)
+            rng.shuffle(deck)
+            car.deck = deck
+            continue
+        cards = sorted(expand(car.pool))
+        rng.shuffle(cards)
+        n = car.hand_size
+        car.hand = counts(cards[:n], tuple(car.hand))
+        car.deck = cards[n:]
+    if w.turn is None and w.step == GEARS:
+        back = [n for n in w.shifts if n != me]
+        for name in back:
+            before, paid = w.shifts.pop(name)
+            car = w.cars[name]
+            if paid:
+                cost = shift_heat(w.track, car.progress, before, car.gear)
+                car.engine += cost
+                del car.discard[len(car.discard) - cost :]
+            car.gear = before
+        if back:
+            w.pending = [n for n in w.order if n in back or n in w.pending]
+    return w
+
+
+class SearchBot:
+    """The heuristic's candidate plans, judged by playing the race on in worlds drawn from what the car knows.
+
+    At step 1 (gear and cards, planned together as the heuristic plans them) the candidates are the
+    heuristic's best play for each legal gear, its own choice first. Each is played on in ``worlds``
+    determinized worlds (:func:`determinize`), with the heuristic driving every car after it (the rollout
+    policy) and common random numbers: every candidate meets the same worlds and the same shuffles. By
+    default (``horizon=2``) the play-out stops after this round and the next, and the car's position is
+    valued as the heuristic values one (:meth:`position_value`, in spaces: progress, the Heat on the Engine,
+    the next turn from there, the Stress a spinout added); with ``horizon=None`` the race is played to the
+    end and valued by the car's score, (cars − place) / (cars − 1). A candidate is chosen over the
+    heuristic's own plan only when its mean value is higher by more than ``margin`` (0.5 spaces by default):
+    within the noise of a few worlds the heuristic's plan stands. Step 2 plays the cards so chosen; every
+    other decision (React, slipstream, discard) is the heuristic's.
+
+    Deterministic: the worlds' seeds are SHA-256 hashes of one number drawn from the bot's ``rng`` and the
+    world's index; the heuristic's caches change no decision. Open base races (with Legends, weather,
+    championships); a Garage race or a table-mode state is left to the heuristic. Measured against the
+    heuristic and random cars in ``bench/bench_bots.py`` (docs/analysis.md, "A stronger bot").
+    """
+
+    name = "search"
+
+    def __init__(
+        self, worlds: int = 8, margin: float = 0.5, base: HeuristicBot | None = None, horizon: int | None = 2
+    ) -> None:
+        self.worlds = worlds
+        self.horizon = horizon
+        self.margin = margin
+        self.base = base if base is not None else heuristic_bot
+        self._chosen: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+
+    def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
+        w = _waiting(state, options)
+        car = state.cars[name]
+        if (
+            state.garage is None
+            and state.mode == "open"
+            and state.turn is None
+            and name in w.cars
+            and car.hand is not None
+            and not car.legend
+        ):
+            if w.step == GEARS:
+                gear, cards = self.plan(state, name, rng)
+                key = (state.round, _hand_key(car.hand), car.progress, gear)
+                self._chosen[name] = (key, cards)
+                return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+            if w.step == PLAY:
+                chosen = self._chosen.pop(name, None)
+                if chosen is not None and chosen[0] == (state.round, _hand_key(car.hand), car.progress, car.gear):
+                    return {"type": "cards_played", "v": 1, "car": name, "cards": list(chosen[1])}
+        return self.base(state, name, options, rng)
+
+    def candidates(self, state: RaceState, name: str) -> list[Plan]:
+        """The heuristic's plan first, then its best play for each other legal gear."""
+        car = state.cars[name]
+        assert car.hand is not None
+        base = self.base
+        first = base._plan(state, car)
+        tp = base._track_plan(state)
+        adrenaline = name in state.adrenaline
+        hand_key = _hand_key(car.hand)
+        out = [first]
+        for g in legal_gears(state, car):
+            plan = base._plan_of(state, car, tp, None, [g], adrenaline, hand_key)
+            if plan not in out:
+                out.append(plan)
+        return out
+
+    def scores(self, state: RaceState, name: str, plans: Sequence[Plan], seed: int) -> list[float]:
+        """Each plan's mean score over the same ``worlds`` worlds (common random numbers)."""
+        from .engine.game import apply_decision, play_out  # (the game API: imported where it is used)
+
+        base = self.base
+        n = len(state.cars) - 1 or 1
+        total = [0.0] * len(plans)
+        r = state.round
+        for i in range(self.worlds):
+            world = determinize(state, name, random.Random(_seed(seed, i, "world")))
+            for k, (gear, cards) in enumerate(plans):
+                wk = world.copy()
+                apply_decision(wk, {"type": "gear_chosen", "v": 1, "car": name, "gear": gear})
+                play = {"type": "cards_played", "v": 1, "car": name, "cards": list(cards)}
+
+                def decide(s: RaceState, who: str, play: Event = play) -> Event | None:
+                    if who == name and s.turn is None and s.step == PLAY and s.round == r:
+                        return play
+                    return base(s, who, Options(s, who), _NO_RNG)
+
+                if self.horizon is None:
+                    play_out(wk, decide, random.Random(_seed(seed, i, "play")))
+                    place = wk.standings().index(name) + 1
+                    total[k] += (len(state.cars) - place) / n
+                else:
+                    play_out(wk, decide, random.Random(_seed(seed, i, "play")), max_rounds=r + self.horizon - 1)
+                    total[k] += self.position_value(wk, name, r + self.horizon)
+        return [t / self.worlds for t in total]
+
+    def position_value(self, state: RaceState, name: str, at_round: int) -> float:
+        """The heuristic's value of where a car stands at the start of round ``at_round``, in spaces: its
+        progress, the Heat on its Engine (``engine_value``), the next turn it can make from there in its gear
+        (the look-ahead) and the Stress its spinouts put in its cards (# 10.3); a finish counts the line, the
+        heuristic's finish bonus and a round's worth of spaces (``TYPICAL_ROUND``) for each round it was early."""
+        car = state.cars[name]
+        tp = self.base._track_plan(state)
+        w = self.base.w
+        done = state.finish_rounds.get(name)
+        if done is not None:
+            return tp.final + w.finish + TYPICAL_ROUND * (at_round - 1 - done)
+        p = car.progress
+        value = p + tp.engine_value(car.engine, p) + w.ahead * tp.next_turn(p, car.gear, car.engine)
+        return value - w.stress_taken * car.pool.get(STRESS, 0)
+
+    def plan(self, state: RaceState, name: str, rng: random.Random) -> Plan:
+        """The gear and cards of this round: the best candidate by :meth:`scores`."""
+        plans = self.candidates(state, name)
+        if len(plans) == 1:
+            return plans[0]
+        seed = rng.getrandbits(64)
+        try:
+            values = self.scores(state, name, plans, seed)
+        except HeatlogError:  # a world the engine refuses (a module's corner case): the heuristic's plan
+            return plans[0]
+        best = 0
+        for k in range(1, len(plans)):
+            if values[k] > values[best] + (self.margin if best == 0 else 0.0):
+                best = k
+        return plans[best]
+
+
+TYPICAL_ROUND = 10.0  # spaces a car makes in a round, about (a finish earlier by a round is worth this)
+_NO_RNG = random.Random(0)  # the heuristic draws nothing: its generator is never read
+
+search_bot = SearchBot()
+
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot, "search": search_bot}
 
 
 def get_bot(name: str) -> Bot:
-    """The bot called ``name`` (random, heuristic)."""
+    """The bot called ``name`` (random, heuristic, search)."""
     try:
         return BOTS[name]
     except KeyError:

@@ -24,7 +24,7 @@ Event = dict[str, Any]
 
 def test_bots_by_name() -> None:
     assert get_bot("random") is random_bot and get_bot("heuristic") is heuristic_bot
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "search"}
     with pytest.raises(HeatlogError, match="unknown bot"):
         get_bot("oracle")
 

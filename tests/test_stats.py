@@ -48,7 +48,7 @@ GOLDEN = {
         "heat_cooled": {"gear": 2, "adrenaline": 1, "total": 3},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
-        "slipstreams": {"taken": 2, "declined": 0},
+        "slipstreams": {"taken": 2, "declined": 0, "spaces": 4},  # # 8.1: two spaces each
         "boosts": {"count": 0, "values": [], "mean": None},
         "mean_speed_by_gear": {"2": 4.33, "3": 10.75, "4": 10.0},
         "corners": {"crossed": 4, "over_limit": 3},
@@ -61,7 +61,7 @@ GOLDEN = {
         "heat_cooled": {"gear": 1, "adrenaline": 3, "total": 4},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
-        "slipstreams": {"taken": 0, "declined": 1},
+        "slipstreams": {"taken": 0, "declined": 1, "spaces": 0},
         "boosts": {"count": 0, "values": [], "mean": None},
         "mean_speed_by_gear": {"2": 4.5, "3": 9.75, "4": 11.5},
         "corners": {"crossed": 4, "over_limit": 4},

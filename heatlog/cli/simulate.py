@@ -40,8 +40,10 @@ def simulate(
         list[str] | None, typer.Option("--handicap", help="A car whose driver is experienced: 5 Engine Heat (# 17.2).")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed (default: random, printed); race k uses seed+k-1.")] = None,
-    bot: Annotated[str | None, typer.Option(help="The bot for every car: heuristic (default) or random.")] = None,
-    bots: Annotated[str | None, typer.Option(help="One bot per car, in car order: heuristic,random,…")] = None,
+    bot: Annotated[
+        str | None, typer.Option(help="The bot for every car: heuristic (default), search or random.")
+    ] = None,
+    bots: Annotated[str | None, typer.Option(help="One bot per car, in car order: search,heuristic,random,…")] = None,
     races: Annotated[int, typer.Option(help="How many races to play.")] = 1,
     workers: Annotated[
         int | None, typer.Option("--workers", help="Local processes for --races (default: all cores; 1: this one).")

@@ -99,12 +99,38 @@ class Review:
                     "legend": c.legend,
                     "summary": c.summary(),
                     "graph": c.graph(),
-                    "decisions": [point_dict(p) for p in c.points],
+                    "place": c.place,
+                    "decisions": [{**point_dict(p), "actual_cost_places": _round(c.actual_cost(p))} for p in c.points],
                     "not_reviewed": [x.to_dict() for x in c.not_reviewed],
                 }
                 for c in self.cars
             ],
         }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def chance_between(
+    events: Sequence[Event], points: Sequence[DecisionPoint]
+) -> dict[tuple[str, int, int], tuple[str, ...]]:
+    """For each point (by car, index, prelude), the types of the chance events (the registry's) in the log since
+    the same car's previous point: the draws, flips, shuffles and module draws between two of its decisions."""
+    from ..engine.events import REGISTRY
+
+    out: dict[tuple[str, int, int], tuple[str, ...]] = {}
+    last: dict[str, int] = {}
+    for p in sorted(points, key=lambda p: (p.index, len(p.prelude))):
+        start = last.get(p.car, p.index)
+        kinds = []
+        for ev in events[start : p.index]:
+            entry = REGISTRY.get(str(ev.get("type")))
+            if entry is not None and entry.chance:
+                kinds.append(str(ev["type"]))
+        out[(p.car, p.index, len(p.prelude))] = tuple(dict.fromkeys(kinds))
+        last[p.car] = p.index
+    return out
 
 
 def review_race(
@@ -144,6 +170,7 @@ def review_race(
     started = time.perf_counter()
     out = Review(race, name, final.track.id, final.mode, len(final.cars), settings, track_name=final.track.name)
     points: list[DecisionPoint] = []
+    standing = {c: i + 1 for i, c in enumerate(final.standings())}
     for n in names:
         if final.cars[n].legend:  # # 19.1: moved by the Legend cards; no decision of its own to look for
             out.cars.append(CarReview(n, legend=True))
@@ -154,7 +181,9 @@ def review_race(
             for p in decision_points(events, n, seqs=seqs, rounds=rounds, skipped=skipped)
             if only is None or only(p)
         ]
-        out.cars.append(CarReview(n, expected=len(mine), not_reviewed=skipped if only is None else []))
+        out.cars.append(
+            CarReview(n, expected=len(mine), not_reviewed=skipped if only is None else [], place=standing[n])
+        )
         points.extend(mine)
     order = {n: i for i, n in enumerate(names)}
     points.sort(key=lambda p: (p.index, order[p.car]))
@@ -163,9 +192,13 @@ def review_race(
     runners = {n: make_runner(executor, n, settings.bots, parallel, stop) for n in names}
     n_cars = len(final.cars)
 
+    chance = chance_between(events, points)
+
     def review_one(p: DecisionPoint, fut: Future[Any] | None) -> PointReview:
         info = fut.result() if fut is not None else infoset_for(p.known(events), p.car)
-        return estimate_point(p, info, n_cars, settings, runners[p.car])
+        review = estimate_point(p, info, n_cars, settings, runners[p.car])
+        review.chance_before = chance.get((p.car, p.index, len(p.prelude)), ())
+        return review
 
     # With a pool of workers, several decisions are reviewed at once (each in a thread of this process that
     # hands its playouts to the pool): while one waits for the last chunks of a batch, the next one's chunks

@@ -105,6 +105,9 @@ class PointReview:
     partial: bool = False
     reason: str | None = None  # why, in words and numbers from the playouts (a labelled decision)
     facts: dict[str, list[Any]] = field(default_factory=dict)  # TurnFacts per playout of "taken" and "best"
+    # the chance events (the registry's chance types) in the log since the car's previous decision point: what
+    # moved its expected place between two decisions besides the other cars (the HTML graph marks them)
+    chance_before: tuple[str, ...] = ()
 
     @property
     def score_loss(self) -> float:
@@ -346,6 +349,15 @@ class CarReview:
     expected: int = 0  # decision points found (more than were reviewed when the review was interrupted)
     legend: bool = False  # a Legend (# 19.1): the Legend cards move it, it has no decision to review
     not_reviewed: list[NotReviewed] = field(default_factory=list)  # the car's decisions not judged, with why
+    place: int | None = None  # where the car finished in this race (the standings at the log's end, # 16.8)
+
+    def actual_cost(self, p: PointReview) -> float | None:
+        """What a decision cost in this race, in places: where the car finished less the best decision's
+        expected place there (the luck and the decisions that followed included), beside its expected cost
+        (``p.loss``, the taken decision's expected place less the best's)."""
+        if self.place is None or not math.isfinite(p.best.mean_place):
+            return None
+        return self.place - p.best.mean_place
 
     def summary(self) -> dict[str, Any]:
         pts = self.points
@@ -405,6 +417,7 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "accuracy": round(accuracy(p), 1),
         "reason": p.reason,
         "playouts": p.playouts,
+        "chance_before": list(p.chance_before),
         "alternatives": [e.to_dict() for e in p.estimates],
     }
 

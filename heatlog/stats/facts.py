@@ -86,6 +86,8 @@ class TurnFacts(HeatTotals):
     led: bool  # first at the end of the round
     heat_upgrades: int = 0  # Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)
     uses: str = ""  # the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24; "" without)
+    adrenaline_spaces: int = 0  # spaces the adrenaline +1 move added (# 6.2; 0 when blocked or not taken)
+    slipstream_spaces: int = 0  # spaces slipstream moved the car (# 8.1; a sector's bonus included, MODULES.md 20.12)
 
     def row(self) -> dict[str, Any]:
         return asdict(self)
@@ -190,6 +192,8 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         led=False,
         heat_upgrades=sum(h[2] for h in uses if h[0] == "heat"),
         uses="; ".join(" ".join(str(x) for x in h if x != "") for h in uses),
+        adrenaline_spaces=turn.adrenaline_moved,
+        slipstream_spaces=turn.slipstream_moved,
     )
 
 

@@ -43,6 +43,8 @@ class Tally(HeatTotals):
     rounds_in_gear: dict[int, int] = field(default_factory=dict)  # gear in force (# A10) -> turns
     adrenaline_rounds: int = 0  # rounds the car held adrenaline (# 6.1)
     adrenaline_moves: int = 0  # of those, the +1 move taken (# 6.2)
+    adrenaline_spaces: int = 0  # spaces the +1 moves added (# 6.2)
+    slipstream_spaces: int = 0  # spaces moved by slipstream (# 8.1)
     shifts_up_2: int = 0  # two-gear shifts up (1 Heat each, # 3.2)
     shifts_down_2: int = 0  # two-gear shifts down
     cards_discarded: int = 0  # cards discarded at step 8 (# 11.1)
@@ -74,6 +76,8 @@ class Tally(HeatTotals):
             self.rounds_in_gear[t.gear] = self.rounds_in_gear.get(t.gear, 0) + 1
         self.adrenaline_rounds += t.adrenaline
         self.adrenaline_moves += t.adrenaline_move
+        self.adrenaline_spaces += t.adrenaline_spaces
+        self.slipstream_spaces += t.slipstream_spaces
         self.shifts_up_2 += t.gear - t.from_gear == 2
         self.shifts_down_2 += t.from_gear - t.gear == 2
         self.cards_discarded += len(t.discarded.split())
@@ -106,6 +110,8 @@ class Tally(HeatTotals):
             "spaces",
             "adrenaline_rounds",
             "adrenaline_moves",
+            "adrenaline_spaces",
+            "slipstream_spaces",
             "shifts_up_2",
             "shifts_down_2",
             "cards_discarded",
@@ -138,7 +144,11 @@ class Tally(HeatTotals):
             "heat_cooled": {"gear": self.cooled_gear, "adrenaline": self.cooled_adrenaline, "total": self.heat_cooled},
             "stress": {"played": self.stress_played, "drawn": self.stress_drawn, "spinouts": self.stress_spinouts},
             "spinouts": self.spinouts,
-            "slipstreams": {"taken": self.slipstreams_taken, "declined": self.slipstreams_declined},
+            "slipstreams": {
+                "taken": self.slipstreams_taken,
+                "declined": self.slipstreams_declined,
+                "spaces": self.slipstream_spaces,
+            },
             "boosts": {
                 "count": self.boosts,
                 "values": sorted(values),
@@ -150,7 +160,11 @@ class Tally(HeatTotals):
             "rounds_led": self.rounds_led,
             "spaces": self.spaces,
             "rounds_in_gear": {str(g): self.rounds_in_gear.get(g, 0) for g in (1, 2, 3, 4)},
-            "adrenaline": {"rounds": self.adrenaline_rounds, "moves": self.adrenaline_moves},
+            "adrenaline": {
+                "rounds": self.adrenaline_rounds,
+                "moves": self.adrenaline_moves,
+                "spaces": self.adrenaline_spaces,
+            },
             "two_gear_shifts": {"up": self.shifts_up_2, "down": self.shifts_down_2},
             "cards_discarded": self.cards_discarded,
         }

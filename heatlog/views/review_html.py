@@ -7,14 +7,25 @@ beside each turn**: every turn's narration next to its reviewed decisions (taken
 with their intervals and playouts, loss, label). The review travels as JSON in the page; its script follows
 ``<body data-round>``, which the replay's script sets, and writes text with ``textContent`` only.
 
-Hooks for tests: ``<section id="review">`` with ``data-partial``; ``<svg id="eval-graph">`` with one
-``<polyline class="eval" data-car>`` per car; ``<table id="review-table">`` whose rows are ``<tr class="decision"
-data-car data-round data-label>`` (and ``<tr class="turn">`` for each turn's narration).
+Issue 28 added: **next / previous mistake** buttons (``#next-mistake``, ``#prev-mistake``: the labelled decisions
+in the log's order; the replay is moved to the decision's round through its slider and the decision's row is
+marked ``data-focus="true"``; ``#mistake-at`` says where it is), the **biggest losses** (``<table id="losses">``,
+a ``<tr class="loss" data-key>`` per significant loss, largest first: the expected cost beside what it cost in
+this race — where the car finished less the best decision's expected place; a click jumps to it), and a graph
+that marks **decisions** (``<circle class="eval-dot decision" data-label data-key>``, one per reviewed decision)
+and **chance** (``<path class="chance" data-kinds>``: the chance events between two of the car's decisions)
+apart.
+
+Hooks for tests: ``<section id="review">`` with ``data-partial`` (and ``data-mistake``, the mistake shown);
+``<svg id="eval-graph">`` with one ``<polyline class="eval" data-car>`` per car; ``<table id="review-table">``
+whose rows are ``<tr class="decision" data-car data-round data-label data-key>`` (and ``<tr class="turn">`` for
+each turn's narration).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +45,10 @@ _SCRIPT = r"""
   var table = document.querySelector("#review-table tbody");
   var cursor = document.getElementById("eval-cursor");
   var title = document.getElementById("review-round");
+  var section = document.getElementById("review");
+  var status = document.getElementById("mistake-at");
+  var focus = null;  // the key of the decision jumped to ("car/index/prelude")
+  var at = -1;  // its place in D.mistakes
   function cell(tr, text, cls) {
     var td = document.createElement("td");
     td.textContent = text;
@@ -63,6 +78,8 @@ _SCRIPT = r"""
         row.setAttribute("data-car", t.car);
         row.setAttribute("data-round", String(n));
         row.setAttribute("data-label", d.label || "");
+        row.setAttribute("data-key", d.key);
+        if (d.key === focus) { row.classList.add("focus"); row.setAttribute("data-focus", "true"); }
         cell(row, d.kind + " (" + d.options + " options)");
         cell(row, d.taken.words);
         cell(row, pm(d.taken));
@@ -88,6 +105,49 @@ _SCRIPT = r"""
     var x = D.x[String(n)];
     if (cursor && x !== undefined) { cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); }
   }
+  // Jump to a decision: the replay shows its round (through the slider, as a person would), the row is marked.
+  function jump(d) {
+    var slider = document.getElementById("round-slider");
+    var k = D.slider[String(d.round)];
+    focus = d.key;
+    if (slider && k !== undefined) {
+      slider.value = String(k);
+      slider.dispatchEvent(new Event("input", {bubbles: true}));
+    }
+    render();
+    var row = table.querySelector('tr.decision[data-focus="true"]');
+    if (row && row.scrollIntoView) row.scrollIntoView({block: "center"});
+  }
+  function round() { return +(document.body.getAttribute("data-round") || 0); }
+  function go(step) {
+    var M = D.mistakes, n = round(), k = -1, i;
+    if (!M.length) return;
+    if (at >= 0 && M[at].key === focus && M[at].round === n) {
+      k = at + step;
+    } else if (step > 0) {
+      for (i = 0; i < M.length; i++) { if (M[i].round > n) { k = i; break; } }
+    } else {
+      for (i = M.length - 1; i >= 0; i--) { if (M[i].round < n) { k = i; break; } }
+    }
+    if (k < 0 || k >= M.length) {
+      status.textContent = step > 0 ? "no mistake after round " + n : "no mistake before round " + n;
+      return;
+    }
+    at = k;
+    section.setAttribute("data-mistake", String(k));
+    status.textContent = "mistake " + (k + 1) + " of " + M.length + ": round " + M[k].round + ", " + M[k].car +
+      ", " + M[k].words + " (" + M[k].label + ")";
+    jump(M[k]);
+  }
+  document.getElementById("next-mistake").addEventListener("click", function () { go(1); });
+  document.getElementById("prev-mistake").addEventListener("click", function () { go(-1); });
+  Array.prototype.forEach.call(document.querySelectorAll("#losses tr.loss"), function (tr) {
+    tr.addEventListener("click", function () {
+      var key = tr.getAttribute("data-key");
+      var hit = D.losses.filter(function (d) { return d.key === key; })[0];
+      if (hit) { at = -1; jump(hit); }
+    });
+  });
   new MutationObserver(render).observe(document.body, {attributes: true, attributeFilter: ["data-round"]});
   render();
   document.getElementById("review").setAttribute("data-ready", "true");
@@ -109,6 +169,13 @@ _CSS = """
 #review .label.mistake { color: #d35400; font-weight: bold; }
 #review .label.inaccuracy { color: #8a6d00; }
 #review .summary li { margin: 2px 0; }
+#review tr.focus td { background: #fff3c4; }
+#review .nav { margin: 6px 0; }
+#review .nav button { margin-right: 6px; }
+#review #losses tr.loss { cursor: pointer; }
+#review .chance, #review .key-chance { stroke: #333; stroke-width: 0.8; fill: #fff; }
+#review .eval-dot.labelled { stroke: #000; stroke-width: 1.5; }
+#review .legend-key text { font-size: 11px; }
 """
 
 
@@ -136,32 +203,66 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
     for r in range(first, last + 1):
         if (r - first) % every == 0 or r == last:
             out.append(f'<text x="{x(r):.1f}" y="{bottom + 20}" text-anchor="middle">{r}</text>')
+    dx = min(60.0, (right - left) / max(1, last - first))
     for c in review.cars:
-        pts = c.graph()
-        if not pts:
+        if not c.points:
             continue
         fill = fills.get(c.car, "#333")
-        pts = [g for g in pts if g["expected_place"] is not None]
-        for g in pts:
-            half = g["expected_place_95"] if g["expected_place_95"] is not None else n_cars
-            lo, hi = g["expected_place"] - half, g["expected_place"] + half
+        by_round: dict[int, list[Any]] = {}
+        for p in c.points:
+            by_round.setdefault(p.point.round, []).append(p)
+        where: list[tuple[Any, float, float]] = []  # (point review, x, y) in the log's order
+        for p in c.points:
+            mates = by_round[p.point.round]
+            k = mates.index(p)
+            if not math.isfinite(p.taken.mean_place):
+                continue
+            px = x(p.point.round) + dx * 0.8 * ((k + 0.5) / len(mates) - 0.5)
+            where.append((p, px, y(p.taken.mean_place)))
+        for p, px, _ in where:
+            half = p.taken.place_half if math.isfinite(p.taken.place_half) else n_cars
+            lo, hi = p.taken.mean_place - half, p.taken.mean_place + half
             out.append(
-                f'<line class="band" style="stroke:{fill}" x1="{x(g["round"]):.1f}" x2="{x(g["round"]):.1f}" '
+                f'<line class="band" style="stroke:{fill}" x1="{px:.1f}" x2="{px:.1f}" '
                 f'y1="{y(max(1, lo)):.1f}" y2="{y(min(n_cars, hi)):.1f}"/>'
             )
-        line = " ".join(f"{x(g['round']):.1f},{y(g['expected_place']):.1f}" for g in pts)
-        for g in pts:
-            out.append(
-                f'<circle class="eval-dot" data-car="{escape(c.car)}" data-round="{g["round"]}" '
-                f'cx="{x(g["round"]):.1f}" cy="{y(g["expected_place"]):.1f}" r="3.5" style="fill:{fill}">'
-                f"<title>{escape(c.car)}, round {g['round']}: {g['expected_place']:.2f} "
-                f"±{g['expected_place_95'] or 0:.2f} "
-                f"(n={g['playouts']})</title></circle>"
-            )
+        line = " ".join(f"{px:.1f},{py:.1f}" for _, px, py in where)
         out.append(
             f'<polyline class="eval" data-car="{escape(c.car)}" style="stroke:{fill}" points="{line}">'
-            f"<title>{escape(c.car)}: expected place by round</title></polyline>"
+            f"<title>{escape(c.car)}: expected place at each reviewed decision</title></polyline>"
         )
+        # Chance events between two decisions (the draws, flips, shuffles, module draws since the car's previous
+        # decision): a diamond on the segment they moved, apart from the decisions' dots.
+        for (_, x0, y0), (p, x1, y1) in zip(where, where[1:], strict=False):
+            if not p.chance_before:
+                continue
+            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+            kinds = " ".join(p.chance_before)
+            out.append(
+                f'<path class="chance" data-car="{escape(c.car)}" data-round="{p.point.round}" '
+                f'data-kinds="{escape(kinds)}" d="M{mx:.1f},{my - 4:.1f} l4,4 l-4,4 l-4,-4 z">'
+                f"<title>{escape(c.car)}: chance before its {escape(p.point.kind)} decision of round "
+                f"{p.point.round} ({escape(', '.join(p.chance_before))})</title></path>"
+            )
+        for p, px, py in where:
+            lab = p.label or ""
+            cls = "eval-dot decision" + (" labelled" if lab else "")
+            out.append(
+                f'<circle class="{cls}" data-car="{escape(c.car)}" data-round="{p.point.round}" '
+                f'data-label="{lab}" data-key="{escape(_key(p))}" cx="{px:.1f}" cy="{py:.1f}" '
+                f'r="{5 if lab else 3.5}" style="fill:{fill}">'
+                f"<title>{escape(c.car)}, round {p.point.round}, {escape(p.taken.words)}: "
+                f"{p.taken.mean_place:.2f} ±{p.taken.place_half:.2f} (n={p.taken.playouts})"
+                + (f"; {lab}" if lab else "")
+                + "</title></circle>"
+            )
+    ky = top + 2
+    out.append(
+        f'<g class="legend-key"><circle class="key-dot" cx="{right - 200}" cy="{ky}" r="3.5" '
+        f'style="fill:#666"/><text x="{right - 192}" y="{ky + 4}">decision</text>'
+        f'<path class="key-chance" d="M{right - 120},{ky - 4} l4,4 l-4,4 l-4,-4 z"/>'
+        f'<text x="{right - 112}" y="{ky + 4}">chance since the last</text></g>'
+    )
     out.append(f'<line id="eval-cursor" class="cursor" x1="{left}" x2="{left}" y1="{top - 8}" y2="{bottom + 6}"/>')
     out.append("</svg>")
     xs = {str(r): round(x(r), 1) for r in range(first, last + 1)}
@@ -169,14 +270,27 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
     return "\n".join(out), xs
 
 
+def _key(p: Any) -> str:
+    """A decision's key in the page: car, place in the log, and the decisions before it in the same event."""
+    return f"{p.point.car}/{p.point.index}/{len(p.point.prelude)}"
+
+
+#: Rows of the biggest losses list.
+LOSSES = 10
+
+
 def review_data(rp: Replay, review: Any) -> dict[str, Any]:
-    """Per round, every turn (its narration) with the reviewed decisions of that car in that round."""
+    """Per round, every turn (its narration) with the reviewed decisions of that car in that round; the labelled
+    decisions in the log's order (``mistakes``: the next / previous mistake buttons); the biggest losses with
+    their expected cost beside what they cost in this race (``losses``); the slider's index of each round."""
     from ..review.evaluate import point_dict
 
     by_key: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    every: list[tuple[Any, Any]] = []
     for c in review.cars:
         for p in c.points:
-            by_key.setdefault((p.point.round, c.car), []).append(point_dict(p))
+            by_key.setdefault((p.point.round, c.car), []).append({**point_dict(p), "key": _key(p)})
+            every.append((c, p))
     rounds: dict[str, Any] = {}
     for rv in rp.rounds:
         turns = []
@@ -185,7 +299,59 @@ def review_data(rp: Replay, review: Any) -> dict[str, Any]:
             if decisions:
                 turns.append({"car": car, "text": text, "decisions": decisions})
         rounds[str(rv.number)] = {"turns": turns}
-    return {"rounds": rounds}
+    every.sort(key=lambda cp: (cp[1].point.index, len(cp[1].point.prelude), cp[0].car))
+    mistakes = [
+        {"key": _key(p), "round": p.point.round, "car": c.car, "words": p.taken.words, "label": p.label}
+        for c, p in every
+        if p.label is not None
+    ]
+    # the significant losses only (their 95 % interval excludes 0, as a label needs): the rest is noise
+    worst = sorted((cp for cp in every if cp[1].significant), key=lambda cp: (-cp[1].score_loss, cp[1].point.index))
+    losses = []
+    for c, p in worst[:LOSSES]:
+        actual = c.actual_cost(p)
+        losses.append(
+            {
+                "key": _key(p),
+                "round": p.point.round,
+                "car": c.car,
+                "taken": p.taken.words,
+                "best": p.best.words,
+                "label": p.label,
+                "loss_places": p.loss,
+                "loss_places_95": p.loss_half,
+                "loss_score": p.score_loss,
+                "place": c.place,
+                "best_place": p.best.mean_place,
+                "actual_cost_places": actual,
+            }
+        )
+    slider = {str(rp.first - 1): 0}
+    for k, rv in enumerate(rp.rounds, start=1):
+        slider[str(rv.number)] = k
+    return {"rounds": rounds, "mistakes": mistakes, "losses": losses, "slider": slider}
+
+
+def _losses_table(losses: list[dict[str, Any]]) -> str:
+    if not losses:
+        return '<p id="losses-none">No decision lost a significant share of its expected score.</p>'
+    rows = []
+    for d in losses:
+        actual = d["actual_cost_places"]
+        cost = "—"
+        if actual is not None:
+            cost = f"{actual:+.2f} (finished P{d['place']}, the best expected {d['best_place']:.2f})"
+        rows.append(
+            f'<tr class="loss" data-key="{escape(d["key"])}" data-round="{d["round"]}" data-car="{escape(d["car"])}">'
+            f"<td>{d['round']}</td><td>{escape(d['car'])}</td><td>{escape(d['taken'])}</td><td>{escape(d['best'])}</td>"
+            f"<td>{d['loss_places']:.2f} ±{d['loss_places_95']:.2f}</td><td>{cost}</td>"
+            f'<td class="label {escape(d["label"] or "")}">{escape(d["label"] or "")}</td></tr>'
+        )
+    return (
+        '<table id="losses"><thead><tr><th>round</th><th>car</th><th>taken</th><th>best found</th>'
+        "<th>expected cost (places)</th><th>cost in this race (places)</th><th>label</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 def render_review_html(rp: Replay, review: Any) -> str:
@@ -219,11 +385,18 @@ def render_review_html(rp: Replay, review: Any) -> str:
         "<h2>Decision review" + (" <small>(partial: interrupted)</small>" if review.partial else "") + "</h2>"
         f"<p>Playouts over what each car knew (seed {st.seed}, bots {escape(st.bots)}): every legal decision "
         f"screened with {st.screen} playouts, the best {st.keep} and the one taken played out to "
-        f"±{st.target} places (95 %). Expected place: 1 = first.</p>"
+        f"±{st.target} expected score (95 %). Expected place: 1 = first.</p>"
         f'<ul class="summary">{"".join(summary)}</ul>'
-        "<h3>Evaluation graph <small>expected place at the car's first decision of each round, 95 % interval"
-        "</small></h3>"
+        "<h3>Biggest losses <small>expected cost beside what it cost in this race: where the car finished less the "
+        "best decision's expected place, the luck and the decisions that followed included; click a row to see "
+        "it</small></h3>"
+        f"{_losses_table(data['losses'])}"
+        "<h3>Evaluation graph <small>expected place at each reviewed decision (dots, 95 % interval), chance "
+        "events between two decisions (diamonds)</small></h3>"
         f"{graph}"
+        '<div class="nav"><button type="button" id="prev-mistake">◀ previous mistake</button>'
+        '<button type="button" id="next-mistake">next mistake ▶</button>'
+        f'<span id="mistake-at">{counted(len(data["mistakes"]), "labelled decision")}</span></div>'
         '<h3 id="review-round"></h3>'
         '<table id="review-table"><thead><tr><th>decision</th><th>taken</th><th>expected place</th>'
         "<th>best found</th><th>expected place</th><th>loss (places)</th><th>label</th></tr></thead>"

@@ -1,0 +1,74 @@
+"""The review's HTML page (issue 28, item 6): next / previous mistake, the biggest losses with their expected cost
+beside what they cost in this race, and the evaluation graph marking decisions and chance events apart —
+clicked in headless Chromium (Playwright)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from heatlog.review import decision_points, review_race
+from heatlog.views.replay import build_replay
+from heatlog.views.review_html import review_data, write_review_html
+from tests.browser import chromium
+from tests.test_review import INDEX, SMALL, race
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+
+
+def _review() -> tuple[object, object]:
+    """Red's blunder of test_review (a slipstream that spins out for certain, round 9) and an ordinary gear
+    choice of round 2, in a log that goes on to the end of round 9."""
+    events = race()
+    blunder = [*events[:INDEX], {"type": "slipstream", "v": 1, "car": "Red", "taken": True}]
+    gear = next(p for p in decision_points(blunder, "Red") if p.round == 2 and p.kind == "gear")
+    review = review_race(blunder, ["Red"], settings=SMALL, only=lambda p: p.index in (INDEX, gear.index))
+    return build_replay(blunder), review
+
+
+def test_next_mistake_lands_on_the_blunder_and_the_graph_marks_chance_apart(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    rp, review = _review()
+    data = review_data(rp, review)  # type: ignore[arg-type]
+    (mistake,) = data["mistakes"]
+    assert mistake["round"] == 9 and mistake["label"] == "blunder" and mistake["words"] == "slipstream"
+    (loss,) = [d for d in data["losses"] if d["key"] == mistake["key"]]
+    # what it cost in this race: the log ends in round 9, Red's standing then less the best's expected place
+    assert loss["actual_cost_places"] == pytest.approx(loss["place"] - loss["best_place"])
+    assert loss["loss_places"] > 0.5
+    page_file = write_review_html(rp, review, tmp_path / "review.html")  # type: ignore[arg-type]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto(page_file.as_uri() + "#round=1")
+        page.wait_for_selector('#review[data-ready="true"]')
+        assert page.evaluate("document.body.getAttribute('data-round')") == "1"
+        # the graph: one dot per reviewed decision, a diamond for the chance between them (draws, flips, …)
+        assert page.locator("#eval-graph circle.decision").count() == 2
+        assert page.locator('#eval-graph circle.decision.labelled[data-label="blunder"]').count() == 1
+        chance = page.locator('#eval-graph path.chance[data-car="Red"]')
+        assert chance.count() == 1 and "cards_drawn" in (chance.get_attribute("data-kinds") or "")
+        page.click("#next-mistake")
+        assert page.evaluate("document.body.getAttribute('data-round')") == "9"  # the replay shows round 9
+        row = page.locator('#review-table tr.decision[data-focus="true"]')
+        assert row.count() == 1
+        assert row.get_attribute("data-key") == mistake["key"] and row.get_attribute("data-label") == "blunder"
+        assert "mistake 1 of 1: round 9, Red, slipstream (blunder)" in page.inner_text("#mistake-at")
+        page.click("#next-mistake")  # none after it: it says so and stays
+        assert "no mistake after round 9" in page.inner_text("#mistake-at")
+        assert page.evaluate("document.body.getAttribute('data-round')") == "9"
+        page.click("#prev-mistake")
+        assert "no mistake before round 9" in page.inner_text("#mistake-at")
+        # from the first round again, a click on the loss's row lands on it too
+        page.click("#first")
+        assert page.evaluate("document.body.getAttribute('data-round')") != "9"
+        page.click(f'#losses tr.loss[data-key="{mistake["key"]}"]')
+        assert page.evaluate("document.body.getAttribute('data-round')") == "9"
+        assert page.locator('#review-table tr.decision[data-focus="true"]').get_attribute("data-key") == mistake["key"]
+        errors = page.evaluate("document.documentElement.getAttribute('data-errors')")
+        browser.close()
+    assert not errors
+    json.dumps(data, allow_nan=False)
