@@ -24,10 +24,8 @@ that. A season without the Garage has no sponsorship cards nor press corners (# 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -60,7 +58,6 @@ from .racelog import RaceLog, effective_log
 from .races import race_started_event
 from .schemas import validate_against
 from .store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
-from .store.streams import insert_stream_events
 from .tracks import load_track_data
 from .usertext import check_label, name_problem
 from .validation import event_errors
@@ -116,19 +113,6 @@ def _now() -> str:
 
 
 # ---------------------------------------------------------------------------------------------- storage
-
-
-def _tx(log: RaceLog, *, write: bool) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-    """The store's transaction over the season stream's tables (code written before the stream API; new code
-    asks ``log.store.append_stream(SEASON_STREAM, ...)``)."""
-    return log.store.stream_tx(SEASON_STREAM, write=write)
-
-
-def _insert_events(conn: sqlite3.Connection, table: str, key: str, owner: int, events: Sequence[Event]) -> None:
-    """The season stream's events appended in a :func:`_tx` (code written before the stream API)."""
-    if (table, key) != (SEASON_STREAM.events, SEASON_STREAM.word):
-        raise ValueError(f"no stream is kept in {table}.{key}")
-    insert_stream_events(conn, SEASON_STREAM, owner, events)
 
 
 def seasons(log: RaceLog) -> list[tuple[int, str | None, str]]:
@@ -1393,6 +1377,5 @@ def enter_result(log: RaceLog, season: int, **typed: Any) -> tuple[int, Event]:
     refusal); return its index and the ``race_result`` written to the season's stream."""
     view = season_view(log, season)
     entry = result_entry(view, **typed)
-    with _tx(log, write=True) as conn:
-        _insert_events(conn, "season_events", "season", season, [entry])
+    log.store.append_stream(SEASON_STREAM, season, [entry])
     return int(entry["index"]), entry
