@@ -20,7 +20,7 @@ from .racelog import RaceLog, effective_log
 from .store import STREAMS
 from .usertext import visible
 from .validation import event_errors
-from .views import counted
+from .words import counted
 
 
 @dataclass

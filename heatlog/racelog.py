@@ -427,7 +427,7 @@ class RaceLog:
         """A season race's grid entered again (after an undo) is the one its season gives (# 21.12: the standings,
         leader on pole). Only the door asks it: the rules cannot, as the standings are the season's, not the
         race's; an order that is no grid of the race's cars is left to the rules' own words."""
-        from .season import grid_due  # (the season reads races through this log)
+        from .season_view import grid_due  # (below this log; late only for start-up: the championship module)
 
         order = event.get("order")
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(proj.state.cars):

@@ -17,7 +17,7 @@ from .engine import apply
 from .engine.redact import open_to_table
 from .engine.state import RaceState, Turn, expand
 from .simulate import simulate_race
-from .views import counted
+from .words import counted
 
 Event = dict[str, Any]
 
