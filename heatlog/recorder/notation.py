@@ -96,9 +96,11 @@ def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
     if kind == "heat_removed":
         return f"{car}: a Heat card from the {ev['from']} leaves the game"
     if kind == "sponsor_drawn":
-        return f"{car} draws the sponsorship card {ev['card']}"
+        return f"{car} draws the sponsorship card {card_text([ev['card']])}"
     if kind == "upgrade_swapped":
-        return f"{car} swaps {ev['give']} for {ev['take']}" if "give" in ev else f"{car} keeps their upgrades"
+        if "give" not in ev:
+            return f"{car} keeps their upgrades"
+        return f"{car} swaps {card_text([ev['give']])} for {card_text([ev['take']])}"
     if kind in GARAGE_WORDS:
         said = GARAGE_WORDS[kind]({**ev, **{k: card_text([ev[k]]) for k in ("card",) if k in ev}}, card_text)
         return f"{car} {said}" if car else said

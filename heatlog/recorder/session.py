@@ -258,8 +258,15 @@ class Session:
         return [Line("  ✓ " + sep.join(words), "dim")]
 
     def _cards(self) -> Any:
-        """The race's Garage card definitions (upgrades named by their short names), or None."""
-        return self.state.garage.cards if self.state.garage is not None else None
+        """The race's card definitions beyond the base cards (upgrades and sponsorship cards, named by their short
+        names, never their tokens: issue 29), or None in a race of base cards only."""
+        if self.state.garage is not None:
+            return self.state.garage.cards
+        cat = self.state.cards
+        extra = {
+            c.token: {"short": c.short, "name": c.name} for c in cat.cards if c.token not in BASE_CATALOGUE.token_set
+        }
+        return extra or None
 
     def _legend_words(self, q: Question, ev: Event) -> str:
         """``Legend-Black: card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""

@@ -22,7 +22,7 @@ from ..engine.errors import STEP_NAMES
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
 from . import counted
-from .garage import card_name
+from .garage import card_name, card_short
 from .listing import wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
@@ -176,10 +176,10 @@ def spot_words(state: RaceState, car: Car) -> str:
     return "race line" if car.lane == state.track.race_lane(car.progress) else "beside the race line"
 
 
-def _flips(turn: Turn) -> str:
-    """Cards flipped for Stress, then ``b:`` and the cards flipped for a Boost (# 5.2, 7.5)."""
-    stress = [card for purpose, card in turn.flips if purpose == "stress"]
-    boost = [card for purpose, card in turn.flips if purpose != "stress"]
+def _flips(state: RaceState, turn: Turn) -> str:
+    """Cards flipped for Stress, then ``b:`` and the cards flipped for a Boost (# 5.2, 7.5); upgrades by name."""
+    stress = [card_short(state, card) for purpose, card in turn.flips if purpose == "stress"]
+    boost = [card_short(state, card) for purpose, card in turn.flips if purpose != "stress"]
     return " ".join(stress + (["b:" + " ".join(boost)] if boost else []))
 
 
@@ -286,8 +286,8 @@ def cars_table(
         else:
             moved = t.spaces_moved
             did = [
-                " ".join(t.played),
-                _flips(t),
+                " ".join(card_short(state, c) for c in t.played),  # upgrades by their names, never U39 (issue 29)
+                _flips(state, t),
                 str(t.speed) if t.revealed or t.speed else "",
                 str(moved) if t.revealed or moved else "",
                 _slip(t),
@@ -378,9 +378,10 @@ def render_round(
 
         for text in conditions_lines(state):
             console.print(text, markup=False, highlight=False, soft_wrap=True)
-    if width >= WIDE:
-        console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
-    else:
+    whole = cars_table(state, rv.all_turns(), rv.order, car=car) if width >= WIDE else None
+    if whole is not None and whole.natural_width() <= width:
+        console.print(whole)
+    else:  # a narrow console, or long cells (upgrades by name): two tables rather than wrapped columns
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=TURN_COLUMNS))
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
     if state.mode == "table":
