@@ -40,3 +40,43 @@ def test_the_recorders_confirmations_name_sponsorship_cards_and_swaps_by_their_s
     assert drawn == "Ann draws the sponsorship card lord", drawn  # was: "... card P83"
     swapped = describe({"type": "upgrade_swapped", "v": 1, "car": "Ann", "give": "U42", "take": "U43"}, cards)
     assert swapped == "Ann swaps turbo7 for turbo8", swapped
+
+
+def test_docs_cards_md_is_generated_from_the_catalogue_and_every_name_on_it_is_taken() -> None:
+    """docs/cards.md lists the names the recorder takes (issue 29, build 2 and bug 4: docs/garage.md named a card
+    ``4wd0+3``, which the recorder did not know): the page is current, and every name on it, and every card name
+    docs/garage.md gives, is read as its card."""
+    from heatlog.docs_cards import DOC_PATH, render_card_names
+    from heatlog.engine.modules.garage import card_named
+    from heatlog.garage_cards import garage_cards, sponsor_cards
+
+    assert DOC_PATH.read_text(encoding="utf-8") == render_card_names(), "run: python -m heatlog.docs_cards"
+    catalogue = {c["id"]: c for c in [*garage_cards(), *sponsor_cards()] if c.get("kind") != "heat"}
+    listed = re.findall(r"^\| `([^`]+)` \| (?!\d \|)", DOC_PATH.read_text(encoding="utf-8"), re.M)
+    assert len(listed) == len(catalogue), (len(listed), len(catalogue))
+    for name in listed:
+        assert catalogue[card_named(name, catalogue)]["short"] == name
+    garage_md = (DOC_PATH.parent / "garage.md").read_text(encoding="utf-8")
+    for name in re.findall(r"for the recorder \(([^;]*);", garage_md)[0].replace("`", "").split(", "):
+        if name != "…":
+            assert catalogue[card_named(name, catalogue)]["short"] == name, name  # 4wd0+3 was refused
+
+
+def test_the_recorders_help_lists_the_races_card_names(tmp_path: Path) -> None:
+    from heatlog.racelog import RaceLog
+    from heatlog.races import start_race
+    from heatlog.recorder import Session
+
+    log = RaceLog(tmp_path / "h.db")
+    try:
+        rid = start_race(
+            log,
+            track="usa",
+            cars=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
+            garage={"upgrades": "basic", "draft": "draft"},
+        )
+        said = " ".join(line.text for line in Session(log, rid, fresh=True).help())
+        assert "this race's cards, by name" in said and "brakes1234" in said and "4wd0boost3" in said, said
+        assert not CODE.findall(said), said
+    finally:
+        log.close()

@@ -1082,6 +1082,10 @@ class Session:
             ),
             Line("commands: undo (take back the last answer), note TEXT, board, help, quit", ""),
         ]
+        extra = self._cards()
+        if extra:  # the race's upgrades and sponsorship cards, by the names typed (docs/cards.md lists them all)
+            names = " ".join(sorted({str(c["short"]) for c in extra.values()}))
+            lines.append(Line(f"this race's cards, by name (a unique beginning is enough; docs/cards.md): {names}", ""))
         return lines
 
 
