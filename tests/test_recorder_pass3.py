@@ -226,3 +226,24 @@ def test_an_unpayable_heat_cost_is_offered_named_and_said_what_to_type(tmp_path:
     assert "ambiguous" not in _screen(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_the_react_prompt_offers_the_slipstream_and_one_answer_takes_it_and_the_discard(tmp_path: Path) -> None:
+    # issue 29, answers: Blue, beside Red, was asked React, then "slipstream? (y/n)", then "discards" — three
+    # questions. The React prompt now offers the slipstream (# 8.1), so "n d1" is the whole rest of the turn; Enter
+    # still asks the slipstream on its own (it is a decision, recorded)
+    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
+    child.expect_exact("Red reveals 2: ")
+    child.sendline("2 2")
+    child.expect_exact("Red react (c1 b; Enter = nothing more): ")  # no car to slipstream behind: not offered
+    child.sendline("c1")
+    child.expect_exact("Blue reveals 2: ")
+    child.sendline("2 2")
+    child.expect_exact("Blue react (c1 b; slipstream y/n; Enter = done): ")
+    child.sendline("n d1")
+    child.expect_exact("Blue declines the slipstream; Blue discards 1")
+    child.expect_exact("Green reveals 1: ")
+    screen = _screen(child)
+    assert "Blue slipstream?" not in screen and "Blue discards (" not in screen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

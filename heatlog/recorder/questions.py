@@ -209,6 +209,10 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 # the Garage's React keeps its own steps (docs/recording.md)
                 slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
                 enter = f"Enter = {'done' if slip_next else 'nothing more'}"
+                if slip_next and state.garage is None:
+                    # the slipstream question comes next: its answer (and a discard after it) may end this one,
+                    # one question fewer (issue 29: answers); Enter still asks it on its own
+                    enter = f"slipstream y/n; {enter}"
                 if w.due == "heat_unpayable":  # # 18.11: React cannot end before it is settled
                     enter = f"the Engine ({car.engine}) cannot pay every Heat cost: u:CARD leaves that card's unpaid"
                 return Question(
