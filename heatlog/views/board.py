@@ -162,13 +162,19 @@ def _gear(turn: Turn) -> str:
 
 
 def next_corner(state: RaceState, car: Car) -> tuple[int, int, int] | None:
-    """(corner number, limit, spaces to move to cross its line) of the next corner ahead of ``car``."""
+    """(corner number, limit, spaces to move to cross its line) of the next corner ahead of ``car``. The limit is
+    the one in force, as the rules compute it (a road-condition token, # 20.8; the car's Play Area in its turn,
+    # 18.17), not the printed one (issue 29, bug 11)."""
     p = car.progress
     ahead = state.track.corner_lines_between(p, p + state.track.spaces + 1, state.final_line)
     if not ahead:
         return None
     line, corner = ahead[0]
-    return corner_number(state, corner.after_space), corner.limit, line - p + 1
+    turn = state.turn
+    if turn is None or turn.car != car.name:
+        turn = Turn(car.name, state.round, car.gear, car.gear)  # between turns: nothing in a Play Area
+    limit = state.rules.corner_limit(state, car, turn, corner)
+    return corner_number(state, corner.after_space), limit, line - p + 1
 
 
 def spot_words(state: RaceState, car: Car) -> str:
