@@ -53,12 +53,14 @@ def colour_style(car: Car) -> str:
 
 def car_labels(state: RaceState) -> dict[str, str]:
     """One distinct letter per car, for the strip: its initial, else the next unused letter of its name, else
-    a digit. Decided in race (set-up) order, so a car keeps its letter for the whole race."""
+    a digit; a Legend's colour comes first (Legend-Yellow is Y, never the G of "Legend"; issue 29). Decided in
+    race (set-up) order, so a car keeps its letter for the whole race."""
     used: set[str] = set()
     out: dict[str, str] = {}
-    for name in state.cars:
+    for name, car in state.cars.items():
         # one cell each, so the strip keeps its columns: a 李 or an emoji (two cells) is never a label
-        letters = [ch.upper() for ch in name if ch.isalnum() and cell_len(ch.upper()) == 1]
+        words = f"{car.colour} {name}" if car.legend else name
+        letters = [ch.upper() for ch in words if ch.isalnum() and cell_len(ch.upper()) == 1]
         pick = next((ch for ch in letters if ch not in used), None)
         if pick is None:
             pick = next(str(d) for d in range(10) if str(d) not in used)
