@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
@@ -239,8 +238,7 @@ def _schema_problems(lines: list[tuple[int, Event]], events: list[Event], texts:
     return [f"line {number}: {p}" for (number, _), errors in zip(lines, verdicts, strict=True) for p in errors]
 
 
-@dataclass(frozen=True, slots=True)
-class Refusal:
+class Refusal(NamedTuple):
     """An entry of an imported log that the rules of this heatlog refuse (a log recorded by an earlier, more
     lenient version): imported as recorded and withdrawn at once by a ``retracted`` event that says why."""
 

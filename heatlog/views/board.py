@@ -322,6 +322,19 @@ def cars_table(
     return table
 
 
+def _print_cars(
+    console: Any, state: RaceState, turns: list[Turn], order: list[str], car: str | None, width: int
+) -> None:
+    """The cars table of a wide console; the two tables of a narrow one when its cells would not fit the width
+    (long cells, upgrades by name) rather than wrapped columns."""
+    whole = cars_table(state, turns, order, car=car)
+    if whole.natural_width() <= width:
+        console.print(whole)
+        return
+    console.print(cars_table(state, turns, order, car=car, columns=TURN_COLUMNS))
+    console.print(cars_table(state, turns, order, car=car, columns=STAND_COLUMNS))
+
+
 # ---------------------------------------------------------------------------------------------- putting it together
 
 
@@ -386,10 +399,9 @@ def render_round(
 
         for text in conditions_lines(state):
             console.print(text, markup=False, highlight=False, soft_wrap=True)
-    whole = cars_table(state, rv.all_turns(), rv.order, car=car) if width >= WIDE else None
-    if whole is not None and whole.natural_width() <= width:
-        console.print(whole)
-    else:  # a narrow console, or long cells (upgrades by name): two tables rather than wrapped columns
+    if width >= WIDE:
+        _print_cars(console, state, rv.all_turns(), rv.order, car, width)
+    else:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=TURN_COLUMNS))
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
     if state.mode == "table":
