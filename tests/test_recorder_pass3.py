@@ -122,10 +122,9 @@ def test_resuming_mid_turn_shows_what_was_entered_this_turn(tmp_path: Path) -> N
     assert re.search("Red flips", "".join(lines))
 
 
-def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
-    # issue 29, Build 1: React takes every use in one answer and is not asked again; Enter at React is "nothing
-    # more this turn" (no discard question) when no slipstream comes (# 8.1); the one-line form is shown after the
-    # first round
+def _to_blues_react(tmp_path: Path) -> Any:
+    """The recorder at Blue's React in round 1: Red revealed 2 2 and cooled 1 (its React prompt: c1 b, Enter =
+    nothing more, no slipstream possible), then Blue, beside Red, revealed 2 2."""
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
     child.expect_exact("Red reveals 2: ")
     child.sendline("2 2")
@@ -134,6 +133,14 @@ def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
     child.expect_exact("Red cools 1; nothing more this turn")
     child.expect_exact("Blue reveals 2: ")
     child.sendline("2 2")
+    return child
+
+
+def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
+    # issue 29, Build 1: React takes every use in one answer and is not asked again; Enter at React is "nothing
+    # more this turn" (no discard question) when no slipstream comes (# 8.1); the one-line form is shown after the
+    # first round
+    child = _to_blues_react(tmp_path)
     child.expect_exact("Blue react (")  # beside Red: the slipstream comes next, Enter closes React only
     child.sendline("")
     child.expect_exact("Blue slipstream? (y/n): ")
@@ -232,13 +239,7 @@ def test_the_react_prompt_offers_the_slipstream_and_one_answer_takes_it_and_the_
     # issue 29, answers: Blue, beside Red, was asked React, then "slipstream? (y/n)", then "discards" — three
     # questions. The React prompt now offers the slipstream (# 8.1), so "n d1" is the whole rest of the turn; Enter
     # still asks the slipstream on its own (it is a decision, recorded)
-    child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
-    child.sendline("2 2")
-    child.expect_exact("Red react (c1 b; Enter = nothing more): ")  # no car to slipstream behind: not offered
-    child.sendline("c1")
-    child.expect_exact("Blue reveals 2: ")
-    child.sendline("2 2")
+    child = _to_blues_react(tmp_path)  # Red, with no car to slipstream behind, was not offered it
     child.expect_exact("Blue react (c1 b; slipstream y/n; Enter = done): ")
     child.sendline("n d1")
     child.expect_exact("Blue declines the slipstream; Blue discards 1")
