@@ -120,11 +120,11 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
         kind, car = rs.classify(ansi.sub("", child.after))
         kinds[kind] = kinds.get(kind, 0) + 1
         i = len(strip([e.event for e in reader.effective(1).entries]))
+        prompt = ansi.sub("", child.after)
         if style == "one line" and kind == "reveal":
             text = turn_line(car, expected, i)
-        else:
-            text = rs.answer(kind, car, expected, i, typed_chance=True, multi=style != "guided")
-        prompt = ansi.sub("", child.after)
+        else:  # the prompt as shown: a React prompt that offers the slipstream is answered with it
+            text = rs.answer(kind, car, expected, i, typed_chance=True, multi=style != "guided", prompt=prompt)
         if (text, i, prompt) == last:
             raise AssertionError(f"{style}: {text!r} was refused at {kind} for {car}")
         last = (text, i, prompt)

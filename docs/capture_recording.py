@@ -115,10 +115,8 @@ def main() -> None:
     answer("", "Bob reveals 2: ")
     answer("5 5", "Bob reveals 2: ")
     answer("4 s", "flip for Bob's Stress: ")
-    answer("h 3", "Bob react (b; Enter = done): ")
-    answer("", "Bob slipstream? (y/n): ")
-    answer("y", "Bob discards (Enter = none): ")
-    answer("", "Cy reveals 1: ")
+    answer("h 3", "Bob react (b; slipstream y/n; Enter = done): ")
+    answer("y", "Cy reveals 1: ")  # the slipstream at the React prompt: the line's end = nothing more
     shot("round1")
     clear()
     # a whole car-turn in one line: reveal 3, adrenaline move, boost (flip 2), discard 1
@@ -175,7 +173,7 @@ def main() -> None:
     answer("h 2", "flip for Bob's Stress: ")
     answer("s 2", "Bob react (c1 b; Enter = nothing more): ")
     answer("", "Bob draws 2: ")
-    answer("3 s", "Ann react (b a; Enter = done): ")  # no ac: no Heat in her hand (# 7.3)
+    answer("3 s", "Ann react (b a; slipstream y/n; Enter = done): ")  # no ac: no Heat in her hand (# 7.3)
     shot("open-mode")
     tmux("send-keys", "-t", SESSION, "C-d")
     wait("$ ")

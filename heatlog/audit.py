@@ -135,9 +135,17 @@ def _audit_into(
     except HeatlogError as err:
         report.problems.append(Finding(None, "rules", str(err)))
         return
+    by_seq = dict(stored) if eff.retractions else {}
     for r in eff.retractions:
+        refused = by_seq.get(r.seq, {}).get("refused")  # withdrawn by import: the rules refuse it (races.import_race)
         report.retractions.append(
-            {"seq": r.seq, "retracts": r.target, "type": r.target_event.get("type"), "reason": r.reason}
+            {
+                "seq": r.seq,
+                "retracts": r.target,
+                "type": r.target_event.get("type"),
+                "reason": r.reason,
+                **({"refused": refused} if isinstance(refused, str) else {}),
+            }
         )
     snapshots = _snapshot_rows(log, race)
     folded: dict[int, Any] = {}
@@ -447,6 +455,13 @@ def render_audit(console: Any, reports: list[AuditReport]) -> None:
         if r.advice:
             console.print(f"  what you can do: {r.advice}", markup=False)
         for x in r.retractions:
+            if "refused" in x:  # an entry of an old log the rules refuse: imported as recorded, never folded
+                console.print(
+                    f"  refused entry: event {x['retracts']} ({x['type']}), withdrawn on import by event {x['seq']}: "
+                    f"{visible(x['refused'])}",
+                    markup=False,
+                )
+                continue
             why = f" ({visible(x['reason'])})" if x.get("reason") else ""  # a line break shown, not taken
             console.print(
                 f"  retraction: event {x['seq']} withdraws event {x['retracts']} ({x['type']}){why}", markup=False

@@ -172,7 +172,8 @@ def render_event_catalogue() -> str:
         "a log's events are its record, hash-chained and exported byte for byte, so a rewritten event would no "
         "longer match the anchor of the file it came from, nor be known as the same log by `import` without "
         "`--again` (principle: never silently repaired); where the rules need the number (a gear, the laps) "
-        "they refuse `1.0` on import as they refused it when the log was written. "
+        "they refuse `1.0` on import as they refused it when the log was written (the entry is imported as "
+        "recorded and withdrawn by a `retracted` event whose `refused` field says why; docs/store.md). "
         "Digest items (`# 7.5`) refer to the rules digest (`docs/rules.md`).",
         "",
         "## Fields of every event",

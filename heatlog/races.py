@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
@@ -180,6 +180,33 @@ def _schema_problems(lines: list[tuple[int, Event]], events: list[Event], texts:
     return [f"line {number}: {p}" for (number, _), errors in zip(lines, verdicts, strict=True) for p in errors]
 
 
+class Refusal(NamedTuple):
+    """An entry of an imported log that the rules of this heatlog refuse (a log recorded by an earlier, more
+    lenient version): imported as recorded and withdrawn at once by a ``retracted`` event that says why."""
+
+    line: int  # the entry's line in the imported file
+    seq: int  # its seq in the imported race
+    type: str
+    why: str  # the rules' refusal, where and which rule, without the event's JSON
+
+    def __str__(self) -> str:
+        return f"line {self.line} (event {self.seq}, {self.type}): {self.why}"
+
+
+#: The reason of a retraction made by import (the rules' words are in its ``refused`` field).
+REFUSED_REASON = "refused on import: the rules of this heatlog refuse it; kept in the log, folded as never made"
+MAX_REFUSED = 1000  # the length the schema allows a retraction's ``refused`` field
+
+
+def refusal_words(err: HeatlogError) -> str:
+    """A rules refusal in words: where, what, which rule; the event itself is not shown (it is the log's own
+    line, and its JSON said nothing a person reads)."""
+    words = type(err)(
+        err.message, race=err.race, round=err.round, step=err.step, car=err.car, input=None, rule=err.rule
+    ).describe()
+    return words if len(words) <= MAX_REFUSED else words[: MAX_REFUSED - 1] + "…"
+
+
 def import_race(
     log: RaceLog,
     text: str,
@@ -188,11 +215,20 @@ def import_race(
     source: str = "input",
     progress: Callable[[int], None] | None = None,
     again: bool = True,
+    strict: bool = False,
+    refused: list[Refusal] | None = None,
 ) -> int:
-    """Import a JSON Lines log as a new race: all lines valid and legal, or nothing is written.
+    """Import a JSON Lines log as a new race: all lines well-formed, or nothing is written.
     ``progress(n)`` is told every 500 events how many have been checked (of twice the events: schema, rules).
     ``again=False``: a log the database already holds (a race, or the beginning of one, with the very same
-    events: the file imported before, or exported from here) is refused, naming that race."""
+    events: the file imported before, or exported from here) is refused, naming that race.
+
+    Old logs keep loading: an entry the rules refuse (a log recorded by an earlier version, whose checks were
+    more lenient) does not strand the log. It is imported as recorded, followed at once by a ``retracted``
+    event whose ``refused`` field holds the rules' words, so the race is folded as if it had never been made
+    (a refused entry never changes derived state, and the correction is a new event); later entries are checked
+    against that state, and refused the same way if they need it. Each refusal is appended to ``refused``.
+    ``strict=True`` (the export check) refuses the log instead. The set-up (the first event) is never withdrawn."""
     check_label(name)
     anchors: list[tuple[int, Event]] = []
     try:
@@ -219,19 +255,34 @@ def import_race(
         try:
             in_force = [(entry.seq, entry.event) for entry in effective_log(in_force).entries]
         except HeatlogError as err:
-            raise IllegalEvent(f"{source}: {err}") from None
+            raise IllegalEvent(f"{source}: {refusal_words(err)}; nothing imported") from None
     state = None
+    accepted: list[Event] = []
+    withdrawn: dict[int, str] = {}  # file seq of a refused entry: the rules' words
     for i, (seq, ev) in enumerate(in_force, start=1):
         if progress is not None and i % 500 == 0:
             progress(len(lines) + i)
         try:
-            state = apply(state, ev, atomic=False)
+            # no rollback copy while nothing was refused: the first refusal folds the accepted entries again
+            state = apply(state, ev, atomic=bool(withdrawn))
         except HeatlogError as err:
             number = lines[seq - 1][0]
             # the rules cannot take 1.0 where they need a number (a gear): say so in heatlog add's words
             decimal = decimal_problem(ev)
-            said = f"{err} ({decimal})" if decimal is not None else str(err)
-            raise type(err)(f"{source}: line {number}: {said}; nothing imported", input=None) from None
+            said = refusal_words(err) + (f" ({decimal})" if decimal is not None else "")
+            if strict or seq == 1:
+                raise type(err)(f"{source}: line {number}: {said}; nothing imported", input=None) from None
+            if not withdrawn:
+                state = None
+                for earlier in accepted:
+                    state = apply(state, earlier, atomic=False)
+            withdrawn[seq] = said
+            continue
+        if not withdrawn:
+            accepted.append(ev)
+    if withdrawn:
+        events = _with_refusals(events, withdrawn, lines, refused)
+        texts = None
     if not again:
         held = log.store.holding(events, texts)
         if held is not None:
@@ -250,3 +301,24 @@ def import_race(
         "imported_from": source,
     }
     return log.store.create_race(name, meta, events, texts=texts)
+
+
+def _with_refusals(
+    events: list[Event], withdrawn: dict[int, str], lines: list[tuple[int, Event]], refused: list[Refusal] | None
+) -> list[Event]:
+    """The file's events as stored: each refused entry followed by the retraction that withdraws it. A
+    retraction of the file names the same event at its new seq (it always withdraws the latest entry in force,
+    which a refused entry, in force to the end, never is)."""
+    out: list[Event] = []
+    moved: dict[int, int] = {}  # file seq -> seq in the race
+    for seq, ev in enumerate(events, start=1):
+        if ev.get("type") == "retracted" and moved.get(ev["seq"], ev["seq"]) != ev["seq"]:
+            ev = {**ev, "seq": moved[ev["seq"]]}
+        out.append(ev)
+        moved[seq] = len(out)
+        why = withdrawn.get(seq)
+        if why is not None:
+            out.append({"type": "retracted", "v": 1, "seq": len(out), "reason": REFUSED_REASON, "refused": why})
+            if refused is not None:
+                refused.append(Refusal(lines[seq - 1][0], len(out) - 1, str(ev.get("type")), why))
+    return out

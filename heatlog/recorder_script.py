@@ -117,11 +117,14 @@ def answer(
     *,
     typed_chance: bool = True,
     multi: bool = True,
+    prompt: str = "",
 ) -> str:
     """What to type at a ``kind`` question for ``car`` when ``expected[i:]`` is what the log must get next.
 
     ``typed_chance``: flips are typed (table mode, or an unknown deck order); False when the recorder
     determines them from a known deck order. ``multi``: answer several gears / flips / react choices at once.
+    ``prompt``: the question as shown; a React prompt that offers the slipstream (``slipstream y/n``) is answered
+    with it, and the discard after it, as a host who reads the prompt does.
     """
     nm = _namer(expected)
 
@@ -253,7 +256,11 @@ def answer(
                 break
         if not garage and not boosted:
             # the line's end is "nothing more this turn": a discard goes on it unless a slipstream question comes
-            nxt_ev = next((ev for ev in expected[j:] if ev.get("car") == car), {})
+            later = [ev for ev in expected[j:] if ev.get("car") == car]
+            nxt_ev = later[0] if later else {}
+            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream" and "spaces" not in nxt_ev:
+                tokens.append("y" if nxt_ev["taken"] else "n")  # the slipstream the prompt offers (# 8.1)
+                nxt_ev = later[1] if len(later) > 1 else {}
             if nxt_ev.get("type") == "cards_discarded":
                 tokens.append("d" + "".join(nm(c) for c in nxt_ev["cards"]))
         return " ".join(tokens)

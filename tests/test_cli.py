@@ -434,7 +434,8 @@ def test_new_from_position(tmp_path: Path) -> None:
 def test_a_number_written_1_0_is_refused_in_a_position_file_and_kept_as_written_by_import(tmp_path: Path) -> None:
     # heatlog add refused gear 1.0 (racelog.check_integers); new --from-position stored a position's 2.0 as
     # written (a new input: refused now in add's words, nothing written). An old log holding 1.0 still imports,
-    # unchanged (its export and its anchor match; docs/events.md), and a 1.0 the rules cannot take says why.
+    # unchanged (its export and its anchor match; docs/events.md), and a 1.0 the rules cannot take says why
+    # (the entry is imported as recorded and withdrawn, docs/recording.md "Old logs").
     db = tmp_path / "h.db"
     new_race(db)
     pos = json.loads(run("position", db=db).stdout)
@@ -464,7 +465,9 @@ def test_a_number_written_1_0_is_refused_in_a_position_file_and_kept_as_written_
     )
     r = run("import", str(gear), db=tmp_path / "g.db")
     said = " ".join(r.stderr.split())
-    assert r.returncode == 1 and "(gear: 2.0 is not an integer: write 2, without a decimal point)" in said, said
+    # the rules cannot take it: imported as recorded, withdrawn, and the refusal says why (issue 29, bug 8)
+    assert r.returncode == 0 and "imported as recorded and withdrawn" in said, said
+    assert "(gear: 2.0 is not an integer: write 2, without a decimal point)" in said, said
 
 
 def test_new_from_position_refuses_set_up_options_beside_it(tmp_path: Path) -> None:

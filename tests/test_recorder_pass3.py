@@ -122,10 +122,9 @@ def test_resuming_mid_turn_shows_what_was_entered_this_turn(tmp_path: Path) -> N
     assert re.search("Red flips", "".join(lines))
 
 
-def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
-    # issue 29, Build 1: React takes every use in one answer and is not asked again; Enter at React is "nothing
-    # more this turn" (no discard question) when no slipstream comes (# 8.1); the one-line form is shown after the
-    # first round
+def _to_blues_react(tmp_path: Path) -> Any:
+    """The recorder at Blue's React in round 1: Red revealed 2 2 and cooled 1 (its React prompt: c1 b, Enter =
+    nothing more, no slipstream possible), then Blue, beside Red, revealed 2 2."""
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
     child.expect_exact("Red reveals 2: ")
     child.sendline("2 2")
@@ -134,6 +133,14 @@ def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
     child.expect_exact("Red cools 1; nothing more this turn")
     child.expect_exact("Blue reveals 2: ")
     child.sendline("2 2")
+    return child
+
+
+def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
+    # issue 29, Build 1: React takes every use in one answer and is not asked again; Enter at React is "nothing
+    # more this turn" (no discard question) when no slipstream comes (# 8.1); the one-line form is shown after the
+    # first round
+    child = _to_blues_react(tmp_path)
     child.expect_exact("Blue react (")  # beside Red: the slipstream comes next, Enter closes React only
     child.sendline("")
     child.expect_exact("Blue slipstream? (y/n): ")
@@ -169,5 +176,75 @@ def test_a_one_line_entry_keeps_the_spinout_warning_and_needs_no_final_dash(tmp_
     child.expect_exact("SPINOUT AHEAD")
     child.expect_exact("Blue reveals 2: ")
     assert "Red react" not in _screen(child) and "Red discards" not in _screen(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def _turbo8_unpayable(tmp_path: Path) -> Path:
+    """A Garage race (open mode, USA) at A's React: A played Turbo charger 8 (turbo8, Heat 1, # 18.11) with an empty
+    Engine; the race's catalogue also holds Turbo charger 7 (turbo7), which A does not own."""
+    import json
+
+    from rules.modules.garage.scenarios import garage_board
+
+    from heatlog.engine import state_to_position
+    from heatlog.racelog import RaceLog
+    from heatlog.races import start_race
+
+    race = garage_board(
+        {
+            "P": {"at": 29, "hand": "1 1 1 2 2 2 3", "deck": "3 3 4 4 4 U13 U15 U16 S S S", "upgrades": "U13 U15 U16"},
+            "A": {
+                "at": 1,
+                "hand": "U43 1 1 1 H H H",
+                "engine": 0,
+                "deck": "S 2 4 2 2 3 3 3 4 4 U1 U1 S S",
+                "discard": "H H H",
+                "upgrades": "U43 U1 U1",
+            },
+        }
+    )
+    race.round(P=(1, ["1"]), A=(1, ["U43"]))
+    race.turns_until("A")
+    assert "U42" in race.state.garage.cards  # turbo7 is in the race's catalogue
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(state_to_position(race.state)))
+    db = tmp_path / "race.db"
+    log = RaceLog(db)
+    start_race(log, track="usa", cars=[], from_position=path)
+    log.close()
+    return db
+
+
+def test_an_unpayable_heat_cost_is_offered_named_and_said_what_to_type(tmp_path: Path) -> None:
+    # issue 29 bug 2 (# 18.11): the React prompt never offered u:, Enter answered "the Heat cost of U43 is more than
+    # the Engine holds: record which card is unpayable" (no word of what to type, the card by its code), and
+    # u:turbo was "ambiguous" with turbo7, a card A does not own
+    child = spawn(_turbo8_unpayable(tmp_path), "--race", "1")
+    child.expect_exact("A react (")
+    child.expect(r"([^\n]*)\): ")
+    assert "u:turbo8" in child.match.group(1).split(";")[0].split(), child.match.group(1)
+    child.sendline("")
+    child.expect_exact("not yet: A's Engine (0) cannot pay every Heat cost of the cards played: type u:turbo8")
+    assert "U43" not in _screen(child)
+    child.expect_exact("A react (")
+    child.sendline("u:turbo")
+    child.expect_exact("A cannot pay for turbo8")
+    assert "ambiguous" not in _screen(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_the_react_prompt_offers_the_slipstream_and_one_answer_takes_it_and_the_discard(tmp_path: Path) -> None:
+    # issue 29, answers: Blue, beside Red, was asked React, then "slipstream? (y/n)", then "discards" — three
+    # questions. The React prompt now offers the slipstream (# 8.1), so "n d1" is the whole rest of the turn; Enter
+    # still asks the slipstream on its own (it is a decision, recorded)
+    child = _to_blues_react(tmp_path)  # Red, with no car to slipstream behind, was not offered it
+    child.expect_exact("Blue react (c1 b; slipstream y/n; Enter = done): ")
+    child.sendline("n d1")
+    child.expect_exact("Blue declines the slipstream; Blue discards 1")
+    child.expect_exact("Green reveals 1: ")
+    screen = _screen(child)
+    assert "Blue slipstream?" not in screen and "Blue discards (" not in screen
     child.sendline("quit")
     child.expect(pexpect.EOF)

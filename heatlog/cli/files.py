@@ -220,7 +220,7 @@ def _check_export(rid: int, text: str, force: bool) -> None:
 
     scratch = RaceLog(":memory:")
     try:
-        import_race(scratch, text, source=f"race {rid}")
+        import_race(scratch, text, source=f"race {rid}", strict=True)
     except HeatlogError as err:
         why = str(err).replace("; nothing imported", "").replace(", nothing imported", "")
         if not force:
@@ -263,6 +263,9 @@ def _export_parquet(
         raise typer.Exit(1)
 
 
+MAX_SHOWN_REFUSALS = 20  # an import names this many refused entries; audit names every one
+
+
 @app.command(name="import")
 @user_errors
 def import_(
@@ -275,16 +278,19 @@ def import_(
     ] = False,
     db: DbOpt = None,
 ) -> None:
-    """Import a race from JSON Lines: every line is validated and the rules checked; all or nothing.
+    """Import a race from JSON Lines: every line is validated and the rules checked.
 
-    A log the database already holds (imported before, or exported from it) is refused, naming its race,
-    unless --again.
+    A line that is not a well-formed event refuses the whole file (nothing imported). An entry the rules of
+    this version refuse (a log recorded by an earlier, more lenient version) is imported as recorded and
+    withdrawn at once by a retraction that says why, so the race folds as if it was never made; each is named
+    here and by `heatlog audit`. A log the database already holds (imported before, or exported from it) is
+    refused, naming its race, unless --again.
 
     Example: heatlog import replays/usa-4cars.jsonl;  heatlog export --db a.db | heatlog import - --db b.db
     """
     from ..jsonio import read_stdin, read_text_file
-    from ..races import import_race
-    from ..usertext import name_problem
+    from ..races import Refusal, import_race
+    from ..usertext import name_problem, visible
 
     piped = str(file) == "-"  # as heatlog add - reads its event
     source = "standard input" if piped else str(file)
@@ -293,6 +299,19 @@ def import_(
         name = file.stem
     what = source if piped else file.name
     with creating_log(db) as log, progress_bar(2 * text.count("\n"), f"importing {what}") as update:
-        rid = import_race(log, text, name=name, source=source, progress=update, again=again)
-        err_console().print(f"imported {source} as race {rid}")
-        typer.echo(str(rid))
+        refused: list[Refusal] = []
+        rid = import_race(log, text, name=name, source=source, progress=update, again=again, refused=refused)
+        err_console().print(f"imported {source} as race {rid}", markup=False)
+    if refused:
+        shown = refused[:MAX_SHOWN_REFUSALS]
+        more = len(refused) - len(shown)
+        entries = "1 entry" if len(refused) == 1 else f"{len(refused)} entries"
+        err_console().print(
+            f"Warning: {entries} of {source} the rules of this heatlog refuse (a log recorded by an earlier "
+            "version): imported as recorded and withdrawn, each by a retraction that says why; the race is "
+            f"folded without them (heatlog audit --race {rid} names them):\n  "
+            + "\n  ".join(visible(str(r)) for r in shown)
+            + (f"\n  … and {more} more" if more else ""),
+            markup=False,
+        )
+    typer.echo(str(rid))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
@@ -21,11 +21,12 @@ CARD_CHARS = {c.short: c.token for c in BASE_CATALOGUE.cards if len(c.short) == 
 CARD_NAMES = {c.token: c.name for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
 
 
-def parse_cards(text: str, garage: Mapping[str, Any] | None = None) -> list[str]:
+def parse_cards(text: str, garage: Mapping[str, Any] | None = None, held: Collection[str] | None = None) -> list[str]:
     """``"4 3 s"``, ``"43s"``, ``"4,3,stress"`` -> ``["4", "3", "S"]`` (# 1.1: 1–4, 0 and 5, Heat, Stress).
 
     In a Garage race (``garage``: the race's upgrade definitions) an upgrade is typed by its short name or a unique
-    prefix of it (``brakes13``, ``turbo8``) or its token (``U8``), # 18.2."""
+    prefix of it (``brakes13``, ``turbo8``) or its token (``U8``), # 18.2; ``held``: the tokens of the cards the
+    car can hold, which a name means first (``turbo`` is turbo8 for a car that owns turbo8 and not turbo7)."""
     out: list[str] = []
     for tok in text.replace(",", " ").lower().split():
         if tok in CARD_WORDS:
@@ -33,9 +34,9 @@ def parse_cards(text: str, garage: Mapping[str, Any] | None = None) -> list[str]
         elif all(ch in CARD_CHARS for ch in tok):
             out.extend(CARD_CHARS[ch] for ch in tok)
         elif garage:
-            from ..engine.modules.garage import card_named
+            from .garage import named_card
 
-            out.append(card_named(tok, garage))
+            out.append(named_card(tok, garage, held))
         else:
             raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
     return out
@@ -44,6 +45,7 @@ def parse_cards(text: str, garage: Mapping[str, Any] | None = None) -> list[str]
 def card_text(cards: list[str], garage: Mapping[str, Any] | None = None) -> str:
     """Cards in words: 1 2 Heat Stress; an upgrade by its short name (``brakes24``, what the host types, # 18.2)
     when the race's ``garage`` definitions are given, else by its token."""
+
     def word(c: str) -> str:
         if c in CARD_NAMES:
             return CARD_NAMES[c]
@@ -95,9 +97,11 @@ def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
     if kind == "heat_removed":
         return f"{car}: a Heat card from the {ev['from']} leaves the game"
     if kind == "sponsor_drawn":
-        return f"{car} draws the sponsorship card {ev['card']}"
+        return f"{car} draws the sponsorship card {card_text([ev['card']])}"
     if kind == "upgrade_swapped":
-        return f"{car} swaps {ev['give']} for {ev['take']}" if "give" in ev else f"{car} keeps their upgrades"
+        if "give" not in ev:
+            return f"{car} keeps their upgrades"
+        return f"{car} swaps {card_text([ev['give']])} for {card_text([ev['take']])}"
     if kind in GARAGE_WORDS:
         said = GARAGE_WORDS[kind]({**ev, **{k: card_text([ev[k]]) for k in ("card",) if k in ev}}, card_text)
         return f"{car} {said}" if car else said

@@ -193,10 +193,17 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next);
                 # the Garage's React keeps its own steps (docs/recording.md)
                 slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
+                enter = f"Enter = {'done' if slip_next else 'nothing more'}"
+                if slip_next and state.garage is None:
+                    # the slipstream question comes next: its answer (and a discard after it) may end this one,
+                    # one question fewer (issue 29: answers); Enter still asks it on its own
+                    enter = f"slipstream y/n; {enter}"
+                if w.due == "heat_unpayable":  # # 18.11: React cannot end before it is settled
+                    enter = f"the Engine ({car.engine}) cannot pay every Heat cost: u:CARD leaves that card's unpaid"
                 return Question(
                     "react",
                     name,
-                    f"{name} react ({' '.join(tokens)}; Enter = {'done' if slip_next else 'nothing more'}): ",
+                    f"{name} react ({' '.join(tokens)}; {enter}): ",
                     "",
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
@@ -221,8 +228,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     name,
                     f"{name} slipstream? (y = {longest}, n, or the distance: {shown}): ",
                     None,
-                    why + "; the Play Area's slipstream bonuses add to the 2 (# 18.16)"
-                    + _slip_ways(state, choices),
+                    why + "; the Play Area's slipstream bonuses add to the 2 (# 18.16)" + _slip_ways(state, choices),
                     ("y", "n", *map(str, totals)),
                 )
             if len(totals) > 1:  # MODULES.md 20.12: the sector bonus is optional
@@ -418,7 +424,21 @@ def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str
             out.append(f"play:{label(o['card'])}")  # # 18.19
     if any(o["type"] == "salvaged" for o in opts):
         out.append("salvage:CARDS")  # # 18.18
+    out += unpayable_answers(opts, state)  # # 18.11: offered whenever the Engine cannot pay
     return out
+
+
+def unpayable_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
+    """The ``u:CARDS`` answers open (# 18.11: the cards whose Heat cost goes unpaid), by their short names."""
+    from .garage import card_label
+
+    g = state.garage if state is not None else None
+    out = [
+        "u:" + "/".join(card_label(c, g.cards) if g is not None else c for c in o["cards"]).lower()
+        for o in opts
+        if o["type"] == "heat_unpayable"
+    ]
+    return list(dict.fromkeys(out))
 
 
 def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
@@ -437,7 +457,7 @@ def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[st
     out += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
     out += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
     out += ["dr" for o in opts if o["type"] == "drafted"]
-    out += ["u:" + "/".join(label(c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
+    out += unpayable_answers(opts, state)
     out += [f"play:{label(o['card'])}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
     return list(dict.fromkeys(out))
 
@@ -613,12 +633,20 @@ def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
 
 def _ask_unpayable(state: RaceState, car: Car) -> Question:
     from ..engine.decide import decisions
+    from .garage import card_label
 
-    choices = [" ".join(o["cards"]) for o in decisions(state, car.name) if o["type"] == "heat_unpayable"]
+    g = state.garage
+    assert g is not None
+    choices = [
+        " ".join(card_label(c, g.cards) for c in o["cards"])
+        for o in decisions(state, car.name)
+        if o["type"] == "heat_unpayable"
+    ]
     return Question(
         "unpayable",
         car.name,
-        f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card(s) go ({' | '.join(choices)}): ",
+        f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card's cost goes unpaid "
+        f"({' | '.join(choices)}): ",
         choices[0] if len(choices) == 1 else None,
         "each is discarded and replaced by a flip; the car moves again from its start (# 18.11)",
         tuple(choices),

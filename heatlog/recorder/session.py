@@ -20,6 +20,7 @@ from ..validation import validate_event
 from ..views import counted
 from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
+from .garage import cards_held, named_card
 from .lease import Lease
 from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards
 from .questions import (
@@ -34,6 +35,7 @@ from .questions import (
     hand_text,
     heat_may_be_in_hand,
     make_event,
+    unpayable_answers,
 )
 
 ONE_LINE = (
@@ -214,6 +216,9 @@ class Session:
         self.walk_warnings = []
         try:
             if q.kind in ("react", "discard") and s.lower() in ("", "-", "none", "done"):
+                unpaid = self._unpayable_words(q)
+                if unpaid is not None:  # # 18.11: React cannot end before an unpayable cost is settled
+                    return [Line(unpaid, "error")]
                 return self._close_optional(q)
             events, closes = self._interpret(q, s)
         except HeatlogError as err:
@@ -254,8 +259,15 @@ class Session:
         return [Line("  ✓ " + sep.join(words), "dim")]
 
     def _cards(self) -> Any:
-        """The race's Garage card definitions (upgrades named by their short names), or None."""
-        return self.state.garage.cards if self.state.garage is not None else None
+        """The race's card definitions beyond the base cards (upgrades and sponsorship cards, named by their short
+        names, never their tokens: issue 29), or None in a race of base cards only."""
+        if self.state.garage is not None:
+            return self.state.garage.cards
+        cat = self.state.cards
+        extra = {
+            c.token: {"short": c.short, "name": c.name} for c in cat.cards if c.token not in BASE_CATALOGUE.token_set
+        }
+        return extra or None
 
     def _legend_words(self, q: Question, ev: Event) -> str:
         """``Legend-Black: card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""
@@ -264,6 +276,24 @@ class Session:
             return describe(ev)
         printed = rules.entry(ev["card"], car.colour).helmet
         return f"{car.name}: Legend card {ev['card']} ({car.colour} {printed})"
+
+    def _unpayable_words(self, q: Question) -> str | None:
+        """At React, when the Engine cannot pay the Heat costs due (# 18.11): what to type, the cards by their
+        names (never their tokens); None otherwise."""
+        view = self.view
+        turn = view.turn
+        if q.kind != "react" or turn is None or view.garage is None or waiting_for(view).due != "heat_unpayable":
+            return None
+        car = view.cars[turn.car]
+        answers = unpayable_answers(react_options(view, car, turn), view)
+        cooling = [o for o in react_options(view, car, turn) if o["type"] in ("cooldown", "super_cooled")]
+        return (
+            f"not yet: {car.name}'s Engine ({car.engine}) cannot pay every Heat cost of the cards played: type "
+            + " or ".join(answers)
+            + " (that card's cost goes unpaid: it is discarded and a flip replaces it, the car moves again)"
+            + (", or first put Heat on the Engine (a cooldown)" if cooling else "")
+            + " (# 18.11)"
+        )
 
     def _close_optional(self, q: Question) -> list[Line]:
         turn = self.view.turn
@@ -295,6 +325,7 @@ class Session:
                 order = [self._car_name(t) for t in s.replace(",", " ").split()]
             return self._trial([make_event("grid_set", order=order)]), []
         garage = self.state.garage.cards if self.state.garage is not None else None
+        held = cards_held(self.view, name) if garage is not None else None  # the car's own cards first
         if kind == "garage":  # # 18.5: the market, a pick, a give-back
             from .garage import draft_event
 
@@ -319,22 +350,22 @@ class Session:
             return self._trial([dict(next(o for o in opts if o["taken"] is want))]), []
         if kind == "unpayable":  # # 18.11
             text = s or (q.default or "")
-            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, garage))]), []
+            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, garage, held))]), []
         if kind == "salvage_shuffle":  # # 18.18
             if self.state.mode == "table" or s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage))]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage, held))]), []
         if kind in ("setup_shuffle", "shuffle"):
             if s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage))]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage, held))]), []
         if kind in ("setup_draw", "draw"):
-            cards = parse_cards(s, garage)
+            cards = parse_cards(s, garage, held)
             if not cards:
                 raise MalformedInput(f"type the cards {name} draws, e.g. 4 h 2")
             return self._trial([make_event("cards_drawn", car=name, cards=cards)]), []
         if kind == "play":
-            cards = parse_cards(s, garage)
+            cards = parse_cards(s, garage, held)
             if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
@@ -544,6 +575,7 @@ class Session:
         tok = tokens[i]
         t = tok.lower()
         garage = work.garage.cards if work.garage is not None else None
+        held = cards_held(work, name) if garage is not None else None  # a name means the car's own card first
         if q.kind == "gear":
             if t not in ("1", "2", "3", "4"):  # the car this word is for, and its gear (not the first car's)
                 raise MalformedInput(
@@ -556,16 +588,16 @@ class Session:
             cards: list[str] = []
             used = 0
             while len(cards) < need and i + used < len(tokens):
-                cards += parse_cards(tokens[i + used], garage)  # a typo among the cards is named, not taken
+                cards += parse_cards(tokens[i + used], garage, held)  # a typo among the cards is named, not taken
                 used += 1
             if not cards:
                 raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
             return used, [make_event("cards_revealed", car=name, cards=cards)], 0
         if q.kind == "unpayable":  # # 18.11: the cards whose Heat cost goes unpaid (u:CARDS in a line)
-            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, garage)
+            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, garage, held)
             return 1, [make_event("heat_unpayable", car=name, cards=cards)], 0
         if q.kind in ("flip", "scrap"):
-            cards = parse_cards(t, garage)
+            cards = parse_cards(t, garage, held)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
             kind = "card_flipped" if q.kind == "flip" else "card_scrapped"  # # 18.12: a scrapped card
@@ -638,11 +670,11 @@ class Session:
             if not first:
                 rest = t[1:]
                 if rest:
-                    cards += parse_cards(rest, garage)
+                    cards += parse_cards(rest, garage, held)
                 used = 1
             while i + used < len(tokens):
                 try:
-                    cards += parse_cards(tokens[i + used], garage)
+                    cards += parse_cards(tokens[i + used], garage, held)
                 except MalformedInput:
                     break
                 used += 1
@@ -692,11 +724,14 @@ class Session:
         """The Garage's React answers: ``p`` (pay), ``rN``, ``kN``, ``dr``, ``play:NAME``, ``salvage:CARDS``, and the
         exact forms naming their cards (``c2:cool1``, ``p:u11``, ``r2:u4``, ``k1:u53``, ``dr:u55``, ``f:u34``,
         ``play+:u28`` for an accelerated Direct Play, ``salvage:u22:4/3``). None: not a Garage answer."""
-        from ..engine.modules.garage import card_named
-
         t = tok.lower()
         g = work.garage
         assert g is not None
+        held = cards_held(work, name)
+
+        def card_named(word: str, cards: Any) -> str:  # a name means the car's own card first (issue 29)
+            return named_card(word, cards, held)
+
         head, sep, tail = t.partition(":")
         if sep and head not in ("play", "play+", "salvage"):
             names = [card_named(x, g.cards) for x in tail.split("/") if x]
@@ -724,12 +759,12 @@ class Session:
             opts = decisions(work, name)
             if tail.count(":") == 1:
                 src, _, picked = tail.partition(":")
-                cards = parse_cards(picked.replace("/", " "), g.cards)
+                cards = parse_cards(picked.replace("/", " "), g.cards, held)
                 return make_event("salvaged", car=name, sources=[card_named(src, g.cards)], cards=cards)
             sources = [o["sources"] for o in opts if o["type"] == "salvaged"]
             if not sources:
                 raise MalformedInput("no Salvage open now (# 18.18)")
-            cards = parse_cards(tail.replace("/", " "), g.cards)
+            cards = parse_cards(tail.replace("/", " "), g.cards, held)
             return make_event("salvaged", car=name, sources=sources[0], cards=cards)
         if t == "p":
             cards = [c for o in decisions(work, name) if o["type"] == "heat_paid" for c in o["cards"]]
@@ -1057,6 +1092,10 @@ class Session:
             ),
             Line("commands: undo (take back the last answer), note TEXT, board, help, quit", ""),
         ]
+        extra = self._cards()
+        if extra:  # the race's upgrades and sponsorship cards, by the names typed (docs/cards.md lists them all)
+            names = " ".join(sorted({str(c["short"]) for c in extra.values()}))
+            lines.append(Line(f"this race's cards, by name (a unique beginning is enough; docs/cards.md): {names}", ""))
         return lines
 
 

@@ -23,7 +23,7 @@ from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
 from . import counted
-from .garage import card_name
+from .garage import card_name, card_short
 from .listing import wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
@@ -54,12 +54,14 @@ def colour_style(car: Car) -> str:
 
 def car_labels(state: RaceState) -> dict[str, str]:
     """One distinct letter per car, for the strip: its initial, else the next unused letter of its name, else
-    a digit. Decided in race (set-up) order, so a car keeps its letter for the whole race."""
+    a digit; a Legend's colour comes first (Legend-Yellow is Y, never the G of "Legend"; issue 29). Decided in
+    race (set-up) order, so a car keeps its letter for the whole race."""
     used: set[str] = set()
     out: dict[str, str] = {}
-    for name in state.cars:
+    for name, car in state.cars.items():
         # one cell each, so the strip keeps its columns: a 李 or an emoji (two cells) is never a label
-        letters = [ch.upper() for ch in name if ch.isalnum() and cell_len(ch.upper()) == 1]
+        words = f"{car.colour} {name}" if car.legend else name
+        letters = [ch.upper() for ch in words if ch.isalnum() and cell_len(ch.upper()) == 1]
         pick = next((ch for ch in letters if ch not in used), None)
         if pick is None:
             pick = next(str(d) for d in range(10) if str(d) not in used)
@@ -163,13 +165,19 @@ def _gear(turn: Turn) -> str:
 
 
 def next_corner(state: RaceState, car: Car) -> tuple[int, int, int] | None:
-    """(corner number, limit, spaces to move to cross its line) of the next corner ahead of ``car``."""
+    """(corner number, limit, spaces to move to cross its line) of the next corner ahead of ``car``. The limit is
+    the one in force, as the rules compute it (a road-condition token, # 20.8; the car's Play Area in its turn,
+    # 18.17), not the printed one (issue 29, bug 11)."""
     p = car.progress
     ahead = state.track.corner_lines_between(p, p + state.track.spaces + 1, state.final_line)
     if not ahead:
         return None
     line, corner = ahead[0]
-    return corner_number(state, corner.after_space), corner.limit, line - p + 1
+    turn = state.turn
+    if turn is None or turn.car != car.name:
+        turn = Turn(car.name, state.round, car.gear, car.gear)  # between turns: nothing in a Play Area
+    limit = state.rules.corner_limit(state, car, turn, corner)
+    return corner_number(state, corner.after_space), limit, line - p + 1
 
 
 def spot_words(state: RaceState, car: Car) -> str:
@@ -177,10 +185,10 @@ def spot_words(state: RaceState, car: Car) -> str:
     return "race line" if car.lane == state.track.race_lane(car.progress) else "beside the race line"
 
 
-def _flips(turn: Turn) -> str:
-    """Cards flipped for Stress, then ``b:`` and the cards flipped for a Boost (# 5.2, 7.5)."""
-    stress = [card for purpose, card in turn.flips if purpose == "stress"]
-    boost = [card for purpose, card in turn.flips if purpose != "stress"]
+def _flips(state: RaceState, turn: Turn) -> str:
+    """Cards flipped for Stress, then ``b:`` and the cards flipped for a Boost (# 5.2, 7.5); upgrades by name."""
+    stress = [card_short(state, card) for purpose, card in turn.flips if purpose == "stress"]
+    boost = [card_short(state, card) for purpose, card in turn.flips if purpose != "stress"]
     return " ".join(stress + (["b:" + " ".join(boost)] if boost else []))
 
 
@@ -287,8 +295,8 @@ def cars_table(
         else:
             moved = t.spaces_moved
             did = [
-                " ".join(t.played),
-                _flips(t),
+                " ".join(card_short(state, c) for c in t.played),  # upgrades by their names, never U39 (issue 29)
+                _flips(state, t),
                 str(t.speed) if t.revealed or t.speed else "",
                 str(moved) if t.revealed or moved else "",
                 _slip(t),
@@ -313,6 +321,19 @@ def cars_table(
         ]
         table.add_row(*(row[i] for i in keep))
     return table
+
+
+def _print_cars(
+    console: Any, state: RaceState, turns: list[Turn], order: list[str], car: str | None, width: int
+) -> None:
+    """The cars table of a wide console; the two tables of a narrow one when its cells would not fit the width
+    (long cells, upgrades by name) rather than wrapped columns."""
+    whole = cars_table(state, turns, order, car=car)
+    if whole.natural_width() <= width:
+        console.print(whole)
+        return
+    console.print(cars_table(state, turns, order, car=car, columns=TURN_COLUMNS))
+    console.print(cars_table(state, turns, order, car=car, columns=STAND_COLUMNS))
 
 
 # ---------------------------------------------------------------------------------------------- putting it together
@@ -387,7 +408,7 @@ def render_round(
     for text in module_marks(state):  # a module's own lines (engine/module.py: Module.marks)
         console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
-        console.print(cars_table(state, rv.all_turns(), rv.order, car=car))
+        _print_cars(console, state, rv.all_turns(), rv.order, car, width)
     else:
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=TURN_COLUMNS))
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))

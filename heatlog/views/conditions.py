@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # the board of a race without weather imports neither (issue 
 
 @dataclass(frozen=True, slots=True)
 class CornerCondition:
-    corner: int  # 1-based number of the corner's (last) line in the track's list
+    corner: int  # the corner's number as the board counts them, a chicane once (views.narrate.corner_number)
     lines: tuple[int, ...]  # after_space of each of its lines (two for a chicane)
     token: str
     kind: str  # "corner" or "sector"
@@ -30,7 +30,7 @@ def conditions(state: RaceState) -> list[CornerCondition]:
     from ..engine.modules.weather import corner_groups
 
     track = state.track
-    out = []
+    out: list[CornerCondition] = []
     for group, token in zip(corner_groups(track), cond.tokens, strict=True):
         kind = rules.tokens[token].kind
         last = group[-1]
@@ -43,12 +43,14 @@ def conditions(state: RaceState) -> list[CornerCondition]:
                 what.append(f"limit {effect.limit:+d}: {limits}")
             if effect.overheat:
                 what.append(f"overheat: +{effect.overheat} Heat when over the limit")
-            out.append(CornerCondition(last + 1, afters, token, kind, "; ".join(what), None))
+            out.append(CornerCondition(len(out) + 1, afters, token, kind, "; ".join(what), None))
             continue
         spaces = [s for s in range(1, track.spaces + 1) if cond.sector_of_space[s] == len(out) + 1]
         first, end = _run(spaces, afters[-1], track.spaces)
         words = cond.by_space[first].words() or "nothing"
-        out.append(CornerCondition(last + 1, afters, token, kind, f"sector {first}–{end}: {words}", (first, end)))
+        out.append(
+            CornerCondition(len(out) + 1, afters, token, kind, f"sector {first}–{end}: {words}", (first, end))
+        )
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..engine.cards import BASE_CATALOGUE
 from ..engine.state import RaceState, Turn
 
 
@@ -16,11 +17,27 @@ def card_name(state: RaceState, token: str) -> str:
     return f"{card['name']} {values}"
 
 
-def _scrapped(state: RaceState, token: str) -> str:
-    """A card turned over by a Scrap: a basic card as the narration writes it (``2``, ``S``), an upgrade or a
-    sponsorship card by its name (``Air intake 4``), never its code (``U21``)."""
+def card_word(state: RaceState, token: str) -> str:
+    """A card where space is short (a table cell, a Scrap's cards): a basic card as the narration writes it (``2``,
+    ``S``, ``H``), an upgrade or a sponsorship card by its name (``Air intake 4``), never its code (``U21``)."""
     g = state.garage
-    return card_name(state, token) if g is not None and token in g.cards else token
+    if g is not None and token in g.cards:
+        return card_name(state, token)
+    if token in state.cards.token_set and token not in BASE_CATALOGUE.token_set:
+        return state.cards.name(token)  # a sponsorship card of a season race without the Garage
+    return token
+
+
+_scrapped = card_word
+
+
+def card_short(state: RaceState, token: str) -> str:
+    """A card in a table cell, where columns are narrow: a basic card as its token (``2``, ``S``, ``H``), an upgrade
+    or a sponsorship card by the short name the recorder shows and takes (``turbo7``, ``dramdo``; docs/cards.md),
+    never its code (``U42``)."""
+    if token in BASE_CATALOGUE.token_set or token not in state.cards.token_set:
+        return token
+    return state.cards[token].short
 
 
 def _names(state: RaceState, tokens: str) -> str:

@@ -20,9 +20,20 @@ def _card(state: RaceState, c: str) -> str:
 
 
 def corner_number(state: RaceState, after_space: int) -> int:
-    for i, c in enumerate(state.track.corners, start=1):
-        if c.after_space == after_space:
-            return i
+    """The corner's number as the printed board counts them, from the start line, a chicane once (both its lines
+    are that corner; MODULES.md 20.2, 21.6, 22.2): the same number in set-up, play, tables and the board (issue
+    29, bug 12). 0 for a space that holds no Corner Line."""
+    corners = state.track.corners
+    if not any(c.chicane_second_line_of is not None for c in corners):
+        for i, c in enumerate(corners, start=1):
+            if c.after_space == after_space:
+                return i
+        return 0
+    from ..engine.modules.weather import corner_groups  # the engine's grouping of a chicane's lines
+
+    for n, group in enumerate(corner_groups(state.track), start=1):
+        if any(corners[i].after_space == after_space for i in group):
+            return n
     return 0
 
 

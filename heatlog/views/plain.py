@@ -95,6 +95,16 @@ class Grid:
             table.add_row(*(cell if isinstance(cell, str) else cell.__rich__() for cell in row))
         return table
 
+    def natural_width(self) -> int:
+        """The width the table takes with no column shrunk: its widest cells (or headers) and one blank between
+        columns."""
+        texts = [[c if isinstance(c, str) else c.plain for c in row] for row in self.rows]
+        widths = [
+            max(cell_len(header), min_width or 0, *(cell_len(row[i]) for row in texts))
+            for i, (header, _, _, min_width) in enumerate(self.columns)
+        ]
+        return sum(widths) + len(widths) - 1
+
     def plain_lines(self, width: int) -> list[str]:
         """The table's lines as rich lays them out at ``width``, when no column must shrink (else NotPlain)."""
         texts = [[c if isinstance(c, str) else c.plain for c in row] for row in self.rows]

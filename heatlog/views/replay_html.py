@@ -29,6 +29,7 @@ from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
 from .conditions import conditions_lines, conditions_svg
+from .garage import card_short
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -466,7 +467,7 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
         "gear": c.gear,
         "engine": c.engine,
         "hand": hand_text(c),
-        "cards": None if c.hand is None else [card for card in _expand(c.hand)],
+        "cards": None if c.hand is None else [card_short(state, card) for card in _expand(c.hand)],
         "deck": c.deck_size,
         # with a Refresh's card back on top, face known (# 18.21, MA15): the board's words
         **({"deck_text": deck_text(state, c)} if c.deck_top else {}),
@@ -564,8 +565,10 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                     "car": name,
                     "text": text,
                     "gear": "L" if t.legend is not None else _gear(t),
-                    "played": _legend_played(t) if t.legend is not None else " ".join(t.played),
-                    "flips": _flips(t),
+                    "played": _legend_played(t)
+                    if t.legend is not None
+                    else " ".join(card_short(state, c) for c in t.played),  # names, never U39 (issue 29)
+                    "flips": _flips(state, t),
                     "speed": t.speed,
                     "move": t.spaces_moved,
                     "slip": _slip(t),
@@ -639,6 +642,7 @@ def render_html(rp: Replay, *, round: int | None = None) -> str:
         for cars_by in [{c["name"]: c for c in cars}]
         for i, n in enumerate(state.hall_of_fame, start=1)
     )
+
     def key(shown: list[dict[str, str]]) -> str:
         return "".join(
             f'<span class="key" data-car="{escape(c["name"])}"><span class="swatch" style="background:{c["fill"]}">'

@@ -504,6 +504,12 @@ def start_scrap(state: RaceState, car: Car, turn: Turn) -> None:
     _scrap_continue(car, turn, gt)
 
 
+def _card_words(state: RaceState, token: str) -> str:
+    """A card as a person reads it (issue 29): its name and the short name a host types, never the token."""
+    card = state.cards[token] if token in state.cards.token_set else None
+    return token if card is None else f"{card.name} ({card.short})"
+
+
 def must_declare_unpayable(state: RaceState, car: Car, turn: Turn) -> bool:
     """# 18.11, MA27: the unpaid Heat costs are more than the Engine holds (a decision: which cards go)."""
     due = unpaid(state, turn)
@@ -523,8 +529,8 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
         cost = sum(g.n(turn.played[i], "heat") for i in due)
         if cost > car.engine:
             raise IllegalEvent(
-                f"the Heat cost of {' '.join(turn.played[i] for i in due)} is more than the Engine holds: "
-                "record which card is unpayable",
+                f"the Heat cost of {', '.join(_card_words(state, turn.played[i]) for i in due)} is {cost} Heat, "
+                f"more than the Engine holds ({car.engine}): record which card's cost goes unpaid",
                 round=state.round,
                 step=int(REACT),
                 car=car.name,
