@@ -1,5 +1,5 @@
 """Module races against base races, per event, in the same run (issue 32): ``python bench/bench_modules.py
-[--races 6] [--rounds 5] [--bots heuristic]``
+[--races 6] [--rounds 5] [--bots heuristic] [--kinds base,weather]``
 
 Each round plays the same seeds of 4-car USA races (``simulate_race``, no database) as a base race and as each
 module race, the kinds taking turns (the order reversed every other round), and takes each kind's events per CPU
@@ -40,11 +40,15 @@ def main() -> None:
     ap.add_argument("--races", type=int, default=6)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bots", default="heuristic", choices=("heuristic", "random"))
+    ap.add_argument(
+        "--kinds", default=",".join(KINDS), help="the kinds to run, comma-separated prefixes (base always runs)"
+    )
     args = ap.parse_args()
-    for kind in KINDS.values():
-        rate(kind, 1, 10_000, args.bots)  # warm the caches (tracks, the bots' per-track values)
-    rates: dict[str, list[float]] = {name: [] for name in KINDS}
-    names = list(KINDS)
+    wanted = [w.strip() for w in args.kinds.split(",") if w.strip()]
+    names = [n for n in KINDS if n == "base" or any(n.startswith(w) for w in wanted)]
+    for name in names:
+        rate(KINDS[name], 1, 10_000, args.bots)  # warm the caches (tracks, the bots' per-track values)
+    rates: dict[str, list[float]] = {name: [] for name in names}
     for r in range(args.rounds):
         for name in names if r % 2 == 0 else names[::-1]:
             rates[name].append(rate(KINDS[name], args.races, r * args.races, args.bots))

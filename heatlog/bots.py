@@ -230,6 +230,40 @@ class PlanMemo:
         return len(self.plans)
 
 
+class Stretches:
+    """The values of :class:`_TrackPlan` that read only a stretch of track, by what they read, shared by the track
+    plans of one bot (one set of weights).
+
+    A weather race's road conditions change some corners' limits (MODULES.md 20.8), so each draw has a track plan
+    of its own, and every value in it used to start cold (issue 32: a weather race ran at 0.6× a base race per
+    event with the heuristic, 1.0× with random bots). But a look-ahead reads only the corners a move can reach:
+    a stretch is those corners relative to the start (distance, limit, extra Heat), the final line if it is in
+    reach, how many corners are left and the spinout's weight, and two starts with the same stretch, on any
+    track plan, have the same values. A stretch gets a number that is never given again, so that a plan's
+    numbers stay true when the tables are emptied (at ``LIMIT`` entries).
+    """
+
+    __slots__ = ("ahead", "ids", "next_id", "rows")
+    LIMIT = 400_000
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[Any, ...], int] = {}
+        self.next_id = 0
+        self.ahead: dict[tuple[int, int, int], float] = {}  # (stretch, gear, Engine) -> _TrackPlan.next_turn
+        self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}  # (stretch, …) -> _TrackPlan.row
+
+    def number(self, stretch: tuple[Any, ...]) -> int:
+        n = self.ids.get(stretch)
+        if n is None:
+            if len(self.ids) + len(self.ahead) + len(self.rows) > self.LIMIT:
+                self.ids.clear()
+                self.ahead.clear()
+                self.rows.clear()
+            n = self.ids[stretch] = self.next_id
+            self.next_id += 1
+        return n
+
+
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
 
@@ -238,11 +272,14 @@ class _TrackPlan:
     """
 
     __slots__ = (
-        "ahead_cache", "ends", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans", "rows",
-        "spin", "w",
+        "ahead_at", "ahead_cache", "ends", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans",
+        "reach", "row_at", "rows", "shared", "spin", "w",
     )
 
-    def __init__(self, state: RaceState, w: Weights, conditions: bool = True) -> None:
+    def __init__(
+        self, state: RaceState, w: Weights, conditions: bool = True, shared: Stretches | None = None
+    ) -> None:
+        """``shared``: the look-aheads by stretch of the bot's other track plans (:class:`Stretches`)."""
         n = state.track.spaces
         self.w = w
         # a spinout's worth: MODULES.md 21.8 event 10 eliminates the car (0 points, last place, MA21)
@@ -260,6 +297,11 @@ class _TrackPlan:
         self.limits = [limit for _, limit, _ in lines]
         self.overheat = [extra for _, _, extra in lines]
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
+        self.shared = Stretches() if shared is None else shared
+        self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
+        self.row_at: dict[int, int] = {}  # start -> the number of the stretch a row reads
+        # the farthest a look-ahead move goes (next_turn's speeds): the corners it can read start below p + reach
+        self.reach = max(max(g + g // 2, int(g * w.typical + 0.5)) for g in range(1, 5))
         self.outcomes: dict[tuple[int, int, int, int], float] = {}
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
         self.plans = PlanMemo()  # HeuristicBot._plan's, by what it reads
@@ -331,7 +373,13 @@ class _TrackPlan:
         if len(self.rows) > 200_000:
             self.rows.clear()
             self.outcomes.clear()
-        row: list[float | None] = [None] * ROW
+        at = self.row_at.get(p)
+        if at is None:
+            at = self.row_at[p] = self.stretch(p, ROW)
+        shared = (at, engine, gear, adrenaline)
+        row = self.shared.rows.get(shared)
+        if row is None:
+            row = self.shared.rows[shared] = [None] * ROW
         self.rows[key] = row
         return row
 
@@ -351,6 +399,14 @@ class _TrackPlan:
         hit = self.ahead_cache.get(key)
         if hit is not None:
             return hit
+        at = self.ahead_at.get(p)
+        if at is None:
+            at = self.ahead_at[p] = self.stretch(p, 0)
+        shared = (at, gear, engine)
+        hit = self.shared.ahead.get(shared)
+        if hit is not None:
+            self.ahead_cache[key] = hit
+            return hit
         w = self.w
         best = -1e9
         for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
@@ -369,7 +425,25 @@ class _TrackPlan:
                 if v > best:
                     best = v
         self.ahead_cache[key] = best
+        self.shared.ahead[shared] = best
         return best
+
+    def stretch(self, p: int, far: int) -> int:
+        """The number of the stretch that the values of a start ``p`` read up to a speed of ``far`` (``next_turn``:
+        0; a ``row``: ``ROW``, ``value`` reading one space more with adrenaline), relative to ``p``: the corner lines
+        below ``p + far + reach`` (distance, limit, extra Heat; # 9.1, MODULES.md 20.8, 20.13), the final line if a
+        move can cross it (# 16.7), the corners left from ``p`` as far as ``engine_value`` tells them apart (it
+        reads at most 8, after a move of up to ``far``) and the spinout's weight (# 10.1, MA21)."""
+        lines, end = self.lines, p + far + self.reach
+        i = bisect_left(lines, p)
+        seen: list[Any] = [self.spin, self.final - p if self.final < end else None, 0]
+        while i < len(lines) and lines[i] < end:
+            seen.append((lines[i] - p, self.limits[i], self.overheat[i]))
+            i += 1
+        if far:
+            left = len(lines) - bisect_left(lines, p)
+            seen[2] = min(left, 8 + len(seen) - 3)
+        return self.shared.number(tuple(seen))
 
 
 def _flip_values(car: Car) -> tuple[tuple[int, float], ...]:
@@ -536,6 +610,7 @@ class HeuristicBot:
         self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
+        self._stretches = Stretches()  # the values of every track plan of this bot, by the stretch they read
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
         car = state.cars[name]
@@ -586,12 +661,15 @@ class HeuristicBot:
             self._by_id.clear()
         if len(self._by_content) > 64:
             self._by_content.clear()
-        cond = state.conditions
-        tokens = cond.tokens if cond is not None else None
-        content = (track.id, track.spaces, track.corners, state.final_line, tokens, spin)
+        # the road conditions as far as the plan reads them (MODULES.md 20.8): draws that change the corners alike
+        # (most tokens lie on sectors, which the plan does not read) share one plan
+        effects = None
+        if state.conditions is not None and self.reads_conditions:
+            effects = tuple((e.limit, e.overheat) for e in (corner_at(state, c.after_space) for c in track.corners))
+        content = (track.id, track.spaces, track.corners, state.final_line, effects, spin)
         plan = self._by_content.get(content)
         if plan is None:
-            plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions)
+            plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions, self._stretches)
         self._by_id[id(track)] = (track, state.laps, plan, state.conditions, rules)  # holds the track: its id stays
         return plan
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,6 +35,8 @@ def cache_key() -> bytes:
             return data
     except OSError:
         pass
+    import secrets  # only when no key is kept yet: it loads random and base64 (replay's start-up, issue 32)
+
     fresh = secrets.token_bytes(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
