@@ -229,8 +229,8 @@ def render_event_union() -> str:
     union["properties"]["type"]["enum"] = list(validation.EVENT_TYPES)
     refs = [f"events/{REGISTRY[t].schema_name}.schema.json" for t in validation.EVENT_TYPES]
     union["oneOf"] = []
-    text = json.dumps(union, indent=2, ensure_ascii=False)
-    one_line = ",\n".join("    " + json.dumps({"$ref": r}) for r in refs)
+    text = json.dumps(union, indent=2, ensure_ascii=False, allow_nan=False)
+    one_line = ",\n".join("    " + json.dumps({"$ref": r}, allow_nan=False) for r in refs)
     return text.replace('"oneOf": []', '"oneOf": [\n' + one_line + "\n  ]") + "\n"
 
 
