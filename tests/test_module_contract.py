@@ -184,3 +184,33 @@ def test_the_review_judges_each_decision_kind_the_module_declares(modules: tuple
         judged = [pr.point.taken.get("type") for c in review.cars for pr in c.points]
         assert judged == [kind], (kind, judged)
 
+
+
+#: How ``heatlog simulate`` takes the first waves' modules; a module registered as one unit with an example block
+#: takes ``--module NAME`` (its data file's options), as ``new --module`` does.
+CLI_OPTIONS: dict[str, list[str]] = {
+    "garage": ["--garage", "all", "--draft", "snake"],
+    "legends": ["--legends", "1"],
+    "weather": ["--weather"],
+}
+
+
+@pytest.mark.parametrize("module", sorted(set(OPTIONS) | set(UNITS)))
+def test_simulate_s_command_plays_every_module(module: str, tmp_path: Path) -> None:
+    """``heatlog simulate`` plays every registered module a race takes by itself (the championship's come from
+    ``simulate --season``): the race is stored, over, and lists the module (in-process, the command's own app)."""
+    from typer.testing import CliRunner
+
+    from heatlog.cli import load
+    from heatlog.racelog import RaceLog
+
+    assert set(CLI_OPTIONS) == set(OPTIONS)  # a first-wave module added to OPTIONS says how the CLI takes it
+    args = CLI_OPTIONS.get(module, ["--module", module])
+    db = tmp_path / "h.db"
+    argv = ["simulate", "--cars", "2", "--laps", "1", "--seed", "3", "--json", *args, "--db", str(db)]
+    out = CliRunner().invoke(load("simulate"), argv)
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["over"] is True
+    with RaceLog(db, create=False) as log:
+        first = log.stored(1)[0].event
+    assert module in first["modules"]

@@ -66,6 +66,14 @@ def simulate(
     garage: GarageOpt = None,
     draft: DraftOpt = None,
     expansion: ExpansionOpt = None,
+    module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--module",
+            help="Another module by name, with the options of its data file (e.g. rain, heatlog's example "
+            "module: not a rule of Heat); once each.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -76,6 +84,7 @@ def simulate(
     import random
 
     from ..engine.errors import MalformedInput
+    from ..module_data import module_blocks
     from ..simulate import TurnLog, bot_label, bot_names, default_cars, finishing_table, simulate_race
 
     if bot is not None and bots is not None:
@@ -84,6 +93,7 @@ def simulate(
         raise MalformedInput(f"--races {races}: play at least one race")
     check_pro(pro)
     garage_race = garage_options(garage, draft, expansion)
+    more = module_blocks(module or [])  # a module registered as one unit (engine/module.py), as `new --module`
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if isinstance(spec, list) and len(spec) != len(names):  # said in the options' words ("1 bots for 4 cars")
@@ -102,7 +112,9 @@ def simulate(
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
-            o for o in given_options(ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler")
+            o for o in given_options(
+                ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler", "module"
+            )
             if not (o == "--races" and races == 1)
         ]
         if given:
@@ -139,6 +151,7 @@ def simulate(
                 aggressive=aggressive,
                 weather=weather,
                 garage=garage_race,
+                more=more or None,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -167,7 +180,7 @@ def simulate(
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
                 "legends": legends, "pro": pro, "aggressive": aggressive, "weather": weather,
-                "garage": garage_race,
+                "garage": garage_race, "more": more or None,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with (

@@ -97,6 +97,7 @@ def simulate_race(
     aggressive: bool = False,
     weather: bool = False,
     garage: Mapping[str, Any] | None = None,
+    more: Mapping[str, Any] | None = None,
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
 
@@ -110,7 +111,8 @@ def simulate_race(
     With a ``log`` the race is stored (validated at the door, one transaction) and its id returned.
     ``watch(state, event)`` is called after each event is applied. ``legends``: Legend cars added to the
     grid (MODULES.md 19; options ``pro``, ``aggressive``); ``weather``: the world draws a weather tile and the
-    road-condition tokens (20).
+    road-condition tokens (20). ``more``: other modules registered as one unit (``engine/module.py``), each
+    with its race_started block by its name (``module_data.module_blocks``); the world draws their chance.
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
@@ -130,6 +132,7 @@ def simulate_race(
         aggressive=aggressive,
         weather=weather,
         garage=dict(garage) if garage is not None else None,
+        more=more,
     )
     if log is not None:
         validate_event(start)  # the door: a bad set-up is refused before a single turn is played
