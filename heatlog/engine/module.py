@@ -87,7 +87,8 @@ class Module:
     data: str | None = None
     options_schema: str | None = None
     position_schema: str | None = None
-    #: What the race waits for, in words, per event kind (``Waiting.text``).
+    #: What the race waits for, in words, per event kind (``Waiting.text``; ``{name}``: the car it waits for,
+    #: ``{count}``: ``Waiting.count``).
     waiting: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     #: The recorder's question and notation, and the narration's words, per event kind.
     notation: Mapping[str, Notation] = field(default_factory=lambda: _EMPTY)

@@ -235,6 +235,10 @@ def register() -> None:
             phases=("sponsors",),
             state_fields=("sponsor_deck",),
             data="championship.json",
+            waiting={
+                "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
+                "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
+            },
         )
     )
     register_unit(
@@ -249,6 +253,7 @@ def register() -> None:
             chance=_legend_chance,
             state_fields=("legend_deck",),
             data="legends.json",
+            waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
         )
     )
     register_unit(
@@ -264,6 +269,12 @@ def register() -> None:
             phases=("garage",),
             state_fields=("garage",),
             cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
+            waiting={
+                "garage_market": "the Garage market (# 18.5)",
+                "upgrade_picked": "{name}'s upgrade pick (# 18.5)",
+                "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
+                "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
+            },
         )
     )
     register_unit(
@@ -278,5 +289,10 @@ def register() -> None:
             chance=_weather_chance,
             phases=("weather",),
             data="weather.json",
+            marks=_lazy("weather_words", "conditions_lines"),  # the tile and every corner's token (20.2)
+            waiting={
+                "weather_drawn": "the weather tile (# 20.2)",
+                "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
+            },
         )
     )
