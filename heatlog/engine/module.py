@@ -92,6 +92,15 @@ class Module:
     waiting: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     #: The recorder's question and notation, and the narration's words, per event kind.
     notation: Mapping[str, Notation] = field(default_factory=lambda: _EMPTY)
+    #: The exact odds of its chance event ``kind`` when the race waits for it alone (the game API's
+    #: ``pending_chance``): ``outcomes[kind](state)`` -> (the car it is for, the cards it counts, [(event,
+    #: probability)]) or None. Without one the game API lists no outcomes for it (the world still draws it).
+    outcomes: Mapping[str, Callable[[RaceState], tuple[str, int, list[tuple[Event, float]]] | None]] = field(
+        default_factory=lambda: _EMPTY
+    )
+    #: Its set-up phases that come before the starting shuffles and draws: phase -> (the refusal's words, its
+    #: rules item) for a shuffle or a draw while the race stands in it (the weather's tile and tokens, # 20.3).
+    before_decks: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
     #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
     marks: Callable[[RaceState], list[str]] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
@@ -157,6 +166,16 @@ def notation_of(kind: str) -> Notation | None:
     """The notation a module declares for its event type ``kind``, if any."""
     m = of_event(kind)
     return m.notation.get(kind) if m is not None else None
+
+
+def before_decks(phase: str) -> tuple[str, str] | None:
+    """The words and the rules item that refuse a starting shuffle or draw in the set-up ``phase`` a module
+    adds (``Module.before_decks``), or None."""
+    for m in MODULES.values():
+        said = m.before_decks.get(phase)
+        if said is not None:
+            return said
+    return None
 
 
 def setup_phases() -> frozenset[str]:

@@ -118,6 +118,18 @@ def _legends_back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     state.legend_deck = LegendDeck.from_dict(block.get("deck", {}))
 
 
+def _legend_outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | None:
+    """# 19.5, MA9: the round's Legend card, each card not turned since the last reshuffle equally likely (a
+    public deck)."""
+    turn = state.turn
+    if turn is None:
+        return None
+    legends, deck = state.legends, state.legend_deck
+    assert legends is not None and deck is not None
+    cards = sorted(deck.available(legends))
+    return turn.car, 1, [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards]
+
+
 def _legend_chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 19.5, MA9: the round's Legend card, any card not turned since the last reshuffle."""
     turn = state.turn
@@ -254,6 +266,7 @@ def register() -> None:
             state_fields=("legend_deck",),
             data="legends.json",
             waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
+            outcomes={"legend_card_revealed": _legend_outcomes},
         )
     )
     register_unit(
@@ -290,6 +303,9 @@ def register() -> None:
             phases=("weather",),
             data="weather.json",
             marks=_lazy("weather_words", "conditions_lines"),  # the tile and every corner's token (20.2)
+            before_decks={
+                "weather": ("draw the weather tile and the road-condition tokens before the starting shuffle", "20.3")
+            },
             waiting={
                 "weather_drawn": "the weather tile (# 20.2)",
                 "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
