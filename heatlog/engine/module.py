@@ -68,6 +68,10 @@ class Module:
     #: Its block under ``position.modules[name]`` (None: nothing to write) and the way back.
     to_position: Callable[[RaceState], Any] | None = None
     from_position: Callable[[RaceState, Any, Mapping[str, Any]], None] | None = None
+    #: Keys it writes at the top of the position (the championship's ``sponsor_deck``, written there before the
+    #: descriptor existed: positions keep their shape) and the way back, given the whole position.
+    top_to_position: Callable[[RaceState], dict[str, Any]] | None = None
+    top_from_position: Callable[[RaceState, Mapping[str, Any]], None] | None = None
     #: The position's block is its race_started options (the championship's): a rebuilt race's Rules get it.
     options_in_position: bool = False
     #: The key of its position block that holds the race's cards beyond the base (the Garage's "cards"), which

@@ -68,6 +68,18 @@ def _championship_block(state: RaceState) -> Any:
     return state.rules.options["championship"]  # its block, as race_started holds it (# 21.8)
 
 
+def _sponsors_top(state: RaceState) -> dict[str, Any]:
+    """# 21.4, 21.7: the championship's sponsorship deck, at the top of the position (where it always was)."""
+    return {"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}
+
+
+def _sponsors_back(state: RaceState, pos: Mapping[str, Any]) -> None:
+    if pos.get("sponsor_deck") is not None:
+        from .championship import SponsorDeck
+
+        state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
+
+
 def _sponsor_chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 21.4, 21.7, MA30: a sponsorship card dealt or earned, any the sponsorship deck can give."""
     sponsors = state.sponsor_deck
@@ -242,6 +254,8 @@ def register() -> None:
             ),
             rank=40,
             to_position=_championship_block,
+            top_to_position=_sponsors_top,
+            top_from_position=_sponsors_back,
             options_in_position=True,
             chance=_sponsor_chance,
             phases=("sponsors",),
