@@ -13,6 +13,7 @@ from .common import (
     ExpansionOpt,
     GarageOpt,
     JsonOpt,
+    ModuleOpt,
     ProOpt,
     TrackOpt,
     app,
@@ -66,14 +67,7 @@ def simulate(
     garage: GarageOpt = None,
     draft: DraftOpt = None,
     expansion: ExpansionOpt = None,
-    module: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--module",
-            help="Another module by name, with the options of its data file (e.g. rain, heatlog's example "
-            "module: not a rule of Heat); once each.",
-        ),
-    ] = None,
+    module: ModuleOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
