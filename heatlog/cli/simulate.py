@@ -79,7 +79,15 @@ def simulate(
 
     from ..engine.errors import MalformedInput
     from ..module_data import module_blocks
-    from ..simulate import TurnLog, bot_label, bot_names, default_cars, finishing_table, simulate_race
+    from ..simulate import (
+        TurnLog,
+        bot_label,
+        bot_names,
+        default_cars,
+        finishing_table,
+        simulate_race,
+        simulated_modules,
+    )
 
     if bot is not None and bots is not None:
         raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
@@ -88,6 +96,9 @@ def simulate(
     check_pro(pro)
     garage_race = garage_options(garage, draft, expansion)
     more = module_blocks(module or [])  # a module registered as one unit (engine/module.py), as `new --module`
+    modules = simulated_modules(  # every module's options as one mapping (issue 26, build 5)
+        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage_race, more=more
+    )
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if isinstance(spec, list) and len(spec) != len(names):  # said in the options' words ("1 bots for 4 cars")
@@ -140,12 +151,7 @@ def simulate(
                 seed=first + k,
                 bots=drivers,
                 watch=watch,
-                legends=legends,
-                pro=pro,
-                aggressive=aggressive,
-                weather=weather,
-                garage=garage_race,
-                more=more or None,
+                modules=modules,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -173,8 +179,7 @@ def simulate(
             kwargs = {
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
-                "legends": legends, "pro": pro, "aggressive": aggressive, "weather": weather,
-                "garage": garage_race, "more": more or None,
+                "modules": modules,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with (

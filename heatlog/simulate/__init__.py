@@ -121,9 +121,9 @@ def simulate_race(
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
-    given = module_options(pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
-    if legends:  # the keywords, as the one mapping (a count of Legends, as below)
-        given["legends"] = {"cars": legends, "pro": pro, "aggressive": aggressive}
+    given = simulated_modules(
+        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more
+    )
     if modules is not None and given:
         raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
     options = dict(modules) if modules is not None else given
@@ -155,6 +155,23 @@ def simulate_race(
         label = name or f"sim {start['track']['id']} seed {seed}"
         race = store_race(log, events, name=label, bots=drivers, start_validated=True, summary=summary_of(state))
     return race, events, state
+
+
+def simulated_modules(
+    *,
+    legends: int = 0,
+    pro: int = 0,
+    aggressive: bool = False,
+    weather: bool = False,
+    garage: Mapping[str, Any] | None = None,
+    more: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The simulator's module keywords as the one mapping ``simulate_race(modules=)`` takes
+    (``race_start.module_options``, the Legends as a count). Empty: the base game."""
+    out = module_options(pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
+    if legends:
+        out["legends"] = {"cars": legends, "pro": pro, "aggressive": aggressive}
+    return out
 
 
 def simulate_races(
