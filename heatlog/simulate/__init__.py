@@ -157,20 +157,17 @@ def simulate_race(
     return race, events, state
 
 
-def simulated_modules(
-    *,
-    legends: int = 0,
-    pro: int = 0,
-    aggressive: bool = False,
-    weather: bool = False,
-    garage: Mapping[str, Any] | None = None,
-    more: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The simulator's module keywords as the one mapping ``simulate_race(modules=)`` takes
-    (``race_start.module_options``, the Legends as a count). Empty: the base game."""
-    out = module_options(pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
+def simulated_modules(*, legends: int = 0, **keywords: Any) -> dict[str, Any]:
+    """The simulator's module keywords as the one mapping ``simulate_race(modules=)`` takes: ``keywords`` as
+    ``race_start.module_options`` takes them (``pro``, ``aggressive``, ``weather``, ``garage``, ``more``), the
+    Legends as a count. Empty: the base game."""
+    out = module_options(**keywords)
     if legends:
-        out["legends"] = {"cars": legends, "pro": pro, "aggressive": aggressive}
+        out["legends"] = {
+            "cars": legends,
+            "pro": keywords.get("pro", 0),
+            "aggressive": keywords.get("aggressive", False),
+        }
     return out
 
 
