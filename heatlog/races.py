@@ -13,7 +13,7 @@ from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from .engine.module import MODULES as MODULE_UNITS
 from .jsonio import decimal_problem, read_json_file
 from .module_data import legend_data
-from .race_start import race_started_event
+from .race_start import module_options, race_started_event
 from .racelog import RaceLog, effective_log
 from .store import read_jsonl
 from .usertext import check_label
@@ -72,6 +72,7 @@ def start_race(
     road_tokens: list[str] | None = None,
     garage: dict[str, Any] | None = None,
     more: Mapping[str, Any] | None = None,
+    modules: Mapping[str, Any] | None = None,
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
@@ -79,7 +80,10 @@ def start_race(
 
     Legends (MODULES.md 19) take grid spots like any car. With the weather (20) the tile and the tokens are
     drawn before the decks (20.2, 20.3): given here they are recorded at once; otherwise the recorder asks
-    for them (and the table-mode set-up follows them)."""
+    for them (and the table-mode set-up follows them).
+
+    ``modules``: the modules' options as one mapping by name (``race_start.module_options``; issue 26, build
+    5), instead of ``legends``/``pro``/``aggressive``/``weather``/``garage``/``more``, its thin adapters."""
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
@@ -99,7 +103,14 @@ def start_race(
             "position": pos,
         }
         return log.new_race(ev, name=name)
-    total = len(cars) + len(legends or [])
+    given = module_options(legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
+    if modules is not None and given:
+        raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
+    options = dict(modules) if modules is not None else given
+    legends = list(options.get("legends", {}).get("cars") or [])
+    weather = options.get("weather") not in (None, False)
+    garage = options.get("garage")
+    total = len(cars) + len(legends)
     if not 2 <= total <= 6:
         raise MalformedInput(
             f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)"
@@ -114,12 +125,7 @@ def start_race(
         variant=variant,
         handicap=handicap,
         seed=seed,
-        legends=legends,
-        pro=pro,
-        aggressive=aggressive,
-        weather=weather,
-        garage=garage,
-        more=more,
+        modules=options,
     )
     names = [c["name"] for c in ev["cars"]]
     if grid is None:
@@ -134,9 +140,11 @@ def start_race(
         setup.append({"type": "weather_drawn", "v": 1, "tile": weather_tile})
         setup.append({"type": "road_conditions_drawn", "v": 1, "tokens": list(road_tokens)})
     # # 18.4: with the Garage the draft comes before the shuffles (the recorder asks it)
-    drawn_first = any(MODULE_UNITS[m].phases for m in (more or {}) if m in MODULE_UNITS)  # a set-up draw first
+    drawn_first = any(  # another module's set-up draw first
+        MODULE_UNITS[m].phases for m in options if m in MODULE_UNITS and m not in ("garage", "legends", "weather")
+    )
     if mode == "table" and (not weather or setup) and garage is None and not drawn_first:
-        setup += table_setup_events(grid, [c["name"] for c in legends or []])
+        setup += table_setup_events(grid, [c["name"] for c in legends])
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import apply
+from .engine.module import marks as module_marks
 from .engine.redact import open_to_table
 from .engine.state import RaceState, Turn, expand
 from .simulate import simulate_race
@@ -382,10 +383,7 @@ def playthrough(events: list[Event]) -> str:
             f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, "
             f"{'aggressive' if state.legends.aggressive else 'not aggressive'})"
         )
-    if state.weather is not None:  # MODULES.md 20
-        from .views.conditions import conditions_lines
-
-        head += conditions_lines(state)
+    head += module_marks(state)  # the modules' own lines (engine/module.py: Module.marks; the weather's, 20)
     if state.garage is not None:
         from .views.garage import upgrades_line
 

@@ -876,6 +876,29 @@ def test_simulate_bots_of_the_wrong_number_say_so_in_the_options_words(tmp_path:
     assert r.returncode == 1 and "--bots random: 1 bot for 4 cars: give one per car, in car order (or --bot" in said
 
 
+def test_simulate_plays_a_module_registered_as_one_unit_by_its_name(tmp_path: Path) -> None:
+    """simulate --module NAME, as new --module: rain (heatlog's example module, not a rule of Heat) is set up from
+    its data file, the world draws its sky after the grid, the race is played to the finish and stored. --races
+    plays it in the workers too. An unknown module is refused naming the option, and nothing is created."""
+    db = tmp_path / "h.db"
+    r = run("simulate", "--cars", "2", "--laps", "1", "--module", "hail", db=db)
+    assert r.returncode == 1 and "--module hail: not a module started by name (modules: rain" in r.stderr, r.stderr
+    assert not db.exists()
+    r = run("simulate", "--cars", "2", "--laps", "1", "--seed", "3", "--module", "rain", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["over"] is True
+    events = [json.loads(line) for line in run("export", db=db).stdout.splitlines()]
+    assert events[0]["modules"] == ["rain"] and events[0]["rain"] == {"skies": {"dry": 0, "wet": 1}}
+    assert events[1]["type"] == "grid_set" and events[2]["type"] == "rain_drawn"  # the set-up phase, then the decks
+    assert events[2]["sky"] in ("dry", "wet")
+    r = run("simulate", "--cars", "2", "--laps", "1", "--seed", "3", "--races", "2", "--workers", "1",
+            "--module", "rain", "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    assert [p["over"] for p in json.loads(r.stdout)] == [True, True]
+    r = run("simulate", "--season", "1961", "--module", "rain", db=db)
+    assert r.returncode == 1 and "--module" in r.stderr, r.stderr
+
+
 def test_options_that_would_be_dropped_without_a_word_are_refused(tmp_path: Path) -> None:
     # new --grid with --seed (the log then named a seed for a random grid it never drew), stats --race with
     # --branches (one race: no branches to count), simulate --season with --workers (played in this process)

@@ -63,6 +63,14 @@ ExpansionOpt = Annotated[
     list[str] | None,
     typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
 ]
+ModuleOpt = Annotated[  # a module registered as one unit (engine/module.py: module_data.module_blocks)
+    list[str] | None,
+    typer.Option(
+        "--module",
+        help="Another module by name, with the options of its data file (e.g. rain, heatlog's example "
+        "module: not a rule of Heat); once each.",
+    ),
+]
 ForceOpt = Annotated[
     bool,
     typer.Option(

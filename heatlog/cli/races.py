@@ -18,6 +18,7 @@ from .common import (
     ForceOpt,
     GarageOpt,
     JsonOpt,
+    ModuleOpt,
     ProOpt,
     RaceOpt,
     RoundOpt,
@@ -71,14 +72,7 @@ def new(
     garage: GarageOpt = None,
     draft: DraftOpt = None,
     expansion: ExpansionOpt = None,
-    module: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--module",
-            help="Another module by name, with the options of its data file (e.g. rain, heatlog's example "
-            "module: not a rule of Heat); once each.",
-        ),
-    ] = None,
+    module: ModuleOpt = None,
     db: DbOpt = None,
 ) -> None:
     """Start a race and print its id.

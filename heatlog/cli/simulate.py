@@ -13,6 +13,7 @@ from .common import (
     ExpansionOpt,
     GarageOpt,
     JsonOpt,
+    ModuleOpt,
     ProOpt,
     TrackOpt,
     app,
@@ -66,6 +67,7 @@ def simulate(
     garage: GarageOpt = None,
     draft: DraftOpt = None,
     expansion: ExpansionOpt = None,
+    module: ModuleOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -76,7 +78,16 @@ def simulate(
     import random
 
     from ..engine.errors import MalformedInput
-    from ..simulate import TurnLog, bot_label, bot_names, default_cars, finishing_table, simulate_race
+    from ..module_data import module_blocks
+    from ..simulate import (
+        TurnLog,
+        bot_label,
+        bot_names,
+        default_cars,
+        finishing_table,
+        simulate_race,
+        simulated_modules,
+    )
 
     if bot is not None and bots is not None:
         raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
@@ -84,6 +95,10 @@ def simulate(
         raise MalformedInput(f"--races {races}: play at least one race")
     check_pro(pro)
     garage_race = garage_options(garage, draft, expansion)
+    more = module_blocks(module or [])  # a module registered as one unit (engine/module.py), as `new --module`
+    modules = simulated_modules(  # every module's options as one mapping (issue 26, build 5)
+        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage_race, more=more
+    )
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if isinstance(spec, list) and len(spec) != len(names):  # said in the options' words ("1 bots for 4 cars")
@@ -102,7 +117,9 @@ def simulate(
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
-            o for o in given_options(ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler")
+            o for o in given_options(
+                ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler", "module"
+            )
             if not (o == "--races" and races == 1)
         ]
         if given:
@@ -134,11 +151,7 @@ def simulate(
                 seed=first + k,
                 bots=drivers,
                 watch=watch,
-                legends=legends,
-                pro=pro,
-                aggressive=aggressive,
-                weather=weather,
-                garage=garage_race,
+                modules=modules,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -166,8 +179,7 @@ def simulate(
             kwargs = {
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
-                "legends": legends, "pro": pro, "aggressive": aggressive, "weather": weather,
-                "garage": garage_race,
+                "modules": modules,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with (

@@ -97,13 +97,11 @@ class Waiting:
             return f"{name} flips for the {self.flipping} (# 14.1)"
         if due == "cards_revealed":
             return f"{name} reveals {self.count} card{'s' if self.count != 1 else ''} (# 5.1)"
-        if due == "legend_card_revealed":
-            return f"the Legend card of round {self.count} (# 19.5)"
         text = _TEXT.get(due)
-        if text is None:  # a module's own words for it (engine/module.py), else its name
+        if text is None:  # a module's own words for it (engine/module.py: Module.waiting), else its name
             unit = of_event(due)
             text = unit.waiting.get(due) if unit is not None else None
-        return (text or due.replace("_", " ")).format(name=name)
+        return (text or due.replace("_", " ")).format(name=name, count=self.count)
 
 
 _TEXT = {
@@ -111,14 +109,6 @@ _TEXT = {
     "grid_set": "the grid order (# 1.4)",
     "gear_chosen": "gears (# 3.1)",
     "cards_played": "played cards (# 4.1)",
-    "weather_drawn": "the weather tile (# 20.2)",
-    "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
-    "garage_market": "the Garage market (# 18.5)",
-    "upgrade_picked": "{name}'s upgrade pick (# 18.5)",
-    "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
-    "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
-    "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
-    "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
 }
 _WORDS = {
     "cards_discarded": "discard",

@@ -35,6 +35,7 @@ from .decide import decisions, waiting_for
 from .errors import IllegalEvent
 from .events import DECISION
 from .module import chance_event as draw_module_chance
+from .module import of_event
 from .rules import apply, closing_event, go_on
 from .state import RaceState
 
@@ -186,16 +187,14 @@ def pending_chance(state: RaceState) -> Chance | None:
     optional step is open (steps 5–8) a decision is due: how many cards the refill draws is known only once
     those steps close (a spinout adds Stress to the hand, # 10.3)."""
     node = to_move(state)
-    if node.kinds == ("legend_card_revealed",) and state.turn is not None:  # # 19.5, MA9: uniform, public deck
-        legends, deck = state.legends, state.legend_deck
-        assert legends is not None and deck is not None
-        cards = sorted(deck.available(legends))
-        return Chance(
-            "legend_card_revealed",
-            state.turn.car,
-            1,
-            [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards],
-        )
+    if len(node.kinds) == 1:  # a module's chance event with its odds (Module.outcomes: the Legend card, # 19.5)
+        kind = node.kinds[0]
+        unit = of_event(kind)
+        odds = unit.outcomes.get(kind) if unit is not None else None
+        if odds is not None:
+            got = odds(state)
+            if got is not None:
+                return Chance(kind, *got)
     if node.kind != "chance" or node.car is None:
         return None
     car = state.cars[node.car]

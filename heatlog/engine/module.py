@@ -68,6 +68,10 @@ class Module:
     #: Its block under ``position.modules[name]`` (None: nothing to write) and the way back.
     to_position: Callable[[RaceState], Any] | None = None
     from_position: Callable[[RaceState, Any, Mapping[str, Any]], None] | None = None
+    #: Keys it writes at the top of the position (the championship's ``sponsor_deck``, written there before the
+    #: descriptor existed: positions keep their shape) and the way back, given the whole position.
+    top_to_position: Callable[[RaceState], dict[str, Any]] | None = None
+    top_from_position: Callable[[RaceState, Mapping[str, Any]], None] | None = None
     #: The position's block is its race_started options (the championship's): a rebuilt race's Rules get it.
     options_in_position: bool = False
     #: The key of its position block that holds the race's cards beyond the base (the Garage's "cards"), which
@@ -87,10 +91,20 @@ class Module:
     data: str | None = None
     options_schema: str | None = None
     position_schema: str | None = None
-    #: What the race waits for, in words, per event kind (``Waiting.text``).
+    #: What the race waits for, in words, per event kind (``Waiting.text``; ``{name}``: the car it waits for,
+    #: ``{count}``: ``Waiting.count``).
     waiting: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     #: The recorder's question and notation, and the narration's words, per event kind.
     notation: Mapping[str, Notation] = field(default_factory=lambda: _EMPTY)
+    #: The exact odds of its chance event ``kind`` when the race waits for it alone (the game API's
+    #: ``pending_chance``): ``outcomes[kind](state)`` -> (the car it is for, the cards it counts, [(event,
+    #: probability)]) or None. Without one the game API lists no outcomes for it (the world still draws it).
+    outcomes: Mapping[str, Callable[[RaceState], tuple[str, int, list[tuple[Event, float]]] | None]] = field(
+        default_factory=lambda: _EMPTY
+    )
+    #: Its set-up phases that come before the starting shuffles and draws: phase -> (the refusal's words, its
+    #: rules item) for a shuffle or a draw while the race stands in it (the weather's tile and tokens, # 20.3).
+    before_decks: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
     #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
     marks: Callable[[RaceState], list[str]] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
@@ -156,6 +170,16 @@ def notation_of(kind: str) -> Notation | None:
     """The notation a module declares for its event type ``kind``, if any."""
     m = of_event(kind)
     return m.notation.get(kind) if m is not None else None
+
+
+def before_decks(phase: str) -> tuple[str, str] | None:
+    """The words and the rules item that refuse a starting shuffle or draw in the set-up ``phase`` a module
+    adds (``Module.before_decks``), or None."""
+    for m in MODULES.values():
+        said = m.before_decks.get(phase)
+        if said is not None:
+            return said
+    return None
 
 
 def setup_phases() -> frozenset[str]:

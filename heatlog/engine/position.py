@@ -195,11 +195,20 @@ def state_to_position(state: RaceState) -> dict[str, Any]:
         "hall_of_fame": list(state.hall_of_fame),
         "finish_rounds": dict(state.finish_rounds),
         **({"eliminated": list(state.eliminated)} if state.eliminated else {}),
-        **({"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}),
+        **_modules_top(state),
         **_cards_to_position(state),
         "unknown": unknowns(state),
         **_modules_to_position(state),
     }
+
+
+def _modules_top(state: RaceState) -> dict[str, Any]:
+    """The keys modules write at the top of the position (``Module.top_to_position``), in registration order."""
+    out: dict[str, Any] = {}
+    for m in MODULE_UNITS.values():
+        if m.top_to_position is not None:
+            out.update(m.top_to_position(state))
+    return out
 
 
 def _modules_to_position(state: RaceState) -> dict[str, Any]:
@@ -325,10 +334,9 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
         )
         _modules_from_position(state, pos)
-        if pos.get("sponsor_deck") is not None:  # # 21.4, 21.7: the championship's sponsorship deck
-            from .modules.championship import SponsorDeck
-
-            state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
+        for m in MODULE_UNITS.values():  # the keys modules write at the top (Module.top_from_position)
+            if m.top_from_position is not None:
+                m.top_from_position(state, pos)
     except MalformedInput:
         raise
     except (KeyError, TypeError, ValueError, AssertionError) as exc:

@@ -42,6 +42,7 @@ from .handlers import (
     turn_of,
 )
 from .knowledge import Knowledge
+from .module import before_decks as module_before_decks
 from .module import discover, in_race
 from .modules import circuits, garage_events, units
 from .movement import landing, move, place
@@ -166,17 +167,18 @@ def _deal_done(state: RaceState) -> bool:
 # ---------------------------------------------------------------------------------------------- shuffles and draws
 
 
-def _weather_first(state: RaceState, ev: Event) -> None:
-    if state.phase == "weather":
-        raise illegal(
-            state, ev, "draw the weather tile and the road-condition tokens before the starting shuffle", "20.3"
-        )
+def _decks_wait(state: RaceState, ev: Event) -> None:
+    """A module's set-up phase that comes before the starting shuffles and draws (Module.before_decks: the
+    weather's tile and tokens, # 20.3) refuses them in its words."""
+    said = module_before_decks(state.phase)
+    if said is not None:
+        raise illegal(state, ev, *said)
 
 
 def _deck_shuffled(state: RaceState, ev: Event) -> None:
     car = event_car(state, ev)
-    if state.phase == "weather":
-        _weather_first(state, ev)
+    if state.phase != "race" and state.phase != "deal":  # (a set-up phase of a module's)
+        _decks_wait(state, ev)
     order = ev.get("order")
     if order is not None:
         order = event_cards(state, ev, "order")
@@ -241,8 +243,8 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
 
 def _cards_drawn(state: RaceState, ev: Event) -> None:
     car = event_car(state, ev)
-    if state.phase == "weather":
-        _weather_first(state, ev)
+    if state.phase != "race" and state.phase != "deal":  # (a set-up phase of a module's)
+        _decks_wait(state, ev)
     cards = ev.get("cards")
     count = ev.get("count")
     if (cards is None) == (count is None):

@@ -23,6 +23,7 @@ from .. import RULES_VERSION
 from ..bots import Bot, get_bot
 from ..engine.errors import MalformedInput
 from ..engine.state import RaceState, Turn
+from ..race_start import module_options
 from ..racelist import summary_of
 from ..racelog import RaceLog
 from ..races import legend_cars, race_started_event
@@ -97,6 +98,8 @@ def simulate_race(
     aggressive: bool = False,
     weather: bool = False,
     garage: Mapping[str, Any] | None = None,
+    more: Mapping[str, Any] | None = None,
+    modules: Mapping[str, Any] | None = None,
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
 
@@ -110,12 +113,29 @@ def simulate_race(
     With a ``log`` the race is stored (validated at the door, one transaction) and its id returned.
     ``watch(state, event)`` is called after each event is applied. ``legends``: Legend cars added to the
     grid (MODULES.md 19; options ``pro``, ``aggressive``); ``weather``: the world draws a weather tile and the
-    road-condition tokens (20).
+    road-condition tokens (20). ``more``: other modules registered as one unit (``engine/module.py``), each
+    with its race_started block by its name (``module_data.module_blocks``); the world draws their chance.
+    ``modules``: the modules' options as one mapping by name instead of those keywords (issue 26, build 5), as
+    ``race_started_event(modules=)`` takes them, but for the Legends' ``cars``, which may be a count (Legend
+    colours the cars leave free): ``{"legends": {"cars": 1, "pro": 2}, "weather": {}, "garage": {...}}``.
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
-    if legends and not 2 <= len(roster) + legends <= 6:
-        raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + legends} (# 19.2)")
+    given = simulated_modules(
+        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more
+    )
+    if modules is not None and given:
+        raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
+    options = dict(modules) if modules is not None else given
+    if "legends" in options:
+        block = dict(options["legends"])
+        wanted = block.get("cars") or []
+        count = wanted if isinstance(wanted, int) else len(wanted)
+        if count and not 2 <= len(roster) + count <= 6:
+            raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + count} (# 19.2)")
+        if isinstance(wanted, int):  # a count: the colours the cars leave free
+            block["cars"] = legend_cars(count, [c["colour"] for c in roster]) if count else []
+        options["legends"] = block
     drivers = bot_names(bots, names)
     start = race_started_event(
         track=track,
@@ -125,11 +145,7 @@ def simulate_race(
         variant=variant,
         handicap=list(handicap),
         seed=seed,
-        legends=legend_cars(legends, [c["colour"] for c in roster]) if legends else None,
-        pro=pro,
-        aggressive=aggressive,
-        weather=weather,
-        garage=dict(garage) if garage is not None else None,
+        modules=options,
     )
     if log is not None:
         validate_event(start)  # the door: a bad set-up is refused before a single turn is played
@@ -139,6 +155,20 @@ def simulate_race(
         label = name or f"sim {start['track']['id']} seed {seed}"
         race = store_race(log, events, name=label, bots=drivers, start_validated=True, summary=summary_of(state))
     return race, events, state
+
+
+def simulated_modules(*, legends: int = 0, **keywords: Any) -> dict[str, Any]:
+    """The simulator's module keywords as the one mapping ``simulate_race(modules=)`` takes: ``keywords`` as
+    ``race_start.module_options`` takes them (``pro``, ``aggressive``, ``weather``, ``garage``, ``more``), the
+    Legends as a count. Empty: the base game."""
+    out = module_options(**keywords)
+    if legends:
+        out["legends"] = {
+            "cars": legends,
+            "pro": keywords.get("pro", 0),
+            "aggressive": keywords.get("aggressive", False),
+        }
+    return out
 
 
 def simulate_races(

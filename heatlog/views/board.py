@@ -395,18 +395,13 @@ def render_round(
     for line in strip_lines(state, width):
         console.print(line, highlight=False)
     console.print(legend_line(state), markup=False, highlight=False)
-    if state.weather is not None:  # MODULES.md 20: the tile and every corner's token
-        from .conditions import conditions_lines
-
-        for text in conditions_lines(state):
-            console.print(text, markup=False, highlight=False, soft_wrap=True)
+    for text in module_marks(state):  # the modules' own lines (engine/module.py: Module.marks; the weather's)
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
     if "championship" in state.rules.modules:  # # 21.6-21.8: the event card and this race's press corners
         from .event_card import race_event_lines
 
         for text in race_event_lines(state):
             console.print(text, markup=False, highlight=False, soft_wrap=True)
-    for text in module_marks(state):  # a module's own lines (engine/module.py: Module.marks)
-        console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         _print_cars(console, state, rv.all_turns(), rv.order, car, width)
     else:

@@ -28,7 +28,7 @@ from ..usertext import html_text as escape
 from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
-from .conditions import conditions_lines, conditions_svg
+from .conditions import conditions_svg
 from .garage import card_short
 from .replay import Replay
 
@@ -340,7 +340,7 @@ def circuit_key(track: Track) -> str:
 
 def _conditions_key(state: RaceState) -> str:
     """The weather tile and every corner's road condition in words (MODULES.md 20), under the circuit."""
-    lines = conditions_lines(state) + module_marks(state)  # and a module's own lines (Module.marks)
+    lines = module_marks(state)  # the modules' own lines (engine/module.py: Module.marks; the weather's)
     if not lines:
         return ""
     return '<ul class="conditions-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>"

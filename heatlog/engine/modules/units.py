@@ -68,6 +68,18 @@ def _championship_block(state: RaceState) -> Any:
     return state.rules.options["championship"]  # its block, as race_started holds it (# 21.8)
 
 
+def _sponsors_top(state: RaceState) -> dict[str, Any]:
+    """# 21.4, 21.7: the championship's sponsorship deck, at the top of the position (where it always was)."""
+    return {"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}
+
+
+def _sponsors_back(state: RaceState, pos: Mapping[str, Any]) -> None:
+    if pos.get("sponsor_deck") is not None:
+        from .championship import SponsorDeck
+
+        state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
+
+
 def _sponsor_chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 21.4, 21.7, MA30: a sponsorship card dealt or earned, any the sponsorship deck can give."""
     sponsors = state.sponsor_deck
@@ -116,6 +128,18 @@ def _legends_back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
 
     state.legends = LegendRules.from_dict(block)
     state.legend_deck = LegendDeck.from_dict(block.get("deck", {}))
+
+
+def _legend_outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | None:
+    """# 19.5, MA9: the round's Legend card, each card not turned since the last reshuffle equally likely (a
+    public deck)."""
+    turn = state.turn
+    if turn is None:
+        return None
+    legends, deck = state.legends, state.legend_deck
+    assert legends is not None and deck is not None
+    cards = sorted(deck.available(legends))
+    return turn.car, 1, [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards]
 
 
 def _legend_chance(state: RaceState, rng: random.Random) -> Event | None:
@@ -230,11 +254,17 @@ def register() -> None:
             ),
             rank=40,
             to_position=_championship_block,
+            top_to_position=_sponsors_top,
+            top_from_position=_sponsors_back,
             options_in_position=True,
             chance=_sponsor_chance,
             phases=("sponsors",),
             state_fields=("sponsor_deck",),
             data="championship.json",
+            waiting={
+                "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
+                "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
+            },
         )
     )
     register_unit(
@@ -249,6 +279,8 @@ def register() -> None:
             chance=_legend_chance,
             state_fields=("legend_deck",),
             data="legends.json",
+            waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
+            outcomes={"legend_card_revealed": _legend_outcomes},
         )
     )
     register_unit(
@@ -264,6 +296,12 @@ def register() -> None:
             phases=("garage",),
             state_fields=("garage",),
             cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
+            waiting={
+                "garage_market": "the Garage market (# 18.5)",
+                "upgrade_picked": "{name}'s upgrade pick (# 18.5)",
+                "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
+                "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
+            },
         )
     )
     register_unit(
@@ -278,5 +316,13 @@ def register() -> None:
             chance=_weather_chance,
             phases=("weather",),
             data="weather.json",
+            marks=_lazy("weather_words", "conditions_lines"),  # the tile and every corner's token (20.2)
+            before_decks={
+                "weather": ("draw the weather tile and the road-condition tokens before the starting shuffle", "20.3")
+            },
+            waiting={
+                "weather_drawn": "the weather tile (# 20.2)",
+                "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
+            },
         )
     )

@@ -1,0 +1,77 @@
+"""The weather's view pieces (MODULES.md 20): the tile and every corner's road condition in words, one entry per
+corner (a chicane once), with what its token does to the corner or to its sector. Pure text of the engine's facts
+(``state.conditions``, the tile's effects): the weather descriptor's ``marks`` (engine/module.py) are these lines,
+which the board and the HTML replay show; ``views/conditions.py`` draws the tokens on the circuit from
+:func:`conditions`. Imported with the first weather race (issue 10: start-up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..state import RaceState
+
+
+@dataclass(frozen=True, slots=True)
+class CornerCondition:
+    corner: int  # the corner's number as the board counts them, a chicane once (views.narrate.corner_number)
+    lines: tuple[int, ...]  # after_space of each of its lines (two for a chicane)
+    token: str
+    kind: str  # "corner" or "sector"
+    words: str  # what it does ("limit +1: 3 → 4", "sector 34–49: no cooldown")
+    sector: tuple[int, int] | None  # first and last space of the sector it lies on (sector tokens)
+
+
+def conditions(state: RaceState) -> list[CornerCondition]:
+    """The road condition of every corner, in racing order; [] without the weather module (or before the
+    tokens are drawn)."""
+    cond, rules = state.conditions, state.weather
+    if cond is None or rules is None:
+        return []
+    from .weather import corner_groups
+
+    track = state.track
+    out: list[CornerCondition] = []
+    for group, token in zip(corner_groups(track), cond.tokens, strict=True):
+        kind = rules.tokens[token].kind
+        last = group[-1]
+        afters = tuple(track.corners[i].after_space for i in group)
+        if kind == "corner":
+            effect = cond.by_line[last]
+            limits = " and ".join(f"{track.corners[i].limit} → {cond.limit(track, i)}" for i in group)
+            what = []
+            if effect.limit:
+                what.append(f"limit {effect.limit:+d}: {limits}")
+            if effect.overheat:
+                what.append(f"overheat: +{effect.overheat} Heat when over the limit")
+            out.append(CornerCondition(len(out) + 1, afters, token, kind, "; ".join(what), None))
+            continue
+        spaces = [s for s in range(1, track.spaces + 1) if cond.sector_of_space[s] == len(out) + 1]
+        first, end = sector_run(spaces, afters[-1], track.spaces)
+        words = cond.by_space[first].words() or "nothing"
+        out.append(CornerCondition(len(out) + 1, afters, token, kind, f"sector {first}–{end}: {words}", (first, end)))
+    return out
+
+
+def sector_run(spaces: list[int], after: int, n: int) -> tuple[int, int]:
+    """First and last space of a sector that starts after line ``after`` (it may wrap through the finish)."""
+    first = after % n + 1
+    s = first
+    while (s % n + 1) in spaces and s % n + 1 != first:
+        s = s % n + 1
+    return first, s
+
+
+def conditions_lines(state: RaceState) -> list[str]:
+    """The weather tile and each corner's token as lines of text (empty without the module)."""
+    if state.weather is None:
+        return []
+    if state.weather_tile is None:
+        return ["weather: not drawn yet (MODULES.md 20.2)"]
+    tile = state.weather.tiles[state.weather_tile]
+    head = f"weather: {tile.name} (start: {tile.start.words() or 'nothing'}; Weather token: {tile.sector.words()})"
+    if state.conditions is None:
+        return [head, "road conditions: not drawn yet"]
+    items = [f"C{c.corner} {c.token}: {c.words}" for c in conditions(state)]
+    return [head, "road: " + "; ".join(items)]
