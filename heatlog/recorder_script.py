@@ -58,7 +58,7 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for kind, rx in (
         ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
-        ("reveal", r"^(\S+) reveals \d: $"),
+        ("reveal", r"^(\S+) reveals \d(?: \(\+ Stress flips\))?: $"),  # a Stress card's flips on its line
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
         ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
         ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
@@ -146,7 +146,13 @@ def answer(
         return " ".join(gears)
     if kind in ("play", "reveal"):
         assert t in ("cards_played", "cards_revealed") and c == car, (kind, car, nxt)
-        return _cards(nxt["cards"])
+        typed = [nm(card) for card in nxt["cards"]]
+        if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
+            for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
+                if ev.get("type") != "card_flipped" or ev.get("car") != car:
+                    break
+                typed.append(nm(ev["card"]))
+        return " ".join(typed)
     if kind == "flip":
         flips = []
         for ev in expected[i:]:
