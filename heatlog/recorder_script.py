@@ -133,6 +133,7 @@ def answer(
 
     nxt = expected[i] if i < len(expected) else {}
     t, c = nxt.get("type"), nxt.get("car")
+    table = bool(expected) and expected[0].get("mode") == "table"  # a reshuffle is the rules' there, never asked
     if kind == "gear":
         if t != "gear_chosen":
             raise AssertionError(f"gear question, but the log expects {nxt}")
@@ -149,7 +150,11 @@ def answer(
         typed = [nm(card) for card in nxt["cards"]]
         if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
             for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
-                if ev.get("type") != "card_flipped" or ev.get("car") != car:
+                if ev.get("car") != car:
+                    break
+                if ev.get("type") == "deck_shuffled" and table:
+                    continue  # the rules' reshuffle between two flips (# 14.1, 12.3): never typed at a table
+                if ev.get("type") != "card_flipped":
                     break
                 typed.append(nm(ev["card"]))
         return " ".join(typed)
@@ -229,6 +234,8 @@ def answer(
                 break
             ev = expected[j]
             et = ev.get("type")
+            if et == "deck_shuffled" and ev.get("car") == car and table and tokens:
+                continue  # the rules' reshuffle between a boost's flips (# 14.1, 12.3): never typed at a table
             if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
                 break
             if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)

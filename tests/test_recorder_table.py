@@ -380,3 +380,25 @@ def test_record_resumes_the_host_s_race_not_a_simulation_stored_since(tmp_path: 
     child.expect_exact("Red gear (now 1) [1]: ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_the_move_line_comes_before_the_words_that_close_its_steps(tmp_path: Path) -> None:
+    # issue 29 bug 16: with no React question between (Engine 0, no Heat can be in the hand: nothing to React
+    # with, # 6.2, 7.3), "no slipstream — ..." (# 8.1) and the corner paid (# 9.1) were printed before the move
+    # line they follow from.
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":
+            car["unseen"].remove("H")
+            if "H" in car["deck_max"]:
+                car["deck_max"].remove("H")
+            car["deck_size"] -= 1
+            car["discard"] = car.get("discard", []) + ["H"] * (car["engine"] + 1)
+            car["engine"] = 0
+
+    s = Session(RaceLog(race_from(tmp_path, edit), create=False), 2)
+    shown = [x.text for x in s.answer("4 3")]
+    move = shown.index("Red plays 4 3: speed 7, moves 7 to space 7 (Engine 0)")
+    noslip = next(i for i, x in enumerate(shown) if x.startswith("Red: no slipstream — "))
+    corner = next(i for i, x in enumerate(shown) if x.startswith("Red: corner 1 (limit 4) at speed 7"))
+    assert move < noslip < corner, shown
+    assert s.question.kind == "discard"  # React was not asked: nothing to React with
