@@ -226,6 +226,7 @@ def answer(
         skip = False
         garage = "garage" in expected[0]
         boosted = False
+        several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
         if not garage:  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
             multi = True
         j = i
@@ -234,7 +235,7 @@ def answer(
                 break
             ev = expected[j]
             et = ev.get("type")
-            if et == "deck_shuffled" and ev.get("car") == car and table and tokens:
+            if et == "deck_shuffled" and ev.get("car") == car and table and tokens and several:
                 continue  # the rules' reshuffle between a boost's flips (# 14.1, 12.3): never typed at a table
             if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
                 break
