@@ -9,7 +9,8 @@ The race -- USA, standard two laps, 3 cars, heuristic bots, seeded -- is recorde
   turn" once it answers React, so ``-`` ends only a bare reveal); any question still asked on its own is answered
   on its own;
 * ``per question``: every question answered on its own with all it takes (the round's gears at the gear question
-  as its prompt offers, a Stress card's flips together, React's uses and a discard as the React prompt offers);
+  as its prompt offers, a Stress card's flips with the reveal as its prompt offers (``(+ Stress flips)``), a
+  boost's flips together, React's uses and a discard as the React prompt offers);
 * ``guided``: every question answered on its own, one choice per answer (one gear, one flip).
 
 Every line sent counts (a bare Enter too); the stored log must be exactly the race. Time per answer is the

@@ -110,13 +110,12 @@ def main() -> None:
 
     # 2. round 1: gears at once, reveals, a mistake, a Stress flip, slipstream; draws are forced (not asked)
     clear()
-    answer("2 2 1", "Ann reveals 2: ")
+    answer("2 2 1", "Ann reveals 2 (+ Stress flips): ")
     answer("4 3", "Ann react (c1 b; Enter = nothing more): ")
-    answer("", "Bob reveals 2: ")
-    answer("5 5", "Bob reveals 2: ")
-    answer("4 s", "flip for Bob's Stress: ")
-    answer("h 3", "Bob react (b; slipstream y/n; Enter = done): ")
-    answer("y", "Cy reveals 1: ")  # the slipstream at the React prompt: the line's end = nothing more
+    answer("", "Bob reveals 2 (+ Stress flips): ")
+    answer("5 5", "Bob reveals 2 (+ Stress flips): ")
+    answer("4 s h 3", "Bob react (b; slipstream y/n; Enter = done): ")  # the Stress card's flips on the line
+    answer("y", "Cy reveals 1 (+ Stress flips): ")  # the slipstream at the React prompt: the line's end = nothing more
     shot("round1")
     clear()
     # a whole car-turn in one line: reveal 3, adrenaline move, boost (flip 2), discard 1
@@ -128,7 +127,7 @@ def main() -> None:
     answer("3", "Ann gear (now 2) [2]: ")
     answer("4", "Cy gear (now 1) [1]: ")
     answer("undo", "Ann gear (now 2) [2]: ")
-    answer("3 2", "Bob reveals 3: ")
+    answer("3 2", "Bob reveals 3 (+ Stress flips): ")
     answer("4 4 3", "Bob react (b; Enter = nothing more): ")
     shot("undo-corner")
     pid = tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").strip()

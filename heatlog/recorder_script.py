@@ -58,7 +58,7 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for kind, rx in (
         ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
-        ("reveal", r"^(\S+) reveals \d: $"),
+        ("reveal", r"^(\S+) reveals \d(?: \(\+ Stress flips\))?: $"),  # a Stress card's flips on its line
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
         ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
         ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
@@ -133,6 +133,7 @@ def answer(
 
     nxt = expected[i] if i < len(expected) else {}
     t, c = nxt.get("type"), nxt.get("car")
+    table = bool(expected) and expected[0].get("mode") == "table"  # a reshuffle is the rules' there, never asked
     if kind == "gear":
         if t != "gear_chosen":
             raise AssertionError(f"gear question, but the log expects {nxt}")
@@ -146,7 +147,17 @@ def answer(
         return " ".join(gears)
     if kind in ("play", "reveal"):
         assert t in ("cards_played", "cards_revealed") and c == car, (kind, car, nxt)
-        return _cards(nxt["cards"])
+        typed = [nm(card) for card in nxt["cards"]]
+        if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
+            for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
+                if ev.get("car") != car:
+                    break
+                if ev.get("type") == "deck_shuffled" and table:
+                    continue  # the rules' reshuffle between two flips (# 14.1, 12.3): never typed at a table
+                if ev.get("type") != "card_flipped":
+                    break
+                typed.append(nm(ev["card"]))
+        return " ".join(typed)
     if kind == "flip":
         flips = []
         for ev in expected[i:]:
@@ -215,6 +226,7 @@ def answer(
         skip = False
         garage = "garage" in expected[0]
         boosted = False
+        several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
         if not garage:  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
             multi = True
         j = i
@@ -223,6 +235,8 @@ def answer(
                 break
             ev = expected[j]
             et = ev.get("type")
+            if et == "deck_shuffled" and ev.get("car") == car and table and tokens and several:
+                continue  # the rules' reshuffle between a boost's flips (# 14.1, 12.3): never typed at a table
             if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
                 break
             if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)

@@ -80,9 +80,9 @@ def to_greens_react(tmp_path: Path) -> Any:
     React of round 2 (Red and Blue played theirs in one line each)."""
     child = spawn(race_from(tmp_path, green_without_heat), "--race", "2")
     for name in ("Red", "Blue"):
-        child.expect_exact(f"{name} reveals 2: ")
+        child.expect_exact(f"{name} reveals 2 (+ Stress flips): ")
         child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
-    child.expect_exact("Green reveals 1: ")
+    child.expect_exact("Green reveals 1 (+ Stress flips): ")
     child.sendline("1")
     return child
 
@@ -103,10 +103,10 @@ def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_p
             car["engine"] = 5
 
     child = spawn(race_from(tmp_path, edit), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.sendline("1 s")
     child.expect_exact("the 3-card deck is exactly 1 H H")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.sendline("s s")
     child.expect_exact("flip for Red's Stress: ")
     child.sendline("s")
@@ -141,21 +141,21 @@ def test_undo_takes_back_what_was_typed_and_the_same_after_a_restart(tmp_path: P
     screens = []
     for restart in (False, True):
         child = spawn(db, "--race", "2")
-        child.expect_exact("Red reveals 2: ")
+        child.expect_exact("Red reveals 2 (+ Stress flips): ")
         child.sendline("2 2")
         child.expect_exact("Red react (")
         child.sendline("")  # nothing more this turn (no slipstream for Red): the draw is forced
-        child.expect_exact("Blue reveals 2: ")
+        child.expect_exact("Blue reveals 2 (+ Stress flips): ")
         if restart:
             child.kill(signal.SIGKILL)
             child.close(force=True)
             child = spawn(db, "--race", "2")
             child.expect_exact("took over from a recorder that stopped without closing")
-            child.expect_exact("Blue reveals 2: ")
+            child.expect_exact("Blue reveals 2 (+ Stress flips): ")
         child.sendline("undo")
         child.expect(r"undone: ([^\r\n]*)\r")
         screens.append(re.sub(r"events? [\d–]+", "event N", child.match.group(1)))
-        child.expect_exact("Red reveals 2: ")
+        child.expect_exact("Red reveals 2 (+ Stress flips): ")
         child.sendline("quit")
         child.expect(pexpect.EOF)
     assert screens[0] == screens[1] and screens[0].startswith("Red reveals 2 2 (and 1 entry"), screens
@@ -235,7 +235,7 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     child.sendline("16")
     child.expect_exact("✓ Legend-Black: Legend card 1 (black 16)")
     child.expect_exact("→ Legend-Black (Legend) before the Legend line: helmet 17 would cross corner 1, stops on")
-    child.expect_exact("Ann reveals 2: ")
+    child.expect_exact("Ann reveals 2 (+ Stress flips): ")
     screen = ANSI.sub("", child.before or "")
     assert "(# 19" not in screen and "MODULES.md" not in screen, screen  # plain words without --rules
     child.sendline("quit")
@@ -282,10 +282,10 @@ def test_the_set_up_refuses_at_its_question_what_the_race_would_refuse_at_the_en
 def test_a_digit_that_is_no_number_is_refused_not_a_crash(tmp_path: Path) -> None:
     # "²" is a digit to str.isdigit but no number to int: "c²" at React crashed the recorder (ValueError)
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.sendline("4 3 c²")
     child.expect_exact("react with cN (cooldown N)")
-    child.expect_exact("Red reveals 2: ")  # asked again: nothing was recorded
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")  # asked again: nothing was recorded
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert "Traceback" not in ANSI.sub("", child.before or "")
@@ -295,7 +295,7 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     # Tab offers what the words typed so far lead to: cards while the reveal is short of them, then the
     # React answers open after it (# 7.1-7.6), then what follows a boost (its flip: a card).
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.send("4 \t\t")
     child.expect(r"0\s+1\s+2\s+3\s+4\s+5\s+s\s")  # one more card to reveal (# 13.1: no Heat, see below)
     child.send("3 \t\t")
@@ -306,7 +306,7 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child.expect(r"-\s+b\s")  # the cooldown is used up: boost or done
     child.sendline("-")
     child.expect_exact("✓ Red reveals 4 3; Red cools 1")  # the line as completed
-    child.expect_exact("Blue reveals 2: ")
+    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -316,9 +316,9 @@ def test_tab_offers_heat_at_a_reveal_only_where_a_cluttered_hand_can_be(tmp_path
     # 7 can be cluttered, so Tab does not offer h; Red's hand below is provably 1 and six Heat (its 3-card deck
     # is exactly 2 2 Stress), so its reveal is "1 h": Tab offers those two, then the one that is left.
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.send("\t\t")
-    child.expect_exact("Red reveals 2: ")  # the prompt again, under the list (readline sorts it)
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")  # the prompt again, under the list (readline sorts it)
     offered = ANSI.sub("", child.before or "").split()
     assert {"0", "1", "2", "3", "4", "5", "s", "undo"} <= set(offered) and "h" not in offered, offered
     child.sendline("quit")
@@ -352,14 +352,14 @@ def test_tab_after_a_middle_dash_offers_what_comes_next_in_the_car_s_turn(tmp_pa
     # means "nothing more this turn". So Tab after "4 3 - " offers the discard that comes next (# 10.1: d and
     # the cards that may be discarded, or - for none), not nothing as if the turn were over.
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact("Red reveals 2 (+ Stress flips): ")
     child.send("4 3 - \t\t")
     child.expect(r"-\s+d0\s+d1\s+d2\s+d3\s+d4\s+d5")
     child.send("d\t")  # d alone is ambiguous: nothing is inserted, the list is shown again on a second Tab
     child.send("1")
     child.sendline("")
     child.expect_exact("✓ Red reveals 4 3; Red discards 1")
-    child.expect_exact("Blue reveals 2: ")
+    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -380,3 +380,25 @@ def test_record_resumes_the_host_s_race_not_a_simulation_stored_since(tmp_path: 
     child.expect_exact("Red gear (now 1) [1]: ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_the_move_line_comes_before_the_words_that_close_its_steps(tmp_path: Path) -> None:
+    # issue 29 bug 16: with no React question between (Engine 0, no Heat can be in the hand: nothing to React
+    # with, # 6.2, 7.3), "no slipstream — ..." (# 8.1) and the corner paid (# 9.1) were printed before the move
+    # line they follow from.
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":
+            car["unseen"].remove("H")
+            if "H" in car["deck_max"]:
+                car["deck_max"].remove("H")
+            car["deck_size"] -= 1
+            car["discard"] = car.get("discard", []) + ["H"] * (car["engine"] + 1)
+            car["engine"] = 0
+
+    s = Session(RaceLog(race_from(tmp_path, edit), create=False), 2)
+    shown = [x.text for x in s.answer("4 3")]
+    move = shown.index("Red plays 4 3: speed 7, moves 7 to space 7 (Engine 0)")
+    noslip = next(i for i, x in enumerate(shown) if x.startswith("Red: no slipstream — "))
+    corner = next(i for i, x in enumerate(shown) if x.startswith("Red: corner 1 (limit 4) at speed 7"))
+    assert move < noslip < corner, shown
+    assert s.question.kind == "discard"  # React was not asked: nothing to React with

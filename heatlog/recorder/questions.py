@@ -50,6 +50,9 @@ class Derived:
     turns: list[tuple[RaceState, Turn]] = field(default_factory=list)
 
 
+STRESS_FLIPS = " (+ Stress flips)"  # the reveal prompt's words when a Stress card's flips go on its line
+
+
 def hand_text(car: Car) -> str:
     return " ".join(expand(car.hand)) if car.hand is not None else f"{car.hand_size} hidden"
 
@@ -168,12 +171,16 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     ):
         return _ask_unpayable(state, car)  # # 18.11: nothing can put Heat on the Engine first (else: React, # 18.10)
     if step == Step.REVEAL:
+        # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
+        # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
+        stress = car.deck is None and not car.deck_top and Knowledge.of(car).hand_max(STRESS) >= 1
         return Question(
             "reveal",
             name,
-            f"{name} reveals {turn.gear}: ",
+            f"{name} reveals {turn.gear}{STRESS_FLIPS if stress else ''}: ",
             None,
-            f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)",
+            f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)"
+            + ("; a Stress card's flips follow them on the line, e.g. 4 s 3 (# 14.1)" if stress else ""),
         )
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:

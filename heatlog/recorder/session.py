@@ -888,6 +888,12 @@ class Session:
         lines = self._narrate(d.turns)
         v = d.view
         ahead = [(k, x) for k, x in d.notes if k[0] == "ahead"]  # after the move line they follow from
+        t = v.turn
+        if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
+            # the move first: the words closing its steps ("no slipstream — ...", the corner paid) follow from it
+            # (issue 29 bug 16: they came before it when no React question stood between)
+            self.said.add(("move", t.round, t.car))
+            lines.append(Line(_move_line(v, t), "info"))
         for key, line in d.notes:
             if key not in self.said and key[0] != "ahead":
                 self.said.add(key)
@@ -907,10 +913,6 @@ class Session:
             lines += self._round_header(v)
             if v.round == 2:  # after the first round: the one-line form, once (help says it again)
                 lines.append(Line(ONE_LINE, "info"))
-        t = v.turn
-        if t is not None and t.revealed and not t.cluttered and ("move", t.round, t.car) not in self.said:
-            self.said.add(("move", t.round, t.car))
-            lines.append(Line(_move_line(v, t), "info"))
         checked = t is not None and t.corners and waiting_for(v).step >= Step.DISCARD
         if t is not None and checked and ("corners", t.round, t.car) not in self.said:
             # # 9.1–10.5: the corner check happened (whatever closed step 6); the table pays or spins out now,
