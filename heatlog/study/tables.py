@@ -205,7 +205,7 @@ class RaceRows:
         garage: dict[str, Any] = first["garage"] if isinstance(first.get("garage"), dict) else {}
         conditions = state.conditions
         race_row = {
-            **{k: v for k, v in stats.to_dict().items() if k != "cars"},
+            **stats.race_dict(),
             "track_name": facts.track_name,
             "seed": first.get("seed"),
             "variant": first.get("variant"),
