@@ -148,10 +148,12 @@ class RaceFacts:
 def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: bool) -> TurnFacts:
     """The facts of a completed ``turn``, read off its record (``state``: right after it ended)."""
     cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
-    boost_value = sum(h[2] for h in turn.happenings if h[0] == "boost")  # the value the boost's flip found
+    happenings = turn.happenings
+    boost_value = sum(h[2] for h in happenings if h[0] == "boost") if happenings else 0  # what the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
     garage = turn.garage  # the Garage's record of the turn (None without the module)
     uses = garage.happenings if garage is not None else ()
+    corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
     # positional, in the order of the fields (TURN_COLUMNS; tests/test_stats.py checks it): 41 keywords cost
     # 6–7 µs a turn to match, ~4 % of a corpus race (issue 31)
     return TurnFacts(
@@ -169,7 +171,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         turn.moved,  # moved
         turn.shift_heat,  # heat_shift
         1 if turn.boosted and not turn.boost_free else 0,  # heat_boost: # 20.11: a free boost pays none
-        sum(c.paid for c in turn.corners),  # heat_corners
+        sum(c.paid for c in corners) if corners else 0,  # heat_corners
         turn.cooled - cooled_adrenaline,  # cooled_gear
         cooled_adrenaline,  # cooled_adrenaline
         turn.played.count(STRESS),  # stress_played
@@ -183,8 +185,8 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         turn.adrenaline_move,  # adrenaline_move
         offered or bool(turn.slipstream),  # slipstream_offered
         bool(turn.slipstream),  # slipstream_taken
-        len(turn.corners),  # corners
-        sum(1 for c in turn.corners if c.cost > 0),  # corners_over
+        len(corners),  # corners
+        sum(1 for c in corners if c.cost > 0) if corners else 0,  # corners_over
         " ".join(turn.discarded),  # discarded
         turn.drawn,  # drawn
         state.cars[turn.car].engine,  # engine
@@ -192,8 +194,8 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         turn.finished,  # finished
         None,  # place
         False,  # led
-        sum(h[2] for h in uses if h[0] == "heat"),  # heat_upgrades
-        "; ".join(" ".join(str(x) for x in h if x != "") for h in uses),  # uses
+        sum(h[2] for h in uses if h[0] == "heat") if uses else 0,  # heat_upgrades
+        "; ".join(" ".join(str(x) for x in h if x != "") for h in uses) if uses else "",  # uses
         turn.adrenaline_moved,  # adrenaline_spaces
         turn.slipstream_moved,  # slipstream_spaces
     )
