@@ -565,3 +565,17 @@ def test_piped_tables_are_printed_whole(tmp_path: Path) -> None:
     assert all(len(line) <= 80 for line in lines if line not in table and not line.startswith("drivers over"))
     narrow = subprocess.run(cmd, capture_output=True, text=True, env={**env, "COLUMNS": "60"}, timeout=60).stdout
     assert max(map(len, narrow.splitlines())) <= 60  # COLUMNS is the width asked for
+
+
+def test_turn_facts_arguments_are_in_the_order_of_the_columns() -> None:
+    """turn_facts builds a TurnFacts positionally (41 keywords cost ~4 % of a corpus race, issue 31): each argument
+    line names its field, and the names run in TURN_COLUMNS' order, so a field added or moved shows up here."""
+    import inspect
+    import re
+
+    from heatlog.stats.facts import turn_facts
+
+    source = inspect.getsource(turn_facts)
+    call = source[source.index("return TurnFacts(") :]
+    named = re.findall(r",  # (\w+)", call)
+    assert tuple(named) == TURN_COLUMNS

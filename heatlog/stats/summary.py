@@ -206,7 +206,8 @@ class RaceStats:
     cars: list[CarStats]
     track_name: str = ""  # what the table shows (--json and --csv keep the id, ``track``: the key)
 
-    def to_dict(self) -> dict[str, Any]:
+    def race_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict`'s race keys, without the cars (a corpus's ``races`` row: issue 31)."""
         return {
             "race": self.race,
             "name": self.name,
@@ -215,8 +216,10 @@ class RaceStats:
             "laps": self.laps,
             "over": self.over,
             "rounds": self.rounds,
-            "cars": [c.to_dict() for c in self.cars],
         }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.race_dict(), "cars": [c.to_dict() for c in self.cars]}
 
 
 def race_stats(facts: RaceFacts) -> RaceStats:

@@ -170,9 +170,6 @@ class RaceRows:
         self.first: Event | None = None
 
     def __call__(self, state: RaceState, event: Event) -> None:
-        fc = self.collector
-        fc.state = state
-        fc.observe_after(state)
         kind = event.get("type", "")
         if self.first is None:
             self.first = event
@@ -181,7 +178,7 @@ class RaceRows:
         elif _DECISION_KINDS.get(kind) or (kind not in _DECISION_KINDS and _is_decision(kind)):
             self.decisions.append((self.events, state.round, event))
         self.events += 1
-        fc.observe_before(state)  # the state before the next event (FactCollector.apply's order)
+        self.collector.observe(state)  # after this event, before the next (FactCollector.apply's order)
 
     def fold(self, events: Sequence[Event]) -> None:
         """Apply a stored race's effective log, event by event (errors name the race)."""
@@ -208,7 +205,7 @@ class RaceRows:
         garage: dict[str, Any] = first["garage"] if isinstance(first.get("garage"), dict) else {}
         conditions = state.conditions
         race_row = {
-            **{k: v for k, v in stats.to_dict().items() if k != "cars"},
+            **stats.race_dict(),
             "track_name": facts.track_name,
             "seed": first.get("seed"),
             "variant": first.get("variant"),
