@@ -73,6 +73,9 @@ class Host:
             encoding="utf-8",
             dimensions=(60, 250),
             timeout=30,
+            # A pytest started in the background (cmd &) ignores SIGINT, and its children inherit that: the
+            # terminal's Ctrl-C of ctrl_c_and_resume must reach the recorder as it does at a real terminal.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         child.logfile_read = self.screen
         child.delaybeforesend = None  # pexpect sleeps 50 ms before every send by default
