@@ -3,7 +3,9 @@ table against a fresh projection, and the CLI through its real entry point."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -44,7 +46,7 @@ def by_car(name: str) -> dict[str, dict[str, Any]]:
 GOLDEN = {
     "Red": {
         "place": 2,
-        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "upgrades": 0, "total": 9},
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "flooded": 0, "upgrades": 0, "total": 9},
         "heat_cooled": {"gear": 2, "adrenaline": 1, "total": 3},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
@@ -57,7 +59,7 @@ GOLDEN = {
     },
     "Blue": {
         "place": 1,
-        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "upgrades": 0, "total": 10},
+        "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "flooded": 0, "upgrades": 0, "total": 10},
         "heat_cooled": {"gear": 1, "adrenaline": 3, "total": 4},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
@@ -396,8 +398,50 @@ def test_19_10_a_legend_has_no_speed_per_gear(tmp_path: Path) -> None:
     legends = [c for c in data["cars"] if c["car"].startswith("Legend-")]
     humans = [c for c in data["cars"] if not c["car"].startswith("Legend-")]
     assert legends and humans
-    assert all(c["mean_speed_by_gear"] == {} for c in legends), [c["mean_speed_by_gear"] for c in legends]
+    assert all(c["mean_speed_by_gear"] is None for c in legends), [c["mean_speed_by_gear"] for c in legends]
     assert all(c["mean_speed_by_gear"] for c in humans)
+
+
+def test_19_10_a_legends_figures_that_do_not_apply_are_a_dash_or_null_not_0(tmp_path: Path) -> None:
+    # issue 29 bug 16: a Legend has no Engine, hand, gear or Stress and never reacts, slipstreams or pays at a
+    # corner (# 19.1, 19.3, 19.10): it was shown with 0 Heat paid, 0 spinouts, "0 0 0 0" rounds in gear, …
+    db = tmp_path / "l.db"
+    assert run("import", str(REPLAYS / "gb-solo-legends.jsonl"), db=db).returncode == 0
+    cars = {c["car"]: c for c in json.loads(run("stats", "--json", db=db).stdout)["cars"]}
+    gray, red = cars["Legend-Gray"], cars["Red"]
+    assert gray["heat_paid"] == dict.fromkeys(("corners", "boosts", "shifts", "flooded", "upgrades", "total"))
+    assert gray["spinouts"] is None and gray["engine_left"] is None and gray["cards_discarded"] is None
+    assert gray["boosts"] == {"count": None, "values": None, "mean": None}
+    assert gray["adrenaline"] == {"rounds": None, "moves": None, "spaces": None}  # # 19.17: no benefit taken
+    assert gray["rounds_in_gear"] is None
+    # what a Legend does have: its place, grid, turns, the spaces it moved and the rounds it led
+    assert (gray["place"], gray["start_position"], gray["turns"], gray["rounds_led"]) == (1, 5, 14, 8)
+    assert gray["spaces"] > 0
+    assert red["heat_paid"]["total"] == 13 and red["engine_left"] == 0  # a car's 0 stays 0
+    rows = {r["car"]: r for r in csv.DictReader(io.StringIO(run("stats", "--csv", db=db).stdout))}
+    assert rows["Legend-Gray"]["heat_paid_total"] == "" and rows["Legend-Gray"]["spinouts"] == ""
+    assert rows["Legend-Gray"]["rounds_led"] == "8" and rows["Red"]["spinouts"] == "0"
+    table = run("stats", db=db, env={"COLUMNS": "200"}).stdout
+    lines = {line.split("│")[1].strip(): line.split("│")[2:-1] for line in table.splitlines() if line.count("│") > 3}
+    assert [c.strip() for c in lines["Heat paid: total"]] == ["—", "13", "—", "—", "—", "—"]
+    assert [c.strip() for c in lines["Spinouts"]] == ["—", "0", "—", "—", "—", "—"]
+    assert [c.strip() for c in lines["Rounds led"]] == ["8", "1", "0", "5", "0", "0"]
+    career = run("stats", "--all", db=db, env={"COLUMNS": "200"}).stdout
+    gray_row = next(line for line in career.splitlines() if "Legend-Gray" in line).split("│")
+    assert [c.strip() for c in gray_row[8:12]] == ["—"] * 4  # Spinouts, Heat paid, Boosts, Slips
+
+
+def test_22_4_a_flooded_downshifts_surcharge_is_not_a_two_gear_shift() -> None:
+    # issue 29 bug 16: stats counted the flooded surcharge (# 22.4) as Heat paid for a two-gear shift (# 3.2).
+    # Counted by hand from tests/golden/golden_japan.txt: Green shifts down from a flooded space 5 times (1 Heat
+    # more each), and pays 1 Heat for 4 two-gear shifts ("shifts to 2nd (pays 2 Heat; flooded: …)" is one of each)
+    got = by_car("../tests/golden/golden_japan.jsonl")
+    expected = {"Green": (4, 5), "Blue": (7, 5), "Red": (2, 6), "Yellow": (3, 1)}
+    assert {car: (c["heat_paid"]["shifts"], c["heat_paid"]["flooded"]) for car, c in got.items()} == expected
+    for c in got.values():
+        paid = c["heat_paid"]
+        assert paid["total"] == sum(v for k, v in paid.items() if k != "total")
+        assert paid["shifts"] == c["two_gear_shifts"]["up"] + c["two_gear_shifts"]["down"]  # 1 Heat each (# 3.2)
 
 
 def test_cli_stats_across_races(tmp_path: Path) -> None:

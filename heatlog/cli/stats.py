@@ -263,6 +263,7 @@ STAT_ROWS: list[tuple[str, Any]] = [
     ("Heat paid: corners", lambda t: t.heat_corners),
     ("Heat paid: boosts", lambda t: t.heat_boost),
     ("Heat paid: 2-gear shifts", lambda t: t.heat_shift),
+    ("Heat paid: flooded downshift", lambda t: t.heat_flooded),
     ("Heat paid: upgrades' costs", lambda t: t.heat_upgrades),
     ("Heat paid: total", lambda t: t.heat_paid),
     ("Heat cooled: gear", lambda t: t.cooled_gear),
@@ -287,6 +288,15 @@ STAT_ROWS: list[tuple[str, Any]] = [
     ("Cards discarded", lambda t: t.cards_discarded),
     ("Turns", lambda t: t.turns),
 ]
+
+
+#: The rows of STAT_ROWS that a Legend has figures for (# 19.1, 19.10: it has no Engine, hand, gear or Stress,
+#: never reacts, slipstreams or pays at a corner): the others are "—" for it, None in --json and --csv.
+LEGEND_ROWS = frozenset({"Rounds led", "Turns"})
+
+
+def _cell(label: str, get: Any, tally: "Tally") -> str:
+    return str(get(tally)) if label in LEGEND_ROWS or not tally.legend else "—"
 
 
 def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
@@ -315,7 +325,7 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
     table.add_row("Place", *place_cells)
     table.add_row("Start position", *(_dash(c.start_position) for c in rs.cars))
     for label, get in STAT_ROWS:
-        table.add_row(label, *(str(get(c.tally)) for c in rs.cars))
+        table.add_row(label, *(_cell(label, get, c.tally) for c in rs.cars))
     table.add_row("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars))
     console = out_console()
     print_table(console, table)
@@ -376,10 +386,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
             _dash(d.mean_place),
             "—" if r is None else f"{r.ordinal:.1f}",
             "—" if r is None else f"{r.mu:.1f}±{r.sigma:.1f}",
-            str(t.spinouts),
-            str(t.heat_paid),
-            str(t.boosts),
-            str(t.slipstreams_taken),
+            *(("—",) * 4 if t.legend else (str(t.spinouts), str(t.heat_paid), str(t.boosts), str(t.slipstreams_taken))),
             str(t.rounds_led),
         )
     console = out_console()

@@ -18,6 +18,7 @@ from typing import Any
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
 from ..engine.cards import STRESS
 from ..engine.decide import slipstream_open, waits_at_steps_5_6
+from ..engine.modules.circuits import flooded_surcharge
 
 Event = dict[str, Any]
 
@@ -28,6 +29,7 @@ class HeatTotals:
 
     __slots__ = ()
     heat_shift: int
+    heat_flooded: int
     heat_boost: int
     heat_corners: int
     heat_upgrades: int
@@ -36,7 +38,7 @@ class HeatTotals:
 
     @property
     def heat_paid(self) -> int:
-        return self.heat_shift + self.heat_boost + self.heat_corners + self.heat_upgrades
+        return self.heat_shift + self.heat_flooded + self.heat_boost + self.heat_corners + self.heat_upgrades
 
     @property
     def heat_cooled(self) -> int:
@@ -59,7 +61,7 @@ class TurnFacts(HeatTotals):
     start: int  # progress at the start of the turn
     end: int  # progress at the end of the turn (after a spinout: where the car was put back)
     moved: int  # spaces moved at step 3 (less than the cards' speed when blocked, # 5.5)
-    heat_shift: int  # Heat paid for a two-gear shift (# 3.2)
+    heat_shift: int  # Heat paid for a two-gear shift (# 3.2); a flooded downshift's surcharge is heat_flooded
     heat_boost: int  # Heat paid for a boost (# 7.5)
     heat_corners: int  # Heat paid at corners (all that was left when spinning out, # 10.1)
     cooled_gear: int  # Heat cooled by the gear's cooldown (# 7.2)
@@ -88,6 +90,7 @@ class TurnFacts(HeatTotals):
     uses: str = ""  # the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24; "" without)
     adrenaline_spaces: int = 0  # spaces the adrenaline +1 move added (# 6.2; 0 when blocked or not taken)
     slipstream_spaces: int = 0  # spaces slipstream moved the car (# 8.1; a sector's bonus included, MODULES.md 20.12)
+    heat_flooded: int = 0  # Heat paid for shifting down from a flooded space (# 22.4; 0 elsewhere)
 
     def row(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,6 +106,7 @@ class CarInfo:
     place: int  # finishing place (# 16.8), or the standing now if the race is still under way
     finished: bool
     finish_round: int | None
+    legend: bool = False  # a Legend (# 19.1): no Engine, hand or gear; the figures of those do not apply to it
 
 
 @dataclass(slots=True)
@@ -153,6 +157,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
     garage = turn.garage  # the Garage's record of the turn (None without the module)
     uses = garage.happenings if garage is not None else ()
+    flooded = turn.shift_heat and flooded_surcharge(state.track, turn.start, turn.from_gear, turn.gear)  # # 22.4
     corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
     # positional, in the order of the fields (TURN_COLUMNS; tests/test_stats.py checks it): 41 keywords cost
     # 6–7 µs a turn to match, ~4 % of a corpus race (issue 31)
@@ -169,7 +174,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         turn.start,  # start
         turn.end,  # end
         turn.moved,  # moved
-        turn.shift_heat,  # heat_shift
+        turn.shift_heat - flooded,  # heat_shift
         1 if turn.boosted and not turn.boost_free else 0,  # heat_boost: # 20.11: a free boost pays none
         sum(c.paid for c in corners) if corners else 0,  # heat_corners
         turn.cooled - cooled_adrenaline,  # cooled_gear
@@ -198,6 +203,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         "; ".join(" ".join(str(x) for x in h if x != "") for h in uses) if uses else "",  # uses
         turn.adrenaline_moved,  # adrenaline_spaces
         turn.slipstream_moved,  # slipstream_spaces
+        flooded,  # heat_flooded
     )
 
 
@@ -288,6 +294,7 @@ class FactCollector:
                 place=i,
                 finished=n in state.hall_of_fame,
                 finish_round=state.finish_rounds.get(n),
+                legend=state.cars[n].legend,
             )
             for i, n in enumerate(standings, start=1)
         ]

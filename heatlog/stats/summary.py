@@ -20,6 +20,7 @@ class Tally(HeatTotals):
 
     turns: int = 0
     heat_shift: int = 0
+    heat_flooded: int = 0
     heat_boost: int = 0
     heat_corners: int = 0
     heat_upgrades: int = 0
@@ -48,10 +49,15 @@ class Tally(HeatTotals):
     shifts_up_2: int = 0  # two-gear shifts up (1 Heat each, # 3.2)
     shifts_down_2: int = 0  # two-gear shifts down
     cards_discarded: int = 0  # cards discarded at step 8 (# 11.1)
+    # a Legend's turns only (# 19.1, 19.10): no Engine, hand, gear, Stress, React, slipstream or corner payment,
+    # so every figure of those is "does not apply" (None in to_dict), not 0; a driver who was a car in some race
+    # of a selection is not (the figures of their cars' turns apply)
+    legend: bool = False
 
     def add(self, t: TurnFacts) -> None:
         self.turns += 1
         self.heat_shift += t.heat_shift
+        self.heat_flooded += t.heat_flooded
         self.heat_boost += t.heat_boost
         self.heat_corners += t.heat_corners
         self.heat_upgrades += t.heat_upgrades
@@ -89,9 +95,11 @@ class Tally(HeatTotals):
             acc[1] += 1
 
     def merge(self, other: Tally) -> None:
+        self.legend = other.legend if not self.turns else self.legend and (other.legend or not other.turns)
         for name in (
             "turns",
             "heat_shift",
+            "heat_flooded",
             "heat_boost",
             "heat_corners",
             "heat_upgrades",
@@ -132,12 +140,15 @@ class Tally(HeatTotals):
 
     def to_dict(self) -> dict[str, Any]:
         values = self.boost_values
+        if self.legend:
+            return self._legend_dict()
         return {
             "turns": self.turns,
             "heat_paid": {
                 "corners": self.heat_corners,
                 "boosts": self.heat_boost,
                 "shifts": self.heat_shift,
+                "flooded": self.heat_flooded,
                 "upgrades": self.heat_upgrades,
                 "total": self.heat_paid,
             },
@@ -168,6 +179,23 @@ class Tally(HeatTotals):
             "two_gear_shifts": {"up": self.shifts_up_2, "down": self.shifts_down_2},
             "cards_discarded": self.cards_discarded,
         }
+
+    #: What a Legend's figures are (# 19.1, 19.10, 19.17): the spaces it moved, the rounds it led and its turns;
+    #: every other key of :meth:`to_dict` does not apply to it and is None (its sub-keys too: the columns of a
+    #: flat row are those of any car).
+    LEGEND_KEYS = ("turns", "rounds_led", "spaces")
+
+    def _legend_dict(self) -> dict[str, Any]:
+        full = Tally(legend=False)
+        out: dict[str, Any] = {}
+        for key, value in full.to_dict().items():
+            if key in self.LEGEND_KEYS:
+                out[key] = getattr(self, key)
+            elif isinstance(value, dict) and key not in FIXED_SUBS:
+                out[key] = dict.fromkeys(value)
+            else:
+                out[key] = None
+        return out
 
 
 @dataclass(slots=True)
@@ -224,7 +252,7 @@ class RaceStats:
 
 def race_stats(facts: RaceFacts) -> RaceStats:
     """Per car, in finishing order (standings now while the race is under way)."""
-    tallies = {c.name: Tally() for c in facts.cars}
+    tallies = {c.name: Tally(legend=c.legend) for c in facts.cars}
     for t in facts.turns:
         tallies[t.car].add(t)
     first = min((t.round for t in facts.turns), default=None)
@@ -234,7 +262,7 @@ def race_stats(facts: RaceFacts) -> RaceStats:
         engine[t.car] = t.engine
     cars = [
         CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name], start.get(c.name),
-                 engine.get(c.name))
+                 None if c.legend else engine.get(c.name))  # a Legend has no Engine (# 19.3)
         for c in facts.cars
     ]
     return RaceStats(
