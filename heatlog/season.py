@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .championship import championship_data, event_card, published_season
+from .championship import championship_data, event_card, published_season, season_names
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from .engine.modules.championship import DRAFT_ORDERS, EventCard
@@ -268,61 +269,104 @@ def new_season(
     legends: int = 0,
     pro: int = 0,
     aggressive: bool = False,
+    typed: Mapping[str, str | Sequence[str]] | None = None,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
     ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
     18.3): one upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7).
     ``weather``: the weather and road conditions in every race (MODULES.md 20), revealed after the draft
-    (# 21.3: BGA plays every championship race with them)."""
+    (# 21.3: BGA plays every championship race with them).
+
+    ``typed``: how the caller's user gave each argument, so that a refusal names it as typed (issue 29):
+    ``{"published": "--published 1999", "races": ["--race mars:1", …], "drivers": ["--car Ann:red", …],
+    "legends": "--legends 9", "order": "--draft-order x", "name": "--name"}`` (a name is shown after its
+    option; ``"count"``: how the number of drivers was given, simulate's ``--cars 1``); an argument not in it is
+    named by its value. Nothing is written when a check refuses."""
+    said = _Said(typed)
     if (published is None) == (races is None):
         which = "not both" if published is not None else "give one (--published YEAR or --race TRACK:EVENT)"
         raise MalformedInput(f"a season is a published one (1961 ... 1965) or a custom list of races, {which}")
     if published is not None:
-        chosen = [(track, card.number) for track, card in published_season(published)]
+        try:
+            chosen = [(track, card.number) for track, card in published_season(published)]
+        except MalformedInput:
+            raise MalformedInput(
+                f"{said('published', f'season {published!r}')}: not a published season; they are "
+                f"{', '.join(season_names())}",
+                rule="21.1",
+            ) from None
     else:
         chosen = list(races or [])
         if not chosen:
             raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
     names = [d.get("name") for d in drivers]
     if isinstance(legends, bool) or not isinstance(legends, int) or not 0 <= legends <= 5:
-        raise MalformedInput(f"--legends {legends!r}: 0 to 5 Legend cars (# 19.2)")
+        raise MalformedInput(f"{said('legends', f'--legends {legends!r}')}: 0 to 5 Legend cars (# 19.2)")
     fewest = 1 if legends else 2  # # 19.16: a solo championship is one driver against Legends
-    if not fewest <= len(drivers) <= 6 or len({str(n).casefold() for n in names}) != len(names):
+    if len(drivers) < fewest:
         solo = " (one driver: add --legends N, a solo championship against Legends, # 19.16)"
         solo = solo if len(drivers) == 1 else ""
-        raise MalformedInput(
-            f"a season has 2 to 6 drivers with distinct names (give --car NAME:COLOUR), not {names}{solo}"
-        )
-    if len(drivers) + legends > 6:
-        raise MalformedInput(f"{len(drivers)} drivers and {legends} Legends: at most 6 cars race (# 19.2)")
-    if not legends and (pro or aggressive):
-        raise MalformedInput("--pro and --aggressive are Legend options: add --legends N (# 19.14, 19.15)")
-    for d in drivers:
-        if str(d.get("name", "")).strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
+        count = said("count", "")  # simulate's --cars N, where season new has a --car per driver
+        head, give = (f"{count}: ", "") if count else ("", " (give --car NAME:COLOUR for each)")
+        raise MalformedInput(f"{head}a season has 2 to 6 drivers{give}, not {len(drivers)}{solo}")
+    if len(drivers) > 6:
+        raise MalformedInput(f"{said('drivers', f'driver {names[6]!r}', 6)}: a season has at most 6 drivers")
+    folded: dict[str, str] = {}
+    colours: dict[str, str] = {}
+    for i, d in enumerate(drivers):
+        who = said("drivers", f"driver {d.get('name')!r}", i)
+        driver = str(d.get("name", ""))
+        if driver.strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
             raise MalformedInput(
-                f"legend:{d.get('colour', '')}: a Legend (# 19.1) is not one of a season's drivers, who score and "
-                "draft; name the driver (e.g. Ann:black)"
+                f"{who}: a Legend (# 19.1) is not one of a season's drivers, who score and draft; name the driver "
+                "(e.g. Ann:black; a solo championship against Legends is --legends N)"
             )
         problem = name_problem(d.get("name"), car=True)  # the one rule for names: a season's are its races'
         if problem:
-            raise MalformedInput(f"driver name {d.get('name')!r} {problem}")
-    check_label(name, "season name")
+            raise MalformedInput(f"{who}: the name {driver!r} {problem}")
+        other = folded.get(driver.casefold())
+        if other is not None:
+            same = "is the name of another driver" if other == driver else f"differs from {other!r} only in case"
+            raise MalformedInput(f"{who}: {driver!r} {same} (names must differ)")
+        folded[driver.casefold()] = driver
+        colour = str(d.get("colour", ""))
+        problem = name_problem(colour)
+        if problem:
+            raise MalformedInput(f"{who}: the colour {colour!r} {problem}")
+        key = colour.strip().casefold()
+        if key in colours:  # every race would refuse it (race_started: each car its own colour)
+            raise MalformedInput(f"{who}: {colour!r} is the colour of {colours[key]!r} (each car its own)")
+        colours[key] = driver
+    if len(drivers) + legends > 6:
+        raise MalformedInput(
+            f"{said('legends', f'--legends {legends}')}: {counted(len(drivers), 'driver')} and {legends} Legends; "
+            "at most 6 cars race (# 19.2)"
+        )
+    if not legends and (pro or aggressive):
+        raise MalformedInput("--pro and --aggressive are Legend options: add --legends N (# 19.14, 19.15)")
+    label = typed.get("name") if typed else None
+    check_label(name, label if isinstance(label, str) else "season name")
     data = championship_data()
+    setups = []
+    for i, (track, number) in enumerate(chosen):
+        try:
+            card = event_card(number).number
+            event = {"number": card, "card": data["events"][str(card)]}
+            setups.append({"track": load_track_data(track), "event": event})
+        except MalformedInput as err:
+            raise MalformedInput(f"{said('races', f'race {i + 1} ({track}:{number})', i)}: {err.message}") from None
     ev: Event = {
         "type": "season_started",
         "v": SEASON_VERSION,
         "at": _now(),
         "name": name or (published if published is not None else "custom season"),
-        "races": [
-            {"track": load_track_data(track), "event": {"number": number, "card": data["events"][str(number)]}}
-            for track, number in ((t, event_card(n).number) for t, n in chosen)
-        ],
+        "races": setups,
         "drivers": [{"name": d["name"], "colour": d["colour"]} for d in drivers],
         "options": {"grid": grid, "sponsors_carry_over": sponsors_carry_over, "points": list(data["points"])},
         "mode": mode,
     }
     if garage is not None:
-        ev["options"]["garage"] = season_garage_options(garage)
+        ev["options"]["garage"] = season_garage_options(garage, typed)
     if weather:
         ev["options"]["weather"] = True
     if legends:  # # 19.16: Legends fill the grid; their colours are the ones the drivers leave (# 19.3)
@@ -330,19 +374,48 @@ def new_season(
 
         taken = [str(d.get("colour", "")).strip().lower() for d in drivers]
         cars = legend_cars(legends, taken)
-        clash = [c["name"] for c in cars if c["name"].casefold() in {str(n).casefold() for n in names}]
-        if clash:
-            raise MalformedInput(f"driver name {clash[0]!r} is the name of a Legend of the season: name the driver")
+        legend_names = {c["name"].casefold(): c["name"] for c in cars}
+        for i, driver in enumerate(str(n) for n in names):
+            if driver.casefold() in legend_names:
+                raise MalformedInput(
+                    f"{said('drivers', f'driver {driver!r}', i)}: {legend_names[driver.casefold()]!r} is the name of "
+                    "a Legend of the season: name the driver"
+                )
         if isinstance(pro, bool) or not isinstance(pro, int) or not 0 <= pro <= 6:
-            raise MalformedInput(f"--pro {pro!r}: 0 to 6 (# 19.15)")
+            raise MalformedInput(f"{said('pro', f'--pro {pro!r}')}: 0 to 6 (# 19.15)")
         ev["options"]["legends"] = {"cars": cars, "pro": pro, "aggressive": bool(aggressive)}
     if published is not None:
         ev["published"] = published
-    validate_against("season/season_started", ev)
+    try:
+        validate_against("season/season_started", ev)
+    except MalformedInput as err:  # what only the schema says (a colour's length, …): named as typed
+        at = re.search(r"\bdrivers\[(\d+)\]\.(name|colour): ", err.message)
+        if at is None or int(at[1]) >= len(drivers):
+            raise
+        who = said("drivers", f"driver {drivers[int(at[1])].get('name')!r}", int(at[1]))
+        raise MalformedInput(f"{who}: the {at[2]} {err.message[at.end():]}") from None
     return log.store.new_stream(SEASON_STREAM, ev["name"], [ev])
 
 
-def season_garage_options(garage: Mapping[str, Any]) -> dict[str, Any]:
+class _Said:
+    """How a refusal of :func:`new_season` names an argument: as the user typed it (``typed``), else by
+    ``fallback`` (its value)."""
+
+    def __init__(self, typed: Mapping[str, str | Sequence[str]] | None) -> None:
+        self.typed = typed or {}
+
+    def __call__(self, key: str, fallback: str, at: int = 0) -> str:
+        given = self.typed.get(key)
+        if isinstance(given, str):
+            return given
+        if given is not None and at < len(given):
+            return given[at]
+        return fallback
+
+
+def season_garage_options(
+    garage: Mapping[str, Any], typed: Mapping[str, str | Sequence[str]] | None = None
+) -> dict[str, Any]:
     """``season_started.options.garage`` from the user's choice: the upgrades in the Garage deck and the
     expansions (# 18.2, 18.3), who picks first and whether the first picker may swap (MA11, kept configurable:
     BGA's ``lowest_first`` and the swap by default). The draft itself is the championship's (# 21.2)."""
@@ -355,7 +428,8 @@ def season_garage_options(garage: Mapping[str, Any]) -> dict[str, Any]:
         raise MalformedInput(str(exc)) from None
     order, swap = garage.get("order", "lowest_first"), garage.get("swap", True)
     if order not in DRAFT_ORDERS:
-        raise MalformedInput(f"draft order {order!r}: choose {' or '.join(DRAFT_ORDERS)} (MA11)")
+        said = _Said(typed)("order", f"draft order {order!r}")
+        raise MalformedInput(f"{said}: choose {' or '.join(DRAFT_ORDERS)} (MA11)")
     if not isinstance(swap, bool):
         raise MalformedInput("swap must be true or false (MA11)")
     return {"upgrades": chosen.upgrades, "expansions": list(chosen.expansions), "order": order, "swap": swap}
@@ -464,11 +538,13 @@ def simulate_season(
     legends: int = 0,
     pro: int = 0,
     aggressive: bool = False,
+    typed: Mapping[str, str | Sequence[str]] | None = None,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
     entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
     :func:`new_season`) the bots draft one upgrade before each race (# 21.2) and play their sponsorship cards;
-    ``weather`` (as :func:`new_season`): each race's weather tile and road tokens are drawn."""
+    ``weather`` (as :func:`new_season`): each race's weather tile and road tokens are drawn; ``typed`` (as
+    :func:`new_season`): the options as the user typed them, for its refusals."""
     from .simulate import _cars, bot_names, store_race  # noqa: PLC0415  (the simulator is heavy)
     from .simulate.world import play
 
@@ -485,6 +561,7 @@ def simulate_season(
         legends=legends,  # # 19.16: a solo championship against Legends (or Legends filling a bigger grid)
         pro=pro,
         aggressive=aggressive,
+        typed=typed,
     )
     drivers = bot_names(bots, [c["name"] for c in roster])
     drafting = {name: _drafting(bot) for name, bot in drivers.items()}

@@ -55,3 +55,58 @@ def test_season_new_refuses_a_legend_as_a_driver(tmp_path: Path, car: str) -> No
     log = RaceLog(db)
     with pytest.raises(MalformedInput):
         new_season(log, drivers=[{"name": "Ann", "colour": "red"}, {"name": "legend", "colour": "black"}])
+
+
+LONG_COLOUR = "r" * 200
+SEVEN_COLOURS = ["red", "blue", "green", "yellow", "black", "gray", "pink"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--published", "1999", "--car", "A:red", "--car", "B:blue"], "--published 1999: not a published season"),
+        (["--race", "usa:99", "--car", "A:red", "--car", "B:blue"], "--race usa:99: unknown event card 99"),
+        (["--race", "usa:1", "--race", "mars:1", "--car", "A:red", "--car", "B:blue"], "--race mars:1: unknown track"),
+        (["--published", "1961", "--car", "A:red", "--car", "a:blue"], "--car a:blue: 'a' differs from 'A' only"),
+        (["--published", "1961", "--car", "A:red", "--car", "A:blue"], "--car A:blue: 'A' is the name of another"),
+        (["--published", "1961", "--car", "A:red", "--car", "B:RED"], "--car B:RED: 'RED' is the colour of 'A'"),
+        (["--published", "1961", "--car", "A:red", "--car", f"B:{LONG_COLOUR}"], f"--car B:{LONG_COLOUR}: the colour"),
+        (["--published", "1961", "--car", "A b:red", "--car", "B:blue"], "--car A b:red: the name 'A b' holds a space"),
+        (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--name", ""], "--name '' is empty"),
+        (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--legends", "5"],
+         "--legends 5: 2 drivers and 5 Legends; at most 6 cars race"),
+        (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "basic", "--draft-order", "x"],
+         "--draft-order x: choose lowest_first or leader_first"),
+        (["--published", "1961", *(f"--car={n}:{c}" for n, c in zip("ABCDEFG", SEVEN_COLOURS, strict=True))],
+         "--car G:pink: a season has at most 6 drivers"),
+    ],
+)
+def test_season_new_refusals_name_the_option_as_typed(tmp_path: Path, args: list[str], said: str) -> None:
+    # issue 29 bug 16: season new named the season's fields ("unknown season '1999'", "draft order 'x'",
+    # "season_started: … drivers[1].colour: …") where record --new and new name the option typed; two drivers
+    # of one colour made a season whose every race was then refused (race_started: each car its own colour)
+    from typer.testing import CliRunner
+
+    from heatlog.cli import app
+
+    db = tmp_path / "s.db"
+    result = CliRunner().invoke(app, ["season", "new", *args, "--db", str(db)])
+    assert result.exit_code == 1
+    assert f"Error: not understood: {said}" in result.output.replace("\n", ""), result.output
+    assert "season_started" not in result.output and "drivers[" not in result.output
+    assert not db.exists()  # nothing written
+
+
+def test_simulate_season_refusals_name_its_own_options(tmp_path: Path) -> None:
+    # the same checks, named as simulate takes them: --season NAME and --cars N (not season new's --car)
+    from typer.testing import CliRunner
+
+    from heatlog.cli import app
+
+    runner = CliRunner()
+    db = tmp_path / "s.db"
+    unknown = runner.invoke(app, ["simulate", "--season", "1999", "--cars", "2", "--db", str(db)])
+    assert "--season 1999: not a published season" in unknown.output and "--published" not in unknown.output
+    alone = runner.invoke(app, ["simulate", "--season", "1961", "--cars", "1", "--db", str(db)])
+    assert "--cars 1: a season has 2 to 6 drivers" in alone.output and "--car NAME" not in alone.output
+    assert not db.exists()

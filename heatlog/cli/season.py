@@ -120,12 +120,15 @@ def new(
         raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
     check_pro(pro)
     drivers = [parse_car(c) for c in (car or [])]
-    for spec, d in zip(car or [], drivers, strict=True):
-        if d["name"].casefold() == "legend":  # named by the option typed (issue 29), not by the season's field
-            raise MalformedInput(
-                f"--car {spec}: a Legend (# 19.1) is not one of a season's drivers, who score and draft; "
-                "name the driver (e.g. --car Ann:black)"
-            )
+    typed = {  # a refusal names the option as typed (issue 29), not the season's field
+        "published": f"--published {published}",
+        "races": [f"--race {spec}" for spec in race or []],
+        "drivers": [f"--car {spec}" for spec in car or []],
+        "name": "--name",
+        "legends": f"--legends {legends}",
+        "pro": f"--pro {pro}",
+        "order": f"--draft-order {draft_order}",
+    }
     with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(
             log,
@@ -141,6 +144,7 @@ def new(
             legends=legends,
             pro=pro,
             aggressive=aggressive,
+            typed=typed,
         )
         view = season_view(log, season)
         plan = ", ".join(f"{r.track['name']} ({r.event.name})" for r in view.races)

@@ -232,6 +232,12 @@ def _simulate_season(
             legends=legends[0],
             pro=legends[1],
             aggressive=legends[2],
+            typed={  # a refusal names the option typed (issue 29)
+                "published": f"--season {name}",
+                "count": f"--cars {cars}",
+                "legends": f"--legends {legends[0]}",
+                "pro": f"--pro {legends[1]}",
+            },
         )
         data = season_dict(season_view(log, season))
     data["seed"] = first
