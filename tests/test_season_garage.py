@@ -97,6 +97,11 @@ def test_21_2_MA11_the_draft_is_one_round_from_the_last_car_then_the_first_picke
     add(log, race, "garage_market", round=1, cards=["U1", "U2", "U3", "U4", "U5", "U6"])
     with pytest.raises(IllegalEvent, match=f"it is {grid[-1]}'s pick"):
         add(log, race, "upgrade_picked", car=grid[0], card="U1")
+    with pytest.raises(IllegalEvent) as refused:  # issue 29: by name, "U7 is not in the market (it holds U1 …)"
+        add(log, race, "upgrade_picked", car=grid[-1], card="U7")
+    assert refused.value.message.startswith(
+        "Brakes 1/2/3/4 is not in the market (it holds 4 wheel drive 4, 4 wheel drive 0 (4wd0boost3), "
+    ), refused.value.message
     for name, card in zip(reversed(grid), ("U1", "U2", "U3"), strict=True):
         add(log, race, "upgrade_picked", car=name, card=card)
     first = grid[-1]
@@ -107,8 +112,16 @@ def test_21_2_MA11_the_draft_is_one_round_from_the_last_car_then_the_first_picke
     assert {"type": "upgrade_swapped", "v": 1, "car": first, "give": "U1", "take": "U6"} in options
     with pytest.raises(IllegalEvent, match=f"only {first}, who picked first"):
         add(log, race, "upgrade_swapped", car=grid[0], give="U3", take="U6")
-    with pytest.raises(IllegalEvent, match="U2 is not left in the market"):
+    # issue 29: the draft's refusals name the cards as people know them (name and speed; the short name the
+    # recorder takes where another card has both), never by their code (U1, U2)
+    with pytest.raises(IllegalEvent) as refused:
         add(log, race, "upgrade_swapped", car=first, give="U1", take="U2")
+    words = refused.value.message
+    assert words.startswith("4 wheel drive 0 (4wd0boost3) is not left in the market (it holds "), words
+    assert "U2" not in words and "U4" not in words
+    with pytest.raises(IllegalEvent) as refused:
+        add(log, race, "upgrade_swapped", car=first, give="U4", take="U6")
+    assert refused.value.message == f"{first} has no Body 3: it holds 4 wheel drive 4", refused.value
     assert len(log.store.events(race)) == stored + 4  # every refusal wrote nothing
     add(log, race, "upgrade_swapped", car=first, give="U1", take="U6")
     st = state(log, race)
@@ -425,5 +438,6 @@ def test_21_2_MA11_a_position_taken_anywhere_in_the_season_draft_round_trips_who
             apply(back, ev)
         assert state_to_position(back) == end, f"played on from the position after {i} draft entries"
     at_swap = state_from_position(json.loads(json.dumps(state_to_position(states[4]))))
-    with pytest.raises(IllegalEvent, match="U2 is not left in the market"):  # the market left is kept (MA11)
+    # the market left is kept (MA11)
+    with pytest.raises(IllegalEvent, match=r"4 wheel drive 0 \(4wd0boost3\) is not left in the market"):
         apply(at_swap, {"type": "upgrade_swapped", "v": 1, "car": grid[-1], "give": "U1", "take": "U2"})

@@ -139,10 +139,16 @@ class Catalogue:
         return card.name
 
     def named(self, token: str) -> str:
-        """How refusals name one card so that copies of a kind are told apart: Heat, Stress, a quoted speed
-        ("4"), an upgrade's name with its token (Suspension U34)."""
-        name = self.name(token)
-        return name if token in _BASE_TOKENS or token not in self.token_set else f"{name} {token}"
+        """How refusals name one card, as people know it (issue 29): Heat, Stress, a quoted speed ("4"), an
+        upgrade or sponsorship card by its name and speed ("Suspension 4", "Dramdo Brakes 1/2/3/4"); where
+        another card of the race has the same name and speed, with the short name the recorder takes
+        ("Suspension 2 (susp2cool)"), never the code ("U33")."""
+        if token in _BASE_TOKENS or token not in self.token_set:
+            return self.name(token)
+        card = self[token]
+        shown = _name_and_speed(card)
+        twins = [c for c in self.cards if c.token != token and c.kind == card.kind and _name_and_speed(c) == shown]
+        return f"{shown} ({card.short})" if twins else shown
 
     def label(self, token: str) -> str:
         """How narration shows a card: its name (Heat, Stress, an upgrade), a speed card as its token."""
@@ -152,6 +158,11 @@ class Catalogue:
     def listing(self) -> str:
         """The tokens, for messages: "1 2 3 4 0 5 H S"."""
         return " ".join(self.tokens)
+
+
+def _name_and_speed(card: CardDef) -> str:
+    """An upgrade or sponsorship card as its printed face names it: "Suspension 4", "Brakes 1/2/3/4"."""
+    return f"{card.name} {'/'.join(map(str, card.speeds))}" if card.speeds else card.name
 
 
 def _load_base() -> Catalogue:

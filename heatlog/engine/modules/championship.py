@@ -12,7 +12,7 @@ out, and the Heat that leaves the game at each lap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
@@ -756,13 +756,13 @@ class ChampionshipDraft(Draft):
     def next_market_size(self) -> int:
         return min(market_size("draft", len(self.order)), sum(self.deck.values()))  # # 21.2: players + 3
 
-    def apply(self, ev: Event) -> None:
+    def apply(self, ev: Event, named: Callable[[str], str] = str) -> None:
         kind = ev.get("type")
         expected, _ = self.waiting()
         if kind == "upgrade_swapped" and expected == kind:
-            self._swap(ev)
+            self._swap(ev, named)
             return
-        Draft.apply(self, ev)  # the market and the picks are the Garage draft's (or its refusal)
+        Draft.apply(self, ev, named)  # the market and the picks are the Garage draft's (or its refusal)
         if kind == "garage_market":
             self.queue = list(self.picks)  # # 21.2, MA11: the lowest-ranked driver first
             self.left = dict(self.market) if self.market is not None else None
@@ -790,7 +790,7 @@ class ChampionshipDraft(Draft):
             ]
         return out
 
-    def _swap(self, ev: Event) -> None:
+    def _swap(self, ev: Event, named: Callable[[str], str]) -> None:
         name = self._car(ev)
         if name != self.swap_with:
             raise _illegal(ev, f"only {self.swap_with}, who picked first, may swap an upgrade", "21.2", car=name)
@@ -800,10 +800,11 @@ class ChampionshipDraft(Draft):
         if give is not None:
             give, take = self._token(ev, give), self._token(ev, take)
             if give not in self.owned[name]:
-                raise _illegal(ev, f"{name} has no {give}: it holds {' '.join(self.owned[name])}", "21.2", car=name)
+                held = ", ".join(map(named, self.owned[name])) or "nothing"
+                raise _illegal(ev, f"{name} has no {named(give)}: it holds {held}", "21.2", car=name)
             if self.left is not None and not self.left.get(take):
-                shown = " ".join(c for c, n in self.left.items() for _ in range(n)) or "nothing"
-                raise _illegal(ev, f"{take} is not left in the market (it holds {shown})", "21.2", car=name)
+                shown = ", ".join(named(c) for c, n in self.left.items() for _ in range(n)) or "nothing"
+                raise _illegal(ev, f"{named(take)} is not left in the market (it holds {shown})", "21.2", car=name)
             self.owned[name].remove(give)
             self.owned[name].append(take)
             self.removed.append(give)

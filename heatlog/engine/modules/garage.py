@@ -9,7 +9,7 @@ Item numbers (``# 18.5``) refer to ``../shared/rules/MODULES.md``; docs/garage.m
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -217,8 +217,9 @@ class Draft:
 
     # -- events
 
-    def apply(self, ev: Event) -> None:
-        """Apply one draft event, or raise and leave the draft unchanged (callers apply to a copy)."""
+    def apply(self, ev: Event, named: Callable[[str], str] = str) -> None:
+        """Apply one draft event, or raise and leave the draft unchanged (callers apply to a copy). ``named``:
+        how a refusal names a card (the race's ``Catalogue.named``: "Suspension 4", never "U34"; issue 29)."""
         kind = ev.get("type")
         expected, cars = self.waiting()
         if kind != expected:
@@ -227,13 +228,13 @@ class Draft:
             who = f" ({', '.join(cars)})" if cars else ""
             raise _illegal(ev, f"the Garage draft waits for {expected.replace('_', ' ')}{who}, not {kind}", "18.5")
         if kind == "upgrades_dealt":
-            self._dealt(ev)
+            self._dealt(ev, named)
         elif kind == "garage_market":
-            self._market(ev)
+            self._market(ev, named)
         elif kind == "upgrade_picked":
-            self._picked(ev)
+            self._picked(ev, named)
         elif kind == "upgrade_removed":
-            self._removed(ev)
+            self._removed(ev, named)
 
     def _car(self, ev: Event) -> str:
         name = ev.get("car")
@@ -246,7 +247,7 @@ class Draft:
             raise _malformed(ev, f"{value!r} is not a Garage card (U1 … U60, or H for a Heat card)")
         return value
 
-    def _take(self, ev: Event, cards: Sequence[str], what: str) -> None:
+    def _take(self, ev: Event, cards: Sequence[str], what: str, named: Callable[[str], str]) -> None:
         """Take ``cards`` out of the Garage deck after checking it can hold them (# 18.3)."""
         need: dict[str, int] = {}
         for c in cards:
@@ -255,14 +256,15 @@ class Draft:
             have = self.deck.get(c, 0)
             if n > have:
                 held = "is not in this race's Garage deck" if c not in self.deck else f"has only {have} left"
-                raise _illegal(ev, f"{what}: {c} {held} (the deck holds 2 of each type in play)", "18.3")
+                raise _illegal(ev, f"{what}: {named(c)} {held} (the deck holds 2 of each type in play)", "18.3")
         for c, n in need.items():
             self.deck[c] -= n
 
-    def _dealt(self, ev: Event) -> None:
+    def _dealt(self, ev: Event, named: Callable[[str], str]) -> None:
         name = self._car(ev)
         if self.owned[name]:
-            raise _illegal(ev, f"{name} already has its upgrades: {' '.join(self.owned[name])}", "18.5")
+            held = ", ".join(map(named, self.owned[name]))
+            raise _illegal(ev, f"{name} already has its upgrades: {held}", "18.5")
         cards = ev.get("cards")
         if not isinstance(cards, list):
             raise _malformed(ev, "cards must be a list of Garage cards")
@@ -271,10 +273,10 @@ class Draft:
             raise _illegal(
                 ev, f"each car takes {UPGRADES_EACH} upgrades from the Garage deck, not {len(cards)}", "18.5"
             )
-        self._take(ev, cards, f"{name}'s upgrades")
+        self._take(ev, cards, f"{name}'s upgrades", named)
         self.owned[name] = list(cards)
 
-    def _market(self, ev: Event) -> None:
+    def _market(self, ev: Event, named: Callable[[str], str]) -> None:
         rnd = ev.get("round")
         if rnd != self.round + 1:
             raise _illegal(ev, f"the next market is round {self.round + 1}, not {rnd!r}", "18.5")
@@ -294,7 +296,7 @@ class Draft:
                     f"shows {size} cards, not {len(cards)}",
                     "18.5",
                 )
-            self._take(ev, cards, "the market")
+            self._take(ev, cards, "the market", named)
             self.market = {}
             for c in cards:
                 self.market[c] = self.market.get(c, 0) + 1
@@ -302,18 +304,18 @@ class Draft:
         self.market_left = size
         self.queue = pick_order(self.order, self.method, self.round)
 
-    def _picked(self, ev: Event) -> None:
+    def _picked(self, ev: Event, named: Callable[[str], str]) -> None:
         name = self._car(ev)
         if name != self.queue[0]:
             raise _illegal(ev, f"it is {self.queue[0]}'s pick, not {name}'s (# 18.5 pick order)", "18.5", car=name)
         card = self._token(ev, ev.get("card"))
         if self.market is not None:
             if not self.market.get(card):
-                shown = " ".join(c for c, n in self.market.items() for _ in range(n)) or "nothing"
-                raise _illegal(ev, f"{card} is not in the market (it holds {shown})", "18.5", car=name)
+                shown = ", ".join(named(c) for c, n in self.market.items() for _ in range(n)) or "nothing"
+                raise _illegal(ev, f"{named(card)} is not in the market (it holds {shown})", "18.5", car=name)
             self.market[card] -= 1
         else:
-            self._take(ev, [card], f"{name}'s pick")
+            self._take(ev, [card], f"{name}'s pick", named)
         self.market_left -= 1
         self.owned[name].append(card)
         self.queue.pop(0)
@@ -324,13 +326,14 @@ class Draft:
             if self.round == draft_rounds(self.method) and self.method == "snake":
                 self.removing = list(self.order)
 
-    def _removed(self, ev: Event) -> None:
+    def _removed(self, ev: Event, named: Callable[[str], str]) -> None:
         name = self._car(ev)
         if name not in self.removing:
             raise _illegal(ev, f"{name} has already given back a card", "18.5", car=name)
         card = self._token(ev, ev.get("card"))
         if card not in self.owned[name]:
-            raise _illegal(ev, f"{name} has no {card}: it holds {' '.join(self.owned[name])}", "18.5", car=name)
+            held = ", ".join(map(named, self.owned[name])) or "nothing"
+            raise _illegal(ev, f"{name} has no {named(card)}: it holds {held}", "18.5", car=name)
         self.owned[name].remove(card)
         self.removed.append(card)
         self.removing.remove(name)

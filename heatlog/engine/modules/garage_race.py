@@ -166,7 +166,7 @@ def draft_event(state: RaceState, ev: Event) -> None:
     if state.phase != "garage" or g.draft is None:
         raise H.illegal(state, ev, "the Garage draft comes after the grid and before the starting shuffles", "18.4")
     draft = g.draft.copy()
-    draft.apply(ev)
+    draft.apply(ev, state.cards.named)  # a refusal names the cards as people know them (issue 29)
     g.draft = draft
     if draft.done:
         _build_decks(state, g, draft)

@@ -151,7 +151,8 @@ def test_18_21_a_flip_of_another_card_than_the_refreshed_one_is_refused_naming_r
         assert (err.race, err.round, err.car, err.rule, err.input) == (race, 2, "A", "18.21", bad)
         text = str(err)
         assert text.startswith(f"illegal: race {race}, round 2, step 3 (reveal and move), car A: ")
-        assert '"card": "4"' in text and "Suspension U34" in text and text.endswith("(# 18.21)")
+        assert '"card": "4"' in text and "Suspension 4" in text and text.endswith("(# 18.21)")
+        assert "U34" not in text  # the card by its name, not its code (issue 29)
         assert log.effective(race).length == length  # nothing was written (principle 3)
         log.append(race, ev("card_flipped", car="A", card="U34"))  # the known card: accepted (# 18.9: discarded)
         state = log.project(race).state
@@ -171,7 +172,7 @@ def test_18_21_every_check_of_the_one_deduction_knows_the_top_card(refreshed_log
     assert know.hand_max("U34") == 0  # its only copy is on the deck
     assert state.cars["A"].hand_size == 7  # 6 + 1 Stress: nothing was drawn (# 10.3, 12.2)
     assert "Refresh put" in (know.why_not_in_hand(["U34"]) or "")
-    with pytest.raises(IllegalEvent, match=r"only 0 .*U34.* can be in the hand.*Refresh"):
+    with pytest.raises(IllegalEvent, match=r"only 0 Suspension 4 can be in the hand.*Refresh"):
         apply(state.copy(), ev("cards_revealed", car="A", cards=["U34"]))  # # 18.21: it is on the deck
     # A cluttered claim (# 13.1) counts it out of the hand too: 7 cards, no Heat unseen, so no clutter.
     assert know.why_not_cluttered(["H"], 1) is not None
@@ -189,7 +190,7 @@ def test_18_21_stacked_refreshes_keep_their_order_and_a_draw_takes_the_top_one_f
     know = Knowledge.of(a)
     assert a.deck_top == ("U34",) and know.hand_min("U33") == 1  # the table saw U33 go into the hand
     state = fold([*log, ev("cards_drawn", car="A", count=1), *round_2_stress()])
-    with pytest.raises(IllegalEvent, match=r"top card of the deck is Suspension U34.*18\.21"):
+    with pytest.raises(IllegalEvent, match=r"top card of the deck is Suspension 4.*18\.21"):
         apply(state.copy(), ev("card_flipped", car="A", card="4"))
     apply(state, ev("card_flipped", car="A", card="U34"))
     # The other order: U33 then U34 puts U34 on top, so the draw takes U34 and U33 waits.
@@ -362,7 +363,7 @@ def test_18_21_an_open_draw_without_the_shuffle_order_must_take_the_known_top_ca
             apply(state, ev("cards_played", car="P", cards=["1"]))
             apply(state, ev("cards_played", car="A", cards=["U34", "U33"]))
     assert state.cars["A"].hand_size == 6  # 5 + 1 Stress (# 10.3): one card to draw, U33 (on top)
-    with pytest.raises(IllegalEvent, match=r"Refresh put .*U33.* the draw takes it first.*18\.21"):
+    with pytest.raises(IllegalEvent, match=r"Refresh put Suspension 2 \(susp2cool\) .* draw takes it first.*18\.21"):
         apply(state.copy(), ev("cards_drawn", car="A", cards=["4"]))
     apply(state, ev("cards_drawn", car="A", cards=["U33"]))
     assert state.cars["A"].deck_top == ("U34",) and state.cars["A"].hand is not None
@@ -437,9 +438,9 @@ def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers
         assert (q.kind, q.car) == ("discard", "A") and "f = refresh Suspension 4" in q.prompt
 
 
-def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name_and_token() -> None:
+def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name() -> None:
     """The hand checks (reveal, play, cooldown, discard: one deduction, # 1.7) word a refusal with the race's card
-    catalogue: an upgrade is named as the table knows it (its name and token), not by its token alone."""
+    catalogue: an upgrade is named as the table knows it (its name and speed, "Fuel 2"; issue 29: not its code)."""
     pos = start_position(HAND, gear=2)  # table mode: A's hand is private; its one U22 (Fuel) is unseen
     state = fold([started(pos), *round_1([], [], gear=2)[:4]])
     name = state.cards.name("U22")
@@ -447,9 +448,9 @@ def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name_and_tok
     with pytest.raises(IllegalEvent) as info:
         apply(state.copy(), ev("cards_revealed", car="A", cards=["U22", "U22"]))  # a second copy
     why = str(info.value).split("cannot play U22 U22: ")[1]  # (the input itself is quoted before it)
-    assert why == f"only 1 {name} U22 is unseen (deck and hand), not 2 (# 4.1)", why
+    assert why == f"only 1 {name} 2 is unseen (deck and hand), not 2 (# 4.1)", why
     a = state.cars["A"]
-    assert f"{name} U22" in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"], state.cards) or "")
+    assert f"only 1 {name} 2 is" in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"], state.cards) or "")
     assert '"U22"' in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"]) or "")  # without the race's cards: a token
     assert Knowledge.of(a).why_not_in_hand(["1", "1", "1"], state.cards.named) == Knowledge.of(a).why_not_in_hand(
         ["1", "1", "1"]
