@@ -58,7 +58,8 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for kind, rx in (
         ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
-        ("reveal", r"^(\S+) reveals \d(?: \(\+ Stress flips\))?: $"),  # a Stress card's flips on its line
+        # a Stress card's flips on its line, and the rest of the turn (React's uses, d CARDS, -)
+        ("reveal", r"^(\S+) reveals \d(?: \(\+ [^()]*\))?: $"),
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
         ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
         ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
@@ -109,6 +110,53 @@ def _namer(expected: list[Event]) -> Callable[[str], str]:
     return nm
 
 
+def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
+    """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its Stress flips) as the reveal's line
+    takes it (``React, d CARDS; - = nothing more``): React's uses (a boost with its flips), then ``d CARDS``; the
+    line's end is "nothing more this turn", so a turn that does nothing more ends with ``-``. A turn with a
+    slipstream decision is left to the React prompt, which offers it with the discard (one answer: the cards
+    alone here); a line ending with a boost ends with ``-`` (its flips were news, React would stay open)."""
+    j = i + 1
+    flips = ("card_flipped", "deck_shuffled")
+    while j < len(expected) and expected[j].get("car") == car and expected[j]["type"] in flips:
+        j += 1  # the Stress card's flips (typed before this part) and the rules' reshuffles between them
+    later = []
+    for ev in expected[j:]:
+        if ev.get("car") != car or ev["type"] in ("cards_drawn",) or ev["type"] == "gear_chosen":
+            break
+        later.append(ev)
+    if any(ev["type"] == "slipstream" for ev in later):
+        return []  # asked at the React prompt with the discard (``slipstream y/n``)
+    tokens: list[str] = []
+    skip = False
+    boosted = False
+    nm = _namer(expected)
+    for ev in later:
+        t = ev["type"]
+        if skip and t == "cooldown" and ev.get("count") == 1:
+            skip = False
+            continue  # the cooldown of 1 that ``ac`` records with the bonus
+        skip = False
+        if t == "cooldown":
+            tokens.append(f"c{ev['count']}")
+        elif t == "boost":
+            tokens.append("b")
+        elif t == "adrenaline":
+            tokens.append("a" if ev["bonus"] == "move" else "ac")
+            skip = ev["bonus"] == "cooldown"
+        elif t == "card_flipped":
+            tokens.append(nm(ev["card"]))
+            continue
+        elif t == "cards_discarded":
+            tokens.append("d" + "".join(nm(c) for c in ev["cards"]))
+        elif t == "deck_shuffled":
+            continue  # the rules' reshuffle between a boost's flips (# 12.3): never typed at a table
+        else:
+            break
+        boosted = t == "boost"
+    return tokens + (["-"] if not tokens or boosted else [])
+
+
 def answer(
     kind: str,
     car: str,
@@ -157,6 +205,8 @@ def answer(
                 if ev.get("type") != "card_flipped":
                     break
                 typed.append(nm(ev["card"]))
+        if kind == "reveal" and "React, d CARDS" in prompt and typed_chance and multi:
+            typed += _rest_of_turn(car, expected, i)  # the prompt takes the rest of the turn too
         return " ".join(typed)
     if kind == "flip":
         flips = []

@@ -50,7 +50,18 @@ class Derived:
     turns: list[tuple[RaceState, Turn]] = field(default_factory=list)
 
 
-STRESS_FLIPS = " (+ Stress flips)"  # the reveal prompt's words when a Stress card's flips go on its line
+STRESS_FLIPS = "+ Stress flips"  # the reveal prompt's words when a Stress card's flips go on its line
+# ... and when the rest of the turn may follow on it (issue 29: a question asked once, answered with all it takes):
+# React's uses and a discard; "-" = nothing more this turn; the cards alone = React is asked on its own
+REST_OF_TURN = "React, d CARDS; - = nothing more"
+
+
+def reveal_prompt(name: str, gear: int, *, stress: bool = True, rest: bool = True) -> str:
+    """``Ann reveals 2 (+ Stress flips, React, d CARDS; - = nothing more): ``: what the reveal's line takes."""
+    words = [w for w, on in ((STRESS_FLIPS, stress), (REST_OF_TURN, rest)) if on]
+    if words and not stress:
+        words[0] = "+ " + words[0]
+    return f"{name} reveals {gear}{' (' + ', '.join(words) + ')' if words else ''}: "
 
 
 def hand_text(car: Car) -> str:
@@ -174,13 +185,22 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
         # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
         stress = car.deck is None and not car.deck_top and Knowledge.of(car).hand_max(STRESS) >= 1
+        # the rest of the turn on the same line (React's uses, d CARDS, "-"), where the line's end closes the turn
+        # (nothing_more: not in a Garage race, whose React keeps its own steps)
+        rest = state.garage is None
         return Question(
             "reveal",
             name,
-            f"{name} reveals {turn.gear}{STRESS_FLIPS if stress else ''}: ",
+            reveal_prompt(name, turn.gear, stress=stress, rest=rest),
             None,
             f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)"
-            + ("; a Stress card's flips follow them on the line, e.g. 4 s 3 (# 14.1)" if stress else ""),
+            + ("; a Stress card's flips follow them on the line, e.g. 4 s 3 (# 14.1)" if stress else "")
+            + (
+                "; then, if you like, React's uses (c1 b 3 a), d CARDS and - for nothing more this turn, e.g. "
+                "4 3 c1 d2 (the cards alone: React is asked on its own, after the move is shown)"
+                if rest
+                else ""
+            ),
         )
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
