@@ -5,6 +5,7 @@ after an unpayable Heat cost's re-move (# 18.11). Each test fails without its fi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,25 @@ def test_18_11_the_move_column_after_a_re_move_is_the_re_move(garage_turns: list
     text = ["".join(x for x, _ in c.parts) if isinstance(c, Styled) else c for c in grid.rows[0]]
     assert turn.car in text[0]
     assert text[heads.index("move")] == str(turn.speed) == "11", text
+
+
+def test_19_8_a_legends_corner_is_numbered_as_the_printed_board_numbers_it() -> None:
+    # Japan's chicane is one corner (its two lines, MODULES.md 22.2): the Legend narration counted each line, so
+    # the corner after space 53 was "corner 5" there and "corner 4" on the board, the tables and every other line
+    from heatlog.simulate import simulate_race
+    from heatlog.views.narrate import corner_number
+
+    _, events, _ = simulate_race(None, track="japan", cars=1, legends=3, seed=1)
+    state = None
+    said: dict[tuple[int, str], tuple[str, int]] = {}
+    for ev in events:
+        state = apply(state, ev)
+        for t in state.turns:
+            if t.legend is not None and t.complete and (t.round, t.car) not in said:
+                printed = corner_number(state, state.track.corners[t.legend.corner - 1].after_space)
+                said[(t.round, t.car)] = (narrate_turn(state, t), printed)
+    assert state is not None and len({corner_number(state, c.after_space) for c in state.track.corners}) == 4
+    told = [(text, n) for text, n in said.values() if "corner " in text]
+    assert any(n == 4 for _, n in told), told  # the corner after the chicane's lines is on this race's way
+    for text, n in told:
+        assert re.search(rf"corner {n}\b", text) and "corner 5" not in text, text

@@ -185,7 +185,8 @@ def legend_words(state: RaceState, turn: Turn) -> str:
     move = turn.legend
     assert move is not None
     space = state.track.space_of
-    parts = [f"{turn.car} (Legend) {move.describe(space)}"]
+    lines = state.track.corners  # the move's corners are Corner Lines; told by the printed board's numbers (bug 12)
+    parts = [f"{turn.car} (Legend) {move.describe(space, lambda k: corner_number(state, lines[k - 1].after_space))}"]
     if turn.moved < move.spaces:
         parts.append(f"blocked: stops on space {space(turn.start + turn.moved)} (# 19.9)")
     if turn.finished:
