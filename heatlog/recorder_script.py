@@ -110,6 +110,22 @@ def _namer(expected: list[Event]) -> Callable[[str], str]:
     return nm
 
 
+def _slip_in_line(ev: Event, expected: list[Event]) -> str:
+    """A slipstream as a later part of a line: ``n``, ``y`` (the basic 2), ``y3`` (a distance with a sector's
+    bonus, # 20.12), ``y4:rpm2`` (a distance and the bonus cards that make it, # 18.16); in a Garage race a bare
+    ``y`` takes the longest, so the basic 2 is ``y2``."""
+    if not ev["taken"]:
+        return "n"
+    if ev.get("bonuses"):
+        cards = expected[0].get("cards", {})
+        named = [cards[b] for b in ev["bonuses"]]
+        total = ev.get("spaces", 2 + sum(int(k["symbols"]["slipstream"]) for k in named))
+        return f"y{total}:" + "/".join(str(k["short"]) for k in named)
+    if "spaces" in ev:
+        return f"y{ev['spaces']}"
+    return "y2" if "garage" in expected[0] else "y"
+
+
 def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
     """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its Stress flips) as the reveal's line
     takes it (``React, d CARDS; - = nothing more``): React's uses (a boost with its flips), then ``d CARDS``; the
@@ -277,8 +293,7 @@ def answer(
         garage = "garage" in expected[0]
         boosted = False
         several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
-        if not garage:  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
-            multi = True
+        multi = True  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
         j = i
         for j in range(i, len(expected) + 1):
             if j == len(expected):
@@ -310,7 +325,7 @@ def answer(
                 tokens.append(nm(ev["card"]))
             following = expected[j + 1] if j + 1 < len(expected) else {}
             flip_next = following.get("type") == "card_flipped" and following.get("car") == car and typed_chance
-            if not garage and et == "boost" and not typed_chance:
+            if et == "boost" and not typed_chance:
                 boosted = True  # its flips are not typed here: React is asked again once they are known
                 break
             if multi:
@@ -318,15 +333,17 @@ def answer(
             # one choice per answer; a boost takes its flips along (they follow it in the same answer)
             if not flip_next:
                 break
-        if not garage and not boosted:
+        if not boosted and (j == len(expected) or expected[j].get("type") != "card_scrapped"):
             # the line's end is "nothing more this turn": a discard goes on it unless a slipstream question comes
+            # (or a Scrap's cards, # 18.12: chance the table turns over after React)
             later = [ev for ev in expected[j:] if ev.get("car") == car]
             nxt_ev = later[0] if later else {}
-            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream" and "spaces" not in nxt_ev:
-                tokens.append("y" if nxt_ev["taken"] else "n")  # the slipstream the prompt offers (# 8.1)
+            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream":
+                tokens.append(_slip_in_line(nxt_ev, expected))  # the slipstream the prompt offers (# 8.1)
                 nxt_ev = later[1] if len(later) > 1 else {}
             if nxt_ev.get("type") == "cards_discarded":
-                tokens.append("d" + "".join(nm(c) for c in nxt_ev["cards"]))
+                cards = [nm(c) for c in nxt_ev["cards"]]
+                tokens.append("d" + "".join(cards) if not garage else " ".join(["d", *cards]))
         return " ".join(tokens)
     if kind == "slipstream":
         if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream

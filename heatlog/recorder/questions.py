@@ -217,11 +217,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     if state.garage is not None
                     else ""
                 )
-                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next);
-                # the Garage's React keeps its own steps (docs/recording.md)
-                slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
-                enter = f"Enter = {'done' if slip_next else 'nothing more'}"
-                if slip_next and state.garage is None:
+                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
+                # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
+                slip_next = slipstream_block(state, car, turn) is None
+                keeps_discard = slip_next or bool(_refresh_words(state, car, turn))
+                enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
+                if slip_next:
                     # the slipstream question comes next: its answer (and a discard after it) may end this one,
                     # one question fewer (issue 29: answers); Enter still asks it on its own
                     enter = f"slipstream y/n; {enter}"
