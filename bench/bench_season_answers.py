@@ -65,8 +65,8 @@ def record(db: Path, expected: list[Event], race: int) -> dict[str, int]:
     from heatlog.racelog import RaceLog
 
     class PerQuestion(Host):
-        def right_answer(self, multi: bool = True) -> str:  # every question with all it takes
-            return super().right_answer(multi=True)
+        def right_answer(self, multi: bool = True, *, offered: bool = False) -> str:
+            return super().right_answer(multi=True, offered=True)  # every question with all its prompt offers
 
     h = PerQuestion(db, expected, "table")
     h.race = race

@@ -2,16 +2,20 @@
 race in table mode; about 330 before. Issue 29 asks <= 80 in the one-line form and <= 120 question by question).
 
 The race -- USA, standard two laps, 3 cars, heuristic bots, seeded -- is recorded through the real program,
-``heatlog record --new`` in a pseudo-terminal (pexpect), the set-up questions included, twice:
+``heatlog record --new`` in a pseudo-terminal (pexpect), the set-up questions included, three times:
 
 * ``one line``: as a host who knows the notation: one line of gears per round (``3 2 4``) and one line per
   car-turn (``43s 2 c1 y d1``: reveal, flips, react, slipstream, discard; the line's end is "nothing more this
   turn" once it answers React, so ``-`` ends only a bare reveal); any question still asked on its own is answered
   on its own;
-* ``per question``: every question answered on its own with all it takes (the round's gears at the gear question
-  as its prompt offers, a Stress card's flips with the reveal as its prompt offers (``(+ Stress flips)``), a
-  boost's flips together, React's uses and a discard as the React prompt offers);
-* ``guided``: every question answered on its own, one choice per answer (one gear, one flip).
+* ``per question``: every question answered on its own with all its prompt offers (a question asked once,
+  answered with all it takes): the round's gears at the gear question, at the reveal a Stress card's flips
+  (``(+ Stress flips``) and the rest of the turn (``React, d CARDS; - = nothing more``: React's uses, a boost
+  with its flips, ``d CARDS``, or ``-``) -- except in a turn with a slipstream decision, whose cards go alone and
+  whose React prompt offers the slipstream (``slipstream y/n``) with the discard after it; a React question
+  still asked (after a boost's flips) takes every use at once;
+* ``guided``: every question answered on its own, one choice per answer (one gear, one flip, the cards alone at
+  the reveal, React's uses at React).
 
 Every line sent counts (a bare Enter too); the stored log must be exactly the race. Time per answer is the
 wall time of the whole run divided by the answers (the machine is shared: read it as an order of size).
@@ -35,7 +39,7 @@ from _common import ROOT, machine, table
 sys.path.insert(0, str(ROOT / "tests"))
 
 Event = dict[str, Any]
-GOAL = 160
+GOALS = {"one line": 80, "per question": 120}  # issue 29
 STYLES = ("one line", "per question", "guided")
 KINDS: dict[str, dict[str, int]] = {}  # style -> question kind -> answers (the last seed's), for the breakdown
 OVER = "race over — Enter to leave (undo takes back the last answer): "
@@ -165,7 +169,8 @@ def main() -> None:
                 str(counts["guided"][0]),
                 f"{counts['one line'][0] / counts['guided'][0]:.2f}",
                 f"{1000 * counts['one line'][1] / counts['one line'][0]:.0f}",
-                "yes" if counts["one line"][0] <= GOAL else "NO",
+                "yes" if counts["one line"][0] <= GOALS["one line"] else "NO",
+                "yes" if counts["per question"][0] <= GOALS["per question"] else "NO",
             ]
         )
     print(machine())
@@ -180,7 +185,8 @@ def main() -> None:
             "answers (guided)",
             "ratio",
             "ms/answer",
-            f"≤ {GOAL}",
+            f"one line ≤ {GOALS['one line']}",
+            f"per question ≤ {GOALS['per question']}",
         ],
         rows,
     )

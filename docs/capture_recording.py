@@ -26,6 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from heatlog.recorder.questions import reveal_prompt
+
 SESSION = "heatlog-doc"
 SOCKET = "heatlog-doc"
 WIDTH, HEIGHT = 100, 40
@@ -110,12 +112,12 @@ def main() -> None:
 
     # 2. round 1: gears at once, reveals, a mistake, a Stress flip, slipstream; draws are forced (not asked)
     clear()
-    answer("2 2 1", "Ann reveals 2 (+ Stress flips): ")
+    answer("2 2 1", reveal_prompt("Ann", 2))
     answer("4 3", "Ann react (c1 b; Enter = nothing more): ")
-    answer("", "Bob reveals 2 (+ Stress flips): ")
-    answer("5 5", "Bob reveals 2 (+ Stress flips): ")
+    answer("", reveal_prompt("Bob", 2))
+    answer("5 5", reveal_prompt("Bob", 2))
     answer("4 s h 3", "Bob react (b; slipstream y/n; Enter = done): ")  # the Stress card's flips on the line
-    answer("y", "Cy reveals 1 (+ Stress flips): ")  # the slipstream at the React prompt: the line's end = nothing more
+    answer("y", reveal_prompt("Cy", 1))  # the slipstream at the React prompt: the line's end = nothing more
     shot("round1")
     clear()
     # a whole car-turn in one line: reveal 3, adrenaline move, boost (flip 2), discard 1
@@ -127,7 +129,7 @@ def main() -> None:
     answer("3", "Ann gear (now 2) [2]: ")
     answer("4", "Cy gear (now 1) [1]: ")
     answer("undo", "Ann gear (now 2) [2]: ")
-    answer("3 2", "Bob reveals 3 (+ Stress flips): ")
+    answer("3 2", reveal_prompt("Bob", 3))
     answer("4 4 3", "Bob react (b; Enter = nothing more): ")
     shot("undo-corner")
     pid = tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").strip()

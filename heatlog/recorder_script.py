@@ -58,7 +58,8 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for kind, rx in (
         ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
         ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
-        ("reveal", r"^(\S+) reveals \d(?: \(\+ Stress flips\))?: $"),  # a Stress card's flips on its line
+        # a Stress card's flips on its line, and the rest of the turn (React's uses, d CARDS, -)
+        ("reveal", r"^(\S+) reveals \d(?: \(\+ [^()]*\))?: $"),
         ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
         ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
         ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
@@ -109,6 +110,69 @@ def _namer(expected: list[Event]) -> Callable[[str], str]:
     return nm
 
 
+def _slip_in_line(ev: Event, expected: list[Event]) -> str:
+    """A slipstream as a later part of a line: ``n``, ``y`` (the basic 2), ``y3`` (a distance with a sector's
+    bonus, # 20.12), ``y4:rpm2`` (a distance and the bonus cards that make it, # 18.16); in a Garage race a bare
+    ``y`` takes the longest, so the basic 2 is ``y2``."""
+    if not ev["taken"]:
+        return "n"
+    if ev.get("bonuses"):
+        cards = expected[0].get("cards", {})
+        named = [cards[b] for b in ev["bonuses"]]
+        total = ev.get("spaces", 2 + sum(int(k["symbols"]["slipstream"]) for k in named))
+        return f"y{total}:" + "/".join(str(k["short"]) for k in named)
+    if "spaces" in ev:
+        return f"y{ev['spaces']}"
+    return "y2" if "garage" in expected[0] else "y"
+
+
+def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
+    """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its Stress flips) as the reveal's line
+    takes it (``React, d CARDS; - = nothing more``): React's uses (a boost with its flips), then ``d CARDS``; the
+    line's end is "nothing more this turn", so a turn that does nothing more ends with ``-``. A turn with a
+    slipstream decision is left to the React prompt, which offers it with the discard (one answer: the cards
+    alone here); a line ending with a boost ends with ``-`` (its flips were news, React would stay open)."""
+    j = i + 1
+    flips = ("card_flipped", "deck_shuffled")
+    while j < len(expected) and expected[j].get("car") == car and expected[j]["type"] in flips:
+        j += 1  # the Stress card's flips (typed before this part) and the rules' reshuffles between them
+    later = []
+    for ev in expected[j:]:
+        if ev.get("car") != car or ev["type"] in ("cards_drawn",) or ev["type"] == "gear_chosen":
+            break
+        later.append(ev)
+    if any(ev["type"] == "slipstream" for ev in later):
+        return []  # asked at the React prompt with the discard (``slipstream y/n``)
+    tokens: list[str] = []
+    skip = False
+    boosted = False
+    nm = _namer(expected)
+    for ev in later:
+        t = ev["type"]
+        if skip and t == "cooldown" and ev.get("count") == 1:
+            skip = False
+            continue  # the cooldown of 1 that ``ac`` records with the bonus
+        skip = False
+        if t == "cooldown":
+            tokens.append(f"c{ev['count']}")
+        elif t == "boost":
+            tokens.append("b")
+        elif t == "adrenaline":
+            tokens.append("a" if ev["bonus"] == "move" else "ac")
+            skip = ev["bonus"] == "cooldown"
+        elif t == "card_flipped":
+            tokens.append(nm(ev["card"]))
+            continue
+        elif t == "cards_discarded":
+            tokens.append("d" + "".join(nm(c) for c in ev["cards"]))
+        elif t == "deck_shuffled":
+            continue  # the rules' reshuffle between a boost's flips (# 12.3): never typed at a table
+        else:
+            break
+        boosted = t == "boost"
+    return tokens + (["-"] if not tokens or boosted else [])
+
+
 def answer(
     kind: str,
     car: str,
@@ -157,6 +221,8 @@ def answer(
                 if ev.get("type") != "card_flipped":
                     break
                 typed.append(nm(ev["card"]))
+        if kind == "reveal" and "React, d CARDS" in prompt and typed_chance and multi:
+            typed += _rest_of_turn(car, expected, i)  # the prompt takes the rest of the turn too
         return " ".join(typed)
     if kind == "flip":
         flips = []
@@ -227,8 +293,7 @@ def answer(
         garage = "garage" in expected[0]
         boosted = False
         several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
-        if not garage:  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
-            multi = True
+        multi = True  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
         j = i
         for j in range(i, len(expected) + 1):
             if j == len(expected):
@@ -260,7 +325,7 @@ def answer(
                 tokens.append(nm(ev["card"]))
             following = expected[j + 1] if j + 1 < len(expected) else {}
             flip_next = following.get("type") == "card_flipped" and following.get("car") == car and typed_chance
-            if not garage and et == "boost" and not typed_chance:
+            if et == "boost" and not typed_chance:
                 boosted = True  # its flips are not typed here: React is asked again once they are known
                 break
             if multi:
@@ -268,15 +333,17 @@ def answer(
             # one choice per answer; a boost takes its flips along (they follow it in the same answer)
             if not flip_next:
                 break
-        if not garage and not boosted:
+        if not boosted and (j == len(expected) or expected[j].get("type") != "card_scrapped"):
             # the line's end is "nothing more this turn": a discard goes on it unless a slipstream question comes
+            # (or a Scrap's cards, # 18.12: chance the table turns over after React)
             later = [ev for ev in expected[j:] if ev.get("car") == car]
             nxt_ev = later[0] if later else {}
-            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream" and "spaces" not in nxt_ev:
-                tokens.append("y" if nxt_ev["taken"] else "n")  # the slipstream the prompt offers (# 8.1)
+            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream":
+                tokens.append(_slip_in_line(nxt_ev, expected))  # the slipstream the prompt offers (# 8.1)
                 nxt_ev = later[1] if len(later) > 1 else {}
             if nxt_ev.get("type") == "cards_discarded":
-                tokens.append("d" + "".join(nm(c) for c in nxt_ev["cards"]))
+                cards = [nm(c) for c in nxt_ev["cards"]]
+                tokens.append("d" + "".join(cards) if not garage else " ".join(["d", *cards]))
         return " ".join(tokens)
     if kind == "slipstream":
         if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream

@@ -132,9 +132,17 @@ class Host:
             self.reader = RaceLog(self.db, create=False)
         return len(strip([e.event for e in self.reader.effective(self.race).entries]))
 
-    def right_answer(self, multi: bool = True) -> str:
+    def right_answer(self, multi: bool = True, *, offered: bool = False) -> str:
+        """The answer the log needs; ``offered``: as the prompt on screen offers it (the Stress flips and the rest
+        of the turn on the reveal's line, the slipstream at the React prompt)."""
         return rs.answer(
-            self.kind, self.car, self.expected, self.logged(), typed_chance=self.mode == "table", multi=multi
+            self.kind,
+            self.car,
+            self.expected,
+            self.logged(),
+            typed_chance=self.mode == "table",
+            multi=multi,
+            prompt=self.prompt if offered else "",
         )
 
     # ---- the race
@@ -161,7 +169,8 @@ class Host:
                 continue
             if self.kind == "slipstream":
                 self.slip_car = self.car
-            self.send(self.right_answer(multi=self.seen[self.kind] % 2 == 0))
+            multi = self.seen[self.kind] % 2 == 0
+            self.send(self.right_answer(multi=multi, offered=multi))
         assert not faults and not hooks, f"faults never reached: {list(faults)} {hooks}"
 
 

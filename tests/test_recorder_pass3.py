@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from test_recorder_table import ANSI, race_from, spawn, to_greens_react
 
+from heatlog.recorder.questions import reveal_prompt
+
 pexpect = pytest.importorskip("pexpect")
 
 
@@ -25,12 +27,12 @@ def test_d_and_its_cards_start_a_line_at_react(tmp_path: Path) -> None:
     # issue 29 bug 1: "d1" typed at the React question is the discard (docs/recording.md: d and the cards, later
     # on a line), not "not understood: 'd1'"; # 11.1
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("2 2")
     child.expect_exact("Red react (")
     child.sendline("d1")
     child.expect_exact("Red discards 1")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     assert "not understood" not in _screen(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -40,7 +42,7 @@ def test_n_and_y_at_react_without_a_slipstream_are_answered_about_the_slipstream
     # issue 29 bug 10: Red has no car beside it or ahead (# 8.1): y is refused with that reason, not read as a
     # discard; n declines nothing and is taken
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("2 2")
     child.expect_exact("Red react (")
     child.sendline("y")
@@ -48,7 +50,7 @@ def test_n_and_y_at_react_without_a_slipstream_are_answered_about_the_slipstream
     child.expect_exact("Red react (")
     child.sendline("n d1")
     child.expect_exact("Red discards 1")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     assert "the cards to discard" not in _screen(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -82,11 +84,11 @@ def test_the_double_enter_guard_keeps_every_car_s_gear(tmp_path: Path) -> None:
     # issue 29 bug 7: Green's turn ends with an Enter, so the Enter at Red's gear is the guarded second one; after
     # "press Enter once more to keep them", that Enter keeps all three gears, not only Red's
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("2 2 - -")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     child.sendline("2 2 - n -")
-    child.expect_exact("Green reveals 1 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Green", 1))
     child.sendline("1")
     child.expect_exact("Green react (")
     child.sendline("")
@@ -96,7 +98,7 @@ def test_the_double_enter_guard_keeps_every_car_s_gear(tmp_path: Path) -> None:
     child.expect_exact("press Enter once more to keep them")
     child.expect_exact("Red gear (now 2) [2]: ")
     child.sendline("")
-    child.expect(r"(\S+) (reveals \d(?: \(\+ Stress flips\))?|gear \(now \d\) \[\d\]): ")
+    child.expect(r"(\S+) (reveals \d(?: \(\+ [^()]*\))?|gear \(now \d\) \[\d\]): ")
     assert child.match.group(2).startswith("reveals"), child.match.group(0)
     assert "Red gear 2, Blue gear 2, Green gear 1" in _screen(child)
     child.sendline("quit")
@@ -106,7 +108,7 @@ def test_the_double_enter_guard_keeps_every_car_s_gear(tmp_path: Path) -> None:
 def test_resuming_mid_turn_shows_what_was_entered_this_turn(tmp_path: Path) -> None:
     # issue 29 bug 9: killed at the second Stress flip, the restarted recorder shows the reveal and the first flip
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("s s")
     child.expect_exact("flip for Red's Stress: ")
     child.sendline("h")
@@ -126,12 +128,12 @@ def _to_blues_react(tmp_path: Path) -> Any:
     """The recorder at Blue's React in round 1: Red revealed 2 2 and cooled 1 (its React prompt: c1 b, Enter =
     nothing more, no slipstream possible), then Blue, beside Red, revealed 2 2."""
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("2 2")
     child.expect_exact("Red react (c1 b; Enter = nothing more): ")
     child.sendline("c1")
     child.expect_exact("Red cools 1; nothing more this turn")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     child.sendline("2 2")
     return child
 
@@ -147,7 +149,7 @@ def test_one_react_prompt_and_enter_once_a_turn(tmp_path: Path) -> None:
     child.sendline("n")
     child.expect_exact("Blue discards (Enter = none): ")
     child.sendline("")
-    child.expect_exact("Green reveals 1 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Green", 1))
     child.sendline("1")
     child.expect_exact("Green react (")
     child.sendline("")
@@ -171,10 +173,10 @@ def test_a_one_line_entry_keeps_the_spinout_warning_and_needs_no_final_dash(tmp_
 
     db = race_from(tmp_path, edit)
     child = spawn(db, "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("4 4 c1")
     child.expect_exact("SPINOUT AHEAD")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     assert "Red react" not in _screen(child) and "Red discards" not in _screen(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -243,7 +245,7 @@ def test_the_react_prompt_offers_the_slipstream_and_one_answer_takes_it_and_the_
     child.expect_exact("Blue react (c1 b; slipstream y/n; Enter = done): ")
     child.sendline("n d1")
     child.expect_exact("Blue declines the slipstream; Blue discards 1")
-    child.expect_exact("Green reveals 1 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Green", 1))
     screen = _screen(child)
     assert "Blue slipstream?" not in screen and "Blue discards (" not in screen
     child.sendline("quit")

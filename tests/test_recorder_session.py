@@ -19,6 +19,7 @@ from heatlog.engine import ConflictError, MalformedInput
 from heatlog.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Lease, NewRace, Session, parse_cards
+from heatlog.recorder.questions import reveal_prompt
 
 
 def new_race(tmp_path: Path, expected: list[dict], mode: str, n: int) -> tuple[RaceLog, int]:
@@ -188,7 +189,9 @@ def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tm
         assert s.question.prompt == prompt
         assert log.store.length(rid) == length  # nothing invalid is written
     s.answer("2 2 2")
-    assert s.question.kind == "reveal" and s.question.prompt == "Red reveals 2 (+ Stress flips): "
+    assert s.question.kind == "reveal" and s.question.prompt == reveal_prompt("Red", 2)
+    # issue 29: the reveal's line takes a Stress card's flips and the rest of the turn, and the prompt says so
+    assert reveal_prompt("Red", 2) == "Red reveals 2 (+ Stress flips, React, d CARDS; - = nothing more): "
     for text, message in [
         ("5 5", 'only 1 "5" is unseen (deck and hand), not 2 (# 4.1)'),
         ("4 3 2", "in gear 2 play exactly 2 cards, not 3"),
@@ -197,7 +200,7 @@ def test_a_mistake_gets_the_rule_and_the_same_question_and_nothing_is_written(tm
     ]:
         lines = s.answer(text)
         assert any(message in e for e in errors(lines)), (text, lines)
-        assert s.question.prompt == "Red reveals 2 (+ Stress flips): "
+        assert s.question.prompt == reveal_prompt("Red", 2)
     # 4 + 3 = 7 crosses corner 1 (limit 4) later; react first: a cooldown beyond the gear's allowance
     s.answer("4 3")
     assert s.question.kind == "react"
@@ -231,7 +234,7 @@ def test_the_flow_shows_moves_corner_costs_and_why_no_slipstream(tmp_path: Path)
     assert "Red: corner 1 (limit 4) at speed 7: pays 3 Heat" in shown
     assert "  Red draws 2 (determined by the rules)" in shown  # the draw is forced (up to 7, # 12.2)
     assert "→ Red shifts to 2nd, plays 4 3: speed 7; moves 7; crosses corner 1 (limit 4): pays 3 Heat; draws 2" in shown
-    assert s.question.prompt == "Blue reveals 2 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Blue", 2)
 
 
 def test_a_whole_car_turn_in_one_line(tmp_path: Path) -> None:
@@ -248,17 +251,17 @@ def test_a_whole_car_turn_in_one_line(tmp_path: Path) -> None:
         ("cards_drawn", None),
     ]
     assert "  ✓ Red reveals 4 3; Red cools 1; Red discards 1 2" in [x.text for x in lines]
-    assert s.question.prompt == "Blue reveals 2 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Blue", 2)
     n = len(s.proj.effective.entries)
     lines = s.answer("4 3 c9")  # one part refused: nothing written, the same question
     assert any("c9" in e and "allows" in e for e in errors(lines))
-    assert len(s.proj.effective.entries) == n and s.question.prompt == "Blue reveals 2 (+ Stress flips): "
+    assert len(s.proj.effective.entries) == n and s.question.prompt == reveal_prompt("Blue", 2)
     lines = s.answer("4 3 -")  # a final "-": nothing more this turn (React closed, no slipstream, no discard)
-    assert not errors(lines) and s.question.prompt == "Green reveals 2 (+ Stress flips): "
+    assert not errors(lines) and s.question.prompt == reveal_prompt("Green", 2)
     assert [e.event["type"] for e in s.proj.effective.entries][-3:] == ["cards_revealed", "slipstream", "cards_drawn"]
     lines = s.answer("undo")  # the whole line goes, as typed
     assert lines[0].text.startswith("undone: Blue reveals 4 3; Blue declines the slipstream (and 1 entry")
-    assert s.question.prompt == "Blue reveals 2 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Blue", 2)
 
 
 def test_adrenaline_cooldown_moves_a_heat_card_or_is_refused(tmp_path: Path) -> None:
@@ -268,7 +271,7 @@ def test_adrenaline_cooldown_moves_a_heat_card_or_is_refused(tmp_path: Path) -> 
     for name in ("Red", "Blue"):
         s.answer("2")
         finish_turn(s, name)
-    assert s.question.prompt == "Green reveals 1 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Green", 1)
     s.answer("1")
     assert s.question.kind == "react" and "ac" in s.question.prompt
     before = s.view.cars["Green"].engine
@@ -330,7 +333,7 @@ def test_boost_and_its_flips_in_one_answer(tmp_path: Path) -> None:
     assert any("'b': write the discard as d and the cards" in e for e in errors(lines))
     assert len(s.proj.effective.entries) == n  # all or nothing: c1 was not written either
     s.answer("c1")  # one React prompt: the answer is all Red does this turn (issue 29)
-    assert s.question.prompt == "Blue reveals 1 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Blue", 1)
 
 
 # ------------------------------------------------------------------------------------------------ undo
@@ -342,10 +345,10 @@ def test_undo_walks_back_and_keeps_the_originals(tmp_path: Path) -> None:
     s.answer("4 3")
     assert s.question.kind == "react"
     s.answer("")  # nothing more this turn: no entry of its own; the corners are shown, the draw is forced
-    assert s.question.prompt == "Blue reveals 2 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Blue", 2)
     lines = s.undo()  # what the host typed last was the reveal: it goes, React closed with it, and the draw
     assert lines[0].text.startswith("undone: Red reveals 4 3 (and 1 entry the rules derived from it); events ")
-    assert s.question.prompt == "Red reveals 2 (+ Stress flips): "
+    assert s.question.prompt == reveal_prompt("Red", 2)
     assert s.view.cars["Red"].progress == s.view.track.grid_progress(1)[0]  # the state without it
     lines = s.answer("undo")  # the three gears were one answer: one undo
     assert lines[0].text.startswith("undone: Red gear 2; Blue gear 2; Green gear 2; events ")
@@ -614,7 +617,7 @@ def test_run_loop_leaves_cleanly_on_ctrl_d(tmp_path: Path) -> None:
     assert "── round 1 ── order: Red > Blue > Green · adrenaline: Green\n" in text
     assert "(# " not in text  # digest items only with --rules
     assert text.rstrip().endswith("progress is saved; run heatlog record to resume")
-    assert "Red reveals 2 (+ Stress flips): " in text
+    assert reveal_prompt("Red", 2) in text
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="posix")

@@ -23,6 +23,7 @@ from heatlog.engine import state_to_position
 from heatlog.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Session
+from heatlog.recorder.questions import reveal_prompt
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -80,9 +81,9 @@ def to_greens_react(tmp_path: Path) -> Any:
     React of round 2 (Red and Blue played theirs in one line each)."""
     child = spawn(race_from(tmp_path, green_without_heat), "--race", "2")
     for name in ("Red", "Blue"):
-        child.expect_exact(f"{name} reveals 2 (+ Stress flips): ")
+        child.expect_exact(reveal_prompt(name, 2))
         child.sendline("2 2 - n -" if name == "Blue" else "2 2 - -")
-    child.expect_exact("Green reveals 1 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Green", 1))
     child.sendline("1")
     return child
 
@@ -103,10 +104,10 @@ def test_a_deck_known_to_be_1_h_h_refuses_the_impossible_reveal_and_every_flip_p
             car["engine"] = 5
 
     child = spawn(race_from(tmp_path, edit), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("1 s")
     child.expect_exact("the 3-card deck is exactly 1 H H")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("s s")
     child.expect_exact("flip for Red's Stress: ")
     child.sendline("s")
@@ -141,21 +142,21 @@ def test_undo_takes_back_what_was_typed_and_the_same_after_a_restart(tmp_path: P
     screens = []
     for restart in (False, True):
         child = spawn(db, "--race", "2")
-        child.expect_exact("Red reveals 2 (+ Stress flips): ")
+        child.expect_exact(reveal_prompt("Red", 2))
         child.sendline("2 2")
         child.expect_exact("Red react (")
         child.sendline("")  # nothing more this turn (no slipstream for Red): the draw is forced
-        child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+        child.expect_exact(reveal_prompt("Blue", 2))
         if restart:
             child.kill(signal.SIGKILL)
             child.close(force=True)
             child = spawn(db, "--race", "2")
             child.expect_exact("took over from a recorder that stopped without closing")
-            child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+            child.expect_exact(reveal_prompt("Blue", 2))
         child.sendline("undo")
         child.expect(r"undone: ([^\r\n]*)\r")
         screens.append(re.sub(r"events? [\d–]+", "event N", child.match.group(1)))
-        child.expect_exact("Red reveals 2 (+ Stress flips): ")
+        child.expect_exact(reveal_prompt("Red", 2))
         child.sendline("quit")
         child.expect(pexpect.EOF)
     assert screens[0] == screens[1] and screens[0].startswith("Red reveals 2 2 (and 1 entry"), screens
@@ -193,8 +194,11 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     # (Tab completes them), then the Legend card at the Legend's turn; every answer is echoed in words, a
     # Legend's car line has no gear or Engine, and no digest tag is printed without --rules. A pro out of range
     # is refused in the words of heatlog new --pro (# 19.15): the set-up had a second copy of the range.
-    new = subprocess.run([*CMD, "new", "--car", "Ann:red", "--legend", "black", "--pro", "9", "--db",
-                          str(tmp_path / "other.db")], capture_output=True, text=True)
+    new = subprocess.run(
+        [*CMD, "new", "--car", "Ann:red", "--legend", "black", "--pro", "9", "--db", str(tmp_path / "other.db")],
+        capture_output=True,
+        text=True,
+    )
     pro_words = "pro 9: pro Legends add 0 to 6 to every helmet number"
     assert new.returncode == 1 and "--" + pro_words in new.stderr, new.stderr
     child = spawn(tmp_path / "race.db", "--new", "--weather")
@@ -235,7 +239,7 @@ def test_set_up_weather_and_legend_questions_through_the_terminal(tmp_path: Path
     child.sendline("16")
     child.expect_exact("✓ Legend-Black: Legend card 1 (black 16)")
     child.expect_exact("→ Legend-Black (Legend) before the Legend line: helmet 17 would cross corner 1, stops on")
-    child.expect_exact("Ann reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Ann", 2))
     screen = ANSI.sub("", child.before or "")
     assert "(# 19" not in screen and "MODULES.md" not in screen, screen  # plain words without --rules
     child.sendline("quit")
@@ -282,10 +286,10 @@ def test_the_set_up_refuses_at_its_question_what_the_race_would_refuse_at_the_en
 def test_a_digit_that_is_no_number_is_refused_not_a_crash(tmp_path: Path) -> None:
     # "²" is a digit to str.isdigit but no number to int: "c²" at React crashed the recorder (ValueError)
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.sendline("4 3 c²")
     child.expect_exact("react with cN (cooldown N)")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")  # asked again: nothing was recorded
+    child.expect_exact(reveal_prompt("Red", 2))  # asked again: nothing was recorded
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert "Traceback" not in ANSI.sub("", child.before or "")
@@ -295,7 +299,7 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     # Tab offers what the words typed so far lead to: cards while the reveal is short of them, then the
     # React answers open after it (# 7.1-7.6), then what follows a boost (its flip: a card).
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.send("4 \t\t")
     child.expect(r"0\s+1\s+2\s+3\s+4\s+5\s+s\s")  # one more card to reveal (# 13.1: no Heat, see below)
     child.send("3 \t\t")
@@ -306,7 +310,7 @@ def test_tab_completes_the_one_line_entry_from_the_words_typed(tmp_path: Path) -
     child.expect(r"-\s+b\s")  # the cooldown is used up: boost or done
     child.sendline("-")
     child.expect_exact("✓ Red reveals 4 3; Red cools 1")  # the line as completed
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     child.sendline("quit")
     child.expect(pexpect.EOF)
 
@@ -316,9 +320,9 @@ def test_tab_offers_heat_at_a_reveal_only_where_a_cluttered_hand_can_be(tmp_path
     # 7 can be cluttered, so Tab does not offer h; Red's hand below is provably 1 and six Heat (its 3-card deck
     # is exactly 2 2 Stress), so its reveal is "1 h": Tab offers those two, then the one that is left.
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.send("\t\t")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")  # the prompt again, under the list (readline sorts it)
+    child.expect_exact(reveal_prompt("Red", 2))  # the prompt again, under the list (readline sorts it)
     offered = ANSI.sub("", child.before or "").split()
     assert {"0", "1", "2", "3", "4", "5", "s", "undo"} <= set(offered) and "h" not in offered, offered
     child.sendline("quit")
@@ -334,9 +338,9 @@ def test_tab_offers_heat_at_a_reveal_only_where_a_cluttered_hand_can_be(tmp_path
 
     (tmp_path / "cluttered").mkdir()
     child = spawn(race_from(tmp_path / "cluttered", edit), "--race", "2")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact(reveal_prompt("Red", 2, stress=False))
     child.send("\t\t")
-    child.expect_exact("Red reveals 2: ")
+    child.expect_exact(reveal_prompt("Red", 2, stress=False))
     offered = ANSI.sub("", child.before or "").split()
     assert [w for w in offered if w not in ("\x07", "board", "help", "note", "quit", "undo")] == ["1", "h"], offered
     child.send("h \t")
@@ -352,14 +356,14 @@ def test_tab_after_a_middle_dash_offers_what_comes_next_in_the_car_s_turn(tmp_pa
     # means "nothing more this turn". So Tab after "4 3 - " offers the discard that comes next (# 10.1: d and
     # the cards that may be discarded, or - for none), not nothing as if the turn were over.
     child = spawn(race_from(tmp_path, lambda car: None), "--race", "2")
-    child.expect_exact("Red reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Red", 2))
     child.send("4 3 - \t\t")
     child.expect(r"-\s+d0\s+d1\s+d2\s+d3\s+d4\s+d5")
     child.send("d\t")  # d alone is ambiguous: nothing is inserted, the list is shown again on a second Tab
     child.send("1")
     child.sendline("")
     child.expect_exact("✓ Red reveals 4 3; Red discards 1")
-    child.expect_exact("Blue reveals 2 (+ Stress flips): ")
+    child.expect_exact(reveal_prompt("Blue", 2))
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

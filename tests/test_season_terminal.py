@@ -112,7 +112,10 @@ def test_21_8_the_event_cards_questions_through_the_terminal(tmp_path: Path, eve
         assert draws > 2
     elif event in (13, 17):
         discards = [e for e in expected if e["type"] == "cards_discarded" and what in e["cards"]]
-        assert discards and h.seen["discard"] >= len(discards)
+        # (typed at the discard question or, the line's end being "nothing more this turn", on the React line)
+        word = {"H": "Heat", "S": "Stress"}[what]
+        told = [line for line in screen.splitlines() if "✓ " in line and " discards " in line and word in line]
+        assert discards and len(told) >= len(discards), told
     elif event == 18:
         asked = [e for e in expected if e["type"] == "heat_removed"]
         assert asked and h.seen["heat_removed"] == len(asked)

@@ -50,7 +50,18 @@ class Derived:
     turns: list[tuple[RaceState, Turn]] = field(default_factory=list)
 
 
-STRESS_FLIPS = " (+ Stress flips)"  # the reveal prompt's words when a Stress card's flips go on its line
+STRESS_FLIPS = "+ Stress flips"  # the reveal prompt's words when a Stress card's flips go on its line
+# ... and when the rest of the turn may follow on it (issue 29: a question asked once, answered with all it takes):
+# React's uses and a discard; "-" = nothing more this turn; the cards alone = React is asked on its own
+REST_OF_TURN = "React, d CARDS; - = nothing more"
+
+
+def reveal_prompt(name: str, gear: int, *, stress: bool = True, rest: bool = True) -> str:
+    """``Ann reveals 2 (+ Stress flips, React, d CARDS; - = nothing more): ``: what the reveal's line takes."""
+    words = [w for w, on in ((STRESS_FLIPS, stress), (REST_OF_TURN, rest)) if on]
+    if words and not stress:
+        words[0] = "+ " + words[0]
+    return f"{name} reveals {gear}{' (' + ', '.join(words) + ')' if words else ''}: "
 
 
 def hand_text(car: Car) -> str:
@@ -174,13 +185,22 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
         # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
         stress = car.deck is None and not car.deck_top and Knowledge.of(car).hand_max(STRESS) >= 1
+        # the rest of the turn on the same line (React's uses, d CARDS, "-"), where the line's end closes the turn
+        # (nothing_more: not in a Garage race, whose React keeps its own steps)
+        rest = state.garage is None
         return Question(
             "reveal",
             name,
-            f"{name} reveals {turn.gear}{STRESS_FLIPS if stress else ''}: ",
+            reveal_prompt(name, turn.gear, stress=stress, rest=rest),
             None,
             f"gear {turn.gear}: the {turn.gear} played cards (# 4.1)"
-            + ("; a Stress card's flips follow them on the line, e.g. 4 s 3 (# 14.1)" if stress else ""),
+            + ("; a Stress card's flips follow them on the line, e.g. 4 s 3 (# 14.1)" if stress else "")
+            + (
+                "; then, if you like, React's uses (c1 b 3 a), d CARDS and - for nothing more this turn, e.g. "
+                "4 3 c1 d2 (the cards alone: React is asked on its own, after the move is shown)"
+                if rest
+                else ""
+            ),
         )
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
@@ -197,11 +217,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     if state.garage is not None
                     else ""
                 )
-                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next);
-                # the Garage's React keeps its own steps (docs/recording.md)
-                slip_next = state.garage is not None or slipstream_block(state, car, turn) is None
-                enter = f"Enter = {'done' if slip_next else 'nothing more'}"
-                if slip_next and state.garage is None:
+                # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
+                # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
+                slip_next = slipstream_block(state, car, turn) is None
+                keeps_discard = slip_next or bool(_refresh_words(state, car, turn))
+                enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
+                if slip_next:
                     # the slipstream question comes next: its answer (and a discard after it) may end this one,
                     # one question fewer (issue 29: answers); Enter still asks it on its own
                     enter = f"slipstream y/n; {enter}"

@@ -1103,23 +1103,41 @@ class Session:
 
 def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
     """The optional steps "nothing more this turn" closes for ``name`` at ``state``: React (5), then the discard
-    (8) unless a slipstream question comes between (# 8.1: it is a decision, asked); [] when there is none to
-    close (a boost's flips are due, or the turn is past its optional steps). The Garage's React (Heat costs,
-    Scrap, Refresh, # 18.10–18.25) keeps its own questions: nothing is closed there."""
+    (8) unless a slipstream question comes between (# 8.1: it is a decision, asked) or, in a Garage race, a
+    Refresh is open (# 18.21: the discard question offers it); [] when there is none to close (a boost's flips
+    are due, a Heat cost must be settled first, # 18.11, or the turn is past its optional steps). A Garage
+    React's chance that follows (a Scrap's cards, # 18.12) is asked all the same: closing React does not skip it."""
     turn = state.turn
-    if turn is None or turn.car != name or state.garage is not None:
+    if turn is None or turn.car != name:
         return []
     w = waiting_for(state)
-    if w.flipping is not None or not w.may_go_on or name not in w.cars:
+    if w.flipping is not None or not w.may_go_on or name not in w.cars or w.due == "heat_unpayable":
         return []
     key = (turn.round, name)
     if w.step == Step.REACT:
-        if slipstream_block(state, state.cars[name], turn) is None:
+        if slipstream_block(state, state.cars[name], turn) is None or _refresh_open(state, turn):
             return [(*key, 5)]
+        if state.garage is not None and _scrap_due(state, turn):
+            return [(*key, 5)]  # # 18.12: the Scrap's cards are asked after React, the discard after them
         return [(*key, 5), (*key, 8)]
-    if w.step == Step.DISCARD:
+    if w.step == Step.DISCARD and not _refresh_open(state, turn):
         return [(*key, 8)]
     return []
+
+
+def _refresh_open(state: RaceState, turn: Turn) -> bool:
+    """A Refresh card in the Play Area (# 18.21): the discard question offers it, so "nothing more" leaves it."""
+    if state.garage is None:
+        return False
+    from ..engine.modules.garage_race import refresh_options
+
+    return bool(refresh_options(state, state.cars[turn.car], turn))
+
+
+def _scrap_due(state: RaceState, turn: Turn) -> bool:
+    from ..engine.modules.garage_race import scrap_pending
+
+    return bool(scrap_pending(state, turn))
 
 
 def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:

@@ -23,7 +23,7 @@ from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
 from . import counted
-from .garage import card_name, card_short
+from .garage import card_name, card_short, spaces_moved
 from .listing import wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
@@ -293,7 +293,7 @@ def cars_table(
             did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
             gear = "L"
         else:
-            moved = t.spaces_moved
+            moved = spaces_moved(t)  # # 18.11: a re-move from the start replaces the first move
             did = [
                 " ".join(card_short(state, c) for c in t.played),  # upgrades by their names, never U39 (issue 29)
                 _flips(state, t),

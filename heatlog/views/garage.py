@@ -62,22 +62,39 @@ _WORDS = {
 }
 
 
-def garage_words(state: RaceState, turn: Turn) -> list[str]:
-    """What the Garage's symbols did this turn, in order (from the turn's own record, never re-derived)."""
+STEP3 = frozenset(("value", "plus", "accelerate"))  # # 18.6, 18.8, 18.20: step 3's, before the move
+
+
+def garage_words(state: RaceState, turn: Turn, *, step3: bool | None = None) -> list[str]:
+    """What the Garage's symbols did this turn, in order (from the turn's own record, never re-derived); ``step3``:
+    only step 3's (True: a card's value, its + flips, Accelerate, told before the move) or only the rest (False)."""
     gt = turn.garage
     if gt is None:
         return []
     out = []
     for what, card, n in gt.happenings:
+        if step3 is not None and (what in STEP3) != step3:
+            continue
         words = _WORDS.get(what)
         if words is not None:
             text = words(state, card, n)
             if what == "scrap" and gt.scrapped:  # the cards turned over, by their names (issue 29: no U21)
                 text += " (" + " ".join(_scrapped(state, t) for t in gt.scrapped) + ")"
             out.append(text)
-    if gt.bonuses:
+    if gt.bonuses and step3 is not True:
         out.append("slipstream bonus +" + str(sum(state.garage.n(turn.played[i], "slipstream") for i in gt.bonuses)))
     return out
+
+
+def spaces_moved(turn: Turn) -> int:
+    """The spaces a turn moved at step 3 and by React moves (the ``move`` column): after an unpayable Heat cost the
+    car moved again from its start-of-turn space with the new Speed (# 18.11, MA1), which replaces the moves before
+    it (16, not the 20 of the first move plus nothing): what it reached less the slipstream (every React use waits
+    for that declaration, so the moves after the re-move are in ``reached`` too)."""
+    gt = turn.garage
+    if gt is None or not gt.replaced or not turn.revealed:
+        return turn.spaces_moved
+    return max(0, turn.reached - turn.start - (turn.slipstream_moved if turn.slipstream else 0))
 
 
 def upgrades_line(state: RaceState, name: str) -> str:

@@ -57,11 +57,13 @@ def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE, state: RaceState
         if i in direct:
             continue  # played from the hand in React (# 18.19): told there
         if c == STRESS:
-            got = next(found, "-")
-            if got == "-" and not turn.revealed:  # its flip is still to come (# 5.2), not one that found nothing
+            got = next(found, None)
+            if got is None:  # not flipped: its flip is still to come (# 5.2), or a cluttered hand (# 13.2)
                 parts.append("Stress")
+            elif got == "-":  # # A8 reading: no Basic card left in deck or discard to find: it counts 0
+                parts.append("Stress→no card (0)")
             else:
-                parts.append(f"Stress→{got if got != '-' else 'nothing'}")
+                parts.append(f"Stress→{got}")
         elif state is not None and state.garage is not None:
             from .garage import card_name
 
@@ -96,6 +98,10 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     parts = [head + f": speed {step3}"]
     if skipped:
         parts.append("flips past " + " ".join(name_of(state, c) for c in skipped))
+    if turn.garage is not None:  # # 18.6, 18.8, 18.20: step 3's symbols, before the move (issue 29 bug 16)
+        from .garage import garage_words
+
+        parts.extend(garage_words(state, turn, step3=True))
     parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < step3 else ""))
     for kind, source, amount, moved in turn.happenings:
         if kind == "cooldown":
@@ -114,7 +120,7 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     if turn.garage is not None:
         from .garage import garage_words
 
-        parts.extend(garage_words(state, turn))  # # 18.x: each symbol used, in order
+        parts.extend(garage_words(state, turn, step3=False))  # # 18.x: each React symbol used, in order
     if turn.speed != step3:  # React changed it (a boost, adrenaline, an upgrade): the speed the corners see
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:
@@ -179,7 +185,8 @@ def legend_words(state: RaceState, turn: Turn) -> str:
     move = turn.legend
     assert move is not None
     space = state.track.space_of
-    parts = [f"{turn.car} (Legend) {move.describe(space)}"]
+    lines = state.track.corners  # the move's corners are Corner Lines; told by the printed board's numbers (bug 12)
+    parts = [f"{turn.car} (Legend) {move.describe(space, lambda k: corner_number(state, lines[k - 1].after_space))}"]
     if turn.moved < move.spaces:
         parts.append(f"blocked: stops on space {space(turn.start + turn.moved)} (# 19.9)")
     if turn.finished:

@@ -29,7 +29,7 @@ from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .circuit import CircuitLayout, Point, circuit_layout
 from .conditions import conditions_svg
-from .garage import card_short
+from .garage import card_short, spaces_moved
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -211,7 +211,7 @@ def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> s
         out.append(
             f'<g class="corner" data-corner="{number}" data-after-space="{corner.after_space}" '
             f'data-limit="{corner.limit}"{" data-chicane" if chicane else ""}'
-            f'{" data-press" if pressed and corner.after_space in pressed else ""}><title>corner {number}: speed limit '
+            f"{' data-press' if pressed and corner.after_space in pressed else ''}><title>corner {number}: speed limit "
             f"{corner.limit}, line after space {corner.after_space}; race line in lane {corner.race_line_lane_after} "
             f"after it{chicane}{press}</title>"
             f"{_line(a, b, 'corner-line')}{_line(a, b, 'corner-line inner')}"
@@ -570,7 +570,7 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                     else " ".join(card_short(state, c) for c in t.played),  # names, never U39 (issue 29)
                     "flips": _flips(state, t),
                     "speed": t.speed,
-                    "move": t.spaces_moved,
+                    "move": spaces_moved(t),  # # 18.11: after a re-move, the re-move
                     "slip": _slip(t),
                     "corners": _corners(state, t),
                     "spin": f"+{t.spinout_stress}S" if t.spinout else "",

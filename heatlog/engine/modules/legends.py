@@ -179,8 +179,10 @@ class LegendMove:
     def spaces(self) -> int:
         return self.target - self.start
 
-    def describe(self, space_of: Callable[[int], int]) -> str:
-        """One line for the narration: which case, and the numbers behind it."""
+    def describe(self, space_of: Callable[[int], int], corner_of: Callable[[int], int] | None = None) -> str:
+        """One line for the narration: which case, and the numbers behind it; ``corner_of``: a Corner Line's number
+        (1-based, track order) as the printed board numbers the corners (a chicane once, issue 29 bug 12)."""
+        number = corner_of or (lambda k: k)
         to = f"space {space_of(self.target)}" if self.target > self.start else f"stays on space {space_of(self.start)}"
         if self.case == "finish":
             return f"the finish comes before the next corner: full helmet {self.helmet} → {to} (# 19.13)"
@@ -188,18 +190,18 @@ class LegendMove:
             return f"before the Legend line: helmet {self.helmet} → {to} (# 19.7)"
         if self.case == "diamond":
             return (
-                f"before the Legend line: helmet {self.helmet} would cross corner {self.corner}, "
+                f"before the Legend line: helmet {self.helmet} would cross corner {number(self.corner)}, "
                 f"stops on diamond {self.diamond} ({to}) (# 19.7)"
             )
         extra = f" (chevrons: up to {self.allowance} Corner Lines)" if self.allowance > 1 else ""
         stop = (
-            f", stops before corner {self.stopped_before}: at most {self.allowance} line"
+            f", stops before corner {number(self.stopped_before)}: at most {self.allowance} line"
             f"{'s' if self.allowance > 1 else ''} a round"
             if self.stopped_before is not None
             else ""
         )
         return (
-            f"past the Legend line: corner {self.corner} limit {self.limit} + diamond {self.diamond} = "
+            f"past the Legend line: corner {number(self.corner)} limit {self.limit} + diamond {self.diamond} = "
             f"{(self.limit or 0) + self.diamond}{extra}{stop} → {to} (# 19.8)"
         )
 
