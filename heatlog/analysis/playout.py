@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import pickle
 import random
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -93,7 +94,11 @@ def turn_facts(turn: Any) -> TurnFacts:
 
 @dataclass(slots=True)
 class Job:
-    """Everything a worker needs: picklable plain data, no open database."""
+    """Everything a worker needs: picklable plain data, no open database.
+
+    A run sends the same job with every chunk: its information set is pickled once per job (not once per
+    chunk) and unpickled once per worker process (:func:`_job_from`, a small cache by the pickle's digest);
+    the same numbers either way, as nothing changes an information set."""
 
     info: InfoSet
     sides: list[list[Event]]
@@ -102,6 +107,29 @@ class Job:
     crn: bool = True
     watch: str | None = None  # a car whose turn of the first round is described in each outcome (TurnFacts)
     settle: str | None = None  # only this car's place is wanted: each play-out stops once it is settled
+    _shipped: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (digest, pickle)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self._shipped is None:
+            blob = pickle.dumps(self.info, protocol=pickle.HIGHEST_PROTOCOL)
+            self._shipped = (hashlib.sha256(blob).digest(), blob)
+        digest, blob = self._shipped
+        return _job_from, (digest, blob, self.sides, self.bots, self.seed, self.crn, self.watch, self.settle)
+
+
+_INFOSETS: dict[bytes, InfoSet] = {}  # a worker's information sets by their pickle's digest (a few, newest last)
+_KEEP_INFOSETS = 8
+
+
+def _job_from(digest: bytes, blob: bytes, *rest: Any) -> Job:
+    """A job as a worker process unpickles it: its information set from the worker's cache when it has it."""
+    info = _INFOSETS.pop(digest, None)
+    if info is None:
+        info = pickle.loads(blob)
+        while len(_INFOSETS) >= _KEEP_INFOSETS:
+            del _INFOSETS[next(iter(_INFOSETS))]
+    _INFOSETS[digest] = info
+    return Job(info, *rest)
 
 
 def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
