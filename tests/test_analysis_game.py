@@ -246,3 +246,33 @@ def test_playouts_of_a_legends_and_weather_race_run_in_worker_processes() -> Non
     with local_executor(2) as ex:
         pooled = playouts(info, 8, seed=5, executor=ex)
     assert not inline.partial and [o.places for o in inline.outcomes[0]] == [o.places for o in pooled.outcomes[0]]
+
+
+def test_go_on_is_listed_only_where_the_engine_takes_it() -> None:
+    """# 18.11: a Garage card's Heat cost the Engine cannot cover must be settled before React ends (declared
+    unpayable, or paid after a cooldown): "go on" is then not a legal decision. The game API listed it at every
+    step 5–8, so a review of that decision drew no world where "go on" was possible ("no world drawn", issue 28);
+    it now asks the engine (``waiting_for(...).may_go_on``). Every listed decision is accepted, "go on" where it
+    is not listed is refused."""
+    garage = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
+    unpayable = 0
+    for seed in range(1, 9):
+        states: list[RaceState] = []
+
+        def watch(state: RaceState, ev: Event, states: list[RaceState] = states) -> None:
+            if to_move(state).kind == "decision" and waiting_for(state).due == "heat_unpayable":
+                states.append(state.copy())
+
+        simulate_race(None, track="usa", cars=2, laps=1, seed=seed, bots=random_bot, garage=garage, watch=watch)
+        for state in states:
+            car = whose_turn(state)
+            assert car is not None
+            legal = legal_decisions(state)
+            assert {"type": GO_ON, "car": car} not in legal
+            assert any(d["type"] == "heat_unpayable" for d in legal)
+            for d in legal:
+                apply_decision(state.copy(), d)  # accepted
+            with pytest.raises(HeatlogError, match="18.11|React is not over|unpaid"):
+                apply_decision(state.copy(), {"type": GO_ON, "car": car})
+            unpayable += 1
+    assert unpayable > 0

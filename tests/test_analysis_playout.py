@@ -202,3 +202,27 @@ def test_random_bots_draw_from_the_playouts_numbers(info: Any) -> None:
     b = playouts(info, 8, seed=1, bots="random")
     assert a.outcomes == b.outcomes
     assert random.Random(0).random() == random.Random(0).random()
+
+
+@pytest.mark.parametrize("at", [0.5, 0.8])
+def test_a_settled_place_is_the_place_at_the_end(race: list[Event], at: float) -> None:
+    """``settle=car`` stops each play-out once the car's place is settled (finished, off the track, or the only
+    car racing: # 16.8, MA21): the car's places are exactly those of play-outs to the end, playout by playout,
+    for every car of the race; the outcomes hold that car only."""
+    info = information_set(race[: int(len(race) * at)], "Red")
+    full = playouts(info, 24, seed=5)
+    for car in info.public.cars:
+        settled = playouts(info, 24, seed=5, settle=car)
+        assert [o.places for o in settled.outcomes[0]] == [{car: o.places[car]} for o in full.outcomes[0]]
+        assert list(settled.sides[0]) == [car]
+
+
+def test_a_job_ships_its_information_set_once(info: Any) -> None:
+    """A job pickles its information set once, whatever the chunks sent, and a worker unpickles it once (its
+    cache by the pickle's digest): the same outcomes as the job itself."""
+    import pickle
+
+    job = Job(info, [[]], {c: "heuristic" for c in info.public.cars}, 7)
+    first, second = pickle.loads(pickle.dumps(job)), pickle.loads(pickle.dumps(job))
+    assert first.info is second.info  # one unpickled information set per process
+    assert [o.places for o in run_playout(first, 3)] == [o.places for o in run_playout(job, 3)]

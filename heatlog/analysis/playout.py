@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import pickle
 import random
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -35,7 +36,7 @@ from ..collector import collector_paused
 from ..engine import HeatlogError, MalformedInput, RaceState, chance
 from ..engine.decide import playable_sets
 from ..engine.errors import IllegalEvent
-from ..engine.game import GO_ON, apply_decision, apply_event, canonical, play_out, to_move
+from ..engine.game import GO_ON, MAX_ROUNDS, apply_decision, apply_event, canonical, play_out, to_move
 from ..engine.steps import GEARS, PLAY
 from .infoset import InfoSet
 
@@ -93,7 +94,11 @@ def turn_facts(turn: Any) -> TurnFacts:
 
 @dataclass(slots=True)
 class Job:
-    """Everything a worker needs: picklable plain data, no open database."""
+    """Everything a worker needs: picklable plain data, no open database.
+
+    A run sends the same job with every chunk: its information set is pickled once per job (not once per
+    chunk) and unpickled once per worker process (:func:`_job_from`, a small cache by the pickle's digest);
+    the same numbers either way, as nothing changes an information set."""
 
     info: InfoSet
     sides: list[list[Event]]
@@ -101,6 +106,30 @@ class Job:
     seed: int
     crn: bool = True
     watch: str | None = None  # a car whose turn of the first round is described in each outcome (TurnFacts)
+    settle: str | None = None  # only this car's place is wanted: each play-out stops once it is settled
+    _shipped: tuple[bytes, bytes] | None = field(default=None, repr=False, compare=False)  # (digest, pickle)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self._shipped is None:
+            blob = pickle.dumps(self.info, protocol=pickle.HIGHEST_PROTOCOL)
+            self._shipped = (hashlib.sha256(blob).digest(), blob)
+        digest, blob = self._shipped
+        return _job_from, (digest, blob, self.sides, self.bots, self.seed, self.crn, self.watch, self.settle)
+
+
+_INFOSETS: dict[bytes, InfoSet] = {}  # a worker's information sets by their pickle's digest (a few, newest last)
+_KEEP_INFOSETS = 8
+
+
+def _job_from(digest: bytes, blob: bytes, *rest: Any) -> Job:
+    """A job as a worker process unpickles it: its information set from the worker's cache when it has it."""
+    info = _INFOSETS.pop(digest, None)
+    if info is None:
+        info = pickle.loads(blob)
+        while len(_INFOSETS) >= _KEEP_INFOSETS:
+            del _INFOSETS[next(iter(_INFOSETS))]
+    _INFOSETS[digest] = info
+    return Job(info, *rest)
 
 
 def make_bots(names: Mapping[str, str]) -> dict[str, Any]:
@@ -182,6 +211,38 @@ class _FirstUse:
         return getattr(rng, attr)
 
 
+def settled_place(state: RaceState, name: str) -> int | None:
+    """``name``'s final place if nothing still to come can change it, else None (asked between rounds): it has
+    finished (the Hall of Fame only grows behind it, # 16.8), or it is off the track (MA21: each car eliminated
+    later takes a place ahead of it, a car that finishes too), or it is the only car still racing (every other one
+    has finished or is off the track: it finishes next, or is the last to leave). Then its place in the standings
+    now is its place at the end of the race, whatever the other cars do."""
+    if state.phase == "over":
+        return state.standings().index(name) + 1
+    racing = 0
+    for c in state.cars.values():
+        racing += c.name not in state.hall_of_fame and c.name not in state.eliminated
+    if name in state.hall_of_fame or name in state.eliminated or racing == 1:
+        return state.standings().index(name) + 1
+    return None
+
+
+def play_until_settled(
+    w: RaceState, name: str, decide: Callable[[RaceState, str], Event | None], rng: random.Random, **kw: Any
+) -> int:
+    """Play ``w`` on round by round (the same play-out as one call, stopped and resumed between rounds: nothing is
+    drawn again) until ``name``'s place is settled (:func:`settled_place`), or the play-out's round cap; its place.
+    A review needs one car's place: the rounds the other cars still race after it has finished, or after they all
+    have, change nothing it reads."""
+    while True:
+        place = settled_place(w, name)
+        if place is not None:
+            return place
+        if w.round > MAX_ROUNDS:  # stopped unfinished, as play_out stops: ranked as it stands
+            return w.standings().index(name) + 1
+        play_out(w, decide, rng, max_rounds=w.round, **kw)
+
+
 def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
     """Playout ``index`` of ``job``: one outcome per side."""
     drivers = bots if bots is not None else make_bots(job.bots)
@@ -254,6 +315,10 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
             turn = w.last_turns.get(job.watch)
             if turn is not None and turn.round == first:
                 facts = turn_facts(turn)
+        if job.settle is not None:
+            place = play_until_settled(w, job.settle, decide, rng, shuffles=shuffles)
+            out.append(Outcome({job.settle: place}, {job.settle: w.finish_rounds.get(job.settle, w.round)}, facts))
+            continue
         play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
         rounds = {n: w.finish_rounds.get(n, w.round) for n in standings}  # a car stopped unfinished: the cap
@@ -430,6 +495,7 @@ def playouts(
     crn: bool = True,
     progress: Progress | None = None,
     watch: str | None = None,
+    settle: str | None = None,
 ) -> PlayoutResult:
     """Play ``n`` playouts of every side from ``info``; see the module's docstring.
 
@@ -438,6 +504,10 @@ def playouts(
     ``concurrent.futures.Executor`` (default: this process). ``crn=False`` gives each side its own numbers
     (to measure what common random numbers save). ``progress(k)`` is called as chunks of ``k`` playouts
     finish. Ctrl-C stops the run: the playouts finished so far come back, marked ``partial``.
+    ``watch``: a car whose turn of the first round each outcome describes (:class:`TurnFacts`). ``settle``: a
+    car whose place alone is wanted (a review): each play-out stops once that place is settled
+    (:func:`settled_place`), and the outcomes and summaries hold that car only; its places are exactly those of
+    play-outs to the end.
     """
     if n < 1:
         raise MalformedInput(f"{n} playouts: play at least one")
@@ -449,7 +519,7 @@ def playouts(
         raise MalformedInput(f"no bot for {', '.join(missing)}")
     for bot_name in sorted(set(names.values())):
         get_bot(bot_name)  # an unknown bot name is refused before any work starts
-    job = Job(info, [list(s) for s in sides], names, seed, crn, watch)
+    job = Job(info, [list(s) for s in sides], names, seed, crn, watch, settle)
     count = -(-n // CHUNK)  # chunk k plays playouts k*CHUNK up to n: worked out when sent, never listed (a
     # list of every chunk of --playouts 10**20 took gigabytes before the first playout)
 
@@ -497,7 +567,8 @@ def playouts(
             break
         rows.extend(done[k])
     per_side = [[row[s] for row in rows] for s in range(len(job.sides))]
-    return PlayoutResult(n, per_side, cars, info.public.round, seed, partial=partial)
+    kept = [settle] if settle is not None else cars
+    return PlayoutResult(n, per_side, kept, info.public.round, seed, partial=partial)
 
 
 __all__ = [
@@ -514,8 +585,10 @@ __all__ = [
     "differences",
     "make_bots",
     "playout_seed",
+    "play_until_settled",
     "playouts",
     "run_chunk",
+    "settled_place",
     "run_playout",
     "summarise",
 ]

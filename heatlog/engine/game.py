@@ -122,8 +122,10 @@ def legal_decisions(state: RaceState, car: str | None = None) -> list[Event]:
     """Every decision ``car`` (default: the car to move) may take now, each once in canonical form, plus
     ``{"type": "go_on", "car": car}`` where the current optional step may be left without an event.
 
-    Where steps 5–8 are open the car may also let the draw that is due close them: that is ``go_on``. At a
-    chance node (a flip, a reshuffle, or a draw with no optional step left) the list is empty.
+    Where steps 5–8 are open the car may also let the draw that is due close them: that is ``go_on``, listed
+    where the engine says the car may go on (``waiting_for(...).may_go_on``): not while a decision must come
+    first, e.g. the Garage's Heat cost the Engine cannot cover (# 18.11: React cannot end before it is
+    settled). At a chance node (a flip, a reshuffle, or a draw with no optional step left) the list is empty.
     """
     if car is None:
         car = whose_turn(state)
@@ -137,7 +139,8 @@ def legal_decisions(state: RaceState, car: str | None = None) -> list[Event]:
             seen.add(key)
             out.append(canonical(d))
     turn = state.turn
-    if turn is not None and turn.car == car and turn.flipping is None and 5 <= turn.sub <= 8:
+    open_step = turn is not None and turn.car == car and turn.flipping is None and 5 <= turn.sub <= 8
+    if open_step and waiting_for(state).may_go_on:  # the engine's word (# 18.11, 18.25), no copy of the rule
         out.append({"type": GO_ON, "car": car})
     return out
 

@@ -169,7 +169,7 @@ def make_runner(
     (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting."""
 
     def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[Any]]:
-        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor, watch=car)
+        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor, watch=car, settle=car)
         if result.partial:
             raise Interrupted
         return [[(o.places[car], o.turn) for o in side] for side in result.outcomes]
