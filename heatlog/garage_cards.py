@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from heatlog.engine.modules.garage import GarageOptions, race_cards
+from heatlog.engine.modules.garage.cards import GarageOptions, race_cards
 
 CARDS_DIR = Path(__file__).parent / "data" / "cards"
 

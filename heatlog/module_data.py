@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .engine.errors import MalformedInput
-from .engine.modules.legends import MAX_PRO, LegendRules
-from .engine.modules.weather import WeatherRules
+from .engine.modules.legends.rules import MAX_PRO, LegendRules
+from .engine.modules.weather.rules import WeatherRules
 from .schemas import validate_against
 
 DATA_DIR = Path(__file__).parent / "data"

@@ -66,7 +66,7 @@ def race_started_event(
     for name in _in_order(options):
         value = options[name]
         if name == "garage":
-            from .engine.modules.garage import GarageOptions
+            from .engine.modules.garage.cards import GarageOptions
             from .garage_cards import race_block
 
             try:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from heatlog.championship import event_card
 from heatlog.cli import app
-from heatlog.engine.modules.championship import press_lines
+from heatlog.engine.modules.championship.rules import press_lines
 from heatlog.racelog import RaceLog
 from heatlog.season import new_season, next_race, season_view, simulate_season
 from heatlog.tracks import load_track

@@ -10,11 +10,10 @@ Pure, like the rest of the engine: every piece is a plain function of the engine
 lines of text, events parsed from what was typed), with no I/O and no import of a shell, so the shells import
 the engine and never the reverse. The pieces are data and text, never drawing code: a shell renders them.
 
-A module in a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``) is found by
+Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The modules of the first waves (Garage, Legends, weather, championship) register their descriptors from
-``rules.py``/``garage_events.py``; their state keeps its own fields on ``RaceState`` (the hot path reads them),
-a new module keeps its state in ``state.modules[name]``.
+The modules of the first waves (Garage, Legends, weather, championship) keep their state in fields of their own
+on ``RaceState`` (the hot path reads them); a new module keeps its state in ``state.modules[name]``.
 """
 
 from __future__ import annotations
@@ -63,6 +62,10 @@ class Module:
     events: tuple[EventType, ...] = ()
     #: Where its Rules compose when a position rebuilds them (lower first: the Garage replaces points, so first).
     rank: int = 100
+    #: Where it registers (lower first): the order of its event types in the catalogue (docs/events.md) and of its
+    #: block in a position. The first waves' modules keep the order they had: weather 1, Legends 2, championship
+    #: 3, Garage 4; a new module, 100 (then by name).
+    order: int = 100
     #: race_started: read and check its options (``ev[name]``) into its state; ``ValueError`` refuses the race.
     start: Callable[[RaceState, Event], None] | None = None
     #: Its block under ``position.modules[name]`` (None: nothing to write) and the way back.
@@ -225,13 +228,17 @@ def lazy(package: str, name: str) -> Any:
 
 
 def discover() -> None:
-    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``)."""
+    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
+    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
+    their first call): a base race loads no module's rules (issue 10: start-up)."""
     from . import modules as package
 
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+    found: list[Module] = []
+    for info in pkgutil.iter_modules(package.__path__):
         if not info.ispkg:
             continue
-        found = importlib.import_module(f"{package.__name__}.{info.name}")
-        unit = getattr(found, "MODULE", None)
+        unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
         if isinstance(unit, Module) and unit.name not in MODULES:
-            register_unit(unit)
+            found.append(unit)
+    for unit in sorted(found, key=lambda m: (m.order, m.name)):
+        register_unit(unit)

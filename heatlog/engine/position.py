@@ -47,7 +47,7 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
             del d[key]
     del d["garage"]
     if garage is not None:
-        from .modules import garage_race as _garage  # a Garage race's (issue 10: start-up)
+        from .modules.garage import race as _garage  # a Garage race's (issue 10: start-up)
 
         d["garage"] = _garage.turn_to_dict(garage)  # # 18.x: what the Garage adds to the turn
     return d
@@ -60,7 +60,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     if d.get("legend") is not None:
-        from .modules.legends import LegendMove
+        from .modules.legends.rules import LegendMove
 
         d["legend"] = LegendMove(**d["legend"])
     if "happenings" in d:
@@ -69,7 +69,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     else:  # a position written before turns recorded their happenings
         d["happenings"], d["used"] = _old_happenings(d)
     if d.get("garage") is not None:
-        from .modules import garage_race as _garage
+        from .modules.garage import race as _garage
 
         d["garage"] = _garage.turn_from_dict(d["garage"])
     else:

@@ -2,7 +2,7 @@
 the draft's questions and what each draft event says.
 
 Cards are typed by their short names (``brakes1234``, ``cool6``, ``heat``), a unique prefix of one, or their token
-(``U7``); the engine's :func:`~heatlog.engine.modules.garage.card_named` decides what a word means, so the
+(``U7``); the engine's :func:`~heatlog.engine.modules.garage.cards.card_named` decides what a word means, so the
 recorder holds no second copy of the card list.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..engine.cards import HEAT
 from ..engine.errors import MalformedInput
-from ..engine.modules.garage import Card, Draft, card_named, completions, describe
+from ..engine.modules.garage.cards import Card, Draft, card_named, completions, describe
 from ..engine.state import RaceState
 
 Event = dict[str, Any]

@@ -19,7 +19,7 @@ from ..engine.decide import (
 )
 from ..engine.module import notation_of
 from ..engine.modules import circuits
-from ..engine.modules.weather import corner_groups, sector_at
+from ..engine.modules.weather.rules import corner_groups, sector_at
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
@@ -694,7 +694,7 @@ def _ask_salvage_shuffle(state: RaceState, car: Car) -> Question:
 
 
 def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    from ..engine.modules.garage_race import step3_options
+    from ..engine.modules.garage.race import step3_options
 
     return step3_options(state, car, turn)
 
@@ -716,7 +716,7 @@ def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
 def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
     if state.garage is None:
         return ""
-    from ..engine.modules.garage_race import refresh_options
+    from ..engine.modules.garage.race import refresh_options
     from ..views.garage import card_name
 
     opts = refresh_options(state, car, turn)
@@ -744,6 +744,6 @@ def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
 
 
 def _scrap_pending(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage_race import scrap_pending
+    from ..engine.modules.garage.race import scrap_pending
 
     return scrap_pending(state, turn)

@@ -1,14 +1,14 @@
 """The event card and the press corners of a championship race in words (issue 29, build 5): what the card asks,
 each with its rules item, and which corners are press corners this race and what earns a sponsorship card
 there. Shown on the board (``heatlog show``, the HTML replay) and on the season page. The facts are the engine's
-(:class:`~heatlog.engine.modules.championship.EventCard`, :func:`~heatlog.engine.modules.championship.
+(:class:`~heatlog.engine.modules.championship.rules.EventCard`, :func:`~heatlog.engine.modules.championship.rules.
 press_lines`, the road-condition tokens of the weather module); this file only words them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine.modules.championship import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
+from ..engine.modules.championship.rules import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
 from . import counted
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def asks(card: EventCard) -> list[str]:
 def press_corner_words(track: Track, card: EventCard, state: RaceState | None = None) -> list[str]:
     """Each press corner of the race (# 21.6: the card's letters on the circuit, a chicane's on its second line)
     and what earns a card there (# 21.7; MA4: the limit with the road-condition token, never a car's Adjust)."""
-    from ..engine.modules import weather  # noqa: PLC0415
+    from ..engine.modules.weather import rules as weather  # noqa: PLC0415
 
     out = []
     numbers = {c.after_space: i for i, c in enumerate(track.corners, start=1)}

@@ -29,7 +29,7 @@ def corner_number(state: RaceState, after_space: int) -> int:
             if c.after_space == after_space:
                 return i
         return 0
-    from ..engine.modules.weather import corner_groups  # the engine's grouping of a chicane's lines
+    from ..engine.modules.weather.rules import corner_groups  # the engine's grouping of a chicane's lines
 
     for n, group in enumerate(corner_groups(state.track), start=1):
         if any(corners[i].after_space == after_space for i in group):

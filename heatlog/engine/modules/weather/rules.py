@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import HEAT, STRESS
-from ..track import Track
+from ...cards import HEAT, STRESS
+from ...track import Track
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
 
@@ -395,7 +395,7 @@ def build(rules: Rules, options: Any) -> Rules:
 
 def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2, 20.3: the weather tile, drawn once after the grid and before the decks; its start effect at once."""
-    from ..handlers import illegal, malformed
+    from ...handlers import illegal, malformed
 
     rules = state.weather
     if rules is None:
@@ -411,7 +411,7 @@ def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
 
 def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2: one road-condition token per corner, right after the tile; the race's conditions tables."""
-    from ..handlers import illegal
+    from ...handlers import illegal
 
     rules = state.weather
     if rules is None:
@@ -429,6 +429,6 @@ def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
 
 
 if TYPE_CHECKING:  # at the end: state imports this module
-    from ..ruleset import Rules
-    from ..state import Car, RaceState, Turn
-    from ..track import Corner
+    from ...ruleset import Rules
+    from ...state import Car, RaceState, Turn
+    from ...track import Corner

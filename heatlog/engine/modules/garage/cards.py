@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import BASIC, HEAT, STRESS
-from ..errors import AmbiguousInput, IllegalEvent, MalformedInput
+from ...cards import BASIC, HEAT, STRESS
+from ...errors import AmbiguousInput, IllegalEvent, MalformedInput
 
 Card = Mapping[str, Any]  # one card definition, as in heatlog/data/cards/garage.json
 Event = dict[str, Any]
