@@ -38,29 +38,26 @@ def handler_name(event: str) -> str:
 
 def _race(name: str) -> Any:
     """``race.py``'s function ``name``, loaded at its first call (named, not imported: race.py imports this file's
-    lists)."""
+    lists, and a base race never loads race.py)."""
     return lazy(f"{__name__}.race", name)
 
 
-def _start(state: RaceState, ev: Event) -> None:
-    from .race import start
+_RACE_START, _TO_DICT, _FROM_DICT = _race("start"), _race("race_to_dict"), _race("race_from_dict")
 
-    state.garage = start(ev, state.cards)  # # 18.1: the Garage module, its options and its cards
+
+def _start(state: RaceState, ev: Event) -> None:
+    state.garage = _RACE_START(ev, state.cards)  # # 18.1: the Garage module, its options and its cards
 
 
 def _block(state: RaceState) -> Any:
     if state.garage is None:
         return None
-    from .race import race_to_dict
-
-    return race_to_dict(state.garage)  # options, cards, upgrades owned, the draft
+    return _TO_DICT(state.garage)  # options, cards, upgrades owned, the draft
 
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     from ...cards import BASE_CATALOGUE
-    from .race import race_from_dict
-
-    state.garage = race_from_dict(block)
+    state.garage = _FROM_DICT(block)
     cards = block.get("cards")
     state.cards = BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
 
