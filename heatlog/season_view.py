@@ -513,7 +513,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     for car in picks:
         if car not in drivers:
             raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
-    from .recorder.garage import card_label  # noqa: PLC0415  (cards are said by name, never by token)
+    from .engine.modules.garage.words import card_label  # noqa: PLC0415  (cards are said by name, never by token)
 
     catalogue = ev.get("cards") or {}
 

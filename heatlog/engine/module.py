@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -30,7 +30,7 @@ from .events import EventType, register
 
 if TYPE_CHECKING:
     from .ruleset import Rules
-    from .state import RaceState
+    from .state import RaceState, Turn
 
 Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -110,6 +110,24 @@ class Module:
     before_decks: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
     #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
     marks: Callable[[RaceState], list[str]] | None = None
+    #: The rules the race plays by that the module sets, in words (the championship's event card and press
+    #: corners, # 21.6-21.8): the board's lines after ``marks``, the HTML replay's key under the circuit.
+    rules_lines: Callable[[RaceState], list[str]] | None = None
+    #: The corner lines (after_space) that are press corners this race (# 21.6), which the HTML replay marks on
+    #: the circuit; None: the module does not choose them.
+    press_corners: Callable[[RaceState], set[int] | None] | None = None
+    #: A car's facts the module adds to the board and the HTML replay's cars table, label -> words (None: shown
+    #: as nothing for that car): the Garage's ``{"upgrades": "Brakes 1/3, Heat"}`` (# 18.5).
+    car_facts: Callable[[RaceState, str], dict[str, str | None]] | None = None
+    #: Narration pieces (views/narrate.py): how every card of a race it plays is named (the Garage's upgrades by
+    #: name and value, # 18.2); the played cards told elsewhere (played from the hand in React, # 18.19); a turn
+    #: it plays itself (a Legend's, # 19.7: the sentence's parts before the finish and lap words, else None);
+    #: the words of its React symbols (after the boosts); its words after the corners (sponsorship cards …).
+    card_name: Callable[[RaceState, str], str] | None = None
+    played_aside: Callable[[Turn], Collection[int]] | None = None
+    narrate_turn: Callable[[RaceState, Turn], list[str] | None] | None = None
+    narrate_react: Callable[[RaceState, Turn], list[str]] | None = None
+    narrate_after: Callable[[RaceState, Turn], list[str]] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
@@ -208,6 +226,41 @@ def marks(state: RaceState) -> list[str]:
         if m.marks is not None:
             out.extend(m.marks(state))
     return out
+
+
+def rules_lines(state: RaceState) -> list[str]:
+    """The rules every module of the race sets, in words (``Module.rules_lines``), in rank order."""
+    out: list[str] = []
+    for m in in_race(state):
+        if m.rules_lines is not None:
+            out.extend(m.rules_lines(state))
+    return out
+
+
+def press_corners(state: RaceState) -> set[int] | None:
+    """The lines that are press corners this race (``Module.press_corners``); None when no module of the race
+    chooses them."""
+    for m in in_race(state):
+        if m.press_corners is not None:
+            return m.press_corners(state)
+    return None
+
+
+def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
+    """The facts every module of the race adds about car ``name`` (``Module.car_facts``), label -> words."""
+    out: dict[str, str | None] = {}
+    for m in in_race(state):
+        if m.car_facts is not None:
+            out.update(m.car_facts(state, name))
+    return out
+
+
+def card_namer(state: RaceState) -> Callable[[RaceState, str], str] | None:
+    """How a module of the race names its cards in the narration (``Module.card_name``), or None."""
+    for m in in_race(state):
+        if m.card_name is not None:
+            return m.card_name
+    return None
 
 
 def lazy(package: str, name: str) -> Any:

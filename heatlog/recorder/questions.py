@@ -364,7 +364,7 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
         return Question(kind, name, "", auto=make_event("cards_drawn", car=name, cards=top[:n]))
     hint = "the cards drawn, e.g. 4 h 2 (# 12.2)"
     if top:
-        from ..views.garage import card_name
+        from ..engine.modules.garage.words import card_name
 
         known = " ".join(card_name(state, c) for c in top)
         hint = f"the cards drawn, {known} among them (a Refresh put them on top, # 18.21), e.g. 4 h 2"
@@ -610,7 +610,7 @@ def _ask_garage(state: RaceState) -> Question:
 
 
 def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
-    from ..views.garage import card_name
+    from ..engine.modules.garage.words import card_name
 
     turn = state.turn
     assert turn is not None and turn.garage is not None
@@ -717,7 +717,7 @@ def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
     if state.garage is None:
         return ""
     from ..engine.modules.garage.race import refresh_options
-    from ..views.garage import card_name
+    from ..engine.modules.garage.words import card_name
 
     opts = refresh_options(state, car, turn)
     if not opts:

@@ -89,3 +89,16 @@ def describe_space(track: Track, progress: int) -> list[str]:
     if track.in_tunnel(progress):
         out.append("tunnel: no discard (# 22.6)")
     return out
+
+
+def corner_groups(track: Track) -> list[tuple[int, ...]]:
+    """The corners as the printed board counts them (each receives one road-condition token, # 20.2), in racing
+    order, as tuples of Corner Line indexes: a chicane's two lines are one corner (# 20.2, 22.2)."""
+    groups: list[list[int]] = []
+    for i, c in enumerate(track.corners):
+        second_of = c.chicane_second_line_of
+        if second_of is not None and groups and groups[-1][-1] == second_of - 1:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return [tuple(g) for g in groups]

@@ -88,4 +88,7 @@ MODULE = Module(
         "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
         "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
     },
+    rules_lines=lazy(f"{__name__}.words", "race_event_lines"),  # the event card and press corners (# 21.6-21.8)
+    press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
+    narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
 )

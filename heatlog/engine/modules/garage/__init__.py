@@ -57,6 +57,7 @@ def _block(state: RaceState) -> Any:
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     from ...cards import BASE_CATALOGUE
+
     state.garage = _FROM_DICT(block)
     cards = block.get("cards")
     state.cards = BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
@@ -108,4 +109,8 @@ MODULE = Module(
         "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
         "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
     },
+    car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
+    card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
+    played_aside=lazy(f"{__name__}.words", "played_aside"),  # played from the hand in React (# 18.19)
+    narrate_react=lazy(f"{__name__}.words", "garage_words"),  # each symbol used, in order (# 18.x)
 )

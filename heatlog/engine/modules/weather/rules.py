@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
 from ...track import Track
+from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
 
@@ -171,19 +172,6 @@ def _sector_fields(eff: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------------ corners
-
-
-def corner_groups(track: Track) -> list[tuple[int, ...]]:
-    """The corners that receive a token, in racing order, as tuples of Corner Line indexes: a chicane's two
-    lines are one corner (# 20.2, 22.2)."""
-    groups: list[list[int]] = []
-    for i, c in enumerate(track.corners):
-        second_of = c.chicane_second_line_of
-        if second_of is not None and groups and groups[-1][-1] == second_of - 1:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return [tuple(g) for g in groups]
 
 
 def check_tokens(track: Track, rules: WeatherRules, tokens: Any) -> str | None:
