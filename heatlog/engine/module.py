@@ -110,6 +110,11 @@ class Module:
     before_decks: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
     #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
     marks: Callable[[RaceState], list[str]] | None = None
+    #: Table-mode set-up (``races.race_started_event``): (its options as the caller gives them, its data file's
+    #: content, read by the shell, the race_started event so far) -> its race_started block, or None: it stays
+    #: out of the race. It may add to the event (the Garage its cards, # 18.2; the Legends their cars, # 19.1);
+    #: ``ValueError`` refuses the options in words. Without one, the options are the block, as given.
+    setup: Callable[[Any, Any, Event], Any] | None = None
     #: The rules the race plays by that the module sets, in words (the championship's event card and press
     #: corners, # 21.6-21.8): the board's lines after ``marks``, the HTML replay's key under the circuit.
     rules_lines: Callable[[RaceState], list[str]] | None = None

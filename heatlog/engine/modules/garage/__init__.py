@@ -63,6 +63,16 @@ def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     state.cards = BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
 
 
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 18.3, 18.5: the Garage's options (upgrades, draft, expansions) checked, and the race's card catalogue
+    holding every upgrade it can meet (# 18.2), from the card file (``data/cards/garage.json``)."""
+    from .cards import GarageOptions, race_block
+
+    chosen = GarageOptions.from_dict(options)  # (ValueError: refused in its words)
+    ev["cards"] = race_block(data["cards"], chosen)
+    return chosen.to_dict()
+
+
 def _chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 18.5: the draft's market or a car's random deal; # 18.12: a scrapped card, the top of a known deck."""
     garage = state.garage
@@ -102,6 +112,8 @@ MODULE = Module(
     chance=_chance,
     phases=(PHASE,),
     state_fields=("garage",),
+    data="cards/garage.json",
+    setup=_setup,
     cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
     waiting={
         "garage_market": "the Garage market (# 18.5)",

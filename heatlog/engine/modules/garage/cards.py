@@ -97,6 +97,12 @@ def race_cards(cards: Iterable[Card], options: GarageOptions) -> dict[str, Card]
     return {c["id"]: c for c in cards if in_play(c, options) and c.get("kind") == "upgrade"}
 
 
+def race_block(cards: Iterable[Card], options: GarageOptions) -> dict[str, dict[str, Any]]:
+    """``race_started.cards`` of a race with ``options``: token -> a copy of the definition of every upgrade it can
+    meet (# 18.2: the race carries its cards, as it carries its track), from the Garage's card file's cards."""
+    return {t: dict(c) for t, c in race_cards(cards, options).items()}
+
+
 def market_size(method: str, players: int) -> int:
     """Cards revealed per draft round (# 18.5; [004]: "4 cards each draft round" with one player)."""
     if method == "draft":

@@ -37,6 +37,24 @@ def _start(state: RaceState, ev: Event) -> None:
     state.legends, state.legend_deck = rules, _legends.LegendDeck()
 
 
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 19.1, 19.14, 19.15: the Legend cars join the race's cars; the block holds the Legend deck (the data
+    file's cards) and the two options. No Legend car: the module stays out (its options alone are refused)."""
+    from .rules import options_block
+
+    cars = list(options.get("cars") or [])
+    pro, aggressive = options.get("pro", 0), options.get("aggressive", False)
+    if not cars:
+        if pro or aggressive:
+            raise ValueError("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
+        return None
+    ev["cars"] += [{"name": c["name"], "colour": c["colour"], "legend": True} for c in cars]
+    try:
+        return options_block(data["cards"], pro, aggressive)
+    except ValueError as exc:
+        raise ValueError(f"race_started: {exc}") from None
+
+
 def _block(state: RaceState) -> Any:
     if state.legends is None or state.legend_deck is None:
         return None
@@ -86,6 +104,7 @@ MODULE = Module(
     chance=_chance,
     state_fields=("legend_deck",),
     data="legends.json",
+    setup=_setup,
     waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
     outcomes={"legend_card_revealed": _outcomes},
     narrate_turn=lazy(f"{__name__}.words", "narrate_turn"),  # a Legend's turn (# 19.7-19.14)

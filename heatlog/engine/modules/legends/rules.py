@@ -417,3 +417,11 @@ def build(rules: Rules, options: Any) -> Rules:
 if TYPE_CHECKING:  # at the end: state imports this module
     from ...ruleset import Rules
     from ...state import Car, RaceState, Turn
+
+
+def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:
+    """``race_started.legends``: a copy of the Legend cards and the two options (# 19.4, 19.14, 19.15), checked by
+    the rules (``ValueError`` names what is wrong: a pro value out of range …)."""
+    block = {"cards": copy.deepcopy(cards), "pro": pro, "aggressive": aggressive}
+    LegendRules.from_dict(block)
+    return block

@@ -28,6 +28,15 @@ def _start(state: RaceState, ev: Event) -> None:
     state.weather = WeatherRules.from_dict(ev.get(NAME))  # (ValueError: the race is refused)
 
 
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 20.1: on (``{}``: it has no options, or True), the block holds the data file's tiles and token types."""
+    if options is None or options is False:
+        return None
+    from .rules import options_block
+
+    return options_block(data)
+
+
 def _block(state: RaceState) -> Any:
     if state.weather is None:
         return None
@@ -81,6 +90,7 @@ MODULE = Module(
     chance=_chance,
     phases=(PHASE,),
     data="weather.json",
+    setup=_setup,
     marks=lazy(f"{__name__}.words", "conditions_lines"),  # the tile and every corner's token (20.2)
     before_decks={PHASE: ("draw the weather tile and the road-condition tokens before the starting shuffle", "20.3")},
     waiting={

@@ -420,3 +420,8 @@ if TYPE_CHECKING:  # at the end: state imports this module
     from ...ruleset import Rules
     from ...state import Car, RaceState, Turn
     from ...track import Corner
+
+
+def options_block(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``race_started.weather``: a copy of the weather file's tiles and token types (# 20.1)."""
+    return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
