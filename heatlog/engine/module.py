@@ -86,6 +86,11 @@ class Module:
     phases: tuple[str, ...] = ()
     #: Copy of its slot in ``state.modules`` (None: the slot is immutable and shared by copies).
     copy: Callable[[Any], Any] | None = None
+    #: The ``Turn`` fields it keeps (the first waves': the Garage's ``garage``, a Legend's ``legend``) and how a
+    #: position writes and reads them: field -> (to JSON, None: ``dataclasses.asdict``'s own; from JSON).
+    turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
+        default_factory=lambda: _EMPTY
+    )
     #: The first waves' modules keep their state in fields of ``RaceState`` (read on the hot path): the ones
     #: ``RaceState.copy`` copies with their ``.copy()`` (the others are immutable and shared).
     state_fields: tuple[str, ...] = ()
@@ -161,6 +166,17 @@ def register_unit(module: Module) -> Module:
     MODULES[module.name] = module
     COPIED.extend(module.state_fields)
     return module
+
+
+_TURN_CODECS: list[tuple[int, tuple[tuple[str, Any, Any], ...]]] = []
+
+
+def turn_codecs() -> tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any], Any]], ...]:
+    """Every registered module's ``turn_fields`` as (field, to JSON, from JSON), made once per registry size."""
+    if not _TURN_CODECS or _TURN_CODECS[0][0] != len(MODULES):
+        made = tuple((f, to, back) for m in MODULES.values() for f, (to, back) in m.turn_fields.items())
+        _TURN_CODECS[:] = [(len(MODULES), made)]
+    return _TURN_CODECS[0][1]
 
 
 def copy_slot(name: str, slot: Any) -> Any:

@@ -112,6 +112,7 @@ MODULE = Module(
     chance=_chance,
     phases=(PHASE,),
     state_fields=("garage",),
+    turn_fields={"garage": (_race("turn_to_dict"), _race("turn_from_dict"))},  # its record of a turn (# 18.x)
     data="cards/garage.json",
     setup=_setup,
     cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards

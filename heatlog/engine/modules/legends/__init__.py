@@ -55,6 +55,12 @@ def _setup(options: Any, data: Any, ev: Event) -> Any:
         raise ValueError(f"race_started: {exc}") from None
 
 
+def _legend_move(d: Any) -> Any:
+    from .rules import LegendMove
+
+    return LegendMove(**d)
+
+
 def _block(state: RaceState) -> Any:
     if state.legends is None or state.legend_deck is None:
         return None
@@ -103,6 +109,7 @@ MODULE = Module(
     from_position=_back,
     chance=_chance,
     state_fields=("legend_deck",),
+    turn_fields={"legend": (None, _legend_move)},  # a Legend's turn: where its card sent it (# 19.7-19.14)
     data="legends.json",
     setup=_setup,
     waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
