@@ -36,9 +36,9 @@ from .engine.decide import (
     waiting_for,
 )
 from .engine.errors import HeatlogError, MalformedInput
-from .engine.modules.championship import spinout_eliminates
+from .engine.modules.championship.rules import spinout_eliminates
 from .engine.modules.circuits import shift_heat
-from .engine.modules.weather import NO_CORNER_EFFECT, corner_at, sector_at
+from .engine.modules.weather.rules import NO_CORNER_EFFECT, corner_at, sector_at
 from .engine.rules import slipstream_totals
 from .engine.state import Car, RaceState, counts, expand
 from .engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
@@ -160,7 +160,7 @@ def _garage_functions() -> tuple[Any, ...]:
     """What the heuristic's Garage choices use, imported with the first Garage race (the engine loads the Garage
     only for a race that lists it) and kept: an import statement per decision cost 2 % of a Garage race."""
     global _GARAGE_FUNCTIONS
-    from .engine.modules.garage_race import scrap_pending
+    from .engine.modules.garage.race import scrap_pending
     from .garage_bots import best_pick, upgrade_value, worst_card
 
     _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card)

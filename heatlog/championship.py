@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine.errors import MalformedInput
-from .engine.modules.championship import EventCard
+from .engine.modules.championship.rules import EventCard
 from .schemas import validate_against
 from .tracks import BUILTIN_TRACKS
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine.cards import BASE_CATALOGUE
-from .engine.modules.garage import describe
+from .engine.modules.garage.cards import describe
 from .garage_cards import garage_cards, sponsor_cards
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "cards.md"

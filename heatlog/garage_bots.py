@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .engine.cards import HEAT
-from .engine.modules.garage import Card, speeds, symbol
+from .engine.modules.garage.cards import Card, speeds, symbol
 
 FLIP = 2.5  # the mean Basic card a "+" finds (1–4)
 WEIGHTS: Mapping[str, float] = {

@@ -12,7 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from heatlog.engine.modules.garage import GarageOptions, race_cards
+from heatlog.engine.modules.garage import cards as _cards
+from heatlog.engine.modules.garage.cards import GarageOptions
 
 CARDS_DIR = Path(__file__).parent / "data" / "cards"
 
@@ -35,4 +36,4 @@ def sponsor_cards() -> list[dict[str, Any]]:
 
 def race_block(options: GarageOptions) -> dict[str, dict[str, Any]]:
     """Token -> definition of every upgrade a race with ``options`` can meet (embedded in ``race_started``)."""
-    return {t: dict(c) for t, c in race_cards(garage_cards(), options).items()}
+    return _cards.race_block(garage_cards(), options)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from .engine.errors import MalformedInput
-from .engine.modules.legends import MAX_PRO, LegendRules
-from .engine.modules.weather import WeatherRules
+from .engine.modules.legends.rules import MAX_PRO, LegendRules, options_block
+from .engine.modules.weather import rules as _weather_rules
 from .schemas import validate_against
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -27,6 +27,7 @@ __all__ = [
     "DATA_DIR",
     "MAX_PRO",
     "legend_data",
+    "data_of",
     "legends_module",
     "weather_data",
     "weather_module",
@@ -47,7 +48,7 @@ def _legends() -> dict[str, Any]:
 def _weather() -> dict[str, Any]:
     data = json.loads((DATA_DIR / "weather.json").read_text(encoding="utf-8"))
     validate_against("weather", data)
-    WeatherRules.from_dict(data)
+    _weather_rules.WeatherRules.from_dict(data)
     return data
 
 
@@ -64,10 +65,8 @@ def weather_data() -> dict[str, Any]:
 def legends_module(*, pro: int = 0, aggressive: bool = False, option: str | None = None) -> dict[str, Any]:
     """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15). ``option``: what the
     user typed the pro value as (``--pro``; the recorder's ``pro``), named in a refusal instead of the field."""
-    data = _legends()
-    block = {"cards": copy.deepcopy(data["cards"]), "pro": pro, "aggressive": aggressive}
     try:
-        LegendRules.from_dict(block)  # refuses a bad pro value with the rule's words
+        block = options_block(_legends()["cards"], pro, aggressive)  # refuses a bad pro value with the rule's words
     except ValueError as exc:  # (a refusal of the input, not a bug: it was an "internal error")
         if option is not None:
             raise MalformedInput(
@@ -79,8 +78,28 @@ def legends_module(*, pro: int = 0, aggressive: bool = False, option: str | None
 
 def weather_module() -> dict[str, Any]:
     """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
-    data = _weather()
-    return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
+    return _weather_rules.options_block(_weather())
+
+
+def data_of(name: str) -> Any:
+    """The content of module ``name``'s data file (``heatlog/data/<Module.data>``; None when it names none), read
+    once and checked against its schema (``schema/<stem>.schema.json``) when there is one. Callers must not change
+    it (the modules' set-up hooks copy what they embed)."""
+    from .engine.module import MODULES
+
+    unit = MODULES[name]
+    return _data_file(unit.data) if unit.data else None
+
+
+@cache
+def _data_file(path: str) -> Any:
+    from .schemas import schema_path
+
+    data = json.loads((DATA_DIR / path).read_text(encoding="utf-8"))
+    stem = Path(path).name.removesuffix(".json")
+    if Path(schema_path(stem)).exists():
+        validate_against(stem, data)
+    return data
 
 
 def module_block(name: str) -> Any:

@@ -159,10 +159,10 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
     weather = state.weather
     tile = weather.tiles[state.weather_tile] if weather is not None and state.weather_tile is not None else None
     if tile is not None:
-        from .engine.modules.weather import owned_after_start  # (the module loads with a race that lists it)
+        from .engine.modules.weather.rules import owned_after_start  # (the module loads with a race that lists it)
     season = None
     if "championship" in state.rules.modules:  # (the module loads with a race that lists it)
-        from .engine.modules.championship import heat_removable, position_cards
+        from .engine.modules.championship.rules import heat_removable, position_cards
 
         season = position_cards(state)
     sponsors = season.sponsors if season is not None else {}

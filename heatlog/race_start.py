@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from .engine.errors import MalformedInput
-from .module_data import legends_module, weather_module
 from .tracks import load_track_data
 
 Event = dict[str, Any]
@@ -63,31 +62,21 @@ def race_started_event(
         raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
     options = dict(modules) if modules is not None else given
     blocks: dict[str, Any] = {}
+    if options:  # (the modules' packages, their data: loaded with a race that lists them, issue 10: start-up)
+        from .engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+        from .engine.module import MODULES
+        from .module_data import data_of
     for name in _in_order(options):
-        value = options[name]
-        if name == "garage":
-            from .engine.modules.garage import GarageOptions
-            from .garage_cards import race_block
-
-            try:
-                garage_options = GarageOptions.from_dict(value)
-            except ValueError as exc:
-                raise MalformedInput(str(exc)) from exc
-            blocks["garage"] = garage_options.to_dict()
-            ev["cards"] = race_block(garage_options)  # # 18.2: the race's card catalogue holds its upgrades
-        elif name == "legends":
-            cars_ = list(value.get("cars") or [])
-            pro_, aggressive_ = value.get("pro", 0), value.get("aggressive", False)
-            if cars_:
-                ev["cars"] += [{"name": c["name"], "colour": c["colour"], "legend": True} for c in cars_]
-                blocks["legends"] = legends_module(pro=pro_, aggressive=aggressive_)
-            elif pro_ or aggressive_:
-                raise MalformedInput("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
-        elif name == "weather":
-            if value is not None and value is not False:  # {} (it has no options) or True
-                blocks["weather"] = weather_module()
-        else:
-            blocks[name] = value
+        unit = MODULES.get(name)
+        if unit is None or unit.setup is None:  # its options are its block, as given
+            blocks[name] = options[name]
+            continue
+        try:  # the module's own set-up, from its data file (engine/module.py: Module.setup)
+            block = unit.setup(options[name], data_of(name), ev)
+        except ValueError as exc:
+            raise MalformedInput(str(exc)) from None
+        if block is not None:
+            blocks[name] = block
     if blocks:  # the list says which modules compose the race's Rules; each keeps its data under its name
         ev["modules"] = list(blocks)
         ev.update(blocks)
@@ -96,13 +85,13 @@ def race_started_event(
     return ev
 
 
-#: The first waves' modules, in the order race_started lists them (their Rules' rank: the Garage replaces points,
-#: so first); any other module comes after them, in the order given.
-_FIRST = ("garage", "legends", "weather")
-
-
 def _in_order(options: Mapping[str, Any]) -> list[str]:
-    return [*(n for n in _FIRST if n in options), *(n for n in options if n not in _FIRST)]
+    """The order race_started lists the modules: those with a set-up of their own by their Rules' rank (the Garage
+    replaces points, so first), then any other in the order given."""
+    from .engine.module import ranked
+
+    own = [m.name for m in ranked(list(options)) if m.setup is not None]
+    return [*own, *(n for n in options if n not in own)]
 
 
 def module_options(

@@ -349,7 +349,7 @@ def playthrough(events: list[Event]) -> str:
     for ev in events:
         state = apply(state, ev, atomic=False)
         if state.garage is not None and state.phase in ("garage", "deal") and ev.get("type") in _DRAFT:
-            from .recorder.garage import says
+            from .engine.modules.garage.words import says
 
             draft.append(f"  {says(ev, state.garage.cards)}")  # # 18.5: the draft as the table saw it
         if state.turns is current:
@@ -385,7 +385,7 @@ def playthrough(events: list[Event]) -> str:
         )
     head += module_marks(state)  # the modules' own lines (engine/module.py: Module.marks; the weather's, 20)
     if state.garage is not None:
-        from .views.garage import upgrades_line
+        from .engine.modules.garage.words import upgrades_line
 
         head += ["", "== Garage draft ==", *draft]
         head += [f"  {name} upgrades: {upgrades_line(state, name)}" for name in state.grid]

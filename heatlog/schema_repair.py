@@ -54,10 +54,10 @@ def looks_like_heatlog(path: Path) -> bool:
 def _optional_ddl() -> list[str]:
     """The statements of the tables heatlog makes only when first needed (recorder, summaries, seasons, the
     derived turns): their absence is no damage."""
-    from .stats.derived import _DDL as DERIVED_DDL
-    from .store import SEASON_STREAM, EventStore
+    from .stats.derived import DDL as DERIVED_DDL
+    from .store import optional_ddl
 
-    return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_STREAM.tables, *DERIVED_DDL]
+    return [*optional_ddl(), *DERIVED_DDL]
 
 
 def _objects(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str | None]]:

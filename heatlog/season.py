@@ -16,7 +16,7 @@ one writes the season and all its races in one transaction, or nothing.
 
 Versions: a ``season_started`` of v2 starts each race with the ``championship`` module and its block
 (``race_started.championship``: the season's id and name, the race's index, the event card, the options), so
-the race's own Rules apply the event card (engine/modules/championship.py). A v1 season (made before that)
+the race's own Rules apply the event card (engine/modules/championship/rules.py). A v1 season (made before that)
 keeps loading: its races carry no block and apply only the laps and the points, and the audit expects exactly
 that. A season without the Garage has no sponsorship cards nor press corners (# 21.4: they need the Garage);
 :func:`unapplied_effects` names them for each race, and ``heatlog season show`` says so.
@@ -34,8 +34,8 @@ from typing import Any
 from .championship import championship_data, event_card, published_season, season_names
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput
-from .engine.modules.championship import DRAFT_ORDERS, EventCard
-from .engine.modules.garage import GarageOptions
+from .engine.modules.championship.rules import DRAFT_ORDERS, EventCard
+from .engine.modules.garage.cards import GarageOptions
 from .jsonio import json_lines, loads
 from .racelog import RaceLog, effective_log
 from .schemas import validate_against
@@ -829,9 +829,9 @@ def result_entry(
 ) -> Event:
     """The ``race_result`` of the season's next race from what a host types (``heatlog season result``): names
     separated by commas, cards by the names the recorder takes (``body5``, ``dramdo``, a unique prefix, a token),
-    read by the engine's :func:`~heatlog.engine.modules.garage.card_named`. Checked by the schema and
+    read by the engine's :func:`~heatlog.engine.modules.garage.cards.card_named`. Checked by the schema and
     :func:`result_outcome` before it is returned; nothing is written here."""
-    from .engine.modules.garage import card_named  # noqa: PLC0415
+    from .engine.modules.garage.cards import card_named  # noqa: PLC0415
     from .garage_cards import garage_cards  # noqa: PLC0415
 
     index = due_index(view)

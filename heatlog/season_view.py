@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import apply
 from .engine.errors import HeatlogError, IllegalEvent, StoreError
-from .engine.modules.championship import (
+from .engine.modules.championship.rules import (
     POINTS,
     EventCard,
     RaceResult,
@@ -29,7 +29,7 @@ from .engine.modules.championship import (
     sponsors_held,
     standings,
 )
-from .engine.modules.garage import GarageOptions, garage_deck, market_size
+from .engine.modules.garage.cards import GarageOptions, garage_deck, market_size
 from .engine.track import Track
 from .garage_cards import sponsor_cards
 from .played_by import PlayedOn, played_on
@@ -279,7 +279,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
 
 def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
     """``race_started.championship`` of race ``index``: the season, the race, its event card and the season's
-    options (engine/modules/championship.py reads it)."""
+    options (engine/modules/championship/rules.py reads it)."""
     sr = view.races[index - 1]
     block: dict[str, Any] = {
         "season": {"id": view.link, "name": view.name},
@@ -449,7 +449,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     it, fed the draft's events; its sponsorship deck; the championship module's press-corner and points rules),
     never a second copy. Raises :class:`IllegalEvent` naming season, race, car, option, input and rule."""
     from .engine.decide import waiting_for  # noqa: PLC0415
-    from .engine.modules.championship import press_cards_earned, press_lines  # noqa: PLC0415
+    from .engine.modules.championship.rules import press_cards_earned, press_lines  # noqa: PLC0415
 
     refuse = Refusal(view, index)
     sr = view.races[index - 1]
@@ -513,7 +513,7 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     for car in picks:
         if car not in drivers:
             raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
-    from .recorder.garage import card_label  # noqa: PLC0415  (cards are said by name, never by token)
+    from .engine.modules.garage.words import card_label  # noqa: PLC0415  (cards are said by name, never by token)
 
     catalogue = ev.get("cards") or {}
 

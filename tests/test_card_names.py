@@ -47,7 +47,7 @@ def test_docs_cards_md_is_generated_from_the_catalogue_and_every_name_on_it_is_t
     ``4wd0+3``, which the recorder did not know): the page is current, and every name on it, and every card name
     docs/garage.md gives, is read as its card."""
     from heatlog.docs_cards import DOC_PATH, render_card_names
-    from heatlog.engine.modules.garage import card_named
+    from heatlog.engine.modules.garage.cards import card_named
     from heatlog.garage_cards import garage_cards, sponsor_cards
 
     assert DOC_PATH.read_text(encoding="utf-8") == render_card_names(), "run: python -m heatlog.docs_cards"

@@ -600,8 +600,9 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
     show = modules("show")
     assert "heatlog.engine.rules" in show and "heatlog.cli.races" in show
     assert not {"heatlog.cli.files", "heatlog.cli.simulate", "sqlite_utils", "jsonschema"} & show
-    # a base race: the championship, weather, Legends and Garage packages are loaded on demand
-    for module in ("championship", "weather", "legends", "garage", "garage_race"):
+    # a base race: the championship's, weather's, Legends' and Garage's rules are loaded on demand (their folders'
+    # descriptors are light)
+    for module in ("championship.rules", "weather.rules", "legends.rules", "garage.cards", "garage.race"):
         assert f"heatlog.engine.modules.{module}" not in show, module
     # piped, the board is written without rich's console and table (heatlog/views/plain.py)
     for args in (("show",), ("replay", "--round", "1")):
@@ -863,7 +864,7 @@ def test_new_refuses_a_set_up_option_naming_the_option_not_the_logs_field(tmp_pa
 def test_the_pro_help_says_the_range_the_legends_module_takes() -> None:
     """``--pro``'s help writes the range in words in cli/common.py without importing the Legends module (it
     loads the engine's track module at start-up): the two must not drift apart (# 19.15)."""
-    from heatlog.engine.modules.legends import MAX_PRO
+    from heatlog.engine.modules.legends.rules import MAX_PRO
 
     for command in ("new", "simulate"):
         said = " ".join(run(command, "--help").stdout.split())

@@ -9,8 +9,8 @@ import pytest
 
 from heatlog.engine import react_pool
 from heatlog.engine.knowledge import Knowledge
-from heatlog.engine.modules.garage import symbol
-from heatlog.engine.modules.garage_race import advanced_options, mandatory_open, react_options
+from heatlog.engine.modules.garage.cards import symbol
+from heatlog.engine.modules.garage.race import advanced_options, mandatory_open, react_options
 from heatlog.engine.state import RaceState
 from heatlog.engine.steps import REACT
 from heatlog.simulate import simulate_race

@@ -245,3 +245,40 @@ def test_module_options_travel_as_one_mapping() -> None:
     assert simulate_race(cars=2, laps=1, seed=4, modules=mapped)[1] == played
     with pytest.raises(MalformedInput, match="not 7"):
         simulate_race(cars=5, modules={"legends": {"cars": 2}})
+
+
+def test_a_module_that_declares_a_chance_event_declares_its_draw() -> None:
+    """The world draws a module's chance events through its descriptor (``Module.chance``; one world for chance,
+    issue 26): a module registering a chance kind and no draw would leave the simulator waiting for nothing."""
+    for name, unit in UNITS_REGISTRY.items():
+        kinds = [e.name for e in unit.events if e.chance]
+        assert not kinds or unit.chance is not None, f"{name} declares chance events {kinds} and no draw"
+        for kind in unit.notation:  # its notation is for its own event types
+            assert kind in {e.name for e in unit.events}, (name, kind)
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -> None:
+    """The pieces the shells take from the descriptors (engine/module.py: narration, board lines, car facts, the
+    rules' lines, press corners) are words and sets of lines, at the end of every round of a module race, and the
+    narration of every turn reads as a sentence (no ``None``, no object's repr)."""
+    from heatlog.engine.module import car_facts, in_race, press_corners, rules_lines
+    from heatlog.engine.module import marks as module_marks
+    from heatlog.views.narrate import narrate_turn
+
+    state = None
+    turns = None
+    for ev in _played(modules):
+        state = apply(state, ev, atomic=False)
+        if state.turns is turns:
+            continue
+        for t in turns or ():
+            said = narrate_turn(state, t)
+            assert isinstance(said, str) and said and "None" not in said and " object at " not in said, said
+        turns = state.turns
+        assert all(isinstance(line, str) and line for line in module_marks(state) + rules_lines(state))
+        pressed = press_corners(state)
+        assert pressed is None or pressed <= {c.after_space for c in state.track.corners}
+        for name in state.cars:
+            assert all(isinstance(v, (str, type(None))) for v in car_facts(state, name).values())
+    assert state is not None and {m.name for m in in_race(state)} == set(modules)

@@ -539,7 +539,7 @@ def test_21_8_a_v1_season_keeps_loading_and_auditing(log: RaceLog, monkeypatch: 
 
 def test_MA12_21_10_an_eliminated_car_scores_0(log: RaceLog) -> None:
     """Event 10 (MA21): a car eliminated by a spinout takes the last place and scores 0 (MA12)."""
-    from heatlog.engine.modules.championship import RaceResult
+    from heatlog.engine.modules.championship.rules import RaceResult
 
     season = simulate_season(
         log, races=[("italy", 10)], cars=4, seed=1, bots=["heuristic", "heuristic", "random", "random"]

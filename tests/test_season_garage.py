@@ -16,7 +16,7 @@ from test_cli import run
 
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
-from heatlog.engine.modules.garage import GarageOptions, garage_deck
+from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
 from heatlog.garage_cards import garage_cards
 from heatlog.racelog import RaceLog
 from heatlog.season import (

@@ -24,7 +24,7 @@ from typing import Any
 from test_cli import run
 
 from heatlog.engine import apply
-from heatlog.engine.modules.championship import sponsors_held
+from heatlog.engine.modules.championship.rules import sponsors_held
 from heatlog.racelog import RaceLog
 from heatlog.tracks import load_track_data
 

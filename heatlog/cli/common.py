@@ -41,7 +41,7 @@ RaceOpt = Annotated[
     typer.Option("--race", "-r", help="Race or branch id (default: the most recent race not simulated)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-# The range in words (engine.modules.legends.MAX_PRO, not imported: it loads the engine's track module at
+# The range in words (engine.modules.legends.rules.MAX_PRO, not imported: it loads the engine's track module at
 # start-up, ~10 ms; tests/test_cli.py holds the two together). check_pro asks the module itself.
 ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")]
 AggressiveOpt = Annotated[
@@ -348,7 +348,7 @@ def garage_options(garage: str | None, draft: str | None, expansion: list[str] |
         if draft is not None or expansion:
             raise MalformedInput("--draft and --expansion choose how the Garage is played: give --garage too")
         return None
-    from ..engine.modules.garage import GarageOptions  # (only when asked: the CLI starts without the modules)
+    from ..engine.modules.garage.cards import GarageOptions  # (only when asked: the CLI starts without the modules)
 
     check_garage_options(garage, draft, expansion)
     try:
@@ -364,7 +364,7 @@ def check_garage_options(garage: str | None, draft: str | None, expansion: list[
     """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
     (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
     from ..engine.errors import MalformedInput
-    from ..engine.modules.garage import GarageOptions
+    from ..engine.modules.garage.cards import GarageOptions
 
     given: list[tuple[str, str, Any]] = [("--garage", "upgrades", garage), ("--draft", "draft", draft)]
     if expansion:

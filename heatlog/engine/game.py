@@ -272,7 +272,7 @@ def sub_multisets(bounds: Sequence[int], n: int) -> list[tuple[int, ...]]:
 
 def module_chance_event(state: RaceState, rng: random.Random) -> Event | None:
     """The modules' chance draws, when the race waits for one: each module draws its own (``Module.chance``,
-    engine/modules/units.py: the weather tile and road tokens, # 20.2; the round's Legend card, # 19.5; the
+    engine/modules/<name>/__init__.py: the weather tile and road tokens, # 20.2; the round's Legend card, # 19.5; the
     Garage's market, deal and scrapped card, # 18.5, 18.12; a sponsorship card, # 21.4, 21.7). None otherwise."""
     return draw_module_chance(state, rng)
 

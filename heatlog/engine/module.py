@@ -10,11 +10,10 @@ Pure, like the rest of the engine: every piece is a plain function of the engine
 lines of text, events parsed from what was typed), with no I/O and no import of a shell, so the shells import
 the engine and never the reverse. The pieces are data and text, never drawing code: a shell renders them.
 
-A module in a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``) is found by
+Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The modules of the first waves (Garage, Legends, weather, championship) register their descriptors from
-``rules.py``/``garage_events.py``; their state keeps its own fields on ``RaceState`` (the hot path reads them),
-a new module keeps its state in ``state.modules[name]``.
+The modules of the first waves (Garage, Legends, weather, championship) keep their state in fields of their own
+on ``RaceState`` (the hot path reads them); a new module keeps its state in ``state.modules[name]``.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -31,7 +30,7 @@ from .events import EventType, register
 
 if TYPE_CHECKING:
     from .ruleset import Rules
-    from .state import RaceState
+    from .state import RaceState, Turn
 
 Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -63,6 +62,10 @@ class Module:
     events: tuple[EventType, ...] = ()
     #: Where its Rules compose when a position rebuilds them (lower first: the Garage replaces points, so first).
     rank: int = 100
+    #: Where it registers (lower first): the order of its event types in the catalogue (docs/events.md) and of its
+    #: block in a position. The first waves' modules keep the order they had: weather 1, Legends 2, championship
+    #: 3, Garage 4; a new module, 100 (then by name).
+    order: int = 100
     #: race_started: read and check its options (``ev[name]``) into its state; ``ValueError`` refuses the race.
     start: Callable[[RaceState, Event], None] | None = None
     #: Its block under ``position.modules[name]`` (None: nothing to write) and the way back.
@@ -83,6 +86,11 @@ class Module:
     phases: tuple[str, ...] = ()
     #: Copy of its slot in ``state.modules`` (None: the slot is immutable and shared by copies).
     copy: Callable[[Any], Any] | None = None
+    #: The ``Turn`` fields it keeps (the first waves': the Garage's ``garage``, a Legend's ``legend``) and how a
+    #: position writes and reads them: field -> (to JSON, None: ``dataclasses.asdict``'s own; from JSON).
+    turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
+        default_factory=lambda: _EMPTY
+    )
     #: The first waves' modules keep their state in fields of ``RaceState`` (read on the hot path): the ones
     #: ``RaceState.copy`` copies with their ``.copy()`` (the others are immutable and shared).
     state_fields: tuple[str, ...] = ()
@@ -107,6 +115,34 @@ class Module:
     before_decks: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
     #: View pieces: lines the board and the HTML replay show for the race (its tile, its sky …).
     marks: Callable[[RaceState], list[str]] | None = None
+    #: Table-mode set-up (``races.race_started_event``): (its options as the caller gives them, its data file's
+    #: content, read by the shell, the race_started event so far) -> its race_started block, or None: it stays
+    #: out of the race. It may add to the event (the Garage its cards, # 18.2; the Legends their cars, # 19.1);
+    #: ``ValueError`` refuses the options in words. Without one, the options are the block, as given.
+    setup: Callable[[Any, Any, Event], Any] | None = None
+    #: The rules the race plays by that the module sets, in words (the championship's event card and press
+    #: corners, # 21.6-21.8): the board's lines after ``marks``, the HTML replay's key under the circuit.
+    rules_lines: Callable[[RaceState], list[str]] | None = None
+    #: The corner lines (after_space) that are press corners this race (# 21.6), which the HTML replay marks on
+    #: the circuit; None: the module does not choose them.
+    press_corners: Callable[[RaceState], set[int] | None] | None = None
+    #: A car's facts the module adds to the board and the HTML replay's cars table, label -> words (None: shown
+    #: as nothing for that car): the Garage's ``{"upgrades": "Brakes 1/3, Heat"}`` (# 18.5).
+    car_facts: Callable[[RaceState, str], dict[str, str | None]] | None = None
+    #: Narration pieces (views/narrate.py): how every card of a race it plays is named (the Garage's upgrades by
+    #: name and value, # 18.2); the played cards told elsewhere (played from the hand in React, # 18.19); a turn
+    #: it plays itself (a Legend's, # 19.7: the sentence's parts before the finish and lap words, else None);
+    #: the words of its React symbols (after the boosts); its words after the corners (sponsorship cards …).
+    card_name: Callable[[RaceState, str], str] | None = None
+    played_aside: Callable[[Turn], Collection[int]] | None = None
+    #: The spaces a turn moved at step 3 and by React moves (the ``move`` column), where the module can change
+    #: it (the Garage's re-move after an unpayable Heat cost replaces the moves before it, # 18.11); None: as the
+    #: turn counts them.
+    spaces_moved: Callable[[Turn], int | None] | None = None
+    narrate_turn: Callable[[RaceState, Turn], list[str] | None] | None = None
+    narrate_step3: Callable[[RaceState, Turn], list[str]] | None = None  # step 3's words, before the move
+    narrate_react: Callable[[RaceState, Turn], list[str]] | None = None
+    narrate_after: Callable[[RaceState, Turn], list[str]] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
@@ -135,6 +171,17 @@ def register_unit(module: Module) -> Module:
     MODULES[module.name] = module
     COPIED.extend(module.state_fields)
     return module
+
+
+_TURN_CODECS: list[tuple[int, tuple[tuple[str, Any, Any], ...]]] = []
+
+
+def turn_codecs() -> tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any], Any]], ...]:
+    """Every registered module's ``turn_fields`` as (field, to JSON, from JSON), made once per registry size."""
+    if not _TURN_CODECS or _TURN_CODECS[0][0] != len(MODULES):
+        made = tuple((f, to, back) for m in MODULES.values() for f, (to, back) in m.turn_fields.items())
+        _TURN_CODECS[:] = [(len(MODULES), made)]
+    return _TURN_CODECS[0][1]
 
 
 def copy_slot(name: str, slot: Any) -> Any:
@@ -207,6 +254,52 @@ def marks(state: RaceState) -> list[str]:
     return out
 
 
+def rules_lines(state: RaceState) -> list[str]:
+    """The rules every module of the race sets, in words (``Module.rules_lines``), in rank order."""
+    out: list[str] = []
+    for m in in_race(state):
+        if m.rules_lines is not None:
+            out.extend(m.rules_lines(state))
+    return out
+
+
+def press_corners(state: RaceState) -> set[int] | None:
+    """The lines that are press corners this race (``Module.press_corners``); None when no module of the race
+    chooses them."""
+    for m in in_race(state):
+        if m.press_corners is not None:
+            return m.press_corners(state)
+    return None
+
+
+def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
+    """The facts every module of the race adds about car ``name`` (``Module.car_facts``), label -> words."""
+    out: dict[str, str | None] = {}
+    for m in in_race(state):
+        if m.car_facts is not None:
+            out.update(m.car_facts(state, name))
+    return out
+
+
+def spaces_moved(state: RaceState, turn: Turn) -> int:
+    """The spaces ``turn`` moved at step 3 and by React moves, as a module of the race may count them
+    (``Module.spaces_moved``), else as the turn counts them."""
+    for m in in_race(state):
+        if m.spaces_moved is not None:
+            n = m.spaces_moved(turn)
+            if n is not None:
+                return n
+    return turn.spaces_moved
+
+
+def card_namer(state: RaceState) -> Callable[[RaceState, str], str] | None:
+    """How a module of the race names its cards in the narration (``Module.card_name``), or None."""
+    for m in in_race(state):
+        if m.card_name is not None:
+            return m.card_name
+    return None
+
+
 def lazy(package: str, name: str) -> Any:
     """The function ``name`` of the module ``package`` (a dotted name), imported at its first call: how the
     catalogue names a module's handler or Rules builder without loading the module's package, which a base race
@@ -225,13 +318,17 @@ def lazy(package: str, name: str) -> Any:
 
 
 def discover() -> None:
-    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``)."""
+    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
+    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
+    their first call): a base race loads no module's rules (issue 10: start-up)."""
     from . import modules as package
 
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+    found: list[Module] = []
+    for info in pkgutil.iter_modules(package.__path__):
         if not info.ispkg:
             continue
-        found = importlib.import_module(f"{package.__name__}.{info.name}")
-        unit = getattr(found, "MODULE", None)
+        unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
         if isinstance(unit, Module) and unit.name not in MODULES:
-            register_unit(unit)
+            found.append(unit)
+    for unit in sorted(found, key=lambda m: (m.order, m.name)):
+        register_unit(unit)

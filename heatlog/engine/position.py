@@ -12,7 +12,7 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .module import MODULES as MODULE_UNITS
-from .module import in_race, ranked, setup_phases
+from .module import in_race, ranked, setup_phases, turn_codecs
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -32,11 +32,14 @@ _TURN_UNFILLED = ("played", "corners", "discarded", "heat_removed", "earned", "s
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
-    garage, t.garage = t.garage, None
+    own = [(f, to, getattr(t, f)) for f, to, _ in turn_codecs() if to is not None]  # (the Garage's record, # 18.x)
+    for f, _, _ in own:
+        setattr(t, f, None)
     try:
         d = asdict(t)
     finally:
-        t.garage = garage
+        for f, _, value in own:
+            setattr(t, f, value)
     for key in _TURN_UNFILLED:  # plain lists (asdict keeps the shared empty default's class, state.NO_CARDS)
         d[key] = list(d[key])
     d["used"] = dict(d["used"])  # (and state.NO_USES)
@@ -45,11 +48,10 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
     for key in _TURN_OPTIONAL:
         if not d[key]:
             del d[key]
-    del d["garage"]
-    if garage is not None:
-        from .modules import garage_race as _garage  # a Garage race's (issue 10: start-up)
-
-        d["garage"] = _garage.turn_to_dict(garage)  # # 18.x: what the Garage adds to the turn
+    for f, to, value in own:  # what a module adds to the turn (Module.turn_fields), after the base's keys
+        del d[f]
+        if value is not None:
+            d[f] = to(value)
     return d
 
 
@@ -59,21 +61,14 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
-    if d.get("legend") is not None:
-        from .modules.legends import LegendMove
-
-        d["legend"] = LegendMove(**d["legend"])
+    for f, _, back in turn_codecs():  # what a module adds to the turn (Module.turn_fields: a Legend's move …)
+        if d.get(f) is not None:
+            d[f] = back(d[f])
     if "happenings" in d:
         d["happenings"] = [(str(k), str(s), int(a), int(m)) for k, s, a, m in d["happenings"]]
         d["used"] = {str(k): int(n) for k, n in d.get("used", {}).items()}
     else:  # a position written before turns recorded their happenings
         d["happenings"], d["used"] = _old_happenings(d)
-    if d.get("garage") is not None:
-        from .modules import garage_race as _garage
-
-        d["garage"] = _garage.turn_from_dict(d["garage"])
-    else:
-        d["garage"] = None
     return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
 
 

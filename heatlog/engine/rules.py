@@ -44,7 +44,7 @@ from .handlers import (
 from .knowledge import Knowledge
 from .module import before_decks as module_before_decks
 from .module import discover, in_race
-from .modules import circuits, garage_events, units
+from .modules import circuits
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
 from .ruleset import SLIPSTREAM_SPACES, build_rules
@@ -186,7 +186,7 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
             raise illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
     turn = state.turn
     if turn is not None and turn.car == car.name and turn.flipping == "salvage":
-        from .modules import garage_race as _garage
+        from .modules.garage import race as _garage
 
         _garage.salvage_shuffle(state, car, turn, ev, order)  # # 18.18: the whole draw deck
         return
@@ -625,7 +625,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     sources: list[int] = []
     card_cool = 0
     if ev.get("cards") is not None:  # the Garage's card cooldowns named (# 18.13, MA32), each spent whole
-        from .modules import garage_race as _garage
+        from .modules.garage import race as _garage
 
         sources, card_cool = _garage.cooldown_picks(state, ev, car, turn)
     if n > left + card_cool:
@@ -639,7 +639,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     car.engine += n
     turn.cooled += max(0, n - card_cool)
     if sources:
-        from .modules import garage_race as _garage
+        from .modules.garage import race as _garage
 
         _garage.spend_cooldown(turn, sources, n)
     if n > card_cool:
@@ -1160,16 +1160,13 @@ for _entry in (
     register(_entry)
 
 
-units.register_events()  # the weather, Legends and championship events (their handlers: in their modules)
-garage_events.register()  # # 18: the Garage's events and its Rules points (engine/modules/garage_race.py)
 handlers.step_machine.flips_done = _flips_done  # a module's handler calls these (engine/handlers.py)
 handlers.step_machine.close_until = _close_until
 handlers.step_machine.slipstream_block = slipstream_block
 handlers.step_machine.advance = advance
 handlers.step_machine.start_turn = _start_turn
 handlers.step_machine.end_turn = _end_turn
-units.register()  # the first waves' modules as registered units (engine/modules/units.py)
-discover()  # every module that is a folder of engine/modules/ (engine/module.py): the catalogue is whole
+discover()  # every module, a folder of engine/modules/ with its descriptor (engine/module.py): the catalogue is whole
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

@@ -22,8 +22,8 @@ from .steps import DONE, REVEAL, SETUP
 from .track import Track
 
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
-    from .modules.legends import LegendDeck, LegendMove, LegendRules
-    from .modules.weather import Conditions, WeatherRules
+    from .modules.legends.rules import LegendDeck, LegendMove, LegendRules
+    from .modules.weather.rules import Conditions, WeatherRules
 
 @dataclass(slots=True)
 class Car:
@@ -205,7 +205,7 @@ class Turn:
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)
     used: dict[str, int] = NO_USES  # React uses consumed: "symbol:source" -> amount (react.py)
-    garage: Any = None  # the Garage's record of this turn (modules/garage_race.py GarageTurn), None in a base race
+    garage: Any = None  # the Garage's record of this turn (modules/garage/race.py GarageTurn), None in a base race
 
     def happened(self, kind: str) -> list[Happening]:
         """The happenings of one kind, in order."""
@@ -299,8 +299,8 @@ class RaceState:
     weather: WeatherRules | None = None
     weather_tile: str | None = None  # drawn at set-up (# 20.2)
     conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
-    garage: Any = None  # the Garage module of this race (modules/garage.py GarageRace), None in a base race
-    # The championship's sponsorship deck (engine/modules/championship.py SponsorDeck; # 21.4, 21.7), made
+    garage: Any = None  # the Garage module of this race (modules/garage/race.py GarageRace), None in a base race
+    # The championship's sponsorship deck (engine/modules/championship/rules.py SponsorDeck; # 21.4, 21.7), made
     # when the set-up after the grid begins in a race whose block holds one; copied.
     sponsor_deck: Any = None
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a

@@ -2,7 +2,7 @@
 the draft's questions and what each draft event says.
 
 Cards are typed by their short names (``brakes1234``, ``cool6``, ``heat``), a unique prefix of one, or their token
-(``U7``); the engine's :func:`~heatlog.engine.modules.garage.card_named` decides what a word means, so the
+(``U7``); the engine's :func:`~heatlog.engine.modules.garage.cards.card_named` decides what a word means, so the
 recorder holds no second copy of the card list.
 """
 
@@ -12,9 +12,11 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ..engine.cards import HEAT
 from ..engine.errors import MalformedInput
-from ..engine.modules.garage import Card, Draft, card_named, completions, describe
+from ..engine.modules.garage.cards import Card, Draft, card_named, completions
+from ..engine.modules.garage.words import card_label as card_label
+from ..engine.modules.garage.words import card_words as card_words
+from ..engine.modules.garage.words import says as says
 from ..engine.state import RaceState
 
 Event = dict[str, Any]
@@ -56,20 +58,6 @@ def cards_held(state: RaceState, name: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
-def card_label(token: str, cards: Mapping[str, Card]) -> str:
-    """The short name a card is shown by (``brakes1234``; ``heat`` for a Heat card)."""
-    if token == HEAT or token not in cards:
-        return "heat" if token == HEAT else token
-    return str(cards[token]["short"])
-
-
-def card_words(token: str, cards: Mapping[str, Card]) -> str:
-    """The card in words for narration: ``Brakes (speed 1/2/3/4; heat 1)``."""
-    if token == HEAT:
-        return "a Heat card"
-    return describe(cards[token]) if token in cards else token
-
-
 def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | None, tuple[str, ...]]:
     """What the recorder asks now in the Garage phase: (prompt, car or None, Tab-completion words)."""
     due, cars = draft.waiting()
@@ -103,18 +91,3 @@ def draft_event(draft: Draft, cards: Mapping[str, Card], answer: str, car: str |
     if len(picked) != 1:
         raise ValueError("name one card")
     return {"type": due, "v": 1, "car": who, "card": picked[0]}
-
-
-def says(ev: Event, cards: Mapping[str, Card]) -> str:
-    """A draft event in words (narration and the recorder's echo)."""
-    kind = ev.get("type")
-    if kind == "garage_market":
-        shown = ", ".join(card_label(c, cards) for c in ev.get("cards", [])) or "(cards not noted)"
-        return f"Garage market round {ev.get('round')}: {shown}"
-    if kind == "upgrade_picked":
-        return f"{ev.get('car')} picks {card_words(ev.get('card', ''), cards)}"
-    if kind == "upgrade_removed":
-        return f"{ev.get('car')} gives back {card_words(ev.get('card', ''), cards)}"
-    if kind == "upgrades_dealt":
-        return f"{ev.get('car')} takes " + ", ".join(card_words(c, cards) for c in ev.get("cards", []))
-    return str(kind)

@@ -19,7 +19,7 @@ from ..engine.decide import (
 )
 from ..engine.module import notation_of
 from ..engine.modules import circuits
-from ..engine.modules.weather import corner_groups, sector_at
+from ..engine.modules.weather.rules import corner_groups, sector_at
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
@@ -385,7 +385,7 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
         return Question(kind, name, "", auto=make_event("cards_drawn", car=name, cards=top[:n]))
     hint = "the cards drawn, e.g. 4 h 2 (# 12.2)"
     if top:
-        from ..views.garage import card_name
+        from ..engine.modules.garage.words import card_name
 
         known = " ".join(card_name(state, c) for c in top)
         hint = f"the cards drawn, {known} among them (a Refresh put them on top, # 18.21), e.g. 4 h 2"
@@ -631,7 +631,7 @@ def _ask_garage(state: RaceState) -> Question:
 
 
 def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
-    from ..views.garage import card_name
+    from ..engine.modules.garage.words import card_name
 
     turn = state.turn
     assert turn is not None and turn.garage is not None
@@ -715,7 +715,7 @@ def _ask_salvage_shuffle(state: RaceState, car: Car) -> Question:
 
 
 def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    from ..engine.modules.garage_race import step3_options
+    from ..engine.modules.garage.race import step3_options
 
     return step3_options(state, car, turn)
 
@@ -737,8 +737,8 @@ def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
 def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
     if state.garage is None:
         return ""
-    from ..engine.modules.garage_race import refresh_options
-    from ..views.garage import card_name
+    from ..engine.modules.garage.race import refresh_options
+    from ..engine.modules.garage.words import card_name
 
     opts = refresh_options(state, car, turn)
     if not opts:
@@ -765,6 +765,6 @@ def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
 
 
 def _scrap_pending(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage_race import scrap_pending
+    from ..engine.modules.garage.race import scrap_pending
 
     return scrap_pending(state, turn)

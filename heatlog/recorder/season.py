@@ -7,7 +7,7 @@
 * **the first picker's swap** of the season's upgrade draft (``upgrade_swapped``, # 21.2, MA11): ``GIVE TAKE``
   (an upgrade they own, a card left in the market) or Enter for no swap.
 
-The engine decides what the words mean and whether the event is legal (:func:`~heatlog.engine.modules.garage.
+The engine decides what the words mean and whether the event is legal (:func:`~heatlog.engine.modules.garage.cards.
 card_named`, the rules); this file holds no copy of a rule.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 from ..engine import RaceState
 from ..engine.decide import Waiting, waiting_for
 from ..engine.errors import MalformedInput
-from ..engine.modules.championship import ChampionshipDraft
-from ..engine.modules.garage import card_named
+from ..engine.modules.championship.rules import ChampionshipDraft
+from ..engine.modules.garage.cards import card_named
 from .notation import Event
 from .prompt import Question, make_event
 

@@ -1166,7 +1166,7 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
     total = int(head)
     named: list[str] | None = None
     if sep:
-        from ..engine.modules.garage import card_named
+        from ..engine.modules.garage.cards import card_named
 
         g = work.garage
         if g is None:

@@ -121,7 +121,7 @@ class NewRace:
                 echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
                 return echo + ("; Legends: " + ", ".join(c["name"] for c in legends) if legends else "")
             if step == "legend_options":
-                from ..engine.modules.legends import MAX_PRO
+                from ..engine.modules.legends.rules import MAX_PRO
                 from ..module_data import legends_module
 
                 words = s.lower().replace(",", " ").split()
@@ -166,7 +166,7 @@ class NewRace:
                 self.answers["mode"] = m
                 return f"mode: {m} ({'hands hidden' if m == 'table' else 'every card entered'})"
             if step == "garage":  # # 18.3, 18.5: the module and its options, recorded in race_started
-                from ..engine.modules.garage import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
+                from ..engine.modules.garage.cards import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
 
                 words = s.lower().replace(",", " ").split()
                 if not words or words == ["none"]:

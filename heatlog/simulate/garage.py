@@ -2,7 +2,7 @@
 
 A simulated race draws each market (draft, snake draft) or each car's three cards (random) from what is left of
 the Garage deck, with the race's one seeded generator; the cards go into the event, so replay never draws again.
-The drawing itself is the engine's (:func:`heatlog.engine.modules.garage.draft_chance`), shared with analysis.
+The drawing itself is the engine's (:func:`heatlog.engine.modules.garage.cards.draft_chance`), shared with analysis.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.modules.garage import Draft, draft_chance
+from ..engine.modules.garage.cards import Draft, draft_chance
 
 Event = dict[str, Any]
 

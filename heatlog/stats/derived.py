@@ -57,6 +57,7 @@ _DDL = [
     "length INTEGER NOT NULL, tail_hash TEXT NOT NULL, built TEXT NOT NULL, summary TEXT NOT NULL, "
     "facts TEXT NOT NULL, digest TEXT NOT NULL, rows_digest TEXT NOT NULL)",
 ]
+DDL: tuple[str, ...] = tuple(_DDL)  # the derived tables' statements, made when first needed (schema_repair names them)
 _INSERT = f"INSERT INTO {TURNS} ({', '.join(TURN_COLUMNS)}) VALUES ({', '.join('?' * len(TURN_COLUMNS))})"
 _SELECT = f"SELECT {', '.join(TURN_COLUMNS)} FROM {TURNS}"
 

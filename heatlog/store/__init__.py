@@ -89,6 +89,7 @@ __all__ = [
     "StreamKind",
     "canonical",
     "chain_hash",
+    "optional_ddl",
     "parse_jsonl",
     "read_jsonl",
 ]
@@ -98,3 +99,9 @@ class EventStore(Streams):
     """The event store of one SQLite file. Not thread-safe: one object per thread (or process).
 
     One class made of the store's jobs, each in a module of its own (see the package docstring)."""
+
+
+def optional_ddl() -> list[str]:
+    """The statements of the tables the store makes only when first needed (the recorder's leases, the races'
+    summaries, the season stream's tables): a file without them is not damaged (heatlog.schema_repair)."""
+    return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_STREAM.tables]

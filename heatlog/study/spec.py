@@ -126,7 +126,7 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
                 raise _fail(f"{where}.{key}", "true or false")
             if value[key]:
                 opts[key] = True
-    from ..engine.modules.legends import MAX_PRO
+    from ..engine.modules.legends.rules import MAX_PRO
 
     for key, high in (("legends", 5), ("pro", MAX_PRO)):
         if key in value and value[key]:

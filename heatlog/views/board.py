@@ -19,11 +19,12 @@ from rich.cells import cell_len
 
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
+from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..usertext import visible
 from . import counted
-from .garage import card_name, card_short, spaces_moved
+from .cards import card_short
 from .listing import wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
@@ -228,7 +229,9 @@ def deck_text(state: RaceState, car: Car) -> str:
     MA15), top first."""
     if not car.deck_top:
         return str(car.deck_size)
-    return f"{car.deck_size}, top {', '.join(card_name(state, c) for c in reversed(car.deck_top))}"
+    named = card_namer(state)  # (a Refresh is the Garage's: its upgrades by name and value, # 18.2)
+    name = named if named is not None else lambda s, c: s.cards.label(c)
+    return f"{car.deck_size}, top {', '.join(name(state, c) for c in reversed(car.deck_top))}"
 
 
 TURN_COLUMNS = ("car", "gear", "played", "flips", "speed", "move", "slip", "corners", "spin")
@@ -293,7 +296,7 @@ def cars_table(
             did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
             gear = "L"
         else:
-            moved = spaces_moved(t)  # # 18.11: a re-move from the start replaces the first move
+            moved = spaces_moved(state, t)  # # 18.11: a re-move from the start replaces the first move
             did = [
                 " ".join(card_short(state, c) for c in t.played),  # upgrades by their names, never U39 (issue 29)
                 _flips(state, t),
@@ -397,11 +400,8 @@ def render_round(
     console.print(legend_line(state), markup=False, highlight=False)
     for text in module_marks(state):  # the modules' own lines (engine/module.py: Module.marks; the weather's)
         console.print(text, markup=False, highlight=False, soft_wrap=True)
-    if "championship" in state.rules.modules:  # # 21.6-21.8: the event card and this race's press corners
-        from .event_card import race_event_lines
-
-        for text in race_event_lines(state):
-            console.print(text, markup=False, highlight=False, soft_wrap=True)
+    for text in rules_lines(state):  # the rules the modules set (the championship's event card, # 21.6-21.8)
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
     if width >= WIDE:
         _print_cars(console, state, rv.all_turns(), rv.order, car, width)
     else:
@@ -409,13 +409,10 @@ def render_round(
         console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
     if state.mode == "table":
         console.print("table mode: hands are hidden (counts only, marked ?)", markup=False, highlight=False)
-    if state.garage is not None:
-        from .garage import upgrades_line
-
-        for name in state.grid or state.cars:  # # 18.5: the upgrades are public once drafted
-            if state.cars[name].legend:  # # 19.12: a Legend never drafts ("none yet" said it would)
-                continue
-            console.print(f"upgrades {name}: {upgrades_line(state, name)}", markup=False, highlight=False)
+    for name in state.grid or state.cars:  # the modules' facts of each car (the Garage's upgrades, # 18.5)
+        for label, said in car_facts(state, name).items():
+            if said is not None:
+                console.print(f"{label} {name}: {said}", markup=False, highlight=False)
     if state.hall_of_fame:
         console.print(
             "Hall of Fame: " + ", ".join(f"{i}. {n}" for i, n in enumerate(state.hall_of_fame, 1)),

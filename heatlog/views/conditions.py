@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.modules.weather_words import CornerCondition, conditions, conditions_lines
+from ..engine.modules.weather.words import CornerCondition, conditions, conditions_lines
 
 if TYPE_CHECKING:  # the board of a race without weather imports neither (issue 10: start-up)
     from ..engine.state import RaceState

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ..engine.cards import BASE_CATALOGUE, STRESS, Catalogue
+from ..engine.module import card_namer, in_race
 from ..engine.modules import circuits
+from ..engine.modules.circuits import corner_number
 from ..engine.state import RaceState, Turn
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
@@ -17,24 +19,6 @@ ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 def _card(state: RaceState, c: str) -> str:
     return state.cards.label(c)  # Heat, Stress, an upgrade's name, or the speed card's token (the race's cards)
-
-
-def corner_number(state: RaceState, after_space: int) -> int:
-    """The corner's number as the printed board counts them, from the start line, a chicane once (both its lines
-    are that corner; MODULES.md 20.2, 21.6, 22.2): the same number in set-up, play, tables and the board (issue
-    29, bug 12). 0 for a space that holds no Corner Line."""
-    corners = state.track.corners
-    if not any(c.chicane_second_line_of is not None for c in corners):
-        for i, c in enumerate(corners, start=1):
-            if c.after_space == after_space:
-                return i
-        return 0
-    from ..engine.modules.weather import corner_groups  # the engine's grouping of a chicane's lines
-
-    for n, group in enumerate(corner_groups(state.track), start=1):
-        if any(corners[i].after_space == after_space for i in group):
-            return n
-    return 0
 
 
 def gear_words(turn: Turn) -> str:
@@ -49,10 +33,14 @@ def gear_words(turn: Turn) -> str:
 
 def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE, state: RaceState | None = None) -> str:
     """The played cards in words, each Stress with what its flips found (``cards``: the race's catalogue; with
-    ``state``, a Garage race's upgrades by name and value, # 18.2)."""
+    ``state``, the cards a module adds by its names: a Garage race's upgrades by name and value, # 18.2)."""
     found = iter(turn.stress_found)
     parts = []
-    direct = set(turn.garage.direct) if turn.garage is not None else set()
+    named = card_namer(state) if state is not None else None
+    direct: set[int] = set()
+    for m in in_race(state) if state is not None else ():
+        if m.played_aside is not None:
+            direct.update(m.played_aside(turn))
     for i, c in enumerate(turn.played):
         if i in direct:
             continue  # played from the hand in React (# 18.19): told there
@@ -64,10 +52,8 @@ def played_words(turn: Turn, cards: Catalogue = BASE_CATALOGUE, state: RaceState
                 parts.append("Stress→no card (0)")
             else:
                 parts.append(f"Stress→{got}")
-        elif state is not None and state.garage is not None:
-            from .garage import card_name
-
-            parts.append(card_name(state, c))
+        elif state is not None and named is not None:
+            parts.append(named(state, c))
         else:
             parts.append(cards.label(c))
     return " ".join(parts)
@@ -77,19 +63,20 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     """One sentence (with semicolons) telling what happened in ``turn``."""
     space = state.track.space_of
     name = turn.car
-    if turn.legend is not None:
-        return legend_words(state, turn)
+    for m in in_race(state):  # a turn a module plays itself (a Legend's, # 19.7)
+        own = m.narrate_turn(state, turn) if m.narrate_turn is not None else None
+        if own is not None:
+            return "; ".join(own + _finish_words(state, turn))
     head = f"{name} {gear_words(turn)}, plays {played_words(turn, state.cards, state)}"
     if turn.cluttered:
         return f"{head}: cluttered hand — no move, gear 1, the played cards go to discard (# 13.2)"
     if not turn.revealed:  # # 5.1: no Speed and no move before the reveal (and its Stress flips) is done
         return head if turn.played else f"{name} {gear_words(turn)}"
-    from .garage import card_name
-
-    name_of: Callable[[RaceState, str], str] = card_name if state.garage is not None else _card
+    named = card_namer(state)  # a module's names for the race's cards (the Garage's upgrades, # 18.2)
+    name_of: Callable[[RaceState, str], str] = named if named is not None else _card
     raw: Callable[[str], str] = str  # the base narration shows drawn and discarded cards as typed
-    if state.garage is not None:  # a Garage race names its upgrades (# 18.2)
-        raw = lambda c: card_name(state, c)  # noqa: E731
+    if named is not None:
+        raw = lambda c: named(state, c)  # noqa: E731
     basic = state.cards.basic
     # # 14.1: a flip skips these. The Stress flips' belong to step 3; a boost's to its boost (# 7.5), told there.
     skipped = [c for p, c in turn.flips if p != "boost" and c not in basic]
@@ -98,10 +85,9 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     parts = [head + f": speed {step3}"]
     if skipped:
         parts.append("flips past " + " ".join(name_of(state, c) for c in skipped))
-    if turn.garage is not None:  # # 18.6, 18.8, 18.20: step 3's symbols, before the move (issue 29 bug 16)
-        from .garage import garage_words
-
-        parts.extend(garage_words(state, turn, step3=True))
+    for m in in_race(state):  # the modules' step-3 symbols, before the move (the Garage's, # 18.6, 18.8, 18.20)
+        if m.narrate_step3 is not None:
+            parts.extend(m.narrate_step3(state, turn))
     parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < step3 else ""))
     for kind, source, amount, moved in turn.happenings:
         if kind == "cooldown":
@@ -117,10 +103,9 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     under_way = list(boost_flips)  # a boost whose flips have found no Basic card yet (# 7.5, 14.1)
     if under_way:
         parts.append("boosts: " + _past(name_of, state, under_way).rstrip(", "))
-    if turn.garage is not None:
-        from .garage import garage_words
-
-        parts.extend(garage_words(state, turn, step3=False))  # # 18.x: each React symbol used, in order
+    for m in in_race(state):  # the modules' React symbols (the Garage's, # 18.x: each one used, in order)
+        if m.narrate_react is not None:
+            parts.extend(m.narrate_react(state, turn))
     if turn.speed != step3:  # React changed it (a boost, adrenaline, an upgrade): the speed the corners see
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:
@@ -141,25 +126,14 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
             parts.append(f"crosses corner {n} (limit {cc.limit}): pays {cc.cost} Heat")
         else:
             parts.append(f"crosses corner {n} (limit {cc.limit})")
-    for why in turn.earned:
-        parts.append(f"earns a sponsorship card: {why}")
-    if turn.sponsors_drawn:
-        parts.append("takes " + ", ".join(state.cards.name(c) for c in turn.sponsors_drawn))
-    for card in turn.sponsors_used:
-        parts.append(f"{state.cards.name(card)} leaves the game (one-time use, MC7)")
-    if turn.eliminated:
-        parts.append("is eliminated: off the track, last place, 0 points (event 10, MODULES.md MA21)")
-    for source in turn.heat_removed:
-        where = {"engine": "the Engine", "hand": "the hand", "discard": "the discard pile", "deck": "the deck"}
-        parts.append(f"a Heat card from {where[source]} leaves the game (event 18, MA23)")
+    for m in in_race(state):  # the modules' words after the corners (the championship's sponsorship cards, # 21.7)
+        if m.narrate_after is not None:
+            parts.extend(m.narrate_after(state, turn))
     if turn.discarded:
         parts.append("discards " + " ".join(raw(c) for c in turn.discarded))
     elif turn.complete and not turn.cluttered and not turn.finished and state.track.in_tunnel(turn.end):
         parts.append("in a tunnel: no discard (# 22.6)")
-    if turn.finished:
-        parts.append("crosses the finish line")
-    elif turn.laps_before < _laps_after(state, turn):
-        parts.append(f"completes lap {_laps_after(state, turn)}")
+    parts.extend(_finish_words(state, turn))
     if turn.drawn:
         drawn = " ".join(raw(c) for c in turn.drawn_cards)
         parts.append(f"draws {turn.drawn}" + (f" ({drawn})" if turn.drawn_cards else ""))
@@ -180,20 +154,12 @@ def _past(name_of: Callable[[RaceState, str], str], state: RaceState, skipped: l
     return "flips past " + " ".join(name_of(state, c) for c in skipped) + ", " if skipped else ""
 
 
-def legend_words(state: RaceState, turn: Turn) -> str:
-    """A Legend's turn (MODULES.md 19.7–19.14): where the card sent it and why, and where it stopped."""
-    move = turn.legend
-    assert move is not None
-    space = state.track.space_of
-    lines = state.track.corners  # the move's corners are Corner Lines; told by the printed board's numbers (bug 12)
-    parts = [f"{turn.car} (Legend) {move.describe(space, lambda k: corner_number(state, lines[k - 1].after_space))}"]
-    if turn.moved < move.spaces:
-        parts.append(f"blocked: stops on space {space(turn.start + turn.moved)} (# 19.9)")
+def _finish_words(state: RaceState, turn: Turn) -> list[str]:
     if turn.finished:
-        parts.append("crosses the finish line")
-    elif turn.laps_before < _laps_after(state, turn):
-        parts.append(f"completes lap {_laps_after(state, turn)}")
-    return "; ".join(parts)
+        return ["crosses the finish line"]
+    if turn.laps_before < _laps_after(state, turn):
+        return [f"completes lap {_laps_after(state, turn)}"]
+    return []
 
 
 def _laps_after(state: RaceState, turn: Turn) -> int:

@@ -20,6 +20,7 @@ from string import Template
 from typing import Any
 
 from .. import __version__
+from ..engine.module import car_facts, press_corners, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
 from ..engine.state import RaceState
 from ..engine.track import Track
@@ -27,9 +28,9 @@ from ..usertext import embed_json, visible
 from ..usertext import html_text as escape
 from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
+from .cards import card_short
 from .circuit import CircuitLayout, Point, circuit_layout
 from .conditions import conditions_svg
-from .garage import card_short, spaces_moved
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -192,9 +193,7 @@ def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> s
         "<title>start/finish line</title></g>"
     )
     r_sign = max(13.0, unit * 0.62)
-    from .event_card import race_press_lines
-
-    pressed = race_press_lines(rp.final)  # # 21.6: this race's press corners (None: not a championship race)
+    pressed = press_corners(rp.final)  # # 21.6: this race's press corners (None: no module of the race sets them)
     for number, corner in enumerate(track.corners, start=1):
         a, b = lay.lines[corner.after_space]
         chicane = ""
@@ -347,12 +346,9 @@ def _conditions_key(state: RaceState) -> str:
 
 
 def _event_key(state: RaceState) -> str:
-    """A championship race's event card and press corners in words (# 21.6-21.8, issue 29), under the circuit."""
-    if "championship" not in state.rules.modules:
-        return ""
-    from .event_card import race_event_lines
-
-    lines = race_event_lines(state)
+    """The rules the modules set in words (a championship race's event card and press corners, # 21.6-21.8, issue
+    29), under the circuit."""
+    lines = rules_lines(state)
     return '<ul class="event-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>" if lines else ""
 
 
@@ -474,7 +470,7 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
         "discard": len(c.discard),
         "stress": c.stress_taken,
         **({"legend": True, "gear": "L", "engine": "-", "hand": "-", "deck": "-", "discard": "-"} if c.legend else {}),
-        **({"upgrades": _upgrades(state, name)} if state.garage is not None else {}),
+        **car_facts(state, name),  # the modules' (the Garage's upgrades, # 18.5: the page's script shows them)
     }
 
 
@@ -482,16 +478,6 @@ def _legend_played(t: Any) -> str:
     """What stands for a Legend's cards (MODULES.md 19.7, 19.8): its helmet number, or the corner's limit + diamond."""
     lm = t.legend
     return f"limit {lm.limit} + diamond {lm.diamond}" if lm.case == "corner" else f"helmet {lm.helmet}"
-
-
-def _upgrades(state: RaceState, name: str) -> str | None:
-    """# 18.5: a Garage car's upgrades (public once drafted), for the cars table; none for a Legend, which never
-    drafts (# 19.12: "none yet" said it would)."""
-    if state.garage is None or state.cars[name].legend:
-        return None
-    from .garage import upgrades_line
-
-    return upgrades_line(state, name)
 
 
 def _expand(counts: dict[str, int]) -> list[str]:
@@ -570,7 +556,7 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                     else " ".join(card_short(state, c) for c in t.played),  # names, never U39 (issue 29)
                     "flips": _flips(state, t),
                     "speed": t.speed,
-                    "move": spaces_moved(t),  # # 18.11: after a re-move, the re-move
+                    "move": spaces_moved(state, t),  # # 18.11: after a re-move, the re-move
                     "slip": _slip(t),
                     "corners": _corners(state, t),
                     "spin": f"+{t.spinout_stress}S" if t.spinout else "",

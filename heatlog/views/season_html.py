@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..engine.modules.championship.words import event_card_lines
 from ..engine.track import Track
 from ..season import SeasonView, unapplied_effects
 from ..usertext import html_text as escape
 from . import counted
-from .event_card import event_card_lines
 from .replay_html import car_colour
 
 CHART_W, CHART_H = 720, 300

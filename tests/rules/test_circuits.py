@@ -196,7 +196,7 @@ def test_22_1_each_chicane_line_is_checked_and_paid() -> None:
 def test_22_2_a_chicane_takes_one_token_corner_tokens_on_both_lines_sectors_after_the_second() -> None:
     """Japan's chicane (lines after 10 and 12) is one corner for the tokens: a corner token changes both lines;
     a sector token lies on the sector after the second line, and the stretch inside the chicane gets none."""
-    from heatlog.engine.modules.weather import WeatherRules, build_conditions, corner_groups
+    from heatlog.engine.modules.weather.rules import WeatherRules, build_conditions, corner_groups
     from heatlog.module_data import weather_module
 
     japan = load_track("japan")

@@ -16,8 +16,12 @@ decision helpers and the views read one answer:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..track import Corner, Track
+
+if TYPE_CHECKING:
+    from ..state import RaceState
 
 FLOODED_SURCHARGE = 1  # # 22.4: each downshift from a flooded space costs 1 more Heat
 
@@ -89,3 +93,32 @@ def describe_space(track: Track, progress: int) -> list[str]:
     if track.in_tunnel(progress):
         out.append("tunnel: no discard (# 22.6)")
     return out
+
+
+def corner_groups(track: Track) -> list[tuple[int, ...]]:
+    """The corners as the printed board counts them (each receives one road-condition token, # 20.2), in racing
+    order, as tuples of Corner Line indexes: a chicane's two lines are one corner (# 20.2, 22.2)."""
+    groups: list[list[int]] = []
+    for i, c in enumerate(track.corners):
+        second_of = c.chicane_second_line_of
+        if second_of is not None and groups and groups[-1][-1] == second_of - 1:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return [tuple(g) for g in groups]
+
+
+def corner_number(state: RaceState, after_space: int) -> int:
+    """The corner's number as the printed board counts them, from the start line, a chicane once (both its lines
+    are that corner; MODULES.md 20.2, 21.6, 22.2): the same number in set-up, play, tables and the board (issue
+    29, bug 12). 0 for a space that holds no Corner Line."""
+    corners = state.track.corners
+    if not any(c.chicane_second_line_of is not None for c in corners):
+        for i, c in enumerate(corners, start=1):
+            if c.after_space == after_space:
+                return i
+        return 0
+    for n, group in enumerate(corner_groups(state.track), start=1):  # a chicane's lines: one corner
+        if any(corners[i].after_space == after_space for i in group):
+            return n
+    return 0

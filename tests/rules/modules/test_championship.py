@@ -10,7 +10,7 @@ import pytest
 
 from heatlog.championship import championship_data, event_card, published_season, season_names
 from heatlog.engine.errors import MalformedInput
-from heatlog.engine.modules.championship import (
+from heatlog.engine.modules.championship.rules import (
     EventCard,
     RaceResult,
     draft_order,

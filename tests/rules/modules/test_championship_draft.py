@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput
-from heatlog.engine.modules.championship import ChampionshipDraft, Standing, draft_order
+from heatlog.engine.modules.championship.rules import ChampionshipDraft, Standing, draft_order
 
 DECK = {f"U{n}": 2 for n in range(1, 17)}
 

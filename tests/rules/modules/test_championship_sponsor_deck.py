@@ -3,7 +3,7 @@ go back in when it runs out, and the cards a driver still holds for the next rac
 
 from __future__ import annotations
 
-from heatlog.engine.modules.championship import SponsorDeck, sponsors_held
+from heatlog.engine.modules.championship.rules import SponsorDeck, sponsors_held
 
 from ..conftest import board
 

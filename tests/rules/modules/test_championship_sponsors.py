@@ -8,7 +8,7 @@ import dataclasses
 from typing import Any
 
 from heatlog.championship import event_card
-from heatlog.engine.modules.championship import cards_earned
+from heatlog.engine.modules.championship.rules import cards_earned
 
 from ..conftest import PARKED, TRACK, Race, board, make_track
 

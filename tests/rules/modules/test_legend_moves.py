@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import Track
-from heatlog.engine.modules.legends import LegendDeck, LegendEntry, LegendRules, legend_move, legend_track_problem
+from heatlog.engine.modules.legends.rules import LegendDeck, LegendEntry, LegendRules, legend_move, legend_track_problem
 from heatlog.module_data import legends_module
 from heatlog.tracks import load_track
 

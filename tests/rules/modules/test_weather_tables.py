@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from heatlog.engine.modules.weather import (
+from heatlog.engine.modules.weather.rules import (
     StartEffect,
     WeatherRules,
     build_conditions,

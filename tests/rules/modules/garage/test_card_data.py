@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine.cards import HEAT, STRESS, VALUE, starting_deck
-from heatlog.engine.modules.garage import GarageOptions, garage_deck, race_cards, speeds
+from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck, race_cards, speeds
 from heatlog.garage_cards import garage_cards, race_block, sponsor_cards
 
 REPO = Path(__file__).resolve().parents[4]

@@ -7,7 +7,7 @@ import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput
 from heatlog.engine.cards import HEAT, STRESS
-from heatlog.engine.modules.garage import (
+from heatlog.engine.modules.garage.cards import (
     Draft,
     GarageOptions,
     draft_rounds,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine.errors import MalformedInput
-from heatlog.engine.modules.garage import Draft, GarageOptions, garage_deck
+from heatlog.engine.modules.garage.cards import Draft, GarageOptions, garage_deck
 from heatlog.garage_cards import garage_cards
 from heatlog.validation import validate_against
 

@@ -9,7 +9,7 @@ import pytest
 
 from heatlog.engine import AmbiguousInput, MalformedInput
 from heatlog.engine.cards import HEAT
-from heatlog.engine.modules.garage import (
+from heatlog.engine.modules.garage.cards import (
     GarageOptions,
     Use,
     accelerate_bonus,

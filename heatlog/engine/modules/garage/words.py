@@ -1,9 +1,18 @@
-"""Words for the Garage in a turn's narration and on the board (# 18.x): upgrade names and each symbol used."""
+"""The Garage's words (# 18.x; issue 26: a module's words are in its folder): upgrade names and each symbol used
+in a turn's narration, a car's upgrades on the board, and the short names and words of its cards the recorder,
+the season's results and the samples use. Pure: no I/O, no shell; the shells find the narration's and the
+board's pieces through the descriptor (``card_name``, ``played_aside``, ``narrate_react``, ``car_facts``)."""
 
 from __future__ import annotations
 
-from ..engine.cards import BASE_CATALOGUE
-from ..engine.state import RaceState, Turn
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from ...cards import BASE_CATALOGUE, HEAT
+from ...state import RaceState, Turn
+from .cards import Card, describe
+
+Event = dict[str, Any]
 
 
 def card_name(state: RaceState, token: str) -> str:
@@ -29,15 +38,6 @@ def card_word(state: RaceState, token: str) -> str:
 
 
 _scrapped = card_word
-
-
-def card_short(state: RaceState, token: str) -> str:
-    """A card in a table cell, where columns are narrow: a basic card as its token (``2``, ``S``, ``H``), an upgrade
-    or a sponsorship card by the short name the recorder shows and takes (``turbo7``, ``dramdo``; docs/cards.md),
-    never its code (``U42``)."""
-    if token in BASE_CATALOGUE.token_set or token not in state.cards.token_set:
-        return token
-    return state.cards[token].short
 
 
 def _names(state: RaceState, tokens: str) -> str:
@@ -86,6 +86,16 @@ def garage_words(state: RaceState, turn: Turn, *, step3: bool | None = None) -> 
     return out
 
 
+def step3_words(state: RaceState, turn: Turn) -> list[str]:
+    """Step 3's symbols (a card's value, its + flips, Accelerate), told before the move (issue 29, bug 16)."""
+    return garage_words(state, turn, step3=True)
+
+
+def react_words(state: RaceState, turn: Turn) -> list[str]:
+    """The React symbols used this turn, in order, told after the move."""
+    return garage_words(state, turn, step3=False)
+
+
 def spaces_moved(turn: Turn) -> int:
     """The spaces a turn moved at step 3 and by React moves (the ``move`` column): after an unpayable Heat cost the
     car moved again from its start-of-turn space with the new Speed (# 18.11, MA1), which replaces the moves before
@@ -104,3 +114,45 @@ def upgrades_line(state: RaceState, name: str) -> str:
         return ""
     owned = g.owned.get(name) or (g.draft.owned.get(name, []) if g.draft is not None else [])
     return ", ".join(card_name(state, t) for t in owned) or "none yet"
+
+
+def played_aside(turn: Turn) -> Collection[int]:
+    """The indexes of the cards played from the hand in React (# 18.19): the narration tells them there."""
+    return turn.garage.direct if turn.garage is not None else ()
+
+
+def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
+    """# 18.5: a Garage car's upgrades (public once drafted), for the board and the HTML replay's cars table; none
+    for a Legend, which never drafts (# 19.12: "none yet" said it would)."""
+    if state.garage is None:
+        return {}
+    return {"upgrades": None if state.cars[name].legend else upgrades_line(state, name)}
+
+
+def card_label(token: str, cards: Mapping[str, Card]) -> str:
+    """The short name a card is shown by (``brakes1234``; ``heat`` for a Heat card)."""
+    if token == HEAT or token not in cards:
+        return "heat" if token == HEAT else token
+    return str(cards[token]["short"])
+
+
+def card_words(token: str, cards: Mapping[str, Card]) -> str:
+    """The card in words for narration: ``Brakes (speed 1/2/3/4; heat 1)``."""
+    if token == HEAT:
+        return "a Heat card"
+    return describe(cards[token]) if token in cards else token
+
+
+def says(ev: Event, cards: Mapping[str, Card]) -> str:
+    """A draft event in words (narration and the recorder's echo)."""
+    kind = ev.get("type")
+    if kind == "garage_market":
+        shown = ", ".join(card_label(c, cards) for c in ev.get("cards", [])) or "(cards not noted)"
+        return f"Garage market round {ev.get('round')}: {shown}"
+    if kind == "upgrade_picked":
+        return f"{ev.get('car')} picks {card_words(ev.get('card', ''), cards)}"
+    if kind == "upgrade_removed":
+        return f"{ev.get('car')} gives back {card_words(ev.get('card', ''), cards)}"
+    if kind == "upgrades_dealt":
+        return f"{ev.get('car')} takes " + ", ".join(card_words(c, cards) for c in ev.get("cards", []))
+    return str(kind)

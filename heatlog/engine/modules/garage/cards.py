@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import BASIC, HEAT, STRESS
-from ..errors import AmbiguousInput, IllegalEvent, MalformedInput
+from ...cards import BASIC, HEAT, STRESS
+from ...errors import AmbiguousInput, IllegalEvent, MalformedInput
 
 Card = Mapping[str, Any]  # one card definition, as in heatlog/data/cards/garage.json
 Event = dict[str, Any]
@@ -95,6 +95,12 @@ def race_cards(cards: Iterable[Card], options: GarageOptions) -> dict[str, Card]
     """Token -> definition of the upgrades that can appear in this race (the block ``race_started`` embeds).
     Heat cards of the Garage deck are the base ``H`` (# 18.27) and need no definition."""
     return {c["id"]: c for c in cards if in_play(c, options) and c.get("kind") == "upgrade"}
+
+
+def race_block(cards: Iterable[Card], options: GarageOptions) -> dict[str, dict[str, Any]]:
+    """``race_started.cards`` of a race with ``options``: token -> a copy of the definition of every upgrade it can
+    meet (# 18.2: the race carries its cards, as it carries its track), from the Garage's card file's cards."""
+    return {t: dict(c) for t, c in race_cards(cards, options).items()}
 
 
 def market_size(method: str, players: int) -> int:

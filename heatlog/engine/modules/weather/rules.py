@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from ..cards import HEAT, STRESS
-from ..track import Track
+from ...cards import HEAT, STRESS
+from ...track import Track
+from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
 
@@ -171,19 +172,6 @@ def _sector_fields(eff: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------------ corners
-
-
-def corner_groups(track: Track) -> list[tuple[int, ...]]:
-    """The corners that receive a token, in racing order, as tuples of Corner Line indexes: a chicane's two
-    lines are one corner (# 20.2, 22.2)."""
-    groups: list[list[int]] = []
-    for i, c in enumerate(track.corners):
-        second_of = c.chicane_second_line_of
-        if second_of is not None and groups and groups[-1][-1] == second_of - 1:
-            groups[-1].append(i)
-        else:
-            groups.append([i])
-    return [tuple(g) for g in groups]
 
 
 def check_tokens(track: Track, rules: WeatherRules, tokens: Any) -> str | None:
@@ -395,7 +383,7 @@ def build(rules: Rules, options: Any) -> Rules:
 
 def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2, 20.3: the weather tile, drawn once after the grid and before the decks; its start effect at once."""
-    from ..handlers import illegal, malformed
+    from ...handlers import illegal, malformed
 
     rules = state.weather
     if rules is None:
@@ -411,7 +399,7 @@ def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
 
 def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2: one road-condition token per corner, right after the tile; the race's conditions tables."""
-    from ..handlers import illegal
+    from ...handlers import illegal
 
     rules = state.weather
     if rules is None:
@@ -429,6 +417,11 @@ def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
 
 
 if TYPE_CHECKING:  # at the end: state imports this module
-    from ..ruleset import Rules
-    from ..state import Car, RaceState, Turn
-    from ..track import Corner
+    from ...ruleset import Rules
+    from ...state import Car, RaceState, Turn
+    from ...track import Corner
+
+
+def options_block(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``race_started.weather``: a copy of the weather file's tiles and token types (# 20.1)."""
+    return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}

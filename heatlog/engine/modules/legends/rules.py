@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..track import Track
+from ...track import Track
 
 MAX_PRO = 6  # # 19.15: BGA's option offers +1..+6
 
@@ -357,8 +357,8 @@ def setup_problem(rules: LegendRules, track: Track, cars: list[dict[str, Any]]) 
 def legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
     """# 19.7–19.14: the Legend's move, placed by the base blocking rule (# 19.9); no React, slipstream, corner
     check, discard or draw (# 19.10): its turn ends at once."""
-    from ..handlers import step_machine
-    from ..movement import move
+    from ...handlers import step_machine
+    from ...movement import move
 
     plan = legend_turn_move(state, car)
     turn.legend = plan
@@ -369,8 +369,8 @@ def legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
 
 def legend_card_revealed(state: RaceState, ev: dict[str, Any]) -> None:
     """# 19.5, MA9: the round's Legend card, turned when the round's first Legend moves; that Legend moves."""
-    from ..handlers import illegal, step_machine
-    from ..steps import REACT
+    from ...handlers import illegal, step_machine
+    from ...steps import REACT
 
     rules, deck, turn = state.legends, state.legend_deck, state.turn
     if rules is None or deck is None:
@@ -393,7 +393,7 @@ def legend_card_revealed(state: RaceState, ev: dict[str, Any]) -> None:
 def legend_turn(state: RaceState, car: Car) -> tuple[Car, Turn] | None:
     """# 19.6: a Legend's turn is its move, with this round's Legend card (# 19.5): it waits for the card when
     it is the round's first Legend, else it is over at once (the step machine goes on to the next car)."""
-    from ..handlers import step_machine
+    from ...handlers import step_machine
 
     car, turn = step_machine.start_turn(state)
     deck = state.legend_deck
@@ -417,5 +417,13 @@ def build(rules: Rules, options: Any) -> Rules:
 
 
 if TYPE_CHECKING:  # at the end: state imports this module
-    from ..ruleset import Rules
-    from ..state import Car, RaceState, Turn
+    from ...ruleset import Rules
+    from ...state import Car, RaceState, Turn
+
+
+def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:
+    """``race_started.legends``: a copy of the Legend cards and the two options (# 19.4, 19.14, 19.15), checked by
+    the rules (``ValueError`` names what is wrong: a pro value out of range …)."""
+    block = {"cards": copy.deepcopy(cards), "pro": pro, "aggressive": aggressive}
+    LegendRules.from_dict(block)
+    return block

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalEvent
-from ..ruleset import Rules
-from ..track import Corner, Track
-from .garage import Draft, Event, _illegal, _malformed, market_size
+from ...errors import IllegalEvent
+from ...ruleset import Rules
+from ...track import Corner, Track
+from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
 
 if TYPE_CHECKING:
-    from ..state import Car, RaceState, Turn
+    from ...state import Car, RaceState, Turn
 
 HAND_SIZE = 7  # # 12.1: the hand size an event card may change (# 21.8)
 POINTS = (9, 6, 4, 3, 2, 1)  # # 21.10: places 1-6; every other place scores 0 (MA12)
@@ -150,7 +150,7 @@ def cards_earned(state: RaceState, car: Car, turn: Turn, event: EventCard) -> li
     Event 1 (# 21.9): among the first three to complete lap 1, in turn order (cars that completed it before, Legends
     included, count). Event 2: a Speed of 15 or more. Event 8 (MA22): 3 cars or more on the spaces strictly
     between the start-of-turn space and the space reached."""
-    from . import weather  # noqa: PLC0415  (the road-condition tokens, when the weather module is in play)
+    from ..weather import rules as weather  # noqa: PLC0415  (the road-condition tokens, when the weather module is in play)
 
     if turn.spinout:
         return []
@@ -432,8 +432,8 @@ def lap_heat_source(state: RaceState, car: Car) -> str | None:
     """Event 18 (MA23): where the Heat card that leaves the game comes from: the Engine, else the hand, else
     the discard pile, else the deck; None when the car has no Heat card left anywhere. In table mode with an
     empty Engine the hand may or may not hold one: ``"unknown"`` (the table says, ``heat_removed``)."""
-    from ..cards import HEAT  # noqa: PLC0415  (cards is light; kept local beside the one use)
-    from ..knowledge import Knowledge  # noqa: PLC0415
+    from ...cards import HEAT  # noqa: PLC0415  (cards is light; kept local beside the one use)
+    from ...knowledge import Knowledge  # noqa: PLC0415
 
     if car.engine > 0:
         return "engine"
@@ -453,7 +453,7 @@ def lap_heat_source(state: RaceState, car: Car) -> str | None:
 
 def remove_lap_heat(state: RaceState, car: Car, source: str) -> None:
     """Take one Heat card out of the game from ``source`` (event 18, MA23): not a discard (tunnels allow it)."""
-    from ..cards import HEAT  # noqa: PLC0415
+    from ...cards import HEAT  # noqa: PLC0415
 
     if source == "engine":
         car.engine -= 1
@@ -490,7 +490,7 @@ def laps_completed(state: RaceState, car: Car, turn: Turn) -> int:
 def build(rules: Rules, options: Any) -> Rules:
     """The race's Rules with the event card's effects (# 21.8; 21.13: nothing else changes). Laps are the
     race's own (``race_started.laps``, set by the season from # 21.8 and 22.9); points are the season's."""
-    from ..cards import HEAT, STRESS  # noqa: PLC0415
+    from ...cards import HEAT, STRESS  # noqa: PLC0415
 
     block = ChampionshipBlock.from_dict(options)
     card = block.event
@@ -947,8 +947,8 @@ def sponsor_drawn(state: RaceState, ev: Event) -> None:
     """# 21.4, 21.7, 21.9, MA30: a sponsorship card from the race's sponsorship deck into a car's hand: dealt at
     set-up (the ``sponsors`` phase, grid order, the event card's number each) or earned in its turn (step 7);
     which card it is, is a chance outcome the log records (table mode too: the card is shown)."""
-    from ..handlers import add_to_hand, event_car, illegal, malformed, step_machine  # noqa: PLC0415
-    from ..steps import DISCARD, REACT  # noqa: PLC0415
+    from ...handlers import add_to_hand, event_car, illegal, malformed, step_machine  # noqa: PLC0415
+    from ...steps import DISCARD, REACT  # noqa: PLC0415
 
     car = event_car(state, ev)
     deck = state.sponsor_deck
@@ -991,10 +991,10 @@ def sponsor_drawn(state: RaceState, ev: Event) -> None:
 def heat_removed(state: RaceState, ev: Event) -> None:
     """Event 18 (MA23): the table says where the Heat card that leaves the game came from, when the log cannot
     know (table mode, empty Engine, a hand that may hold Heat)."""
-    from ..cards import HEAT  # noqa: PLC0415
-    from ..handlers import illegal, malformed, step_machine, turn_car  # noqa: PLC0415
-    from ..knowledge import Knowledge  # noqa: PLC0415
-    from ..steps import DISCARD, REACT  # noqa: PLC0415
+    from ...cards import HEAT  # noqa: PLC0415
+    from ...handlers import illegal, malformed, step_machine, turn_car  # noqa: PLC0415
+    from ...knowledge import Knowledge  # noqa: PLC0415
+    from ...steps import DISCARD, REACT  # noqa: PLC0415
 
     car, turn = turn_car(state, ev, "removing a Heat card")
     if REACT <= turn.sub < DISCARD and not turn.owed:

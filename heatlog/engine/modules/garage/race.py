@@ -12,18 +12,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .. import handlers as H
-from ..cards import BASIC, HEAT, STRESS, Catalogue
-from ..errors import IllegalEvent
-from ..knowledge import Knowledge
-from ..movement import landing, move, place
-from ..react import ReactUse
-from ..ruleset import Rules
-from ..state import Car, RaceState, Turn, counts
-from ..steps import DISCARD, REACT, REVEAL, SLIPSTREAM
-from ..track import Corner
-from . import circuits
-from .garage import (
+from ... import handlers as H
+from ...cards import BASIC, HEAT, STRESS, Catalogue
+from ...errors import IllegalEvent
+from ...knowledge import Knowledge
+from ...movement import landing, move, place
+from ...react import ReactUse
+from ...ruleset import Rules
+from ...state import Car, RaceState, Turn, counts
+from ...steps import DISCARD, REACT, REVEAL, SLIPSTREAM
+from ...track import Corner
+from .. import circuits
+from . import DRAFT_EVENTS, EVENTS, TURN_EVENTS
+from .cards import (
     Card,
     Draft,
     GarageOptions,
@@ -36,7 +37,6 @@ from .garage import (
     starting_deck,
     symbol,
 )
-from .garage_events import DRAFT_EVENTS, EVENTS, TURN_EVENTS
 
 Event = dict[str, Any]
 BASIC_SET = frozenset(BASIC)
@@ -1025,7 +1025,7 @@ def race_from_dict(d: dict[str, Any] | None) -> GarageRace | None:
             removed=list(dd["removed"]),
         )
         if dd.get("championship") is not None:  # a season's draft (# 21.2, MA11)
-            from .championship import ChampionshipDraft  # noqa: PLC0415  (loaded with a season race only)
+            from ..championship.rules import ChampionshipDraft  # noqa: PLC0415  (loaded with a season race only)
 
             draft = ChampionshipDraft.from_draft(draft, dd["championship"])
     return GarageRace(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..state import RaceState
+    from ...state import RaceState
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +29,7 @@ def conditions(state: RaceState) -> list[CornerCondition]:
     cond, rules = state.conditions, state.weather
     if cond is None or rules is None:
         return []
-    from .weather import corner_groups
+    from .rules import corner_groups
 
     track = state.track
     out: list[CornerCondition] = []

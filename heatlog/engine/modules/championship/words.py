@@ -1,21 +1,23 @@
-"""The event card and the press corners of a championship race in words (issue 29, build 5): what the card asks,
-each with its rules item, and which corners are press corners this race and what earns a sponsorship card
-there. Shown on the board (``heatlog show``, the HTML replay) and on the season page. The facts are the engine's
-(:class:`~heatlog.engine.modules.championship.EventCard`, :func:`~heatlog.engine.modules.championship.
-press_lines`, the road-condition tokens of the weather module); this file only words them."""
+"""The championship's words (issue 29, build 5; issue 26: a module's words are in its folder): the event card and
+the press corners of a championship race (what the card asks, each with its rules item, which corners are press
+corners this race and what earns a sponsorship card there), shown on the board (``heatlog show``, the HTML replay,
+through the descriptor's ``rules_lines`` and ``press_corners``) and on the season page; and a turn's sponsorship
+cards, eliminations and Heat taken out of the game in the narration (``narrate_after``). The facts are the
+engine's (:class:`.rules.EventCard`, :func:`.rules.press_lines`, the road-condition tokens of the weather
+module); this file only words them. Pure: no I/O, no shell."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..engine.modules.championship import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
-from . import counted
+from ...words import counted
+from .rules import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
 
 if TYPE_CHECKING:
-    from ..engine import RaceState
-    from ..engine.track import Track
+    from ...state import RaceState, Turn
+    from ...track import Track
 
-__all__ = ["asks", "event_card_lines", "press_corner_words", "race_event_lines", "race_press_lines"]
+__all__ = ["asks", "event_card_lines", "narrate_after", "press_corner_words", "race_event_lines", "race_press_lines"]
 
 
 def asks(card: EventCard) -> list[str]:
@@ -66,7 +68,7 @@ def asks(card: EventCard) -> list[str]:
 def press_corner_words(track: Track, card: EventCard, state: RaceState | None = None) -> list[str]:
     """Each press corner of the race (# 21.6: the card's letters on the circuit, a chicane's on its second line)
     and what earns a card there (# 21.7; MA4: the limit with the road-condition token, never a car's Adjust)."""
-    from ..engine.modules import weather  # noqa: PLC0415
+    from ..weather import rules as weather  # noqa: PLC0415  (the road-condition tokens)
 
     out = []
     numbers = {c.after_space: i for i, c in enumerate(track.corners, start=1)}
@@ -114,3 +116,22 @@ def race_press_lines(state: RaceState) -> set[int] | None:
     except ValueError:
         return None
     return {c.after_space for c in press_lines(state.track, block.event)}
+
+
+_WHERE = {"engine": "the Engine", "hand": "the hand", "discard": "the discard pile", "deck": "the deck"}
+
+
+def narrate_after(state: RaceState, turn: Turn) -> list[str]:
+    """A turn's sponsorship cards earned, taken and used (# 21.4, 21.7, MC7), an elimination (event 10, MA21) and
+    the Heat cards it took out of the game (event 18, MA23), from the turn's own record: the narration's words
+    after the corners."""
+    parts = [f"earns a sponsorship card: {why}" for why in turn.earned]
+    if turn.sponsors_drawn:
+        parts.append("takes " + ", ".join(state.cards.name(c) for c in turn.sponsors_drawn))
+    for card in turn.sponsors_used:
+        parts.append(f"{state.cards.name(card)} leaves the game (one-time use, MC7)")
+    if turn.eliminated:
+        parts.append("is eliminated: off the track, last place, 0 points (event 10, MODULES.md MA21)")
+    for source in turn.heat_removed:
+        parts.append(f"a Heat card from {_WHERE[source]} leaves the game (event 18, MA23)")
+    return parts

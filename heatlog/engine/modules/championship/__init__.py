@@ -1,0 +1,94 @@
+"""The championship (MODULES.md 21): a season race's event card, press corners and sponsorship cards, one
+registered unit (engine/module.py).
+
+``rules.py`` holds its rules (the event card's Rules, the season draft, the sponsorship deck, the standings); this
+file holds its descriptor only, light: every hook imports ``rules.py`` at its first call, so a base race never
+loads it (issue 10: start-up).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...events import EventType
+from ...module import Module, lazy
+
+if TYPE_CHECKING:
+    from ...state import RaceState
+
+Event = dict[str, Any]
+NAME = "championship"
+
+
+def _block(state: RaceState) -> Any:
+    return state.rules.options[NAME]  # its block, as race_started holds it (# 21.8)
+
+
+def _sponsors_top(state: RaceState) -> dict[str, Any]:
+    """# 21.4, 21.7: the championship's sponsorship deck, at the top of the position (where it always was)."""
+    return {"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}
+
+
+def _sponsors_back(state: RaceState, pos: Mapping[str, Any]) -> None:
+    if pos.get("sponsor_deck") is not None:
+        from .rules import SponsorDeck
+
+        state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
+
+
+def _sponsor_chance(state: RaceState, rng: random.Random) -> Event | None:
+    """# 21.4, 21.7, MA30: a sponsorship card dealt or earned, any the sponsorship deck can give."""
+    sponsors = state.sponsor_deck
+    if sponsors is None:
+        return None
+    name = None
+    turn = state.turn
+    if state.phase == "sponsors":
+        due = state.rules.phase_waiting(state)
+        name = due[1][0] if due is not None and due[0] == "sponsor_drawn" else None
+    elif turn is not None and turn.owed and turn.owed[0] == "sponsor_drawn":
+        name = turn.car
+    if name is None:
+        return None
+    pile = sorted(c for c, n in sponsors.available().items() for _ in range(n))
+    return {"type": "sponsor_drawn", "v": 1, "car": name, "card": rng.choice(pile)}
+
+
+MODULE = Module(
+    NAME,
+    build=lazy(f"{__name__}.rules", "build"),  # # 21.8
+    events=(
+        EventType(
+            "heat_removed", lazy(f"{__name__}.rules", "heat_removed"), module=NAME, turn=True, guarded=True, chance=True
+        ),
+        EventType(
+            "sponsor_drawn",
+            lazy(f"{__name__}.rules", "sponsor_drawn"),
+            module=NAME,
+            turn=True,
+            guarded=True,
+            chance=True,
+        ),
+        # # 21.2: the season draft's swap (the Garage's draft handler plays it)
+        EventType("upgrade_swapped", lazy(__name__.rpartition(".")[0] + ".garage.race", "draft_event"), module=NAME),
+    ),
+    order=3,
+    rank=40,
+    to_position=_block,
+    top_to_position=_sponsors_top,
+    top_from_position=_sponsors_back,
+    options_in_position=True,
+    chance=_sponsor_chance,
+    phases=("sponsors",),
+    state_fields=("sponsor_deck",),
+    data="championship.json",
+    waiting={
+        "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
+        "sponsor_drawn": "{name}'s sponsorship card (# 21.4, 21.7)",
+    },
+    rules_lines=lazy(f"{__name__}.words", "race_event_lines"),  # the event card and press corners (# 21.6-21.8)
+    press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
+    narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
+)

@@ -1,0 +1,131 @@
+"""The Garage (MODULES.md 18): its options, the Garage deck, the draft and the card-symbol rules, one registered
+unit (engine/module.py).
+
+``cards.py`` holds its cards, options and draft (the data and words every shell reads), ``race.py`` its handlers,
+step points and Rules; this file its event types and its descriptor only, light: every handler and hook imports
+``race.py`` at its first call, so a base race's commands start without creating the Garage's dataclasses
+(issue 10: start-up).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...events import EventType
+from ...module import Module, lazy
+
+if TYPE_CHECKING:
+    from ...state import RaceState
+
+Event = dict[str, Any]
+NAME = "garage"
+PHASE = "garage"
+
+DRAFT_EVENTS = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
+TURN_EVENTS: tuple[str, ...] = ("speed_chosen", "accelerated", "heat_paid", "heat_unpayable", "card_scrapped")
+TURN_EVENTS += ("stress_reduced", "refreshed", "salvaged", "super_cooled", "drafted", "direct_played")
+EVENTS = DRAFT_EVENTS + TURN_EVENTS
+CHANCE = ("garage_market", "upgrades_dealt", "card_scrapped")  # # 18.5, 18.12: observed outcomes
+GUARDED = ("heat_unpayable", "refreshed")  # may change the state before a later check fails
+
+
+def handler_name(event: str) -> str:
+    """The function of ``race.py`` that handles ``event``: one for the draft's events, else its own name."""
+    return "draft_event" if event in DRAFT_EVENTS else event
+
+
+def _race(name: str) -> Any:
+    """``race.py``'s function ``name``, loaded at its first call (named, not imported: race.py imports this file's
+    lists, and a base race never loads race.py)."""
+    return lazy(f"{__name__}.race", name)
+
+
+_RACE_START, _TO_DICT, _FROM_DICT = _race("start"), _race("race_to_dict"), _race("race_from_dict")
+
+
+def _start(state: RaceState, ev: Event) -> None:
+    state.garage = _RACE_START(ev, state.cards)  # # 18.1: the Garage module, its options and its cards
+
+
+def _block(state: RaceState) -> Any:
+    if state.garage is None:
+        return None
+    return _TO_DICT(state.garage)  # options, cards, upgrades owned, the draft
+
+
+def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
+    from ...cards import BASE_CATALOGUE
+
+    state.garage = _FROM_DICT(block)
+    cards = block.get("cards")
+    state.cards = BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
+
+
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 18.3, 18.5: the Garage's options (upgrades, draft, expansions) checked, and the race's card catalogue
+    holding every upgrade it can meet (# 18.2), from the card file (``data/cards/garage.json``)."""
+    from .cards import GarageOptions, race_block
+
+    chosen = GarageOptions.from_dict(options)  # (ValueError: refused in its words)
+    ev["cards"] = race_block(data["cards"], chosen)
+    return chosen.to_dict()
+
+
+def _chance(state: RaceState, rng: random.Random) -> Event | None:
+    """# 18.5: the draft's market or a car's random deal; # 18.12: a scrapped card, the top of a known deck."""
+    garage = state.garage
+    if state.phase == PHASE and garage is not None and garage.draft is not None:
+        from .cards import draft_chance
+
+        return draft_chance(garage.draft, rng)
+    turn = state.turn
+    if turn is not None and turn.flipping == "scrap":
+        car = state.cars[turn.car]
+        top = car.deck[-1] if car.deck else car.deck_top[-1] if car.deck_top else None
+        return None if top is None else {"type": "card_scrapped", "v": 1, "car": car.name, "card": top}
+    return None
+
+
+MODULE = Module(
+    NAME,
+    build=_race("build"),
+    # (schemas under schema/events/garage/)
+    events=tuple(
+        EventType(
+            name,
+            _race(handler_name(name)),
+            module=NAME,
+            schema=f"garage/{name}",
+            turn=name in TURN_EVENTS,
+            guarded=name in GUARDED,
+            chance=name in CHANCE,
+        )
+        for name in EVENTS
+    ),
+    order=4,
+    rank=10,  # its Rules replace points: first
+    start=_start,
+    to_position=_block,
+    from_position=_back,
+    chance=_chance,
+    phases=(PHASE,),
+    state_fields=("garage",),
+    turn_fields={"garage": (_race("turn_to_dict"), _race("turn_from_dict"))},  # its record of a turn (# 18.x)
+    data="cards/garage.json",
+    setup=_setup,
+    cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
+    waiting={
+        "garage_market": "the Garage market (# 18.5)",
+        "upgrade_picked": "{name}'s upgrade pick (# 18.5)",
+        "upgrade_removed": "{name} gives back one upgrade (# 18.5)",
+        "upgrades_dealt": "{name}'s three upgrades (# 18.5)",
+    },
+    car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
+    card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
+    played_aside=lazy(f"{__name__}.words", "played_aside"),  # played from the hand in React (# 18.19)
+    spaces_moved=lazy(f"{__name__}.words", "spaces_moved"),  # a re-move replaces the moves before it (# 18.11)
+    narrate_step3=lazy(f"{__name__}.words", "step3_words"),  # a card's value, + flips, Accelerate (# 18.6, 18.8, 18.20)
+    narrate_react=lazy(f"{__name__}.words", "react_words"),  # each React symbol used, in order (# 18.x)
+)

@@ -1,0 +1,118 @@
+"""Legend cars (MODULES.md 19): the Legend deck, a Legend's move and turn, one registered unit
+(engine/module.py).
+
+``rules.py`` holds its rules; this file holds its descriptor only, light: every hook imports ``rules.py`` at its
+first call, so a base race never loads it (issue 10: start-up).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...events import EventType
+from ...module import Module, lazy
+
+if TYPE_CHECKING:
+    from ...state import RaceState
+
+Event = dict[str, Any]
+NAME = "legends"
+
+
+def _start(state: RaceState, ev: Event) -> None:
+    """# 19: the Legend deck's data and options, checked against the track and the cars (# 17.2, 19.1, 19.2)."""
+    from . import rules as _legends
+
+    rules = _legends.LegendRules.from_dict(ev.get(NAME))  # (ValueError: the race is refused)
+    cars = ev.get("cars") or []
+    why = _legends.setup_problem(rules, state.track, cars)
+    if why:
+        raise ValueError(why)
+    handicap = ev.get("handicap") or []
+    bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
+    if bad:
+        raise ValueError(f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
+    state.legends, state.legend_deck = rules, _legends.LegendDeck()
+
+
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 19.1, 19.14, 19.15: the Legend cars join the race's cars; the block holds the Legend deck (the data
+    file's cards) and the two options. No Legend car: the module stays out (its options alone are refused)."""
+    from .rules import options_block
+
+    cars = list(options.get("cars") or [])
+    pro, aggressive = options.get("pro", 0), options.get("aggressive", False)
+    if not cars:
+        if pro or aggressive:
+            raise ValueError("--pro and --aggressive are Legend options: add Legends (# 19.14, 19.15)")
+        return None
+    ev["cars"] += [{"name": c["name"], "colour": c["colour"], "legend": True} for c in cars]
+    try:
+        return options_block(data["cards"], pro, aggressive)
+    except ValueError as exc:
+        raise ValueError(f"race_started: {exc}") from None
+
+
+def _legend_move(d: Any) -> Any:
+    from .rules import LegendMove
+
+    return LegendMove(**d)
+
+
+def _block(state: RaceState) -> Any:
+    if state.legends is None or state.legend_deck is None:
+        return None
+    return {**state.legends.data, "deck": state.legend_deck.to_dict()}
+
+
+def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
+    from .rules import LegendDeck, LegendRules
+
+    state.legends = LegendRules.from_dict(block)
+    state.legend_deck = LegendDeck.from_dict(block.get("deck", {}))
+
+
+def _outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | None:
+    """# 19.5, MA9: the round's Legend card, each card not turned since the last reshuffle equally likely (a
+    public deck)."""
+    turn = state.turn
+    if turn is None:
+        return None
+    legends, deck = state.legends, state.legend_deck
+    assert legends is not None and deck is not None
+    cards = sorted(deck.available(legends))
+    return turn.car, 1, [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards]
+
+
+def _chance(state: RaceState, rng: random.Random) -> Event | None:
+    """# 19.5, MA9: the round's Legend card, any card not turned since the last reshuffle."""
+    turn = state.turn
+    if state.phase != "race" or turn is None or not state.cars[turn.car].legend:
+        return None
+    legends, deck = state.legends, state.legend_deck
+    assert legends is not None and deck is not None
+    return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
+
+
+MODULE = Module(
+    NAME,
+    build=lazy(f"{__name__}.rules", "build"),  # # 19.6
+    events=(
+        EventType("legend_card_revealed", lazy(f"{__name__}.rules", "legend_card_revealed"), module=NAME, chance=True),
+    ),
+    order=2,
+    rank=20,
+    start=_start,
+    to_position=_block,
+    from_position=_back,
+    chance=_chance,
+    state_fields=("legend_deck",),
+    turn_fields={"legend": (None, _legend_move)},  # a Legend's turn: where its card sent it (# 19.7-19.14)
+    data="legends.json",
+    setup=_setup,
+    waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
+    outcomes={"legend_card_revealed": _outcomes},
+    narrate_turn=lazy(f"{__name__}.words", "narrate_turn"),  # a Legend's turn (# 19.7-19.14)
+)

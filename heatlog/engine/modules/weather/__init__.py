@@ -1,0 +1,100 @@
+"""Weather tiles and road-condition tokens (MODULES.md 20), one registered unit (engine/module.py).
+
+``rules.py`` holds its rules (start effects, the per-space / per-corner effect tables built once per race, its
+set-up events); ``words.py`` the words and board lines of its tile and tokens; this file its descriptor only,
+light: every hook imports ``rules.py`` at its first call, so a base race never loads it (issue 10: start-up).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ...events import EventType
+from ...module import Module, lazy
+
+if TYPE_CHECKING:
+    from ...state import RaceState
+
+Event = dict[str, Any]
+NAME = "weather"
+PHASE = "weather"
+
+
+def _start(state: RaceState, ev: Event) -> None:
+    from .rules import WeatherRules
+
+    state.weather = WeatherRules.from_dict(ev.get(NAME))  # (ValueError: the race is refused)
+
+
+def _setup(options: Any, data: Any, ev: Event) -> Any:
+    """# 20.1: on (``{}``: it has no options, or True), the block holds the data file's tiles and token types."""
+    if options is None or options is False:
+        return None
+    from .rules import options_block
+
+    return options_block(data)
+
+
+def _block(state: RaceState) -> Any:
+    if state.weather is None:
+        return None
+    return {
+        "data": state.weather.data,
+        "tile": state.weather_tile,
+        "tokens": list(state.conditions.tokens) if state.conditions is not None else None,
+    }
+
+
+def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
+    from .rules import WeatherRules, build_conditions
+
+    state.weather = WeatherRules.from_dict(block["data"])
+    state.weather_tile = block.get("tile")
+    if block.get("tokens") is not None:
+        assert state.weather_tile is not None
+        state.conditions = build_conditions(state.track, state.weather, state.weather_tile, block["tokens"])
+
+
+def _chance(state: RaceState, rng: random.Random) -> Event | None:
+    """# 20.2: the weather tile (one of six), then one road-condition token per corner from the shuffled bag
+    (MC8; a chicane is one corner, 22.2)."""
+    if state.phase != PHASE:
+        return None
+    rules = state.weather
+    assert rules is not None
+    if state.weather_tile is None:
+        return {"type": "weather_drawn", "v": 1, "tile": rng.choice(sorted(rules.tiles))}
+    from .rules import corner_groups
+
+    bag = sorted(t.id for t in rules.tokens.values() for _ in range(t.copies))
+    rng.shuffle(bag)
+    return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
+
+
+MODULE = Module(
+    NAME,
+    build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
+    events=(
+        EventType("weather_drawn", lazy(f"{__name__}.rules", "weather_drawn"), module=NAME, chance=True),
+        EventType(
+            "road_conditions_drawn", lazy(f"{__name__}.rules", "road_conditions_drawn"), module=NAME, chance=True
+        ),
+    ),
+    order=1,
+    rank=30,
+    start=_start,
+    to_position=_block,
+    from_position=_back,
+    chance=_chance,
+    phases=(PHASE,),
+    data="weather.json",
+    setup=_setup,
+    marks=lazy(f"{__name__}.words", "conditions_lines"),  # the tile and every corner's token (20.2)
+    before_decks={PHASE: ("draw the weather tile and the road-condition tokens before the starting shuffle", "20.3")},
+    waiting={
+        "weather_drawn": "the weather tile (# 20.2)",
+        "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
+    },
+)
