@@ -185,9 +185,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
         # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
         stress = car.deck is None and not car.deck_top and Knowledge.of(car).hand_max(STRESS) >= 1
-        # the rest of the turn on the same line (React's uses, d CARDS, "-"), where the line's end closes the turn
-        # (nothing_more: not in a Garage race, whose React keeps its own steps)
-        rest = state.garage is None
+        # the rest of the turn on the same line (React's uses, d CARDS, "-"): the line's end closes the turn
+        # (session.nothing_more)
+        rest = True
         return Question(
             "reveal",
             name,
