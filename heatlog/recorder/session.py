@@ -227,9 +227,13 @@ class Session:
             if typed:
                 ev["raw"] = raw
         echo = self._echo(q, [ev for ev, typed in events if typed], closes)
-        echo += self._warnings()
+        walked = self._warnings()
         self.answers.append((self.proj.effective.length + 1 if events else 0, before))
-        return echo + self._commit([ev for ev, _ in events], closes)
+        after = self._commit([ev for ev, _ in events], closes)
+        # a warning the line walked past, unless the next question shows it anyway (the line stopped before React:
+        # "SPINOUT AHEAD" was printed twice, before and after the move line)
+        shown = {x.text for x in after}
+        return echo + [w for w in walked if w.text not in shown] + after
 
     def _warnings(self) -> list[Line]:
         """The warnings a one-line entry walked past (a spinout ahead, # 10.1), once each."""
