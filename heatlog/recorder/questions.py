@@ -220,7 +220,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
                 # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
                 slip_next = slipstream_block(state, car, turn) is None
-                keeps_discard = slip_next or bool(_refresh_words(state, car, turn))
+                keeps_discard = (  # session.nothing_more's cases: the discard is asked after these
+                    slip_next
+                    or bool(_refresh_words(state, car, turn))
+                    or (state.garage is not None and _scrap_pending(state, turn))
+                )
                 enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
                 if slip_next:
                     # the slipstream question comes next: its answer (and a discard after it) may end this one,
