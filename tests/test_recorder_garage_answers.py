@@ -64,3 +64,5 @@ def test_a_garage_react_is_asked_once_a_turn(tmp_path: Path, seed: int) -> None:
     # the reveal's line takes the rest of the turn in a Garage race too (React's uses, d CARDS, -)
     by_line, _ = record(tmp_path / "b", expected, reveal_line=True)
     assert by_line["react"] < kinds["react"] and sum(by_line.values()) < sum(kinds.values()), (by_line, kinds)
+    if any(e["type"] == "speed_chosen" for e in expected):  # # 18.6: a printed value as a later part of the line
+        assert by_line["speed"] < kinds["speed"], (by_line, kinds)
