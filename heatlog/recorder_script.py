@@ -127,33 +127,44 @@ def _slip_in_line(ev: Event, expected: list[Event]) -> str:
 
 
 def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
-    """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its Stress flips) as the reveal's line
-    takes it (``React, d CARDS; - = nothing more``): React's uses (a boost with its flips), then ``d CARDS``; the
-    line's end is "nothing more this turn", so a turn that does nothing more ends with ``-``. A turn with a
-    slipstream decision is left to the React prompt, which offers it with the discard (one answer: the cards
-    alone here); a line ending with a boost ends with ``-`` (its flips were news, React would stay open)."""
+    """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its flips) as the reveal's line takes it
+    (``React, d CARDS; - = nothing more``): a multi-value card's value and Accelerate (# 18.6, 18.20), React's uses
+    (a boost with its flips; the Garage's by their exact forms), then ``d CARDS``; the line's end is "nothing more
+    this turn", so a turn that does nothing more ends with ``-``. A turn with a slipstream decision is left to the
+    React prompt, which offers it with the discard (the cards alone here), and so is a turn whose React has steps
+    of its own (a Scrap's cards, a Salvage's shuffle, a Refresh, an unpayable cost, # 18.11-18.21); a line ending
+    with a boost ends with ``-`` (its flips were news, React would stay open)."""
+    nm = _namer(expected)
     j = i + 1
     flips = ("card_flipped", "deck_shuffled")
     while j < len(expected) and expected[j].get("car") == car and expected[j]["type"] in flips:
         j += 1  # the Stress card's flips (typed before this part) and the rules' reshuffles between them
     later = []
     for ev in expected[j:]:
-        if ev.get("car") != car or ev["type"] in ("cards_drawn",) or ev["type"] == "gear_chosen":
+        if ev.get("car") != car or ev["type"] in ("cards_drawn", "gear_chosen"):
             break
         later.append(ev)
-    if any(ev["type"] == "slipstream" for ev in later):
-        return []  # asked at the React prompt with the discard (``slipstream y/n``)
+    own_steps = ("slipstream", "card_scrapped", "salvaged", "refreshed", "heat_unpayable", "sponsor_drawn")
+    if any(ev["type"] in own_steps for ev in later):
+        return []  # asked at the React prompt (the slipstream with the discard) or at their own questions
     tokens: list[str] = []
     skip = False
     boosted = False
-    nm = _namer(expected)
     for ev in later:
         t = ev["type"]
-        if skip and t == "cooldown" and ev.get("count") == 1:
+        if skip and t == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
             skip = False
             continue  # the cooldown of 1 that ``ac`` records with the bonus
         skip = False
-        if t == "cooldown":
+        if t == "speed_chosen":
+            tokens.append(str(ev["speed"]))
+            continue
+        if t == "accelerated":
+            tokens.append("y" if ev["taken"] else "n")
+            continue
+        if t in GARAGE_REACT or (t == "cooldown" and ev.get("cards")):
+            tokens.append(_garage_react(ev, nm))
+        elif t == "cooldown":
             tokens.append(f"c{ev['count']}")
         elif t == "boost":
             tokens.append("b")
@@ -164,13 +175,15 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
             tokens.append(nm(ev["card"]))
             continue
         elif t == "cards_discarded":
-            tokens.append("d" + "".join(nm(c) for c in ev["cards"]))
+            cards = [nm(c) for c in ev["cards"]]
+            tokens.append("d" + "".join(cards) if "garage" not in expected[0] else " ".join(["d", *cards]))
         elif t == "deck_shuffled":
             continue  # the rules' reshuffle between a boost's flips (# 12.3): never typed at a table
         else:
             break
         boosted = t == "boost"
-    return tokens + (["-"] if not tokens or boosted else [])
+    react = [w for w in tokens if not w.isdecimal() and w not in ("y", "n")]  # past step 3's words
+    return tokens + (["-"] if not react or boosted else [])
 
 
 def answer(

@@ -18,15 +18,16 @@ from heatlog.races import start_race
 from heatlog.recorder import Session
 
 
-@pytest.mark.parametrize("seed", [5, 7])
-def test_a_garage_react_is_asked_once_a_turn(tmp_path: Path, seed: int) -> None:
-    expected = garage_simulated(2, seed, "table")
+def record(tmp_path: Path, expected: list[dict], *, reveal_line: bool) -> tuple[Counter[str], list[str]]:
+    """Record ``expected`` through a Session, each question answered with all its prompt offers (the reveal's
+    line with the rest of the turn only when ``reveal_line``); the questions asked by kind, and React's prompts."""
     log = RaceLog(tmp_path / "race.db")
     grid = next(e["order"] for e in expected if e["type"] == "grid_set")
     rid = start_race(
         log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap", garage=dict(GARAGE), grid=grid
     )
     s = Session(log, rid)
+    kinds: Counter[str] = Counter()
     asked: Counter[tuple[int, str]] = Counter()
     last: dict[tuple[int, str], str] = {}
     prompts: list[str] = []
@@ -35,7 +36,9 @@ def test_a_garage_react_is_asked_once_a_turn(tmp_path: Path, seed: int) -> None:
         i = len(strip([e.event for e in s.proj.effective.entries]))
         if q.kind == "over":
             break
-        text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=True, multi=True, prompt=q.prompt)
+        kinds[q.kind] += 1
+        prompt = q.prompt if reveal_line or q.kind != "reveal" else ""
+        text = rs.answer(q.kind, q.car or "", expected, i, typed_chance=True, multi=True, prompt=prompt)
         if q.kind == "react" and s.view.turn is not None:
             key = (s.view.turn.round, q.car or "")
             asked[key] += 1
@@ -48,4 +51,18 @@ def test_a_garage_react_is_asked_once_a_turn(tmp_path: Path, seed: int) -> None:
         lines = s.answer(text)
         assert not [x.text for x in lines if x.style == "error"], (q.prompt, text, [x.text for x in lines])
     assert strip([e.event for e in s.proj.effective.entries]) == strip(expected), "the recorded log is not the race"
-    assert asked and any("Enter = nothing more" in p for p in prompts), prompts
+    return kinds, prompts
+
+
+@pytest.mark.parametrize("seed", [5, 7])
+def test_a_garage_react_is_asked_once_a_turn(tmp_path: Path, seed: int) -> None:
+    expected = garage_simulated(2, seed, "table")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    kinds, prompts = record(tmp_path / "a", expected, reveal_line=False)
+    assert any("Enter = nothing more" in p for p in prompts), prompts
+    # the reveal's line takes the rest of the turn in a Garage race too (React's uses, d CARDS, -)
+    by_line, _ = record(tmp_path / "b", expected, reveal_line=True)
+    assert by_line["react"] < kinds["react"] and sum(by_line.values()) < sum(kinds.values()), (by_line, kinds)
+    if any(e["type"] == "speed_chosen" for e in expected):  # # 18.6: a printed value as a later part of the line
+        assert by_line["speed"] < kinds["speed"], (by_line, kinds)

@@ -182,6 +182,25 @@ def test_a_one_line_entry_keeps_the_spinout_warning_and_needs_no_final_dash(tmp_
     child.expect(pexpect.EOF)
 
 
+def test_a_reveal_alone_shows_the_spinout_warning_once_after_the_move(tmp_path: Path) -> None:
+    # issue 29 bug 16 (lines out of order): the cards alone at the reveal's line ("ask me" React) printed
+    # "SPINOUT AHEAD" twice, once with the echo (before the move line) and once before the React question
+    from heatlog.racelog import RaceLog
+    from heatlog.recorder import Session
+
+    def edit(car: dict[str, Any]) -> None:
+        if car["name"] == "Red":  # five of its six Engine Heat went to the discard pile
+            car["engine"] -= 5
+            car["discard"] += ["H"] * 5
+
+    s = Session(RaceLog(race_from(tmp_path, edit), create=False), 2)
+    shown = [x.text for x in s.answer("4 4")]
+    warned = [i for i, x in enumerate(shown) if "SPINOUT AHEAD" in x]
+    move = next(i for i, x in enumerate(shown) if x.startswith("Red plays 4 4: speed 8"))
+    assert len(warned) == 1 and move < warned[0], shown
+    assert s.question.kind == "react"
+
+
 def _turbo8_unpayable(tmp_path: Path) -> Path:
     """A Garage race (open mode, USA) at A's React: A played Turbo charger 8 (turbo8, Heat 1, # 18.11) with an empty
     Engine; the race's catalogue also holds Turbo charger 7 (turbo7), which A does not own."""

@@ -185,9 +185,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
         # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
         stress = car.deck is None and not car.deck_top and Knowledge.of(car).hand_max(STRESS) >= 1
-        # the rest of the turn on the same line (React's uses, d CARDS, "-"), where the line's end closes the turn
-        # (nothing_more: not in a Garage race, whose React keeps its own steps)
-        rest = state.garage is None
+        # the rest of the turn on the same line (React's uses, d CARDS, "-"): the line's end closes the turn
+        # (session.nothing_more)
+        rest = True
         return Question(
             "reveal",
             name,
@@ -220,7 +220,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
                 # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
                 slip_next = slipstream_block(state, car, turn) is None
-                keeps_discard = slip_next or bool(_refresh_words(state, car, turn))
+                keeps_discard = (  # session.nothing_more's cases: the discard is asked after these
+                    slip_next
+                    or bool(_refresh_words(state, car, turn))
+                    or (state.garage is not None and _scrap_pending(state, turn))
+                )
                 enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
                 if slip_next:
                     # the slipstream question comes next: its answer (and a discard after it) may end this one,

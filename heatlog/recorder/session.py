@@ -227,9 +227,13 @@ class Session:
             if typed:
                 ev["raw"] = raw
         echo = self._echo(q, [ev for ev, typed in events if typed], closes)
-        echo += self._warnings()
+        walked = self._warnings()
         self.answers.append((self.proj.effective.length + 1 if events else 0, before))
-        return echo + self._commit([ev for ev, _ in events], closes)
+        after = self._commit([ev for ev, _ in events], closes)
+        # a warning the line walked past, unless the next question shows it anyway (the line stopped before React:
+        # "SPINOUT AHEAD" was printed twice, before and after the move line)
+        shown = {x.text for x in after}
+        return echo + [w for w in walked if w.text not in shown] + after
 
     def _warnings(self) -> list[Line]:
         """The warnings a one-line entry walked past (a spinout ahead, # 10.1), once each."""
@@ -593,6 +597,19 @@ class Session:
             if not cards:
                 raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
             return used, [make_event("cards_revealed", car=name, cards=cards)], 0
+        if q.kind == "speed":  # # 18.6: a multi-value card's value, as a later part of a reveal's line
+            opts = [o for o in decisions(work, name) if o["type"] == "speed_chosen"]
+            hit = [o for o in opts if str(o["speed"]) == t]
+            if not hit:
+                values = " ".join(str(o["speed"]) for o in opts)
+                raise MalformedInput(f"{tok!r}: type one of the printed values: {values}")
+            return 1, [dict(hit[0])], 0
+        if q.kind == "accelerate":  # # 18.20: y or n, as a later part of a reveal's line
+            if t not in ("y", "yes", "n", "no"):
+                raise MalformedInput(f"{tok!r}: answer y (accelerate) or n")
+            want = t.startswith("y")
+            opts = [o for o in decisions(work, name) if o["type"] == "accelerated" and o["taken"] is want]
+            return 1, [dict(o) for o in opts[:1]], 0
         if q.kind == "unpayable":  # # 18.11: the cards whose Heat cost goes unpaid (u:CARDS in a line)
             cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, garage, held)
             return 1, [make_event("heat_unpayable", car=name, cards=cards)], 0
@@ -1181,7 +1198,9 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
     return ev
 
 
-WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard", "scrap", "unpayable"))
+WALKS = frozenset(
+    ("gear", "reveal", "flip", "speed", "accelerate", "react", "slipstream", "discard", "scrap", "unpayable")
+)
 
 
 def _is_later_part(t: str) -> bool:
