@@ -594,9 +594,10 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     """A hand as a hashable key: the base cards' counts, or every (token, count) in a race with more cards."""
     return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
 
-# (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, Heat cost, cards,
-# module cards).
-_PLAYS: dict[tuple[tuple[Any, ...], int], list[tuple[int, int, int, tuple[str, ...], tuple[str, ...]]]] = {}
+# A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
+Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
+# (hand as counts, gear) -> the distinct plays for that gear by what they do (``_plays``).
+_PLAYS: dict[tuple[tuple[Any, ...], int, frozenset[str]], list[Play]] = {}
 
 
 # Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
@@ -627,49 +628,75 @@ _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stres
 _BASE_KEYS = frozenset(CARDS)
 
 
-def _plays(
-    car: Car, gear: int, hand_key: tuple[Any, ...]
-) -> list[tuple[int, int, int, tuple[str, ...], tuple[str, ...]]]:
-    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value, number of "+" flips (Stress
-    and a Garage card's boosts, # 18.8), Heat cost and module cards, as (base value, "+" flips, Heat cost, cards,
-    module cards): plays that move alike are one choice. A Garage card with a Heat cost is kept apart (it spends
-    Engine Heat, # 18.10), and so is each set of module cards (their Adjust changes the corners' limits, # 18.17:
-    ``HeuristicBot._play_plan``). Cached by hand (``hand_key``: ``_hand_key(car.hand)``): the same hand always
-    has the same plays."""
+def _plays(car: Car, gear: int, hand_key: tuple[Any, ...], touching: frozenset[str] = frozenset()) -> list[Play]:
+    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
+    and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards, module cards): plays that
+    move alike are one choice. A Garage card with a Heat cost is kept apart (it spends Engine Heat, # 18.10).
+    ``module cards``: the cards of the play that change a corner's limit (``touching``, the Garage's Adjust,
+    # 18.17: ``HeuristicBot._touching``); a play holding some is a choice of its own, weighed on the limits the
+    Rules give them (``HeuristicBot._play_plan``). Cached by hand (``hand_key``: ``_hand_key(car.hand)``) and
+    ``touching``: the same hand always has the same plays."""
     assert car.hand is not None
-    key = (hand_key, gear)
+    key = (hand_key, gear, touching)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
-    out: list[tuple[int, int, int, tuple[str, ...], tuple[str, ...]]] = []
-    seen: set[tuple[Any, ...]] = set()
+    out: list[Play] = []
     plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
-    # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
-    plans = {} if plain else {c: _card_plan(c) for c, n in car.hand.items() if n}
-    for cards in playable_sets(car, gear):
-        if HEAT in cards:  # # 13: a cluttered play
-            out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
-            continue
-        if plain:  # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
-            base, k, heat = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS), 0
-            ups: tuple[str, ...] = ()
-        else:
+    if plain:
+        met2: set[tuple[int, int]] = set()
+        for cards in playable_sets(car, gear):
+            if HEAT in cards:  # # 13: a cluttered play
+                out.append((-1, 0, 0, tuple(cards), ()))
+                continue
+            # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
+            base, k = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS)
+            if (base, k) not in met2:
+                met2.add((base, k))
+                out.append((base, k, 0, tuple(cards), ()))
+    elif not touching:  # no card of the hand changes a limit: plays group as in a base race
+        # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
+        plans3 = {c: _card_plan(c) for c, n in car.hand.items() if n}
+        met: set[tuple[int, int, int]] = set()
+        for cards in playable_sets(car, gear):
+            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+                out.append((-1, 0, sum((plans3.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+                continue
             base = k = heat = 0
             for c in cards:
-                v, plus, cost = plans.get(c) or _card_plan(c)
+                v, plus, cost = plans3[c]
                 base += v
                 k += plus
                 heat += cost
-            ups = tuple(c for c in cards if c not in _BASE_KEYS)
-        if (base, k, heat, ups) not in seen:
-            seen.add((base, k, heat, ups))
-            out.append((base, k, heat, tuple(cards), ups))
+            if (base, k, heat) not in met:
+                met.add((base, k, heat))
+                out.append((base, k, heat, tuple(cards), ()))
+    else:  # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
+        plans = {c: (*_card_plan(c), c in touching) for c, n in car.hand.items() if n}
+        seen: set[tuple[Any, ...]] = set()
+        for cards in playable_sets(car, gear):
+            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+                out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+                continue
+            base = k = heat = 0
+            ups: tuple[str, ...] = ()
+            for c in cards:
+                v, plus, cost, up = plans[c]
+                base += v
+                k += plus
+                heat += cost
+                if up:
+                    ups += (c,)
+            if (base, k, heat, ups) not in seen:
+                seen.add((base, k, heat, ups))
+                out.append((base, k, heat, tuple(cards), ups))
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
 
 
+_NO_TOUCH: frozenset[str] = frozenset()
 _POINTS: dict[tuple[Any, ...], int] = {}
 
 
@@ -713,6 +740,8 @@ class HeuristicBot:
         self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
+        # the module cards that change a corner's limit when played (_touching), by the race's card catalogue
+        self._touch: tuple[Any, dict[str, bool], frozenset[str]] = (None, {}, frozenset())
         self._stretches = Stretches()  # the values of every track plan of this bot, by the stretch they read
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
@@ -793,6 +822,10 @@ class HeuristicBot:
         turn = state.turn
         if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions:
             return tp
+        if state.garage is not None and self._touching(state, car, tp, car.hand or {}, turn.played).isdisjoint(
+            turn.played
+        ):
+            return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
         return tp.variant(state, car, ask_limits(state, car, turn))
 
     def _play_plan(
@@ -816,7 +849,27 @@ class HeuristicBot:
             hit = tp.by_play[key] = tp.variant(state, car, ask_limits(state, car, turn))
         return hit
 
-    # ---- steps 1–2: gear and cards
+    def _touching(
+        self, state: RaceState, car: Car, tp: _TrackPlan, hand: dict[str, int], played: Sequence[str] = ()
+    ) -> frozenset[str]:
+        """The module cards held in ``hand`` or ``played`` (and any met before in this race) that change a corner's
+        limit when played: asked of the Rules once per card and catalogue, with a turn whose Play Area holds the
+        card alone, its cost paid (# 18.17: the Garage's Adjust). A card that changes no limit alone is taken to
+        change none in company (the Adjust symbols add up, # 18.17), so most plays are weighed on the plan itself."""
+        g = state.garage
+        assert g is not None
+        cards, known, touching = self._touch
+        if cards is not g.cards:
+            known, touching = dict.fromkeys(_BASE_KEYS, False), frozenset()
+        fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
+        fresh += [c for c in played if c not in known and c not in fresh]
+        if fresh or cards is not g.cards:
+            planned_turn = _GARAGE_FUNCTIONS[4] if _GARAGE_FUNCTIONS else _garage_functions()[4]
+            for c in fresh:
+                known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c])) != tp.corner_limits
+            touching = frozenset(c for c, t in known.items() if t)
+            self._touch = (g.cards, known, touching)
+        return touching
 
     def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
         hand = car.hand
@@ -889,6 +942,12 @@ class HeuristicBot:
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
         garage = state.garage is not None
+        # the module cards in hand that change a corner's limit (# 18.17)
+        touching = (
+            self._touching(state, car, tp, hand)
+            if garage and self.reads_conditions
+            else _NO_TOUCH
+        )
         shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
@@ -900,7 +959,7 @@ class HeuristicBot:
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
-            for base, k, heat, cards, ups in _plays(car, g, hand_key):
+            for base, k, heat, cards, ups in _plays(car, g, hand_key, touching):
                 if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
                     short = heat > engine  # # 18.11: the card would be replaced by a flip
                     t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
@@ -909,8 +968,7 @@ class HeuristicBot:
                     for extra, prob in outcomes:
                         score += prob * t.value(p, base + extra, max(0, engine - heat), g, adrenaline)
                     score += keep + w_stress * k - w_card * base
-                elif ups and self._play_plan(state, car, tp, g, cards, ups, False) is not tp:
-                    # # 18.17: the play's Adjust changes the corners' limits: valued on its own plan
+                elif ups:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
                     t = self._play_plan(state, car, tp, g, cards, ups, False)
                     score = 0.0
                     for extra, prob in _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]:
