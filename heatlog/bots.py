@@ -30,8 +30,8 @@ from .engine import Waiting, landing, react_pool
 from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
+    hand_playable_sets,
     legal_gears,
-    playable_sets,
     react_options,
     slipstream_open,
     waiting_for,
@@ -628,24 +628,25 @@ _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stres
 _BASE_KEYS = frozenset(CARDS)
 
 
-def _plays(car: Car, gear: int, hand_key: tuple[Any, ...], touching: frozenset[str] = frozenset()) -> list[Play]:
-    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
-    and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards, module cards): plays that
-    move alike are one choice. A Garage card with a Heat cost is kept apart (it spends Engine Heat, # 18.10).
-    ``module cards``: the cards of the play that change a corner's limit (``touching``, the Garage's Adjust,
-    # 18.17: ``HeuristicBot._touching``); a play holding some is a choice of its own, weighed on the limits the
-    Rules give them (``HeuristicBot._play_plan``). Cached by hand (``hand_key``: ``_hand_key(car.hand)``) and
-    ``touching``: the same hand always has the same plays."""
-    assert car.hand is not None
+def _plays(
+    hand: dict[str, int], gear: int, hand_key: tuple[Any, ...], touching: frozenset[str] = frozenset()
+) -> list[Play]:
+    """The legal plays of ``hand`` (the engine's ``hand_playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and
+    number of "+" flips (Stress and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards,
+    module cards): plays that move alike are one choice. A Garage card with a Heat cost is kept apart (it spends
+    Engine Heat, # 18.10). ``module cards``: the cards of the play that change a corner's limit (``touching``, the
+    Garage's Adjust, # 18.17: ``HeuristicBot._touching``); a play holding some is a choice of its own, weighed on
+    the limits the Rules give them (``HeuristicBot._play_plan``). Cached by hand (``hand_key``: ``_hand_key`` of
+    the car's hand) and ``touching``: the same hand always has the same plays."""
     key = (hand_key, gear, touching)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
     out: list[Play] = []
-    plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
+    plain = hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
     if plain:
         met2: set[tuple[int, int]] = set()
-        for cards in playable_sets(car, gear):
+        for cards in hand_playable_sets(hand, gear):
             if HEAT in cards:  # # 13: a cluttered play
                 out.append((-1, 0, 0, tuple(cards), ()))
                 continue
@@ -656,9 +657,9 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...], touching: frozenset[s
                 out.append((base, k, 0, tuple(cards), ()))
     elif not touching:  # no card of the hand changes a limit: plays group as in a base race
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
-        plans3 = {c: _card_plan(c) for c, n in car.hand.items() if n}
+        plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
         met: set[tuple[int, int, int]] = set()
-        for cards in playable_sets(car, gear):
+        for cards in hand_playable_sets(hand, gear):
             if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
                 out.append((-1, 0, sum((plans3.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
                 continue
@@ -672,9 +673,9 @@ def _plays(car: Car, gear: int, hand_key: tuple[Any, ...], touching: frozenset[s
                 met.add((base, k, heat))
                 out.append((base, k, heat, tuple(cards), ()))
     else:  # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
-        plans = {c: (*_card_plan(c), c in touching) for c, n in car.hand.items() if n}
+        plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
         seen: set[tuple[Any, ...]] = set()
-        for cards in playable_sets(car, gear):
+        for cards in hand_playable_sets(hand, gear):
             if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
                 out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
                 continue
@@ -942,12 +943,11 @@ class HeuristicBot:
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
         garage = state.garage is not None
+        cards_held = hand
+        if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
+            cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
         # the module cards in hand that change a corner's limit (# 18.17)
-        touching = (
-            self._touching(state, car, tp, hand)
-            if garage and self.reads_conditions
-            else _NO_TOUCH
-        )
+        touching = self._touching(state, car, tp, cards_held) if garage and self.reads_conditions else _NO_TOUCH
         shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
@@ -959,7 +959,7 @@ class HeuristicBot:
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
-            for base, k, heat, cards, ups in _plays(car, g, hand_key, touching):
+            for base, k, heat, cards, ups in _plays(cards_held, g, hand_key, touching):
                 if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
                     short = heat > engine  # # 18.11: the card would be replaced by a flip
                     t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
