@@ -821,11 +821,9 @@ class HeuristicBot:
         of its Play Area, # 18.17): React, a card's value and Accelerate weigh the corners of this turn."""
         tp = self._track_plan(state, car)
         turn = state.turn
-        if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions:
-            return tp
-        if state.garage is not None and self._touching(state, car, tp, car.hand or {}, turn.played).isdisjoint(
-            turn.played
-        ):
+        if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or state.garage is None:
+            return tp  # (only a module's cards change a limit by being played, as _play_plan reads them)
+        if self._touching(state, car, tp, car.hand or {}, turn.played).isdisjoint(turn.played):
             return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
         return tp.variant(state, car, ask_limits(state, car, turn))
 
