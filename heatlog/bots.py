@@ -17,6 +17,7 @@ scrambling every deck order and every other hand and asking again.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from bisect import bisect_left
@@ -29,19 +30,21 @@ from .engine import Waiting, landing, react_pool
 from .engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from .engine.decide import (
     decisions,
+    hand_playable_sets,
     legal_gears,
-    playable_sets,
     react_options,
     slipstream_open,
     waiting_for,
 )
 from .engine.errors import HeatlogError, MalformedInput
 from .engine.modules.championship.rules import spinout_eliminates
-from .engine.modules.circuits import shift_heat
-from .engine.modules.weather.rules import NO_CORNER_EFFECT, corner_at, sector_at
+from .engine.modules.circuits import shift_heat, shift_heat_by_space
+from .engine.modules.weather.rules import sector_at
 from .engine.rules import slipstream_totals
-from .engine.state import Car, RaceState, counts, expand
+from .engine.ruleset import base_corner_cost
+from .engine.state import Car, RaceState, Turn, counts, expand
 from .engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
+from .engine.track import Corner
 
 Event = dict[str, Any]
 # A bot: (state, car name, legal decisions, rng) -> chosen decision, or None to go on (steps 5–8 only).
@@ -160,10 +163,10 @@ def _garage_functions() -> tuple[Any, ...]:
     """What the heuristic's Garage choices use, imported with the first Garage race (the engine loads the Garage
     only for a race that lists it) and kept: an import statement per decision cost 2 % of a Garage race."""
     global _GARAGE_FUNCTIONS
-    from .engine.modules.garage.race import scrap_pending
+    from .engine.modules.garage.race import planned_turn, scrap_pending
     from .garage_bots import best_pick, upgrade_value, worst_card
 
-    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card)
+    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card, planned_turn)
     return _GARAGE_FUNCTIONS
 
 
@@ -264,38 +267,104 @@ class Stretches:
         return n
 
 
+# The amounts over a corner's limit whose Heat a track plan asks the Rules (``_TrackPlan.costs``): 0 .. COST_SPAN - 1.
+# A corner crossed further over its limit costs the last of them: already more Heat than any Engine holds (# 10.1).
+COST_SPAN = 32
+_TABLES: dict[tuple[Any, ...], int] = {}  # every distinct cost or shift table asked, numbered (for stretch keys)
+
+
+def _table_id(table: tuple[Any, ...]) -> int:
+    n = _TABLES.get(table)
+    if n is None:
+        n = _TABLES[table] = len(_TABLES)
+    return n
+
+
+def _neutral_turn(state: RaceState, car: Car) -> Turn:
+    """A turn of ``car`` with nothing in its Play Area: what a corner point reads of no card (# 9.3, 18.17)."""
+    return Turn(car=car.name, round=state.round, gear=car.gear, from_gear=car.gear, start=car.progress)
+
+
+def ask_limits(state: RaceState, car: Car, turn: Turn, conditions: bool = True) -> tuple[int, ...]:
+    """Each corner's limit (the track's corners in order) for ``car`` in ``turn``, asked from the race's Rules
+    (# 9.3; a road token, # 20.8; the Adjust of the turn's Play Area, # 18.17). ``conditions=False``: the printed
+    limits (a bot that does not read the modules' corner effects)."""
+    if not conditions:
+        return tuple(c.limit for c in state.track.corners)
+    limit = state.rules.corner_limit
+    return tuple(limit(state, car, turn, c) for c in state.track.corners)
+
+
+def ask_costs(state: RaceState, car: Car, corner: Corner, limit: int, conditions: bool = True) -> tuple[int, ...]:
+    """The Heat owed for crossing ``corner`` at ``limit`` + 0 .. ``COST_SPAN`` - 1, asked from the race's Rules
+    (# 9.3; an overheat token, # 20.13, MA19)."""
+    cost = state.rules.corner_cost if conditions else base_corner_cost
+    return tuple(cost(state, car, corner, limit + over, limit) for over in range(COST_SPAN))
+
+
+def ask_shifts(state: RaceState, car: Car) -> tuple[tuple[int, ...], ...]:
+    """The Heat of every step-1 shift of ``car`` where it stands, ``[from][to]`` (gears 1–4; index 0 unused; a
+    jump of three, # 3.4, costs nothing here: it is never legal), asked from the race's Rules (# 3.2, 3.3; the
+    flooded-space surcharge, # 22.4)."""
+    shift = state.rules.shift_cost
+    return tuple(
+        tuple(0 if a == 0 or b == 0 or abs(a - b) == 3 else shift(state, car, a, b) for b in range(5)) for a in range(5)
+    )
+
+
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
+
+    The corners' limits and costs and the shifts' Heat are the race's Rules' answers (issue 26 build 7): asked
+    once per plan (``ask_limits``, ``ask_costs``, ``ask_shifts``), not a second copy of the rules. ``corners``:
+    each track corner's (limit, Heat owed by amount over it); a play whose cards change a limit (the Garage's
+    Adjust, # 18.17) plans on a variant (``variant``) with the limits asked for that play.
 
     The caches hold values of pure functions of their keys (position, speed, Heat, gear), shared by every
     race on the same track and laps: that is what makes the heuristic cheap.
     """
 
     __slots__ = (
-        "ahead_at", "ahead_cache", "ends", "engine_table", "final", "limits", "lines", "outcomes", "overheat", "plans",
-        "reach", "row_at", "rows", "shared", "spin", "w",
+        "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_tables", "ends", "engine_table",
+        "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows", "shared", "shift0",
+        "shift_ids", "shifts", "spin", "variants", "w",
     )
 
     def __init__(
-        self, state: RaceState, w: Weights, conditions: bool = True, shared: Stretches | None = None
+        self,
+        state: RaceState,
+        w: Weights,
+        corners: tuple[tuple[int, tuple[int, ...]], ...],
+        shifts: tuple[tuple[tuple[int, ...], ...], ...],
+        shared: Stretches | None = None,
     ) -> None:
-        """``shared``: the look-aheads by stretch of the bot's other track plans (:class:`Stretches`)."""
+        """``corners``: each track corner's limit and costs (``ask_limits``, ``ask_costs``); ``shifts``: the shift
+        table (``ask_shifts``) where the car stands, by progress, or one table for every space (a circuit with no
+        flooded space); ``shared``: the look-aheads by stretch of the bot's other track plans (:class:`Stretches`)."""
         n = state.track.spaces
         self.w = w
         # a spinout's worth: MODULES.md 21.8 event 10 eliminates the car (0 points, last place, MA21)
         self.spin = w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
         self.final = state.final_line
-        lines: list[tuple[int, int, int]] = []
+        self.corner_limits = tuple(limit for limit, _ in corners)
+        lines: list[tuple[int, int, tuple[int, ...]]] = []
         for k in range(-1, state.laps + 1):
-            for c in state.track.corners:
+            for c, (limit, costs) in zip(state.track.corners, corners, strict=True):
                 line = c.after_space + k * n
                 if line <= self.final:  # # 16.4: corners beyond the final line are ignored
-                    token = corner_at(state, c.after_space) if conditions else NO_CORNER_EFFECT  # MODULES.md 20.8
-                    lines.append((line, c.limit + token.limit, token.overheat))
-        lines.sort()
+                    lines.append((line, limit, costs))
+        lines.sort(key=itemgetter(0, 1))
         self.lines = [line for line, _, _ in lines]
         self.limits = [limit for _, limit, _ in lines]
-        self.overheat = [extra for _, _, extra in lines]
+        self.costs = [costs for _, _, costs in lines]
+        self.cost_tables: dict[tuple[int, int], tuple[int, ...]] = {}  # (corner, limit) -> ask_costs, for variants
+        self.shifts = shifts
+        self.shift0 = shifts[0]
+        # the stretch keys' shift part: the tables' numbers by progress (None: one table for every space)
+        self.shift_ids: list[int] | None = [_table_id(t) for t in shifts] if len(shifts) > 1 else None
+        self.variants: dict[tuple[int, ...], _TrackPlan] = {}  # by the corners' limits
+        self.by_play: dict[tuple[Any, ...], _TrackPlan] = {}  # by the cards of a play a limit may read
+        self.play_cards: Any = None  # the card catalogue by_play was asked with
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.shared = Stretches() if shared is None else shared
         self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
@@ -319,6 +388,29 @@ class _TrackPlan:
                 decay *= w.heat_decay
             self.engine_table.append(row)
 
+    def shift_table(self, p: int) -> tuple[tuple[int, ...], ...]:
+        """The Heat of each shift (``[from][to]``) for a car that starts a round at ``p`` (# 3.2, 22.4)."""
+        shifts = self.shifts
+        if len(shifts) == 1:
+            return self.shift0
+        return shifts[p] if 0 <= p < len(shifts) else shifts[-1]
+
+    def variant(self, state: RaceState, car: Car, limits: tuple[int, ...], conditions: bool = True) -> _TrackPlan:
+        """This plan with the corners' limits ``limits`` (asked for a play or a turn whose cards change them,
+        # 18.17), their costs asked from the Rules at those limits; kept by the limits."""
+        if limits == self.corner_limits:
+            return self
+        hit = self.variants.get(limits)
+        if hit is None:
+            corners = []
+            for i, (c, limit) in enumerate(zip(state.track.corners, limits, strict=True)):
+                costs = self.cost_tables.get((i, limit))
+                if costs is None:
+                    costs = self.cost_tables[(i, limit)] = ask_costs(state, car, c, limit, conditions)
+                corners.append((limit, costs))
+            hit = self.variants[limits] = _TrackPlan(state, self.w, tuple(corners), self.shifts, self.shared)
+        return hit
+
     def engine_value(self, e: int, p: int) -> float:
         if e <= 0:
             return 0.0
@@ -334,11 +426,11 @@ class _TrackPlan:
         n = len(lines)
         while i < n and lines[i] < end:
             over = speed - self.limits[i]
-            if over > 0:
-                over += self.overheat[i]  # MODULES.md 20.13: only when over the limit (MA19)
-                if paid + over > engine:
+            if over > 0:  # # 9.3: nothing owed at or under the limit
+                owed = self.costs[i][over if over < COST_SPAN else COST_SPAN - 1]  # the Rules' (# 20.13, MA19)
+                if paid + owed > engine:
                     return paid, lines[i]
-                paid += over
+                paid += owed
             i += 1
         return paid, None
 
@@ -409,8 +501,9 @@ class _TrackPlan:
             return hit
         w = self.w
         best = -1e9
+        shifts = self.shift_table(p)[gear]  # the Rules' shift Heat from p (# 3.2, 22.4)
         for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
-            shift = 1 if abs(g - gear) == 2 else 0
+            shift = shifts[g]
             if shift > engine:
                 continue
             e = engine - shift
@@ -431,18 +524,21 @@ class _TrackPlan:
     def stretch(self, p: int, far: int) -> int:
         """The number of the stretch that the values of a start ``p`` read up to a speed of ``far`` (``next_turn``:
         0; a ``row``: ``ROW``, ``value`` reading one space more with adrenaline), relative to ``p``: the corner lines
-        below ``p + far + reach`` (distance, limit, extra Heat; # 9.1, MODULES.md 20.8, 20.13), the final line if a
-        move can cross it (# 16.7), the corners left from ``p`` as far as ``engine_value`` tells them apart (it
-        reads at most 8, after a move of up to ``far``) and the spinout's weight (# 10.1, MA21)."""
+        below ``p + far + reach`` (distance, limit, the Heat by amount over it; # 9.1, MODULES.md 20.8, 20.13), the
+        final line if a move can cross it (# 16.7), the corners left from ``p`` as far as ``engine_value`` tells
+        them apart (it reads at most 8, after a move of up to ``far``), the spinout's weight (# 10.1, MA21) and, on a
+        circuit with flooded spaces, the shift tables where a look-ahead (# 22.4: ``p`` to ``p + far + 1``)."""
         lines, end = self.lines, p + far + self.reach
         i = bisect_left(lines, p)
-        seen: list[Any] = [self.spin, self.final - p if self.final < end else None, 0]
+        ids = self.shift_ids
+        shifts = None if ids is None else tuple(ids[p : p + far + 2])
+        seen: list[Any] = [self.spin, self.final - p if self.final < end else None, 0, shifts]
         while i < len(lines) and lines[i] < end:
-            seen.append((lines[i] - p, self.limits[i], self.overheat[i]))
+            seen.append((lines[i] - p, self.limits[i], _table_id(self.costs[i])))
             i += 1
         if far:
             left = len(lines) - bisect_left(lines, p)
-            seen[2] = min(left, 8 + len(seen) - 3)
+            seen[2] = min(left, 8 + len(seen) - 4)
         return self.shared.number(tuple(seen))
 
 
@@ -498,8 +594,10 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     """A hand as a hashable key: the base cards' counts, or every (token, count) in a race with more cards."""
     return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
 
-# (hand as counts, gear) -> the distinct plays for that gear by what they do: (base value, Stress, cards).
-_PLAYS: dict[tuple[tuple[Any, ...], int], list[tuple[int, int, int, tuple[str, ...]]]] = {}
+# A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
+Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
+# (hand as counts, gear) -> the distinct plays for that gear by what they do (``_plays``).
+_PLAYS: dict[tuple[tuple[Any, ...], int, frozenset[str]], list[Play]] = {}
 
 
 # Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
@@ -530,43 +628,76 @@ _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stres
 _BASE_KEYS = frozenset(CARDS)
 
 
-def _plays(car: Car, gear: int, hand_key: tuple[Any, ...]) -> list[tuple[int, int, int, tuple[str, ...]]]:
-    """The legal plays (``playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and number of "+" flips (Stress
-    and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards): plays that move alike are
-    one choice. A Garage card with a Heat cost is kept apart (it spends Engine Heat, # 18.10). Cached by hand
-    (``hand_key``: ``_hand_key(car.hand)``): the same hand always has the same plays."""
-    assert car.hand is not None
-    key = (hand_key, gear)
+def _plays(
+    hand: dict[str, int], gear: int, hand_key: tuple[Any, ...], touching: frozenset[str] = frozenset()
+) -> list[Play]:
+    """The legal plays of ``hand`` (the engine's ``hand_playable_sets``, # 4.1, 4.2, 13.1) grouped by base value and
+    number of "+" flips (Stress and a Garage card's boosts, # 18.8), as (base value, "+" flips, Heat cost, cards,
+    module cards): plays that move alike are one choice. A Garage card with a Heat cost is kept apart (it spends
+    Engine Heat, # 18.10). ``module cards``: the cards of the play that change a corner's limit (``touching``, the
+    Garage's Adjust, # 18.17: ``HeuristicBot._touching``); a play holding some is a choice of its own, weighed on
+    the limits the Rules give them (``HeuristicBot._play_plan``). Cached by hand (``hand_key``: ``_hand_key`` of
+    the car's hand) and ``touching``: the same hand always has the same plays."""
+    key = (hand_key, gear, touching)
     hit = _PLAYS.get(key)
     if hit is not None:
         return hit
-    out: list[tuple[int, int, int, tuple[str, ...]]] = []
-    seen: set[tuple[int, int, int]] = set()
-    plain = car.hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
-    # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
-    plans = {} if plain else {c: _card_plan(c) for c, n in car.hand.items() if n}
-    for cards in playable_sets(car, gear):
-        if HEAT in cards:  # # 13: a cluttered play
-            out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards)))
-            continue
-        if plain:  # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
-            base, k, heat = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS), 0
-        else:
+    out: list[Play] = []
+    plain = hand.keys() <= _BASE_KEYS  # base cards only: a play's value and Stress by two C-level calls
+    if plain:
+        met2: set[tuple[int, int]] = set()
+        for cards in hand_playable_sets(hand, gear):
+            if HEAT in cards:  # # 13: a cluttered play
+                out.append((-1, 0, 0, tuple(cards), ()))
+                continue
+            # (as _card_plan: a Stress counts 0 and one "+", a base card its value, none a Heat cost)
+            base, k = sum(map(_BASE_SPEED.__getitem__, cards)), cards.count(STRESS)
+            if (base, k) not in met2:
+                met2.add((base, k))
+                out.append((base, k, 0, tuple(cards), ()))
+    elif not touching:  # no card of the hand changes a limit: plays group as in a base race
+        # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
+        plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
+        met: set[tuple[int, int, int]] = set()
+        for cards in hand_playable_sets(hand, gear):
+            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+                out.append((-1, 0, sum((plans3.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+                continue
             base = k = heat = 0
             for c in cards:
-                v, plus, cost = plans.get(c) or _card_plan(c)
+                v, plus, cost = plans3[c]
                 base += v
                 k += plus
                 heat += cost
-        if (base, k, heat) not in seen:
-            seen.add((base, k, heat))
-            out.append((base, k, heat, tuple(cards)))
+            if (base, k, heat) not in met:
+                met.add((base, k, heat))
+                out.append((base, k, heat, tuple(cards), ()))
+    else:  # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
+        plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
+        seen: set[tuple[Any, ...]] = set()
+        for cards in hand_playable_sets(hand, gear):
+            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+                out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+                continue
+            base = k = heat = 0
+            ups: tuple[str, ...] = ()
+            for c in cards:
+                v, plus, cost, up = plans[c]
+                base += v
+                k += plus
+                heat += cost
+                if up:
+                    ups += (c,)
+            if (base, k, heat, ups) not in seen:
+                seen.add((base, k, heat, ups))
+                out.append((base, k, heat, tuple(cards), ups))
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
 
 
+_NO_TOUCH: frozenset[str] = frozenset()
 _POINTS: dict[tuple[Any, ...], int] = {}
 
 
@@ -610,6 +741,8 @@ class HeuristicBot:
         self._by_id: dict[int, tuple[Any, int, _TrackPlan, Any, Any]] = {}
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
+        # the module cards that change a corner's limit when played (_touching), by the race's card catalogue
+        self._touch: tuple[Any, dict[str, bool], frozenset[str]] = (None, {}, frozenset())
         self._stretches = Stretches()  # the values of every track plan of this bot, by the stretch they read
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
@@ -640,7 +773,10 @@ class HeuristicBot:
             return self._discard(state, car) if "cards_discarded" in w.optional else None
         return None
 
-    def _track_plan(self, state: RaceState) -> _TrackPlan:
+    def _track_plan(self, state: RaceState, car: Car | None = None) -> _TrackPlan:
+        """The race's track plan with the corners and shifts of no card in play, asked from its Rules as ``car``
+        (any car of the race when None: no point reads the car today). Kept by what the answers read — the
+        track, the laps, the road conditions and the Rules — and shared by content."""
         track = state.track
         hit = self._by_id.get(id(track))
         rules = state.rules  # the same race's rules: the same spinout weight (fixed when the race started)
@@ -648,32 +784,91 @@ class HeuristicBot:
         if same and hit is not None and hit[1] == state.laps:
             return hit[2]
         spin = self.w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
-        if (
-            hit is not None
-            and hit[0] is track
-            and hit[1] == state.laps
-            and hit[3] is state.conditions
-            and hit[2].spin == spin
-        ):
-            self._by_id[id(track)] = (*hit[:4], rules)
-            return hit[2]
         if len(self._by_id) > 64:
             self._by_id.clear()
         if len(self._by_content) > 64:
             self._by_content.clear()
-        # the road conditions as far as the plan reads them (MODULES.md 20.8): draws that change the corners alike
-        # (most tokens lie on sectors, which the plan does not read) share one plan
-        effects = None
-        if state.conditions is not None and self.reads_conditions:
-            effects = tuple((e.limit, e.overheat) for e in (corner_at(state, c.after_space) for c in track.corners))
-        content = (track.id, track.spaces, track.corners, state.final_line, effects, spin)
+        if car is None:
+            car = next(iter(state.cars.values()))
+        # the corners as the Rules answer for a turn with no card in play (issue 26 build 7): draws of road
+        # conditions that change the corners alike (most tokens lie on sectors, which the plan does not read) and
+        # races on the same circuit share one plan
+        conditions = self.reads_conditions
+        limits = ask_limits(state, car, _neutral_turn(state, car), conditions)
+        corners = tuple(
+            (limit, ask_costs(state, car, c, limit, conditions)) for c, limit in zip(track.corners, limits, strict=True)
+        )
+        if rules.unchanged.shift_cost and not shift_heat_by_space(track):  # the shift's Heat is the gears' alone
+            shifts: tuple[tuple[tuple[int, ...], ...], ...] = (ask_shifts(state, car),)
+            by_space: Any = None
+        else:  # # 22.4: by the space a car starts the round on (asked for a car standing there)
+            probe = copy.copy(car)
+            table = []
+            for p in range(state.final_line + ROW + 32):
+                probe.progress = p
+                table.append(ask_shifts(state, probe))
+            shifts = tuple(table)
+            by_space = shifts if rules.unchanged.shift_cost else (shifts, id(rules))
+        content = (track.id, track.spaces, state.final_line, corners, by_space, spin)
         plan = self._by_content.get(content)
         if plan is None:
-            plan = self._by_content[content] = _TrackPlan(state, self.w, self.reads_conditions, self._stretches)
+            plan = self._by_content[content] = _TrackPlan(state, self.w, corners, shifts, self._stretches)
         self._by_id[id(track)] = (track, state.laps, plan, state.conditions, rules)  # holds the track: its id stays
         return plan
 
-    # ---- steps 1–2: gear and cards
+    def _turn_plan(self, state: RaceState, car: Car) -> _TrackPlan:
+        """The track plan with the corners' limits the race's Rules give ``car`` in its turn under way (the Adjust
+        of its Play Area, # 18.17): React, a card's value and Accelerate weigh the corners of this turn."""
+        tp = self._track_plan(state, car)
+        turn = state.turn
+        if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or state.garage is None:
+            return tp  # (only a module's cards change a limit by being played, as _play_plan reads them)
+        if self._touching(state, car, tp, car.hand or {}, turn.played).isdisjoint(turn.played):
+            return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
+        return tp.variant(state, car, ask_limits(state, car, turn))
+
+    def _play_plan(
+        self, state: RaceState, car: Car, tp: _TrackPlan, gear: int, cards: tuple[str, ...], ups: tuple[str, ...],
+        short: bool,
+    ) -> _TrackPlan:
+        """The track plan for a play holding the module cards ``ups``: the limits the Rules give a turn with this
+        Play Area, its Heat costs paid (or, ``short``, the cards replaced, # 18.11) — a card's Adjust (# 18.17).
+        Kept by those cards, the only ones a corner point reads of a play."""
+        g = state.garage
+        if g is None or not self.reads_conditions:
+            return tp
+        if tp.play_cards is not g.cards:  # another race's catalogue: the cards' symbols may differ
+            tp.by_play.clear()
+            tp.play_cards = g.cards
+        key = (ups, short)
+        hit = tp.by_play.get(key)
+        if hit is None:
+            planned_turn = _GARAGE_FUNCTIONS[4] if _GARAGE_FUNCTIONS else _garage_functions()[4]
+            turn = planned_turn(state, car, gear, list(cards), not short)
+            hit = tp.by_play[key] = tp.variant(state, car, ask_limits(state, car, turn))
+        return hit
+
+    def _touching(
+        self, state: RaceState, car: Car, tp: _TrackPlan, hand: dict[str, int], played: Sequence[str] = ()
+    ) -> frozenset[str]:
+        """The module cards held in ``hand`` or ``played`` (and any met before in this race) that change a corner's
+        limit when played: asked of the Rules once per card and catalogue, with a turn whose Play Area holds the
+        card alone, its cost paid (# 18.17: the Garage's Adjust). A card that changes no limit alone is taken to
+        change none in company (the Adjust symbols add up, # 18.17), so most plays are weighed on the plan itself."""
+        g = state.garage
+        assert g is not None
+        cards, known, touching = self._touch
+        if cards is not g.cards:
+            known, touching = dict.fromkeys(_BASE_KEYS, False), frozenset()
+        fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
+        fresh += [c for c in played if c not in known and c not in fresh]
+        if fresh or cards is not g.cards:
+            planned_turn = _GARAGE_FUNCTIONS[4] if _GARAGE_FUNCTIONS else _garage_functions()[4]
+            for c in fresh:
+                known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c])) != tp.corner_limits
+            touching = frozenset(c for c, t in known.items() if t)
+            self._touch = (g.cards, known, touching)
+        return touching
 
     def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
         hand = car.hand
@@ -687,7 +882,7 @@ class HeuristicBot:
         planned = self._planned.get(car.name)
         if gear is not None and planned is not None and planned[0] == key:
             return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
-        tp = self._track_plan(state)
+        tp = self._track_plan(state, car)
         gears = [gear] if gear is not None else legal_gears(state, car)
         # A base race without weather: the plan is a pure function of what this key holds (the hand, where the
         # car is, its Engine and gear, adrenaline, what a flip finds, the gears it may choose) on this track
@@ -701,18 +896,20 @@ class HeuristicBot:
             hit = plans.get(memo)
             if hit is not None:
                 if gear is None:
-                    self._remember(car, key, context, hit)
+                    self._remember(tp, car, key, context, hit)
                 return hit
         best = self._plan_of(state, car, tp, gear, gears, adrenaline, key[2], flips)
         if memo is not None:
             plans.put(memo, best)
         if gear is None:
-            self._remember(car, key, context, best)
+            self._remember(tp, car, key, context, best)
         return best
 
-    def _remember(self, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: Plan) -> None:
-        """What step 2 will see: the planned gear, its shift paid (# 3.2)."""
-        paid = 1 if abs(best[0] - car.gear) == 2 else 0
+    def _remember(
+        self, tp: _TrackPlan, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: Plan
+    ) -> None:
+        """What step 2 will see: the planned gear, its shift's Heat paid (the Rules', # 3.2, 22.4)."""
+        paid = tp.shift_table(car.progress)[car.gear][best[0]]
         self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])
 
     def _plan_of(
@@ -744,8 +941,14 @@ class HeuristicBot:
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
         garage = state.garage is not None
+        cards_held = hand
+        if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
+            cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
+        # the module cards in hand that change a corner's limit (# 18.17)
+        touching = self._touching(state, car, tp, cards_held) if garage and self.reads_conditions else _NO_TOUCH
+        shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
         for g in gears:
-            shift = 1 if gear is None and abs(g - own_gear) == 2 else 0  # # 3.2 (paid at step 1)
+            shift = shifts[g] if gear is None else 0  # (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
             if weather:  # MODULES.md 20.9, 20.10: where a typical move of this gear ends
                 sector = sector_at(state, p + int(g * w.typical + 0.5))
@@ -754,13 +957,20 @@ class HeuristicBot:
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
-            for base, k, heat, cards in _plays(car, g, hand_key):
+            for base, k, heat, cards, ups in _plays(cards_held, g, hand_key, touching):
                 if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
                     short = heat > engine  # # 18.11: the card would be replaced by a flip
+                    t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
                     score = -3.0 if short else 0.0
                     outcomes = _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]
                     for extra, prob in outcomes:
-                        score += prob * tp.value(p, base + extra, max(0, engine - heat), g, adrenaline)
+                        score += prob * t.value(p, base + extra, max(0, engine - heat), g, adrenaline)
+                    score += keep + w_stress * k - w_card * base
+                elif ups:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
+                    t = self._play_plan(state, car, tp, g, cards, ups, False)
+                    score = 0.0
+                    for extra, prob in _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]:
+                        score += prob * t.value(p, base + extra, engine, g, adrenaline)
                     score += keep + w_stress * k - w_card * base
                 elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
                     left = own_engine - shift
@@ -800,7 +1010,7 @@ class HeuristicBot:
         """The Garage decisions: picks by the card values of :mod:`heatlog.garage_bots`, the value of a multi-value
         card that scores best, Accelerate whenever "+" were used, the cheapest unpayable choice, the card
         cooldowns and Stress relief in full, and Refresh for a card worth drawing again."""
-        scrap_pending, best_pick, upgrade_value, worst_card = _GARAGE_FUNCTIONS or _garage_functions()
+        scrap_pending, best_pick, upgrade_value, worst_card, _ = _GARAGE_FUNCTIONS or _garage_functions()
         g = state.garage
         assert g is not None
         due = w.due
@@ -816,7 +1026,7 @@ class HeuristicBot:
         turn = state.turn
         if due == "speed_chosen":
             assert turn is not None
-            tp = self._track_plan(state)
+            tp = self._turn_plan(state, car)
             best: tuple[float, int] | None = None
             for o in options:
                 q, _ = landing(state, car, car.progress + turn.speed + o["speed"])
@@ -827,7 +1037,7 @@ class HeuristicBot:
             return options[best[1]]
         if due == "accelerated":
             assert turn is not None and turn.garage is not None
-            tp = self._track_plan(state)
+            tp = self._turn_plan(state, car)
             extra = turn.garage.plus_used
             q, _ = landing(state, car, car.progress + turn.speed + extra)
             take = extra > 0 and self._end_value(state, tp, car, q, turn.speed + extra, car.engine) >= self._end_value(
@@ -889,7 +1099,7 @@ class HeuristicBot:
             is_open = slipstream_open(state, car)
             if not is_open:
                 return None  # nothing left to weigh
-        tp = self._track_plan(state)
+        tp = self._turn_plan(state, car)
         here = self._end_value(state, tp, car, car.progress, turn.speed, car.engine)
         if "adrenaline move" in by_kind:
             q, _ = landing(state, car, car.progress + 1)
@@ -968,7 +1178,7 @@ class HeuristicBot:
         # the same products summed in the same order as one sum over a generator (whatever sum's float method); a
         # card not there adds an exact zero, so it is left out (a Garage race's counts hold every token of the race)
         draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
-        tp = self._track_plan(state)
+        tp = self._track_plan(state, car)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
         out: list[str] = []

@@ -242,6 +242,12 @@ def playable_sets(car: Car, gear: int) -> list[list[str]]:
     hand = car.hand
     if hand is None:
         return []
+    return hand_playable_sets(hand, gear)
+
+
+def hand_playable_sets(hand: dict[str, int], gear: int) -> list[list[str]]:
+    """:func:`playable_sets` of a hand (card -> count; cards of count 0 may be left out): for a bot that asks
+    them of the cards it holds rather than of every token a Garage race counts (issue 32)."""
     key = (tuple(hand), tuple(hand.values()), gear)  # the race's tokens, in order, and their counts
     plays = _PLAYS.get(key)
     if plays is None:

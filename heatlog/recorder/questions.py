@@ -268,6 +268,10 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 prompt = f"{name} slipstream? (y = 2, {' / '.join(map(str, totals[1:]))} with the bonus, n): "
                 return Question("slipstream", name, prompt, None, why, answers)
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
+        refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: going on now would end the turn without it
+        if refresh:
+            words = refresh.removeprefix("; ").replace("closing React", "going on")
+            return Question("discard", name, f"{name}: no slipstream; {words} (Enter = none): ", "", why)
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
         refresh = _refresh_words(state, car, turn)

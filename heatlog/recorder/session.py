@@ -1146,13 +1146,13 @@ def _refresh_open(state: RaceState, turn: Turn) -> bool:
     """A Refresh card in the Play Area (# 18.21): the discard question offers it, so "nothing more" leaves it."""
     if state.garage is None:
         return False
-    from ..engine.modules.garage_race import refresh_options
+    from ..engine.modules.garage.race import refresh_options
 
     return bool(refresh_options(state, state.cars[turn.car], turn))
 
 
 def _scrap_due(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage_race import scrap_pending
+    from ..engine.modules.garage.race import scrap_pending
 
     return bool(scrap_pending(state, turn))
 

@@ -646,6 +646,26 @@ def adjust(state: RaceState, turn: Turn) -> int:
     return sum(sy.get("adjust", 0) for i, _, sy in _marked(g, turn, gt) if i in gt.paid or "heat" not in sy)
 
 
+def planned_turn(state: RaceState, car: Car, gear: int, cards: list[str], paid: bool = True) -> Turn:
+    """The turn a play of ``cards`` in ``gear`` would be once revealed, every upgrade's Heat cost paid (``paid``,
+    # 18.10) or every such card replaced by a flip (# 18.11: its symbols lost): what a bot asks the race's
+    ``corner_limit`` point with while it plans, so that the Adjust of the cards it weighs counts (# 18.17)
+    without a second copy of that rule. Nothing of the state changes."""
+    g = state.garage
+    turn = Turn(car=car.name, round=state.round, gear=gear, from_gear=car.gear, start=car.progress)
+    turn.played = list(cards)
+    turn.cluttered = HEAT in cards  # # 13.1: no card takes effect (# 18.26)
+    gt = GarageTurn()
+    if g is not None:
+        costly = [i for i, c in enumerate(cards) if g.n(c, "heat")]
+        if paid:
+            gt.paid = costly
+        else:
+            gt.replaced = costly
+    turn.garage = gt
+    return turn
+
+
 def refreshed(state: RaceState, ev: Event) -> None:
     """# 18.21, MA15: a Refresh card goes back on top of the draw deck instead of the discard pile (step 9)."""
     car, turn = H.turn_car(state, ev, "Refresh")
