@@ -132,12 +132,11 @@ class Module:
     #: Narration pieces (views/narrate.py): how every card of a race it plays is named (the Garage's upgrades by
     #: name and value, # 18.2); the played cards told elsewhere (played from the hand in React, # 18.19); a turn
     #: it plays itself (a Legend's, # 19.7: the sentence's parts before the finish and lap words, else None);
-    #: the words of its cards' symbols, ``step3`` True: step 3's, told before the move, False: the React ones,
-    #: told after the boosts; its words after the corners (sponsorship cards …).
+    #: the words of its React symbols (after the boosts); its words after the corners (sponsorship cards …).
     card_name: Callable[[RaceState, str], str] | None = None
     played_aside: Callable[[Turn], Collection[int]] | None = None
     narrate_turn: Callable[[RaceState, Turn], list[str] | None] | None = None
-    narrate_symbols: Callable[[RaceState, Turn, bool], list[str]] | None = None
+    narrate_react: Callable[[RaceState, Turn], list[str]] | None = None
     narrate_after: Callable[[RaceState, Turn], list[str]] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).

@@ -21,8 +21,19 @@ def _card(state: RaceState, c: str) -> str:
 
 
 def corner_number(state: RaceState, after_space: int) -> int:
-    """The corner's number as the printed board counts them (``circuits.corner_number``; issue 29, bug 12)."""
-    return circuits.corner_number(state.track, after_space)
+    """The corner's number as the printed board counts them, from the start line, a chicane once (both its lines
+    are that corner; MODULES.md 20.2, 21.6, 22.2): the same number in set-up, play, tables and the board (issue
+    29, bug 12). 0 for a space that holds no Corner Line."""
+    corners = state.track.corners
+    if not any(c.chicane_second_line_of is not None for c in corners):
+        for i, c in enumerate(corners, start=1):
+            if c.after_space == after_space:
+                return i
+        return 0
+    for n, group in enumerate(circuits.corner_groups(state.track), start=1):  # a chicane's lines: one corner
+        if any(corners[i].after_space == after_space for i in group):
+            return n
+    return 0
 
 
 def gear_words(turn: Turn) -> str:
@@ -87,7 +98,6 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     parts = [head + f": speed {step3}"]
     if skipped:
         parts.append("flips past " + " ".join(name_of(state, c) for c in skipped))
-    parts.extend(_symbols(state, turn, step3=True))  # the modules' step-3 symbols, before the move
     parts.append(f"moves {turn.moved}" + (" (blocked)" if turn.moved < step3 else ""))
     for kind, source, amount, moved in turn.happenings:
         if kind == "cooldown":
@@ -103,7 +113,9 @@ def narrate_turn(state: RaceState, turn: Turn) -> str:
     under_way = list(boost_flips)  # a boost whose flips have found no Basic card yet (# 7.5, 14.1)
     if under_way:
         parts.append("boosts: " + _past(name_of, state, under_way).rstrip(", "))
-    parts.extend(_symbols(state, turn, step3=False))  # the modules' React symbols (the Garage's, # 18.x)
+    for m in in_race(state):  # the modules' React symbols (the Garage's, # 18.x: each one used, in order)
+        if m.narrate_react is not None:
+            parts.extend(m.narrate_react(state, turn))
     if turn.speed != step3:  # React changed it (a boost, adrenaline, an upgrade): the speed the corners see
         parts.append(f"speed {turn.speed}")
     if turn.slipstream:
@@ -150,15 +162,6 @@ def _one_boost(flips: Iterator[str], basic: frozenset[str]) -> list[str]:
 
 def _past(name_of: Callable[[RaceState, str], str], state: RaceState, skipped: list[str]) -> str:
     return "flips past " + " ".join(name_of(state, c) for c in skipped) + ", " if skipped else ""
-
-
-def _symbols(state: RaceState, turn: Turn, *, step3: bool) -> list[str]:
-    """The words of the symbols the turn's cards used, each module's (``Module.narrate_symbols``), in rank order."""
-    out: list[str] = []
-    for m in in_race(state):
-        if m.narrate_symbols is not None:
-            out.extend(m.narrate_symbols(state, turn, step3))
-    return out
 
 
 def _finish_words(state: RaceState, turn: Turn) -> list[str]:

@@ -102,19 +102,3 @@ def corner_groups(track: Track) -> list[tuple[int, ...]]:
         else:
             groups.append([i])
     return [tuple(g) for g in groups]
-
-
-def corner_number(track: Track, after_space: int) -> int:
-    """The corner's number as the printed board counts them, from the start line, a chicane once (both its lines
-    are that corner; MODULES.md 20.2, 21.6, 22.2): the same number in set-up, play, tables, the board and a
-    module's words (issue 29, bug 12). 0 for a space that holds no Corner Line."""
-    corners = track.corners
-    if not any(c.chicane_second_line_of is not None for c in corners):
-        for i, c in enumerate(corners, start=1):
-            if c.after_space == after_space:
-                return i
-        return 0
-    for n, group in enumerate(corner_groups(track), start=1):
-        if any(corners[i].after_space == after_space for i in group):
-            return n
-    return 0

@@ -125,5 +125,5 @@ MODULE = Module(
     car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
     card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
     played_aside=lazy(f"{__name__}.words", "played_aside"),  # played from the hand in React (# 18.19)
-    narrate_symbols=lazy(f"{__name__}.words", "symbol_words"),  # each symbol used, in order (# 18.x)
+    narrate_react=lazy(f"{__name__}.words", "garage_words"),  # each symbol used, in order (# 18.x)
 )

@@ -1,7 +1,7 @@
 """The Garage's words (# 18.x; issue 26: a module's words are in its folder): upgrade names and each symbol used
 in a turn's narration, a car's upgrades on the board, and the short names and words of its cards the recorder,
 the season's results and the samples use. Pure: no I/O, no shell; the shells find the narration's and the
-board's pieces through the descriptor (``card_name``, ``played_aside``, ``narrate_symbols``, ``car_facts``)."""
+board's pieces through the descriptor (``card_name``, ``played_aside``, ``narrate_react``, ``car_facts``)."""
 
 from __future__ import annotations
 
@@ -78,12 +78,6 @@ def garage_words(state: RaceState, turn: Turn) -> list[str]:
     if gt.bonuses:
         out.append("slipstream bonus +" + str(sum(state.garage.n(turn.played[i], "slipstream") for i in gt.bonuses)))
     return out
-
-
-def symbol_words(state: RaceState, turn: Turn, step3: bool) -> list[str]:
-    """The narration's words for the symbols the turn used (``Module.narrate_symbols``): ``step3`` True, those told
-    before the move (none yet: every symbol is told with React), False, the React ones, in order."""
-    return [] if step3 else garage_words(state, turn)
 
 
 def upgrades_line(state: RaceState, name: str) -> str:
