@@ -66,7 +66,7 @@ def malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput:
 
 
 def step_of(state: RaceState) -> int | None:
-    if state.phase in ("grid", "weather", "sponsors", "deal"):
+    if state.phase not in ("race", "over"):  # the set-up, whatever phases the race's modules add: step 0
         return 0
     if state.phase == "over":
         return None
