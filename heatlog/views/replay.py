@@ -192,20 +192,20 @@ def load_round(log: Any, race: int | None, number: int) -> Replay:
     """What ``heatlog replay --round N`` prints, without folding and narrating the whole race: a replay whose
     ``rounds`` hold round ``number`` alone (its ``grid`` is that round's start), folded from the round's
     snapshot to the start of the next round; ``last`` and ``final`` are the race's own (its latest state,
-    from the latest snapshot, its log read whole, so its hash chain is checked as a full replay checks it).
-    Printed, it is the same as that round of :func:`load_replay` (tests/test_replay.py); a round the race does
-    not have is refused by :func:`load_replay`, with its words."""
+    from the latest snapshot). The rows read are hash-checked from each snapshot's event on, as ``heatlog show``
+    checks them (docs/store.md, "What a read checks"): the round's own rows and those since the latest round
+    start. Printed, it is the same as that round of :func:`load_replay` (tests/test_replay.py); a round the
+    race does not have is refused by :func:`load_replay`, with its words."""
     rid = log.resolve(race)
-    latest = log.project(rid)
-    entries = latest.effective.entries
+    end = log.latest(rid)
+    latest = end.projection
     try:
         at = log.project(rid, round=number)
     except MalformedInput:
         return load_replay(log, rid)
     if not (at.state.phase == "race" and at.state.round == number and at.state.turn is None):
         return load_replay(log, rid)  # not a round's start (a race from a position): the whole race says it
-    seq = at.seq
-    tail = (e.event for e in entries if e.seq > seq)
+    tail = (e.event for e in log.entries_after(rid, at, end.length))
     name = log.store.race(rid).name
     return _build(tail, race=rid, name=name, start=at.state, last=latest.state.round, final=latest.state)
 
