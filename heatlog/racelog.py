@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
+from .engine.written import FACTORY, record
 from .store import EventStore, Snapshot, StoredEvent
 from .usertext import check_label
 
@@ -88,29 +89,59 @@ def check_retraction(race: int, retraction: Event) -> None:
         )
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Entry:
     """One event of the effective log with its sequence number."""
 
     seq: int
     event: Event
 
+    def __init__(
+        self,
+        seq: int,
+        event: Event,
+    ) -> None:
+        self.seq = seq
+        self.event = event
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Retraction:
     seq: int  # the retraction event's own seq
     target: int
     reason: str | None
     target_event: Event
 
+    def __init__(
+        self,
+        seq: int,
+        target: int,
+        reason: str | None,
+        target_event: Event,
+    ) -> None:
+        self.seq = seq
+        self.target = target
+        self.reason = reason
+        self.target_event = target_event
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Effective:
     """A race's log after retractions: what the rules see, plus notes and corrections for the record."""
 
     entries: list[Entry] = field(default_factory=list)  # events the rules fold (notes included, no effect)
     retractions: list[Retraction] = field(default_factory=list)
     length: int = 0  # raw log length (seq of the last stored event)
+
+    def __init__(
+        self,
+        entries: list[Entry] = FACTORY,
+        retractions: list[Retraction] = FACTORY,
+        length: int = 0,
+    ) -> None:
+        self.entries = [] if entries is FACTORY else entries
+        self.retractions = [] if retractions is FACTORY else retractions
+        self.length = length
 
 
 def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
@@ -135,7 +166,7 @@ def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
     return eff
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class End:
     """The end of a race's log (:meth:`RaceLog.end`): the projection there, the latest entry in force, the log's
     length (seq of its last row, retractions included), and whether the whole log was read to get them."""
@@ -144,6 +175,18 @@ class End:
     last: Entry
     length: int
     whole: bool = False
+
+    def __init__(
+        self,
+        projection: Projection,
+        last: Entry,
+        length: int,
+        whole: bool = False,
+    ) -> None:
+        self.projection = projection
+        self.last = last
+        self.length = length
+        self.whole = whole
 
 
 class Projection:
