@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import contextlib
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
 from .engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
-from .store import EventStore, StoredEvent
+from .engine.written import FACTORY, record
+from .store import EventStore, Snapshot, StoredEvent
 from .usertext import check_label
 
 if TYPE_CHECKING:
@@ -88,29 +89,59 @@ def check_retraction(race: int, retraction: Event) -> None:
         )
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Entry:
     """One event of the effective log with its sequence number."""
 
     seq: int
     event: Event
 
+    def __init__(
+        self,
+        seq: int,
+        event: Event,
+    ) -> None:
+        self.seq = seq
+        self.event = event
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Retraction:
     seq: int  # the retraction event's own seq
     target: int
     reason: str | None
     target_event: Event
 
+    def __init__(
+        self,
+        seq: int,
+        target: int,
+        reason: str | None,
+        target_event: Event,
+    ) -> None:
+        self.seq = seq
+        self.target = target
+        self.reason = reason
+        self.target_event = target_event
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Effective:
     """A race's log after retractions: what the rules see, plus notes and corrections for the record."""
 
     entries: list[Entry] = field(default_factory=list)  # events the rules fold (notes included, no effect)
     retractions: list[Retraction] = field(default_factory=list)
     length: int = 0  # raw log length (seq of the last stored event)
+
+    def __init__(
+        self,
+        entries: list[Entry] = FACTORY,
+        retractions: list[Retraction] = FACTORY,
+        length: int = 0,
+    ) -> None:
+        self.entries = [] if entries is FACTORY else entries
+        self.retractions = [] if retractions is FACTORY else retractions
+        self.length = length
 
 
 def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
@@ -135,7 +166,7 @@ def effective_log(stored: Iterable[tuple[int, Event]]) -> Effective:
     return eff
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class End:
     """The end of a race's log (:meth:`RaceLog.end`): the projection there, the latest entry in force, the log's
     length (seq of its last row, retractions included), and whether the whole log was read to get them."""
@@ -144,6 +175,18 @@ class End:
     last: Entry
     length: int
     whole: bool = False
+
+    def __init__(
+        self,
+        projection: Projection,
+        last: Entry,
+        length: int,
+        whole: bool = False,
+    ) -> None:
+        self.projection = projection
+        self.last = last
+        self.length = length
+        self.whole = whole
 
 
 class Projection:
@@ -293,10 +336,24 @@ class RaceLog:
         Costs the snapshot, the log length and a look at the ``retracted`` events since the snapshot (an
         index), however long the race; each such retraction is checked by counting the rows it spans. It folds no
         event, so it checks no hash chain: the snapshot is sealed to the hash of its event (EventStore._unseal),
-        and a full read (show without --round, replay, export, audit) checks the chain. None
+        and a full read (position, replay, export, audit) checks the chain (docs/store.md, "What a read checks"). None
         (replay the log instead) if there is no snapshot, or if it does not hold: its event is gone, or a
         retraction since reaches back to it or is not one :func:`effective_log` would accept.
         """
+        held = self._holding_snapshot(race, round)
+        if held is None:
+            return None
+        snap, length = held
+        return Projection(
+            race,
+            engine.state_from_position(snap.state),
+            None,
+            seq=snap.seq,
+            load=lambda: self.effective(race, upto=length),
+        )
+
+    def _holding_snapshot(self, race: int, round: int) -> tuple[Snapshot, int] | None:
+        """The snapshot of ``round`` and the log's length, if the snapshot holds (:meth:`_jump`)."""
         snap = self.store.get_snapshot(race, RULES_VERSION, round=round)
         if snap is None:
             return None
@@ -306,13 +363,7 @@ class RaceLog:
         since = self.store.retractions_since(race, snap.seq)
         if since and not self._retractions_hold(race, snap.seq, since):
             return None
-        return Projection(
-            race,
-            engine.state_from_position(snap.state),
-            None,
-            seq=snap.seq,
-            load=lambda: self.effective(race, upto=length),
-        )
+        return snap, length
 
     def _retractions_hold(self, race: int, snap_seq: int, since: list[tuple[int, Event]]) -> bool:
         """True if the retractions recorded since a snapshot at ``snap_seq`` (``since``, in seq order) each
@@ -479,22 +530,65 @@ class RaceLog:
     def _end_from(self, race: int, snap_seq: int, position: dict[str, Any], length: int) -> End | None:
         """:meth:`end` from a snapshot at ``snap_seq`` whose retractions since hold; None if the rows read say
         otherwise (then the whole log is read)."""
-        rows = self.store.log_from(race, after=snap_seq - 1, upto=length)
-        if not rows or rows[0][0] != snap_seq:
+        stack = self._in_force_from(race, snap_seq, length)
+        if stack is None:
             return None
-        stack = [Entry(seq, ev) for seq, ev in rows[:1]]  # the snapshot's event: in force (the retractions hold)
-        for seq, ev in rows[1:]:
-            if ev.get("type") != "retracted":
-                stack.append(Entry(seq, ev))
-            elif len(stack) > 1 and stack[-1].seq == ev.get("seq"):
-                stack.pop()
-            else:
-                return None
         state = fold(stack[1:], engine.state_from_position(position), race=race)
         last = stack[-1]
         return End(
             Projection(race, state, None, seq=last.seq, load=lambda: self.effective(race, upto=length)), last, length
         )
+
+    def _in_force_from(self, race: int, seq: int, upto: int) -> list[Entry] | None:
+        """The entries in force from the one at ``seq`` to ``upto``, the one at ``seq`` first, read and hash-checked
+        from the row at ``seq`` on, given that the entry at ``seq`` stays in force up to ``upto`` (a snapshot's
+        event whose retractions since hold). None if a row read says otherwise: no row at ``seq``, or a retraction
+        that reaches back to it or before (then the caller reads the whole log)."""
+        rows = self.store.log_from(race, after=seq - 1, upto=upto)
+        if not rows or rows[0][0] != seq:
+            return None
+        stack = [Entry(s, ev) for s, ev in rows[:1]]
+        for s, ev in rows[1:]:
+            if ev.get("type") != "retracted":
+                stack.append(Entry(s, ev))
+            elif len(stack) > 1 and stack[-1].seq == ev.get("seq"):
+                stack.pop()
+            else:
+                return None
+        return stack
+
+    def latest(self, race: int) -> End:
+        """:meth:`end` for a reader (``heatlog show``): the state at the end of the log from the latest round-start
+        snapshot that holds, the rows since it hash-checked, the rows before it vouched for by the snapshot's seal
+        (docs/store.md, "What a read checks"). A log without snapshots is read whole and checked, and its round
+        starts are cached then, so the next read starts from the latest of them (not when the log is read with
+        ``--force``: a snapshot of a damaged log would vouch for the damage before it)."""
+        end = self.end(race)
+        if end.whole and self.store.on_damage is None:
+            self.cache_snapshots(race, end.projection)
+        return end
+
+    def entries_after(self, race: int, start: Projection, length: int) -> Iterator[Entry]:
+        """The entries in force after ``start`` (the start of a round: a projection whose event stays in force up to
+        the log's ``length``), in order, read lazily from the store: first up to the start of the next round
+        whose snapshot holds (what ``heatlog replay --round N`` folds), the rest only if asked for. Each part is
+        hash-checked from the row it starts at; a part whose rows say it does not hold is taken from the whole
+        effective log instead."""
+        seq = start.seq
+        held = self._holding_snapshot(race, start.state.round + 1)
+        bound = held[0].seq if held is not None and seq < held[0].seq <= length else length
+        first = self._in_force_from(race, seq, bound)
+        if first is None:
+            yield from (e for e in self.effective(race, upto=length).entries if e.seq > seq)
+            return
+        yield from first[1:]
+        if bound == length:
+            return
+        rest = self._in_force_from(race, bound, length)
+        if rest is None:
+            yield from (e for e in self.effective(race, upto=length).entries if e.seq > bound)
+            return
+        yield from rest[1:]
 
     def retract_last(self, race: int, reason: str | None = None, end: End | None = None) -> tuple[int, Projection]:
         """Undo: retract the latest entry in force (the original stays in the log). Reads the log from the latest

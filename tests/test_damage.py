@@ -177,30 +177,78 @@ def _imported(tmp_path: Path) -> Path:
 
 
 READS = [["show"], ["show", "--json"], ["position"], ["replay", "--round", "2"], ["export"]]
+# the commands that read and hash-check every row of the log (show and replay --round N check the rows from the
+# latest round start on, and replay --round N those of its round: docs/store.md, "What a read checks")
+WHOLE = [["position"], ["replay"], ["export"]]
+# replay-race.jsonl: rounds 1, 2, 3 start at events 8, 26, 40, the last (15) at 246; 258 events
+LAST_START = 246
+
+
+def _tampered(db: Path, seq: int) -> None:
+    """Event ``seq``'s stored hash no longer matches its content, and event ``seq + 1`` no longer chains from it."""
+    raw(db, f"UPDATE events SET hash = '{'ab' * 32}' WHERE race = 1 AND seq = {seq}")
 
 
 def test_reads_refuse_a_broken_hash_chain_and_force_reads_it_with_a_warning(tmp_path: Path) -> None:
     db = _imported(tmp_path)
-    good = {tuple(args): run(*args, db=db).stdout for args in READS}
-    # event 7's stored hash no longer matches its content, and event 8 no longer chains from it
-    raw(db, f"UPDATE events SET hash = '{'ab' * 32}' WHERE race = 1 AND seq = 7")
-    for args in [*READS, ["replay", "--html", str(tmp_path / "r.html")]]:
+    good = {tuple(args): run(*args, db=db).stdout for args in [*READS, *WHOLE]}  # show caches the round starts
+    at = LAST_START + 4  # after the latest round start: every read checks it
+    _tampered(db, at)
+    for args in [*READS, *WHOLE, ["replay", "--html", str(tmp_path / "r.html")]]:
         r = run(*args, db=db)
         assert one_error_line(r), (args, r)
-        assert "race 1" in r.stderr and "at event 7" in r.stderr and "--force reads it anyway" in r.stderr, r
+        assert "race 1" in r.stderr and f"at event {at}" in r.stderr and "--force reads it anyway" in r.stderr, r
         assert r.stdout == "" and not (tmp_path / "r.html").exists()
-    for args in READS:
+    for args in [*READS, *WHOLE]:
         r = run(*args, "--force", db=db)
         assert r.returncode == 0, (args, r)
         warnings = [line for line in r.stderr.splitlines() if line.startswith("Warning:")]
-        assert warnings[0].startswith("Warning: race 1: event 7: its content changed"), r
-        assert "event 8" in warnings[1] and "hash chain" in warnings[1], r
+        assert warnings[0].startswith(f"Warning: race 1: event {at}: its content changed"), r
+        assert f"event {at + 1}" in warnings[1] and "hash chain" in warnings[1], r
         assert r.stdout == good[tuple(args)]  # the content itself was intact: --force shows what is stored
     # the recorder refuses too; its --force takes a race over, so reading anyway is --read-damaged
     r = run("record", "--race", "1", db=db, input="")
-    assert one_error_line(r) and "at event 7" in r.stderr and "--read-damaged reads it anyway" in r.stderr, r
+    assert one_error_line(r) and f"at event {at}" in r.stderr and "--read-damaged reads it anyway" in r.stderr, r
     r = run("record", "--race", "1", "--read-damaged", db=db, input="")
-    assert "Warning: race 1: event 7" in r.stderr and "Traceback" not in r.stderr, r
+    assert f"Warning: race 1: event {at}" in r.stderr and "Traceback" not in r.stderr, r
+
+
+def test_show_checks_the_rows_since_the_latest_round_start_and_audit_every_row(tmp_path: Path) -> None:
+    """What show and replay --round N guarantee (docs/store.md, "What a read checks"): the rows from the latest
+    round start's snapshot on (and, for replay --round N, those of round N) are hash-checked; a row before them
+    whose content no longer matches its stored hash is not read: audit, export, position and a whole replay,
+    which read every row, name it."""
+    db = _imported(tmp_path)
+    good = {tuple(args): run(*args, db=db).stdout for args in READS}
+    assert run("audit", "--race", "1", db=db).returncode == 0
+    for at, unread_by in ((7, READS), (30, [["show"], ["show", "--json"]])):  # before every round start; round 2
+        copy = tmp_path / f"t{at}.db"
+        copy.write_bytes(db.read_bytes())
+        _tampered(copy, at)
+        for args in READS:
+            r = run(*args, db=copy)
+            if args in unread_by and args not in WHOLE:
+                assert r.returncode == 0 and r.stdout == good[tuple(args)], (at, args, r)
+            else:
+                assert one_error_line(r) and f"at event {at}" in r.stderr, (at, args, r)
+        for args in WHOLE:
+            r = run(*args, db=copy)
+            assert one_error_line(r) and f"at event {at}" in r.stderr, (at, args, r)
+        [report] = [x for x in audit(copy) if x["race"] == 1]
+        assert not report["clean"] and {(at, "hash"), (at + 1, "chain")} <= {
+            (p["seq"], p["kind"]) for p in report["problems"]
+        }, report
+
+
+def test_a_changed_hash_at_the_snapshot_makes_show_read_the_whole_log(tmp_path: Path) -> None:
+    """The snapshot is sealed to its event's hash: that hash changed (as a consistent re-hash of the rows before
+    it would change it), the snapshot does not hold and show reads, and checks, the whole log."""
+    db = _imported(tmp_path)
+    assert run("show", db=db).returncode == 0  # caches the round starts
+    _tampered(db, LAST_START)
+    for args in (["show"], ["replay", "--round", "2"]):
+        r = run(*args, db=db)
+        assert one_error_line(r) and f"at event {LAST_START}" in r.stderr, (args, r)
 
 
 def test_a_missing_or_edited_event_is_named_in_the_refusal(tmp_path: Path) -> None:

@@ -298,7 +298,8 @@ def show(
 
     with open_log(db, force=force) as log:
         rid = log.resolve(race)
-        proj = log.project(rid, round=round)
+        # the end: from the latest round start (docs/store.md, "What a read checks")
+        proj = log.project(rid, round=round) if round is not None else log.latest(rid).projection
         if as_json:
             typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))
             return

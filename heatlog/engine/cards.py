@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .written import record
 
 BASE_FILE = Path(__file__).resolve().parent.parent / "data" / "cards" / "base.json"
 KINDS = ("basic", "starting", "heat", "stress", "upgrade", "sponsor")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CardDef:
     """One card type, as its data file describes it."""
 
@@ -32,6 +33,24 @@ class CardDef:
     speeds: tuple[int, ...]  # (4,) or a choice such as (1, 2, 3, 4) (# 18.6); () for Heat and Stress
     symbols: tuple[tuple[str, int], ...]  # (symbol, N), e.g. (("boost", 1),): Stress is one "+" flip
     copies: int
+
+    def __init__(
+        self,
+        token: str,
+        name: str,
+        short: str,
+        kind: str,
+        speeds: tuple[int, ...],
+        symbols: tuple[tuple[str, int], ...],
+        copies: int,
+    ) -> None:
+        object.__setattr__(self, "token", token)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "short", short)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "speeds", speeds)
+        object.__setattr__(self, "symbols", symbols)
+        object.__setattr__(self, "copies", copies)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CardDef:
@@ -67,7 +86,7 @@ def _card_order(card: CardDef) -> tuple[int, str, int, str]:
     return (KINDS.index(card.kind), head, int(tail) if tail else -1, card.token)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Catalogue:
     """The card types a race can meet, in canonical order, with their meanings precomputed for the hot path.
     Immutable and shared by every copy of a state, like the track."""
@@ -81,6 +100,28 @@ class Catalogue:
     value: Mapping[str, int]  # single-speed cards
     heat: str  # the Heat token (# 4.2; a Garage Heat card is the same, # 18.27)
     stress: str
+
+    def __init__(
+        self,
+        cards: tuple[CardDef, ...],
+        tokens: tuple[str, ...],
+        token_set: frozenset[str],
+        basic: frozenset[str],
+        playable: frozenset[str],
+        discardable: frozenset[str],
+        value: Mapping[str, int],
+        heat: str,
+        stress: str,
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "token_set", token_set)
+        object.__setattr__(self, "basic", basic)
+        object.__setattr__(self, "playable", playable)
+        object.__setattr__(self, "discardable", discardable)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "heat", heat)
+        object.__setattr__(self, "stress", stress)
 
     @classmethod
     def of(cls, cards: Iterable[CardDef]) -> Catalogue:

@@ -7,7 +7,7 @@ re-implements a rule. Chance events (flips, draws, shuffles) are not decisions: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from itertools import combinations
 from typing import Any
 
@@ -20,11 +20,12 @@ from .rules import slipstream_block, slipstream_totals
 from .state import Car, RaceState, Turn, expand
 from .steps import DISCARD, GEARS, PLAY, REACT, REPLENISH, REVEAL, SETUP, SLIPSTREAM, STEP_NAMES, STEPS, Step
 from .track import Track
+from .written import record
 
 Event = dict[str, Any]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Waiting:
     """What the race needs next: the step, the cars that may act and the event that must come.
 
@@ -43,6 +44,30 @@ class Waiting:
     _at: tuple[int, int] = (0, 0)
     _optional: list[str] | None = field(default=None, repr=False)
     _pool: ReactPool | None = field(default=None, repr=False)  # the React pool ``optional`` read (decisions reuse it)
+
+    def __init__(
+        self,
+        step: Step,
+        cars: list[str],
+        due: str | None,
+        count: int = 0,
+        flipping: str | None = None,
+        may_go_on: bool = False,
+        _state: RaceState | None = None,
+        _at: tuple[int, int] = (0, 0),
+        _optional: list[str] | None = None,
+        _pool: ReactPool | None = None,
+    ) -> None:
+        self.step = step
+        self.cars = cars
+        self.due = due
+        self.count = count
+        self.flipping = flipping
+        self.may_go_on = may_go_on
+        self._state = _state
+        self._at = _at
+        self._optional = _optional
+        self._pool = _pool
 
     @property
     def chance(self) -> bool:

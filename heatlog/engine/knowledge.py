@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cards import BASE_CATALOGUE, HEAT, Catalogue, Counts, counts, expand
+from .written import record
 
 if TYPE_CHECKING:  # (knowledge reads a Car; state asks knowledge: the import goes one way)
     from .state import Car
@@ -50,7 +50,7 @@ def _amount(n: int, c: str, name: Callable[[str], str] = card_name) -> str:
     return f"{n} {name(c)}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Knowledge:
     """The arrangements of one car's unseen cards that agree with everything public so far."""
 
@@ -60,6 +60,22 @@ class Knowledge:
     deck_size: int  # the deck's cards under the known top ones
     hand_known: bool = False  # open mode: cap is the deck itself
     top: tuple[str, ...] = ()  # the cards known on top of the deck, top last (a Refresh, # 18.21)
+
+    def __init__(
+        self,
+        unseen: Counts,
+        cap: Counts,
+        hand_size: int,
+        deck_size: int,
+        hand_known: bool = False,
+        top: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "unseen", unseen)
+        object.__setattr__(self, "cap", cap)
+        object.__setattr__(self, "hand_size", hand_size)
+        object.__setattr__(self, "deck_size", deck_size)
+        object.__setattr__(self, "hand_known", hand_known)
+        object.__setattr__(self, "top", top)
 
     @classmethod
     def of(cls, car: Car) -> Knowledge:

@@ -14,13 +14,14 @@ module. docs/design.md ("How a module plugs in") has the worked example; tests/t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, make_dataclass
+from dataclasses import FrozenInstanceError, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
 from .errors import IllegalEvent
 from .modules import circuits
 from .react import BOOST_COST, ReactUse, base_react_uses
+from .written import FACTORY, record
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
     from .events import Event
@@ -207,7 +208,7 @@ def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
 # ---------------------------------------------------------------------------------------------- the object
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rules:
     """The policy points of one race (see the module docstring). Immutable; shared by state copies."""
 
@@ -263,6 +264,83 @@ class Rules:
     # Derived: what a turn waits for is the base's (step3_due, react_due, hand_size: decide.waiting_for).
     waits_plain: bool = field(init=False, repr=False, compare=False)
 
+    def __init__(
+        self,
+        modules: tuple[str, ...] = (),
+        options: Mapping[str, Any] = FACTORY,
+        starting_deck: Callable[[RaceState, Car], list[str]] = base_starting_deck,
+        engine_heat: Callable[[RaceState, Car], int] = base_engine_heat,
+        shift_cost: Callable[[RaceState, Car, int, int], int] = base_shift_cost,
+        cooldown: Callable[[RaceState, Car, int], int] = base_cooldown,
+        boost_cost: Callable[[RaceState, Car], int] = base_boost_cost,
+        react_uses: Callable[[RaceState, Car, Turn], list[ReactUse]] = base_react_uses,
+        slipstream_distance: Callable[[RaceState, Car], int] = base_slipstream_distance,
+        corner_limit: Callable[[RaceState, Car, Turn, Corner], int] = base_corner_limit,
+        corner_cost: Callable[[RaceState, Car, Corner, int, int], int] = base_corner_cost,
+        cooldown_block: Callable[[RaceState, Car], str | None] = base_cooldown_block,
+        cooldown_bonus: Callable[[RaceState, Car], int] = base_cooldown_bonus,
+        slipstream_block: Callable[[RaceState, Car], str | None] = base_slipstream_block,
+        slipstream_bonus: Callable[[RaceState, Car], int] = base_slipstream_bonus,
+        can_discard: Callable[[RaceState, Car, str], bool] = base_can_discard,
+        clear_play_area: Callable[[RaceState, Car, Turn], None] = base_clear_play_area,
+        turn_kind: Callable[[RaceState, Car], str] = base_turn_kind,
+        hand_size: Callable[[RaceState, Car], int] = base_hand_size,
+        adrenaline_cars: Callable[[RaceState, list[str]], list[str]] = base_adrenaline_cars,
+        discard_limit: Callable[[RaceState, Car], int | None] = base_discard_limit,
+        after_corners: Callable[[RaceState, Car, Turn], None] = base_after_corners,
+        turns: Mapping[str, Callable[[RaceState, Car], tuple[Car, Turn] | None]] = FACTORY,
+        setup_phases: tuple[str, ...] = ("grid", "deal"),
+        enter_phase: Callable[[RaceState, str], None] = base_enter_phase,
+        phase_waiting: Callable[[RaceState], tuple[str, list[str]] | None] = base_phase_waiting,
+        phase_decisions: Callable[[RaceState, str], list[Event]] = base_phase_decisions,
+        reveal: Callable[[RaceState, Car, Turn, list[str]], None] = base_reveal,
+        after_flip: Callable[[RaceState, Car, Turn, str, int, bool], int] = base_after_flip,
+        step3_due: Callable[[RaceState, Car, Turn], str | None] = base_step3_due,
+        step3_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events,
+        react_due: Callable[[RaceState, Car, Turn], str | None] = base_react_due,
+        leave_react: Callable[[RaceState, Car, Turn], bool] = base_leave_react,
+        slipstream_cards: Callable[[RaceState, Event, Car, Turn], int] = base_slipstream_cards,
+        slipstream_bonus_cards: Callable[[RaceState, Car, Turn], list[tuple[str, int]]] = base_slipstream_bonus_cards,
+        turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events,
+    ) -> None:
+        object.__setattr__(self, "modules", modules)
+        object.__setattr__(self, "options", {} if options is FACTORY else options)
+        object.__setattr__(self, "starting_deck", starting_deck)
+        object.__setattr__(self, "engine_heat", engine_heat)
+        object.__setattr__(self, "shift_cost", shift_cost)
+        object.__setattr__(self, "cooldown", cooldown)
+        object.__setattr__(self, "boost_cost", boost_cost)
+        object.__setattr__(self, "react_uses", react_uses)
+        object.__setattr__(self, "slipstream_distance", slipstream_distance)
+        object.__setattr__(self, "corner_limit", corner_limit)
+        object.__setattr__(self, "corner_cost", corner_cost)
+        object.__setattr__(self, "cooldown_block", cooldown_block)
+        object.__setattr__(self, "cooldown_bonus", cooldown_bonus)
+        object.__setattr__(self, "slipstream_block", slipstream_block)
+        object.__setattr__(self, "slipstream_bonus", slipstream_bonus)
+        object.__setattr__(self, "can_discard", can_discard)
+        object.__setattr__(self, "clear_play_area", clear_play_area)
+        object.__setattr__(self, "turn_kind", turn_kind)
+        object.__setattr__(self, "hand_size", hand_size)
+        object.__setattr__(self, "adrenaline_cars", adrenaline_cars)
+        object.__setattr__(self, "discard_limit", discard_limit)
+        object.__setattr__(self, "after_corners", after_corners)
+        object.__setattr__(self, "turns", {} if turns is FACTORY else turns)
+        object.__setattr__(self, "setup_phases", setup_phases)
+        object.__setattr__(self, "enter_phase", enter_phase)
+        object.__setattr__(self, "phase_waiting", phase_waiting)
+        object.__setattr__(self, "phase_decisions", phase_decisions)
+        object.__setattr__(self, "reveal", reveal)
+        object.__setattr__(self, "after_flip", after_flip)
+        object.__setattr__(self, "step3_due", step3_due)
+        object.__setattr__(self, "step3_options", step3_options)
+        object.__setattr__(self, "react_due", react_due)
+        object.__setattr__(self, "leave_react", leave_react)
+        object.__setattr__(self, "slipstream_cards", slipstream_cards)
+        object.__setattr__(self, "slipstream_bonus_cards", slipstream_bonus_cards)
+        object.__setattr__(self, "turn_options", turn_options)
+        self.__post_init__()
+
     def __post_init__(self) -> None:
         plain = frozenset(name for name, base in _BASE_POINTS.items() if getattr(self, name) is base)
         object.__setattr__(self, "plain", plain)  # frozen: set once, here (dataclasses.replace comes here too)
@@ -288,7 +366,36 @@ class Rules:
 # Each point's base function (the defaults above), for ``Rules.plain``.
 _BASE_POINTS: dict[str, Any] = {f.name: f.default for f in fields(Rules) if callable(f.default)}
 # ``Rules.unchanged``: one flag per point, True where the race keeps the base function (immutable, shared).
-Unchanged = make_dataclass("Unchanged", [(name, bool) for name in _BASE_POINTS], frozen=True, slots=True)
+
+
+class Unchanged:
+    """``Rules.unchanged``: one flag per point, True where the race keeps the base function. Immutable, shared;
+    written out rather than made by ``make_dataclass``, which compiled its methods at every start (issue 32)."""
+
+    __slots__ = tuple(_BASE_POINTS)
+
+    def __init__(self, **flags: bool) -> None:
+        for name in self.__slots__:
+            object.__setattr__(self, name, flags[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return "Unchanged(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, name) for name in self.__slots__))
+
+
 _REACT_POINTS = frozenset(("cooldown_block", "cooldown_bonus", "boost_cost"))
 _WAIT_POINTS = frozenset(("step3_due", "react_due", "hand_size"))
 BASE_RULES = Rules()

@@ -7,7 +7,7 @@ after a partial change, so a rejected event never leaves a trace.
 from __future__ import annotations
 
 import copy as _copy
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +20,14 @@ from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
+from .written import FACTORY, record
 
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
     from .modules.legends.rules import LegendDeck, LegendMove, LegendRules
     from .modules.weather.rules import Conditions, WeatherRules
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Car:
     name: str
     colour: str
@@ -54,6 +56,52 @@ class Car:
     deck_top: tuple[str, ...] = ()
     finished: bool = False
     legend: bool = False  # a Legend car (# 19.1): no deck, hand, Engine or gear; moved by the Legend card
+
+    def __init__(
+        self,
+        name: str,
+        colour: str,
+        handicap: bool = False,
+        progress: int = 0,
+        lane: int = 1,
+        gear: int = 1,
+        pool: Counts = FACTORY,
+        hand: Counts | None = None,
+        hand_size: int = 0,
+        deck: list[str] | None = None,
+        deck_size: int = 0,
+        discard: list[str] = FACTORY,
+        engine: int = 6,
+        play_area: list[str] = FACTORY,
+        committed: list[str] | None = None,
+        stress_taken: int = 0,
+        needs_shuffle: bool = False,
+        deck_max: Counts | None = None,
+        deck_top: tuple[str, ...] = (),
+        finished: bool = False,
+        legend: bool = False,
+    ) -> None:
+        self.name = name
+        self.colour = colour
+        self.handicap = handicap
+        self.progress = progress
+        self.lane = lane
+        self.gear = gear
+        self.pool = dict.fromkeys(CARDS, 0) if pool is FACTORY else pool
+        self.hand = hand
+        self.hand_size = hand_size
+        self.deck = deck
+        self.deck_size = deck_size
+        self.discard = [] if discard is FACTORY else discard
+        self.engine = engine
+        self.play_area = [] if play_area is FACTORY else play_area
+        self.committed = committed
+        self.stress_taken = stress_taken
+        self.needs_shuffle = needs_shuffle
+        self.deck_max = deck_max
+        self.deck_top = deck_top
+        self.finished = finished
+        self.legend = legend
 
     def deck_bound(self, card: str) -> int:
         """How many ``card`` the deck can hold at most: the one joint deduction (knowledge.py, # 1.7)."""
@@ -137,7 +185,7 @@ NO_CARDS: list[Any] = _Unfilled()  # the shared empty default of a Turn's rarely
 NO_USES: dict[str, int] = _NoUses()  # the shared empty default of Turn.used
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CornerCheck:
     line: int  # absolute progress of the corner line
     after_space: int
@@ -147,8 +195,26 @@ class CornerCheck:
     paid: int
     spinout: bool
 
+    def __init__(
+        self,
+        line: int,
+        after_space: int,
+        limit: int,
+        speed: int,
+        cost: int,
+        paid: int,
+        spinout: bool,
+    ) -> None:
+        self.line = line
+        self.after_space = after_space
+        self.limit = limit
+        self.speed = speed
+        self.cost = cost
+        self.paid = paid
+        self.spinout = spinout
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Turn:
     """What happens in one car's steps 3–9; also the record the views narrate."""
 
@@ -207,6 +273,110 @@ class Turn:
     used: dict[str, int] = NO_USES  # React uses consumed: "symbol:source" -> amount (react.py)
     garage: Any = None  # the Garage's record of this turn (modules/garage/race.py GarageTurn), None in a base race
 
+    def __init__(
+        self,
+        car: str,
+        round: int,
+        gear: int,
+        from_gear: int,
+        shift_heat: int = 0,
+        start: int = 0,
+        reached: int = 0,
+        sub: int = REVEAL,
+        played: list[str] = NO_CARDS,
+        cluttered: bool = False,
+        speed: int = 0,
+        stress_left: int = 0,
+        flipping: str | None = None,
+        flips: list[tuple[str, str]] = FACTORY,
+        stress_found: list[str] = FACTORY,
+        moved: int = 0,
+        cooldown_allowance: int = 0,
+        cooled: int = 0,
+        boosted: bool = False,
+        boost_card: str | None = None,
+        boost_moved: int = 0,
+        boost_free: bool = False,
+        adrenaline: bool = False,
+        adrenaline_move: bool = False,
+        adrenaline_cooldown: bool = False,
+        adrenaline_moved: int = 0,
+        slipstream: bool | None = None,
+        slipstream_moved: int = 0,
+        corners: list[CornerCheck] = NO_CARDS,
+        spinout: bool = False,
+        spinout_stress: int = 0,
+        discarded: list[str] = NO_CARDS,
+        drawn: int = 0,
+        drawn_cards: list[str] = FACTORY,
+        laps_before: int = 0,
+        laps_after: int = 0,
+        end: int = 0,
+        end_lane: int = 0,
+        finished: bool = False,
+        shuffles: int = 0,
+        legend: LegendMove | None = None,
+        eliminated: bool = False,
+        heat_removed: list[str] = NO_CARDS,
+        earned: list[str] = NO_CARDS,
+        sponsors_drawn: list[str] = NO_CARDS,
+        sponsors_used: list[str] = NO_CARDS,
+        owed: list[str] = NO_CARDS,
+        happenings: list[Happening] = FACTORY,
+        used: dict[str, int] = NO_USES,
+        garage: Any = None,
+    ) -> None:
+        self.car = car
+        self.round = round
+        self.gear = gear
+        self.from_gear = from_gear
+        self.shift_heat = shift_heat
+        self.start = start
+        self.reached = reached
+        self.sub = sub
+        self.played = played
+        self.cluttered = cluttered
+        self.speed = speed
+        self.stress_left = stress_left
+        self.flipping = flipping
+        self.flips = [] if flips is FACTORY else flips
+        self.stress_found = [] if stress_found is FACTORY else stress_found
+        self.moved = moved
+        self.cooldown_allowance = cooldown_allowance
+        self.cooled = cooled
+        self.boosted = boosted
+        self.boost_card = boost_card
+        self.boost_moved = boost_moved
+        self.boost_free = boost_free
+        self.adrenaline = adrenaline
+        self.adrenaline_move = adrenaline_move
+        self.adrenaline_cooldown = adrenaline_cooldown
+        self.adrenaline_moved = adrenaline_moved
+        self.slipstream = slipstream
+        self.slipstream_moved = slipstream_moved
+        self.corners = corners
+        self.spinout = spinout
+        self.spinout_stress = spinout_stress
+        self.discarded = discarded
+        self.drawn = drawn
+        self.drawn_cards = [] if drawn_cards is FACTORY else drawn_cards
+        self.laps_before = laps_before
+        self.laps_after = laps_after
+        self.end = end
+        self.end_lane = end_lane
+        self.finished = finished
+        self.shuffles = shuffles
+        self.legend = legend
+        self.eliminated = eliminated
+        self.heat_removed = heat_removed
+        self.earned = earned
+        self.sponsors_drawn = sponsors_drawn
+        self.sponsors_used = sponsors_used
+        self.owed = owed
+        self.happenings = [] if happenings is FACTORY else happenings
+        self.used = used
+        self.garage = garage
+
     def happened(self, kind: str) -> list[Happening]:
         """The happenings of one kind, in order."""
         return [h for h in self.happenings if h[0] == kind]
@@ -262,7 +432,7 @@ class Turn:
         return new
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class RaceState:
     track: Track
     laps: int
@@ -306,6 +476,78 @@ class RaceState:
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
     # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
     modules: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        track: Track,
+        laps: int,
+        variant: str,
+        mode: str,
+        cars: dict[str, Car],
+        started: int,
+        phase: str = "grid",
+        round: int = 0,
+        step: int = SETUP,
+        order: list[str] = FACTORY,
+        adrenaline: list[str] = FACTORY,
+        pending: list[str] = FACTORY,
+        turn_index: int = 0,
+        turn: Turn | None = None,
+        turns: list[Turn] = FACTORY,
+        last_turns: dict[str, Turn] = FACTORY,
+        finished_round: list[str] = FACTORY,
+        hall_of_fame: list[str] = FACTORY,
+        finish_rounds: dict[str, int] = FACTORY,
+        eliminated: list[str] = FACTORY,
+        grid: list[str] = FACTORY,
+        spots: dict[tuple[int, int], str] = FACTORY,
+        shifts: dict[str, tuple[int, bool]] = FACTORY,
+        events: int = 0,
+        rules: Rules = BASE_RULES,
+        cards: Catalogue = BASE_CATALOGUE,
+        legends: LegendRules | None = None,
+        legend_deck: LegendDeck | None = None,
+        weather: WeatherRules | None = None,
+        weather_tile: str | None = None,
+        conditions: Conditions | None = None,
+        garage: Any = None,
+        sponsor_deck: Any = None,
+        modules: dict[str, Any] = FACTORY,
+    ) -> None:
+        self.track = track
+        self.laps = laps
+        self.variant = variant
+        self.mode = mode
+        self.cars = cars
+        self.started = started
+        self.phase = phase
+        self.round = round
+        self.step = step
+        self.order = [] if order is FACTORY else order
+        self.adrenaline = [] if adrenaline is FACTORY else adrenaline
+        self.pending = [] if pending is FACTORY else pending
+        self.turn_index = turn_index
+        self.turn = turn
+        self.turns = [] if turns is FACTORY else turns
+        self.last_turns = {} if last_turns is FACTORY else last_turns
+        self.finished_round = [] if finished_round is FACTORY else finished_round
+        self.hall_of_fame = [] if hall_of_fame is FACTORY else hall_of_fame
+        self.finish_rounds = {} if finish_rounds is FACTORY else finish_rounds
+        self.eliminated = [] if eliminated is FACTORY else eliminated
+        self.grid = [] if grid is FACTORY else grid
+        self.spots = {} if spots is FACTORY else spots
+        self.shifts = {} if shifts is FACTORY else shifts
+        self.events = events
+        self.rules = rules
+        self.cards = cards
+        self.legends = legends
+        self.legend_deck = legend_deck
+        self.weather = weather
+        self.weather_tile = weather_tile
+        self.conditions = conditions
+        self.garage = garage
+        self.sponsor_deck = sponsor_deck
+        self.modules = {} if modules is FACTORY else modules
 
     @property
     def final_line(self) -> int:

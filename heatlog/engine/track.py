@@ -12,13 +12,15 @@ flooded or tunnel effect whatever they list (so an old log replays as it was rec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from .written import record
 
 V1_HEAT, V1_STRESS = 6, 3  # what a schema_version 1 track set up, whatever it listed (# 1.2)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Corner:
     after_space: int
     limit: int
@@ -30,12 +32,34 @@ class Corner:
     chicane_second_line_of: int | None = None  # # 22.1: 1-based number of the chicane's first line
     press: str | None = None  # # 21.6: press letter (the second line of a chicane carries it, # 22.3)
 
+    def __init__(
+        self,
+        after_space: int,
+        limit: int,
+        race_line_lane_after: int,
+        legend_line_after_space: int | None = None,
+        legend_diamond_spaces: tuple[int, ...] = (),
+        chevron_spaces: frozenset[int] = frozenset(),
+        double_chevron_spaces: frozenset[int] = frozenset(),
+        chicane_second_line_of: int | None = None,
+        press: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "after_space", after_space)
+        object.__setattr__(self, "limit", limit)
+        object.__setattr__(self, "race_line_lane_after", race_line_lane_after)
+        object.__setattr__(self, "legend_line_after_space", legend_line_after_space)
+        object.__setattr__(self, "legend_diamond_spaces", legend_diamond_spaces)
+        object.__setattr__(self, "chevron_spaces", chevron_spaces)
+        object.__setattr__(self, "double_chevron_spaces", double_chevron_spaces)
+        object.__setattr__(self, "chicane_second_line_of", chicane_second_line_of)
+        object.__setattr__(self, "press", press)
+
     @property
     def is_chicane_second_line(self) -> bool:
         return self.chicane_second_line_of is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Track:
     id: str
     name: str
@@ -51,6 +75,38 @@ class Track:
     flooded: frozenset[int] = frozenset()  # spaces (both spots, MA16) that take effect: # 22.4
     tunnel: frozenset[int] = frozenset()  # spaces (both spots, MA16) that take effect: # 22.6
     _lane_by_space: tuple[int, ...] = field(compare=False, repr=False, hash=False, default=())
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        spaces: int,
+        laps: int,
+        heat: int,
+        stress: int,
+        race_line_lane_from_finish: int,
+        corners: tuple[Corner, ...],
+        grid: tuple[tuple[int, int], ...],
+        data: dict[str, Any],
+        schema_version: int = 1,
+        flooded: frozenset[int] = frozenset(),
+        tunnel: frozenset[int] = frozenset(),
+        _lane_by_space: tuple[int, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "spaces", spaces)
+        object.__setattr__(self, "laps", laps)
+        object.__setattr__(self, "heat", heat)
+        object.__setattr__(self, "stress", stress)
+        object.__setattr__(self, "race_line_lane_from_finish", race_line_lane_from_finish)
+        object.__setattr__(self, "corners", corners)
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "schema_version", schema_version)
+        object.__setattr__(self, "flooded", flooded)
+        object.__setattr__(self, "tunnel", tunnel)
+        object.__setattr__(self, "_lane_by_space", _lane_by_space)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Track:

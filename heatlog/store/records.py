@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from heatlog import eventrows as rows_
 from heatlog.engine.errors import ConflictError, StoreError
+from heatlog.engine.written import record
 from heatlog.hashing import sha256
 
 #: ``PRAGMA application_id`` of a heatlog database: the ASCII bytes "HEAT".
@@ -95,7 +95,7 @@ def stored_v(event: dict[str, Any]) -> int | None:
     return v if isinstance(v, int) and not isinstance(v, bool) else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StoredEvent:
     """One event of a race's effective log. ``race`` is the race that physically stores the row."""
 
@@ -108,8 +108,28 @@ class StoredEvent:
     prev_hash: str
     hash: str
 
+    def __init__(
+        self,
+        race: int,
+        seq: int,
+        type: str,
+        v: int | None,
+        event: dict[str, Any],
+        recorded: str,
+        prev_hash: str,
+        hash: str,
+    ) -> None:
+        object.__setattr__(self, "race", race)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "v", v)
+        object.__setattr__(self, "event", event)
+        object.__setattr__(self, "recorded", recorded)
+        object.__setattr__(self, "prev_hash", prev_hash)
+        object.__setattr__(self, "hash", hash)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class RaceInfo:
     id: int
     name: str | None
@@ -120,8 +140,26 @@ class RaceInfo:
     #: length of the effective log (for a branch: fork_seq + own events).
     event_count: int
 
+    def __init__(
+        self,
+        id: int,
+        name: str | None,
+        created: str,
+        parent: int | None,
+        fork_seq: int | None,
+        meta: dict[str, Any],
+        event_count: int,
+    ) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "created", created)
+        object.__setattr__(self, "parent", parent)
+        object.__setattr__(self, "fork_seq", fork_seq)
+        object.__setattr__(self, "meta", meta)
+        object.__setattr__(self, "event_count", event_count)
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class Problem:
     """A defect found by :meth:`EventStore.verify`, located at ``seq`` of physical race ``race``.
 
@@ -135,6 +173,18 @@ class Problem:
     seq: int
     kind: str
     message: str
+
+    def __init__(
+        self,
+        race: int,
+        seq: int,
+        kind: str,
+        message: str,
+    ) -> None:
+        object.__setattr__(self, "race", race)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "message", message)
 
     def __str__(self) -> str:
         return f"race {self.race}, event {self.seq}: {self.kind}: {self.message}"
@@ -155,7 +205,7 @@ class DamagedLog(StoreError):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RecorderSession:
     """A race's row in ``recorder_sessions``: the live recorder (pid None when free) and its cursor."""
 
@@ -164,6 +214,20 @@ class RecorderSession:
     start: str
     since: str
     cursor: str | None
+
+    def __init__(
+        self,
+        pid: int | None,
+        host: str | None,
+        start: str,
+        since: str,
+        cursor: str | None,
+    ) -> None:
+        object.__setattr__(self, "pid", pid)
+        object.__setattr__(self, "host", host)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "since", since)
+        object.__setattr__(self, "cursor", cursor)
 
     def load_cursor(self) -> dict[str, Any] | None:
         if not self.cursor:
@@ -175,13 +239,27 @@ class RecorderSession:
         return cur if isinstance(cur, dict) else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Snapshot:
     race: int
     round: int
     rules_version: str
     seq: int
     state: dict[str, Any]
+
+    def __init__(
+        self,
+        race: int,
+        round: int,
+        rules_version: str,
+        seq: int,
+        state: dict[str, Any],
+    ) -> None:
+        object.__setattr__(self, "race", race)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "rules_version", rules_version)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "state", state)
 
 
 #: ``check(log, event)``: raise to refuse ``event`` given the effective ``log`` (nothing is written).

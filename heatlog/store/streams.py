@@ -15,15 +15,17 @@ import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from heatlog.engine.written import FACTORY, record
 
 from ..engine.errors import StoreError
 from .leases import Leases
 from .records import APPEND_ONLY, GENESIS, SQLITE_MAX, canonical, chain_hash, now
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StreamKind:
     """Where a kind of stream lives: its word (``season``: in messages, anchors and the events' key column), its
     owner table, its events table, the statements that make them and the guards beyond UPDATE and DELETE."""
@@ -33,6 +35,20 @@ class StreamKind:
     events: str
     tables: tuple[str, ...]
     guards: dict[str, str] = field(default_factory=dict)
+
+    def __init__(
+        self,
+        word: str,
+        owners: str,
+        events: str,
+        tables: tuple[str, ...],
+        guards: dict[str, str] = FACTORY,
+    ) -> None:
+        object.__setattr__(self, "word", word)
+        object.__setattr__(self, "owners", owners)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "guards", {} if guards is FACTORY else guards)
 
 
 #: The season stream's guards beyond UPDATE and DELETE of its events (the store's GUARDS for races).

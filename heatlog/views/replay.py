@@ -12,16 +12,17 @@ hidden: in table mode the state has no hands and no deck orders, and the views s
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
+from ..engine.written import FACTORY, record
 from .narrate import narrate_turn
 
 Event = dict[str, Any]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class RoundView:
     """One round of a race as the views show it."""
 
@@ -34,6 +35,28 @@ class RoundView:
     current_narration: str = ""
     notes: list[tuple[str | None, str]] = field(default_factory=list)  # (car or None, text)
     complete: bool = False
+
+    def __init__(
+        self,
+        number: int,
+        start: RaceState,
+        end: RaceState,
+        turns: list[Turn] = FACTORY,
+        narration: list[str] = FACTORY,
+        current: Turn | None = None,
+        current_narration: str = "",
+        notes: list[tuple[str | None, str]] = FACTORY,
+        complete: bool = False,
+    ) -> None:
+        self.number = number
+        self.start = start
+        self.end = end
+        self.turns = [] if turns is FACTORY else turns
+        self.narration = [] if narration is FACTORY else narration
+        self.current = current
+        self.current_narration = current_narration
+        self.notes = [] if notes is FACTORY else notes
+        self.complete = complete
 
     @property
     def order(self) -> list[str]:
@@ -52,7 +75,7 @@ class RoundView:
         return [(i, c, text) for i, (c, text) in enumerate(out, start=1) if car is None or c == car]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Replay:
     """A whole race, round by round."""
 
@@ -62,6 +85,22 @@ class Replay:
     rounds: list[RoundView]
     final: RaceState  # the state at the end of the log
     of: int | None = None  # the race's last round, when ``rounds`` holds only some (:func:`load_round`)
+
+    def __init__(
+        self,
+        race: Any,
+        name: str | None,
+        grid: RaceState,
+        rounds: list[RoundView],
+        final: RaceState,
+        of: int | None = None,
+    ) -> None:
+        self.race = race
+        self.name = name
+        self.grid = grid
+        self.rounds = rounds
+        self.final = final
+        self.of = of
 
     @property
     def track(self) -> Any:
@@ -192,20 +231,20 @@ def load_round(log: Any, race: int | None, number: int) -> Replay:
     """What ``heatlog replay --round N`` prints, without folding and narrating the whole race: a replay whose
     ``rounds`` hold round ``number`` alone (its ``grid`` is that round's start), folded from the round's
     snapshot to the start of the next round; ``last`` and ``final`` are the race's own (its latest state,
-    from the latest snapshot, its log read whole, so its hash chain is checked as a full replay checks it).
-    Printed, it is the same as that round of :func:`load_replay` (tests/test_replay.py); a round the race does
-    not have is refused by :func:`load_replay`, with its words."""
+    from the latest snapshot). The rows read are hash-checked from each snapshot's event on, as ``heatlog show``
+    checks them (docs/store.md, "What a read checks"): the round's own rows and those since the latest round
+    start. Printed, it is the same as that round of :func:`load_replay` (tests/test_replay.py); a round the
+    race does not have is refused by :func:`load_replay`, with its words."""
     rid = log.resolve(race)
-    latest = log.project(rid)
-    entries = latest.effective.entries
+    end = log.latest(rid)
+    latest = end.projection
     try:
         at = log.project(rid, round=number)
     except MalformedInput:
         return load_replay(log, rid)
     if not (at.state.phase == "race" and at.state.round == number and at.state.turn is None):
         return load_replay(log, rid)  # not a round's start (a race from a position): the whole race says it
-    seq = at.seq
-    tail = (e.event for e in entries if e.seq > seq)
+    tail = (e.event for e in log.entries_after(rid, at, end.length))
     name = log.store.race(rid).name
     return _build(tail, race=rid, name=name, start=at.state, last=latest.state.round, final=latest.state)
 
