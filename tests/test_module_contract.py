@@ -23,13 +23,14 @@ from rules.modules.garage.test_recorder import record  # the recorder driven by 
 
 from heatlog.bots import Options, heuristic_bot, random_bot
 from heatlog.engine import MalformedInput, apply, replay, state_from_position, state_to_position, waiting_for
-from heatlog.engine.events import CHANCE, DECISION, REGISTRY
+from heatlog.engine.events import CHANCE, DECISION, REGISTRY, EventType
 from heatlog.engine.game import play_out, to_move
 from heatlog.engine.module import MODULES as UNITS_REGISTRY
+from heatlog.engine.module import Module, event_words
 from heatlog.engine.ruleset import MODULES
 from heatlog.module_data import module_block
 from heatlog.races import legend_cars, race_started_event
-from heatlog.recorder.notation import describe
+from heatlog.recorder.notation import card_text, describe
 from heatlog.review import review_race
 from heatlog.review.evaluate import Settings
 from heatlog.review.points import DECISION_KINDS, decision_points
@@ -255,6 +256,35 @@ def test_a_module_that_declares_a_chance_event_declares_its_draw() -> None:
         assert not kinds or unit.chance is not None, f"{name} declares chance events {kinds} and no draw"
         for kind in unit.notation:  # its notation is for its own event types
             assert kind in {e.name for e in unit.events}, (name, kind)
+
+
+def _unworded(unit: Module) -> list[str]:
+    """The event kinds ``unit`` declares that neither its ``event_words`` nor its ``notation`` words."""
+    return [e.name for e in unit.events if unit.event_words is None and e.name not in unit.notation]
+
+
+def test_a_module_words_every_event_kind_it_declares() -> None:
+    """The recorder words a module's events by asking the registry (``Module.event_words``, else the kind's
+    ``notation``; issue 26: no if-ladder of module kinds in recorder/notation.py): a module that declares an event
+    kind and gives no words for it fails here, as a made-up one does."""
+    for name, unit in UNITS_REGISTRY.items():
+        assert _unworded(unit) == [], f"{name} declares events with no recorder words"
+    mute = Module("mute", events=(EventType("mute_drawn", lambda state, ev: None, module="mute", chance=True),))
+    assert _unworded(mute) == ["mute_drawn"]
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_each_module_event_a_race_makes_has_the_module_s_words(modules: tuple[str, ...]) -> None:
+    """Every event of a module's kinds in a simulated race is worded by its module (the registry's
+    ``event_words``), never by the bare type name the recorder falls back to."""
+    events = _played(modules)
+    kinds = {e.name for unit in UNITS_REGISTRY.values() for e in unit.events}
+    seen = [e for e in events if e["type"] in kinds]
+    assert seen  # each combination plays at least one module event (a draw, a draft, a Legend card …)
+    for e in seen:
+        said = event_words(e, card_text)
+        assert isinstance(said, str) and said and said != e["type"].replace("_", " "), e
+        assert describe(e) == said  # what the recorder echoes
 
 
 @pytest.mark.parametrize("modules", COMBOS, ids="+".join)

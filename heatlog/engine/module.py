@@ -143,6 +143,11 @@ class Module:
     narrate_step3: Callable[[RaceState, Turn], list[str]] | None = None  # step 3's words, before the move
     narrate_react: Callable[[RaceState, Turn], list[str]] | None = None
     narrate_after: Callable[[RaceState, Turn], list[str]] | None = None
+    #: Each of the module's event kinds in a few words, for the recorder's echo and undo lines:
+    #: ``event_words(event, cards)`` where ``cards(tokens)`` words cards as the race names them (an upgrade by its
+    #: short name); None for a kind it leaves to ``notation``'s ``words`` (the contract test asks that every
+    #: declared kind be worded by one of the two).
+    event_words: Callable[[Event, Callable[[list[str]], str]], str | None] | None = None
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
@@ -217,6 +222,21 @@ def notation_of(kind: str) -> Notation | None:
     """The notation a module declares for its event type ``kind``, if any."""
     m = of_event(kind)
     return m.notation.get(kind) if m is not None else None
+
+
+def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:
+    """A module's event in a few words (``Module.event_words``, else its ``notation``'s ``words``); None for a
+    base event or an unknown kind. ``cards(tokens)`` words the cards the event names."""
+    kind = ev.get("type")
+    m = of_event(kind) if isinstance(kind, str) else None
+    if m is None:
+        return None
+    if m.event_words is not None:
+        said = m.event_words(ev, cards)
+        if said is not None:
+            return said
+    told = m.notation.get(str(kind))
+    return told.words(ev) if told is not None else None
 
 
 def before_decks(phase: str) -> tuple[str, str] | None:

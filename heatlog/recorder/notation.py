@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
 from ..engine.cards import BASE_CATALOGUE
-from ..engine.module import notation_of
+from ..engine.module import event_words as module_event_words
 
 Event = dict[str, Any]
 
@@ -88,50 +88,13 @@ def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
         return "grid " + " > ".join(ev["order"])
     if kind == "note":
         return f"note {ev['text']!r}"
-    if kind == "weather_drawn":
-        return f"weather {ev['tile']}"
-    if kind == "road_conditions_drawn":
-        return "road conditions " + ", ".join(f"corner {i} {t}" for i, t in enumerate(ev["tokens"], 1))
-    if kind == "legend_card_revealed":
-        return f"Legend card {ev['card']} turned"
-    if kind == "heat_removed":
-        return f"{car}: a Heat card from the {ev['from']} leaves the game"
-    if kind == "sponsor_drawn":
-        return f"{car} draws the sponsorship card {card_text([ev['card']])}"
-    if kind == "upgrade_swapped":
-        if "give" not in ev:
-            return f"{car} keeps their upgrades"
-        return f"{car} swaps {card_text([ev['give']])} for {card_text([ev['take']])}"
-    if kind in GARAGE_WORDS:
-        said = GARAGE_WORDS[kind]({**ev, **{k: card_text([ev[k]]) for k in ("card",) if k in ev}}, card_text)
-        return f"{car} {said}" if car else said
-    told = notation_of(kind) if isinstance(kind, str) else None  # a module's own words (engine/module.py)
-    if told is not None:
-        return told.words(ev)
+    said = module_event_words(ev, card_text)  # a module's own words (Module.event_words, engine/module.py)
+    if said is not None:
+        return said
     return str(kind).replace("_", " ")
 
 
 _card_text = card_text
-
-# The Garage's events in a few words (# 18.5–18.23): (event with its ``card`` in words, card_text) -> words.
-GARAGE_WORDS: dict[str, Callable[[Event, Callable[[list[str]], str]], str]] = {
-    "garage_market": lambda ev, t: f"market round {ev['round']}: " + t(ev.get("cards", [])),
-    "upgrade_picked": lambda ev, t: f"picks {ev['card']}",
-    "upgrade_removed": lambda ev, t: f"gives back {ev['card']}",
-    "upgrades_dealt": lambda ev, t: "takes " + t(ev["cards"]),
-    "speed_chosen": lambda ev, t: f"values {ev['card']} at {ev['speed']}",
-    "accelerated": lambda ev, t: ("accelerates " if ev["taken"] else "does not accelerate ") + ev["card"],
-    "heat_paid": lambda ev, t: "pays the Heat of " + t(ev["cards"]),
-    "heat_unpayable": lambda ev, t: "cannot pay for " + t(ev["cards"]),
-    "card_scrapped": lambda ev, t: f"scraps {ev['card']}",
-    "stress_reduced": lambda ev, t: f"discards {ev['count']} Stress",
-    "refreshed": lambda ev, t: f"refreshes {ev['card']}",
-    "salvaged": lambda ev, t: "salvages " + t(ev["cards"]),
-    "super_cooled": lambda ev, t: f"super-cools {ev['count']}",
-    "drafted": lambda ev, t: "drafts",
-    "direct_played": lambda ev, t: f"plays {ev['card']} directly",
-}
-
 
 KIND_WORDS = {"illegal": "not allowed", "malformed": "not understood"}
 

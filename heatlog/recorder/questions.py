@@ -17,14 +17,14 @@ from ..engine.decide import (
     slipstream_status,
     waiting_for,
 )
-from ..engine.module import notation_of
+from ..engine.module import card_namer, notation_of
 from ..engine.modules import circuits
 from ..engine.modules.weather.rules import corner_groups, sector_at
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
 from ..views.narrate import corner_number
-from .notation import OVER_PROMPT, Event, card_text
+from .notation import CARD_NAMES, OVER_PROMPT, Event, card_text
 from .prompt import Question, make_event
 from .season import ask_season
 
@@ -393,9 +393,8 @@ def _ask_draw(state: RaceState, car: Car, n: int, setup: bool = False) -> Questi
         return Question(kind, name, "", auto=make_event("cards_drawn", car=name, cards=top[:n]))
     hint = "the cards drawn, e.g. 4 h 2 (# 12.2)"
     if top:
-        from ..engine.modules.garage.words import card_name
-
-        known = " ".join(card_name(state, c) for c in top)
+        namer = card_namer(state)  # the race's module names its cards (Module.card_name): the Garage's upgrades
+        known = " ".join(namer(state, c) if namer is not None else CARD_NAMES.get(c, c) for c in top)
         hint = f"the cards drawn, {known} among them (a Refresh put them on top, # 18.21), e.g. 4 h 2"
     return Question(kind, name, f"{name} draws {n}{more}: ", None, hint)
 

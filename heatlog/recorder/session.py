@@ -264,9 +264,8 @@ class Session:
 
     def _cards(self) -> Any:
         """The race's card definitions beyond the base cards (upgrades and sponsorship cards, named by their short
-        names, never their tokens: issue 29), or None in a race of base cards only."""
-        if self.state.garage is not None:
-            return self.state.garage.cards
+        names, never their tokens: issue 29), or None in a race of base cards only: the race's card catalogue,
+        which holds every module's cards (``Module.cards_key``), so no module is named here."""
         cat = self.state.cards
         extra = {
             c.token: {"short": c.short, "name": c.name} for c in cat.cards if c.token not in BASE_CATALOGUE.token_set

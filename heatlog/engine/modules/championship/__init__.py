@@ -91,4 +91,5 @@ MODULE = Module(
     rules_lines=lazy(f"{__name__}.words", "race_event_lines"),  # the event card and press corners (# 21.6-21.8)
     press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
     narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
+    event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
 )

@@ -8,6 +8,7 @@ module); this file only words them. Pure: no I/O, no shell."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...words import counted
@@ -135,3 +136,18 @@ def narrate_after(state: RaceState, turn: Turn) -> list[str]:
     for source in turn.heat_removed:
         parts.append(f"a Heat card from {_WHERE[source]} leaves the game (event 18, MA23)")
     return parts
+
+
+def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | None:
+    """The championship's events in a few words (the recorder's echo and undo lines): a Heat card that leaves the
+    game (MA23), a sponsorship card drawn (# 21.7), the draft swap between races (# 21.9)."""
+    kind, car = ev.get("type"), ev.get("car", "")
+    if kind == "heat_removed":
+        return f"{car}: a Heat card from the {ev['from']} leaves the game"
+    if kind == "sponsor_drawn":
+        return f"{car} draws the sponsorship card {cards([ev['card']])}"
+    if kind == "upgrade_swapped":
+        if "give" not in ev:
+            return f"{car} keeps their upgrades"
+        return f"{car} swaps {cards([ev['give']])} for {cards([ev['take']])}"
+    return None

@@ -128,4 +128,5 @@ MODULE = Module(
     spaces_moved=lazy(f"{__name__}.words", "spaces_moved"),  # a re-move replaces the moves before it (# 18.11)
     narrate_step3=lazy(f"{__name__}.words", "step3_words"),  # a card's value, + flips, Accelerate (# 18.6, 18.8, 18.20)
     narrate_react=lazy(f"{__name__}.words", "react_words"),  # each React symbol used, in order (# 18.x)
+    event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
 )

@@ -5,7 +5,7 @@ board's pieces through the descriptor (``card_name``, ``played_aside``, ``narrat
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from ...cards import BASE_CATALOGUE, HEAT
@@ -156,3 +156,34 @@ def says(ev: Event, cards: Mapping[str, Card]) -> str:
     if kind == "upgrades_dealt":
         return f"{ev.get('car')} takes " + ", ".join(card_words(c, cards) for c in ev.get("cards", []))
     return str(kind)
+
+
+def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:
+    """The Garage's events in a few words (# 18.5-18.23), for the recorder's echo and undo lines: the car, then
+    what it did, its cards worded by ``cards`` (their short names)."""
+    said = _EVENT_WORDS.get(str(ev.get("type")))
+    if said is None:
+        return None
+    text = said({**ev, **{k: cards([ev[k]]) for k in ("card",) if k in ev}}, cards)
+    car = ev.get("car", "")
+    return f"{car} {text}" if car else text
+
+
+# (event with its ``card`` in words, cards) -> words
+_EVENT_WORDS: dict[str, Callable[[Event, Callable[[list[str]], str]], str]] = {
+    "garage_market": lambda ev, t: f"market round {ev['round']}: " + t(ev.get("cards", [])),
+    "upgrade_picked": lambda ev, t: f"picks {ev['card']}",
+    "upgrade_removed": lambda ev, t: f"gives back {ev['card']}",
+    "upgrades_dealt": lambda ev, t: "takes " + t(ev["cards"]),
+    "speed_chosen": lambda ev, t: f"values {ev['card']} at {ev['speed']}",
+    "accelerated": lambda ev, t: ("accelerates " if ev["taken"] else "does not accelerate ") + ev["card"],
+    "heat_paid": lambda ev, t: "pays the Heat of " + t(ev["cards"]),
+    "heat_unpayable": lambda ev, t: "cannot pay for " + t(ev["cards"]),
+    "card_scrapped": lambda ev, t: f"scraps {ev['card']}",
+    "stress_reduced": lambda ev, t: f"discards {ev['count']} Stress",
+    "refreshed": lambda ev, t: f"refreshes {ev['card']}",
+    "salvaged": lambda ev, t: "salvages " + t(ev["cards"]),
+    "super_cooled": lambda ev, t: f"super-cools {ev['count']}",
+    "drafted": lambda ev, t: "drafts",
+    "direct_played": lambda ev, t: f"plays {ev['card']} directly",
+}

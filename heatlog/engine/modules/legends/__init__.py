@@ -115,4 +115,5 @@ MODULE = Module(
     waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
     outcomes={"legend_card_revealed": _outcomes},
     narrate_turn=lazy(f"{__name__}.words", "narrate_turn"),  # a Legend's turn (# 19.7-19.14)
+    event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
 )

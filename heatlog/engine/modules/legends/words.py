@@ -4,7 +4,8 @@ shell."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..circuits import corner_number
 
@@ -24,3 +25,10 @@ def narrate_turn(state: RaceState, turn: Turn) -> list[str] | None:
     if turn.moved < move.spaces:
         parts.append(f"blocked: stops on space {space(turn.start + turn.moved)} (# 19.9)")
     return parts
+
+
+def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | None:
+    """The Legends' event in a few words (the recorder's echo and undo lines): the Legend card turned (# 19.4)."""
+    if ev.get("type") == "legend_card_revealed":
+        return f"Legend card {ev['card']} turned"
+    return None

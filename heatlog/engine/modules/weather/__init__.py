@@ -97,4 +97,5 @@ MODULE = Module(
         "weather_drawn": "the weather tile (# 20.2)",
         "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
     },
+    event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
 )

@@ -6,8 +6,9 @@ which the board and the HTML replay show; ``views/conditions.py`` draws the toke
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -75,3 +76,14 @@ def conditions_lines(state: RaceState) -> list[str]:
         return [head, "road conditions: not drawn yet"]
     items = [f"C{c.corner} {c.token}: {c.words}" for c in conditions(state)]
     return [head, "road: " + "; ".join(items)]
+
+
+def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | None:
+    """The weather's events in a few words (the recorder's echo and undo lines): the tile drawn (# 20.2) and the
+    road conditions' tokens, corner by corner (# 20.3)."""
+    kind = ev.get("type")
+    if kind == "weather_drawn":
+        return f"weather {ev['tile']}"
+    if kind == "road_conditions_drawn":
+        return "road conditions " + ", ".join(f"corner {i} {t}" for i, t in enumerate(ev["tokens"], 1))
+    return None
