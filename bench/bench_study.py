@@ -169,6 +169,9 @@ def scaling(races: int, batch: int, rounds: int, scratch: Path, dask: bool) -> d
                 else:
                     same = same and same_bytes(scratch / "first", scratch / mode)
             loads.append(load())
+            names = {"one": "1 worker", "two": "the pool of 2", "dask": "Dask"}
+            done = ", ".join(f"{names[m]} {times[m][-1]:.1f} s" for m in modes)
+            print(f"  round {r + 1} of {rounds} (wall): {done}; load average {loads[-1]:.2f}", flush=True)
     out: dict[str, Any] = {"times": times, "loads": loads, "same_bytes": same}
     out["two_vs_one"] = [o / t for o, t in zip(times["one"], times["two"], strict=True)]
     if dask:
