@@ -1,12 +1,16 @@
-"""Corpus studies (issue 31): ``python bench/bench_study.py [--races 400] [--big-corpus DIR] [--big 100000]``
+"""Corpus studies (issue 31): ``python bench/bench_study.py [--big-corpus DIR [--replicate CORPUS]]``
 
-Same-run figures, 4-car USA races with four heuristic bots unless said otherwise:
+Same-run figures, 4-car USA races with four heuristic bots unless said otherwise. The default run takes about
+3 minutes on a quiet 2-core machine; every ratio is printed as median (min–max, n) over its rounds, with the
+load average (other programs on the same cores change the scaling figures more than heatlog does):
 
 1. **per core**: races per CPU second of a corpus written with one worker (simulated, facts and rows collected,
    Parquet written to disk) against the simulator alone in memory (``simulate_race``), seeds alternated in
-   rounds so that both see the same machine (goal ≥ 0.8×);
-2. **2 workers vs 1**: wall time of the same corpus with a process pool of 2 against 1 worker (goal ≥ 1.7×);
-3. **Dask vs the pool**: a local Dask cluster of 2 worker processes against the process pool of 2 (≥ 0.9×);
+   rounds so that both see the same machine (goal ≥ 0.8×; ``--races``, ``--rounds``);
+2. **2 workers vs 1**: wall time of the same corpus with a process pool of 2 against 1 worker (goal ≥ 1.7×),
+3. **Dask vs the pool**: a local Dask cluster of 2 worker processes against the process pool of 2 (≥ 0.9×):
+   the three made in turn in ``--scale-rounds`` rounds (the order turned each round), the pool and the cluster
+   started and warmed once; on 2 cores the 2-worker figure needs them free (a load average under ~0.5);
 4. **a query over the turns of 100,000 races** (the corpus of docs/study.md: 8 tracks × base/weather × 6,250
    seeds; made once under ``--big-corpus`` and reused, which takes a while the first time) (goal < 1 s);
 5. **size on disk per race**: the corpus's Parquet files against the same races' ``heatlog export`` JSONL.
@@ -17,6 +21,7 @@ The figures of docs/study.md and docs/performance.md come from this script.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -108,44 +113,75 @@ def warm_worker() -> str:
     return corpus.code_fingerprint()
 
 
-def scaling(races: int, batch: int, scratch: Path, dask: bool) -> dict[str, float]:
-    s = spec(races, batch)
-    out: dict[str, float] = {}
-    out["one"] = make(scratch / "one", s, InlineExecutor())
-    with local_executor(2) as ex:
-        make(scratch / "warm", spec(4, 2, 99_000), ex)  # the pool's processes started and warm
-        for f in [ex.submit(warm_worker) for _ in range(4)]:  # (as the cluster's workers below)
-            f.result()
-        out["two"] = make(scratch / "two", s, ex)
-    same = all(
-        (scratch / "one" / t / n).read_bytes() == (scratch / "two" / t / n).read_bytes()
+def same_bytes(a: Path, b: Path) -> bool:
+    """Whether the corpora under ``a`` and ``b`` hold the same files with the same bytes."""
+    return all(
+        sorted(os.listdir(a / t)) == sorted(os.listdir(b / t))
+        and all((a / t / n).read_bytes() == (b / t / n).read_bytes() for n in os.listdir(a / t))
         for t in corpus.TABLES
-        for n in os.listdir(scratch / "one" / t)
     )
-    out["same_bytes"] = float(same)
-    if dask:
-        import distributed
 
-        from heatlog.analysis.executors import dask_executor
 
-        with (
-            distributed.LocalCluster(
-                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
-            ) as cluster,
-            dask_executor(cluster.scheduler_address) as ex,
-            distributed.Client(cluster.scheduler_address) as client,
-        ):
+def load() -> float:
+    """The one-minute load average now (the share of the 2 cores other programs want)."""
+    return os.getloadavg()[0]
+
+
+def scaling(races: int, batch: int, rounds: int, scratch: Path, dask: bool) -> dict[str, Any]:
+    """Wall seconds of the same corpus made with 1 worker (this process), a process pool of 2 and (``dask``) a
+    local Dask cluster of 2 worker processes, in ``rounds`` rounds, the order of the three turned at each round
+    (each sees the machine as the others did); the pool and the cluster are started and warmed once, before the
+    first round, as in a long run. Per-round ratios and the load average after each round; the bytes of every
+    corpus are checked against the first one's."""
+    s = spec(races, batch)
+    times: dict[str, list[float]] = {"one": [], "two": [], "dask": []}
+    loads: list[float] = []
+    same = True
+    with contextlib.ExitStack() as stack:
+        makers: dict[str, Any] = {"one": InlineExecutor()}
+        pool = stack.enter_context(local_executor(2))
+        make(scratch / "warm", spec(4, 2, 99_000), pool)  # the pool's processes started and warm
+        for f in [pool.submit(warm_worker) for _ in range(4)]:  # (as the cluster's workers below)
+            f.result()
+        makers["two"] = pool
+        if dask:
+            import distributed
+
+            from heatlog.analysis.executors import dask_executor
+
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+                )
+            )
+            ex = stack.enter_context(dask_executor(cluster.scheduler_address))
+            client = stack.enter_context(distributed.Client(cluster.scheduler_address))
             make(scratch / "warm", spec(4, 2, 99_000), ex)
             client.run(warm_worker)  # every worker warm: the two batches above may both have gone to one of them
-            out["dask"] = make(scratch / "dask", s, ex)
-        out["dask_same_bytes"] = float(
-            all(
-                (scratch / "one" / t / n).read_bytes() == (scratch / "dask" / t / n).read_bytes()
-                for t in corpus.TABLES
-                for n in os.listdir(scratch / "one" / t)
-            )
-        )
+            makers["dask"] = ex
+        modes = list(makers)
+        for r in range(rounds):
+            for mode in modes[r % len(modes) :] + modes[: r % len(modes)]:
+                times[mode].append(make(scratch / mode, s, makers[mode]))
+                if r == 0 and mode == modes[0]:
+                    shutil.rmtree(scratch / "first", ignore_errors=True)
+                    shutil.copytree(scratch / mode, scratch / "first")
+                else:
+                    same = same and same_bytes(scratch / "first", scratch / mode)
+            loads.append(load())
+            names = {"one": "1 worker", "two": "the pool of 2", "dask": "Dask"}
+            done = ", ".join(f"{names[m]} {times[m][-1]:.1f} s" for m in modes)
+            print(f"  round {r + 1} of {rounds} (wall): {done}; load average {loads[-1]:.2f}", flush=True)
+    out: dict[str, Any] = {"times": times, "loads": loads, "same_bytes": same}
+    out["two_vs_one"] = [o / t for o, t in zip(times["one"], times["two"], strict=True)]
+    if dask:
+        out["dask_vs_pool"] = [t / d for t, d in zip(times["two"], times["dask"], strict=True)]
     return out
+
+
+def spread(xs: list[float]) -> str:
+    """median (min–max, n) of the ratios ``xs``."""
+    return f"{statistics.median(xs):.2f}x ({min(xs):.2f}–{max(xs):.2f}, n={len(xs)})"
 
 
 QUERIES = {
@@ -245,20 +281,28 @@ def small(args: argparse.Namespace, scratch: Path) -> None:
     print(
         f"per core: simulator {core['sim_rps']:.1f} races/s, corpus {core['corpus_rps']:.1f} races/s (CPU, this run): "
         f"{core['ratio_median']:.2f}x ({core['ratio_min']:.2f}–{core['ratio_max']:.2f}, n={args.rounds} rounds of "
-        f"{args.races} races; {core['ratio_total']:.2f}x over all)"
+        f"{args.races} races; {core['ratio_total']:.2f}x over all); load average {load():.2f} after"
     )
     if args.only_per_core:
         return
-    scale = scaling(args.scale_races, args.scale_batch, scratch, not args.no_dask)
+    scale = scaling(args.scale_races, args.scale_batch, args.scale_rounds, scratch, not args.no_dask)
+    t = scale["times"]
     print(
-        f"{args.scale_races} races in batches of {args.scale_batch}: 1 worker {scale['one']:.1f} s, "
-        f"2 workers {scale['two']:.1f} s: {scale['one'] / scale['two']:.2f}x (same bytes: {bool(scale['same_bytes'])})"
+        f"{args.scale_races} races in batches of {args.scale_batch}, {args.scale_rounds} rounds (wall, median): "
+        f"1 worker {statistics.median(t['one']):.1f} s, 2 workers {statistics.median(t['two']):.1f} s: "
+        f"{spread(scale['two_vs_one'])}"
     )
-    if "dask" in scale:
+    if "dask_vs_pool" in scale:
         print(
-            f"  local Dask cluster of 2: {scale['dask']:.1f} s: {scale['two'] / scale['dask']:.2f}x the process "
-            f"pool (same bytes: {bool(scale['dask_same_bytes'])})"
+            f"  local Dask cluster of 2: {statistics.median(t['dask']):.1f} s: {spread(scale['dask_vs_pool'])} "
+            "the process pool"
         )
+    print(
+        f"  the same bytes in every corpus: {scale['same_bytes']}; load average after each round: "
+        f"{' '.join(f'{x:.2f}' for x in scale['loads'])} (2 cores: above ~0.5 the second worker shares its core)"
+    )
+    if args.no_size:
+        return
     jsonl = jsonl_per_race(100, scratch)
     parquet = corpus.info(scratch / "one")["bytes_per_race"]
     print(
@@ -266,7 +310,7 @@ def small(args: argparse.Namespace, scratch: Path) -> None:
         f"JSONL export {jsonl:,.0f} bytes: {jsonl / parquet:.0f}x smaller"
     )
     rate = core["corpus_rps"]
-    efficiency = scale["one"] / scale["two"] / 2
+    efficiency = statistics.median(scale["two_vs_one"]) / 2
     hours = 10_000_000 / (rate * 16 * efficiency) / 3600
     print(
         f"10 million races on 16 cores at {rate:.0f} races/s per core and the measured 2-worker efficiency "
@@ -276,10 +320,12 @@ def small(args: argparse.Namespace, scratch: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--races", type=int, default=200, help="races per round of the per-core comparison")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--scale-races", type=int, default=1000, help="races of the 1 vs 2 workers corpus")
-    parser.add_argument("--scale-batch", type=int, default=125)
+    parser.add_argument("--races", type=int, default=150, help="races per round of the per-core comparison")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds of the per-core comparison")
+    parser.add_argument("--scale-races", type=int, default=900, help="races of the 1 vs 2 workers vs Dask corpus")
+    parser.add_argument("--scale-batch", type=int, default=75, help="races per batch (a task) of that corpus")
+    parser.add_argument("--scale-rounds", type=int, default=4, help="rounds of 1 worker, 2 workers and Dask")
+    parser.add_argument("--no-size", action="store_true", help="not the size per race against the JSONL export")
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--big-corpus", type=Path, default=None, help="where the 100,000-race corpus is kept")
     parser.add_argument(
@@ -291,6 +337,7 @@ def main() -> None:
     from _common import machine
 
     print(f"# bench_study: {machine()}, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the start")
+    started = time.perf_counter()
     if not args.only_query:
         with tempfile.TemporaryDirectory(prefix="heatlog-bench-study-") as tmp:
             small(args, Path(tmp))
@@ -306,6 +353,8 @@ def main() -> None:
         for label in QUERIES:
             print(f"  query '{label}': {big[label]:.3f} s (median of 5, views made each time)")
         print(json.dumps(big, default=str))
+    loads = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"# {time.perf_counter() - started:.0f} s, load average {loads} at the end")
 
 
 if __name__ == "__main__":
