@@ -15,7 +15,8 @@ taken option and the best only; the rest (always the taken one and the best) are
 Reported: the share of labels that agree (goal ≥ 95 %), the false alarms on a best move (the review labels a
 decision the reference finds best: goal none), and each disagreement.
 
-    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--playouts 1000] [--first 200] [--workers N]
+    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--playouts 1000]
+        [--first 200] [--prune-z 4] [--workers N]
 """
 
 from __future__ import annotations
