@@ -25,6 +25,7 @@ import itertools
 import math
 import pickle
 import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
@@ -119,16 +120,18 @@ class Job:
 
 _INFOSETS: dict[bytes, InfoSet] = {}  # a worker's information sets by their pickle's digest (a few, newest last)
 _KEEP_INFOSETS = 8
+_INFOSETS_LOCK = threading.Lock()  # a Dask worker unpickles in several threads
 
 
 def _job_from(digest: bytes, blob: bytes, *rest: Any) -> Job:
     """A job as a worker process unpickles it: its information set from the worker's cache when it has it."""
-    info = _INFOSETS.pop(digest, None)
-    if info is None:
-        info = pickle.loads(blob)
-        while len(_INFOSETS) >= _KEEP_INFOSETS:
-            del _INFOSETS[next(iter(_INFOSETS))]
-    _INFOSETS[digest] = info
+    with _INFOSETS_LOCK:
+        info = _INFOSETS.pop(digest, None)
+        if info is None:
+            info = pickle.loads(blob)
+            while len(_INFOSETS) >= _KEEP_INFOSETS:
+                del _INFOSETS[next(iter(_INFOSETS))]
+        _INFOSETS[digest] = info
     return Job(info, *rest)
 
 
@@ -519,6 +522,8 @@ def playouts(
         raise MalformedInput(f"no bot for {', '.join(missing)}")
     for bot_name in sorted(set(names.values())):
         get_bot(bot_name)  # an unknown bot name is refused before any work starts
+    if settle is not None and settle not in cars:
+        raise MalformedInput(f"no car named {settle!r} to settle the place of")
     job = Job(info, [list(s) for s in sides], names, seed, crn, watch, settle)
     count = -(-n // CHUNK)  # chunk k plays playouts k*CHUNK up to n: worked out when sent, never listed (a
     # list of every chunk of --playouts 10**20 took gigabytes before the first playout)
