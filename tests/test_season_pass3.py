@@ -110,3 +110,28 @@ def test_simulate_season_refusals_name_its_own_options(tmp_path: Path) -> None:
     alone = runner.invoke(app, ["simulate", "--season", "1961", "--cars", "1", "--db", str(db)])
     assert "--cars 1: a season has 2 to 6 drivers" in alone.output and "--car NAME" not in alone.output
     assert not db.exists()
+
+
+def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None:
+    # issue 29 (a season race <= 130 answers): one answer for the round's picks left, the first picker's first;
+    # more cards than picks left are refused naming who picks; a Garage race's own draft still asks one by one
+    from heatlog.engine.modules.championship import ChampionshipDraft
+    from heatlog.engine.modules.garage import Draft
+    from heatlog.garage_cards import garage_cards
+    from heatlog.recorder.garage import draft_events, draft_prompt
+
+    cards = {c["id"]: c for c in garage_cards()}
+    deck = {t: 2 for t in ("U1", "U4", "U5", "U7", "U9", "U12")}
+    draft = ChampionshipDraft.begin(("Ann", "Bob", "Cy"), ("Cy", "Bob", "Ann"), deck, {})
+    draft.apply({"type": "garage_market", "v": 1, "round": 1, "cards": list(deck)})
+    prompt, car, _ = draft_prompt(draft, cards)
+    assert car == "Cy" and prompt.endswith("(then Bob Ann: their picks may follow, in order)")
+    events = draft_events(draft, cards, "4wd4 body3", "Cy")
+    assert [(e["car"], e["card"]) for e in events] == [("Cy", "U1"), ("Bob", "U4")]
+    with pytest.raises(ValueError, match=r"^3 picks are left \(Cy, Bob, Ann\), not 4$"):
+        draft_events(draft, cards, "4wd4 body3 body5 brakes1234", "Cy")
+    garage = Draft.start("draft", ("Ann", "Bob"), deck)
+    garage.apply({"type": "garage_market", "v": 1, "round": 1, "cards": list(deck)[:5]})
+    assert "then" not in draft_prompt(garage, cards)[0]
+    with pytest.raises(ValueError, match="name one card"):
+        draft_events(garage, cards, "4wd4 body3", "Ann")
