@@ -109,16 +109,6 @@ def _namer(expected: list[Event]) -> Callable[[str], str]:
     return nm
 
 
-def _run(expected: list[Event], i: int, same: Callable[[Event], bool]) -> list[Event]:
-    """The events from ``expected[i]`` on while ``same`` holds (what one answer may type at once)."""
-    out = []
-    for ev in expected[i:]:
-        if not same(ev):
-            break
-        out.append(ev)
-    return out
-
-
 def answer(
     kind: str,
     car: str,
@@ -322,3 +312,13 @@ def answer(
         assert t == "deck_shuffled" and c == car, (kind, car, nxt)
         return _cards(nxt["order"]) if nxt.get("order") else ""
     raise AssertionError(f"no scripted answer for a {kind} question")
+
+
+def _run(expected: list[Event], i: int, same: Callable[[Event], bool]) -> list[Event]:
+    """The events from ``expected[i]`` on while ``same`` holds (what one answer may type at once)."""
+    out = []
+    for ev in expected[i:]:
+        if not same(ev):
+            break
+        out.append(ev)
+    return out
