@@ -135,3 +135,18 @@ def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None
     assert "then" not in draft_prompt(garage, cards)[0]
     with pytest.raises(ValueError, match="name one card"):
         draft_events(garage, cards, "4wd4 body3", "Ann")
+
+
+def test_season_show_of_a_finished_season_names_the_champion_and_any_tie(tmp_path: Path) -> None:
+    # issue 29 bug 13, checked by hand: the season page named the champion, season show in the terminal did not
+    from typer.testing import CliRunner
+
+    from heatlog.cli import app
+
+    db = tmp_path / "s.db"
+    log = RaceLog(db)
+    season = simulate_season(log, races=[("usa", 1)], cars=3, seed=2)
+    first = season_view(log, season).tables[-1][0]
+    log.close()
+    shown = CliRunner().invoke(app, ["season", "show", str(season), "--db", str(db)], env={"COLUMNS": "120"})
+    assert f"Champion: {first.name} with {first.points} points (# 21.10)" in shown.output, shown.output
