@@ -124,6 +124,7 @@ def draft_events(draft: Draft, cards: Mapping[str, Card], answer: str, car: str 
         if len(picked) != 1:
             raise ValueError("name one card")
         return [{"type": due, "v": 1, "car": who, "card": picked[0]}]
+    assert who is not None  # a pick is due: its car is the queue's first
     order = [who, *draft.queue[1:]]
     if len(picked) > len(order):
         left = f"1 pick is left ({who})" if len(order) == 1 else f"{len(order)} picks are left ({', '.join(order)})"
