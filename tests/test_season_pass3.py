@@ -118,7 +118,8 @@ def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None
     from heatlog.engine.modules.championship import ChampionshipDraft
     from heatlog.engine.modules.garage import Draft
     from heatlog.garage_cards import garage_cards
-    from heatlog.recorder.garage import draft_events, draft_prompt
+    from heatlog.recorder.garage import draft_prompt
+    from heatlog.recorder.season import draft_events
 
     cards = {c["id"]: c for c in garage_cards()}
     deck = {t: 2 for t in ("U1", "U4", "U5", "U7", "U9", "U12")}

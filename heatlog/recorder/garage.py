@@ -14,7 +14,6 @@ from typing import Any
 
 from ..engine.cards import HEAT
 from ..engine.errors import MalformedInput
-from ..engine.modules.championship import ChampionshipDraft
 from ..engine.modules.garage import Card, Draft, card_named, completions, describe
 from ..engine.state import RaceState
 
@@ -81,9 +80,9 @@ def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | No
     if due == "upgrades_dealt":
         return f"{cars[0]} takes 3 upgrades from the Garage deck", cars[0], everything
     if due == "upgrade_picked":
-        # a season's draft (# 21.2): the picks still to make may be typed at once, in pick order (issue 29: one
-        # answer, not one per driver); the prompt names who picks after this car
-        later = draft.queue[1:] if _several_picks(draft) else []
+        from .season import several_picks  # a season's draft takes the picks after this one too (issue 29)
+
+        later = draft.queue[1:] if several_picks(draft) else []
         then = f" (then {' '.join(later)}: their picks may follow, in order)" if later else ""
         if draft.market is not None:
             left = tuple(card_label(c, cards) for c, k in draft.market.items() for _ in range(k))
@@ -98,38 +97,16 @@ def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | No
 
 def draft_event(draft: Draft, cards: Mapping[str, Card], answer: str, car: str | None = None) -> Event:
     """The event an answer to :func:`draft_prompt` makes (checked by the rules when applied)."""
-    events = draft_events(draft, cards, answer, car)
-    if len(events) != 1:
-        raise ValueError("name one card")
-    return events[0]
-
-
-def _several_picks(draft: Draft) -> bool:
-    """Whether a pick's answer may carry the picks after it: in a season's draft (one round, # 21.2, MA11; the
-    Garage race's own drafts ask each pick on its own)."""
-    return isinstance(draft, ChampionshipDraft)
-
-
-def draft_events(draft: Draft, cards: Mapping[str, Card], answer: str, car: str | None = None) -> list[Event]:
-    """The events an answer to :func:`draft_prompt` makes: one, or at a pick of a season's draft the picks typed
-    in pick order, this car's first (``draft.queue``: the rules check each when applied, in turn)."""
     due, cars = draft.waiting()
     who = car if car is not None else (cars[0] if cars else None)
     if due == "garage_market":
-        return [{"type": due, "v": 1, "round": draft.round + 1, "cards": parse_garage_cards(answer, cards)}]
+        return {"type": due, "v": 1, "round": draft.round + 1, "cards": parse_garage_cards(answer, cards)}
     if due == "upgrades_dealt":
-        return [{"type": due, "v": 1, "car": who, "cards": parse_garage_cards(answer, cards)}]
+        return {"type": due, "v": 1, "car": who, "cards": parse_garage_cards(answer, cards)}
     picked = parse_garage_cards(answer, cards)
-    if due != "upgrade_picked" or not picked or not _several_picks(draft):
-        if len(picked) != 1:
-            raise ValueError("name one card")
-        return [{"type": due, "v": 1, "car": who, "card": picked[0]}]
-    assert who is not None  # a pick is due: its car is the queue's first
-    order = [who, *draft.queue[1:]]
-    if len(picked) > len(order):
-        left = f"1 pick is left ({who})" if len(order) == 1 else f"{len(order)} picks are left ({', '.join(order)})"
-        raise ValueError(f"{left}, not {len(picked)}")
-    return [{"type": due, "v": 1, "car": name, "card": c} for name, c in zip(order, picked, strict=False)]
+    if len(picked) != 1:
+        raise ValueError("name one card")
+    return {"type": due, "v": 1, "car": who, "card": picked[0]}
 
 
 def says(ev: Event, cards: Mapping[str, Card]) -> str:

@@ -327,7 +327,7 @@ class Session:
         garage = self.state.garage.cards if self.state.garage is not None else None
         held = cards_held(self.view, name) if garage is not None else None  # the car's own cards first
         if kind == "garage":  # # 18.5: the market, a pick, a give-back
-            from .garage import draft_events
+            from .season import draft_events
 
             g = self.state.garage
             assert g is not None and g.draft is not None
