@@ -268,10 +268,14 @@ def answer(
             return _cards(nxt.get("cards", []))
         if t == "upgrades_dealt":
             return _cards(nxt["cards"])
+        season = "championship" in expected[0].get("modules", [])
+        if t == "upgrade_picked" and multi and season:  # a season draft's picks left, in order, on one line
+            return _cards([ev["card"] for ev in _run(expected, i, lambda ev: ev.get("type") == t)])
         return nm(nxt["card"])
-    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the card drawn, by its token (or its short name)
+    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the cards drawn, by token (or short name); several at once
         assert t == "sponsor_drawn" and c == car, (kind, car, nxt)
-        return str(nxt["card"]).lower()
+        run = _run(expected, i, lambda ev: ev.get("type") == t) if multi else [nxt]  # the deal: every car's
+        return " ".join(str(ev["card"]).lower() for ev in run)
     if kind == "swap":  # 21.2: GIVE TAKE, or Enter to keep
         assert t == "upgrade_swapped" and c == car, (kind, car, nxt)
         return f"{nxt['give']} {nxt['take']}".lower() if "give" in nxt else ""
@@ -388,3 +392,13 @@ def answer(
         assert t == "deck_shuffled" and c == car, (kind, car, nxt)
         return _cards(nxt["order"]) if nxt.get("order") else ""
     raise AssertionError(f"no scripted answer for a {kind} question")
+
+
+def _run(expected: list[Event], i: int, same: Callable[[Event], bool]) -> list[Event]:
+    """The events from ``expected[i]`` on while ``same`` holds (what one answer may type at once)."""
+    out = []
+    for ev in expected[i:]:
+        if not same(ev):
+            break
+        out.append(ev)
+    return out

@@ -12,6 +12,8 @@ from recorder_races import simulated
 from heatlog.engine import replay
 from heatlog.views.bgstats import URL, bgstats_link, bgstats_play
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def test_a_finished_race_gives_the_create_play_link_with_places_and_circuit() -> None:
     events = simulated(3, 2, "table", track="usa")
@@ -47,3 +49,14 @@ def test_show_of_a_finished_race_prints_the_link(tmp_path: Path) -> None:
     ).stdout
     line = [x for x in out.splitlines() if x.startswith("BG Stats")]
     assert len(line) == 1 and "createPlay.html?data=" in line[0]
+
+
+def test_a_solo_player_beaten_by_legends_is_logged_at_their_place_not_as_the_winner() -> None:
+    # issue 29 Build 6, checked by hand: gb-solo-legends (Legend-Gray first, Red second) was logged "Red rank 1,
+    # winner": the Legends were left out of the places too. A Legend is no player, but its place counts (# 19.9)
+    events = [json.loads(line) for line in (ROOT / "replays" / "gb-solo-legends.jsonl").read_text().splitlines()]
+    state = replay(events)
+    assert state.hall_of_fame[:2] == ["Legend-Gray", "Red"]
+    play = bgstats_play(state)
+    assert play is not None
+    assert play["players"] == [{"name": "Red", "rank": 2, "winner": False, "startPlayer": state.grid[0] == "Red"}]

@@ -110,3 +110,44 @@ def test_simulate_season_refusals_name_its_own_options(tmp_path: Path) -> None:
     alone = runner.invoke(app, ["simulate", "--season", "1961", "--cars", "1", "--db", str(db)])
     assert "--cars 1: a season has 2 to 6 drivers" in alone.output and "--car NAME" not in alone.output
     assert not db.exists()
+
+
+def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None:
+    # issue 29 (a season race <= 130 answers): one answer for the round's picks left, the first picker's first;
+    # more cards than picks left are refused naming who picks; a Garage race's own draft still asks one by one
+    from heatlog.garage_cards import garage_cards
+    from heatlog.recorder.garage import draft_prompt
+    from heatlog.recorder.season import ChampionshipDraft, draft_events  # (where the engine keeps it may move)
+
+    Draft = ChampionshipDraft.__bases__[0]  # the Garage race's own draft
+
+    cards = {c["id"]: c for c in garage_cards()}
+    deck = {t: 2 for t in ("U1", "U4", "U5", "U7", "U9", "U12")}
+    draft = ChampionshipDraft.begin(("Ann", "Bob", "Cy"), ("Cy", "Bob", "Ann"), deck, {})
+    draft.apply({"type": "garage_market", "v": 1, "round": 1, "cards": list(deck)})
+    prompt, car, _ = draft_prompt(draft, cards)
+    assert car == "Cy" and prompt.endswith("(then Bob Ann: their picks may follow, in order)")
+    events = draft_events(draft, cards, "4wd4 body3", "Cy")
+    assert [(e["car"], e["card"]) for e in events] == [("Cy", "U1"), ("Bob", "U4")]
+    with pytest.raises(ValueError, match=r"^3 picks are left \(Cy, Bob, Ann\), not 4$"):
+        draft_events(draft, cards, "4wd4 body3 body5 brakes1234", "Cy")
+    garage = Draft.start("draft", ("Ann", "Bob"), deck)
+    garage.apply({"type": "garage_market", "v": 1, "round": 1, "cards": list(deck)[:5]})
+    assert "then" not in draft_prompt(garage, cards)[0]
+    with pytest.raises(ValueError, match="name one card"):
+        draft_events(garage, cards, "4wd4 body3", "Ann")
+
+
+def test_season_show_of_a_finished_season_names_the_champion_and_any_tie(tmp_path: Path) -> None:
+    # issue 29 bug 13, checked by hand: the season page named the champion, season show in the terminal did not
+    from typer.testing import CliRunner
+
+    from heatlog.cli import app
+
+    db = tmp_path / "s.db"
+    log = RaceLog(db)
+    season = simulate_season(log, races=[("usa", 1)], cars=3, seed=2)
+    first = season_view(log, season).tables[-1][0]
+    log.close()
+    shown = CliRunner().invoke(app, ["season", "show", str(season), "--db", str(db)], env={"COLUMNS": "120"})
+    assert f"Champion: {first.name} with {first.points} points (# 21.10)" in shown.output, shown.output

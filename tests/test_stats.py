@@ -433,15 +433,18 @@ def test_19_10_a_legends_figures_that_do_not_apply_are_a_dash_or_null_not_0(tmp_
 
 def test_22_4_a_flooded_downshifts_surcharge_is_not_a_two_gear_shift() -> None:
     # issue 29 bug 16: stats counted the flooded surcharge (# 22.4) as Heat paid for a two-gear shift (# 3.2).
-    # Counted by hand from tests/golden/golden_japan.txt: Green shifts down from a flooded space 5 times (1 Heat
-    # more each), and pays 1 Heat for 4 two-gear shifts ("shifts to 2nd (pays 2 Heat; flooded: …)" is one of each)
+    # The golden Japan race's narration (tests/golden/golden_japan.txt, regenerated with its log) says each
+    # flooded downshift ("shifts to 2nd (pays 1 Heat; flooded: downshift costs 1 more Heat)"): 1 Heat each
     got = by_car("../tests/golden/golden_japan.jsonl")
-    expected = {"Green": (4, 5), "Blue": (7, 5), "Red": (2, 6), "Yellow": (3, 1)}
-    assert {car: (c["heat_paid"]["shifts"], c["heat_paid"]["flooded"]) for car, c in got.items()} == expected
-    for c in got.values():
+    told = (ROOT / "tests" / "golden" / "golden_japan.txt").read_text(encoding="utf-8").splitlines()
+    flooded = {car: sum(1 for line in told if line.startswith(f"  {car} shifts to ") and "flooded:" in line)
+               for car in got}
+    assert sum(flooded.values()) > 0
+    for car, c in got.items():
         paid = c["heat_paid"]
+        assert paid["flooded"] == flooded[car], (car, paid)
+        assert paid["shifts"] == c["two_gear_shifts"]["up"] + c["two_gear_shifts"]["down"], (car, paid)  # 1 each
         assert paid["total"] == sum(v for k, v in paid.items() if k != "total")
-        assert paid["shifts"] == c["two_gear_shifts"]["up"] + c["two_gear_shifts"]["down"]  # 1 Heat each (# 3.2)
 
 
 def test_cli_stats_across_races(tmp_path: Path) -> None:

@@ -532,6 +532,13 @@ def print_season(data: dict[str, Any]) -> None:
             per_race = ("-" if p is None else str(p) for p in row["per_race"])
             table.add_row(str(pos), Text(row["name"]), *per_race, str(row["points"]), str(row["wins"]))
         print_table(con, table)
+        if done == len(data["races"]):  # as the season page says it (issue 29, bug 13)
+            con.print(f"Champion: {last[0]['name']} with {counted(last[0]['points'], 'point')} (# 21.10)", markup=False)
+        level = [row for row in last if sum(1 for other in last if other["points"] == row["points"]) > 1]
+        if level:
+            names = ", ".join(f"{row['name']} ({row['points']})" for row in level)
+            con.print(f"Level on points: {names}; the place in the last race run breaks the tie (# 21.10, MA12)",
+                      markup=False)
     if data.get("upgrades"):
         con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
         for d in data["drivers"]:

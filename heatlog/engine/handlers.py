@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .cards import HEAT
+from .cards import BASE_CATALOGUE, HEAT
 from .errors import IllegalEvent, MalformedInput
 from .knowledge import Knowledge
 from .state import Car, RaceState, Turn
@@ -106,8 +106,16 @@ def event_cards(state: RaceState, ev: Event, key: str = "cards") -> list[str]:
     return cards  # type: ignore[return-value]
 
 
-def fmt_cards(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "nothing"
+BASE_TOKENS = BASE_CATALOGUE.token_set
+
+
+def fmt_cards(cards: Iterable[str], state: RaceState | None = None) -> str:
+    """Cards in a message: base cards by their tokens ("4 3 S"); with ``state``, an upgrade or a sponsorship card by
+    the name people know (the race's ``Catalogue.named``: "Fuel 2", never "U22"; issue 29), then comma-separated."""
+    cards = list(cards)
+    if state is None or all(c in BASE_TOKENS or c not in state.cards.token_set for c in cards):
+        return " ".join(cards) or "nothing"
+    return ", ".join(c if c in BASE_TOKENS else state.cards.named(c) for c in cards)
 
 
 def turn_car(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn]:

@@ -277,7 +277,7 @@ def _cards_drawn(state: RaceState, ev: Event) -> None:
             top = car.deck[: -n - 1 : -1]  # the top n, top first
             if top != cards:
                 raise illegal(
-                    state, ev, f"the deck's top cards are {fmt_cards(top)} (the shuffle order is known)", "5.6"
+                    state, ev, f"the deck's top cards are {fmt_cards(top, state)} (the shuffle order is known)", "5.6"
                 )
         else:
             deck = car.deck_counts()
@@ -438,7 +438,7 @@ def _check_play(state: RaceState, car: Car, ev: Event, cards: list[str]) -> None
         )
     why = has_in_hand(state, car, cards)
     if why:
-        raise illegal(state, ev, f"{car.name} cannot play {fmt_cards(cards)}: {why}", "4.1")
+        raise illegal(state, ev, f"{car.name} cannot play {fmt_cards(cards, state)}: {why}", "4.1")
     heat = cards.count(HEAT)
     if heat:
         # # 13.1: only a cluttered hand plays Heat, after every playable card.
@@ -937,7 +937,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     # event 17): those are checked once the step is reached, below.
     why = has_in_hand(state, car, cards if turn.sub == DISCARD else [c for c in cards if c != STRESS])
     if why:
-        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards)}: {why}", "11.1")
+        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards, state)}: {why}", "11.1")
     if turn.sub == DISCARD and turn.discarded:
         raise illegal(state, ev, "discard once, naming every card", "11.1")
     rules = state.rules  # an event card may cap it (# 21.8; no cap in the base game)
@@ -952,7 +952,7 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     _no_tunnel_discard(state, ev, car)  # # 22.6: where the car is when it would discard (after its move)
     why = has_in_hand(state, car, cards)
     if why:
-        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards)}: {why}", "11.1")
+        raise illegal(state, ev, f"{car.name} cannot discard {fmt_cards(cards, state)}: {why}", "11.1")
     remove_from_hand(car, cards)
     car.discard.extend(cards)
     turn.discarded = list(cards)

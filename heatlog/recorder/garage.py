@@ -68,10 +68,14 @@ def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | No
     if due == "upgrades_dealt":
         return f"{cars[0]} takes 3 upgrades from the Garage deck", cars[0], everything
     if due == "upgrade_picked":
+        from .season import several_picks  # a season's draft takes the picks after this one too (issue 29)
+
+        later = draft.queue[1:] if several_picks(draft) else []
+        then = f" (then {' '.join(later)}: their picks may follow, in order)" if later else ""
         if draft.market is not None:
             left = tuple(card_label(c, cards) for c, k in draft.market.items() for _ in range(k))
-            return f"{cars[0]} picks one of {' '.join(left)}", cars[0], tuple(dict.fromkeys(left))
-        return f"{cars[0]} picks a card from the market", cars[0], everything
+            return f"{cars[0]} picks one of {' '.join(left)}{then}", cars[0], tuple(dict.fromkeys(left))
+        return f"{cars[0]} picks a card from the market{then}", cars[0], everything
     if due == "upgrade_removed":
         car = cars[0]
         mine = tuple(card_label(c, cards) for c in draft.owned[car])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import RaceState
+from ..engine import RaceState, apply
 from ..engine.decide import Waiting, waiting_for
 from ..engine.errors import MalformedInput
 from ..engine.modules.championship.rules import ChampionshipDraft
@@ -50,22 +50,42 @@ def _ask_sponsor(state: RaceState, name: str) -> Question:
     block = state.rules.options.get("championship") or {}
     event = block.get("event", {}).get("card", {})
     turn = state.turn
+    left = drawing_now(state, name)
     if state.phase == "sponsors":  # # 21.4: the event's cards, dealt before the deal
         each = int(event.get("sponsor_cards", 0))
         got = deck.dealt.get(name, 0) if deck is not None else 0
-        why = f"{event.get('name', 'the event')}: {each} each at the start, card {got + 1} of {each} (# 21.4)"
+        which = f"card {got + 1} of {each}" if left == 1 else f"cards {got + 1}-{each}"
+        why = f"{event.get('name', 'the event')}: {each} each at the start, {which} (# 21.4)"
     else:  # # 21.7, 21.9: earned in the turn, drawn at once
         done = len(turn.sponsors_drawn) if turn is not None else 0
         reasons = turn.earned if turn is not None else []
-        why = reasons[done] if done < len(reasons) else "earned this turn (# 21.7)"
+        why = "; ".join(reasons[done:]) or "earned this turn (# 21.7)"
+    if state.phase == "sponsors":  # the whole deal may be typed at once, in the order the cards are dealt
+        several = "; the rest of the deal may follow on one line, in order"
+    else:
+        several = f"; the {left} on one line, or one at a time" if left > 1 else ""
     return Question(
         "sponsor",
         name,
-        f"{name} draws a sponsorship card ({why}): which card? ",
+        f"{name} draws a sponsorship card ({why}{several}): which card? ",
         None,
         "its name as printed, short: " + " ".join(shorts) + " (Tab completes; # 21.5, MA30)",
         shorts,
     )
+
+
+def drawing_now(state: RaceState, name: str) -> int:
+    """How many sponsorship cards ``name`` draws one after the other from now (the engine's count: the event's
+    cards still due at the start, # 21.4, or the cards the turn earned and has not drawn yet, # 21.7, 21.9)."""
+    if state.phase == "sponsors":
+        deck = state.sponsor_deck
+        block = state.rules.options.get("championship") or {}
+        each = int(block.get("event", {}).get("card", {}).get("sponsor_cards", 0))
+        return max(1, each - (deck.dealt.get(name, 0) if deck is not None else 0))
+    turn = state.turn
+    if turn is None or turn.car != name:
+        return 1
+    return max(1, len(turn.earned) - len(turn.sponsors_drawn))
 
 
 def _ask_swap(state: RaceState, name: str) -> Question:
@@ -88,22 +108,57 @@ def _ask_swap(state: RaceState, name: str) -> Question:
     )
 
 
-def season_event(state: RaceState, q: Question, text: str) -> Event:
-    """The event an answer to :func:`ask_season`'s question makes (the rules check it when it is applied)."""
+def season_events(state: RaceState, q: Question, text: str) -> list[Event]:
+    """The events an answer to :func:`ask_season`'s question makes (the rules check each when it is applied):
+    the sponsorship cards the car draws now may be typed on one line (issue 29: one answer, not one a card)."""
     words = text.replace(",", " ").split()
     if q.kind == "sponsor":
-        if len(words) != 1:
-            raise MalformedInput(
-                f"type the one sponsorship card {q.car} drew, e.g. {q.options[0] if q.options else 'P80'}"
-            )
-        return make_event("sponsor_drawn", car=q.car, card=card_named(words[0], sponsor_cards(state)))
+        if not words:
+            raise MalformedInput(f"type the sponsorship card {q.car} drew, e.g. {q.options[0] if q.options else 'P80'}")
+        cards = sponsor_cards(state)
+        work = state.copy()
+        out: list[Event] = []
+        for word in words:  # the engine says who draws next: this car's cards, then (at the deal) the next car's
+            w = waiting_for(work)
+            if w.due != "sponsor_drawn" or not w.cars:
+                drawn = f"{len(out)} sponsorship card is" if len(out) == 1 else f"{len(out)} sponsorship cards are"
+                raise MalformedInput(f"{drawn} drawn now, not {len(words)} ({word!r} is one too many)")
+            ev = make_event("sponsor_drawn", car=w.cars[0], card=card_named(word, cards))
+            work = apply(work, ev)  # a card the deck cannot give is refused here, by the rules (# 21.5)
+            out.append(ev)
+        return out
     if q.kind == "swap":
         if text.strip().lower() in NO_SWAP:
-            return make_event("upgrade_swapped", car=q.car)
+            return [make_event("upgrade_swapped", car=q.car)]
         g = state.garage
         assert g is not None
         if len(words) != 2:
             raise MalformedInput("type the upgrade given back and the card taken from the market (GIVE TAKE), or Enter")
         give, take = (card_named(word, g.cards) for word in words)
-        return make_event("upgrade_swapped", car=q.car, give=give, take=take)
+        return [make_event("upgrade_swapped", car=q.car, give=give, take=take)]
     raise MalformedInput(f"nothing to answer here ({q.kind})")  # pragma: no cover
+
+
+def several_picks(draft: Any) -> bool:
+    """Whether a pick's answer may carry the picks after it: in a season's draft (one round, # 21.2, MA11; a
+    Garage race's own drafts ask each pick on its own)."""
+    return isinstance(draft, ChampionshipDraft)
+
+
+def draft_events(draft: Any, cards: Any, answer: str, car: str | None = None) -> list[Event]:
+    """The events an answer to the draft's question (``draft``: the race's Garage ``Draft``, ``cards``: its card
+    definitions by token) makes (:func:`~heatlog.recorder.garage.draft_event`'s), and at
+    a pick of a season's draft the picks after it typed on the same line, in pick order (``draft.queue``; the
+    rules check each when applied, in turn: issue 29, one answer for the round's picks, not one per driver)."""
+    from .garage import draft_event, parse_garage_cards
+
+    due, cars = draft.waiting()
+    picked = parse_garage_cards(answer, cards) if due == "upgrade_picked" else []
+    if len(picked) < 2 or not several_picks(draft):
+        return [draft_event(draft, cards, answer, car)]
+    who = car if car is not None else cars[0]
+    order = [who, *draft.queue[1:]]
+    if len(picked) > len(order):
+        left = f"1 pick is left ({who})" if len(order) == 1 else f"{len(order)} picks are left ({', '.join(order)})"
+        raise ValueError(f"{left}, not {len(picked)}")
+    return [{"type": due, "v": 1, "car": name, "card": c} for name, c in zip(order, picked, strict=False)]

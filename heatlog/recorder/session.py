@@ -330,15 +330,15 @@ class Session:
         garage = self.state.garage.cards if self.state.garage is not None else None
         held = cards_held(self.view, name) if garage is not None else None  # the car's own cards first
         if kind == "garage":  # # 18.5: the market, a pick, a give-back
-            from .garage import draft_event
+            from .season import draft_events
 
             g = self.state.garage
             assert g is not None and g.draft is not None
             try:
-                ev = draft_event(g.draft, g.cards, s, q.car)
+                evs = draft_events(g.draft, g.cards, s, q.car)  # the picks left may be typed at once (issue 29)
             except ValueError as exc:
                 raise MalformedInput(str(exc)) from exc
-            return self._trial([ev]), []
+            return self._trial(evs), []
         if kind == "speed":  # # 18.6
             opts = [o for o in decisions(self.view, name) if o["type"] == "speed_chosen"]
             hit = [o for o in opts if str(o["speed"]) == s]
@@ -389,9 +389,9 @@ class Session:
         if kind == "legend":
             return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))]), []
         if kind in ("sponsor", "swap"):  # MODULES.md 21.4, 21.7 (the card drawn), 21.2 (the draft's swap)
-            from .season import season_event
+            from .season import season_events
 
-            return self._trial([season_event(self.view, q, s)]), []
+            return self._trial(season_events(self.view, q, s)), []
         if kind == "heat_removed":  # MODULES.md 21.8 event 18, MA23
             where = [w for w in ("hand", "discard", "deck") if w.startswith(s.strip().lower() or "?")]
             if len(where) != 1:

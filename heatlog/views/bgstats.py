@@ -5,7 +5,8 @@ BG Stats documents a request URL that opens its import dialog with a play filled
 ``https://app.bgstatsapp.com/createPlay.html?data=<data>``, ``<data>`` an URL-encoded JSON object with the game
 (its BoardGameGeek id: Heat: Pedal to the Metal is 366013), the board, the play's date and the players with their
 rank, winner flag and start player. Heat has no score: ``noPoints``. Only the fields of that documented example are
-sent. Legends (MODULES.md 19) are not players and are left out; the places are the Hall of Fame's among the players.
+sent. Legends (MODULES.md 19) are not players and are left out, but their places count: a player's rank is the
+car's place in the race (# 16.8, 19.9), so a solo player beaten by a Legend is not logged as its winner.
 """
 
 from __future__ import annotations
@@ -24,14 +25,16 @@ def bgstats_play(state: RaceState, *, played_at: str | None = None) -> dict[str,
     """The play as BG Stats reads it, or None while the race is not over. ``played_at``: "YYYY-MM-DD HH:MM:SS"."""
     if state.phase != "over":
         return None
-    people = [n for n in state.hall_of_fame if not state.cars[n].legend]
-    people += [n for n in state.cars if n not in people and not state.cars[n].legend]  # eliminated: last
+    order = list(state.hall_of_fame)
+    order += [n for n in state.cars if n not in order]  # eliminated (MA21): last
     pole = state.grid[0] if state.grid else None
     play: dict[str, Any] = {
         "board": state.track.name,
         "game": {"bggId": BGG_ID, "highestWins": False, "name": "Heat: Pedal to the Metal", "noPoints": True},
-        "players": [
-            {"name": n, "rank": i, "winner": i == 1, "startPlayer": n == pole} for i, n in enumerate(people, 1)
+        "players": [  # a Legend is no player, but its place counts (# 19.9): beaten by one, a player did not win
+            {"name": n, "rank": i, "winner": i == 1, "startPlayer": n == pole}
+            for i, n in enumerate(order, 1)
+            if not state.cars[n].legend
         ],
     }
     if played_at:

@@ -447,7 +447,7 @@ def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name() -> No
     assert name not in ("", '"U22"')
     with pytest.raises(IllegalEvent) as info:
         apply(state.copy(), ev("cards_revealed", car="A", cards=["U22", "U22"]))  # a second copy
-    why = str(info.value).split("cannot play U22 U22: ")[1]  # (the input itself is quoted before it)
+    why = str(info.value).split("cannot play Fuel 2, Fuel 2: ")[1]  # (the input itself is quoted before it)
     assert why == f"only 1 {name} 2 is unseen (deck and hand), not 2 (# 4.1)", why
     a = state.cars["A"]
     assert f"only 1 {name} 2 is" in (Knowledge.why_not_in_hand_of(a, ["U22", "U22"], state.cards) or "")
