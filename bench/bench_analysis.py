@@ -28,7 +28,7 @@ from heatlog.analysis import information_set  # noqa: E402
 from heatlog.analysis.executors import local_executor  # noqa: E402
 from heatlog.analysis.playout import playouts  # noqa: E402
 from heatlog.engine import legal_gears, replay  # noqa: E402
-from heatlog.racelog import RaceLog  # noqa: E402
+from heatlog.log.racelog import RaceLog  # noqa: E402
 from heatlog.simulate import simulate_race, store_race  # noqa: E402
 from heatlog.simulate.parallel import simulate_many  # noqa: E402
 

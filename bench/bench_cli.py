@@ -110,8 +110,8 @@ def make_db(path: Path) -> None:
     """100 finished 2-car races (copies of one), their summaries listed once (cached, as after first use)."""
     from _common import simulated_race
 
-    from heatlog.racelist import list_races
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelist import list_races
+    from heatlog.log.racelog import RaceLog
 
     events = simulated_race("usa", 2, laps=1, seed=3)
     with RaceLog(path) as log:

@@ -57,7 +57,7 @@ def jsonl(events: list[dict[str, Any]]) -> str:
 
 
 def heatlog_import(texts: list[str], folder: Path) -> float:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import import_race
 
     path = folder / f"h{time.monotonic_ns()}.db"
@@ -127,8 +127,8 @@ def eventsourcing_app_save(races: list[list[dict[str, Any]]], folder: Path) -> f
 
 
 def audit_all(path: Path, ids: list[int]) -> float:
-    from heatlog.audit import audit_race
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
+    from heatlog.races.audit import audit_race
 
     with RaceLog(path) as log:
         started = CLOCK()
@@ -138,7 +138,7 @@ def audit_all(path: Path, ids: list[int]) -> float:
 
 
 def validate_all(races: list[list[dict[str, Any]]]) -> float:
-    from heatlog.validation import validate_event
+    from heatlog.formats.validation import validate_event
 
     started = CLOCK()
     for events in races:
@@ -149,7 +149,7 @@ def validate_all(races: list[list[dict[str, Any]]]) -> float:
 
 def jsonschema_all(races: list[list[dict[str, Any]]]) -> float:
     """jsonschema alone: one ``Draft202012Validator`` per schema, made once (before the clock) and reused."""
-    from heatlog.schemas import catalogue, schema_path
+    from heatlog.formats.schemas import catalogue, schema_path
 
     schemas = catalogue()
     validators = {ev["type"]: schemas.validator(schema_path(ev["type"])) for events in races for ev in events}
@@ -186,7 +186,7 @@ def main() -> None:
             f"events/s: ratio {imp_ratio:.2f}x (target >= 1.0); its recorder alone {n / min(floor):,.0f} events/s: "
             f"ratio {min(floor) / min(ours):.2f}x"
         )
-        from heatlog.racelog import RaceLog
+        from heatlog.log.racelog import RaceLog
         from heatlog.races import import_race
 
         path = folder / "audit.db"

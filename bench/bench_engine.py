@@ -29,8 +29,8 @@ if str(ROOT) not in sys.path:  # `python bench/bench_engine.py` from a checkout 
 
 from heatlog.engine import replay  # noqa: E402
 from heatlog.engine.redact import open_to_table  # noqa: E402
+from heatlog.formats.tracks import load_track_data  # noqa: E402
 from heatlog.simulate.world import Bot, race_events, random_bot  # noqa: E402
-from heatlog.tracks import load_track_data  # noqa: E402
 
 Event = dict[str, Any]
 GOAL = 130_000

@@ -27,7 +27,7 @@ from pathlib import Path
 from _common import Event, machine, median, simulated_race, table, timed
 
 from heatlog.engine import replay
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 
 RACES = [  # (label, track, cars, laps)
     ("short: USA, 2 cars, 1 lap", "usa", 2, 1),

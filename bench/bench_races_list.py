@@ -65,8 +65,8 @@ def render_times(db: Path) -> tuple[float, float, int]:
     from rich.table import Table
 
     from heatlog.cli.races import LIST_COLUMNS, _race_cells
-    from heatlog.racelist import list_races
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelist import list_races
+    from heatlog.log.racelog import RaceLog
     from heatlog.views.listing import aligned
 
     with RaceLog(db) as log:

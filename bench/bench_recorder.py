@@ -55,10 +55,10 @@ def record_in_process(expected: list[Event], mode: str, db: Path) -> tuple[list[
     from recorder_races import cars, strip
     from rich.console import Console
 
-    from heatlog import recorder_script as rs
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
     from heatlog.recorder import Lease, Session, show
+    from heatlog.recorder import script as rs
 
     log = RaceLog(db)
     rid = start_race(log, track="usa", cars=cars(6), mode=mode, grid=expected[1]["order"])
@@ -96,9 +96,9 @@ def record_in_pty(expected: list[Event], mode: str, db: Path, limit: int) -> lis
     import pexpect
     from recorder_races import cars, strip
 
-    from heatlog import recorder_script as rs
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
+    from heatlog.recorder import script as rs
 
     with RaceLog(db) as log:
         rid = start_race(log, track="usa", cars=cars(6), mode=mode, grid=expected[1]["order"])

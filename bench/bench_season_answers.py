@@ -36,7 +36,7 @@ def season_race(db: Path, seed: int) -> tuple[list[Event], int]:
 
     from heatlog.bots import get_bot
     from heatlog.engine.redact import open_to_table
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.season import new_season, next_race, race_setup, season_view, swap_choice
     from heatlog.simulate.world import race_events
 
@@ -62,7 +62,7 @@ def record(db: Path, expected: list[Event], race: int) -> dict[str, int]:
     from recorder_races import strip
     from test_recorder import Host
 
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     class PerQuestion(Host):
         def right_answer(self, multi: bool = True, *, offered: bool = False) -> str:

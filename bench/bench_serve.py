@@ -39,7 +39,7 @@ def answers_and_taps(seed: int) -> dict[str, Any]:
     from serve_script import Phones
     from starlette.testclient import TestClient
 
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.serve.app import Server, make_app
 
     expected = simulated(3, seed, "table", track="usa", bot="heuristic", variant=None)
@@ -150,7 +150,7 @@ def latency(seed: int) -> dict[str, Any]:
     from recorder_races import simulated, strip
     from serve_script import Phones, free_port, new_served_race, start
 
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     expected = simulated(6, seed, "table", track="usa", bot="heuristic")
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python bench/bench_sim.py` from a checkout works without installing
     sys.path.insert(0, str(ROOT))
 
-from heatlog.racelog import RaceLog  # noqa: E402
+from heatlog.log.racelog import RaceLog  # noqa: E402
 from heatlog.simulate import simulate_race  # noqa: E402
 
 ARGS = {"track": "usa", "cars": 4, "bots": "heuristic"}
@@ -49,14 +49,14 @@ def run(races: int, first_seed: int, log: RaceLog | None = None) -> tuple[float,
 
 # Entry points whose cumulative time makes up a race: (label, file suffix, function name).
 PARTS = (
-    ("bots: the heuristic deciding, of which:", "heatlog/bots.py", "__call__"),
-    ("    gear and cards (steps 1-2, planned together)", "heatlog/bots.py", "_plan"),
-    ("    react and slipstream (steps 4-6)", "heatlog/bots.py", "_react"),
-    ("    discard (step 8)", "heatlog/bots.py", "_discard"),
+    ("bots: the heuristic deciding, of which:", "heatlog/bots/__init__.py", "__call__"),
+    ("    gear and cards (steps 1-2, planned together)", "heatlog/bots/__init__.py", "_plan"),
+    ("    react and slipstream (steps 4-6)", "heatlog/bots/__init__.py", "_react"),
+    ("    discard (step 8)", "heatlog/bots/__init__.py", "_discard"),
     ("rules: apply(state, event)", "heatlog/engine/rules.py", "apply"),
     ("rules: go_on (closing optional steps, corner checks)", "heatlog/engine/rules.py", "go_on"),
-    ("set-up: race_started event (track copy)", "heatlog/races.py", "race_started_event"),
-    ("door: schema validation of every event", "heatlog/validation.py", "validate_event"),
+    ("set-up: race_started event (track copy)", "heatlog/races/__init__.py", "race_started_event"),
+    ("door: schema validation of every event", "heatlog/formats/validation.py", "validate_event"),
     ("store: one append_many transaction", "heatlog/store/appends.py", "append_many"),
     ("store: create_race", "heatlog/store/appends.py", "create_race"),
 )

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from _common import machine, median, table, timed
 
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.simulate import simulate_race
 from heatlog.stats import TurnsTable, career
 

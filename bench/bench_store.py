@@ -102,8 +102,8 @@ class StoreAppend(Contender):
 
     def __init__(self, path: Path, events: list[Event]) -> None:
         super().__init__(path, events)
+        from heatlog.formats.validation import validate_event
         from heatlog.store import EventStore
-        from heatlog.validation import validate_event
 
         validate_event(events[0])  # build the validators outside the timing (a recorder keeps them)
         self.validate_event = validate_event
@@ -141,8 +141,8 @@ class RaceLogAppend(Contender):
 
     def __init__(self, path: Path, events: list[Event]) -> None:
         super().__init__(path, events)
-        from heatlog.racelog import Projection, RaceLog
-        from heatlog.validation import validate_event
+        from heatlog.formats.validation import validate_event
+        from heatlog.log.racelog import Projection, RaceLog
 
         validate_event(events[0])
         self.log = RaceLog(path)

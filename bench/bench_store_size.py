@@ -1,4 +1,4 @@
-"""The events table's size and speed in its two formats (issue 32, heatlog/eventrows.py; docs/store.md).
+"""The events table's size and speed in its two formats (issue 32, heatlog/store/eventrows.py; docs/store.md).
 
 Size: the sample replays (``replays/*.jsonl``) and simulated races (random bots, open mode) imported into a file of
 format 1 (as heatlog wrote before issue 32) and one of format 2, each checkpointed, against the JSON Lines their

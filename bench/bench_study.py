@@ -261,7 +261,7 @@ def big_query(directory: Path, workers: int, source: Path | None) -> dict[str, A
 
 def jsonl_per_race(races: int, scratch: Path) -> float:
     """Bytes per race of ``heatlog export`` (JSON Lines) of the same races (4-car USA, seeds 1…)."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     db = scratch / "jsonl.db"
     total = 0

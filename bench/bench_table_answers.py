@@ -84,8 +84,8 @@ def record(expected: list[Event], db: Path, style: str) -> tuple[int, float]:
     import pexpect
     from recorder_races import strip
 
-    from heatlog import recorder_script as rs
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
+    from heatlog.recorder import script as rs
 
     cmd = [sys.executable, "-m", "heatlog.cli"]  # this interpreter's heatlog
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}

@@ -34,11 +34,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 def measure(laps: int, repeats: int) -> tuple[int, float, float]:
     from recorder_races import cars, explicit, strip
 
-    from heatlog import recorder_script as rs
     from heatlog.bots import random_bot
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import race_started_event
     from heatlog.recorder import Session
+    from heatlog.recorder import script as rs
     from heatlog.simulate.world import race_events
 
     started = race_started_event(track="usa", cars=cars(6), laps=laps, mode="open")
@@ -98,7 +98,7 @@ def cli_undo(db: Path, rid: int) -> None:
 def old_undo(db: Path, rid: int) -> None:
     """``heatlog undo`` before issue 32: a projection of the whole log for its question, then retract_last
     as it was (the effective log, the door's check on a projection of the whole log, a projection after)."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     with RaceLog(db, create=False) as log:
         proj = log.project(rid)
@@ -109,14 +109,14 @@ def old_undo(db: Path, rid: int) -> None:
 
 
 def redo(db: Path, rid: int, event: dict[str, object]) -> None:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     with RaceLog(db, create=False) as log:
         log.append(rid, event)
 
 
 def measure_cli(repeats: int) -> list[list[str]]:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     with tempfile.TemporaryDirectory() as tmp:
         races = {}

@@ -119,7 +119,7 @@ class Door:
 
 def consistent(log: Any, race: int) -> None:
     """What a later command does with an accepted input: show, replay, export, audit."""
-    from heatlog.audit import audit_race
+    from heatlog.races.audit import audit_race
     from heatlog.views.replay import load_replay
 
     log.project(race)
@@ -163,12 +163,12 @@ def main() -> None:
     sys.setrecursionlimit(1000)
 
     from heatlog.engine import apply, state_to_position
-    from heatlog.jsonio import loads
-    from heatlog.racelog import RaceLog
+    from heatlog.formats.jsonio import loads
+    from heatlog.formats.tracks import TRACKS_DIR
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import import_race, race_started_event, start_race
     from heatlog.simulate.world import race_events, random_bot
     from heatlog.store import canonical
-    from heatlog.tracks import TRACKS_DIR
 
     rnd = random.Random(args.seed)
     cars = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]

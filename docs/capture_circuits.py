@@ -18,8 +18,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from heatlog.formats.tracks import BUILTIN_TRACKS
 from heatlog.simulate import simulate_race
-from heatlog.tracks import BUILTIN_TRACKS
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
 

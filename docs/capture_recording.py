@@ -7,7 +7,7 @@ to OUT_DIR/NN-name.txt (default: a temporary directory, printed at the end). The
 made with this script; re-run it after changing the recorder and paste the screens back.
 
 The Garage screens (section 7 of the walkthrough) come from a simulated Garage race typed in by the scripted
-host (``heatlog.recorder_script``: it reads each prompt off the screen and types what the race needs next);
+host (``heatlog.recorder.script``: it reads each prompt off the screen and types what the race needs next);
 the script stops at the first screen of each kind of Garage question. tmux runs on its own server socket
 (``-L heatlog-doc``), so another tmux on the machine is never touched.
 """
@@ -211,7 +211,7 @@ def history() -> list[str]:
 
 
 def _is_prompt(line: str) -> bool:
-    from heatlog import recorder_script as rs
+    from heatlog.recorder import script as rs
 
     try:
         rs.classify(line + " ")
@@ -221,8 +221,8 @@ def _is_prompt(line: str) -> bool:
 
 
 def garage(work: Path, shot: Callable[[str], None]) -> None:
-    from heatlog import recorder_script as rs
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
+    from heatlog.recorder import script as rs
 
     expected = garage_race()
     db = work / "garage.db"

@@ -1,6 +1,6 @@
 """Regenerate the sample races in this folder and their README: ``python replays/make_replays.py``.
 
-The races, seeds and bots are defined in :mod:`heatlog.samples`; a test checks that these files are what
+The races, seeds and bots are defined in :mod:`heatlog.docsgen.samples`; a test checks that these files are what
 it makes, that each imports cleanly and that it re-exports byte for byte.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heatlog.samples import write_samples
+from heatlog.docsgen.samples import write_samples
 
 
 def main() -> None:

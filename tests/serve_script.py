@@ -2,7 +2,7 @@
 
 Each phone reads only what its own seat is shown (``/api/view``) and answers from the race it follows (the
 events the simulator logged), as a player would from the physical cards: its gear and cards in one plan at steps
-1-2, then the answers the recorder takes (``heatlog.recorder_script``), chance included.
+1-2, then the answers the recorder takes (``heatlog.recorder.script``), chance included.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 from recorder_races import strip
 
-from heatlog import recorder_script as rs
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
+from heatlog.recorder import script as rs
 
 Event = dict[str, Any]
 

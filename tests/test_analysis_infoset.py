@@ -562,7 +562,7 @@ def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[Event]]:
     """Championship races (MODULES.md 21): a 1961 season with the Garage (sponsorship cards dealt at the start
     and earned at press corners, # 21.4, 21.7) and a 1965 season without it, whose last race is event 18's
     (a Heat card leaves the game at each lap, MA23)."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.season import season_view, simulate_season
 
     log = RaceLog(tmp_path_factory.mktemp("seasons") / "s.db")

@@ -58,8 +58,8 @@ def test_summaries_describe_the_outcomes(info: Any) -> None:
 
 
 def test_playouts_make_no_reference_cycles_and_restore_the_collector(info: Any) -> None:
-    """``run_chunk`` pauses the cycle collector (``heatlog.collector``): only free if a playout leaves no cyclic
-    garbage, which the collector, run with nothing else to find, confirms; it is on again afterwards."""
+    """``run_chunk`` pauses the cycle collector (``heatlog.simulate.collector``): only free if a playout leaves no
+    cyclic garbage, which the collector, run with nothing else to find, confirms; it is on again afterwards."""
     import gc
 
     playouts(info, 2, seed=9)  # first use: modules imported

@@ -11,7 +11,7 @@ import pytest
 from test_cli import run
 
 from heatlog.cli.anchor import anchors_home, offer_anchor
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
 
 REPLAYS = Path(__file__).parent.parent / "replays"

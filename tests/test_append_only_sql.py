@@ -54,7 +54,7 @@ def dump(path: Path) -> list[str]:
 
 
 def for_format(sql: str, version: int) -> str:
-    """A statement of REFUSED written for a file of format ``version`` (heatlog.eventrows)."""
+    """A statement of REFUSED written for a file of format ``version`` (heatlog.store.eventrows)."""
     if "{hashes}" not in sql:
         return sql
     hashes, zeros = ("prev_hash, hash", "'0', '0'") if version == 1 else ("hash", "'0'")

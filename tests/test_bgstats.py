@@ -34,7 +34,7 @@ def test_a_finished_race_gives_the_create_play_link_with_places_and_circuit() ->
 def test_show_of_a_finished_race_prints_the_link(tmp_path: Path) -> None:
     import subprocess
 
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     db = tmp_path / "r.db"
     log = RaceLog(db)

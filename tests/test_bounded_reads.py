@@ -17,8 +17,8 @@ import typer
 from click.testing import CliRunner
 from test_cli import run
 
-from heatlog import jsonio
 from heatlog.engine.errors import MalformedInput
+from heatlog.formats import jsonio
 
 CARS = ["--car", "Ann:red", "--car", "Bob:blue"]
 #: (door, the arguments around the source, what the refusal calls the source)

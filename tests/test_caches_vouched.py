@@ -1,5 +1,5 @@
 """Every cached answer is one the log vouches for (issue 30, item 3): the race list's summaries, the snapshots a
-jump to a round starts from, and the stats facts are sealed with a key kept outside the file (heatlog.cachekey)
+jump to a round starts from, and the stats facts are sealed with a key kept outside the file (heatlog.store.cachekey)
 and keyed by the head of the chain they were made from, whose whole chain is checked where they are read; audit
 refolds what they hold and reports a mismatch."""
 

@@ -46,11 +46,11 @@ def test_docs_cards_md_is_generated_from_the_catalogue_and_every_name_on_it_is_t
     """docs/cards.md lists the names the recorder takes (issue 29, build 2 and bug 4: docs/garage.md named a card
     ``4wd0+3``, which the recorder did not know): the page is current, and every name on it, and every card name
     docs/garage.md gives, is read as its card."""
-    from heatlog.docs_cards import DOC_PATH, render_card_names
+    from heatlog.docsgen.cards import DOC_PATH, render_card_names
     from heatlog.engine.modules.garage.cards import card_named
-    from heatlog.garage_cards import garage_cards, sponsor_cards
+    from heatlog.formats.garage_cards import garage_cards, sponsor_cards
 
-    assert DOC_PATH.read_text(encoding="utf-8") == render_card_names(), "run: python -m heatlog.docs_cards"
+    assert DOC_PATH.read_text(encoding="utf-8") == render_card_names(), "run: python -m heatlog.docsgen.cards"
     catalogue = {c["id"]: c for c in [*garage_cards(), *sponsor_cards()] if c.get("kind") != "heat"}
     listed = re.findall(r"^\| `([^`]+)` \| (?!\d \|)", DOC_PATH.read_text(encoding="utf-8"), re.M)
     assert len(listed) == len(catalogue), (len(listed), len(catalogue))
@@ -63,7 +63,7 @@ def test_docs_cards_md_is_generated_from_the_catalogue_and_every_name_on_it_is_t
 
 
 def test_the_recorders_help_lists_the_races_card_names(tmp_path: Path) -> None:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
     from heatlog.recorder import Session
 

@@ -17,11 +17,11 @@ import browser
 import pytest
 from test_replay_html import Elements
 
-from heatlog.drawings import DRAWINGS_DIR, DrawingError, drawing_for, load_drawing, parse_drawing
 from heatlog.engine.track import Track
+from heatlog.formats.tracks import BUILTIN_TRACKS, load_track, load_track_data
 from heatlog.simulate import simulate_race
-from heatlog.tracks import BUILTIN_TRACKS, load_track, load_track_data
 from heatlog.views.circuit import board_layout, circuit_layout
+from heatlog.views.drawings import DRAWINGS_DIR, DrawingError, drawing_for, load_drawing, parse_drawing
 from heatlog.views.replay import Replay, build_replay
 from heatlog.views.replay_html import render_html
 

@@ -298,7 +298,7 @@ def test_import_reports_every_bad_line(tmp_path: Path) -> None:
 
 
 def test_branch_and_race_option(tmp_path: Path) -> None:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import race_started_event
     from heatlog.simulate.world import race_events, random_bot
 
@@ -375,13 +375,14 @@ def test_every_command_has_help_with_example_and_docs() -> None:
     import typer.main
 
     from heatlog.cli import app
-    from heatlog.docs_cli import render_cli_reference
+    from heatlog.docsgen.cli import render_cli_reference
 
     group = typer.main.get_command(app)
     names = sorted(group.commands)  # type: ignore[attr-defined]
     assert {"new", "races", "show", "add", "position", "note", "branch", "audit", "export", "import"} <= set(names)
     reference = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
-    assert _words(reference) == _words(render_cli_reference()), "docs/cli.md is stale: run python -m heatlog.docs_cli"
+    stale = "docs/cli.md is stale: run python -m heatlog.docsgen.cli"
+    assert _words(reference) == _words(render_cli_reference()), stale
     for name in names:
         r = run(name, "--help")
         assert r.returncode == 0, name
@@ -393,7 +394,7 @@ def test_the_track_help_names_every_built_in_track() -> None:
     """``--track`` (new, simulate) lists the built-in tracks in words, written once in cli/common.py without
     importing them (the track module loads the schema checker): the two lists must not drift apart."""
     from heatlog.cli.common import TRACK_HELP
-    from heatlog.tracks import BUILTIN_TRACKS
+    from heatlog.formats.tracks import BUILTIN_TRACKS
 
     assert TRACK_HELP.removesuffix(", or a track file path.").split(", ") == list(BUILTIN_TRACKS)
     for command in ("new", "simulate"):
@@ -594,7 +595,7 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
 
     assert "heatlog.engine.rules" in modules("races")  # the first list summarises the race (and keeps it)
     races = modules("races")
-    assert "heatlog.racelog" in races
+    assert "heatlog.log.racelog" in races
     for heavy in ("heatlog.engine.rules", "heatlog.engine.state", "rich.console", "sqlite_utils", "jsonschema"):
         assert heavy not in races, heavy
     show = modules("show")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from test_cli import HEATLOG, run
 
-from heatlog.tracks import load_track
+from heatlog.formats.tracks import load_track
 
 GOLDEN_TABLE = Path(__file__).parent / "golden" / "golden_italy_table.jsonl"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Session
 from heatlog.views.conditions import conditions, conditions_lines

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_cli import run
 
-from heatlog.usertext import sheet_cell
+from heatlog.formats.usertext import sheet_cell
 
 NASTY = ["=SUM(1+1)", "+1+1", "@SUM(1)", "=cmd|'/Ccalc'!A0", "-2+3", "\uff1d1+1"]
 COLOURS = ["red", "blue", "green", "yellow", "black", "white"]

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from edges import one_error_line, run, state_of
 
-from heatlog.eventrows import payload_column
 from heatlog.store import GENESIS, EventStore, canonical, chain_hash
+from heatlog.store.eventrows import payload_column
 
 
 @pytest.fixture(params=[1, 2], ids=["format-1", "format-2"])
 def db(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    """Three races in a file of format 1 (as heatlog wrote before issue 32) or 2 (heatlog.eventrows)."""
+    """Three races in a file of format 1 (as heatlog wrote before issue 32) or 2 (heatlog.store.eventrows)."""
     path = tmp_path / "h.db"
     EventStore(path, new_format=request.param).close()
     for _ in range(3):
@@ -94,7 +94,7 @@ def test_anchor_detects_truncation_and_a_consistent_rehash(db: Path, tmp_path: P
         if version == 1:
             quoted = text.replace("'", "''")
             change = f"payload = '{quoted}', prev_hash = '{prev}', hash = '{digest}'"
-        else:  # heatlog.eventrows: the payload without type and v, the hash as bytes
+        else:  # heatlog.store.eventrows: the payload without type and v, the hash as bytes
             v, body = payload_column(event["type"], event.get("v"), text)
             quoted = body.replace("'", "''")
             change = f"payload = '{quoted}', v = {'NULL' if v is None else v}, hash = X'{digest}'"
@@ -401,7 +401,7 @@ def test_the_pool_of_workers_leaves_out_a_damaged_race_too(db: Path, monkeypatch
     """Many races are folded by a pool of processes: a damaged one comes back as its defect, told to the
     reader, and the others are folded (a worker's DamagedLog could not cross back to this process)."""
     import heatlog.stats.derived as derived
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.stats import TurnsTable
 
     raw(db, "UPDATE events SET payload = replace(payload, '\"count\":7', '\"count\":6') WHERE race = 2 AND seq = 4")

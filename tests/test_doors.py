@@ -15,10 +15,10 @@ from edges import one_error_line, run, state_of
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from heatlog import jsonio
 from heatlog.engine.errors import MalformedInput
+from heatlog.formats import jsonio
+from heatlog.formats.usertext import embed_json, name_problem, visible
 from heatlog.store import canonical, parse_jsonl, read_jsonl
-from heatlog.usertext import embed_json, name_problem, visible
 
 SPRINT = Path(__file__).parent / "data" / "sprint.json"
 
@@ -199,7 +199,7 @@ def test_the_joined_reader_reads_every_text_as_the_line_reader(text: str, end: s
 
 def test_an_exported_race_is_read_by_the_joined_reader(tmp_path: Path) -> None:
     """The fast reader does read an export (its lines are canonical): else the test above proves nothing."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import import_race
 
     sample = Path(__file__).parent.parent / "replays" / "usa-garage-legends-weather.jsonl"
@@ -216,7 +216,7 @@ def test_an_exported_race_is_read_by_the_joined_reader(tmp_path: Path) -> None:
 def test_an_import_names_every_copy_of_a_bad_event(tmp_path: Path) -> None:
     """Each distinct event is checked once when the texts are known (issue 9, speed): every line holding a copy
     of a refused event is still named, with the same words, whether or not the fast reader read the file."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import import_race
 
     sample = (Path(__file__).parent.parent / "replays" / "usa-4cars.jsonl").read_text().split("\n")
@@ -239,7 +239,7 @@ def test_an_import_names_every_copy_of_a_bad_event(tmp_path: Path) -> None:
 def test_an_import_tells_its_progress_every_500_events_of_each_pass(tmp_path: Path) -> None:
     """The progress bar's calls: every 500 events checked, then every 500 folded (after them, the count goes
     on from the number of events), the same whichever reader read the file."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import import_race
 
     text = (Path(__file__).parent.parent / "replays" / "usa-garage-4cars.jsonl").read_text()

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from heatlog import docs_gen, validation
+from heatlog.docsgen import events as docs_gen
 from heatlog.engine import apply
 from heatlog.engine.events import REGISTRY, EventType, event_types, register
 from heatlog.engine.rules import slipstream_block  # noqa: F401  (the base types are registered by the rules)
 from heatlog.engine.ruleset import MODULES
+from heatlog.formats import validation
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +63,7 @@ def test_docs_list_each_type_with_its_nature() -> None:
 
 
 def _track() -> dict:
-    from heatlog.tracks import load_track_data
+    from heatlog.formats.tracks import load_track_data
 
     return load_track_data("usa")
 
@@ -74,11 +75,11 @@ def _cars() -> list[dict]:
 @pytest.mark.parametrize(
     "first",
     [
-        "from heatlog.validation import EVENT_TYPES",
-        "import heatlog.docs_gen",
+        "from heatlog.formats.validation import EVENT_TYPES",
+        "import heatlog.docsgen.events",
         "from heatlog.engine import state_from_position",
         "from heatlog.engine import RaceState",
-        "from heatlog.racelog import RaceLog; from heatlog.engine import Track",
+        "from heatlog.log.racelog import RaceLog; from heatlog.engine import Track",
     ],
 )
 def test_the_catalogue_is_whole_whichever_name_is_loaded_first(first: str) -> None:

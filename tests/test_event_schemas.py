@@ -1,4 +1,4 @@
-"""The event catalogue as JSON Schemas (schema/events/) and validation at the door (heatlog.validation)."""
+"""The event catalogue as JSON Schemas (schema/events/) and validation at the door (heatlog.formats.validation)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from heatlog import docs_gen, validation
-from heatlog import schemas as schema_module
+from heatlog.docsgen import events as docs_gen
 from heatlog.engine.errors import MalformedInput
-from heatlog.validation import EVENT_TYPES, event_errors, validate_against, validate_event
+from heatlog.formats import schemas as schema_module
+from heatlog.formats import validation
+from heatlog.formats.validation import EVENT_TYPES, event_errors, validate_against, validate_event
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "schema"
@@ -354,13 +355,13 @@ def test_validation_is_cheap() -> None:
 
 def test_docs_events_md_is_generated_from_the_schemas() -> None:
     on_disk = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
-    assert on_disk == docs_gen.render_event_catalogue(), "run: python -m heatlog.docs_gen"
+    assert on_disk == docs_gen.render_event_catalogue(), "run: python -m heatlog.docsgen.events"
 
 
 def test_the_union_schema_is_generated_from_the_catalogue() -> None:
     """schema/event.schema.json lists every registered type (a module's types land with it, issue 26)."""
     on_disk = (ROOT / "schema" / "event.schema.json").read_text(encoding="utf-8")
-    assert on_disk == docs_gen.render_event_union(), "run: python -m heatlog.docs_gen"
+    assert on_disk == docs_gen.render_event_union(), "run: python -m heatlog.docsgen.events"
 
 
 def test_catalogue_covers_every_type_with_an_example() -> None:

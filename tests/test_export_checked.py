@@ -70,7 +70,7 @@ def test_a_note_that_loses_a_conflict_reads_the_race_again_and_is_recorded(
     from click.testing import CliRunner
 
     from heatlog.cli import load
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     db = tmp_path / "n.db"
     assert run("import", str(SAMPLE), db=db).returncode == 0

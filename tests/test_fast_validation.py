@@ -1,4 +1,4 @@
-"""The compiled fast check of event schemas (heatlog.schemas._Compiler) agrees with jsonschema.
+"""The compiled fast check of event schemas (heatlog.formats.schemas._Compiler) agrees with jsonschema.
 
 The door trusts the fast check's "valid"; so it must never say valid where jsonschema finds an error. It may
 say "not sure" (False) for a valid event, but not for the events races are made of (or it would not be fast).
@@ -16,10 +16,10 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from heatlog import schemas as schema_module
-from heatlog import validation
+from heatlog.formats import schemas as schema_module
+from heatlog.formats import validation
+from heatlog.formats.validation import EVENT_TYPES, schema_path, validate_event
 from heatlog.simulate.world import race_events, random_bot
-from heatlog.validation import EVENT_TYPES, schema_path, validate_event
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -253,7 +253,7 @@ def test_a_pattern_remembers_only_what_matched_and_only_so_many() -> None:
     """The compiled ``pattern`` keeps the strings seen to match (issue 9, speed: a log repeats its names and
     cards): a refusal is never remembered, a remembered match is one the regex gave, and the memory is bounded
     whatever a hostile file holds."""
-    from heatlog.schemas import _Matches
+    from heatlog.formats.schemas import _Matches
 
     m = _Matches("^[A-Z][a-z]*$")
     assert m.match("Ann") and "Ann" in m.good

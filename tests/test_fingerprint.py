@@ -132,7 +132,7 @@ def test_the_store_hashes_as_hashlib_does() -> None:
     import hashlib
     import random
 
-    from heatlog.hashing import sha256
+    from heatlog.formats.hashing import sha256
 
     rng = random.Random(5)
     for n in (0, 1, 55, 56, 63, 64, 65, 119, 1000, 70_000):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from heatlog.samples import GOLDENS, Sample, canonical_line, golden_events, playthrough
+from heatlog.docsgen.samples import GOLDENS, Sample, canonical_line, golden_events, playthrough
 
 HERE = Path(__file__).resolve().parent / "golden"
 HINT = "review the diff, then run python tests/golden/regen_sim.py"

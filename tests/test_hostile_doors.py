@@ -20,11 +20,11 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from fuzz_doors import NASTY, consistent, mutate  # noqa: E402
 
 from heatlog.engine import HeatlogError, apply, state_to_position  # noqa: E402
-from heatlog.racelog import RaceLog  # noqa: E402
+from heatlog.formats.tracks import TRACKS_DIR  # noqa: E402
+from heatlog.log.racelog import RaceLog  # noqa: E402
 from heatlog.races import import_race, race_started_event, start_race  # noqa: E402
 from heatlog.simulate.world import race_events, random_bot  # noqa: E402
 from heatlog.store import canonical  # noqa: E402
-from heatlog.tracks import TRACKS_DIR  # noqa: E402
 
 CARS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
 BOTS = {c["name"]: random_bot for c in CARS}

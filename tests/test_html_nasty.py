@@ -8,7 +8,7 @@ Each page must (1) run its own script (``data-ready``, no ``data-errors``: the c
 (2) run none of ours: every payload that could execute sets ``document.title`` to a word no input spells
 out, and the DOM after the scripts ran has exactly the elements and attribute names of the same page made
 from plain names (no injected element, no ``on…`` handler), and (3) show every string as text: the DOM's
-text holds it as the door shows it (:func:`heatlog.usertext.visible`). Lone surrogates never get that far:
+text holds it as the door shows it (:func:`heatlog.formats.usertext.visible`). Lone surrogates never get that far:
 the door refuses them (checked here too).
 """
 
@@ -23,7 +23,7 @@ import browser
 import pytest
 from edges import one_error_line, run
 
-from heatlog.usertext import name_problem, visible
+from heatlog.formats.usertext import name_problem, visible
 
 #: What an executed payload writes into document.title. No input contains it: the payloads spell it 'PW'+'NED'.
 MARK = "PWNED"
@@ -132,7 +132,7 @@ def race_log(cars: list[str], colours: list[str], notes: list[str]) -> str:
 
 def note_rounds(db: Path) -> dict[int, list[str]]:
     """round -> the notes the replay shows in it."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.views.replay import load_replay
 
     with RaceLog(db, create=False) as log:
@@ -209,7 +209,7 @@ def test_review_page_shows_nasty_names_as_text(pages: dict[str, tuple[Path, Path
 
 
 def test_season_page_shows_nasty_driver_names_as_text(tmp_path: Path) -> None:
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.season import season_view, simulate_season
     from heatlog.views.season_html import write_season_html
 

@@ -15,7 +15,7 @@ from test_cli import run
 
 from heatlog.engine import apply, state_to_position
 from heatlog.engine.errors import HeatlogError
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import REFUSED_REASON, Refusal, import_race
 from heatlog.store import canonical
 

@@ -15,7 +15,7 @@ import pytest
 from test_cli import run
 
 import heatlog
-from heatlog.usertext import embed_json
+from heatlog.formats.usertext import embed_json
 
 PACKAGE = Path(heatlog.__file__).parent
 REPLAYS = Path(__file__).parent.parent / "replays"

@@ -30,8 +30,8 @@ from heatlog.engine.knowledge import Knowledge
 from heatlog.engine.modules.circuits import may_discard
 from heatlog.engine.redact import open_to_table
 from heatlog.engine.rules import go_on
+from heatlog.formats.tracks import BUILTIN_TRACKS, load_track_data
 from heatlog.simulate.world import race_events, random_bot
-from heatlog.tracks import BUILTIN_TRACKS, load_track_data
 
 Event = dict[str, Any]
 Vec = tuple[int, ...]  # counts in CARDS order

@@ -1,7 +1,7 @@
 """The module contract, driven by the registries (the pattern of OpenSpiel's ``games_sim_test``): every registered
 module (``ruleset.MODULES``), alone and in the combinations the simulator's seeds allow, is simulated to the
 finish, replayed to the same state, played out through the game API, read back from a position, recorded through
-the recorder's notation (``heatlog.recorder_script``) and drawn as an HTML replay; at every node the game API's
+the recorder's notation (``heatlog.recorder.script``) and drawn as an HTML replay; at every node the game API's
 decision/chance split agrees with the event catalogue. A module that registers a kind of event and forgets one of
 these fails here, whatever the module is called (the drift of the game API's and the review's own lists of
 decision kinds would have been caught: both are now the catalogue's).
@@ -28,7 +28,8 @@ from heatlog.engine.game import play_out, to_move
 from heatlog.engine.module import MODULES as UNITS_REGISTRY
 from heatlog.engine.module import Module, event_words
 from heatlog.engine.ruleset import MODULES
-from heatlog.module_data import module_block
+from heatlog.formats.module_data import module_block
+from heatlog.formats.validation import validate_event
 from heatlog.races import legend_cars, race_started_event
 from heatlog.recorder.notation import card_text, describe
 from heatlog.review import review_race
@@ -36,7 +37,6 @@ from heatlog.review.evaluate import Settings
 from heatlog.review.points import DECISION_KINDS, decision_points
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events
-from heatlog.validation import validate_event
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
 
@@ -79,7 +79,7 @@ def _start(modules: tuple[str, ...]) -> Event:
         legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
         **opts,
     )
-    for m in modules:  # a unit's own block, from its data file (heatlog.module_data.module_block)
+    for m in modules:  # a unit's own block, from its data file (heatlog.formats.module_data.module_block)
         if m in UNITS:
             ev["modules"] = [*ev.get("modules", []), m]
             ev[m] = module_block(m)
@@ -202,7 +202,7 @@ def test_simulate_s_command_plays_every_module(module: str, tmp_path: Path) -> N
     from typer.testing import CliRunner
 
     from heatlog.cli import load
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
 
     assert set(CLI_OPTIONS) == set(OPTIONS)  # a first-wave module added to OPTIONS says how the CLI takes it
     args = CLI_OPTIONS.get(module, ["--module", module])
@@ -221,7 +221,7 @@ def test_module_options_travel_as_one_mapping() -> None:
     simulate_race(modules=)) make the same race as the first waves' keywords, which are its thin adapters; both at
     once are refused. Every module a race takes by itself, in one race (the order race_started lists them is
     the Rules' order, whatever the mapping's)."""
-    from heatlog.race_start import module_options
+    from heatlog.log.race_start import module_options
     from heatlog.simulate import simulate_race
 
     cars = default_cars(2)

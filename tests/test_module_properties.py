@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from heatlog.engine import RaceState, apply, replay, state_from_position, state_to_position
 from heatlog.engine.redact import open_to_table
+from heatlog.formats.tracks import BUILTIN_TRACKS
+from heatlog.formats.validation import validate_against, validate_event
 from heatlog.races import legend_cars, race_started_event
 from heatlog.simulate import bot_names, default_cars
 from heatlog.simulate.world import MAX_ROUNDS, race_events
-from heatlog.tracks import BUILTIN_TRACKS
-from heatlog.validation import validate_against, validate_event
 
 Event = dict[str, Any]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

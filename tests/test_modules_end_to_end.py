@@ -11,7 +11,7 @@ import browser
 from test_cli import run
 
 from heatlog.engine import replay
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race, start_race
 from heatlog.recorder import Session
 from heatlog.views.replay import build_replay

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from replay_cases import GOLDEN
 
 from heatlog.engine import HeatlogError
-from heatlog.racelog import RaceLog
+from heatlog.formats.usertext import console as literal_console
+from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
-from heatlog.usertext import console as literal_console
 from heatlog.views import plain
 from heatlog.views.board import render_round, render_state
 from heatlog.views.plain import Grid, NotPlain, PlainConsole, Styled
@@ -41,7 +41,7 @@ def _no_forced_colour(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def rich_out(draw: Callable[[Any], None], width: int) -> str:
-    """What the CLI's console (heatlog.usertext) writes to a file that is not a terminal."""
+    """What the CLI's console (heatlog.formats.usertext) writes to a file that is not a terminal."""
     con = literal_console(file=io.StringIO(), width=width)
     draw(con)
     return con.file.getvalue()  # type: ignore[no-any-return]

@@ -14,11 +14,11 @@ from edges import one_error_line, run, state_of
 
 from heatlog.engine import MalformedInput, apply, state_to_position
 from heatlog.engine.redact import open_to_table
-from heatlog.positions import check_position, position_problems
+from heatlog.formats.positions import check_position, position_problems
+from heatlog.formats.tracks import validate_track_data
+from heatlog.formats.validation import validate_event
 from heatlog.races import race_started_event
 from heatlog.simulate.world import race_events, random_bot
-from heatlog.tracks import validate_track_data
-from heatlog.validation import validate_event
 
 SPRINT = Path(__file__).parent / "data" / "sprint.json"
 
@@ -181,7 +181,7 @@ def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end
     cards; the race started from the position (``new --from-position``'s path) keeps the position's modules, so
     the rest of the log plays on to the state the whole race ended in."""
     from heatlog.engine import replay
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
     from heatlog.simulate import simulate_race
 
@@ -229,7 +229,7 @@ def test_a_weather_race_s_cars_own_the_cards_its_tile_gave_them() -> None:
 def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, Any]]]:
     """The races of a simulated Garage season (sponsorship cards dealt at set-up and earned, # 21.4, 21.7) whose
     events are 18 (a Heat card leaves the game per non-final lap, MA23) and 10 (a spinout eliminates, MA21)."""
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.season import season_view, simulate_season
 
     with RaceLog(tmp_path_factory.mktemp("season") / "s.db") as log:
@@ -245,7 +245,7 @@ def test_every_position_of_a_championship_race_passes_and_plays_on_to_the_same_e
     (open and as the table saw them) passes, and a race started from one plays on to the state the whole race
     ended in."""
     from heatlog.engine import replay
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
 
     events_18, events_10 = season_races

@@ -16,7 +16,7 @@ import pytest
 from heatlog import RULES_VERSION
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.position import state_to_position
-from heatlog.racelog import RaceLog, effective_log
+from heatlog.log.racelog import RaceLog, effective_log
 from heatlog.races import race_started_event
 from heatlog.simulate.world import race_events, random_bot
 

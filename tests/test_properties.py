@@ -21,9 +21,9 @@ from heatlog.engine import HeatlogError, RaceState, Turn, apply, replay, state_f
 from heatlog.engine.cards import CARDS
 from heatlog.engine.knowledge import Knowledge
 from heatlog.engine.redact import open_to_table, strip_identities
+from heatlog.formats.tracks import BUILTIN_TRACKS, load_track_data
+from heatlog.formats.validation import load_schema, validate_against, validate_event
 from heatlog.simulate.world import MAX_ROUNDS, Bot, race_events, random_bot
-from heatlog.tracks import BUILTIN_TRACKS, load_track_data
-from heatlog.validation import load_schema, validate_against, validate_event
 
 Event = dict[str, Any]
 Params = tuple[int, str, int, str, tuple[bool, ...]]

@@ -15,8 +15,8 @@ import pytest
 from rich.cells import cell_len
 
 from heatlog import RULES_VERSION
-from heatlog.racelist import seal_summary
-from heatlog.racelog import RaceLog
+from heatlog.log.racelist import seal_summary
+from heatlog.log.racelog import RaceLog
 
 HEATLOG = shutil.which("heatlog")
 CMD = [HEATLOG] if HEATLOG else [sys.executable, "-m", "heatlog.cli"]

@@ -1,7 +1,7 @@
 """``heatlog record`` through a pseudo-terminal (pexpect), driven the way a host at the table drives it.
 
 The driver reads each prompt off the screen, works out from the prompt alone what kind of question it is
-(heatlog.recorder_script.classify) and types the answer that a simulated race (tests/recorder_races.py)
+(heatlog.recorder.script.classify) and types the answer that a simulated race (tests/recorder_races.py)
 needs next. Along the way it makes mistakes, takes answers back, writes notes, kills the recorder with
 SIGKILL, leaves with Ctrl-D and starts a second recorder on the same race. At the end the stored log must be
 exactly the simulated race and the screen must have shown every car's outcome in plain words.
@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from recorder_races import TRACK, outcome_lines, simulated, strip
 
-from heatlog import recorder_script as rs
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
+from heatlog.recorder import script as rs
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -12,10 +12,10 @@ import pytest
 from recorder_races import cars, strip
 from test_recorder import GARAGE, TRACK, garage_simulated
 
-from heatlog import recorder_script as rs
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Session
+from heatlog.recorder import script as rs
 
 
 def record(tmp_path: Path, expected: list[dict], *, reveal_line: bool) -> tuple[Counter[str], list[str]]:

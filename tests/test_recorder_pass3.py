@@ -185,7 +185,7 @@ def test_a_one_line_entry_keeps_the_spinout_warning_and_needs_no_final_dash(tmp_
 def test_a_reveal_alone_shows_the_spinout_warning_once_after_the_move(tmp_path: Path) -> None:
     # issue 29 bug 16 (lines out of order): the cards alone at the reveal's line ("ask me" React) printed
     # "SPINOUT AHEAD" twice, once with the echo (before the move line) and once before the React question
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.recorder import Session
 
     def edit(car: dict[str, Any]) -> None:
@@ -209,7 +209,7 @@ def _turbo8_unpayable(tmp_path: Path) -> Path:
     from rules.modules.garage.scenarios import garage_board
 
     from heatlog.engine import state_to_position
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.races import start_race
 
     race = garage_board(

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from recorder_races import TRACK, cars, outcome_lines, simulated, strip
 
-from heatlog import recorder_script as rs
 from heatlog.engine import ConflictError, MalformedInput
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Lease, NewRace, Session, parse_cards
+from heatlog.recorder import script as rs
 from heatlog.recorder.questions import reveal_prompt
 
 

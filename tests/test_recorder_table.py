@@ -20,7 +20,7 @@ import pytest
 from recorder_races import TRACK, cars
 
 from heatlog.engine import state_to_position
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Session
 from heatlog.recorder.questions import reveal_prompt
@@ -165,7 +165,7 @@ def test_undo_takes_back_what_was_typed_and_the_same_after_a_restart(tmp_path: P
 def test_heatlog_undo_asks_before_reopening_a_finished_race(tmp_path: Path) -> None:
     from recorder_races import simulated, strip
 
-    from heatlog import recorder_script as rs
+    from heatlog.recorder import script as rs
 
     expected = simulated(2, 4, "table")
     db = tmp_path / "race.db"

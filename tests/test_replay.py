@@ -22,7 +22,7 @@ from replay_cases import GOLDEN, capture, open_replay, race_events
 from heatlog.engine import MalformedInput
 from heatlog.engine import replay as fold
 from heatlog.engine.redact import open_to_table
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
 from heatlog.views.board import car_labels, render_round, track_strip
 from heatlog.views.replay import build_replay, load_replay, load_round
@@ -118,8 +118,8 @@ def test_14_1_each_flip_skips_are_told_where_they_happened() -> None:
     """The cards a "+" flip skips (# 14.1) are told with the symbol that flipped them: a Stress's after the speed
     of step 3 (# 5.2), a boost's in its boost (# 7.5), and a boost still flipping as under way. The narration
     listed a boost's skips among step 3's ("plays Stress→1: speed 1; flips past Heat Stress; … boosts: +2")."""
+    from heatlog.docsgen.samples import GOLDENS, golden_events
     from heatlog.engine import apply
-    from heatlog.samples import GOLDENS, golden_events
     from heatlog.views.narrate import narrate_turn
 
     seen = {"stress": 0, "boost": 0, "under way": 0}
@@ -270,7 +270,7 @@ def test_stepper_keys(events: list[dict]) -> None:
 def _printed(rp: object, number: int) -> str:
     import io
 
-    from heatlog.usertext import console
+    from heatlog.formats.usertext import console
 
     out = io.StringIO()
     print_rounds(console(file=out, width=100, color_system=None), rp, round=number)  # type: ignore[arg-type]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from heatlog.audit import audit_race
+from heatlog.docsgen.samples import SAMPLES, TABLE, canonical_line, highlights, readme, sample_logs
 from heatlog.engine import replay
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
-from heatlog.samples import SAMPLES, TABLE, canonical_line, highlights, readme, sample_logs
+from heatlog.races.audit import audit_race
 
 REPLAYS = Path(__file__).resolve().parents[1] / "replays"
 FILES = [s.file for s in SAMPLES] + [TABLE[0]]

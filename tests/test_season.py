@@ -13,7 +13,7 @@ import pytest
 from test_cli import HEATLOG, run
 
 from heatlog.engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.season import (
     audit_season,
     enter_race,

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from heatlog.championship import event_card
 from heatlog.cli import app
 from heatlog.engine.modules.championship.rules import press_lines
 from heatlog.engine.modules.championship.words import asks, event_card_lines
-from heatlog.racelog import RaceLog
+from heatlog.formats.championship import event_card
+from heatlog.formats.tracks import load_track
+from heatlog.log.racelog import RaceLog
 from heatlog.season import new_season, next_race, season_view, simulate_season
-from heatlog.tracks import load_track
 from heatlog.views.replay import load_replay
 from heatlog.views.replay_html import render_html
 from heatlog.views.season_html import render_season_html

@@ -17,8 +17,8 @@ from test_cli import run
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
-from heatlog.garage_cards import garage_cards
-from heatlog.racelog import RaceLog
+from heatlog.formats.garage_cards import garage_cards
+from heatlog.log.racelog import RaceLog
 from heatlog.season import (
     audit_season,
     enter_race,
@@ -408,7 +408,7 @@ def test_21_2_MA11_a_position_taken_anywhere_in_the_season_draft_round_trips_who
     it reads back to itself, waits for the same entry, and the rest of the draft applied to it ends where the
     race's draft ended."""
     from heatlog.engine import state_from_position, state_to_position
-    from heatlog.positions import position_problems
+    from heatlog.formats.positions import position_problems
 
     season = garage_season(log)
     race = next_race(log, season, seed=4)

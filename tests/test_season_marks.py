@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from heatlog.analysis.playon import play_on
 from heatlog.cli import app
 from heatlog.engine import MalformedInput
-from heatlog.played_by import played_on
-from heatlog.racelog import RaceLog
+from heatlog.log.played_by import played_on
+from heatlog.log.racelog import RaceLog
 from heatlog.season import new_season, next_race, season_view
 from heatlog.views.season_html import render_season_html
 

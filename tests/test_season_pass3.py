@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine import MalformedInput
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.season import new_season, season_view, simulate_season
 from heatlog.views.season_html import render_season_html
 
@@ -115,7 +115,7 @@ def test_simulate_season_refusals_name_its_own_options(tmp_path: Path) -> None:
 def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None:
     # issue 29 (a season race <= 130 answers): one answer for the round's picks left, the first picker's first;
     # more cards than picks left are refused naming who picks; a Garage race's own draft still asks one by one
-    from heatlog.garage_cards import garage_cards
+    from heatlog.formats.garage_cards import garage_cards
     from heatlog.recorder.garage import draft_prompt
     from heatlog.recorder.season import ChampionshipDraft, draft_events  # (where the engine keeps it may move)
 

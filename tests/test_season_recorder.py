@@ -17,7 +17,7 @@ from heatlog.bots import random_bot
 from heatlog.engine import apply, closing_event
 from heatlog.engine.decide import slipstream_status, waiting_for
 from heatlog.engine.redact import open_to_table
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import race_started_event
 from heatlog.recorder import Session
 from heatlog.recorder.questions import advance

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from heatlog.cli import app
 from heatlog.engine.errors import HeatlogError
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.season import (
     audit_season,
     enter_result,

@@ -25,8 +25,8 @@ from test_cli import run
 
 from heatlog.engine import apply
 from heatlog.engine.modules.championship.rules import sponsors_held
-from heatlog.racelog import RaceLog
-from heatlog.tracks import load_track_data
+from heatlog.formats.tracks import load_track_data
+from heatlog.log.racelog import RaceLog
 
 MARKETS = (["U1", "U2", "U3", "U4", "U5"], ["U6", "U7", "U8", "U9", "U10"])
 BOTS = {"Ann": "heuristic", "Bob": "heuristic"}

@@ -1,7 +1,7 @@
 """The recorder's championship questions in a real terminal (pexpect), driven as a host drives them: a season race
 is simulated in open mode from the season's own set-up, turned into the log a table records (table mode), and
 ``heatlog record`` in a pseudo-terminal must end with exactly that log after answering every question from the
-screen alone (heatlog.recorder_script reads the prompt, never the recorder's internals).
+screen alone (heatlog.recorder.script reads the prompt, never the recorder's internals).
 
 * a season with the Garage (event 1 on a short track with press corners): the season draft's market, picks and
   the first picker's swap (# 21.2, MA11), each sponsorship card dealt at the start and each one a turn earns —
@@ -23,7 +23,7 @@ from test_recorder import Host, clean, wrong
 from heatlog.bots import random_bot
 from heatlog.engine import apply
 from heatlog.engine.redact import open_to_table
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.season import new_season, next_race, race_setup, season_view
 from heatlog.simulate.world import race_events
 

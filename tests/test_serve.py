@@ -18,9 +18,9 @@ from recorder_races import TRACK, cars, simulated, strip
 from serve_script import Phones, plan_for
 from starlette.testclient import TestClient
 
-from heatlog import recorder_script as rs
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
+from heatlog.recorder import script as rs
 from heatlog.serve.app import Server, make_app
 
 Event = dict[str, Any]
@@ -192,7 +192,7 @@ def test_a_submission_cut_off_by_a_crash_is_not_entered_again(table: Any) -> Non
     phones = t.phones()
     while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
         phones.step()
-    from heatlog import recorder_script as rs
+    from heatlog.recorder import script as rs
 
     ctl = t.seats["Blue"].get("/api/view").json()["controls"][0]
     text = rs.answer(ctl["question"], "Blue", t.expected, phones.index(), typed_chance=True, multi=False)
@@ -272,7 +272,7 @@ def test_a_retried_submission_is_recorded_once(table: Any) -> None:
     while not any(c["kind"] == "question" for c in t.seats["Blue"].get("/api/view").json()["controls"]):
         phones.step()
     i = phones.index()
-    from heatlog import recorder_script as rs
+    from heatlog.recorder import script as rs
 
     ctl = t.seats["Blue"].get("/api/view").json()["controls"][0]
     text = rs.answer(ctl["question"], "Blue", t.expected, i, typed_chance=True, multi=False)

@@ -19,8 +19,8 @@ from browser import chromium
 from recorder_races import TRACK, simulated, strip
 from serve_script import Phones, free_port, new_served_race, plan_for, start
 
-from heatlog import recorder_script as rs
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
+from heatlog.recorder import script as rs
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}

@@ -16,7 +16,7 @@ import httpx
 from recorder_races import TRACK, cars, simulated, strip
 from serve_script import Phones, free_port, plan_for, start
 
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
 

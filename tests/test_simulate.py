@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from heatlog.audit import audit_race
 from heatlog.engine import RaceState, replay
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
+from heatlog.races.audit import audit_race
 from heatlog.simulate import TurnLog, default_cars, simulate_race, simulate_races
 from heatlog.simulate.world import MAX_ROUNDS
 
@@ -255,7 +255,7 @@ def test_a_race_makes_no_reference_cycles_and_the_collector_is_restored(options:
     race leaves no cyclic garbage behind, which the collector, run with nothing else to find, confirms."""
     import gc
 
-    from heatlog.collector import collector_paused
+    from heatlog.simulate.collector import collector_paused
 
     simulate_race(None, seed=9, track="usa", cars=4, **options)  # first use: the modules imported (classes are cyclic)
     gc.collect()
@@ -282,7 +282,7 @@ def test_after_a_paused_race_every_object_is_still_collectable_and_frozen_ones_s
     import gc
     import weakref
 
-    from heatlog.collector import collector_paused
+    from heatlog.simulate.collector import collector_paused
 
     class Node:
         pass

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from heatlog.audit import audit_race
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
+from heatlog.races.audit import audit_race
 from heatlog.simulate import simulate_race
 from heatlog.stats import TurnsTable, career, collect, race_facts, race_stats, rate
 from heatlog.stats.facts import TURN_COLUMNS

@@ -530,7 +530,8 @@ class TestSQLiteEventStore(EventStoreContract):
         conn.execute("UPDATE events SET seq = 3 WHERE seq = 100")
         conn.close()
         problems = store.verify(race)
-        # format 1 stores each row's prev_hash; format 2 chains each row from the row before it (heatlog.eventrows)
+        # format 1 stores each row's prev_hash; format 2 chains each row from the row before it
+        # (heatlog.store.eventrows)
         assert {p.kind for p in problems} == ({"chain"} if store.format_version == 1 else {"hash"})
         assert {2, 3} <= {p.seq for p in problems}
 
@@ -543,7 +544,8 @@ class TestSQLiteEventStore(EventStoreContract):
         conn.execute("UPDATE events SET payload = '{not json' WHERE seq = 4")
         conn.close()
         problems = [(p.seq, p.kind) for p in store.verify(race)]
-        # format 2 gives the payload back from the type and v columns (heatlog.eventrows): changing them changes it
+        # format 2 gives the payload back from the type and v columns (heatlog.store.eventrows): changing them
+        # changes it
         first = 1 if store.format_version == 1 else 4
         changed = "columns" if store.format_version == 1 else "hash"
         assert problems == [(1, changed), (2, changed), (4, "hash"), (4, "json")]

@@ -1,4 +1,4 @@
-"""The events table's two formats (issue 32, heatlog.eventrows): format 2 stores the same facts in about half the
+"""The events table's two formats (issue 32, heatlog.store.eventrows): format 2 stores the same facts in about half the
 space, and every read gives back exactly what format 1 gives: the events, their canonical text, hashes, anchors,
 exports. Files of format 1 keep opening, auditing clean and taking appends in their own format."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from heatlog.eventrows import payload_column, payload_text, recorded_column, recorded_text
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.store import EventStore, canonical, read_jsonl
+from heatlog.store.eventrows import payload_column, payload_text, recorded_column, recorded_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -80,7 +80,7 @@ def test_a_file_of_format_1_opens_audits_clean_and_keeps_its_format(tmp_path: Pa
     with RaceLog(path, create=False) as log:
         for r in (1, 2):
             assert (log.store.export_jsonl(r, anchor=True), log.project(r).state.round) == before[r]
-    from heatlog.audit import audit_file, audit_race  # the command's own audit, every check
+    from heatlog.races.audit import audit_file, audit_race  # the command's own audit, every check
 
     with RaceLog(path, create=False) as log:
         assert audit_file(log) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.season import (
     audit_season,
     check_season_anchor,

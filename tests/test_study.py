@@ -19,7 +19,7 @@ duckdb = pytest.importorskip("duckdb")
 from heatlog import rules_version  # noqa: E402
 from heatlog.analysis.executors import InlineExecutor, local_executor  # noqa: E402
 from heatlog.engine import HeatlogError  # noqa: E402
-from heatlog.racelog import RaceLog  # noqa: E402
+from heatlog.log.racelog import RaceLog  # noqa: E402
 from heatlog.simulate import simulate_race  # noqa: E402
 from heatlog.stats import TurnsTable, race_stats  # noqa: E402
 from heatlog.stats.facts import TURN_COLUMNS  # noqa: E402

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from heatlog.engine.errors import MalformedInput
 from heatlog.engine.track import Track
-from heatlog.tracks import (
+from heatlog.formats.tracks import (
     BUILTIN_TRACKS,
     SCHEMA_PATH,
     TRACKS_DIR,
@@ -216,7 +216,7 @@ def test_22_10_germany_and_south_africa_are_not_built_in() -> None:
 
 
 def test_22_10_gravel_is_loaded_with_a_warning(tmp_path: Path) -> None:
-    from heatlog.tracks import track_warnings
+    from heatlog.formats.tracks import track_warnings
 
     data = usa_copy()
     data["special_spaces"]["gravel"] = [3, 4]

@@ -15,7 +15,7 @@ import heatlog.engine.decide  # noqa: F401  (the classes register as they are de
 import heatlog.engine.knowledge  # noqa: F401
 import heatlog.engine.ruleset  # noqa: F401
 import heatlog.engine.state  # noqa: F401
-import heatlog.racelog  # noqa: F401
+import heatlog.log.racelog  # noqa: F401
 import heatlog.store.streams  # noqa: F401
 import heatlog.views.replay  # noqa: F401
 from heatlog.engine.written import FACTORY, STALE, WRITTEN

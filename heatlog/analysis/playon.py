@@ -25,8 +25,8 @@ from ..engine import HeatlogError, MalformedInput, RaceState, apply, state_to_po
 from ..engine.game import play_out
 from ..engine.redact import open_to_table
 from ..engine.state import expand
-from ..played_by import bots_note
-from ..racelog import RaceLog
+from ..log.played_by import bots_note
+from ..log.racelog import RaceLog
 from .infoset import information_set
 from .playout import make_bots, playout_seed, refuse_to_play_on
 
@@ -88,7 +88,7 @@ def play_on(log: RaceLog, race: int, *, bots: Mapping[str, str], seed: int) -> P
     except HeatlogError as err:  # "the race is over", "no grid yet": said of this race
         raise err.located(race=race) from None
     proj = log.project(race)
-    if new:  # issue 29: who played the rest is a fact of the race (heatlog.played_by), marked before it
+    if new:  # issue 29: who played the rest is a fact of the race (heatlog.log.played_by), marked before it
         new = [bots_note(proj.state.round, {car: bots[car] for car in proj.state.cars if car in bots}, seed), *new]
     for ev in new:
         log.check(race, ev, proj)  # the door: schema and rules, against the race's own projection

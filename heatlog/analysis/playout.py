@@ -33,12 +33,12 @@ from functools import partial
 from typing import Any
 
 from ..bots import Options, get_bot
-from ..collector import collector_paused
 from ..engine import HeatlogError, MalformedInput, RaceState, chance
 from ..engine.decide import playable_sets
 from ..engine.errors import IllegalEvent
 from ..engine.game import GO_ON, MAX_ROUNDS, apply_decision, apply_event, canonical, play_out, to_move
 from ..engine.steps import GEARS, PLAY
+from ..simulate.collector import collector_paused
 from .infoset import InfoSet
 
 Event = dict[str, Any]
@@ -331,7 +331,7 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
 
 def run_chunk(job: Job, start: int, stop: int) -> list[list[Outcome]]:
     """Playouts ``start`` to ``stop - 1`` (a worker's task), with the cycle collector paused: a playout, like a
-    simulated race, makes no reference cycles (:mod:`heatlog.collector`)."""
+    simulated race, makes no reference cycles (:mod:`heatlog.simulate.collector`)."""
     drivers = make_bots(job.bots)
     with collector_paused():
         return [run_playout(job, i, drivers) for i in range(start, stop)]

@@ -1,4 +1,4 @@
-"""The ``heatlog`` command line: a thin typer layer over :mod:`heatlog.racelog` and the views.
+"""The ``heatlog`` command line: a thin typer layer over :mod:`heatlog.log.racelog` and the views.
 
 Heavy modules (sqlite-utils, jsonschema, the engine, rich tables) are imported inside the commands so that
 ``heatlog --help`` stays as fast as importing typer itself. One module per area; each registers its commands on

@@ -130,8 +130,8 @@ def playout(
     if position is not None:
         if race is not None or round is not None:
             raise MalformedInput("give --position, or --race/--round, not both")
-        from ..jsonio import read_json_file
-        from ..positions import check_position
+        from ..formats.jsonio import read_json_file
+        from ..formats.positions import check_position
 
         data = read_json_file(position, "position file")
         # the one check of a position file (new --from-position's): its schema, and that it is consistent (each

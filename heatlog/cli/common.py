@@ -17,7 +17,7 @@ import typer
 from .. import __version__
 
 if TYPE_CHECKING:
-    from ..racelog import RaceLog
+    from ..log.racelog import RaceLog
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,7 +83,7 @@ def check_pro(pro: int) -> None:
     """``--pro`` as the Legends module takes it (# 19.15), refused in the option's words, not the field's
     (``race_started: modules.legends.pro``), before anything is made."""
     if pro != 0:  # the default needs no module data (nor the schema checker it loads)
-        from ..module_data import legends_module
+        from ..formats.module_data import legends_module
 
         legends_module(pro=pro, option="--pro")
 
@@ -102,7 +102,7 @@ def open_log(
     default) or, with ``force`` True, warns on standard error and reads it anyway; ``force`` False names
     ``force_flag`` in the refusal (None: the command has no such flag)."""
     from ..engine.errors import StoreError
-    from ..racelog import RaceLog
+    from ..log.racelog import RaceLog
 
     path = db_path(db)
     if not create and not path.exists():
@@ -120,7 +120,7 @@ def _damage_warner(flag: str) -> Callable[[Any], None]:
     seen: set[tuple[int, int, str]] = set()
 
     def warn(problem: Any) -> None:
-        from ..usertext import visible
+        from ..formats.usertext import visible
 
         key = (problem.race, problem.seq, problem.kind)
         if key in seen:
@@ -160,7 +160,7 @@ def progress_bar(total: int, description: str, *, quiet: bool = False) -> Iterat
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ..usertext import visible
+    from ..formats.usertext import visible
 
     with Progress(
         TextColumn("{task.description}", markup=False),  # it names user text (a file): shown as typed
@@ -191,13 +191,13 @@ def progress_steps(total: int, description: str, *, quiet: bool = False) -> Iter
 
 
 def err_console() -> Any:
-    from ..usertext import console
+    from ..formats.usertext import console
 
     return console(stderr=True)
 
 
 def out_console() -> Any:
-    from ..usertext import console
+    from ..formats.usertext import console
 
     return console()
 
@@ -218,7 +218,7 @@ def print_table(console: Any, table: Any) -> None:
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    from ..usertext import visible
+    from ..formats.usertext import visible
 
     # One line: what, where, why (a message listing several problems is joined with "; "). User text inside
     # the message is shown with its control characters visible.

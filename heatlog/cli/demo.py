@@ -20,7 +20,7 @@ def demo(
 
     Example: heatlog demo --db demo.db
     """
-    from ..demo import run_demo
+    from ..views.demo import run_demo
 
     check_output(html, "--html")  # before the samples are loaded, audited and replayed
     with open_log(db, create=True) as log:

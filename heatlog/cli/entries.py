@@ -27,7 +27,7 @@ def add(
     Example: heatlog add '{"type": "gear_chosen", "v": 1, "car": "Ann", "gear": 2}'
     """
     from ..engine.decide import waiting_for
-    from ..jsonio import MAX_SMALL_BYTES, loads, read_stdin
+    from ..formats.jsonio import MAX_SMALL_BYTES, loads, read_stdin
 
     text = read_stdin("standard input", limit=MAX_SMALL_BYTES) if event == "-" else event
     ev = loads(text, "the event" if event != "-" else "standard input")

@@ -53,8 +53,8 @@ def audit(
     """
     import tempfile
 
-    from ..audit import audit_races, read_anchors, render_audit
     from ..engine.errors import HeatlogError, StoreError
+    from ..races.audit import audit_races, read_anchors, render_audit
     from .common import db_path, plain_error
 
     if all_races and race is not None:  # exit 2 as for any audit that could not run: 1 means problems found
@@ -97,10 +97,10 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     """(report of the file's schema or None, the log to audit or None). A heatlog file SQLite cannot open
     because its schema is damaged is examined object by object and its races are read through a salvaged
     copy (kept at ``salvage`` if given, else in ``scratch``)."""
-    from ..audit import Finding, repair_identity, schema_report
     from ..engine.errors import StoreError
-    from ..schema_repair import examine, looks_like_heatlog
-    from ..schema_repair import salvage as salvaged_copy
+    from ..races.audit import Finding, repair_identity, schema_report
+    from ..races.schema_repair import examine, looks_like_heatlog
+    from ..races.schema_repair import salvage as salvaged_copy
 
     if salvage is None:
         try:
@@ -215,7 +215,7 @@ def _check_export(rid: int, text: str, force: bool) -> None:
     log re-hashed after an edit passes the chain check, not the rules). Checked as import checks it, into a
     database in memory; refused, or with --force warned about and exported all the same."""
     from ..engine.errors import HeatlogError
-    from ..racelog import RaceLog
+    from ..log.racelog import RaceLog
     from ..races import import_race
 
     scratch = RaceLog(":memory:")
@@ -288,9 +288,9 @@ def import_(
 
     Example: heatlog import replays/usa-4cars.jsonl;  heatlog export --db a.db | heatlog import - --db b.db
     """
-    from ..jsonio import read_stdin, read_text_file
+    from ..formats.jsonio import read_stdin, read_text_file
+    from ..formats.usertext import name_problem, visible
     from ..races import Refusal, import_race
-    from ..usertext import name_problem, visible
 
     piped = str(file) == "-"  # as heatlog add - reads its event
     source = "standard input" if piped else str(file)

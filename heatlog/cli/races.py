@@ -84,7 +84,7 @@ def new(
     With the Garage, snake-drafted: heatlog new --car Ann:red --car Bob:blue --garage advanced --draft snake
     """
     from ..engine.errors import MalformedInput
-    from ..module_data import module_blocks
+    from ..formats.module_data import module_blocks
     from ..races import legend_name, start_race
     from ..views import counted
 
@@ -190,7 +190,7 @@ def races(
 
     Example: heatlog races;  heatlog races --all --json
     """
-    from ..racelist import list_races
+    from ..log.racelist import list_races
 
     if all_races and simulated:  # refused as every other pair of options is (a usage error said it otherwise)
         from ..engine.errors import MalformedInput
@@ -214,7 +214,7 @@ def races(
     if not sys.stdout.isatty():
         # Piped: one tab-separated line per race, nothing cut to a terminal's width (and no table to lay out:
         # thousands of races print at once).
-        from ..usertext import sheet_cell, visible
+        from ..formats.usertext import sheet_cell, visible
 
         cells = [[sheet_cell(visible(c).replace("\t", "\\t")) for c in r] for r in rows]  # no formula (OWASP)
         lines = ["\t".join(LIST_COLUMNS)] + ["\t".join(r) for r in cells]

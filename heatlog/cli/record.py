@@ -47,8 +47,8 @@ def record(
 
     if season is not None:
         from ..engine.errors import MalformedInput
+        from ..formats.usertext import console
         from ..season import next_race, season_view, unapplied_effects
-        from ..usertext import console
 
         if not new or race is not None:
             raise MalformedInput("--season starts the season's next race: give it with --new (and no --race)")
@@ -91,7 +91,7 @@ def _offer_anchor(log: Any, race: int | None, code: int) -> None:
 
     if code != 0 or race is None or not sys.stdin.isatty() or not _finished(log, race):
         return
-    from ..usertext import console
+    from ..formats.usertext import console
 
     out = console()
     # kept without a question: a prompt after the race's last answer would hold the terminal (and every script

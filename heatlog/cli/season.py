@@ -313,7 +313,7 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     header = ("id", "name", "races", "leader", "created")
     rows = [(str(i), n or "", *_progress_cells(view, damaged), c[:19]) for i, n, c, view, damaged in listed]
     if not sys.stdout.isatty():  # piped: tab-separated, nothing cut (as heatlog races)
-        from ..usertext import sheet_cell, visible
+        from ..formats.usertext import sheet_cell, visible
 
         cells = [[sheet_cell(visible(x).replace("\t", "\\t")) for x in r] for r in rows]  # no formula (OWASP)
         lines = ["\t".join(header)] + ["\t".join(r) for r in cells]
@@ -405,7 +405,7 @@ def show(
 def _card_labels(tokens: list[str]) -> str:
     """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``,
     :func:`heatlog.recorder.garage.card_label`); the JSON keeps the tokens."""
-    from ..garage_cards import garage_cards, sponsor_cards
+    from ..formats.garage_cards import garage_cards, sponsor_cards
     from ..recorder.garage import card_label
 
     cards = {c["id"]: c for c in (*garage_cards(), *sponsor_cards())}
@@ -587,7 +587,7 @@ def import_(
 
     Example: heatlog season import season-1961.jsonl
     """
-    from ..jsonio import read_stdin, read_text_file
+    from ..formats.jsonio import read_stdin, read_text_file
     from ..season import import_season
 
     piped = str(path) == "-"  # as heatlog import - and heatlog add - read standard input

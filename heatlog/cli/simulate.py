@@ -78,7 +78,7 @@ def simulate(
     import random
 
     from ..engine.errors import MalformedInput
-    from ..module_data import module_blocks
+    from ..formats.module_data import module_blocks
     from ..simulate import (
         TurnLog,
         bot_label,

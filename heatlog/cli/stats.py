@@ -86,7 +86,7 @@ def stats(
             return
         infos = [i for i in log.store.races() if branches or i.parent is None]
         if track is not None:
-            from ..tracks import builtin_track_id
+            from ..formats.tracks import builtin_track_id
 
             track = builtin_track_id(track) or track  # as new --track names them: gb, USA, españa (a user's id as is)
             known = {str(i.meta.get("track")) for i in infos}
@@ -230,7 +230,7 @@ def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = Non
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    from ..usertext import sheet_cell
+    from ..formats.usertext import sheet_cell
 
     for row in rows:  # a name a spreadsheet would evaluate is written as text (OWASP)
         writer.writerow({k: "" if v is None else sheet_cell(v) for k, v in row.items()})

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .. import jsonio
-from ..usertext import sheet_cell
+from ..formats import jsonio
+from ..formats.usertext import sheet_cell
 from .common import JsonOpt, app, err_console, out_console, print_table, progress_steps, user_errors
 
 study_app = typer.Typer(

@@ -9,7 +9,7 @@ its errors) must not load the whole rules core, so that commands which never fol
 start fast. ``from heatlog.engine import apply`` works as before. The first of these names loads ``rules``
 before its own module, so every module and every event type is registered (``ruleset.MODULES``,
 ``events.REGISTRY``) whichever name comes first; code outside the engine that reads those registries without
-asking for one of these names imports ``heatlog.engine.rules`` itself (heatlog/validation.py does).
+asking for one of these names imports ``heatlog.engine.rules`` itself (heatlog/formats/validation.py does).
 """
 
 from typing import TYPE_CHECKING, Any

@@ -1,8 +1,8 @@
 """THE event catalogue: every event type is registered once, here or by its module, with its handler, its
 schema and what the step machine needs to know about it.
 
-From this one registry come the door's list of types (``heatlog.validation.EVENT_TYPES``), the dispatch of
-``apply``, the chance/decision split of ``waiting_for``, docs/events.md (``heatlog.docs_gen``) and the contract
+From this one registry come the door's list of types (``heatlog.formats.validation.EVENT_TYPES``), the dispatch of
+``apply``, the chance/decision split of ``waiting_for``, docs/events.md (``heatlog.docsgen.events``) and the contract
 test (tests/test_event_catalogue.py: every registered type has a schema, a handler, a docs entry and a place in
 ``schema/event.schema.json``). A module registers its own types from its own file (``module="garage"``); the
 base types are registered at the end of ``rules.py``, in the catalogue's order.

@@ -1,5 +1,6 @@
 """Counts in words, for every layer that says one (the engine's modules word their rules, services their refusals,
-views everything): in the engine, the lowest layer, so every other one imports it from here (heatlog/words.py)."""
+views everything): in the engine, the lowest layer, so every other one imports it from here
+(heatlog/formats/words.py)."""
 
 from __future__ import annotations
 

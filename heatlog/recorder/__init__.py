@@ -2,7 +2,7 @@
 
 Two halves, so the logic is testable without a terminal:
 
-* :class:`Session` holds the :class:`~heatlog.racelog.RaceLog`, the race's current projection and nothing
+* :class:`Session` holds the :class:`~heatlog.log.racelog.RaceLog`, the race's current projection and nothing
   else of importance. It derives **the next question from the projected state** (``question``) and turns
   each typed answer into events, a correction or a clear error (``answer``). Every event goes through
   ``RaceLog.append`` (schema + rules, then a durable append) before the next question is derived, so a

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import ConflictError, StoreError
-from ..racelog import RaceLog
+from ..log.racelog import RaceLog
 from ..store import RecorderSession
 
 

@@ -15,8 +15,8 @@ from ..engine.knowledge import Knowledge
 from ..engine.module import notation_of
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
-from ..racelog import Projection, RaceLog
-from ..validation import validate_event
+from ..formats.validation import validate_event
+from ..log.racelog import Projection, RaceLog
 from ..views import counted
 from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import MalformedInput
-from ..racelog import RaceLog
+from ..log.racelog import RaceLog
 from .lease import Lease
 from .notation import SAVED, strip_rule_tags
 from .questions import Line
@@ -118,7 +118,7 @@ def record(
     weather: bool = False,
 ) -> int:
     """``heatlog record``: open (or create) the race, take its lease, run the session. Returns the exit code."""
-    from ..usertext import console as literal_console
+    from ..formats.usertext import console as literal_console
 
     con = console or literal_console()
     if new and race is not None:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
-from ..racelog import RaceLog
-from ..validation import validate_event
+from ..formats.validation import validate_event
+from ..log.racelog import RaceLog
 from .notation import error_text
 from .questions import make_event
 
@@ -66,13 +66,13 @@ class NewRace:
             return f"undone: {done[-1]}"
         try:
             if step == "name":
-                from ..usertext import check_label
+                from ..formats.usertext import check_label
 
                 check_label(s or None)  # the door's check of a race name, asked now (not after every question)
                 self.answers["name"] = s or None
                 return f"race name: {s}" if s else None
             if step == "track":
-                from ..tracks import load_track_data
+                from ..formats.tracks import load_track_data
 
                 data = load_track_data(s or "usa")
                 self.answers["track"] = s or "usa"
@@ -103,7 +103,7 @@ class NewRace:
                 if len(set(names)) != len(names):
                     raise MalformedInput("every car needs its own name")
                 if legends:
-                    from ..module_data import legend_data
+                    from ..formats.module_data import legend_data
 
                     colours = legend_data()["colours"]
                     bad = [c["colour"] for c in legends if c["colour"] not in colours]
@@ -122,7 +122,7 @@ class NewRace:
                 return echo + ("; Legends: " + ", ".join(c["name"] for c in legends) if legends else "")
             if step == "legend_options":
                 from ..engine.modules.legends.rules import MAX_PRO
-                from ..module_data import legends_module
+                from ..formats.module_data import legends_module
 
                 words = s.lower().replace(",", " ").split()
                 pro, aggressive = 0, False

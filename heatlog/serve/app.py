@@ -35,7 +35,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from ..engine import HeatlogError
-from ..racelog import RaceLog
+from ..log.racelog import RaceLog
 from ..recorder import NewRace, error_text
 from . import pages
 from .seats import ServeStore

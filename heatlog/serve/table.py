@@ -31,7 +31,7 @@ from ..engine.errors import ConflictError, MalformedInput
 from ..engine.redact import open_to_table
 from ..engine.rules import check_plan
 from ..engine.state import expand
-from ..racelog import RaceLog
+from ..log.racelog import RaceLog
 from ..recorder import Lease, Line, Session, error_text, parse_cards
 from ..views.board import car_labels, lap_text, spot_text
 from ..views.narrate import narrate_turn

@@ -23,11 +23,11 @@ from .. import RULES_VERSION
 from ..bots import Bot, get_bot
 from ..engine.errors import MalformedInput
 from ..engine.state import RaceState, Turn
-from ..race_start import module_options
-from ..racelist import summary_of
-from ..racelog import RaceLog
+from ..formats.validation import validate_event
+from ..log.race_start import module_options
+from ..log.racelist import summary_of
+from ..log.racelog import RaceLog
 from ..races import legend_cars, race_started_event
-from ..validation import validate_event
 from .world import play
 
 Event = dict[str, Any]
@@ -213,7 +213,7 @@ def store_race(
     race = log.store.create_race(name, meta)
     log.store.append_many(race, events)
     if summary is not None:  # what `heatlog races` shows, from the final state the simulator holds (racelist.py)
-        from ..racelist import seal_summary
+        from ..log.racelist import seal_summary
 
         row = seal_summary(race, len(events), log.store.tail(race)[1], summary)
         log.store.put_race_summaries(RULES_VERSION, [(race, len(events), row)])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules_version
-from ..racelist import summary_of
+from ..log.racelist import summary_of
 from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race, validate_played
 
 Event = dict[str, Any]

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..bots import Bot, Options, random_bot
-from ..collector import collector_paused
 from ..engine import RaceState, Waiting, apply, closing_event, go_on, waiting_for
 from ..engine.chance import draw
 from ..engine.events import CHANCE
+from .collector import collector_paused
 
 Event = dict[str, Any]
 #: A race still running after this many rounds is stopped, unfinished. A well-driven race ends in about 20; a
@@ -64,7 +64,7 @@ def play(
 
     ``race_started`` may start from an open-mode position (``"position"``: a what-if from any point of a
     race); the simulator then plays on from there. ``grid``: the starting order instead of a random one.
-    The cycle collector is paused while the race is played (:mod:`heatlog.collector`)."""
+    The cycle collector is paused while the race is played (:mod:`heatlog.simulate.collector`)."""
     state = apply(None, race_started)
     events = [race_started]
     with collector_paused():

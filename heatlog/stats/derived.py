@@ -2,7 +2,7 @@
 read them (docs/stats.md).
 
 Derived, never truth: the rows are rebuilt from the log (:mod:`heatlog.stats.facts`) and may be dropped at any
-time. The door (:meth:`heatlog.racelog.RaceLog.append`) and the audit never read them. Two tables:
+time. The door (:meth:`heatlog.log.racelog.RaceLog.append`) and the audit never read them. Two tables:
 
 ``turns``    one row per completed turn: (race, round, turn) and the :class:`~heatlog.stats.facts.TurnFacts`
              columns. Booleans are 0/1. What analysts query.
@@ -33,8 +33,8 @@ from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
-from ..cachekey import seal
 from ..store import DamagedLog, Problem
+from ..store.cachekey import seal
 from .facts import TURN_COLUMNS, RaceFacts, TurnFacts, race_facts
 
 TURNS = "turns"
@@ -73,7 +73,7 @@ Folded = tuple["RaceFacts | Problem", tuple[int, str]]
 def _fold_chunk(path: str, races: list[int]) -> list[Folded]:
     """A pool worker's task: the facts and tail of each race, read from the database file (nothing written). A
     damaged log gives its defect instead (a Problem pickles, a DamagedLog does not), and the chunk goes on."""
-    from ..racelog import RaceLog
+    from ..log.racelog import RaceLog
 
     log = RaceLog(path, create=False)
     try:
@@ -116,7 +116,7 @@ def _encode(t: TurnFacts) -> Row:
 
 
 def _digest(race: int, length: int, tail_hash: str, summary: str, facts: str) -> str:
-    """The seal of a ``derived`` row: keyed outside the file (heatlog.cachekey), over the log it was made from
+    """The seal of a ``derived`` row: keyed outside the file (heatlog.store.cachekey), over the log it was made from
     (length and head), the rules and its content, so that nobody who edits the file can make a forged row pass
     (an unkeyed digest of values in the file could be recomputed: issue 30)."""
     return seal("facts", str(race), str(length), tail_hash, RULES_VERSION, summary, facts)
@@ -156,7 +156,7 @@ def _current_layout(conn: sqlite3.Connection) -> bool:
 
 
 class TurnsTable:
-    """The derived tables of one :class:`~heatlog.racelog.RaceLog` (they share its SQLite connection)."""
+    """The derived tables of one :class:`~heatlog.log.racelog.RaceLog` (they share its SQLite connection)."""
 
     def __init__(self, log: Any) -> None:
         self.log = log

@@ -321,6 +321,6 @@ def collect(events: Iterable[Event], *, race: int = 0, name: str | None = None) 
 
 
 def race_facts(log: Any, race: int) -> RaceFacts:
-    """The facts of ``race`` of a :class:`heatlog.racelog.RaceLog`, folded from its log."""
+    """The facts of ``race`` of a :class:`heatlog.log.racelog.RaceLog`, folded from its log."""
     entries = log.effective(race).entries
     return collect((e.event for e in entries), race=race, name=log.store.race(race).name)

@@ -11,7 +11,7 @@ Tables (built with :mod:`sqlite_utils`; see ``docs/store.md`` for the full story
 ``races``      id, name, created, parent, fork_seq, meta (JSON, informational).
 ``events``     (race, seq) PRIMARY KEY, type, v, payload, recorded (UTC), hash; in files of format 1 also
                prev_hash. Format 2 (new files) stores the same facts compactly (hash as 32 bytes, no prev_hash,
-               the payload without the type and v its columns hold): :mod:`heatlog.eventrows` is that encoding,
+               the payload without the type and v its columns hold): :mod:`heatlog.store.eventrows` is that encoding,
                and every read gives the same text, hashes and times in both formats. UPDATE and DELETE are
                refused by triggers: the log is append-only.
 ``snapshots``  (race, round, rules_version) -> seq, state: a cache; updatable and deletable.
@@ -103,5 +103,5 @@ class EventStore(Streams):
 
 def optional_ddl() -> list[str]:
     """The statements of the tables the store makes only when first needed (the recorder's leases, the races'
-    summaries, the season stream's tables): a file without them is not damaged (heatlog.schema_repair)."""
+    summaries, the season stream's tables): a file without them is not damaged (heatlog.races.schema_repair)."""
     return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_STREAM.tables]

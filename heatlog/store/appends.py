@@ -9,9 +9,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import ConflictError, StoreError
-from heatlog.hashing import sha256
+from heatlog.formats.hashing import sha256
+from heatlog.store import eventrows as rows_
 
 from .reads import Reads
 from .records import GENESIS, Check, StoredEvent, chain_hash, conflict_error, now, stored_v
@@ -51,7 +51,7 @@ class Appends(Reads):
                 last_hash = digest
         recorded = now()
         insert = INSERT_RACE
-        if self.format_version >= rows_.COMPACT:  # heatlog.eventrows: (seq, type, v, payload, hash) per row
+        if self.format_version >= rows_.COMPACT:  # heatlog.store.eventrows: (seq, type, v, payload, hash) per row
             chained = [self._compact_row(*row) for row in chained]
             at = rows_.recorded_column(recorded)
             insert, recorded = INSERT_RACE_2, str(at) if isinstance(at, int) else f"'{at}'"
@@ -154,7 +154,7 @@ class Appends(Reads):
     def insert_events(self, conn: sqlite3.Connection, race: int, events: Sequence[dict[str, Any]]) -> None:
         """Write ``events`` as the first rows of ``race``, a race made in the caller's write transaction on this
         store's connection (the season import writes a season and its races in one), hash-chained from the
-        genesis, in the file's format (heatlog.eventrows)."""
+        genesis, in the file's format (heatlog.store.eventrows)."""
         self._insert_chained(conn, race, 0, GENESIS, [self._encode(event) for event in events])
 
     @staticmethod

@@ -9,8 +9,8 @@ import json
 import sqlite3
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import StoreError
+from heatlog.store import eventrows as rows_
 
 from .listing import Listing
 from .records import ANCHOR_VERSION, GENESIS, Problem, canonical, canonical_text, chain_hash

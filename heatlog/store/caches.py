@@ -12,9 +12,9 @@ from .records import SQLITE_MAX, Snapshot, canonical
 
 
 def _snapshot_seal(race: int, at: str, rules_version: str, body: str) -> str:
-    """A snapshot's seal: keyed (heatlog.cachekey), so that nobody who edits the file can make a forged state
+    """A snapshot's seal: keyed (heatlog.store.cachekey), so that nobody who edits the file can make a forged state
     look sealed (an unkeyed SHA-256 of values in the file could be recomputed: issue 30)."""
-    from ..cachekey import seal
+    from .cachekey import seal
 
     return seal("snapshot", str(race), at, rules_version, body)
 

@@ -47,7 +47,7 @@ class StoreConnection:
         self._base: dict[int, tuple[int, str]] = {}
         self._conn: sqlite3.Connection | None = None
         self._recorder_table = False
-        #: The events table's layout (heatlog.eventrows): format 2 for new files, 1 for files made before it.
+        #: The events table's layout (heatlog.store.eventrows): format 2 for new files, 1 for files made before it.
         self.format_version = new_format
         #: Opened read-only: a file that cannot be opened for writing where it lies (``_open_unchangeable``).
         self.read_only = False

@@ -15,11 +15,11 @@ from .records import canonical_text
 def parse_jsonl(text: str, anchors: list[tuple[int, dict[str, Any]]] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Parse JSON Lines into (line number, event) pairs; blank lines are skipped.
 
-    Lines split on ``\\n`` only and every line is read by the one safe reader (:func:`heatlog.jsonio.loads`).
+    Lines split on ``\\n`` only and every line is read by the one safe reader (:func:`heatlog.formats.jsonio.loads`).
     Raises MalformedInput naming EVERY bad line (not JSON, too deep, not an object, no "type"). Anchor lines
     (``{"heatlog_anchor": ...}``, written at the end of an export) are not events: they go to ``anchors``.
     """
-    from ..jsonio import json_line_values
+    from ..formats.jsonio import json_line_values
 
     out: list[tuple[int, dict[str, Any]]] = []
     bad: list[str] = []
@@ -51,7 +51,7 @@ def read_jsonl(
     """:func:`parse_jsonl`'s events (same values, same refusals) and, when the fast reader read the text, the
     canonical text of each event (else None), which the import stores and hashes instead of encoding again.
 
-    The fast reader (:func:`heatlog.jsonio.joined_line_values`) reads the lines joined, a thousand at a time;
+    The fast reader (:func:`heatlog.formats.jsonio.joined_line_values`) reads the lines joined, a thousand at a time;
     its values are taken only when every line is proven to read alone as its value: the line is the value's
     canonical text (an export's lines are), holds no ``\\u`` escape (whose surrogates the line reader checks)
     and has at most MAX_DEPTH openings; or else the line reader reads it as that value. Anything else (a value
@@ -70,7 +70,7 @@ def _read_joined(
     text: str,
 ) -> tuple[list[tuple[int, dict[str, Any]]], list[tuple[int, dict[str, Any]]], list[str]] | None:
     """(events, anchors, canonical texts) by the fast reader of :func:`read_jsonl`, or None."""
-    from ..jsonio import joined_line_values, loads
+    from ..formats.jsonio import joined_line_values, loads
 
     joined = joined_line_values(text)
     if joined is None:

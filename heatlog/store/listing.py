@@ -7,8 +7,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import StoreError
+from heatlog.store import eventrows as rows_
 
 from .appends import Appends
 from .connection import replaced_text
@@ -129,7 +129,7 @@ class Listing(Appends):
 
     def latest_race(self, *, simulated: bool = True) -> int | None:
         """The most recently created race (or branch), or None if there is none. ``simulated=False``: the most
-        recent one that is not a simulation (``meta.simulated``, as :mod:`heatlog.racelist` reads it; a branch
+        recent one that is not a simulation (``meta.simulated``, as :mod:`heatlog.log.racelist` reads it; a branch
         of a simulated race is simulated too), None if every race is."""
         with self._guard() as conn:
             if simulated:

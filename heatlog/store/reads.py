@@ -9,9 +9,9 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import StoreError
-from heatlog.hashing import sha256
+from heatlog.formats.hashing import sha256
+from heatlog.store import eventrows as rows_
 
 from .connection import StoreConnection
 from .records import GENESIS, DamagedLog, Problem, StoredEvent, chain_hash

@@ -10,17 +10,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import ConflictError, StoreError
 from heatlog.engine.written import record
-from heatlog.hashing import sha256
+from heatlog.formats.hashing import sha256
+from heatlog.store import eventrows as rows_
 
 #: ``PRAGMA application_id`` of a heatlog database: the ASCII bytes "HEAT".
 APPLICATION_ID = 0x48454154
 
 
 #: Version of the table layout of new files; a newer file is refused rather than misread. Files of format 1 (the
-#: events table as written before issue 32) are read and appended to in their own format (heatlog.eventrows).
+#: events table as written before issue 32) are read and appended to in their own format (heatlog.store.eventrows).
 FORMAT_VERSION = rows_.COMPACT
 
 

@@ -1,4 +1,4 @@
-"""The events table in either format (heatlog.eventrows) and the race tree: where a race's effective log lies (its
+"""The events table in either format (heatlog.store.eventrows) and the race tree: where a race's effective log lies (its
 segments, root first), how its rows are selected, encoded and given back as format 1's shapes.
 """
 
@@ -9,8 +9,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from heatlog import eventrows as rows_
 from heatlog.engine.errors import MalformedInput, StoreError
+from heatlog.store import eventrows as rows_
 
 from .connection import StoreConnection
 from .records import GENESIS, canonical_text, stored_v
@@ -60,7 +60,7 @@ INSERT_RACE = (
 )
 
 
-#: The same reads in format 2 (heatlog.eventrows): type and v to give the payload back, no prev_hash.
+#: The same reads in format 2 (heatlog.store.eventrows): type and v to give the payload back, no prev_hash.
 RANGE = "FROM events WHERE race = ? AND seq > ? AND seq <= ?"
 
 
@@ -88,7 +88,7 @@ NO_LIMIT = 1 << 62
 
 
 def payload_v(payload: str) -> int | None:
-    """The ``v`` column format 1 has for a payload stored whole in format 2 (heatlog.eventrows): its integer v."""
+    """The ``v`` column format 1 has for a payload stored whole in format 2 (heatlog.store.eventrows): its integer v."""
     try:
         event = json.loads(payload)
     except (ValueError, RecursionError):

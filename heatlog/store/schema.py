@@ -1,5 +1,5 @@
 """The file's format: the tables, indexes and append-only guards a new file is made with (format 2 of the events
-table, heatlog.eventrows, or format 1 for the tests of old files), and the guards an older file is given when
+table, heatlog.store.eventrows, or format 1 for the tests of old files), and the guards an older file is given when
 opened.
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from heatlog import eventrows as rows_
+from heatlog.store import eventrows as rows_
 
 from .records import APPEND_ONLY, APPLICATION_ID, FORMAT_VERSION, now
 
@@ -64,7 +64,7 @@ def create_schema(db: Any, version: int = FORMAT_VERSION) -> None:  # a sqlite_u
         not_null={"created", "meta"},
     )
     columns: dict[str, type] = {"race": int, "seq": int, "type": str, "v": int, "payload": str}
-    if version >= rows_.COMPACT:  # heatlog.eventrows: the time as an integer, the hash as bytes, no prev_hash
+    if version >= rows_.COMPACT:  # heatlog.store.eventrows: the time as an integer, the hash as bytes, no prev_hash
         columns.update(recorded=int, hash=bytes)
     else:
         columns.update(recorded=str, prev_hash=str, hash=str)

@@ -334,5 +334,5 @@ class Streams(Leases):
                     "INSERT INTO races (name, created, parent, fork_seq, meta) VALUES (?, ?, NULL, NULL, ?)",
                     (label, now(), meta),
                 ).lastrowid
-                self.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.eventrows)
+                self.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.store.eventrows)
         return owner

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import rules_version
-from ..collector import collector_paused
 from ..engine.errors import MalformedInput
+from ..simulate.collector import collector_paused
 from .spec import SPEC_FILE, StudySpec
 from .tables import TABLES, Batch, RaceRows
 
@@ -107,7 +107,7 @@ def play_batch(spec_text: str, index: int, code: str | None = None) -> BatchFile
     configs = spec.configs()
     start, stop = batch_range(spec, index)
     batch = Batch()
-    with collector_paused():  # the whole batch: its rows make no cycles either (heatlog.collector, issue 31)
+    with collector_paused():  # the whole batch: its rows make no cycles either (heatlog.simulate.collector, issue 31)
         for i in range(start, stop):
             config, seed = spec.plan(i, configs)
             kwargs = config.kwargs()

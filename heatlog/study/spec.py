@@ -90,7 +90,7 @@ def _list(value: Any, where: str) -> list[Any]:
 
 
 def _track(value: Any, where: str) -> str:
-    from ..tracks import BUILTIN_TRACKS, builtin_track_id
+    from ..formats.tracks import BUILTIN_TRACKS, builtin_track_id
 
     tid = builtin_track_id(value) if isinstance(value, str) else None
     if tid is None:
@@ -142,7 +142,7 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     name = value.get("name")
     if name is None:
         name = " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "base"
-    from ..usertext import name_problem
+    from ..formats.usertext import name_problem
 
     if not isinstance(name, str) or name_problem(name) is not None:
         raise _fail(f"{where}.name", "a short name of printable characters")
@@ -244,7 +244,7 @@ class StudySpec:
 
     @classmethod
     def read(cls, directory: Path) -> StudySpec:
-        from ..jsonio import loads, read_text_file
+        from ..formats.jsonio import loads, read_text_file
 
         path = directory / SPEC_FILE
         if not path.is_file():
@@ -277,9 +277,9 @@ class StudySpec:
 
     def check(self) -> None:
         """Every configuration's set-up is one the door takes (built once each, nothing played)."""
+        from ..formats.validation import validate_event
         from ..races import legend_cars, race_started_event
         from ..simulate import bot_names, default_cars
-        from ..validation import validate_event
 
         for c in self.configs():
             where = f"track {c.track}, {c.cars} cars, bots {c.bots}, modules {c.option!r}"

@@ -1,6 +1,6 @@
 """Views: terminal and HTML renderings of race states. They read the engine's state; they never change it."""
 
-from ..words import counted as counted  # said by every view; kept importable from here
+from ..formats.words import counted as counted  # said by every view; kept importable from here
 
 
 def labels(summary: dict[str, int]) -> str:

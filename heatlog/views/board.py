@@ -22,7 +22,7 @@ from ..engine.errors import STEP_NAMES
 from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
-from ..usertext import visible
+from ..formats.usertext import visible
 from . import counted
 from .cards import card_short
 from .listing import wrap_cells

@@ -1,5 +1,5 @@
 """Where every spot of a circuit goes in a picture: from the printed board when heatlog has its drawing
-(:mod:`heatlog.drawings`: every built-in circuit), else laid out from the spaces alone.
+(:mod:`heatlog.views.drawings`: every built-in circuit), else laid out from the spaces alone.
 
 Board layout: the spots sit at the board's coordinates; the line after space p (corner, Legend, finish) runs
 across both lanes between spaces p and p+1, from the midpoints of the two spots of each lane, pushed out by half
@@ -22,8 +22,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..drawings import Drawing, drawing_for
 from ..engine.track import Track
+from .drawings import Drawing, drawing_for
 
 Point = tuple[float, float]
 

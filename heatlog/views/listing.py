@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
 
-from ..usertext import visible
+from ..formats.usertext import visible
 
 GAP = "  "
 

@@ -11,7 +11,7 @@ It does so only where the result is certain to be rich's: rich writes no colour 
 says when: not a terminal, no FORCE_COLOR or TTY_COMPATIBLE asking for one, a UTF-8 stream, not Windows or
 Jupyter), every line fits the width rich lays out at (nothing to wrap or crop), a table fits without shrinking
 a column, and every character is printable (no control character to make visible, no tab to expand: the
-escaping of hostile text stays rich's, :mod:`heatlog.usertext`). Anything else raises :class:`NotPlain`
+escaping of hostile text stays rich's, :mod:`heatlog.formats.usertext`). Anything else raises :class:`NotPlain`
 before a byte is written, and :func:`write` prints the same view on a rich console instead. Tests
 (tests/test_plain_output.py) compare the two over many races, names (wide characters, markup, control
 characters) and widths.
@@ -192,7 +192,7 @@ class PlainConsole:
         soft_wrap: bool | None = None,
     ) -> None:
         # style, markup and highlight change nothing here: no styles are written and the consoles of
-        # heatlog.usertext never read markup
+        # heatlog.formats.usertext never read markup
         if not objects:
             self._out.append("\n")
             return

@@ -221,7 +221,7 @@ def _close(rv: RoundView, state: RaceState) -> RaceState:
 
 
 def load_replay(log: Any, race: int | None = None) -> Replay:
-    """The replay of ``race`` (default: the most recent) from a :class:`heatlog.racelog.RaceLog`."""
+    """The replay of ``race`` (default: the most recent) from a :class:`heatlog.log.racelog.RaceLog`."""
     rid = log.resolve(race)
     entries = log.effective(rid).entries
     return build_replay((e.event for e in entries), race=rid, name=log.store.race(rid).name)

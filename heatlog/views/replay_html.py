@@ -24,8 +24,8 @@ from ..engine.module import car_facts, press_corners, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
 from ..engine.state import RaceState
 from ..engine.track import Track
-from ..usertext import embed_json, visible
-from ..usertext import html_text as escape
+from ..formats.usertext import embed_json, visible
+from ..formats.usertext import html_text as escape
 from . import counted
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .cards import card_short

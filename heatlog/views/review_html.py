@@ -29,8 +29,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..usertext import embed_json
-from ..usertext import html_text as escape
+from ..formats.usertext import embed_json
+from ..formats.usertext import html_text as escape
 from . import counted, labels, not_reviewed
 from .replay import Replay
 from .replay_html import car_colour, render_html

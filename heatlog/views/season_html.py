@@ -17,8 +17,8 @@ from typing import Any
 from .. import __version__
 from ..engine.modules.championship.words import event_card_lines
 from ..engine.track import Track
+from ..formats.usertext import html_text as escape
 from ..season import SeasonView, unapplied_effects
-from ..usertext import html_text as escape
 from . import counted
 from .replay_html import car_colour
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(HERE.parent))
 def main() -> None:
     from test_season import GOLDEN, GOLDEN_1963, MIXED, standings_text
 
-    from heatlog.racelog import RaceLog
+    from heatlog.log.racelog import RaceLog
     from heatlog.season import simulate_season
 
     with tempfile.TemporaryDirectory() as tmp:

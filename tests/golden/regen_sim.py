@@ -1,6 +1,6 @@
 """Regenerate the simulator's golden playthrough: ``python tests/golden/regen_sim.py``.
 
-For each golden race (``heatlog.samples.GOLDENS``) writes ``<name>.jsonl`` (the race's log, from the simulator)
+For each golden race (``heatlog.docsgen.samples.GOLDENS``) writes ``<name>.jsonl`` (the race's log, from the simulator)
 and ``<name>.txt`` (its state round by round, from the rules). Review the diff before committing it: the text
 changes when a rule changes, the log when the simulator or the bots do.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from heatlog.samples import GOLDENS, canonical_line, golden_events, playthrough
+from heatlog.docsgen.samples import GOLDENS, canonical_line, golden_events, playthrough
 
 HERE = Path(__file__).resolve().parent
 

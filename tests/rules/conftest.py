@@ -25,7 +25,7 @@ import pytest
 from heatlog.engine import HeatlogError, IllegalEvent, RaceState, Turn, apply, go_on, start_round, state_to_position
 from heatlog.engine.cards import HAND_SIZE, starting_deck
 from heatlog.engine.state import Car, counts
-from heatlog.tracks import load_track_data, validate_track_data
+from heatlog.formats.tracks import load_track_data, validate_track_data
 
 Event = dict[str, Any]
 Cards = str | Iterable[str]

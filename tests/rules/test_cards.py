@@ -23,9 +23,9 @@ from heatlog.engine.cards import (
     CardDef,
     starting_deck,
 )
-from heatlog.racelog import RaceLog
+from heatlog.formats.validation import validate_event
+from heatlog.log.racelog import RaceLog
 from heatlog.races import race_started_event
-from heatlog.validation import validate_event
 from heatlog.views.narrate import played_words
 
 from .conftest import TRACK, board, ev

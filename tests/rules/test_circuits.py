@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from heatlog.tracks import load_track, load_track_data
+from heatlog.formats.tracks import load_track, load_track_data
 
 from .conftest import race_started
 
@@ -197,7 +197,7 @@ def test_22_2_a_chicane_takes_one_token_corner_tokens_on_both_lines_sectors_afte
     """Japan's chicane (lines after 10 and 12) is one corner for the tokens: a corner token changes both lines;
     a sector token lies on the sector after the second line, and the stretch inside the chicane gets none."""
     from heatlog.engine.modules.weather.rules import WeatherRules, build_conditions, corner_groups
-    from heatlog.module_data import weather_module
+    from heatlog.formats.module_data import weather_module
 
     japan = load_track("japan")
     groups = corner_groups(japan)

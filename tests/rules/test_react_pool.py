@@ -18,7 +18,7 @@ import pytest
 from heatlog.engine import IllegalEvent, ReactUse, go_on, react_options, react_pool, state_from_position
 from heatlog.engine.react import cooled_by
 from heatlog.engine.ruleset import BASE_RULES, MODULES, Rules, build_rules, register_module
-from heatlog.validation import validate_against
+from heatlog.formats.validation import validate_against
 from heatlog.views.narrate import narrate_turn
 
 from .conftest import PARKED, board

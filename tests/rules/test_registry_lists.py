@@ -18,7 +18,7 @@ from heatlog.engine import RaceState, apply
 from heatlog.engine.decide import waiting_for
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY, module_chance_types
 from heatlog.engine.game import legal_decisions, play_out, to_move
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.review.points import DECISION_KINDS, decision_points
 from heatlog.season import new_season, next_race, swap_choice
 

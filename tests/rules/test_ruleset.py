@@ -67,7 +67,7 @@ def test_9_3_base_corner_cost_is_speed_over_the_printed_limit() -> None:
 def test_plain_names_the_points_still_their_base_function(with_mist: None) -> None:
     """``Rules.plain``: the step machine skips a point named there whose base does nothing (a base race pays for
     no module), so it holds exactly the points no module changed."""
-    from heatlog.module_data import weather_module
+    from heatlog.formats.module_data import weather_module
 
     points = {f.name for f in dataclasses.fields(Rules) if f.init and callable(getattr(BASE_RULES, f.name))}
     assert len(points) >= 30 and BASE_RULES.plain == points
@@ -165,7 +165,7 @@ def test_20_8_weather_is_points_and_composes_with_another_module(with_mist: None
     """The weather module changes the base rules only through Rules points (issue 15): its corner token and the
     mist's +1 add up at the same point, in the order the race lists them; the points it does not need stay the
     base functions."""
-    from heatlog.module_data import weather_module
+    from heatlog.formats.module_data import weather_module
 
     rules = build_rules(["weather", "mist"], {"weather": weather_module(), "mist": {"by": 1}})
     assert rules.setup_phases == ("grid", "weather", "deal")

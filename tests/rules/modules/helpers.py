@@ -8,8 +8,8 @@ from typing import Any
 
 from heatlog.engine import apply, start_round
 from heatlog.engine.cards import HAND_SIZE
-from heatlog.module_data import legends_module, weather_module
-from heatlog.tracks import load_track_data
+from heatlog.formats.module_data import legends_module, weather_module
+from heatlog.formats.tracks import load_track_data
 
 from ..conftest import DEFAULT_DECK, DEFAULT_HAND, Race, cards, deal_cards, deck, ev
 

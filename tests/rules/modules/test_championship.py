@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from heatlog.championship import championship_data, event_card, published_season, season_names
 from heatlog.engine.errors import MalformedInput
 from heatlog.engine.modules.championship.rules import (
     EventCard,
@@ -21,7 +20,8 @@ from heatlog.engine.modules.championship.rules import (
     race_values,
     standings,
 )
-from heatlog.tracks import load_track
+from heatlog.formats.championship import championship_data, event_card, published_season, season_names
+from heatlog.formats.tracks import load_track
 
 REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference" / "championship.json"
 CIRCUIT = {"gb": "great-britain", "italia": "italy", "espana": "spain", "nederland": "netherlands"}
@@ -172,7 +172,7 @@ def test_championship_file_is_complete() -> None:
 def test_22_7_22_8_what_heavy_rain_and_tunnel_vision_add() -> None:
     """Heavy Rain: Japan and Mexico, Super Cool upgrades, the E.Mercury sponsorship card, events 11–14 and the
     1964 season; Tunnel Vision: Spain and the Netherlands, Draft upgrades, Eole Wings, events 15–18, 1965."""
-    from heatlog.garage_cards import garage_cards, sponsor_cards
+    from heatlog.formats.garage_cards import garage_cards, sponsor_cards
 
     data = championship_data()
     sets = {n: e["set"] for n, e in data["events"].items()}

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from heatlog.championship import championship_data
 from heatlog.engine import IllegalEvent, MalformedInput, apply
 from heatlog.engine.decide import decisions, discard_options, waiting_for
 from heatlog.engine.ruleset import BASE_RULES, build_rules
-from heatlog.tracks import load_track_data
+from heatlog.formats.championship import championship_data
+from heatlog.formats.tracks import load_track_data
 
 from ..conftest import TRACK, Race, board, cards, deck, ev
 
@@ -408,7 +408,7 @@ def test_MA21_a_position_keeps_the_eliminated_cars_and_the_championship_block() 
     """A position of a championship race holds its block (the race's Rules) and who was eliminated; it
     round-trips exactly and passes the position schema."""
     from heatlog.engine import state_from_position, state_to_position
-    from heatlog.validation import validate_against
+    from heatlog.formats.validation import validate_against
 
     race = with_event(
         board({"A": {"at": 8, "gear": 3, "engine": 0, "hand": "4441233"}, "B": {"at": 3, "gear": 3}, "C": {"at": 1}}),

@@ -11,7 +11,7 @@ import pytest
 
 from heatlog.engine import MalformedInput, apply
 from heatlog.engine.decide import waiting_for
-from heatlog.garage_cards import sponsor_cards
+from heatlog.formats.garage_cards import sponsor_cards
 
 from ..conftest import TRACK, Race, deck, ev
 from .test_championship_events import block
@@ -85,7 +85,7 @@ def test_21_4_a_sponsored_race_without_the_garage_round_trips_its_position_and_p
     import json
 
     from heatlog.engine import HeatlogError, state_from_position, state_to_position
-    from heatlog.positions import position_problems
+    from heatlog.formats.positions import position_problems
 
     race = sponsored(1)
     race.ev("sponsor_drawn", car="A", card="P80")

@@ -7,8 +7,8 @@ import copy
 import dataclasses
 from typing import Any
 
-from heatlog.championship import event_card
 from heatlog.engine.modules.championship.rules import cards_earned
+from heatlog.formats.championship import event_card
 
 from ..conftest import PARKED, TRACK, Race, board, make_track
 

@@ -7,8 +7,8 @@ import pytest
 
 from heatlog.engine import Track
 from heatlog.engine.modules.legends.rules import LegendDeck, LegendEntry, LegendRules, legend_move, legend_track_problem
-from heatlog.module_data import legends_module
-from heatlog.tracks import load_track
+from heatlog.formats.module_data import legends_module
+from heatlog.formats.tracks import load_track
 
 from ..conftest import TRACK
 

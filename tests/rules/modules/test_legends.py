@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import HeatlogError, IllegalEvent, MalformedInput, apply, decisions, waiting_for
-from heatlog.module_data import legends_module
-from heatlog.tracks import load_track_data
+from heatlog.formats.module_data import legends_module
+from heatlog.formats.tracks import load_track_data
 
 from ..conftest import PARKED, ev, rule_cited
 from .helpers import legend_card, module_board, module_race

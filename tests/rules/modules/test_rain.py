@@ -11,8 +11,8 @@ import pytest
 from heatlog.engine import IllegalEvent, MalformedInput, apply, state_from_position, state_to_position, waiting_for
 from heatlog.engine.modules.rain import Rain
 from heatlog.engine.ruleset import BASE_RULES, build_rules
-from heatlog.module_data import module_block
-from heatlog.tracks import load_track_data
+from heatlog.formats.module_data import module_block
+from heatlog.formats.tracks import load_track_data
 
 from ..conftest import board, ev
 

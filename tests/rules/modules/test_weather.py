@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput, apply, decisions, react_options, waiting_for
-from heatlog.module_data import weather_module
-from heatlog.tracks import load_track_data
+from heatlog.formats.module_data import weather_module
+from heatlog.formats.tracks import load_track_data
 
 from ..conftest import PARKED, ev
 from .helpers import module_board, module_race

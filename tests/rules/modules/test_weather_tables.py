@@ -13,8 +13,8 @@ from heatlog.engine.modules.weather.rules import (
     corner_groups,
     start_heat,
 )
-from heatlog.module_data import weather_module
-from heatlog.tracks import load_track
+from heatlog.formats.module_data import weather_module
+from heatlog.formats.tracks import load_track
 
 RULES = WeatherRules.from_dict(weather_module())
 USA = load_track("usa")

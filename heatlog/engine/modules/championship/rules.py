@@ -1,7 +1,7 @@
 """The Championship (MODULES.md 21) as pure functions: an event card's effect on a race's set-up, press corners
 and the sponsorship cards they give, championship points, standings and the next race's grid. Pure.
 
-The data (event cards, the points table) comes from the season, which embeds it (``heatlog.championship``
+The data (event cards, the points table) comes from the season, which embeds it (``heatlog.formats.championship``
 reads the built-in file); nothing here reads a file. A race of a season lists the ``championship`` module in
 ``race_started.modules`` and holds its block under ``race_started.championship`` (:class:`ChampionshipBlock`:
 the season, the race's index, its event card, the season's options), so the race's log alone says its rules.
@@ -894,7 +894,7 @@ def sponsors_held(state: RaceState, car: Car) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class PositionCards:
     """What a position of a championship race may hold beyond a car's own starting cards, for the position check
-    (heatlog/positions.py): where the race's own history, which a position does not carry, decides it."""
+    (heatlog/formats/positions.py): where the race's own history, which a position does not carry, decides it."""
 
     # The sponsorship cards (# 21.4, 21.7, MA30) once the race's sponsorship deck is made: dealt at set-up and
     # earned in the race, one-time cards gone to its used pile (MC7). Which car drew which is history, so they are

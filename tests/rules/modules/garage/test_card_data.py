@@ -14,7 +14,7 @@ import pytest
 
 from heatlog.engine.cards import HEAT, STRESS, VALUE, starting_deck
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck, race_cards, speeds
-from heatlog.garage_cards import garage_cards, race_block, sponsor_cards
+from heatlog.formats.garage_cards import garage_cards, race_block, sponsor_cards
 
 REPO = Path(__file__).resolve().parents[4]
 REFERENCE = REPO / "tests" / "data" / "upgrade_cards.reference.json"

@@ -17,7 +17,7 @@ from heatlog.engine.modules.garage.cards import (
     pick_order,
     starting_deck,
 )
-from heatlog.garage_cards import garage_cards
+from heatlog.formats.garage_cards import garage_cards
 
 GRID = ("Red", "Blue", "Green")  # starting order, pole first
 

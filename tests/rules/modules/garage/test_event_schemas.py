@@ -11,8 +11,8 @@ import pytest
 
 from heatlog.engine.errors import MalformedInput
 from heatlog.engine.modules.garage.cards import Draft, GarageOptions, garage_deck
-from heatlog.garage_cards import garage_cards
-from heatlog.validation import validate_against
+from heatlog.formats.garage_cards import garage_cards
+from heatlog.formats.validation import validate_against
 
 SCHEMAS = Path(__file__).resolve().parents[4] / "schema" / "events" / "garage"
 TYPES = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from heatlog.engine import Knowledge, RaceState, apply, replay, state_from_position, state_to_position
 from heatlog.engine.redact import open_to_table
+from heatlog.formats.validation import validate_against, validate_event
 from heatlog.races import race_started_event
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events, random_bot
-from heatlog.validation import validate_against, validate_event
 
 Event = dict[str, Any]
 Params = tuple[int, str, str, int]

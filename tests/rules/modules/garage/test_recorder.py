@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from recorder_races import explicit  # tests/ is on the path (rootdir conftest)
 
-from heatlog import recorder_script as rs
 from heatlog.bots import get_bot
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, slipstream_choices
 from heatlog.engine.redact import open_to_table
-from heatlog.racelog import RaceLog
+from heatlog.log.racelog import RaceLog
 from heatlog.races import legend_cars, race_started_event, start_race
 from heatlog.recorder import NewRace, Session
+from heatlog.recorder import script as rs
 from heatlog.recorder.questions import ask, closed_map
 from heatlog.recorder.session import slipstream_answer
 from heatlog.simulate import default_cars
@@ -56,7 +56,7 @@ def simulated(
 
 
 def record(tmp_path: Path, expected: list[dict], mode: str) -> tuple[list[dict], set[str]]:
-    """``heatlog record``'s session answered as a host would (heatlog.recorder_script) until the race is over:
+    """``heatlog record``'s session answered as a host would (heatlog.recorder.script) until the race is over:
     the log it stored and the kinds of question it asked. Every answer must be accepted."""
     first = expected[0]
     players = [c for c in first["cars"] if not c.get("legend")]

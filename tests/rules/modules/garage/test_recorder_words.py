@@ -6,7 +6,7 @@ import pytest
 
 from heatlog.engine import AmbiguousInput, MalformedInput
 from heatlog.engine.modules.garage.cards import Draft, GarageOptions, garage_deck
-from heatlog.garage_cards import garage_cards, race_block
+from heatlog.formats.garage_cards import garage_cards, race_block
 from heatlog.recorder.garage import draft_event, draft_prompt, parse_garage_cards, says
 
 OPTIONS = GarageOptions(upgrades="basic", draft="snake")

@@ -28,11 +28,11 @@ from heatlog.engine import (
     state_to_position,
 )
 from heatlog.engine.redact import strip_identities
-from heatlog.positions import check_position
-from heatlog.racelog import RaceLog
+from heatlog.formats.positions import check_position
+from heatlog.formats.validation import validate_against
+from heatlog.log.racelog import RaceLog
 from heatlog.races import race_started_event
 from heatlog.recorder import Session
-from heatlog.validation import validate_against
 
 from .scenarios import OPTIONS, garage_board
 

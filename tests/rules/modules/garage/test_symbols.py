@@ -28,7 +28,7 @@ from heatlog.engine.modules.garage.cards import (
     speed_choices,
     speeds,
 )
-from heatlog.garage_cards import race_block
+from heatlog.formats.garage_cards import race_block
 
 ALL = race_block(GarageOptions(upgrades="all", expansions=("heavy-rain", "tunnel-vision")))
 

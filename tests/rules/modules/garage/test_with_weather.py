@@ -12,8 +12,8 @@ from collections import Counter
 
 from heatlog.engine import waiting_for
 from heatlog.engine.decide import decisions
+from heatlog.formats.tracks import load_track_data
 from heatlog.simulate import simulate_race
-from heatlog.tracks import load_track_data
 from heatlog.views.narrate import narrate_turn
 
 from .scenarios import PARK, garage_board, toks

@@ -1,0 +1,134 @@
+"""The data of the Legends and weather modules: built-in files, validated, ready to embed in ``race_started``.
+
+``heatlog/data/legends.json`` (``schema/legends.schema.json``): the 10 Legend cards (# 19.4).
+``heatlog/data/weather.json`` (``schema/weather.schema.json``): 6 weather tiles, 6 road-condition token types
+with 2 copies each (# 20.1–20.4).
+
+The engine never reads these files: a race embeds what it uses (``race_started.modules``), so a later edit of
+a data file cannot change how an old log replays.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import MalformedInput
+from ..engine.modules.legends.rules import MAX_PRO, LegendRules, options_block
+from ..engine.modules.weather import rules as _weather_rules
+from .schemas import validate_against
+
+DATA_DIR = Path(__file__).parent.parent / "data"
+
+__all__ = [
+    "DATA_DIR",
+    "MAX_PRO",
+    "legend_data",
+    "data_of",
+    "legends_module",
+    "weather_data",
+    "weather_module",
+]
+
+
+@lru_cache(maxsize=1)
+def _legends() -> dict[str, Any]:
+    data = json.loads((DATA_DIR / "legends.json").read_text(encoding="utf-8"))
+    validate_against("legends", data)
+    LegendRules.from_dict({"cards": data["cards"]})  # the engine's own checks
+    ids = sorted(c["id"] for c in data["cards"])
+    assert ids == list(range(1, 11)), "the Legend deck has cards 1..10 (# 19.4)"
+    return data
+
+
+@lru_cache(maxsize=1)
+def _weather() -> dict[str, Any]:
+    data = json.loads((DATA_DIR / "weather.json").read_text(encoding="utf-8"))
+    validate_against("weather", data)
+    _weather_rules.WeatherRules.from_dict(data)
+    return data
+
+
+def legend_data() -> dict[str, Any]:
+    """The built-in Legend deck file (a copy)."""
+    return copy.deepcopy(_legends())
+
+
+def weather_data() -> dict[str, Any]:
+    """The built-in weather file (a copy)."""
+    return copy.deepcopy(_weather())
+
+
+def legends_module(*, pro: int = 0, aggressive: bool = False, option: str | None = None) -> dict[str, Any]:
+    """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15). ``option``: what the
+    user typed the pro value as (``--pro``; the recorder's ``pro``), named in a refusal instead of the field."""
+    try:
+        block = options_block(_legends()["cards"], pro, aggressive)  # refuses a bad pro value with the rule's words
+    except ValueError as exc:  # (a refusal of the input, not a bug: it was an "internal error")
+        if option is not None:
+            raise MalformedInput(
+                f"{option} {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)"
+            ) from None
+        raise MalformedInput(f"race_started: {exc}") from None
+    return block
+
+
+def weather_module() -> dict[str, Any]:
+    """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
+    return _weather_rules.options_block(_weather())
+
+
+def data_of(name: str) -> Any:
+    """The content of module ``name``'s data file (``heatlog/data/<Module.data>``; None when it names none), read
+    once and checked against its schema (``schema/<stem>.schema.json``) when there is one. Callers must not change
+    it (the modules' set-up hooks copy what they embed)."""
+    from ..engine.module import MODULES
+
+    unit = MODULES[name]
+    return _data_file(unit.data) if unit.data else None
+
+
+@cache
+def _data_file(path: str) -> Any:
+    from .schemas import schema_path
+
+    data = json.loads((DATA_DIR / path).read_text(encoding="utf-8"))
+    stem = Path(path).name.removesuffix(".json")
+    if Path(schema_path(stem)).exists():
+        validate_against(stem, data)
+    return data
+
+
+def module_block(name: str) -> Any:
+    """``race_started.<name>`` for a module registered as one unit (engine/module.py) that names a data file and
+    an example block: its data file read (``heatlog/data/<Module.data>``) and its example block made from it (the
+    door checks it against the module's options schema in race_started, the engine's ``start`` against its
+    rules). ``KeyError``: no such module; ``ValueError``: it has no example block."""
+    from ..engine.module import MODULES
+
+    unit = MODULES[name]
+    if unit.example is None:
+        raise ValueError(f"module {name!r} has no example block")
+    data = json.loads((DATA_DIR / unit.data).read_text(encoding="utf-8")) if unit.data else None
+    return unit.example(data)
+
+
+def module_blocks(names: list[str]) -> dict[str, Any]:
+    """``race_started``'s blocks of the modules ``names`` (``--module NAME``): each a module registered as one
+    unit with an example block (``module_block``), by its name; refused, naming the option, when it is not one."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..engine.module import MODULES
+
+    startable = sorted(n for n, m in MODULES.items() if m.example is not None)
+    out: dict[str, Any] = {}
+    for typed in names:
+        name = typed.strip().lower()
+        if name not in startable:
+            raise MalformedInput(f"--module {typed}: not a module started by name (modules: {', '.join(startable)})")
+        if name in out:
+            raise MalformedInput(f"--module {typed}: given twice")
+        out[name] = module_block(name)
+    return out

@@ -1,0 +1,404 @@
+"""The answers a host would type into ``heatlog record`` to record a known log.
+
+Used by the recorder tests (in process and through a pseudo-terminal), the benchmark and the captured
+screens of docs/recording.md: a simulated race (``heatlog.simulate.world``) gives the log, this module gives the typing.
+It reads only the question (its kind and car, or the prompt text as shown on screen) and the next expected
+events -- never the recorder's internals.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+Event = dict[str, Any]
+
+REACT = ("cooldown", "boost", "adrenaline")
+# The Garage's React events (# 18.10–18.23) and the exact answer that makes each.
+GARAGE_REACT = (
+    "heat_paid",
+    "heat_unpayable",
+    "stress_reduced",
+    "super_cooled",
+    "drafted",
+    "direct_played",
+    "salvaged",
+    "refreshed",
+)
+DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
+
+
+def _garage_react(ev: Event, nm: Callable[[str], str]) -> str:
+    t = ev["type"]
+    if t == "cooldown":
+        return f"c{ev['count']}:" + "/".join(map(nm, ev["cards"]))
+    if t == "heat_paid":
+        return "p:" + "/".join(map(nm, ev["cards"]))
+    if t == "stress_reduced":
+        return f"r{ev['count']}:" + "/".join(map(nm, ev["cards"]))
+    if t == "super_cooled":
+        return f"k{ev['count']}:" + "/".join(map(nm, ev["sources"]))
+    if t == "drafted":
+        return "dr:" + "/".join(map(nm, ev["sources"]))
+    if t == "direct_played":
+        return ("play+:" if ev.get("accelerate") else "play:") + nm(ev["card"])
+    if t == "salvaged":
+        return f"salvage:{nm(ev['sources'][0])}:" + "/".join(map(nm, ev["cards"]))
+    if t == "refreshed":
+        return "f:" + nm(ev["card"])
+    if t == "heat_unpayable":
+        return "u:" + "/".join(map(nm, ev["cards"]))
+    raise AssertionError(f"not a React event: {ev}")
+
+
+# Prompt text (as on screen) -> question kind; group 1 is the car.
+PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(rx))
+    for kind, rx in (
+        ("gear", r"^(\S+) gear \(now \d\) \[\d\]: $"),
+        ("play", r"^(\S+) plays \d \(hand [^)]*\): $"),
+        # a Stress card's flips on its line, and the rest of the turn (React's uses, d CARDS, -)
+        ("reveal", r"^(\S+) reveals \d(?: \(\+ [^()]*\))?: $"),
+        ("flip", r"^flip for (\S+)'s (?:Stress|Boost|card \+|replacement[^:]*): $"),  # # 14.1, 18.8, 18.11
+        ("react", r"^(\S+) react \((?:[^()]|\([^()]*\))*\): $"),  # a card's words in parentheses
+        ("slipstream", r"^(\S+) slipstream\? \([^)]*\): $"),  # y/n, or the distances
+        ("discard", r"^(\S+) discards \((?:[^;]*; )*Enter = none\): $"),  # the hand, a Refresh
+        ("draw", r"^(\S+) draws (?:\[\d\]|\d)(?: \([^)]*\))?: $"),
+        ("shuffle", r"^(\S+)'s deck is empty: shuffle the discard pile .*\[Enter\]: $"),
+        ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
+        ("setup_shuffle", r"^(\S+) shuffles the starting deck \[Enter\]: $"),
+        ("setup_shuffle", r"^(\S+)'s starting shuffle: .*: $"),
+        ("garage", r"^Garage market, round \d: the \d+ cards revealed: ()$"),
+        # the draft's own words (a narration line such as "takes 2 Stress, gear 1; is eliminated: ..." is none)
+        ("garage", r"^(\S+) (?:picks one of|picks a card|takes 3 upgrades|gives back one of) .*: $"),
+        ("speed", r"^(\S+): .* is worth \([^)]*\): $"),
+        ("accelerate", r"^(\S+): accelerate with .*\? \(y/n\): $"),
+        ("unpayable", r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $"),
+        ("scrap", r"^scrap for (\S+) \(\d+ to go\): .*: $"),
+        ("salvage_shuffle", r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $"),
+        ("sponsor", r"^(\S+) draws a sponsorship card \(.*\): which card\? $"),  # MODULES.md 21.4, 21.7
+        ("swap", r"^(\S+) picked first: swap an upgrade .*, Enter = keep: $"),  # 21.2
+        ("heat_removed", r"^(\S+) completes a lap: a Heat card leaves the game.*\? $"),  # 21.8 event 18, MA23
+    )
+)
+
+# One pattern that finds any of them at the end of a screen line (for pexpect).
+ANY_PROMPT = re.compile(
+    "|".join("(?:" + rx.pattern.lstrip("^").rstrip("$") + ")" for _, rx in PROMPTS),
+)
+
+
+def classify(prompt: str) -> tuple[str, str]:
+    """(kind, car) of a prompt as shown on screen."""
+    text = prompt.rstrip("\r\n")
+    text = text[text.rfind("\n") + 1 :]
+    for kind, rx in PROMPTS:
+        m = rx.search(text)
+        if m:
+            return kind, m.group(1)
+    raise ValueError(f"not a recorder prompt: {prompt!r}")
+
+
+def _namer(expected: list[Event]) -> Callable[[str], str]:
+    """How the host types a card: an upgrade by its short name (``brakes1234``, # 18.2), a base card by its token."""
+    defs = expected[0].get("cards", {}) if expected else {}
+
+    def nm(token: str) -> str:
+        return str(defs[token]["short"]) if token in defs else token.lower()
+
+    return nm
+
+
+def _slip_in_line(ev: Event, expected: list[Event]) -> str:
+    """A slipstream as a later part of a line: ``n``, ``y`` (the basic 2), ``y3`` (a distance with a sector's
+    bonus, # 20.12), ``y4:rpm2`` (a distance and the bonus cards that make it, # 18.16); in a Garage race a bare
+    ``y`` takes the longest, so the basic 2 is ``y2``."""
+    if not ev["taken"]:
+        return "n"
+    if ev.get("bonuses"):
+        cards = expected[0].get("cards", {})
+        named = [cards[b] for b in ev["bonuses"]]
+        total = ev.get("spaces", 2 + sum(int(k["symbols"]["slipstream"]) for k in named))
+        return f"y{total}:" + "/".join(str(k["short"]) for k in named)
+    if "spaces" in ev:
+        return f"y{ev['spaces']}"
+    return "y2" if "garage" in expected[0] else "y"
+
+
+def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
+    """The rest of ``car``'s turn after its reveal at ``expected[i]`` (and its flips) as the reveal's line takes it
+    (``React, d CARDS; - = nothing more``): a multi-value card's value and Accelerate (# 18.6, 18.20), React's uses
+    (a boost with its flips; the Garage's by their exact forms), then ``d CARDS``; the line's end is "nothing more
+    this turn", so a turn that does nothing more ends with ``-``. A turn with a slipstream decision is left to the
+    React prompt, which offers it with the discard (the cards alone here), and so is a turn whose React has steps
+    of its own (a Scrap's cards, a Salvage's shuffle, a Refresh, an unpayable cost, # 18.11-18.21); a line ending
+    with a boost ends with ``-`` (its flips were news, React would stay open)."""
+    nm = _namer(expected)
+    j = i + 1
+    flips = ("card_flipped", "deck_shuffled")
+    while j < len(expected) and expected[j].get("car") == car and expected[j]["type"] in flips:
+        j += 1  # the Stress card's flips (typed before this part) and the rules' reshuffles between them
+    later = []
+    for ev in expected[j:]:
+        if ev.get("car") != car or ev["type"] in ("cards_drawn", "gear_chosen"):
+            break
+        later.append(ev)
+    own_steps = ("slipstream", "card_scrapped", "salvaged", "refreshed", "heat_unpayable", "sponsor_drawn")
+    if any(ev["type"] in own_steps for ev in later):
+        return []  # asked at the React prompt (the slipstream with the discard) or at their own questions
+    tokens: list[str] = []
+    skip = False
+    boosted = False
+    for ev in later:
+        t = ev["type"]
+        if skip and t == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
+            skip = False
+            continue  # the cooldown of 1 that ``ac`` records with the bonus
+        skip = False
+        if t == "speed_chosen":
+            tokens.append(str(ev["speed"]))
+            continue
+        if t == "accelerated":
+            tokens.append("y" if ev["taken"] else "n")
+            continue
+        if t in GARAGE_REACT or (t == "cooldown" and ev.get("cards")):
+            tokens.append(_garage_react(ev, nm))
+        elif t == "cooldown":
+            tokens.append(f"c{ev['count']}")
+        elif t == "boost":
+            tokens.append("b")
+        elif t == "adrenaline":
+            tokens.append("a" if ev["bonus"] == "move" else "ac")
+            skip = ev["bonus"] == "cooldown"
+        elif t == "card_flipped":
+            tokens.append(nm(ev["card"]))
+            continue
+        elif t == "cards_discarded":
+            cards = [nm(c) for c in ev["cards"]]
+            tokens.append("d" + "".join(cards) if "garage" not in expected[0] else " ".join(["d", *cards]))
+        elif t == "deck_shuffled":
+            continue  # the rules' reshuffle between a boost's flips (# 12.3): never typed at a table
+        else:
+            break
+        boosted = t == "boost"
+    react = [w for w in tokens if not w.isdecimal() and w not in ("y", "n")]  # past step 3's words
+    return tokens + (["-"] if not react or boosted else [])
+
+
+def answer(
+    kind: str,
+    car: str,
+    expected: list[Event],
+    i: int,
+    *,
+    typed_chance: bool = True,
+    multi: bool = True,
+    prompt: str = "",
+) -> str:
+    """What to type at a ``kind`` question for ``car`` when ``expected[i:]`` is what the log must get next.
+
+    ``typed_chance``: flips are typed (table mode, or an unknown deck order); False when the recorder
+    determines them from a known deck order. ``multi``: answer several gears / flips / react choices at once.
+    ``prompt``: the question as shown; a React prompt that offers the slipstream (``slipstream y/n``) is answered
+    with it, and the discard after it, as a host who reads the prompt does.
+    """
+    nm = _namer(expected)
+
+    def _cards(cards: list[str]) -> str:
+        return " ".join(map(nm, cards))
+
+    nxt = expected[i] if i < len(expected) else {}
+    t, c = nxt.get("type"), nxt.get("car")
+    table = bool(expected) and expected[0].get("mode") == "table"  # a reshuffle is the rules' there, never asked
+    if kind == "gear":
+        if t != "gear_chosen":
+            raise AssertionError(f"gear question, but the log expects {nxt}")
+        if not multi:
+            return str(nxt["gear"])
+        gears = []
+        for ev in expected[i:]:
+            if ev.get("type") != "gear_chosen":
+                break
+            gears.append(str(ev["gear"]))
+        return " ".join(gears)
+    if kind in ("play", "reveal"):
+        assert t in ("cards_played", "cards_revealed") and c == car, (kind, car, nxt)
+        typed = [nm(card) for card in nxt["cards"]]
+        if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
+            for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
+                if ev.get("car") != car:
+                    break
+                if ev.get("type") == "deck_shuffled" and table:
+                    continue  # the rules' reshuffle between two flips (# 14.1, 12.3): never typed at a table
+                if ev.get("type") != "card_flipped":
+                    break
+                typed.append(nm(ev["card"]))
+        if kind == "reveal" and "React, d CARDS" in prompt and typed_chance and multi:
+            typed += _rest_of_turn(car, expected, i)  # the prompt takes the rest of the turn too
+        return " ".join(typed)
+    if kind == "flip":
+        flips = []
+        for ev in expected[i:]:
+            if ev.get("type") != "card_flipped" or ev.get("car") != car:
+                break
+            flips.append(nm(ev["card"]))
+            if not multi:
+                break
+        assert flips, (kind, car, nxt)
+        return " ".join(flips)
+    if kind == "weather":  # MODULES.md 20.2
+        assert t == "weather_drawn", (kind, car, nxt)
+        return str(nxt["tile"])
+    if kind == "road":
+        assert t == "road_conditions_drawn", (kind, car, nxt)
+        return " ".join(nxt["tokens"])
+    if kind == "module":  # a module's own notation (engine/module.py): the answer that makes the event
+        from ..engine.module import notation_of
+
+        told = notation_of(str(t))
+        assert told is not None, (kind, car, nxt)
+        return told.answer(nxt)
+    if kind == "legend":  # MODULES.md 19.5: the card by its number
+        assert t == "legend_card_revealed", (kind, car, nxt)
+        return f"card {nxt['card']}"
+    if kind == "garage":  # the cards by their short names, as the table reads them (# 18.5)
+        assert t in DRAFT, (kind, car, nxt)
+        if t == "garage_market":
+            return _cards(nxt.get("cards", []))
+        if t == "upgrades_dealt":
+            return _cards(nxt["cards"])
+        season = "championship" in expected[0].get("modules", [])
+        if t == "upgrade_picked" and multi and season:  # a season draft's picks left, in order, on one line
+            return _cards([ev["card"] for ev in _run(expected, i, lambda ev: ev.get("type") == t)])
+        return nm(nxt["card"])
+    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the cards drawn, by token (or short name); several at once
+        assert t == "sponsor_drawn" and c == car, (kind, car, nxt)
+        run = _run(expected, i, lambda ev: ev.get("type") == t) if multi else [nxt]  # the deal: every car's
+        return " ".join(str(ev["card"]).lower() for ev in run)
+    if kind == "swap":  # 21.2: GIVE TAKE, or Enter to keep
+        assert t == "upgrade_swapped" and c == car, (kind, car, nxt)
+        return f"{nxt['give']} {nxt['take']}".lower() if "give" in nxt else ""
+    if kind == "heat_removed":  # 21.8 event 18, MA23
+        assert t == "heat_removed" and c == car, (kind, car, nxt)
+        return str(nxt["from"])
+    if kind == "speed":
+        assert t == "speed_chosen", (kind, car, nxt)
+        return str(nxt["speed"])
+    if kind == "accelerate":
+        assert t == "accelerated", (kind, car, nxt)
+        return "y" if nxt["taken"] else "n"
+    if kind == "unpayable":
+        assert t == "heat_unpayable", (kind, car, nxt)
+        return _cards(nxt["cards"])
+    if kind == "scrap":
+        scraps = []
+        for ev in expected[i:]:
+            if ev.get("type") != "card_scrapped" or ev.get("car") != car:
+                break
+            scraps.append(nm(ev["card"]))
+            if not multi:
+                break
+        assert scraps, (kind, car, nxt)
+        return " ".join(scraps)
+    if kind == "salvage_shuffle":
+        assert t == "deck_shuffled", (kind, car, nxt)
+        return _cards(nxt["order"]) if nxt.get("order") else ""
+    if kind == "react":
+        tokens: list[str] = []
+        skip = False
+        garage = "garage" in expected[0]
+        boosted = False
+        several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
+        multi = True  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
+        j = i
+        for j in range(i, len(expected) + 1):
+            if j == len(expected):
+                break
+            ev = expected[j]
+            et = ev.get("type")
+            if et == "deck_shuffled" and ev.get("car") == car and table and tokens and several:
+                continue  # the rules' reshuffle between a boost's flips (# 14.1, 12.3): never typed at a table
+            if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
+                break
+            if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)
+                skip = False
+                if et == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
+                    continue
+            if et in GARAGE_REACT or (et == "cooldown" and ev.get("cards")):
+                tokens.append(_garage_react(ev, nm))
+                if et == "salvaged":
+                    break  # its flips or shuffle are their own question
+            elif et == "card_scrapped":
+                break
+            elif et == "cooldown":
+                tokens.append(f"c{ev['count']}")
+            elif et == "boost":
+                tokens.append("b")
+            elif et == "adrenaline":
+                tokens.append("a" if ev["bonus"] == "move" else "ac")
+                skip = ev["bonus"] == "cooldown"
+            elif typed_chance:
+                tokens.append(nm(ev["card"]))
+            following = expected[j + 1] if j + 1 < len(expected) else {}
+            flip_next = following.get("type") == "card_flipped" and following.get("car") == car and typed_chance
+            if et == "boost" and not typed_chance:
+                boosted = True  # its flips are not typed here: React is asked again once they are known
+                break
+            if multi:
+                continue
+            # one choice per answer; a boost takes its flips along (they follow it in the same answer)
+            if not flip_next:
+                break
+        if not boosted and (j == len(expected) or expected[j].get("type") != "card_scrapped"):
+            # the line's end is "nothing more this turn": a discard goes on it unless a slipstream question comes
+            # (or a Scrap's cards, # 18.12: chance the table turns over after React)
+            later = [ev for ev in expected[j:] if ev.get("car") == car]
+            nxt_ev = later[0] if later else {}
+            if "slipstream y/n" in prompt and nxt_ev.get("type") == "slipstream":
+                tokens.append(_slip_in_line(nxt_ev, expected))  # the slipstream the prompt offers (# 8.1)
+                nxt_ev = later[1] if len(later) > 1 else {}
+            if nxt_ev.get("type") == "cards_discarded":
+                cards = [nm(c) for c in nxt_ev["cards"]]
+                tokens.append("d" + "".join(cards) if not garage else " ".join(["d", *cards]))
+        return " ".join(tokens)
+    if kind == "slipstream":
+        if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream
+            return "f:" + nm(nxt["card"])
+        assert t == "slipstream" and c == car, (kind, car, nxt)
+        if not nxt["taken"]:
+            return "n"
+        if nxt.get("bonuses"):  # the distance and the bonus cards that make it (# 18.16, 20.12)
+            cards = expected[0].get("cards", {})
+            named = [cards[b] for b in nxt["bonuses"]]
+            total = nxt.get("spaces", 2 + sum(int(k["symbols"]["slipstream"]) for k in named))
+            return f"{total}:" + "/".join(str(k["short"]) for k in named)
+        if "spaces" in nxt:  # with the sector bonus (MODULES.md 20.12)
+            return str(nxt["spaces"])
+        return "2" if "garage" in expected[0] else "y"  # in a Garage race y takes the longest (# 18.16)
+    if kind == "discard":
+        words = []
+        j = i
+        while j < len(expected) and expected[j].get("type") == "refreshed" and expected[j].get("car") == car:
+            words.append("f:" + nm(expected[j]["card"]))
+            j += 1
+        if j < len(expected) and expected[j].get("type") == "cards_discarded" and expected[j].get("car") == car:
+            words.append(("d " if words else "") + _cards(expected[j]["cards"]))  # later in a line: d CARDS
+        return " ".join(words[:1] + words[1:]) if words else ""
+    if kind in ("draw", "setup_draw"):
+        assert t == "cards_drawn" and c == car, (kind, car, nxt)
+        return _cards(nxt["cards"]) if "cards" in nxt else ""
+    if kind in ("shuffle", "setup_shuffle"):
+        assert t == "deck_shuffled" and c == car, (kind, car, nxt)
+        return _cards(nxt["order"]) if nxt.get("order") else ""
+    raise AssertionError(f"no scripted answer for a {kind} question")
+
+
+def _run(expected: list[Event], i: int, same: Callable[[Event], bool]) -> list[Event]:
+    """The events from ``expected[i]`` on while ``same`` holds (what one answer may type at once)."""
+    out = []
+    for ev in expected[i:]:
+        if not same(ev):
+            break
+        out.append(ev)
+    return out
