@@ -39,10 +39,9 @@ def _imports(path: Path, package_dir: Path = PACKAGE) -> list[tuple[int, str]]:
                     target = ".".join(base + ([child.module] if child.module else []))
                 else:
                     target = child.module or ""
-                if target == "heatlog":
-                    found.extend((child.lineno, f"heatlog.{a.name}") for a in child.names)
-                else:
-                    found.append((child.lineno, target))
+                # each name as target.name: a module of that name if there is one (`from . import rules`), else
+                # the name's own module (the checks walk up to the longest module that exists)
+                found.extend((child.lineno, f"{target}.{a.name}") for a in child.names)
             elif isinstance(child, ast.Import):
                 found.extend((child.lineno, a.name) for a in child.names)
             visit(child)
@@ -88,7 +87,7 @@ def test_the_check_sees_an_import_that_runs_up(tmp_path: Path) -> None:
         "    return board\n",
         encoding="utf-8",
     )
-    assert _imports(probe, tmp_path / "heatlog") == [(5, "heatlog.views")]
+    assert _imports(probe, tmp_path / "heatlog") == [(5, "heatlog.views.board")]
 
 
 def test_design_md_lists_every_file_as_the_sources_say() -> None:
@@ -98,3 +97,72 @@ def test_design_md_lists_every_file_as_the_sources_say() -> None:
     listed = set(re.findall(r"^    (\S+\.py)", house.render(), re.M))
     files = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}
     assert files - listed == {"__init__.py"}
+
+
+def _module(path: Path, package_dir: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(package_dir.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return found
+
+
+def _graph(package_dir: Path) -> dict[str, set[str]]:
+    files = [p for p in package_dir.rglob("*.py") if "__pycache__" not in p.parts]
+    modules = {_module(p, package_dir) for p in files}
+
+    def resolve(target: str) -> str | None:
+        while target and target not in modules:  # `from heatlog.x import name`: the module is heatlog.x
+            target = target.rpartition(".")[0]
+        return target or None
+
+    graph: dict[str, set[str]] = {}
+    for p in files:
+        me = _module(p, package_dir)
+        graph[me] = {t for _, m in _imports(p, package_dir) if (t := resolve(m)) is not None and t != me}
+    return graph
+
+
+def test_no_import_circles() -> None:
+    """No two modules import each other, directly or round a circle (late imports count: they run too)."""
+    assert _circles(_graph(PACKAGE)) == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
+    package = tmp_path / "heatlog" / "views"
+    package.mkdir(parents=True)
+    (package / "a.py").write_text("def f():\n    from .b import g\n", encoding="utf-8")
+    (package / "b.py").write_text("from .a import f\n", encoding="utf-8")
+    assert _circles(_graph(tmp_path / "heatlog")) == [["heatlog.views.a", "heatlog.views.b"]]

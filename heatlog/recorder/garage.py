@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..engine.errors import MalformedInput
+from ..engine.modules.championship.rules import ChampionshipDraft
 from ..engine.modules.garage.cards import Card, Draft, card_named, completions
 from ..engine.modules.garage.words import card_label as card_label
 from ..engine.modules.garage.words import card_words as card_words
@@ -58,6 +59,12 @@ def cards_held(state: RaceState, name: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
+def several_picks(draft: Any) -> bool:
+    """Whether a pick's answer may carry the picks after it: in a season's draft (one round, # 21.2, MA11; a
+    Garage race's own drafts ask each pick on its own)."""
+    return isinstance(draft, ChampionshipDraft)
+
+
 def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | None, tuple[str, ...]]:
     """What the recorder asks now in the Garage phase: (prompt, car or None, Tab-completion words)."""
     due, cars = draft.waiting()
@@ -68,8 +75,6 @@ def draft_prompt(draft: Draft, cards: Mapping[str, Card]) -> tuple[str, str | No
     if due == "upgrades_dealt":
         return f"{cars[0]} takes 3 upgrades from the Garage deck", cars[0], everything
     if due == "upgrade_picked":
-        from .season import several_picks  # a season's draft takes the picks after this one too (issue 29)
-
         later = draft.queue[1:] if several_picks(draft) else []
         then = f" (then {' '.join(later)}: their picks may follow, in order)" if later else ""
         if draft.market is not None:

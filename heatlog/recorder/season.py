@@ -139,18 +139,12 @@ def season_events(state: RaceState, q: Question, text: str) -> list[Event]:
     raise MalformedInput(f"nothing to answer here ({q.kind})")  # pragma: no cover
 
 
-def several_picks(draft: Any) -> bool:
-    """Whether a pick's answer may carry the picks after it: in a season's draft (one round, # 21.2, MA11; a
-    Garage race's own drafts ask each pick on its own)."""
-    return isinstance(draft, ChampionshipDraft)
-
-
 def draft_events(draft: Any, cards: Any, answer: str, car: str | None = None) -> list[Event]:
     """The events an answer to the draft's question (``draft``: the race's Garage ``Draft``, ``cards``: its card
     definitions by token) makes (:func:`~heatlog.recorder.garage.draft_event`'s), and at
     a pick of a season's draft the picks after it typed on the same line, in pick order (``draft.queue``; the
     rules check each when applied, in turn: issue 29, one answer for the round's picks, not one per driver)."""
-    from .garage import draft_event, parse_garage_cards
+    from .garage import draft_event, parse_garage_cards, several_picks
 
     due, cars = draft.waiting()
     picked = parse_garage_cards(answer, cards) if due == "upgrade_picked" else []
