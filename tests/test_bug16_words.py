@@ -66,15 +66,16 @@ def test_a8_a_stress_flip_with_no_basic_card_left_says_so() -> None:
 
 
 def test_18_11_the_move_column_after_a_re_move_is_the_re_move(garage_turns: list[tuple[RaceState, Turn]]) -> None:
-    # # 18.11, MA1: Green's Cooling system cost went unpaid; the car moved again from its start with speed 11
-    # (the first move was 14): the show/replay move column said 14
+    # # 18.11, MA1: a Garage card's Heat cost went unpaid; the car moved again from its start with its new speed
+    # (13 in the golden race, where the first move and the re-move counted 18): the show/replay move column said 18
     (state, turn) = next((s, t) for s, t in garage_turns if t.garage is not None and t.garage.replaced)
+    assert turn.spaces_moved != turn.speed  # the turn's own count is not the re-move: the column must say it
     assert "moves again from the start" in narrate_turn(state, turn)
     grid = cars_table(state, [turn], [turn.car])
     heads = [c[0] for c in grid.columns]
     text = ["".join(x for x, _ in c.parts) if isinstance(c, Styled) else c for c in grid.rows[0]]
     assert turn.car in text[0]
-    assert text[heads.index("move")] == str(turn.speed) == "11", text
+    assert text[heads.index("move")] == str(turn.speed) == "13", text
 
 
 def test_19_8_a_legends_corner_is_numbered_as_the_printed_board_numbers_it() -> None:
