@@ -212,3 +212,28 @@ def test_the_plan_memo_never_changes_a_decision(memo: str, monkeypatch: pytest.M
     else:
         monkeypatch.setattr(PlanMemo, "PAYS", 0)  # every probe pays: the memo never rests
     assert [simulate_race(None, bots=HeuristicBot(), **kw)[1] for kw in races] == default  # type: ignore[arg-type]
+
+
+def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> None:
+    """A bot that asks ``Waiting.react_pool()`` gets the pool of the car's turn without the rest of ``optional``
+    (the slipstream's and the discard's checks, which the heuristic's React never reads), and ``optional`` then
+    reads that same pool; both refuse a Waiting the race has moved past."""
+    from heatlog.engine import waiting_for
+
+    seen = 0
+    for seed in (1, 2, 3):
+        _, log, _ = simulate_race(None, track="usa", cars=3, seed=seed, bots="random")
+        state: RaceState | None = None
+        for ev in log:
+            state = apply(state, ev, atomic=False)
+            w = waiting_for(state)
+            if state.turn is None or not w.may_go_on or state.turn.sub != 5:
+                continue
+            pool = w.react_pool()
+            assert pool is not None and pool is w.react_pool()
+            assert w._optional is None  # the list is not worked out for the pool (it was, and cost 2x slipstream checks)
+            fresh = waiting_for(state)
+            assert w.optional == fresh.optional  # the same list as a Waiting that read it whole
+            assert w.react_pool() is pool  # optional read the pool already read
+            seen += 1
+    assert seen > 10

@@ -84,13 +84,21 @@ class Waiting:
             else:
                 if (state.events, state.turn.sub) != self._at:
                     raise RuntimeError("this Waiting is stale: the race has moved on since waiting_for()")
-                self._optional, self._pool = _optional(state, state.cars[state.turn.car], state.turn)
+                self._optional, self._pool = _optional(state, state.cars[state.turn.car], state.turn, self._pool)
         return self._optional
 
     def react_pool(self) -> ReactPool | None:
-        """The React pool :attr:`optional` was read from (``react_pool`` of the car's turn then), or None when
-        nothing optional can come (no car's turn at steps 5–8)."""
-        _ = self.optional  # reads the pool, once (and refuses a stale Waiting)
+        """The React pool of the car's turn now (the one :attr:`optional` reads), or None when no car has a turn.
+        Read once, and alone: a bot that asks only for the pool does not pay for the rest of :attr:`optional`
+        (the slipstream's and the discard's checks)."""
+        if self._pool is None and self._optional is None:
+            state = self._state
+            if state is None or state.turn is None:
+                return None
+            turn = state.turn
+            if (state.events, turn.sub) != self._at:
+                raise RuntimeError("this Waiting is stale: the race has moved on since waiting_for()")
+            self._pool = react_pool(state, state.cars[turn.car], turn) if turn.sub == REACT else EMPTY
         return self._pool
 
     @property
@@ -201,11 +209,15 @@ def waiting_for(state: RaceState | None) -> Waiting:
     return Waiting(STEPS[SETUP], [], None)
 
 
-def _optional(state: RaceState, car: Car, turn: Turn) -> tuple[list[str], ReactPool]:
-    """The optional event types open now, and the React pool they were read from (empty outside React)."""
+def _optional(
+    state: RaceState, car: Car, turn: Turn, pool: ReactPool | None = None
+) -> tuple[list[str], ReactPool]:
+    """The optional event types open now, and the React pool they were read from (empty outside React; ``pool``:
+    that pool, when it was read already)."""
     sub = turn.sub
     if sub == REACT:
-        pool = react_pool(state, car, turn)
+        if pool is None:
+            pool = react_pool(state, car, turn)
         optional = pool.kinds()  # only what is open now: no adrenaline for other cars (# 6.1) …
     else:
         pool, optional = EMPTY, []  # (EMPTY.kinds(): the pool is empty outside React)
