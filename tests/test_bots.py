@@ -231,7 +231,7 @@ def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> Non
                 continue
             pool = w.react_pool()
             assert pool is not None and pool is w.react_pool()
-            assert w._optional is None  # the list is not worked out for the pool (it was, and cost 2x slipstream checks)
+            assert w._optional is None  # the list is not worked out for the pool (it was: 2x the slipstream checks)
             fresh = waiting_for(state)
             assert w.optional == fresh.optional  # the same list as a Waiting that read it whole
             assert w.react_pool() is pool  # optional read the pool already read
