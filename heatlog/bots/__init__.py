@@ -163,10 +163,10 @@ def _garage_functions() -> tuple[Any, ...]:
     """What the heuristic's Garage choices use, imported with the first Garage race (the engine loads the Garage
     only for a race that lists it) and kept: an import statement per decision cost 2 % of a Garage race."""
     global _GARAGE_FUNCTIONS
-    from ..engine.modules.garage.race import planned_turn, scrap_pending
+    from ..engine.modules.garage.race import planned_turn, refresh_options, scrap_pending
     from .garage import best_pick, upgrade_value, worst_card
 
-    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card, planned_turn)
+    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card, planned_turn, refresh_options)
     return _GARAGE_FUNCTIONS
 
 
@@ -1010,7 +1010,8 @@ class HeuristicBot:
         """The Garage decisions: picks by the card values of :mod:`heatlog.bots.garage`, the value of a multi-value
         card that scores best, Accelerate whenever "+" were used, the cheapest unpayable choice, the card
         cooldowns and Stress relief in full, and Refresh for a card worth drawing again."""
-        scrap_pending, best_pick, upgrade_value, worst_card, _ = _GARAGE_FUNCTIONS or _garage_functions()
+        functions = _GARAGE_FUNCTIONS or _garage_functions()
+        scrap_pending, best_pick, upgrade_value, worst_card, _, refresh_options = functions
         g = state.garage
         assert g is not None
         due = w.due
@@ -1064,7 +1065,9 @@ class HeuristicBot:
                 return o
             if o["type"] == "cooldown" and o.get("cards"):
                 return o
-        if w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT:
+        if (w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT) and any(
+            upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh_options(state, car, turn)
+        ):  # (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
             for o in options:
                 if o["type"] == "refreshed" and upgrade_value(g.cards.get(o["card"])) >= 4.0:
                     return o
