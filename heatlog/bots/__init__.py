@@ -605,10 +605,14 @@ _PLAYS: dict[tuple[tuple[Any, ...], int, frozenset[str]], list[Play]] = {}
 _UPGRADES: dict[str, tuple[int, int, int]] = {}
 
 
+_PLANNED_CARDS: list[Any] = [None]  # the last race's card catalogue _upgrade_plan read (held: its id stays its own)
+
+
 def _upgrade_plan(state: RaceState) -> None:
     g = state.garage
-    if g is None:
-        return
+    if g is None or g.cards is _PLANNED_CARDS[0]:
+        return  # (asked at every plan: a race's ~50 cards read once, not at each)
+    _PLANNED_CARDS[0] = g.cards
     for token, card in g.cards.items():
         if token not in _UPGRADES:
             sp = card.get("speed", 0)
@@ -698,6 +702,7 @@ def _plays(
 
 
 _NO_TOUCH: frozenset[str] = frozenset()
+_NO_FLIP = ((0, 1.0),)  # the outcomes of a play with no "+" flip
 _POINTS: dict[tuple[Any, ...], int] = {}
 
 
@@ -958,19 +963,35 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             for base, k, heat, cards, ups in _plays(cards_held, g, hand_key, touching):
-                if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
-                    short = heat > engine  # # 18.11: the card would be replaced by a flip
-                    t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
-                    score = -3.0 if short else 0.0
-                    outcomes = _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]
-                    for extra, prob in outcomes:
-                        score += prob * t.value(p, base + extra, max(0, engine - heat), g, adrenaline)
-                    score += keep + w_stress * k - w_card * base
-                elif ups:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
-                    t = self._play_plan(state, car, tp, g, cards, ups, False)
-                    score = 0.0
-                    for extra, prob in _flip_sums(_flip_values(car), k) if k else [(0, 1.0)]:
-                        score += prob * t.value(p, base + extra, engine, g, adrenaline)
+                if (heat and garage) or ups:
+                    if heat and garage:  # # 18.10: its Heat cost comes out of the Engine (or replaces it, # 18.11)
+                        short = heat > engine  # # 18.11: the card would be replaced by a flip
+                        t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
+                        score = -3.0 if short else 0.0
+                        left = engine - heat if heat < engine else 0
+                    else:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
+                        t = self._play_plan(state, car, tp, g, cards, ups, False)
+                        score = 0.0
+                        left = engine
+                    # the values by speed of this Engine on this plan, kept as the base plays' (``row``): a Garage
+                    # hand holds many plays with a Heat cost, each valued at every flip's outcome (issue 32)
+                    trow = row if t is tp and left == engine else t.row(p, left, g, adrenaline)
+                    if k:
+                        dist = sums.get(k)
+                        if dist is None:
+                            if flips is None:
+                                flips = _flip_values(car)
+                            dist = sums[k] = _flip_sums(flips, k)
+                    else:
+                        dist = _NO_FLIP
+                    for extra, prob in dist:
+                        s = base + extra
+                        v = trow[s] if s < ROW else None
+                        if v is None:
+                            v = t.value(p, s, left, g, adrenaline)
+                            if s < ROW:
+                                trow[s] = v
+                        score += prob * v
                     score += keep + w_stress * k - w_card * base
                 elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
                     left = own_engine - shift
