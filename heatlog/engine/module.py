@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 from .events import EventType, register
 
 if TYPE_CHECKING:
+    from .decide import Waiting
     from .ruleset import Rules
-    from .state import RaceState, Turn
+    from .state import Car, RaceState, Turn
 
 Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -49,6 +50,35 @@ class Notation:
     parse: Callable[[RaceState, str], Event]
     answer: Callable[[Event], str]
     words: Callable[[Event], str]
+
+
+#: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).
+GO_ON: dict[str, Any] = {"type": "go on"}  # (compared by identity; never changed)
+#: The heuristic's value of ending the turn under way at a position with a speed: ``end_value(state, car, q,
+#: speed)``, in the bot's units (spaces); handed to ``BotPolicy.decide`` by the bot.
+EndValue = Callable[["RaceState", "Car", int, int], float]
+
+
+@dataclass(frozen=True, slots=True)
+class BotPolicy:
+    """How the bots play a module's races (``Module.bot_policy``): its decisions and its cards, as pure functions of
+    the engine's state and legal decisions; the bot hands over its own valuation (``EndValue``), so the engine
+    never imports a bot. The random bot needs none of it: it draws among the legal decisions the engine lists.
+
+    ``decide(state, car, waiting, options, end_value)``: the heuristic's choice for a decision of the module
+    (``options``: the legal decisions, a lazy list: read it only when needed), ``GO_ON`` to go on, or None to leave
+    the decision to the heuristic's base choices, except for the kinds in ``owns``, where None is the answer.
+    ``card_plans(state)``: the race's module cards as the planner counts them, token -> (Speed, "+" flips, Heat
+    cost), the same mapping object for the same cards (the planner keys its caches by it). ``planned_turn(state,
+    car, gear, cards, paid)``: the turn a play would be once revealed, its Heat costs paid (``paid``) or its cards
+    replaced: the planner asks the Rules' ``corner_limit`` with it, so a card that changes a limit counts (# 18.17).
+    ``searched``: whether the search bot's playouts may play its races (False: it leaves them to the heuristic)."""
+
+    decide: Callable[[RaceState, Car, Waiting, Any, EndValue], dict[str, Any] | None] | None = None
+    owns: frozenset[str] = frozenset()
+    card_plans: Callable[[RaceState], Mapping[str, tuple[int, int, int]]] | None = None
+    planned_turn: Callable[[RaceState, Car, int, list[str], bool], Turn] | None = None
+    searched: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +181,9 @@ class Module:
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
+    #: How the bots play its races (``BotPolicy``), made at the first call (its folder's ``bots.py``, loaded with
+    #: the first race a bot plays with it); None: the bots play it with the base game's choices alone.
+    bot_policy: Callable[[], BotPolicy] | None = None
 
 
 MODULES: dict[str, Module] = {}
