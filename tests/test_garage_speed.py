@@ -66,7 +66,7 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
 
 def test_upgrade_values_kept_per_card_are_the_values() -> None:
     """The heuristic's card values, kept per card object, are the values worked out afresh (a copy of the card)."""
-    from heatlog.bots.garage import upgrade_value
+    from heatlog.engine.modules.garage.bots import upgrade_value
 
     states = _reacts("all", 4)
     g = states[-1][0].garage

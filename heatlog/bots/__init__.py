@@ -32,18 +32,18 @@ from ..engine.decide import (
     decisions,
     hand_playable_sets,
     legal_gears,
-    react_options,
     slipstream_open,
     waiting_for,
 )
 from ..engine.errors import HeatlogError, MalformedInput
+from ..engine.module import GO_ON, BotPolicy, ranked
 from ..engine.modules.championship.rules import spinout_eliminates
 from ..engine.modules.circuits import shift_heat, shift_heat_by_space
 from ..engine.modules.weather.rules import sector_at
 from ..engine.rules import slipstream_totals
 from ..engine.ruleset import base_corner_cost
 from ..engine.state import Car, RaceState, Turn, counts, expand
-from ..engine.steps import DISCARD, GEARS, PLAY, REACT, REVEAL, SLIPSTREAM
+from ..engine.steps import DISCARD, GEARS, PLAY, REVEAL, SLIPSTREAM
 from ..engine.track import Corner
 
 Event = dict[str, Any]
@@ -155,27 +155,31 @@ ELIMINATED = 100.0  # MODULES.md 21.8 event 10: a spinout ends the car's race wi
 _LOW = tuple(sorted((c for c in DISCARDABLE if VALUE[c] <= 3), key=VALUE.__getitem__))  # discard candidates
 
 
-_GO_ON: Event = {"type": "go on"}  # the Garage part of the heuristic decided to go on (not an event)
-_GARAGE_FUNCTIONS: tuple[Any, ...] = ()
+# A race's modules' bot policies (``Module.bot_policy``), in rank order, and the one whose cards the planner plans
+# with (the first with ``card_plans``), by the race's list of modules: the heuristic names no module (issue 26).
+Policies = tuple[tuple[BotPolicy, ...], BotPolicy | None]
+_POLICIES: dict[tuple[str, ...], Policies] = {}
+_NO_POLICIES: Policies = ((), None)
 
 
-def _garage_functions() -> tuple[Any, ...]:
-    """What the heuristic's Garage choices use, imported with the first Garage race (the engine loads the Garage
-    only for a race that lists it) and kept: an import statement per decision cost 2 % of a Garage race."""
-    global _GARAGE_FUNCTIONS
-    from ..engine.modules.garage.race import planned_turn, refresh_options, scrap_pending
-    from .garage import best_pick, upgrade_value, worst_card
-
-    _GARAGE_FUNCTIONS = (scrap_pending, best_pick, upgrade_value, worst_card, planned_turn, refresh_options)
-    return _GARAGE_FUNCTIONS
+def race_policies(state: RaceState) -> Policies:
+    """The bot policies of the modules ``state``'s race plays with, and its planner's (see ``_POLICIES``)."""
+    names = state.rules.modules
+    if not names:
+        return _NO_POLICIES
+    hit = _POLICIES.get(names)
+    if hit is None:
+        found = tuple(m.bot_policy() for m in ranked(names) if m.bot_policy is not None)
+        hit = _POLICIES[names] = (found, next((p for p in found if p.card_plans is not None), None))
+    return hit
 
 
 def _utility(c: str) -> float:
-    """A card's worth in the hand: the base cards' table, a Garage upgrade by its planned Speed and flips."""
+    """A card's worth in the hand: the base cards' table, a module card by its planned Speed and flips."""
     u = UTILITY.get(c)
     if u is not None:
         return u
-    value, plus, heat = _UPGRADES.get(c, (0, 0, 0))
+    value, plus, heat = _MODULE_CARDS.get(c, (0, 0, 0))
     return value + 2.5 * plus - 1.0 * heat
 
 
@@ -600,32 +604,28 @@ Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
 _PLAYS: dict[tuple[tuple[Any, ...], int, frozenset[str]], list[Play]] = {}
 
 
-# Garage upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): (Speed it counts, "+" flips, Heat cost).
-# A multi-value card counts its highest value here; the value is chosen at reveal by what the corners allow.
-_UPGRADES: dict[str, tuple[int, int, int]] = {}
+# Module cards as the heuristic plans with them (``BotPolicy.card_plans``; the Garage's upgrades, # 18.6, 18.8,
+# 18.10): (Speed it counts, "+" flips, Heat cost), by token, the first plan met of a token kept.
+_MODULE_CARDS: dict[str, tuple[int, int, int]] = {}
+_PLANNED_CARDS: list[Any] = [None]  # the last card plans _read_card_plans read (held: its id stays its own)
 
 
-_PLANNED_CARDS: list[Any] = [None]  # the last race's card catalogue _upgrade_plan read (held: its id stays its own)
-
-
-def _upgrade_plan(state: RaceState) -> None:
-    g = state.garage
-    if g is None or g.cards is _PLANNED_CARDS[0]:
+def _read_card_plans(state: RaceState, planner: BotPolicy) -> None:
+    assert planner.card_plans is not None
+    plans = planner.card_plans(state)
+    if plans is _PLANNED_CARDS[0]:
         return  # (asked at every plan: a race's ~50 cards read once, not at each)
-    _PLANNED_CARDS[0] = g.cards
-    for token, card in g.cards.items():
-        if token not in _UPGRADES:
-            sp = card.get("speed", 0)
-            value = max(sp) if isinstance(sp, list) else int(sp)
-            sym = card.get("symbols", {})
-            _UPGRADES[token] = (value, int(sym.get("boost", 0)), int(sym.get("heat", 0)))
+    _PLANNED_CARDS[0] = plans
+    for token, plan in plans.items():
+        if token not in _MODULE_CARDS:
+            _MODULE_CARDS[token] = plan
 
 
 def _card_plan(c: str) -> tuple[int, int, int]:
     if c == STRESS:
         return 0, 1, 0
     v = VALUE.get(c)
-    return (v, 0, 0) if v is not None else _UPGRADES.get(c, (0, 0, 0))
+    return (v, 0, 0) if v is not None else _MODULE_CARDS.get(c, (0, 0, 0))
 
 
 _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stress: 0 and one "+" flip)
@@ -702,7 +702,7 @@ def _plays(
 
 
 _NO_TOUCH: frozenset[str] = frozenset()
-_NO_FLIP = ((0, 1.0),)  # the outcomes of a play with no "+" flip
+_NO_FLIP: list[tuple[int, float]] = [(0, 1.0)]  # the outcomes of a play with no "+" flip (never changed)
 _POINTS: dict[tuple[Any, ...], int] = {}
 
 
@@ -756,12 +756,14 @@ class HeuristicBot:
         if name not in w.cars or w.flipping is not None:
             return None
         step = w.step  # compared with the plain step numbers: an Enum attribute costs four times a global
-        if state.garage is not None:
-            garage = self._garage(state, car, w, options)
-            if garage is _GO_ON:
-                return None
-            if garage is not None or w.due in ("speed_chosen", "accelerated", "heat_unpayable", "upgrade_picked"):
-                return garage
+        for policy in race_policies(state)[0]:  # the race's modules' own decisions (Module.bot_policy)
+            decide = policy.decide
+            if decide is not None:
+                chosen = decide(state, car, w, options, self._end_now)
+                if chosen is GO_ON:
+                    return None
+                if chosen is not None or w.due in policy.owns:
+                    return chosen
         if step == GEARS:
             gear, _ = self._plan(state, car)
             return {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
@@ -826,11 +828,17 @@ class HeuristicBot:
         of its Play Area, # 18.17): React, a card's value and Accelerate weigh the corners of this turn."""
         tp = self._track_plan(state, car)
         turn = state.turn
-        if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or state.garage is None:
+        planner = race_policies(state)[1]
+        if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or planner is None:
             return tp  # (only a module's cards change a limit by being played, as _play_plan reads them)
-        if self._touching(state, car, tp, car.hand or {}, turn.played).isdisjoint(turn.played):
+        if self._touching(state, car, tp, planner, car.hand or {}, turn.played).isdisjoint(turn.played):
             return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
         return tp.variant(state, car, ask_limits(state, car, turn))
+
+    def _end_now(self, state: RaceState, car: Car, q: int, speed: int) -> float:
+        """The value of ending the turn under way at ``q`` with ``speed`` (``_end_value`` on the turn's plan), as a
+        module's bot policy weighs its choices (``BotPolicy.decide``: a card's value, Accelerate)."""
+        return self._end_value(state, self._turn_plan(state, car), car, q, speed, car.engine)
 
     def _play_plan(
         self, state: RaceState, car: Car, tp: _TrackPlan, gear: int, cards: tuple[str, ...], ups: tuple[str, ...],
@@ -839,40 +847,49 @@ class HeuristicBot:
         """The track plan for a play holding the module cards ``ups``: the limits the Rules give a turn with this
         Play Area, its Heat costs paid (or, ``short``, the cards replaced, # 18.11) — a card's Adjust (# 18.17).
         Kept by those cards, the only ones a corner point reads of a play."""
-        g = state.garage
-        if g is None or not self.reads_conditions:
+        planner = race_policies(state)[1]  # the race's module whose cards may change a limit (the Garage's)
+        if planner is None or planner.planned_turn is None or planner.card_plans is None or not self.reads_conditions:
             return tp
-        if tp.play_cards is not g.cards:  # another race's catalogue: the cards' symbols may differ
+        planned_turn = planner.planned_turn
+        cards_of = planner.card_plans(state)
+        if tp.play_cards is not cards_of:  # another race's catalogue: the cards' symbols may differ
             tp.by_play.clear()
-            tp.play_cards = g.cards
+            tp.play_cards = cards_of
         key = (ups, short)
         hit = tp.by_play.get(key)
         if hit is None:
-            planned_turn = _GARAGE_FUNCTIONS[4] if _GARAGE_FUNCTIONS else _garage_functions()[4]
             turn = planned_turn(state, car, gear, list(cards), not short)
             hit = tp.by_play[key] = tp.variant(state, car, ask_limits(state, car, turn))
         return hit
 
     def _touching(
-        self, state: RaceState, car: Car, tp: _TrackPlan, hand: dict[str, int], played: Sequence[str] = ()
+        self,
+        state: RaceState,
+        car: Car,
+        tp: _TrackPlan,
+        planner: BotPolicy,
+        hand: dict[str, int],
+        played: Sequence[str] = (),
     ) -> frozenset[str]:
         """The module cards held in ``hand`` or ``played`` (and any met before in this race) that change a corner's
         limit when played: asked of the Rules once per card and catalogue, with a turn whose Play Area holds the
         card alone, its cost paid (# 18.17: the Garage's Adjust). A card that changes no limit alone is taken to
-        change none in company (the Adjust symbols add up, # 18.17), so most plays are weighed on the plan itself."""
-        g = state.garage
-        assert g is not None
+        change none in company (the Adjust symbols add up, # 18.17), so most plays are weighed on the plan itself.
+        ``planner``: the race's policy that plans its module cards (``race_policies``)."""
+        planned_turn = planner.planned_turn
+        if planned_turn is None or planner.card_plans is None:
+            return _NO_TOUCH
+        now = planner.card_plans(state)  # the race's cards: the answers are kept while they are the same
         cards, known, touching = self._touch
-        if cards is not g.cards:
+        if cards is not now:
             known, touching = dict.fromkeys(_BASE_KEYS, False), frozenset()
         fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
         fresh += [c for c in played if c not in known and c not in fresh]
-        if fresh or cards is not g.cards:
-            planned_turn = _GARAGE_FUNCTIONS[4] if _GARAGE_FUNCTIONS else _garage_functions()[4]
+        if fresh or cards is not now:
             for c in fresh:
-                known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c])) != tp.corner_limits
+                known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c], True)) != tp.corner_limits
             touching = frozenset(c for c, t in known.items() if t)
-            self._touch = (g.cards, known, touching)
+            self._touch = (now, known, touching)
         return touching
 
     def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
@@ -895,7 +912,8 @@ class HeuristicBot:
         memo: tuple[Any, ...] | None = None
         flips: tuple[tuple[int, float], ...] | None = None
         plans = tp.plans
-        if state.garage is None and (state.conditions is None or not self.reads_conditions) and plans.in_use():
+        plain = race_policies(state)[1] is None  # no module's cards in the hands (the Garage's)
+        if plain and (state.conditions is None or not self.reads_conditions) and plans.in_use():
             flips = _flip_values(car)
             memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, id(flips), *gears)
             hit = plans.get(memo)
@@ -938,19 +956,25 @@ class HeuristicBot:
         stress_in_hand = hand[STRESS]
         sums: dict[int, list[tuple[int, float]]] = {}
         hand_points = _hand_points(hand_key, hand)
-        _upgrade_plan(state)
+        planner = race_policies(state)[1]  # the module whose cards the race's hands hold (the Garage's)
+        if planner is not None:
+            _read_card_plans(state, planner)
         best_score = -1e18
         best: Plan = (car.gear, ())
         w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
         weather = state.conditions is not None and self.reads_conditions
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
-        garage = state.garage is not None
+        module_cards = planner is not None  # (a card with a Heat cost is a module card)
         cards_held = hand
         if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
             cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
         # the module cards in hand that change a corner's limit (# 18.17)
-        touching = self._touching(state, car, tp, cards_held) if garage and self.reads_conditions else _NO_TOUCH
+        touching = (
+            self._touching(state, car, tp, planner, cards_held)
+            if planner is not None and self.reads_conditions
+            else _NO_TOUCH
+        )
         shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
@@ -963,8 +987,8 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             for base, k, heat, cards, ups in _plays(cards_held, g, hand_key, touching):
-                if (heat and garage) or ups:
-                    if heat and garage:  # # 18.10: its Heat cost comes out of the Engine (or replaces it, # 18.11)
+                if (heat and module_cards) or ups:
+                    if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
                         short = heat > engine  # # 18.11: the card would be replaced by a flip
                         t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
                         score = -3.0 if short else 0.0
@@ -1024,75 +1048,6 @@ class HeuristicBot:
                     best_score = score
                     best = (g, cards)
         return best
-
-    # ---- the Garage (# 18.5–18.21)
-
-    def _garage(self, state: RaceState, car: Car, w: Any, options: Sequence[Event]) -> Event | None:
-        """The Garage decisions: picks by the card values of :mod:`heatlog.bots.garage`, the value of a multi-value
-        card that scores best, Accelerate whenever "+" were used, the cheapest unpayable choice, the card
-        cooldowns and Stress relief in full, and Refresh for a card worth drawing again."""
-        functions = _GARAGE_FUNCTIONS or _garage_functions()
-        scrap_pending, best_pick, upgrade_value, worst_card, _, refresh_options = functions
-        g = state.garage
-        assert g is not None
-        due = w.due
-        if due == "upgrade_picked":
-            draft = g.draft
-            assert draft is not None
-            choices = [o["card"] for o in options]
-            return {"type": due, "v": 1, "car": car.name, "card": best_pick(choices, g.cards, draft.owned[car.name])}
-        if due == "upgrade_removed":
-            draft = g.draft
-            assert draft is not None
-            return {"type": due, "v": 1, "car": car.name, "card": worst_card(draft.owned[car.name], g.cards)}
-        turn = state.turn
-        if due == "speed_chosen":
-            assert turn is not None
-            tp = self._turn_plan(state, car)
-            best: tuple[float, int] | None = None
-            for o in options:
-                q, _ = landing(state, car, car.progress + turn.speed + o["speed"])
-                v = self._end_value(state, tp, car, q, turn.speed + o["speed"], car.engine)
-                if best is None or v > best[0]:
-                    best = (v, options.index(o))
-            assert best is not None
-            return options[best[1]]
-        if due == "accelerated":
-            assert turn is not None and turn.garage is not None
-            tp = self._turn_plan(state, car)
-            extra = turn.garage.plus_used
-            q, _ = landing(state, car, car.progress + turn.speed + extra)
-            take = extra > 0 and self._end_value(state, tp, car, q, turn.speed + extra, car.engine) >= self._end_value(
-                state, tp, car, landing(state, car, car.progress + turn.speed)[0], turn.speed, car.engine
-            )
-            return next(o for o in options if o["taken"] is take)
-        if due == "heat_unpayable":
-            return options[0] if options else None
-        if turn is None or w.step < REACT or w.flipping is not None:
-            return None
-        # the pool the engine read for this Waiting, not a new one (issue 32: each works out every React use)
-        pool = w.react_pool() if w.may_go_on and turn.car == car.name else None
-        offered = pool.options() if pool is not None else react_options(state, car, turn)  # once per decision
-        for o in offered:
-            if o["type"] == "cooldown" and o.get("cards"):
-                return o  # # 18.13: a card's cooldown, before the Scrap closes React
-        if w.step == REACT and scrap_pending(state, turn):
-            return _GO_ON  # # 18.12: go on: React ends with the Scrap
-        for o in offered:
-            if o["type"] == "stress_reduced" and not any(
-                x["type"] == "stress_reduced" and x["cards"] == o["cards"] and x["count"] > o["count"]
-                for x in offered
-            ):
-                return o
-            if o["type"] == "cooldown" and o.get("cards"):
-                return o
-        if (w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT) and any(
-            upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh_options(state, car, turn)
-        ):  # (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
-            for o in options:
-                if o["type"] == "refreshed" and upgrade_value(g.cards.get(o["card"])) >= 4.0:
-                    return o
-        return None
 
     # ---- steps 4–6: react and slipstream
 
@@ -1315,7 +1270,7 @@ class SearchBot:
         w = _waiting(state, options)
         car = state.cars[name]
         if (
-            state.garage is None
+            all(p.searched for p in race_policies(state)[0])  # (the Garage's: left to the heuristic)
             and state.mode == "open"
             and state.turn is None
             and name in w.cars

@@ -578,7 +578,7 @@ def simulate_season(
 def _drafting(bot: Any) -> Any:
     """``bot`` with the season draft's swap (# 21.2): the random bot chooses among the legal swaps itself; any
     other bot gives back its least worth upgrade for the best card left in the market when that is worth more
-    (:mod:`heatlog.bots.garage`' values), and otherwise keeps its cards."""
+    (:mod:`heatlog.engine.modules.garage.bots`' values), and otherwise keeps its cards."""
     from ..bots import random_bot  # noqa: PLC0415
 
     if bot is random_bot:
@@ -594,9 +594,9 @@ def _drafting(bot: Any) -> Any:
 
 def swap_choice(state: Any, options: Sequence[Event]) -> Event:
     """The heuristic's answer to the first picker's swap (# 21.2): the legal swap that gains the most by
-    :func:`heatlog.bots.garage.upgrade_value`, or no swap when none gains (first in order on a tie)."""
-    from ..bots.garage import upgrade_value  # noqa: PLC0415
+    :func:`heatlog.engine.modules.garage.bots.upgrade_value`, or no swap when none gains (first in order on a tie)."""
     from ..engine.cards import HEAT  # noqa: PLC0415
+    from ..engine.modules.garage.bots import upgrade_value  # noqa: PLC0415
 
     cards = state.garage.cards
 

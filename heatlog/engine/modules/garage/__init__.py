@@ -129,4 +129,5 @@ MODULE = Module(
     narrate_step3=lazy(f"{__name__}.words", "step3_words"),  # a card's value, + flips, Accelerate (# 18.6, 18.8, 18.20)
     narrate_react=lazy(f"{__name__}.words", "react_words"),  # each React symbol used, in order (# 18.x)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    bot_policy=lazy(f"{__name__}.bots", "policy"),  # how the bots draft, plan with and play its cards (# 18.5-18.21)
 )

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from heatlog.bots.garage import best_pick, upgrade_value, worst_card
 from heatlog.engine.cards import HEAT
+from heatlog.engine.modules.garage.bots import best_pick, upgrade_value, worst_card
 from heatlog.engine.modules.garage.cards import Draft, GarageOptions, garage_deck
 from heatlog.formats.garage_cards import garage_cards, race_block
 from heatlog.simulate.garage import garage_chance

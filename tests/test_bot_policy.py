@@ -1,0 +1,72 @@
+"""A module's bot policy is a hook of its descriptor (issue 26 build 1: "its bot policy hooks"): the bots ask the
+registry for the race's modules' policies and name no module for their choices."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from heatlog.bots import race_policies
+from heatlog.engine.module import MODULES, BotPolicy
+from heatlog.simulate import simulate_race
+
+BOTS = Path(__file__).resolve().parents[1] / "heatlog" / "bots"
+
+
+def _names(path: Path) -> set[str]:
+    """Every identifier, attribute and imported module the file's code names (not its comments or strings)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.update(node.module.split("."))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                out.update(alias.name.split("."))
+        elif isinstance(node, ast.FunctionDef):
+            out.add(node.name)
+    return out
+
+
+def test_the_bots_name_no_garage() -> None:
+    # the Garage's draft values, its choices and its cards' plans are its bot policy (engine/modules/garage/bots.py)
+    for path in sorted(BOTS.glob("*.py")):
+        named = {n for n in _names(path) if "garage" in n.lower()}
+        assert named == set(), f"{path.name} names the Garage: {sorted(named)}"
+
+
+def test_every_policy_hook_gives_a_policy_whose_own_kinds_are_its_modules() -> None:
+    from heatlog.engine.events import REGISTRY
+
+    hooked = [m for m in MODULES.values() if m.bot_policy is not None]
+    assert "garage" in {m.name for m in hooked}
+    for m in hooked:
+        policy = m.bot_policy()
+        assert isinstance(policy, BotPolicy)
+        assert all(REGISTRY[k].module == m.name for k in policy.owns if k in REGISTRY)
+        assert policy.owns <= REGISTRY.keys()
+
+
+def test_a_race_asks_the_policies_of_its_modules_only() -> None:
+    _, _, base = simulate_race(None, track="usa", cars=2, seed=1, bots="random")
+    assert race_policies(base) == ((), None)
+    _, _, garage = simulate_race(None, track="usa", cars=2, seed=1, bots="random", garage={"upgrades": "basic"})
+    policies, planner = race_policies(garage)
+    assert policies == (MODULES["garage"].bot_policy(),) and planner is policies[0]
+
+
+def test_18_5_the_heuristic_drafts_by_the_garage_policy() -> None:
+    # the draft's first pick of each seed (# 18.5) is the Garage policy's: the best card of the market by its values
+    from heatlog.engine.modules.garage.bots import best_pick
+
+    for seed in range(4):
+        events, final = simulate_race(
+            None, track="usa", cars=2, seed=seed, bots="heuristic", garage={"upgrades": "all", "draft": "draft"}
+        )[1:]
+        market = next(e for e in events if e["type"] == "garage_market")
+        pick = next(e for e in events if e["type"] == "upgrade_picked")
+        assert final.garage is not None
+        assert pick["card"] == best_pick(market["cards"], final.garage.cards)
