@@ -953,10 +953,24 @@ def direct_played(state: RaceState, ev: Event) -> None:
 def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Salvage, Super Cool, Draft and Direct Play decisions open now (# 18.18, 18.19, 18.22, 18.23)."""
     g = state.garage
-    if g is None or turn.garage is None or turn.cluttered:
+    gt: GarageTurn | None = turn.garage
+    if g is None or gt is None or turn.cluttered:
         return []
     out: list[Event] = []
-    for i in _open_symbol(state, turn, "salvage"):
+    # _open_symbol of the three, in one pass over the marked cards (the pool is built at every React decision)
+    salvages: list[int] = []
+    cools: list[int] = []
+    drafts: list[int] = []
+    for i, _, sy in _marked(g, turn, gt):
+        if "heat" in sy and i not in gt.paid:
+            continue  # its Heat cost not settled: no other symbol yet (_settled, MA28)
+        if "salvage" in sy and (i, "salvage") not in gt.used:
+            salvages.append(i)
+        if "super_cool" in sy and (i, "super_cool") not in gt.used:
+            cools.append(i)
+        if "draft" in sy and (i, "draft") not in gt.used:
+            drafts.append(i)
+    for i in salvages:
         n = g.n(turn.played[i], "salvage")
         kinds = sorted(set(car.discard))
         seen: set[tuple[str, ...]] = set()
@@ -969,10 +983,9 @@ def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
                     {"type": "salvaged", "v": 1, "car": car.name, "sources": [turn.played[i]], "cards": list(combo)}
                 )
     heat = car.discard.count(HEAT)
-    for i in _open_symbol(state, turn, "super_cool"):
+    for i in cools:
         for k in range(1, min(g.n(turn.played[i], "super_cool"), heat) + 1):
             out.append({"type": "super_cooled", "v": 1, "car": car.name, "sources": [turn.played[i]], "count": k})
-    drafts = _open_symbol(state, turn, "draft")
     if drafts:
         total = sum(g.n(turn.played[i], "draft") for i in drafts)
         d = draft_distance(car.progress, _occupied(state, car), total)
