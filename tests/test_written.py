@@ -18,7 +18,7 @@ import heatlog.engine.state  # noqa: F401
 import heatlog.log.racelog  # noqa: F401
 import heatlog.store.streams  # noqa: F401
 import heatlog.views.replay  # noqa: F401
-from heatlog.engine.written import FACTORY, STALE, WRITTEN
+from heatlog.engine.written import FACTORY, LITE, STALE, WRITTEN
 
 
 def reference(cls: type) -> type:
@@ -102,7 +102,7 @@ def test_written_init_is_dataclass_init(cls: type) -> None:
     assert all(getattr(positional, n) == v for n, v in given.items()), "positional order"
 
 
-@pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+@pytest.mark.parametrize("cls", WRITTEN + LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
 def test_written_repr_eq_hash_are_dataclass_ones(cls: type) -> None:
     ref = reference(cls)
     given = values(cls)
@@ -122,3 +122,44 @@ def test_written_repr_eq_hash_are_dataclass_ones(cls: type) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             mine.__setattr__(next(iter(given)), 0)
     assert dataclasses.replace(mine, **{next(iter(given)): 7}) == cls(**dict(given, **{next(iter(given)): 7}))
+
+
+@pytest.mark.parametrize("cls", WRITTEN + LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_written_classes_pickle_and_copy_as_dataclass_ones(cls: type) -> None:
+    """A frozen record's ``__setattr__`` is a closure, not dataclass's; with slots, pickle and copy set the fields
+    through its ``__setstate__`` (playouts send states to worker processes, engine/ruleset.py)."""
+    import copy
+    import pickle
+
+    if "__reduce__" in cls.__dict__:
+        pytest.skip("pickled as its own configuration (Rules), not field by field")
+    given = values(cls)
+    mine = cls(**given)
+    for again in (pickle.loads(pickle.dumps(mine)), copy.copy(mine), copy.deepcopy(mine)):
+        assert again == mine  # (a class may copy as itself: Track)
+        assert all(getattr(again, name) == value for name, value in given.items())
+
+
+def test_a_frozen_record_refuses_changes_as_dataclass_does() -> None:
+    from heatlog.engine.written import record
+
+    @record(frozen=True, slots=True)
+    class Fixed:
+        a: int
+        b: str = "x"
+
+        def __init__(self, a: int, b: str = "x") -> None:
+            object.__setattr__(self, "a", a)
+            object.__setattr__(self, "b", b)
+
+    try:
+        one = Fixed(1)
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
+            one.a = 2  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'b'"):
+            del one.b  # type: ignore[misc]
+        assert Fixed.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        assert Fixed.__doc__ == "Fixed(a, b)"  # named without inspect.signature
+        assert dataclasses.replace(one, b="y") == Fixed(1, "y") and one.b == "x"
+    finally:
+        WRITTEN.remove(Fixed)

@@ -22,11 +22,12 @@ import importlib
 import pkgutil
 import random
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .events import EventType, register
+from .written import lite
 
 if TYPE_CHECKING:
     from .ruleset import Rules
@@ -36,7 +37,7 @@ Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Notation:
     """How the table types one of a module's events, and how heatlog words it (pure functions).
 
@@ -51,7 +52,7 @@ class Notation:
     words: Callable[[Event], str]
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 

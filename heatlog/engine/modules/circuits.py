@@ -15,10 +15,10 @@ decision helpers and the views read one answer:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..track import Corner, Track
+from ..written import lite
 
 if TYPE_CHECKING:
     from ..state import RaceState
@@ -57,7 +57,7 @@ def may_discard(track: Track, progress: int) -> bool:
     return not (track.tunnel and track.in_tunnel(progress))  # (most circuits have no tunnel: asked per decision)
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Chicane:
     first: Corner
     second: Corner

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
 from ...handlers import illegal, malformed
 from ...module import Module, Notation
+from ...written import lite
 
 if TYPE_CHECKING:
     from ...ruleset import Rules
@@ -41,7 +42,7 @@ PHASE = "rain"  # its set-up phase
 MAX_BY = 3
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Rain:
     """The module's state (``state.modules["rain"]``): the skies, the sky drawn (None before the set-up draw) and
     what it adds to every corner's limit. Immutable: a draw replaces it, copies share it."""
