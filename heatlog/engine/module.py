@@ -19,9 +19,9 @@ on ``RaceState`` (the hot path reads them); a new module keeps its state in ``st
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 import random
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -345,11 +345,24 @@ def discover() -> None:
     from . import modules as package
 
     found: list[Module] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
+    for folder in _packages_in(package.__path__):
+        unit = getattr(importlib.import_module(f"{package.__name__}.{folder}"), "MODULE", None)
         if isinstance(unit, Module) and unit.name not in MODULES:
             found.append(unit)
     for unit in sorted(found, key=lambda m: (m.order, m.name)):
         register_unit(unit)
+
+
+def _packages_in(paths: Iterable[str]) -> list[str]:
+    """The names of the packages (folders with an ``__init__.py``) in ``paths``, as ``pkgutil.iter_modules``
+    lists them, without importing ``pkgutil`` (its import was a fifth of the discovery, at every start)."""
+    names: list[str] = []
+    for path in paths:
+        try:
+            entries = sorted(os.listdir(path))
+        except OSError:
+            continue
+        for name in entries:
+            if name.isidentifier() and name not in names and os.path.isfile(os.path.join(path, name, "__init__.py")):
+                names.append(name)
+    return names

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from ...events import EventType
 from ...handlers import illegal, malformed
 from ...module import Module, Notation
-from ...written import lite
+from ...written import record
 
 if TYPE_CHECKING:
     from ...ruleset import Rules
@@ -42,13 +42,17 @@ PHASE = "rain"  # its set-up phase
 MAX_BY = 3
 
 
-@lite(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rain:
     """The module's state (``state.modules["rain"]``): the skies, the sky drawn (None before the set-up draw) and
     what it adds to every corner's limit. Immutable: a draw replaces it, copies share it."""
 
     skies: Mapping[str, int]
     sky: str | None = None
+
+    def __init__(self, skies: Mapping[str, int], sky: str | None = None) -> None:
+        object.__setattr__(self, "skies", skies)
+        object.__setattr__(self, "sky", sky)
 
     @property
     def by(self) -> int:
