@@ -163,3 +163,54 @@ def test_a_frozen_record_refuses_changes_as_dataclass_does() -> None:
         assert dataclasses.replace(one, b="y") == Fixed(1, "y") and one.b == "x"
     finally:
         WRITTEN.remove(Fixed)
+
+
+@pytest.mark.parametrize("cls", LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_lite_init_binds_as_dataclass_init(cls: type) -> None:
+    """``@lite``'s ``__init__`` is a closure over the fields (nothing compiled at the start): it takes what
+    dataclass's takes, gives the same fields, and refuses what it refuses."""
+    ref = reference(cls)
+    given = values(cls)
+    names = list(given)
+    theirs = inspect.signature(ref.__init__).parameters  # type: ignore[misc]
+    required = {n: v for n, v in given.items() if theirs[n].default is inspect.Parameter.empty}
+    for args, kwargs in (
+        ((), required),
+        (tuple(given.values()), {}),
+        ((given[names[0]],), dict(list(given.items())[1:])),
+    ):
+        mine, want = cls(*args, **kwargs), ref(*args, **kwargs)
+        assert all(getattr(mine, f.name) == getattr(want, f.name) for f in dataclasses.fields(cls))
+    a, b = cls(**required), cls(**required)
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING and isinstance(getattr(a, f.name), list | dict | set):
+            assert getattr(a, f.name) is not getattr(b, f.name), f"{f.name}: a new one for each instance"
+    with pytest.raises(TypeError, match="positional arguments"):
+        cls(*given.values(), 0)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nonesuch'"):
+        cls(**required, nonesuch=1)
+    with pytest.raises(TypeError, match=f"multiple values for argument '{names[0]}'"):
+        cls(given[names[0]], **{names[0]: given[names[0]]})
+    if required:
+        with pytest.raises(TypeError, match=f"missing 1 required positional argument: '{next(iter(required))}'"):
+            cls(**dict(list(required.items())[1:]))
+    assert cls.__dataclass_params__.init  # type: ignore[attr-defined]
+
+
+def test_lite_refuses_a_written_init_and_init_false_fields() -> None:
+    from heatlog.engine.written import lite
+
+    with pytest.raises(TypeError, match="use @record"):
+
+        @lite()
+        class Written:
+            a: int
+
+            def __init__(self, a: int) -> None:
+                self.a = a
+
+    with pytest.raises(TypeError, match="plain fields only"):
+
+        @lite()
+        class Late:
+            a: int = dataclasses.field(init=False, default=0)

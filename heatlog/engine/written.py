@@ -9,8 +9,9 @@ made of closures over the fields (no code compiled), and the class's own ``__ini
 (compiled once into its ``.pyc``) in the order and with the defaults of its fields. A frozen record's
 ``__setattr__`` and ``__delattr__`` are closures too (dataclass is told the class is not frozen, then the class
 says it is), and a class without a docstring is given one naming its fields (dataclass would ask
-``inspect.signature`` for it). ``@lite(...)`` is the same for a class that keeps dataclass's generated
-``__init__`` (the one method compiled at the start): descriptors made a few times, whose fields others add to.
+``inspect.signature`` for it). ``@lite(...)`` is the same with an ``__init__`` made of a closure over the fields
+as well (nothing to keep by hand, a few µs slower a call): for descriptors made a few times, whose fields others
+add to (``Module``, ``Notation``, ``EventType``).
 
 What ``dataclass`` would generate is the reference: tests/test_written.py builds it for every class made
 here (:data:`WRITTEN`) and checks that the written ``__init__`` takes the same parameters in the same order with
@@ -172,14 +173,70 @@ else:
         return wrap
 
     def lite(*, frozen: bool = False, slots: bool = False) -> Callable[[type[T]], type[T]]:
-        """``@dataclass(frozen=frozen, slots=slots)`` with dataclass's own ``__init__`` (the only method compiled
-        at the start) and :func:`record`'s ``__repr__``, ``__eq__`` and ``__hash__``: for a class made a few times
-        (a descriptor, a registry entry) whose fields other work adds to, so that no ``__init__`` is kept by hand."""
+        """``@dataclass(frozen=frozen, slots=slots)`` for a class made a few times (a descriptor, a registry
+        entry) whose fields other work adds to, so that no ``__init__`` is kept by hand: :func:`record`'s
+        methods, and an ``__init__`` that is not compiled either (:func:`_fields_init`: it binds its arguments
+        by the fields, a few µs a call, where dataclass's compiled one for the 44 fields of ``Module`` cost
+        ~1.5 ms at every start)."""
 
         def wrap(given: type[T]) -> type[T]:
-            _named(given)
-            made = dataclasses.dataclass(repr=False, eq=False, frozen=frozen, slots=slots)(given)
+            cls: Any = given
+            if "__init__" in cls.__dict__:
+                raise TypeError(f"{cls.__qualname__}: @lite makes the __init__; use @record for a written one")
+            _named(cls)
+            made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+            every = dataclasses.fields(made)
+            made.__init__ = _fields_init(made, every)
+            if frozen:
+                _frozen_methods(made, tuple(f.name for f in every))
+                made.__dataclass_params__.frozen = True
+            made.__dataclass_params__.init = True
             LITE.append(made)
             return _finish(made, frozen)  # type: ignore[no-any-return]
 
         return wrap
+
+
+_UNSET: Any = object()
+
+
+def _fields_init(cls: Any, every: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """The ``__init__`` dataclass would write for ``every`` field, as a closure: positional or keyword arguments
+    in the fields' order, defaults and default factories (a new value each call), ``__post_init__`` after, and
+    the refusals Python words for a wrong call. Only plain fields (every one an ``__init__`` parameter)."""
+    for f in every:
+        if not f.init or f.kw_only is True:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: @lite takes plain fields only")
+    names = tuple(f.name for f in every)
+    index = {name: i for i, name in enumerate(names)}
+    defaults = tuple((f.default, f.default_factory) for f in every)
+    missing = dataclasses.MISSING
+    post = "__post_init__" in cls.__dict__
+    where = f"{cls.__qualname__}.__init__()"
+    put = object.__setattr__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{where} takes {len(names) + 1} positional arguments but {len(args) + 1} were given")
+        values = [*args, *(_UNSET,) * (len(names) - len(args))]
+        for key, value in kwargs.items():
+            i = index.get(key)
+            if i is None:
+                raise TypeError(f"{where} got an unexpected keyword argument {key!r}")
+            if values[i] is not _UNSET:
+                raise TypeError(f"{where} got multiple values for argument {key!r}")
+            values[i] = value
+        for name, value, (default, factory) in zip(names, values, defaults, strict=True):
+            if value is _UNSET:
+                if default is not missing:
+                    value = default
+                elif factory is not missing:
+                    value = factory()
+                else:
+                    raise TypeError(f"{where} missing 1 required positional argument: {name!r}")
+            put(self, name, value)
+        if post:
+            self.__post_init__()
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__

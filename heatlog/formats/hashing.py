@@ -40,7 +40,6 @@ def _sha256() -> Any:
 sha256: Any = _sha256()
 
 
-
 #: ``hmac``'s pads (RFC 2104): each key byte XOR 0x36 (inner) and XOR 0x5C (outer).
 _INNER = bytes(b ^ 0x36 for b in range(256))
 _OUTER = bytes(b ^ 0x5C for b in range(256))
