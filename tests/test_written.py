@@ -18,7 +18,7 @@ import heatlog.engine.state  # noqa: F401
 import heatlog.log.racelog  # noqa: F401
 import heatlog.store.streams  # noqa: F401
 import heatlog.views.replay  # noqa: F401
-from heatlog.engine.written import FACTORY, STALE, WRITTEN
+from heatlog.engine.written import FACTORY, LITE, STALE, WRITTEN
 
 
 def reference(cls: type) -> type:
@@ -102,7 +102,7 @@ def test_written_init_is_dataclass_init(cls: type) -> None:
     assert all(getattr(positional, n) == v for n, v in given.items()), "positional order"
 
 
-@pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+@pytest.mark.parametrize("cls", WRITTEN + LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
 def test_written_repr_eq_hash_are_dataclass_ones(cls: type) -> None:
     ref = reference(cls)
     given = values(cls)
@@ -122,3 +122,95 @@ def test_written_repr_eq_hash_are_dataclass_ones(cls: type) -> None:
         with pytest.raises(dataclasses.FrozenInstanceError):
             mine.__setattr__(next(iter(given)), 0)
     assert dataclasses.replace(mine, **{next(iter(given)): 7}) == cls(**dict(given, **{next(iter(given)): 7}))
+
+
+@pytest.mark.parametrize("cls", WRITTEN + LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_written_classes_pickle_and_copy_as_dataclass_ones(cls: type) -> None:
+    """A frozen record's ``__setattr__`` is a closure, not dataclass's; with slots, pickle and copy set the fields
+    through its ``__setstate__`` (playouts send states to worker processes, engine/ruleset.py)."""
+    import copy
+    import pickle
+
+    if "__reduce__" in cls.__dict__:
+        pytest.skip("pickled as its own configuration (Rules), not field by field")
+    given = values(cls)
+    mine = cls(**given)
+    for again in (pickle.loads(pickle.dumps(mine)), copy.copy(mine), copy.deepcopy(mine)):
+        assert again == mine  # (a class may copy as itself: Track)
+        assert all(getattr(again, name) == value for name, value in given.items())
+
+
+def test_a_frozen_record_refuses_changes_as_dataclass_does() -> None:
+    from heatlog.engine.written import record
+
+    @record(frozen=True, slots=True)
+    class Fixed:
+        a: int
+        b: str = "x"
+
+        def __init__(self, a: int, b: str = "x") -> None:
+            object.__setattr__(self, "a", a)
+            object.__setattr__(self, "b", b)
+
+    try:
+        one = Fixed(1)
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'a'"):
+            one.a = 2  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field 'b'"):
+            del one.b  # type: ignore[misc]
+        assert Fixed.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        assert Fixed.__doc__ == "Fixed(a, b)"  # named without inspect.signature
+        assert dataclasses.replace(one, b="y") == Fixed(1, "y") and one.b == "x"
+    finally:
+        WRITTEN.remove(Fixed)
+
+
+@pytest.mark.parametrize("cls", LITE, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_lite_init_binds_as_dataclass_init(cls: type) -> None:
+    """``@lite``'s ``__init__`` is a closure over the fields (nothing compiled at the start): it takes what
+    dataclass's takes, gives the same fields, and refuses what it refuses."""
+    ref = reference(cls)
+    given = values(cls)
+    names = list(given)
+    theirs = inspect.signature(ref.__init__).parameters  # type: ignore[misc]
+    required = {n: v for n, v in given.items() if theirs[n].default is inspect.Parameter.empty}
+    for args, kwargs in (
+        ((), required),
+        (tuple(given.values()), {}),
+        ((given[names[0]],), dict(list(given.items())[1:])),
+    ):
+        mine, want = cls(*args, **kwargs), ref(*args, **kwargs)
+        assert all(getattr(mine, f.name) == getattr(want, f.name) for f in dataclasses.fields(cls))
+    a, b = cls(**required), cls(**required)
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING and isinstance(getattr(a, f.name), list | dict | set):
+            assert getattr(a, f.name) is not getattr(b, f.name), f"{f.name}: a new one for each instance"
+    with pytest.raises(TypeError, match="positional arguments"):
+        cls(*given.values(), 0)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nonesuch'"):
+        cls(**required, nonesuch=1)
+    with pytest.raises(TypeError, match=f"multiple values for argument '{names[0]}'"):
+        cls(given[names[0]], **{names[0]: given[names[0]]})
+    if required:
+        with pytest.raises(TypeError, match=f"missing 1 required positional argument: '{next(iter(required))}'"):
+            cls(**dict(list(required.items())[1:]))
+    assert cls.__dataclass_params__.init  # type: ignore[attr-defined]
+
+
+def test_lite_refuses_a_written_init_and_init_false_fields() -> None:
+    from heatlog.engine.written import lite
+
+    with pytest.raises(TypeError, match="use @record"):
+
+        @lite()
+        class Written:
+            a: int
+
+            def __init__(self, a: int) -> None:
+                self.a = a
+
+    with pytest.raises(TypeError, match="plain fields only"):
+
+        @lite()
+        class Late:
+            a: int = dataclasses.field(init=False, default=0)

@@ -11,14 +11,15 @@ base types are registered at the end of ``rules.py``, in the catalogue's order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from .written import lite
 
 Event = dict[str, Any]
 Handler = Callable[[Any, Event], None]  # (RaceState, event) -> None; mutates the state or raises
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class EventType:
     name: str
     handler: Handler

@@ -19,14 +19,15 @@ on ``RaceState`` (the hot path reads them); a new module keeps its state in ``st
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 import random
-from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .events import EventType, register
+from .written import lite
 
 if TYPE_CHECKING:
     from .decide import Waiting
@@ -37,7 +38,7 @@ Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Notation:
     """How the table types one of a module's events, and how heatlog words it (pure functions).
 
@@ -59,7 +60,7 @@ GO_ON: dict[str, Any] = {"type": "go on"}  # (compared by identity; never change
 EndValue = Callable[["RaceState", "Car", int, int], float]
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class BotPolicy:
     """How the bots play a module's races (``Module.bot_policy``): its decisions and its cards, as pure functions of
     the engine's state and legal decisions; the bot hands over its own valuation (``EndValue``), so the engine
@@ -81,7 +82,7 @@ class BotPolicy:
     searched: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -377,11 +378,24 @@ def discover() -> None:
     from . import modules as package
 
     found: list[Module] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
+    for folder in _packages_in(package.__path__):
+        unit = getattr(importlib.import_module(f"{package.__name__}.{folder}"), "MODULE", None)
         if isinstance(unit, Module) and unit.name not in MODULES:
             found.append(unit)
     for unit in sorted(found, key=lambda m: (m.order, m.name)):
         register_unit(unit)
+
+
+def _packages_in(paths: Iterable[str]) -> list[str]:
+    """The names of the packages (folders with an ``__init__.py``) in ``paths``, as ``pkgutil.iter_modules``
+    lists them, without importing ``pkgutil`` (its import was a fifth of the discovery, at every start)."""
+    names: list[str] = []
+    for path in paths:
+        try:
+            entries = sorted(os.listdir(path))
+        except OSError:
+            continue
+        for name in entries:
+            if name.isidentifier() and name not in names and os.path.isfile(os.path.join(path, name, "__init__.py")):
+                names.append(name)
+    return names

@@ -6,7 +6,12 @@
 ``@dataclass(..., init=False, repr=False, eq=False)`` — the fields, ``dataclasses.fields``, ``replace``,
 ``asdict``, ``__match_args__`` and slots are dataclass's own — plus a ``__repr__``, ``__eq__`` and ``__hash__``
 made of closures over the fields (no code compiled), and the class's own ``__init__``, written in its body
-(compiled once into its ``.pyc``) in the order and with the defaults of its fields.
+(compiled once into its ``.pyc``) in the order and with the defaults of its fields. A frozen record's
+``__setattr__`` and ``__delattr__`` are closures too (dataclass is told the class is not frozen, then the class
+says it is), and a class without a docstring is given one naming its fields (dataclass would ask
+``inspect.signature`` for it). ``@lite(...)`` is the same with an ``__init__`` made of a closure over the fields
+as well (nothing to keep by hand, a few µs slower a call): for descriptors made a few times, whose fields others
+add to (``Module``, ``Notation``, ``EventType``).
 
 What ``dataclass`` would generate is the reference: tests/test_written.py builds it for every class made
 here (:data:`WRITTEN`) and checks that the written ``__init__`` takes the same parameters in the same order with
@@ -28,6 +33,7 @@ T = TypeVar("T")
 
 WRITTEN: list[type] = []  # every class made by :func:`record` (tests/test_written.py)
 STALE: list[str] = []  # those whose written __init__ does not take their fields: dataclass's is used instead
+LITE: list[type] = []  # every class made by :func:`lite` (tests/test_written.py)
 
 
 class _Factory:
@@ -62,7 +68,80 @@ def _init_fields(cls: type) -> tuple[str, ...]:
     )
 
 
+def _frozen_methods(cls: Any, names: tuple[str, ...]) -> None:
+    """A frozen dataclass's ``__setattr__`` and ``__delattr__`` (and, with slots, its pickling), as closures:
+    ``dataclass(frozen=True)`` compiles the two methods anew for each class at every start (~0.2 ms a class).
+    They refuse any field, and any attribute of the class itself (a subclass that is not a dataclass may add
+    attributes of its own), as dataclass's do."""
+    fields = frozenset(names)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in fields:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in fields:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for fn in (__setattr__, __delattr__):
+        fn.__qualname__ = f"{cls.__qualname__}.{fn.__name__}"
+        setattr(cls, fn.__name__, fn)
+    if "__slots__" in cls.__dict__:
+        # what dataclass gives a frozen class with slots, so that pickle and copy can set its fields
+        if "__getstate__" not in cls.__dict__:
+            cls.__getstate__ = lambda self: [getattr(self, name) for name in names]
+        if "__setstate__" not in cls.__dict__:
+
+            def __setstate__(self: Any, state: list[Any]) -> None:
+                for name, value in zip(names, state, strict=False):
+                    object.__setattr__(self, name, value)
+
+            cls.__setstate__ = __setstate__
+
+
+def _finish(made: Any, frozen: bool) -> Any:
+    """The ``__eq__``, ``__repr__`` and ``__hash__`` of a dataclass, as closures over its fields (no code compiled)."""
+    every = dataclasses.fields(made)
+    values = _getter(tuple(f.name for f in every if f.compare))
+    hashed = _getter(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
+    shown = tuple(f.name for f in every if f.repr)
+
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return values(self) == values(other)
+        return NotImplemented
+
+    @recursive_repr()
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
+        return f"{self.__class__.__qualname__}({inner})"
+
+    made.__eq__ = __eq__
+    made.__repr__ = __repr__
+    if frozen:
+
+        def __hash__(self: Any) -> int:
+            return hash(hashed(self))
+
+        made.__hash__ = __hash__
+    else:
+        made.__hash__ = None  # as dataclass: eq without frozen is unhashable
+    __eq__.__qualname__ = f"{made.__qualname__}.__eq__"
+    __repr__.__qualname__ = f"{made.__qualname__}.__repr__"
+    return made
+
+
+def _named(cls: Any) -> None:
+    """A class without a docstring gets one naming its fields before dataclass sees it: dataclass would write it
+    from ``inspect.signature(cls)`` (~0.1 ms a class at every start)."""
+    if not cls.__dict__.get("__doc__"):
+        cls.__doc__ = f"{cls.__name__}({', '.join(cls.__dict__.get('__annotations__', {}))})"
+
+
 if TYPE_CHECKING:  # to the type checker a record is the dataclass it behaves as (tests/test_written.py)
+    from dataclasses import dataclass as lite
     from dataclasses import dataclass as record
 else:
 
@@ -73,6 +152,7 @@ else:
             cls: Any = given
             if "__init__" not in cls.__dict__:
                 raise TypeError(f"{cls.__qualname__}: @record needs the class's own __init__")
+            _named(cls)
             code = cls.__dict__["__init__"].__code__
             if code.co_varnames[1 : code.co_argcount] != _init_fields(cls):
                 # A field added without its parameter (or the other way round): dataclass's own __init__, compiled
@@ -81,35 +161,82 @@ else:
                 del cls.__init__
                 made = dataclasses.dataclass(init=True, repr=False, eq=False, frozen=frozen, slots=slots)(cls)
             else:
-                made = dataclasses.dataclass(init=False, repr=False, eq=False, frozen=frozen, slots=slots)(cls)
-            every = dataclasses.fields(made)
-            values = _getter(tuple(f.name for f in every if f.compare))
-            hashed = _getter(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
-            shown = tuple(f.name for f in every if f.repr)
-
-            def __eq__(self: Any, other: Any) -> Any:
-                if other.__class__ is self.__class__:
-                    return values(self) == values(other)
-                return NotImplemented
-
-            @recursive_repr()
-            def __repr__(self: Any) -> str:
-                inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
-                return f"{self.__class__.__qualname__}({inner})"
-
-            made.__eq__ = __eq__
-            made.__repr__ = __repr__
-            if frozen:
-
-                def __hash__(self: Any) -> int:
-                    return hash(hashed(self))
-
-                made.__hash__ = __hash__
-            else:
-                made.__hash__ = None  # as dataclass: eq without frozen is unhashable
-            __eq__.__qualname__ = f"{made.__qualname__}.__eq__"
-            __repr__.__qualname__ = f"{made.__qualname__}.__repr__"
+                # not frozen to dataclass: the written __init__ sets its fields with object.__setattr__, and the
+                # frozen methods are closures (_frozen_methods); the class says it is frozen all the same
+                made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+                if frozen:
+                    _frozen_methods(made, tuple(f.name for f in dataclasses.fields(made)))
+                    made.__dataclass_params__.frozen = True
             WRITTEN.append(made)
-            return made  # type: ignore[no-any-return]
+            return _finish(made, frozen)  # type: ignore[no-any-return]
 
         return wrap
+
+    def lite(*, frozen: bool = False, slots: bool = False) -> Callable[[type[T]], type[T]]:
+        """``@dataclass(frozen=frozen, slots=slots)`` for a class made a few times (a descriptor, a registry
+        entry) whose fields other work adds to, so that no ``__init__`` is kept by hand: :func:`record`'s
+        methods, and an ``__init__`` that is not compiled either (:func:`_fields_init`: it binds its arguments
+        by the fields, a few µs a call, where dataclass's compiled one for the 44 fields of ``Module`` cost
+        ~1.5 ms at every start)."""
+
+        def wrap(given: type[T]) -> type[T]:
+            cls: Any = given
+            if "__init__" in cls.__dict__:
+                raise TypeError(f"{cls.__qualname__}: @lite makes the __init__; use @record for a written one")
+            _named(cls)
+            made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+            every = dataclasses.fields(made)
+            made.__init__ = _fields_init(made, every)
+            if frozen:
+                _frozen_methods(made, tuple(f.name for f in every))
+                made.__dataclass_params__.frozen = True
+            made.__dataclass_params__.init = True
+            LITE.append(made)
+            return _finish(made, frozen)  # type: ignore[no-any-return]
+
+        return wrap
+
+
+_UNSET: Any = object()
+
+
+def _fields_init(cls: Any, every: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """The ``__init__`` dataclass would write for ``every`` field, as a closure: positional or keyword arguments
+    in the fields' order, defaults and default factories (a new value each call), ``__post_init__`` after, and
+    the refusals Python words for a wrong call. Only plain fields (every one an ``__init__`` parameter)."""
+    for f in every:
+        if not f.init or f.kw_only is True:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: @lite takes plain fields only")
+    names = tuple(f.name for f in every)
+    index = {name: i for i, name in enumerate(names)}
+    defaults = tuple((f.default, f.default_factory) for f in every)
+    missing = dataclasses.MISSING
+    post = "__post_init__" in cls.__dict__
+    where = f"{cls.__qualname__}.__init__()"
+    put = object.__setattr__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{where} takes {len(names) + 1} positional arguments but {len(args) + 1} were given")
+        values = [*args, *(_UNSET,) * (len(names) - len(args))]
+        for key, value in kwargs.items():
+            i = index.get(key)
+            if i is None:
+                raise TypeError(f"{where} got an unexpected keyword argument {key!r}")
+            if values[i] is not _UNSET:
+                raise TypeError(f"{where} got multiple values for argument {key!r}")
+            values[i] = value
+        for name, value, (default, factory) in zip(names, values, defaults, strict=True):
+            if value is _UNSET:
+                if default is not missing:
+                    value = default
+                elif factory is not missing:
+                    value = factory()
+                else:
+                    raise TypeError(f"{where} missing 1 required positional argument: {name!r}")
+            put(self, name, value)
+        if post:
+            self.__post_init__()
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__

@@ -51,10 +51,8 @@ def seal_summary(race: int, length: int, head: str, summary: dict[str, Any]) -> 
 def unseal_summary(race: int, length: int, head: str, row: dict[str, Any]) -> dict[str, Any] | None:
     """The summary of a cache row if the log vouches for it (made from the log that ends in ``head`` at
     ``length``, under these rules) and its seal holds; None otherwise (the race is projected again)."""
-    import hmac
-
     from ..store import canonical
-    from ..store.cachekey import seal
+    from ..store.cachekey import same_text, seal
 
     summary = row.get("summary")
     if row.get("head") != head or not isinstance(summary, dict) or not isinstance(row.get("seal"), str):
@@ -64,7 +62,7 @@ def unseal_summary(race: int, length: int, head: str, row: dict[str, Any]) -> di
     except (TypeError, ValueError):
         return None
     expected = seal("summary", str(race), str(length), head, RULES_VERSION, body)
-    return summary if hmac.compare_digest(row["seal"], expected) else None
+    return summary if same_text(row["seal"], expected) else None
 
 
 def summary_of(state: RaceState) -> dict[str, Any]:

@@ -11,13 +11,13 @@ process uses a key of its own: its caches are then good for that process only, n
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["cache_key", "key_path", "seal"]
+from ..formats.hashing import hmac_sha256, same_text
+
+__all__ = ["cache_key", "key_path", "same_text", "seal"]
 
 
 def key_path() -> Path:
@@ -55,10 +55,12 @@ def cache_key() -> bytes:
 
 
 def seal(*parts: str | bytes) -> str:
-    """HMAC-SHA256 under :func:`cache_key` of ``parts`` (each length-prefixed: no two lists of parts collide)."""
-    mac = hmac.new(cache_key(), digestmod=hashlib.sha256)
+    """HMAC-SHA256 under :func:`cache_key` of ``parts`` (each length-prefixed: no two lists of parts collide).
+    Computed without OpenSSL (heatlog.formats.hashing.hmac_sha256: the digest ``hmac`` gives); compare seals with
+    :func:`same_text`."""
+    data: list[bytes] = []
     for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        mac.update(len(data).to_bytes(8, "big"))
-        mac.update(data)
-    return mac.hexdigest()
+        raw = part.encode() if isinstance(part, str) else part
+        data.append(len(raw).to_bytes(8, "big"))
+        data.append(raw)
+    return hmac_sha256(cache_key(), data)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 import sqlite3
 from typing import Any
 
+from ..formats.hashing import same_text
 from .audit import Audit
 from .records import SQLITE_MAX, Snapshot, canonical
 
@@ -87,7 +87,7 @@ class Caches(Audit):
         if text[71:81] != '","seal":"' or text[145:155] != '","state":':
             return None
         expected = _snapshot_seal(race, at, row["rules_version"], body)
-        if not hmac.compare_digest(seal, expected) or self.hash_at(race, int(row["seq"])) != at:
+        if not same_text(seal, expected) or self.hash_at(race, int(row["seq"])) != at:
             return None
         try:
             state = json.loads(body)

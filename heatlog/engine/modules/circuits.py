@@ -15,10 +15,10 @@ decision helpers and the views read one answer:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..track import Corner, Track
+from ..written import record
 
 if TYPE_CHECKING:
     from ..state import RaceState
@@ -57,10 +57,16 @@ def may_discard(track: Track, progress: int) -> bool:
     return not (track.tunnel and track.in_tunnel(progress))  # (most circuits have no tunnel: asked per decision)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Chicane:
+    """The two consecutive Corner Lines of a chicane, each checked and paid (# 22.1)."""
+
     first: Corner
     second: Corner
+
+    def __init__(self, first: Corner, second: Corner) -> None:
+        object.__setattr__(self, "first", first)
+        object.__setattr__(self, "second", second)
 
     @property
     def spaces(self) -> tuple[int, ...]:

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
 from ...handlers import illegal, malformed
 from ...module import Module, Notation
+from ...written import record
 
 if TYPE_CHECKING:
     from ...ruleset import Rules
@@ -41,13 +42,17 @@ PHASE = "rain"  # its set-up phase
 MAX_BY = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rain:
     """The module's state (``state.modules["rain"]``): the skies, the sky drawn (None before the set-up draw) and
     what it adds to every corner's limit. Immutable: a draw replaces it, copies share it."""
 
     skies: Mapping[str, int]
     sky: str | None = None
+
+    def __init__(self, skies: Mapping[str, int], sky: str | None = None) -> None:
+        object.__setattr__(self, "skies", skies)
+        object.__setattr__(self, "sky", sky)
 
     @property
     def by(self) -> int:
