@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from .cards import HAND_SIZE
+from .errors import IllegalEvent
 from .module import chance_event as module_chance
 from .state import expand
 
@@ -72,8 +74,6 @@ def draw(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
 def turn_draw(state: RaceState, car: Car, flipping: str | None, rng: random.Random) -> Event:
     """A car's turn waits for chance (a flip, the refill, a reshuffle of an empty deck, a scrapped card, the
     shuffle after a Salvage): ``draw`` without asking ``waiting_for`` (the game API's play-out, per event)."""
-    from .errors import IllegalEvent
-
     if flipping == "salvage" or car.deck_size == 0:
         return shuffle_event(car, rng, flipping == "salvage")
     if car.deck is None:
@@ -84,5 +84,8 @@ def turn_draw(state: RaceState, car: Car, flipping: str | None, rng: random.Rand
         return ev
     if flipping:
         return {"type": "card_flipped", "v": 1, "car": car.name, "card": car.deck[-1]}
-    n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
+    rules = state.rules  # (base_hand_size is HAND_SIZE: not called where the race keeps it)
+    n = (HAND_SIZE if rules.unchanged.hand_size else rules.hand_size(state, car)) - car.hand_size
+    if n > car.deck_size:
+        n = car.deck_size
     return {"type": "cards_drawn", "v": 1, "car": car.name, "cards": top_cards(car, n)}
