@@ -104,6 +104,7 @@ class PointReview:
     playouts: int  # playouts spent on this decision (every side counted)
     label: str | None = None
     partial: bool = False
+    settled: bool = True  # the label settled before the cap (else: what the evidence at the cap supports)
     reason: str | None = None  # why, in words and numbers from the playouts (a labelled decision)
     facts: dict[str, list[Any]] = field(default_factory=dict)  # TurnFacts per playout of "taken" and "best"
     # the chance events (the registry's chance types) in the log since the car's previous decision point: what
@@ -249,7 +250,8 @@ def estimate_point(
         # paired playouts (the same worlds): the label rests on these, not on each estimate's own interval.
         losses = {i: paired_loss(samples[taken_i], samples[i], span) for i in active if i != taken_i}
         need = label_needs(losses, None if lead == taken_i else lead, n, settings.target, settings.settle_z)
-        if n >= settings.max_playouts or need <= n:
+        if need <= n or n >= settings.max_playouts:
+            settled = need <= n
             break
         # The playouts the label still needs (a half-width shrinks as 1/sqrt(n)), in steps of ``step``, at most
         # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it.
@@ -296,6 +298,7 @@ def estimate_point(
         loss=max(0.0, loss),
         loss_half=loss_half,
         playouts=spent,
+        settled=settled,
     )
     review.label = label(review)
     review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
@@ -460,6 +463,7 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "loss_score": finite(p.score_loss),
         "significant": p.significant,
         "label": p.label,
+        "settled": p.settled,
         "accuracy": round(accuracy(p), 1),
         "reason": p.reason,
         "playouts": p.playouts,
