@@ -155,6 +155,16 @@ def test_playouts_that_all_agree_give_an_interval_not_zero_and_go_on() -> None:
     assert other.playouts == review.taken.playouts and review.label is None
 
 
+def test_the_half_width_is_finite_for_one_playout_and_shrinks_with_more() -> None:
+    m, h = mean_half([2], 1, 4)
+    assert m == 2 and math.isfinite(h) and h > 0
+    assert mean_half([1] * 64, 1, 4)[1] < mean_half([1] * 16, 1, 4)[1]
+    # with many varied playouts it is the usual normal interval
+    xs = [1, 2, 3, 4] * 200
+    sd = math.sqrt(sum((x - 2.5) ** 2 for x in xs) / (len(xs) - 1))
+    assert mean_half(xs, 1, 4)[1] == pytest.approx(1.96 * sd / math.sqrt(len(xs)), rel=0.01)
+
+
 def test_the_target_is_on_the_expected_score_for_2_and_6_cars() -> None:
     """The thresholds and ``target`` are on the expected score: a decision that loses 0.15 of it (a place in
     30 % of playouts with 2 cars, in 90 % with 6) is a mistake in both, its loss known to ± 0.05 expected score
