@@ -179,7 +179,8 @@ def test_racing_drops_a_kept_decision_clearly_worse_than_the_best() -> None:
     assert review.best.words == "gear 1" and review.taken.words == "gear 4"
     assert by["gear 2"].dropped and not by["gear 2"].kept
     assert settings.screen < by["gear 2"].playouts < by["gear 4"].playouts == by["gear 1"].playouts
-    assert by["gear 4"].playouts == settings.max_playouts  # near a threshold: to the cap
+    assert by["gear 4"].playouts == settings.max_playouts and not review.settled  # near a threshold: to the cap
+    assert point_dict(review)["settled"] is False
     beyond = sum(e.playouts - settings.screen for e in by.values())
     assert review.playouts == 4 * settings.screen + beyond
     assert [e.words for e in review.estimates][:3] == ["gear 1", "gear 4", "gear 2"]  # played out, dropped
@@ -192,7 +193,7 @@ def test_a_clearly_best_taken_decision_stops_once_no_label_can_follow() -> None:
     settings = Settings(seed=2, keep=2)
     review = estimate_point(fake_point(0), None, 4, settings, fake_runner({2: 0.5, 3: 1.0, 4: 1.0}))
     assert review.best.words == review.taken.words == "gear 1" and review.label is None and review.loss == 0
-    assert review.taken.playouts <= 64
+    assert review.settled and review.taken.playouts <= 64
 
 
 def test_racing_never_drops_the_taken_decision_nor_a_tie_with_the_best() -> None:

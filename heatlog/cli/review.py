@@ -22,7 +22,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..review import Review
+    from ..review import PointReview, Review
 
 
 @app.command()
@@ -220,13 +220,21 @@ def _print(result: "Review") -> None:
                     "(the one taken)" if same else p.best.words,
                     "" if same else _pm(p.best.mean_place, p.best.place_half) + f" n={p.best.playouts}",
                     _pm(p.loss, p.loss_half) if not same else "0",
-                    p.label or "",
+                    _label_words(p),
                     f"{p.playouts:,}",
                 )
             print_table(console, table)
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
+
+
+def _label_words(p: PointReview) -> str:
+    """The label, and where the loss's interval still straddled a threshold at the cap, that it is what the
+    evidence there supports: "within noise" when it supports none."""
+    if p.settled:
+        return p.label or ""
+    return f"{p.label} (near a threshold)" if p.label else "within noise"
 
 
 @app.command()
