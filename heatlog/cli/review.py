@@ -22,7 +22,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..review import Review
+    from ..review import PointReview, Review
 
 
 @app.command()
@@ -38,7 +38,7 @@ def review(
     keep: Annotated[int, typer.Option(help="Best decisions of the screening played out besides the one taken.")] = 2,
     target: Annotated[
         float,
-        typer.Option(help="95 % half-width aimed at for each expected score, (cars − place) / (cars − 1)."),
+        typer.Option(help="95 % half-width of a labelled loss, in expected score (cars − place) / (cars − 1)."),
     ] = 0.05,
     max_playouts: Annotated[
         int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
@@ -60,8 +60,10 @@ def review(
     alternatives, and each one's expected place and win share, by playouts over what the car knew.
 
     Every legal decision is screened with a few playouts (common random numbers); the best few and the one
-    taken are played out until each expected score (the share of the other cars beaten) is known to ± TARGET
-    (95 %). Significant losses against the best are labelled inaccuracy, mistake or blunder (docs/analysis.md).
+    taken are played out on the same worlds until the label is settled: the loss of the one taken (in expected
+    score, the share of the other cars beaten) lies within one label's band, a label's known to ± TARGET (95 %),
+    or MAX_PLAYOUTS. Significant losses against the best are labelled inaccuracy, mistake or blunder
+    (docs/analysis.md).
     Decisions not reviewed are listed with the reason. Ctrl-C prints what was reviewed, marked partial.
 
     Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
@@ -185,7 +187,8 @@ def _print(result: "Review") -> None:
     s = result.settings
     console.print(
         f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
-        f"the one taken played out to ±{s.target} expected score (95 %), at most {s.max_playouts}"
+        f"the one taken played out until the label settles (a label's loss ±{s.target} expected score, 95 %), "
+        f"at most {s.max_playouts}"
         + (" — PARTIAL (interrupted)" if result.partial else ""),
         markup=False,
     )
@@ -217,13 +220,21 @@ def _print(result: "Review") -> None:
                     "(the one taken)" if same else p.best.words,
                     "" if same else _pm(p.best.mean_place, p.best.place_half) + f" n={p.best.playouts}",
                     _pm(p.loss, p.loss_half) if not same else "0",
-                    p.label or "",
+                    _label_words(p),
                     f"{p.playouts:,}",
                 )
             print_table(console, table)
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
+
+
+def _label_words(p: PointReview) -> str:
+    """The label, and where the loss's interval still straddled a threshold at the cap, that it is what the
+    evidence there supports: "within noise" when it supports none."""
+    if p.settled:
+        return p.label or ""
+    return f"{p.label} (near a threshold)" if p.label else "within noise"
 
 
 @app.command()

@@ -89,6 +89,7 @@ class Review:
                 "batch": s.batch,
                 "step": s.step,
                 "drop_z": s.drop_z,
+                "settle_z": s.settle_z,
                 "max_playouts": s.max_playouts,
                 "thresholds_score": dict(THRESHOLDS),
                 "accuracy_half_score": ACCURACY_HALF,

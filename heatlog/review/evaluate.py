@@ -53,6 +53,7 @@ class Settings:
     max_playouts: int = 512  # per kept decision
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
     step: int = 8  # the last round of the play-out asks for the playouts still needed, in multiples of this
+    settle_z: float = 1.0  # the label is settled once the loss's interval at this z lies within one label's band
     bots: str = "heuristic"
     seed: int = 0
 
@@ -103,6 +104,7 @@ class PointReview:
     playouts: int  # playouts spent on this decision (every side counted)
     label: str | None = None
     partial: bool = False
+    settled: bool = True  # the label settled before the cap (else: what the evidence at the cap supports)
     reason: str | None = None  # why, in words and numbers from the playouts (a labelled decision)
     facts: dict[str, list[Any]] = field(default_factory=dict)  # TurnFacts per playout of "taken" and "best"
     # the chance events (the registry's chance types) in the log since the car's previous decision point: what
@@ -244,15 +246,16 @@ def estimate_point(
                 m, h = mean_half(diffs, -span, span)
                 if m - h * settings.drop_z / 1.96 > 0:
                     active.remove(i)
-        # The target is on the expected score, so that it means the same for 2 and 6 cars (in places: × span).
-        halves = [mean_half(samples[i], 1, cars) for i in active]
-        if n >= settings.max_playouts or all(h / span <= settings.target for _, h in halves):
+        # The loss of the decision taken against each other one still played out, in expected score, from the
+        # paired playouts (the same worlds): the label rests on these, not on each estimate's own interval.
+        losses = {i: paired_loss(samples[taken_i], samples[i], span) for i in active if i != taken_i}
+        need = label_needs(losses, None if lead == taken_i else lead, n, settings.target, settings.settle_z)
+        if need <= n or n >= settings.max_playouts:
+            settled = need <= n
             break
-        # The playouts the widest interval still needs (the half-width shrinks as 1/sqrt(n)), in steps of
-        # ``step``, at most ``batch``: the play-out stops close to the target instead of a batch beyond it.
-        worst = max(h for _, h in halves) / span
-        need = math.ceil(n * (worst / settings.target) ** 2) - n if math.isfinite(worst) else settings.batch
-        more = min(settings.batch, max(settings.step, -(-need // settings.step) * settings.step))
+        # The playouts the label still needs (a half-width shrinks as 1/sqrt(n)), in steps of ``step``, at most
+        # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it.
+        more = min(settings.batch, max(settings.step, -(-(need - n) // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
         batch += 1
         got, got_facts = _split(run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active]))
@@ -295,12 +298,58 @@ def estimate_point(
         loss=max(0.0, loss),
         loss_half=loss_half,
         playouts=spent,
+        settled=settled,
     )
     review.label = label(review)
     review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
     if review.label is not None:
         review.reason = reason(review, info)
     return review
+
+
+def paired_loss(taken: Sequence[int], other: Sequence[int], span: int) -> tuple[float, float]:
+    """The expected score the decision taken loses against another, and its 95 % half-width, from their paired
+    places (playout ``i`` of both is the same world): (taken − other) / span, span = cars − 1."""
+    m, h = mean_half([a - b for a, b in zip(taken, other, strict=True)], -span, span)
+    return m / span, h / span
+
+
+def label_needs(
+    losses: dict[int, tuple[float, float]], lead: int | None, n: int, target: float, z: float = 1.96
+) -> int:
+    """The playouts per side at which the label is **settled**, given ``n`` so far: ``losses[j]`` is the
+    mean and 95 % half-width (expected score) of the paired loss taken − ``j`` for every other decision still
+    played out, ``lead`` the best so far (None: the decision taken). At most ``n`` once the label would not
+    change with the true losses anywhere in their intervals at ``z`` (the half-widths × z / 1.96):
+
+    - *no label*: every other decision's loss interval ends below the first threshold (none is an inaccuracy
+      better than the decision taken), or none is left;
+    - *a label*: the best's loss interval lies within that label's band (from its threshold to the next one
+      up), its 95 % half-width is at most ``target``, and every other decision's interval ends below the band's
+      top (none makes the loss a worse label).
+
+    Otherwise more than ``n``: the playouts at which the intervals would settle if their means stayed (a
+    half-width shrinks as 1/√n)."""
+    if not losses:
+        return 0
+    edges = sorted(t for _, t in THRESHOLDS)
+    big = 1 << 30
+    k = z / 1.96
+
+    def grow(h: float, room: float) -> float:  # playouts for a half-width ``h`` at n to shrink within ``room``
+        return n * (h / room) ** 2 if room > 0 else big
+
+    def below(top: float) -> float:  # every loss interval ends below ``top``
+        return max(grow(h * k, top - m) if m + h * k >= top else n for m, h in losses.values())
+
+    need = below(edges[0])  # no label
+    if lead is not None and losses[lead][0] >= edges[0]:  # the best so far is a label's worth better
+        m, h = losses[lead]
+        lo = max(t for t in edges if t <= m)
+        hi = min((t for t in edges if t > m), default=math.inf)
+        own = max(grow(h * k, m - lo) if m - h * k < lo else n, grow(h, target) if h > target else n)
+        need = max(own, below(hi)) if math.isfinite(hi) else own
+    return min(big, math.ceil(need))
 
 
 def _split(rows: list[list[Any]]) -> tuple[list[list[int]], list[list[Any]]]:
@@ -414,6 +463,7 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "loss_score": finite(p.score_loss),
         "significant": p.significant,
         "label": p.label,
+        "settled": p.settled,
         "accuracy": round(accuracy(p), 1),
         "reason": p.reason,
         "playouts": p.playouts,
