@@ -43,12 +43,23 @@ class Notation:
     ``question(state)`` -> (prompt, hint, answers for Tab completion); ``parse(state, text)`` -> the event
     (a ``ValueError`` refuses the answer with its words); ``answer(event)`` -> the text that makes the event,
     so ``parse(state, answer(ev)) == ev`` (the contract test round-trips it); ``words(event)`` -> the event in
-    a short sentence (the recorder's log line, the narration)."""
+    a short sentence (the recorder's log line, the narration).
+
+    ``kind`` names the recorder's question (``Question.kind``: what the session, the scripted host and the table
+    server see; "module" unless the module keeps a name of its own, the weather's "weather" and "road", the
+    Legends' "legend"); the question is for the car the race waits for, else for the car whose turn it is (a
+    Legend's card), else for nobody (the host). ``echo(state, event)``, when given, is what the recorder echoes
+    for a typed answer, given the race before it (the Legend card with the helmet number printed for that
+    Legend, # 19.4); ``several``: one answer holds several words (the weather's tokens, one per corner: the
+    table server offers them as a row of tokens, not as buttons)."""
 
     question: Callable[[RaceState], tuple[str, str, tuple[str, ...]]]
     parse: Callable[[RaceState, str], Event]
     answer: Callable[[Event], str]
     words: Callable[[Event], str]
+    kind: str = "module"
+    echo: Callable[[RaceState, Event], str] | None = None
+    several: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +233,12 @@ def notation_of(kind: str) -> Notation | None:
     """The notation a module declares for its event type ``kind``, if any."""
     m = of_event(kind)
     return m.notation.get(kind) if m is not None else None
+
+
+def notation_kinds() -> frozenset[str]:
+    """The recorder's question kinds the modules' notations name (``Notation.kind``): an answer to one of them is
+    read by the notation of the event the race waits for."""
+    return frozenset(n.kind for m in MODULES.values() for n in m.notation.values())
 
 
 def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:

@@ -586,7 +586,7 @@ class Table:
             elif q.kind in ("draw", "setup_draw"):
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
-        elif q.kind == "road" or (q.kind == "garage" and q.car is None):
+        elif q.several:
             ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
         else:
             ctl["buttons"] = [[answer_words(o), o] for o in q.options]
