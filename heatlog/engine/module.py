@@ -30,7 +30,7 @@ from .events import EventType, register
 
 if TYPE_CHECKING:
     from .ruleset import Rules
-    from .state import RaceState, Turn
+    from .state import Car, RaceState, Turn
 
 Event = dict[str, Any]
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -162,6 +162,9 @@ class Module:
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
+    #: The recorder's React question: what the module makes of the car's place now, in words ending "; " (the
+    #: weather's sector: what it forbids or adds, # 20.7), put in the question's hint; "" when nothing.
+    react_hint: Callable[[RaceState, Car], str] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -316,6 +319,11 @@ def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
         if m.car_facts is not None:
             out.update(m.car_facts(state, name))
     return out
+
+
+def react_hint(state: RaceState, car: Car) -> str:
+    """What every module of the race says about ``car``'s place for the React question (``Module.react_hint``)."""
+    return "".join(m.react_hint(state, car) for m in in_race(state) if m.react_hint is not None)
 
 
 def spaces_moved(state: RaceState, turn: Turn) -> int:

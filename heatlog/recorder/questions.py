@@ -18,9 +18,8 @@ from ..engine.decide import (
     slipstream_status,
     waiting_for,
 )
-from ..engine.module import card_namer, notation_of
+from ..engine.module import card_namer, notation_of, react_hint
 from ..engine.modules import circuits
-from ..engine.modules.weather.rules import sector_at
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
@@ -237,7 +236,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     name,
                     f"{name} react ({' '.join(tokens)}; {enter}): ",
                     "",
-                    f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
+                    f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {react_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
                     "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
@@ -294,14 +293,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return _ask_shuffle(state, car, "to draw")
         return _ask_draw(state, car, w.count)
     raise IllegalEvent(f"the recorder does not know what to ask at step {step}")  # pragma: no cover
-
-
-def sector_hint(state: RaceState, car: Car) -> str:
-    """What the car's sector forbids or adds now (MODULES.md 20.7), for the React question; "" without one."""
-    effect = sector_at(state, car.progress)
-    if not effect.active:
-        return ""
-    return f"sector: {effect.words()} (road condition {effect.token}); "
 
 
 def _ask_module(state: RaceState, w: Waiting | None = None) -> Question | None:

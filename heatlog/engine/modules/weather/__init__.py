@@ -98,6 +98,7 @@ MODULE = Module(
         "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
     },
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    react_hint=lazy(f"{__name__}.words", "react_hint"),  # the car's sector, in the React question (# 20.7)
     notation={  # the recorder's set-up questions (# 20.2): the tile, then the tokens, typed by their ids
         "weather_drawn": Notation(
             question=lazy(f"{__name__}.words", "tile_question"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...state import RaceState
+    from ...state import Car, RaceState
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +128,14 @@ def road_parse(state: RaceState, text: str) -> dict[str, Any]:
 def said(ev: dict[str, Any]) -> str:
     """A weather event in a few words (its notation's ``words``: :func:`event_words`'s)."""
     return event_words(ev, " ".join) or str(ev.get("type"))
+
+
+def react_hint(state: RaceState, car: Car) -> str:
+    """What the car's sector forbids or adds now (MODULES.md 20.7), for the recorder's React question; "" without
+    one."""
+    from .rules import sector_at
+
+    effect = sector_at(state, car.progress)
+    if not effect.active:
+        return ""
+    return f"sector: {effect.words()} (road condition {effect.token}); "
