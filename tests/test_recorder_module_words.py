@@ -59,3 +59,24 @@ def test_a_module_s_set_up_and_race_questions_keep_their_kinds() -> None:
     assert {"weather", "road", "legend"} <= set(asked)
     assert asked["weather"].car is None and not asked["weather"].several
     assert asked["road"].car is None and asked["road"].several
+
+
+def test_a_car_s_own_cards_are_the_module_s() -> None:
+    """# 18.5: the cards beyond the base a car owns come from its module (``Module.car_cards``: the Garage's
+    upgrades, in the order it got them): the table server's card buttons and the recorder's own-cards-first
+    reading of a typed name ask the registry; a race without such a module gives none."""
+    import json
+    from pathlib import Path
+
+    from heatlog.engine import replay
+    from heatlog.engine.module import car_cards
+    from heatlog.recorder.garage import cards_held
+
+    sample = Path(__file__).resolve().parent.parent / "heatlog" / "data" / "replays" / "usa-garage-4cars.jsonl"
+    state = replay([json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()])
+    assert state.garage is not None
+    for name in state.cars:
+        assert car_cards(state, name) == list(state.garage.owned.get(name, ()))
+        assert car_cards(state, name) and set(car_cards(state, name)) <= cards_held(state, name)
+    _, events, base = simulate_race(cars=2, laps=1, seed=4)
+    assert all(car_cards(base, name) == [] for name in base.cars)

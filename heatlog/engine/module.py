@@ -165,6 +165,10 @@ class Module:
     #: The recorder's React question: what the module makes of the car's place now, in words ending "; " (the
     #: weather's sector: what it forbids or adds, # 20.7), put in the question's hint; "" when nothing.
     react_hint: Callable[[RaceState, Car], str] | None = None
+    #: The cards beyond the base that car ``name`` owns in this race (the Garage's upgrades, # 18.5), in the
+    #: order it got them: the table server's card buttons, the recorder's reading of a typed name (the car's own
+    #: cards first).
+    car_cards: Callable[[RaceState, str], Collection[str]] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -324,6 +328,15 @@ def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
 def react_hint(state: RaceState, car: Car) -> str:
     """What every module of the race says about ``car``'s place for the React question (``Module.react_hint``)."""
     return "".join(m.react_hint(state, car) for m in in_race(state) if m.react_hint is not None)
+
+
+def car_cards(state: RaceState, name: str) -> list[str]:
+    """The cards beyond the base car ``name`` owns, every module of the race's (``Module.car_cards``)."""
+    out: list[str] = []
+    for m in in_race(state):
+        if m.car_cards is not None:
+            out.extend(m.car_cards(state, name))
+    return out
 
 
 def spaces_moved(state: RaceState, turn: Turn) -> int:

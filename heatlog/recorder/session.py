@@ -22,7 +22,7 @@ from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .garage import cards_held, named_card
 from .lease import Lease
-from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards
+from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards, race_cards
 from .questions import (
     Closed,
     Derived,
@@ -264,11 +264,7 @@ class Session:
         """The race's card definitions beyond the base cards (upgrades and sponsorship cards, named by their short
         names, never their tokens: issue 29), or None in a race of base cards only: the race's card catalogue,
         which holds every module's cards (``Module.cards_key``), so no module is named here."""
-        cat = self.state.cards
-        extra = {
-            c.token: {"short": c.short, "name": c.name} for c in cat.cards if c.token not in BASE_CATALOGUE.token_set
-        }
-        return extra or None
+        return race_cards(self.state)
 
     def _said(self, ev: Event, cards: Any) -> str:
         """A typed event in the echo's words: the module's own echo given the race before it (``Notation.echo``:
