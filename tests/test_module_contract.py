@@ -292,7 +292,8 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
     """The pieces the shells take from the descriptors (engine/module.py: narration, board lines, car facts, the
     rules' lines, press corners) are words and sets of lines, at the end of every round of a module race, and the
     narration of every turn reads as a sentence (no ``None``, no object's repr)."""
-    from heatlog.engine.module import car_facts, in_race, press_corners, rules_lines
+    from heatlog.engine.module import car_cards as module_car_cards
+    from heatlog.engine.module import car_facts, in_race, press_corners, react_hint, rules_lines
     from heatlog.engine.module import marks as module_marks
     from heatlog.views.narrate import narrate_turn
 
@@ -309,6 +310,10 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
         assert all(isinstance(line, str) and line for line in module_marks(state) + rules_lines(state))
         pressed = press_corners(state)
         assert pressed is None or pressed <= {c.after_space for c in state.track.corners}
-        for name in state.cars:
+        for name, car in state.cars.items():
             assert all(isinstance(v, (str, type(None))) for v in car_facts(state, name).values())
+            assert set(module_car_cards(state, name)) <= state.cards.token_set  # its own cards are the race's
+            if state.phase == "race" and not car.legend:  # the React question's hint (Module.react_hint)
+                hint = react_hint(state, car)
+                assert isinstance(hint, str) and (hint == "" or hint.endswith("; ")), hint
     assert state is not None and {m.name for m in in_race(state)} == set(modules)

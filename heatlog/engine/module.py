@@ -45,12 +45,23 @@ class Notation:
     ``question(state)`` -> (prompt, hint, answers for Tab completion); ``parse(state, text)`` -> the event
     (a ``ValueError`` refuses the answer with its words); ``answer(event)`` -> the text that makes the event,
     so ``parse(state, answer(ev)) == ev`` (the contract test round-trips it); ``words(event)`` -> the event in
-    a short sentence (the recorder's log line, the narration)."""
+    a short sentence (the recorder's log line, the narration).
+
+    ``kind`` names the recorder's question (``Question.kind``: what the session, the scripted host and the table
+    server see; "module" unless the module keeps a name of its own, the weather's "weather" and "road", the
+    Legends' "legend"); the question is for the car the race waits for, else for the car whose turn it is (a
+    Legend's card), else for nobody (the host). ``echo(state, event)``, when given, is what the recorder echoes
+    for a typed answer, given the race before it (the Legend card with the helmet number printed for that
+    Legend, # 19.4); ``several``: one answer holds several words (the weather's tokens, one per corner: the
+    table server offers them as a row of tokens, not as buttons)."""
 
     question: Callable[[RaceState], tuple[str, str, tuple[str, ...]]]
     parse: Callable[[RaceState, str], Event]
     answer: Callable[[Event], str]
     words: Callable[[Event], str]
+    kind: str = "module"
+    echo: Callable[[RaceState, Event], str] | None = None
+    several: bool = False
 
 
 #: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).
@@ -185,6 +196,13 @@ class Module:
     #: How the bots play its races (``BotPolicy``), made at the first call (its folder's ``bots.py``, loaded with
     #: the first race a bot plays with it); None: the bots play it with the base game's choices alone.
     bot_policy: Callable[[], BotPolicy] | None = None
+    #: The recorder's React question: what the module makes of the car's place now, in words ending "; " (the
+    #: weather's sector: what it forbids or adds, # 20.7), put in the question's hint; "" when nothing.
+    react_hint: Callable[[RaceState, Car], str] | None = None
+    #: The cards beyond the base that car ``name`` owns in this race (the Garage's upgrades, # 18.5), in the
+    #: order it got them: the table server's card buttons, the recorder's reading of a typed name (the car's own
+    #: cards first).
+    car_cards: Callable[[RaceState, str], Collection[str]] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -256,6 +274,12 @@ def notation_of(kind: str) -> Notation | None:
     """The notation a module declares for its event type ``kind``, if any."""
     m = of_event(kind)
     return m.notation.get(kind) if m is not None else None
+
+
+def notation_kinds() -> frozenset[str]:
+    """The recorder's question kinds the modules' notations name (``Notation.kind``): an answer to one of them is
+    read by the notation of the event the race waits for."""
+    return frozenset(n.kind for m in MODULES.values() for n in m.notation.values())
 
 
 def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:
@@ -332,6 +356,20 @@ def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
     for m in in_race(state):
         if m.car_facts is not None:
             out.update(m.car_facts(state, name))
+    return out
+
+
+def react_hint(state: RaceState, car: Car) -> str:
+    """What every module of the race says about ``car``'s place for the React question (``Module.react_hint``)."""
+    return "".join(m.react_hint(state, car) for m in in_race(state) if m.react_hint is not None)
+
+
+def car_cards(state: RaceState, name: str) -> list[str]:
+    """The cards beyond the base car ``name`` owns, every module of the race's (``Module.car_cards``)."""
+    out: list[str] = []
+    for m in in_race(state):
+        if m.car_cards is not None:
+            out.extend(m.car_cards(state, name))
     return out
 
 

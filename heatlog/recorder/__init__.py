@@ -29,7 +29,7 @@ append (ConflictError): the recorder reloads the race and asks again.
 """
 
 from .lease import Lease
-from .notation import card_text, describe, error_text, parse_cards
+from .notation import card_text, describe, error_text, parse_cards, race_cards
 from .questions import Line, Question, advance, ask
 from .session import Session
 from .terminal import new_race, record, run, show
@@ -48,6 +48,7 @@ __all__ = [
     "error_text",
     "new_race",
     "parse_cards",
+    "race_cards",
     "record",
     "run",
     "show",

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..engine.errors import MalformedInput
+from ..engine.module import car_cards
 from ..engine.modules.championship.rules import ChampionshipDraft
 from ..engine.modules.garage.cards import Card, Draft, card_named, completions
 from ..engine.modules.garage.words import card_label as card_label
@@ -53,9 +54,7 @@ def cards_held(state: RaceState, name: str) -> frozenset[str]:
     turn = state.turn
     if turn is not None and turn.car == name:
         tokens.update(turn.played)
-    g = state.garage
-    if g is not None:
-        tokens.update(g.owned.get(name, ()))
+    tokens.update(car_cards(state, name))  # its own cards beyond the base (Module.car_cards: its upgrades)
     return frozenset(tokens)
 
 

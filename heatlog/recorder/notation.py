@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from ..engine import HeatlogError, MalformedInput
+from ..engine import HeatlogError, MalformedInput, RaceState
 from ..engine.cards import BASE_CATALOGUE
 from ..engine.module import event_words as module_event_words
 
@@ -19,6 +19,18 @@ OVER_PROMPT = "race over — Enter to leave (undo takes back the last answer): "
 CARD_WORDS = {c.name.lower(): c.token for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
 CARD_CHARS = {c.short: c.token for c in BASE_CATALOGUE.cards if len(c.short) == 1}
 CARD_NAMES = {c.token: c.name for c in BASE_CATALOGUE.cards if c.kind in ("heat", "stress")}
+
+
+def race_cards(state: RaceState) -> dict[str, dict[str, str]] | None:
+    """The race's card definitions beyond the base cards (upgrades and sponsorship cards), ``{"short", "name"}``
+    by token, or None in a race of base cards only: the race's card catalogue, which holds every module's cards
+    (``Module.cards_key``), so no module is named here. A card is typed and said by its short name (issue 29)."""
+    extra = {
+        c.token: {"short": c.short, "name": c.name}
+        for c in state.cards.cards
+        if c.token not in BASE_CATALOGUE.token_set
+    }
+    return extra or None
 
 
 def parse_cards(text: str, garage: Mapping[str, Any] | None = None, held: Collection[str] | None = None) -> list[str]:

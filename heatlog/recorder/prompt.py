@@ -24,6 +24,7 @@ class Question:
     hint: str = ""
     options: tuple[str, ...] = ()  # for Tab completion
     auto: Event | None = None
+    several: bool = False  # one answer holds several words, each a token (the table server's row of tokens)
 
 
 def make_event(kind: str, **fields: Any) -> Event:

@@ -9,6 +9,7 @@ from typing import Any
 from ..engine import HeatlogError, IllegalEvent, Knowledge, RaceState, Step, apply, closing_event, go_on
 from ..engine.cards import BASE_CATALOGUE, HEAT, STRESS
 from ..engine.decide import (
+    Waiting,
     cooldown_left,
     legal_gears,
     playable_sets,
@@ -17,9 +18,8 @@ from ..engine.decide import (
     slipstream_status,
     waiting_for,
 )
-from ..engine.module import card_namer, notation_of
+from ..engine.module import card_namer, notation_of, react_hint
 from ..engine.modules import circuits
-from ..engine.modules.weather.rules import corner_groups, sector_at
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
@@ -96,8 +96,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "names, e.g. " + " ".join(names),
             names,
         )
-    if state.phase == "weather":
-        return _ask_weather(state)
     if state.phase in ("sponsors", "garage"):  # MODULES.md 21.4, 21.2: a card dealt, the season draft's swap
         season = ask_season(state)
         if season is not None:
@@ -133,8 +131,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return Question(
             "play", name, f"{name} plays {car.gear} (hand {hand_text(car)}): ", None, "the cards, e.g. 4 3 s (# 4.1)"
         )
-    if state.cars[turn.car].legend:  # MODULES.md 19.5: the Legend card is public chance, no car answers it
-        return _ask_legend_card(state)
+    told = _ask_module(state, w)  # a module's own chance in the race (a Legend's card, # 19.5), in its words
+    if told is not None:
+        return told
     car = state.cars[w.cars[0]]
     name = car.name
     if w.due == "sponsor_drawn":  # MODULES.md 21.7, MA30: a card the turn earned, drawn at once
@@ -237,7 +236,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     name,
                     f"{name} react ({' '.join(tokens)}; {enter}): ",
                     "",
-                    f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {sector_hint(state, car)}"
+                    f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {react_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
                     "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
@@ -296,66 +295,21 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     raise IllegalEvent(f"the recorder does not know what to ask at step {step}")  # pragma: no cover
 
 
-def sector_hint(state: RaceState, car: Car) -> str:
-    """What the car's sector forbids or adds now (MODULES.md 20.7), for the React question; "" without one."""
-    effect = sector_at(state, car.progress)
-    if not effect.active:
-        return ""
-    return f"sector: {effect.words()} (road condition {effect.token}); "
-
-
-def _ask_weather(state: RaceState) -> Question:
-    rules = state.weather
-    assert rules is not None
-    if state.weather_tile is None:
-        tiles = tuple(rules.tiles)
-        return Question(
-            "weather",
-            None,
-            f"weather tile ({' '.join(tiles)}): ",
-            None,
-            "the tile drawn at set-up; its start effect changes every deck and Engine (MODULES.md 20.2, 20.3)",
-            tiles,
-        )
-    n = len(corner_groups(state.track))
-    tokens = tuple(rules.tokens)
-    return Question(
-        "road",
-        None,
-        f"road conditions, one token per corner 1–{n} in racing order: ",
-        None,
-        f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, # 20.2)",
-        tokens,
-    )
-
-
-def _ask_module(state: RaceState) -> Question | None:
-    """The question of a module's set-up phase whose event the module words itself (``Module.notation``): the
-    kind ``module``, answered by ``Notation.parse`` (heatlog's example module rain, docs/design.md)."""
-    if state.phase in ("grid", "deal", "race", "over"):
-        return None
-    due = waiting_for(state).due
-    told = notation_of(due) if due is not None else None
+def _ask_module(state: RaceState, w: Waiting | None = None) -> Question | None:
+    """The question of a module's event the race waits for, when the module words it itself
+    (``Module.notation``): a set-up draw (the weather's tile and tokens, # 20.2; heatlog's example module rain)
+    or a chance in the race (a Legend's card, # 19.5), by the notation's kind, answered by ``Notation.parse``.
+    For the car the race waits for, else the car whose turn it is, else the host."""
+    if w is None:
+        if state.phase in ("grid", "deal", "race", "over"):
+            return None
+        w = waiting_for(state)
+    told = notation_of(w.due) if w.due is not None else None
     if told is None:
         return None
     prompt, hint, answers = told.question(state)
-    return Question("module", None, prompt, None, hint, answers)
-
-
-def _ask_legend_card(state: RaceState) -> Question:
-    rules, deck, turn = state.legends, state.legend_deck, state.turn
-    assert rules is not None and deck is not None and turn is not None
-    car = state.cars[turn.car]
-    numbers = tuple(str(rules.entry(c, car.colour).helmet) for c in deck.available(rules))
-    return Question(
-        "legend",
-        car.name,
-        f"Legend card for round {state.round}: {car.name}'s helmet number ({car.colour}): ",
-        None,
-        f"the number by the {car.colour} helmet on the card turned (or card N); not yet turned: "
-        f"{' '.join(sorted(numbers, key=int))} (MODULES.md 19.5)",
-        numbers,
-    )
+    car = w.cars[0] if w.cars else state.turn.car if state.turn is not None else None
+    return Question(told.kind, car, prompt, None, hint, answers, several=told.several)
 
 
 def _ask_deal(state: RaceState) -> Question:
@@ -634,7 +588,7 @@ def _ask_garage(state: RaceState) -> Question:
     assert g is not None and g.draft is not None
     prompt, car, words = draft_prompt(g.draft, g.cards)
     hint = "card short names (Tab completes), e.g. brakes13 cool6 heat"
-    return Question("garage", car, prompt + ": ", None, hint, words)
+    return Question("garage", car, prompt + ": ", None, hint, words, several=car is None)  # a market: its cards
 
 
 def _ask_step3(state: RaceState, car: Car, due: str) -> Question:

@@ -247,21 +247,12 @@ def answer(
                 break
         assert flips, (kind, car, nxt)
         return " ".join(flips)
-    if kind == "weather":  # MODULES.md 20.2
-        assert t == "weather_drawn", (kind, car, nxt)
-        return str(nxt["tile"])
-    if kind == "road":
-        assert t == "road_conditions_drawn", (kind, car, nxt)
-        return " ".join(nxt["tokens"])
-    if kind == "module":  # a module's own notation (engine/module.py): the answer that makes the event
-        from ..engine.module import notation_of
+    from ..engine.module import notation_kinds, notation_of
 
+    if kind in notation_kinds():  # a module's own notation (engine/module.py): the answer that makes the event
         told = notation_of(str(t))
-        assert told is not None, (kind, car, nxt)
+        assert told is not None and told.kind == kind, (kind, car, nxt)
         return told.answer(nxt)
-    if kind == "legend":  # MODULES.md 19.5: the card by its number
-        assert t == "legend_card_revealed", (kind, car, nxt)
-        return f"card {nxt['card']}"
     if kind == "garage":  # the cards by their short names, as the table reads them (# 18.5)
         assert t in DRAFT, (kind, car, nxt)
         if t == "garage_market":

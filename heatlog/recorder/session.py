@@ -12,7 +12,7 @@ from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import notation_of
+from ..engine.module import notation_kinds, notation_of
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
 from ..formats.validation import validate_event
@@ -22,7 +22,7 @@ from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
 from .garage import cards_held, named_card
 from .lease import Lease
-from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards
+from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards, race_cards
 from .questions import (
     Closed,
     Derived,
@@ -249,9 +249,7 @@ class Session:
         if not typed and not closes:
             return []
         cards = self._cards()
-        words = [
-            self._legend_words(q, ev) if ev["type"] == "legend_card_revealed" else describe(ev, cards) for ev in typed
-        ]
+        words = [self._said(ev, cards) for ev in typed]
         if not words and q.kind == "gear":
             words = [f"{q.car} keeps gear {q.default}"]
         steps = sorted({x for _, _, x in closes})
@@ -266,19 +264,15 @@ class Session:
         """The race's card definitions beyond the base cards (upgrades and sponsorship cards, named by their short
         names, never their tokens: issue 29), or None in a race of base cards only: the race's card catalogue,
         which holds every module's cards (``Module.cards_key``), so no module is named here."""
-        cat = self.state.cards
-        extra = {
-            c.token: {"short": c.short, "name": c.name} for c in cat.cards if c.token not in BASE_CATALOGUE.token_set
-        }
-        return extra or None
+        return race_cards(self.state)
 
-    def _legend_words(self, q: Question, ev: Event) -> str:
-        """``Legend-Black: card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""
-        rules, car = self.state.legends, self.state.cars.get(q.car or "")
-        if rules is None or car is None:
-            return describe(ev)
-        printed = rules.entry(ev["card"], car.colour).helmet
-        return f"{car.name}: Legend card {ev['card']} ({car.colour} {printed})"
+    def _said(self, ev: Event, cards: Any) -> str:
+        """A typed event in the echo's words: the module's own echo given the race before it (``Notation.echo``:
+        a Legend card with the number printed for that Legend, # 19.4), else :func:`describe`'s."""
+        told = notation_of(str(ev["type"]))
+        if told is not None and told.echo is not None:
+            return told.echo(self.state, ev)
+        return describe(ev, cards)
 
     def _unpayable_words(self, q: Question) -> str | None:
         """At React, when the Engine cannot pay the Heat costs due (# 18.11): what to type, the cards by their
@@ -372,22 +366,15 @@ class Session:
             if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
-        if kind == "weather":
-            return self._trial([make_event("weather_drawn", tile=s.lower().strip())]), []
-        if kind == "module":  # a module's own notation (engine/module.py)
+        if kind in notation_kinds():  # a module's own notation (engine/module.py: the weather's tile, a Legend card)
             due = waiting_for(self.state).due
             told = notation_of(due) if due is not None else None
-            if told is None:  # pragma: no cover  (asked only when the module words it)
+            if told is None or told.kind != kind:  # pragma: no cover  (asked only when the module words it)
                 raise MalformedInput("nothing to answer here")
             try:
                 return self._trial([told.parse(self.state, s)]), []
             except ValueError as exc:
                 raise MalformedInput(str(exc)) from None
-        if kind == "road":
-            tokens = [t.lower() for t in s.replace(",", " ").split()]
-            return self._trial([make_event("road_conditions_drawn", tokens=tokens)]), []
-        if kind == "legend":
-            return self._trial([make_event("legend_card_revealed", card=self._legend_card(name, s))]), []
         if kind in ("sponsor", "swap"):  # MODULES.md 21.4, 21.7 (the card drawn), 21.2 (the draft's swap)
             from .season import season_events
 
@@ -400,21 +387,6 @@ class Session:
         if kind in WALKS:
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover
-
-    def _legend_card(self, name: str, text: str) -> int:
-        """The Legend card typed as the helmet number of the Legend whose turn it is, or as ``card N``."""
-        rules = self.state.legends
-        assert rules is not None
-        words = text.lower().split()
-        if len(words) == 2 and words[0] == "card" and words[1].isdecimal():
-            return int(words[1])
-        if len(words) == 1 and words[0].isdecimal():
-            colour = self.state.cars[name].colour
-            card = rules.card_by_number(colour, int(words[0]))
-            if card is None:
-                raise MalformedInput(f"no Legend card gives {colour} the number {words[0]} (10–19, # 19.4)")
-            return card.id
-        raise MalformedInput(f"type {name}'s helmet number on the card turned (e.g. 16), or card N (1–10)")
 
     def _car_name(self, token: str) -> str:
         hits = [n for n in self.state.cars if n.lower() == token.lower()]

@@ -28,11 +28,12 @@ from typing import Any
 from ..engine import HeatlogError, RaceState, apply
 from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
+from ..engine.module import car_cards
 from ..engine.redact import open_to_table
 from ..engine.rules import check_plan
 from ..engine.state import expand
 from ..log.racelog import RaceLog
-from ..recorder import Lease, Line, Session, error_text, parse_cards
+from ..recorder import Lease, Line, Session, error_text, parse_cards, race_cards
 from ..views.board import car_labels, lap_text, spot_text
 from ..views.narrate import narrate_turn
 from ..views.replay_html import car_colour
@@ -40,7 +41,8 @@ from .seats import Plan, Seat, ServeStore
 
 Event = dict[str, Any]
 
-#: The cards every deck may hold, as typed (# 1.1): the buttons of a card picker, before a Garage car's upgrades.
+#: The cards every deck may hold, as typed (# 1.1): the buttons of a card picker, before a car's own cards (its
+#: upgrades, # 18.2).
 BASE_TOKENS = ("1", "2", "3", "4", "0", "5", "h", "s")
 TOKEN_WORDS = {"h": "Heat", "s": "Stress", "H": "Heat", "S": "Stress"}
 #: Kinds of question answered with cards (a picker of card buttons).
@@ -215,9 +217,9 @@ class Table:
                 return Outcome(False, error=f"{car} has nothing to choose now: the race waits for {self.waits()}")
             v = self.session.view
             state = self.session.state
-            garage = state.garage.cards if state.garage is not None else None
+            defs = race_cards(state)  # the race's cards beyond the base, by token
             try:
-                cards = parse_cards(cards_text, garage)
+                cards = parse_cards(cards_text, defs)
             except HeatlogError as err:
                 return Outcome(False, error=error_text(err))
             gears = legal_gears(v, v.cars[car])
@@ -232,7 +234,7 @@ class Table:
                 check_plan(v, car, len(cards), cards)
             except HeatlogError as err:
                 return Outcome(False, error=f"{car} cannot play these cards: {err.message}")
-            text = " ".join(self._token(c, garage) for c in cards)
+            text = " ".join(self._token(c, defs) for c in cards)
             self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
             lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
             self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {text}")
@@ -250,9 +252,9 @@ class Table:
             return Outcome(True, [("info", "plan taken back: choose again")])
 
     @staticmethod
-    def _token(card: str, garage: Any) -> str:
-        if garage is not None and card in garage:
-            return str(garage[card]["short"])
+    def _token(card: str, defs: Any) -> str:
+        if defs is not None and card in defs:
+            return str(defs[card]["short"])
         return card.lower() if card in ("H", "S") else card
 
     def _drive(self) -> None:
@@ -515,7 +517,7 @@ class Table:
         """What ``who`` (``seat`` for ``car``, or ``host``) may do now: plan forms, the open question, or wait."""
         v, q = self.session.view, self.session.question
         state = self.session.state
-        garage = state.garage.cards if state.garage is not None else None
+        defs = race_cards(state)  # the race's cards beyond the base, by token
         if v.phase == "over":
             return [{"kind": "over", "text": "the race is over"}]
         if v.phase != "race" and q.kind not in ("grid",) and q.car is None and who == "seat":
@@ -548,7 +550,7 @@ class Table:
                         "gear": c.gear,
                         "engine": c.engine,
                         "gears": legal_gears(v, c),
-                        "tokens": self._tokens(name, garage, hand=True),
+                        "tokens": self._tokens(name, defs, hand=True),
                         "round": v.round,
                     }
                 )
@@ -576,7 +578,7 @@ class Table:
             if plan is not None and plan.error and q.kind in ("reveal", "play"):
                 ctl["error"] = f"your cards were refused: {plan.error}"
         if q.kind in CARD_KINDS and q.car is not None:
-            ctl["tokens"] = self._tokens(q.car, garage, hand=q.kind in ("reveal", "play", "discard"))
+            ctl["tokens"] = self._tokens(q.car, defs, hand=q.kind in ("reveal", "play", "discard"))
             if q.kind == "discard":  # # 11.1: Heat and Stress are never discarded: no button offers them
                 ctl["tokens"] = [t for t in ctl["tokens"] if t[1] not in ("h", "s")]
             if q.kind in ("reveal", "play") and v.cars[q.car].gear:
@@ -586,7 +588,7 @@ class Table:
             elif q.kind in ("draw", "setup_draw"):
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
-        elif q.kind == "road" or (q.kind == "garage" and q.car is None):
+        elif q.several:
             ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
         else:
             ctl["buttons"] = [[answer_words(o), o] for o in q.options]
@@ -597,29 +599,28 @@ class Table:
             else:
                 ctl["buttons"].append(["end my turn (no discard)", "- -"])
                 # the one-line "- d 1 2": React done, then the discard (# 11.1: never Heat/Stress), upgrades by name
-                ctl["discard"] = [t for t in self._tokens(q.car, garage, hand=True) if t[1] not in ("h", "s")]
+                ctl["discard"] = [t for t in self._tokens(q.car, defs, hand=True) if t[1] not in ("h", "s")]
         elif q.kind == "slipstream" and "n" in q.options:
             ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
         return [ctl]
 
-    def _tokens(self, car: str, garage: Any, *, hand: bool) -> list[list[str]]:
+    def _tokens(self, car: str, defs: Any, *, hand: bool) -> list[list[str]]:
         """Card buttons for ``car``: [label, token]. Its hand when the log knows it (an open race), else every
-        card a deck may hold (# 1.1) and the car's upgrades (# 18.2)."""
+        card a deck may hold (# 1.1) and the car's own cards (its upgrades, # 18.2)."""
         cards = self.hand(car) if hand else None
         if cards is not None:
-            return [[self._label(c, garage), self._token(c, garage)] for c in cards]
+            return [[self._label(c, defs), self._token(c, defs)] for c in cards]
         out = [[TOKEN_WORDS.get(t, t), t] for t in BASE_TOKENS]
         state = self.session.state
-        g = state.garage
-        if g is not None and garage is not None:
-            owned = g.owned.get(car) or []
-            out += [[self._label(t, garage), str(garage[t]["short"])] for t in dict.fromkeys(owned) if t in garage]
+        if defs is not None:  # the car's own cards beyond the base (Module.car_cards: its upgrades, # 18.5)
+            owned = car_cards(state, car)
+            out += [[self._label(t, defs), str(defs[t]["short"])] for t in dict.fromkeys(owned) if t in defs]
         return out
 
     @staticmethod
-    def _label(card: str, garage: Any) -> str:
-        if garage is not None and card in garage:
-            return str(garage[card]["name"])
+    def _label(card: str, defs: Any) -> str:
+        if defs is not None and card in defs:
+            return str(defs[card]["name"])
         return TOKEN_WORDS.get(card, card)
 
     def seat_private(self, car: str) -> dict[str, Any]:
@@ -630,11 +631,11 @@ class Table:
             plan = None  # entered by now: the board shows what was revealed
         hand = self.hand(car)
         state = self.session.state
-        garage = state.garage.cards if state.garage is not None else None
+        defs = race_cards(state)  # the race's cards beyond the base, by token
         return {
             "car": car,
             "hand": hand,
-            "hand_names": None if hand is None else [self._label(c, garage) for c in hand],  # never U53
+            "hand_names": None if hand is None else [self._label(c, defs) for c in hand],  # never U53
             "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
             "said": [list(x) for x in self.said.get(car, [])],
             "told": self.told.get(car),

@@ -187,3 +187,9 @@ _EVENT_WORDS: dict[str, Callable[[Event, Callable[[list[str]], str]], str]] = {
     "drafted": lambda ev, t: "drafts",
     "direct_played": lambda ev, t: f"plays {ev['card']} directly",
 }
+
+
+def car_cards(state: RaceState, name: str) -> tuple[str, ...]:
+    """The upgrades car ``name`` owns (# 18.5), in the order it got them (the descriptor's ``car_cards``)."""
+    g = state.garage
+    return tuple(g.owned.get(name) or ()) if g is not None else ()

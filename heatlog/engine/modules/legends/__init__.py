@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -116,4 +116,14 @@ MODULE = Module(
     outcomes={"legend_card_revealed": _outcomes},
     narrate_turn=lazy(f"{__name__}.words", "narrate_turn"),  # a Legend's turn (# 19.7-19.14)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    notation={  # the recorder's question: the round's card by its helmet number (# 19.4, 19.5)
+        "legend_card_revealed": Notation(
+            question=lazy(f"{__name__}.words", "card_question"),
+            parse=lazy(f"{__name__}.words", "card_parse"),
+            answer=lambda ev: f"card {ev['card']}",
+            words=lazy(f"{__name__}.words", "said"),
+            kind="legend",
+            echo=lazy(f"{__name__}.words", "card_echo"),
+        )
+    },
 )

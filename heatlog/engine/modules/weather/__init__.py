@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -98,4 +98,22 @@ MODULE = Module(
         "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
     },
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    react_hint=lazy(f"{__name__}.words", "react_hint"),  # the car's sector, in the React question (# 20.7)
+    notation={  # the recorder's set-up questions (# 20.2): the tile, then the tokens, typed by their ids
+        "weather_drawn": Notation(
+            question=lazy(f"{__name__}.words", "tile_question"),
+            parse=lazy(f"{__name__}.words", "tile_parse"),
+            answer=lambda ev: str(ev["tile"]),
+            words=lazy(f"{__name__}.words", "said"),
+            kind="weather",
+        ),
+        "road_conditions_drawn": Notation(
+            question=lazy(f"{__name__}.words", "road_question"),
+            parse=lazy(f"{__name__}.words", "road_parse"),
+            answer=lambda ev: " ".join(ev["tokens"]),
+            words=lazy(f"{__name__}.words", "said"),
+            kind="road",
+            several=True,
+        ),
+    },
 )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...state import RaceState
+    from ...state import Car, RaceState
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,3 +87,55 @@ def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | 
     if kind == "road_conditions_drawn":
         return "road conditions " + ", ".join(f"corner {i} {t}" for i, t in enumerate(ev["tokens"], 1))
     return None
+
+
+# ---------------------------------------------------------------------------------------------- the table's notation
+# The recorder's set-up questions (the descriptor's ``notation``: the recorder asks them by the kinds "weather" and
+# "road", the table server offers the tokens as a row): the tile, then one token per corner, typed as their ids.
+
+
+def tile_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
+    """# 20.2: the weather tile drawn at set-up."""
+    rules = state.weather
+    assert rules is not None
+    tiles = tuple(rules.tiles)
+    hint = "the tile drawn at set-up; its start effect changes every deck and Engine (MODULES.md 20.2, 20.3)"
+    return f"weather tile ({' '.join(tiles)}): ", hint, tiles
+
+
+def tile_parse(state: RaceState, text: str) -> dict[str, Any]:
+    """The tile as typed (its id; the rules refuse an unknown one)."""
+    return {"type": "weather_drawn", "v": 1, "tile": text.lower().strip()}
+
+
+def road_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
+    """# 20.2: one road-condition token per corner, in racing order (a chicane is one corner, # 22.2)."""
+    rules = state.weather
+    assert rules is not None
+    from .rules import corner_groups
+
+    n = len(corner_groups(state.track))
+    tokens = tuple(rules.tokens)
+    hint = f"{n} of: {' '.join(tokens)} (a chicane is one corner; at most 2 of a kind, # 20.2)"
+    return f"road conditions, one token per corner 1–{n} in racing order: ", hint, tokens
+
+
+def road_parse(state: RaceState, text: str) -> dict[str, Any]:
+    """The tokens as typed, by their ids, separated by spaces or commas (the rules check them, # 20.2)."""
+    return {"type": "road_conditions_drawn", "v": 1, "tokens": [t.lower() for t in text.replace(",", " ").split()]}
+
+
+def said(ev: dict[str, Any]) -> str:
+    """A weather event in a few words (its notation's ``words``: :func:`event_words`'s)."""
+    return event_words(ev, " ".join) or str(ev.get("type"))
+
+
+def react_hint(state: RaceState, car: Car) -> str:
+    """What the car's sector forbids or adds now (MODULES.md 20.7), for the recorder's React question; "" without
+    one."""
+    from .rules import sector_at
+
+    effect = sector_at(state, car.progress)
+    if not effect.active:
+        return ""
+    return f"sector: {effect.words()} (road condition {effect.token}); "
