@@ -229,7 +229,7 @@ def _print(result: "Review") -> None:
     _summary(result)
 
 
-def _label_words(p: PointReview) -> str:
+def _label_words(p: "PointReview") -> str:
     """The label, and where the loss's interval still straddled a threshold at the cap, that it is what the
     evidence there supports: "within noise" when it supports none."""
     if p.settled:

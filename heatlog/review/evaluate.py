@@ -9,14 +9,16 @@ For one decision point (:mod:`heatlog.review.points`):
 2. **Screening** (the cheap evaluation): every legal decision is played out ``screen`` times with common
    random numbers (playout ``i`` of every decision starts from the same sampled world and uses the same
    random numbers) and ranked by expected place (then win share).
-3. **Play-out**: the ``keep`` best of the screening plus the decision taken get batches of more playouts
-   (new worlds, still common to them) until the 95 % interval of each one's expected place is at most
-   ``± target`` or each has ``max_playouts``. The screening's playouts of these decisions count too. A batch
-   is what the widest interval still needs (the half-width shrinks as 1/√n), in multiples of ``step``, at
-   most ``batch``. **Racing**: after each batch, a kept decision other than the one taken and the best so
-   far is dropped once the paired difference of its places from the best's is above 0 at ``drop_z``
-   (99 %, on the playouts beyond the screening and those): it is clearly not the best, and is listed
-   with the wider interval of the playouts it had.
+3. **Play-out until the label is settled**: the ``keep`` best of the screening plus the decision taken get
+   batches of more playouts (new worlds, still common to them) until the label cannot change within the
+   paired loss's interval (:func:`label_needs`: every loss against another kept decision below the first
+   threshold, or the best's inside one label's band and within ``± target``, at ``settle_z``), or each has
+   ``max_playouts`` (the label is then what the evidence supports, ``settled`` False). The screening's
+   playouts of these decisions count too. A batch is what the intervals still need (a half-width shrinks as
+   1/√n), in multiples of ``step``, at most ``batch``. **Racing**: after each batch, a kept decision other
+   than the one taken and the best so far is dropped once the paired difference of its places from the
+   best's is above 0 at ``drop_z`` (99 %, on the playouts beyond the screening and those): it is clearly not
+   the best, and is listed with the wider interval of the playouts it had.
 4. **Verdict**: the best decision is the played-out one with the lowest expected place; the loss is the
    expected place of the decision taken minus the best's, from the paired playouts, with its 95 % interval.
 
@@ -74,7 +76,7 @@ class Estimate:
     win: float
     win_half: float
     screen_rank: int  # rank in the screening (1 = best)
-    kept: bool  # played out beyond the screening to the target (or to the most playouts)
+    kept: bool  # played out beyond the screening until the label settled (or to the most playouts)
     dropped: bool = False  # played out beyond the screening, then dropped: clearly worse than the best
 
     def to_dict(self) -> dict[str, Any]:
