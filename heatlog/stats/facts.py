@@ -17,8 +17,9 @@ from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
 from ..engine.cards import STRESS
-from ..engine.decide import slipstream_open, waits_at_steps_5_6
+from ..engine.decide import waits_at_steps_5_6
 from ..engine.modules.circuits import flooded_surcharge
+from ..engine.rules import slipstream_block
 
 Event = dict[str, Any]
 
@@ -240,7 +241,8 @@ class FactCollector:
             return
         assert state is not None
         if waits_at_steps_5_6(state):  # (waiting_for's step and flip, without building it: issue 31)
-            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])  # (slipstream_status's bool)
+            # decide.slipstream_open's answer: its other checks (the car's turn, steps 5-6, no flip) hold here
+            self._offered[id(turn)] = slipstream_block(state, state.cars[turn.car], turn) is None
 
     def observe(self, state: RaceState) -> None:
         """:meth:`observe_after` then :meth:`observe_before` of the same state, in one call: the ``watch`` of a fold
@@ -253,8 +255,8 @@ class FactCollector:
         turn = state.turn
         if turn is None or turn.slipstream is not None:
             return
-        if waits_at_steps_5_6(state):
-            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])
+        if waits_at_steps_5_6(state):  # (as observe_before)
+            self._offered[id(turn)] = slipstream_block(state, state.cars[turn.car], turn) is None
 
     def observe_after(self, state: RaceState) -> None:
         if state.turns is not self._round_list:
