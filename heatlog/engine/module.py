@@ -52,6 +52,18 @@ class Notation:
 
 
 @dataclass(frozen=True, slots=True)
+class FactColumn:
+    """A column a module adds to a statistics table (``Module.turn_columns``, ``Module.race_columns``): its
+    name, its type (``"int"``, ``"str"``, ``"bool"``; NULL allowed in every one), its value in a race without the
+    module, and what it means (docs/study.md, docs/stats.md list them from here)."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -151,6 +163,17 @@ class Module:
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
+    #: Statistics facts (``heatlog.stats``, a corpus's tables, issue 26): the columns it adds to each completed
+    #: turn (the derived ``turns`` table, after ``led``) and their values for a turn of a race it plays,
+    #: ``turn_facts(turn)`` in ``turn_columns`` order; the columns it adds to a race (a corpus's ``races`` table,
+    #: after the base column ``race_after``, modules of one place by rank) and their values,
+    #: ``race_facts(state, race_started)``. A race without the module gets the columns' defaults. Asked of the
+    #: registry once per race, never per event.
+    turn_columns: tuple[FactColumn, ...] = ()
+    turn_facts: Callable[[Turn], tuple[Any, ...]] | None = None
+    race_columns: tuple[FactColumn, ...] = ()
+    race_after: str = "modules"
+    race_facts: Callable[[RaceState, Event], tuple[Any, ...]] | None = None
 
 
 MODULES: dict[str, Module] = {}
