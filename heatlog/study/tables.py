@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import RaceState, apply
 from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
+from ..engine.module import MODULES, Module, ranked
 from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
 from ..stats.summary import CarStats, Tally, flat_row, race_stats
 
@@ -39,10 +40,8 @@ TABLES: tuple[str, ...] = ("races", "car_races", "turns", "decisions")
 
 # ---------------------------------------------------------------------------------------------------- columns
 
-#: ``races``: one row per race. The first columns are ``heatlog stats --json``'s race keys; then its set-up (from
-#: ``race_started``), what chance drew (weather), the winner, and where it comes from (a study's option and bots;
-#: a database's name and parent race).
-RACE_COLUMNS: dict[str, str] = {
+#: The base's ``races`` columns; each module's (``Module.race_columns``) go in after the one it names.
+_BASE_RACE_COLUMNS: dict[str, str] = {
     "race": "int64",
     "name": "string",
     "track": "string",
@@ -54,20 +53,36 @@ RACE_COLUMNS: dict[str, str] = {
     "seed": "int64",
     "variant": "string",
     "cars": "int64",
-    "legends": "int64",
-    "pro": "int64",
-    "aggressive": "bool",
     "modules": "string",
-    "garage_upgrades": "string",
-    "garage_draft": "string",
-    "weather": "string",
-    "road_conditions": "string",
     "winner": "string",
     "events": "int64",
     "bots": "string",
     "option": "string",
     "parent": "int64",
 }
+_ARROW_TYPES = {"int": "int64", "str": "string", "bool": "bool"}
+
+
+def _module_race_columns() -> list[tuple[Module, str]]:
+    """The registered modules that add ``races`` columns, as (module, the column they follow), by rank."""
+    return [(m, m.race_after) for m in ranked(list(MODULES)) if m.race_columns]
+
+
+def _race_columns() -> dict[str, str]:
+    out: dict[str, str] = {}
+    placed = _module_race_columns()
+    for name, kind in _BASE_RACE_COLUMNS.items():
+        out[name] = kind
+        for m, after in placed:
+            if after == name:
+                out.update({c.name: _ARROW_TYPES[c.type] for c in m.race_columns})
+    return out
+
+
+#: ``races``: one row per race. The first columns are ``heatlog stats --json``'s race keys; then its set-up (from
+#: ``race_started``), what the modules add (their options, what chance drew for them: ``Module.race_columns``),
+#: the winner, and where it comes from (a study's option and bots; a database's name and parent race).
+RACE_COLUMNS: dict[str, str] = _race_columns()
 
 _STATS_FLOAT = frozenset({"boosts_mean", *(f"mean_speed_by_gear_{g}" for g in "1234")})
 
@@ -151,6 +166,19 @@ def _is_decision(kind: str) -> bool:
     return known
 
 
+def module_race_values(state: RaceState, started: Event) -> dict[str, Any]:
+    """The ``races`` columns every module adds (``Module.race_columns``): its ``race_facts`` for a module the race
+    plays, the columns' defaults for the others (asked once per race)."""
+    playing = set(state.rules.modules)
+    out: dict[str, Any] = {}
+    for m, _ in _module_race_columns():
+        if m.name in playing and m.race_facts is not None:
+            out.update(zip((c.name for c in m.race_columns), m.race_facts(state, started), strict=True))
+        else:
+            out.update((c.name, c.default) for c in m.race_columns)
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------- rows
 
 
@@ -205,27 +233,18 @@ class RaceRows:
         assert state is not None and self.first is not None
         first = self.first
         stats = race_stats(facts)
-        legends = {c["name"] for c in first.get("cars", []) if c.get("legend")}
-        legends_opts: dict[str, Any] = first["legends"] if isinstance(first.get("legends"), dict) else {}
-        garage: dict[str, Any] = first["garage"] if isinstance(first.get("garage"), dict) else {}
-        conditions = state.conditions
+        cars = first.get("cars", [])
         race_row = {
             **stats.race_dict(),
             "track_name": facts.track_name,
             "seed": first.get("seed"),
             "variant": first.get("variant"),
-            "cars": len(first.get("cars", [])),
-            "legends": len(legends),
-            "pro": legends_opts.get("pro", 0) if legends else None,
-            "aggressive": legends_opts.get("aggressive", False) if legends else None,
+            "cars": len(cars),
+            **module_race_values(state, first),
             "modules": " ".join(first.get("modules", [])),
-            "garage_upgrades": garage.get("upgrades"),
-            "garage_draft": garage.get("draft"),
-            "weather": state.weather_tile if conditions is not None else None,
-            "road_conditions": " ".join(conditions.tokens) if conditions is not None else None,
             "winner": facts.cars[0].name if facts.over and facts.cars else None,
             "events": self.events,
-            "bots": ",".join(self.bots.get(c["name"], "") for c in first.get("cars", []) if c["name"] not in legends)
+            "bots": ",".join(self.bots.get(c["name"], "") for c in first.get("cars", []) if not c.get("legend"))
             or None,
             **self.extra,
             "race": self.race,
@@ -466,6 +485,7 @@ __all__ = [
     "decision_columns",
     "decision_row",
     "decision_rows",
+    "module_race_values",
     "parquet_bytes",
     "parquet_columns",
     "require_pyarrow",

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import FactColumn, Module, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -73,6 +73,20 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
 
 
+def _race_facts(state: RaceState, started: Event) -> tuple[str | None, str | None]:
+    """(``weather``, ``road_conditions``): the tile drawn and the tokens, corner by corner (# 20.2), once drawn."""
+    conditions = state.conditions
+    if conditions is None:
+        return None, None
+    return state.weather_tile, " ".join(conditions.tokens)
+
+
+#: The columns it adds to a corpus race (``Module.race_columns``).
+RACE_COLUMNS = (
+    FactColumn("weather", "str", None, "the weather tile drawn (# 20.2)"),
+    FactColumn("road_conditions", "str", None, "the road-condition tokens drawn, corner by corner (# 20.2)"),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
@@ -98,4 +112,6 @@ MODULE = Module(
         "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
     },
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    race_columns=RACE_COLUMNS,
+    race_facts=_race_facts,
 )
