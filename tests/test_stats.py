@@ -616,13 +616,17 @@ def test_piped_tables_are_printed_whole(tmp_path: Path) -> None:
 
 def test_turn_facts_arguments_are_in_the_order_of_the_columns() -> None:
     """turn_facts builds a TurnFacts positionally (41 keywords cost ~4 % of a corpus race, issue 31): each argument
-    line names its field, and the names run in TURN_COLUMNS' order, so a field added or moved shows up here."""
+    line names its field (the modules' columns, from their ``turn_facts``, as one line), and the names run in
+    TURN_COLUMNS' order, so a field added or moved shows up here."""
     import inspect
     import re
 
-    from heatlog.stats.facts import turn_facts
+    from heatlog.stats.facts import MODULE_TURN_COLUMNS, turn_facts
 
     source = inspect.getsource(turn_facts)
     call = source[source.index("return TurnFacts(") :]
     named = re.findall(r",  # (\w+)", call)
+    at = named.index("MODULE_TURN_COLUMNS")
+    named[at : at + 1] = [c.name for c in MODULE_TURN_COLUMNS]
     assert tuple(named) == TURN_COLUMNS
+    assert [c.name for c in MODULE_TURN_COLUMNS] == ["heat_upgrades", "uses"]  # the Garage's (# 18.10, 18.7)

@@ -35,3 +35,18 @@ def test_columns_make_the_rows_of_decision_row() -> None:
     assert decision_rows(12, noted) == [decision_row(12, i, r, e) for i, r, e in noted]
     assert decision_rows(12, []) == []
     assert any(row[-1] is not None for row in decision_rows(12, noted))  # some carry a detail
+
+
+def test_a_remembered_detail_is_the_json_of_its_own_event() -> None:
+    """The ``detail`` text is remembered per shape of plain fields (issue 31): equal values of other types (1 and
+    True, 0.0 and -0.0) keep their own JSON, whatever came first."""
+    import json
+
+    events = [
+        {"type": "adrenaline", "v": 1, "car": "Red", "bonus": value}
+        for value in (1, True, 1, True, 0.0, -0.0, 0.0, "1", None, [1], [1], {"a": 1})
+    ]
+    for ev in events * 2:
+        detail = decision_row(1, 0, 1, ev)[-1]
+        assert detail == json.dumps({"bonus": ev["bonus"]}, separators=(",", ":"), ensure_ascii=False)
+        assert decision_rows(1, [(0, 1, ev)])[0][-1] == detail

@@ -94,6 +94,18 @@ class BotPolicy:
 
 
 @lite(frozen=True, slots=True)
+class FactColumn:
+    """A column a module adds to a statistics table (``Module.turn_columns``, ``Module.race_columns``): its
+    name, its type (``"int"``, ``"str"``, ``"bool"``; NULL allowed in every one), its value in a race without the
+    module, and what it means (docs/study.md, docs/stats.md list them from here)."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+
+
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -203,6 +215,17 @@ class Module:
     #: order it got them: the table server's card buttons, the recorder's reading of a typed name (the car's own
     #: cards first).
     car_cards: Callable[[RaceState, str], Collection[str]] | None = None
+    #: Statistics facts (``heatlog.stats``, a corpus's tables, issue 26): the columns it adds to each completed
+    #: turn (the derived ``turns`` table, after ``led``) and their values for a turn of a race it plays,
+    #: ``turn_facts(turn)`` in ``turn_columns`` order; the columns it adds to a race (a corpus's ``races`` table,
+    #: after the base column ``race_after``, modules of one place by rank) and their values,
+    #: ``race_facts(state, race_started)``. A race without the module gets the columns' defaults. Asked of the
+    #: registry once per race, never per event.
+    turn_columns: tuple[FactColumn, ...] = ()
+    turn_facts: Callable[[Turn], tuple[Any, ...]] | None = None
+    race_columns: tuple[FactColumn, ...] = ()
+    race_after: str = "modules"
+    race_facts: Callable[[RaceState, Event], tuple[Any, ...]] | None = None
 
 
 MODULES: dict[str, Module] = {}

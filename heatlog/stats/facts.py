@@ -11,14 +11,16 @@ table while it matches the log, :mod:`heatlog.stats.derived`), and nothing that 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
 from ..engine.cards import STRESS
-from ..engine.decide import slipstream_open, waits_at_steps_5_6
+from ..engine.decide import waits_at_steps_5_6
+from ..engine.module import MODULES, FactColumn
 from ..engine.modules.circuits import flooded_surcharge
+from ..engine.rules import slipstream_block
 
 Event = dict[str, Any]
 
@@ -86,8 +88,10 @@ class TurnFacts(HeatTotals):
     finished: bool  # crossed the finish line this turn (# 16.1)
     place: int | None  # standing at the end of the round (None while the round is under way)
     led: bool  # first at the end of the round
-    heat_upgrades: int = 0  # Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)
-    uses: str = ""  # the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24; "" without)
+    # the modules' columns (``Module.turn_columns``, declared and documented in their folders; values from their
+    # ``turn_facts``): each must be a field here, after ``led``, in registry order (checked below, at import)
+    heat_upgrades: int = 0  # the Garage's
+    uses: str = ""  # the Garage's
     adrenaline_spaces: int = 0  # spaces the adrenaline +1 move added (# 6.2; 0 when blocked or not taken)
     slipstream_spaces: int = 0  # spaces slipstream moved the car (# 8.1; a sector's bonus included, MODULES.md 20.12)
     heat_flooded: int = 0  # Heat paid for shifting down from a flooded space (# 22.4; 0 elsewhere)
@@ -97,6 +101,48 @@ class TurnFacts(HeatTotals):
 
 
 TURN_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TurnFacts))
+
+
+def _module_turn_columns() -> tuple[FactColumn, ...]:
+    """Every registered module's turn columns, in registry order; checked against :class:`TurnFacts`: right after
+    ``led``, of the declared type and default (a module that declares a column TurnFacts lacks is refused here)."""
+    declared = tuple(c for m in MODULES.values() for c in m.turn_columns)
+    at = TURN_COLUMNS.index("led") + 1
+    kinds = {"int": "int", "str": "str", "bool": "bool"}
+    by_name = {f.name: f for f in fields(TurnFacts)}
+    here = TURN_COLUMNS[at : at + len(declared)]
+    if here != tuple(c.name for c in declared) or any(
+        str(by_name[c.name].type) != kinds.get(c.type) or by_name[c.name].default != c.default for c in declared
+    ):
+        raise TypeError(f"the modules' turn columns {[c.name for c in declared]} are not TurnFacts' fields after led")
+    return declared
+
+
+MODULE_TURN_COLUMNS: tuple[FactColumn, ...] = _module_turn_columns()
+_NO_MODULE_FACTS: tuple[Any, ...] = tuple(c.default for c in MODULE_TURN_COLUMNS)
+
+
+def module_turn_facts(state: RaceState) -> Callable[[Turn], tuple[Any, ...]]:
+    """How a turn of this race gets the modules' turn columns (:data:`MODULE_TURN_COLUMNS`' order): each module
+    the race plays answers with its ``turn_facts``, the others' columns hold their defaults. Asked once per race."""
+    playing = set(state.rules.modules)
+    parts: list[Callable[[Turn], tuple[Any, ...]] | tuple[Any, ...]] = []
+    for m in MODULES.values():
+        if not m.turn_columns:
+            continue
+        hook = m.turn_facts if m.name in playing else None
+        parts.append(hook if hook is not None else tuple(c.default for c in m.turn_columns))
+    if all(isinstance(p, tuple) for p in parts):
+        return lambda turn: _NO_MODULE_FACTS
+    if len(parts) == 1:
+        only = parts[0]
+        assert not isinstance(only, tuple)
+        return only
+
+    def every(turn: Turn) -> tuple[Any, ...]:
+        return tuple(v for p in parts for v in (p if isinstance(p, tuple) else p(turn)))
+
+    return every
 
 
 @dataclass(slots=True)
@@ -149,14 +195,22 @@ class RaceFacts:
         return [c.name for c in self.cars]
 
 
-def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: bool) -> TurnFacts:
-    """The facts of a completed ``turn``, read off its record (``state``: right after it ended)."""
+def turn_facts(
+    state: RaceState,
+    turn: Turn,
+    index: int,
+    race: int,
+    *,
+    offered: bool,
+    modules: Callable[[Turn], tuple[Any, ...]] | None = None,
+) -> TurnFacts:
+    """The facts of a completed ``turn``, read off its record (``state``: right after it ended). ``modules``: the
+    race's :func:`module_turn_facts` (worked out here when not given)."""
     cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
     happenings = turn.happenings
     boost_value = sum(h[2] for h in happenings if h[0] == "boost") if happenings else 0  # what the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
-    garage = turn.garage  # the Garage's record of the turn (None without the module)
-    uses = garage.happenings if garage is not None else ()
+    module_facts = (modules or module_turn_facts(state))(turn)  # the modules' columns (Module.turn_facts)
     flooded = turn.shift_heat and flooded_surcharge(state.track, turn.start, turn.from_gear, turn.gear)  # # 22.4
     corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
     # positional, in the order of the fields (TURN_COLUMNS; tests/test_stats.py checks it): 41 keywords cost
@@ -199,8 +253,7 @@ def turn_facts(state: RaceState, turn: Turn, index: int, race: int, *, offered: 
         turn.finished,  # finished
         None,  # place
         False,  # led
-        sum(h[2] for h in uses if h[0] == "heat") if uses else 0,  # heat_upgrades
-        "; ".join(" ".join(str(x) for x in h if x != "") for h in uses) if uses else "",  # uses
+        *module_facts,  # MODULE_TURN_COLUMNS: the modules' columns
         turn.adrenaline_moved,  # adrenaline_spaces
         turn.slipstream_moved,  # slipstream_spaces
         flooded,  # heat_flooded
@@ -223,6 +276,7 @@ class FactCollector:
         self._seen = 0
         self._round_start = 0  # index in self.turns of the first turn of the round under way
         self._offered: dict[int, bool] = {}
+        self._modules: Callable[[Turn], tuple[Any, ...]] | None = None  # module_turn_facts of the race, once
 
     def apply(self, event: Event) -> None:
         self.observe_before(self.state)
@@ -240,7 +294,8 @@ class FactCollector:
             return
         assert state is not None
         if waits_at_steps_5_6(state):  # (waiting_for's step and flip, without building it: issue 31)
-            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])  # (slipstream_status's bool)
+            # decide.slipstream_open's answer: its other checks (the car's turn, steps 5-6, no flip) hold here
+            self._offered[id(turn)] = slipstream_block(state, state.cars[turn.car], turn) is None
 
     def observe(self, state: RaceState) -> None:
         """:meth:`observe_after` then :meth:`observe_before` of the same state, in one call: the ``watch`` of a fold
@@ -253,8 +308,8 @@ class FactCollector:
         turn = state.turn
         if turn is None or turn.slipstream is not None:
             return
-        if waits_at_steps_5_6(state):
-            self._offered[id(turn)] = slipstream_open(state, state.cars[turn.car])
+        if waits_at_steps_5_6(state):  # (as observe_before)
+            self._offered[id(turn)] = slipstream_block(state, state.cars[turn.car], turn) is None
 
     def observe_after(self, state: RaceState) -> None:
         if state.turns is not self._round_list:
@@ -268,9 +323,13 @@ class FactCollector:
             self._take(state, state.turns)
 
     def _take(self, state: RaceState, turns: list[Turn]) -> None:
+        modules = self._modules
+        if modules is None:
+            modules = self._modules = module_turn_facts(state)
         for i in range(self._seen, len(turns)):
             t = turns[i]
-            self.turns.append(turn_facts(state, t, i + 1, self.race, offered=self._offered.pop(id(t), False)))
+            offered = self._offered.pop(id(t), False)
+            self.turns.append(turn_facts(state, t, i + 1, self.race, offered=offered, modules=modules))
         self._seen = len(turns)
 
     def _close_round(self, state: RaceState) -> None:

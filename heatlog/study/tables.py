@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import RaceState, apply
 from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
+from ..engine.module import MODULES, Module, ranked
 from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
 from ..stats.summary import CarStats, Tally, flat_row, race_stats
 
@@ -39,10 +40,8 @@ TABLES: tuple[str, ...] = ("races", "car_races", "turns", "decisions")
 
 # ---------------------------------------------------------------------------------------------------- columns
 
-#: ``races``: one row per race. The first columns are ``heatlog stats --json``'s race keys; then its set-up (from
-#: ``race_started``), what chance drew (weather), the winner, and where it comes from (a study's option and bots;
-#: a database's name and parent race).
-RACE_COLUMNS: dict[str, str] = {
+#: The base's ``races`` columns; each module's (``Module.race_columns``) go in after the one it names.
+_BASE_RACE_COLUMNS: dict[str, str] = {
     "race": "int64",
     "name": "string",
     "track": "string",
@@ -54,20 +53,36 @@ RACE_COLUMNS: dict[str, str] = {
     "seed": "int64",
     "variant": "string",
     "cars": "int64",
-    "legends": "int64",
-    "pro": "int64",
-    "aggressive": "bool",
     "modules": "string",
-    "garage_upgrades": "string",
-    "garage_draft": "string",
-    "weather": "string",
-    "road_conditions": "string",
     "winner": "string",
     "events": "int64",
     "bots": "string",
     "option": "string",
     "parent": "int64",
 }
+_ARROW_TYPES = {"int": "int64", "str": "string", "bool": "bool"}
+
+
+def _module_race_columns() -> list[tuple[Module, str]]:
+    """The registered modules that add ``races`` columns, as (module, the column they follow), by rank."""
+    return [(m, m.race_after) for m in ranked(list(MODULES)) if m.race_columns]
+
+
+def _race_columns() -> dict[str, str]:
+    out: dict[str, str] = {}
+    placed = _module_race_columns()
+    for name, kind in _BASE_RACE_COLUMNS.items():
+        out[name] = kind
+        for m, after in placed:
+            if after == name:
+                out.update({c.name: _ARROW_TYPES[c.type] for c in m.race_columns})
+    return out
+
+
+#: ``races``: one row per race. The first columns are ``heatlog stats --json``'s race keys; then its set-up (from
+#: ``race_started``), what the modules add (their options, what chance drew for them: ``Module.race_columns``),
+#: the winner, and where it comes from (a study's option and bots; a database's name and parent race).
+RACE_COLUMNS: dict[str, str] = _race_columns()
 
 _STATS_FLOAT = frozenset({"boosts_mean", *(f"mean_speed_by_gear_{g}" for g in "1234")})
 
@@ -91,6 +106,11 @@ def _car_columns() -> dict[str, str]:
 
 
 CAR_COLUMNS: dict[str, str] = _car_columns()
+# a car's flat statistics (``flat_row``'s keys, in order) when CAR_COLUMNS is exactly (race, track, those, bot,
+# legend, grid, heat_left): a car row is then made without a dict of its own (issue 31); else () (by keys)
+_FLAT_KEYS: tuple[str, ...] = tuple(flat_row(CarStats("", "", 0, False, None, Tally()).to_dict()))
+if tuple(CAR_COLUMNS) != ("race", "track", *_FLAT_KEYS, "bot", "legend", "grid", "heat_left"):
+    _FLAT_KEYS = ()
 
 
 def _turn_type(tp: Any) -> str:
@@ -130,6 +150,7 @@ COLUMNS: dict[str, dict[str, str]] = {
 
 _DECISION_MAIN = frozenset({"type", "v", "car", "gear", "cards", "card", "taken", "count"})
 _TURN_ROW = attrgetter(*TURN_COLUMNS)
+_TURN_GETTERS = tuple(attrgetter(name) for name in TURN_COLUMNS)
 
 
 _DECISION_KINDS: dict[str, bool] = {}
@@ -143,6 +164,19 @@ def _is_decision(kind: str) -> bool:
         known = entry is not None and not entry.chance and not entry.aside and kind != "race_started"
         _DECISION_KINDS[kind] = known
     return known
+
+
+def module_race_values(state: RaceState, started: Event) -> dict[str, Any]:
+    """The ``races`` columns every module adds (``Module.race_columns``): its ``race_facts`` for a module the race
+    plays, the columns' defaults for the others (asked once per race)."""
+    playing = set(state.rules.modules)
+    out: dict[str, Any] = {}
+    for m, _ in _module_race_columns():
+        if m.name in playing and m.race_facts is not None:
+            out.update(zip((c.name for c in m.race_columns), m.race_facts(state, started), strict=True))
+        else:
+            out.update((c.name, c.default) for c in m.race_columns)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------- rows
@@ -193,34 +227,24 @@ class RaceRows:
     def facts(self) -> RaceFacts:
         return self.collector.result()
 
-    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
-        """The race's rows of each table (tuples in :data:`COLUMNS` order)."""
-        facts = self.collector.result()
+    def summary_rows(self, facts: RaceFacts) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
+        """The race's ``races`` row and ``car_races`` rows (tuples in :data:`COLUMNS` order), from its ``facts``."""
         state = self.collector.state
         assert state is not None and self.first is not None
         first = self.first
         stats = race_stats(facts)
-        legends = {c["name"] for c in first.get("cars", []) if c.get("legend")}
-        legends_opts: dict[str, Any] = first["legends"] if isinstance(first.get("legends"), dict) else {}
-        garage: dict[str, Any] = first["garage"] if isinstance(first.get("garage"), dict) else {}
-        conditions = state.conditions
+        cars = first.get("cars", [])
         race_row = {
             **stats.race_dict(),
             "track_name": facts.track_name,
             "seed": first.get("seed"),
             "variant": first.get("variant"),
-            "cars": len(first.get("cars", [])),
-            "legends": len(legends),
-            "pro": legends_opts.get("pro", 0) if legends else None,
-            "aggressive": legends_opts.get("aggressive", False) if legends else None,
+            "cars": len(cars),
+            **module_race_values(state, first),
             "modules": " ".join(first.get("modules", [])),
-            "garage_upgrades": garage.get("upgrades"),
-            "garage_draft": garage.get("draft"),
-            "weather": state.weather_tile if conditions is not None else None,
-            "road_conditions": " ".join(conditions.tokens) if conditions is not None else None,
             "winner": facts.cars[0].name if facts.over and facts.cars else None,
             "events": self.events,
-            "bots": ",".join(self.bots.get(c["name"], "") for c in first.get("cars", []) if c["name"] not in legends)
+            "bots": ",".join(self.bots.get(c["name"], "") for c in first.get("cars", []) if not c.get("legend"))
             or None,
             **self.extra,
             "race": self.race,
@@ -229,16 +253,24 @@ class RaceRows:
         car_rows = []
         for c in stats.cars:
             car = state.cars[c.car]
-            row = {"race": self.race, "track": facts.track, **flat_row(c.to_dict())}
-            row.update(
-                bot=self.bots.get(c.car, "Legend" if car.legend else None),
-                legend=bool(car.legend),
-                grid=grid.get(c.car),
-                heat_left=None if car.legend else car.engine,
-            )
+            flat = flat_row(c.to_dict())
+            bot = self.bots.get(c.car, "Legend" if car.legend else None)
+            heat_left = None if car.legend else car.engine
+            if tuple(flat) == _FLAT_KEYS:  # the columns' own order (always, but for a car of another shape)
+                legend = bool(car.legend)
+                car_rows.append((self.race, facts.track, *flat.values(), bot, legend, grid.get(c.car), heat_left))
+                continue
+            row = {"race": self.race, "track": facts.track, **flat}
+            row.update(bot=bot, legend=bool(car.legend), grid=grid.get(c.car), heat_left=heat_left)
             car_rows.append(tuple(row.get(k) for k in CAR_COLUMNS))
+        return tuple(race_row.get(k) for k in RACE_COLUMNS), car_rows
+
+    def rows(self) -> dict[str, list[tuple[Any, ...]]]:
+        """The race's rows of each table (tuples in :data:`COLUMNS` order; a :class:`Batch` keeps columns)."""
+        facts = self.collector.result()
+        race_row, car_rows = self.summary_rows(facts)
         return {
-            "races": [tuple(race_row.get(k) for k in RACE_COLUMNS)],
+            "races": [race_row],
             "car_races": car_rows,
             "turns": [_TURN_ROW(t) for t in facts.turns],
             "decisions": decision_rows(self.race, self.decisions),
@@ -247,10 +279,16 @@ class RaceRows:
 
 def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tuple[Any, ...]]:
     """The ``decisions`` rows of a race's decision events, ``noted`` as (place in the log, round, event): each row
-    is :func:`decision_row`'s, made column by column (a comprehension per column, then one ``zip``: a third of the
-    time of a call per event, issue 31; tests/test_study_tables.py checks they are the same rows)."""
+    is :func:`decision_row`'s (tests/test_study_tables.py checks it), made by :func:`decision_columns`."""
+    return list(zip(*decision_columns(race, noted), strict=True)) if noted else []
+
+
+def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[list[Any]]:
+    """The ``decisions`` columns (:data:`DECISION_COLUMNS` order) of a race's decision events, ``noted`` as (place
+    in the log, round, event): a comprehension per column (a third of the time of a call per event, issue 31),
+    kept as columns to the Parquet file (no row tuples made and turned back into columns)."""
     if not noted:
-        return []
+        return [[] for _ in DECISION_COLUMNS]
     evs = [e for _, _, e in noted]
     cards = [e.get("cards") for e in evs]
     card = [e.get("card") if c is None else None for e, c in zip(evs, cards, strict=True)]
@@ -267,24 +305,21 @@ def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tu
         + (k is not None)
         for e, c, d, g, t, k in zip(evs, cards, card, gear, taken, count, strict=True)
     ]
-    return list(
-        zip(
-            [race] * len(evs),
-            [i for i, _, _ in noted],
-            [r for _, r, _ in noted],
-            [e.get("car") for e in evs],
-            [e.get("type") for e in evs],
-            [g if type(g) is int else None for g in gear],
-            [
-                (" ".join(map(str, c)) if type(c) is list else None) if c is not None else None if d is None else str(d)
-                for c, d in zip(cards, card, strict=True)
-            ],
-            [t if type(t) is bool else None for t in taken],
-            [k if type(k) is int else None for k in count],
-            [None if len(e) <= m else _detail(e) for e, m in zip(evs, main, strict=True)],
-            strict=True,
-        )
-    )
+    return [
+        [race] * len(evs),
+        [i for i, _, _ in noted],
+        [r for _, r, _ in noted],
+        [e.get("car") for e in evs],
+        [e.get("type") for e in evs],
+        [g if type(g) is int else None for g in gear],
+        [
+            (" ".join(map(str, c)) if type(c) is list else None) if c is not None else None if d is None else str(d)
+            for c, d in zip(cards, card, strict=True)
+        ],
+        [t if type(t) is bool else None for t in taken],
+        [k if type(k) is int else None for k in count],
+        [None if len(e) <= m else _detail(e) for e, m in zip(evs, main, strict=True)],
+    ]
 
 
 # json.dumps(..., separators=(",", ":"), ensure_ascii=False, allow_nan=False), made once: dumps with options makes
@@ -292,8 +327,26 @@ def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tu
 _DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
+_DETAILS: dict[tuple[tuple[str, type, Any], ...], str] = {}  # the detail of a shape of fields seen before
+_PLAIN = frozenset({str, int, bool, type(None)})  # values whose equal ones (of one type) have one JSON text
+
+
 def _detail(ev: Event) -> str:
-    return _DETAIL_JSON({k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)})
+    """The event's fields beyond the columns as canonical JSON. The same few small details come back in every
+    race (an adrenaline's bonus …): the JSON of fields of plain values is remembered (their types in the key:
+    ``1`` and ``True`` are equal keys but other JSON; a float is never a key: ``0.0 == -0.0``), a few thousand
+    at most."""
+    other = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
+    key = tuple([(k, type(v), v) for k, v in other.items()])
+    if not all(t in _PLAIN for _, t, _ in key):
+        return _DETAIL_JSON(other)
+    said = _DETAILS.get(key)
+    if said is None:
+        said = _DETAIL_JSON(other)
+        if len(_DETAILS) >= 4096:
+            _DETAILS.clear()
+        _DETAILS[key] = said
+    return said
 
 
 def decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
@@ -359,38 +412,64 @@ def schema(table: str) -> pa.Schema:
 
 
 def parquet_bytes(table: str, rows: list[tuple[Any, ...]], metadata: Mapping[str, str]) -> bytes:
-    """``rows`` of ``table`` as the bytes of one Parquet file (zstd, dictionary encoding, one row group, the
-    schema of :data:`COLUMNS`, ``metadata`` as key-value metadata): a pure function of its arguments."""
+    """``rows`` of ``table`` as the bytes of one Parquet file: :func:`parquet_columns` of their columns."""
+    columns = [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in COLUMNS[table]]
+    return parquet_columns(table, columns, metadata)
+
+
+def parquet_columns(table: str, columns: Sequence[Sequence[Any]], metadata: Mapping[str, str]) -> bytes:
+    """The ``columns`` of ``table`` (:data:`COLUMNS` order, all of one length) as the bytes of one Parquet file
+    (zstd, dictionary encoding, one row group, the schema of :data:`COLUMNS`, ``metadata`` as key-value
+    metadata): a pure function of its arguments."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    names = list(COLUMNS[table])
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
     sch = schema(table).with_metadata({k.encode(): v.encode() for k, v in metadata.items()})
     arrow = pa.Table.from_arrays([pa.array(col, type=sch.field(i).type) for i, col in enumerate(columns)], schema=sch)
     buf = io.BytesIO()
-    pq.write_table(arrow, buf, row_group_size=max(1, len(rows)), **PARQUET_OPTIONS)
+    pq.write_table(arrow, buf, row_group_size=max(1, arrow.num_rows), **PARQUET_OPTIONS)
     return buf.getvalue()
 
 
 class Batch:
     """The rows of a batch of races, table by table: :meth:`add` each race as it ends (its state is let go),
-    then :meth:`files`."""
+    then :meth:`files`.
 
-    __slots__ = ("races", "rows")
+    Kept as the Parquet files want them (issue 31: no tuple per row made to be turned back into columns): the
+    ``races`` and ``car_races`` rows (a few a race), the ``turns`` as the races' :class:`TurnFacts` (a column is
+    read off them all at once when the file is made) and the ``decisions`` as columns."""
+
+    __slots__ = ("decisions", "races", "rows", "turns")
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self.rows: dict[str, list[tuple[Any, ...]]] = {"races": [], "car_races": []}
+        self.turns: list[TurnFacts] = []
+        self.decisions: list[list[Any]] = [[] for _ in DECISION_COLUMNS]
         self.races = 0
 
     def add(self, race: RaceRows) -> None:
-        for table, rows in race.rows().items():
-            self.rows[table].extend(rows)
+        facts = race.collector.result()
+        race_row, car_rows = race.summary_rows(facts)
+        self.rows["races"].append(race_row)
+        self.rows["car_races"].extend(car_rows)
+        self.turns.extend(facts.turns)
+        if race.decisions:
+            for column, values in zip(self.decisions, decision_columns(race.race, race.decisions), strict=True):
+                column.extend(values)
         self.races += 1
+
+    def columns(self, table: str) -> list[list[Any]]:
+        """The batch's columns of ``table`` (:data:`COLUMNS` order), rows in the order the races were added."""
+        if table == "turns":
+            return [list(map(get, self.turns)) for get in _TURN_GETTERS]
+        if table == "decisions":
+            return self.decisions
+        rows = self.rows[table]
+        return [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in COLUMNS[table]]
 
     def files(self, metadata: Mapping[str, str]) -> dict[str, bytes]:
         """The Parquet bytes of each table (rows in the order the races were added)."""
-        return {t: parquet_bytes(t, self.rows[t], metadata) for t in TABLES}
+        return {t: parquet_columns(t, self.columns(t), metadata) for t in TABLES}
 
 
 __all__ = [
@@ -403,9 +482,12 @@ __all__ = [
     "TURN_TYPES",
     "Batch",
     "RaceRows",
+    "decision_columns",
     "decision_row",
     "decision_rows",
+    "module_race_values",
     "parquet_bytes",
+    "parquet_columns",
     "require_pyarrow",
     "schema",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import FactColumn, Module, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -88,6 +88,16 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return None
 
 
+#: The columns it adds to a turn's facts and to a corpus race (its values: facts.py).
+TURN_COLUMNS = (
+    FactColumn("heat_upgrades", "int", 0, "Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)"),
+    FactColumn("uses", "str", "", 'the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24)'),
+)
+RACE_COLUMNS = (
+    FactColumn("garage_upgrades", "str", None, "the Garage's upgrades option (# 18.3)"),
+    FactColumn("garage_draft", "str", None, "the Garage's draft option (# 18.5)"),
+)
+
 MODULE = Module(
     NAME,
     build=_race("build"),
@@ -131,4 +141,8 @@ MODULE = Module(
     narrate_react=lazy(f"{__name__}.words", "react_words"),  # each React symbol used, in order (# 18.x)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
     bot_policy=lazy(f"{__name__}.bots", "policy"),  # how the bots draft, plan with and play its cards (# 18.5-18.21)
+    turn_columns=TURN_COLUMNS,
+    turn_facts=lazy(f"{__name__}.facts", "turn_facts"),
+    race_columns=RACE_COLUMNS,
+    race_facts=lazy(f"{__name__}.facts", "race_facts"),
 )

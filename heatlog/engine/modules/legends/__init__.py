@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, Notation, lazy
+from ...module import FactColumn, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -96,6 +96,23 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
 
 
+def _race_facts(state: RaceState, started: Event) -> tuple[int, int | None, bool | None]:
+    """(``legends``, ``pro``, ``aggressive``): how many Legend cars race, and the Legends' options (# 19.1, 19.4)."""
+    legends = sum(1 for c in started.get("cars", []) if c.get("legend"))
+    if not legends:
+        return 0, None, None
+    block = started.get(NAME)
+    options: dict[str, Any] = block if isinstance(block, dict) else {}
+    return legends, options.get("pro", 0), options.get("aggressive", False)
+
+
+#: The columns it adds to a corpus race (``Module.race_columns``), after the base ``cars``.
+RACE_COLUMNS = (
+    FactColumn("legends", "int", 0, "Legend cars in the race (# 19.1)"),
+    FactColumn("pro", "int", None, "the Legends' pro level (null without Legends)"),
+    FactColumn("aggressive", "bool", None, "the Legends' aggressive option (null without Legends)"),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -126,4 +143,7 @@ MODULE = Module(
             echo=lazy(f"{__name__}.words", "card_echo"),
         )
     },
+    race_columns=RACE_COLUMNS,
+    race_after="cars",
+    race_facts=_race_facts,
 )

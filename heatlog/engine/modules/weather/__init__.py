@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, Notation, lazy
+from ...module import FactColumn, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -73,6 +73,20 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
 
 
+def _race_facts(state: RaceState, started: Event) -> tuple[str | None, str | None]:
+    """(``weather``, ``road_conditions``): the tile drawn and the tokens, corner by corner (# 20.2), once drawn."""
+    conditions = state.conditions
+    if conditions is None:
+        return None, None
+    return state.weather_tile, " ".join(conditions.tokens)
+
+
+#: The columns it adds to a corpus race (``Module.race_columns``).
+RACE_COLUMNS = (
+    FactColumn("weather", "str", None, "the weather tile drawn (# 20.2)"),
+    FactColumn("road_conditions", "str", None, "the road-condition tokens drawn, corner by corner (# 20.2)"),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
@@ -116,4 +130,6 @@ MODULE = Module(
             several=True,
         ),
     },
+    race_columns=RACE_COLUMNS,
+    race_facts=_race_facts,
 )
