@@ -659,17 +659,6 @@ def _plays(
             if (base, k) not in met2:
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
-    elif not touching and gear <= 4 and (codes := _packed(hand)) is not None:  # as below, each play's plan one sum
-        get = codes.__getitem__
-        met_packed: set[int] = set()
-        for cards in hand_playable_sets(hand, gear):
-            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
-                out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), tuple(cards), ()))
-                continue
-            packed = sum(map(get, cards))  # (base, k, heat) of up to 4 cards, each field below 256 a card
-            if packed not in met_packed:
-                met_packed.add(packed)
-                out.append((packed >> 20, (packed >> 10) & 1023, packed & 1023, tuple(cards), ()))
     elif not touching:  # no card of the hand changes a limit: plays group as in a base race
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
         plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
@@ -710,30 +699,6 @@ def _plays(
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
-
-
-# A card's plan (``_card_plan``: value, "+" flips, Heat cost) packed in one int, value << 20 | flips << 10 | Heat,
-# so that a play's plan is one C-level sum (a Garage hand's plays, issue 32): every field of a card below 256, so
-# the fields of up to 4 cards never carry. Kept for the cards whose plan is fixed (base cards, module cards read).
-_CODES: dict[str, int] = {}
-
-
-def _packed(hand: dict[str, int]) -> dict[str, int] | None:
-    """The packed plans of the cards of ``hand`` (``_CODES``), or None when a card's plan does not fit."""
-    if hand.keys() <= _CODES.keys():
-        return _CODES
-    codes: dict[str, int] = {}
-    for c in hand:
-        code = _CODES.get(c)
-        if code is None:
-            v, plus, cost = _card_plan(c)
-            if not (0 <= v < 256 and 0 <= plus < 256 and 0 <= cost < 256):
-                return None
-            code = v << 20 | plus << 10 | cost
-            if c in _BASE_SPEED or c in _MODULE_CARDS:  # (a plan that never changes: the first of a token is kept)
-                _CODES[c] = code
-        codes[c] = code
-    return codes
 
 
 _NO_TOUCH: frozenset[str] = frozenset()
