@@ -211,8 +211,9 @@ def reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
             gt.choose.append(i)
         else:
             speed += values[0]
-        gt.plus_left += symbol(card, "boost")
-        if symbol(card, "accelerate"):
+        shown = g.symbols(c)  # (its symbols' numbers, read from the card once a race: symbol() of each)
+        gt.plus_left += shown.get("boost", 0)
+        if shown.get("accelerate"):
             gt.accelerators.append(i)
     turn.speed = gt.step3 = speed
     turn.stress_left = cards.count(STRESS)
