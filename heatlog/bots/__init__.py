@@ -595,8 +595,10 @@ _base_hand_key = itemgetter(*CARDS)  # a hand's counts as a tuple, in card order
 
 
 def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
-    """A hand as a hashable key: the base cards' counts, or every (token, count) in a race with more cards."""
-    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
+    """A hand as a hashable key: the base cards' counts, or the (token, count) of each card held, in the hand's
+    order, in a race with more cards (its hands count every token of the race, ~50 in a Garage race, most at 0:
+    a key of them all cost a hash of 50 pairs at each of its look-ups, four or five a plan; issue 32)."""
+    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple([kv for kv in hand.items() if kv[1]])
 
 # A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
 Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
