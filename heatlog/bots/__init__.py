@@ -661,7 +661,8 @@ def _plays(
             if (base, k) not in met2:
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
-    elif not touching:  # no card of the hand changes a limit: plays group as in a base race
+    elif not touching or not any(hand.get(c) for c in touching):  # no card held changes a limit: as a base race
+        # (``touching`` holds every such card met in the race: a hand without one has no play of its own to weigh)
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
         plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
         met: set[tuple[int, int, int]] = set()
