@@ -595,8 +595,10 @@ _base_hand_key = itemgetter(*CARDS)  # a hand's counts as a tuple, in card order
 
 
 def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
-    """A hand as a hashable key: the base cards' counts, or every (token, count) in a race with more cards."""
-    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(hand.items())
+    """A hand as a hashable key: the base cards' counts, or the (token, count) of each card held, in the hand's
+    order, in a race with more cards (its hands count every token of the race, ~50 in a Garage race, most at 0:
+    a key of them all cost a hash of 50 pairs at each of its look-ups, four or five a plan; issue 32)."""
+    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple([kv for kv in hand.items() if kv[1]])
 
 # A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
 Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
@@ -659,18 +661,8 @@ def _plays(
             if (base, k) not in met2:
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
-    elif not touching and gear <= 4 and (codes := _packed(hand)) is not None:  # as below, each play's plan one sum
-        get = codes.__getitem__
-        met_packed: set[int] = set()
-        for cards in hand_playable_sets(hand, gear):
-            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
-                out.append((-1, 0, sum(_card_plan(c)[2] for c in cards), tuple(cards), ()))
-                continue
-            packed = sum(map(get, cards))  # (base, k, heat) of up to 4 cards, each field below 256 a card
-            if packed not in met_packed:
-                met_packed.add(packed)
-                out.append((packed >> 20, (packed >> 10) & 1023, packed & 1023, tuple(cards), ()))
-    elif not touching:  # no card of the hand changes a limit: plays group as in a base race
+    elif not touching or not any(hand.get(c) for c in touching):  # no card held changes a limit: as a base race
+        # (``touching`` holds every such card met in the race: a hand without one has no play of its own to weigh)
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
         plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
         met: set[tuple[int, int, int]] = set()
@@ -710,30 +702,6 @@ def _plays(
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
-
-
-# A card's plan (``_card_plan``: value, "+" flips, Heat cost) packed in one int, value << 20 | flips << 10 | Heat,
-# so that a play's plan is one C-level sum (a Garage hand's plays, issue 32): every field of a card below 256, so
-# the fields of up to 4 cards never carry. Kept for the cards whose plan is fixed (base cards, module cards read).
-_CODES: dict[str, int] = {}
-
-
-def _packed(hand: dict[str, int]) -> dict[str, int] | None:
-    """The packed plans of the cards of ``hand`` (``_CODES``), or None when a card's plan does not fit."""
-    if hand.keys() <= _CODES.keys():
-        return _CODES
-    codes: dict[str, int] = {}
-    for c in hand:
-        code = _CODES.get(c)
-        if code is None:
-            v, plus, cost = _card_plan(c)
-            if not (0 <= v < 256 and 0 <= plus < 256 and 0 <= cost < 256):
-                return None
-            code = v << 20 | plus << 10 | cost
-            if c in _BASE_SPEED or c in _MODULE_CARDS:  # (a plan that never changes: the first of a token is kept)
-                _CODES[c] = code
-        codes[c] = code
-    return codes
 
 
 _NO_TOUCH: frozenset[str] = frozenset()

@@ -211,8 +211,9 @@ def reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
             gt.choose.append(i)
         else:
             speed += values[0]
-        gt.plus_left += symbol(card, "boost")
-        if symbol(card, "accelerate"):
+        shown = g.symbols(c)  # (its symbols' numbers, read from the card once a race: symbol() of each)
+        gt.plus_left += shown.get("boost", 0)
+        if shown.get("accelerate"):
             gt.accelerators.append(i)
     turn.speed = gt.step3 = speed
     turn.stress_left = cards.count(STRESS)
@@ -994,7 +995,7 @@ def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     most: Callable[[str], int] | None = None  # made only if a Direct Play card is owned
     pool = car.pool
     for token, accelerates in g.directs():
-        if token in pool:
+        if pool.get(token):  # owned (a Garage race's pool counts every token of the race, most at 0)
             if most is None:
                 most = _most_in_hand(car)  # the one joint deduction: in table mode, a card that can be in the hand
             if most(token) > 0:
