@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .events import EventType, register
 
@@ -318,6 +318,35 @@ def card_namer(state: RaceState) -> Callable[[RaceState, str], str] | None:
         if m.card_name is not None:
             return m.card_name
     return None
+
+
+_T = TypeVar("_T")
+_READ: dict[tuple[Any, str], Any] = {}  # read_once's answers
+
+
+def read_once(read: Callable[[Any], _T], data: Any) -> _T:
+    """``read(data)``, kept by what it reads: a module's ``race_started`` block read into rules that never change
+    (the weather's tiles, the Legend deck), so that every race on the same data shares one answer (a simulated
+    Legends race read its deck three times, every weather race its tiles anew: issue 32). The key is ``repr``,
+    type for type (``1``, ``True`` and ``1.0``, a list and a tuple differ); data that is not a dict, is very long or
+    too deep is read each time. A refusal (``ValueError``) is never kept: it is raised again."""
+    key = None
+    if type(data) is dict:
+        try:
+            text = repr(data)
+        except RecursionError:
+            text = ""
+        if 0 < len(text) < 100_000:
+            key = (read, text)
+            hit: _T | None = _READ.get(key)
+            if hit is not None:
+                return hit
+    answer = read(data)
+    if key is not None:
+        if len(_READ) >= 16:
+            _READ.clear()
+        _READ[key] = answer
+    return answer
 
 
 def lazy(package: str, name: str) -> Any:
