@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
+from ...module import read_once
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 
@@ -126,6 +127,12 @@ class WeatherRules:
 
     @classmethod
     def from_dict(cls, data: Any) -> WeatherRules:
+        """Build from ``race_started.modules.weather``; ValueError names what is wrong. Immutable, so the rules of
+        data already read are the same object (every simulated race read the same tiles anew: issue 32)."""
+        return read_once(cls._read, data)
+
+    @classmethod
+    def _read(cls, data: Any) -> WeatherRules:
         if not isinstance(data, dict):
             raise ValueError("modules.weather must be an object")
         tiles: dict[str, Tile] = {}
