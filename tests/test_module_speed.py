@@ -9,9 +9,9 @@ import copy
 
 import pytest
 
-from heatlog.engine.module import read_once
+from heatlog.engine.module import copy_data, read_once
 from heatlog.engine.modules.legends.rules import LegendRules, legend_move
-from heatlog.engine.modules.weather.rules import WeatherRules
+from heatlog.engine.modules.weather.rules import WeatherRules, sector_at
 from heatlog.formats.module_data import legend_colours, legend_data, legends_module, weather_module
 from heatlog.races import legend_cars
 from heatlog.simulate import simulate_race
@@ -77,3 +77,22 @@ def test_the_legend_track_table_follows_the_track_object() -> None:
     entry = LegendRules.from_dict(legends_module()).cards[0].by_colour[legend_colours()[0]]
     for p in range(0, 2 * a.spaces):
         assert legend_move(a, p, entry, final_line=2 * a.spaces) == legend_move(b, p, entry, final_line=2 * b.spaces)
+
+
+def test_copy_data_is_a_deep_copy_of_json_data() -> None:
+    cards = legend_data()["cards"]
+    copied = copy_data(cards)
+    assert copied == cards and type(copied) is list
+    copied[0]["by_colour"][legend_colours()[0]]["helmet"] = 99  # nothing shared with the original
+    assert cards[0]["by_colour"][legend_colours()[0]]["helmet"] != 99
+    odd = {"t": (1, [2]), "n": None, "b": True, "f": 1.5}  # not JSON: the tuple as copy.deepcopy copies it
+    assert copy_data(odd) == copy.deepcopy(odd) and copy_data(odd)["t"][1] is not odd["t"][1]
+
+
+def test_sector_at_reads_the_space_of_any_progress() -> None:
+    # # 20.6, 20.7: the sector of the space the car is on, whatever the lap (or the grid, behind the line)
+    state = simulate_race(None, track="usa", cars=4, seed=5, weather=True)[2]
+    cond = state.conditions
+    assert cond is not None
+    for p in range(-2 * state.track.spaces, 3 * state.track.spaces):
+        assert sector_at(state, p) is cond.by_space[state.track.space_of(p)]

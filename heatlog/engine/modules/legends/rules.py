@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...module import read_once
+from ...module import copy_data, read_once
 from ...track import Track
 
 MAX_PRO = 6  # # 19.15: BGA's option offers +1..+6
@@ -443,6 +443,6 @@ if TYPE_CHECKING:  # at the end: state imports this module
 def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:
     """``race_started.legends``: a copy of the Legend cards and the two options (# 19.4, 19.14, 19.15), checked by
     the rules (``ValueError`` names what is wrong: a pro value out of range …)."""
-    block = {"cards": copy.deepcopy(cards), "pro": pro, "aggressive": aggressive}
+    block = {"cards": copy_data(cards), "pro": pro, "aggressive": aggressive}
     LegendRules.from_dict(block)
     return block
