@@ -329,9 +329,9 @@ class _TrackPlan:
     """
 
     __slots__ = (
-        "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_tables", "ends", "engine_table",
-        "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows", "shared", "shift0",
-        "shift_ids", "shifts", "spin", "variants", "w",
+        "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_ids", "cost_tables", "ends",
+        "engine_table", "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows",
+        "shared", "shift0", "shift_ids", "shifts", "spin", "variants", "w",
     )
 
     def __init__(
@@ -361,6 +361,7 @@ class _TrackPlan:
         self.lines = [line for line, _, _ in lines]
         self.limits = [limit for _, limit, _ in lines]
         self.costs = [costs for _, _, costs in lines]
+        self.cost_ids = [_table_id(costs) for costs in self.costs]  # the stretch keys' numbers of the cost tables
         self.cost_tables: dict[tuple[int, int], tuple[int, ...]] = {}  # (corner, limit) -> ask_costs, for variants
         self.shifts = shifts
         self.shift0 = shifts[0]
@@ -538,7 +539,7 @@ class _TrackPlan:
         shifts = None if ids is None else tuple(ids[p : p + far + 2])
         seen: list[Any] = [self.spin, self.final - p if self.final < end else None, 0, shifts]
         while i < len(lines) and lines[i] < end:
-            seen.append((lines[i] - p, self.limits[i], _table_id(self.costs[i])))
+            seen.append((lines[i] - p, self.limits[i], self.cost_ids[i]))
             i += 1
         if far:
             left = len(lines) - bisect_left(lines, p)

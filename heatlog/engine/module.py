@@ -18,13 +18,14 @@ on ``RaceState`` (the hot path reads them); a new module keeps its state in ``st
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .events import EventType, register
 from .written import lite
@@ -413,6 +414,49 @@ def card_namer(state: RaceState) -> Callable[[RaceState, str], str] | None:
         if m.card_name is not None:
             return m.card_name
     return None
+
+
+_T = TypeVar("_T")
+_READ: dict[tuple[Any, str], Any] = {}  # read_once's answers
+
+
+def read_once(read: Callable[[Any], _T], data: Any) -> _T:
+    """``read(data)``, kept by what it reads: a module's ``race_started`` block read into rules that never change
+    (the weather's tiles, the Legend deck), so that every race on the same data shares one answer (a simulated
+    Legends race read its deck three times, every weather race its tiles anew: issue 32). The key is ``repr``,
+    type for type (``1``, ``True`` and ``1.0``, a list and a tuple differ); data that is not a dict, is very long or
+    too deep is read each time. A refusal (``ValueError``) is never kept: it is raised again."""
+    key = None
+    if type(data) is dict:
+        try:
+            text = repr(data)
+        except RecursionError:
+            text = ""
+        if 0 < len(text) < 100_000:
+            key = (read, text)
+            hit: _T | None = _READ.get(key)
+            if hit is not None:
+                return hit
+    answer = read(data)
+    if key is not None:
+        if len(_READ) >= 16:
+            _READ.clear()
+        _READ[key] = answer
+    return answer
+
+
+def copy_data(data: Any) -> Any:
+    """A copy of JSON data (dicts, lists, strings, numbers, true/false/null) for a block a module embeds in
+    ``race_started``, as ``copy.deepcopy`` gives it but several times faster (every simulated race copies its
+    modules' data files: issue 32); anything else is handed to ``copy.deepcopy``."""
+    kind = type(data)
+    if kind is dict:
+        return {k: copy_data(v) for k, v in data.items()}
+    if kind is list:
+        return [copy_data(v) for v in data]
+    if kind is str or kind is int or kind is float or kind is bool or data is None:
+        return data
+    return copy.deepcopy(data)
 
 
 def lazy(package: str, name: str) -> Any:

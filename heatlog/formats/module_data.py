@@ -26,6 +26,7 @@ DATA_DIR = Path(__file__).parent.parent / "data"
 __all__ = [
     "DATA_DIR",
     "MAX_PRO",
+    "legend_colours",
     "legend_data",
     "data_of",
     "legends_module",
@@ -55,6 +56,11 @@ def _weather() -> dict[str, Any]:
 def legend_data() -> dict[str, Any]:
     """The built-in Legend deck file (a copy)."""
     return copy.deepcopy(_legends())
+
+
+def legend_colours() -> tuple[str, ...]:
+    """The colours printed on the built-in Legend cards (# 19.4), without copying the deck."""
+    return tuple(_legends()["colours"])
 
 
 def weather_data() -> dict[str, Any]:

@@ -12,7 +12,7 @@ from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from ..engine.module import MODULES as MODULE_UNITS
 from ..formats.jsonio import decimal_problem, read_json_file
-from ..formats.module_data import legend_data
+from ..formats.module_data import legend_colours
 from ..formats.usertext import check_label
 from ..formats.validation import event_errors
 from ..formats.words import counted
@@ -26,7 +26,7 @@ Event = dict[str, Any]
 def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dict[str, str]]:
     """``count`` Legend cars in Legend-card colours the players do not use (MODULES.md 19.3, 19.4), named
     after their colour (``legend_name``: "Legend-Gray")."""
-    free = [c for c in legend_data()["colours"] if c not in taken]
+    free = [c for c in legend_colours() if c not in taken]
     if count > len(free):
         raise MalformedInput(
             f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"

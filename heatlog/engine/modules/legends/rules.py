@@ -10,9 +10,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...module import copy_data, read_once
 from ...track import Track
 
 MAX_PRO = 6  # # 19.15: BGA's option offers +1..+6
@@ -45,7 +45,12 @@ class LegendRules:
 
     @classmethod
     def from_dict(cls, data: Any) -> LegendRules:
-        """Build from ``race_started.modules.legends``; ValueError names what is wrong."""
+        """Build from ``race_started.modules.legends``; ValueError names what is wrong. Immutable, so the rules
+        of data already read are the same object (a simulated race read its deck three times: issue 32)."""
+        return read_once(cls._read, data)
+
+    @classmethod
+    def _read(cls, data: Any) -> LegendRules:
         if not isinstance(data, dict):
             raise ValueError("modules.legends must be an object")
         raw = data.get("cards")
@@ -226,8 +231,22 @@ def legend_track_problem(track: Track) -> str | None:
     return None
 
 
-@lru_cache(maxsize=32)
+_TRACKS: dict[int, tuple[Track, _LegendTrack]] = {}  # by the track's id (a Track hashes its whole content)
+
+
 def _legend_track(track: Track) -> _LegendTrack:
+    """The track's lines as the Legend rules read them, built once per Track object."""
+    hit = _TRACKS.get(id(track))
+    if hit is not None and hit[0] is track:
+        return hit[1]
+    if len(_TRACKS) >= 32:
+        _TRACKS.clear()
+    lt = _legend_lines(track)
+    _TRACKS[id(track)] = (track, lt)  # holds the track: its id stays its own
+    return lt
+
+
+def _legend_lines(track: Track) -> _LegendTrack:
     n = track.spaces
     gaps = tuple(
         (c.after_space - c.legend_line_after_space) % n if c.legend_line_after_space is not None else None
@@ -424,6 +443,6 @@ if TYPE_CHECKING:  # at the end: state imports this module
 def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:
     """``race_started.legends``: a copy of the Legend cards and the two options (# 19.4, 19.14, 19.15), checked by
     the rules (``ValueError`` names what is wrong: a pro value out of range …)."""
-    block = {"cards": copy.deepcopy(cards), "pro": pro, "aggressive": aggressive}
+    block = {"cards": copy_data(cards), "pro": pro, "aggressive": aggressive}
     LegendRules.from_dict(block)
     return block

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
+from ...module import copy_data, read_once
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 
@@ -126,6 +127,12 @@ class WeatherRules:
 
     @classmethod
     def from_dict(cls, data: Any) -> WeatherRules:
+        """Build from ``race_started.modules.weather``; ValueError names what is wrong. Immutable, so the rules of
+        data already read are the same object (every simulated race read the same tiles anew: issue 32)."""
+        return read_once(cls._read, data)
+
+    @classmethod
+    def _read(cls, data: Any) -> WeatherRules:
         if not isinstance(data, dict):
             raise ValueError("modules.weather must be an object")
         tiles: dict[str, Tile] = {}
@@ -275,7 +282,8 @@ def sector_at(state: RaceState, progress: int) -> SectorEffect:
     cond = state.conditions
     if cond is None:
         return NO_SECTOR_EFFECT
-    return cond.by_space[state.track.space_of(progress)]
+    by_space = cond.by_space  # spaces 1..N (track.space_of, inlined: every React and plan asks)
+    return by_space[(progress - 1) % (len(by_space) - 1) + 1]
 
 
 def corner_at(state: RaceState, after_space: int) -> CornerEffect:
@@ -424,4 +432,4 @@ if TYPE_CHECKING:  # at the end: state imports this module
 
 def options_block(data: Mapping[str, Any]) -> dict[str, Any]:
     """``race_started.weather``: a copy of the weather file's tiles and token types (# 20.1)."""
-    return {"tiles": copy.deepcopy(data["tiles"]), "tokens": copy.deepcopy(data["tokens"])}
+    return {"tiles": copy_data(data["tiles"]), "tokens": copy_data(data["tokens"])}
