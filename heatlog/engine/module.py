@@ -52,6 +52,24 @@ class Notation:
 
 
 @dataclass(frozen=True, slots=True)
+class Flag:
+    """One command-line option of a module (issue 26, build 5): the commands that start races (``new``,
+    ``simulate``, ``record --new``) build their flags from the registry, never by a module's name.
+
+    ``param`` is the command's parameter (the key ``Module.from_flags`` reads its value by); ``decls`` its
+    spellings (``("--garage",)``); ``kind`` ``"bool"`` (a switch, off by default), ``"int"`` (``default``, else
+    0), ``"str"`` (None unless given) or ``"strs"`` (repeatable: a list, None unless given); ``commands`` the
+    commands that take it (a module may word one option differently per command: two ``Flag``s of one param)."""
+
+    param: str
+    decls: tuple[str, ...]
+    help: str
+    kind: str = "bool"
+    default: Any = None
+    commands: tuple[str, ...] = ("new", "simulate")
+
+
+@dataclass(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -151,6 +169,12 @@ class Module:
     #: A race_started block that plays the module (its data and options), for tests and the simulator's
     #: examples, given its data file's content (None when it has none).
     example: Callable[[Any], Any] | None = None
+    #: Its command-line options (``Flag``), and how their values make its options for ``race_started_event(
+    #: modules=)`` / ``simulate_race(modules=)``: ``from_flags(values by param, the command, its data file's
+    #: content) -> options``, or None: not in the race; a ``ValueError`` refuses them, naming the option typed.
+    #: Without ``from_flags``, a switch puts the module in the race with its ``example`` block.
+    flags: tuple[Flag, ...] = ()
+    from_flags: Callable[[Mapping[str, Any], str, Any], Any] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -337,18 +361,34 @@ def lazy(package: str, name: str) -> Any:
     return call
 
 
-def discover() -> None:
-    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
-    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
-    their first call): a base race loads no module's rules (issue 10: start-up)."""
+def descriptors() -> list[Module]:
+    """Every module folder's descriptor, by ``Module.order`` then name, without registering any (no Rules, no
+    catalogue: what a command line needs to build its options costs the folders' ``__init__`` files alone)."""
     from . import modules as package
 
     found: list[Module] = []
     for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
-        if isinstance(unit, Module) and unit.name not in MODULES:
-            found.append(unit)
-    for unit in sorted(found, key=lambda m: (m.order, m.name)):
-        register_unit(unit)
+        if info.ispkg:
+            unit = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "MODULE", None)
+            if isinstance(unit, Module):
+                found.append(unit)
+    return sorted(found, key=lambda m: (m.order, m.name))
+
+
+def from_flags(unit: Module, values: Mapping[str, Any], command: str, data: Any) -> Any:
+    """Module ``unit``'s options from the values of its flags for ``command`` (``Module.from_flags``; without
+    one, its switch puts it in the race with its ``example`` block), or None: not in the race."""
+    if unit.from_flags is not None:
+        return unit.from_flags(values, command, data)
+    if any(values.get(f.param) for f in unit.flags if command in f.commands) and unit.example is not None:
+        return unit.example(data)
+    return None
+
+
+def discover() -> None:
+    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
+    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
+    their first call): a base race loads no module's rules (issue 10: start-up)."""
+    for unit in descriptors():
+        if unit.name not in MODULES:
+            register_unit(unit)
