@@ -67,6 +67,8 @@ class Flag:
     kind: str = "bool"
     default: Any = None
     commands: tuple[str, ...] = ("new", "simulate")
+    #: The words a form shows for it (the table server's set-up page, a switch of ``record``); None: its help.
+    label: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +375,30 @@ def descriptors() -> list[Module]:
             if isinstance(unit, Module):
                 found.append(unit)
     return sorted(found, key=lambda m: (m.order, m.name))
+
+
+def flags_for(command: str) -> tuple[list[Module], list[Flag]]:
+    """Every module folder's descriptor and their flags for ``command`` (one per parameter, in the modules'
+    order); two modules declaring the same parameter is a bug of the second."""
+    units = descriptors()
+    seen: dict[str, Flag] = {}
+    for unit in units:
+        for f in unit.flags:
+            if command not in f.commands:
+                continue
+            if f.param in seen:
+                raise RuntimeError(f"{unit.name}: the option {f.param!r} of {command} is another module's")
+            seen[f.param] = f
+    return units, list(seen.values())
+
+
+def flag_default(flag: Flag) -> Any:
+    """A flag's value when it is not given."""
+    if flag.kind == "bool":
+        return bool(flag.default)
+    if flag.kind == "int":
+        return flag.default if flag.default is not None else 0
+    return flag.default
 
 
 def from_flags(unit: Module, values: Mapping[str, Any], command: str, data: Any) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import Flag, Module, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -73,6 +73,35 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "road_conditions_drawn", "v": 1, "tokens": bag[: len(corner_groups(state.track))]}
 
 
+FLAGS = (  # issue 26, build 5: one switch, worded per command
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions (MODULES.md 20): drawn at set-up.",
+        commands=("new",),
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions: a random tile and tokens (MODULES.md 20).",
+        commands=("simulate",),
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "With --new: weather and road conditions; the tile and tokens are asked.",
+        commands=("record",),
+        label="weather and road conditions",  # (the table server's set-up form)
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions in every race, revealed after the draft (# 21.3).",
+        commands=("season",),
+    ),
+)
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
@@ -98,4 +127,6 @@ MODULE = Module(
         "road_conditions_drawn": "the road-condition tokens, one per corner (# 20.2)",
     },
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    flags=FLAGS,
+    from_flags=lambda values, command, data: {} if values.get(NAME) else None,  # it has no options
 )
