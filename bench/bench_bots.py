@@ -85,7 +85,7 @@ def aware_vs_blind(races: int) -> dict[str, float]:
                 cars=4,
                 seed=seed,
                 bots=bots,
-                weather=True,  # type: ignore[arg-type]
+                modules={"weather": {}},  # type: ignore[arg-type]
                 watch=lambda st, ev, seen=seen: seen.append(st) if not seen else None,
             )
         except RuntimeError:  # a blind car spun out forever on a limit-1 corner with an empty Engine
@@ -137,7 +137,7 @@ def main() -> None:
         f"(95% CI {hv['low']:.1%}–{hv['high']:.1%}); mean place {hv['mean_place']:.3f}; "
         f"it finishes in round {hv['heuristic_finish_round']:.1f} on average"
     )
-    hw = heuristic_vs_random(n, weather=True)
+    hw = heuristic_vs_random(n, modules={"weather": {}})
     print(
         f"  with weather and road conditions (MODULES.md 20): heuristic wins {hw['win_rate']:.1%} "
         f"(95% CI {hw['low']:.1%}–{hw['high']:.1%}); mean place {hw['mean_place']:.3f}; "

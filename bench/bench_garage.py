@@ -32,9 +32,10 @@ GARAGE = {"upgrades": "basic", "draft": "draft"}
 
 def play(n: int, bots: str, garage: dict[str, Any] | None, first: int) -> tuple[float, list[list[dict[str, Any]]]]:
     logs = []
+    modules = {"garage": garage} if garage is not None else {}
     t = time.process_time()
     for seed in range(first, first + n):
-        logs.append(simulate_race(None, track="usa", cars=4, seed=seed, bots=bots, garage=garage)[1])
+        logs.append(simulate_race(None, track="usa", cars=4, seed=seed, bots=bots, modules=modules)[1])
     return time.process_time() - t, logs
 
 

@@ -15,12 +15,12 @@ from typing import Any
 
 from _common import machine, spread, table
 
-KINDS: dict[str, dict[str, Any]] = {
+KINDS: dict[str, dict[str, Any]] = {  # simulate_race's keywords: the modules as one mapping (issue 26, build 5)
     "base": {},
-    "garage, basic upgrades": {"garage": {"upgrades": "basic", "draft": "draft"}},
-    "garage, all upgrades": {"garage": {"upgrades": "all", "draft": "draft"}},
-    "weather": {"weather": True},
-    "legends (2 of 4 cars)": {"legends": 2},
+    "garage, basic upgrades": {"modules": {"garage": {"upgrades": "basic", "draft": "draft"}}},
+    "garage, all upgrades": {"modules": {"garage": {"upgrades": "all", "draft": "draft"}}},
+    "weather": {"modules": {"weather": {}}},
+    "legends (2 of 4 cars)": {"modules": {"legends": {"cars": 2}}},
 }
 GOALS = {"garage, basic upgrades": 0.6, "garage, all upgrades": 0.6, "weather": 0.8, "legends (2 of 4 cars)": 0.9}
 

@@ -41,7 +41,8 @@ def season_race(db: Path, seed: int) -> tuple[list[Event], int]:
     from heatlog.simulate.world import race_events
 
     log = RaceLog(db)
-    season = new_season(log, drivers=cars(3), races=[("usa", 1)], mode="table", garage={"upgrades": "basic"})
+    season = new_season(log, drivers=cars(3), races=[("usa", 1)], mode="table",
+        modules={"garage": {"upgrades": "basic"}})
     ev, grid = race_setup(season_view(log, season), 1, seed)
     heuristic = get_bot("heuristic")
 

@@ -202,7 +202,8 @@ def test_play_out_drives_a_legends_and_weather_race_exactly_as_the_simulator() -
     """MODULES.md 19.5, 20.2: the weather tile, the road tokens and each round's Legend card are chance events
     of the game API (``module_chance_event``), drawn as the simulator draws them: the same log."""
     for seed in (1, 4):
-        _, sim_events, sim_final = simulate_race(None, track="usa", cars=2, legends=2, weather=True, seed=seed)
+        _, sim_events, sim_final = simulate_race(None, track="usa", cars=2,
+            modules={"legends": {"cars": 2}, "weather": {}}, seed=seed)
         state = apply(None, sim_events[0])
         rng = random.Random(seed)
         log: list[Event] = [sim_events[0]]
@@ -229,7 +230,7 @@ def test_the_legend_card_is_a_uniform_chance_node() -> None:
             assert chance_event(state, random.Random(0))["card"] in cards  # type: ignore[index]
             found += 1
 
-    simulate_race(None, track="usa", cars=2, legends=2, seed=3, watch=watch)
+    simulate_race(None, track="usa", cars=2, modules={"legends": {"cars": 2}}, seed=3, watch=watch)
     assert found >= 10
 
 
@@ -239,7 +240,7 @@ def test_playouts_of_a_legends_and_weather_race_run_in_worker_processes() -> Non
     from heatlog.analysis.executors import local_executor
     from heatlog.analysis.playout import playouts
 
-    _, events, _ = simulate_race(None, track="usa", cars=2, legends=2, weather=True, seed=2)
+    _, events, _ = simulate_race(None, track="usa", cars=2, modules={"legends": {"cars": 2}, "weather": {}}, seed=2)
     cut = next(i for i, e in enumerate(events) if e["type"] == "legend_card_revealed")
     info = information_set(events[:cut])
     inline = playouts(info, 8, seed=5)
@@ -263,7 +264,9 @@ def test_go_on_is_listed_only_where_the_engine_takes_it() -> None:
             if to_move(state).kind == "decision" and waiting_for(state).due == "heat_unpayable":
                 states.append(state.copy())
 
-        simulate_race(None, track="usa", cars=2, laps=1, seed=seed, bots=random_bot, garage=garage, watch=watch)
+        simulate_race(
+            None, track="usa", cars=2, laps=1, seed=seed, bots=random_bot, modules={"garage": garage}, watch=watch
+        )
         for state in states:
             car = whose_turn(state)
             assert car is not None

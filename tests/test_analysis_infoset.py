@@ -394,11 +394,15 @@ def garage_races() -> list[list[Event]]:
     Reduce); the drafted basic upgrades with a Legend and the weather (19, 20)."""
     mixed = ["heuristic", "random", "random"]
     return [
-        simulate_race(None, track="usa", cars=3, seed=1, garage=GARAGE_ALL, bots=mixed)[1],  # Refresh on top
-        simulate_race(None, track="usa", cars=3, seed=1, legends=1, garage=GARAGE_ALL, bots=mixed)[1],  # Salvage
-        simulate_race(None, track="usa", cars=3, seed=0, weather=True, garage=GARAGE_ALL, bots=mixed)[1],  # Direct
+        simulate_race(None, track="usa", cars=3, seed=1,  # Refresh on top
+            modules={"garage": GARAGE_ALL}, bots=mixed)[1],
+        simulate_race(None, track="usa", cars=3, seed=1,  # Salvage
+            modules={"garage": GARAGE_ALL, "legends": {"cars": 1}}, bots=mixed)[1],
+        simulate_race(None, track="usa", cars=3, seed=0,  # Direct
+            modules={"garage": GARAGE_ALL, "weather": {}}, bots=mixed)[1],
         simulate_race(
-            None, track="usa", cars=2, seed=1, legends=1, weather=True, garage={"upgrades": "basic", "draft": "draft"}
+            None, track="usa", cars=2, seed=1,
+                modules={"garage": {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 1}, "weather": {}}
         )[1],
     ]
 
@@ -566,7 +570,8 @@ def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[Event]]:
     from heatlog.season import season_view, simulate_season
 
     log = RaceLog(tmp_path_factory.mktemp("seasons") / "s.db")
-    garage = simulate_season(log, published="1961", cars=3, seed=2, garage={"upgrades": "basic", "expansions": []})
+    garage = simulate_season(log, published="1961", cars=3, seed=2,
+        modules={"garage": {"upgrades": "basic", "expansions": []}})
     cooker = simulate_season(log, published="1965", cars=3, seed=4)
     races = [season_view(log, garage).races[0].race, season_view(log, cooker).races[-1].race]
     return [[e.event for e in log.effective(r).entries] for r in races if r is not None]

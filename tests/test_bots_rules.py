@@ -90,7 +90,7 @@ def test_22_4_the_planner_pays_the_flooded_surcharge_the_rules_ask() -> None:
 
 def test_20_13_a_corner_costs_what_the_weather_rules_say() -> None:
     # An overheat token: the excess plus 1, only over the limit (# 20.13, MA19); the plan's costs are the Rules'.
-    _, _, final = simulate_race(None, track="usa", cars=2, seed=0, bots="random", weather=True)
+    _, _, final = simulate_race(None, track="usa", cars=2, seed=0, bots="random", modules={"weather": {}})
     car = next(iter(final.cars.values()))
     tp = HeuristicBot()._track_plan(final, car)
     for i, c in enumerate(final.track.corners):

@@ -22,12 +22,12 @@ from heatlog.simulate import simulate_race
 Event = dict[str, Any]
 
 RACES: list[dict[str, Any]] = [
-    dict(track="usa", cars=4, seed=0, weather=True),
+    dict(track="usa", cars=4, seed=0, modules={"weather": {}}),
     dict(track="usa", cars=4, seed=1),
-    dict(track="usa", cars=4, seed=2, weather=True),
-    dict(track="italy", cars=4, seed=3, weather=True),
-    dict(track="usa", cars=3, seed=4, legends=2, weather=True),
-    dict(track="usa", cars=4, seed=5, weather=True),
+    dict(track="usa", cars=4, seed=2, modules={"weather": {}}),
+    dict(track="italy", cars=4, seed=3, modules={"weather": {}}),
+    dict(track="usa", cars=3, seed=4, modules={"legends": {"cars": 2}, "weather": {}}),
+    dict(track="usa", cars=4, seed=5, modules={"weather": {}}),
     dict(track="italy", cars=5, seed=6),
 ]
 
@@ -68,9 +68,9 @@ def test_a_weather_race_finds_the_look_aheads_of_another_draw(monkeypatch: pytes
         return n
 
     monkeypatch.setattr(Stretches, "number", counting)
-    simulate_race(None, track="usa", cars=4, seed=0, weather=True, bots=watching)
+    simulate_race(None, track="usa", cars=4, seed=0, modules={"weather": {}}, bots=watching)
     first = set(made)
     found.clear()
-    simulate_race(None, track="usa", cars=4, seed=2, weather=True, bots=watching)
+    simulate_race(None, track="usa", cars=4, seed=2, modules={"weather": {}}, bots=watching)
     assert len(tokens) == 2 and tokens[0] != tokens[1]  # two draws
     assert first and len([n for n in found if n in first]) >= 10

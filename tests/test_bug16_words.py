@@ -84,7 +84,7 @@ def test_19_8_a_legends_corner_is_numbered_as_the_printed_board_numbers_it() -> 
     from heatlog.simulate import simulate_race
     from heatlog.views.narrate import corner_number
 
-    _, events, _ = simulate_race(None, track="japan", cars=1, legends=3, seed=1)
+    _, events, _ = simulate_race(None, track="japan", cars=1, modules={"legends": {"cars": 3}}, seed=1)
     state = None
     said: dict[tuple[int, str], tuple[str, int]] = {}
     for ev in events:

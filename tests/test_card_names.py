@@ -73,7 +73,7 @@ def test_the_recorders_help_lists_the_races_card_names(tmp_path: Path) -> None:
             log,
             track="usa",
             cars=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
-            garage={"upgrades": "basic", "draft": "draft"},
+            modules={"garage": {"upgrades": "basic", "draft": "draft"}},
         )
         said = " ".join(line.text for line in Session(log, rid, fresh=True).help())
         assert "this race's cards, by name" in said and "brakes1234" in said and "4wd0boost3" in said, said

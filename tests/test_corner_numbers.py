@@ -17,7 +17,7 @@ CARS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
 
 def japan(tmp_path: Path) -> tuple[RaceLog, Session, str]:
     log = RaceLog(tmp_path / "h.db")
-    rid = start_race(log, track="japan", cars=CARS, weather=True, grid=["Ann", "Bob"])
+    rid = start_race(log, track="japan", cars=CARS, modules={"weather": {}}, grid=["Ann", "Bob"])
     s = Session(log, rid, fresh=True)
     s.answer("cloud")
     said = "\n".join(line.text for line in s.answer("limit-1 overheat limit+1 heat-control"))

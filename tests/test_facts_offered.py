@@ -16,9 +16,9 @@ from heatlog.stats.facts import FactCollector
 
 KINDS: dict[str, dict[str, Any]] = {
     "base": {},
-    "legends": {"legends": 2},
-    "garage": {"garage": {"upgrades": "all", "draft": "draft"}},
-    "weather": {"weather": True},
+    "legends": {"modules": {"legends": {"cars": 2}}},
+    "garage": {"modules": {"garage": {"upgrades": "all", "draft": "draft"}}},
+    "weather": {"modules": {"weather": {}}},
 }
 
 

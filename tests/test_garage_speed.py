@@ -32,7 +32,7 @@ def _reacts(upgrades: str, seed: int) -> list[tuple[RaceState, str]]:
         cars=4,
         seed=seed,
         bots=["heuristic", "random", "heuristic", "random"],
-        garage={"upgrades": upgrades, "draft": "draft"},
+        modules={"garage": {"upgrades": upgrades, "draft": "draft"}},
         watch=watch,
     )
     return seen

@@ -43,10 +43,10 @@ from heatlog.views.replay_html import render_html
 Event = dict[str, Any]
 GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
 #: The modules a simulated race takes by itself, and how; the championship's come from a season (see above).
-OPTIONS: dict[str, dict[str, Any]] = {
+OPTIONS: dict[str, dict[str, Any]] = {  # each module's options, as simulate_race(modules=) takes them
     "garage": {"garage": GARAGE},
-    "legends": {"legends": 1},
-    "weather": {"weather": True},
+    "legends": {"legends": {"cars": 1}},  # a count: Legend colours the cars leave free
+    "weather": {"weather": {}},
 }
 SEASON_ONLY = {"championship"}
 #: The modules registered as one unit with an example block (engine/module.py: Module.example): this test plays
@@ -70,15 +70,9 @@ def _start(modules: tuple[str, ...]) -> Event:
     opts: dict[str, Any] = {}
     for m in modules:
         opts.update(OPTIONS.get(m, {}))
-    legends = opts.pop("legends", 0)
-    ev = race_started_event(
-        track="usa",
-        cars=cars,
-        laps=1,
-        mode="open",
-        legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
-        **opts,
-    )
+    if "legends" in opts:  # the count as the Legends' cars (race_started_event takes cars)
+        opts["legends"] = {"cars": legend_cars(opts["legends"]["cars"], [c["colour"] for c in cars])}
+    ev = race_started_event(track="usa", cars=cars, laps=1, mode="open", modules=opts)
     for m in modules:  # a unit's own block, from its data file (heatlog.formats.module_data.module_block)
         if m in UNITS:
             ev["modules"] = [*ev.get("modules", []), m]
@@ -217,33 +211,27 @@ def test_simulate_s_command_plays_every_module(module: str, tmp_path: Path) -> N
 
 
 def test_module_options_travel_as_one_mapping() -> None:
-    """Issue 26, build 5: the modules' options as one mapping by name (race_started_event(modules=),
-    simulate_race(modules=)) make the same race as the first waves' keywords, which are its thin adapters; both at
-    once are refused. Every module a race takes by itself, in one race (the order race_started lists them is
-    the Rules' order, whatever the mapping's)."""
-    from heatlog.log.race_start import module_options
+    """Issue 26, build 5: the modules' options travel as one mapping by module name (race_started_event(modules=),
+    simulate_race(modules=), start_race, the season's services): the per-module keywords are gone. The order
+    race_started lists the modules is the Rules' order, whatever the mapping's; the simulator takes the Legends as a
+    count (the colours the cars leave free)."""
     from heatlog.simulate import simulate_race
 
     cars = default_cars(2)
     legends = legend_cars(1, [c["colour"] for c in cars])
     extra = {m: module_block(m) for m in UNITS}
-    by_keywords = race_started_event(
-        track="usa", cars=cars, laps=1, legends=legends, pro=1, weather=True, garage=GARAGE, more=extra
-    )
     mapping = {**extra, "weather": {}, "legends": {"cars": legends, "pro": 1}, "garage": GARAGE}
-    assert race_started_event(track="usa", cars=cars, laps=1, modules=mapping) == by_keywords
-    assert module_options(legends=legends, pro=1, weather=True, garage=GARAGE, more=extra) == {
-        "garage": GARAGE,
-        "legends": {"cars": legends, "pro": 1, "aggressive": False},
-        "weather": {},
-        **extra,
-    }
-    assert by_keywords["modules"] == ["garage", "legends", "weather", *UNITS]
-    with pytest.raises(MalformedInput, match="one mapping"):
-        race_started_event(track="usa", cars=cars, weather=True, modules={"legends": {"cars": legends}})
-    _, played, _ = simulate_race(cars=2, laps=1, seed=4, legends=1, pro=1, weather=True, more=extra)
-    mapped = {"weather": {}, "legends": {"cars": 1, "pro": 1}, **extra}  # a count of Legends: free colours
-    assert simulate_race(cars=2, laps=1, seed=4, modules=mapped)[1] == played
+    made = race_started_event(track="usa", cars=cars, laps=1, modules=mapping)
+    assert made["modules"] == ["garage", "legends", "weather", *UNITS]
+    backwards = dict(reversed(list(mapping.items())))
+    assert race_started_event(track="usa", cars=cars, laps=1, modules=backwards) == made
+    for old in ("weather", "garage", "legends", "pro", "aggressive", "more"):  # no keyword per module any more
+        with pytest.raises(TypeError):
+            race_started_event(track="usa", cars=cars, **{old: True})
+        with pytest.raises(TypeError):
+            simulate_race(cars=2, **{old: True})
+    _, played, _ = simulate_race(cars=2, laps=1, seed=4, modules={"legends": {"cars": 1, "pro": 1}, **extra})
+    assert [c["name"] for c in played[0]["cars"]] == ["Red", "Blue", legends[0]["name"]]  # a count: free colours
     with pytest.raises(MalformedInput, match="not 7"):
         simulate_race(cars=5, modules={"legends": {"cars": 2}})
 
@@ -317,3 +305,100 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
                 hint = react_hint(state, car)
                 assert isinstance(hint, str) and (hint == "" or hint.endswith("; ")), hint
     assert state is not None and {m.name for m in in_race(state)} == set(modules)
+
+
+COMMANDS = {"new": ["new"], "simulate": ["simulate"], "record": ["record"], "season": ["season", "new"]}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_module_s_flags_reach_the_commands_it_names(command: str) -> None:
+    """Issue 26, build 5: a command's module options come from the registry (``Module.flags``), never by a
+    module's name: every flag a registered module declares for a command is in that command's help, and no
+    command declares a module flag by hand beside it (each spelling once)."""
+    from typer.testing import CliRunner
+
+    from heatlog.cli import load
+    from heatlog.engine.module import flags_for
+
+    units, flags = flags_for(command)
+    assert {u.name for u in units} == set(UNITS_REGISTRY)  # the command line reads every registered module
+    said = CliRunner().invoke(load(COMMANDS[command][0]), [*COMMANDS[command], "--help"], terminal_width=200)
+    assert said.exit_code == 0, said.output
+    for flag in flags:
+        for spelling in flag.decls[0].split("/"):
+            assert said.output.count(f"{spelling} ") + said.output.count(f"{spelling}\n") >= 1, (command, spelling)
+
+
+def test_the_rain_module_s_flag_starts_a_rain_race_from_every_command(tmp_path: Path) -> None:
+    """The example module declares its switch in its folder alone (``rain/__init__.py``: ``Module.flags``), and
+    ``simulate --rain``, ``new --rain`` and ``record --new --rain`` start rain races with its data file's skies;
+    ``study run`` takes it by name in a configuration (``{"rain": true}``)."""
+    from typer.testing import CliRunner
+
+    from heatlog.cli import load
+    from heatlog.formats.module_data import module_block
+    from heatlog.log.racelog import RaceLog
+    from heatlog.study.spec import StudySpec
+
+    runner = CliRunner()
+    block = module_block("rain")
+    argv = ["simulate", "--rain", "--cars", "2", "--laps", "1", "--seed", "3", "--db", str(tmp_path / "s.db")]
+    sim = runner.invoke(load("simulate"), argv)
+    assert sim.exit_code == 0, sim.output
+    argv = ["new", "--car", "Ann:red", "--car", "Bob:blue", "--rain", "--db", str(tmp_path / "n.db")]
+    made = runner.invoke(load("new"), argv)
+    assert made.exit_code == 0, made.output
+    answers = "\nusa\nAnn:red Bob:blue\n\n\n\n\n\nwet\nquit\n"  # name, track, cars, variant … grid; the sky; leave
+    rec = runner.invoke(load("record"), ["record", "--new", "--rain", "--db", str(tmp_path / "r.db")], input=answers)
+    assert rec.exit_code == 0, rec.output
+    for db in ("s.db", "n.db", "r.db"):
+        with RaceLog(tmp_path / db, create=False) as log:
+            first = log.stored(1)[0].event
+        assert first["modules"] == ["rain"] and first["rain"] == block, db
+    with RaceLog(tmp_path / "r.db", create=False) as log:
+        assert [e.event["type"] for e in log.stored(1)][:3] == ["race_started", "grid_set", "rain_drawn"]
+    refused = runner.invoke(load("record"), ["record", "--rain", "--db", str(tmp_path / "r.db")])
+    assert refused.exit_code != 0 and "--rain goes with --new" in refused.output
+    spec = StudySpec.from_dict(
+        {"tracks": ["usa"], "cars": [2], "modules": [{"name": "wet", "rain": True}], "seeds": {"first": 1, "count": 1}},
+        rules="x",
+    )
+    assert spec.configs()[0].kwargs()["modules"] == {"rain": block}
+    assert StudySpec.from_dict(spec.to_dict()) == spec  # the spec file keeps it
+
+
+def test_an_old_study_spec_loads_as_it_did() -> None:
+    """A study spec written before the modules travelled as one mapping (its first waves' keys: weather, legends,
+    pro, aggressive, garage) reads the same and plays the same modules, now as the mapping."""
+    from heatlog.study.spec import StudySpec
+
+    old = {
+        "study": 1,
+        "tracks": ["usa"],
+        "cars": [3],
+        "bots": ["heuristic"],
+        "modules": [
+            {"name": "base"},
+            {
+                "name": "all",
+                "weather": True,
+                "legends": 1,
+                "pro": 2,
+                "aggressive": True,
+                "garage": {"upgrades": "basic"},
+            },
+        ],
+        "laps": None,
+        "seeds": {"first": 1, "count": 2},
+        "batch": 1000,
+        "rules": "x",
+    }
+    spec = StudySpec.from_dict(old)
+    assert spec.to_dict() == {**old, "modules": [{"name": "base"}, {**old["modules"][1], "name": "all"}]}
+    base, every = (c.kwargs()["modules"] for c in spec.configs())
+    assert base == {}
+    assert every == {
+        "garage": {"upgrades": "basic"},
+        "legends": {"cars": 1, "pro": 2, "aggressive": True},
+        "weather": {},
+    }

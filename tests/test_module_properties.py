@@ -53,10 +53,15 @@ def race(params: tuple[Any, ...]) -> list[Event]:
             cars=cars,
             mode="open",
             seed=seed,
-            legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
-            pro=pro,
-            aggressive=aggressive,
-            weather=weather,
+            modules={
+                **(
+                    {"legends": {"cars": legend_cars(legends, [c["colour"] for c in cars]) if legends else [],
+                                 "pro": pro, "aggressive": aggressive}}
+                    if legends or pro or aggressive
+                    else {}
+                ),
+                **({"weather": {}} if weather else {}),
+            },
         )
         names = [c["name"] for c in cars]
         _CACHE.clear()

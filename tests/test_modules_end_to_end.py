@@ -79,8 +79,7 @@ def test_recorder_asks_tile_tokens_and_the_legend_card(tmp_path: Path) -> None:
             log,
             track="usa",
             cars=[{"name": "Ann", "colour": "red"}],
-            legends=[{"name": "Legend-Black", "colour": "black"}],
-            weather=True,
+            modules={"legends": {"cars": [{"name": "Legend-Black", "colour": "black"}]}, "weather": {}},
             mode="table",
             grid=["Legend-Black", "Ann"],
         )
@@ -142,7 +141,7 @@ def test_combined_sample_imports_replays_and_draws_in_chromium(tmp_path: Path) -
 def test_set_up_echoes_legends_and_their_options_in_words() -> None:
     from heatlog.recorder.wizard import NewRace
 
-    wiz = NewRace(weather=True)
+    wiz = NewRace(modules={"weather": {}})
     wiz.answer("")  # no race name
     wiz.answer("usa")
     assert "at least one player" in wiz.answer("legend:black legend:white")

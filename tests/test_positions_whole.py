@@ -168,10 +168,10 @@ GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tun
     "modules",
     [
         {"garage": GARAGE},
-        {"legends": 1},
-        {"garage": GARAGE, "legends": 1},
-        {"weather": True},
-        {"weather": True, "legends": 1},
+        {"legends": {"cars": 1}},
+        {"garage": GARAGE, "legends": {"cars": 1}},
+        {"weather": {}},
+        {"weather": {}, "legends": {"cars": 1}},
     ],
 )
 def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end(
@@ -185,7 +185,7 @@ def test_a_position_of_a_module_race_starts_a_race_that_plays_on_to_the_same_end
     from heatlog.races import start_race
     from heatlog.simulate import simulate_race
 
-    _, events, final = simulate_race(None, track="usa", cars=2, seed=3, bots="random", **modules)
+    _, events, final = simulate_race(None, track="usa", cars=2, seed=3, bots="random", modules=modules)
     cut = len(events) // 2
     pos = json.loads(json.dumps(state_to_position(replay(events[:cut]))))
     assert list(position_problems(pos)) == []
@@ -207,7 +207,7 @@ def test_a_weather_race_s_cars_own_the_cards_its_tile_gave_them() -> None:
 
     seen: dict[str, list[dict[str, Any]]] = {}
     for seed in range(60):
-        _, events, final = simulate_race(None, track="japan", cars=3, seed=seed, bots="random", weather=True)
+        _, events, final = simulate_race(None, track="japan", cars=3, seed=seed, bots="random", modules={"weather": {}})
         if final.weather_tile not in seen:
             seen[str(final.weather_tile)] = events
     assert set(seen) == {"cloud", "fog", "storm", "snow", "rain", "sun"}
@@ -233,7 +233,8 @@ def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str
     from heatlog.season import season_view, simulate_season
 
     with RaceLog(tmp_path_factory.mktemp("season") / "s.db") as log:
-        season = simulate_season(log, cars=3, seed=2, races=[("usa", 18), ("italy", 10)], garage={"upgrades": "all"})
+        season = simulate_season(log, cars=3, seed=2, races=[("usa", 18), ("italy", 10)],
+            modules={"garage": {"upgrades": "all"}})
         return [[e.event for e in log.store.events(sr.race)] for sr in season_view(log, season).races]
 
 

@@ -652,7 +652,7 @@ def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_p
         cars=cars(2),
         mode="open",
         grid=["Red", "Blue"],
-        weather=True,
+        modules={"weather": {}},
         weather_tile="cloud",
         road_tokens=tokens,
     )

@@ -298,7 +298,7 @@ def test_a_garage_race_names_each_upgrade_as_the_table_does() -> None:
     """A review of a Garage race named upgrades by their tokens ("play 4 U1"): now by the short names the recorder
     takes (# 18.5: ``4wd4``, ``brakes1234``); the base cards keep their tokens ("play 4 3 S")."""
     garage = {"upgrades": "basic", "draft": "random"}
-    events = simulate_race(None, track="usa", cars=2, seed=4, garage=garage)[1]
+    events = simulate_race(None, track="usa", cars=2, seed=4, modules={"garage": garage})[1]
     points = [p for p in decision_points(events, "Red", rounds={2, 3}) if p.kind == "cards"]
     with_upgrade = next(p for p in points if any(c.startswith("U") for o in p.options for c in o.get("cards", [])))
     review = review_race(events[: with_upgrade.index + 1], ["Red"], settings=Settings(seed=1, screen=4, keep=1,

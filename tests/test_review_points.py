@@ -96,7 +96,7 @@ def test_a_garage_race_reviews_its_speed_choices_and_lists_none_it_skips() -> No
     review's decision kinds come from the event catalogue (issue 26) it is a decision point like any other, and
     nothing of the car's is left unlisted."""
     garage = {"upgrades": "basic", "draft": "random"}
-    events = simulate_race(None, track="usa", cars=2, seed=4, garage=garage)[1]
+    events = simulate_race(None, track="usa", cars=2, seed=4, modules={"garage": garage})[1]
     skipped: list[NotReviewed] = []
     points = decision_points(events, "Red", skipped=skipped)
     assert "speed_chosen" not in {x.kind for x in skipped}

@@ -48,7 +48,7 @@ def test_press_corner_words_follow_the_card() -> None:
 def test_the_board_the_replay_and_the_season_page_say_them(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     log = RaceLog(db)
-    season = simulate_season(log, races=[("usa", 16)], cars=2, seed=1, garage={"upgrades": "basic"})
+    season = simulate_season(log, races=[("usa", 16)], cars=2, seed=1, modules={"garage": {"upgrades": "basic"}})
     view = season_view(log, season)
     race = view.races[0].race
     assert race is not None

@@ -43,7 +43,8 @@ def log(tmp_path: Path) -> RaceLog:
 
 
 def garage_season(log: RaceLog, **garage: Any) -> int:
-    return new_season(log, drivers=DRIVERS, published="1961", mode="open", garage={"upgrades": "basic", **garage})
+    return new_season(log, drivers=DRIVERS, published="1961", mode="open",
+        modules={"garage": {"upgrades": "basic", **garage}})
 
 
 def add(log: RaceLog, race: int, kind: str, **fields: Any) -> None:
@@ -79,7 +80,7 @@ def test_21_2_21_4_a_garage_season_race_lists_the_garage_and_holds_the_draft_and
 
 def test_21_5_the_expansions_sponsorship_cards_come_with_their_upgrades(log: RaceLog) -> None:
     season = new_season(
-        log, drivers=DRIVERS, published="1964", garage={"upgrades": "all", "expansions": ["heavy-rain"]}
+        log, drivers=DRIVERS, published="1964", modules={"garage": {"upgrades": "all", "expansions": ["heavy-rain"]}}
     )
     start = log.store.events(next_race(log, season, seed=1))[0].event
     assert sorted(start["championship"]["sponsors"]["deck"]) == ["P80", "P81", "P82", "P83", "P84", "P85"]
@@ -161,7 +162,7 @@ def test_21_2_a_race_whose_draft_names_other_cars_is_refused_not_a_crash(log: Ra
 
 
 def test_21_11_MA7_upgrades_and_sponsorship_cards_carry_into_the_next_race(log: RaceLog) -> None:
-    season = simulate_season(log, published="1963", cars=DRIVERS, seed=3, garage={"upgrades": "basic"})
+    season = simulate_season(log, published="1963", cars=DRIVERS, seed=3, modules={"garage": {"upgrades": "basic"}})
     view = season_view(log, season)
     assert view.over and audit_season(log, season) == []
     kept_any = False
@@ -198,7 +199,8 @@ def _swapper(log: RaceLog, race: int) -> str | None:
 def test_MA7_without_carry_over_the_cards_go_back_to_the_supply(log: RaceLog) -> None:
     roster = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
     season = new_season(
-        log, drivers=roster, published="1961", mode="open", sponsors_carry_over=False, garage={"upgrades": "basic"}
+        log, drivers=roster, published="1961", mode="open", sponsors_carry_over=False,
+            modules={"garage": {"upgrades": "basic"}}
     )
     _play_race(log, season, 1)
     view = season_view(log, season)
@@ -228,7 +230,7 @@ def test_21_2_the_season_has_one_garage_deck_and_the_drafts_leftovers_go_to_the_
         {"name": n, "colour": c}
         for n, c in zip("ABCDEF", ("red", "blue", "green", "yellow", "black", "gray"), strict=True)
     ]
-    season = simulate_season(log, published="1963", cars=six, seed=1, garage={"upgrades": "basic"})
+    season = simulate_season(log, published="1963", cars=six, seed=1, modules={"garage": {"upgrades": "basic"}})
     view = season_view(log, season)
     assert view.over
     for sr in view.races:
@@ -249,7 +251,7 @@ def test_21_2_the_season_has_one_garage_deck_and_the_drafts_leftovers_go_to_the_
 
 
 def test_21_12_MA11_later_drafts_pick_from_the_last_in_the_standings(log: RaceLog) -> None:
-    season = simulate_season(log, published="1961", cars=DRIVERS, seed=2, garage={"upgrades": "basic"})
+    season = simulate_season(log, published="1961", cars=DRIVERS, seed=2, modules={"garage": {"upgrades": "basic"}})
     view = season_view(log, season)
     for sr in view.races[1:]:
         table = view.tables[sr.index - 2]
@@ -279,7 +281,7 @@ def test_21_11_a_race_that_does_not_carry_what_the_season_says_is_not_entered(lo
 
 
 def test_a_garage_season_file_round_trips_byte_identical(log: RaceLog, tmp_path: Path) -> None:
-    season = simulate_season(log, published="1961", cars=DRIVERS, seed=4, garage={"upgrades": "basic"})
+    season = simulate_season(log, published="1961", cars=DRIVERS, seed=4, modules={"garage": {"upgrades": "basic"}})
     text = export_season(log, season)
     other = RaceLog(tmp_path / "again.db")
     imported = import_season(other, text)
@@ -383,7 +385,7 @@ def test_21_3_a_season_with_the_weather_reveals_it_after_the_draft_in_every_race
         assert log.project(sr.race).state.weather_tile is not None
     assert run("season", "audit", "1", db=db).returncode == 0
     # The option is the season's: a season without it has no weather in its races.
-    plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", garage={"upgrades": "basic"})
+    plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})
     ev, _ = race_setup(season_view(log, plain), 1)
     assert "weather" not in ev["modules"] and "weather" not in season_view(log, plain).options
     # Legends are the season's option since issue 29 (# 19.16, tests/test_season_solo.py): too many cars are

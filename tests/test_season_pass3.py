@@ -17,7 +17,8 @@ def test_the_season_page_of_a_garage_season_lists_sponsors_as_applied_and_names_
     # issue 29 bug 13 (# 21.4-21.10): a Garage season applies the sponsorship cards and press corners; the finished
     # season's page names the champion and says how a tie on points is broken
     log = RaceLog(tmp_path / "s.db")
-    season = simulate_season(log, races=[("usa", 1), ("italy", 2)], cars=3, seed=2, garage={"upgrades": "basic"})
+    season = simulate_season(log, races=[("usa", 1), ("italy", 2)], cars=3, seed=2,
+        modules={"garage": {"upgrades": "basic"}})
     view = season_view(log, season)
     page = render_season_html(view)
     notes = page[page.index("Not applied by heatlog yet") :]

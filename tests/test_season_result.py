@@ -46,7 +46,7 @@ GOOD: dict[str, Any] = {
 
 
 def _garage_season(log: RaceLog) -> int:
-    return new_season(log, drivers=DRIVERS, published="1961", garage={"upgrades": "basic"})
+    return new_season(log, drivers=DRIVERS, published="1961", modules={"garage": {"upgrades": "basic"}})
 
 
 def test_a_garage_race_entered_by_result_gives_the_season_what_the_rules_say(tmp_path: Path) -> None:

@@ -29,8 +29,8 @@ ANN = [{"name": "Ann", "colour": "red"}]
 
 def test_a_simulated_solo_garage_season_against_legends(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "s.db")
-    season = simulate_season(log, races=[("usa", 1), ("italy", 11)], cars=1, legends=3, seed=4,
-                             garage={"upgrades": "basic"})
+    season = simulate_season(log, races=[("usa", 1), ("italy", 11)], cars=1,
+        modules={"garage": {"upgrades": "basic"}, "legends": {"cars": 3}}, seed=4)
     view = season_view(log, season)
     legends = [c["name"] for c in view.legends]
     assert len(legends) == 3 and view.over and audit_season(log, season) == []
@@ -54,13 +54,16 @@ def test_a_simulated_solo_garage_season_against_legends(tmp_path: Path) -> None:
     ("kwargs", "said"),
     [
         ({"drivers": ANN}, "one driver: add --legends N"),
-        ({"drivers": ANN, "legends": 6}, "0 to 5 Legend cars"),
+        ({"drivers": ANN, "modules": {"legends": {"cars": 6}}}, "0 to 5 Legend cars"),
         ({"drivers": ANN * 0 + [{"name": f"D{i}", "colour": c} for i, c in enumerate(["red", "blue", "green"])],
-          "legends": 4}, "at most 6 cars"),
-        ({"drivers": ANN, "pro": 2}, "add --legends N"),
-        ({"drivers": ANN, "legends": 1, "pro": 9}, "--pro"),
-        ({"drivers": ANN, "legends": True}, "--legends"),
-        ({"drivers": [{"name": "Legend-Black", "colour": "red"}], "legends": 1}, "name of a Legend"),
+          "modules": {"legends": {"cars": 4}}}, "at most 6 cars"),
+        ({"drivers": ANN, "modules": {"legends": {"pro": 2}}}, "add --legends N"),
+        ({"drivers": ANN, "modules": {"legends": {"cars": 1, "pro": 9}}}, "--pro"),
+        ({"drivers": ANN, "modules": {"legends": {"cars": True}}}, "--legends"),
+        (
+            {"drivers": [{"name": "Legend-Black", "colour": "red"}], "modules": {"legends": {"cars": 1}}},
+            "name of a Legend",
+        ),
     ],
 )
 def test_season_new_refuses_what_no_solo_season_is(tmp_path: Path, kwargs: dict, said: str) -> None:
@@ -72,7 +75,7 @@ def test_season_new_refuses_what_no_solo_season_is(tmp_path: Path, kwargs: dict,
 
 def test_a_solo_race_entered_by_result_places_the_legends_too(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "s.db")
-    season = new_season(log, drivers=ANN, races=[("usa", 7)], legends=2)
+    season = new_season(log, drivers=ANN, races=[("usa", 7)], modules={"legends": {"cars": 2}})
     legends = [c["name"] for c in season_view(log, season).legends]
     with pytest.raises(HeatlogError, match="missing"):
         enter_result(log, season, places="Ann")

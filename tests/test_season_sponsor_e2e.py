@@ -62,7 +62,7 @@ def _seeds(tmp_path: Path) -> tuple[int, int, str, str]:
             drivers=[{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}],
             races=[("usa", 17), ("usa", 17)],
             mode="open",
-            garage={"upgrades": "basic"},
+            modules={"garage": {"upgrades": "basic"}},
         )
         race = next_race(log, season, seed=1)
         _draft_in_process(log, race, MARKETS[0])

@@ -568,7 +568,7 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
         laps=first["laps"],
         mode="open",
         grid=ev[1]["order"],
-        garage=dict(first["garage"]),
+        modules={"garage": dict(first["garage"])},
     )
     for e in ev[2:43]:  # Red at React (adrenaline open); the race's next entry is its discard of 2 and U53
         log.append(race, e)
@@ -675,7 +675,7 @@ def test_the_discard_question_offers_no_stress_or_heat(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "race.db")
     race = start_race(
         log, track="usa", cars=first["cars"], laps=first["laps"], mode="open", grid=ev[1]["order"],
-        garage=dict(first["garage"]),
+        modules={"garage": dict(first["garage"])},
     )  # fmt: skip
     for e in ev[2:38]:  # Green at its discard, two Stress in hand
         log.append(race, e)

@@ -245,9 +245,9 @@ def test_a_race_started_from_a_position_is_played_to_the_end() -> None:
     [
         {"bots": "heuristic"},
         {"bots": "random"},
-        {"bots": "heuristic", "legends": 2, "weather": True},
-        {"bots": "random", "garage": {"upgrades": "all", "draft": "snake"}},
-        {"bots": "heuristic", "garage": {"upgrades": "all", "draft": "snake"}, "weather": True},
+        {"bots": "heuristic", "modules": {"legends": {"cars": 2}, "weather": {}}},
+        {"bots": "random", "modules": {"garage": {"upgrades": "all", "draft": "snake"}}},
+        {"bots": "heuristic", "modules": {"garage": {"upgrades": "all", "draft": "snake"}, "weather": {}}},
     ],
 )
 def test_a_race_makes_no_reference_cycles_and_the_collector_is_restored(options: dict[str, Any]) -> None:

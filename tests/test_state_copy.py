@@ -23,8 +23,8 @@ from heatlog.simulate import simulate_race
 SHARED_STATE = {"track", "rules", "cards", "legends", "weather", "conditions"}
 CONFIGS = [
     {"bots": "random"},
-    {"bots": "heuristic", "legends": 1, "weather": True},
-    {"bots": "random", "garage": {"upgrades": "all", "draft": "snake"}},
+    {"bots": "heuristic", "modules": {"legends": {"cars": 1}, "weather": {}}},
+    {"bots": "random", "modules": {"garage": {"upgrades": "all", "draft": "snake"}}},
 ]
 
 
@@ -92,7 +92,7 @@ def test_copy_is_a_deepcopy_that_shares_nothing_mutable(config: dict[str, Any], 
 
 def test_the_copy_goes_on_alone() -> None:
     """Applying the rest of the race to a copy leaves the original as it was (and the other way round)."""
-    _, events, _ = simulate_race(None, seed=5, track="usa", cars=4, bots="random", legends=1)
+    _, events, _ = simulate_race(None, seed=5, track="usa", cars=4, bots="random", modules={"legends": {"cars": 1}})
     state = None
     for ev in events[:400]:
         state = apply(state, ev, atomic=False)

@@ -28,8 +28,8 @@ ODD: list[dict[str, Any]] = [
 
 def test_columns_make_the_rows_of_decision_row() -> None:
     events: list[dict[str, Any]] = []
-    for extra in ({}, {"weather": True}, {"legends": 2}, {"garage": {"upgrades": "all", "draft": "snake"}}):
-        events += simulate_race(None, track="usa", cars=4, seed=5, bots="random", **extra)[1]
+    for modules in ({}, {"weather": {}}, {"legends": {"cars": 2}}, {"garage": {"upgrades": "all", "draft": "snake"}}):
+        events += simulate_race(None, track="usa", cars=4, seed=5, bots="random", modules=modules)[1]
     decisions = [e for e in events if e["type"] in REGISTRY and not REGISTRY[e["type"]].chance] + ODD
     noted = [(i, i // 7, e) for i, e in enumerate(decisions)]
     assert decision_rows(12, noted) == [decision_row(12, i, r, e) for i, r, e in noted]

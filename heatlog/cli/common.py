@@ -7,8 +7,9 @@ Heavy modules (sqlite-utils, jsonschema, the engine, rich tables) are imported i
 
 import contextlib
 import functools
+import inspect
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -17,6 +18,7 @@ import typer
 from .. import __version__
 
 if TYPE_CHECKING:
+    from ..engine.module import Flag, Module
     from ..log.racelog import RaceLog
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,28 +43,11 @@ RaceOpt = Annotated[
     typer.Option("--race", "-r", help="Race or branch id (default: the most recent race not simulated)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-# The range in words (engine.modules.legends.rules.MAX_PRO, not imported: it loads the engine's track module at
-# start-up, ~10 ms; tests/test_cli.py holds the two together). check_pro asks the module itself.
-ProOpt = Annotated[int, typer.Option("--pro", help="Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).")]
-AggressiveOpt = Annotated[
-    bool, typer.Option("--aggressive", help="Aggressive Legends: chevrons let them cross more corners (19.14).")
-]
 # The built-in tracks in words (tracks.BUILTIN_TRACKS, not imported: it loads the schema checker at start-up;
 # tests/test_cli.py holds the two together).
 TRACK_HELP = "usa, great-britain, france, italy, japan, mexico, spain, netherlands, or a track file path."
 TrackOpt = Annotated[str, typer.Option(help=TRACK_HELP)]
 RoundOpt = Annotated[int | None, typer.Option("--round", help="Start of round N instead of the latest state.")]
-GarageOpt = Annotated[
-    str | None, typer.Option("--garage", help="Play with the Garage module: basic, advanced or all upgrades (# 18.3).")
-]
-DraftOpt = Annotated[
-    str | None,
-    typer.Option("--draft", help="With --garage, how upgrades are chosen: random, draft (default) or snake (# 18.5)."),
-]
-ExpansionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--expansion", help="With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2)."),
-]
 ModuleOpt = Annotated[  # a module registered as one unit (engine/module.py: module_data.module_blocks)
     list[str] | None,
     typer.Option(
@@ -77,15 +62,6 @@ ForceOpt = Annotated[
         "--force", help="Read a log whose hash chain is broken (damaged or tampered with) anyway, with a warning."
     ),
 ]
-
-
-def check_pro(pro: int) -> None:
-    """``--pro`` as the Legends module takes it (# 19.15), refused in the option's words, not the field's
-    (``race_started: modules.legends.pro``), before anything is made."""
-    if pro != 0:  # the default needs no module data (nor the schema checker it loads)
-        from ..formats.module_data import legends_module
-
-        legends_module(pro=pro, option="--pro")
 
 
 def db_path(db: Path | None) -> Path:
@@ -339,46 +315,6 @@ def given_options(ctx: typer.Context, *params: str) -> list[str]:
     return [f"--{p.replace('_', '-')}" for p in params if given_option(ctx, p)]
 
 
-def garage_options(garage: str | None, draft: str | None, expansion: list[str] | None) -> dict[str, Any] | None:
-    """``race_started.garage`` from ``--garage``, ``--draft`` and ``--expansion`` (None: no Garage), checked as the
-    race's first event checks it (# 18.2, 18.3, 18.5)."""
-    from ..engine.errors import MalformedInput
-
-    if garage is None:
-        if draft is not None or expansion:
-            raise MalformedInput("--draft and --expansion choose how the Garage is played: give --garage too")
-        return None
-    from ..engine.modules.garage.cards import GarageOptions  # (only when asked: the CLI starts without the modules)
-
-    check_garage_options(garage, draft, expansion)
-    try:
-        options = GarageOptions.from_dict(
-            {"upgrades": garage, "draft": draft or "draft", "expansions": list(expansion or [])}
-        )
-    except ValueError as exc:
-        raise MalformedInput(str(exc)) from None
-    return options.to_dict()
-
-
-def check_garage_options(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
-    """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
-    (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
-    from ..engine.errors import MalformedInput
-    from ..engine.modules.garage.cards import GarageOptions
-
-    given: list[tuple[str, str, Any]] = [("--garage", "upgrades", garage), ("--draft", "draft", draft)]
-    if expansion:
-        given.append(("--expansion", "expansions", list(expansion)))
-    for option, field, value in given:
-        if value is None:
-            continue
-        try:
-            GarageOptions.from_dict({field: value})
-        except ValueError as exc:
-            typed = " ".join(f"{option} {v}" for v in value) if isinstance(value, list) else f"{option} {value}"
-            raise MalformedInput(f"{typed}: {exc}") from None
-
-
 def version_callback(value: bool) -> None:
     if value:
         typer.echo(f"heatlog {__version__}")
@@ -406,3 +342,135 @@ def parse_car(spec: str) -> dict[str, str]:
     if not name or not sep or not colour:
         raise MalformedInput(f"--car {spec!r}: write NAME:COLOUR, e.g. Ann:red")
     return {"name": name, "colour": colour}
+
+
+# ---- module options, from the registry (issue 26, build 5)
+#
+# The module options of the commands that start races, built from the registry (issue 26, build 5).
+#
+# Each module declares its command-line options in its descriptor (``engine.module.Flag``: the parameter, its
+# spellings, its help, its kind, the commands that take it) and how their values make its options
+# (``Module.from_flags``). A command decorated with :func:`module_flags` gets them in its signature — typer reads
+# ``inspect.signature``, and the signature is built from the registry the first time typer asks for it, so a
+# command that is not run (``heatlog show`` beside ``new``) never loads a descriptor — and receives, in the
+# parameter ``modules`` the function declares, a :class:`ModuleFlags`: the values typed and, from them, the one
+# mapping of module options every service takes. A module that lands in its folder with flags gets them on every
+# command it names, with no edit here.
+
+
+MODULES_PARAM = "modules"  # the parameter of the decorated function that receives the ModuleFlags
+
+
+class ModuleFlags:
+    """A command's module options as typed: ``values`` by parameter, for the registry's ``units``."""
+
+    def __init__(self, command: str, units: "list[Module]", values: Mapping[str, Any]) -> None:
+        self.command = command
+        self.units = units
+        self.values = dict(values)
+
+    def params(self) -> list[str]:
+        """Every module option's parameter of the command (for ``given_options``)."""
+        return list(self.values)
+
+    def given(self, ctx: typer.Context) -> list[str]:
+        """The module options the command line gave, as typed (``--garage``)."""
+        return [_spelling(self.units, self.command, p) for p in self.values if given_option(ctx, p)]
+
+    def options(self) -> dict[str, Any]:
+        """The modules' options as one mapping by module name (``race_started_event(modules=)``): each module's
+        ``from_flags`` of its values (``module_data.options_from_flags``); a refusal names the option typed."""
+        from ..formats.module_data import options_from_flags
+
+        return options_from_flags(self.command, self.values)
+
+
+#: The default of a command's ``modules`` parameter, which the decorator replaces by the registry's flags (never
+#: read: the decorated command always receives the options typed).
+FROM_REGISTRY = ModuleFlags("", [], {})
+
+
+def _spelling(units: "list[Module]", command: str, param: str) -> str:
+    for unit in units:
+        for f in unit.flags:
+            if f.param == param and command in f.commands:
+                return f.decls[0]
+    return f"--{param.replace('_', '-')}"
+
+
+def parameter(flag: "Flag") -> inspect.Parameter:
+    """The typer parameter of one module option."""
+    option = typer.Option(*flag.decls, help=flag.help)
+    kinds: dict[str, tuple[Any, Any]] = {
+        "bool": (bool, bool(flag.default)),
+        "int": (int, flag.default if flag.default is not None else 0),
+        "str": (str | None, flag.default),
+        "strs": (list[str] | None, None),
+    }
+    if flag.kind not in kinds:
+        raise RuntimeError(f"option {flag.decls[0]}: unknown kind {flag.kind!r} (bool, int, str, strs)")
+    kind, default = kinds[flag.kind]
+    return inspect.Parameter(
+        flag.param, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=Annotated[kind, option]
+    )
+
+
+class _Command:
+    """A command whose module options come from the registry: its signature is the function's with the parameter
+    ``modules`` replaced by every module's flags for the command, built at typer's first look."""
+
+    def __init__(self, fn: Callable[..., Any], command: str) -> None:
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._command = command
+        self._made: tuple[inspect.Signature, list[Module], list[str]] | None = None
+
+    def _build(self) -> "tuple[inspect.Signature, list[Module], list[str]]":
+        if self._made is None:
+            from ..engine.module import flags_for
+
+            units, flags = flags_for(self._command)
+            sig = inspect.signature(self._fn)
+            params: list[inspect.Parameter] = []
+            for p in sig.parameters.values():
+                if p.name == MODULES_PARAM:
+                    params.extend(parameter(f) for f in flags)
+                else:
+                    params.append(p)
+            self._made = sig.replace(parameters=params), units, [f.param for f in flags]
+        return self._made
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return self._build()[0]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        _, units, names = self._build()
+        values = {n: kwargs.pop(n) for n in names if n in kwargs}
+        return self._fn(*args, **kwargs, **{MODULES_PARAM: ModuleFlags(self._command, units, values)})
+
+
+def with_named(options: dict[str, Any], named: list[str]) -> dict[str, Any]:
+    """``options`` and the modules given by name (``--module NAME``: its example block, ``module_data.module_blocks``),
+    each once."""
+    if not named:
+        return options
+    from ..engine.errors import MalformedInput
+    from ..formats.module_data import module_blocks
+
+    more = module_blocks(named)
+    for name in more:
+        if name in options:
+            raise MalformedInput(f"--module {name}: the module is given by its own option too")
+    return {**options, **more}
+
+
+def module_flags(command: str) -> Callable[[F], F]:
+    """Decorate a command (under ``@user_errors``) whose parameter ``modules`` takes every registered module's
+    options for ``command`` (``new``, ``simulate``, ``record``) as a :class:`ModuleFlags`."""
+
+    def wrap(fn: F) -> F:
+        made: Any = _Command(fn, command)
+        return made
+
+    return wrap

@@ -11,33 +11,31 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
-    AggressiveOpt,
+    FROM_REGISTRY,
     DbOpt,
-    DraftOpt,
-    ExpansionOpt,
     ForceOpt,
-    GarageOpt,
     JsonOpt,
+    ModuleFlags,
     ModuleOpt,
-    ProOpt,
     RaceOpt,
     RoundOpt,
     TrackOpt,
     app,
-    check_pro,
     creating_log,
     err_console,
-    garage_options,
     given_options,
+    module_flags,
     open_log,
     out_console,
     parse_car,
     user_errors,
+    with_named,
 )
 
 
 @app.command()
 @user_errors
+@module_flags("new")
 def new(
     ctx: typer.Context,
     track: TrackOpt = "usa",
@@ -54,24 +52,11 @@ def new(
         Path | None, typer.Option("--from-position", help="Start from a position file (JSON).")
     ] = None,
     name: Annotated[str | None, typer.Option(help="A name for the race.")] = None,
-    legend: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--legend", help="A Legend car by its Legend colour (black blue green red gray yellow); once each."
-        ),
-    ] = None,
-    pro: ProOpt = 0,
-    aggressive: AggressiveOpt = False,
-    weather: Annotated[
-        bool, typer.Option("--weather", help="Weather and road conditions (MODULES.md 20): drawn at set-up.")
-    ] = False,
+    modules: ModuleFlags = FROM_REGISTRY,  # every module's options (engine/module.py: Module.flags)
     tile: Annotated[str | None, typer.Option(help="With --weather: the weather tile drawn (else asked later).")] = None,
     road: Annotated[
         str | None, typer.Option(help="With --tile: the road-condition tokens, one per corner, comma-separated.")
     ] = None,
-    garage: GarageOpt = None,
-    draft: DraftOpt = None,
-    expansion: ExpansionOpt = None,
     module: ModuleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -84,26 +69,26 @@ def new(
     With the Garage, snake-drafted: heatlog new --car Ann:red --car Bob:blue --garage advanced --draft snake
     """
     from ..engine.errors import MalformedInput
-    from ..formats.module_data import module_blocks
-    from ..races import legend_name, start_race
+    from ..races import start_race
     from ..views import counted
 
     if from_position is not None:
         # the position file holds the track, laps, cars, mode and variant: a set-up option beside it would be
         # dropped without a word (a race "in table mode" that is open, on another track)
-        given = given_options(
-            ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed", "legend", "pro",
-            "aggressive", "weather", "tile", "road", "garage", "draft", "expansion", "module",
-        )
+        given = given_options(ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed")
+        given += modules.given(ctx) + given_options(ctx, "tile", "road", "module")
         if given:
             raise MalformedInput(
                 f"{', '.join(given)}: a race started from a position is set up as the position file says; "
                 "give only --from-position (and --name)"
             )
-    check_pro(pro)
+    options = with_named(modules.options(), module or [])  # every module's options as one mapping (issue 26)
+    if tile is not None:  # the tile drawn: the weather is in the race (MODULES.md 20.2)
+        options.setdefault("weather", {})
     if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
         raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
-    with creating_log(db) as log, _as_typed(car or [], legend or [], laps, handicap or [], tile, road):
+    legend = modules.values.get("legend") or []
+    with creating_log(db) as log, _as_typed(car or [], legend, laps, handicap or [], tile, road):
         race = start_race(
             log,
             track=track,
@@ -116,15 +101,10 @@ def new(
             seed=seed,
             from_position=from_position,
             name=name,
-            legends=[{"name": legend_name(c), "colour": c.strip().lower()} for c in legend or []],
-            pro=pro,
-            aggressive=aggressive,
-            weather=weather or tile is not None,
+            modules=options,  # # 18.3, 18.5: the Garage's draft is recorded after the grid
             # names as printed on the tiles and tokens, in any case (as --track and --legend take them)
             weather_tile=tile.strip().lower() if tile is not None else None,
             road_tokens=[t.strip().lower() for t in road.split(",")] if road else None,
-            garage=garage_options(garage, draft, expansion),  # # 18.3, 18.5: the draft is recorded after the grid
-            more=module_blocks(module or []),  # a module registered as one unit (engine/module.py)
         )
         proj = log.project(race)
         length = counted(proj.state.laps, "lap")

@@ -4,18 +4,17 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import DbOpt, RaceOpt, app, open_log, user_errors
+from .common import FROM_REGISTRY, DbOpt, ModuleFlags, RaceOpt, app, module_flags, open_log, user_errors
 
 
 @app.command()
 @user_errors
+@module_flags("record")
 def record(
+    ctx: typer.Context,
     race: RaceOpt = None,
     new: Annotated[bool, typer.Option("--new", help="Start a new race: asks the set-up questions first.")] = False,
-    weather: Annotated[
-        bool,
-        typer.Option("--weather", help="With --new: weather and road conditions; the tile and tokens are asked."),
-    ] = False,
+    modules: ModuleFlags = FROM_REGISTRY,  # every module's options for --new (engine/module.py: Module.flags)
     force: Annotated[
         bool, typer.Option("--force", help="Take the race over from a recorder on another machine that is gone.")
     ] = False,
@@ -45,6 +44,7 @@ def record(
     """
     from ..recorder import record as run_recorder
 
+    typed = modules.given(ctx)
     if season is not None:
         from ..engine.errors import MalformedInput
         from ..formats.usertext import console
@@ -52,8 +52,8 @@ def record(
 
         if not new or race is not None:
             raise MalformedInput("--season starts the season's next race: give it with --new (and no --race)")
-        if weather:  # it was dropped without a word: the season's races have the season's modules
-            raise MalformedInput("--weather: a season's race is set up from the season (season new --weather)")
+        if typed:  # it was dropped without a word: the season's races have the season's modules
+            raise MalformedInput(f"{', '.join(typed)}: a season's race is set up from the season (season new)")
         with open_log(db, force=read_damaged, force_flag="--read-damaged") as log:
             race = next_race(log, season)
             view = season_view(log, season)
@@ -66,9 +66,13 @@ def record(
             code = run_recorder(log, race=race, new=False, force=force, rules=rules)
             _offer_anchor(log, race, code)
         raise typer.Exit(code)
+    if typed and not new:
+        from ..engine.errors import MalformedInput
+
+        raise MalformedInput(f"{', '.join(typed)} goes with --new: a race's modules are chosen when it starts")
     with open_log(db, create=new, force=read_damaged, force_flag="--read-damaged") as log:
         before = _finished(log, race) if not new else False
-        code = run_recorder(log, race=race, new=new, force=force, weather=weather, rules=rules)
+        code = run_recorder(log, race=race, new=new, force=force, modules=modules.options(), rules=rules)
         if not before:
             _offer_anchor(log, log.store.latest_race() if new else race, code)
     raise typer.Exit(code)

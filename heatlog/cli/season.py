@@ -7,15 +7,13 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
-    AggressiveOpt,
+    FROM_REGISTRY,
     DbOpt,
-    ExpansionOpt,
     JsonOpt,
-    ProOpt,
+    ModuleFlags,
     app,
-    check_garage_options,
-    check_pro,
     creating_log,
+    module_flags,
     open_log,
     out_console,
     parse_car,
@@ -38,6 +36,7 @@ SeasonArg = Annotated[int, typer.Argument(help="The season's id (heatlog season 
 
 @season_app.command("new")
 @user_errors
+@module_flags("season")
 def new(
     published: Annotated[
         str | None, typer.Option(help="A published season: 1961, 1962, 1963 (base), 1964 (Heavy Rain), 1965.")
@@ -55,39 +54,7 @@ def new(
     ] = True,
     mode: Annotated[str, typer.Option(help="table (hands hidden) or open (every card known).")] = "table",
     name: Annotated[str | None, typer.Option(help="A name for the season.")] = None,
-    garage: Annotated[
-        str | None,
-        typer.Option(
-            help="The Garage module in every race: basic, advanced or all upgrades (# 18.3); one upgrade is "
-            "drafted before each race (# 21.2) and the sponsorship cards come with it (# 21.4-21.7)."
-        ),
-    ] = None,
-    expansion: ExpansionOpt = None,
-    draft_order: Annotated[
-        str,
-        typer.Option(
-            help="With --garage, who picks first: lowest_first (the last in the standings, MA11) or leader_first."
-        ),
-    ] = "lowest_first",
-    swap: Annotated[
-        bool,
-        typer.Option(help="With --garage, the first picker may swap one upgrade for one left in the market (MA11)."),
-    ] = True,
-    weather: Annotated[
-        bool,
-        typer.Option(
-            "--weather", help="Weather and road conditions in every race, revealed after the draft (# 21.3)."
-        ),
-    ] = False,
-    legends: Annotated[
-        int,
-        typer.Option(
-            help="Legend cars in every race, 1-5 (MODULES.md 19): with one --car, a solo championship against "
-            "Legends (# 19.16); they score and stand in the standings, never draft nor take sponsorship cards."
-        ),
-    ] = 0,
-    pro: ProOpt = 0,
-    aggressive: AggressiveOpt = False,
+    modules: ModuleFlags = FROM_REGISTRY,  # every module's options (engine/module.py: Module.flags)
     db: DbOpt = None,
 ) -> None:
     """Set up a season and print its id; then start each race with `heatlog season next ID`.
@@ -112,22 +79,15 @@ def new(
     mode = mode.strip().lower()  # in any case, as new takes it
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
-    garage_options = None
-    if garage is not None:
-        check_garage_options(garage, None, expansion)
-        garage_options = {"upgrades": garage, "expansions": list(expansion or []), "order": draft_order, "swap": swap}
-    elif expansion or draft_order != "lowest_first" or not swap:
-        raise MalformedInput("--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage")
-    check_pro(pro)
+    options = modules.options()  # the Garage, the weather, the Legends: each module's options (issue 26)
     drivers = [parse_car(c) for c in (car or [])]
-    typed = {  # a refusal names the option as typed (issue 29), not the season's field
+    typed: dict[str, str | list[str]] = {  # a refusal names the option as typed (issue 29), not the season's field
         "published": f"--published {published}",
         "races": [f"--race {spec}" for spec in race or []],
         "drivers": [f"--car {spec}" for spec in car or []],
         "name": "--name",
-        "legends": f"--legends {legends}",
-        "pro": f"--pro {pro}",
-        "order": f"--draft-order {draft_order}",
+        **{p: f"--{p} {modules.values[p]}" for p in ("legends", "pro") if p in modules.values},
+        "order": f"--draft-order {modules.values.get('draft_order')}",
     }
     with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(
@@ -139,11 +99,7 @@ def new(
             grid=grid,
             sponsors_carry_over=keep_sponsors,
             mode=mode,
-            garage=garage_options,
-            weather=weather,
-            legends=legends,
-            pro=pro,
-            aggressive=aggressive,
+            modules=options,
             typed=typed,
         )
         view = season_view(log, season)

@@ -7,30 +7,29 @@ from typing import Annotated, Any
 import typer
 
 from .common import (
-    AggressiveOpt,
+    FROM_REGISTRY,
     DbOpt,
-    DraftOpt,
-    ExpansionOpt,
-    GarageOpt,
     JsonOpt,
+    ModuleFlags,
     ModuleOpt,
-    ProOpt,
     TrackOpt,
     app,
-    check_pro,
     creating_log,
     err_console,
-    garage_options,
+    given_option,
     given_options,
+    module_flags,
     out_console,
     print_table,
     progress_steps,
     user_errors,
+    with_named,
 )
 
 
 @app.command()
 @user_errors
+@module_flags("simulate")
 def simulate(
     ctx: typer.Context,
     track: TrackOpt = "usa",
@@ -56,17 +55,7 @@ def simulate(
         str | None,
         typer.Option(help="Play a whole published season instead (1961 … 1965, # 21.1); race k uses seed+k."),
     ] = None,
-    legends: Annotated[
-        int, typer.Option(help="Legend cars added to the grid (MODULES.md 19), in Legend colours the cars leave free.")
-    ] = 0,
-    pro: ProOpt = 0,
-    aggressive: AggressiveOpt = False,
-    weather: Annotated[
-        bool, typer.Option("--weather", help="Weather and road conditions: a random tile and tokens (MODULES.md 20).")
-    ] = False,
-    garage: GarageOpt = None,
-    draft: DraftOpt = None,
-    expansion: ExpansionOpt = None,
+    modules: ModuleFlags = FROM_REGISTRY,  # every module's options (engine/module.py: Module.flags)
     module: ModuleOpt = None,
     as_json: JsonOpt = False,
     db: DbOpt = None,
@@ -78,27 +67,13 @@ def simulate(
     import random
 
     from ..engine.errors import MalformedInput
-    from ..formats.module_data import module_blocks
-    from ..simulate import (
-        TurnLog,
-        bot_label,
-        bot_names,
-        default_cars,
-        finishing_table,
-        simulate_race,
-        simulated_modules,
-    )
+    from ..simulate import TurnLog, bot_label, bot_names, default_cars, finishing_table, simulate_race
 
     if bot is not None and bots is not None:
         raise MalformedInput("give --bot (one bot for every car) or --bots (one per car), not both")
     if races < 1:
         raise MalformedInput(f"--races {races}: play at least one race")
-    check_pro(pro)
-    garage_race = garage_options(garage, draft, expansion)
-    more = module_blocks(module or [])  # a module registered as one unit (engine/module.py), as `new --module`
-    modules = simulated_modules(  # every module's options as one mapping (issue 26, build 5)
-        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage_race, more=more
-    )
+    options = with_named(modules.options(), module or [])  # every module's options as one mapping (issue 26, build 5)
     names = [c["name"] for c in default_cars(cars)]
     spec: Any = [b.strip() for b in bots.split(",")] if bots else (bot or "heuristic")
     if isinstance(spec, list) and len(spec) != len(names):  # said in the options' words ("1 bots for 4 cars")
@@ -109,11 +84,8 @@ def simulate(
             "order (or --bot for every car)"
         )
     if season is not None:
-        season_garage = None
-        if garage_race is not None:
-            if draft is not None:
-                raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
-            season_garage = {"upgrades": garage, "expansions": list(expansion or [])}
+        if given_option(ctx, "draft"):
+            raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
@@ -130,7 +102,7 @@ def simulate(
         if workers is not None:  # it was dropped without a word
             raise MalformedInput("--workers: a season's races are played one after the other, in this process")
         # # 19.16: a solo championship (--cars 1) against Legends, or Legends filling a bigger grid
-        _simulate_season(season, cars, spec, seed, as_json, db, season_garage, weather, (legends, pro, aggressive))
+        _simulate_season(season, cars, spec, seed, as_json, db, options, modules)
         return
     drivers = bot_names(spec, names)
     labels = {n: bot_label(b) for n, b in drivers.items()}
@@ -151,7 +123,7 @@ def simulate(
                 seed=first + k,
                 bots=drivers,
                 watch=watch,
-                modules=modules,
+                modules=options,
             )
             rows = finishing_table(state, watch.turns(), labels)
             results.append(
@@ -179,7 +151,7 @@ def simulate(
             kwargs = {
                 "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
                 "bots": spec, "car_names": names,
-                "modules": modules,
+                "modules": options,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
             with (
@@ -210,9 +182,7 @@ def simulate(
 
 def _simulate_season(
     name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None,
-    garage: dict[str, Any] | None = None,
-    weather: bool = False,
-    legends: tuple[int, int, bool] = (0, 0, False),
+    options: dict[str, Any], flags: ModuleFlags,
 ) -> None:
     import random
 
@@ -220,25 +190,16 @@ def _simulate_season(
     from .season import print_season, season_dict
 
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    # the season drafts one upgrade before each race: the Garage's draft method is not the season's (# 21.2)
+    modules = {n: {k: v for k, v in o.items() if k != "draft"} if isinstance(o, dict) else o
+               for n, o in options.items()}
+    typed: dict[str, str | list[str]] = {  # a refusal names the option typed (issue 29)
+        "published": f"--season {name}",
+        "count": f"--cars {cars}",
+        **{p: f"--{p} {flags.values[p]}" for p in ("legends", "pro") if p in flags.values},
+    }
     with creating_log(db) as log:  # a refused simulation leaves no new file behind
-        season = simulate_season(
-            log,
-            published=name,
-            cars=cars,
-            seed=first,
-            bots=spec,
-            garage=garage,
-            weather=weather,
-            legends=legends[0],
-            pro=legends[1],
-            aggressive=legends[2],
-            typed={  # a refusal names the option typed (issue 29)
-                "published": f"--season {name}",
-                "count": f"--cars {cars}",
-                "legends": f"--legends {legends[0]}",
-                "pro": f"--pro {legends[1]}",
-            },
-        )
+        season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec, modules=modules, typed=typed)
         data = season_dict(season_view(log, season))
     data["seed"] = first
     if as_json:

@@ -46,7 +46,10 @@ def run(
     ] = None,
     module: Annotated[
         list[str] | None,
-        typer.Option("--module", help='Module options as JSON ({"name": "rain", "weather": true}); repeat: several.'),
+        typer.Option(
+            "--module",
+            help='A configuration: its modules as JSON, each by its name ({"name": "wet", "rain": true}); repeat.',
+        ),
     ] = None,
     laps: Annotated[int | None, typer.Option(help="Laps (default: each track's).")] = None,
     seeds: Annotated[int | None, typer.Option(help="Seeds per configuration (a grid).")] = None,

@@ -49,12 +49,18 @@ SAMPLES: tuple[Sample, ...] = (
     Sample(
         "gb-solo-legends.jsonl",
         "Great Britain, 2 laps, solo: one heuristic car against five aggressive Legends (MODULES.md 19)",
-        {"track": "great-britain", "cars": 1, "legends": 5, "aggressive": True, "seed": 3, "bots": "heuristic"},
+        {
+            "track": "great-britain",
+            "cars": 1,
+            "modules": {"legends": {"cars": 5, "aggressive": True}},
+            "seed": 3,
+            "bots": "heuristic",
+        },
     ),
     Sample(
         "usa-weather-4cars.jsonl",
         "USA, 2 laps, 4 heuristic cars, weather and road conditions (MODULES.md 20)",
-        {"track": "usa", "cars": 4, "weather": True, "seed": 2, "bots": "heuristic"},
+        {"track": "usa", "cars": 4, "modules": {"weather": {}}, "seed": 2, "bots": "heuristic"},
     ),
     Sample(
         "netherlands-legends-weather.jsonl",
@@ -62,10 +68,7 @@ SAMPLES: tuple[Sample, ...] = (
         {
             "track": "netherlands",
             "cars": 3,
-            "legends": 3,
-            "pro": 1,
-            "aggressive": True,
-            "weather": True,
+            "modules": {"legends": {"cars": 3, "pro": 1, "aggressive": True}, "weather": {}},
             "seed": 8,
             "bots": "heuristic",
         },
@@ -78,7 +81,7 @@ SAMPLES: tuple[Sample, ...] = (
             "cars": 4,
             "seed": 15,
             "bots": ["heuristic", "random", "heuristic", "random"],
-            "garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]},
+            "modules": {"garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]}},
         },
     ),
     Sample(
@@ -88,11 +91,9 @@ SAMPLES: tuple[Sample, ...] = (
         {
             "track": "usa",
             "cars": 3,
-            "legends": 2,
-            "weather": True,
             "seed": 4,
             "bots": "heuristic",
-            "garage": {"upgrades": "basic", "draft": "draft"},
+            "modules": {"garage": {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 2}, "weather": {}},
         },
     ),
 )
@@ -287,7 +288,7 @@ GOLDEN_GARAGE = Sample(
         "cars": 4,
         "seed": 21,
         "bots": ["heuristic", "random", "heuristic", "random"],
-        "garage": {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]},
+        "modules": {"garage": {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}},
     },
 )
 #: Golden playthroughs of the expansion features: Japan (flooded spaces, # 22.4; the chicane 10/12, # 22.1)
@@ -306,14 +307,20 @@ GOLDEN_SPAIN = Sample(
 GOLDEN_SOLO = Sample(
     "golden_solo_legends",
     "USA, 2 laps, one heuristic car against five Legends",
-    {"track": "usa", "cars": 1, "legends": 5, "seed": 28, "bots": "heuristic"},
+    {"track": "usa", "cars": 1, "modules": {"legends": {"cars": 5}}, "seed": 28, "bots": "heuristic"},
 )
 #: Weather and road conditions (MODULES.md 20) in table mode: Rain, with heat control, overheat, slipstream +1
 #: and the Weather token (cooling) on Great Britain.
 GOLDEN_WEATHER = Sample(
     "golden_weather_table",
     "Great Britain, 2 laps, 4 cars, weather and road conditions, table mode",
-    {"track": "great-britain", "cars": 4, "weather": True, "seed": 9, "bots": ["heuristic"] * 3 + ["random"]},
+    {
+        "track": "great-britain",
+        "cars": 4,
+        "modules": {"weather": {}},
+        "seed": 9,
+        "bots": ["heuristic"] * 3 + ["random"],
+    },
 )
 GOLDENS: tuple[tuple[Sample, bool], ...] = (
     (GOLDEN, False),

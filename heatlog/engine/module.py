@@ -107,6 +107,26 @@ class FactColumn:
 
 
 @lite(frozen=True, slots=True)
+class Flag:
+    """One command-line option of a module (issue 26, build 5): the commands that start races (``new``,
+    ``simulate``, ``record --new``) build their flags from the registry, never by a module's name.
+
+    ``param`` is the command's parameter (the key ``Module.from_flags`` reads its value by); ``decls`` its
+    spellings (``("--garage",)``); ``kind`` ``"bool"`` (a switch, off by default), ``"int"`` (``default``, else
+    0), ``"str"`` (None unless given) or ``"strs"`` (repeatable: a list, None unless given); ``commands`` the
+    commands that take it (a module may word one option differently per command: two ``Flag``s of one param)."""
+
+    param: str
+    decls: tuple[str, ...]
+    help: str
+    kind: str = "bool"
+    default: Any = None
+    commands: tuple[str, ...] = ("new", "simulate")
+    #: The words a form shows for it (the table server's set-up page, a switch of ``record``); None: its help.
+    label: str | None = None
+
+
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -227,6 +247,12 @@ class Module:
     race_columns: tuple[FactColumn, ...] = ()
     race_after: str = "modules"
     race_facts: Callable[[RaceState, Event], tuple[Any, ...]] | None = None
+    #: Its command-line options (``Flag``), and how their values make its options for ``race_started_event(
+    #: modules=)`` / ``simulate_race(modules=)``: ``from_flags(values by param, the command, its data file's
+    #: content) -> options``, or None: not in the race; a ``ValueError`` refuses them, naming the option typed.
+    #: Without ``from_flags``, a switch puts the module in the race with its ``example`` block.
+    flags: tuple[Flag, ...] = ()
+    from_flags: Callable[[Mapping[str, Any], str, Any], Any] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -476,19 +502,60 @@ def lazy(package: str, name: str) -> Any:
     return call
 
 
-def discover() -> None:
-    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
-    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
-    their first call): a base race loads no module's rules (issue 10: start-up)."""
+def descriptors() -> list[Module]:
+    """Every module folder's descriptor, by ``Module.order`` then name, without registering any (no Rules, no
+    catalogue: what a command line needs to build its options costs the folders' ``__init__`` files alone)."""
     from . import modules as package
 
     found: list[Module] = []
     for folder in _packages_in(package.__path__):
         unit = getattr(importlib.import_module(f"{package.__name__}.{folder}"), "MODULE", None)
-        if isinstance(unit, Module) and unit.name not in MODULES:
+        if isinstance(unit, Module):
             found.append(unit)
-    for unit in sorted(found, key=lambda m: (m.order, m.name)):
-        register_unit(unit)
+    return sorted(found, key=lambda m: (m.order, m.name))
+
+
+def flags_for(command: str) -> tuple[list[Module], list[Flag]]:
+    """Every module folder's descriptor and their flags for ``command`` (one per parameter, in the modules'
+    order); two modules declaring the same parameter is a bug of the second."""
+    units = descriptors()
+    seen: dict[str, Flag] = {}
+    for unit in units:
+        for f in unit.flags:
+            if command not in f.commands:
+                continue
+            if f.param in seen:
+                raise RuntimeError(f"{unit.name}: the option {f.param!r} of {command} is another module's")
+            seen[f.param] = f
+    return units, list(seen.values())
+
+
+def flag_default(flag: Flag) -> Any:
+    """A flag's value when it is not given."""
+    if flag.kind == "bool":
+        return bool(flag.default)
+    if flag.kind == "int":
+        return flag.default if flag.default is not None else 0
+    return flag.default
+
+
+def from_flags(unit: Module, values: Mapping[str, Any], command: str, data: Any) -> Any:
+    """Module ``unit``'s options from the values of its flags for ``command`` (``Module.from_flags``; without
+    one, its switch puts it in the race with its ``example`` block), or None: not in the race."""
+    if unit.from_flags is not None:
+        return unit.from_flags(values, command, data)
+    if any(values.get(f.param) for f in unit.flags if command in f.commands) and unit.example is not None:
+        return unit.example(data)
+    return None
+
+
+def discover() -> None:
+    """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
+    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
+    their first call): a base race loads no module's rules (issue 10: start-up)."""
+    for unit in descriptors():
+        if unit.name not in MODULES:
+            register_unit(unit)
 
 
 def _packages_in(paths: Iterable[str]) -> list[str]:

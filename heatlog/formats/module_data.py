@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -94,11 +95,12 @@ def data_of(name: str) -> Any:
     from ..engine.module import MODULES
 
     unit = MODULES[name]
-    return _data_file(unit.data) if unit.data else None
+    return data_file(unit.data) if unit.data else None
 
 
 @cache
-def _data_file(path: str) -> Any:
+def data_file(path: str) -> Any:
+    """A module's data file ``heatlog/data/<path>``, read once and checked against its schema when it has one."""
     from .schemas import schema_path
 
     data = json.loads((DATA_DIR / path).read_text(encoding="utf-8"))
@@ -137,4 +139,27 @@ def module_blocks(names: list[str]) -> dict[str, Any]:
         if name in out:
             raise MalformedInput(f"--module {typed}: given twice")
         out[name] = module_block(name)
+    return out
+
+
+def options_from_flags(command: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The modules' options as one mapping by module name (``race_started_event(modules=)``) from the values of
+    ``command``'s module flags by parameter (``engine.module.Flag``; a flag not in ``values`` is at its default):
+    each module's ``from_flags``, given its data file; a module whose flags are all at their defaults is not in
+    the race. ``MalformedInput`` names the option typed."""
+    from ..engine.module import flag_default, flags_for, from_flags
+
+    units, _ = flags_for(command)
+    out: dict[str, Any] = {}
+    for unit in units:
+        flags = [f for f in unit.flags if command in f.commands]
+        mine = {f.param: values.get(f.param, flag_default(f)) for f in flags}
+        if all(mine[f.param] == flag_default(f) or (f.kind == "strs" and not mine[f.param]) for f in flags):
+            continue
+        try:
+            block = from_flags(unit, mine, command, data_file(unit.data) if unit.data else None)
+        except ValueError as exc:
+            raise MalformedInput(str(exc)) from None
+        if block is not None:
+            out[unit.name] = block
     return out

@@ -22,25 +22,16 @@ def race_started_event(
     variant: str | None = None,
     handicap: list[str] | None = None,
     seed: int | None = None,
-    legends: list[dict[str, Any]] | None = None,
-    pro: int = 0,
-    aggressive: bool = False,
-    weather: bool = False,
-    garage: dict[str, Any] | None = None,
-    more: Mapping[str, Any] | None = None,
     modules: Mapping[str, Any] | None = None,
 ) -> Event:
     """The set-up event for a race on a built-in or user track (# 1.1–1.4, 17.1, 17.2).
 
-    ``legends``: Legend cars ``{"name", "colour"}`` (MODULES.md 19; colours from the Legend card), with the
-    options ``pro`` (19.15) and ``aggressive`` (19.14); ``weather``: the weather and road conditions (20);
-    ``garage``: the Garage module's options (18.3, 18.5: upgrades, draft, expansions), whose cards the event
-    embeds in its ``cards`` block (the race's card catalogue); ``more``: other modules by name, each with its
-    race_started block (a module registered as one unit, engine/module.py: ``module_data.module_block``).
-
-    ``modules``: the same, as one mapping of each module's options by its name (issue 26, build 5; see
-    :func:`module_options`): ``{"garage": {...}, "legends": {"cars": [...], "pro": 0, "aggressive": False},
-    "weather": {}, "rain": {...}}``. The keywords above are its thin adapters (both at once are refused)."""
+    ``modules``: the modules the race plays with, each module's options by its registered name, as one mapping
+    (issue 26, build 5): ``{"garage": {"upgrades": "basic", "draft": "snake"}, "legends": {"cars": [{"name",
+    "colour"}, ...], "pro": 0, "aggressive": False}, "weather": {}, "rain": {"skies": {...}}}``. Each module's
+    set-up (``Module.setup``, given its data file) makes its race_started block from its options (the Garage
+    embeds its cards in the race's ``cards`` block, the Legends add their cars); a module without one takes its
+    options as its block. A command line makes the mapping from each module's flags (``Module.from_flags``)."""
     data = load_track_data(track) if isinstance(track, str) else track
     variant = variant or "standard"
     if variant not in ("standard", "one-lap"):
@@ -57,10 +48,7 @@ def race_started_event(
         "handicap": list(handicap or []),
         "mode": mode,
     }
-    given = module_options(legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
-    if modules is not None and given:
-        raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
-    options = dict(modules) if modules is not None else given
+    options = dict(modules or {})
     blocks: dict[str, Any] = {}
     if options:  # (the modules' packages, their data: loaded with a race that lists them, issue 10: start-up)
         from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
@@ -92,29 +80,3 @@ def _in_order(options: Mapping[str, Any]) -> list[str]:
 
     own = [m.name for m in ranked(list(options)) if m.setup is not None]
     return [*own, *(n for n in options if n not in own)]
-
-
-def module_options(
-    *,
-    legends: list[dict[str, Any]] | None = None,
-    pro: int = 0,
-    aggressive: bool = False,
-    weather: bool = False,
-    garage: Mapping[str, Any] | None = None,
-    more: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The modules' options as one mapping by module name (what ``race_started_event(modules=)`` takes), from the
-    keywords the callers of the first waves pass: ``garage`` its options, ``legends`` ``{"cars", "pro",
-    "aggressive"}``, ``weather`` ``{}`` when on, each of ``more`` its race_started block. Empty: the base game."""
-    out: dict[str, Any] = {}
-    if garage is not None:
-        out["garage"] = dict(garage)
-    if legends or pro or aggressive:
-        out["legends"] = {"cars": list(legends or []), "pro": pro, "aggressive": aggressive}
-    if weather:
-        out["weather"] = {}
-    for name, block in (more or {}).items():
-        if name in out:
-            raise MalformedInput(f"module {name!r} is given twice")
-        out[name] = block
-    return out

@@ -253,17 +253,18 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     values = race_values(track, sr.event)
     garage = view.garage
     legends = view.options.get("legends") or {}
-    ev = race_started_event(
-        track=sr.track,
-        cars=view.drivers,
-        laps=values.laps,
-        mode=view.mode,
-        garage=garage.to_dict() if garage is not None else None,
-        weather=bool(view.options.get("weather", False)),  # # 21.3: revealed after the draft
-        legends=legends.get("cars") or None,  # # 19.16
-        pro=int(legends.get("pro", 0)),
-        aggressive=bool(legends.get("aggressive", False)),
-    )
+    modules: dict[str, Any] = {}  # the season's modules, each with its options (issue 26, build 5)
+    if garage is not None:
+        modules["garage"] = garage.to_dict()
+    if view.options.get("weather", False):  # # 21.3: revealed after the draft
+        modules["weather"] = {}
+    if legends.get("cars"):  # # 19.16
+        modules["legends"] = {
+            "cars": legends["cars"],
+            "pro": int(legends.get("pro", 0)),
+            "aggressive": bool(legends.get("aggressive", False)),
+        }
+    ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode, modules=modules)
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)

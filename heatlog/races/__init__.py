@@ -11,12 +11,13 @@ from typing import Any, NamedTuple
 from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from ..engine.module import MODULES as MODULE_UNITS
+from ..engine.modules.legends import legend_name  # (re-exported: the recorder's set-up names Legends)
 from ..formats.jsonio import decimal_problem, read_json_file
 from ..formats.module_data import legend_colours
 from ..formats.usertext import check_label
 from ..formats.validation import event_errors
 from ..formats.words import counted
-from ..log.race_start import module_options, race_started_event
+from ..log.race_start import race_started_event
 from ..log.racelog import RaceLog, effective_log
 from ..store import read_jsonl
 
@@ -32,11 +33,6 @@ def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dic
             f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
         )
     return [{"name": legend_name(c), "colour": c} for c in free[:count]]
-
-
-def legend_name(colour: str) -> str:
-    """A Legend's car name, from its colour: one word, as every car name (``heatlog.formats.usertext``)."""
-    return f"Legend-{colour.strip().title()}"
 
 
 def table_setup_events(order: list[str], legends: list[str] | tuple[str, ...] = ()) -> list[Event]:
@@ -64,15 +60,9 @@ def start_race(
     seed: int | None = None,
     from_position: Path | None = None,
     name: str | None = None,
-    legends: list[dict[str, Any]] | None = None,
-    pro: int = 0,
-    aggressive: bool = False,
-    weather: bool = False,
+    modules: Mapping[str, Any] | None = None,
     weather_tile: str | None = None,
     road_tokens: list[str] | None = None,
-    garage: dict[str, Any] | None = None,
-    more: Mapping[str, Any] | None = None,
-    modules: Mapping[str, Any] | None = None,
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
@@ -82,8 +72,9 @@ def start_race(
     drawn before the decks (20.2, 20.3): given here they are recorded at once; otherwise the recorder asks
     for them (and the table-mode set-up follows them).
 
-    ``modules``: the modules' options as one mapping by name (``race_start.module_options``; issue 26, build
-    5), instead of ``legends``/``pro``/``aggressive``/``weather``/``garage``/``more``, its thin adapters."""
+    ``modules``: the modules' options as one mapping by module name (``race_started_event``; issue 26, build 5):
+    the Legends' ``cars`` are ``{"name", "colour"}`` each (``legend_cars``); ``weather_tile`` and
+    ``road_tokens``: the weather's set-up draws, when the table has drawn them already."""
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
@@ -103,10 +94,7 @@ def start_race(
             "position": pos,
         }
         return log.new_race(ev, name=name)
-    given = module_options(legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more)
-    if modules is not None and given:
-        raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
-    options = dict(modules) if modules is not None else given
+    options = dict(modules or {})
     legends = list(options.get("legends", {}).get("cars") or [])
     weather = options.get("weather") not in (None, False)
     garage = options.get("garage")

@@ -81,11 +81,12 @@ def new_race(
     console: Any,
     input_fn: Callable[[str], str] = input,
     *,
-    weather: bool = False,
+    modules: dict[str, Any] | None = None,
     rules: bool = False,
 ) -> int | None:
-    """Ask the set-up questions; create the race. None if the host left before the end."""
-    wiz = NewRace(weather=weather)
+    """Ask the set-up questions; create the race (with ``modules``, the options chosen on the command line, by
+    module name). None if the host left before the end."""
+    wiz = NewRace(modules=dict(modules or {}))
     console.print("new race — set-up (undo goes back one question)", style="bold magenta", markup=False)
     while wiz.step is not None:
         try:
@@ -115,7 +116,7 @@ def record(
     rules: bool = False,
     console: Any = None,
     input_fn: Callable[[str], str] = input,
-    weather: bool = False,
+    modules: dict[str, Any] | None = None,
 ) -> int:
     """``heatlog record``: open (or create) the race, take its lease, run the session. Returns the exit code."""
     from ..formats.usertext import console as literal_console
@@ -123,11 +124,11 @@ def record(
     con = console or literal_console()
     if new and race is not None:
         raise MalformedInput("--new starts a new race: leave out --race")
-    if weather and not new:
-        raise MalformedInput("--weather goes with --new: a race's modules are chosen when it starts")
+    if modules and not new:
+        raise MalformedInput(f"{', '.join(modules)}: a race's modules are chosen when it starts (--new)")
     if new:
         log.store.check_writable()  # a read-only or locked file refused now, not after every set-up question
-        made = new_race(log, con, input_fn, weather=weather, rules=rules)
+        made = new_race(log, con, input_fn, modules=modules, rules=rules)
         if made is None:
             return 0
         rid = made

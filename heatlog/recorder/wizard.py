@@ -21,7 +21,9 @@ class NewRace:
     """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid."""
 
     answers: dict[str, Any] = field(default_factory=dict)
-    weather: bool = False  # MODULES.md 20: the tile and tokens are asked once the race exists
+    #: The modules chosen on the command line, as one mapping by name (``record --new --weather``: the tile and
+    #: tokens are asked once the race exists, MODULES.md 20); the Garage and Legends are asked here.
+    modules: dict[str, Any] = field(default_factory=dict)
     # # 17.2: experienced drivers are declared before the grid is randomised.
     STEPS: tuple[str, ...] = (
         *("name", "track", "cars", "legend_options", "variant", "handicap", "mode"),
@@ -115,7 +117,8 @@ class NewRace:
                     validate_event(make_event("grid_set", order=names))
                     # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
                     # the race was made, the whole set-up answered for nothing
-                    validate_event(race_started_event(track=self.answers["track"], cars=cars, legends=legends))
+                    modules = {"legends": {"cars": legends}} if legends else None
+                    validate_event(race_started_event(track=self.answers["track"], cars=cars, modules=modules))
                 self.answers["cars"] = cars
                 self.answers["legends"] = legends
                 echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
@@ -217,6 +220,11 @@ class NewRace:
         from ..races import start_race
 
         a = self.answers
+        modules = dict(self.modules)
+        if a.get("garage") is not None:
+            modules["garage"] = a["garage"]
+        if a.get("legends") or a.get("legend_options"):
+            modules["legends"] = {"cars": list(a.get("legends") or []), **a.get("legend_options", {})}
         return start_race(
             log,
             track=a["track"],
@@ -225,11 +233,8 @@ class NewRace:
             variant=None if a["variant"] == "standard" else a["variant"],
             handicap=a["handicap"],
             grid=a["grid"],
-            legends=a.get("legends") or None,
-            weather=self.weather,
-            **a.get("legend_options", {}),
             name=a.get("name"),
-            garage=a.get("garage"),
+            modules=modules,
         )
 
 

@@ -264,18 +264,16 @@ def new_season(
     grid: str = "standings",
     sponsors_carry_over: bool = True,
     mode: str = "table",
-    garage: Mapping[str, Any] | None = None,
-    weather: bool = False,
-    legends: int = 0,
-    pro: int = 0,
-    aggressive: bool = False,
+    modules: Mapping[str, Any] | None = None,
     typed: Mapping[str, str | Sequence[str]] | None = None,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
-    ``garage``: the Garage module in every race ({"upgrades": basic|advanced|all, "expansions": [...]}, # 18.2,
-    18.3): one upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7).
-    ``weather``: the weather and road conditions in every race (MODULES.md 20), revealed after the draft
-    (# 21.3: BGA plays every championship race with them).
+    ``modules``: the modules in every race, their options as one mapping by module name (issue 26, build 5):
+    ``"garage"`` ({"upgrades": basic|advanced|all, "expansions": [...], "order", "swap"}, # 18.2, 18.3): one
+    upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7); ``"weather"``
+    (``{}``): the weather and road conditions in every race (MODULES.md 20), revealed after the draft (# 21.3:
+    BGA plays every championship race with them); ``"legends"`` ({"cars": N, "pro", "aggressive"}): N Legend
+    cars fill the grid (# 19.16).
 
     ``typed``: how the caller's user gave each argument, so that a refusal names it as typed (issue 29):
     ``{"published": "--published 1999", "races": ["--race mars:1", …], "drivers": ["--car Ann:red", …],
@@ -283,6 +281,7 @@ def new_season(
     option; ``"count"``: how the number of drivers was given, simulate's ``--cars 1``); an argument not in it is
     named by its value. Nothing is written when a check refuses."""
     said = _Said(typed)
+    garage, weather, legends, pro, aggressive = _season_modules(modules or {})
     if (published is None) == (races is None):
         which = "not both" if published is not None else "give one (--published YEAR or --race TRACK:EVENT)"
         raise MalformedInput(f"a season is a published one (1961 ... 1965) or a custom list of races, {which}")
@@ -395,6 +394,23 @@ def new_season(
         who = said("drivers", f"driver {drivers[int(at[1])].get('name')!r}", int(at[1]))
         raise MalformedInput(f"{who}: the {at[2]} {err.message[at.end():]}") from None
     return log.store.new_stream(SEASON_STREAM, ev["name"], [ev])
+
+
+def _season_modules(modules: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, bool, int, int, bool]:
+    """The season's modules from the one mapping: the Garage's options, the weather on, the Legends' count and
+    options. The season stream keeps them in its own options (``season_started.options``, as before the mapping):
+    a module the championship does not set up is refused."""
+    other = sorted(set(modules) - {"garage", "weather", "legends"})
+    if other:
+        raise MalformedInput(
+            f"module {other[0]!r}: a season's races play the Garage, the weather and Legends only (# 21.2, 21.3, 19.16)"
+        )
+    lg = modules.get("legends")
+    lg = lg if isinstance(lg, Mapping) else {}
+    count = lg.get("cars", 0)
+    count = len(count) if isinstance(count, list) else count  # (a count: the season picks the colours, # 19.3)
+    weather = modules.get("weather") not in (None, False)
+    return modules.get("garage"), weather, count, lg.get("pro", 0), bool(lg.get("aggressive", False))
 
 
 class _Said:
@@ -533,18 +549,15 @@ def simulate_season(
     seed: int = 0,
     bots: Any = "heuristic",
     grid: str = "standings",
-    garage: Mapping[str, Any] | None = None,
-    weather: bool = False,
-    legends: int = 0,
-    pro: int = 0,
-    aggressive: bool = False,
+    modules: Mapping[str, Any] | None = None,
     typed: Mapping[str, str | Sequence[str]] | None = None,
 ) -> int:
     """Play a whole season with bots (open mode): every race set up from the season's state, stored and
-    entered; return the season id. Race ``k`` is played with seed ``seed + k``. With ``garage`` (as
-    :func:`new_season`) the bots draft one upgrade before each race (# 21.2) and play their sponsorship cards;
-    ``weather`` (as :func:`new_season`): each race's weather tile and road tokens are drawn; ``typed`` (as
-    :func:`new_season`): the options as the user typed them, for its refusals."""
+    entered; return the season id. Race ``k`` is played with seed ``seed + k``. ``modules`` as
+    :func:`new_season`: with the Garage the bots draft one upgrade before each race (# 21.2) and play their
+    sponsorship cards; with the weather each race's tile and road tokens are drawn; with Legends they fill the
+    grid (# 19.16: a solo championship against Legends). ``typed`` (as :func:`new_season`): the options as the
+    user typed them, for its refusals."""
     from ..simulate import _cars, bot_names, store_race  # noqa: PLC0415  (the simulator is heavy)
     from ..simulate.world import play
 
@@ -556,11 +569,7 @@ def simulate_season(
         races=races,
         grid=grid,
         mode="open",
-        garage=garage,
-        weather=weather,
-        legends=legends,  # # 19.16: a solo championship against Legends (or Legends filling a bigger grid)
-        pro=pro,
-        aggressive=aggressive,
+        modules=modules,
         typed=typed,
     )
     drivers = bot_names(bots, [c["name"] for c in roster])

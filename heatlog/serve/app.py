@@ -358,12 +358,17 @@ class Server:
         """A new race from the host's form: the set-up questions of ``record --new``, answered in order."""
         if not isinstance(fields, dict):
             return {"ok": False, "error": "the set-up form is missing"}
-        wizard = NewRace()
         mode = str(fields.get("mode") or "table")
         private = mode == "private"
         values = {k: str(fields.get(k) or "").strip()[:500] for k in SETUP_FIELDS}
         values["mode"] = "open" if private else mode
-        wizard.weather = fields.get("weather") is True
+        from ..formats.module_data import options_from_flags
+
+        try:  # the modules switched on: the form's checkbox of each module's switch (record --new's flags)
+            modules = options_from_flags("record", {param: fields.get(param) is True for param, _ in switches()})
+        except HeatlogError as err:
+            return {"ok": False, "error": err.message}
+        wizard = NewRace(modules=modules)
         for _ in range(len(SETUP_FIELDS) + 2):
             step = wizard.step
             if step is None:
@@ -374,6 +379,14 @@ class Server:
         race = wizard.create(self.log)
         self.serve(race, private=private)
         return {"ok": True, "race": race, "lines": [["info", f"race {race} created"]]}
+
+
+def switches() -> list[tuple[str, str]]:
+    """The modules' switches the set-up form shows, (parameter, words): ``record --new``'s switches, from the
+    registry (engine/module.py: Module.flags; issue 26, build 5), so a module lands on the form from its folder."""
+    from ..engine.module import flags_for
+
+    return [(f.param, f.label or f.help) for f in flags_for("record")[1] if f.kind == "bool"]
 
 
 # -------------------------------------------------------------------------------------------------- the app
@@ -495,7 +508,9 @@ def make_app(server: Server) -> Starlette:
             for r in await server.acall(server.log.store.races)
             if not r.meta.get("simulated")
         ][-12:][::-1]
-        return html(request, pages.setup_page(_csrf_for(request), builtin_tracks(), races, server.error))
+        return html(
+            request, pages.setup_page(_csrf_for(request), builtin_tracks(), races, server.error, switches())
+        )
 
     async def join(request: Request) -> Response:
         found = server.store.seat_by_secret(request.path_params["secret"])

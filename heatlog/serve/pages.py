@@ -8,6 +8,7 @@ goes through :func:`html.escape` here, in one place: the browser's script only p
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from html import escape
 from importlib import resources
 from typing import Any
@@ -286,7 +287,15 @@ def board_page(role: str, csrf: str, title: str, circuit_html: str, *, seat: str
     return page(title, role, csrf, body)
 
 
-def setup_page(csrf: str, tracks: list[str], races: list[tuple[int, str]], error: str | None = None) -> str:
+def setup_page(
+    csrf: str,
+    tracks: list[str],
+    races: list[tuple[int, str]],
+    error: str | None = None,
+    switches: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The host's set-up form; ``switches``: each module's switch (its parameter and its words, from the
+    registry: ``app.switches``)."""
     track_opts = "".join(f'<option value="{e(t)}"{" selected" if t == "usa" else ""}>{e(t)}</option>' for t in tracks)
     resume = "".join(
         f'<li><button type="button" class="resume" data-race="{rid}">resume race {rid}</button> {e(label)}</li>'
@@ -307,8 +316,8 @@ def setup_page(csrf: str, tracks: list[str], races: list[tuple[int, str]], error
         '<option value="private">private hands (each phone enters its draws)</option>'
         '<option value="open">open (every card entered, nothing hidden)</option></select></label>'
         '<label>Garage module <input name="garage" placeholder="none, or e.g. advanced snake"></label>'
-        '<label><input type="checkbox" name="weather"> weather and road conditions</label>'
-        '<label>grid order, front first (empty: random) <input name="grid" placeholder="Ann Bob Cy"></label>'
+        + "".join(f'<label><input type="checkbox" name="{e(p)}"> {e(words)}</label>' for p, words in switches)
+        + '<label>grid order, front first (empty: random) <input name="grid" placeholder="Ann Bob Cy"></label>'
         '<button type="submit" class="primary">start the race</button></form>'
         + (f'<h2>Or resume</h2><ul class="races">{resume}</ul>' if resume else "")
         + "</main>"

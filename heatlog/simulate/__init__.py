@@ -24,7 +24,6 @@ from ..bots import Bot, get_bot
 from ..engine.errors import MalformedInput
 from ..engine.state import RaceState, Turn
 from ..formats.validation import validate_event
-from ..log.race_start import module_options
 from ..log.racelist import summary_of
 from ..log.racelog import RaceLog
 from ..races import legend_cars, race_started_event
@@ -93,12 +92,6 @@ def simulate_race(
     bots: BotSpec | Sequence[BotSpec] | Mapping[str, BotSpec] = "heuristic",
     name: str | None = None,
     watch: Watch | None = None,
-    legends: int = 0,
-    pro: int = 0,
-    aggressive: bool = False,
-    weather: bool = False,
-    garage: Mapping[str, Any] | None = None,
-    more: Mapping[str, Any] | None = None,
     modules: Mapping[str, Any] | None = None,
 ) -> tuple[int | None, list[Event], RaceState]:
     """Play one race; return ``(race id or None, events, final state)``.
@@ -108,25 +101,17 @@ def simulate_race(
     ``cars``: a number (default names and colours) or names / ``{"name", "colour"}`` dicts.
     ``variant``: ``"one-lap"`` for the one-lap learning race (# 17.1); ``handicap``: experienced drivers
     (# 17.2). ``bots``: ``"heuristic"``, ``"random"`` or a bot callable, for every car or one per car.
-    ``garage``: the Garage module's options (``{"upgrades": "all", "draft": "snake"}``, # 18.3, 18.5); the world
-    draws the markets or deals and the bots draft.
     With a ``log`` the race is stored (validated at the door, one transaction) and its id returned.
-    ``watch(state, event)`` is called after each event is applied. ``legends``: Legend cars added to the
-    grid (MODULES.md 19; options ``pro``, ``aggressive``); ``weather``: the world draws a weather tile and the
-    road-condition tokens (20). ``more``: other modules registered as one unit (``engine/module.py``), each
-    with its race_started block by its name (``module_data.module_blocks``); the world draws their chance.
-    ``modules``: the modules' options as one mapping by name instead of those keywords (issue 26, build 5), as
-    ``race_started_event(modules=)`` takes them, but for the Legends' ``cars``, which may be a count (Legend
-    colours the cars leave free): ``{"legends": {"cars": 1, "pro": 2}, "weather": {}, "garage": {...}}``.
+    ``watch(state, event)`` is called after each event is applied.
+    ``modules``: the modules the race plays with, each module's options by its registered name (issue 26, build
+    5), as ``race_started_event(modules=)`` takes them, but for the Legends' ``cars``, which may be a count
+    (Legend colours the cars leave free): ``{"legends": {"cars": 1, "pro": 2}, "weather": {}, "garage":
+    {"upgrades": "all", "draft": "snake"}, "rain": {...}}``. The world draws every module's chance (the weather
+    tile, the Garage's markets or deals …) and the bots draft.
     """
     roster = _cars(cars)
     names = [c["name"] for c in roster]
-    given = simulated_modules(
-        legends=legends, pro=pro, aggressive=aggressive, weather=weather, garage=garage, more=more
-    )
-    if modules is not None and given:
-        raise MalformedInput("give the modules as one mapping (modules=) or by their keywords, not both")
-    options = dict(modules) if modules is not None else given
+    options = dict(modules or {})
     if "legends" in options:
         block = dict(options["legends"])
         wanted = block.get("cars") or []
@@ -155,20 +140,6 @@ def simulate_race(
         label = name or f"sim {start['track']['id']} seed {seed}"
         race = store_race(log, events, name=label, bots=drivers, start_validated=True, summary=summary_of(state))
     return race, events, state
-
-
-def simulated_modules(*, legends: int = 0, **keywords: Any) -> dict[str, Any]:
-    """The simulator's module keywords as the one mapping ``simulate_race(modules=)`` takes: ``keywords`` as
-    ``race_start.module_options`` takes them (``pro``, ``aggressive``, ``weather``, ``garage``, ``more``), the
-    Legends as a count. Empty: the base game."""
-    out = module_options(**keywords)
-    if legends:
-        out["legends"] = {
-            "cars": legends,
-            "pro": keywords.get("pro", 0),
-            "aggressive": keywords.get("aggressive", False),
-        }
-    return out
 
 
 def simulate_races(

@@ -52,21 +52,36 @@ class Config:
     laps: int | None
 
     def kwargs(self) -> dict[str, Any]:
-        opts = dict(self.module)
-        garage = opts.get("garage")
         bots: str | list[str] = self.bots.split(",") if "," in self.bots else self.bots
         return {
             "track": self.track,
             "cars": self.cars,
             "laps": self.laps,
-            "variant": opts.get("variant"),
+            "variant": dict(self.module).get("variant"),
             "bots": bots,
-            "legends": int(opts.get("legends", 0)),
-            "pro": int(opts.get("pro", 0)),
-            "aggressive": bool(opts.get("aggressive", False)),
-            "weather": bool(opts.get("weather", False)),
-            "garage": json.loads(garage) if garage is not None else None,
+            "modules": self.modules(),
         }
+
+    def modules(self) -> dict[str, Any]:
+        """The configuration's modules, each one's options by its name, as ``simulate_race(modules=)`` takes them
+        (issue 26, build 5): the entry's first-wave keys (``legends`` a count with ``pro`` and ``aggressive``,
+        ``weather``, ``garage``) and any other registered module by its name."""
+        opts = dict(self.module)
+        out: dict[str, Any] = {}
+        if opts.get("garage") is not None:
+            out["garage"] = json.loads(opts["garage"])
+        if opts.get("legends") or opts.get("pro") or opts.get("aggressive"):
+            out["legends"] = {
+                "cars": int(opts.get("legends", 0)),
+                "pro": int(opts.get("pro", 0)),
+                "aggressive": bool(opts.get("aggressive", False)),
+            }
+        if opts.get("weather"):
+            out["weather"] = {}
+        for key, value in opts.items():
+            if key not in _MODULE_KEYS:  # a module registered as one unit: its block (JSON, as the entry keeps it)
+                out[key] = json.loads(value)
+        return out
 
 
 def _fail(where: str, what: str) -> MalformedInput:
@@ -116,10 +131,23 @@ def _bots(value: Any, where: str) -> str:
 def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     if not isinstance(value, dict):
         raise _fail(where, 'an object of module options ({"name": "weather", "weather": true})')
-    extra = sorted(set(value) - _MODULE_KEYS)
+    units = _units()
+    extra = sorted(set(value) - _MODULE_KEYS - set(units))
     if extra:
-        raise _fail(where, f"unknown option {extra[0][:40]!r} (options: {', '.join(sorted(_MODULE_KEYS))})")
+        known = ", ".join(sorted(_MODULE_KEYS | set(units)))
+        raise _fail(where, f"unknown option {extra[0][:40]!r} (options: {known})")
     opts: dict[str, Any] = {}
+    for key in sorted(set(value) & set(units)):  # a registered module by its name: true (its example) or its block
+        block = value[key]
+        if block is False or block is None:
+            continue
+        if block is True:
+            from ..formats.module_data import module_block
+
+            block = module_block(key)
+        if not isinstance(block, dict):
+            raise _fail(f"{where}.{key}", "true (the module with its data file's options) or its options object")
+        opts[key] = json.dumps(block, sort_keys=True, separators=(",", ":"), allow_nan=False)
     for key in ("weather", "aggressive"):
         if key in value:
             if not isinstance(value[key], bool):
@@ -147,6 +175,15 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     if not isinstance(name, str) or name_problem(name) is not None:
         raise _fail(f"{where}.name", "a short name of printable characters")
     return name, tuple(sorted(opts.items()))
+
+
+def _units() -> list[str]:
+    """The modules registered as one unit that a study entry may name (each with an example block: its data file's
+    options), besides the first waves' keys."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..engine.module import MODULES
+
+    return sorted(n for n, m in MODULES.items() if m.example is not None and n not in _MODULE_KEYS)
 
 
 @dataclass(frozen=True)
@@ -221,7 +258,7 @@ class StudySpec:
         for name, opts in self.modules:
             entry: dict[str, Any] = {"name": name}
             for k, v in opts:
-                entry[k] = json.loads(v) if k == "garage" else v
+                entry[k] = json.loads(v) if k == "garage" or k not in _MODULE_KEYS else v
             modules.append(entry)
         out: dict[str, Any] = {
             "study": SPEC_VERSION,
@@ -285,24 +322,20 @@ class StudySpec:
             where = f"track {c.track}, {c.cars} cars, bots {c.bots}, modules {c.option!r}"
             try:
                 kw = c.kwargs()
+                modules = kw["modules"]
                 roster = default_cars(c.cars)
-                if kw["legends"] and not 2 <= c.cars + kw["legends"] <= 6:
-                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {c.cars + kw['legends']}")
-                if not kw["legends"] and c.cars < 2:
+                count = modules["legends"]["cars"] if "legends" in modules else 0
+                if count and not 2 <= c.cars + count <= 6:
+                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {c.cars + count}")
+                if not count and c.cars < 2:
                     raise MalformedInput("a race without Legends has 2 to 6 cars")
                 bot_names(kw["bots"], [r["name"] for r in roster])
+                if "legends" in modules:  # the count as the cars (the colours the cars leave free, # 19.3)
+                    cars = legend_cars(count, [r["colour"] for r in roster]) if count else []
+                    modules = {**modules, "legends": {**modules["legends"], "cars": cars}}
                 validate_event(
                     race_started_event(
-                        track=c.track,
-                        cars=roster,
-                        laps=c.laps,
-                        mode="open",
-                        variant=kw["variant"],
-                        legends=legend_cars(kw["legends"], [r["colour"] for r in roster]) if kw["legends"] else None,
-                        pro=kw["pro"],
-                        aggressive=kw["aggressive"],
-                        weather=kw["weather"],
-                        garage=kw["garage"],
+                        track=c.track, cars=roster, laps=c.laps, mode="open", variant=kw["variant"], modules=modules
                     )
                 )  # the door's schema check of the set-up, as simulate_race does with a log
             except HeatlogError as err:

@@ -188,7 +188,11 @@ def test_18_25_a_module_adds_a_use_and_react_cannot_end_while_a_mandatory_one_is
 
 @pytest.mark.parametrize(
     "config",
-    [{"bots": "random"}, {"bots": "heuristic", "weather": True}, {"bots": "random", "garage": {"upgrades": "all"}}],
+    [
+        {"bots": "random"},
+        {"bots": "heuristic", "modules": {"weather": {}}},
+        {"bots": "random", "modules": {"garage": {"upgrades": "all"}}},
+    ],
     ids=["base", "weather", "garage"],
 )
 def test_the_pool_names_its_option_types_as_its_options_do(config: dict[str, Any]) -> None:

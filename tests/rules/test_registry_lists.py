@@ -39,7 +39,7 @@ def test_21_2_MA11_the_first_pickers_swap_is_a_decision_of_the_game_api_and_play
     """A championship race with the Garage: after the picks the first picker's swap (or none) is that car's
     decision node, and a play-out through the game API drives the race past it to the finish."""
     log = RaceLog(tmp_path / "s.db")
-    season = new_season(log, drivers=DRIVERS, published="1961", mode="open", garage={"upgrades": "basic"})
+    season = new_season(log, drivers=DRIVERS, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})
     race = next_race(log, season, seed=4)
     state = log.project(race).state
     grid = list(state.grid)

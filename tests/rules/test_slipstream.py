@@ -191,6 +191,7 @@ def test_slipstream_open_is_slipstream_status_without_the_words():
             asked += 1
             opened += want
 
-    for seed, kw in ((1, {}), (2, {"weather": True, "track": "japan"}), (3, {"legends": 2, "cars": 3})):
+    weather, legends = {"modules": {"weather": {}}, "track": "japan"}, {"modules": {"legends": {"cars": 2}}, "cars": 3}
+    for seed, kw in ((1, {}), (2, weather), (3, legends)):
         simulate_race(None, seed=seed, watch=watch, **kw)
     assert asked > 1000 and opened > 10  # both answers were seen

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Module, lazy
+from ...module import FactColumn, Flag, Module, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -98,6 +98,90 @@ RACE_COLUMNS = (
     FactColumn("garage_draft", "str", None, "the Garage's draft option (# 18.5)"),
 )
 
+FLAGS = (  # issue 26, build 5: `new`, `simulate` and `season new` build these flags from the registry
+    Flag("garage", ("--garage",), "Play with the Garage module: basic, advanced or all upgrades (# 18.3).", "str"),
+    Flag(
+        "garage",
+        ("--garage",),
+        "The Garage module in every race: basic, advanced or all upgrades (# 18.3); one upgrade is drafted before "
+        "each race (# 21.2) and the sponsorship cards come with it (# 21.4-21.7).",
+        "str",
+        commands=("season",),
+    ),
+    Flag(
+        "draft",
+        ("--draft",),
+        "With --garage, how upgrades are chosen: random, draft (default) or snake (# 18.5).",
+        "str",
+    ),
+    Flag(
+        "expansion",
+        ("--expansion",),
+        "With --garage: heavy-rain or tunnel-vision upgrades too (# 18.2).",
+        "strs",
+        commands=("new", "simulate", "season"),
+    ),
+    Flag(  # a season's draft (# 21.2, MA11)
+        "draft_order",
+        ("--draft-order",),
+        "With --garage, who picks first: lowest_first (the last in the standings, MA11) or leader_first.",
+        "str",
+        "lowest_first",
+        commands=("season",),
+    ),
+    Flag(
+        "swap",
+        ("--swap/--no-swap",),
+        "With --garage, the first picker may swap one upgrade for one left in the market (MA11).",
+        default=True,
+        commands=("season",),
+    ),
+)
+
+
+def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
+    """The Garage's options from ``--garage``, ``--draft`` and ``--expansion`` (None: no Garage), checked as the
+    race's first event checks them (# 18.2, 18.3, 18.5), a refusal naming the option typed."""
+    garage, draft, expansion = values.get("garage"), values.get("draft"), values.get("expansion")
+    if command == "season":  # the season's Garage: its draft before each race (# 21.2, MA11), its own checks
+        order, swap = values.get("draft_order", "lowest_first"), values.get("swap", True)
+        if garage is None:
+            if expansion or order != "lowest_first" or not swap:
+                raise ValueError(
+                    "--expansion, --draft-order and --no-swap choose how the Garage is played: give --garage"
+                )
+            return None
+        check_flags(garage, None, expansion)
+        return {"upgrades": garage, "expansions": list(expansion or []), "order": order, "swap": swap}
+    if garage is None:
+        if draft is not None or expansion:
+            raise ValueError("--draft and --expansion choose how the Garage is played: give --garage too")
+        return None
+    check_flags(garage, draft, expansion)
+    from .cards import GarageOptions
+
+    chosen = {"upgrades": garage, "draft": draft or "draft", "expansions": list(expansion or [])}
+    return GarageOptions.from_dict(chosen).to_dict()
+
+
+def check_flags(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
+    """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
+    (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
+    from .cards import GarageOptions
+
+    given: list[tuple[str, str, Any]] = [("--garage", "upgrades", garage), ("--draft", "draft", draft)]
+    if expansion:
+        given.append(("--expansion", "expansions", list(expansion)))
+    for option, key, value in given:
+        if value is None:
+            continue
+        try:
+            GarageOptions.from_dict({key: value})
+        except ValueError as exc:
+            typed = " ".join(f"{option} {v}" for v in value) if isinstance(value, list) else f"{option} {value}"
+            raise ValueError(f"{typed}: {exc}") from None
+
+
 MODULE = Module(
     NAME,
     build=_race("build"),
@@ -145,4 +229,6 @@ MODULE = Module(
     turn_facts=lazy(f"{__name__}.facts", "turn_facts"),
     race_columns=RACE_COLUMNS,
     race_facts=lazy(f"{__name__}.facts", "race_facts"),
+    flags=FLAGS,
+    from_flags=_from_flags,
 )

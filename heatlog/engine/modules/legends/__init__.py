@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -113,6 +113,71 @@ RACE_COLUMNS = (
     FactColumn("aggressive", "bool", None, "the Legends' aggressive option (null without Legends)"),
 )
 
+def legend_name(colour: str) -> str:
+    """A Legend's car name, from its colour: one word, as every car name (``heatlog.formats.usertext``)."""
+    return f"Legend-{colour.strip().title()}"
+
+
+FLAGS = (  # issue 26, build 5: `new` and `simulate` build these flags from the registry
+    Flag(
+        "legend",
+        ("--legend",),
+        "A Legend car by its Legend colour (black blue green red gray yellow); once each.",
+        "strs",
+        commands=("new",),
+    ),
+    Flag(
+        "legends",
+        ("--legends",),
+        "Legend cars added to the grid (MODULES.md 19), in Legend colours the cars leave free.",
+        "int",
+        commands=("simulate",),
+    ),
+    Flag(
+        "legends",
+        ("--legends",),
+        "Legend cars in every race, 1-5 (MODULES.md 19): with one --car, a solo championship against Legends "
+        "(# 19.16); they score and stand in the standings, never draft nor take sponsorship cards.",
+        "int",
+        commands=("season",),
+    ),
+    # The range in words (rules.MAX_PRO, not imported: it loads the engine's track module at start-up, ~10 ms;
+    # tests/test_cli.py holds the two together). _from_flags asks the rules.
+    Flag(
+        "pro",
+        ("--pro",),
+        "Pro Legends: +N to every helmet number, 0–6 (MODULES.md 19.15).",
+        "int",
+        commands=("new", "simulate", "season"),
+    ),
+    Flag(
+        "aggressive",
+        ("--aggressive",),
+        "Aggressive Legends: chevrons let them cross more corners (19.14).",
+        commands=("new", "simulate", "season"),
+    ),
+)
+
+
+def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
+    """The Legends' options (``{"cars", "pro", "aggressive"}``; None: no Legends): ``--legend COLOUR`` names each
+    car (``new``), ``--legends N`` counts them (``simulate``: the colours the cars leave free); ``--pro`` refused
+    in the option's words (# 19.15), not the field's."""
+    pro, aggressive = values.get("pro") or 0, bool(values.get("aggressive"))
+    if pro != 0:
+        from .rules import MAX_PRO
+
+        if isinstance(pro, bool) or not isinstance(pro, int) or not 0 <= pro <= MAX_PRO:
+            raise ValueError(f"--pro {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)")
+    named = values.get("legend") or []
+    cars: list[dict[str, str]] | int = [{"name": legend_name(c), "colour": c.strip().lower()} for c in named]
+    if not named and values.get("legends"):
+        cars = int(values["legends"])  # a count: the caller picks the colours (simulate.simulate_race)
+    if not cars and not pro and not aggressive:
+        return None
+    return {"cars": cars, "pro": pro, "aggressive": aggressive}
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -146,4 +211,6 @@ MODULE = Module(
     race_columns=RACE_COLUMNS,
     race_after="cars",
     race_facts=_race_facts,
+    flags=FLAGS,
+    from_flags=_from_flags,
 )

@@ -27,8 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...handlers import illegal, malformed
-from ...module import Module, Notation
+from ...module import Flag, Module, Notation
 from ...written import record
 
 if TYPE_CHECKING:
@@ -103,6 +102,8 @@ def start(state: RaceState, ev: Event) -> None:
 
 def rain_drawn(state: RaceState, ev: Event) -> None:
     """The sky drawn at set-up: once, in the module's phase, one of the race's skies."""
+    from ...handlers import illegal, malformed  # (here: the descriptor alone stays light for a command line)
+
     rain = state.modules.get(NAME)
     if rain is None:
         raise illegal(state, ev, "the rain module is not in this race")
@@ -188,4 +189,13 @@ MODULE = Module(
     },
     marks=marks,
     example=lambda data: {"skies": dict(data["skies"])},
+    flags=(  # its switch on every command that starts a race, with the data file's skies (its example block)
+        Flag(
+            "rain",
+            ("--rain",),
+            "heatlog's example module rain (not a rule of Heat): a sky drawn at set-up raises every corner's limit.",
+            commands=("new", "simulate", "record"),
+            label="rain (heatlog's example module, not a rule of Heat)",
+        ),
+    ),
 )

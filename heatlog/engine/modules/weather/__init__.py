@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -87,6 +87,35 @@ RACE_COLUMNS = (
     FactColumn("road_conditions", "str", None, "the road-condition tokens drawn, corner by corner (# 20.2)"),
 )
 
+FLAGS = (  # issue 26, build 5: one switch, worded per command
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions (MODULES.md 20): drawn at set-up.",
+        commands=("new",),
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions: a random tile and tokens (MODULES.md 20).",
+        commands=("simulate",),
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "With --new: weather and road conditions; the tile and tokens are asked.",
+        commands=("record",),
+        label="weather and road conditions",  # (the table server's set-up form)
+    ),
+    Flag(
+        "weather",
+        ("--weather",),
+        "Weather and road conditions in every race, revealed after the draft (# 21.3).",
+        commands=("season",),
+    ),
+)
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
@@ -132,4 +161,6 @@ MODULE = Module(
     },
     race_columns=RACE_COLUMNS,
     race_facts=_race_facts,
+    flags=FLAGS,
+    from_flags=lambda values, command, data: {} if values.get(NAME) else None,  # it has no options
 )

@@ -29,8 +29,10 @@ def garage_started(cars=("A", "B"), *, track=None, laps=1, mode="open", options=
         cars=[{"name": n, "colour": f"c{i}"} for i, n in enumerate(cars)],
         laps=laps,
         mode=mode,
-        garage=dict(OPTIONS if options is None else options),
-        weather=weather,  # MODULES.md 20: its tile and tokens are drawn after the draft (18.4, 20.2)
+        modules={
+            "garage": dict(OPTIONS if options is None else options),
+            **({"weather": {}} if weather else {}),  # MODULES.md 20: its tile and tokens are drawn after the draft
+        },
     )
     return Race(apply(None, event))
 

@@ -43,7 +43,7 @@ def _race(params: Params) -> tuple[Event, ...]:
         cars=default_cars(n),
         laps=1,
         mode="open",
-        garage={"upgrades": upgrades, "draft": draft, "expansions": ["heavy-rain", "tunnel-vision"]},
+        modules={"garage": {"upgrades": upgrades, "draft": draft, "expansions": ["heavy-rain", "tunnel-vision"]}},
     )
     return tuple(race_events(start, {c["name"]: random_bot for c in start["cars"]}, seed))
 

@@ -46,9 +46,11 @@ def simulated(
         cars=cars,
         laps=laps,
         mode="open",
-        garage=dict(garage),
-        legends=legend_cars(legends, [c["colour"] for c in cars]) if legends else None,
-        weather=weather,
+        modules={
+            "garage": dict(garage),
+            **({"legends": {"cars": legend_cars(legends, [c["colour"] for c in cars])}} if legends else {}),
+            **({"weather": {}} if weather else {}),
+        },
     )
     play = explicit(random_bot if bot == "random" else get_bot(bot))
     events = list(race_events(start, {c["name"]: play for c in start["cars"] if not c.get("legend")}, seed))
@@ -69,10 +71,12 @@ def record(tmp_path: Path, expected: list[dict], mode: str) -> tuple[list[dict],
         laps=first["laps"],
         mode=mode,
         grid=expected[1]["order"],
-        garage=dict(first["garage"]) if "garage" in first else None,  # (the module contract: any module)
-        legends=legends,
-        weather="weather" in first.get("modules", []),
-        more={m: first[m] for m in first.get("modules", []) if m not in ("garage", "legends", "weather")},
+        modules={  # (the module contract: any module)
+            **({"garage": dict(first["garage"])} if "garage" in first else {}),
+            **({"legends": {"cars": legends}} if legends else {}),
+            **({"weather": {}} if "weather" in first.get("modules", []) else {}),
+            **{m: first[m] for m in first.get("modules", []) if m not in ("garage", "legends", "weather")},
+        },
     )
     s = Session(log, rid, fresh=True)
     kinds: set[str] = set()
@@ -109,7 +113,8 @@ def test_18_5_recording_a_simulated_garage_race_gives_its_log(tmp_path: Path, mo
     expected = simulated(seed, mode)
     log = RaceLog(tmp_path / "race.db")
     rid = start_race(
-        log, track="usa", cars=default_cars(3), laps=1, mode=mode, grid=expected[1]["order"], garage=dict(OPTIONS)
+        log, track="usa", cars=default_cars(3), laps=1, mode=mode, grid=expected[1]["order"],
+            modules={"garage": dict(OPTIONS)}
     )
     s = Session(log, rid, fresh=True)
     kinds = set()

@@ -92,7 +92,7 @@ def started(pos: dict[str, Any]) -> Event:
         cars=[{"name": c["name"], "colour": c["colour"]} for c in pos["cars"]],
         laps=pos["laps"],
         mode=pos["mode"],
-        garage=dict(OPTIONS),
+        modules={"garage": dict(OPTIONS)},
     )
     return {**event, "position": pos}
 

@@ -13,7 +13,8 @@ OPTIONS = {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tu
 
 
 def combined(seed: int, bots="heuristic"):
-    return simulate_race(None, track="usa", cars=2, legends=2, weather=True, garage=OPTIONS, seed=seed, bots=bots)
+    return simulate_race(None, track="usa", cars=2,
+        modules={"garage": OPTIONS, "legends": {"cars": 2}, "weather": {}}, seed=seed, bots=bots)
 
 
 def test_18_4_18_5_legends_never_draft_and_do_not_change_the_market():
