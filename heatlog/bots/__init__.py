@@ -747,7 +747,8 @@ class HeuristicBot:
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
         car = state.cars[name]
-        w = _waiting(state, options)
+        # (_waiting, inlined: asked at every decision)
+        w = options.waiting if options.__class__ is Options else waiting_for(state)
         if name not in w.cars or w.flipping is not None:
             return None
         step = w.step  # compared with the plain step numbers: an Enum attribute costs four times a global
@@ -933,14 +934,15 @@ class HeuristicBot:
         stress_in_hand = hand[STRESS]
         sums: dict[int, list[tuple[int, float]]] = {}
         hand_points = _hand_points(hand_key, hand)
-        _upgrade_plan(state)
+        garage = state.garage is not None
+        if garage:
+            _upgrade_plan(state)
         best_score = -1e18
         best: Plan = (car.gear, ())
         w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
         weather = state.conditions is not None and self.reads_conditions
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
-        garage = state.garage is not None
         cards_held = hand
         if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
             cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
@@ -957,7 +959,42 @@ class HeuristicBot:
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
-            for base, k, heat, cards, ups in _plays(cards_held, g, hand_key, touching):
+            plays = _plays(cards_held, g, hand_key, touching)
+            if not garage:  # a base race (weather, Legends, a championship): no play has a Heat cost or an Adjust
+                for base, k, _heat, cards, _ups in plays:  # (the loop below without its Garage branches)
+                    if k:
+                        if k in sums:  # (no method call: asked for most plays)
+                            dist_k = sums[k]
+                        else:
+                            if flips is None:
+                                flips = _flip_values(car)
+                            dist_k = sums[k] = _flip_sums(flips, k)
+                        score = 0.0
+                        for extra, prob in dist_k:
+                            s = base + extra
+                            v = row[s] if s < ROW else None
+                            if v is None:
+                                v = tp.value(p, s, engine, g, adrenaline)
+                                if s < ROW:
+                                    row[s] = v
+                            score += prob * v
+                        score += keep + w_stress * k - w_card * base
+                    elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
+                        left = own_engine - shift
+                        score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
+                        score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                    else:
+                        v = row[base] if base < ROW else None
+                        if v is None:
+                            v = tp.value(p, base, engine, g, adrenaline)
+                            if base < ROW:
+                                row[base] = v
+                        score = v + (keep + w_stress * k - w_card * base)
+                    if score > best_score:
+                        best_score = score
+                        best = (g, cards)
+                continue
+            for base, k, heat, cards, ups in plays:
                 if heat and garage:  # # 18.10: the card's Heat cost comes out of the Engine (or replaces it, # 18.11)
                     short = heat > engine  # # 18.11: the card would be replaced by a flip
                     t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
