@@ -279,7 +279,7 @@ class Session:
         names (never their tokens); None otherwise."""
         view = self.view
         turn = view.turn
-        if q.kind != "react" or turn is None or view.garage is None or waiting_for(view).due != "heat_unpayable":
+        if q.kind != "react" or turn is None or waiting_for(view).due != "heat_unpayable":
             return None
         car = view.cars[turn.car]
         answers = unpayable_answers(react_options(view, car, turn), view)
