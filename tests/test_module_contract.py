@@ -402,3 +402,35 @@ def test_an_old_study_spec_loads_as_it_did() -> None:
         "legends": {"cars": 1, "pro": 2, "aggressive": True},
         "weather": {},
     }
+def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
+    """A module that types its events on a car's line (``Module.react_answer``, the scripted host's) reads the
+    same words back (``Module.react_word``, the recorder's session): both or neither, and every event of its
+    race that it words reads back to that event at the state before it (the Garage's React answers, # 18.10-18.23;
+    issue 26: the recorder and its scripted host name no module's event)."""
+    from heatlog.engine.module import cards_held, react_answer, react_word
+    from heatlog.recorder.notation import parse_cards, race_cards
+
+    typed = [m for m in UNITS_REGISTRY.values() if m.react_answer is not None or m.react_word is not None]
+    for unit in typed:
+        assert unit.react_answer is not None and unit.react_word is not None, unit.name
+    for unit in typed:
+        modules = (unit.name,) if unit.name in OPTIONS or unit.name in UNITS else ("garage", "legends", "weather")
+        events = _played(modules)
+        state = None
+        said = 0
+        for ev in events:
+            if state is not None and ev.get("car") in state.cars:
+                defs = race_cards(state) or {}
+                names = {t: str(c["short"]) for t, c in defs.items()}  # a card as the host types it
+                word = react_answer(ev, lambda t, names=names: names.get(t, t.lower()), modules)
+                if word is not None:
+                    name = ev["car"]
+                    held = cards_held(state, name)
+                    read = react_word(
+                        state, name, word, lambda text, defs=defs, held=held: parse_cards(text, defs, held)
+                    )
+                    clean = {k: v for k, v in ev.items() if k not in ("raw", "at")}
+                    assert read == clean, (word, read, clean)
+                    said += 1
+            state = apply(state, ev, atomic=False)
+        assert said, f"{unit.name}: no event of its race is typed in its words"

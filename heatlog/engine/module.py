@@ -253,6 +253,14 @@ class Module:
     #: Without ``from_flags``, a switch puts the module in the race with its ``example`` block.
     flags: tuple[Flag, ...] = ()
     from_flags: Callable[[Mapping[str, Any], str, Any], Any] | None = None
+    #: Its words on a car's line at the table (the recorder's one-line answers, React and the steps after it):
+    #: ``react_word(state, car, word, cards)`` -> the event the word means (the Garage's ``p``, ``r2``,
+    #: ``play:NAME``, ``f``, its reading of ``cN``, # 18.10-18.23), None: not the module's word (the recorder
+    #: reads it); ``cards(text)`` reads cards as the table types them. ``react_answer(event, nm)`` -> the word
+    #: that makes the event (``nm`` names a card as typed), None: not its event; the scripted host types it, and
+    #: ``react_word`` reads it back to the event (the contract test records every module race through both).
+    react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
+    react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -421,6 +429,42 @@ def car_cards(state: RaceState, name: str) -> list[str]:
         if m.car_cards is not None:
             out.extend(m.car_cards(state, name))
     return out
+
+
+def cards_held(state: RaceState, name: str) -> frozenset[str]:
+    """The tokens of every card car ``name`` can hold in this race: its deck and hand, discard pile, Play Area
+    and its own cards beyond the base (``Module.car_cards``: its upgrades, # 18.5); a typed card's name means one
+    of them first. Empty for a name that is no car."""
+    car = state.cars.get(name)
+    if car is None:
+        return frozenset()
+    tokens = {c for c, n in car.pool.items() if n > 0} | set(car.discard)
+    turn = state.turn
+    if turn is not None and turn.car == name:
+        tokens.update(turn.played)
+    tokens.update(car_cards(state, name))
+    return frozenset(tokens)
+
+
+def react_word(state: RaceState, name: str, word: str, cards: Callable[[str], list[str]]) -> Event | None:
+    """The event a word of car ``name``'s line means to a module of the race (``Module.react_word``), or None."""
+    for m in in_race(state):
+        if m.react_word is not None:
+            ev = m.react_word(state, name, word, cards)
+            if ev is not None:
+                return ev
+    return None
+
+
+def react_answer(ev: Event, nm: Callable[[str], str], modules: Collection[str]) -> str | None:
+    """The word a module of the race (``modules``: race_started's list) types for ``ev`` on a car's line
+    (``Module.react_answer``), or None."""
+    for m in ranked(tuple(modules)):
+        if m.react_answer is not None:
+            said = m.react_answer(ev, nm)
+            if said is not None:
+                return said
+    return None
 
 
 def spaces_moved(state: RaceState, turn: Turn) -> int:

@@ -9,17 +9,16 @@ recorder holds no second copy of the card list.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ..engine.errors import MalformedInput
-from ..engine.module import car_cards
+from ..engine.module import cards_held as cards_held
 from ..engine.modules.championship.rules import ChampionshipDraft
 from ..engine.modules.garage.cards import Card, Draft, card_named, completions
+from ..engine.modules.garage.recorder import named_card as named_card
 from ..engine.modules.garage.words import card_label as card_label
 from ..engine.modules.garage.words import card_words as card_words
 from ..engine.modules.garage.words import says as says
-from ..engine.state import RaceState
 
 Event = dict[str, Any]
 
@@ -27,35 +26,6 @@ Event = dict[str, Any]
 def parse_garage_cards(text: str, cards: Mapping[str, Card]) -> list[str]:
     """``"brakes1234, cool6 heat"`` -> ``["U7", "U11", "H"]``; an unknown or ambiguous word raises."""
     return [card_named(word, cards) for word in re.split(r"[\s,]+", text.strip()) if word]
-
-
-def named_card(word: str, cards: Mapping[str, Card], held: Collection[str] | None = None) -> str:
-    """The token a typed name means, the cards the car can hold (``held``) first: a name or prefix that fits one
-    of them is that card, whatever other cards of the race share it (``turbo`` is turbo8 for a car that owns
-    turbo8, not ambiguous with turbo7); a word that fits none of them is read against the whole catalogue, so
-    the rules name what is wrong (a card the car does not hold)."""
-    if held:
-        own = {t: c for t, c in cards.items() if t in held}
-        if own:
-            try:
-                return card_named(word, own)
-            except MalformedInput:
-                pass
-    return card_named(word, cards)
-
-
-def cards_held(state: RaceState, name: str) -> frozenset[str]:
-    """The tokens of every card ``name`` can hold in this race: its deck and hand, discard pile, Play Area and
-    upgrades (# 18.5). Empty for a name that is no car."""
-    car = state.cars.get(name)
-    if car is None:
-        return frozenset()
-    tokens = {c for c, n in car.pool.items() if n > 0} | set(car.discard)
-    turn = state.turn
-    if turn is not None and turn.car == name:
-        tokens.update(turn.played)
-    tokens.update(car_cards(state, name))  # its own cards beyond the base (Module.car_cards: its upgrades)
-    return frozenset(tokens)
 
 
 def several_picks(draft: Any) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState
-from ..engine.cards import BASE_CATALOGUE
+from ..engine.cards import BASE_CATALOGUE, HEAT
 from ..engine.module import event_words as module_event_words
 
 Event = dict[str, Any]
@@ -31,6 +31,17 @@ def race_cards(state: RaceState) -> dict[str, dict[str, str]] | None:
         if c.token not in BASE_CATALOGUE.token_set
     }
     return extra or None
+
+
+def typed_card(state: RaceState | None, token: str) -> str:
+    """How the host types card ``token`` in this race: in a race with cards beyond the base (``race_cards``) a
+    card by its short name (``brakes1234``) and a Heat card as ``heat``; else by its token."""
+    defs = race_cards(state) if state is not None else None
+    if defs is None:
+        return token
+    if token == HEAT:
+        return "heat"
+    return defs[token]["short"] if token in defs else token
 
 
 def parse_cards(text: str, garage: Mapping[str, Any] | None = None, held: Collection[str] | None = None) -> list[str]:

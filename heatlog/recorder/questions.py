@@ -24,7 +24,7 @@ from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
 from ..views import counted
 from ..views.narrate import corner_number
-from .notation import CARD_NAMES, OVER_PROMPT, Event, card_text
+from .notation import CARD_NAMES, OVER_PROMPT, Event, card_text, typed_card
 from .prompt import Question, make_event
 from .season import ask_season
 
@@ -377,12 +377,8 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
 
 def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str]:
     """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``)."""
-    from .garage import card_label
-
-    g = state.garage if state is not None else None
-
-    def label(token: str) -> str:
-        return card_label(token, g.cards) if g is not None else token
+    def label(token: str) -> str:  # a card as the host types it (its short name)
+        return typed_card(state, token)
 
     out: list[str] = []
     cool = [o["count"] for o in opts if o["type"] == "cooldown" and not o.get("cards")]
@@ -419,11 +415,8 @@ def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str
 
 def unpayable_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
     """The ``u:CARDS`` answers open (# 18.11: the cards whose Heat cost goes unpaid), by their short names."""
-    from .garage import card_label
-
-    g = state.garage if state is not None else None
     out = [
-        "u:" + "/".join(card_label(c, g.cards) if g is not None else c for c in o["cards"]).lower()
+        "u:" + "/".join(typed_card(state, c) for c in o["cards"]).lower()
         for o in opts
         if o["type"] == "heat_unpayable"
     ]
@@ -432,12 +425,8 @@ def unpayable_answers(opts: list[Event], state: RaceState | None = None) -> list
 
 def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
     """Every single react answer (for Tab completion); cards by their short names."""
-    from .garage import card_label
-
-    g = state.garage if state is not None else None
-
-    def label(token: str) -> str:
-        return card_label(token, g.cards) if g is not None else token
+    def label(token: str) -> str:  # a card as the host types it (its short name)
+        return typed_card(state, token)
 
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
@@ -622,12 +611,8 @@ def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
 
 def _ask_unpayable(state: RaceState, car: Car) -> Question:
     from ..engine.decide import decisions
-    from .garage import card_label
-
-    g = state.garage
-    assert g is not None
     choices = [
-        " ".join(card_label(c, g.cards) for c in o["cards"])
+        " ".join(typed_card(state, c) for c in o["cards"])
         for o in decisions(state, car.name)
         if o["type"] == "heat_unpayable"
     ]
@@ -684,12 +669,9 @@ def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
     """The distances several ways cover, each way in the answer that takes it (``4:rpm1``; a bare distance takes
     the first, the plainest)."""
-    from .garage import card_label
-
-    g = state.garage
     ways: dict[int, list[str]] = {}
     for n, c in choices:
-        cards = "/".join(card_label(t, g.cards) for t in c.get("bonuses", [])) if g is not None else ""
+        cards = "/".join(typed_card(state, t) for t in c.get("bonuses", []))
         ways.setdefault(n, []).append(f"{n}:{cards}" if cards else f"{n}")
     several = [" or ".join(w) for w in ways.values() if len(w) > 1]
     return ("; made several ways: " + ", ".join(several)) if several else ""

@@ -15,41 +15,15 @@ from typing import Any
 Event = dict[str, Any]
 
 REACT = ("cooldown", "boost", "adrenaline")
-# The Garage's React events (# 18.10–18.23) and the exact answer that makes each.
-GARAGE_REACT = (
-    "heat_paid",
-    "heat_unpayable",
-    "stress_reduced",
-    "super_cooled",
-    "drafted",
-    "direct_played",
-    "salvaged",
-    "refreshed",
-)
 DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
-def _garage_react(ev: Event, nm: Callable[[str], str]) -> str:
-    t = ev["type"]
-    if t == "cooldown":
-        return f"c{ev['count']}:" + "/".join(map(nm, ev["cards"]))
-    if t == "heat_paid":
-        return "p:" + "/".join(map(nm, ev["cards"]))
-    if t == "stress_reduced":
-        return f"r{ev['count']}:" + "/".join(map(nm, ev["cards"]))
-    if t == "super_cooled":
-        return f"k{ev['count']}:" + "/".join(map(nm, ev["sources"]))
-    if t == "drafted":
-        return "dr:" + "/".join(map(nm, ev["sources"]))
-    if t == "direct_played":
-        return ("play+:" if ev.get("accelerate") else "play:") + nm(ev["card"])
-    if t == "salvaged":
-        return f"salvage:{nm(ev['sources'][0])}:" + "/".join(map(nm, ev["cards"]))
-    if t == "refreshed":
-        return "f:" + nm(ev["card"])
-    if t == "heat_unpayable":
-        return "u:" + "/".join(map(nm, ev["cards"]))
-    raise AssertionError(f"not a React event: {ev}")
+def _module_word(ev: Event, nm: Callable[[str], str], expected: list[Event]) -> str | None:
+    """The word a module of the race types for ``ev`` on a car's line (engine/module.py: ``Module.react_answer``;
+    the Garage's ``p:u11``, ``play:NAME`` …, # 18.10-18.23), or None: not a module's word."""
+    from ..engine.module import react_answer
+
+    return react_answer(ev, nm, expected[0].get("modules", []) if expected else [])
 
 
 # Prompt text (as on screen) -> question kind; group 1 is the car.
@@ -162,8 +136,9 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
         if t == "accelerated":
             tokens.append("y" if ev["taken"] else "n")
             continue
-        if t in GARAGE_REACT or (t == "cooldown" and ev.get("cards")):
-            tokens.append(_garage_react(ev, nm))
+        said = _module_word(ev, nm, expected)
+        if said is not None:
+            tokens.append(said)
         elif t == "cooldown":
             tokens.append(f"c{ev['count']}")
         elif t == "boost":
@@ -310,14 +285,15 @@ def answer(
             et = ev.get("type")
             if et == "deck_shuffled" and ev.get("car") == car and table and tokens and several:
                 continue  # the rules' reshuffle between a boost's flips (# 14.1, 12.3): never typed at a table
-            if ev.get("car") != car or et not in (*REACT, *GARAGE_REACT, "card_flipped", "card_scrapped"):
+            said = _module_word(ev, nm, expected)
+            if ev.get("car") != car or (said is None and et not in (*REACT, "card_flipped", "card_scrapped")):
                 break
             if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)
                 skip = False
                 if et == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
                     continue
-            if et in GARAGE_REACT or (et == "cooldown" and ev.get("cards")):
-                tokens.append(_garage_react(ev, nm))
+            if said is not None:
+                tokens.append(said)
                 if et == "salvaged":
                     break  # its flips or shuffle are their own question
             elif et == "card_scrapped":

@@ -9,10 +9,11 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import BASE_CATALOGUE
-from ..engine.decide import cooldown_left, decisions, react_options, waiting_for
+from ..engine.decide import decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import notation_kinds, notation_of
+from ..engine.module import cards_held, notation_kinds, notation_of
+from ..engine.module import react_word as module_word
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
 from ..formats.validation import validate_event
@@ -20,7 +21,6 @@ from ..log.racelog import Projection, RaceLog
 from ..views import counted
 from ..views.board import spot_words
 from ..views.narrate import ORDINAL, narrate_turn, played_words
-from .garage import cards_held, named_card
 from .lease import Lease
 from .notation import COMMANDS, SAVED, Event, describe, error_text, parse_cards, race_cards
 from .questions import (
@@ -279,7 +279,7 @@ class Session:
         names (never their tokens); None otherwise."""
         view = self.view
         turn = view.turn
-        if q.kind != "react" or turn is None or view.garage is None or waiting_for(view).due != "heat_unpayable":
+        if q.kind != "react" or turn is None or waiting_for(view).due != "heat_unpayable":
             return None
         car = view.cars[turn.car]
         answers = unpayable_answers(react_options(view, car, turn), view)
@@ -321,8 +321,8 @@ class Session:
             else:
                 order = [self._car_name(t) for t in s.replace(",", " ").split()]
             return self._trial([make_event("grid_set", order=order)]), []
-        garage = self.state.garage.cards if self.state.garage is not None else None
-        held = cards_held(self.view, name) if garage is not None else None  # the car's own cards first
+        defs = race_cards(self.state)  # the race's cards beyond the base, typed by their short names
+        held = cards_held(self.view, name) if defs is not None else None  # the car's own cards first
         if kind == "garage":  # # 18.5: the market, a pick, a give-back
             from .season import draft_events
 
@@ -347,22 +347,22 @@ class Session:
             return self._trial([dict(next(o for o in opts if o["taken"] is want))]), []
         if kind == "unpayable":  # # 18.11
             text = s or (q.default or "")
-            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, garage, held))]), []
+            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, defs, held))]), []
         if kind == "salvage_shuffle":  # # 18.18
             if self.state.mode == "table" or s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage, held))]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, defs, held))]), []
         if kind in ("setup_shuffle", "shuffle"):
             if s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, garage, held))]), []
+            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, defs, held))]), []
         if kind in ("setup_draw", "draw"):
-            cards = parse_cards(s, garage, held)
+            cards = parse_cards(s, defs, held)
             if not cards:
                 raise MalformedInput(f"type the cards {name} draws, e.g. 4 h 2")
             return self._trial([make_event("cards_drawn", car=name, cards=cards)]), []
         if kind == "play":
-            cards = parse_cards(s, garage, held)
+            cards = parse_cards(s, defs, held)
             if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
@@ -549,8 +549,11 @@ class Session:
         name = q.car or ""
         tok = tokens[i]
         t = tok.lower()
-        garage = work.garage.cards if work.garage is not None else None
-        held = cards_held(work, name) if garage is not None else None  # a name means the car's own card first
+        defs = race_cards(work)  # the race's cards beyond the base, typed by their short names
+        held = cards_held(work, name) if defs is not None else None  # a name means the car's own card first
+
+        def read(text: str) -> list[str]:  # cards as typed, for a module's words (Module.react_word)
+            return parse_cards(text, defs, held)
         if q.kind == "gear":
             if t not in ("1", "2", "3", "4"):  # the car this word is for, and its gear (not the first car's)
                 raise MalformedInput(
@@ -563,7 +566,7 @@ class Session:
             cards: list[str] = []
             used = 0
             while len(cards) < need and i + used < len(tokens):
-                cards += parse_cards(tokens[i + used], garage, held)  # a typo among the cards is named, not taken
+                cards += parse_cards(tokens[i + used], defs, held)  # a typo among the cards is named, not taken
                 used += 1
             if not cards:
                 raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
@@ -582,10 +585,10 @@ class Session:
             opts = [o for o in decisions(work, name) if o["type"] == "accelerated" and o["taken"] is want]
             return 1, [dict(o) for o in opts[:1]], 0
         if q.kind == "unpayable":  # # 18.11: the cards whose Heat cost goes unpaid (u:CARDS in a line)
-            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, garage, held)
+            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, defs, held)
             return 1, [make_event("heat_unpayable", car=name, cards=cards)], 0
         if q.kind in ("flip", "scrap"):
-            cards = parse_cards(t, garage, held)
+            cards = parse_cards(t, defs, held)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
             kind = "card_flipped" if q.kind == "flip" else "card_scrapped"  # # 18.12: a scrapped card
@@ -598,18 +601,14 @@ class Session:
             if t == "ac":
                 return 1, self._adrenaline_cooldown(work, name), 0
             if t.startswith("c") and (t[1:].isdecimal() or t == "c"):
-                n = int(t[1:] or "1")
-                if garage is not None:
-                    return 1, [self._garage_cooldown(work, name, n)], 0
-                return 1, [make_event("cooldown", car=name, count=n)], 0
+                # a module may read it (the Garage: the gear's cooldown, then the cards', # 18.13)
+                ev = module_word(work, name, t, read)
+                return 1, [ev or make_event("cooldown", car=name, count=int(t[1:] or "1"))], 0
             if _is_slip_part(t):
                 return 0, [], 5  # done reacting: a slipstream answer (y4:rpm1, # 18.16)
-            if t == "f" and garage is not None:  # # 18.21: Refresh (e.g. when closing React ends the turn)
-                return 1, [self._refresh(work, name, tok)], 0
-            if garage is not None:
-                ev = self._garage_token(work, name, tok)
-                if ev is not None:
-                    return 1, [ev], 0
+            ev = module_word(work, name, tok, read)  # a module's React words (the Garage's p, r2, f, play:NAME …)
+            if ev is not None:
+                return 1, [ev], 0
             if t in ("-", ".", "done"):
                 # a final "-" closes React and goes on to close the discard too ("nothing more this turn")
                 return (0 if t == "-" and final else 1), [], 5
@@ -626,8 +625,10 @@ class Session:
                 )
             raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
         if q.kind == "slipstream":
-            if (t == "f" or t.startswith("f:")) and garage is not None:  # # 18.21: Refresh, no slipstream
-                return 1, [self._refresh(work, name, tok)], 0
+            if t == "f" or t.startswith("f:"):  # # 18.21: a Refresh, no slipstream (Module.react_word)
+                ev = module_word(work, name, tok, read)
+                if ev is not None:
+                    return 1, [ev], 0
             if t in ("n", "no", "-"):
                 keep = t == "-" and final  # a final "-": no slipstream, and no discard either
                 return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0
@@ -645,8 +646,11 @@ class Session:
                 turn = work.turn
                 why = slipstream_block(work, work.cars[name], turn) if turn is not None else None
                 raise IllegalEvent(f"{tok!r}: no slipstream for {name}: {why or 'not in position (# 8.1)'}")
-            if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard
-                return 1, [self._refresh(work, name, tok)], 0
+            if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard (Module.react_word)
+                ev = module_word(work, name, tok, read)
+                if ev is None:
+                    raise MalformedInput(f"{name} has no Refresh card in the Play Area")
+                return 1, [ev], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
             # "d0" / "d 1 2" is a discard anywhere, even as the first word at React (docs/recording.md)
@@ -658,11 +662,11 @@ class Session:
             if not first:
                 rest = t[1:]
                 if rest:
-                    cards += parse_cards(rest, garage, held)
+                    cards += parse_cards(rest, defs, held)
                 used = 1
             while i + used < len(tokens):
                 try:
-                    cards += parse_cards(tokens[i + used], garage, held)
+                    cards += parse_cards(tokens[i + used], defs, held)
                 except MalformedInput:
                     break
                 used += 1
@@ -670,107 +674,6 @@ class Session:
                 raise MalformedInput(f"{tok!r}: the cards to discard (never Heat or Stress, # 11.1), or - for none")
             return used, [make_event("cards_discarded", car=name, cards=cards)], 0
         raise MalformedInput(f"{tok!r} belongs to its own question ({q.prompt.strip()})")
-
-    # ---- the Garage's answers (# 18.x): each becomes the legal decision the engine lists
-
-    def _garage_cooldown(self, work: RaceState, name: str, n: int) -> Event:
-        """``cN`` in a Garage race: the gear's cooldown first, then the fewest card cooldowns that cover N (# 18.13)."""
-        turn = work.turn
-        assert turn is not None
-        left = cooldown_left(turn, work, work.cars[name])
-        if n <= left:
-            return make_event("cooldown", car=name, count=n)
-        cards = sorted(
-            (o for o in decisions(work, name) if o["type"] == "cooldown" and o.get("cards")),
-            key=lambda o: -int(o["count"]),
-        )
-        g = work.garage
-        assert g is not None
-        named: list[str] = []
-        total = left
-        for o in cards:
-            if total >= n:
-                break
-            named += o["cards"]
-            total += g.n(o["cards"][0], "cooldown")
-        if total < n:
-            raise MalformedInput(f"cooldown {n}: the gear and the cards' cooldown allow {total} (# 7.2, 18.13)")
-        return make_event("cooldown", car=name, count=n, cards=named)
-
-    def _refresh(self, work: RaceState, name: str, tok: str) -> Event:
-        """``f`` (the first Refresh card of the Play Area) or ``f:CARD``: the Refresh the engine lists (# 18.21)."""
-        refresh = [o for o in decisions(work, name) if o["type"] == "refreshed"]
-        if not refresh:
-            raise MalformedInput(f"{name} has no Refresh card in the Play Area")
-        if tok.lower() == "f":
-            return dict(refresh[0])
-        ev = self._garage_token(work, name, tok)
-        assert ev is not None
-        return ev
-
-    def _garage_token(self, work: RaceState, name: str, tok: str) -> Event | None:
-        """The Garage's React answers: ``p`` (pay), ``rN``, ``kN``, ``dr``, ``play:NAME``, ``salvage:CARDS``, and the
-        exact forms naming their cards (``c2:cool1``, ``p:u11``, ``r2:u4``, ``k1:u53``, ``dr:u55``, ``f:u34``,
-        ``play+:u28`` for an accelerated Direct Play, ``salvage:u22:4/3``). None: not a Garage answer."""
-        t = tok.lower()
-        g = work.garage
-        assert g is not None
-        held = cards_held(work, name)
-
-        def card_named(word: str, cards: Any) -> str:  # a name means the car's own card first (issue 29)
-            return named_card(word, cards, held)
-
-        head, sep, tail = t.partition(":")
-        if sep and head not in ("play", "play+", "salvage"):
-            names = [card_named(x, g.cards) for x in tail.split("/") if x]
-            if head == "p":
-                return make_event("heat_paid", car=name, cards=names)
-            if head == "f" and len(names) == 1:
-                return make_event("refreshed", car=name, card=names[0])
-            if head == "dr":
-                return make_event("drafted", car=name, sources=names)
-            if head == "u":
-                return make_event("heat_unpayable", car=name, cards=names)  # # 18.11
-            if head[:1] in ("c", "r", "k") and head[1:].isdecimal():
-                n = int(head[1:])
-                if head[0] == "c":
-                    return make_event("cooldown", car=name, count=n, cards=names)
-                if head[0] == "r":
-                    return make_event("stress_reduced", car=name, count=n, cards=names)
-                return make_event("super_cooled", car=name, count=n, sources=names)
-            raise MalformedInput(f"{tok!r}: not a React answer")
-        if head == "play+":
-            return make_event("direct_played", car=name, card=card_named(tail, g.cards), accelerate=True)
-        if head == "play":
-            return make_event("direct_played", car=name, card=card_named(tail, g.cards))
-        if head == "salvage":
-            opts = decisions(work, name)
-            if tail.count(":") == 1:
-                src, _, picked = tail.partition(":")
-                cards = parse_cards(picked.replace("/", " "), g.cards, held)
-                return make_event("salvaged", car=name, sources=[card_named(src, g.cards)], cards=cards)
-            sources = [o["sources"] for o in opts if o["type"] == "salvaged"]
-            if not sources:
-                raise MalformedInput("no Salvage open now (# 18.18)")
-            cards = parse_cards(tail.replace("/", " "), g.cards, held)
-            return make_event("salvaged", car=name, sources=sources[0], cards=cards)
-        if t == "p":
-            cards = [c for o in decisions(work, name) if o["type"] == "heat_paid" for c in o["cards"]]
-            if not cards:
-                raise MalformedInput("no Heat cost the Engine can pay now (# 18.10)")
-            return make_event("heat_paid", car=name, cards=cards)
-        if t[:1] in ("r", "k") and t[1:].isdecimal():
-            kind = "stress_reduced" if t[0] == "r" else "super_cooled"
-            hit = [o for o in decisions(work, name) if o["type"] == kind and o["count"] == int(t[1:])]
-            if not hit:
-                raise MalformedInput(f"{tok!r}: not open now")
-            return dict(hit[0])
-        if t == "dr":
-            hit = [o for o in decisions(work, name) if o["type"] == "drafted"]
-            if not hit:
-                raise MalformedInput("no Draft now: it needs a car ahead behind empty spaces, in reach (# 18.23)")
-            return dict(hit[0])
-        return None
 
     def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the

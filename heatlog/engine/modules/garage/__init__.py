@@ -218,6 +218,8 @@ MODULE = Module(
     },
     car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
     car_cards=lazy(f"{__name__}.words", "car_cards"),  # the upgrades a car owns (# 18.5)
+    react_word=lazy(f"{__name__}.recorder", "react_word"),  # its React words on a car's line (# 18.10-18.23)
+    react_answer=lazy(f"{__name__}.recorder", "react_answer"),  # ... and the word that makes each event
     card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
     played_aside=lazy(f"{__name__}.words", "played_aside"),  # played from the hand in React (# 18.19)
     spaces_moved=lazy(f"{__name__}.words", "spaces_moved"),  # a re-move replaces the moves before it (# 18.11)

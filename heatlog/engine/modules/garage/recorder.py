@@ -1,0 +1,199 @@
+"""The Garage's notation at the table (# 18.x): how a host types the Garage's React decisions on a turn's line,
+both ways, found by the recorder through the descriptor (engine/module.py: ``Module.react_word`` reads a word,
+``Module.react_answer`` writes the word that makes an event), so the recorder's session and its scripted host
+name no Garage event.
+
+The words: ``p`` (pay the Heat costs), ``rN`` (reduce N Stress), ``kN`` (super-cool N), ``dr`` (draft),
+``play:NAME`` (a Direct Play; ``play+:NAME`` accelerated), ``salvage:CARDS``, ``f`` (the first Refresh), ``cN``
+(the gear's cooldown first, then the fewest card cooldowns that cover N), and the exact forms naming their cards
+(``c2:cool1``, ``p:u11``, ``r2:u4``, ``k1:u53``, ``dr:u55``, ``f:u34``, ``u:u11`` for an unpaid cost,
+``salvage:u22:4/3``). Each becomes the legal decision the engine lists (``decide.decisions``); what the engine
+refuses is refused with its reason when the session applies it.
+
+Pure: the engine's state and decisions in, an event out; the cards a word names are read by the shell's own
+reading of cards (``cards``), a card's name against the race's cards, the car's own first (``named_card``).
+Imported with the first Garage answer (issue 10: start-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from ...decide import cooldown_left, decisions
+from ...errors import MalformedInput
+from ...module import cards_held
+from ...state import RaceState
+from .cards import card_named
+
+Event = dict[str, Any]
+Cards = Callable[[str], list[str]]  # the shell's reading of cards as typed ("4/3" -> ["4", "3"])
+
+
+def named_card(word: str, cards: Mapping[str, Any], held: Collection[str] | None = None) -> str:
+    """The token a typed name means, the cards the car can hold (``held``) first: a name or prefix that fits one
+    of them is that card, whatever other cards of the race share it (``turbo`` is turbo8 for a car that owns
+    turbo8, not ambiguous with turbo7); a word that fits none of them is read against the whole catalogue, so
+    the rules name what is wrong (a card the car does not hold)."""
+    if held:
+        own = {t: c for t, c in cards.items() if t in held}
+        if own:
+            try:
+                return card_named(word, own)
+            except MalformedInput:
+                pass
+    return card_named(word, cards)
+
+
+def react_word(state: RaceState, name: str, word: str, cards: Cards) -> Event | None:
+    """The event a React word of ``name``'s line means in a Garage race (the module's ``react_word``): a
+    cooldown ``cN`` (# 18.13), a Refresh ``f`` / ``f:CARD`` (# 18.21), or one of the Garage's own answers; None:
+    not a Garage word (the recorder reads it). ``MalformedInput`` names what is wrong with a Garage word."""
+    if state.garage is None:
+        return None
+    t = word.lower()
+    if t.startswith("c") and (t[1:].isdecimal() or t == "c"):
+        return _cooldown(state, name, int(t[1:] or "1"))
+    if t == "f" or t.startswith("f:"):
+        return _refresh(state, name, word, cards)
+    return _answer(state, name, word, cards)
+
+
+def _cooldown(work: RaceState, name: str, n: int) -> Event:
+    """``cN`` in a Garage race: the gear's cooldown first, then the fewest card cooldowns that cover N (# 18.13)."""
+    turn = work.turn
+    assert turn is not None
+    left = cooldown_left(turn, work, work.cars[name])
+    if n <= left:
+        return {"type": "cooldown", "v": 1, "car": name, "count": n}
+    options = sorted(
+        (o for o in decisions(work, name) if o["type"] == "cooldown" and o.get("cards")),
+        key=lambda o: -int(o["count"]),
+    )
+    g = work.garage
+    assert g is not None
+    named: list[str] = []
+    total = left
+    for o in options:
+        if total >= n:
+            break
+        named += o["cards"]
+        total += g.n(o["cards"][0], "cooldown")
+    if total < n:
+        raise MalformedInput(f"cooldown {n}: the gear and the cards' cooldown allow {total} (# 7.2, 18.13)")
+    return {"type": "cooldown", "v": 1, "car": name, "count": n, "cards": named}
+
+
+def _refresh(state: RaceState, name: str, word: str, cards: Cards) -> Event:
+    """``f`` (the first Refresh card of the Play Area) or ``f:CARD``: the Refresh the engine lists (# 18.21);
+    refused in words when there is none."""
+    open_ = [o for o in decisions(state, name) if o["type"] == "refreshed"]
+    if not open_:
+        raise MalformedInput(f"{name} has no Refresh card in the Play Area")
+    if word.lower() == "f":
+        return dict(open_[0])
+    ev = _answer(state, name, word, cards)
+    assert ev is not None
+    return ev
+
+
+def _answer(work: RaceState, name: str, word: str, cards: Cards) -> Event | None:
+    """The Garage's React answers (see the module's docstring). None: not a Garage answer."""
+    t = word.lower()
+    g = work.garage
+    assert g is not None
+    held = cards_held(work, name)
+
+    def one(w: str) -> str:  # a name means the car's own card first (issue 29)
+        return named_card(w, g.cards, held)
+
+    def event(kind: str, **fields: Any) -> Event:
+        return {"type": kind, "v": 1, "car": name, **fields}
+
+    head, sep, tail = t.partition(":")
+    if sep and head not in ("play", "play+", "salvage"):
+        names = [one(x) for x in tail.split("/") if x]
+        if head == "p":
+            return event("heat_paid", cards=names)
+        if head == "f" and len(names) == 1:
+            return event("refreshed", card=names[0])
+        if head == "dr":
+            return event("drafted", sources=names)
+        if head == "u":
+            return event("heat_unpayable", cards=names)  # # 18.11
+        if head[:1] in ("c", "r", "k") and head[1:].isdecimal():
+            n = int(head[1:])
+            if head[0] == "c":
+                return event("cooldown", count=n, cards=names)
+            if head[0] == "r":
+                return event("stress_reduced", count=n, cards=names)
+            return event("super_cooled", count=n, sources=names)
+        raise MalformedInput(f"{word!r}: not a React answer")
+    if head == "play+":
+        return event("direct_played", card=one(tail), accelerate=True)
+    if head == "play":
+        return event("direct_played", card=one(tail))
+    if head == "salvage":
+        if tail.count(":") == 1:
+            src, _, picked = tail.partition(":")
+            return event("salvaged", sources=[one(src)], cards=cards(picked.replace("/", " ")))
+        sources = [o["sources"] for o in decisions(work, name) if o["type"] == "salvaged"]
+        if not sources:
+            raise MalformedInput("no Salvage open now (# 18.18)")
+        return event("salvaged", sources=sources[0], cards=cards(tail.replace("/", " ")))
+    if t == "p":
+        paid = [c for o in decisions(work, name) if o["type"] == "heat_paid" for c in o["cards"]]
+        if not paid:
+            raise MalformedInput("no Heat cost the Engine can pay now (# 18.10)")
+        return event("heat_paid", cards=paid)
+    if t[:1] in ("r", "k") and t[1:].isdecimal():
+        kind = "stress_reduced" if t[0] == "r" else "super_cooled"
+        hit = [o for o in decisions(work, name) if o["type"] == kind and o["count"] == int(t[1:])]
+        if not hit:
+            raise MalformedInput(f"{word!r}: not open now")
+        return dict(hit[0])
+    if t == "dr":
+        hit = [o for o in decisions(work, name) if o["type"] == "drafted"]
+        if not hit:
+            raise MalformedInput("no Draft now: it needs a car ahead behind empty spaces, in reach (# 18.23)")
+        return dict(hit[0])
+    return None
+
+
+#: The Garage's React events (# 18.10–18.23), each typed in its exact form by :func:`react_answer`.
+REACT_EVENTS = (
+    "heat_paid",
+    "heat_unpayable",
+    "stress_reduced",
+    "super_cooled",
+    "drafted",
+    "direct_played",
+    "salvaged",
+    "refreshed",
+)
+
+
+def react_answer(ev: Event, nm: Callable[[str], str]) -> str | None:
+    """The exact word that makes ``ev`` on a turn's line (the module's ``react_answer``; ``nm`` names a card as
+    the host types it): one of the Garage's React events, or a cooldown that names its cards (# 18.13); None for
+    any other event. :func:`react_word` reads it back to ``ev``."""
+    t = ev["type"]
+    if t == "cooldown":
+        return f"c{ev['count']}:" + "/".join(map(nm, ev["cards"])) if ev.get("cards") else None
+    if t == "heat_paid":
+        return "p:" + "/".join(map(nm, ev["cards"]))
+    if t == "stress_reduced":
+        return f"r{ev['count']}:" + "/".join(map(nm, ev["cards"]))
+    if t == "super_cooled":
+        return f"k{ev['count']}:" + "/".join(map(nm, ev["sources"]))
+    if t == "drafted":
+        return "dr:" + "/".join(map(nm, ev["sources"]))
+    if t == "direct_played":
+        return ("play+:" if ev.get("accelerate") else "play:") + nm(ev["card"])
+    if t == "salvaged":
+        return f"salvage:{nm(ev['sources'][0])}:" + "/".join(map(nm, ev["cards"]))
+    if t == "refreshed":
+        return "f:" + nm(ev["card"])
+    if t == "heat_unpayable":
+        return "u:" + "/".join(map(nm, ev["cards"]))
+    return None
