@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -24,24 +25,46 @@ def rules_files(package: Path) -> list[Path]:
 def _rules_names(package: Path) -> list[str]:
     """:func:`rules_files` as paths relative to ``package`` (``/``-separated), sorted: the regular files (or
     links to one) under ``engine/`` and ``data/`` outside ``__pycache__``, not descending into linked
-    directories, the data that is not rules left out. ``os.walk`` rather than ``Path.rglob``: it is read at
-    every start of a command that reads a race (issue 10: start-up)."""
+    directories, the data that is not rules left out."""
+    return [name for name, _ in _rules_scan(package)]
+
+
+def _rules_scan(package: Path) -> list[tuple[str, os.stat_result]]:
+    """:func:`_rules_names` with each file's ``os.stat`` (links followed), in one pass of ``os.scandir``: it is
+    read at every start of a command that reads a race (issue 10, issue 32: start-up; ``os.walk`` then a
+    ``stat`` per file for the name and another for the stamp took twice the calls)."""
+    found: list[tuple[str, os.stat_result]] = []
+
+    def scan(path: str, rel: str, data_root: bool) -> None:
+        try:
+            entries = os.scandir(path)
+        except OSError:
+            return
+        with entries:
+            for entry in entries:
+                name = entry.name
+                if name == "__pycache__" or (data_root and name in NOT_RULES_DATA):
+                    continue
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    if not entry.is_symlink():  # (os.walk's default: a linked directory is not entered)
+                        scan(entry.path, f"{rel}/{name}", False)
+                    continue
+                try:
+                    st = entry.stat()
+                except OSError:  # a dangling link
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.append((f"{rel}/{name}", st))
+
     root = str(package)
-    names: list[str] = []
-    for top in ("engine", "data"):
-        base = os.path.join(root, top)
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
-            rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
-            parts = rel.split("/")
-            for name in filenames:
-                if name == "__pycache__":
-                    continue
-                if top == "data" and (parts[1] if len(parts) > 1 else name) in NOT_RULES_DATA:
-                    continue
-                if os.path.isfile(os.path.join(dirpath, name)):
-                    names.append(f"{rel}/{name}")
-    return sorted(names)
+    scan(os.path.join(root, "engine"), "engine", False)
+    scan(os.path.join(root, "data"), "data", True)
+    found.sort(key=lambda item: item[0])
+    return found
 
 
 def fingerprint(package: Path) -> str:
@@ -80,15 +103,7 @@ def kept_fingerprint(package: Path) -> str:
     kernel sets it on every write, and it cannot be set back), which is more than Python asks of a source
     before it runs its cached bytecode. Anything else (no cache, an unreadable or foreign one, a file that came
     or went) hashes the files again."""
-    names = _rules_names(package)
-    root = str(package)
-    stamp = []
-    try:
-        for n in names:
-            st = os.stat(os.path.join(root, n))
-            stamp.append([n, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino])
-    except OSError:
-        return fingerprint(package)
+    stamp = [[n, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino] for n, st in _rules_scan(package)]
     where = _kept_path(package)
     if where is not None:
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -214,3 +214,54 @@ def test_lite_refuses_a_written_init_and_init_false_fields() -> None:
         @lite()
         class Late:
             a: int = dataclasses.field(init=False, default=0)
+
+
+def _sample(slots: bool) -> tuple[type, type]:
+    """The same class body twice: given to dataclass, and to written.py's own field processing."""
+    from heatlog.engine.written import plain_dataclass
+
+    def body() -> dict[str, Any]:
+        return {
+            "__annotations__": {"a": "int", "b": "str", "c": "list[int]", "d": "int"},
+            "__module__": __name__,
+            "b": "x",
+            "c": dataclasses.field(default_factory=list, repr=False),
+            "d": dataclasses.field(default=4, init=False, compare=False, metadata={"m": 1}),
+            "twice": lambda self: 2 * self.a,
+        }
+
+    theirs = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(type("Sample", (), body()))
+    mine = plain_dataclass(type("Sample", (), body()), slots)
+    return theirs, mine
+
+
+@pytest.mark.parametrize("slots", [False, True])
+def test_written_fields_are_dataclass_ones(slots: bool) -> None:
+    """What dataclass leaves on a class (its fields, ``__match_args__``, the slots, the defaults as class
+    attributes) is what written.py's processing leaves, without running dataclass's (issue 32: start-up)."""
+    theirs, mine = _sample(slots)
+    keys = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata", "kw_only")
+    assert [[getattr(f, k) for k in keys] for f in dataclasses.fields(mine)] == [
+        [getattr(f, k) for k in keys] for f in dataclasses.fields(theirs)
+    ]
+    assert mine.__match_args__ == theirs.__match_args__ == ("a", "b", "c")  # type: ignore[attr-defined]
+    assert mine.__dict__.get("__slots__") == theirs.__dict__.get("__slots__")
+    for name in ("a", "b", "c", "d"):
+        assert (name in mine.__dict__) == (name in theirs.__dict__), name
+        if not slots and name in mine.__dict__:
+            assert mine.__dict__[name] == theirs.__dict__[name], name
+    one = mine()
+    for name, value in (("a", 1), ("b", "y"), ("c", [3]), ("d", 4)):
+        object.__setattr__(one, name, value)
+    assert dataclasses.asdict(one) == {"a": 1, "b": "y", "c": [3], "d": 4}
+    assert dataclasses.is_dataclass(mine) and one.twice() == 2  # type: ignore[attr-defined]
+
+
+def test_a_class_written_py_does_not_cover_goes_to_dataclass() -> None:
+    from heatlog.engine.written import plain_dataclass
+
+    body = {"__annotations__": {"a": "int", "n": ClassVar[int]}, "__module__": __name__, "n": 3}
+    made = plain_dataclass(type("Counted", (), body), False)
+    assert [f.name for f in dataclasses.fields(made)] == ["a"]  # dataclass's reading of the ClassVar
+    with pytest.raises(ValueError, match="mutable default"):
+        plain_dataclass(type("Listed", (), {"__annotations__": {"a": "list[int]"}, "a": []}), False)

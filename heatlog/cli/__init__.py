@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import typer
 
-__all__ = ["COMMANDS", "MODULES", "app", "help_only", "load", "main"]
+__all__ = ["COMMANDS", "MODULES", "READS", "app", "help_only", "load", "main"]
 
 #: The modules that define commands, in the order of ``heatlog --help``.
 MODULES = (
@@ -146,10 +146,23 @@ def help_only(app: "typer.Typer") -> "typer.Typer":
     return stub_app(app)
 
 
+#: The commands that read a race, print and end (issue 32: start-up). Python's cycle collector is off for them:
+#: their start imports some eighty modules, whose objects set off a collection every 700 allocations (walking the
+#: young objects to find nothing: a module's objects live as long as the program), ~3 ms CPU of ``heatlog show``;
+#: and what they make after is freed by reference counts (a race makes no cycles, heatlog/simulate/collector.py),
+#: so a cycle left unfreed lives until the command ends (replay stepping in a terminal: a round at a key press).
+#: The commands that run long and make many objects (simulate, serve, record, review, study) keep it.
+READS = frozenset({"show", "replay", "position", "races"})
+
+
 def main() -> None:
     sane_terminal_size()
     argv = sys.argv[1:]
     command = command_in(argv)
+    if command in READS:
+        import gc
+
+        gc.disable()
     app = load(command, only=True)
     if command is None and ("--help" in argv or "-h" in argv):
         app = help_only(app)

@@ -1,7 +1,5 @@
 """Statistics: stats (one race per car, or many races per driver with ratings) and turns (the derived table)."""
 
-import csv
-import io
 import json
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
@@ -224,6 +222,9 @@ def flat_row(d: dict[str, Any]) -> dict[str, Any]:
 def _write_csv(rows: list[dict[str, Any]], template: dict[str, Any] | None = None) -> None:
     """``rows`` as CSV; ``template``: a row of nothing, whose columns the header has even without rows (no
     finished race yet: the header alone, not an empty line)."""
+    import csv  # (inside: heatlog --help imports this module, issue 32)
+    import io
+
     columns: list[str] = list(template or ())
     for row in rows:
         columns.extend(k for k in row if k not in columns)

@@ -7,8 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from ..formats import jsonio
-from ..formats.usertext import sheet_cell
 from .common import JsonOpt, app, err_console, out_console, print_table, progress_steps, user_errors
 
 study_app = typer.Typer(
@@ -72,6 +70,7 @@ def run(
     """
     from .. import rules_version
     from ..engine.errors import MalformedInput
+    from ..formats import jsonio  # (inside: heatlog --help imports this module, issue 32)
     from ..study.corpus import create
     from ..study.spec import SPEC_FILE, StudySpec
     from ..study.tables import require_pyarrow
@@ -222,6 +221,7 @@ def query(
     from rich.text import Text
 
     from ..engine.errors import MalformedInput
+    from ..formats.usertext import sheet_cell
     from ..study.query import query as run_query
 
     if as_json and as_csv:

@@ -133,6 +133,72 @@ def _finish(made: Any, frozen: bool) -> Any:
     return made
 
 
+#: What ``dataclasses.fields`` asks of a field (``Field._field_type``): the standard library's marker of a plain
+#: field. Without it (another Python), :func:`plain_dataclass` is ``dataclass`` itself.
+_PLAIN_FIELD = getattr(dataclasses, "_FIELD", None)
+
+
+def plain_dataclass(cls: Any, slots: bool) -> Any:
+    """``dataclass(init=False, repr=False, eq=False, slots=slots)(cls)`` for a class of plain fields: the same
+    ``__dataclass_fields__`` (what ``fields``, ``replace`` and ``asdict`` read), ``__match_args__`` and slots,
+    without dataclass's field processing (~0.1 ms a class at every start: a ``field()`` and three
+    string-annotation checks per field, of ~300 on ``heatlog show``'s path). A class this does not cover
+    (inherited fields, a ``ClassVar``/``InitVar``/``KW_ONLY`` annotation, a keyword-only field, a mutable default)
+    goes to dataclass, which words what is wrong."""
+    body = cls.__dict__
+    annotations = body.get("__annotations__", {})
+    plain = (
+        _PLAIN_FIELD is not None
+        and cls.__bases__ == (object,)
+        and "__slots__" not in body
+        and not any("ClassVar" in str(a) or "InitVar" in str(a) or "KW_ONLY" in str(a) for a in annotations.values())
+    )
+    fields: dict[str, dataclasses.Field[Any]] = {}
+    for name, annotation in annotations.items() if plain else ():
+        given = body.get(name, dataclasses.MISSING)
+        f: Any = given if isinstance(given, dataclasses.Field) else dataclasses.field(default=given)
+        if f.kw_only is True or (f.default is not dataclasses.MISSING and f.default.__hash__ is None):
+            plain = False
+            break
+        f.name, f.type, f.kw_only = name, annotation, False  # (as dataclass sets them)
+        f._field_type = _PLAIN_FIELD
+        fields[name] = f
+    if not plain:
+        return dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+    for name, f in fields.items():  # the class attribute is the default, as dataclass leaves it
+        if isinstance(body.get(name), dataclasses.Field):
+            if f.default is dataclasses.MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    cls.__dataclass_fields__ = fields
+    cls.__dataclass_params__ = _Params(frozen=False)
+    setattr(cls, "__match_args__", tuple(name for name, f in fields.items() if f.init))  # noqa: B010
+    if not slots:
+        return cls
+    # as dataclass's _add_slots: a new class with the fields as slots and no class attribute of theirs
+    made = dict(body)
+    made["__slots__"] = tuple(fields)
+    for name in (*fields, "__dict__", "__weakref__"):
+        made.pop(name, None)
+    new = type(cls)(cls.__name__, cls.__bases__, made)
+    new.__qualname__ = cls.__qualname__
+    return new
+
+
+class _Params:
+    """``__dataclass_params__`` of a class made by :func:`plain_dataclass` (what dataclass and the tests read)."""
+
+    __slots__ = ("init", "repr", "eq", "order", "unsafe_hash", "frozen")
+
+    def __init__(self, frozen: bool) -> None:
+        self.init = self.repr = self.eq = self.order = self.unsafe_hash = False
+        self.frozen = frozen
+
+    def __repr__(self) -> str:
+        return f"_Params(frozen={self.frozen!r})"
+
+
 def _named(cls: Any) -> None:
     """A class without a docstring gets one naming its fields before dataclass sees it: dataclass would write it
     from ``inspect.signature(cls)`` (~0.1 ms a class at every start)."""
@@ -163,7 +229,7 @@ else:
             else:
                 # not frozen to dataclass: the written __init__ sets its fields with object.__setattr__, and the
                 # frozen methods are closures (_frozen_methods); the class says it is frozen all the same
-                made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+                made = plain_dataclass(cls, slots)
                 if frozen:
                     _frozen_methods(made, tuple(f.name for f in dataclasses.fields(made)))
                     made.__dataclass_params__.frozen = True
@@ -184,7 +250,7 @@ else:
             if "__init__" in cls.__dict__:
                 raise TypeError(f"{cls.__qualname__}: @lite makes the __init__; use @record for a written one")
             _named(cls)
-            made = dataclasses.dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
+            made = plain_dataclass(cls, slots)
             every = dataclasses.fields(made)
             made.__init__ = _fields_init(made, every)
             if frozen:
