@@ -483,6 +483,28 @@ def test_the_host_sets_up_a_race_with_the_record_new_choices(tmp_path: Path) -> 
         server.close()
 
 
+def test_the_set_up_form_shows_every_module_switch_from_the_registry(tmp_path: Path) -> None:
+    """Issue 26, build 5: the set-up form's module checkboxes are ``record --new``'s switches, from each module's
+    descriptor (``Module.flags``): the example module rain is on the form with no edit of the server, and a race
+    set up with it plays it."""
+    from heatlog.formats.module_data import module_block
+
+    server = Server(tmp_path / "new.db")
+    try:
+        with TestClient(make_app(server)) as host:
+            host.get(f"/h/{server.host_secret}")
+            page = host.get("/host").text
+            assert 'type="checkbox" name="weather"' in page and 'type="checkbox" name="rain"' in page
+            fields = {"track": "usa", "cars": "Ann:red Bob:blue", "mode": "table", "rain": True}
+            out = post(host, {"action": "setup", "fields": fields}, key="setup-rain")
+            assert out["ok"], out
+        with RaceLog(tmp_path / "new.db", create=False) as log:
+            first = log.stored(out["race"])[0].event
+        assert first["modules"] == ["rain"] and first["rain"] == module_block("rain")
+    finally:
+        server.close()
+
+
 def test_the_terminal_recorder_is_refused_while_the_server_holds_the_race(table: Any) -> None:
     from heatlog.engine import ConflictError
     from heatlog.recorder import Lease

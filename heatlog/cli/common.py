@@ -346,8 +346,6 @@ def parse_car(spec: str) -> dict[str, str]:
 
 # ---- module options, from the registry (issue 26, build 5)
 #
-# The module options of the commands that start races, built from the registry (issue 26, build 5).
-#
 # Each module declares its command-line options in its descriptor (``engine.module.Flag``: the parameter, its
 # spellings, its help, its kind, the commands that take it) and how their values make its options
 # (``Module.from_flags``). A command decorated with :func:`module_flags` gets them in its signature — typer reads
@@ -368,10 +366,6 @@ class ModuleFlags:
         self.command = command
         self.units = units
         self.values = dict(values)
-
-    def params(self) -> list[str]:
-        """Every module option's parameter of the command (for ``given_options``)."""
-        return list(self.values)
 
     def given(self, ctx: typer.Context) -> list[str]:
         """The module options the command line gave, as typed (``--garage``)."""
@@ -467,7 +461,8 @@ def with_named(options: dict[str, Any], named: list[str]) -> dict[str, Any]:
 
 def module_flags(command: str) -> Callable[[F], F]:
     """Decorate a command (under ``@user_errors``) whose parameter ``modules`` takes every registered module's
-    options for ``command`` (``new``, ``simulate``, ``record``) as a :class:`ModuleFlags`."""
+    options for ``command`` (``new``, ``simulate``, ``record``, ``season``: ``Flag.commands``) as a
+    :class:`ModuleFlags`."""
 
     def wrap(fn: F) -> F:
         made: Any = _Command(fn, command)
