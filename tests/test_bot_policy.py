@@ -53,7 +53,9 @@ def test_every_policy_hook_gives_a_policy_whose_own_kinds_are_its_modules() -> N
 def test_a_race_asks_the_policies_of_its_modules_only() -> None:
     _, _, base = simulate_race(None, track="usa", cars=2, seed=1, bots="random")
     assert race_policies(base) == ((), None)
-    _, _, garage = simulate_race(None, track="usa", cars=2, seed=1, bots="random", garage={"upgrades": "basic"})
+    _, _, garage = simulate_race(
+        None, track="usa", cars=2, seed=1, bots="random", modules={"garage": {"upgrades": "basic"}}
+    )
     policies, planner = race_policies(garage)
     assert policies == (MODULES["garage"].bot_policy(),) and planner is policies[0]
 
@@ -64,7 +66,12 @@ def test_18_5_the_heuristic_drafts_by_the_garage_policy() -> None:
 
     for seed in range(4):
         events, final = simulate_race(
-            None, track="usa", cars=2, seed=seed, bots="heuristic", garage={"upgrades": "all", "draft": "draft"}
+            None,
+            track="usa",
+            cars=2,
+            seed=seed,
+            bots="heuristic",
+            modules={"garage": {"upgrades": "all", "draft": "draft"}},
         )[1:]
         market = next(e for e in events if e["type"] == "garage_market")
         pick = next(e for e in events if e["type"] == "upgrade_picked")

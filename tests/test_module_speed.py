@@ -72,8 +72,8 @@ def test_the_legend_colours_are_the_decks_without_a_copy() -> None:
 
 def test_the_legend_track_table_follows_the_track_object() -> None:
     # two Track objects of the same circuit (equal content) give the same moves (# 19.7, 19.8)
-    a = simulate_race(None, track="usa", cars=4, seed=3, legends=2)[2].track
-    b = simulate_race(None, track="usa", cars=4, seed=4, legends=2)[2].track
+    a = simulate_race(None, track="usa", cars=4, seed=3, modules={"legends": {"cars": 2}})[2].track
+    b = simulate_race(None, track="usa", cars=4, seed=4, modules={"legends": {"cars": 2}})[2].track
     entry = LegendRules.from_dict(legends_module()).cards[0].by_colour[legend_colours()[0]]
     for p in range(0, 2 * a.spaces):
         assert legend_move(a, p, entry, final_line=2 * a.spaces) == legend_move(b, p, entry, final_line=2 * b.spaces)
@@ -91,7 +91,7 @@ def test_copy_data_is_a_deep_copy_of_json_data() -> None:
 
 def test_sector_at_reads_the_space_of_any_progress() -> None:
     # # 20.6, 20.7: the sector of the space the car is on, whatever the lap (or the grid, behind the line)
-    state = simulate_race(None, track="usa", cars=4, seed=5, weather=True)[2]
+    state = simulate_race(None, track="usa", cars=4, seed=5, modules={"weather": {}})[2]
     cond = state.conditions
     assert cond is not None
     for p in range(-2 * state.track.spaces, 3 * state.track.spaces):
