@@ -50,3 +50,22 @@ def test_a_remembered_detail_is_the_json_of_its_own_event() -> None:
         detail = decision_row(1, 0, 1, ev)[-1]
         assert detail == json.dumps({"bonus": ev["bonus"]}, separators=(",", ":"), ensure_ascii=False)
         assert decision_rows(1, [(0, 1, ev)])[0][-1] == detail
+
+
+def test_docs_list_the_modules_columns_from_their_declarations() -> None:
+    """# 18.10, 20.2, 19.1: docs/study.md's table of the modules' columns is made from Module.race_columns and
+    Module.turn_columns (issue 26), and the tables hold those columns where the declarations put them."""
+    from pathlib import Path
+
+    from heatlog.engine.module import MODULES
+    from heatlog.stats.facts import TURN_COLUMNS
+    from heatlog.study.tables import RACE_COLUMNS, module_columns_doc
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "study.md").read_text(encoding="utf-8")
+    assert module_columns_doc() in doc
+    for m in MODULES.values():
+        for c in m.race_columns:
+            assert c.name in RACE_COLUMNS
+            assert list(RACE_COLUMNS).index(c.name) > list(RACE_COLUMNS).index(m.race_after)
+        for c in m.turn_columns:
+            assert TURN_COLUMNS.index(c.name) > TURN_COLUMNS.index("led")

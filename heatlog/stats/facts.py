@@ -215,7 +215,7 @@ def turn_facts(
     corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
     # positional, in the order of the fields (TURN_COLUMNS; tests/test_stats.py checks it): 41 keywords cost
     # 6–7 µs a turn to match, ~4 % of a corpus race (issue 31)
-    return TurnFacts(  # type: ignore[call-arg]  # (mypy cannot count *module_facts: checked at import, below)
+    return TurnFacts(  # type: ignore[call-arg]  # (*module_facts: the modules' fields, checked at import)
         race,  # race
         turn.round,  # round
         index,  # turn

@@ -166,6 +166,28 @@ def _is_decision(kind: str) -> bool:
     return known
 
 
+def module_columns_doc() -> str:
+    """The columns the registered modules add (``Module.race_columns``, ``Module.turn_columns``) as docs/study.md
+    lists them, from their declarations (tests/test_study_tables.py checks the doc holds this text)."""
+    from ..stats.facts import MODULE_TURN_COLUMNS
+
+    lines = []
+    for m, after in _module_race_columns():
+        for c in m.race_columns:
+            shown = _shown(c.default)
+            lines.append(f"| `races` | `{c.name}` | {c.type} | {m.name} | {shown} | {c.doc} (after `{after}`) |")
+    turn_modules = {c.name: m.name for m in MODULES.values() for c in m.turn_columns}
+    for c in MODULE_TURN_COLUMNS:
+        module = turn_modules[c.name]
+        lines.append(f"| `turns` | `{c.name}` | {c.type} | {module} | {_shown(c.default)} | {c.doc} (after `led`) |")
+    head = "| table | column | type | module | without the module | meaning |\n|---|---|---|---|---|---|\n"
+    return head + "\n".join(lines) + "\n"
+
+
+def _shown(value: Any) -> str:
+    return "NULL" if value is None else f"`{json.dumps(value, ensure_ascii=False)}`"
+
+
 def module_race_values(state: RaceState, started: Event) -> dict[str, Any]:
     """The ``races`` columns every module adds (``Module.race_columns``): its ``race_facts`` for a module the race
     plays, the columns' defaults for the others (asked once per race)."""
@@ -485,6 +507,7 @@ __all__ = [
     "decision_columns",
     "decision_row",
     "decision_rows",
+    "module_columns_doc",
     "module_race_values",
     "parquet_bytes",
     "parquet_columns",
