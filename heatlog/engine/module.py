@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .events import EventType, register
 
 if TYPE_CHECKING:
+    from .decide import Waiting
     from .ruleset import Rules
     from .state import Car, RaceState, Turn
 
@@ -60,6 +61,21 @@ class Notation:
     kind: str = "module"
     echo: Callable[[RaceState, Event], str] | None = None
     several: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A question of a module's own inside a car's turn, as data (``Module.ask``): the recorder makes its
+    ``Question`` of it (the same fields) and reads the answer by ``kind``; ``auto``: the event the rules
+    determine (told, never asked)."""
+
+    kind: str
+    car: str | None
+    prompt: str
+    default: str | None = None
+    hint: str = ""
+    options: tuple[str, ...] = ()
+    auto: Event | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +193,20 @@ class Module:
     #: ``react_word`` reads it back to the event (the contract test records every module race through both).
     react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
     react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
+    #: The recorder's questions of its own inside a car's turn (the Garage's: step 3's value and Accelerate,
+    #: # 18.6, 18.20; a Scrap's cards, # 18.12; a Salvage's shuffle, # 18.18; the unpaid Heat cost, # 18.11):
+    #: ``ask(state, waiting)`` -> an ``Ask`` (None: the recorder asks its own). Asked while the race waits in a
+    #: car's turn: once while it flips (before the recorder's flip question), once otherwise (before step 3's).
+    ask: Callable[[RaceState, Waiting], Ask | None] | None = None
+    #: The React question's hint: the words of its own React answers (the Garage's ``p``, ``rN`` …), after the
+    #: recorder's.
+    react_help: str = ""
+    #: Whether React ends with a chance of its own still due (a Scrap's cards, # 18.12): the recorder closes
+    #: React and asks it next, the discard after it.
+    react_pending: Callable[[RaceState, Turn], bool] | None = None
+    #: What the car may still do at the discard, in words ending "; " (a Refresh, # 18.21: "f = refresh Brakes
+    #: 1/3; "), "" for nothing: the discard question offers it, and "nothing more" leaves the discard open.
+    discard_words: Callable[[RaceState, Car, Turn], str] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -381,6 +411,31 @@ def react_answer(ev: Event, nm: Callable[[str], str], modules: Collection[str]) 
             if said is not None:
                 return said
     return None
+
+
+def ask(state: RaceState, w: Waiting) -> Ask | None:
+    """A module's own question inside a car's turn (``Module.ask``), or None."""
+    for m in in_race(state):
+        if m.ask is not None:
+            asked = m.ask(state, w)
+            if asked is not None:
+                return asked
+    return None
+
+
+def react_help(state: RaceState) -> str:
+    """The words of every module's own React answers (``Module.react_help``), for the React question's hint."""
+    return "".join(m.react_help for m in in_race(state))
+
+
+def react_pending(state: RaceState, turn: Turn) -> bool:
+    """Whether React ends with a module's own chance still due (``Module.react_pending``)."""
+    return any(m.react_pending(state, turn) for m in in_race(state) if m.react_pending is not None)
+
+
+def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
+    """What the car may still do at the discard, every module's words (``Module.discard_words``)."""
+    return "".join(m.discard_words(state, car, turn) for m in in_race(state) if m.discard_words is not None)
 
 
 def spaces_moved(state: RaceState, turn: Turn) -> int:

@@ -12,7 +12,7 @@ from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import cards_held, notation_kinds, notation_of
+from ..engine.module import cards_held, discard_words, notation_kinds, notation_of, react_pending
 from ..engine.module import react_word as module_word
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
@@ -1008,8 +1008,8 @@ def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
     if w.step == Step.REACT:
         if slipstream_block(state, state.cars[name], turn) is None or _refresh_open(state, turn):
             return [(*key, 5)]
-        if state.garage is not None and _scrap_due(state, turn):
-            return [(*key, 5)]  # # 18.12: the Scrap's cards are asked after React, the discard after them
+        if react_pending(state, turn):  # a module's chance after React (a Scrap's cards, # 18.12), then the discard
+            return [(*key, 5)]
         return [(*key, 5), (*key, 8)]
     if w.step == Step.DISCARD and not _refresh_open(state, turn):
         return [(*key, 8)]
@@ -1017,18 +1017,9 @@ def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
 
 
 def _refresh_open(state: RaceState, turn: Turn) -> bool:
-    """A Refresh card in the Play Area (# 18.21): the discard question offers it, so "nothing more" leaves it."""
-    if state.garage is None:
-        return False
-    from ..engine.modules.garage.race import refresh_options
-
-    return bool(refresh_options(state, state.cars[turn.car], turn))
-
-
-def _scrap_due(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage.race import scrap_pending
-
-    return bool(scrap_pending(state, turn))
+    """Something left for the discard question to offer (a Refresh card in the Play Area, # 18.21: a module's
+    ``discard_words``), so "nothing more" leaves the discard open."""
+    return bool(discard_words(state, state.cars[turn.car], turn))
 
 
 def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
