@@ -207,6 +207,11 @@ class Module:
     #: What the car may still do at the discard, in words ending "; " (a Refresh, # 18.21: "f = refresh Brakes
     #: 1/3; "), "" for nothing: the discard question offers it, and "nothing more" leaves the discard open.
     discard_words: Callable[[RaceState, Car, Turn], str] | None = None
+    #: How a host's word names one of the race's cards beyond the base (``card_typed(word, cards, held)`` ->
+    #: its token; ``cards``: the race's card definitions by token, each with its ``short`` name; ``held``: the
+    #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
+    #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
+    card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -375,6 +380,15 @@ def car_cards(state: RaceState, name: str) -> list[str]:
         if m.car_cards is not None:
             out.extend(m.car_cards(state, name))
     return out
+
+
+def card_typed(word: str, cards: Mapping[str, Any], held: Collection[str] | None = None) -> str | None:
+    """The token a host's ``word`` names among the race's ``cards`` beyond the base, read by the registered
+    module that reads them (``Module.card_typed``); None when no module does."""
+    for m in MODULES.values():
+        if m.card_typed is not None:
+            return m.card_typed(word, cards, held)
+    return None
 
 
 def cards_held(state: RaceState, name: str) -> frozenset[str]:

@@ -280,7 +280,7 @@ def answer(
     if kind == "react":
         tokens: list[str] = []
         skip = False
-        named = _named_cards(expected)
+        spaced = _named_cards(expected)  # the discard's cards spaced (named cards)
         boosted = False
         several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
         multi = True  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
@@ -334,7 +334,7 @@ def answer(
                 nxt_ev = later[1] if len(later) > 1 else {}
             if nxt_ev.get("type") == "cards_discarded":
                 cards = [nm(c) for c in nxt_ev["cards"]]
-                tokens.append("d" + "".join(cards) if not named else " ".join(["d", *cards]))
+                tokens.append("d" + "".join(cards) if not spaced else " ".join(["d", *cards]))
         return " ".join(tokens)
     if kind == "slipstream":
         if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream

@@ -124,6 +124,7 @@ MODULE = Module(
     },
     car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
     car_cards=lazy(f"{__name__}.words", "car_cards"),  # the upgrades a car owns (# 18.5)
+    card_typed=lazy(f"{__name__}.recorder", "named_card"),  # an upgrade typed by its short name (# 18.2)
     react_word=lazy(f"{__name__}.recorder", "react_word"),  # its React words on a car's line (# 18.10-18.23)
     react_answer=lazy(f"{__name__}.recorder", "react_answer"),  # ... and the word that makes each event
     ask=lazy(f"{__name__}.recorder", "ask"),  # its questions in a turn: step 3, Scrap, Salvage, an unpaid cost
