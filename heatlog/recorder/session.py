@@ -12,7 +12,7 @@ from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import cards_held, discard_words, notation_kinds, notation_of, react_pending
+from ..engine.module import card_typed, cards_held, discard_words, notation_kinds, notation_of, react_pending
 from ..engine.module import react_word as module_word
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
@@ -1040,20 +1040,18 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
         return None
     choices = slipstream_choices(work, work.cars[name])
     if not head:
-        garage = [(n, c) for n, c in choices if c.get("bonuses")]
-        if garage:
-            best = max(n for n, _ in garage)
+        bonus = [(n, c) for n, c in choices if c.get("bonuses")]
+        if bonus:
+            best = max(n for n, _ in bonus)
             return dict(next(c for n, c in choices if n == best))
         return make_event("slipstream", car=name, taken=True)
     total = int(head)
     named: list[str] | None = None
     if sep:
-        from ..engine.modules.garage.cards import card_named
-
-        g = work.garage
-        if g is None:
+        defs = race_cards(work)  # the race's cards beyond the base: the bonus cards are among them
+        if defs is None:
             raise MalformedInput(f"{answer!r}: slipstream bonus cards come from the Garage (# 18.16)")
-        named = sorted(card_named(x, g.cards) for x in tail.split("/") if x)
+        named = sorted(str(card_typed(x, defs)) for x in tail.split("/") if x)
     for n, c in choices:
         if n == total and (named is None or sorted(c.get("bonuses", [])) == named):
             return dict(c)
