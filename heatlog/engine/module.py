@@ -64,21 +64,6 @@ class Notation:
 
 
 @dataclass(frozen=True, slots=True)
-class Ask:
-    """A question of a module's own inside a car's turn, as data (``Module.ask``): the recorder makes its
-    ``Question`` of it (the same fields) and reads the answer by ``kind``; ``auto``: the event the rules
-    determine (told, never asked)."""
-
-    kind: str
-    car: str | None
-    prompt: str
-    default: str | None = None
-    hint: str = ""
-    options: tuple[str, ...] = ()
-    auto: Event | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -212,6 +197,30 @@ class Module:
     #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
     #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
     card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
+
+
+class Ask:
+    """A question of a module's own inside a car's turn, as data (``Module.ask``): the recorder makes its
+    ``Question`` of it (the same fields) and reads the answer by ``kind``; ``auto``: the event the rules
+    determine (told, never asked)."""
+
+    __slots__ = ("kind", "car", "prompt", "default", "hint", "options", "auto")
+
+    def __init__(
+        self,
+        kind: str,
+        car: str | None,
+        prompt: str,
+        default: str | None = None,
+        hint: str = "",
+        options: tuple[str, ...] = (),
+        auto: Event | None = None,
+    ) -> None:
+        self.kind, self.car, self.prompt, self.default = kind, car, prompt, default
+        self.hint, self.options, self.auto = hint, options, auto
+
+    def __repr__(self) -> str:
+        return f"Ask({self.kind!r}, {self.car!r}, {self.prompt!r})"
 
 
 MODULES: dict[str, Module] = {}
