@@ -32,7 +32,7 @@ def _questions(events: list[Event]) -> Iterator[tuple[Any, Question]]:
 def test_the_react_question_says_what_the_car_s_sector_does() -> None:
     """# 20.7: the React question's hint says what the car's sector forbids or adds (the weather's
     ``Module.react_hint``), in the words it had when the recorder named the weather itself."""
-    _, events, _ = simulate_race(track="great-britain", cars=4, laps=1, seed=9, weather=True)
+    _, events, _ = simulate_race(track="great-britain", cars=4, laps=1, seed=9, modules={"weather": {}})
     seen = 0
     for state, q in _questions(events):
         if q.kind != "react" or q.car is None:
@@ -49,7 +49,7 @@ def test_the_react_question_says_what_the_car_s_sector_does() -> None:
 def test_a_module_s_set_up_and_race_questions_keep_their_kinds() -> None:
     """The weather's tile and tokens (# 20.2) are asked as "weather" and "road" (the host's; the tokens a row of
     several), a Legend's card (# 19.5) as "legend" for the Legend whose turn it is: the notations' kinds."""
-    _, events, _ = simulate_race(cars=2, laps=1, seed=4, legends=1, weather=True)
+    _, events, _ = simulate_race(cars=2, laps=1, seed=4, modules={"legends": {"cars": 1}, "weather": {}})
     asked: dict[str, Question] = {}
     for state, q in _questions(events):
         if q.kind == "legend":
