@@ -434,3 +434,24 @@ def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
                     said += 1
             state = apply(state, ev, atomic=False)
         assert said, f"{unit.name}: no event of its race is typed in its words"
+
+
+def test_a_module_that_carries_cards_says_how_they_are_typed() -> None:
+    """A module whose block carries the race's cards beyond the base (``Module.cards_key``) reads a host's word for
+    one of them (``Module.card_typed``): the recorder's and the table server's card reading ask the registry
+    (issue 26: recorder/notation.py names no module); every such card of its race reads back from its short name
+    to a card of that short name (# 18.2)."""
+    from heatlog.engine.module import card_typed
+    from heatlog.recorder.notation import parse_cards, race_cards
+
+    carriers = [m for m in UNITS_REGISTRY.values() if m.cards_key is not None]
+    assert carriers
+    for unit in carriers:
+        assert unit.card_typed is not None, f"{unit.name} carries cards and does not say how they are typed"
+    state = replay(_played(("garage",)))
+    defs = race_cards(state)
+    assert defs
+    for token, card in defs.items():
+        read = card_typed(card["short"], defs)
+        assert read is not None and defs[read]["short"] == card["short"], (token, read)
+        assert parse_cards(card["short"], defs) == [read]

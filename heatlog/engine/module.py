@@ -261,6 +261,49 @@ class Module:
     #: ``react_word`` reads it back to the event (the contract test records every module race through both).
     react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
     react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
+    #: The recorder's questions of its own inside a car's turn (the Garage's: step 3's value and Accelerate,
+    #: # 18.6, 18.20; a Scrap's cards, # 18.12; a Salvage's shuffle, # 18.18; the unpaid Heat cost, # 18.11):
+    #: ``ask(state, waiting)`` -> an ``Ask`` (None: the recorder asks its own). Asked while the race waits in a
+    #: car's turn: once while it flips (before the recorder's flip question), once otherwise (before step 3's).
+    ask: Callable[[RaceState, Waiting], Ask | None] | None = None
+    #: The React question's hint: the words of its own React answers (the Garage's ``p``, ``rN`` …), after the
+    #: recorder's.
+    react_help: str = ""
+    #: Whether React ends with a chance of its own still due (a Scrap's cards, # 18.12): the recorder closes
+    #: React and asks it next, the discard after it.
+    react_pending: Callable[[RaceState, Turn], bool] | None = None
+    #: What the car may still do at the discard, in words ending "; " (a Refresh, # 18.21: "f = refresh Brakes
+    #: 1/3; "), "" for nothing: the discard question offers it, and "nothing more" leaves the discard open.
+    discard_words: Callable[[RaceState, Car, Turn], str] | None = None
+    #: How a host's word names one of the race's cards beyond the base (``card_typed(word, cards, held)`` ->
+    #: its token; ``cards``: the race's card definitions by token, each with its ``short`` name; ``held``: the
+    #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
+    #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
+    card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
+
+
+class Ask:
+    """A question of a module's own inside a car's turn, as data (``Module.ask``): the recorder makes its
+    ``Question`` of it (the same fields) and reads the answer by ``kind``; ``auto``: the event the rules
+    determine (told, never asked)."""
+
+    __slots__ = ("kind", "car", "prompt", "default", "hint", "options", "auto")
+
+    def __init__(
+        self,
+        kind: str,
+        car: str | None,
+        prompt: str,
+        default: str | None = None,
+        hint: str = "",
+        options: tuple[str, ...] = (),
+        auto: Event | None = None,
+    ) -> None:
+        self.kind, self.car, self.prompt, self.default = kind, car, prompt, default
+        self.hint, self.options, self.auto = hint, options, auto
+
+    def __repr__(self) -> str:
+        return f"Ask({self.kind!r}, {self.car!r}, {self.prompt!r})"
 
 
 MODULES: dict[str, Module] = {}
@@ -431,6 +474,15 @@ def car_cards(state: RaceState, name: str) -> list[str]:
     return out
 
 
+def card_typed(word: str, cards: Mapping[str, Any], held: Collection[str] | None = None) -> str | None:
+    """The token a host's ``word`` names among the race's ``cards`` beyond the base, read by the registered
+    module that reads them (``Module.card_typed``); None when no module does."""
+    for m in MODULES.values():
+        if m.card_typed is not None:
+            return m.card_typed(word, cards, held)
+    return None
+
+
 def cards_held(state: RaceState, name: str) -> frozenset[str]:
     """The tokens of every card car ``name`` can hold in this race: its deck and hand, discard pile, Play Area
     and its own cards beyond the base (``Module.car_cards``: its upgrades, # 18.5); a typed card's name means one
@@ -465,6 +517,31 @@ def react_answer(ev: Event, nm: Callable[[str], str], modules: Collection[str]) 
             if said is not None:
                 return said
     return None
+
+
+def ask(state: RaceState, w: Waiting) -> Ask | None:
+    """A module's own question inside a car's turn (``Module.ask``), or None."""
+    for m in in_race(state):
+        if m.ask is not None:
+            asked = m.ask(state, w)
+            if asked is not None:
+                return asked
+    return None
+
+
+def react_help(state: RaceState) -> str:
+    """The words of every module's own React answers (``Module.react_help``), for the React question's hint."""
+    return "".join(m.react_help for m in in_race(state))
+
+
+def react_pending(state: RaceState, turn: Turn) -> bool:
+    """Whether React ends with a module's own chance still due (``Module.react_pending``)."""
+    return any(m.react_pending(state, turn) for m in in_race(state) if m.react_pending is not None)
+
+
+def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
+    """What the car may still do at the discard, every module's words (``Module.discard_words``)."""
+    return "".join(m.discard_words(state, car, turn) for m in in_race(state) if m.discard_words is not None)
 
 
 def spaces_moved(state: RaceState, turn: Turn) -> int:

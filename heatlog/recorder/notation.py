@@ -8,6 +8,7 @@ from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState
 from ..engine.cards import BASE_CATALOGUE, HEAT
+from ..engine.module import card_typed
 from ..engine.module import event_words as module_event_words
 
 Event = dict[str, Any]
@@ -44,11 +45,12 @@ def typed_card(state: RaceState | None, token: str) -> str:
     return defs[token]["short"] if token in defs else token
 
 
-def parse_cards(text: str, garage: Mapping[str, Any] | None = None, held: Collection[str] | None = None) -> list[str]:
+def parse_cards(text: str, defs: Mapping[str, Any] | None = None, held: Collection[str] | None = None) -> list[str]:
     """``"4 3 s"``, ``"43s"``, ``"4,3,stress"`` -> ``["4", "3", "S"]`` (# 1.1: 1–4, 0 and 5, Heat, Stress).
 
-    In a Garage race (``garage``: the race's upgrade definitions) an upgrade is typed by its short name or a unique
-    prefix of it (``brakes13``, ``turbo8``) or its token (``U8``), # 18.2; ``held``: the tokens of the cards the
+    In a race with cards beyond the base (``defs``: their definitions, ``race_cards``: a Garage race's upgrades)
+    such a card is typed as its module reads it (``Module.card_typed``: an upgrade by its short name or a unique
+    prefix of it, ``brakes13``, ``turbo8``, or its token, ``U8``, # 18.2); ``held``: the tokens of the cards the
     car can hold, which a name means first (``turbo`` is turbo8 for a car that owns turbo8 and not turbo7)."""
     out: list[str] = []
     for tok in text.replace(",", " ").lower().split():
@@ -56,34 +58,32 @@ def parse_cards(text: str, garage: Mapping[str, Any] | None = None, held: Collec
             out.append(CARD_WORDS[tok])
         elif all(ch in CARD_CHARS for ch in tok):
             out.extend(CARD_CHARS[ch] for ch in tok)
-        elif garage:
-            from .garage import named_card
-
-            out.append(named_card(tok, garage, held))
+        elif defs and (token := card_typed(tok, defs, held)) is not None:
+            out.append(token)
         else:
             raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
     return out
 
 
-def card_text(cards: list[str], garage: Mapping[str, Any] | None = None) -> str:
-    """Cards in words: 1 2 Heat Stress; an upgrade by its short name (``brakes24``, what the host types, # 18.2)
-    when the race's ``garage`` definitions are given, else by its token."""
+def card_text(cards: list[str], defs: Mapping[str, Any] | None = None) -> str:
+    """Cards in words: 1 2 Heat Stress; a card beyond the base by its short name (``brakes24``, what the host
+    types, # 18.2) when the race's definitions (``defs``, ``race_cards``) are given, else by its token."""
 
     def word(c: str) -> str:
         if c in CARD_NAMES:
             return CARD_NAMES[c]
-        return str(garage[c]["short"]) if garage is not None and c in garage else c
+        return str(defs[c]["short"]) if defs is not None and c in defs else c
 
     return " ".join(word(c) for c in cards) or "nothing"
 
 
-def describe(ev: Event, garage: Mapping[str, Any] | None = None) -> str:
-    """An event in a few words, for undo and automatic entries; upgrades by their short names with the race's
-    ``garage`` card definitions."""
+def describe(ev: Event, defs: Mapping[str, Any] | None = None) -> str:
+    """An event in a few words, for undo and automatic entries; the cards beyond the base (upgrades) by their
+    short names with the race's card definitions (``defs``, ``race_cards``)."""
     kind, car = ev.get("type"), ev.get("car", "")
 
     def card_text(cards: list[str]) -> str:
-        return _card_text(cards, garage)
+        return _card_text(cards, defs)
 
     if kind == "gear_chosen":
         return f"{car} gear {ev['gear']}"

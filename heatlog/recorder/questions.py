@@ -18,7 +18,8 @@ from ..engine.decide import (
     slipstream_status,
     waiting_for,
 )
-from ..engine.module import card_namer, notation_of, react_hint
+from ..engine.module import ask as module_ask
+from ..engine.module import card_namer, discard_words, notation_of, react_help, react_hint, react_pending
 from ..engine.modules import circuits
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
@@ -153,12 +154,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
-        if w.flipping == "salvage":  # # 18.18: the salvaged cards are shuffled into the draw deck
-            return _ask_salvage_shuffle(state, car)
+        own = _ask_own(state, w)  # a module's (the Garage's Salvage shuffle, # 18.18, and Scrap, # 18.12)
+        if own is not None:
+            return own
         if w.due == "deck_shuffled":
             return _ask_shuffle(state, car, "to go on flipping")
-        if w.flipping == "scrap":  # # 18.12
-            return _ask_scrap(state, car)
         what = {"stress": "Stress", "boost": "Boost", "plus": "card +", "replace": "replacement (# 18.11)"}.get(
             w.flipping, w.flipping
         )
@@ -174,12 +174,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "the flipped card(s) in order until a 1–4; 0, 5, h, s are discarded and flipping goes on (# 14.1)",
             tuple(c.short for c in BASE_CATALOGUE.cards),
         )
-    if step == Step.REVEAL and w.due in ("speed_chosen", "accelerated"):
-        return _ask_step3(state, car, w.due)
-    if w.due == "heat_unpayable" and all(
-        o["type"] in ("heat_unpayable", "heat_paid") for o in react_options(state, car, turn)
-    ):
-        return _ask_unpayable(state, car)  # # 18.11: nothing can put Heat on the Engine first (else: React, # 18.10)
+    own = _ask_own(state, w)  # a module's (the Garage's step 3, # 18.6, 18.20, and an unpaid Heat cost, # 18.11)
+    if own is not None:
+        return own
     if step == Step.REVEAL:
         # a Stress card's flips are typed on the reveal's line (one answer; issue 29) when they are typed at all
         # (an unknown deck order) and the deduction says a Stress card can be among the cards (# 1.7, 14.1)
@@ -209,20 +206,14 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
             if opts or refresh:
                 tokens = _react_tokens(opts, state) + (["f"] if refresh else [])
-                garage_help = (
-                    "; p pays the Heat costs, cN may use the cards' cooldown, rN reduces N Stress, kN super-cools, "
-                    "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
-                    "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
-                    if state.garage is not None
-                    else ""
-                )
+                own_help = react_help(state)  # the modules' own React answers (the Garage's p, rN …)
                 # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
                 # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
                 slip_next = slipstream_block(state, car, turn) is None
                 keeps_discard = (  # session.nothing_more's cases: the discard is asked after these
                     slip_next
-                    or bool(_refresh_words(state, car, turn))
-                    or (state.garage is not None and _scrap_pending(state, turn))
+                    or bool(discard_words(state, car, turn))
+                    or react_pending(state, turn)
                 )
                 enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
                 if slip_next:
@@ -240,11 +231,11 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
                     "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
                     "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
-                    + garage_help
+                    + own_help
                     + refresh,
                     tuple(_react_answers(opts, state)) + (("f",) if refresh else ()),
                 )
-        if step == Step.REACT and state.garage is not None and _scrap_pending(state, turn):
+        if step == Step.REACT and react_pending(state, turn):
             return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
         ok, why = slipstream_status(state, car)
         if ok:
@@ -273,7 +264,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return Question("discard", name, f"{name}: no slipstream; {words} (Enter = none): ", "", why)
         return _GoOn(f"{name}: no slipstream — {why}")
     if step == Step.DISCARD:
-        refresh = _refresh_words(state, car, turn)
+        refresh = discard_words(state, car, turn)
         if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress) and not refresh:
             return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
         finished = car.progress > state.final_line  # a finished car is done, but may still Refresh (# 18.21)
@@ -293,6 +284,14 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             return _ask_shuffle(state, car, "to draw")
         return _ask_draw(state, car, w.count)
     raise IllegalEvent(f"the recorder does not know what to ask at step {step}")  # pragma: no cover
+
+
+def _ask_own(state: RaceState, w: Waiting) -> Question | None:
+    """A module's own question inside a car's turn (``Module.ask``: data the recorder makes its question of)."""
+    asked = module_ask(state, w)
+    if asked is None:
+        return None
+    return Question(asked.kind, asked.car, asked.prompt, asked.default, asked.hint, asked.options, asked.auto)
 
 
 def _ask_module(state: RaceState, w: Waiting | None = None) -> Question | None:
@@ -580,92 +579,6 @@ def _ask_garage(state: RaceState) -> Question:
     return Question("garage", car, prompt + ": ", None, hint, words, several=car is None)  # a market: its cards
 
 
-def _ask_step3(state: RaceState, car: Car, due: str) -> Question:
-    from ..engine.modules.garage.words import card_name
-
-    turn = state.turn
-    assert turn is not None and turn.garage is not None
-    name = car.name
-    options = [o for o in _garage_step3(state, car, turn)]
-    card = options[0]["card"]
-    if due == "speed_chosen":  # # 18.6
-        values = [str(o["speed"]) for o in options]
-        return Question(
-            "speed",
-            name,
-            f"{name}: {card_name(state, card)} is worth ({' or '.join(values)}): ",
-            None,
-            "the printed value it counts this turn (# 18.6)",
-            tuple(values),
-        )
-    return Question(
-        "accelerate",
-        name,
-        f"{name}: accelerate with {card_name(state, card)} "
-        f"(+1 per + this turn, so far {turn.garage.plus_used})? (y/n): ",
-        None,
-        "Accelerate is decided in step 3 and counts every + of the turn (# 18.20, MC1)",
-        ("y", "n"),
-    )
-
-
-def _ask_unpayable(state: RaceState, car: Car) -> Question:
-    from ..engine.decide import decisions
-    choices = [
-        " ".join(typed_card(state, c) for c in o["cards"])
-        for o in decisions(state, car.name)
-        if o["type"] == "heat_unpayable"
-    ]
-    return Question(
-        "unpayable",
-        car.name,
-        f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card's cost goes unpaid "
-        f"({' | '.join(choices)}): ",
-        choices[0] if len(choices) == 1 else None,
-        "each is discarded and replaced by a flip; the car moves again from its start (# 18.11)",
-        tuple(choices),
-    )
-
-
-def _ask_scrap(state: RaceState, car: Car) -> Question:
-    turn = state.turn
-    assert turn is not None and turn.garage is not None
-    left = turn.garage.scrap_left
-    if car.deck is not None:
-        return Question("scrap", car.name, "", auto=make_event("card_scrapped", car=car.name, card=car.deck[-1]))
-    if car.deck_top:  # a Refresh put it on top, face known (# 18.21): told, not asked
-        return Question("scrap", car.name, "", auto=make_event("card_scrapped", car=car.name, card=car.deck_top[-1]))
-    return Question(
-        "scrap",
-        car.name,
-        f"scrap for {car.name} ({left} to go): the card(s) turned over: ",
-        None,
-        "Scrap discards the top cards of the draw deck, whatever they are (# 18.12), e.g. 3 h",
-    )
-
-
-def _ask_salvage_shuffle(state: RaceState, car: Car) -> Question:
-    if state.mode == "table":
-        return Question(
-            "salvage_shuffle", car.name, f"{car.name} shuffles the salvaged cards in [Enter]: ", "", "# 18.18"
-        )
-    return Question(
-        "salvage_shuffle",
-        car.name,
-        f"{car.name} shuffles {counted(car.deck_size, 'card')} (the salvaged ones in): order top first, or Enter if "
-        "unknown: ",
-        "unknown",
-        "# 18.18",
-        ("unknown",),
-    )
-
-
-def _garage_step3(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    from ..engine.modules.garage.race import step3_options
-
-    return step3_options(state, car, turn)
-
-
 def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
     """The distances several ways cover, each way in the answer that takes it (``4:rpm1``; a bare distance takes
     the first, the plainest)."""
@@ -677,23 +590,11 @@ def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:
     return ("; made several ways: " + ", ".join(several)) if several else ""
 
 
-def _refresh_words(state: RaceState, car: Car, turn: Turn) -> str:
-    if state.garage is None:
-        return ""
-    from ..engine.modules.garage.race import refresh_options
-    from ..engine.modules.garage.words import card_name
-
-    opts = refresh_options(state, car, turn)
-    if not opts:
-        return ""
-    return "f = refresh " + ", ".join(card_name(state, o["card"]) for o in opts) + "; "
-
-
 def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
     """The React hint's words for a Refresh (# 18.21) that must be typed now: the Play Area holds a Refresh card
     and closing React ends the turn (a spinout leaves a full hand, so nothing is discarded or drawn, # 10.5,
     12.2), so no discard question would offer it. Empty when there is none, or the discard question will."""
-    words = _refresh_words(state, car, turn)
+    words = discard_words(state, car, turn)
     if not words:
         return ""
     preview = state.copy()
@@ -705,9 +606,3 @@ def _refresh_before_the_end(state: RaceState, car: Car, turn: Turn) -> str:
     if after.step == Step.DISCARD and car.name in after.cars:
         return ""  # the discard question offers it
     return "; " + words.removesuffix("; ") + ": closing React now ends the turn (# 10.5, 12.2)"
-
-
-def _scrap_pending(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage.race import scrap_pending
-
-    return scrap_pending(state, turn)

@@ -18,6 +18,13 @@ REACT = ("cooldown", "boost", "adrenaline")
 DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
+def _named_cards(expected: list[Event]) -> bool:
+    """Whether the race has cards beyond the base (race_started's ``cards``: the Garage's upgrades, # 18.2): its
+    cards are typed by their names, so a discard's are spaced (``d 2 brakes13``), and a bare ``y`` takes the
+    longest slipstream with the bonus cards (# 18.16), so the basic 2 is typed as a distance."""
+    return bool(expected and expected[0].get("cards"))
+
+
 def _module_word(ev: Event, nm: Callable[[str], str], expected: list[Event]) -> str | None:
     """The word a module of the race types for ``ev`` on a car's line (engine/module.py: ``Module.react_answer``;
     the Garage's ``p:u11``, ``play:NAME`` …, # 18.10-18.23), or None: not a module's word."""
@@ -97,7 +104,7 @@ def _slip_in_line(ev: Event, expected: list[Event]) -> str:
         return f"y{total}:" + "/".join(str(k["short"]) for k in named)
     if "spaces" in ev:
         return f"y{ev['spaces']}"
-    return "y2" if "garage" in expected[0] else "y"
+    return "y2" if _named_cards(expected) else "y"
 
 
 def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
@@ -151,7 +158,7 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
             continue
         elif t == "cards_discarded":
             cards = [nm(c) for c in ev["cards"]]
-            tokens.append("d" + "".join(cards) if "garage" not in expected[0] else " ".join(["d", *cards]))
+            tokens.append("d" + "".join(cards) if not _named_cards(expected) else " ".join(["d", *cards]))
         elif t == "deck_shuffled":
             continue  # the rules' reshuffle between a boost's flips (# 12.3): never typed at a table
         else:
@@ -273,7 +280,7 @@ def answer(
     if kind == "react":
         tokens: list[str] = []
         skip = False
-        garage = "garage" in expected[0]
+        spaced = _named_cards(expected)  # the discard's cards spaced (named cards)
         boosted = False
         several = multi  # as asked: a boost's flips across the rules' reshuffle go on the line only then
         multi = True  # one React prompt takes every use (issue 29): one answer, whatever ``multi``
@@ -327,7 +334,7 @@ def answer(
                 nxt_ev = later[1] if len(later) > 1 else {}
             if nxt_ev.get("type") == "cards_discarded":
                 cards = [nm(c) for c in nxt_ev["cards"]]
-                tokens.append("d" + "".join(cards) if not garage else " ".join(["d", *cards]))
+                tokens.append("d" + "".join(cards) if not spaced else " ".join(["d", *cards]))
         return " ".join(tokens)
     if kind == "slipstream":
         if t == "refreshed" and c == car:  # # 18.21: a Refresh closes step 6 without a slipstream
@@ -342,7 +349,7 @@ def answer(
             return f"{total}:" + "/".join(str(k["short"]) for k in named)
         if "spaces" in nxt:  # with the sector bonus (MODULES.md 20.12)
             return str(nxt["spaces"])
-        return "2" if "garage" in expected[0] else "y"  # in a Garage race y takes the longest (# 18.16)
+        return "2" if _named_cards(expected) else "y"  # with bonus cards y takes the longest (# 18.16)
     if kind == "discard":
         words = []
         j = i

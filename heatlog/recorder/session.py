@@ -12,7 +12,7 @@ from ..engine.cards import BASE_CATALOGUE
 from ..engine.decide import decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import cards_held, notation_kinds, notation_of
+from ..engine.module import card_typed, cards_held, discard_words, notation_kinds, notation_of, react_pending
 from ..engine.module import react_word as module_word
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
@@ -1008,8 +1008,8 @@ def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
     if w.step == Step.REACT:
         if slipstream_block(state, state.cars[name], turn) is None or _refresh_open(state, turn):
             return [(*key, 5)]
-        if state.garage is not None and _scrap_due(state, turn):
-            return [(*key, 5)]  # # 18.12: the Scrap's cards are asked after React, the discard after them
+        if react_pending(state, turn):  # a module's chance after React (a Scrap's cards, # 18.12), then the discard
+            return [(*key, 5)]
         return [(*key, 5), (*key, 8)]
     if w.step == Step.DISCARD and not _refresh_open(state, turn):
         return [(*key, 8)]
@@ -1017,18 +1017,9 @@ def nothing_more(state: RaceState, name: str) -> list[tuple[int, str, int]]:
 
 
 def _refresh_open(state: RaceState, turn: Turn) -> bool:
-    """A Refresh card in the Play Area (# 18.21): the discard question offers it, so "nothing more" leaves it."""
-    if state.garage is None:
-        return False
-    from ..engine.modules.garage.race import refresh_options
-
-    return bool(refresh_options(state, state.cars[turn.car], turn))
-
-
-def _scrap_due(state: RaceState, turn: Turn) -> bool:
-    from ..engine.modules.garage.race import scrap_pending
-
-    return bool(scrap_pending(state, turn))
+    """Something left for the discard question to offer (a Refresh card in the Play Area, # 18.21: a module's
+    ``discard_words``), so "nothing more" leaves the discard open."""
+    return bool(discard_words(state, state.cars[turn.car], turn))
 
 
 def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
@@ -1049,20 +1040,18 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
         return None
     choices = slipstream_choices(work, work.cars[name])
     if not head:
-        garage = [(n, c) for n, c in choices if c.get("bonuses")]
-        if garage:
-            best = max(n for n, _ in garage)
+        bonus = [(n, c) for n, c in choices if c.get("bonuses")]
+        if bonus:
+            best = max(n for n, _ in bonus)
             return dict(next(c for n, c in choices if n == best))
         return make_event("slipstream", car=name, taken=True)
     total = int(head)
     named: list[str] | None = None
     if sep:
-        from ..engine.modules.garage.cards import card_named
-
-        g = work.garage
-        if g is None:
+        defs = race_cards(work)  # the race's cards beyond the base: the bonus cards are among them
+        if defs is None:
             raise MalformedInput(f"{answer!r}: slipstream bonus cards come from the Garage (# 18.16)")
-        named = sorted(card_named(x, g.cards) for x in tail.split("/") if x)
+        named = sorted(str(card_typed(x, defs)) for x in tail.split("/") if x)
     for n, c in choices:
         if n == total and (named is None or sorted(c.get("bonuses", [])) == named):
             return dict(c)

@@ -218,8 +218,17 @@ MODULE = Module(
     },
     car_facts=lazy(f"{__name__}.words", "car_facts"),  # a car's upgrades (# 18.5)
     car_cards=lazy(f"{__name__}.words", "car_cards"),  # the upgrades a car owns (# 18.5)
+    card_typed=lazy(f"{__name__}.recorder", "named_card"),  # an upgrade typed by its short name (# 18.2)
     react_word=lazy(f"{__name__}.recorder", "react_word"),  # its React words on a car's line (# 18.10-18.23)
     react_answer=lazy(f"{__name__}.recorder", "react_answer"),  # ... and the word that makes each event
+    ask=lazy(f"{__name__}.recorder", "ask"),  # its questions in a turn: step 3, Scrap, Salvage, an unpaid cost
+    react_help=(
+        "; p pays the Heat costs, cN may use the cards' cooldown, rN reduces N Stress, kN super-cools, "
+        "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
+        "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
+    ),
+    react_pending=lazy(f"{__name__}.recorder", "react_pending"),  # a Scrap's cards after React (# 18.12)
+    discard_words=lazy(f"{__name__}.recorder", "discard_words"),  # a Refresh at the discard (# 18.21)
     card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
     played_aside=lazy(f"{__name__}.words", "played_aside"),  # played from the hand in React (# 18.19)
     spaces_moved=lazy(f"{__name__}.words", "spaces_moved"),  # a re-move replaces the moves before it (# 18.11)

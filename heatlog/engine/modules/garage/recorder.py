@@ -10,6 +10,9 @@ The words: ``p`` (pay the Heat costs), ``rN`` (reduce N Stress), ``kN`` (super-c
 ``salvage:u22:4/3``). Each becomes the legal decision the engine lists (``decide.decisions``); what the engine
 refuses is refused with its reason when the session applies it.
 
+Its questions inside a car's turn are here too, as data (``Module.ask``, ``react_help``, ``react_pending``,
+``discard_words``): the recorder makes its questions of them.
+
 Pure: the engine's state and decisions in, an event out; the cards a word names are read by the shell's own
 reading of cards (``cards``), a card's name against the race's cards, the car's own first (``named_card``).
 Imported with the first Garage answer (issue 10: start-up).
@@ -20,11 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from ...decide import cooldown_left, decisions
+from ...decide import Waiting, cooldown_left, decisions, react_options
 from ...errors import MalformedInput
-from ...module import cards_held
-from ...state import RaceState
+from ...module import Ask, cards_held
+from ...state import Car, RaceState, Turn
+from ...steps import Step
+from ...words import counted
 from .cards import card_named
+from .race import refresh_options, scrap_pending, step3_options
+from .words import card_label, card_name
 
 Event = dict[str, Any]
 Cards = Callable[[str], list[str]]  # the shell's reading of cards as typed ("4/3" -> ["4", "3"])
@@ -197,3 +204,123 @@ def react_answer(ev: Event, nm: Callable[[str], str]) -> str | None:
     if t == "heat_unpayable":
         return "u:" + "/".join(map(nm, ev["cards"]))
     return None
+
+
+# ---------------------------------------------------------------------------------------------- its questions
+# The recorder's questions of the Garage's own inside a car's turn (the descriptor's ``ask``, as data: the recorder
+# makes its Question of each and reads the answer by its kind, from the engine's decisions).
+
+def ask(state: RaceState, w: Waiting) -> Ask | None:
+    """The Garage's question now, or None: while the car flips, a Salvage's shuffle (# 18.18) or a Scrap's
+    cards (# 18.12); else step 3's value of a multi-value card or Accelerate (# 18.6, 18.20), or which card's
+    Heat cost goes unpaid when nothing can put Heat on the Engine first (# 18.11; else React asks it, # 18.10)."""
+    turn = state.turn
+    if state.garage is None or turn is None or not w.cars:
+        return None
+    car = state.cars[w.cars[0]]
+    if w.flipping is not None:
+        if w.flipping == "salvage":  # # 18.18: the salvaged cards are shuffled into the draw deck
+            return _ask_salvage_shuffle(state, car)
+        if w.flipping == "scrap" and w.due != "deck_shuffled":  # # 18.12
+            return _ask_scrap(state, car)
+        return None
+    if w.step == Step.REVEAL and w.due in ("speed_chosen", "accelerated"):
+        return _ask_step3(state, car, w.due)
+    if w.due == "heat_unpayable" and all(
+        o["type"] in ("heat_unpayable", "heat_paid") for o in react_options(state, car, turn)
+    ):
+        return _ask_unpayable(state, car)
+    return None
+
+
+def _ask_step3(state: RaceState, car: Car, due: str) -> Ask:
+    turn = state.turn
+    assert turn is not None and turn.garage is not None
+    name = car.name
+    options = step3_options(state, car, turn)
+    card = options[0]["card"]
+    if due == "speed_chosen":  # # 18.6
+        values = [str(o["speed"]) for o in options]
+        return Ask(
+            "speed",
+            name,
+            f"{name}: {card_name(state, card)} is worth ({' or '.join(values)}): ",
+            None,
+            "the printed value it counts this turn (# 18.6)",
+            tuple(values),
+        )
+    return Ask(
+        "accelerate",
+        name,
+        f"{name}: accelerate with {card_name(state, card)} "
+        f"(+1 per + this turn, so far {turn.garage.plus_used})? (y/n): ",
+        None,
+        "Accelerate is decided in step 3 and counts every + of the turn (# 18.20, MC1)",
+        ("y", "n"),
+    )
+
+
+def _ask_unpayable(state: RaceState, car: Car) -> Ask:
+    g = state.garage
+    assert g is not None
+    choices = [
+        " ".join(card_label(c, g.cards) for c in o["cards"])
+        for o in decisions(state, car.name)
+        if o["type"] == "heat_unpayable"
+    ]
+    return Ask(
+        "unpayable",
+        car.name,
+        f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card's cost goes unpaid "
+        f"({' | '.join(choices)}): ",
+        choices[0] if len(choices) == 1 else None,
+        "each is discarded and replaced by a flip; the car moves again from its start (# 18.11)",
+        tuple(choices),
+    )
+
+
+def _ask_scrap(state: RaceState, car: Car) -> Ask:
+    turn = state.turn
+    assert turn is not None and turn.garage is not None
+    left = turn.garage.scrap_left
+    if car.deck is not None:
+        return Ask("scrap", car.name, "", auto={"type": "card_scrapped", "v": 1, "car": car.name, "card": car.deck[-1]})
+    if car.deck_top:  # a Refresh put it on top, face known (# 18.21): told, not asked
+        top = car.deck_top[-1]
+        return Ask("scrap", car.name, "", auto={"type": "card_scrapped", "v": 1, "car": car.name, "card": top})
+    return Ask(
+        "scrap",
+        car.name,
+        f"scrap for {car.name} ({left} to go): the card(s) turned over: ",
+        None,
+        "Scrap discards the top cards of the draw deck, whatever they are (# 18.12), e.g. 3 h",
+    )
+
+
+def _ask_salvage_shuffle(state: RaceState, car: Car) -> Ask:
+    if state.mode == "table":
+        return Ask("salvage_shuffle", car.name, f"{car.name} shuffles the salvaged cards in [Enter]: ", "", "# 18.18")
+    return Ask(
+        "salvage_shuffle",
+        car.name,
+        f"{car.name} shuffles {counted(car.deck_size, 'card')} (the salvaged ones in): order top first, or Enter if "
+        "unknown: ",
+        "unknown",
+        "# 18.18",
+        ("unknown",),
+    )
+
+
+def react_pending(state: RaceState, turn: Turn) -> bool:
+    """A Scrap still to come this React (# 18.12): React closes, its cards are asked, then the discard."""
+    return state.garage is not None and scrap_pending(state, turn)
+
+
+def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
+    """The Refresh cards the car may use before the discard (# 18.21), ``f = refresh Brakes 1/3; ``; "" for none."""
+    if state.garage is None:
+        return ""
+    opts = refresh_options(state, car, turn)
+    if not opts:
+        return ""
+    return "f = refresh " + ", ".join(card_name(state, o["card"]) for o in opts) + "; "
