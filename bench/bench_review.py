@@ -52,7 +52,8 @@ def main() -> None:
     playouts = sum(p.playouts for p in car.points)
     span = review.n_cars - 1
     labelled = [p for p in car.points if p.label is not None]
-    within = sum(p.loss_half / span <= review.settings.target + 1e-9 for p in labelled)
+    z = review.settings.settle_z / 1.96  # a settled label's loss is bounded by the target at the settling z
+    within = sum(p.loss_half * z / span <= review.settings.target + 1e-9 for p in labelled)
     halves = sorted(p.loss_half / span for p in car.points if p.best is not p.taken)
     s = car.summary()
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
@@ -64,7 +65,7 @@ def main() -> None:
             ["decisions reviewed", f"{len(car.points)} of {car.expected}"],
             ["playouts", f"{playouts:,} ({playouts / wall:.0f}/s)"],
             ["labels settled before the cap", f"{sum(p.settled for p in car.points)} of {len(car.points)}"],
-            ["labelled losses within ± target (expected score)", f"{within} of {len(labelled)}"],
+            ["labelled losses within ± target at settle_z (score)", f"{within} of {len(labelled)}"],
             [
                 "± of a loss against another best (score): median / largest",
                 f"{halves[len(halves) // 2]:.3f} / {halves[-1]:.3f} ({len(halves)})" if halves else "-",

@@ -203,8 +203,9 @@ def test_racing_never_drops_the_taken_decision_nor_a_tie_with_the_best() -> None
     assert by["gear 4"].kept and not by["gear 4"].dropped  # the taken one: played out until the label settles
     assert not any(e.dropped for e in review.estimates)  # gears 1 and 2 tie (paired differences all 0)
     assert review.taken.words == "gear 4" and review.label == "blunder"
-    assert review.loss_half / 3 <= settings.target  # a label's loss is known to ± target (expected score)
-    assert review.loss - review.loss_half >= 0.2 * 3  # and lies within the blunder's band
+    z = settings.settle_z / 1.96  # a settled label's loss is known to ± target at the settling z (expected score)
+    assert review.settled and review.loss_half * z / 3 <= settings.target
+    assert review.loss - review.loss_half * z >= 0.2 * 3  # and lies within the blunder's band
 
 
 def test_table_mode_reviews_only_what_the_hand_does_not_decide() -> None:

@@ -38,7 +38,7 @@ def review(
     keep: Annotated[int, typer.Option(help="Best decisions of the screening played out besides the one taken.")] = 2,
     target: Annotated[
         float,
-        typer.Option(help="95 % half-width of a labelled loss, in expected score (cars − place) / (cars − 1)."),
+        typer.Option(help="± of a settled label's loss (68 %), in expected score (cars − place) / (cars − 1)."),
     ] = 0.05,
     max_playouts: Annotated[
         int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
@@ -61,7 +61,7 @@ def review(
 
     Every legal decision is screened with a few playouts (common random numbers); the best few and the one
     taken are played out on the same worlds until the label is settled: the loss of the one taken (in expected
-    score, the share of the other cars beaten) lies within one label's band, a label's known to ± TARGET (95 %),
+    score, the share of the other cars beaten) lies within one label's band (68 %), a label's known to ± TARGET,
     or MAX_PLAYOUTS. Significant losses against the best are labelled inaccuracy, mistake or blunder
     (docs/analysis.md).
     Decisions not reviewed are listed with the reason. Ctrl-C prints what was reviewed, marked partial.
@@ -187,7 +187,7 @@ def _print(result: "Review") -> None:
     s = result.settings
     console.print(
         f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
-        f"the one taken played out until the label settles (a label's loss ±{s.target} expected score, 95 %), "
+        f"the one taken played out until the label settles (a label's loss ±{s.target} expected score, 68 %), "
         f"at most {s.max_playouts}"
         + (" — PARTIAL (interrupted)" if result.partial else ""),
         markup=False,

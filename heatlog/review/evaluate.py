@@ -50,7 +50,7 @@ class Settings:
 
     screen: int = 16  # playouts per legal decision in the screening (one chunk)
     keep: int = 2  # best decisions of the screening played out besides the one taken
-    target: float = 0.05  # 95 % half-width of each kept decision's expected score, (cars − place) / (cars − 1)
+    target: float = 0.05  # ± of a settled label's loss (at settle_z), expected score (cars − place) / (cars − 1)
     batch: int = 32  # playouts per kept decision per round of the play-out, at most
     max_playouts: int = 512  # per kept decision
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
@@ -327,8 +327,8 @@ def label_needs(
     - *no label*: every other decision's loss interval ends below the first threshold (none is an inaccuracy
       better than the decision taken), or none is left;
     - *a label*: the best's loss interval lies within that label's band (from its threshold to the next one
-      up), its 95 % half-width is at most ``target``, and every other decision's interval ends below the band's
-      top (none makes the loss a worse label).
+      up) and is at most ``± target`` (at ``z``; in the bands below a blunder's the band's width already bounds
+      it), and every other decision's interval ends below the band's top (none makes the loss a worse label).
 
     Otherwise more than ``n``: the playouts at which the intervals would settle if their means stayed (a
     half-width shrinks as 1/√n)."""
@@ -349,7 +349,8 @@ def label_needs(
         m, h = losses[lead]
         lo = max(t for t in edges if t <= m)
         hi = min((t for t in edges if t > m), default=math.inf)
-        own = max(grow(h * k, m - lo) if m - h * k < lo else n, grow(h, target) if h > target else n)
+        room = min(m - lo, target)
+        own = grow(h * k, room) if h * k >= room else n
         need = max(own, below(hi)) if math.isfinite(hi) else own
     return min(big, math.ceil(need))
 

@@ -385,7 +385,7 @@ def render_review_html(rp: Replay, review: Any) -> str:
         "<h2>Decision review" + (" <small>(partial: interrupted)</small>" if review.partial else "") + "</h2>"
         f"<p>Playouts over what each car knew (seed {st.seed}, bots {escape(st.bots)}): every legal decision "
         f"screened with {st.screen} playouts, the best {st.keep} and the one taken played out until the label "
-        f"settles (a label's loss ±{st.target} expected score, 95 %). Expected place: 1 = first.</p>"
+        f"settles (a label's loss ±{st.target} expected score, 68 %). Expected place: 1 = first.</p>"
         f'<ul class="summary">{"".join(summary)}</ul>'
         "<h3>Biggest losses <small>expected cost beside what it cost in this race: where the car finished less the "
         "best decision's expected place, the luck and the decisions that followed included; click a row to see "
