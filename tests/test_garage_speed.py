@@ -11,6 +11,7 @@ from heatlog.engine import react_pool
 from heatlog.engine.knowledge import Knowledge
 from heatlog.engine.modules.garage.cards import symbol
 from heatlog.engine.modules.garage.race import advanced_options, mandatory_open, react_options
+from heatlog.engine.ruleset import BASE_RULES, base_react_mandatory, build_rules
 from heatlog.engine.state import RaceState
 from heatlog.engine.steps import REACT
 from heatlog.simulate import simulate_race
@@ -48,6 +49,9 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         assert turn is not None
         pool = react_pool(state, car, turn)
         assert mandatory_open(state, car, turn) == bool(pool.mandatory)  # # 18.25
+        # the race's Rules point asked as React ends (rules._react_may_end), and its base (which builds the pool)
+        assert state.rules.react_mandatory(state, car, turn) == bool(pool.mandatory)
+        assert base_react_mandatory(state, car, turn) == bool(pool.mandatory)
         mandatory += bool(pool.mandatory)
         g = state.garage
         assert g is not None
@@ -62,6 +66,32 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         assert react_options(state, car, turn) == react_options(state, car, turn)
         assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
     assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
+
+
+def test_the_garage_answers_react_mandatory_without_the_pool() -> None:
+    """# 18.25: a base race keeps the base point (never asked: its pool has no mandatory use); a Garage race asks
+    ``mandatory_open``, which does not build the React pool (issue 32); a module built before the Garage that
+    answers the point itself is still asked."""
+    assert BASE_RULES.react_mandatory is base_react_mandatory
+    rules = build_rules(["garage"], {"garage": {"upgrades": "all", "draft": "draft"}})
+    assert rules.react_mandatory is mandatory_open
+    assert not rules.unchanged.react_mandatory
+    from dataclasses import replace
+
+    from heatlog.engine.modules.garage.race import build
+
+    asked: list[str] = []
+
+    def theirs(state: RaceState, car: object, turn: object) -> bool:
+        asked.append("theirs")
+        return True
+
+    both = build(replace(BASE_RULES, react_mandatory=theirs), {"upgrades": "basic", "draft": "draft"})
+    state, name = _reacts("basic", 1)[0]
+    car, turn = state.cars[name], state.turn
+    assert turn is not None
+    assert both.react_mandatory(state, car, turn) is (mandatory_open(state, car, turn) or True)
+    assert asked == ([] if mandatory_open(state, car, turn) else ["theirs"])
 
 
 def test_upgrade_values_kept_per_card_are_the_values() -> None:

@@ -862,9 +862,11 @@ def _close_until(state: RaceState, car: Car, turn: Turn, target: int, ev: Event)
 
 def _react_may_end(state: RaceState, car: Car, turn: Turn, ev: Event | None) -> None:
     """# 18.25: React cannot end while a mandatory use is left in the pool. Only a module's React uses can be
-    mandatory: callers skip the check where the race keeps the base uses (``Rules.unchanged.react_uses``)."""
-    left = react_pool(state, car, turn).mandatory
-    if left:
+    mandatory: callers skip the check where the race keeps the base uses (``Rules.unchanged.react_uses``). The
+    race's Rules say whether one is left (the Garage without building the pool, issue 32); the pool is built
+    only to name them."""
+    if state.rules.react_mandatory(state, car, turn):
+        left = react_pool(state, car, turn).mandatory
         what = ", ".join(f"{u.symbol} ({u.source})" for u in left)
         if ev is None:
             raise IllegalEvent(

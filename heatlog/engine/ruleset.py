@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
 from .errors import IllegalEvent
 from .modules import circuits
-from .react import BOOST_COST, ReactUse, base_react_uses
+from .react import BOOST_COST, ReactUse, base_react_uses, react_pool
 from .written import FACTORY, record
 
 if TYPE_CHECKING:  # the points receive the live state; only annotations need the classes
@@ -170,6 +170,13 @@ def base_leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
     return False
 
 
+def base_react_mandatory(state: RaceState, car: Car, turn: Turn) -> bool:
+    """# 18.25: whether the React pool holds a use that must come before React ends. Asked only where the race
+    changes the React uses (the base pool has none): this builds the pool; a module whose uses can be mandatory
+    answers it without building one (the Garage: issue 32)."""
+    return bool(react_pool(state, car, turn).mandatory)
+
+
 def base_slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
     """# 8.2, 18.16: the spaces a slipstream adds to the 2 by the bonuses its event names (none in the base)."""
     if ev.get("bonuses"):
@@ -252,6 +259,8 @@ class Rules:
     slipstream_bonus_cards: Callable[[RaceState, Car, Turn], list[tuple[str, int]]] = base_slipstream_bonus_cards
     # steps 6–9: a module's other decisions (the Garage's slipstream bonuses, Refresh)
     turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
+    # # 18.25: a mandatory use is left in the React pool (React may not end); asked where react_uses is a module's
+    react_mandatory: Callable[[RaceState, Car, Turn], bool] = base_react_mandatory
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -302,6 +311,7 @@ class Rules:
         slipstream_cards: Callable[[RaceState, Event, Car, Turn], int] = base_slipstream_cards,
         slipstream_bonus_cards: Callable[[RaceState, Car, Turn], list[tuple[str, int]]] = base_slipstream_bonus_cards,
         turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events,
+        react_mandatory: Callable[[RaceState, Car, Turn], bool] = base_react_mandatory,
     ) -> None:
         object.__setattr__(self, "modules", modules)
         object.__setattr__(self, "options", {} if options is FACTORY else options)
@@ -339,6 +349,7 @@ class Rules:
         object.__setattr__(self, "slipstream_cards", slipstream_cards)
         object.__setattr__(self, "slipstream_bonus_cards", slipstream_bonus_cards)
         object.__setattr__(self, "turn_options", turn_options)
+        object.__setattr__(self, "react_mandatory", react_mandatory)
         self.__post_init__()
 
     def __post_init__(self) -> None:

@@ -18,7 +18,7 @@ from ...errors import IllegalEvent
 from ...knowledge import Knowledge
 from ...movement import landing, move, place
 from ...react import ReactUse
-from ...ruleset import Rules
+from ...ruleset import Rules, base_react_mandatory
 from ...state import Car, RaceState, Turn, counts
 from ...steps import DISCARD, REACT, REVEAL, SLIPSTREAM
 from ...track import Corner
@@ -1234,6 +1234,13 @@ def _clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
     clear_play_area(car, turn)  # # 12.1, 18.21
 
 
+def _mandatory_also(before: Callable[[RaceState, Car, Turn], bool]) -> Callable[[RaceState, Car, Turn], bool]:
+    def react_mandatory(state: RaceState, car: Car, turn: Turn) -> bool:
+        return mandatory_open(state, car, turn) or before(state, car, turn)
+
+    return react_mandatory
+
+
 def build(rules: Rules, options: Any) -> Rules:
     """The Garage's points (MODULES.md 18): its set-up phase right after the grid (# 18.4, before a weather
     phase, whose start effect acts on the Garage decks, # 20.3), its deck, its symbols at their steps."""
@@ -1243,6 +1250,8 @@ def build(rules: Rules, options: Any) -> Rules:
         return limit(state, car, turn, corner) + adjust(state, turn)  # # 18.17: every Adjust in the Play Area
 
     i = rules.setup_phases.index("grid") + 1
+    before = rules.react_mandatory  # # 18.25: the Garage's uses, and those of a module built before if any
+    react_mandatory = mandatory_open if before is base_react_mandatory else _mandatory_also(before)
     return replace(
         rules,
         setup_phases=(*rules.setup_phases[:i], "garage", *rules.setup_phases[i:]),
@@ -1260,6 +1269,7 @@ def build(rules: Rules, options: Any) -> Rules:
         slipstream_cards=_slipstream_cards,
         slipstream_bonus_cards=_slipstream_bonus_cards,
         turn_options=_turn_options,
+        react_mandatory=react_mandatory,
         corner_limit=corner_limit,
         clear_play_area=_clear_play_area,
     )
