@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from ..formats.hashing import same_text
-from .audit import Audit
+from .listing import Listing
 from .records import SQLITE_MAX, Snapshot, canonical
 
 
@@ -19,7 +19,7 @@ def _snapshot_seal(race: int, at: str, rules_version: str, body: str) -> str:
     return seal("snapshot", str(race), at, rules_version, body)
 
 
-class Caches(Audit):
+class Caches(Listing):
     """The Caches job of the event store (heatlog.store.caches)."""
 
     def put_snapshot(self, race: int, round: int, rules_version: str, seq: int, state: dict[str, Any]) -> None:
@@ -147,3 +147,20 @@ class Caches(Audit):
                 "summary = excluded.summary",
                 [(race, length, rules_version, canonical(summary).decode()) for race, length, summary in rows],
             )
+
+
+class ReadStore(Caches):
+    """The event store of one SQLite file for a command that reads a race and prints it (``heatlog show``,
+    ``replay``, ``position``): the connection, the reads, the race list and the caches, the jobs below ``Caches`` in
+    :class:`~heatlog.store.EventStore`'s chain, without importing the code of the others (appends, audit, leases,
+    streams: ~2 ms of every such start, issue 32). It is an ``EventStore`` that has not loaded them yet: the first
+    job asked of it that is not here (a damaged log's lenient read, an append) loads the whole store and makes it
+    one, the same object, so nothing a reader may need is missing."""
+
+    def __getattr__(self, name: str) -> Any:
+        from . import EventStore
+
+        if name.startswith("__") or not hasattr(EventStore, name):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.__class__ = EventStore  # type: ignore[assignment]  # (the same attributes: no job has an __init__)
+        return getattr(self, name)
