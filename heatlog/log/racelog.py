@@ -270,10 +270,10 @@ class RaceLog:
 
     def __init__(self, path: str | Path, *, create: bool = True, reader: bool = False) -> None:
         """``reader``: for a command that reads races and prints them (show, replay, position): the store starts
-        as a ``ReadStore`` (heatlog.store.caches), which loads the writer's code only if it is asked for it."""
+        as a ``ReadStore`` (heatlog.store.reader), which loads the writer's code only if it is asked for it."""
         self.path = Path(path)
         if reader and not create:
-            from ..store.caches import ReadStore
+            from ..store.reader import ReadStore
 
             self.store: EventStore = ReadStore(path, create=False)  # type: ignore[assignment]  # (one on demand)
         else:

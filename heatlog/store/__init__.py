@@ -41,7 +41,7 @@ guards), ``connection`` (opening, the error boundary, transactions), ``rows`` (t
 and the race tree), ``reads``, ``appends``, ``listing`` (the races), ``audit`` (verification and anchors),
 ``caches`` (snapshots, race summaries), ``leases`` (recorder sessions), ``streams`` (every other stream: the
 seasons) and ``jsonl``. :class:`EventStore` is all of them; ``from heatlog.store import ...`` gives what it gave.
-The chain runs from the jobs a reader needs (connection, rows, reads, listing, caches: ``caches.ReadStore``) to
+The chain runs from the jobs a reader needs (connection, rows, reads, listing, caches: ``reader.ReadStore``) to
 those it does not (appends, audit, leases, streams), which the package loads at the first use of ``EventStore``.
 
 """
@@ -100,31 +100,29 @@ __all__ = [
     "read_jsonl",
 ]
 
-#: The names loaded at their first use (PEP 562), so that a command that only reads a race (heatlog.store.caches,
+#: The names loaded at their first use (PEP 562), so that a command that only reads a race (heatlog.store.reader,
 #: ``ReadStore``) does not import the writer's, the audit's and the streams' code (issue 32: start-up).
-_LAZY = {
-    "EventStore": "streams",
-    "SEASON_STREAM": "streams",
-    "STREAMS": "streams",
-    "StreamKind": "streams",
-    "parse_jsonl": "jsonl",
-    "read_jsonl": "jsonl",
-}
+_STREAMS = ("EventStore", "SEASON_STREAM", "STREAMS", "StreamKind")
+_JSONL = ("parse_jsonl", "read_jsonl")
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+    if name in _STREAMS:
+        from . import streams
 
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
+        value = getattr(streams, name)
+    elif name in _JSONL:
+        from . import jsonl
+
+        value = getattr(jsonl, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once loaded, a plain attribute
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted({*globals(), *_STREAMS, *_JSONL})
 
 
 def optional_ddl() -> list[str]:
