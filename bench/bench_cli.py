@@ -186,7 +186,8 @@ def db_main(args: argparse.Namespace) -> None:
             ],
             rows,
         )
-    print('\ngoal: show, replay --round N and races ≤ 2× python -c "import typer, rich"')
+    print('\ngoal: show, replay --round N and races ≤ 2× python -c "import typer, rich" (issue 10)')
+    print("goal: show and replay --round N ≈ 1.2–1.3× (issue 32 item 4); CPU (--cpu) is the steadier figure under load")
 
 
 def main() -> None:

@@ -55,8 +55,9 @@ def test_a_read_loads_no_openssl_no_writer_and_no_collector(db: Path, args: tupl
     modules = set(found["modules"])  # type: ignore[arg-type]
     # the snapshot's seal is an HMAC over the built-in SHA-256 (heatlog.formats.hashing): no libcrypto
     assert not modules & {"hashlib", "hmac", "_hashlib", "secrets"}
-    # the writer's checks and the module discovery's pkgutil are not a reader's
+    # the writer's checks and code, the audit, the streams and the module discovery's pkgutil are not a reader's
     assert not modules & {"jsonschema", "heatlog.formats.validation", "pkgutil", "sqlite_utils"}
+    assert not modules & {f"heatlog.store.{job}" for job in ("appends", "audit", "leases", "streams", "jsonl")}
     assert found["gc"] is False  # heatlog.cli.READS: the cycle collector is off for a read
 
 

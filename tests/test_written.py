@@ -197,7 +197,7 @@ def test_lite_init_binds_as_dataclass_init(cls: type) -> None:
     assert cls.__dataclass_params__.init  # type: ignore[attr-defined]
 
 
-def test_lite_refuses_a_written_init_and_init_false_fields() -> None:
+def test_lite_refuses_a_written_init_and_sets_init_false_fields_as_dataclass() -> None:
     from heatlog.engine.written import lite
 
     with pytest.raises(TypeError, match="use @record"):
@@ -209,11 +209,26 @@ def test_lite_refuses_a_written_init_and_init_false_fields() -> None:
             def __init__(self, a: int) -> None:
                 self.a = a
 
-    with pytest.raises(TypeError, match="plain fields only"):
+    @lite(frozen=True, slots=True)
+    class Late:
+        a: int
+        b: int = dataclasses.field(init=False, default=2)
+        c: list[int] = dataclasses.field(init=False, default_factory=list)
 
-        @lite()
-        class Late:
-            a: int = dataclasses.field(init=False, default=0)
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Theirs:
+        a: int
+        b: int = dataclasses.field(init=False, default=2)
+        c: list[int] = dataclasses.field(init=False, default_factory=list)
+
+    try:
+        one, two = Late(1), Late(a=1)
+        assert (one.a, one.b, one.c) == (1, 2, []) and one.c is not two.c and one == two
+        assert repr(one) == repr(Theirs(1)).replace("Theirs", "Late")
+        with pytest.raises(TypeError, match="unexpected keyword argument 'b'"):
+            Late(1, b=3)
+    finally:
+        LITE.remove(Late)
 
 
 def _sample(slots: bool) -> tuple[type, type]:

@@ -72,18 +72,24 @@ def db_path(db: Path | None) -> Path:
 
 
 def open_log(
-    db: Path | None, *, create: bool = False, force: bool | None = None, force_flag: str = "--force"
+    db: Path | None,
+    *,
+    create: bool = False,
+    force: bool | None = None,
+    force_flag: str = "--force",
+    reader: bool = False,
 ) -> "RaceLog":
     """The database of a command. A command that reads a race's log either refuses a broken hash chain (the
     default) or, with ``force`` True, warns on standard error and reads it anyway; ``force`` False names
-    ``force_flag`` in the refusal (None: the command has no such flag)."""
+    ``force_flag`` in the refusal (None: the command has no such flag). ``reader``: a command that only reads and
+    prints (its store loads the writer's code only if asked for it: RaceLog)."""
     from ..engine.errors import StoreError
     from ..log.racelog import RaceLog
 
     path = db_path(db)
     if not create and not path.exists():
         raise StoreError(f"no heatlog database at {path} (start a race with `heatlog new`, or pass --db)")
-    log = RaceLog(path, create=create)
+    log = RaceLog(path, create=create, reader=reader)
     if force is not None:
         log.store.force_hint = force_flag
     if force:

@@ -276,7 +276,7 @@ def show(
     from ..views.board import render_state
     from ..views.plain import write
 
-    with open_log(db, force=force) as log:
+    with open_log(db, force=force, reader=True) as log:
         rid = log.resolve(race)
         # the end: from the latest round start (docs/store.md, "What a read checks")
         proj = log.project(rid, round=round) if round is not None else log.latest(rid).projection
@@ -317,7 +317,7 @@ def replay(
 
     if html is not None and car is not None:  # the page tells every car's turns; --car was dropped there
         raise MalformedInput("--car narrates one car in the terminal; the HTML page tells every car: leave out one")
-    with open_log(db, force=force) as log:
+    with open_log(db, force=force, reader=True) as log:
         # One round printed (not the HTML page, which holds them all): only that round is folded and narrated.
         rp = load_round(log, race, round) if round is not None and html is None else load_replay(log, race)
     rp.check_car(car)
@@ -348,7 +348,7 @@ def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = Fal
     """
     from ..engine.position import state_to_position
 
-    with open_log(db, force=force) as log:
+    with open_log(db, force=force, reader=True) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))

@@ -269,13 +269,16 @@ _UNSET: Any = object()
 def _fields_init(cls: Any, every: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
     """The ``__init__`` dataclass would write for ``every`` field, as a closure: positional or keyword arguments
     in the fields' order, defaults and default factories (a new value each call), ``__post_init__`` after, and
-    the refusals Python words for a wrong call. Only plain fields (every one an ``__init__`` parameter)."""
+    the refusals Python words for a wrong call; a ``field(init=False)`` gets its default or a new value of its
+    factory, as dataclass's does. Keyword-only fields are refused (none of these classes has one)."""
     for f in every:
-        if not f.init or f.kw_only is True:
-            raise TypeError(f"{cls.__qualname__}.{f.name}: @lite takes plain fields only")
-    names = tuple(f.name for f in every)
+        if f.kw_only is True:
+            raise TypeError(f"{cls.__qualname__}.{f.name}: @lite takes no keyword-only field")
+    params = tuple(f for f in every if f.init)
+    names = tuple(f.name for f in params)
     index = {name: i for i, name in enumerate(names)}
-    defaults = tuple((f.default, f.default_factory) for f in every)
+    defaults = tuple((f.default, f.default_factory) for f in params)
+    late = tuple((f.name, f.default, f.default_factory) for f in every if not f.init)
     missing = dataclasses.MISSING
     post = "__post_init__" in cls.__dict__
     where = f"{cls.__qualname__}.__init__()"
@@ -301,6 +304,11 @@ def _fields_init(cls: Any, every: tuple[dataclasses.Field[Any], ...]) -> Callabl
                 else:
                     raise TypeError(f"{where} missing 1 required positional argument: {name!r}")
             put(self, name, value)
+        for name, default, factory in late:
+            if default is not missing:
+                put(self, name, default)
+            elif factory is not missing:
+                put(self, name, factory())
         if post:
             self.__post_init__()
 

@@ -19,10 +19,11 @@ from .. import RULES_VERSION, engine  # the engine's rules load at the first fol
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
 from ..engine.written import FACTORY, record
 from ..formats.usertext import check_label
-from ..store import EventStore, Snapshot, StoredEvent
+from ..store import Snapshot, StoredEvent
 
 if TYPE_CHECKING:
     from ..engine import RaceState
+    from ..store import EventStore
 
 
 def validate_event(event: dict[str, Any]) -> None:
@@ -267,9 +268,18 @@ def fold(entries: Sequence[Entry], start: RaceState | None = None, *, race: Any 
 class RaceLog:
     """One heatlog database: races, their events, and their states."""
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, reader: bool = False) -> None:
+        """``reader``: for a command that reads races and prints them (show, replay, position): the store starts
+        as a ``ReadStore`` (heatlog.store.reader), which loads the writer's code only if it is asked for it."""
         self.path = Path(path)
-        self.store = EventStore(path, create=create)
+        if reader and not create:
+            from ..store.reader import ReadStore
+
+            self.store: EventStore = ReadStore(path, create=False)  # type: ignore[assignment]  # (one on demand)
+        else:
+            from ..store import EventStore
+
+            self.store = EventStore(path, create=create)
 
     def close(self) -> None:
         self.store.close()

@@ -41,13 +41,16 @@ guards), ``connection`` (opening, the error boundary, transactions), ``rows`` (t
 and the race tree), ``reads``, ``appends``, ``listing`` (the races), ``audit`` (verification and anchors),
 ``caches`` (snapshots, race summaries), ``leases`` (recorder sessions), ``streams`` (every other stream: the
 seasons) and ``jsonl``. :class:`EventStore` is all of them; ``from heatlog.store import ...`` gives what it gave.
+The chain runs from the jobs a reader needs (connection, rows, reads, listing, caches: ``reader.ReadStore``) to
+those it does not (appends, audit, leases, streams), which the package loads at the first use of ``EventStore``.
 
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..engine.errors import ConflictError, StoreError
-from .jsonl import parse_jsonl, read_jsonl
 from .records import (
     ANCHOR_VERSION,
     APPEND_ONLY,
@@ -65,7 +68,10 @@ from .records import (
     canonical,
     chain_hash,
 )
-from .streams import SEASON_STREAM, STREAMS, StreamKind, Streams
+
+if TYPE_CHECKING:
+    from .jsonl import parse_jsonl, read_jsonl
+    from .streams import SEASON_STREAM, STREAMS, EventStore, StreamKind
 
 __all__ = [
     "ANCHOR_VERSION",
@@ -94,14 +100,34 @@ __all__ = [
     "read_jsonl",
 ]
 
+#: The names loaded at their first use (PEP 562), so that a command that only reads a race (heatlog.store.reader,
+#: ``ReadStore``) does not import the writer's, the audit's and the streams' code (issue 32: start-up).
+_STREAMS = ("EventStore", "SEASON_STREAM", "STREAMS", "StreamKind")
+_JSONL = ("parse_jsonl", "read_jsonl")
 
-class EventStore(Streams):
-    """The event store of one SQLite file. Not thread-safe: one object per thread (or process).
 
-    One class made of the store's jobs, each in a module of its own (see the package docstring)."""
+def __getattr__(name: str) -> Any:
+    if name in _STREAMS:
+        from . import streams
+
+        value = getattr(streams, name)
+    elif name in _JSONL:
+        from . import jsonl
+
+        value = getattr(jsonl, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once loaded, a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_STREAMS, *_JSONL})
 
 
 def optional_ddl() -> list[str]:
     """The statements of the tables the store makes only when first needed (the recorder's leases, the races'
     summaries, the season stream's tables): a file without them is not damaged (heatlog.races.schema_repair)."""
+    from .streams import SEASON_STREAM, EventStore
+
     return [EventStore._RECORDER_DDL, EventStore._SUMMARY_DDL, *SEASON_STREAM.tables]

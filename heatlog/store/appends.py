@@ -13,13 +13,13 @@ from heatlog.engine.errors import ConflictError, StoreError
 from heatlog.formats.hashing import sha256
 from heatlog.store import eventrows as rows_
 
-from .reads import Reads
+from .caches import Caches
 from .records import GENESIS, Check, StoredEvent, chain_hash, conflict_error, now, stored_v
 from .rows import INSERT, INSERT_2, INSERT_RACE, INSERT_RACE_2, LIFT_AT
 from .schema import GUARDS
 
 
-class Appends(Reads):
+class Appends(Caches):
     """The Appends job of the event store (heatlog.store.appends)."""
 
     def create_race(

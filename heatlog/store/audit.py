@@ -12,7 +12,7 @@ from typing import Any
 from heatlog.engine.errors import StoreError
 from heatlog.store import eventrows as rows_
 
-from .listing import Listing
+from .appends import Appends
 from .records import ANCHOR_VERSION, GENESIS, Problem, canonical, canonical_text, chain_hash
 from .rows import NO_LIMIT, SELECT_PAYLOADS, scan_json
 from .schema import GUARDS
@@ -27,7 +27,7 @@ def escaped(text: str) -> bool:
     return False
 
 
-class Audit(Listing):
+class Audit(Appends):
     """The Audit job of the event store (heatlog.store.audit)."""
 
     def lenient_log(self, race: int) -> list[tuple[int, dict[str, Any] | None]]:

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any
 
 from ..formats.hashing import same_text
-from .audit import Audit
+from .listing import Listing
 from .records import SQLITE_MAX, Snapshot, canonical
 
 
@@ -19,7 +19,7 @@ def _snapshot_seal(race: int, at: str, rules_version: str, body: str) -> str:
     return seal("snapshot", str(race), at, rules_version, body)
 
 
-class Caches(Audit):
+class Caches(Listing):
     """The Caches job of the event store (heatlog.store.caches)."""
 
     def put_snapshot(self, race: int, round: int, rules_version: str, seq: int, state: dict[str, Any]) -> None:
@@ -147,3 +147,4 @@ class Caches(Audit):
                 "summary = excluded.summary",
                 [(race, length, rules_version, canonical(summary).decode()) for race, length, summary in rows],
             )
+

@@ -6,11 +6,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .caches import Caches
+from .audit import Audit
 from .records import RecorderSession
 
 
-class Leases(Caches):
+class Leases(Audit):
     """The Leases job of the event store (heatlog.store.leases)."""
 
     RECORDER_TABLE = "recorder_sessions"

@@ -10,12 +10,12 @@ from typing import Any
 from heatlog.engine.errors import StoreError
 from heatlog.store import eventrows as rows_
 
-from .appends import Appends
 from .connection import replaced_text
+from .reads import Reads
 from .records import GENESIS, SQLITE_MAX, RaceInfo, chain_hash
 
 
-class Listing(Appends):
+class Listing(Reads):
     """The Listing job of the event store (heatlog.store.listing)."""
 
     _RACES_SQL = (

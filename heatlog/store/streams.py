@@ -336,3 +336,12 @@ class Streams(Leases):
                 ).lastrowid
                 self.insert_events(conn, int(race or 0), evs)  # in the file's format (heatlog.store.eventrows)
         return owner
+
+
+class EventStore(Streams):
+    """The event store of one SQLite file. Not thread-safe: one object per thread (or process).
+
+    One class made of the store's jobs, each in a module of its own (see the package docstring)."""
+
+
+EventStore.__module__ = "heatlog.store"  # where it is known (heatlog.store.EventStore)
