@@ -119,3 +119,15 @@ def test_a_forged_stats_row_is_rebuilt_and_reported(db: Path) -> None:
     conn.close()
     assert any(p["kind"] == "cache" and "derived" in str(p["message"]) for p in audit_problems(db))
     assert run("stats", "--all", "--json", db=db).stdout == honest
+
+
+@pytest.mark.parametrize("column", ["digest", "rows_digest"])
+def test_a_stats_seal_with_any_character_is_rebuilt_not_a_crash(db: Path, column: str) -> None:
+    # hmac.compare_digest raises TypeError on a non-ASCII str: a seal read from the file may hold any character
+    assert run("turns", "--all", db=db).returncode == 0
+    honest = run("stats", "--all", "--json", db=db).stdout
+    sql(db, f"UPDATE derived SET {column} = ? WHERE race = 1", params=("é" * 64,))
+    for command in (["turns", "--all"], ["stats", "--all", "--json"]):
+        r = run(*command, db=db)
+        assert r.returncode == 0, (command, r.stderr)
+    assert r.stdout == honest

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import itertools
 import json
 import sqlite3
@@ -33,6 +32,7 @@ from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
+from ..formats.hashing import same_text
 from ..store import DamagedLog, Problem
 from ..store.cachekey import seal
 from .facts import TURN_COLUMNS, RaceFacts, TurnFacts, race_facts
@@ -186,9 +186,7 @@ class TurnsTable:
                     continue
             except DamagedLog:
                 continue  # the fold says so, where the race is wanted
-            if not isinstance(digest, str) or not hmac.compare_digest(
-                _digest(race, length, tail_hash, summary, facts), digest
-            ):
+            if not isinstance(digest, str) or not same_text(_digest(race, length, tail_hash, summary, facts), digest):
                 continue  # edited by hand, or sealed elsewhere: rebuilt from the log
             try:
                 out[race] = RaceFacts.from_summary(json.loads(summary), [TurnFacts(*r) for r in json.loads(facts)])
@@ -198,7 +196,7 @@ class TurnsTable:
         if check_rows:
             for race in list(out):
                 rows = self.conn.execute(_SELECT + " WHERE race = ? ORDER BY round, turn", (race,)).fetchall()
-                if not hmac.compare_digest(_rows_digest(race, rows), str(rows_digests[race])):
+                if not same_text(_rows_digest(race, rows), str(rows_digests[race])):
                     del out[race]
         return out
 
