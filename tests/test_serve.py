@@ -713,3 +713,15 @@ def test_the_discard_question_offers_no_stress_or_heat(tmp_path: Path) -> None:
             assert not any(tok in ("s", "h") or label in ("Stress", "Heat") for label, tok in ctl["tokens"])
     finally:
         server.close()
+
+
+def test_a_secret_or_cookie_with_any_character_is_refused_not_a_server_error(table: Any) -> None:
+    # secrets.compare_digest raises TypeError on a non-ASCII str: a link, a cookie or a header may hold any text
+    t = table(3, 1)
+    anyone = TestClient(t.app, raise_server_exceptions=False)
+    assert anyone.get("/h/%C3%A9t%C3%A9").status_code == 404
+    assert anyone.get("/j/%C3%A9t%C3%A9").status_code == 404
+    raw = "\u00e9t\u00e9".encode()  # (bytes: the client would refuse the text; the server reads latin-1)
+    assert anyone.get("/host", headers={"cookie": b"hl_host=" + raw}).status_code == 403
+    r = anyone.post("/api/act", headers={"cookie": b"hl_csrf=" + raw, "x-csrf-token": raw}, json={})
+    assert r.status_code in (400, 403), r.status_code

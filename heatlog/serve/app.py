@@ -178,7 +178,7 @@ class Server:
 
     def viewer(self, request: Request) -> Viewer:
         host = request.cookies.get("hl_host", "")
-        if host and secrets.compare_digest(host, self.host_secret):
+        if host and same_secret(host, self.host_secret):
             return Viewer("host")
         seat = request.cookies.get("hl_seat", "")
         if seat and self.table is not None:
@@ -389,13 +389,19 @@ def switches() -> list[tuple[str, str]]:
     return [(f.param, f.label or f.help) for f in flags_for("record")[1] if f.kind == "bool"]
 
 
+def same_secret(given: str, secret: str) -> bool:
+    """Whether ``given`` (a link's, a cookie's or a header's text: any character) is ``secret``, in constant time;
+    ``secrets.compare_digest`` refuses a non-ASCII ``str`` with a TypeError, so both are compared as UTF-8."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass"))
+
+
 # -------------------------------------------------------------------------------------------------- the app
 
 
 def _csrf_ok(request: Request) -> bool:
     token = request.cookies.get("hl_csrf", "")
     sent = request.headers.get("x-csrf-token", "")
-    if not token or not sent or not secrets.compare_digest(token, sent):
+    if not token or not sent or not same_secret(token, sent):
         return False
     origin = request.headers.get("origin")
     if origin and origin != "null":
@@ -477,7 +483,7 @@ def make_app(server: Server) -> Starlette:
         )
 
     async def host_login(request: Request) -> Response:
-        if not secrets.compare_digest(request.path_params["secret"], server.host_secret):
+        if not same_secret(request.path_params["secret"], server.host_secret):
             return html(request, pages.plain_page("not the host link", "This link opens nothing."), 404)
         response = RedirectResponse("/host", status_code=303)
         response.set_cookie("hl_host", server.host_secret, httponly=True, samesite="strict", max_age=WEEK)
