@@ -402,6 +402,8 @@ def test_an_old_study_spec_loads_as_it_did() -> None:
         "legends": {"cars": 1, "pro": 2, "aggressive": True},
         "weather": {},
     }
+
+
 def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
     """A module that types its events on a car's line (``Module.react_answer``, the scripted host's) reads the
     same words back (``Module.react_word``, the recorder's session): both or neither, and every event of its
@@ -434,3 +436,48 @@ def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
                     said += 1
             state = apply(state, ev, atomic=False)
         assert said, f"{unit.name}: no event of its race is typed in its words"
+
+
+def test_set_up_draws_given_at_the_start_are_asked_of_the_descriptors(tmp_path: Path) -> None:
+    """Issue 26: ``new``'s ``--tile``/``--road`` are the weather's flags (``Flag.gives``, ``Module.given_draws``),
+    and ``start_race`` records any module's set-up draws given (``drawn``) before the decks, then the table-mode
+    shuffles and draws when no module of the race has a set-up step left to ask (# 1.2, 18.4, 20.2, 20.3): the
+    example module's sky given at the start as the weather's tile is, without a word of it outside its folder."""
+    from heatlog.engine.module import flags_for
+    from heatlog.formats.module_data import draws_from_flags
+    from heatlog.log.racelog import RaceLog
+    from heatlog.races import start_race
+
+    _, flags = flags_for("new")
+    gives = {f.decls[0]: f.gives for f in flags if f.gives is not None}
+    assert gives == {"--tile": "weather_drawn", "--road": "road_conditions_drawn"}  # the weather folder's
+    drawn = draws_from_flags("new", {"tile": " Rain", "road": "weather, OVERHEAT,limit+1,heat-control"})
+    assert drawn == [  # # 20.2: by the names printed on them, in any case
+        {"type": "weather_drawn", "v": 1, "tile": "rain"},
+        {"type": "road_conditions_drawn", "v": 1, "tokens": ["weather", "overheat", "limit+1", "heat-control"]},
+    ]
+    with pytest.raises(MalformedInput, match="together"):
+        draws_from_flags("new", {"tile": "rain"})
+    two = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+    sky = sorted(module_block("rain")["skies"])[0]
+    with RaceLog(tmp_path / "h.db") as log:
+        for modules, given in (
+            ({"weather": {}}, drawn),
+            ({"rain": module_block("rain")}, [{"type": "rain_drawn", "v": 1, "sky": sky}]),
+            ({"rain": module_block("rain")}, []),  # not given: the recorder asks the sky, then the decks
+        ):
+            race = start_race(log, track="usa", cars=two, grid=["Ann", "Bob"], modules=modules, drawn=given)
+            kinds = [e.event["type"] for e in log.stored(race)]
+            shuffles = ["deck_shuffled", "cards_drawn"] * 2 if given else []
+            assert kinds == ["race_started", "grid_set", *(d["type"] for d in given), *shuffles], (modules, kinds)
+        races = len(log.store.races())
+        garage = {"garage": {"upgrades": "basic", "draft": "draft", "expansions": []}, "weather": {}}
+        for modules, given, said in (
+            # # 18.4: the Garage's draft before the weather's draws (# 20.2)
+            (garage, drawn, "weather: set-up draws given, but the race's garage set-up comes before"),
+            ({"legends": {"cars": []}}, drawn, "'weather_drawn' is not a set-up draw of a module in the race"),
+            ({"weather": {}}, [{"type": "gear_shifted", "v": 1}], "not a set-up draw of a module in the race"),
+        ):
+            with pytest.raises(MalformedInput, match=said):
+                start_race(log, track="usa", cars=two, modules=modules, drawn=given)
+        assert len(log.store.races()) == races  # nothing written

@@ -378,6 +378,23 @@ class ModuleFlags:
 
         return options_from_flags(self.command, self.values)
 
+    def drawn(self) -> list[dict[str, Any]]:
+        """The set-up draws the options give (``Module.given_draws``: the weather's ``--tile``/``--road``)."""
+        from ..formats.module_data import draws_from_flags
+
+        return draws_from_flags(self.command, self.values)
+
+    def typed(self) -> dict[str, str]:
+        """The options given that are recorded as a set-up event (``Flag.gives``), by that event's kind, as typed
+        (``{"weather_drawn": "--tile RAIN"}``): a refusal of the event names the option."""
+        out: dict[str, str] = {}
+        for unit in self.units:
+            for f in unit.flags:
+                value = self.values.get(f.param)
+                if f.gives is not None and self.command in f.commands and value is not None:
+                    out[f.gives] = f"{f.decls[0]} {value}"
+        return out
+
 
 #: The default of a command's ``modules`` parameter, which the decorator replaces by the registry's flags (never
 #: read: the decorated command always receives the options typed).

@@ -124,6 +124,9 @@ class Flag:
     commands: tuple[str, ...] = ("new", "simulate")
     #: The words a form shows for it (the table server's set-up page, a switch of ``record``); None: its help.
     label: str | None = None
+    #: The set-up event kind its value is recorded as (the weather's ``--tile``: ``weather_drawn``, # 20.2), so
+    #: that a refusal of that event names the option typed; None: it gives no event.
+    gives: str | None = None
 
 
 @lite(frozen=True, slots=True)
@@ -261,6 +264,11 @@ class Module:
     #: ``react_word`` reads it back to the event (the contract test records every module race through both).
     react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
     react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
+    #: Set-up draws the table made before the race was entered (the weather's tile and tokens, # 20.2):
+    #: ``given_draws(its flag values by param)`` -> the chance events recorded with race_started, before the
+    #: decks ([]: none given, the recorder asks them); ``ValueError`` refuses them in words. A race whose every
+    #: module with set-up ``phases`` had its draws given gets its table-mode shuffles and draws at once.
+    given_draws: Callable[[Mapping[str, Any]], list[Event]] | None = None
 
 
 MODULES: dict[str, Module] = {}
