@@ -481,3 +481,41 @@ def test_set_up_draws_given_at_the_start_are_asked_of_the_descriptors(tmp_path: 
             with pytest.raises(MalformedInput, match=said):
                 start_race(log, track="usa", cars=two, modules=modules, drawn=given)
         assert len(log.store.races()) == races  # nothing written
+
+
+def test_simulate_s_season_asks_the_descriptors_what_a_season_decides(tmp_path: Path) -> None:
+    """Issue 26: ``simulate --season`` refuses what a season decides itself as the flag says
+    (``Flag.not_in_season``: the Garage's ``--draft``, # 21.2) and gives the season each module's options as the
+    ``season`` command's flags make them from the same values (the Garage's draft method gone, its draft order
+    and swap at the season's defaults, MA11), with no module's name in cli/simulate.py."""
+    from typer.testing import CliRunner
+
+    from heatlog.cli import load
+    from heatlog.cli.common import ModuleFlags
+    from heatlog.engine.module import flags_for
+    from heatlog.formats.module_data import options_from_flags
+    from heatlog.log.racelog import RaceLog
+    from heatlog.season import SEASON_STREAM
+
+    units, flags = flags_for("simulate")
+    assert {f.decls[0]: f.not_in_season for f in flags if f.not_in_season} == {
+        "--draft": "a season drafts one upgrade before each race (# 21.2)"
+    }
+    values = {f.param: None for f in flags} | {"garage": "basic", "expansion": ["heavy-rain"], "legends": 1}
+    typed = ModuleFlags("simulate", units, values)
+    options = options_from_flags("simulate", values) | {"rain": module_block("rain")}
+    assert options["garage"]["draft"] == "draft"
+    season = typed.season_options(options)
+    garage = {"upgrades": "basic", "expansions": ["heavy-rain"], "order": "lowest_first", "swap": True}
+    assert season["garage"] == garage
+    assert season["legends"] == options["legends"] and season["rain"] == options["rain"]  # (the season refuses rain)
+    assert typed.typed_values()["legends"] == "--legends 1" and "draft" not in typed.typed_values()
+    runner = CliRunner()
+    argv = ["simulate", "--season", "1961", "--cars", "2", "--seed", "3", "--garage", "basic"]
+    refused = runner.invoke(load("simulate"), [*argv, "--draft", "snake", "--db", str(tmp_path / "r.db")])
+    assert refused.exit_code != 0 and "--draft: a season drafts one upgrade before each race" in refused.output
+    made = runner.invoke(load("simulate"), [*argv, "--expansion", "heavy-rain", "--db", str(tmp_path / "s.db")])
+    assert made.exit_code == 0, made.output
+    with RaceLog(tmp_path / "s.db", create=False) as log:
+        started = log.store.stream_events(SEASON_STREAM, 1)[0]
+    assert started["type"] == "season_started" and started["options"]["garage"] == season["garage"]

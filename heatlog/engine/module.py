@@ -127,6 +127,10 @@ class Flag:
     #: The set-up event kind its value is recorded as (the weather's ``--tile``: ``weather_drawn``, # 20.2), so
     #: that a refusal of that event names the option typed; None: it gives no event.
     gives: str | None = None
+    #: ``simulate --season`` refuses it, in these words: what it chooses, the season decides itself (the
+    #: Garage's draft method: one upgrade drafted before each race, # 21.2); None: the season takes it (as its
+    #: ``season`` command's flag of the same param) or refuses its module.
+    not_in_season: str | None = None
 
 
 @lite(frozen=True, slots=True)
