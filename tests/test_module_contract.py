@@ -519,3 +519,36 @@ def test_simulate_s_season_asks_the_descriptors_what_a_season_decides(tmp_path: 
     with RaceLog(tmp_path / "s.db", create=False) as log:
         started = log.store.stream_events(SEASON_STREAM, 1)[0]
     assert started["type"] == "season_started" and started["options"]["garage"] == season["garage"]
+
+
+def test_a_simulated_race_s_module_facts_are_the_descriptors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: ``simulate --json``'s module keys and the race table's title words come from the descriptors
+    (``Module.summary``/``summary_words``: the weather's tile and tokens, # 20.2), in one process and from the
+    workers alike: a module that declares other facts gets them there, with no edit in cli/ or simulate/."""
+    import dataclasses
+
+    from typer.testing import CliRunner
+
+    from heatlog.cli import load
+    from heatlog.engine.module import MODULES as UNITS_NOW
+
+    runner = CliRunner()
+    argv = ["simulate", "--weather", "--cars", "2", "--laps", "1", "--seed", "4", "--json"]
+    plain = json.loads(runner.invoke(load("simulate"), [*argv, "--db", str(tmp_path / "a.db")]).output)
+    assert {"weather", "road_conditions"} <= set(plain) and len(plain["road_conditions"]) == 4  # USA's corners
+    weather = UNITS_NOW["weather"]
+    monkeypatch.setitem(
+        UNITS_NOW,
+        "weather",
+        dataclasses.replace(
+            weather,
+            summary=lambda state: {"sky": state.weather_tile},
+            summary_words=lambda race: f"sky {race['sky']}" if "sky" in race else None,
+        ),
+    )
+    one = json.loads(runner.invoke(load("simulate"), [*argv, "--db", str(tmp_path / "b.db")]).output)
+    assert one["sky"] == plain["weather"] and "weather" not in one and "road_conditions" not in one
+    several = runner.invoke(load("simulate"), [*argv, "--races", "2", "--workers", "1", "--db", str(tmp_path / "c.db")])
+    assert [r["sky"] for r in json.loads(several.output)][0] == plain["weather"]
+    table = runner.invoke(load("simulate"), [*argv[:-1], "--db", str(tmp_path / "d.db")], terminal_width=200)
+    assert f"; sky {plain['weather']}" in table.output and "roads" not in table.output

@@ -207,15 +207,16 @@ def _simulate_season(
 
 
 def _conditions(state: Any) -> dict[str, Any]:
-    """The weather of a simulated race, for the JSON and the table title (MODULES.md 20.2)."""
-    if state.conditions is None:
-        return {}
-    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+    """The modules' facts of a simulated race, for the JSON and the table title (``Module.summary``)."""
+    from ..engine.module import summary
+
+    return summary(state)
 
 
 def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:
     from rich.table import Table
 
+    from ..engine.module import summary_words
     from ..views import counted
 
     r = results[0]
@@ -223,7 +224,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
         table = Table(
             title=f"race {r['race']}: {r['track']}, {counted(r['laps'], 'lap')}, seed {r['seed']}: "
             f"{counted(r['rounds'], 'round')}"
-            + (f"; weather {r['weather']}, roads {' '.join(r['road_conditions'])}" if "weather" in r else ""),
+            + "".join(f"; {words}" for words in summary_words(r)),  # the modules' (Module.summary_words)
             caption="round: the round it finished in; Heat: left on the Engine"
             + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),
         )

@@ -273,6 +273,11 @@ class Module:
     #: decks ([]: none given, the recorder asks them); ``ValueError`` refuses them in words. A race whose every
     #: module with set-up ``phases`` had its draws given gets its table-mode shuffles and draws at once.
     given_draws: Callable[[Mapping[str, Any]], list[Event]] | None = None
+    #: A simulated race's facts it adds to ``simulate --json``'s race (the weather's ``weather`` and
+    #: ``road_conditions``, # 20.2), by key, and their words in the race table's title (None: none of its keys in
+    #: the race given), ``summary_words(the race's JSON)``.
+    summary: Callable[[RaceState], dict[str, Any]] | None = None
+    summary_words: Callable[[Mapping[str, Any]], str | None] | None = None
 
 
 MODULES: dict[str, Module] = {}
@@ -390,6 +395,25 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
             if ev is not None:
                 return ev
     return None
+
+
+def summary(state: RaceState) -> dict[str, Any]:
+    """The facts every module of the race adds to a simulated race's JSON (``Module.summary``), in rank order."""
+    out: dict[str, Any] = {}
+    for m in in_race(state):
+        if m.summary is not None:
+            out.update(m.summary(state))
+    return out
+
+
+def summary_words(race: Mapping[str, Any]) -> list[str]:
+    """Every registered module's words on a simulated race's JSON (``Module.summary_words``), for its title."""
+    out: list[str] = []
+    for m in MODULES.values():
+        said = m.summary_words(race) if m.summary_words is not None else None
+        if said is not None:
+            out.append(said)
+    return out
 
 
 def marks(state: RaceState) -> list[str]:

@@ -81,6 +81,19 @@ def _race_facts(state: RaceState, started: Event) -> tuple[str | None, str | Non
     return state.weather_tile, " ".join(conditions.tokens)
 
 
+def _summary(state: RaceState) -> dict[str, Any]:
+    """A simulated race's tile and tokens (``simulate --json``, # 20.2), once drawn."""
+    if state.conditions is None:
+        return {}
+    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+
+
+def _summary_words(race: Mapping[str, Any]) -> str | None:
+    if "weather" not in race:
+        return None
+    return f"weather {race['weather']}, roads {' '.join(race['road_conditions'])}"
+
+
 #: The columns it adds to a corpus race (``Module.race_columns``).
 RACE_COLUMNS = (
     FactColumn("weather", "str", None, "the weather tile drawn (# 20.2)"),
@@ -201,4 +214,6 @@ MODULE = Module(
     flags=FLAGS,
     from_flags=_from_flags,
     given_draws=_given_draws,
+    summary=_summary,
+    summary_words=_summary_words,
 )
