@@ -260,14 +260,6 @@ class Module:
     #: Without ``from_flags``, a switch puts the module in the race with its ``example`` block.
     flags: tuple[Flag, ...] = ()
     from_flags: Callable[[Mapping[str, Any], str, Any], Any] | None = None
-    #: Its words on a car's line at the table (the recorder's one-line answers, React and the steps after it):
-    #: ``react_word(state, car, word, cards)`` -> the event the word means (the Garage's ``p``, ``r2``,
-    #: ``play:NAME``, ``f``, its reading of ``cN``, # 18.10-18.23), None: not the module's word (the recorder
-    #: reads it); ``cards(text)`` reads cards as the table types them. ``react_answer(event, nm)`` -> the word
-    #: that makes the event (``nm`` names a card as typed), None: not its event; the scripted host types it, and
-    #: ``react_word`` reads it back to the event (the contract test records every module race through both).
-    react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
-    react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
     #: Set-up draws the table made before the race was entered (the weather's tile and tokens, # 20.2):
     #: ``given_draws(its flag values by param)`` -> the chance events recorded with race_started, before the
     #: decks ([]: none given, the recorder asks them); ``ValueError`` refuses them in words. A race whose every
@@ -278,6 +270,14 @@ class Module:
     #: the race given), ``summary_words(the race's JSON)``.
     summary: Callable[[RaceState], dict[str, Any]] | None = None
     summary_words: Callable[[Mapping[str, Any]], str | None] | None = None
+    #: Its words on a car's line at the table (the recorder's one-line answers, React and the steps after it):
+    #: ``react_word(state, car, word, cards)`` -> the event the word means (the Garage's ``p``, ``r2``,
+    #: ``play:NAME``, ``f``, its reading of ``cN``, # 18.10-18.23), None: not the module's word (the recorder
+    #: reads it); ``cards(text)`` reads cards as the table types them. ``react_answer(event, nm)`` -> the word
+    #: that makes the event (``nm`` names a card as typed), None: not its event; the scripted host types it, and
+    #: ``react_word`` reads it back to the event (the contract test records every module race through both).
+    react_word: Callable[[RaceState, str, str, Callable[[str], list[str]]], Event | None] | None = None
+    react_answer: Callable[[Event, Callable[[str], str]], str | None] | None = None
 
 
 MODULES: dict[str, Module] = {}
