@@ -653,8 +653,10 @@ def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_p
         mode="open",
         grid=["Red", "Blue"],
         modules={"weather": {}},
-        weather_tile="cloud",
-        road_tokens=tokens,
+        drawn=[
+            {"type": "weather_drawn", "v": 1, "tile": "cloud"},
+            {"type": "road_conditions_drawn", "v": 1, "tokens": tokens},
+        ],
     )
     s = Session(log, rid)
     while s.question.kind in ("setup_shuffle", "setup_draw"):

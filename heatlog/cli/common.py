@@ -384,6 +384,51 @@ class ModuleFlags:
 
         return options_from_flags(self.command, self.values)
 
+    def refuse_in_season(self, ctx: typer.Context) -> None:
+        """Refuse the options given that a season decides itself (``Flag.not_in_season``: ``--draft``)."""
+        from ..engine.errors import MalformedInput
+
+        for unit in self.units:
+            for f in unit.flags:
+                if f.not_in_season is not None and self.command in f.commands and given_option(ctx, f.param):
+                    raise MalformedInput(f"{f.decls[0]}: {f.not_in_season}")
+
+    def season_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` (this command's) as the ``season`` command's flags make them from the same values, module
+        by module; a module without flags for a season keeps its own (the season refuses it in its words)."""
+        from ..formats.module_data import options_from_flags
+
+        season = options_from_flags("season", self.values)
+        return {name: season.get(name, block) for name, block in options.items()}
+
+    def typed_values(self) -> dict[str, str]:
+        """Every option's value by its param, as typed (``{"legends": "--legends 2"}``), for refusals that name
+        the option; an option not given and without a value (None, off) is left out."""
+        out: dict[str, str] = {}
+        for unit in self.units:
+            for f in unit.flags:
+                value = self.values.get(f.param)
+                if self.command in f.commands and value is not None and value is not False:
+                    out.setdefault(f.param, f"{f.decls[0]} {value}")
+        return out
+
+    def drawn(self) -> list[dict[str, Any]]:
+        """The set-up draws the options give (``Module.given_draws``: the weather's ``--tile``/``--road``)."""
+        from ..formats.module_data import draws_from_flags
+
+        return draws_from_flags(self.command, self.values)
+
+    def typed(self) -> dict[str, str]:
+        """The options given that are recorded as a set-up event (``Flag.gives``), by that event's kind, as typed
+        (``{"weather_drawn": "--tile RAIN"}``): a refusal of the event names the option."""
+        out: dict[str, str] = {}
+        for unit in self.units:
+            for f in unit.flags:
+                value = self.values.get(f.param)
+                if f.gives is not None and self.command in f.commands and value is not None:
+                    out[f.gives] = f"{f.decls[0]} {value}"
+        return out
+
 
 #: The default of a command's ``modules`` parameter, which the decorator replaces by the registry's flags (never
 #: read: the decorated command always receives the options typed).

@@ -53,10 +53,6 @@ def new(
     ] = None,
     name: Annotated[str | None, typer.Option(help="A name for the race.")] = None,
     modules: ModuleFlags = FROM_REGISTRY,  # every module's options (engine/module.py: Module.flags)
-    tile: Annotated[str | None, typer.Option(help="With --weather: the weather tile drawn (else asked later).")] = None,
-    road: Annotated[
-        str | None, typer.Option(help="With --tile: the road-condition tokens, one per corner, comma-separated.")
-    ] = None,
     module: ModuleOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -76,19 +72,18 @@ def new(
         # the position file holds the track, laps, cars, mode and variant: a set-up option beside it would be
         # dropped without a word (a race "in table mode" that is open, on another track)
         given = given_options(ctx, "track", "car", "laps", "mode", "variant", "handicap", "grid", "seed")
-        given += modules.given(ctx) + given_options(ctx, "tile", "road", "module")
+        given += modules.given(ctx) + given_options(ctx, "module")
         if given:
             raise MalformedInput(
                 f"{', '.join(given)}: a race started from a position is set up as the position file says; "
                 "give only --from-position (and --name)"
             )
     options = with_named(modules.options(), module or [])  # every module's options as one mapping (issue 26)
-    if tile is not None:  # the tile drawn: the weather is in the race (MODULES.md 20.2)
-        options.setdefault("weather", {})
+    drawn = modules.drawn()  # set-up draws given (the weather's --tile and --road, MODULES.md 20.2)
     if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
         raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
     legend = modules.values.get("legend") or []
-    with creating_log(db) as log, _as_typed(car or [], legend, laps, handicap or [], tile, road):
+    with creating_log(db) as log, _as_typed(car or [], legend, laps, handicap or [], modules.typed()):
         race = start_race(
             log,
             track=track,
@@ -102,9 +97,7 @@ def new(
             from_position=from_position,
             name=name,
             modules=options,  # # 18.3, 18.5: the Garage's draft is recorded after the grid
-            # names as printed on the tiles and tokens, in any case (as --track and --legend take them)
-            weather_tile=tile.strip().lower() if tile is not None else None,
-            road_tokens=[t.strip().lower() for t in road.split(",")] if road else None,
+            drawn=drawn,
         )
         proj = log.project(race)
         length = counted(proj.state.laps, "lap")
@@ -114,7 +107,7 @@ def new(
 
 @contextlib.contextmanager
 def _as_typed(
-    cars: list[str], legends: list[str], laps: int | None, handicap: list[str], tile: str | None, road: str | None
+    cars: list[str], legends: list[str], laps: int | None, handicap: list[str], gives: dict[str, str]
 ) -> Iterator[None]:
     """A refusal of new's set-up named by the option typed, not by the field of the log the user never typed
     (``race_started: laps: 11 is …`` is ``--laps 11: …``; ``road_conditions_drawn: …`` is ``--road …: …``)."""
@@ -125,10 +118,8 @@ def _as_typed(
     except HeatlogError as err:
         typed = None
         kind = err.input.get("type") if isinstance(err.input, dict) else None
-        if kind == "weather_drawn" and tile is not None:
-            typed = f"--tile {tile}"
-        elif kind == "road_conditions_drawn" and road is not None:
-            typed = f"--road {road}"
+        if isinstance(kind, str) and kind in gives:  # a module's option recorded as a set-up event (Flag.gives)
+            typed = gives[kind]
         what = err.message
         field = re.match(r"race_started: (laps|handicap\[(\d+)\]|cars\[(\d+)\]\.(?:name|colour)): ", what)
         if field is not None:

@@ -16,7 +16,6 @@ from .common import (
     app,
     creating_log,
     err_console,
-    given_option,
     given_options,
     module_flags,
     out_console,
@@ -84,8 +83,7 @@ def simulate(
             "order (or --bot for every car)"
         )
     if season is not None:
-        if given_option(ctx, "draft"):
-            raise MalformedInput("--draft: a season drafts one upgrade before each race (# 21.2)")
+        modules.refuse_in_season(ctx)  # what the season decides itself (Flag.not_in_season: a draft method)
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
@@ -190,13 +188,13 @@ def _simulate_season(
     from .season import print_season, season_dict
 
     first = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    # the season drafts one upgrade before each race: the Garage's draft method is not the season's (# 21.2)
-    modules = {n: {k: v for k, v in o.items() if k != "draft"} if isinstance(o, dict) else o
-               for n, o in options.items()}
+    # each module's options as the season command makes them from the same values (the Garage's: its draft is the
+    # season's, # 21.2); a module the season command has no flag for keeps its options (the season refuses it)
+    modules = flags.season_options(options)
     typed: dict[str, str | list[str]] = {  # a refusal names the option typed (issue 29)
         "published": f"--season {name}",
         "count": f"--cars {cars}",
-        **{p: f"--{p} {flags.values[p]}" for p in ("legends", "pro") if p in flags.values},
+        **flags.typed_values(),
     }
     with creating_log(db) as log:  # a refused simulation leaves no new file behind
         season = simulate_season(log, published=name, cars=cars, seed=first, bots=spec, modules=modules, typed=typed)
@@ -209,15 +207,16 @@ def _simulate_season(
 
 
 def _conditions(state: Any) -> dict[str, Any]:
-    """The weather of a simulated race, for the JSON and the table title (MODULES.md 20.2)."""
-    if state.conditions is None:
-        return {}
-    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+    """The modules' facts of a simulated race, for the JSON and the table title (``Module.summary``)."""
+    from ..engine.module import summary
+
+    return summary(state)
 
 
 def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[str], path: Path) -> None:
     from rich.table import Table
 
+    from ..engine.module import summary_words
     from ..views import counted
 
     r = results[0]
@@ -225,7 +224,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
         table = Table(
             title=f"race {r['race']}: {r['track']}, {counted(r['laps'], 'lap')}, seed {r['seed']}: "
             f"{counted(r['rounds'], 'round')}"
-            + (f"; weather {r['weather']}, roads {' '.join(r['road_conditions'])}" if "weather" in r else ""),
+            + "".join(f"; {words}" for words in summary_words(r)),  # the modules' (Module.summary_words)
             caption="round: the round it finished in; Heat: left on the Engine"
             + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),
         )

@@ -124,6 +124,13 @@ class Flag:
     commands: tuple[str, ...] = ("new", "simulate")
     #: The words a form shows for it (the table server's set-up page, a switch of ``record``); None: its help.
     label: str | None = None
+    #: The set-up event kind its value is recorded as (the weather's ``--tile``: ``weather_drawn``, # 20.2), so
+    #: that a refusal of that event names the option typed; None: it gives no event.
+    gives: str | None = None
+    #: ``simulate --season`` refuses it, in these words: what it chooses, the season decides itself (the
+    #: Garage's draft method: one upgrade drafted before each race, # 21.2); None: the season takes it (as its
+    #: ``season`` command's flag of the same param) or refuses its module.
+    not_in_season: str | None = None
 
 
 @lite(frozen=True, slots=True)
@@ -253,6 +260,16 @@ class Module:
     #: Without ``from_flags``, a switch puts the module in the race with its ``example`` block.
     flags: tuple[Flag, ...] = ()
     from_flags: Callable[[Mapping[str, Any], str, Any], Any] | None = None
+    #: Set-up draws the table made before the race was entered (the weather's tile and tokens, # 20.2):
+    #: ``given_draws(its flag values by param)`` -> the chance events recorded with race_started, before the
+    #: decks ([]: none given, the recorder asks them); ``ValueError`` refuses them in words. A race whose every
+    #: module with set-up ``phases`` had its draws given gets its table-mode shuffles and draws at once.
+    given_draws: Callable[[Mapping[str, Any]], list[Event]] | None = None
+    #: A simulated race's facts it adds to ``simulate --json``'s race (the weather's ``weather`` and
+    #: ``road_conditions``, # 20.2), by key, and their words in the race table's title (None: none of its keys in
+    #: the race given), ``summary_words(the race's JSON)``.
+    summary: Callable[[RaceState], dict[str, Any]] | None = None
+    summary_words: Callable[[Mapping[str, Any]], str | None] | None = None
     #: Its words on a car's line at the table (the recorder's one-line answers, React and the steps after it):
     #: ``react_word(state, car, word, cards)`` -> the event the word means (the Garage's ``p``, ``r2``,
     #: ``play:NAME``, ``f``, its reading of ``cN``, # 18.10-18.23), None: not the module's word (the recorder
@@ -421,6 +438,25 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
             if ev is not None:
                 return ev
     return None
+
+
+def summary(state: RaceState) -> dict[str, Any]:
+    """The facts every module of the race adds to a simulated race's JSON (``Module.summary``), in rank order."""
+    out: dict[str, Any] = {}
+    for m in in_race(state):
+        if m.summary is not None:
+            out.update(m.summary(state))
+    return out
+
+
+def summary_words(race: Mapping[str, Any]) -> list[str]:
+    """Every registered module's words on a simulated race's JSON (``Module.summary_words``), for its title."""
+    out: list[str] = []
+    for m in MODULES.values():
+        said = m.summary_words(race) if m.summary_words is not None else None
+        if said is not None:
+            out.append(said)
+    return out
 
 
 def marks(state: RaceState) -> list[str]:

@@ -163,3 +163,21 @@ def options_from_flags(command: str, values: Mapping[str, Any]) -> dict[str, Any
         if block is not None:
             out[unit.name] = block
     return out
+
+
+def draws_from_flags(command: str, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The set-up draws the command's module flags give (``Module.given_draws``: the weather's ``--tile`` and
+    ``--road``, # 20.2), in registry order; ``MalformedInput`` says what is wrong with them."""
+    from ..engine.module import flags_for
+
+    units, _ = flags_for(command)
+    out: list[dict[str, Any]] = []
+    for unit in units:
+        if unit.given_draws is None:
+            continue
+        mine = {f.param: values.get(f.param) for f in unit.flags if command in f.commands}
+        try:
+            out += unit.given_draws(mine)
+        except ValueError as exc:
+            raise MalformedInput(str(exc)) from None
+    return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -61,20 +61,19 @@ def start_race(
     from_position: Path | None = None,
     name: str | None = None,
     modules: Mapping[str, Any] | None = None,
-    weather_tile: str | None = None,
-    road_tokens: list[str] | None = None,
+    drawn: Sequence[Event] = (),
 ) -> int:
     """Create a race. The grid is random (seeded) unless given; in table mode the set-up shuffles and
     draws are recorded too, since they are the same at every table. In open mode the cards are recorded
     by the host (the recorder asks for them).
 
-    Legends (MODULES.md 19) take grid spots like any car. With the weather (20) the tile and the tokens are
-    drawn before the decks (20.2, 20.3): given here they are recorded at once; otherwise the recorder asks
-    for them (and the table-mode set-up follows them).
+    Legends (MODULES.md 19) take grid spots like any car. A module's set-up draws (the weather's tile and
+    tokens, 20.2, 20.3) come before the decks: given here (``drawn``) they are recorded at once; otherwise the
+    recorder asks for them (and the table-mode set-up follows them).
 
     ``modules``: the modules' options as one mapping by module name (``race_started_event``; issue 26, build 5):
-    the Legends' ``cars`` are ``{"name", "colour"}`` each (``legend_cars``); ``weather_tile`` and
-    ``road_tokens``: the weather's set-up draws, when the table has drawn them already."""
+    the Legends' ``cars`` are ``{"name", "colour"}`` each (``legend_cars``). ``drawn``: the set-up chance events
+    the table has drawn already (``Module.given_draws`` makes them from a command's flags)."""
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:
@@ -96,15 +95,12 @@ def start_race(
         return log.new_race(ev, name=name)
     options = dict(modules or {})
     legends = list(options.get("legends", {}).get("cars") or [])
-    weather = options.get("weather") not in (None, False)
-    garage = options.get("garage")
     total = len(cars) + len(legends)
     if not 2 <= total <= 6:
         raise MalformedInput(
             f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)"
         )
-    if (weather_tile is None) != (road_tokens is None) or (weather_tile is not None and not weather):
-        raise MalformedInput("give the weather tile and the road-condition tokens together, with the weather")
+    given = _given_draws(drawn, options)
     ev = race_started_event(
         track=track,
         cars=cars,
@@ -121,19 +117,37 @@ def start_race(
         random.Random(seed).shuffle(grid)  # # 1.4: random starting order
     elif sorted(grid) != sorted(names):
         raise MalformedInput(f"--grid must name every car once: {', '.join(names)}")
-    setup: list[Event] = []
-    if garage is not None and weather_tile is not None:
-        raise MalformedInput("with the Garage the weather is drawn after the draft (18.4, 20.2): the recorder asks it")
-    if weather_tile is not None and road_tokens is not None:  # MODULES.md 20.2: before the decks
-        setup.append({"type": "weather_drawn", "v": 1, "tile": weather_tile})
-        setup.append({"type": "road_conditions_drawn", "v": 1, "tokens": list(road_tokens)})
-    # # 18.4: with the Garage the draft comes before the shuffles (the recorder asks it)
-    drawn_first = any(  # another module's set-up draw first
-        MODULE_UNITS[m].phases for m in options if m in MODULE_UNITS and m not in ("garage", "legends", "weather")
-    )
-    if mode == "table" and (not weather or setup) and garage is None and not drawn_first:
+    setup: list[Event] = [dict(d) for d in drawn]  # MODULES.md 20.2: before the decks
+    # the table-mode shuffles and draws follow at once when no module of the race has a set-up step left for the
+    # recorder to ask (the Garage's draft, # 18.4; a weather tile not given, # 20.2)
+    waiting = [m for m in _playing(options) if MODULE_UNITS[m].phases and m not in given]
+    if given and waiting:
+        raise MalformedInput(
+            f"{', '.join(sorted(given))}: set-up draws given, but the race's {waiting[0]} set-up comes before "
+            "them: the recorder asks them in order"
+        )
+    if mode == "table" and not waiting:
         setup += table_setup_events(grid, [c["name"] for c in legends])
     return log.new_race(ev, grid=grid, name=name, setup=setup)
+
+
+def _playing(options: Mapping[str, Any]) -> list[str]:
+    """The registered modules the options put in the race."""
+    return [m for m, block in options.items() if m in MODULE_UNITS and block is not None and block is not False]
+
+
+def _given_draws(drawn: Sequence[Event], options: Mapping[str, Any]) -> set[str]:
+    """The modules whose set-up draws ``drawn`` holds; each must be a chance event of a module of the race."""
+    from ..engine.module import of_event
+
+    given: set[str] = set()
+    for d in drawn:
+        kind = d.get("type") if isinstance(d, Mapping) else None
+        unit = of_event(kind) if isinstance(kind, str) else None
+        if unit is None or unit.name not in _playing(options) or not unit.phases:
+            raise MalformedInput(f"{kind!r} is not a set-up draw of a module in the race")
+        given.add(unit.name)
+    return given
 
 
 def _check_export_anchor(

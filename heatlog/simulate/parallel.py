@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules_version
+from ..engine.module import summary as module_summary
 from ..log.racelist import summary_of
 from . import TurnLog, bot_label, bot_names, finishing_table, simulate_race, validate_played
 
@@ -33,7 +34,7 @@ class Played:
     laps: int
     rounds: int
     order: list[dict[str, Any]]
-    conditions: dict[str, Any]  # the weather tile and road tokens drawn (MODULES.md 20.2), empty without
+    conditions: dict[str, Any]  # the modules' facts (Module.summary: the weather's tile and tokens, # 20.2)
     rules: str  # the rules fingerprint of the worker that played and validated it
     over: bool = True  # False: stopped unfinished after MAX_ROUNDS rounds (a car stuck for good)
     summary: dict[str, Any] = field(default_factory=dict)  # for `heatlog races` (racelist.summary_of)
@@ -56,8 +57,7 @@ def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
         labels = {n: bot_label(b) for n, b in drivers.items()}
         rows = finishing_table(state, watch.turns(), labels)
         validate_played(events)  # the door's check, here in the worker: the one writer only stores
-        cond = state.conditions
-        weather = {"weather": state.weather_tile, "road_conditions": list(cond.tokens)} if cond is not None else {}
+        facts = module_summary(state)  # the modules' facts (Module.summary: the weather's tile and tokens)
         over = state.phase == "over"
         rounds = state.round if over else state.round - 1  # stopped at the start of round MAX_ROUNDS + 1
         out.append(
@@ -68,7 +68,7 @@ def play_races(seeds: Sequence[int], kwargs: dict[str, Any]) -> list[Played]:
                 state.laps,
                 rounds,
                 rows,
-                weather,
+                facts,
                 rules_version(),
                 over,
                 summary=summary_of(state),

@@ -113,6 +113,7 @@ FLAGS = (  # issue 26, build 5: `new`, `simulate` and `season new` build these f
         ("--draft",),
         "With --garage, how upgrades are chosen: random, draft (default) or snake (# 18.5).",
         "str",
+        not_in_season="a season drafts one upgrade before each race (# 21.2)",
     ),
     Flag(
         "expansion",

@@ -81,6 +81,19 @@ def _race_facts(state: RaceState, started: Event) -> tuple[str | None, str | Non
     return state.weather_tile, " ".join(conditions.tokens)
 
 
+def _summary(state: RaceState) -> dict[str, Any]:
+    """A simulated race's tile and tokens (``simulate --json``, # 20.2), once drawn."""
+    if state.conditions is None:
+        return {}
+    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+
+
+def _summary_words(race: Mapping[str, Any]) -> str | None:
+    if "weather" not in race:
+        return None
+    return f"weather {race['weather']}, roads {' '.join(race['road_conditions'])}"
+
+
 #: The columns it adds to a corpus race (``Module.race_columns``).
 RACE_COLUMNS = (
     FactColumn("weather", "str", None, "the weather tile drawn (# 20.2)"),
@@ -113,7 +126,44 @@ FLAGS = (  # issue 26, build 5: one switch, worded per command
         "Weather and road conditions in every race, revealed after the draft (# 21.3).",
         commands=("season",),
     ),
+    Flag(  # the set-up draws given at the start (# 20.2): recorded with race_started (``given_draws``)
+        "tile",
+        ("--tile",),
+        "With --weather: the weather tile drawn (else asked later).",
+        "str",
+        commands=("new",),
+        gives="weather_drawn",
+    ),
+    Flag(
+        "road",
+        ("--road",),
+        "With --tile: the road-condition tokens, one per corner, comma-separated.",
+        "str",
+        commands=("new",),
+        gives="road_conditions_drawn",
+    ),
 )
+
+
+def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
+    """``--weather`` (it has no options); a tile or tokens given put it in the race too (# 20.2)."""
+    given = values.get(NAME) or values.get("tile") is not None or values.get("road") is not None
+    return {} if given else None
+
+
+def _given_draws(values: Mapping[str, Any]) -> list[Event]:
+    """``--tile`` and ``--road`` as the table drew them (# 20.2): the tile, then one token per corner, by the
+    names printed on them in any case (as ``--track`` and ``--legend`` take them); none: the recorder asks."""
+    tile, road = values.get("tile"), values.get("road") or None
+    if tile is None and road is None:
+        return []
+    if tile is None or road is None:
+        raise ValueError("give the weather tile and the road-condition tokens together, with the weather")
+    tokens = [t.strip().lower() for t in str(road).split(",")]
+    return [
+        {"type": "weather_drawn", "v": 1, "tile": str(tile).strip().lower()},
+        {"type": "road_conditions_drawn", "v": 1, "tokens": tokens},
+    ]
 
 
 MODULE = Module(
@@ -162,5 +212,8 @@ MODULE = Module(
     race_columns=RACE_COLUMNS,
     race_facts=_race_facts,
     flags=FLAGS,
-    from_flags=lambda values, command, data: {} if values.get(NAME) else None,  # it has no options
+    from_flags=_from_flags,
+    given_draws=_given_draws,
+    summary=_summary,
+    summary_words=_summary_words,
 )
