@@ -237,3 +237,27 @@ def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> Non
             assert w.react_pool() is pool  # optional read the pool already read
             seen += 1
     assert seen > 10
+
+
+def test_the_most_cooldown_is_the_last_cooldown_option() -> None:
+    """``ReactPool.most_cooldown()`` (the heuristic's React reads it instead of building every cooldown) is the last
+    cooldown of ``options()``: all the cooldown left, capped by the Heat in hand (# 7.2-7.4, 7.3), or None. Checked
+    at every React decision of heuristic races, with and without weather (a cooling bonus or a blocked sector,
+    # 20.9, 20.10)."""
+    from heatlog.engine import react_pool, waiting_for
+
+    seen = capped = 0
+    for seed, weather in ((1, False), (2, False), (3, True), (4, True)):
+        _, log, _ = simulate_race(None, track="usa", cars=4, seed=seed, bots="heuristic", weather=weather)
+        state: RaceState | None = None
+        for ev in log:
+            state = apply(state, ev, atomic=False)
+            w = waiting_for(state)
+            if state.turn is None or not w.may_go_on or state.turn.sub != 5:
+                continue
+            pool = react_pool(state, state.cars[state.turn.car], state.turn)
+            cools = [o for o in pool.options() if o["type"] == "cooldown"]
+            assert pool.most_cooldown() == (cools[-1] if cools else None)
+            seen += 1
+            capped += bool(cools) and cools[-1]["count"] < pool.left("cooldown")  # the hand's Heat caps it
+    assert seen > 50 and capped > 0

@@ -1118,15 +1118,20 @@ class HeuristicBot:
         pool = w.react_pool() if w is not None and w.may_go_on and turn.car == car.name else None
         if pool is None:
             pool = react_pool(state, car, turn)
-        for o in pool.options():
-            kind = o["type"]
-            if kind == "cooldown":
-                if cool is None or o["count"] > cool["count"]:
-                    cool = o
-            elif kind == "adrenaline":
-                by_kind["adrenaline " + o["bonus"]] = o
-            else:
-                by_kind[kind] = o
+        # pool.options() in its order without building every cooldown: its cooldowns come first, the last moves the most
+        cool = pool.most_cooldown()
+        for u in pool.uses:
+            if u.symbol == "cooldown":
+                continue
+            for o in u.events:
+                kind = o["type"]
+                if kind == "cooldown":  # (a module's use whose events are cooldowns)
+                    if cool is None or o["count"] > cool["count"]:
+                        cool = o
+                elif kind == "adrenaline":
+                    by_kind["adrenaline " + o["bonus"]] = o
+                else:
+                    by_kind[kind] = o
         if "adrenaline cooldown" in by_kind and car.hand[HEAT] > pool.left("cooldown"):
             return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
         if cool is not None:
