@@ -261,3 +261,22 @@ def test_the_most_cooldown_is_the_last_cooldown_option() -> None:
             seen += 1
             capped += bool(cools) and cools[-1]["count"] < pool.left("cooldown")  # the hand's Heat caps it
     assert seen > 50 and capped > 0
+
+
+def test_waiting_for_a_turn_is_the_constructed_waiting() -> None:
+    """``waiting_for`` sets a turn's Waiting field by field (no ``__init__`` call, asked before nearly every event):
+    every field is set and it equals ``Waiting(...)`` made from the same values, at every event of a race."""
+    from heatlog.engine import Waiting, waiting_for
+
+    seen = 0
+    _, log, _ = simulate_race(None, track="usa", cars=4, seed=5, bots="heuristic")
+    state: RaceState | None = None
+    for ev in log:
+        state = apply(state, ev, atomic=False)
+        w = waiting_for(state)
+        for name in Waiting.__slots__:
+            getattr(w, name)  # set (an unset slot raises)
+        made = Waiting(w.step, list(w.cars), w.due, w.count, w.flipping, w.may_go_on, w._state, w._at)
+        assert w == made and w.optional == made.optional
+        seen += state.turn is not None
+    assert seen > 100
