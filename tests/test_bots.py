@@ -7,7 +7,7 @@ cooldown (# 7.2, 7.3), corners and spinouts (# 9.3, 10.1), slipstream (# 8.1), b
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -214,6 +214,19 @@ def test_the_plan_memo_never_changes_a_decision(memo: str, monkeypatch: pytest.M
     assert [simulate_race(None, bots=HeuristicBot(), **kw)[1] for kw in races] == default  # type: ignore[arg-type]
 
 
+def _react_decisions(seed: int, cars: int, bots: str, **modules: Any) -> Iterator[tuple[RaceState, Any]]:
+    """Each state of a simulated USA race where a car decides in React (step 5), with its ``waiting_for``."""
+    from heatlog.engine import waiting_for
+
+    _, log, _ = simulate_race(None, track="usa", cars=cars, seed=seed, bots=bots, **modules)
+    state: RaceState | None = None
+    for ev in log:
+        state = apply(state, ev, atomic=False)
+        w = waiting_for(state)
+        if state.turn is not None and w.may_go_on and state.turn.sub == 5:
+            yield state, w
+
+
 def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> None:
     """A bot that asks ``Waiting.react_pool()`` gets the pool of the car's turn without the rest of ``optional``
     (the slipstream's and the discard's checks, which the heuristic's React never reads), and ``optional`` then
@@ -222,13 +235,7 @@ def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> Non
 
     seen = 0
     for seed in (1, 2, 3):
-        _, log, _ = simulate_race(None, track="usa", cars=3, seed=seed, bots="random")
-        state: RaceState | None = None
-        for ev in log:
-            state = apply(state, ev, atomic=False)
-            w = waiting_for(state)
-            if state.turn is None or not w.may_go_on or state.turn.sub != 5:
-                continue
+        for state, w in _react_decisions(seed, 3, "random"):
             pool = w.react_pool()
             assert pool is not None and pool is w.react_pool()
             assert w._optional is None  # the list is not worked out for the pool (it was: 2x the slipstream checks)
@@ -237,3 +244,41 @@ def test_the_react_pool_is_read_alone_and_shared_with_the_optional_list() -> Non
             assert w.react_pool() is pool  # optional read the pool already read
             seen += 1
     assert seen > 10
+
+
+def test_the_most_cooldown_is_the_last_cooldown_option() -> None:
+    """``ReactPool.most_cooldown()`` (the heuristic's React reads it instead of building every cooldown) is the last
+    cooldown of ``options()``: all the cooldown left, capped by the Heat in hand (# 7.2-7.4, 7.3), or None. Checked
+    at every React decision of heuristic races, with and without weather (a cooling bonus or a blocked sector,
+    # 20.9, 20.10)."""
+    from heatlog.engine import react_pool
+
+    seen = capped = 0
+    for seed, weather in ((1, False), (2, False), (3, True), (4, True)):
+        for state, _w in _react_decisions(seed, 4, "heuristic", weather=weather):
+            assert state.turn is not None
+            pool = react_pool(state, state.cars[state.turn.car], state.turn)
+            cools = [o for o in pool.options() if o["type"] == "cooldown"]
+            assert pool.most_cooldown() == (cools[-1] if cools else None)
+            seen += 1
+            capped += bool(cools) and cools[-1]["count"] < pool.left("cooldown")  # the hand's Heat caps it
+    assert seen > 50 and capped > 0
+
+
+def test_waiting_for_a_turn_is_the_constructed_waiting() -> None:
+    """``waiting_for`` sets a turn's Waiting field by field (no ``__init__`` call, asked before nearly every event):
+    every field is set and it equals ``Waiting(...)`` made from the same values, at every event of a race."""
+    from heatlog.engine import Waiting, waiting_for
+
+    seen = 0
+    _, log, _ = simulate_race(None, track="usa", cars=4, seed=5, bots="heuristic")
+    state: RaceState | None = None
+    for ev in log:
+        state = apply(state, ev, atomic=False)
+        w = waiting_for(state)
+        for name in Waiting.__slots__:
+            getattr(w, name)  # set (an unset slot raises)
+        made = Waiting(w.step, list(w.cars), w.due, w.count, w.flipping, w.may_go_on, w._state, w._at)
+        assert w == made and w.optional == made.optional
+        seen += state.turn is not None
+    assert seen > 100

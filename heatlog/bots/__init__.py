@@ -27,7 +27,7 @@ from operator import itemgetter
 from typing import Any, overload
 
 from ..engine import Waiting, landing, react_pool
-from ..engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HEAT, SPINOUT_STRESS, STRESS, VALUE
+from ..engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from ..engine.decide import (
     decisions,
     hand_playable_sets,
@@ -1100,15 +1100,20 @@ class HeuristicBot:
         pool = w.react_pool() if w is not None and w.may_go_on and turn.car == car.name else None
         if pool is None:
             pool = react_pool(state, car, turn)
-        for o in pool.options():
-            kind = o["type"]
-            if kind == "cooldown":
-                if cool is None or o["count"] > cool["count"]:
-                    cool = o
-            elif kind == "adrenaline":
-                by_kind["adrenaline " + o["bonus"]] = o
-            else:
-                by_kind[kind] = o
+        # pool.options() in its order without building every cooldown: its cooldowns come first, the last moves the most
+        cool = pool.most_cooldown()
+        for u in pool.uses:
+            if u.symbol == "cooldown":
+                continue
+            for o in u.events:
+                kind = o["type"]
+                if kind == "cooldown":  # (a module's use whose events are cooldowns)
+                    if cool is None or o["count"] > cool["count"]:
+                        cool = o
+                elif kind == "adrenaline":
+                    by_kind["adrenaline " + o["bonus"]] = o
+                else:
+                    by_kind[kind] = o
         if "adrenaline cooldown" in by_kind and car.hand[HEAT] > pool.left("cooldown"):
             return by_kind["adrenaline cooldown"]  # # 7.4: one more Heat to cool
         if cool is not None:
@@ -1184,7 +1189,9 @@ class HeuristicBot:
         hand = car.hand
         deck = car.deck_counts()
         assert hand is not None and deck is not None
-        need = state.rules.hand_size(state, car) - car.hand_size  # cards drawn anyway (# 12.2, 21.8)
+        rules = state.rules  # (a point still its base function is not called: base_hand_size is HAND_SIZE, …)
+        unchanged = rules.unchanged
+        need = (HAND_SIZE if unchanged.hand_size else rules.hand_size(state, car)) - car.hand_size  # # 12.2, 21.8
         source = deck  # a fresh dict (deck_counts)
         if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
             for c in car.discard:
@@ -1196,13 +1203,16 @@ class HeuristicBot:
             return None
         # the same products summed in the same order as one sum over a generator (whatever sum's float method); a
         # card not there adds an exact zero, so it is left out (a Garage race's counts hold every token of the race)
-        draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
+        if source.keys() <= UTILITY.keys():  # the base cards only: the same products, without asking for each
+            draw = sum([UTILITY[c] * n for c, n in source.items() if n]) / total
+        else:
+            draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
         tp = self._track_plan(state, car)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
         out: list[str] = []
         for c in (HEAT, STRESS):  # an event card may let these go (# 21.8: events 13, 17): the worst cards first
-            if hand[c] and state.rules.can_discard(state, car, c):
+            if hand[c] and rules.can_discard(state, car, c):
                 out += [c] * hand[c]
         kept_low = False
         for c in _LOW:
@@ -1210,13 +1220,13 @@ class HeuristicBot:
                 if 0 < VALUE[c] <= 2 and tight and not kept_low:
                     kept_low = True  # a low card for the tight corner ahead
                     continue
-                if UTILITY[c] < draw - self.w.discard_margin and state.rules.can_discard(state, car, c):
+                if UTILITY[c] < draw - self.w.discard_margin and rules.can_discard(state, car, c):
                     out.append(c)
         if not hand.keys() <= UTILITY.keys():  # Garage upgrades worth less than a draw (# 11.1: they may be discarded)
             for c, n in hand.items():
                 if n and c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
                     out.extend([c] * n)
-        limit = state.rules.discard_limit(state, car)  # # 21.8: event 15 caps the discard
+        limit = None if unchanged.discard_limit else rules.discard_limit(state, car)  # # 21.8: event 15 caps it
         if limit is not None:
             out = out[:limit]
         if not out:

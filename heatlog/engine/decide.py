@@ -151,6 +151,9 @@ _WORDS = {
 }
 
 
+_new_waiting = object.__new__
+
+
 def waiting_for(state: RaceState | None) -> Waiting:
     """What the race waits for now (see :class:`Waiting`)."""
     if state is None:
@@ -193,7 +196,21 @@ def waiting_for(state: RaceState | None) -> Waiting:
             due = "cards_drawn"
             if n > deck_size:
                 n = deck_size
-        return Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub))
+        # Waiting(STEPS[sub], [car.name], due, n, None, sub < REPLENISH, state, (state.events, sub)), its fields set
+        # here without the __init__ call: asked before nearly every event of a turn (tests/test_bots.py checks that
+        # it equals the constructed one)
+        w = _new_waiting(Waiting)
+        w.step = STEPS[sub]
+        w.cars = [car.name]
+        w.due = due
+        w.count = n
+        w.flipping = None
+        w.may_go_on = sub < REPLENISH
+        w._state = state
+        w._at = (state.events, sub)
+        w._optional = None
+        w._pool = None
+        return w
     if phase == "grid":
         return Waiting(STEPS[SETUP], [], "grid_set")
     module_phase = state.rules.phase_waiting(state)  # a module's own set-up phase (# 18.5, 20.2: the draft, weather)

@@ -118,6 +118,20 @@ class ReactPool:
             return evs
         return out
 
+    def most_cooldown(self) -> Event | None:
+        """The last cooldown of :meth:`options` (the one that moves the most Heat: all the cooldown left, capped by
+        the Heat the hand can hold, # 7.3), or None when there is none, without building the others."""
+        cool = 0
+        for u in self.uses:
+            if u.symbol == "cooldown":
+                cool += u.n
+        heat = self.heat_in_hand
+        if cool > heat:
+            cool = heat
+        if cool > 0:
+            return {"type": "cooldown", "v": 1, "car": self.car, "count": cool}
+        return None
+
     def kinds(self) -> list[str]:
         """The event types of :meth:`options`, each once, in their order (without building the events)."""
         cool = 0
