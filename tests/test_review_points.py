@@ -189,6 +189,34 @@ def test_the_target_is_on_the_expected_score_for_2_and_6_cars() -> None:
         assert review.loss_half * z / (cars - 1) <= 0.05 and review.taken.playouts < 512  # ± target, then stopped
 
 
+def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_target_at_95() -> None:
+    """A taken decision that loses 0.10 expected score (a mistake's threshold) with a paired standard deviation
+    of 0.52 (about that of ``usa-4cars``: common random numbers help a decision's own playouts little) never
+    settles: it goes to the default cap, 384 per side, where the loss's 95 % interval is about ± target
+    (1.96 × 0.52 / √384 ≈ 0.052): an unsettled label is known about as well as a settled one's ± target at the
+    settling z, at 0.75× the playouts of the former cap of 512 (docs/analysis.md, step 3)."""
+
+    # (taken, best) places, the paired loss 2, -2, 1, -1, 1, -1, 1, -1, 3, 0: 0.3 places (0.10 score) every
+    # 10 playouts, standard deviation 1.57 places (0.52 score)
+    pairs = [(3, 1), (1, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (4, 1), (2, 2)]
+
+    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in sides]
+        for i in range(n):
+            taken, best = pairs[(seed + i) % len(pairs)]
+            for k, (_, (ev,)) in enumerate(sides):
+                out[k].append(taken if ev["gear"] == 1 else best)
+        return out
+
+    settings = Settings(seed=1, keep=1)
+    assert settings.max_playouts == 384
+    review = estimate_point(fake_point(0, 2), None, 4, settings, run)
+    assert not review.settled and review.taken.playouts == review.best.playouts == 384  # to the cap, paired
+    assert review.playouts == 2 * 384
+    assert 0.045 < review.loss_half / 3 < 0.06  # ≈ ± target at 95 % (sd 0.52 expected score)
+    assert review.label in (None, "inaccuracy", "mistake")  # what the evidence at the cap supports
+
+
 def test_cli_review_screen_1_writes_no_infinity(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     log = tmp_path / "race.jsonl"
