@@ -214,11 +214,13 @@ def test_the_plan_memo_never_changes_a_decision(memo: str, monkeypatch: pytest.M
     assert [simulate_race(None, bots=HeuristicBot(), **kw)[1] for kw in races] == default  # type: ignore[arg-type]
 
 
-def _react_decisions(seed: int, cars: int, bots: str, **modules: Any) -> Iterator[tuple[RaceState, Any]]:
+def _react_decisions(
+    seed: int, cars: int, bots: str, modules: dict[str, Any] | None = None
+) -> Iterator[tuple[RaceState, Any]]:
     """Each state of a simulated USA race where a car decides in React (step 5), with its ``waiting_for``."""
     from heatlog.engine import waiting_for
 
-    _, log, _ = simulate_race(None, track="usa", cars=cars, seed=seed, bots=bots, **modules)
+    _, log, _ = simulate_race(None, track="usa", cars=cars, seed=seed, bots=bots, modules=modules)
     state: RaceState | None = None
     for ev in log:
         state = apply(state, ev, atomic=False)
@@ -255,7 +257,7 @@ def test_the_most_cooldown_is_the_last_cooldown_option() -> None:
 
     seen = capped = 0
     for seed, weather in ((1, False), (2, False), (3, True), (4, True)):
-        for state, _w in _react_decisions(seed, 4, "heuristic", weather=weather):
+        for state, _w in _react_decisions(seed, 4, "heuristic", {"weather": {}} if weather else None):
             assert state.turn is not None
             pool = react_pool(state, state.cars[state.turn.car], state.turn)
             cools = [o for o in pool.options() if o["type"] == "cooldown"]

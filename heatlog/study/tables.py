@@ -185,7 +185,7 @@ def module_columns_doc() -> str:
 
 
 def _shown(value: Any) -> str:
-    return "NULL" if value is None else f"`{json.dumps(value, ensure_ascii=False)}`"
+    return "NULL" if value is None else f"`{json.dumps(value, ensure_ascii=False, allow_nan=False)}`"
 
 
 def module_race_values(state: RaceState, started: Event) -> dict[str, Any]:
