@@ -992,40 +992,6 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             plays = _plays(cards_held, g, hand_key, touching)
-            if not module_cards:  # a base race (weather, Legends, a championship): no play has a Heat cost or an Adjust
-                for base, k, _heat, cards, _ups in plays:  # (the loop below without its Garage branches)
-                    if k:
-                        if k in sums:  # (no method call: asked for most plays)
-                            dist_k = sums[k]
-                        else:
-                            if flips is None:
-                                flips = _flip_values(car)
-                            dist_k = sums[k] = _flip_sums(flips, k)
-                        score = 0.0
-                        for extra, prob in dist_k:
-                            s = base + extra
-                            v = row[s] if s < ROW else None
-                            if v is None:
-                                v = tp.value(p, s, engine, g, adrenaline)
-                                if s < ROW:
-                                    row[s] = v
-                            score += prob * v
-                        score += keep + w_stress * k - w_card * base
-                    elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
-                        left = own_engine - shift
-                        score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
-                        score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
-                    else:
-                        v = row[base] if base < ROW else None
-                        if v is None:
-                            v = tp.value(p, base, engine, g, adrenaline)
-                            if base < ROW:
-                                row[base] = v
-                        score = v + (keep + w_stress * k - w_card * base)
-                    if score > best_score:
-                        best_score = score
-                        best = (g, cards)
-                continue
             for base, k, heat, cards, ups in plays:
                 if (heat and module_cards) or ups:
                     if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
