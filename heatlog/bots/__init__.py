@@ -993,6 +993,7 @@ class HeuristicBot:
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             plays = _plays(cards_held, g, hand_key, touching)
             for base, k, heat, cards, ups in plays:
+                t: _TrackPlan | None = None  # the plan whose values by speed the play's flips are summed over
                 if (heat and module_cards) or ups:
                     if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
                         short = heat > engine  # # 18.11: the card would be replaced by a flip
@@ -1006,6 +1007,20 @@ class HeuristicBot:
                     # the values by speed of this Engine on this plan, kept as the base plays' (``row``): a Garage
                     # hand holds many plays with a Heat cost, each valued at every flip's outcome (issue 32)
                     trow = row if t is tp and left == engine else t.row(p, left, g, adrenaline)
+                elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
+                    left = own_engine - shift
+                    score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
+                    score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                elif k == 0:
+                    v = row[base] if base < ROW else None
+                    if v is None:
+                        v = tp.value(p, base, engine, g, adrenaline)
+                        if base < ROW:
+                            row[base] = v
+                    score = v + (keep + w_stress * k - w_card * base)
+                else:  # a base play with "+" flips: its value at each flip's outcome, on the plan of the race
+                    t, trow, left, score = tp, row, engine, 0.0
+                if t is not None:
                     if k:
                         dist = sums.get(k)
                         if dist is None:
@@ -1021,33 +1036,6 @@ class HeuristicBot:
                             v = t.value(p, s, left, g, adrenaline)
                             if s < ROW:
                                 trow[s] = v
-                        score += prob * v
-                    score += keep + w_stress * k - w_card * base
-                elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
-                    left = own_engine - shift
-                    score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
-                    score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
-                elif k == 0:
-                    v = row[base] if base < ROW else None
-                    if v is None:
-                        v = tp.value(p, base, engine, g, adrenaline)
-                        if base < ROW:
-                            row[base] = v
-                    score = v + (keep + w_stress * k - w_card * base)
-                else:
-                    dist = sums.get(k)
-                    if dist is None:
-                        if flips is None:
-                            flips = _flip_values(car)
-                        dist = sums[k] = _flip_sums(flips, k)
-                    score = 0.0
-                    for extra, prob in dist:
-                        s = base + extra
-                        v = row[s] if s < ROW else None
-                        if v is None:
-                            v = tp.value(p, s, engine, g, adrenaline)
-                            if s < ROW:
-                                row[s] = v
                         score += prob * v
                     score += keep + w_stress * k - w_card * base
                 if score > best_score:
