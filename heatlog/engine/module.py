@@ -85,13 +85,16 @@ class BotPolicy:
     cost), the same mapping object for the same cards (the planner keys its caches by it). ``planned_turn(state,
     car, gear, cards, paid)``: the turn a play would be once revealed, its Heat costs paid (``paid``) or its cards
     replaced: the planner asks the Rules' ``corner_limit`` with it, so a card that changes a limit counts (# 18.17).
-    ``searched``: whether the search bot's playouts may play its races (False: it leaves them to the heuristic)."""
+    ``searched``: whether the search bot's playouts may play its races (False: it leaves them to the heuristic).
+    ``spinout_eliminates(state)``: whether a spinout ends the car's race in this race (the championship's event 10,
+    MODULES.md 21.8, MA21: 0 points, last place), which the planner weighs beyond the spaces and Stress it loses."""
 
     decide: Callable[[RaceState, Car, Waiting, Any, EndValue], dict[str, Any] | None] | None = None
     owns: frozenset[str] = frozenset()
     card_plans: Callable[[RaceState], Mapping[str, tuple[int, int, int]]] | None = None
     planned_turn: Callable[[RaceState, Car, int, list[str], bool], Turn] | None = None
     searched: bool = True
+    spinout_eliminates: Callable[[RaceState], bool] | None = None
 
 
 @lite(frozen=True, slots=True)
@@ -297,6 +300,10 @@ class Module:
     #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
     #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
     card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
+    #: Its set-up phases a play-out cannot start from (what the table reveals there is no draw of the game's:
+    #: the Garage draft's markets, # 18.5): phase -> (the phase in words, why, the rules item). A play-out, the
+    #: review and luck refuse a race standing in one, in these words (``unplayable``).
+    unplayable: Mapping[str, tuple[str, str, str]] = field(default_factory=lambda: _EMPTY)
 
 
 class Ask:
@@ -420,6 +427,16 @@ def before_decks(phase: str) -> tuple[str, str] | None:
     adds (``Module.before_decks``), or None."""
     for m in MODULES.values():
         said = m.before_decks.get(phase)
+        if said is not None:
+            return said
+    return None
+
+
+def unplayable(phase: str) -> tuple[str, str, str] | None:
+    """Why a play-out cannot start from the set-up ``phase`` (``Module.unplayable``): (the phase in words, why,
+    the rules item), or None: a play-out may start there."""
+    for m in MODULES.values():
+        said = m.unplayable.get(phase)
         if said is not None:
             return said
     return None
