@@ -455,3 +455,39 @@ def test_a_module_that_carries_cards_says_how_they_are_typed() -> None:
         read = card_typed(card["short"], defs)
         assert read is not None and defs[read]["short"] == card["short"], (token, read)
         assert parse_cards(card["short"], defs) == [read]
+
+
+def _setup_states(modules: tuple[str, ...]) -> dict[str, list[Event]]:
+    """The log up to the first moment the race stands in each set-up phase the race's modules add."""
+    phases = {p for m in modules for p in UNITS_REGISTRY[m].phases}
+    out: dict[str, list[Event]] = {}
+    events = _played(modules)
+    state = None
+    for i, ev in enumerate(events):
+        state = apply(state, ev, atomic=False)
+        if state.phase in phases and state.phase not in out:
+            out[state.phase] = events[: i + 1]
+    return out
+
+
+@pytest.mark.parametrize("modules", [c for c in COMBOS if len(c) == 1], ids="+".join)
+def test_a_play_out_goes_on_from_each_set_up_phase_or_the_module_says_why_not(modules: tuple[str, ...]) -> None:
+    """Issue 26: analysis, review and luck ask the registry where a play-out may start (``Module.unplayable``),
+    never a module's name. From each set-up phase a module adds, the game API plays the race to its end, or the
+    module declares the phase unplayable and the play-out's door refuses it in the module's words (the Garage
+    draft: its markets are what the table reveals, # 18.5): a phase a play-out cannot finish from, undeclared,
+    fails here."""
+    from heatlog.analysis.playout import refuse_to_play_on
+    from heatlog.engine.module import unplayable
+
+    for phase, log in sorted(_setup_states(modules).items()):
+        said = unplayable(phase)
+        if said is not None:
+            with pytest.raises(MalformedInput, match=f"the race is in its {said[0]} \\(# {said[2]}\\): {said[1]}"):
+                refuse_to_play_on(replay(log))
+            continue
+        world = replay(log)
+        refuse_to_play_on(world)  # no refusal: the play-out starts there
+        rng = random.Random(5)
+        play_out(world, lambda s, n, rng=rng: heuristic_bot(s, n, Options(s, n), rng), rng)
+        assert world.phase == "over", (phase, world.phase)

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..engine import MalformedInput, RaceState, apply
 from ..engine.events import REGISTRY
+from ..engine.module import unplayable
 from .infoset import full_information
 from .playout import playouts
 
@@ -116,13 +117,14 @@ def _is_chance(ev: Event) -> bool:
 
 
 def segments(events: Sequence[Event]) -> tuple[int, list[Segment]]:
-    """Where the evaluation starts (the first point a race can be played on from: after the grid and any
-    Garage draft) and the segments after it (module doc). Notes and retractions join the segment they are in."""
+    """Where the evaluation starts (the first point a race can be played on from: after the grid and any set-up
+    phase a play-out cannot start from, ``Module.unplayable``: the Garage draft, # 18.5) and the segments after it
+    (module doc). Notes and retractions join the segment they are in."""
     state: RaceState | None = None
     first: int | None = None
     out: list[Segment] = []
     for i, ev in enumerate(events):
-        if state is not None and first is None and state.phase not in ("grid", "garage"):
+        if state is not None and first is None and state.phase != "grid" and unplayable(state.phase) is None:
             first = i
         if first is not None:
             entry = REGISTRY.get(str(ev.get("type")))

@@ -37,6 +37,7 @@ from ..engine import HeatlogError, MalformedInput, RaceState, chance
 from ..engine.decide import playable_sets
 from ..engine.errors import IllegalEvent
 from ..engine.game import GO_ON, MAX_ROUNDS, apply_decision, apply_event, canonical, play_out, to_move
+from ..engine.module import unplayable
 from ..engine.steps import GEARS, PLAY
 from ..simulate.collector import collector_paused
 from .infoset import InfoSet
@@ -473,18 +474,18 @@ Progress = Callable[[int], None]
 
 def refuse_to_play_on(state: Any) -> None:
     """Where a race cannot be played on (playout, compare, play-on): over; no grid yet (nothing knows the cars'
-    places: a playout crashed, KeyError); still in its Garage draft (# 18.5: the bots would pick, but a play-out
-    does not draw the draft's markets, the table reveals them, so it stopped with "the race waits for nothing the
-    game can draw"). Said plainly instead."""
+    places: a playout crashed, KeyError); still in a module's set-up phase a play-out cannot start from
+    (``Module.unplayable``: the Garage draft, # 18.5: the bots would pick, but a play-out does not draw the draft's
+    markets, the table reveals them, so it stopped with "the race waits for nothing the game can draw"). Said
+    plainly instead."""
     if state.phase == "over":
         raise MalformedInput("the race is over: there is nothing to play on")
     if state.phase == "grid":
         raise MalformedInput("the race has no grid yet: simulate it instead")
-    if state.phase == "garage":
-        raise MalformedInput(
-            "the race is in its Garage draft (# 18.5): a play-out does not draw the draft's markets; "
-            "record the draft first (heatlog record)"
-        )
+    said = unplayable(state.phase)
+    if said is not None:
+        what, why, rule = said
+        raise MalformedInput(f"the race is in its {what} (# {rule}): {why}; record it first (heatlog record)")
 
 
 def playouts(

@@ -15,7 +15,8 @@ Only what the car could decide from what it knew is listed: in a table-mode race
 recorded, so card plays, cooldowns and discards (whose options depend on the hand) are not reviewable; gear,
 boost, adrenaline and slipstream are. Nothing is skipped without a word: every decision of the car the review
 does not judge (a decision kind of the registry it does not play out, a forced one, a hand decision of a
-table-mode race, a Garage draft pick) is a :class:`NotReviewed` with its reason.
+table-mode race, a pick in a set-up phase a play-out cannot start from: a Garage draft pick) is a
+:class:`NotReviewed` with its reason.
 
 Two decisions in one event: a discard during React or Slipstream closes those steps first (the engine takes
 it, exactly equal to going on and then discarding). It is two decision points: "go on" at React (or
@@ -32,8 +33,10 @@ from typing import Any
 
 from ..analysis.infoset import as_known_by, made_at_the_same_time
 from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
+from ..engine.cards import BASE_CATALOGUE
 from ..engine.events import DECISION, REGISTRY
 from ..engine.game import GO_ON, apply_decision, canonical, decision_key, legal_decisions, to_move
+from ..engine.module import unplayable
 
 Event = dict[str, Any]
 
@@ -92,13 +95,15 @@ _KIND_BY_STEP = {
 
 
 def card_words(state: RaceState) -> Callable[[str], str] | None:
-    """How a review names the cards of ``state``'s race: a Garage upgrade by its short name (``brakes1234``, as
-    the recorder takes it, # 18.5), a base card by its token; None: every card by its token (no Garage)."""
-    garage = state.garage
-    if garage is None:
+    """How a review names the cards of ``state``'s race: a card beyond the base by its short name (a Garage
+    upgrade's ``brakes1234``, as the recorder takes it, # 18.5), read from the race's card catalogue, which holds
+    every module's cards (``Module.cards_key``); a base card by its token; None: every card by its token (a race of
+    base cards only)."""
+    base = BASE_CATALOGUE.token_set
+    shorts = {c.token: c.short for c in state.cards.cards if c.token not in base}
+    if not shorts:
         return None
-    cards = garage.cards
-    return lambda token: str(cards[token]["short"]) if token in cards and "short" in cards[token] else token
+    return lambda token: shorts.get(token, token)
 
 
 def describe(decision: Event, kind: str | None = None, name: Callable[[str], str] | None = None) -> str:
@@ -172,11 +177,8 @@ def decision_points(
             why: str | None = None
             if state.phase != "race":
                 if ev.get("car") == car and is_decision(ev):
-                    why = (
-                        "a Garage draft decision: a play-out does not draw the draft's markets (# 18.5)"
-                        if state.phase == "garage"
-                        else "made before the race starts"
-                    )
+                    said = unplayable(state.phase)  # a module's set-up phase (the Garage draft, # 18.5)
+                    why = f"a {said[0]} decision: {said[1]} (# {said[2]})" if said else "made before the race starts"
             elif mine and ev.get("type") == "cards_discarded" and _before_discard(state, car):
                 out.extend(_discard_closing_react(state, car, ev, i, seq, table))
             else:

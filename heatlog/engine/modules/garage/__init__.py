@@ -243,4 +243,6 @@ MODULE = Module(
     race_facts=lazy(f"{__name__}.facts", "race_facts"),
     flags=FLAGS,
     from_flags=_from_flags,
+    # # 18.5: the draft's markets are what the table reveals: a play-out, the review and luck start after it
+    unplayable={PHASE: ("Garage draft", "a play-out does not draw the draft's markets", "18.5")},
 )
