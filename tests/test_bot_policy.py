@@ -38,6 +38,16 @@ def test_the_bots_name_no_garage() -> None:
         assert named == set(), f"{path.name} names the Garage: {sorted(named)}"
 
 
+def test_the_bots_name_no_module() -> None:
+    # issue 26 build 7: the weather's sectors, the championship's event 10 and the Legends' cars are asked of the
+    # Rules (cooldown_block, cooldown_bonus, boost_cost, shift_cost), the bot policies (spinout_eliminates) and the
+    # state (a car with no hand): no module's name, no import of a module's folder
+    words = [*MODULES, "legend"]
+    for path in sorted(BOTS.glob("*.py")):
+        named = {n for n in _names(path) for w in words if w in n.lower()}
+        assert named == set(), f"{path.name} names a module: {sorted(named)}"
+
+
 def test_every_policy_hook_gives_a_policy_whose_own_kinds_are_its_modules() -> None:
     from heatlog.engine.events import REGISTRY
 

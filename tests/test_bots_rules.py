@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
-from heatlog.bots import HeuristicBot, Options, ask_costs, ask_limits
-from heatlog.engine import waiting_for
+from heatlog.bots import HeuristicBot, Options, ask_costs, ask_limits, determinize
+from heatlog.engine import RaceState, Waiting, apply, waiting_for
+from heatlog.engine.decide import legal_gears
+from heatlog.engine.module import BotPolicy, Module
 from heatlog.engine.modules.garage.race import planned_turn
+from heatlog.engine.state import Car
+from heatlog.engine.steps import GEARS, REACT
 from heatlog.simulate import simulate_race
 from tests.rules.modules.garage.scenarios import PARK, garage_board
 
@@ -99,3 +106,128 @@ def test_20_13_a_corner_costs_what_the_weather_rules_say() -> None:
         costs = ask_costs(final, car, c, limit)
         assert costs == tuple(final.rules.corner_cost(final, car, c, limit + k, limit) for k in range(len(costs)))
         assert list(costs[:3]) == [0, 1, 2] or list(costs[:3]) == [0, 2, 3]  # plain, or an overheat token
+
+
+# ---- the Rules' cooldown, boost and shift answers, and the spinout's weight from the registry (issue 26 build 7)
+
+
+def _states(track: str, seed: int, modules: dict[str, Any] | None = None) -> Iterator[tuple[RaceState, Waiting]]:
+    """Every state of a simulated race (heuristic cars) with what it waits for, a copy of each."""
+    events = simulate_race(None, track=track, cars=3, seed=seed, bots="heuristic", modules=modules)[1]
+    state = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        if state.phase == "race":
+            yield state.copy(), waiting_for(state)
+
+
+def test_7_2_the_planner_asks_the_rules_cooldown_where_each_move_ends() -> None:
+    # # 7.2; MODULES.md 20.9, 20.10: the cooldown a gear gives is the Rules' (its block and bonus read the car's
+    # place: the weather's sectors). A race whose Rules block every cooldown and give 2 more where they do not
+    # is asked, for a car standing where each gear's typical move ends; the bot kept its own copy of the weather
+    # before (sector_at), and a base race's Rules were never asked.
+    bot = HeuristicBot()
+    asked: list[int] = []
+
+    def bonus(state: RaceState, car: Car) -> int:
+        asked.append(car.progress)
+        return 2
+
+    for state, w in _states("usa", 2):
+        if w.step == GEARS and w.cars:
+            car = state.cars[w.cars[0]]
+            state.rules = replace(state.rules, cooldown_bonus=bonus)
+            at = car.progress
+            bot._plan(state, car)
+            typical = bot.w.typical
+            assert set(asked) == {at + int(g * typical + 0.5) for g in legal_gears(state, car)}
+            assert car.progress == at  # (asked for a car standing there, not by moving this one)
+            break
+    else:
+        raise AssertionError("no gear to choose")
+
+
+def test_7_2_a_cooldown_the_rules_block_changes_the_plan_as_the_weather_did() -> None:
+    # The same plans as the weather's own sectors gave (MODULES.md 20.9, 20.10): on a weather race every plan of
+    # the heuristic is the one its Rules' cooldown points give, whatever they are called.
+    bot, other = HeuristicBot(), HeuristicBot()
+    n = 0
+    for state, w in _states("usa", 4, {"weather": {}}):
+        if w.step == GEARS and w.cars:
+            car = state.cars[w.cars[0]]
+            plan = bot._plan(state, car)
+            plain = state.copy()
+            rules = plain.rules
+            # the weather's points, re-wrapped by a function of another name: the plan is the same
+            plain.rules = replace(
+                rules,
+                cooldown_block=lambda s, c, f=rules.cooldown_block: f(s, c),
+                cooldown_bonus=lambda s, c, f=rules.cooldown_bonus: f(s, c),
+            )
+            assert other._plan(plain, plain.cars[car.name]) == plan
+            n += 1
+    assert n > 10
+
+
+def test_7_5_the_heuristic_weighs_the_boost_the_rules_price() -> None:
+    # # 7.5 (a free boost, MODULES.md 20.11): a boost's Heat is the Rules' boost_cost where the car stands. Where
+    # the heuristic declines a boost at 1 Heat, the same race with free boosts (Rules whose boost_cost is 0, as a
+    # free-boost sector's) sometimes takes it: the bot read the weather's sector itself before, not the Rules.
+    differ = 0
+    for seed in (1, 2):
+        for state, w in _states("usa", seed):
+            if w.step != REACT or not w.cars:
+                continue
+            name = w.cars[0]
+            if not any(o["type"] == "boost" for o in Options(state, name, w)):
+                continue
+            paid = HeuristicBot()(state, name, Options(state, name), random.Random(0))
+            free = state.copy()
+            free.rules = replace(state.rules, boost_cost=lambda s, c: 0)
+            chosen = HeuristicBot()(free, name, Options(free, name), random.Random(0))
+            if (paid or {}).get("type") != "boost" and (chosen or {}).get("type") == "boost":
+                differ += 1
+    assert differ
+
+
+def test_3_2_a_world_gives_back_the_shift_heat_the_rules_took() -> None:
+    # # 3.2: a search world takes back the other cars' gears chosen this round, and gives back the Heat their
+    # shift paid: the Rules' shift_cost, as the engine took it (it gave back circuits' own count before).
+    for state, w in _states("usa", 3):
+        if w.step == GEARS and len(w.cars) == 3 and state.round > 1 and state.cars[w.cars[0]].engine >= 2:
+            break
+    else:
+        raise AssertionError("no round with three gears to choose")
+    first, me = w.cars[0], w.cars[1]
+    car = state.cars[first]
+    state.rules = replace(state.rules, shift_cost=lambda s, c, a, b: 2 if a != b else 0)
+    before = (car.gear, car.engine, list(car.discard))
+    gear = car.gear + 1 if car.gear < 4 else car.gear - 1
+    state = apply(state, {"type": "gear_chosen", "v": 1, "car": first, "gear": gear}, atomic=False)
+    assert state.cars[first].engine == before[1] - 2  # the engine took the Rules' 2
+    world = determinize(state, me, random.Random(0))
+    back = world.cars[first]
+    assert (back.gear, back.engine, back.discard) == before
+
+
+def test_21_8_a_spinout_that_eliminates_is_the_policy_s_answer() -> None:
+    # MODULES.md 21.8 event 10, MA21: the planner's spinout weight asks the race's modules' bot policies
+    # (BotPolicy.spinout_eliminates), never the championship's rules by name.
+    from heatlog.bots import ELIMINATED, race_policies, spinout_ends
+    from heatlog.engine.module import MODULES
+
+    policy = MODULES["championship"].bot_policy()
+    assert policy.spinout_eliminates is not None
+    state = next(s for s, _ in _states("usa", 1))
+    assert not spinout_ends(state) and race_policies(state) == ((), None)
+    bot = HeuristicBot()
+    assert bot._track_plan(state).spin == bot.w.spin
+    ended = state.copy()
+    ended.rules = replace(state.rules, modules=("eliminates",))
+    fake = Module("eliminates", bot_policy=lambda: BotPolicy(spinout_eliminates=lambda s: True))
+    MODULES["eliminates"] = fake
+    try:
+        assert spinout_ends(ended)
+        assert HeuristicBot()._track_plan(ended).spin == bot.w.spin + ELIMINATED
+    finally:
+        del MODULES["eliminates"]

@@ -37,11 +37,9 @@ from ..engine.decide import (
 )
 from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.module import GO_ON, BotPolicy, ranked
-from ..engine.modules.championship.rules import spinout_eliminates
-from ..engine.modules.circuits import shift_heat, shift_heat_by_space
-from ..engine.modules.weather.rules import sector_at
+from ..engine.modules.circuits import shift_heat_by_space
 from ..engine.rules import slipstream_totals
-from ..engine.ruleset import base_corner_cost
+from ..engine.ruleset import Rules, base_boost_cost, base_corner_cost
 from ..engine.state import Car, RaceState, Turn, counts, expand
 from ..engine.steps import DISCARD, GEARS, PLAY, REVEAL, SLIPSTREAM
 from ..engine.track import Corner
@@ -172,6 +170,20 @@ def race_policies(state: RaceState) -> Policies:
         found = tuple(m.bot_policy() for m in ranked(names) if m.bot_policy is not None)
         hit = _POLICIES[names] = (found, next((p for p in found if p.card_plans is not None), None))
     return hit
+
+
+def spinout_ends(state: RaceState) -> bool:
+    """Whether a spinout ends the car's race in ``state``'s race, asked of the race's modules' bot policies
+    (``BotPolicy.spinout_eliminates``: the championship's event 10, MODULES.md 21.8, MA21)."""
+    return any(p.spinout_eliminates(state) for p in race_policies(state)[0] if p.spinout_eliminates is not None)
+
+
+def _cools_by_place(rules: Rules) -> bool:
+    """Whether a point of the race's Rules that sets a turn's cooldown is a module's (its allowance, block or
+    bonus: the weather's sectors read the car's place, MODULES.md 20.9, 20.10): the planner then asks them for a
+    car where each move would end."""
+    u = rules.unchanged
+    return not (u.cooldown and u.cooldown_block and u.cooldown_bonus)
 
 
 def _utility(c: str) -> float:
@@ -348,7 +360,7 @@ class _TrackPlan:
         n = state.track.spaces
         self.w = w
         # a spinout's worth: MODULES.md 21.8 event 10 eliminates the car (0 points, last place, MA21)
-        self.spin = w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
+        self.spin = w.spin + (ELIMINATED if spinout_ends(state) else 0.0)
         self.final = state.final_line
         self.corner_limits = tuple(limit for limit, _ in corners)
         lines: list[tuple[int, int, tuple[int, ...]]] = []
@@ -795,7 +807,7 @@ class HeuristicBot:
         same = hit is not None and hit[4] is rules and hit[0] is track and hit[3] is state.conditions
         if same and hit is not None and hit[1] == state.laps:
             return hit[2]
-        spin = self.w.spin + (ELIMINATED if spinout_eliminates(state) else 0.0)
+        spin = self.w.spin + (ELIMINATED if spinout_ends(state) else 0.0)
         if len(self._by_id) > 64:
             self._by_id.clear()
         if len(self._by_content) > 64:
@@ -911,14 +923,15 @@ class HeuristicBot:
             return gear, planned[1]  # step 2: the car is as step 1 left it when it planned this play
         tp = self._track_plan(state, car)
         gears = [gear] if gear is not None else legal_gears(state, car)
-        # A base race without weather: the plan is a pure function of what this key holds (the hand, where the
-        # car is, its Engine and gear, adrenaline, what a flip finds, the gears it may choose) on this track
-        # plan, so a plan made once (another side of a playout, another playout) is made again from the cache.
+        # A race whose cooldown does not depend on where the car lands (``_cools_by_place``: no weather): the plan
+        # is a pure function of what this key holds (the hand, where the car is, its Engine and gear, adrenaline,
+        # what a flip finds, the gears it may choose) on this track plan, so a plan made once (another side of a
+        # playout, another playout) is made again from the cache.
         memo: tuple[Any, ...] | None = None
         flips: tuple[tuple[int, float], ...] | None = None
         plans = tp.plans
         plain = race_policies(state)[1] is None  # no module's cards in the hands (the Garage's)
-        if plain and (state.conditions is None or not self.reads_conditions) and plans.in_use():
+        if plain and not (self.reads_conditions and _cools_by_place(state.rules)) and plans.in_use():
             flips = _flip_values(car)
             memo = (gear is None, key[2], car.progress, car.engine, car.gear, adrenaline, id(flips), *gears)
             hit = plans.get(memo)
@@ -967,7 +980,10 @@ class HeuristicBot:
         best_score = -1e18
         best: Plan = (car.gear, ())
         w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
-        weather = state.conditions is not None and self.reads_conditions
+        rules = state.rules
+        # the Rules' cooldown where a typical move of each gear ends, asked for a car standing there (a sector's
+        # no cooldown or extra cooling, MODULES.md 20.9, 20.10): only where a point of it reads the car's place
+        probe = copy.copy(car) if self.reads_conditions and _cools_by_place(rules) else None
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
         module_cards = planner is not None  # (a card with a Heat cost is a module card)
@@ -984,9 +1000,14 @@ class HeuristicBot:
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
-            if weather:  # MODULES.md 20.9, 20.10: where a typical move of this gear ends
-                sector = sector_at(state, p + int(g * w.typical + 0.5))
-                allowance = 0 if sector.no_cooldown else allowance + sector.cooling
+            if probe is not None:  # # 7.2; MODULES.md 20.9, 20.10: the Rules' answers where the move ends
+                probe.progress = p + int(g * w.typical + 0.5)
+                if rules.cooldown_block(state, probe):
+                    allowance = 0
+                else:
+                    if not rules.unchanged.cooldown:
+                        allowance = rules.cooldown(state, car, g) + extra_cool  # (where the turn starts)
+                    allowance += rules.cooldown_bonus(state, probe)
             cool = allowance if allowance < heat_in_hand else heat_in_hand
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
@@ -1085,8 +1106,8 @@ class HeuristicBot:
                 return by_kind["adrenaline move"]
         if "boost" in by_kind:  # # 7.5: 1 Heat for a flip's value, as speed and spaces
             value = 0.0
-            free = self.reads_conditions and sector_at(state, car.progress).free_boost  # MODULES.md 20.11
-            cost = 0 if free else 1
+            # the boost's Heat where the car stands, the race's Rules' (# 7.5; a free boost, MODULES.md 20.11)
+            cost = (state.rules.boost_cost if self.reads_conditions else base_boost_cost)(state, car)
             for v, prob in _flip_values(car):
                 q, _ = landing(state, car, car.progress + v)
                 value += prob * self._end_value(state, tp, car, q, turn.speed + v, car.engine - cost)
@@ -1211,7 +1232,7 @@ def determinize(state: RaceState, me: str, rng: random.Random) -> RaceState:
     w = state.copy()
     for name in sorted(w.cars):
         car = w.cars[name]
-        if car.legend or car.hand is None or car.deck is None:
+        if car.hand is None or car.deck is None:  # (a Legend has neither, # 19.1)
             continue
         if name == me:
             deck = sorted(car.deck)
@@ -1228,8 +1249,8 @@ def determinize(state: RaceState, me: str, rng: random.Random) -> RaceState:
         for name in back:
             before, paid = w.shifts.pop(name)
             car = w.cars[name]
-            if paid:
-                cost = shift_heat(w.track, car.progress, before, car.gear)
+            if paid:  # the Heat the shift paid: the race's Rules' (# 3.2, 22.4), as the turn counts it
+                cost = w.rules.shift_cost(w, car, before, car.gear)
                 car.engine += cost
                 del car.discard[len(car.discard) - cost :]
             car.gear = before
@@ -1278,8 +1299,7 @@ class SearchBot:
             and state.mode == "open"
             and state.turn is None
             and name in w.cars
-            and car.hand is not None
-            and not car.legend
+            and car.hand is not None  # (a Legend has none, # 19.1)
         ):
             if w.step == GEARS:
                 gear, cards = self.plan(state, name, rng)

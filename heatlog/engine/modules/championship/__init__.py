@@ -92,4 +92,5 @@ MODULE = Module(
     press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
     narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    bot_policy=lazy(f"{__name__}.bots", "policy"),  # a spinout that eliminates (event 10, MA21), for the planner
 )
