@@ -203,7 +203,7 @@ def main() -> None:
                 f"#{index} round {p.round} {p.kind}", str(len(p.options)), rv.taken.words,
                 f"{rv.label or '-'} ({rv.score_loss:.3f} ± {rv.loss_half / max(1, cars - 1):.3f}"
                 f"{'' if rv.settled else ', cap'})",
-                f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {p.options[best] == p.taken and 'taken' or best})",
+                f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {'taken' if taken_best else best})",
                 verdict,
             ])
             print(f"  {k + 1}/{len(chosen)} {rows[-1]}", flush=True)
