@@ -1,7 +1,8 @@
 """Every decision kind is judged (issue 28, item 1): for each kind, a hand-built position where one option is
 clearly worse (a certain spinout) gets a clearly worse estimate, a significant label, and a best found that is
 another option, for 2, 4 and 6 cars. Card plays: tests/test_review_cards.py; a slipstream into a corner:
-tests/test_review.py; these add the gear (step 1) and React (step 5, a boost).
+tests/test_review.py; these add the gear (step 1), React (step 5, a boost) and a win this round by playing high
+(step 2).
 
 The positions (tests/review_positions.py): Red at space 28 before USA's corner 2 (after space 33, limit 3,
 # 9.1), the other cars behind it."""
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from heatlog.engine.cards import VALUE
 from heatlog.engine.game import apply_decision
 from heatlog.review import Settings, review_race
 from tests.review_positions import apply_all, position_race, steps_1_2
@@ -63,3 +65,17 @@ def test_a_boost_into_a_corner_with_no_heat_left_is_labelled_and_going_on_is_bes
     assert p.taken.mean_place > p.best.mean_place
     assert p.significant and p.label is not None, (p.loss, p.loss_half)
     assert p.reason is not None and p.reason.startswith("boost spins out at corner 2") and "in 100% of" in p.reason
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_low_play_that_gives_up_a_win_this_round_is_labelled_and_playing_high_is_best(cars: int) -> None:
+    """Red 6 spaces before the finish line of a one-lap race (USA: 69 spaces, its last corner after 57 far
+    behind), the others 14 or more behind: a play of 7 or more crosses the line this round, where no other car
+    can reach it (# 16.1); ``1 1`` stops short and lets them come by."""
+    log = steps_1_2(position_race(cars, progress=63, behind=55, hand="1122344"), 2, ["1", "1"])
+    review = review_race(log, ["Red"], settings=SETTINGS, only=lambda p: p.kind == "cards")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "play 1 1"
+    assert sum(VALUE[c] for c in p.best.decision["cards"]) >= 7 and p.best.win == 1.0 and p.best.mean_place == 1.0
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
