@@ -1,22 +1,33 @@
 """Do the review's labels at default settings agree with a 1,000-playouts-per-option reference? (issue 28)
 
-For a set of Red's decision points of ``replays/usa-4cars.jsonl`` (every ``--every``-th one, at most
-``--points``), the review's verdict at default settings (``heatlog.review.Settings``: screening, pruning,
-racing) is compared with a reference that plays **every** legal option ``--playouts`` times (default 1,000)
-from the same information set with common random numbers, and judges it with the same rule: best = lowest
-expected place (the decision taken wins ties), loss = the paired difference taken − best, a label when the
-loss is significant (95 %) and reaches a threshold (``heatlog.review.THRESHOLDS``, on the expected score).
+For a set of Red's decision points of ``replays/usa-4cars.jsonl`` (every ``--every``-th one from ``--offset``,
+at most ``--points``; ``--spread`` visits them in an order whose every prefix is spread over the race), the
+review's verdict at default settings (``heatlog.review.Settings``: screening, pruning, racing) is compared with a
+reference that plays **every** legal option ``--playouts`` times (default 1,000) from the same information set
+with common random numbers, and judges it with the same rule: best = lowest expected place (the decision taken
+wins ties), loss = the paired difference taken − best, a label when the loss is significant (95 %) and reaches a
+threshold (``heatlog.review.THRESHOLDS``, on the expected score).
 
 With ``--first K`` the reference is cheaper and gives the same verdict: every option gets K playouts, an option
 other than the one taken that is clearly worse than the best at ``--prune-z`` (default 4, one chance in 30,000 for
 two options of the same value) stops there, as it cannot be the reference's best, and the verdict rests on the
 taken option and the best only; the rest (always the taken one and the best) are played to ``--playouts``.
 
-Reported: the share of labels that agree (goal ≥ 95 %), the false alarms on a best move (the review labels a
-decision the reference finds best: goal none), and each disagreement.
+**Decided or not** (docs/analysis.md, "Do the labels agree with a long reference?"): a label is a band of the
+true loss (none below 0.05 expected score, an inaccuracy from 0.05, a mistake from 0.10, a blunder from 0.20).
+Where the reference's own 95 % interval of the loss lies within one band, the reference *decides* the label;
+where it straddles a threshold, the reference cannot say which of the two labels is right: the point is
+*undecided by the reference* and counted apart, neither for nor against the review. Reported: the labels
+agreeing where the reference decides (goal ≥ 95 %), the undecided points (and whether the review gave one of
+the two labels the reference's interval allows), the false alarms on a best move (the review labels a decision
+the reference finds best: goal none) and each disagreement.
 
-    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--playouts 1000]
-        [--first 200] [--prune-z 4] [--workers N]
+``--out FILE`` writes one JSON line per point as it is done (the reference's places of every option, the
+review's verdict); ``--reference FILE`` reads the reference from such a file instead of playing it again (the
+review alone is run, e.g. after a change to the review), for the points the file holds.
+
+    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread] [--playouts 1000]
+        [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
 """
 
 from __future__ import annotations
@@ -25,6 +36,7 @@ import argparse
 import json
 import os
 import time
+from typing import Any
 
 from _common import ROOT, machine, table
 
@@ -32,18 +44,42 @@ from heatlog.analysis.executors import default_workers, local_executor
 from heatlog.review import THRESHOLDS, Settings, decision_points
 from heatlog.review.evaluate import estimate_point, infoset_for, make_runner, mean_half, sides_for
 
+#: A label as a band of the expected score lost: (name or None, from, to).
+BANDS: tuple[tuple[str | None, float, float], ...] = tuple(
+    (name, lo, hi)
+    for name, lo, hi in zip(
+        [None, *(n for n, _ in sorted(THRESHOLDS, key=lambda x: x[1]))],
+        [-float("inf"), *sorted(t for _, t in THRESHOLDS)],
+        [*sorted(t for _, t in THRESHOLDS), float("inf")],
+        strict=True,
+    )
+)
 
-def reference(
+
+def band(score: float) -> str | None:
+    """The label a true loss of ``score`` expected score deserves."""
+    return next(name for name, lo, hi in BANDS if lo <= score < hi)
+
+
+def decided(loss: float, half: float) -> str | None | bool:
+    """The label the reference decides (its 95 % interval ``loss ± half``, expected score, lies within one band),
+    or False: the interval straddles a threshold, the reference cannot say which label is right."""
+    lo, hi = band(loss - half), band(loss + half)
+    return lo if lo == hi else False
+
+
+def allowed(loss: float, half: float) -> list[str | None]:
+    """The labels the reference's 95 % interval allows (two or more where it straddles a threshold)."""
+    return [name for name, lo, hi in BANDS if loss - half < hi and loss + half >= lo]
+
+
+def play_reference(
     point, info, cars: int, playouts: int, seed: int, run, first: int = 0, prune_z: float = 4.0  # noqa: ANN001
-) -> tuple[int, float, float, str | None, int]:
-    """(best option, loss in places, its 95 % half-width, label, playouts spent) from ``playouts`` playouts of
-    every option that can be the best.
-
-    ``first`` > 0: every option gets ``first`` playouts; an option other than the one taken whose paired
-    difference from the best's is above 0 at ``prune_z`` (4: one chance in 30,000 for two options of the same
-    value) is out — it is not the best, and the reference's verdict rests on the taken one and the best only
-    — and the others are played on to ``playouts`` with new worlds common to them. 0: all options to
-    ``playouts``."""
+) -> dict[str, Any]:
+    """Every option's places from the reference: ``playouts`` of every option that can be the best (``first``
+    > 0: every option gets ``first``; one other than the taken one whose paired difference from the best's is
+    above 0 at ``prune_z`` is out — not the best, so no verdict rests on it — and the others are played on to
+    ``playouts`` with new worlds common to them)."""
     from heatlog.engine.game import decision_key
 
     span = max(1, cars - 1)
@@ -53,6 +89,7 @@ def reference(
     def split(got: list[list[object]]) -> list[list[int]]:
         return [[x[0] if isinstance(x, tuple) else x for x in row] for row in got]  # type: ignore[misc]
 
+    out: list[int] = []
     if first <= 0 or first >= playouts:
         places = split(run(playouts, seed, sides))
         spent = playouts * len(sides)
@@ -67,20 +104,34 @@ def reference(
             if not m - h * prune_z / 1.96 > 0:
                 keep.append(i)
         keep = sorted(set(keep))
+        out = [i for i in range(len(places)) if i not in keep]
         more = split(run(playouts - first, seed + 1_000_003, [sides[i] for i in keep]))
         for i, row in zip(keep, more, strict=True):
             places[i] = places[i] + row
-        places = [row if i in keep else [cars] * playouts for i, row in enumerate(places)]  # out: never the best
         spent = first * len(sides) + (playouts - first) * len(keep)
-    means = [sum(p) / len(p) for p in places]
+    return {"taken": taken, "places": places, "out": out, "spent": spent}
+
+
+def judge(ref: dict[str, Any], cars: int) -> tuple[int, float, float, str | None]:
+    """(best option, loss in expected score, its 95 % half-width, label by the review's rule) of a reference."""
+    span = max(1, cars - 1)
+    taken, places, out = ref["taken"], ref["places"], set(ref["out"])
+    means = [sum(p) / len(p) if i not in out else float(cars) for i, p in enumerate(places)]
     best = min(range(len(means)), key=lambda i: (means[i], -places[i].count(1), i != taken, i))
     if best == taken:
-        return best, 0.0, 0.0, None, spent
+        return best, 0.0, 0.0, None
     loss, half = mean_half([a - b for a, b in zip(places[taken], places[best], strict=True)], -span, span)
     lab = None
     if loss - half > 0:
         lab = next((name for name, t in THRESHOLDS if loss / span >= t), None)
-    return best, loss, half, lab, spent
+    return best, loss / span, half / span, lab
+
+
+def spread(n: int) -> list[int]:
+    """0..n-1 in bit-reversed order: every prefix is spread over the range."""
+    bits = max(1, (n - 1).bit_length())
+    order = sorted(range(1 << bits), key=lambda i: int(f"{i:0{bits}b}"[::-1], 2))
+    return [i for i in order if i < n]
 
 
 def main() -> None:
@@ -89,6 +140,7 @@ def main() -> None:
     ap.add_argument("--points", type=int, default=12, help="decision points compared (default 12)")
     ap.add_argument("--every", type=int, default=6, help="take every k-th decision point (default 6)")
     ap.add_argument("--offset", type=int, default=0, help="the first decision point taken (default 0)")
+    ap.add_argument("--spread", action="store_true", help="visit the points so that every prefix is spread")
     ap.add_argument("--playouts", type=int, default=1000, help="reference playouts per option (default 1000)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
@@ -97,48 +149,91 @@ def main() -> None:
         help="reference playouts of every option before those clearly out (--prune-z) stop (default 0: none stop)",
     )
     ap.add_argument("--prune-z", type=float, default=4.0)
+    ap.add_argument("--out", default=None, help="write each point's reference and verdicts here (JSON lines)")
+    ap.add_argument("--reference", default=None, help="read the reference from a file --out wrote")
     args = ap.parse_args()
     events = [json.loads(line) for line in (ROOT / "replays" / "usa-4cars.jsonl").read_text().splitlines()]
-    points = decision_points(events, args.car)[args.offset :: args.every][: args.points]
+    every = decision_points(events, args.car)
+    known: dict[int, dict[str, Any]] = {}
+    if args.reference:
+        with open(args.reference, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                known[row["index"]] = row["reference"]
+        chosen = sorted(known)[args.offset :: args.every][: args.points]
+    else:
+        chosen = list(range(len(every)))[args.offset :: args.every][: args.points]
+    if args.spread:
+        chosen = [chosen[i] for i in spread(len(chosen))]
     cars = len({e["name"] for e in events[0]["cars"]})
-    span = max(1, cars - 1)
     workers = args.workers or default_workers()
     settings = Settings(seed=args.seed)
     rows: list[list[str]] = []
-    agree = false_alarms = spent = 0
+    agree = n_decided = undecided = within = false_alarms = spent = 0
     load = os.getloadavg()[0]
     started = time.perf_counter()
+    sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     with local_executor(workers) as ex:
         run = make_runner(ex, args.car, settings.bots, workers)
-        for k, p in enumerate(points):
+        for k, index in enumerate(chosen):
+            p = every[index]
             info = infoset_for(p.known(events), p.car)
             rv = estimate_point(p, info, cars, settings, run)
-            best, loss, half, lab, used = reference(
-                p, info, cars, args.playouts, 10_000 + k, run, first=args.first, prune_z=args.prune_z
+            ref = known.get(index) or play_reference(
+                p, info, cars, args.playouts, 10_000 + index, run, first=args.first, prune_z=args.prune_z
             )
-            spent += used
-            taken_best = p.options[best] == p.taken
-            same = rv.label == lab
-            agree += same
+            spent += ref["spent"]
+            best, loss, half, lab = judge(ref, cars)
+            truth = decided(loss, half)
+            taken_best = best == ref["taken"]
             alarm = rv.label is not None and taken_best
             false_alarms += alarm
+            if truth is False:
+                undecided += 1
+                ok = rv.label in allowed(loss, half)
+                within += ok
+                verdict = "undecided" + ("" if ok else " (review outside the interval)")
+            else:
+                n_decided += 1
+                agree += rv.label == truth
+                verdict = "yes" if rv.label == truth else "NO"
+            if alarm:
+                verdict += " (false alarm on a best move)"
             rows.append([
-                f"round {p.round} {p.kind}", str(len(p.options)), rv.taken.words,
-                f"{rv.label or '-'} ({rv.score_loss:.3f})",
-                f"{lab or '-'} ({loss / span:.3f} ± {half / span:.3f})",
-                "yes" if same else "NO" + (" (false alarm on a best move)" if alarm else ""),
+                f"#{index} round {p.round} {p.kind}", str(len(p.options)), rv.taken.words,
+                f"{rv.label or '-'} ({rv.score_loss:.3f} ± {rv.loss_half / max(1, cars - 1):.3f}"
+                f"{'' if rv.settled else ', cap'})",
+                f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {'taken' if taken_best else best})",
+                verdict,
             ])
-            print(f"  {k + 1}/{len(points)} {rows[-1]}", flush=True)
+            print(f"  {k + 1}/{len(chosen)} {rows[-1]}", flush=True)
+            if sink is not None:
+                sink.write(json.dumps({
+                    "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
+                    "taken": rv.taken.words, "seed": args.seed,
+                    "review": {
+                        "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
+                        "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
+                    },
+                    "verdict": {"best": best, "loss": loss, "half": half, "label": lab,
+                                "decided": truth if truth is not False else "undecided"},
+                    "reference": ref,
+                }) + "\n")
+                sink.flush()
     wall = time.perf_counter() - started
-    n = len(points)
+    n = len(chosen)
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {wall:.0f} s")
     table(
         f"review labels (default settings) against {args.playouts:,} playouts per option: {args.car}, usa-4cars, "
-        f"{n} decision points (every {args.every}th), {spent:,} reference playouts",
-        ["decision", "options", "taken", "review (score lost)", "reference (score lost ± 95 %)", "agree"],
+        f"{n} decision points, {spent:,} reference playouts",
+        ["decision", "options", "taken", "review (score lost ± 95 %)", "reference (score lost ± 95 %)", "agree"],
         rows,
     )
-    print(f"\nlabels agreeing: {agree} of {n} ({agree / n:.0%}; goal ≥ 95 %)")
+    if n_decided:
+        print(f"\nlabels agreeing where the reference decides: {agree} of {n_decided} ({agree / n_decided:.0%}; "
+              "goal ≥ 95 %)")
+    print(f"undecided by the reference (its 95 % interval straddles a threshold): {undecided} of {n}; "
+          f"the review's label one of those it allows: {within} of {undecided}")
     print(f"false alarms on a best move (labelled, the reference's best): {false_alarms}")
 
 

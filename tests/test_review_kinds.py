@@ -1,0 +1,81 @@
+"""Every decision kind is judged (issue 28, item 1): for each kind, a hand-built position where one option is
+clearly worse (a certain spinout) gets a clearly worse estimate, a significant label, and a best found that is
+another option, for 2, 4 and 6 cars. Card plays: tests/test_review_cards.py; a slipstream into a corner:
+tests/test_review.py; these add the gear (step 1), React (step 5, a boost) and a win this round by playing high
+(step 2).
+
+The positions (tests/review_positions.py): Red at space 28 before USA's corner 2 (after space 33, limit 3,
+# 9.1), the other cars behind it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from heatlog.engine.cards import VALUE
+from heatlog.engine.game import apply_decision
+from heatlog.review import Settings, review_race
+from tests.review_positions import apply_all, position_race, steps_1_2
+
+Event = dict[str, Any]
+SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
+BOOST = {"type": "boost", "v": 1, "car": "Red"}
+
+
+def gear_log(cars: int) -> list[Event]:
+    """Red in gear 3 with 1 1 2 2 3 4 4 and an empty Engine shifts to gear 4: four cards make at least
+    1 + 1 + 2 + 2 = 6, over the corner's line at speed 6 with no Heat to pay (# 9.3): a certain spinout
+    (# 10.1). Gear 3 can play 1 1 2 (4, space 32) and gear 2 can play 1 1: both stop before the line."""
+    return steps_1_2(position_race(cars, gear=3), 4, ["1", "1", "2", "2"])
+
+
+def boost_log(cars: int) -> list[Event]:
+    """Red in gear 2 plays 2 3 to space 33, just before the corner's line, with 1 Heat in its Engine. A boost
+    (# 7.2) pays that Heat and flips a speed card: over the line at 6 or more with no Heat left, a spinout;
+    going on stops at 33."""
+    return [*steps_1_2(position_race(cars, engine=1), 2, ["2", "3"]), BOOST]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_premise_a_boost_here_crosses_the_line_with_an_empty_engine(cars: int) -> None:
+    log = boost_log(cars)
+    before = apply_all(log[:-1])
+    assert before.cars["Red"].engine == 1 and before.turn is not None and before.turn.car == "Red"
+    keep = before.copy()
+    apply_decision(keep, {"type": "go_on", "car": "Red"})
+    assert keep.turn is None or not keep.turn.spinout
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_gear_that_must_spin_out_is_labelled_and_a_safe_gear_is_best(cars: int) -> None:
+    review = review_race(gear_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "gear")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "gear 4" and p.best.words in ("gear 2", "gear 3")
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    assert p.reason is not None and p.reason.startswith("gear 4 spins out at corner 2 (limit 3, speed 6.0) in 100%")
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_boost_into_a_corner_with_no_heat_left_is_labelled_and_going_on_is_best(cars: int) -> None:
+    review = review_race(boost_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "react")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "boost" and p.best.decision["type"] == "go_on"
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    assert p.reason is not None and p.reason.startswith("boost spins out at corner 2") and "in 100% of" in p.reason
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_low_play_that_gives_up_a_win_this_round_is_labelled_and_playing_high_is_best(cars: int) -> None:
+    """Red 6 spaces before the finish line of a one-lap race (USA: 69 spaces, its last corner after 57 far
+    behind), the others 14 or more behind: a play of 7 or more crosses the line this round, where no other car
+    can reach it (# 16.1); ``1 1`` stops short and lets them come by."""
+    log = steps_1_2(position_race(cars, progress=63, behind=55, hand="1122344"), 2, ["1", "1"])
+    review = review_race(log, ["Red"], settings=SETTINGS, only=lambda p: p.kind == "cards")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "play 1 1"
+    assert sum(VALUE[c] for c in p.best.decision["cards"]) >= 7 and p.best.win == 1.0 and p.best.mean_place == 1.0
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
