@@ -455,3 +455,34 @@ def test_a_module_that_carries_cards_says_how_they_are_typed() -> None:
         read = card_typed(card["short"], defs)
         assert read is not None and defs[read]["short"] == card["short"], (token, read)
         assert parse_cards(card["short"], defs) == [read]
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_a_module_s_set_up_is_asked_by_its_notation(modules: tuple[str, ...]) -> None:
+    """Every event a module's set-up phase waits for (``Module.phases``: the Garage's draft, # 18.5; the weather's
+    tile and tokens, # 20.2) is asked and read through the module's notation (issue 26: the recorder keeps no
+    question of a module's own): the question's words, then the answer that makes the event read back to it
+    (``Notation.parse_many`` when one answer may make several, ``Notation.typed`` with the race's card names)."""
+    events = _played(modules)
+    defs = events[0].get("cards", {})
+
+    def nm(token: str) -> str:
+        return str(defs[token]["short"]) if token in defs else token.lower()
+
+    phases = {p for unit in UNITS_REGISTRY.values() for p in unit.phases}
+    asked = 0
+    state = apply(None, events[0])
+    for ev in events[1:]:
+        if state.phase in phases:
+            w = waiting_for(state)
+            assert w.due == ev["type"], (state.phase, w.due, ev)
+            told = UNITS_REGISTRY[REGISTRY[ev["type"]].module].notation.get(ev["type"])
+            assert told is not None, f"{state.phase}: the {ev['type']} the race waits for has no notation"
+            prompt, hint, _ = told.question(state)
+            assert prompt.strip() and hint.strip(), ev
+            for typed in (told.answer(ev), *((told.typed(ev, nm),) if told.typed is not None else ())):
+                read = told.parse_many(state, typed) if told.parse_many is not None else [told.parse(state, typed)]
+                assert read == [ev], (typed, read, ev)
+            asked += 1
+        state = apply(state, ev)
+    assert asked or not any(unit.phases for m in modules for unit in [UNITS_REGISTRY[m]]), modules

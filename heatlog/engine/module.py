@@ -63,6 +63,16 @@ class Notation:
     kind: str = "module"
     echo: Callable[[RaceState, Event], str] | None = None
     several: bool = False
+    #: The events one answer makes when it may make several (a season draft's picks left, typed in pick order,
+    #: # 21.2; the sponsorship cards drawn at once, # 21.4, 21.7): ``parse_many(state, text)`` -> the events, in
+    #: order (the recorder checks them together, each as it is applied); None: ``parse``'s one event.
+    parse_many: Callable[[RaceState, str], list[Event]] | None = None
+    #: The answer as the table types it, the race's cards by the words the host reads them by (``typed(event,
+    #: nm)``, ``nm(token)``: an upgrade's short name, # 18.2); None: ``answer``.
+    typed: Callable[[Event, Callable[[str], str]], str] | None = None
+    #: Whether the events of this kind that follow one another go on one answer in the race ``race_started``
+    #: starts (``together(race_started)``: the scripted host types them so); None: one answer each.
+    together: Callable[[Event], bool] | None = None
 
 
 #: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).

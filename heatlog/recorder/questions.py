@@ -101,8 +101,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         season = ask_season(state)
         if season is not None:
             return season
-    if state.phase == "garage":
-        return _ask_garage(state)
     told = _ask_module(state)  # a module's own set-up draw, asked in its own words (engine/module.py)
     if told is not None:
         return told
@@ -563,20 +561,6 @@ def _corner_preview(state: RaceState, turn: Turn) -> str:
         else:
             parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed}: pays {cc.cost} Heat")
     return f"{turn.car}: " + "; ".join(parts)
-
-
-# ---------------------------------------------------------------------------------------------- the Garage (# 18)
-
-
-def _ask_garage(state: RaceState) -> Question:
-    """The draft (# 18.5): the market as revealed, each pick in order, the snake draft's give-back."""
-    from .garage import draft_prompt
-
-    g = state.garage
-    assert g is not None and g.draft is not None
-    prompt, car, words = draft_prompt(g.draft, g.cards)
-    hint = "card short names (Tab completes), e.g. brakes13 cool6 heat"
-    return Question("garage", car, prompt + ": ", None, hint, words, several=car is None)  # a market: its cards
 
 
 def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:

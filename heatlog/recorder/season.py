@@ -20,6 +20,7 @@ from ..engine.decide import Waiting, waiting_for
 from ..engine.errors import MalformedInput
 from ..engine.modules.championship.rules import ChampionshipDraft
 from ..engine.modules.garage.cards import card_named
+from ..engine.modules.garage.recorder import draft_events as draft_events
 from .notation import Event
 from .prompt import Question, make_event
 
@@ -137,22 +138,3 @@ def season_events(state: RaceState, q: Question, text: str) -> list[Event]:
         give, take = (card_named(word, g.cards) for word in words)
         return [make_event("upgrade_swapped", car=q.car, give=give, take=take)]
     raise MalformedInput(f"nothing to answer here ({q.kind})")  # pragma: no cover
-
-
-def draft_events(draft: Any, cards: Any, answer: str, car: str | None = None) -> list[Event]:
-    """The events an answer to the draft's question (``draft``: the race's Garage ``Draft``, ``cards``: its card
-    definitions by token) makes (:func:`~heatlog.recorder.garage.draft_event`'s), and at
-    a pick of a season's draft the picks after it typed on the same line, in pick order (``draft.queue``; the
-    rules check each when applied, in turn: issue 29, one answer for the round's picks, not one per driver)."""
-    from .garage import draft_event, parse_garage_cards, several_picks
-
-    due, cars = draft.waiting()
-    picked = parse_garage_cards(answer, cards) if due == "upgrade_picked" else []
-    if len(picked) < 2 or not several_picks(draft):
-        return [draft_event(draft, cards, answer, car)]
-    who = car if car is not None else cars[0]
-    order = [who, *draft.queue[1:]]
-    if len(picked) > len(order):
-        left = f"1 pick is left ({who})" if len(order) == 1 else f"{len(order)} picks are left ({', '.join(order)})"
-        raise ValueError(f"{left}, not {len(picked)}")
-    return [{"type": due, "v": 1, "car": name, "card": c} for name, c in zip(order, picked, strict=False)]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, lazy
+from ...module import FactColumn, Flag, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -165,6 +165,29 @@ def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
     return GarageOptions.from_dict(chosen).to_dict()
 
 
+def _rec(name: str) -> Any:
+    """``recorder.py``'s function ``name``, loaded at its first call (the Garage's words at the table)."""
+    return lazy(f"{__name__}.recorder", name)
+
+
+#: The draft's questions at the table (# 18.5), one notation per draft event: asked by the recorder, answered
+#: by card names (several events from one answer: a season's picks, # 21.2), typed back by the scripted host.
+DRAFT_NOTATION = {
+    name: Notation(
+        question=_rec("draft_question"),
+        parse=_rec("draft_parse"),
+        answer=_rec("draft_answer"),
+        words=_rec("draft_words"),
+        kind="garage",
+        several=name == "garage_market",  # a market: a row of cards, not one button
+        parse_many=_rec("draft_parse_many"),
+        typed=_rec("draft_typed"),
+        together=_rec("picks_together") if name == "upgrade_picked" else None,
+    )
+    for name in DRAFT_EVENTS
+}
+
+
 def check_flags(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
     """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
     (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
@@ -243,4 +266,5 @@ MODULE = Module(
     race_facts=lazy(f"{__name__}.facts", "race_facts"),
     flags=FLAGS,
     from_flags=_from_flags,
+    notation=DRAFT_NOTATION,
 )
