@@ -73,6 +73,8 @@ class Notation:
     #: Whether the events of this kind that follow one another go on one answer in the race ``race_started``
     #: starts (``together(race_started)``: the scripted host types them so); None: one answer each.
     together: Callable[[Event], bool] | None = None
+    #: What Enter means at its question (the season draft's swap: ``keep``, # 21.2), shown with it; None: nothing.
+    default: str | None = None
 
 
 #: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).
@@ -307,6 +309,13 @@ class Module:
     #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
     #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
     card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
+    #: How many cars its options add to the race (the Legends', # 19.1), a count or a list of cars: they count
+    #: toward a race's 2-6 cars (# A14, 19.2) and the table's set-up deals them no deck (# 19.3); None: none.
+    car_count: Callable[[Any], int] | None = None
+    #: Its options with a count of cars made into cars (``simulate --legends 2``): ``expand(options, taken, data)``
+    #: -> the options, the cars in colours the players' cars (``taken``: their colours) leave free, from its data
+    #: file's content (read by the shell); ``ValueError`` refuses in words. None: the options as given.
+    expand: Callable[[Any, list[str], Any], Any] | None = None
 
 
 class Ask:
