@@ -27,7 +27,6 @@ from ..views import counted
 from ..views.narrate import corner_number
 from .notation import CARD_NAMES, OVER_PROMPT, Event, card_text, typed_card
 from .prompt import Question, make_event
-from .season import ask_season
 
 
 @dataclass(slots=True)
@@ -97,10 +96,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "names, e.g. " + " ".join(names),
             names,
         )
-    if state.phase in ("sponsors", "garage"):  # MODULES.md 21.4, 21.2: a card dealt, the season draft's swap
-        season = ask_season(state)
-        if season is not None:
-            return season
     told = _ask_module(state)  # a module's own set-up draw, asked in its own words (engine/module.py)
     if told is not None:
         return told
@@ -135,20 +130,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return told
     car = state.cars[w.cars[0]]
     name = car.name
-    if w.due == "sponsor_drawn":  # MODULES.md 21.7, MA30: a card the turn earned, drawn at once
-        earned = ask_season(state, w)
-        assert earned is not None
-        return earned
-    if w.due == "heat_removed":  # MODULES.md 21.8 event 18, MA23: only the table knows where the card is
-        return Question(
-            "heat_removed",
-            name,
-            f"{name} completes a lap: a Heat card leaves the game, and the Engine is empty: from hand, discard "
-            "or deck? ",
-            None,
-            "The pressure cooker (event 18): the hand first, else the discard pile, else the deck (MA23)",
-            ("hand", "discard", "deck"),
-        )
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
@@ -306,7 +287,7 @@ def _ask_module(state: RaceState, w: Waiting | None = None) -> Question | None:
         return None
     prompt, hint, answers = told.question(state)
     car = w.cars[0] if w.cars else state.turn.car if state.turn is not None else None
-    return Question(told.kind, car, prompt, None, hint, answers, several=told.several)
+    return Question(told.kind, car, prompt, told.default, hint, answers, several=told.several)
 
 
 def _ask_deal(state: RaceState) -> Question:

@@ -238,16 +238,6 @@ def answer(
         if multi and told.together is not None and expected and told.together(expected[0]):
             return " ".join(say(ev) for ev in _run(expected, i, lambda ev: ev.get("type") == t))  # one answer
         return say(nxt)
-    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the cards drawn, by token (or short name); several at once
-        assert t == "sponsor_drawn" and c == car, (kind, car, nxt)
-        run = _run(expected, i, lambda ev: ev.get("type") == t) if multi else [nxt]  # the deal: every car's
-        return " ".join(str(ev["card"]).lower() for ev in run)
-    if kind == "swap":  # 21.2: GIVE TAKE, or Enter to keep
-        assert t == "upgrade_swapped" and c == car, (kind, car, nxt)
-        return f"{nxt['give']} {nxt['take']}".lower() if "give" in nxt else ""
-    if kind == "heat_removed":  # 21.8 event 18, MA23
-        assert t == "heat_removed" and c == car, (kind, car, nxt)
-        return str(nxt["from"])
     if kind == "speed":
         assert t == "speed_chosen", (kind, car, nxt)
         return str(nxt["speed"])

@@ -367,15 +367,6 @@ class Session:
             except ValueError as exc:
                 raise MalformedInput(str(exc)) from None
             return self._trial(evs), []
-        if kind in ("sponsor", "swap"):  # MODULES.md 21.4, 21.7 (the card drawn), 21.2 (the draft's swap)
-            from .season import season_events
-
-            return self._trial(season_events(self.view, q, s)), []
-        if kind == "heat_removed":  # MODULES.md 21.8 event 18, MA23
-            where = [w for w in ("hand", "discard", "deck") if w.startswith(s.strip().lower() or "?")]
-            if len(where) != 1:
-                raise MalformedInput("type hand, discard or deck: where the Heat card came from")
-            return self._trial([make_event("heat_removed", car=name, **{"from": where[0]})]), []
         if kind in WALKS:
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover

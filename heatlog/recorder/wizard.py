@@ -89,7 +89,7 @@ class NewRace:
                     if not name or not sep or not colour:
                         raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red (a Legend: legend:black)")
                     if name.lower() == "legend":  # MODULES.md 19.3: a Legend is named after its colour
-                        from ..races import legend_name
+                        from ..engine.modules.legends import legend_name
 
                         legends.append({"name": legend_name(colour), "colour": colour.lower()})
                         legend_typed.append(spec)
