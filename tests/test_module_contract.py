@@ -486,3 +486,22 @@ def test_a_module_s_set_up_is_asked_by_its_notation(modules: tuple[str, ...]) ->
             asked += 1
         state = apply(state, ev)
     assert asked or not any(unit.phases for m in modules for unit in [UNITS_REGISTRY[m]]), modules
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_the_cars_a_module_adds_are_counted_by_its_descriptor(modules: tuple[str, ...]) -> None:
+    """The cars a module's options add to a race (the Legends', # 19.1) are the ones its descriptor counts
+    (``Module.car_count``: the race's 2-6 cars, # 19.2; no deck at the table's set-up, # 19.3) and its counts are
+    made into cars by its descriptor (``Module.expand``: ``simulate --legends 1``), after the players' cars: the
+    shells (races, simulate) ask the registry and never name the module."""
+    from heatlog.races import expand_modules, module_cars
+
+    cars = default_cars(2)
+    opts: dict[str, Any] = {}
+    for m in modules:
+        opts.update(OPTIONS.get(m, {}))
+    made = expand_modules(opts, cars)
+    ev = race_started_event(track="usa", cars=cars, laps=1, mode="open", modules=made)
+    assert ev["cars"][: len(cars)] == cars
+    assert len(ev["cars"]) - len(cars) == module_cars(opts) == module_cars(made), modules
+    assert {c["colour"] for c in ev["cars"][len(cars) :]}.isdisjoint(c["colour"] for c in cars)

@@ -8,9 +8,10 @@ first call, so a base race never loads it (issue 10: start-up).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...errors import MalformedInput
 from ...events import EventType
 from ...module import FactColumn, Flag, Module, Notation, lazy
 
@@ -178,6 +179,33 @@ def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
     return {"cars": cars, "pro": pro, "aggressive": aggressive}
 
 
+def _car_count(options: Any) -> int:
+    """# 19.1: the Legend cars the options add, named or counted (``{"cars": 2}``: ``simulate --legends 2``)."""
+    cars = options.get("cars") if isinstance(options, Mapping) else None
+    if isinstance(cars, int) and not isinstance(cars, bool):
+        return cars
+    return len(cars) if isinstance(cars, list) else 0
+
+
+def _expand(options: Any, taken: list[str], data: Any) -> Any:
+    """# 19.3, 19.4: a count of Legends made into Legend cars in the Legend-card colours the players' cars leave
+    free (the data file's ``colours``), named after their colour (``legend_name``: "Legend-Gray")."""
+    count = options.get("cars") if isinstance(options, Mapping) else None
+    if not isinstance(count, int) or isinstance(count, bool):
+        return options
+    return {**options, "cars": legend_cars(count, taken, data["colours"]) if count else []}
+
+
+def legend_cars(count: int, taken: Sequence[str], colours: Sequence[str]) -> list[dict[str, str]]:
+    """``count`` Legend cars in the ``colours`` of the Legend cards the players do not use (# 19.3, 19.4)."""
+    free = [c for c in colours if c not in taken]
+    if count > len(free):
+        raise MalformedInput(
+            f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
+        )
+    return [{"name": legend_name(c), "colour": c} for c in free[:count]]
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -213,4 +241,6 @@ MODULE = Module(
     race_facts=_race_facts,
     flags=FLAGS,
     from_flags=_from_flags,
+    car_count=_car_count,  # its cars count toward the race's 2-6 (# 19.2) and get no deck (# 19.3)
+    expand=_expand,  # a count of Legends made into cars (simulate --legends N)
 )
