@@ -36,9 +36,12 @@ def module_cars(options: Mapping[str, Any]) -> int:
     """How many cars the modules' options add to a race (``Module.car_count``: the Legends', # 19.1)."""
     from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
 
-    return sum(
-        MODULE_UNITS[m].car_count(options[m]) for m in _playing(options) if MODULE_UNITS[m].car_count is not None
-    )
+    total = 0
+    for m in _playing(options):
+        count = MODULE_UNITS[m].car_count
+        if count is not None:
+            total += count(options[m])
+    return total
 
 
 def expand_modules(options: Mapping[str, Any], cars: Sequence[Mapping[str, str]]) -> dict[str, Any]:
