@@ -316,6 +316,11 @@ class Module:
     #: -> the options, the cars in colours the players' cars (``taken``: their colours) leave free, from its data
     #: file's content (read by the shell); ``ValueError`` refuses in words. None: the options as given.
     expand: Callable[[Any, list[str], Any], Any] | None = None
+    #: Its questions in the set-up of ``record --new`` and fields of the table server's form (the Garage's
+    #: options, # 18.3, 18.5; the Legends' pro and aggressive, # 19.14, 19.15), each asked after a base step.
+    setup_steps: tuple[SetupStep, ...] = ()
+    #: How the set-up's cars question types the cars it adds (the Legends' ``legend:COLOUR``, # 19.3); None: none.
+    setup_cars: SetupCars | None = None
 
 
 class Ask:
@@ -340,6 +345,39 @@ class Ask:
 
     def __repr__(self) -> str:
         return f"Ask({self.kind!r}, {self.car!r}, {self.prompt!r})"
+
+
+@lite(frozen=True, slots=True)
+class SetupStep:
+    """A set-up question a module adds to ``record --new`` (recorder/wizard.py) and a field of the table server's
+    set-up form, asked after the base step ``after`` (``"cars"``, ``"mode"`` …).
+
+    ``key`` names the answer and the form's field; ``read(typed, answers)`` -> (its value, the echo's words),
+    given the answers so far (``ValueError`` or ``MalformedInput`` refuses in words); ``options(value, so_far)``
+    -> the module's options with the value in (``so_far``: what the set-up gave the module before, None: nothing;
+    None back: the module stays out); ``asked(answers)``: whether it is asked at all (None: always)."""
+
+    key: str
+    after: str
+    prompt: str
+    label: str
+    placeholder: str
+    read: Callable[[str, Mapping[str, Any]], tuple[Any, str]]
+    options: Callable[[Any, Any], Any]
+    asked: Callable[[Mapping[str, Any]], bool] | None = None
+
+
+@lite(frozen=True, slots=True)
+class SetupCars:
+    """How the set-up's cars question (``NAME:COLOUR`` each) types the cars a module adds: ``WORD:COLOUR`` (the
+    Legends' ``legend:black``, # 19.3). ``car(colour)`` -> the car (named after its colour); ``check(cars, data)``
+    -> the refusal's words for cars its data file does not allow (a colour no Legend card has, # 19.4), or None;
+    ``label`` words them in the echo ("Legends"). The cars become the module's options' ``cars``."""
+
+    word: str
+    label: str
+    car: Callable[[str], dict[str, str]]
+    check: Callable[[list[dict[str, str]], Any], str | None] | None = None
 
 
 MODULES: dict[str, Module] = {}
