@@ -505,3 +505,45 @@ def test_the_cars_a_module_adds_are_counted_by_its_descriptor(modules: tuple[str
     assert ev["cars"][: len(cars)] == cars
     assert len(ev["cars"]) - len(cars) == module_cars(opts) == module_cars(made), modules
     assert {c["colour"] for c in ev["cars"][len(cars) :]}.isdisjoint(c["colour"] for c in cars)
+
+
+def test_a_module_s_set_up_questions_come_from_its_descriptor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``record --new`` and the table server's set-up form ask a module's own set-up questions from its
+    descriptor (``Module.setup_steps``), after the base step each names, and read its cars as it types them
+    (``Module.setup_cars``): a made-up module lands in both with no edit to the wizard or the server (issue 26)."""
+    from heatlog.engine import module as registry
+    from heatlog.engine.module import SetupCars, SetupStep
+    from heatlog.recorder import wizard
+    from heatlog.serve import pages
+    from heatlog.serve.app import module_fields
+
+    step = SetupStep(
+        "fog_level",
+        "variant",
+        "fog level (Enter = none): ",
+        "Fog level",
+        "thick",
+        lambda text, answers: (text or None, f"fog: {text or 'none'}"),
+        lambda value, so_far: {**(so_far or {}), "level": value} if value else so_far,
+        asked=lambda answers: bool(answers.get("module_cars", {}).get("fog")),
+    )
+    cars = SetupCars("ghost", "Ghosts", lambda colour: {"name": f"Ghost-{colour.title()}", "colour": colour})
+    fog = Module("fog", setup_steps=(step,), setup_cars=cars)
+    known = registry.descriptors()
+    monkeypatch.setattr(wizard, "descriptors", lambda: [*known, fog])
+    monkeypatch.setattr(wizard, "validate_event", lambda ev: ev)  # (the door knows no made-up module's block)
+    wiz = wizard.NewRace()
+    assert wiz.STEPS.index("fog_level") == wiz.STEPS.index("variant") + 1
+    for typed in ("", "usa"):
+        wiz.answer(typed)
+    assert "Ghosts as ghost:COLOUR" in wiz.prompt()
+    assert wiz.answer("Ann:red Bob:blue").startswith("cars:")
+    assert wiz.step == "variant"  # not asked without a ghost
+    wiz.answer("undo")
+    assert wiz.answer("Ann:red Bob:blue ghost:white") == "cars: Ann (red), Bob (blue); Ghosts: Ghost-White"
+    assert wiz.step == "variant" and wiz.answer("standard") == "variant: standard"
+    assert wiz.step == "fog_level" and wiz.prompt() == step.prompt
+    assert wiz.answer("thick") == "fog: thick" and wiz.answers["fog_level"] == "thick"
+    monkeypatch.setattr("heatlog.recorder.wizard.module_steps", lambda: [(fog, step)])
+    form = pages.setup_page("c", ["usa"], [], None, (), module_fields())
+    assert '<label>Fog level <input name="fog_level" placeholder="thick"></label><label>experienced' in form

@@ -378,6 +378,8 @@ class SetupCars:
     label: str
     car: Callable[[str], dict[str, str]]
     check: Callable[[list[dict[str, str]], Any], str | None] | None = None
+    #: One of them as typed, for the refusal of a car not written NAME:COLOUR ("a Legend: legend:black").
+    example: str = ""
 
 
 MODULES: dict[str, Module] = {}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -188,6 +188,44 @@ DRAFT_NOTATION = {
 }
 
 
+def _read_setup(text: str, answers: Mapping[str, Any]) -> tuple[Any, str]:
+    """# 18.3, 18.5: the set-up's Garage answer (``none``, or the upgrades, the draft method and the expansions in
+    any order), checked as the race's first event checks it; (its options or None, the echo)."""
+    from .cards import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
+
+    words = text.lower().replace(",", " ").split()
+    if not words or words == ["none"]:
+        return None, "Garage: none"
+    level = [w for w in words if w in UPGRADE_LEVELS]
+    method = [w for w in words if w in DRAFT_METHODS]
+    exp = [w for w in words if w in EXPANSIONS]
+    rest = [w for w in words if w not in (*level, *method, *exp)]
+    if rest or len(level) > 1 or len(method) > 1:
+        raise ValueError(
+            "name the upgrades (basic, advanced, all), then random, draft or snake, and any of "
+            "heavy-rain, tunnel-vision (# 18.3, 18.5)"
+        )
+    opts = GarageOptions.from_dict(
+        {"upgrades": (level or ["basic"])[0], "draft": (method or ["draft"])[0], "expansions": exp}
+    )
+    extra = f" with {', '.join(opts.expansions)}" if opts.expansions else ""
+    how = {"random": "dealt at random", "draft": "draft", "snake": "snake draft"}[opts.draft]
+    return opts.to_dict(), f"Garage: {opts.upgrades} upgrades{extra}, {how}"
+
+
+SETUP_STEPS = (  # record --new asks it after the mode; the table server's form shows it there
+    SetupStep(
+        "garage",
+        "mode",
+        "Garage module: none, or basic/advanced/all upgrades, random/draft/snake, heavy-rain, tunnel-vision [none]: ",
+        "Garage module",
+        "none, or e.g. advanced snake",
+        _read_setup,
+        lambda value, so_far: value,  # its options, as read (None: no Garage)
+    ),
+)
+
+
 def check_flags(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
     """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
     (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
@@ -267,4 +305,5 @@ MODULE = Module(
     flags=FLAGS,
     from_flags=_from_flags,
     notation=DRAFT_NOTATION,
+    setup_steps=SETUP_STEPS,
 )

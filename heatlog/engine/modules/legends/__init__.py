@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -206,6 +206,58 @@ def legend_cars(count: int, taken: Sequence[str], colours: Sequence[str]) -> lis
     return [{"name": legend_name(c), "colour": c} for c in free[:count]]
 
 
+def _read_options(text: str, answers: Mapping[str, Any]) -> tuple[Any, str]:
+    """# 19.14, 19.15: the set-up's Legend options (``pro N``, ``aggressive``, both, or nothing), ``pro`` held to
+    the range ``new --pro`` is (refused in its words)."""
+    from .rules import MAX_PRO
+
+    words = text.lower().replace(",", " ").split()
+    pro, aggressive = 0, False
+    i = 0
+    while i < len(words):
+        if words[i] == "aggressive":
+            aggressive = True
+        elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdecimal():
+            pro = int(words[i + 1])
+            i += 1
+        else:
+            raise MalformedInput(f"type pro N (0–{MAX_PRO}), aggressive, both, or Enter for none")
+        i += 1
+    if not 0 <= pro <= MAX_PRO:  # the range new --pro is held to (# 19.15), refused in the words typed
+        raise MalformedInput(f"pro {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)")
+    said = f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
+    return {"pro": pro, "aggressive": aggressive}, said
+
+
+def _colour_problem(cars: list[dict[str, str]], data: Any) -> str | None:
+    """# 19.4: a Legend's colour is one printed on the Legend cards."""
+    colours = data["colours"]
+    bad = [c["colour"] for c in cars if c["colour"] not in colours]
+    return f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)" if bad else None
+
+
+SETUP_STEPS = (  # record --new asks it after the cars, when Legends race; the table server's form shows it there
+    SetupStep(
+        "legend_options",
+        "cars",
+        "Legend options: pro N (+N helmet), aggressive (chevrons) (Enter = none): ",
+        "Legend options",
+        "pro 2 aggressive",
+        _read_options,
+        lambda value, so_far: {"cars": [], **(so_far or {}), **value},
+        asked=lambda answers: bool(answers.get("module_cars", {}).get(NAME)),  # only when Legends race
+    ),
+)
+#: # 19.3: a Legend in the set-up's cars, ``legend:COLOUR``, named after its colour.
+SETUP_CARS = SetupCars(
+    "legend",
+    "Legends",
+    lambda colour: {"name": legend_name(colour), "colour": colour.lower()},
+    _colour_problem,
+    "a Legend: legend:black",
+)
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -243,4 +295,6 @@ MODULE = Module(
     from_flags=_from_flags,
     car_count=_car_count,  # its cars count toward the race's 2-6 (# 19.2) and get no deck (# 19.3)
     expand=_expand,  # a count of Legends made into cars (simulate --legends N)
+    setup_steps=SETUP_STEPS,
+    setup_cars=SETUP_CARS,
 )
