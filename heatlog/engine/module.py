@@ -143,6 +143,9 @@ class Flag:
     #: Garage's draft method: one upgrade drafted before each race, # 21.2); None: the season takes it (as its
     #: ``season`` command's flag of the same param) or refuses its module.
     not_in_season: str | None = None
+    #: Each of its values is a car the module adds, after the players' (a ``--legend COLOUR``, # 19.3): a refusal
+    #: of that car names the value as typed (``--legend pink: …``).
+    cars: bool = False
 
 
 @lite(frozen=True, slots=True)

@@ -126,6 +126,7 @@ FLAGS = (  # issue 26, build 5: `new` and `simulate` build these flags from the 
         "A Legend car by its Legend colour (black blue green red gray yellow); once each.",
         "strs",
         commands=("new",),
+        cars=True,  # each value is a Legend car, after the players' (a refusal names it)
     ),
     Flag(
         "legends",
