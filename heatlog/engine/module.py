@@ -324,6 +324,9 @@ class Module:
     setup_steps: tuple[SetupStep, ...] = ()
     #: How the set-up's cars question types the cars it adds (the Legends' ``legend:COLOUR``, # 19.3); None: none.
     setup_cars: SetupCars | None = None
+    #: Tokens it draws on the circuit of the HTML replay (a view piece, as data: the weather's road conditions,
+    #: # 20.2): ``badges(state)`` -> the group, or None: nothing to draw.
+    badges: Callable[[RaceState], Badges | None] | None = None
 
 
 class Ask:
@@ -383,6 +386,31 @@ class SetupCars:
     check: Callable[[list[dict[str, str]], Any], str | None] | None = None
     #: One of them as typed, for the refusal of a car not written NAME:COLOUR ("a Legend: legend:black").
     example: str = ""
+
+
+@lite(frozen=True, slots=True)
+class Badge:
+    """One token a module draws on the circuit (``Module.badges``), as data the view draws: a badge under the
+    sign of each corner line in ``lines`` (``kind`` "corner"), or a tent beside the middle of the sector
+    ``sector`` (first and last space; ``kind`` "sector"); ``text``: its few characters, ``title``: its words."""
+
+    kind: str
+    corner: int
+    token: str
+    text: str
+    title: str
+    lines: tuple[int, ...] = ()
+    sector: tuple[int, int] | None = None
+
+
+@lite(frozen=True, slots=True)
+class Badges:
+    """A module's tokens on the circuit (``Module.badges``): the SVG group's class and attributes (the weather's
+    ``road-conditions``, ``data-weather``) and its badges, in racing order."""
+
+    group: str
+    attrs: Mapping[str, str]
+    items: tuple[Badge, ...]
 
 
 MODULES: dict[str, Module] = {}
