@@ -304,6 +304,13 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
             if state.phase == "race" and not car.legend:  # the React question's hint (Module.react_hint)
                 hint = react_hint(state, car)
                 assert isinstance(hint, str) and (hint == "" or hint.endswith("; ")), hint
+        for m in in_race(state):  # its tokens on the circuit (Module.badges): data the view draws, on the track
+            found = m.badges(state) if m.badges is not None else None
+            for b in found.items if found is not None else ():
+                assert b.kind in ("corner", "sector") and b.text and b.title and b.token, b
+                assert set(b.lines) <= {c.after_space for c in state.track.corners}, b
+                on = b.sector is not None and all(1 <= x <= state.track.spaces for x in b.sector)
+                assert b.kind == "corner" or on, b
     assert state is not None and {m.name for m in in_race(state)} == set(modules)
 
 
