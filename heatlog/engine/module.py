@@ -327,6 +327,13 @@ class Module:
     #: Tokens it draws on the circuit of the HTML replay (a view piece, as data: the weather's road conditions,
     #: # 20.2): ``badges(state)`` -> the group, or None: nothing to draw.
     badges: Callable[[RaceState], Badges | None] | None = None
+    #: What the sample races' pages (heatlog/docsgen/samples.py) say of it: ``highlight(state)``, its words in a
+    #: finished race's sentence (where the players finish among the Legends, # 19; the weather tile, # 20);
+    #: ``playthrough_head(state)``, lines under a golden playthrough's result (the Legend options); and
+    #: ``playthrough_tail(state, events)``, lines after the modules' marks (the Garage's draft, # 18.5).
+    highlight: Callable[[RaceState], str | None] | None = None
+    playthrough_head: Callable[[RaceState], list[str]] | None = None
+    playthrough_tail: Callable[[RaceState, list[Event]], list[str]] | None = None
 
 
 class Ask:
