@@ -306,4 +306,5 @@ MODULE = Module(
     from_flags=_from_flags,
     notation=DRAFT_NOTATION,
     setup_steps=SETUP_STEPS,
+    playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
 )

@@ -259,6 +259,23 @@ SETUP_CARS = SetupCars(
 )
 
 
+def _highlight(state: RaceState) -> str | None:
+    """# 19: where the players finished among the Legends (a sample race's sentence)."""
+    if state.legends is None:
+        return None
+    places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
+    return f"the players finish {', '.join(map(str, places))} among the Legends" if places else None
+
+
+def _playthrough_head(state: RaceState) -> list[str]:
+    """# 19.14, 19.15: the Legend cars and options, under a golden playthrough's result."""
+    if state.legends is None:
+        return []
+    legends = [c.name for c in state.cars.values() if c.legend]
+    aggressive = "aggressive" if state.legends.aggressive else "not aggressive"
+    return [f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, {aggressive})"]
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -298,4 +315,6 @@ MODULE = Module(
     expand=_expand,  # a count of Legends made into cars (simulate --legends N)
     setup_steps=SETUP_STEPS,
     setup_cars=SETUP_CARS,
+    highlight=_highlight,
+    playthrough_head=_playthrough_head,
 )

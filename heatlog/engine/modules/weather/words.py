@@ -183,3 +183,11 @@ def badges(state: RaceState) -> Any:
         title = f"corner {c.corner}: {c.token} — {c.words}{weather}"
         out.append(Badge(c.kind, c.corner, c.token, short_words(state, c), title, c.lines, c.sector))
     return Badges("road-conditions", {"data-weather": state.weather_tile or ""}, tuple(out))
+
+
+def highlight(state: RaceState) -> str | None:
+    """# 20.2: the tile and the tokens in words (a sample race's sentence)."""
+    if state.conditions is None or state.weather is None or state.weather_tile is None:
+        return None
+    tile = state.weather.tiles[state.weather_tile].name
+    return f"weather {tile}, road conditions {' '.join(state.conditions.tokens)}"
