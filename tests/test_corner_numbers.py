@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from heatlog.engine.modules.weather.words import conditions, conditions_lines
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import Session
-from heatlog.views.conditions import conditions, conditions_lines
 from heatlog.views.narrate import corner_number
 
 CARS = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]

@@ -304,6 +304,13 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
             if state.phase == "race" and not car.legend:  # the React question's hint (Module.react_hint)
                 hint = react_hint(state, car)
                 assert isinstance(hint, str) and (hint == "" or hint.endswith("; ")), hint
+        for m in in_race(state):  # its tokens on the circuit (Module.badges): data the view draws, on the track
+            found = m.badges(state) if m.badges is not None else None
+            for b in found.items if found is not None else ():
+                assert b.kind in ("corner", "sector") and b.text and b.title and b.token, b
+                assert set(b.lines) <= {c.after_space for c in state.track.corners}, b
+                on = b.sector is not None and all(1 <= x <= state.track.spaces for x in b.sector)
+                assert b.kind == "corner" or on, b
     assert state is not None and {m.name for m in in_race(state)} == set(modules)
 
 
@@ -402,6 +409,8 @@ def test_an_old_study_spec_loads_as_it_did() -> None:
         "legends": {"cars": 1, "pro": 2, "aggressive": True},
         "weather": {},
     }
+
+
 def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
     """A module that types its events on a car's line (``Module.react_answer``, the scripted host's) reads the
     same words back (``Module.react_word``, the recorder's session): both or neither, and every event of its
@@ -491,3 +500,95 @@ def test_a_play_out_goes_on_from_each_set_up_phase_or_the_module_says_why_not(mo
         rng = random.Random(5)
         play_out(world, lambda s, n, rng=rng: heuristic_bot(s, n, Options(s, n), rng), rng)
         assert world.phase == "over", (phase, world.phase)
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_a_module_s_set_up_is_asked_by_its_notation(modules: tuple[str, ...]) -> None:
+    """Every event a module's set-up phase waits for (``Module.phases``: the Garage's draft, # 18.5; the weather's
+    tile and tokens, # 20.2) is asked and read through the module's notation (issue 26: the recorder keeps no
+    question of a module's own): the question's words, then the answer that makes the event read back to it
+    (``Notation.parse_many`` when one answer may make several, ``Notation.typed`` with the race's card names)."""
+    events = _played(modules)
+    defs = events[0].get("cards", {})
+
+    def nm(token: str) -> str:
+        return str(defs[token]["short"]) if token in defs else token.lower()
+
+    phases = {p for unit in UNITS_REGISTRY.values() for p in unit.phases}
+    asked = 0
+    state = apply(None, events[0])
+    for ev in events[1:]:
+        if state.phase in phases:
+            w = waiting_for(state)
+            assert w.due == ev["type"], (state.phase, w.due, ev)
+            told = UNITS_REGISTRY[REGISTRY[ev["type"]].module].notation.get(ev["type"])
+            assert told is not None, f"{state.phase}: the {ev['type']} the race waits for has no notation"
+            prompt, hint, _ = told.question(state)
+            assert prompt.strip() and hint.strip(), ev
+            for typed in (told.answer(ev), *((told.typed(ev, nm),) if told.typed is not None else ())):
+                read = told.parse_many(state, typed) if told.parse_many is not None else [told.parse(state, typed)]
+                assert read == [ev], (typed, read, ev)
+            asked += 1
+        state = apply(state, ev)
+    assert asked or not any(unit.phases for m in modules for unit in [UNITS_REGISTRY[m]]), modules
+
+
+@pytest.mark.parametrize("modules", COMBOS, ids="+".join)
+def test_the_cars_a_module_adds_are_counted_by_its_descriptor(modules: tuple[str, ...]) -> None:
+    """The cars a module's options add to a race (the Legends', # 19.1) are the ones its descriptor counts
+    (``Module.car_count``: the race's 2-6 cars, # 19.2; no deck at the table's set-up, # 19.3) and its counts are
+    made into cars by its descriptor (``Module.expand``: ``simulate --legends 1``), after the players' cars: the
+    shells (races, simulate) ask the registry and never name the module."""
+    from heatlog.races import expand_modules, module_cars
+
+    cars = default_cars(2)
+    opts: dict[str, Any] = {}
+    for m in modules:
+        opts.update(OPTIONS.get(m, {}))
+    made = expand_modules(opts, cars)
+    ev = race_started_event(track="usa", cars=cars, laps=1, mode="open", modules=made)
+    assert ev["cars"][: len(cars)] == cars
+    assert len(ev["cars"]) - len(cars) == module_cars(opts) == module_cars(made), modules
+    assert {c["colour"] for c in ev["cars"][len(cars) :]}.isdisjoint(c["colour"] for c in cars)
+
+
+def test_a_module_s_set_up_questions_come_from_its_descriptor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``record --new`` and the table server's set-up form ask a module's own set-up questions from its
+    descriptor (``Module.setup_steps``), after the base step each names, and read its cars as it types them
+    (``Module.setup_cars``): a made-up module lands in both with no edit to the wizard or the server (issue 26)."""
+    from heatlog.engine import module as registry
+    from heatlog.engine.module import SetupCars, SetupStep
+    from heatlog.recorder import wizard
+    from heatlog.serve import pages
+    from heatlog.serve.app import module_fields
+
+    step = SetupStep(
+        "fog_level",
+        "variant",
+        "fog level (Enter = none): ",
+        "Fog level",
+        "thick",
+        lambda text, answers: (text or None, f"fog: {text or 'none'}"),
+        lambda value, so_far: {**(so_far or {}), "level": value} if value else so_far,
+        asked=lambda answers: bool(answers.get("module_cars", {}).get("fog")),
+    )
+    cars = SetupCars("ghost", "Ghosts", lambda colour: {"name": f"Ghost-{colour.title()}", "colour": colour})
+    fog = Module("fog", setup_steps=(step,), setup_cars=cars)
+    known = registry.descriptors()
+    monkeypatch.setattr(wizard, "descriptors", lambda: [*known, fog])
+    monkeypatch.setattr(wizard, "validate_event", lambda ev: ev)  # (the door knows no made-up module's block)
+    wiz = wizard.NewRace()
+    assert wiz.STEPS.index("fog_level") == wiz.STEPS.index("variant") + 1
+    for typed in ("", "usa"):
+        wiz.answer(typed)
+    assert "Ghosts as ghost:COLOUR" in wiz.prompt()
+    assert wiz.answer("Ann:red Bob:blue").startswith("cars:")
+    assert wiz.step == "variant"  # not asked without a ghost
+    wiz.answer("undo")
+    assert wiz.answer("Ann:red Bob:blue ghost:white") == "cars: Ann (red), Bob (blue); Ghosts: Ghost-White"
+    assert wiz.step == "variant" and wiz.answer("standard") == "variant: standard"
+    assert wiz.step == "fog_level" and wiz.prompt() == step.prompt
+    assert wiz.answer("thick") == "fog: thick" and wiz.answers["fog_level"] == "thick"
+    monkeypatch.setattr("heatlog.recorder.wizard.module_steps", lambda: [(fog, step)])
+    form = pages.setup_page("c", ["usa"], [], None, (), module_fields())
+    assert '<label>Fog level <input name="fog_level" placeholder="thick"></label><label>experienced' in form

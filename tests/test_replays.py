@@ -79,7 +79,9 @@ def test_module_samples_hold_what_their_titles_say() -> None:
     assert kinds.index("road_conditions_drawn") == kinds.index("weather_drawn") + 1 < kinds.index("deck_shuffled")
     both = logs["netherlands-legends-weather.jsonl"]
     assert both[0]["modules"] == ["legends", "weather"] and both[0]["legends"]["pro"] == 1
-    assert highlights(both).legend_places and highlights(weather).weather
+    said = highlights(both).modules  # each module's words on the race (Module.highlight), in rank order
+    assert "among the Legends" in said[0] and said[1].startswith("weather ")
+    assert highlights(weather).modules[0].startswith("weather ")
     every = logs["usa-garage-legends-weather.jsonl"]  # the Garage, Legends and the weather in one race
     kinds = [e["type"] for e in every]
     assert sorted(every[0]["modules"]) == ["garage", "legends", "weather"]

@@ -116,9 +116,9 @@ def test_simulate_season_refusals_name_its_own_options(tmp_path: Path) -> None:
 def test_21_2_a_season_drafts_picks_may_be_typed_at_once_in_pick_order() -> None:
     # issue 29 (a season race <= 130 answers): one answer for the round's picks left, the first picker's first;
     # more cards than picks left are refused naming who picks; a Garage race's own draft still asks one by one
+    from heatlog.engine.modules.championship.rules import ChampionshipDraft
     from heatlog.formats.garage_cards import garage_cards
-    from heatlog.recorder.garage import draft_prompt
-    from heatlog.recorder.season import ChampionshipDraft, draft_events  # (where the engine keeps it may move)
+    from heatlog.recorder.garage import draft_events, draft_prompt
 
     Draft = ChampionshipDraft.__bases__[0]  # the Garage race's own draft
 

@@ -418,6 +418,16 @@ class ModuleFlags:
 
         return draws_from_flags(self.command, self.values)
 
+    def typed_cars(self) -> list[str]:
+        """The cars the options add (``Flag.cars``: each ``--legend COLOUR``), as typed, in the order the race lists
+        them after the players' cars: a refusal of one of them names it."""
+        out: list[str] = []
+        for unit in self.units:
+            for f in unit.flags:
+                if f.cars and self.command in f.commands:
+                    out += [f"{f.decls[0]} {v}" for v in self.values.get(f.param) or []]
+        return out
+
     def typed(self) -> dict[str, str]:
         """The options given that are recorded as a set-up event (``Flag.gives``), by that event's kind, as typed
         (``{"weather_drawn": "--tile RAIN"}``): a refusal of the event names the option."""

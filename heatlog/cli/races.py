@@ -82,8 +82,8 @@ def new(
     drawn = modules.drawn()  # set-up draws given (the weather's --tile and --road, MODULES.md 20.2)
     if grid is not None and seed is not None:  # the seed draws a random grid: the log would name one not drawn
         raise MalformedInput("--seed draws a random grid (# 1.4): give --seed or --grid, not both")
-    legend = modules.values.get("legend") or []
-    with creating_log(db) as log, _as_typed(car or [], legend, laps, handicap or [], modules.typed()):
+    added = modules.typed_cars()  # the cars the modules add, as typed (a --legend COLOUR each, # 19.3)
+    with creating_log(db) as log, _as_typed(car or [], added, laps, handicap or [], modules.typed()):
         race = start_race(
             log,
             track=track,
@@ -107,10 +107,11 @@ def new(
 
 @contextlib.contextmanager
 def _as_typed(
-    cars: list[str], legends: list[str], laps: int | None, handicap: list[str], gives: dict[str, str]
+    cars: list[str], added: list[str], laps: int | None, handicap: list[str], gives: dict[str, str]
 ) -> Iterator[None]:
     """A refusal of new's set-up named by the option typed, not by the field of the log the user never typed
-    (``race_started: laps: 11 is …`` is ``--laps 11: …``; ``road_conditions_drawn: …`` is ``--road …: …``)."""
+    (``race_started: laps: 11 is …`` is ``--laps 11: …``; ``road_conditions_drawn: …`` is ``--road …: …``);
+    ``added``: the cars the modules add as typed (``--legend black``), listed after the players' cars."""
     from ..engine.errors import HeatlogError
 
     try:
@@ -130,14 +131,14 @@ def _as_typed(
                 typed = f"--handicap {handicap[at]}"
             elif field[3] is not None and at < len(cars):
                 typed = f"--car {cars[at]}"
-            elif field[3] is not None and at - len(cars) < len(legends):
-                typed = f"--legend {legends[at - len(cars)]}"
+            elif field[3] is not None and at - len(cars) < len(added):
+                typed = added[at - len(cars)]
             what = what[field.end() :] if typed is not None else what
-        elif what.startswith("a Legend's colour"):  # # 19.4: a refusal with no field of its own to map
-            bad = re.search(r", not '([^']*)' \(# 19\.4\)$", what)
-            named = [x for x in legends if bad is not None and x.strip().lower() == bad[1]]
+        else:  # a module's refusal of a car's value with no field of its own to map (a Legend's colour, # 19.4)
+            bad = re.search(r", not '([^']*)' \(# [\d.]+\)$", what)
+            named = [x for x in added if bad is not None and x.partition(" ")[2].strip().lower() == bad[1]]
             if named:
-                typed = f"--legend {named[0]}"
+                typed = named[0]
         if typed is None:
             raise
         raise type(err)(f"{typed}: {what}", rule=err.rule) from None

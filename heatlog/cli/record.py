@@ -60,7 +60,7 @@ def record(
             sr = next(r for r in view.races if r.race == race)
             err = console(stderr=True)
             err.print(f"race {race}: race {sr.index} of season {view.name}, {sr.track['name']}, event {sr.event.name}")
-            missing = unapplied_effects(sr.event, view.version, view.garage is not None)
+            missing = unapplied_effects(sr.event, view.version, view.sponsors)
             if missing:
                 err.print(f"not applied by heatlog yet: {'; '.join(missing)}")
             code = run_recorder(log, race=race, new=False, force=force, rules=rules)

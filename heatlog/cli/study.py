@@ -86,7 +86,7 @@ def run(
             try:  # the door's strict parser: no NaN, no duplicate keys
                 grid["modules"].append(jsonio.loads(text, "--module"))
             except MalformedInput as exc:
-                raise MalformedInput(f"{exc} (e.g. '{{\"weather\": true}}')") from None
+                raise MalformedInput(f"{exc} (e.g. '{{\"{_example_module()}\": true}}')") from None
     if laps is not None:
         grid["laps"] = laps
     if seeds is not None:
@@ -247,3 +247,10 @@ def query(
 def _finite(value: Any) -> Any:
     """A query's value for JSON: NaN and infinities (a DuckDB aggregate may give them) are null, as JSON has none."""
     return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def _example_module() -> str:
+    """A registered module's name for the --module example: the first module folder with a switch of its own."""
+    from ..engine.module import descriptors
+
+    return next((u.name for u in descriptors() if any(f.kind == "bool" for f in u.flags)), "rain")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import apply
+from ..engine.module import in_race
 from ..engine.module import marks as module_marks
 from ..engine.redact import open_to_table
 from ..engine.state import RaceState, Turn, expand
@@ -138,8 +139,7 @@ class Highlights:
     margin: int | None = None  # spaces between the first two, when they finish in the same round
     side_by_side: bool = False  # the first two in the same space: the race line decides (# 16.7)
     last_round_pass: bool = False  # the winner did not lead at the start of the last round
-    weather: str | None = None  # MODULES.md 20: the tile and the tokens, in words
-    legend_places: list[int] = field(default_factory=list)  # MODULES.md 19: where the players finished
+    modules: list[str] = field(default_factory=list)  # the modules' words (Module.highlight: Legends, weather)
 
     def sentence(self) -> str:
         parts = [f"{self.order[0]} wins in {counted(self.rounds, 'round')}"]
@@ -157,10 +157,7 @@ class Highlights:
             parts.append(f"{counted(len(self.spinouts), 'spinout')} ({spins}{more})")
         else:
             parts.append("no spinouts")
-        if self.legend_places:
-            parts.append(f"the players finish {', '.join(map(str, self.legend_places))} among the Legends")
-        if self.weather:
-            parts.append(self.weather)
+        parts += self.modules
         if self.cluttered:
             parts.append(counted(len(self.cluttered), "cluttered hand"))
         changes, boosts = counted(self.lead_changes, "lead change"), counted(self.boosts, "boost")
@@ -207,11 +204,10 @@ def highlights(events: list[Event]) -> Highlights:
         h.margin = first.progress - second.progress
         h.side_by_side = h.margin == 0
     h.last_round_pass = round_start_leader.get(state.finish_rounds[first.name]) != first.name
-    if state.legends is not None:
-        h.legend_places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
-    if state.conditions is not None and state.weather is not None and state.weather_tile is not None:
-        tile = state.weather.tiles[state.weather_tile].name
-        h.weather = f"weather {tile}, road conditions {' '.join(state.conditions.tokens)}"
+    for m in in_race(state):  # each module's words on the race, in rank order (Module.highlight)
+        said = m.highlight(state) if m.highlight is not None else None
+        if said:
+            h.modules.append(said)
     return h
 
 
@@ -353,13 +349,8 @@ def playthrough(events: list[Event]) -> str:
     out: list[str] = []
     header: list[str] = []
     current: list[Turn] | None = None
-    draft: list[str] = []
     for ev in events:
         state = apply(state, ev, atomic=False)
-        if state.garage is not None and state.phase in ("garage", "deal") and ev.get("type") in _DRAFT:
-            from ..engine.modules.garage.words import says
-
-            draft.append(f"  {says(ev, state.garage.cards)}")  # # 18.5: the draft as the table saw it
         if state.turns is current:
             continue
         if current:  # a round has ended: the state is as the round left it
@@ -385,22 +376,13 @@ def playthrough(events: list[Event]) -> str:
         f"grid: {', '.join(state.grid)}",
         f"result: {', '.join(state.hall_of_fame)}",
     ]
-    if state.legends is not None:  # MODULES.md 19.14, 19.15: the Legend options
-        legends = [c.name for c in state.cars.values() if c.legend]
-        head.append(
-            f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, "
-            f"{'aggressive' if state.legends.aggressive else 'not aggressive'})"
-        )
+    units = list(in_race(state))
+    for m in units:  # the modules' own lines under the result (Module.playthrough_head: the Legend options)
+        head += m.playthrough_head(state) if m.playthrough_head is not None else []
     head += module_marks(state)  # the modules' own lines (engine/module.py: Module.marks; the weather's, 20)
-    if state.garage is not None:
-        from ..engine.modules.garage.words import upgrades_line
-
-        head += ["", "== Garage draft ==", *draft]
-        head += [f"  {name} upgrades: {upgrades_line(state, name)}" for name in state.grid]
+    for m in units:  # then theirs after the marks (Module.playthrough_tail: the Garage's draft, # 18.5)
+        head += m.playthrough_tail(state, events) if m.playthrough_tail is not None else []
     return "\n".join(head + out) + "\n"
-
-
-_DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
 def _car_lines(state: RaceState) -> list[str]:

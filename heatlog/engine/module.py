@@ -63,6 +63,18 @@ class Notation:
     kind: str = "module"
     echo: Callable[[RaceState, Event], str] | None = None
     several: bool = False
+    #: The events one answer makes when it may make several (a season draft's picks left, typed in pick order,
+    #: # 21.2; the sponsorship cards drawn at once, # 21.4, 21.7): ``parse_many(state, text)`` -> the events, in
+    #: order (the recorder checks them together, each as it is applied); None: ``parse``'s one event.
+    parse_many: Callable[[RaceState, str], list[Event]] | None = None
+    #: The answer as the table types it, the race's cards by the words the host reads them by (``typed(event,
+    #: nm)``, ``nm(token)``: an upgrade's short name, # 18.2); None: ``answer``.
+    typed: Callable[[Event, Callable[[str], str]], str] | None = None
+    #: Whether the events of this kind that follow one another go on one answer in the race ``race_started``
+    #: starts (``together(race_started)``: the scripted host types them so); None: one answer each.
+    together: Callable[[Event], bool] | None = None
+    #: What Enter means at its question (the season draft's swap: ``keep``, # 21.2), shown with it; None: nothing.
+    default: str | None = None
 
 
 #: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).
@@ -134,6 +146,9 @@ class Flag:
     #: Garage's draft method: one upgrade drafted before each race, # 21.2); None: the season takes it (as its
     #: ``season`` command's flag of the same param) or refuses its module.
     not_in_season: str | None = None
+    #: Each of its values is a car the module adds, after the players' (a ``--legend COLOUR``, # 19.3): a refusal
+    #: of that car names the value as typed (``--legend pink: …``).
+    cars: bool = False
 
 
 @lite(frozen=True, slots=True)
@@ -304,6 +319,28 @@ class Module:
     #: the Garage draft's markets, # 18.5): phase -> (the phase in words, why, the rules item). A play-out, the
     #: review and luck refuse a race standing in one, in these words (``unplayable``).
     unplayable: Mapping[str, tuple[str, str, str]] = field(default_factory=lambda: _EMPTY)
+    #: How many cars its options add to the race (the Legends', # 19.1), a count or a list of cars: they count
+    #: toward a race's 2-6 cars (# A14, 19.2) and the table's set-up deals them no deck (# 19.3); None: none.
+    car_count: Callable[[Any], int] | None = None
+    #: Its options with a count of cars made into cars (``simulate --legends 2``): ``expand(options, taken, data)``
+    #: -> the options, the cars in colours the players' cars (``taken``: their colours) leave free, from its data
+    #: file's content (read by the shell); ``ValueError`` refuses in words. None: the options as given.
+    expand: Callable[[Any, list[str], Any], Any] | None = None
+    #: Its questions in the set-up of ``record --new`` and fields of the table server's form (the Garage's
+    #: options, # 18.3, 18.5; the Legends' pro and aggressive, # 19.14, 19.15), each asked after a base step.
+    setup_steps: tuple[SetupStep, ...] = ()
+    #: How the set-up's cars question types the cars it adds (the Legends' ``legend:COLOUR``, # 19.3); None: none.
+    setup_cars: SetupCars | None = None
+    #: Tokens it draws on the circuit of the HTML replay (a view piece, as data: the weather's road conditions,
+    #: # 20.2): ``badges(state)`` -> the group, or None: nothing to draw.
+    badges: Callable[[RaceState], Badges | None] | None = None
+    #: What the sample races' pages (heatlog/docsgen/samples.py) say of it: ``highlight(state)``, its words in a
+    #: finished race's sentence (where the players finish among the Legends, # 19; the weather tile, # 20);
+    #: ``playthrough_head(state)``, lines under a golden playthrough's result (the Legend options); and
+    #: ``playthrough_tail(state, events)``, lines after the modules' marks (the Garage's draft, # 18.5).
+    highlight: Callable[[RaceState], str | None] | None = None
+    playthrough_head: Callable[[RaceState], list[str]] | None = None
+    playthrough_tail: Callable[[RaceState, list[Event]], list[str]] | None = None
 
 
 class Ask:
@@ -328,6 +365,66 @@ class Ask:
 
     def __repr__(self) -> str:
         return f"Ask({self.kind!r}, {self.car!r}, {self.prompt!r})"
+
+
+@lite(frozen=True, slots=True)
+class SetupStep:
+    """A set-up question a module adds to ``record --new`` (recorder/wizard.py) and a field of the table server's
+    set-up form, asked after the base step ``after`` (``"cars"``, ``"mode"`` …).
+
+    ``key`` names the answer and the form's field; ``read(typed, answers)`` -> (its value, the echo's words),
+    given the answers so far (``ValueError`` or ``MalformedInput`` refuses in words); ``options(value, so_far)``
+    -> the module's options with the value in (``so_far``: what the set-up gave the module before, None: nothing;
+    None back: the module stays out); ``asked(answers)``: whether it is asked at all (None: always)."""
+
+    key: str
+    after: str
+    prompt: str
+    label: str
+    placeholder: str
+    read: Callable[[str, Mapping[str, Any]], tuple[Any, str]]
+    options: Callable[[Any, Any], Any]
+    asked: Callable[[Mapping[str, Any]], bool] | None = None
+
+
+@lite(frozen=True, slots=True)
+class SetupCars:
+    """How the set-up's cars question (``NAME:COLOUR`` each) types the cars a module adds: ``WORD:COLOUR`` (the
+    Legends' ``legend:black``, # 19.3). ``car(colour)`` -> the car (named after its colour); ``check(cars, data)``
+    -> the refusal's words for cars its data file does not allow (a colour no Legend card has, # 19.4), or None;
+    ``label`` words them in the echo ("Legends"). The cars become the module's options' ``cars``."""
+
+    word: str
+    label: str
+    car: Callable[[str], dict[str, str]]
+    check: Callable[[list[dict[str, str]], Any], str | None] | None = None
+    #: One of them as typed, for the refusal of a car not written NAME:COLOUR ("a Legend: legend:black").
+    example: str = ""
+
+
+@lite(frozen=True, slots=True)
+class Badge:
+    """One token a module draws on the circuit (``Module.badges``), as data the view draws: a badge under the
+    sign of each corner line in ``lines`` (``kind`` "corner"), or a tent beside the middle of the sector
+    ``sector`` (first and last space; ``kind`` "sector"); ``text``: its few characters, ``title``: its words."""
+
+    kind: str
+    corner: int
+    token: str
+    text: str
+    title: str
+    lines: tuple[int, ...] = ()
+    sector: tuple[int, int] | None = None
+
+
+@lite(frozen=True, slots=True)
+class Badges:
+    """A module's tokens on the circuit (``Module.badges``): the SVG group's class and attributes (the weather's
+    ``road-conditions``, ``data-weather``) and its badges, in racing order."""
+
+    group: str
+    attrs: Mapping[str, str]
+    items: tuple[Badge, ...]
 
 
 MODULES: dict[str, Module] = {}

@@ -133,6 +133,11 @@ class SeasonView:
         return all(r.result is not None for r in self.races)
 
     @property
+    def sponsors(self) -> bool:
+        """Whether the season's races hold the sponsorship cards (# 21.4-21.9: they come with its Garage)."""
+        return self.options.get("garage") is not None
+
+    @property
     def garage(self) -> GarageOptions | None:
         """The Garage of the season's races (# 21.2: one upgrade drafted before each race; sponsorship cards,
         # 21.4-21.7, come with it), or None for a season without it."""

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from ..engine.module import MODULES as MODULE_UNITS
-from ..engine.modules.legends import legend_name  # (re-exported: the recorder's set-up names Legends)
 from ..formats.jsonio import decimal_problem, read_json_file
 from ..formats.module_data import legend_colours
 from ..formats.usertext import check_label
@@ -26,13 +25,42 @@ Event = dict[str, Any]
 
 def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dict[str, str]]:
     """``count`` Legend cars in Legend-card colours the players do not use (MODULES.md 19.3, 19.4), named
-    after their colour (``legend_name``: "Legend-Gray")."""
-    free = [c for c in legend_colours() if c not in taken]
-    if count > len(free):
-        raise MalformedInput(
-            f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
-        )
-    return [{"name": legend_name(c), "colour": c} for c in free[:count]]
+    after their colour (``legend_name``: "Legend-Gray"): the Legends' own (their descriptor's ``expand``), kept
+    here for the season's and the study's callers."""
+    from ..engine.modules.legends import legend_cars as cars_in
+
+    return cars_in(count, taken, legend_colours())
+
+
+def module_cars(options: Mapping[str, Any]) -> int:
+    """How many cars the modules' options add to a race (``Module.car_count``: the Legends', # 19.1)."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+
+    total = 0
+    for m in _playing(options):
+        count = MODULE_UNITS[m].car_count
+        if count is not None:
+            total += count(options[m])
+    return total
+
+
+def expand_modules(options: Mapping[str, Any], cars: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+    """The modules' options with every count of cars made into cars (``Module.expand``: ``{"legends": {"cars":
+    2}}`` -> two Legend cars in the colours ``cars`` leave free, # 19.3, 19.4), as ``race_started_event`` takes
+    them; ``MalformedInput`` refuses in words."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..formats.module_data import data_of
+
+    out = dict(options)
+    taken = [c["colour"] for c in cars]
+    for m in _playing(options):
+        unit = MODULE_UNITS[m]
+        if unit.expand is not None:
+            try:
+                out[m] = unit.expand(options[m], taken, data_of(m))
+            except ValueError as exc:
+                raise MalformedInput(str(exc)) from None
+    return out
 
 
 def table_setup_events(order: list[str], legends: list[str] | tuple[str, ...] = ()) -> list[Event]:
@@ -94,8 +122,7 @@ def start_race(
         }
         return log.new_race(ev, name=name)
     options = dict(modules or {})
-    legends = list(options.get("legends", {}).get("cars") or [])
-    total = len(cars) + len(legends)
+    total = len(cars) + module_cars(options)  # the Legends count (# 19.2)
     if not 2 <= total <= 6:
         raise MalformedInput(
             f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)"
@@ -127,7 +154,8 @@ def start_race(
             "them: the recorder asks them in order"
         )
     if mode == "table" and not waiting:
-        setup += table_setup_events(grid, [c["name"] for c in legends])
+        # the cars the modules add come after the players' (a Legend: no deck, # 19.3)
+        setup += table_setup_events(grid, [c["name"] for c in ev["cars"][len(cars) :]])
     return log.new_race(ev, grid=grid, name=name, setup=setup)
 
 

@@ -27,7 +27,6 @@ from ..views import counted
 from ..views.narrate import corner_number
 from .notation import CARD_NAMES, OVER_PROMPT, Event, card_text, typed_card
 from .prompt import Question, make_event
-from .season import ask_season
 
 
 @dataclass(slots=True)
@@ -97,12 +96,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
             "names, e.g. " + " ".join(names),
             names,
         )
-    if state.phase in ("sponsors", "garage"):  # MODULES.md 21.4, 21.2: a card dealt, the season draft's swap
-        season = ask_season(state)
-        if season is not None:
-            return season
-    if state.phase == "garage":
-        return _ask_garage(state)
     told = _ask_module(state)  # a module's own set-up draw, asked in its own words (engine/module.py)
     if told is not None:
         return told
@@ -137,20 +130,6 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         return told
     car = state.cars[w.cars[0]]
     name = car.name
-    if w.due == "sponsor_drawn":  # MODULES.md 21.7, MA30: a card the turn earned, drawn at once
-        earned = ask_season(state, w)
-        assert earned is not None
-        return earned
-    if w.due == "heat_removed":  # MODULES.md 21.8 event 18, MA23: only the table knows where the card is
-        return Question(
-            "heat_removed",
-            name,
-            f"{name} completes a lap: a Heat card leaves the game, and the Engine is empty: from hand, discard "
-            "or deck? ",
-            None,
-            "The pressure cooker (event 18): the hand first, else the discard pile, else the deck (MA23)",
-            ("hand", "discard", "deck"),
-        )
     done = (closed or {}).get((turn.round, name), 0)
     step = w.step
     if w.flipping is not None:
@@ -308,7 +287,7 @@ def _ask_module(state: RaceState, w: Waiting | None = None) -> Question | None:
         return None
     prompt, hint, answers = told.question(state)
     car = w.cars[0] if w.cars else state.turn.car if state.turn is not None else None
-    return Question(told.kind, car, prompt, None, hint, answers, several=told.several)
+    return Question(told.kind, car, prompt, told.default, hint, answers, several=told.several)
 
 
 def _ask_deal(state: RaceState) -> Question:
@@ -563,20 +542,6 @@ def _corner_preview(state: RaceState, turn: Turn) -> str:
         else:
             parts.append(f"corner {n} (limit {cc.limit}) at speed {cc.speed}: pays {cc.cost} Heat")
     return f"{turn.car}: " + "; ".join(parts)
-
-
-# ---------------------------------------------------------------------------------------------- the Garage (# 18)
-
-
-def _ask_garage(state: RaceState) -> Question:
-    """The draft (# 18.5): the market as revealed, each pick in order, the snake draft's give-back."""
-    from .garage import draft_prompt
-
-    g = state.garage
-    assert g is not None and g.draft is not None
-    prompt, car, words = draft_prompt(g.draft, g.cards)
-    hint = "card short names (Tab completes), e.g. brakes13 cool6 heat"
-    return Question("garage", car, prompt + ": ", None, hint, words, several=car is None)  # a market: its cards
 
 
 def _slip_ways(state: RaceState, choices: list[tuple[int, Event]]) -> str:

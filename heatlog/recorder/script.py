@@ -15,7 +15,6 @@ from typing import Any
 Event = dict[str, Any]
 
 REACT = ("cooldown", "boost", "adrenaline")
-DRAFT = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
 
 
 def _named_cards(expected: list[Event]) -> bool:
@@ -234,27 +233,11 @@ def answer(
     if kind in notation_kinds():  # a module's own notation (engine/module.py): the answer that makes the event
         told = notation_of(str(t))
         assert told is not None and told.kind == kind, (kind, car, nxt)
-        return told.answer(nxt)
-    if kind == "garage":  # the cards by their short names, as the table reads them (# 18.5)
-        assert t in DRAFT, (kind, car, nxt)
-        if t == "garage_market":
-            return _cards(nxt.get("cards", []))
-        if t == "upgrades_dealt":
-            return _cards(nxt["cards"])
-        season = "championship" in expected[0].get("modules", [])
-        if t == "upgrade_picked" and multi and season:  # a season draft's picks left, in order, on one line
-            return _cards([ev["card"] for ev in _run(expected, i, lambda ev: ev.get("type") == t)])
-        return nm(nxt["card"])
-    if kind == "sponsor":  # MODULES.md 21.4, 21.7: the cards drawn, by token (or short name); several at once
-        assert t == "sponsor_drawn" and c == car, (kind, car, nxt)
-        run = _run(expected, i, lambda ev: ev.get("type") == t) if multi else [nxt]  # the deal: every car's
-        return " ".join(str(ev["card"]).lower() for ev in run)
-    if kind == "swap":  # 21.2: GIVE TAKE, or Enter to keep
-        assert t == "upgrade_swapped" and c == car, (kind, car, nxt)
-        return f"{nxt['give']} {nxt['take']}".lower() if "give" in nxt else ""
-    if kind == "heat_removed":  # 21.8 event 18, MA23
-        assert t == "heat_removed" and c == car, (kind, car, nxt)
-        return str(nxt["from"])
+        as_typed = told.typed
+        say: Callable[[Event], str] = told.answer if as_typed is None else lambda ev: as_typed(ev, nm)
+        if multi and told.together is not None and expected and told.together(expected[0]):
+            return " ".join(say(ev) for ev in _run(expected, i, lambda ev: ev.get("type") == t))  # one answer
+        return say(nxt)
     if kind == "speed":
         assert t == "speed_chosen", (kind, car, nxt)
         return str(nxt["speed"])

@@ -323,16 +323,6 @@ class Session:
             return self._trial([make_event("grid_set", order=order)]), []
         defs = race_cards(self.state)  # the race's cards beyond the base, typed by their short names
         held = cards_held(self.view, name) if defs is not None else None  # the car's own cards first
-        if kind == "garage":  # # 18.5: the market, a pick, a give-back
-            from .season import draft_events
-
-            g = self.state.garage
-            assert g is not None and g.draft is not None
-            try:
-                evs = draft_events(g.draft, g.cards, s, q.car)  # the picks left may be typed at once (issue 29)
-            except ValueError as exc:
-                raise MalformedInput(str(exc)) from exc
-            return self._trial(evs), []
         if kind == "speed":  # # 18.6
             opts = [o for o in decisions(self.view, name) if o["type"] == "speed_chosen"]
             hit = [o for o in opts if str(o["speed"]) == s]
@@ -366,24 +356,17 @@ class Session:
             if not cards:
                 raise MalformedInput(f"type {name}'s cards, e.g. 4 3 s")
             return self._trial([make_event("cards_played", car=name, cards=cards)]), []
-        if kind in notation_kinds():  # a module's own notation (engine/module.py: the weather's tile, a Legend card)
-            due = waiting_for(self.state).due
+        if kind in notation_kinds():  # a module's own notation (engine/module.py: the weather's tile, a Legend card,
+            # the Garage's draft: several events from one answer, a season's picks left, # 21.2)
+            due = waiting_for(self.view).due
             told = notation_of(due) if due is not None else None
             if told is None or told.kind != kind:  # pragma: no cover  (asked only when the module words it)
                 raise MalformedInput("nothing to answer here")
             try:
-                return self._trial([told.parse(self.state, s)]), []
+                evs = told.parse_many(self.view, s) if told.parse_many is not None else [told.parse(self.view, s)]
             except ValueError as exc:
                 raise MalformedInput(str(exc)) from None
-        if kind in ("sponsor", "swap"):  # MODULES.md 21.4, 21.7 (the card drawn), 21.2 (the draft's swap)
-            from .season import season_events
-
-            return self._trial(season_events(self.view, q, s)), []
-        if kind == "heat_removed":  # MODULES.md 21.8 event 18, MA23
-            where = [w for w in ("hand", "discard", "deck") if w.startswith(s.strip().lower() or "?")]
-            if len(where) != 1:
-                raise MalformedInput("type hand, discard or deck: where the Heat card came from")
-            return self._trial([make_event("heat_removed", car=name, **{"from": where[0]})]), []
+            return self._trial(evs), []
         if kind in WALKS:
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover

@@ -10,49 +10,87 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
+from ..engine.module import Module, SetupCars, SetupStep, descriptors
 from ..formats.validation import validate_event
 from ..log.racelog import RaceLog
 from .notation import error_text
 from .questions import make_event
 
 
+def _unit(name: str) -> Module:
+    """Module folder ``name``'s descriptor."""
+    return next(unit for unit in descriptors() if unit.name == name)
+
+
+def _car_typers() -> list[SetupCars]:
+    """How the modules type the cars they add in the set-up (``Module.setup_cars``), in the modules' order."""
+    return [c for unit in descriptors() if (c := unit.setup_cars) is not None]
+
+
+#: The base set-up steps, in order (# 17.2: experienced drivers are declared before the grid is randomised); the
+#: modules' own steps (``Module.setup_steps``) come after the base step each names.
+BASE_STEPS = ("name", "track", "cars", "variant", "handicap", "mode", "grid")
+
+
+def module_steps() -> list[tuple[Module, SetupStep]]:
+    """Every module folder's set-up steps (engine/module.py: ``Module.setup_steps``), in the modules' order."""
+    return [(unit, step) for unit in descriptors() for step in unit.setup_steps]
+
+
+def setup_steps() -> tuple[str, ...]:
+    """Every step of the set-up, in the order asked: the base's, each module's after the base step it names."""
+    extra = module_steps()
+    out: list[str] = []
+    for base in BASE_STEPS:
+        out.append(base)
+        out += [step.key for _, step in extra if step.after == base]
+    return tuple(out)
+
+
 @dataclass(slots=True)
 class NewRace:
-    """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid."""
+    """The set-up questions of ``heatlog record --new``: track, cars, variant, handicap, mode, grid, and the
+    modules' own (``Module.setup_steps``: the Garage's options after the mode, # 18.3; the Legend options after
+    the cars, # 19.14, 19.15), asked from the registry."""
 
     answers: dict[str, Any] = field(default_factory=dict)
     #: The modules chosen on the command line, as one mapping by name (``record --new --weather``: the tile and
-    #: tokens are asked once the race exists, MODULES.md 20); the Garage and Legends are asked here.
+    #: tokens are asked once the race exists, MODULES.md 20); the modules' own set-up steps are asked here.
     modules: dict[str, Any] = field(default_factory=dict)
-    # # 17.2: experienced drivers are declared before the grid is randomised.
-    STEPS: tuple[str, ...] = (
-        *("name", "track", "cars", "legend_options", "variant", "handicap", "mode"),
-        *("garage", "grid"),
+    STEPS: tuple[str, ...] = field(default_factory=setup_steps)
+    _own: dict[str, tuple[Module, SetupStep]] = field(
+        default_factory=lambda: {step.key: (unit, step) for unit, step in module_steps()}
     )
 
     @property
     def step(self) -> str | None:
         for s in self.STEPS:
-            if s == "legend_options" and not self.answers.get("legends"):
-                continue  # asked only when Legends race (MODULES.md 19.14, 19.15)
+            own = self._own.get(s)
+            if own is not None and own[1].asked is not None and not own[1].asked(self.answers):
+                continue  # asked only when it applies (the Legend options when Legends race, MODULES.md 19.14)
             if s not in self.answers:
                 return s
         return None
 
+    def _cars_prompt(self) -> str:
+        added = "".join(f", {c.label} as {c.word}:COLOUR" for c in _car_typers())
+        return f"cars, NAME:COLOUR each, e.g. Ann:red Bob:blue{added} (2–6): "
+
     def prompt(self) -> str:
+        step = self.step or "track"
+        own = self._own.get(step)
+        if own is not None:
+            return own[1].prompt
         return {
             "name": "race name, e.g. Friday night USA (Enter = none): ",
             "track": "track (usa, great-britain, france, italy, japan, mexico, spain, netherlands, "
             "or a track file) [usa]: ",
-            "cars": "cars, NAME:COLOUR each, e.g. Ann:red Bob:blue, Legends as legend:COLOUR (2–6): ",
-            "legend_options": "Legend options: pro N (+N helmet), aggressive (chevrons) (Enter = none): ",
+            "cars": self._cars_prompt(),
             "variant": "variant: standard or one-lap [standard]: ",
             "handicap": "experienced drivers, who start with 5 Engine Heat (Enter = none): ",
             "mode": "mode: table (hands hidden) or open (every card entered) [table]: ",
-            "garage": "Garage module: none, or basic/advanced/all upgrades, random/draft/snake, "
-            "heavy-rain, tunnel-vision [none]: ",
             "grid": "grid order, front first (Enter = random): ",
-        }[self.step or "track"]
+        }[step]
 
     def answer(self, text: str) -> str | None:
         """Record one set-up answer; returns a message (an error starts with ``error``) or None."""
@@ -64,9 +102,17 @@ class NewRace:
                 return "error: nothing to undo"
             self.answers.pop(done[-1])
             if done[-1] == "cars":
-                self.answers.pop("legends", None)
+                self.answers.pop("module_cars", None)
             return f"undone: {done[-1]}"
         try:
+            own = self._own.get(step or "")
+            if own is not None:  # a module's own step (engine/module.py: Module.setup_steps)
+                try:
+                    value, said = own[1].read(s, self.answers)
+                except ValueError as exc:
+                    raise MalformedInput(str(exc)) from exc
+                self.answers[own[1].key] = value
+                return said
             if step == "name":
                 from ..formats.usertext import check_label
 
@@ -81,68 +127,7 @@ class NewRace:
                 laps = f"{data['laps']} lap{'s' if data['laps'] > 1 else ''}"
                 return f"{data['name']}: {data['spaces']} spaces, {laps}, {len(data['corners'])} corners"
             if step == "cars":
-                cars, legends = [], []
-                typed: list[str] = []  # each car as typed, in the order of cars then legends (the log's order)
-                legend_typed: list[str] = []
-                for spec in s.replace(",", " ").split():
-                    name, sep, colour = spec.partition(":")
-                    if not name or not sep or not colour:
-                        raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red (a Legend: legend:black)")
-                    if name.lower() == "legend":  # MODULES.md 19.3: a Legend is named after its colour
-                        from ..races import legend_name
-
-                        legends.append({"name": legend_name(colour), "colour": colour.lower()})
-                        legend_typed.append(spec)
-                    else:
-                        cars.append({"name": name, "colour": colour})
-                        typed.append(spec)
-                typed += legend_typed
-                names = [c["name"] for c in cars + legends]
-                if not 2 <= len(names) <= 6:  # # A14 (Legends count, MODULES.md 19.3)
-                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(names)}")
-                if not cars:
-                    raise MalformedInput("a race needs at least one player's car beside the Legends")
-                if len(set(names)) != len(names):
-                    raise MalformedInput("every car needs its own name")
-                if legends:
-                    from ..formats.module_data import legend_data
-
-                    colours = legend_data()["colours"]
-                    bad = [c["colour"] for c in legends if c["colour"] not in colours]
-                    if bad:
-                        raise MalformedInput(f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)")
-                from ..races import race_started_event
-
-                with _as_typed(typed):
-                    validate_event(make_event("grid_set", order=names))
-                    # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
-                    # the race was made, the whole set-up answered for nothing
-                    modules = {"legends": {"cars": legends}} if legends else None
-                    validate_event(race_started_event(track=self.answers["track"], cars=cars, modules=modules))
-                self.answers["cars"] = cars
-                self.answers["legends"] = legends
-                echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
-                return echo + ("; Legends: " + ", ".join(c["name"] for c in legends) if legends else "")
-            if step == "legend_options":
-                from ..engine.modules.legends.rules import MAX_PRO
-                from ..formats.module_data import legends_module
-
-                words = s.lower().replace(",", " ").split()
-                pro, aggressive = 0, False
-                i = 0
-                while i < len(words):
-                    if words[i] == "aggressive":
-                        aggressive = True
-                    elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdecimal():
-                        pro = int(words[i + 1])
-                        i += 1
-                    else:
-                        raise MalformedInput(f"type pro N (0–{MAX_PRO}), aggressive, both, or Enter for none")
-                    i += 1
-                # the range new --pro is held to (# 19.15), asked now, refused in its words
-                legends_module(pro=pro, aggressive=aggressive, option="pro")
-                self.answers["legend_options"] = {"pro": pro, "aggressive": aggressive}
-                return f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
+                return self._cars(s)
             if step == "variant":
                 v = s.lower() or "standard"
                 if v not in ("standard", "one-lap"):
@@ -168,34 +153,9 @@ class NewRace:
                     raise MalformedInput("table or open")
                 self.answers["mode"] = m
                 return f"mode: {m} ({'hands hidden' if m == 'table' else 'every card entered'})"
-            if step == "garage":  # # 18.3, 18.5: the module and its options, recorded in race_started
-                from ..engine.modules.garage.cards import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
-
-                words = s.lower().replace(",", " ").split()
-                if not words or words == ["none"]:
-                    self.answers["garage"] = None
-                    return "Garage: none"
-                level = [w for w in words if w in UPGRADE_LEVELS]
-                method = [w for w in words if w in DRAFT_METHODS]
-                exp = [w for w in words if w in EXPANSIONS]
-                rest = [w for w in words if w not in (*level, *method, *exp)]
-                if rest or len(level) > 1 or len(method) > 1:
-                    raise MalformedInput(
-                        "name the upgrades (basic, advanced, all), then random, draft or snake, and any of "
-                        "heavy-rain, tunnel-vision (# 18.3, 18.5)"
-                    )
-                try:
-                    opts = GarageOptions.from_dict(
-                        {"upgrades": (level or ["basic"])[0], "draft": (method or ["draft"])[0], "expansions": exp}
-                    )
-                except ValueError as exc:
-                    raise MalformedInput(str(exc)) from exc
-                self.answers["garage"] = opts.to_dict()
-                extra = f" with {', '.join(opts.expansions)}" if opts.expansions else ""
-                how = {"random": "dealt at random", "draft": "draft", "snake": "snake draft"}[opts.draft]
-                return f"Garage: {opts.upgrades} upgrades{extra}, {how}"
             if step == "grid":
-                names = [c["name"] for c in self.answers["cars"] + self.answers.get("legends", [])]
+                added = self.answers.get("module_cars", {})
+                names = [c["name"] for c in [*self.answers["cars"], *(c for cs in added.values() for c in cs)]]
                 if not s or s.lower() == "random":
                     order = names[:]
                     random.shuffle(order)  # # 1.4
@@ -216,15 +176,75 @@ class NewRace:
             return "error: " + error_text(err).split(": ", 1)[-1]
         return None
 
+    def _cars(self, s: str) -> str:
+        """The cars, ``NAME:COLOUR`` each, and the cars the modules add as they type them (``Module.setup_cars``:
+        a Legend as ``legend:COLOUR``, MODULES.md 19.3), checked as the race's first event will check them."""
+        typers = {c.word: unit for unit in descriptors() if (c := unit.setup_cars) is not None}
+        cars: list[dict[str, str]] = []
+        added: dict[str, list[dict[str, str]]] = {}
+        typed: list[str] = []  # each car as typed, in the order of the players' cars then the modules' (the log's)
+        added_typed: list[str] = []
+        for spec in s.replace(",", " ").split():
+            name, sep, colour = spec.partition(":")
+            if not name or not sep or not colour:
+                examples = "".join(f" ({c.example})" for c in _car_typers() if c.example)
+                raise MalformedInput(f"{spec!r}: write NAME:COLOUR, e.g. Ann:red{examples}")
+            unit = typers.get(name.lower())
+            if unit is not None and unit.setup_cars is not None:  # a module's car, named after its colour
+                added.setdefault(unit.name, []).append(unit.setup_cars.car(colour))
+                added_typed.append(spec)
+            else:
+                cars.append({"name": name, "colour": colour})
+                typed.append(spec)
+        typed += added_typed
+        more = [c for cs in added.values() for c in cs]
+        names = [c["name"] for c in cars + more]
+        labels = " and ".join(c.label for c in _car_typers())
+        if not 2 <= len(names) <= 6:  # # A14 (Legends count, MODULES.md 19.3)
+            included = f", {labels} included" if labels else ""
+            raise MalformedInput(f"a race has 2 to 6 cars{included}, not {len(names)}")
+        if not cars:
+            raise MalformedInput(f"a race needs at least one player's car beside the {labels}")
+        if len(set(names)) != len(names):
+            raise MalformedInput("every car needs its own name")
+        for m, theirs in added.items():
+            check = _unit(m).setup_cars
+            if check is not None and check.check is not None:
+                from ..formats.module_data import data_of
+
+                why = check.check(theirs, data_of(m))
+                if why:
+                    raise MalformedInput(why)
+        from ..races import race_started_event
+
+        with _as_typed(typed):
+            validate_event(make_event("grid_set", order=names))
+            # the door's checks of the cars (names, colours each its own, # 19.4), asked now: refused when
+            # the race was made, the whole set-up answered for nothing
+            modules = {m: {"cars": theirs} for m, theirs in added.items()} or None
+            validate_event(race_started_event(track=self.answers["track"], cars=cars, modules=modules))
+        self.answers["cars"] = cars
+        self.answers["module_cars"] = added
+        echo = "cars: " + ", ".join(f"{c['name']} ({c['colour']})" for c in cars)
+        for m, theirs in added.items():
+            typer = _unit(m).setup_cars
+            assert typer is not None
+            echo += f"; {typer.label}: " + ", ".join(c["name"] for c in theirs)
+        return echo
+
     def create(self, log: RaceLog) -> int:
         from ..races import start_race
 
         a = self.answers
         modules = dict(self.modules)
-        if a.get("garage") is not None:
-            modules["garage"] = a["garage"]
-        if a.get("legends") or a.get("legend_options"):
-            modules["legends"] = {"cars": list(a.get("legends") or []), **a.get("legend_options", {})}
+        for m, theirs in a.get("module_cars", {}).items():  # the cars a module adds are its options' cars
+            if theirs:
+                modules[m] = {"cars": list(theirs)}
+        for unit, step in self._own.values():  # each module's own answers, into its options
+            if step.key in a:
+                opts = step.options(a[step.key], modules.get(unit.name))
+                if opts is not None:
+                    modules[unit.name] = opts
         return start_race(
             log,
             track=a["track"],

@@ -37,6 +37,7 @@ from starlette.routing import Route
 from ..engine import HeatlogError
 from ..log.racelog import RaceLog
 from ..recorder import NewRace, error_text
+from ..recorder.wizard import setup_steps
 from . import pages
 from .seats import ServeStore
 from .table import Outcome, Table, open_table
@@ -50,7 +51,6 @@ CSP = (
 )
 ASSETS = {"table.js": "text/javascript", "table.css": "text/css", "replay.css": "text/css"}
 WEEK = 7 * 24 * 3600  # a seat survives a locked phone, a reload, a closed tab
-SETUP_FIELDS = ("name", "track", "cars", "legend_options", "variant", "handicap", "mode", "garage", "grid")
 
 
 def builtin_tracks() -> list[str]:
@@ -360,7 +360,8 @@ class Server:
             return {"ok": False, "error": "the set-up form is missing"}
         mode = str(fields.get("mode") or "table")
         private = mode == "private"
-        values = {k: str(fields.get(k) or "").strip()[:500] for k in SETUP_FIELDS}
+        steps = setup_steps()  # the base's and every module's (Module.setup_steps), as record --new asks them
+        values = {k: str(fields.get(k) or "").strip()[:500] for k in steps}
         values["mode"] = "open" if private else mode
         from ..formats.module_data import options_from_flags
 
@@ -369,7 +370,7 @@ class Server:
         except HeatlogError as err:
             return {"ok": False, "error": err.message}
         wizard = NewRace(modules=modules)
-        for _ in range(len(SETUP_FIELDS) + 2):
+        for _ in range(len(steps) + 2):
             step = wizard.step
             if step is None:
                 break
@@ -387,6 +388,22 @@ def switches() -> list[tuple[str, str]]:
     from ..engine.module import flags_for
 
     return [(f.param, f.label or f.help) for f in flags_for("record")[1] if f.kind == "bool"]
+
+
+def module_fields() -> list[tuple[str, str, str, str]]:
+    """The modules' set-up questions the form shows as text fields, (name, words, placeholder, the base field it
+    follows): ``record --new``'s own steps, from the registry (engine/module.py: Module.setup_steps)."""
+    from ..recorder.wizard import module_steps
+
+    return [(step.key, step.label, step.placeholder, step.after) for _, step in module_steps()]
+
+
+def cars_words() -> str:
+    """How the form's cars field types the cars the modules add (``Module.setup_cars``: "; Legends as
+    legend:COLOUR", # 19.3), from the registry."""
+    from ..engine.module import descriptors
+
+    return "".join(f"; {c.label} as {c.word}:COLOUR" for unit in descriptors() if (c := unit.setup_cars) is not None)
 
 
 def same_secret(given: str, secret: str) -> bool:
@@ -515,7 +532,9 @@ def make_app(server: Server) -> Starlette:
             if not r.meta.get("simulated")
         ][-12:][::-1]
         return html(
-            request, pages.setup_page(_csrf_for(request), builtin_tracks(), races, server.error, switches())
+            request, pages.setup_page(
+                _csrf_for(request), builtin_tracks(), races, server.error, switches(), module_fields(), cars_words()
+            )
         )
 
     async def join(request: Request) -> Response:

@@ -293,9 +293,21 @@ def setup_page(
     races: list[tuple[int, str]],
     error: str | None = None,
     switches: Sequence[tuple[str, str]] = (),
+    fields: Sequence[tuple[str, str, str, str]] = (),
+    cars_words: str = "",
 ) -> str:
     """The host's set-up form; ``switches``: each module's switch (its parameter and its words, from the
-    registry: ``app.switches``)."""
+    registry: ``app.switches``); ``fields``: each module's set-up question as a text field (its name, words,
+    placeholder, and the base field it follows: ``app.module_fields``); ``cars_words``: how the cars field types
+    the cars the modules add ("; Legends as legend:COLOUR": ``app.cars_words``)."""
+
+    def after(base: str) -> str:
+        return "".join(
+            f'<label>{e(words)} <input name="{e(name)}" placeholder="{e(hint)}"></label>'
+            for name, words, hint, follows in fields
+            if follows == base
+        )
+
     track_opts = "".join(f'<option value="{e(t)}"{" selected" if t == "usa" else ""}>{e(t)}</option>' for t in tracks)
     resume = "".join(
         f'<li><button type="button" class="resume" data-race="{rid}">resume race {rid}</button> {e(label)}</li>'
@@ -306,16 +318,20 @@ def setup_page(
         + (f'<p class="line error">{e(error)}</p>' if error else "")
         + '<form id="setup"><h2>A new race</h2>'
         '<label>race name <input name="name" placeholder="Friday night USA"></label>'
-        f'<label>track <select name="track">{track_opts}</select></label>'
-        '<label>cars, NAME:COLOUR each; Legends as legend:COLOUR <input name="cars" required '
+        + after("name")
+        + f'<label>track <select name="track">{track_opts}</select></label>'
+        + after("track")
+        + f'<label>cars, NAME:COLOUR each{e(cars_words)} <input name="cars" required '
         'placeholder="Ann:red Bob:blue Cy:green"></label>'
-        '<label>Legend options <input name="legend_options" placeholder="pro 2 aggressive"></label>'
-        '<label>variant <select name="variant"><option>standard</option><option>one-lap</option></select></label>'
-        '<label>experienced drivers (5 Engine Heat) <input name="handicap" placeholder="Ann"></label>'
-        '<label>mode <select name="mode"><option value="table">table (hands hidden)</option>'
+        + after("cars")
+        + '<label>variant <select name="variant"><option>standard</option><option>one-lap</option></select></label>'
+        + after("variant")
+        + '<label>experienced drivers (5 Engine Heat) <input name="handicap" placeholder="Ann"></label>'
+        + after("handicap")
+        + '<label>mode <select name="mode"><option value="table">table (hands hidden)</option>'
         '<option value="private">private hands (each phone enters its draws)</option>'
         '<option value="open">open (every card entered, nothing hidden)</option></select></label>'
-        '<label>Garage module <input name="garage" placeholder="none, or e.g. advanced snake"></label>'
+        + after("mode")
         + "".join(f'<label><input type="checkbox" name="{e(p)}"> {e(words)}</label>' for p, words in switches)
         + '<label>grid order, front first (empty: random) <input name="grid" placeholder="Ann Bob Cy"></label>'
         '<button type="submit" class="primary">start the race</button></form>'

@@ -26,7 +26,7 @@ from ..engine.state import RaceState, Turn
 from ..formats.validation import validate_event
 from ..log.racelist import summary_of
 from ..log.racelog import RaceLog
-from ..races import legend_cars, race_started_event
+from ..races import expand_modules, module_cars, race_started_event
 from .world import play
 
 Event = dict[str, Any]
@@ -112,15 +112,10 @@ def simulate_race(
     roster = _cars(cars)
     names = [c["name"] for c in roster]
     options = dict(modules or {})
-    if "legends" in options:
-        block = dict(options["legends"])
-        wanted = block.get("cars") or []
-        count = wanted if isinstance(wanted, int) else len(wanted)
-        if count and not 2 <= len(roster) + count <= 6:
-            raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + count} (# 19.2)")
-        if isinstance(wanted, int):  # a count: the colours the cars leave free
-            block["cars"] = legend_cars(count, [c["colour"] for c in roster]) if count else []
-        options["legends"] = block
+    count = module_cars(options)  # the cars the modules add (the Legends', # 19.1): a count or the cars
+    if count and not 2 <= len(roster) + count <= 6:
+        raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + count} (# 19.2)")
+    options = expand_modules(options, roster)  # a count: the colours the cars leave free (# 19.3, 19.4)
     drivers = bot_names(bots, names)
     start = race_started_event(
         track=track,

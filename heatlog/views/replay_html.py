@@ -27,10 +27,10 @@ from ..engine.track import Track
 from ..formats.usertext import embed_json, visible
 from ..formats.usertext import html_text as escape
 from . import counted
+from .badges import badges_svg
 from .board import _corners, _flips, _gear, _slip, car_labels, deck_text, hand_text, lap_text, spot_text
 from .cards import card_short
 from .circuit import CircuitLayout, Point, circuit_layout
-from .conditions import conditions_svg
 from .replay import Replay
 
 CSS_COLOURS = {
@@ -219,7 +219,7 @@ def circuit_svg(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]]) -> s
             "</g></g>"
         )
     out.append(_legend_marks(track, lay))
-    out.append(conditions_svg(rp.final, lay))  # MODULES.md 20.2: the road-condition tokens
+    out.append(badges_svg(rp.final, lay))  # the modules' tokens (Module.badges: the road conditions, MODULES.md 20.2)
     cx, cy = lay.infield
     big = unit * 1.25
     out.append(

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, lazy
+from ...module import Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -56,6 +56,41 @@ def _sponsor_chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "sponsor_drawn", "v": 1, "car": name, "card": rng.choice(pile)}
 
 
+def _rec(name: str) -> Any:
+    """``recorder.py``'s function ``name``, loaded at its first call (the championship's words at the table)."""
+    return lazy(f"{__name__}.recorder", name)
+
+
+#: Its questions at the table: the sponsorship card drawn (# 21.4, 21.7; the cards drawn now on one line), the
+#: season draft's swap (# 21.2, MA11), the pressure cooker's Heat card (# 21.8 event 18, MA23).
+NOTATION = {
+    "sponsor_drawn": Notation(
+        question=_rec("sponsor_question"),
+        parse=_rec("sponsor_parse"),
+        answer=_rec("sponsor_answer"),
+        words=_rec("said"),
+        kind="sponsor",
+        parse_many=_rec("sponsor_parse_many"),
+        together=_rec("always"),
+    ),
+    "upgrade_swapped": Notation(
+        question=_rec("swap_question"),
+        parse=_rec("swap_parse"),
+        answer=_rec("swap_answer"),
+        words=_rec("said"),
+        kind="swap",
+        default="keep",
+    ),
+    "heat_removed": Notation(
+        question=_rec("heat_question"),
+        parse=_rec("heat_parse"),
+        answer=_rec("heat_answer"),
+        words=_rec("said"),
+        kind="heat_removed",
+    ),
+}
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 21.8
@@ -93,4 +128,5 @@ MODULE = Module(
     narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
     bot_policy=lazy(f"{__name__}.bots", "policy"),  # a spinout that eliminates (event 10, MA21), for the planner
+    notation=NOTATION,
 )

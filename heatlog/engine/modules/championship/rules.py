@@ -711,6 +711,9 @@ class ChampionshipDraft(Draft):
         draft.owned = {name: list(carried.get(name, ())) for name in order}
         return draft
 
+    def picks_together(self) -> bool:
+        return True  # # 21.2: one round, its picks typed on one answer (issue 29)
+
     def copy(self) -> ChampionshipDraft:
         base = Draft.copy(self)
         new = ChampionshipDraft(**{f: getattr(base, f) for f in Draft.__dataclass_fields__})

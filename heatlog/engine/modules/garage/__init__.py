@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, lazy
+from ...module import FactColumn, Flag, Module, Notation, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -165,6 +165,67 @@ def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
     return GarageOptions.from_dict(chosen).to_dict()
 
 
+def _rec(name: str) -> Any:
+    """``recorder.py``'s function ``name``, loaded at its first call (the Garage's words at the table)."""
+    return lazy(f"{__name__}.recorder", name)
+
+
+#: The draft's questions at the table (# 18.5), one notation per draft event: asked by the recorder, answered
+#: by card names (several events from one answer: a season's picks, # 21.2), typed back by the scripted host.
+DRAFT_NOTATION = {
+    name: Notation(
+        question=_rec("draft_question"),
+        parse=_rec("draft_parse"),
+        answer=_rec("draft_answer"),
+        words=_rec("draft_words"),
+        kind="garage",
+        several=name == "garage_market",  # a market: a row of cards, not one button
+        parse_many=_rec("draft_parse_many"),
+        typed=_rec("draft_typed"),
+        together=_rec("picks_together") if name == "upgrade_picked" else None,
+    )
+    for name in DRAFT_EVENTS
+}
+
+
+def _read_setup(text: str, answers: Mapping[str, Any]) -> tuple[Any, str]:
+    """# 18.3, 18.5: the set-up's Garage answer (``none``, or the upgrades, the draft method and the expansions in
+    any order), checked as the race's first event checks it; (its options or None, the echo)."""
+    from .cards import DRAFT_METHODS, EXPANSIONS, UPGRADE_LEVELS, GarageOptions
+
+    words = text.lower().replace(",", " ").split()
+    if not words or words == ["none"]:
+        return None, "Garage: none"
+    level = [w for w in words if w in UPGRADE_LEVELS]
+    method = [w for w in words if w in DRAFT_METHODS]
+    exp = [w for w in words if w in EXPANSIONS]
+    rest = [w for w in words if w not in (*level, *method, *exp)]
+    if rest or len(level) > 1 or len(method) > 1:
+        raise ValueError(
+            "name the upgrades (basic, advanced, all), then random, draft or snake, and any of "
+            "heavy-rain, tunnel-vision (# 18.3, 18.5)"
+        )
+    opts = GarageOptions.from_dict(
+        {"upgrades": (level or ["basic"])[0], "draft": (method or ["draft"])[0], "expansions": exp}
+    )
+    extra = f" with {', '.join(opts.expansions)}" if opts.expansions else ""
+    how = {"random": "dealt at random", "draft": "draft", "snake": "snake draft"}[opts.draft]
+    return opts.to_dict(), f"Garage: {opts.upgrades} upgrades{extra}, {how}"
+
+
+SETUP_STEPS = (  # record --new asks it after the mode; the table server's form shows it there
+    SetupStep(
+        "garage",
+        "mode",
+        "Garage module: none, or basic/advanced/all upgrades, random/draft/snake, heavy-rain, tunnel-vision [none]: ",
+        "Garage module",
+        "none, or e.g. advanced snake",
+        _read_setup,
+        lambda value, so_far: value,  # its options, as read (None: no Garage)
+    ),
+)
+
+
 def check_flags(garage: str | None, draft: str | None, expansion: list[str] | None) -> None:
     """Each Garage option as the module reads its field (# 18.2, 18.3, 18.5), refused naming the option typed
     (``--garage fancy: upgrades must be …``), not only the field of the log (``upgrades``) the user never typed."""
@@ -245,4 +306,7 @@ MODULE = Module(
     from_flags=_from_flags,
     # # 18.5: the draft's markets are what the table reveals: a play-out, the review and luck start after it
     unplayable={PHASE: ("Garage draft", "a play-out does not draw the draft's markets", "18.5")},
+    notation=DRAFT_NOTATION,
+    setup_steps=SETUP_STEPS,
+    playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
 )

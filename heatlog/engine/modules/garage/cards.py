@@ -194,6 +194,11 @@ class Draft:
             removed=list(self.removed),
         )
 
+    def picks_together(self) -> bool:
+        """Whether one answer may give the round's picks left, in pick order (a season's draft, one round,
+        # 21.2); a Garage race's own drafts ask each pick on its own (# 18.5)."""
+        return False
+
     def extra_to_dict(self) -> dict[str, Any] | None:
         """What a kind of draft keeps beyond these fields, for a position (the championship's, # 21.2); none here."""
         return None

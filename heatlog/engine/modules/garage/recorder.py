@@ -20,6 +20,7 @@ Imported with the first Garage answer (issue 10: start-up).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
@@ -29,9 +30,9 @@ from ...module import Ask, cards_held
 from ...state import Car, RaceState, Turn
 from ...steps import Step
 from ...words import counted
-from .cards import card_named
+from .cards import Draft, card_named, completions
 from .race import refresh_options, scrap_pending, step3_options
-from .words import card_label, card_name
+from .words import card_label, card_name, event_words
 
 Event = dict[str, Any]
 Cards = Callable[[str], list[str]]  # the shell's reading of cards as typed ("4/3" -> ["4", "3"])
@@ -324,3 +325,117 @@ def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
     if not opts:
         return ""
     return "f = refresh " + ", ".join(card_name(state, o["card"]) for o in opts) + "; "
+
+
+# ---------------------------------------------------------------------------------------------- the draft (# 18.5)
+#: The draft's questions (``Module.notation``, kind "garage"): the market as revealed, each pick in order, the
+#: snake draft's give-back, a random deal; the cards typed by their short names (``brakes1234``), a unique prefix
+#: or their token (``U7``), and ``heat`` (# 18.2).
+DRAFT_HINT = "card short names (Tab completes), e.g. brakes13 cool6 heat"
+
+
+def parse_garage_cards(text: str, cards: Mapping[str, Any]) -> list[str]:
+    """``"brakes1234, cool6 heat"`` -> ``["U7", "U11", "H"]``; an unknown or ambiguous word raises."""
+    return [card_named(word, cards) for word in re.split(r"[\s,]+", text.strip()) if word]
+
+
+def draft_prompt(draft: Draft, cards: Mapping[str, Any]) -> tuple[str, str | None, tuple[str, ...]]:
+    """What the recorder asks now in the Garage phase: (prompt, car or None, Tab-completion words)."""
+    due, cars = draft.waiting()
+    everything = tuple(completions("", cards))
+    if due == "garage_market":
+        n = draft.next_market_size()
+        return f"Garage market, round {draft.round + 1}: the {n} cards revealed", None, everything
+    if due == "upgrades_dealt":
+        return f"{cars[0]} takes 3 upgrades from the Garage deck", cars[0], everything
+    if due == "upgrade_picked":
+        later = draft.queue[1:] if draft.picks_together() else []
+        then = f" (then {' '.join(later)}: their picks may follow, in order)" if later else ""
+        if draft.market is not None:
+            left = tuple(card_label(c, cards) for c, k in draft.market.items() for _ in range(k))
+            return f"{cars[0]} picks one of {' '.join(left)}{then}", cars[0], tuple(dict.fromkeys(left))
+        return f"{cars[0]} picks a card from the market{then}", cars[0], everything
+    if due == "upgrade_removed":
+        car = cars[0]
+        mine = tuple(card_label(c, cards) for c in draft.owned[car])
+        return f"{car} gives back one of {' '.join(mine)} (snake draft)", car, mine
+    return "the Garage draft is over", None, ()
+
+
+def draft_event(draft: Draft, cards: Mapping[str, Any], answer: str, car: str | None = None) -> Event:
+    """The event an answer to :func:`draft_prompt` makes (checked by the rules when applied)."""
+    due, cars = draft.waiting()
+    who = car if car is not None else (cars[0] if cars else None)
+    if due == "garage_market":
+        return {"type": due, "v": 1, "round": draft.round + 1, "cards": parse_garage_cards(answer, cards)}
+    if due == "upgrades_dealt":
+        return {"type": due, "v": 1, "car": who, "cards": parse_garage_cards(answer, cards)}
+    picked = parse_garage_cards(answer, cards)
+    if len(picked) != 1:
+        raise ValueError("name one card")
+    return {"type": due, "v": 1, "car": who, "card": picked[0]}
+
+
+def draft_events(draft: Draft, cards: Mapping[str, Any], answer: str, car: str | None = None) -> list[Event]:
+    """The events an answer to the draft's question makes (:func:`draft_event`'s), and at a pick of a draft whose
+    picks go together (``Draft.picks_together``: a season's, # 21.2) the picks after it typed on the same line, in
+    pick order (``draft.queue``; the rules check each when applied, in turn: issue 29, one answer for the
+    round's picks, not one per driver)."""
+    due, cars = draft.waiting()
+    picked = parse_garage_cards(answer, cards) if due == "upgrade_picked" else []
+    if len(picked) < 2 or not draft.picks_together():
+        return [draft_event(draft, cards, answer, car)]
+    who = car if car is not None else cars[0]
+    order = [who, *draft.queue[1:]]
+    if len(picked) > len(order):
+        left = f"1 pick is left ({who})" if len(order) == 1 else f"{len(order)} picks are left ({', '.join(order)})"
+        raise ValueError(f"{left}, not {len(picked)}")
+    return [{"type": due, "v": 1, "car": name, "card": c} for name, c in zip(order, picked, strict=False)]
+
+
+def _draft(state: RaceState) -> tuple[Draft, Mapping[str, Any]]:
+    g = state.garage
+    if g is None or g.draft is None:
+        raise ValueError("no Garage draft is under way")
+    return g.draft, g.cards
+
+
+def draft_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
+    """The notation's question: the draft's prompt, the hint, the Tab-completion words."""
+    draft, cards = _draft(state)
+    prompt, _car, words = draft_prompt(draft, cards)
+    return prompt + ": ", DRAFT_HINT, words
+
+
+def draft_parse_many(state: RaceState, text: str) -> list[Event]:
+    """The events an answer to the draft's question makes (a season's picks left may follow, # 21.2)."""
+    draft, cards = _draft(state)
+    return draft_events(draft, cards, text)
+
+
+def draft_parse(state: RaceState, text: str) -> Event:
+    """The one event an answer to the draft's question makes."""
+    draft, cards = _draft(state)
+    return draft_event(draft, cards, text)
+
+
+def draft_typed(ev: Event, nm: Callable[[str], str]) -> str:
+    """The answer that makes a draft event, its cards as the host types them (``nm``: their short names)."""
+    if "card" in ev:
+        return nm(str(ev["card"]))
+    return " ".join(nm(str(c)) for c in ev.get("cards", []))
+
+
+def draft_answer(ev: Event) -> str:
+    """The answer that makes a draft event, its cards by their tokens (``U7``: ``card_named`` reads them)."""
+    return draft_typed(ev, str.lower)
+
+
+def picks_together(started: Event) -> bool:
+    """Whether a race's picks go on one answer: a season race's draft (# 21.2; the championship's race)."""
+    return "championship" in (started.get("modules") or ())
+
+
+def draft_words(ev: Event) -> str:
+    """A draft event in a few words, its cards by their tokens (the recorder words it by ``event_words``)."""
+    return event_words(ev, " ".join) or str(ev.get("type"))

@@ -193,3 +193,15 @@ def car_cards(state: RaceState, name: str) -> tuple[str, ...]:
     """The upgrades car ``name`` owns (# 18.5), in the order it got them (the descriptor's ``car_cards``)."""
     g = state.garage
     return tuple(g.owned.get(name) or ()) if g is not None else ()
+
+
+def playthrough_tail(state: RaceState, events: list[Event]) -> list[str]:
+    """# 18.5: the draft as the table saw it and every car's upgrades, after a golden playthrough's head."""
+    g = state.garage
+    if g is None:
+        return []
+    from . import DRAFT_EVENTS
+
+    draft = [f"  {says(ev, g.cards)}" for ev in events if ev.get("type") in DRAFT_EVENTS]
+    owned = [f"  {name} upgrades: {upgrades_line(state, name)}" for name in state.grid]
+    return ["", "== Garage draft ==", *draft, *owned]

@@ -8,11 +8,12 @@ first call, so a base race never loads it (issue 10: start-up).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -125,6 +126,7 @@ FLAGS = (  # issue 26, build 5: `new` and `simulate` build these flags from the 
         "A Legend car by its Legend colour (black blue green red gray yellow); once each.",
         "strs",
         commands=("new",),
+        cars=True,  # each value is a Legend car, after the players' (a refusal names it)
     ),
     Flag(
         "legends",
@@ -178,6 +180,102 @@ def _from_flags(values: Mapping[str, Any], command: str, data: Any) -> Any:
     return {"cars": cars, "pro": pro, "aggressive": aggressive}
 
 
+def _car_count(options: Any) -> int:
+    """# 19.1: the Legend cars the options add, named or counted (``{"cars": 2}``: ``simulate --legends 2``)."""
+    cars = options.get("cars") if isinstance(options, Mapping) else None
+    if isinstance(cars, int) and not isinstance(cars, bool):
+        return cars
+    return len(cars) if isinstance(cars, list) else 0
+
+
+def _expand(options: Any, taken: list[str], data: Any) -> Any:
+    """# 19.3, 19.4: a count of Legends made into Legend cars in the Legend-card colours the players' cars leave
+    free (the data file's ``colours``), named after their colour (``legend_name``: "Legend-Gray")."""
+    count = options.get("cars") if isinstance(options, Mapping) else None
+    if not isinstance(count, int) or isinstance(count, bool):
+        return options
+    return {**options, "cars": legend_cars(count, taken, data["colours"]) if count else []}
+
+
+def legend_cars(count: int, taken: Sequence[str], colours: Sequence[str]) -> list[dict[str, str]]:
+    """``count`` Legend cars in the ``colours`` of the Legend cards the players do not use (# 19.3, 19.4)."""
+    free = [c for c in colours if c not in taken]
+    if count > len(free):
+        raise MalformedInput(
+            f"{count} Legends need {count} Legend colours the players do not use; free: {', '.join(free) or 'none'}"
+        )
+    return [{"name": legend_name(c), "colour": c} for c in free[:count]]
+
+
+def _read_options(text: str, answers: Mapping[str, Any]) -> tuple[Any, str]:
+    """# 19.14, 19.15: the set-up's Legend options (``pro N``, ``aggressive``, both, or nothing), ``pro`` held to
+    the range ``new --pro`` is (refused in its words)."""
+    from .rules import MAX_PRO
+
+    words = text.lower().replace(",", " ").split()
+    pro, aggressive = 0, False
+    i = 0
+    while i < len(words):
+        if words[i] == "aggressive":
+            aggressive = True
+        elif words[i] == "pro" and i + 1 < len(words) and words[i + 1].isdecimal():
+            pro = int(words[i + 1])
+            i += 1
+        else:
+            raise MalformedInput(f"type pro N (0–{MAX_PRO}), aggressive, both, or Enter for none")
+        i += 1
+    if not 0 <= pro <= MAX_PRO:  # the range new --pro is held to (# 19.15), refused in the words typed
+        raise MalformedInput(f"pro {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)")
+    said = f"Legends: pro +{pro}, {'aggressive' if aggressive else 'not aggressive'}"
+    return {"pro": pro, "aggressive": aggressive}, said
+
+
+def _colour_problem(cars: list[dict[str, str]], data: Any) -> str | None:
+    """# 19.4: a Legend's colour is one printed on the Legend cards."""
+    colours = data["colours"]
+    bad = [c["colour"] for c in cars if c["colour"] not in colours]
+    return f"{bad[0]!r} is not a Legend colour: {' '.join(colours)} (# 19.4)" if bad else None
+
+
+SETUP_STEPS = (  # record --new asks it after the cars, when Legends race; the table server's form shows it there
+    SetupStep(
+        "legend_options",
+        "cars",
+        "Legend options: pro N (+N helmet), aggressive (chevrons) (Enter = none): ",
+        "Legend options",
+        "pro 2 aggressive",
+        _read_options,
+        lambda value, so_far: {"cars": [], **(so_far or {}), **value},
+        asked=lambda answers: bool(answers.get("module_cars", {}).get(NAME)),  # only when Legends race
+    ),
+)
+#: # 19.3: a Legend in the set-up's cars, ``legend:COLOUR``, named after its colour.
+SETUP_CARS = SetupCars(
+    "legend",
+    "Legends",
+    lambda colour: {"name": legend_name(colour), "colour": colour.lower()},
+    _colour_problem,
+    "a Legend: legend:black",
+)
+
+
+def _highlight(state: RaceState) -> str | None:
+    """# 19: where the players finished among the Legends (a sample race's sentence)."""
+    if state.legends is None:
+        return None
+    places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
+    return f"the players finish {', '.join(map(str, places))} among the Legends" if places else None
+
+
+def _playthrough_head(state: RaceState) -> list[str]:
+    """# 19.14, 19.15: the Legend cars and options, under a golden playthrough's result."""
+    if state.legends is None:
+        return []
+    legends = [c.name for c in state.cars.values() if c.legend]
+    aggressive = "aggressive" if state.legends.aggressive else "not aggressive"
+    return [f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, {aggressive})"]
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -213,4 +311,10 @@ MODULE = Module(
     race_facts=_race_facts,
     flags=FLAGS,
     from_flags=_from_flags,
+    car_count=_car_count,  # its cars count toward the race's 2-6 (# 19.2) and get no deck (# 19.3)
+    expand=_expand,  # a count of Legends made into cars (simulate --legends N)
+    setup_steps=SETUP_STEPS,
+    setup_cars=SETUP_CARS,
+    highlight=_highlight,
+    playthrough_head=_playthrough_head,
 )

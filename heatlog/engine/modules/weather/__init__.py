@@ -185,6 +185,8 @@ MODULE = Module(
     data="weather.json",
     setup=_setup,
     marks=lazy(f"{__name__}.words", "conditions_lines"),  # the tile and every corner's token (20.2)
+    badges=lazy(f"{__name__}.words", "badges"),  # its tokens drawn on the circuit (20.2)
+    highlight=lazy(f"{__name__}.words", "highlight"),  # the tile and tokens, in a sample race's sentence
     before_decks={PHASE: ("draw the weather tile and the road-condition tokens before the starting shuffle", "20.3")},
     waiting={
         "weather_drawn": "the weather tile (# 20.2)",

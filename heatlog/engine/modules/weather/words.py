@@ -139,3 +139,55 @@ def react_hint(state: RaceState, car: Car) -> str:
     if not effect.active:
         return ""
     return f"sector: {effect.words()} (road condition {effect.token}); "
+
+
+_SHORT = {
+    "no_cooldown": "no cool",
+    "no_slipstream": "no slip",
+    "free_boost": "free boost",
+}
+
+
+def short_words(state: RaceState, c: CornerCondition) -> str:
+    """A token's effect in a few characters, for the drawing ("+1", "overheat", "cool +1")."""
+    cond = state.conditions
+    assert cond is not None
+    if c.kind == "corner":
+        line = c.lines[-1]
+        effect = cond.by_line[next(i for i, k in enumerate(state.track.corners) if k.after_space == line)]
+        return f"{effect.limit:+d}" if effect.limit else "overheat"
+    assert c.sector is not None
+    e = cond.by_space[c.sector[0]]
+    for key, text in _SHORT.items():
+        if getattr(e, key):
+            return text
+    if e.cooling:
+        return f"cool +{e.cooling}"
+    if e.slipstream:
+        return f"slip +{e.slipstream}"
+    return c.token
+
+
+def badges(state: RaceState) -> Any:
+    """# 20.2: the road-condition tokens on the circuit (the descriptor's ``badges``): a badge under each corner's
+    sign for a corner token, a tent beside the middle of its sector for a sector token; None before they are drawn."""
+    from ...module import Badge, Badges
+
+    items = conditions(state)
+    if not items:
+        return None
+    tile = state.weather.tiles[state.weather_tile].name if state.weather and state.weather_tile else ""
+    out = []
+    for c in items:
+        weather = f" (weather {tile})" if c.token == "weather" else ""
+        title = f"corner {c.corner}: {c.token} — {c.words}{weather}"
+        out.append(Badge(c.kind, c.corner, c.token, short_words(state, c), title, c.lines, c.sector))
+    return Badges("road-conditions", {"data-weather": state.weather_tile or ""}, tuple(out))
+
+
+def highlight(state: RaceState) -> str | None:
+    """# 20.2: the tile and the tokens in words (a sample race's sentence)."""
+    if state.conditions is None or state.weather is None or state.weather_tile is None:
+        return None
+    tile = state.weather.tiles[state.weather_tile].name
+    return f"weather {tile}, road conditions {' '.join(state.conditions.tokens)}"
