@@ -171,9 +171,11 @@ def waiting_for(state: RaceState | None) -> Waiting:
             return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
         flipping = turn.flipping
         if flipping is not None:
-            if car.deck_size == 0 or flipping == "salvage":  # # 18.18: the salvaged cards shuffled in
-                return Waiting(STEPS[sub], [car.name], "deck_shuffled", 0, flipping)
-            due = "card_scrapped" if flipping == "scrap" else "card_flipped"  # # 18.12
+            # a module's own flip may wait for another draw (Rules.flip_draws: # 18.12's scrapped card, # 18.18's
+            # shuffle of the salvaged cards into the draw deck)
+            due = state.rules.flip_draws.get(flipping, "card_flipped")
+            if car.deck_size == 0:
+                due = "deck_shuffled"
             return Waiting(STEPS[sub], [car.name], due, 0, flipping)
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))

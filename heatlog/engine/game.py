@@ -291,8 +291,8 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
         return module_chance_event(state, rng)  # the same draw as the simulator's
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
-        salvage = state.turn is not None and state.turn.flipping == "salvage"  # # 18.18: the whole draw deck
-        ev: Event = chance.shuffle_event(car, rng, salvage)  # the one world's shuffle (engine/chance.py)
+        whole = state.turn is not None and chance.whole_deck(state, state.turn.flipping)  # # 18.18: a Salvage
+        ev: Event = chance.shuffle_event(car, rng, whole)  # the one world's shuffle (engine/chance.py)
         if state.mode != "open":
             del ev["order"]  # (drawn all the same: the numbers drawn after it do not depend on the mode)
         return ev

@@ -185,11 +185,11 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         if state.mode == "table":
             raise illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
     turn = state.turn
-    if turn is not None and turn.car == car.name and turn.flipping == "salvage":
-        from .modules.garage import race as _garage
-
-        _garage.salvage_shuffle(state, car, turn, ev, order)  # # 18.18: the whole draw deck
-        return
+    if turn is not None and turn.car == car.name and turn.flipping is not None:
+        rules = state.rules
+        if rules.flip_draws.get(turn.flipping) == "deck_shuffled":  # a module's flip that shuffles (# 18.18)
+            rules.flip_shuffle(state, ev, car, turn, order)
+            return
     if car.needs_shuffle:
         if state.phase != "deal":
             raise illegal(state, ev, "the starting shuffle happens at set-up")
@@ -624,10 +624,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     left = pool.left("cooldown")
     sources: list[int] = []
     card_cool = 0
-    if ev.get("cards") is not None:  # the Garage's card cooldowns named (# 18.13, MA32), each spent whole
-        from .modules.garage import race as _garage
-
-        sources, card_cool = _garage.cooldown_picks(state, ev, car, turn)
+    if ev.get("cards") is not None:  # cards' own cooldowns named (a module's, # 18.13, MA32), each spent whole
+        sources, card_cool = rules.cooldown_cards(state, ev, car, turn)
     if n > left + card_cool:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         more = f" and the cards' cooldown {card_cool}" if sources else ""
@@ -639,9 +637,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     car.engine += n
     turn.cooled += max(0, n - card_cool)
     if sources:
-        from .modules.garage import race as _garage
-
-        _garage.spend_cooldown(turn, sources, n)
+        rules.cooldown_cards_spent(turn, sources, n)
     if n > card_cool:
         spend_cooldown(turn, pool, n - card_cool)  # the rest from the uses it takes, in the pool's order
 
