@@ -297,6 +297,51 @@ class Module:
     #: tokens the car can hold, which a name means first): the module whose cards they are (the Garage's: a
     #: token, a short name or a unique prefix, # 18.2). ``MalformedInput`` names what is wrong.
     card_typed: Callable[[str, Mapping[str, Any], Collection[str] | None], str] | None = None
+    #: What it says about the cards the cars of a position own (``PositionCards``; formats/positions.py checks a
+    #: position's cards with it), None: nothing beyond the race's ``Rules.starting_deck`` and ``engine_heat``.
+    position_cards: Callable[[RaceState], PositionCards | None] | None = None
+    #: Its own check of its data file's content, after the schema's (``heatlog/data/<data>``: the engine's rules
+    #: read it as a race would, # 19.4, 20.1); ``ValueError`` names what is wrong. The formats ask it when they
+    #: read the file (formats/module_data.py), so that they import no module's rules.
+    data_check: Callable[[Any], None] | None = None
+
+
+@lite(frozen=True, slots=True)
+class PositionCards:
+    """What a module of a race says about the cards a position's cars own, beyond the race's starting deck and
+    Engine (``Module.position_cards``; the position check in formats/positions.py asks it, never a module).
+
+    ``unbuilt``: the cars hold no cards yet in the phase the race stands in (the Garage's draft, # 18.4).
+    ``start(stress, engine)``: the Stress a car owns and its Engine's Heat after the module's start effect (the
+    weather tile's, # 20.3), from what the car owned before. ``floating``: cards whose holder only the race's
+    history says (the sponsorship cards, # 21.4, 21.7), token -> copies in the race: checked over the race by
+    ``floating_problems(state, held)`` (``held``: each token's copies in every car's cards) -> (path, words).
+    ``heat_less(state, car)``: how much of its own Heat a car may hold less, and why, in words (event 18, MA23)."""
+
+    unbuilt: bool = False
+    start: Callable[[int, int], tuple[int, int]] | None = None
+    floating: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    floating_problems: Callable[[RaceState, Mapping[str, int]], list[tuple[str, str]]] | None = None
+    heat_less: Callable[[RaceState, Car], tuple[int, str]] | None = None
+
+
+def position_cards(state: RaceState) -> list[PositionCards]:
+    """What every module of the race says about the cards of a position (``Module.position_cards``), in rank
+    order."""
+    out: list[PositionCards] = []
+    for m in in_race(state):
+        if m.position_cards is not None:
+            said = m.position_cards(state)
+            if said is not None:
+                out.append(said)
+    return out
+
+
+def data_check(name: str, data: Any) -> None:
+    """Module ``name``'s own check of its data file's content (``Module.data_check``), if it has one."""
+    unit = MODULES.get(name)
+    if unit is not None and unit.data_check is not None:
+        unit.data_check(data)
 
 
 class Ask:
