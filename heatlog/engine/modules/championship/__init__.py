@@ -92,4 +92,5 @@ MODULE = Module(
     press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
     narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
 )

@@ -18,6 +18,7 @@ from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalEvent
+from ...module import PositionCards
 from ...ruleset import Rules
 from ...track import Corner, Track
 from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
@@ -891,27 +892,46 @@ def sponsors_held(state: RaceState, car: Car) -> list[str]:
     return sorted(held)
 
 
-@dataclass(frozen=True, slots=True)
-class PositionCards:
-    """What a position of a championship race may hold beyond a car's own starting cards, for the position check
-    (heatlog/formats/positions.py): where the race's own history, which a position does not carry, decides it."""
-
-    # The sponsorship cards (# 21.4, 21.7, MA30) once the race's sponsorship deck is made: dealt at set-up and
-    # earned in the race, one-time cards gone to its used pile (MC7). Which car drew which is history, so they are
-    # checked over the race: every copy is in a car's cards, the supply or the used pile (token -> copies).
-    sponsors: Mapping[str, int]
-    # Event 18 (MA23): one Heat card leaves the game at step 8 of the turn a car completes a non-final lap, when
-    # the car has one anywhere; so a car holds its own Heat less at most one per such lap.
-    lap_heat_removed: bool
-
-
 def position_cards(state: RaceState) -> PositionCards | None:
-    """:class:`PositionCards` of a championship race; None in any other race."""
+    """What a position of a championship race may hold beyond a car's own starting cards (``Module.position_cards``,
+    for the position check in heatlog/formats/positions.py): where the race's own history, which a position does
+    not carry, decides it. The sponsorship cards (# 21.4, 21.7, MA30), once the race's sponsorship deck is made:
+    dealt at set-up and earned in the race, one-time cards gone to its used pile (MC7); which car drew which is
+    history, so they are checked over the race: every copy is in a car's cards, the supply or the used pile. Event
+    18 (MA23): one Heat card leaves the game at step 8 of the turn a car completes a non-final lap, when the car
+    has one anywhere; so a car holds its own Heat less at most one per such lap. None in any other race."""
     if "championship" not in state.rules.modules:
         return None
     block = ChampionshipBlock.from_dict(state.rules.options.get("championship"))
     deck = state.sponsor_deck
-    return PositionCards(dict(block.sponsors) if deck is not None else {}, block.event.lap_heat_removed)
+    sponsors = dict(block.sponsors) if deck is not None else {}
+    return PositionCards(
+        floating=sponsors,
+        floating_problems=_sponsor_problems if sponsors else None,
+        heat_less=_heat_less if block.event.lap_heat_removed else None,
+    )
+
+
+def _sponsor_problems(state: RaceState, held: Mapping[str, int]) -> list[tuple[str, str]]:
+    """# 21.4, 21.7, MC7: every copy of a sponsorship card is in a car's cards, the supply or the used pile."""
+    block = ChampionshipBlock.from_dict(state.rules.options.get("championship"))
+    deck = state.sponsor_deck
+    out: list[tuple[str, str]] = []
+    for c, copies in block.sponsors.items():
+        supply, used = deck.supply.get(c, 0), deck.used.get(c, 0)
+        if held.get(c, 0) + supply + used != copies:
+            out.append(
+                (
+                    "sponsor_deck",
+                    f"the race's sponsorship deck has {copies} × {c}, but the cars hold {held.get(c, 0)}, its supply "
+                    f"{supply} and its used pile {used} (# 21.4, 21.7)",
+                )
+            )
+    return out
+
+
+def _heat_less(state: RaceState, car: Car) -> tuple[int, str]:
+    return heat_removable(state, car), "removed by event 18, MA23"
 
 
 def heat_removable(state: RaceState, car: Car) -> int:

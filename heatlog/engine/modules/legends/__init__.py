@@ -213,4 +213,5 @@ MODULE = Module(
     race_facts=_race_facts,
     flags=FLAGS,
     from_flags=_from_flags,
+    data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
 )

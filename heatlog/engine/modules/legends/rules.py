@@ -440,6 +440,15 @@ if TYPE_CHECKING:  # at the end: state imports this module
     from ...state import Car, RaceState, Turn
 
 
+def check_data(data: Any) -> None:
+    """``heatlog/data/legends.json`` read as a race reads its block (``Module.data_check``): the 10 Legend cards,
+    numbered 1 to 10 (# 19.4)."""
+    LegendRules.from_dict({"cards": data["cards"]})
+    ids = sorted(c["id"] for c in data["cards"])
+    if ids != list(range(1, 11)):
+        raise ValueError("the Legend deck has cards 1..10 (# 19.4)")
+
+
 def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:
     """``race_started.legends``: a copy of the Legend cards and the two options (# 19.4, 19.14, 19.15), checked by
     the rules (``ValueError`` names what is wrong: a pro value out of range …)."""
