@@ -167,8 +167,9 @@ def waiting_for(state: RaceState | None) -> Waiting:
             return Waiting(STEPS[PLAY], list(state.pending), "cards_played")
         car = state.cars[turn.car]
         sub = turn.sub
-        if car.legend:  # # 19.5, MA9: the only thing a Legend's turn can wait for (count: the round)
-            return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
+        if car.legend:  # a turn of another kind (# 19.5, MA9: a Legend's card) waits for one chance event
+            rules = state.rules
+            return Waiting(STEPS[REVEAL], [], rules.turn_waits[rules.turn_kind(state, car)], state.round)
         flipping = turn.flipping
         if flipping is not None:
             # a module's own flip may wait for another draw (Rules.flip_draws: # 18.12's scrapped card, # 18.18's

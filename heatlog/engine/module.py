@@ -304,6 +304,32 @@ class Module:
     #: read it as a race would, # 19.4, 20.1); ``ValueError`` names what is wrong. The formats ask it when they
     #: read the file (formats/module_data.py), so that they import no module's rules.
     data_check: Callable[[Any], None] | None = None
+    #: The keys of a car (race_started's ``cars``, a position's) that only a race playing it may set, each with the
+    #: words that refuse one elsewhere (the Legends' ``legend``, # 19.1).
+    car_keys: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    #: The chance events of its own a turn may owe before it goes on (``Turn.owed``: an outcome only the table
+    #: knows, event 18's Heat card, MA23), each with the words and the rules item that refuse anything else first.
+    owed: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
+
+
+def owed_words(kind: str) -> tuple[str, str]:
+    """What a turn owes (``Turn.owed``: chance event ``kind``, ``Module.owed``) in words, and its rules item."""
+    unit = of_event(kind)
+    said = unit.owed.get(kind) if unit is not None else None
+    return said if said is not None else (f"the {kind} the turn waits for", "")
+
+
+def car_key_problem(cars: Any, modules: Collection[str]) -> str | None:
+    """The words that refuse a car of ``cars`` setting a key of a registered module the race does not play
+    (``Module.car_keys``), or None."""
+    if not isinstance(cars, list):
+        return None
+    for m in MODULES.values():
+        if m.car_keys and m.name not in modules:
+            for key, words in m.car_keys.items():
+                if any(isinstance(c, dict) and c.get(key) for c in cars):
+                    return words
+    return None
 
 
 @lite(frozen=True, slots=True)

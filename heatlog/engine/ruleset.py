@@ -239,7 +239,7 @@ def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
 
 # ---------------------------------------------------------------------------------------------- the object
 
-_NO_FLIP_DRAWS: Mapping[str, str] = MappingProxyType({})  # the base game's flip_draws (shared, read-only)
+_NO_FLIP_DRAWS: Mapping[str, str] = MappingProxyType({})  # the base game's flip_draws, turn_waits (read-only)
 
 
 @record(frozen=True, slots=True)
@@ -296,6 +296,9 @@ class Rules:
     # draw deck shuffled whole: that shuffle is the race's ``flip_shuffle``). Empty in the base game.
     flip_draws: Mapping[str, str] = field(default_factory=dict)
     flip_shuffle: Callable[[RaceState, Event, Car, Turn, list[str] | None], None] = base_flip_shuffle
+    # The chance event a turn of another kind (``turns``) waits for while it waits, by kind (a Legend's card,
+    # # 19.5, MA9). Empty in the base game.
+    turn_waits: Mapping[str, str] = field(default_factory=dict)
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -351,6 +354,7 @@ class Rules:
         cooldown_cards_spent: Callable[[Turn, list[int], int], None] = base_cooldown_cards_spent,
         flip_draws: Mapping[str, str] = FACTORY,
         flip_shuffle: Callable[[RaceState, Event, Car, Turn, list[str] | None], None] = base_flip_shuffle,
+        turn_waits: Mapping[str, str] = FACTORY,
     ) -> None:
         object.__setattr__(self, "modules", modules)
         object.__setattr__(self, "options", {} if options is FACTORY else options)
@@ -393,6 +397,7 @@ class Rules:
         object.__setattr__(self, "cooldown_cards_spent", cooldown_cards_spent)
         object.__setattr__(self, "flip_draws", _NO_FLIP_DRAWS if flip_draws is FACTORY else flip_draws)
         object.__setattr__(self, "flip_shuffle", flip_shuffle)
+        object.__setattr__(self, "turn_waits", _NO_FLIP_DRAWS if turn_waits is FACTORY else turn_waits)
         self.__post_init__()
 
     def __post_init__(self) -> None:

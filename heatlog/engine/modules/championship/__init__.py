@@ -92,5 +92,12 @@ MODULE = Module(
     press_corners=lazy(f"{__name__}.words", "race_press_lines"),  # # 21.6
     narrate_after=lazy(f"{__name__}.words", "narrate_after"),  # sponsorship cards, eliminations (# 21.7, MA21)
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
+    owed={  # the chance outcomes only the table can give, which a turn waits for (MA23, MA30)
+        "heat_removed": (
+            "where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
+            "MA23",
+        ),
+        "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
+    },
     position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
 )

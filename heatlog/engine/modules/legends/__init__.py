@@ -213,5 +213,6 @@ MODULE = Module(
     race_facts=_race_facts,
     flags=FLAGS,
     from_flags=_from_flags,
+    car_keys={"legend": 'Legend cars need the Legends module (modules: ["legends"], # 19.1)'},
     data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
 )

@@ -432,7 +432,12 @@ def build(rules: Rules, options: Any) -> Rules:
     def kind(state: RaceState, car: Car) -> str:
         return "legend" if car.legend else turn_kind(state, car)
 
-    return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": legend_turn})
+    return replace(
+        rules,
+        turn_kind=kind,
+        turns={**rules.turns, "legend": legend_turn},
+        turn_waits={**rules.turn_waits, "legend": "legend_card_revealed"},  # # 19.5, MA9: the round's card
+    )
 
 
 if TYPE_CHECKING:  # at the end: state imports this module
