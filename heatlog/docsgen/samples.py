@@ -207,7 +207,7 @@ def highlights(events: list[Event]) -> Highlights:
         h.margin = first.progress - second.progress
         h.side_by_side = h.margin == 0
     h.last_round_pass = round_start_leader.get(state.finish_rounds[first.name]) != first.name
-    if state.legends is not None:
+    if "legends" in state.modules:  # (the Legends' slot, engine/modules/legends/rules.py LegendsState)
         h.legend_places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
     if state.conditions is not None and state.weather is not None and state.weather_tile is not None:
         tile = state.weather.tiles[state.weather_tile].name
@@ -385,11 +385,12 @@ def playthrough(events: list[Event]) -> str:
         f"grid: {', '.join(state.grid)}",
         f"result: {', '.join(state.hall_of_fame)}",
     ]
-    if state.legends is not None:  # MODULES.md 19.14, 19.15: the Legend options
+    own = state.modules.get("legends")  # (the Legends' slot: LegendsState)
+    if own is not None:  # MODULES.md 19.14, 19.15: the Legend options
         legends = [c.name for c in state.cars.values() if c.legend]
         head.append(
-            f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, "
-            f"{'aggressive' if state.legends.aggressive else 'not aggressive'})"
+            f"Legends: {', '.join(legends)} (pro +{own.rules.pro}, "
+            f"{'aggressive' if own.rules.aggressive else 'not aggressive'})"
         )
     head += module_marks(state)  # the modules' own lines (engine/module.py: Module.marks; the weather's, 20)
     if state.garage is not None:

@@ -18,7 +18,7 @@ from typing import Any
 from ..engine import RaceState, apply
 from ..engine.decide import Waiting, waiting_for
 from ..engine.errors import MalformedInput
-from ..engine.modules.championship.rules import ChampionshipDraft
+from ..engine.modules.championship.rules import ChampionshipDraft, sponsor_deck
 from ..engine.modules.garage.cards import card_named
 from .notation import Event
 from .prompt import Question, make_event
@@ -43,7 +43,7 @@ def ask_season(state: RaceState, w: Waiting | None = None) -> Question | None:
 
 
 def _ask_sponsor(state: RaceState, name: str) -> Question:
-    deck = state.sponsor_deck
+    deck = sponsor_deck(state)
     cards = sponsor_cards(state)
     can = sorted(deck.available()) if deck is not None else sorted(cards)
     shorts = tuple(str(cards[t]["short"]) for t in can if t in cards)
@@ -78,7 +78,7 @@ def drawing_now(state: RaceState, name: str) -> int:
     """How many sponsorship cards ``name`` draws one after the other from now (the engine's count: the event's
     cards still due at the start, # 21.4, or the cards the turn earned and has not drawn yet, # 21.7, 21.9)."""
     if state.phase == "sponsors":
-        deck = state.sponsor_deck
+        deck = sponsor_deck(state)
         block = state.rules.options.get("championship") or {}
         each = int(block.get("event", {}).get("card", {}).get("sponsor_cards", 0))
         return max(1, each - (deck.dealt.get(name, 0) if deck is not None else 0))

@@ -34,7 +34,7 @@ def _start(state: RaceState, ev: Event) -> None:
     bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
     if bad:
         raise ValueError(f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
-    state.legends, state.legend_deck = rules, _legends.LegendDeck()
+    state.modules[NAME] = _legends.LegendsState(rules, _legends.LegendDeck())
 
 
 def _setup(options: Any, data: Any, ev: Event) -> Any:
@@ -55,6 +55,10 @@ def _setup(options: Any, data: Any, ev: Event) -> Any:
         raise ValueError(f"race_started: {exc}") from None
 
 
+def _copy(own: Any) -> Any:
+    return own.copy()
+
+
 def _legend_move(d: Any) -> Any:
     from .rules import LegendMove
 
@@ -62,16 +66,16 @@ def _legend_move(d: Any) -> Any:
 
 
 def _block(state: RaceState) -> Any:
-    if state.legends is None or state.legend_deck is None:
+    own = state.modules.get(NAME)
+    if own is None:
         return None
-    return {**state.legends.data, "deck": state.legend_deck.to_dict()}
+    return {**own.rules.data, "deck": own.deck.to_dict()}
 
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
-    from .rules import LegendDeck, LegendRules
+    from .rules import LegendDeck, LegendRules, LegendsState
 
-    state.legends = LegendRules.from_dict(block)
-    state.legend_deck = LegendDeck.from_dict(block.get("deck", {}))
+    state.modules[NAME] = LegendsState(LegendRules.from_dict(block), LegendDeck.from_dict(block.get("deck", {})))
 
 
 def _outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | None:
@@ -80,9 +84,8 @@ def _outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | 
     turn = state.turn
     if turn is None:
         return None
-    legends, deck = state.legends, state.legend_deck
-    assert legends is not None and deck is not None
-    cards = sorted(deck.available(legends))
+    own = state.modules[NAME]
+    cards = sorted(own.deck.available(own.rules))
     return turn.car, 1, [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards]
 
 
@@ -91,9 +94,8 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     turn = state.turn
     if state.phase != "race" or turn is None or not state.cars[turn.car].legend:
         return None
-    legends, deck = state.legends, state.legend_deck
-    assert legends is not None and deck is not None
-    return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
+    own = state.modules[NAME]
+    return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(own.deck.available(own.rules)))}
 
 
 def _race_facts(state: RaceState, started: Event) -> tuple[int, int | None, bool | None]:
@@ -190,7 +192,7 @@ MODULE = Module(
     to_position=_block,
     from_position=_back,
     chance=_chance,
-    state_fields=("legend_deck",),
+    copy=_copy,  # its slot (LegendsState): the deck copied, the rules shared
     turn_fields={"legend": (None, _legend_move)},  # a Legend's turn: where its card sent it (# 19.7-19.14)
     data="legends.json",
     setup=_setup,
