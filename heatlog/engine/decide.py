@@ -172,11 +172,12 @@ def waiting_for(state: RaceState | None) -> Waiting:
             return Waiting(STEPS[REVEAL], [], rules.turn_waits[rules.turn_kind(state, car)], state.round)
         flipping = turn.flipping
         if flipping is not None:
-            # a module's own flip may wait for another draw (Rules.flip_draws: # 18.12's scrapped card, # 18.18's
-            # shuffle of the salvaged cards into the draw deck)
-            due = state.rules.flip_draws.get(flipping, "card_flipped")
             if car.deck_size == 0:
                 due = "deck_shuffled"
+            elif flipping == "stress" or flipping == "boost":  # the base's flips (# 5.2, 7.5)
+                due = "card_flipped"
+            else:  # a module's own flip may wait for another draw (Rules.flip_draws: # 18.12's scrapped card,
+                due = state.rules.flip_draws.get(flipping, "card_flipped")  # # 18.18's shuffle of the deck)
             return Waiting(STEPS[sub], [car.name], due, 0, flipping)
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, field, fields
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
@@ -239,7 +238,6 @@ def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
 
 # ---------------------------------------------------------------------------------------------- the object
 
-_NO_FLIP_DRAWS: Mapping[str, str] = MappingProxyType({})  # the base game's flip_draws, turn_waits (read-only)
 
 
 @record(frozen=True, slots=True)
@@ -395,9 +393,9 @@ class Rules:
         object.__setattr__(self, "react_mandatory", react_mandatory)
         object.__setattr__(self, "cooldown_cards", cooldown_cards)
         object.__setattr__(self, "cooldown_cards_spent", cooldown_cards_spent)
-        object.__setattr__(self, "flip_draws", _NO_FLIP_DRAWS if flip_draws is FACTORY else flip_draws)
+        object.__setattr__(self, "flip_draws", {} if flip_draws is FACTORY else flip_draws)
         object.__setattr__(self, "flip_shuffle", flip_shuffle)
-        object.__setattr__(self, "turn_waits", _NO_FLIP_DRAWS if turn_waits is FACTORY else turn_waits)
+        object.__setattr__(self, "turn_waits", {} if turn_waits is FACTORY else turn_waits)
         self.__post_init__()
 
     def __post_init__(self) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any
 
 from ... import handlers as H
@@ -1236,7 +1235,7 @@ def _clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
     clear_play_area(car, turn)  # # 12.1, 18.21
 
 
-_FLIP_DRAWS: Mapping[str, str] = MappingProxyType({"scrap": "card_scrapped", "salvage": "deck_shuffled"})
+_FLIP_DRAWS: Mapping[str, str] = {"scrap": "card_scrapped", "salvage": "deck_shuffled"}  # (never changed)
 
 
 def _mandatory_also(before: Callable[[RaceState, Car, Turn], bool]) -> Callable[[RaceState, Car, Turn], bool]:
