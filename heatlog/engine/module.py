@@ -12,8 +12,9 @@ the engine and never the reverse. The pieces are data and text, never drawing co
 
 Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The modules of the first waves (Garage, Legends, weather, championship) keep their state in fields of their own
-on ``RaceState`` (the hot path reads them); a new module keeps its state in ``state.modules[name]``.
+The Garage and the weather keep their state in fields of their own on ``RaceState`` (the hot path reads them:
+docs/design.md, "The engine core and the formats name no module"); the Legends, the championship and a new
+module keep theirs in ``state.modules[name]``.
 """
 
 from __future__ import annotations
