@@ -223,8 +223,8 @@ def test_the_legend_card_is_a_uniform_chance_node() -> None:
         ch = pending_chance(state)
         if ch is not None and ch.kind == "legend_card_revealed":
             assert to_move(state).kind == "chance" and state.cars[ch.car].legend
-            assert state.legends is not None and state.legend_deck is not None
-            cards = sorted(state.legend_deck.available(state.legends))
+            own = state.modules["legends"]
+            cards = sorted(own.deck.available(own.rules))
             assert [o["card"] for o, _ in ch.outcomes] == cards
             assert all(p == pytest.approx(1 / len(cards)) for _, p in ch.outcomes)
             assert chance_event(state, random.Random(0))["card"] in cards  # type: ignore[index]

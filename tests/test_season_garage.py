@@ -16,6 +16,7 @@ from test_cli import run
 
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
+from heatlog.engine.modules.championship.rules import sponsor_deck
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
 from heatlog.formats.garage_cards import garage_cards
 from heatlog.log.racelog import RaceLog
@@ -183,7 +184,7 @@ def test_21_11_MA7_upgrades_and_sponsorship_cards_carry_into_the_next_race(log: 
             for card in set(cards):
                 assert first.cars[name].pool[card] == cards.count(card)
         # every sponsorship card is in the supply, out of the game (used) or held: never two of them
-        deck = state(log, sr.race).sponsor_deck
+        deck = sponsor_deck(state(log, sr.race))
         assert deck is not None
         held = [c for n in sr.sponsors for c in sr.sponsors[n]]
         for card, copies in block["sponsors"]["deck"].items():

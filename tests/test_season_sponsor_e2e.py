@@ -24,7 +24,7 @@ from typing import Any
 from test_cli import run
 
 from heatlog.engine import apply
-from heatlog.engine.modules.championship.rules import sponsors_held
+from heatlog.engine.modules.championship.rules import sponsor_deck, sponsors_held
 from heatlog.formats.tracks import load_track_data
 from heatlog.log.racelog import RaceLog
 
@@ -155,7 +155,7 @@ def test_21_7_MA7_MC7_a_press_corner_card_is_earned_carried_played_and_removed(t
     for ev in events[:played]:
         st = apply(st, ev)
     assert st is not None
-    used_before = st.sponsor_deck.used.get(card, 0)
+    used_before = sponsor_deck(st).used.get(card, 0)
     held_before = sponsors_held(st, st.cars[driver]).count(card)
     discarded_before = st.cars[driver].discard.count(card)
     seen_at_8 = in_turn = False
@@ -169,7 +169,7 @@ def test_21_7_MA7_MC7_a_press_corner_card_is_earned_carried_played_and_removed(t
         elif in_turn:  # the turn is over: step 9 has cleared the Play Area
             assert card not in mine.play_area and mine.discard.count(card) == discarded_before  # not discarded
             assert sponsors_held(st, mine).count(card) == held_before - 1
-            assert st.sponsor_deck.used.get(card, 0) == used_before + 1  # beside the supply (# 21.7)
+            assert sponsor_deck(st).used.get(card, 0) == used_before + 1  # beside the supply (# 21.7)
             break
     else:
         raise AssertionError(f"{driver}'s turn never ended")

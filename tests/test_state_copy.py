@@ -20,7 +20,7 @@ from heatlog.engine.state import Car, RaceState, Turn
 from heatlog.simulate import simulate_race
 
 # Immutable (or never changed once made) and shared by design: see RaceState.copy.
-SHARED_STATE = {"track", "rules", "cards", "legends", "weather", "conditions"}
+SHARED_STATE = {"track", "rules", "cards", "weather", "conditions"}
 CONFIGS = [
     {"bots": "random"},
     {"bots": "heuristic", "modules": {"legends": {"cars": 1}, "weather": {}}},
@@ -39,6 +39,9 @@ def _mutable(value: Any) -> bool:
 def _deepcopy(state: RaceState) -> RaceState:
     """``copy.deepcopy`` keeping what a copy shares by design (LegendRules compare by identity)."""
     memo = {id(getattr(state, name)): getattr(state, name) for name in SHARED_STATE}
+    legends = state.modules.get("legends")  # the Legends' slot: its rules shared, its deck copied
+    if legends is not None:
+        memo[id(legends.rules)] = legends.rules
     return copy.deepcopy(state, memo)
 
 

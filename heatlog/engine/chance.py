@@ -25,10 +25,11 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 
-def shuffled(car: Car, rng: random.Random, salvage: bool = False) -> list[str]:
-    """The order of ``car``'s shuffle: its set-up deck (every card not dealt already), its draw deck after a
-    Salvage, else its discard pile; sorted, then shuffled with ``rng``."""
-    if salvage or car.needs_shuffle:
+def shuffled(car: Car, rng: random.Random, whole_deck: bool = False) -> list[str]:
+    """The order of ``car``'s shuffle: its set-up deck (every card not dealt already), its draw deck when a flip
+    shuffles it whole (``whole_deck``: a Salvage, # 18.18), else its discard pile; sorted, then shuffled with
+    ``rng``."""
+    if whole_deck or car.needs_shuffle:
         counted = car.deck_counts()
         cards = expand(counted) if counted is not None else expand(car.pool) if car.needs_shuffle else car.discard
     else:
@@ -38,8 +39,14 @@ def shuffled(car: Car, rng: random.Random, salvage: bool = False) -> list[str]:
     return order
 
 
-def shuffle_event(car: Car, rng: random.Random, salvage: bool = False) -> Event:
-    return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": shuffled(car, rng, salvage)}
+def shuffle_event(car: Car, rng: random.Random, whole_deck: bool = False) -> Event:
+    return {"type": "deck_shuffled", "v": 1, "car": car.name, "order": shuffled(car, rng, whole_deck)}
+
+
+def whole_deck(state: RaceState, flipping: str | None) -> bool:
+    """Whether the flip under way (``Turn.flipping``) is a module's that shuffles the draw deck whole
+    (``Rules.flip_draws``: the Garage's Salvage, # 18.18)."""
+    return flipping is not None and state.rules.flip_draws.get(flipping) == "deck_shuffled"
 
 
 def top_cards(car: Car, n: int) -> list[str]:
@@ -65,7 +72,7 @@ def draw(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
     if due == "cards_drawn":
         return {"type": "cards_drawn", "v": 1, "car": w.cars[0], "cards": top_cards(state.cars[w.cars[0]], w.count)}
     if due == "deck_shuffled":  # set-up, or a card is needed from an empty deck (# 5.6)
-        return shuffle_event(state.cars[w.cars[0]], rng, w.flipping == "salvage")
+        return shuffle_event(state.cars[w.cars[0]], rng, whole_deck(state, w.flipping))
     if due == "grid_set":
         return grid_event(state, rng)
     return module_chance(state, rng)
@@ -74,12 +81,13 @@ def draw(state: RaceState, rng: random.Random, w: Waiting) -> Event | None:
 def turn_draw(state: RaceState, car: Car, flipping: str | None, rng: random.Random) -> Event:
     """A car's turn waits for chance (a flip, the refill, a reshuffle of an empty deck, a scrapped card, the
     shuffle after a Salvage): ``draw`` without asking ``waiting_for`` (the game API's play-out, per event)."""
-    if flipping == "salvage" or car.deck_size == 0:
-        return shuffle_event(car, rng, flipping == "salvage")
+    own = state.rules.flip_draws.get(flipping) if flipping is not None else None  # a module's flip (Rules)
+    if own == "deck_shuffled" or car.deck_size == 0:
+        return shuffle_event(car, rng, own == "deck_shuffled")  # # 18.18: a Salvage shuffles the draw deck whole
     if car.deck is None:
         raise IllegalEvent(f"{car.name}'s deck order is unknown: sample a world first", car=car.name)
-    if flipping == "scrap":
-        ev = module_chance(state, rng)  # # 18.12: the Garage's draw (the top card)
+    if own is not None:
+        ev = module_chance(state, rng)  # the module's own draw (# 18.12: a scrapped card, the top one)
         assert ev is not None
         return ev
     if flipping:

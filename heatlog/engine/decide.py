@@ -167,13 +167,17 @@ def waiting_for(state: RaceState | None) -> Waiting:
             return Waiting(STEPS[PLAY], list(state.pending), "cards_played")
         car = state.cars[turn.car]
         sub = turn.sub
-        if car.legend:  # # 19.5, MA9: the only thing a Legend's turn can wait for (count: the round)
-            return Waiting(STEPS[REVEAL], [], "legend_card_revealed", state.round)
+        if car.legend:  # a turn of another kind (# 19.5, MA9: a Legend's card) waits for one chance event
+            rules = state.rules
+            return Waiting(STEPS[REVEAL], [], rules.turn_waits[rules.turn_kind(state, car)], state.round)
         flipping = turn.flipping
         if flipping is not None:
-            if car.deck_size == 0 or flipping == "salvage":  # # 18.18: the salvaged cards shuffled in
-                return Waiting(STEPS[sub], [car.name], "deck_shuffled", 0, flipping)
-            due = "card_scrapped" if flipping == "scrap" else "card_flipped"  # # 18.12
+            if car.deck_size == 0:
+                due = "deck_shuffled"
+            elif flipping == "stress" or flipping == "boost":  # the base's flips (# 5.2, 7.5)
+                due = "card_flipped"
+            else:  # a module's own flip may wait for another draw (Rules.flip_draws: # 18.12's scrapped card,
+                due = state.rules.flip_draws.get(flipping, "card_flipped")  # # 18.18's shuffle of the deck)
             return Waiting(STEPS[sub], [car.name], due, 0, flipping)
         if turn.owed:  # a chance outcome only the table can give (e.g. event 18's Heat card, MA23)
             return Waiting(STEPS[sub], [car.name], turn.owed[0], turn.owed.count(turn.owed[0]))

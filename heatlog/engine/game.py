@@ -33,7 +33,7 @@ from . import chance
 from .cards import CARDS
 from .decide import decisions, waiting_for
 from .errors import IllegalEvent
-from .events import DECISION
+from .events import DECISION, MODULE_CHANCE
 from .module import chance_event as draw_module_chance
 from .module import of_event
 from .rules import apply, closing_event, go_on
@@ -70,7 +70,7 @@ class Chance:
     from a deck of known contents but unknown order, or a known top card (one outcome); empty for a shuffle
     (every order of the pile) and for a draw whose cards are hidden (table mode: the event is a count)."""
 
-    kind: str  # "deck_shuffled", "card_flipped", "cards_drawn" or "legend_card_revealed"
+    kind: str  # "deck_shuffled", "card_flipped", "cards_drawn" or a module's chance kind (events.MODULE_CHANCE)
     car: str  # the car whose deck it is (the Legend whose turn waits for the Legend card)
     count: int = 1  # cards to draw
     outcomes: list[tuple[Event, float]] = field(default_factory=list)
@@ -192,8 +192,7 @@ def pending_chance(state: RaceState) -> Chance | None:
     node = to_move(state)
     if len(node.kinds) == 1:  # a module's chance event with its odds (Module.outcomes: the Legend card, # 19.5)
         kind = node.kinds[0]
-        unit = of_event(kind)
-        odds = unit.outcomes.get(kind) if unit is not None else None
+        odds = _odds_of(kind)
         if odds is not None:
             got = odds(state)
             if got is not None:
@@ -209,10 +208,16 @@ def pending_chance(state: RaceState) -> Chance | None:
     if kind == "cards_drawn":
         n = min(state.rules.hand_size(state, car) - car.hand_size, car.deck_size)
         return Chance("cards_drawn", car.name, n, _draw_outcomes(state, car, n))
-    if kind == "card_scrapped":  # # 18.12: the top card of the deck, like a flip
-        outcomes = [({**ev, "type": "card_scrapped"}, p) for ev, p in _flip_outcomes(car)]
-        return Chance("card_scrapped", car.name, 1, outcomes)
+    if kind in state.rules.flip_draws.values():  # a module's own flip (# 18.12's scrapped card): the top card
+        outcomes = [({**ev, "type": kind}, p) for ev, p in _flip_outcomes(car)]
+        return Chance(kind, car.name, 1, outcomes)
     return None
+
+
+def _odds_of(kind: str) -> Any:
+    """The exact odds a module declares for its chance event ``kind`` (``Module.outcomes``), or None."""
+    unit = of_event(kind)
+    return unit.outcomes.get(kind) if unit is not None else None
 
 
 def _flip_outcomes(car: Any) -> list[tuple[Event, float]]:
@@ -287,12 +292,12 @@ def chance_event(state: RaceState, rng: random.Random) -> Event | None:
         if state.phase == "grid":
             return chance.grid_event(state, rng)  # # 1.4
         return module_chance_event(state, rng)
-    if ch.kind == "legend_card_revealed":
+    if ch.kind in MODULE_CHANCE and _odds_of(ch.kind) is not None:  # with its module's odds (a Legend's card)
         return module_chance_event(state, rng)  # the same draw as the simulator's
     car = state.cars[ch.car]
     if ch.kind == "deck_shuffled":
-        salvage = state.turn is not None and state.turn.flipping == "salvage"  # # 18.18: the whole draw deck
-        ev: Event = chance.shuffle_event(car, rng, salvage)  # the one world's shuffle (engine/chance.py)
+        whole = state.turn is not None and chance.whole_deck(state, state.turn.flipping)  # # 18.18: a Salvage
+        ev: Event = chance.shuffle_event(car, rng, whole)  # the one world's shuffle (engine/chance.py)
         if state.mode != "open":
             del ev["order"]  # (drawn all the same: the numbers drawn after it do not depend on the mode)
         return ev

@@ -12,8 +12,9 @@ the engine and never the reverse. The pieces are data and text, never drawing co
 
 Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The modules of the first waves (Garage, Legends, weather, championship) keep their state in fields of their own
-on ``RaceState`` (the hot path reads them); a new module keeps its state in ``state.modules[name]``.
+The Garage and the weather keep their state in fields of their own on ``RaceState`` (the hot path reads them:
+docs/design.md, "The engine core and the formats name no module"); the Legends, the championship and a new
+module keep theirs in ``state.modules[name]``.
 """
 
 from __future__ import annotations
@@ -341,6 +342,77 @@ class Module:
     highlight: Callable[[RaceState], str | None] | None = None
     playthrough_head: Callable[[RaceState], list[str]] | None = None
     playthrough_tail: Callable[[RaceState, list[Event]], list[str]] | None = None
+    #: What it says about the cards the cars of a position own (``PositionCards``; formats/positions.py checks a
+    #: position's cards with it), None: nothing beyond the race's ``Rules.starting_deck`` and ``engine_heat``.
+    position_cards: Callable[[RaceState], PositionCards | None] | None = None
+    #: Its own check of its data file's content, after the schema's (``heatlog/data/<data>``: the engine's rules
+    #: read it as a race would, # 19.4, 20.1); ``ValueError`` names what is wrong. The formats ask it when they
+    #: read the file (formats/module_data.py), so that they import no module's rules.
+    data_check: Callable[[Any], None] | None = None
+    #: The keys of a car (race_started's ``cars``, a position's) that only a race playing it may set, each with the
+    #: words that refuse one elsewhere (the Legends' ``legend``, # 19.1).
+    car_keys: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    #: The chance events of its own a turn may owe before it goes on (``Turn.owed``: an outcome only the table
+    #: knows, event 18's Heat card, MA23), each with the words and the rules item that refuse anything else first.
+    owed: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
+
+
+def owed_words(kind: str) -> tuple[str, str]:
+    """What a turn owes (``Turn.owed``: chance event ``kind``, ``Module.owed``) in words, and its rules item."""
+    unit = of_event(kind)
+    said = unit.owed.get(kind) if unit is not None else None
+    return said if said is not None else (f"the {kind} the turn waits for", "")
+
+
+def car_key_problem(cars: Any, modules: Collection[str]) -> str | None:
+    """The words that refuse a car of ``cars`` setting a key of a registered module the race does not play
+    (``Module.car_keys``), or None."""
+    if not isinstance(cars, list):
+        return None
+    for m in MODULES.values():
+        if m.car_keys and m.name not in modules:
+            for key, words in m.car_keys.items():
+                if any(isinstance(c, dict) and c.get(key) for c in cars):
+                    return words
+    return None
+
+
+@lite(frozen=True, slots=True)
+class PositionCards:
+    """What a module of a race says about the cards a position's cars own, beyond the race's starting deck and
+    Engine (``Module.position_cards``; the position check in formats/positions.py asks it, never a module).
+
+    ``unbuilt``: the cars hold no cards yet in the phase the race stands in (the Garage's draft, # 18.4).
+    ``start(stress, engine)``: the Stress a car owns and its Engine's Heat after the module's start effect (the
+    weather tile's, # 20.3), from what the car owned before. ``floating``: cards whose holder only the race's
+    history says (the sponsorship cards, # 21.4, 21.7), token -> copies in the race: checked over the race by
+    ``floating_problems(state, held)`` (``held``: each token's copies in every car's cards) -> (path, words).
+    ``heat_less(state, car)``: how much of its own Heat a car may hold less, and why, in words (event 18, MA23)."""
+
+    unbuilt: bool = False
+    start: Callable[[int, int], tuple[int, int]] | None = None
+    floating: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    floating_problems: Callable[[RaceState, Mapping[str, int]], list[tuple[str, str]]] | None = None
+    heat_less: Callable[[RaceState, Car], tuple[int, str]] | None = None
+
+
+def position_cards(state: RaceState) -> list[PositionCards]:
+    """What every module of the race says about the cards of a position (``Module.position_cards``), in rank
+    order."""
+    out: list[PositionCards] = []
+    for m in in_race(state):
+        if m.position_cards is not None:
+            said = m.position_cards(state)
+            if said is not None:
+                out.append(said)
+    return out
+
+
+def data_check(name: str, data: Any) -> None:
+    """Module ``name``'s own check of its data file's content (``Module.data_check``), if it has one."""
+    unit = MODULES.get(name)
+    if unit is not None and unit.data_check is not None:
+        unit.data_check(data)
 
 
 class Ask:

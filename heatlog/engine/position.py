@@ -12,7 +12,7 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .module import MODULES as MODULE_UNITS
-from .module import in_race, ranked, setup_phases, turn_codecs
+from .module import car_key_problem, in_race, ranked, setup_phases, turn_codecs
 from .state import Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -336,6 +336,9 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise
     except (KeyError, TypeError, ValueError, AssertionError) as exc:
         raise MalformedInput(f"position is incomplete or inconsistent: {exc!r}") from exc
+    said = car_key_problem(pos.get("cars"), state.rules.modules)  # (# 19.1: a Legend car needs the Legends)
+    if said is not None:
+        raise MalformedInput(f"position: {said}")
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
     if state.phase not in setup_phases():

@@ -43,7 +43,7 @@ from .handlers import (
 )
 from .knowledge import Knowledge
 from .module import before_decks as module_before_decks
-from .module import discover, in_race
+from .module import car_key_problem, discover, in_race, owed_words
 from .modules import circuits
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
@@ -92,7 +92,7 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
         raise malformed(
             None,
             ev,
-            "a base race has 2 to 6 cars (Legends included, # 19.2)",
+            "a base race has 2 to 6 cars (every car of the grid counts, # 19.2)",
         )
     names = [c.get("name") for c in cars if isinstance(c, dict)]
     if len(names) != len(cars) or len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
@@ -115,8 +115,9 @@ def _race_started(state: RaceState | None, ev: Event) -> RaceState:
     unknown = [h for h in handicap if h not in names]
     if unknown:
         raise malformed(None, ev, f"handicap names unknown cars: {', '.join(unknown)} (# 17.2)")
-    if "legends" not in rules.modules and any(isinstance(c, dict) and c.get("legend") for c in cars):
-        raise malformed(None, ev, 'Legend cars need the Legends module (modules: ["legends"], # 19.1)')
+    said = car_key_problem(cars, rules.modules)  # a car's key only a module of the race may set (# 19.1)
+    if said is not None:
+        raise malformed(None, ev, said)
     state = make_state(track, laps, variant, mode, cars, handicap)
     state.rules, state.cards = rules, catalogue
     for unit in in_race(state):  # each module reads its options into its state (engine/module.py)
@@ -185,11 +186,11 @@ def _deck_shuffled(state: RaceState, ev: Event) -> None:
         if state.mode == "table":
             raise illegal(state, ev, "table mode records no shuffle order: decks are hidden", "1.7")
     turn = state.turn
-    if turn is not None and turn.car == car.name and turn.flipping == "salvage":
-        from .modules.garage import race as _garage
-
-        _garage.salvage_shuffle(state, car, turn, ev, order)  # # 18.18: the whole draw deck
-        return
+    if turn is not None and turn.car == car.name and turn.flipping is not None:
+        rules = state.rules
+        if rules.flip_draws.get(turn.flipping) == "deck_shuffled":  # a module's flip that shuffles (# 18.18)
+            rules.flip_shuffle(state, ev, car, turn, order)
+            return
     if car.needs_shuffle:
         if state.phase != "deal":
             raise illegal(state, ev, "the starting shuffle happens at set-up")
@@ -592,7 +593,12 @@ def _resolve_flip(state: RaceState, car: Car, turn: Turn, card: str | None) -> N
 def _auto_flips(state: RaceState, car: Car, turn: Turn) -> None:
     """# A8 reading: with the deck empty and no Basic card in the discard pile, reshuffling could never end the
     flip (e.g. a lone Heat forever): it finds nothing."""
-    while turn.flipping not in (None, "scrap") and car.deck_size == 0 and not any(c in BASIC_SET for c in car.discard):
+    while (
+        turn.flipping is not None
+        and turn.flipping not in state.rules.flip_draws  # (a module's flip with a draw of its own: # 18.12's Scrap)
+        and car.deck_size == 0
+        and not any(c in BASIC_SET for c in car.discard)
+    ):
         _resolve_flip(state, car, turn, None)
 
 
@@ -624,10 +630,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     left = pool.left("cooldown")
     sources: list[int] = []
     card_cool = 0
-    if ev.get("cards") is not None:  # the Garage's card cooldowns named (# 18.13, MA32), each spent whole
-        from .modules.garage import race as _garage
-
-        sources, card_cool = _garage.cooldown_picks(state, ev, car, turn)
+    if ev.get("cards") is not None:  # cards' own cooldowns named (a module's, # 18.13, MA32), each spent whole
+        sources, card_cool = rules.cooldown_cards(state, ev, car, turn)
     if n > left + card_cool:
         extra = " (adrenaline can add 1)" if turn.adrenaline and not turn.adrenaline_cooldown else ""
         more = f" and the cards' cooldown {card_cool}" if sources else ""
@@ -639,9 +643,7 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     car.engine += n
     turn.cooled += max(0, n - card_cool)
     if sources:
-        from .modules.garage import race as _garage
-
-        _garage.spend_cooldown(turn, sources, n)
+        rules.cooldown_cards_spent(turn, sources, n)
     if n > card_cool:
         spend_cooldown(turn, pool, n - card_cool)  # the rest from the uses it takes, in the pool's order
 
@@ -962,18 +964,9 @@ def _cards_discarded(state: RaceState, ev: Event) -> None:
     advance(state, car, turn, REPLENISH)
 
 
-_OWED = {
-    "heat_removed": (
-        "where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
-        "MA23",
-    ),
-    "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
-}
-
-
 def _owed(state: RaceState, ev: Event, turn: Turn) -> IllegalEvent:
-    what, rule = _OWED[turn.owed[0]]
-    return illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule, car=turn.car)
+    what, rule = owed_words(turn.owed[0])  # (Module.owed: its words and rules item)
+    return illegal(state, ev, f"first record {what}: {turn.owed[0]}", rule or None, car=turn.car)
 
 
 def _no_tunnel_discard(state: RaceState, ev: Event, car: Car) -> None:

@@ -181,9 +181,33 @@ def base_slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> 
     """# 8.2, 18.16: the spaces a slipstream adds to the 2 by the bonuses its event names (none in the base)."""
     if ev.get("bonuses"):
         raise IllegalEvent(
-            "slipstream bonuses come from Garage upgrades", round=state.round, car=car.name, input=ev, rule="18.16"
+            "no card of this race gives a slipstream bonus", round=state.round, car=car.name, input=ev, rule="18.16"
         )
     return 0
+
+
+def base_cooldown_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[list[int], int]:
+    """# 7.2, 18.13: the Play Area cards whose own cooldown a ``cooldown`` event names (``ev["cards"]``), as
+    (their places in ``turn.played``, the cooldown they add). Asked only when the event names cards: no card
+    of the base game has a cooldown of its own."""
+    raise IllegalEvent(
+        "no card of this race has a cooldown of its own: cooldown names no cards",
+        round=state.round,
+        car=car.name,
+        input=ev,
+        rule="18.13",
+    )
+
+
+def base_cooldown_cards_spent(turn: Turn, picks: list[int], n: int) -> None:
+    """The cards ``cooldown_cards`` named cooled ``n`` Heat (each spent whole, MA32): the race's own record of
+    it. Never asked in the base game (it names no cards)."""
+
+
+def base_flip_shuffle(state: RaceState, ev: Event, car: Car, turn: Turn, order: list[str] | None) -> None:
+    """The shuffle a flip of the race's own asks for (``Rules.flip_draws`` maps it to ``deck_shuffled``: the
+    Garage's Salvage, # 18.18), with its ``order`` when known. Never asked in the base game (no such flip)."""
+    raise IllegalEvent("no flip of this race shuffles the draw deck", round=state.round, car=car.name, input=ev)
 
 
 def base_slipstream_bonus_cards(state: RaceState, car: Car, turn: Turn) -> list[tuple[str, int]]:
@@ -213,6 +237,7 @@ def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
 
 
 # ---------------------------------------------------------------------------------------------- the object
+
 
 
 @record(frozen=True, slots=True)
@@ -261,6 +286,17 @@ class Rules:
     turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events
     # # 18.25: a mandatory use is left in the React pool (React may not end); asked where react_uses is a module's
     react_mandatory: Callable[[RaceState, Car, Turn], bool] = base_react_mandatory
+    # # 7.2, 18.13: a cooldown naming cards (their own cooldown, spent whole), and the record of what they cooled
+    cooldown_cards: Callable[[RaceState, Event, Car, Turn], tuple[list[int], int]] = base_cooldown_cards
+    cooldown_cards_spent: Callable[[Turn, list[int], int], None] = base_cooldown_cards_spent
+    # A module's own flips (``Turn.flipping``) that wait for another chance event than ``card_flipped``, by the
+    # event (the Garage's: a Scrap's ``card_scrapped``, # 18.12; a Salvage's ``deck_shuffled``, # 18.18, its
+    # draw deck shuffled whole: that shuffle is the race's ``flip_shuffle``). Empty in the base game.
+    flip_draws: Mapping[str, str] = field(default_factory=dict)
+    flip_shuffle: Callable[[RaceState, Event, Car, Turn, list[str] | None], None] = base_flip_shuffle
+    # The chance event a turn of another kind (``turns``) waits for while it waits, by kind (a Legend's card,
+    # # 19.5, MA9). Empty in the base game.
+    turn_waits: Mapping[str, str] = field(default_factory=dict)
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -312,6 +348,11 @@ class Rules:
         slipstream_bonus_cards: Callable[[RaceState, Car, Turn], list[tuple[str, int]]] = base_slipstream_bonus_cards,
         turn_options: Callable[[RaceState, Car, Turn], list[Event]] = base_no_events,
         react_mandatory: Callable[[RaceState, Car, Turn], bool] = base_react_mandatory,
+        cooldown_cards: Callable[[RaceState, Event, Car, Turn], tuple[list[int], int]] = base_cooldown_cards,
+        cooldown_cards_spent: Callable[[Turn, list[int], int], None] = base_cooldown_cards_spent,
+        flip_draws: Mapping[str, str] = FACTORY,
+        flip_shuffle: Callable[[RaceState, Event, Car, Turn, list[str] | None], None] = base_flip_shuffle,
+        turn_waits: Mapping[str, str] = FACTORY,
     ) -> None:
         object.__setattr__(self, "modules", modules)
         object.__setattr__(self, "options", {} if options is FACTORY else options)
@@ -350,6 +391,11 @@ class Rules:
         object.__setattr__(self, "slipstream_bonus_cards", slipstream_bonus_cards)
         object.__setattr__(self, "turn_options", turn_options)
         object.__setattr__(self, "react_mandatory", react_mandatory)
+        object.__setattr__(self, "cooldown_cards", cooldown_cards)
+        object.__setattr__(self, "cooldown_cards_spent", cooldown_cards_spent)
+        object.__setattr__(self, "flip_draws", {} if flip_draws is FACTORY else flip_draws)
+        object.__setattr__(self, "flip_shuffle", flip_shuffle)
+        object.__setattr__(self, "turn_waits", {} if turn_waits is FACTORY else turn_waits)
         self.__post_init__()
 
     def __post_init__(self) -> None:

@@ -23,7 +23,7 @@ from .track import Track
 from .written import FACTORY, record
 
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
-    from .modules.legends.rules import LegendDeck, LegendMove, LegendRules
+    from .modules.legends.rules import LegendMove
     from .modules.weather.rules import Conditions, WeatherRules
 
 
@@ -463,16 +463,12 @@ class RaceState:
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
     cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
     # Optional modules (MODULES.md), from race_started.modules; None when not in play. The rules objects and
-    # the conditions tables are immutable and shared by copies; the Legend deck is copied.
-    legends: LegendRules | None = None
-    legend_deck: LegendDeck | None = None
+    # the conditions tables are immutable and shared by copies. (The first waves' typed slots that are left:
+    # docs/design.md, "What still names a module"; the Legends keep theirs in ``modules``.)
     weather: WeatherRules | None = None
     weather_tile: str | None = None  # drawn at set-up (# 20.2)
     conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
     garage: Any = None  # the Garage module of this race (modules/garage/race.py GarageRace), None in a base race
-    # The championship's sponsorship deck (engine/modules/championship/rules.py SponsorDeck; # 21.4, 21.7), made
-    # when the set-up after the grid begins in a race whose block holds one; copied.
-    sponsor_deck: Any = None
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
     # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
     modules: dict[str, Any] = field(default_factory=dict)
@@ -505,13 +501,10 @@ class RaceState:
         events: int = 0,
         rules: Rules = BASE_RULES,
         cards: Catalogue = BASE_CATALOGUE,
-        legends: LegendRules | None = None,
-        legend_deck: LegendDeck | None = None,
         weather: WeatherRules | None = None,
         weather_tile: str | None = None,
         conditions: Conditions | None = None,
         garage: Any = None,
-        sponsor_deck: Any = None,
         modules: dict[str, Any] = FACTORY,
     ) -> None:
         self.track = track
@@ -540,13 +533,10 @@ class RaceState:
         self.events = events
         self.rules = rules
         self.cards = cards
-        self.legends = legends
-        self.legend_deck = legend_deck
         self.weather = weather
         self.weather_tile = weather_tile
         self.conditions = conditions
         self.garage = garage
-        self.sponsor_deck = sponsor_deck
         self.modules = {} if modules is FACTORY else modules
 
     @property

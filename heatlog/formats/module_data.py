@@ -5,7 +5,8 @@
 with 2 copies each (# 20.1–20.4).
 
 The engine never reads these files: a race embeds what it uses (``race_started.modules``), so a later edit of
-a data file cannot change how an old log replays.
+a data file cannot change how an old log replays. Every file is checked by its module (``Module.data_check``)
+and every block made by its module's set-up (``Module.setup``): this file imports no module's rules.
 """
 
 from __future__ import annotations
@@ -13,20 +14,19 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import MalformedInput
-from ..engine.modules.legends.rules import MAX_PRO, LegendRules, options_block
-from ..engine.modules.weather import rules as _weather_rules
-from .schemas import validate_against
+
+if TYPE_CHECKING:
+    from ..engine.module import Module
 
 DATA_DIR = Path(__file__).parent.parent / "data"
 
 __all__ = [
     "DATA_DIR",
-    "MAX_PRO",
     "legend_colours",
     "legend_data",
     "data_of",
@@ -36,22 +36,19 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=1)
+def _unit(name: str) -> Module:
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..engine.module import MODULES
+
+    return MODULES[name]
+
+
 def _legends() -> dict[str, Any]:
-    data = json.loads((DATA_DIR / "legends.json").read_text(encoding="utf-8"))
-    validate_against("legends", data)
-    LegendRules.from_dict({"cards": data["cards"]})  # the engine's own checks
-    ids = sorted(c["id"] for c in data["cards"])
-    assert ids == list(range(1, 11)), "the Legend deck has cards 1..10 (# 19.4)"
-    return data
+    return data_of("legends")
 
 
-@lru_cache(maxsize=1)
 def _weather() -> dict[str, Any]:
-    data = json.loads((DATA_DIR / "weather.json").read_text(encoding="utf-8"))
-    validate_against("weather", data)
-    _weather_rules.WeatherRules.from_dict(data)
-    return data
+    return data_of("weather")
 
 
 def legend_data() -> dict[str, Any]:
@@ -69,39 +66,56 @@ def weather_data() -> dict[str, Any]:
     return copy.deepcopy(_weather())
 
 
+_ANY_CAR = {"name": "", "colour": ""}  # (the set-up adds the race's Legend cars to an event thrown away here)
+
+
 def legends_module(*, pro: int = 0, aggressive: bool = False, option: str | None = None) -> dict[str, Any]:
     """``race_started.modules.legends``: the cards and the two options (# 19.14, 19.15). ``option``: what the
-    user typed the pro value as (``--pro``; the recorder's ``pro``), named in a refusal instead of the field."""
+    user typed the pro value as (``--pro``; the recorder's ``pro``), named in a refusal instead of the field.
+    Made by the module's own set-up (``Module.setup``, for a race with a Legend car), which checks it."""
+    unit = _unit("legends")
+    assert unit.setup is not None
+    if option is not None and pro:  # refused in the option's words (Module.from_flags: the rule's range)
+        assert unit.from_flags is not None
+        try:
+            unit.from_flags({"pro": pro}, "new", _legends())
+        except ValueError as exc:
+            raise MalformedInput(f"{option}{str(exc).removeprefix('--pro')}") from None
     try:
-        block = options_block(_legends()["cards"], pro, aggressive)  # refuses a bad pro value with the rule's words
+        block = unit.setup({"cars": [_ANY_CAR], "pro": pro, "aggressive": aggressive}, _legends(), {"cars": []})
     except ValueError as exc:  # (a refusal of the input, not a bug: it was an "internal error")
-        if option is not None:
-            raise MalformedInput(
-                f"{option} {pro}: pro Legends add 0 to {MAX_PRO} to every helmet number (# 19.15)"
-            ) from None
-        raise MalformedInput(f"race_started: {exc}") from None
+        raise MalformedInput(str(exc)) from None
     return block
 
 
 def weather_module() -> dict[str, Any]:
-    """``race_started.modules.weather``: the tiles and token types (# 20.1)."""
-    return _weather_rules.options_block(_weather())
+    """``race_started.modules.weather``: the tiles and token types (# 20.1), as the module's set-up makes it."""
+    unit = _unit("weather")
+    assert unit.setup is not None
+    return unit.setup({}, _weather(), {})
 
 
+@cache
 def data_of(name: str) -> Any:
     """The content of module ``name``'s data file (``heatlog/data/<Module.data>``; None when it names none), read
-    once and checked against its schema (``schema/<stem>.schema.json``) when there is one. Callers must not change
-    it (the modules' set-up hooks copy what they embed)."""
-    from ..engine.module import MODULES
+    once and checked against its schema (``schema/<stem>.schema.json``) when there is one, then by the module
+    itself (``Module.data_check``: its rules read it as a race would). Callers must not change it (the modules'
+    set-up hooks copy what they embed)."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..engine.module import MODULES, data_check
 
     unit = MODULES[name]
-    return data_file(unit.data) if unit.data else None
+    if not unit.data:
+        return None
+    data = data_file(unit.data)
+    data_check(name, data)
+    return data
 
 
 @cache
 def data_file(path: str) -> Any:
     """A module's data file ``heatlog/data/<path>``, read once and checked against its schema when it has one."""
-    from .schemas import schema_path
+    from .schemas import schema_path, validate_against
 
     data = json.loads((DATA_DIR / path).read_text(encoding="utf-8"))
     stem = Path(path).name.removesuffix(".json")

@@ -12,8 +12,9 @@
   and Engine hold exactly the car's cards: the starting deck of the circuit, the Engine's Heat and the Stress
   taken at spinouts (# 1.2, 10.3, 17.2; the race's ``Rules.starting_deck``, which holds a Garage car's drafted
   upgrades instead of the Starting Upgrades, # 18.1; ``Rules.engine_heat``; a weather tile's start effect,
-  # 20.3). In a championship race, what only the race's history decides is checked as far as a position can
-  say it (asked of the championship module: ``position_cards``): each sponsorship card is in one car's cards,
+  # 20.3, asked of the race's modules: ``Module.position_cards``). In a championship race, what only the race's
+  history decides is checked as far as a position can say it (the same hook): each sponsorship card is in one
+  car's cards,
   the sponsorship deck's supply or its used pile, once (# 21.4, 21.7, MC7), whichever car drew it; with event 18
   a car holds its own Heat less at most one per non-final lap completed (MA23); a car eliminated by event 10
   may still be in the order of the round it left in (MA21).
@@ -29,6 +30,7 @@ from typing import Any
 
 from ..engine import MalformedInput, adrenaline_cars, round_order, state_from_position
 from ..engine.cards import HEAT, STRESS
+from ..engine.module import position_cards
 from ..engine.state import RaceState
 from .jsonio import decimal_problem
 from .schemas import validate_against
@@ -154,28 +156,24 @@ def _order_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
 
 
 def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
-    if state.phase in ("grid", "garage"):
-        return  # the cards are dealt after the grid is set (# 1.2), the Garage's decks built after its draft (# 18.4)
-    weather = state.weather
-    tile = weather.tiles[state.weather_tile] if weather is not None and state.weather_tile is not None else None
-    if tile is not None:
-        from ..engine.modules.weather.rules import owned_after_start  # (the module loads with a race that lists it)
-    season = None
-    if "championship" in state.rules.modules:  # (the module loads with a race that lists it)
-        from ..engine.modules.championship.rules import heat_removable, position_cards
-
-        season = position_cards(state)
-    sponsors = season.sponsors if season is not None else {}
-    all_held: Counter[str] = Counter()  # the sponsorship cards in every car's cards
+    said = position_cards(state)  # what the race's modules say about the cards (Module.position_cards)
+    if state.phase == "grid" or any(p.unbuilt for p in said):
+        return  # the cards are dealt after the grid is set (# 1.2), a module's decks may be built later (# 18.4)
+    starts = [p.start for p in said if p.start is not None]
+    heat_less = next((p.heat_less for p in said if p.heat_less is not None), None)
+    floating: dict[str, int] = {}
+    for p in said:
+        floating.update(p.floating)
+    all_held: Counter[str] = Counter()  # the floating cards in every car's cards
     for i, (d, car) in enumerate(zip(pos["cars"], state.cars.values(), strict=True)):
         if car.legend:
-            continue  # a Legend has no cards (# 19.3)
+            continue  # a car without cards (# 19.3)
         # The race's own starting deck, asked of its rules: the Garage's drafted upgrades replace the Starting
         # Upgrades (# 18.1, MC2).
         owned = Counter(state.rules.starting_deck(state, car))
         engine = state.rules.engine_heat(state, car)  # # 1.2, 17.2, 22.9 (and 21.8's events 4, 9)
-        if tile is not None:  # # 20.3: the weather tile's start effect changed the deck and Engine
-            owned[STRESS], engine = owned_after_start(tile.start, owned[STRESS], engine)
+        for start in starts:  # a module's start effect changed the deck and Engine (# 20.3)
+            owned[STRESS], engine = start(owned[STRESS], engine)
         owned[HEAT] += engine
         owned[STRESS] += car.stress_taken
         held: Counter[str] = Counter()
@@ -184,17 +182,17 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
         held.update(car.discard)
         held.update(car.play_area)
         held[HEAT] += car.engine
-        for c in sponsors:  # which car drew which is the race's history: checked over the race, below
+        for c in floating:  # which car drew which is the race's history: checked over the race, below
             all_held[c] += held[c]
         parts = []
         for c in state.cards.tokens:
-            if held[c] == owned[c] or c in sponsors:
+            if held[c] == owned[c] or c in floating:
                 continue
-            if c == HEAT and season is not None and season.lap_heat_removed:  # event 18 (MA23)
-                gone = heat_removable(state, car)
+            if c == HEAT and heat_less is not None:  # (event 18, MA23)
+                gone, why = heat_less(state, car)
                 if owned[c] - gone <= held[c] <= owned[c]:
                     continue
-                parts.append(f"{held[c]} × {c} (owns {owned[c]}, less at most {gone} removed by event 18, MA23)")
+                parts.append(f"{held[c]} × {c} (owns {owned[c]}, less at most {gone} {why})")
             else:
                 parts.append(f"{held[c]} × {c} (owns {owned[c]})")
         if parts:
@@ -204,11 +202,6 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
             )
         if d.get("committed") is not None and Counter(d["committed"]) - Counter(d.get("hand") or d["unseen"]):
             yield f"cars[{i}].committed", "holds cards that are not in the car's hand"
-    deck = state.sponsor_deck
-    for c, copies in sponsors.items():  # # 21.4, 21.7, MC7: every copy in a car's cards, the supply or the used pile
-        supply, used = deck.supply.get(c, 0), deck.used.get(c, 0)
-        if all_held[c] + supply + used != copies:
-            yield "sponsor_deck", (
-                f"the race's sponsorship deck has {copies} × {c}, but the cars hold {all_held[c]}, its supply "
-                f"{supply} and its used pile {used} (# 21.4, 21.7)"
-            )
+    for p in said:  # # 21.4, 21.7, MC7: every copy in a car's cards, the supply or the used pile
+        if p.floating_problems is not None:
+            yield from p.floating_problems(state, {c: all_held[c] for c in p.floating})

@@ -26,6 +26,7 @@ from ..engine.modules.championship.rules import (
     next_grid,
     race_points,
     race_values,
+    sponsor_deck,
     sponsors_held,
     standings,
 )
@@ -242,7 +243,8 @@ def build_view(
             drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
             sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drafting}
             sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
-            sr.sponsors_used = dict(sorted(state.sponsor_deck.used.items())) if state.sponsor_deck else {}
+            deck = sponsor_deck(state)
+            sr.sponsors_used = dict(sorted(deck.used.items())) if deck else {}
             sr.box = draft_leftovers(evs) if evs is not None else None
         results.append(sr.result)
         view.tables.append(standings(names, results))
@@ -554,7 +556,8 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
         raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
     assert state.garage is not None
     upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drivers}
-    deck = state.sponsor_deck.copy() if state.sponsor_deck is not None else None
+    deck = sponsor_deck(state)
+    deck = deck.copy() if deck is not None else None
     block = ev["championship"]
     carried = {n: list(cs) for n, cs in block["sponsors"].get("carried", {}).items()}
     sponsors = dict(sponsors or {})

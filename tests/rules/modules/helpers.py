@@ -125,8 +125,8 @@ def module_board(
         assert key not in st.spots, f"{name} and {st.spots[key]} both on space {key[0]} lane {key[1]}"
         st.spots[key] = name
     st.started = started or len(st.cars)
-    if st.legend_deck is not None:
-        st.legend_deck.used = list(legend_cards_used)
+    if "legends" in st.modules:
+        st.modules["legends"].deck.used = list(legend_cards_used)
     st.round = 0
     start_round(st)
     return race

@@ -11,6 +11,7 @@ import pytest
 
 from heatlog.engine import MalformedInput, apply
 from heatlog.engine.decide import waiting_for
+from heatlog.engine.modules.championship.rules import sponsor_deck
 from heatlog.formats.garage_cards import sponsor_cards
 
 from ..conftest import TRACK, Race, deck, ev
@@ -63,19 +64,19 @@ def test_21_4_the_events_sponsorship_cards_are_dealt_before_the_deal() -> None:
     race.ev("deck_shuffled", car="A", order=order)
     race.reject("cards_drawn", car="A", cards=order[:7], rule="12.2")  # the hand is filled to 7, not 7 more
     race.ev("cards_drawn", car="A", cards=order[:5])
-    assert race.state.sponsor_deck.supply["P81"] == 5
+    assert sponsor_deck(race.state).supply["P81"] == 5
 
 
 def test_21_4_event_10_deals_none_and_the_race_goes_straight_to_the_deal() -> None:
     race = sponsored(10)  # no sponsorship cards dealt (# 21.4: 0 for event 10)
-    assert race.state.phase == "deal" and race.state.sponsor_deck is not None
+    assert race.state.phase == "deal" and sponsor_deck(race.state) is not None
 
 
 def test_MA7_cards_carried_from_earlier_races_are_in_the_deck_and_out_of_the_supply() -> None:
     race = sponsored(10, carried={"A": ["P82", "P82"]})
     a = race.car("A")
     assert a.pool["P82"] == 2 and a.deck_size == 21  # 18 + event 10's Stress + the 2 carried
-    assert race.state.sponsor_deck.supply["P82"] == 5
+    assert sponsor_deck(race.state).supply["P82"] == 5
 
 
 def test_21_4_a_sponsored_race_without_the_garage_round_trips_its_position_and_plays_on() -> None:

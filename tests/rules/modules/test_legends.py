@@ -141,7 +141,7 @@ def test_MA9_after_ten_cards_all_ten_are_reshuffled():
     race = module_board({"K": {"at": 14, "legend": "black"}, "A": parked(5)}, legend_cards_used=range(1, 11))
     race.round(A=(1, "0"))
     legend_card(race, 4)  # every card had been turned: the deck is the ten again
-    deck = race.state.legend_deck
+    deck = race.state.modules["legends"].deck
     assert deck is not None and deck.used == [4] and deck.reshuffles == 1
 
 

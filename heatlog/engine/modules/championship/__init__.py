@@ -28,19 +28,20 @@ def _block(state: RaceState) -> Any:
 
 def _sponsors_top(state: RaceState) -> dict[str, Any]:
     """# 21.4, 21.7: the championship's sponsorship deck, at the top of the position (where it always was)."""
-    return {"sponsor_deck": state.sponsor_deck.to_dict()} if state.sponsor_deck is not None else {}
+    deck = state.modules.get(NAME)
+    return {"sponsor_deck": deck.to_dict()} if deck is not None else {}
 
 
 def _sponsors_back(state: RaceState, pos: Mapping[str, Any]) -> None:
     if pos.get("sponsor_deck") is not None:
         from .rules import SponsorDeck
 
-        state.sponsor_deck = SponsorDeck.from_dict(pos["sponsor_deck"])
+        state.modules[NAME] = SponsorDeck.from_dict(pos["sponsor_deck"])
 
 
 def _sponsor_chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 21.4, 21.7, MA30: a sponsorship card dealt or earned, any the sponsorship deck can give."""
-    sponsors = state.sponsor_deck
+    sponsors = state.modules.get(NAME)
     if sponsors is None:
         return None
     name = None
@@ -117,7 +118,7 @@ MODULE = Module(
     options_in_position=True,
     chance=_sponsor_chance,
     phases=("sponsors",),
-    state_fields=("sponsor_deck",),
+    copy=lambda deck: deck.copy(),  # its slot: the sponsorship deck (SponsorDeck), once made
     data="championship.json",
     waiting={
         "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
@@ -129,4 +130,12 @@ MODULE = Module(
     event_words=lazy(f"{__name__}.words", "event_words"),  # its events in the recorder's words
     bot_policy=lazy(f"{__name__}.bots", "policy"),  # a spinout that eliminates (event 10, MA21), for the planner
     notation=NOTATION,
+    owed={  # the chance outcomes only the table can give, which a turn waits for (MA23, MA30)
+        "heat_removed": (
+            "where the Heat card that leaves the game comes from (event 18: Engine, hand, discard, deck)",
+            "MA23",
+        ),
+        "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
+    },
+    position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
 )

@@ -24,7 +24,7 @@ from ...errors import MalformedInput
 from ...state import RaceState
 from ..garage.cards import card_named
 from ..garage.words import card_label
-from .rules import ChampionshipDraft
+from .rules import ChampionshipDraft, sponsor_deck
 
 Event = dict[str, Any]
 NO_SWAP = ("", "-", "n", "no", "none", "keep")
@@ -47,7 +47,7 @@ def _drawing(state: RaceState) -> str:
 def sponsor_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
     """# 21.4, 21.7: the sponsorship card drawn, why it is drawn, and how many may follow on the line."""
     name = _drawing(state)
-    deck = state.sponsor_deck
+    deck = sponsor_deck(state)
     cards = sponsor_cards(state)
     can = sorted(deck.available()) if deck is not None else sorted(cards)
     shorts = tuple(str(cards[t]["short"]) for t in can if t in cards)
@@ -79,7 +79,7 @@ def drawing_now(state: RaceState, name: str) -> int:
     """How many sponsorship cards ``name`` draws one after the other from now (the engine's count: the event's
     cards still due at the start, # 21.4, or the cards the turn earned and has not drawn yet, # 21.7, 21.9)."""
     if state.phase == "sponsors":
-        deck = state.sponsor_deck
+        deck = sponsor_deck(state)
         block = state.rules.options.get("championship") or {}
         each = int(block.get("event", {}).get("card", {}).get("sponsor_cards", 0))
         return max(1, each - (deck.dealt.get(name, 0) if deck is not None else 0))

@@ -18,6 +18,7 @@ from dataclasses import replace as _replace
 from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalEvent
+from ...module import PositionCards
 from ...ruleset import Rules
 from ...track import Corner, Track
 from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
@@ -602,7 +603,7 @@ def _draft_points(rules: Rules, setup: SeasonGarage) -> dict[str, Any]:
 def dealing(state: RaceState, block: ChampionshipBlock) -> str | None:
     """The car still to be dealt a sponsorship card at set-up (# 21.4: the event's number each, grid order),
     or None when every car has them (or the deck has nothing left to deal)."""
-    deck = state.sponsor_deck
+    deck = sponsor_deck(state)
     if deck is None or not deck.left():
         return None
     for name in state.grid:
@@ -630,9 +631,9 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
 
     def enter_phase(state: RaceState, phase: str) -> None:
         enter(state, phase)
-        if state.sponsor_deck is None:  # the first set-up phase after the grid: the deck, without the cards held
+        if sponsor_deck(state) is None:  # the first set-up phase after the grid: the deck, without the cards held
             held = [c for cs in block.carried.values() for c in cs]
-            state.sponsor_deck = SponsorDeck.of(block.sponsors, held, block.used)
+            state.modules[NAME] = SponsorDeck.of(block.sponsors, held, block.used)
         if phase == "sponsors" and dealing(state, block) is None:
             state.phase = state.rules.phase_after("sponsors")
             state.rules.enter_phase(state, state.phase)
@@ -647,7 +648,7 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
 
     def after_corners(state: RaceState, car: Car, turn: Turn) -> None:
         after(state, car, turn)
-        deck = state.sponsor_deck
+        deck = sponsor_deck(state)
         if turn.eliminated or deck is None:
             return
         earned = cards_earned(state, car, turn, block.event)[: deck.left()]  # an empty deck gives nothing
@@ -657,7 +658,7 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
     clear = rules.clear_play_area
 
     def clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
-        deck = state.sponsor_deck
+        deck = sponsor_deck(state)
         if deck is not None and not turn.cluttered:  # # 18.24, MC7: at step 9; # 18.26: a cluttered turn discards
             cards = state.cards
             for c in [c for c in car.play_area if c in cards.token_set and cards[c].symbol("one_time")]:
@@ -894,27 +895,58 @@ def sponsors_held(state: RaceState, car: Car) -> list[str]:
     return sorted(held)
 
 
-@dataclass(frozen=True, slots=True)
-class PositionCards:
-    """What a position of a championship race may hold beyond a car's own starting cards, for the position check
-    (heatlog/formats/positions.py): where the race's own history, which a position does not carry, decides it."""
+NAME = "championship"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
 
-    # The sponsorship cards (# 21.4, 21.7, MA30) once the race's sponsorship deck is made: dealt at set-up and
-    # earned in the race, one-time cards gone to its used pile (MC7). Which car drew which is history, so they are
-    # checked over the race: every copy is in a car's cards, the supply or the used pile (token -> copies).
-    sponsors: Mapping[str, int]
-    # Event 18 (MA23): one Heat card leaves the game at step 8 of the turn a car completes a non-final lap, when
-    # the car has one anywhere; so a car holds its own Heat less at most one per such lap.
-    lap_heat_removed: bool
+
+def sponsor_deck(state: RaceState) -> SponsorDeck | None:
+    """The race's sponsorship deck (# 21.4, 21.7): the championship's slot in ``state.modules``, made when the
+    set-up after the grid begins in a race whose block holds one; None before (and in any other race). Copied
+    with the state."""
+    deck: SponsorDeck | None = state.modules.get(NAME)
+    return deck
 
 
 def position_cards(state: RaceState) -> PositionCards | None:
-    """:class:`PositionCards` of a championship race; None in any other race."""
+    """What a position of a championship race may hold beyond a car's own starting cards (``Module.position_cards``,
+    for the position check in heatlog/formats/positions.py): where the race's own history, which a position does
+    not carry, decides it. The sponsorship cards (# 21.4, 21.7, MA30), once the race's sponsorship deck is made:
+    dealt at set-up and earned in the race, one-time cards gone to its used pile (MC7); which car drew which is
+    history, so they are checked over the race: every copy is in a car's cards, the supply or the used pile. Event
+    18 (MA23): one Heat card leaves the game at step 8 of the turn a car completes a non-final lap, when the car
+    has one anywhere; so a car holds its own Heat less at most one per such lap. None in any other race."""
     if "championship" not in state.rules.modules:
         return None
     block = ChampionshipBlock.from_dict(state.rules.options.get("championship"))
-    deck = state.sponsor_deck
-    return PositionCards(dict(block.sponsors) if deck is not None else {}, block.event.lap_heat_removed)
+    deck = sponsor_deck(state)
+    sponsors = dict(block.sponsors) if deck is not None else {}
+    return PositionCards(
+        floating=sponsors,
+        floating_problems=_sponsor_problems if sponsors else None,
+        heat_less=_heat_less if block.event.lap_heat_removed else None,
+    )
+
+
+def _sponsor_problems(state: RaceState, held: Mapping[str, int]) -> list[tuple[str, str]]:
+    """# 21.4, 21.7, MC7: every copy of a sponsorship card is in a car's cards, the supply or the used pile."""
+    block = ChampionshipBlock.from_dict(state.rules.options.get("championship"))
+    deck = sponsor_deck(state)
+    assert deck is not None  # (asked only once the deck is made: PositionCards.floating)
+    out: list[tuple[str, str]] = []
+    for c, copies in block.sponsors.items():
+        supply, used = deck.supply.get(c, 0), deck.used.get(c, 0)
+        if held.get(c, 0) + supply + used != copies:
+            out.append(
+                (
+                    "sponsor_deck",
+                    f"the race's sponsorship deck has {copies} × {c}, but the cars hold {held.get(c, 0)}, its supply "
+                    f"{supply} and its used pile {used} (# 21.4, 21.7)",
+                )
+            )
+    return out
+
+
+def _heat_less(state: RaceState, car: Car) -> tuple[int, str]:
+    return heat_removable(state, car), "removed by event 18, MA23"
 
 
 def heat_removable(state: RaceState, car: Car) -> int:
@@ -954,7 +986,7 @@ def sponsor_drawn(state: RaceState, ev: Event) -> None:
     from ...steps import DISCARD, REACT  # noqa: PLC0415
 
     car = event_car(state, ev)
-    deck = state.sponsor_deck
+    deck = sponsor_deck(state)
     if deck is None:
         raise illegal(state, ev, "this race has no sponsorship cards (a championship race's block gives them)", "21.4")
     card = ev.get("card")

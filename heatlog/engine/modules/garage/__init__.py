@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -86,6 +86,11 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
         top = car.deck[-1] if car.deck else car.deck_top[-1] if car.deck_top else None
         return None if top is None else {"type": "card_scrapped", "v": 1, "car": car.name, "card": top}
     return None
+
+
+def _position_cards(state: RaceState) -> PositionCards | None:
+    """# 18.4: the Garage's decks are built once its draft is over: a position in the draft holds no cards yet."""
+    return PositionCards(unbuilt=True) if state.phase == PHASE else None
 
 
 #: The columns it adds to a turn's facts and to a corpus race (its values: facts.py).
@@ -309,4 +314,5 @@ MODULE = Module(
     notation=DRAFT_NOTATION,
     setup_steps=SETUP_STEPS,
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
+    position_cards=_position_cards,  # # 18.4: no deck before the draft is over
 )

@@ -854,8 +854,9 @@ def salvaged(state: RaceState, ev: Event) -> None:
     turn.flipping = "salvage"  # the whole draw deck is shuffled: a deck_shuffled comes next
 
 
-def salvage_shuffle(state: RaceState, car: Car, turn: Turn, ev: Event, order: list[str] | None) -> None:
-    """The shuffle after a Salvage (# 18.18): the order, when known, is exactly the draw deck."""
+def salvage_shuffle(state: RaceState, ev: Event, car: Car, turn: Turn, order: list[str] | None) -> None:
+    """The shuffle after a Salvage (# 18.18; the race's ``Rules.flip_shuffle``): the order, when known, is exactly
+    the draw deck."""
     if order is not None:
         deck = car.deck_counts()
         if deck is not None and counts(order, state.cards.tokens) != deck:
@@ -1234,6 +1235,9 @@ def _clear_play_area(state: RaceState, car: Car, turn: Turn) -> None:
     clear_play_area(car, turn)  # # 12.1, 18.21
 
 
+_FLIP_DRAWS: Mapping[str, str] = {"scrap": "card_scrapped", "salvage": "deck_shuffled"}  # (never changed)
+
+
 def _mandatory_also(before: Callable[[RaceState, Car, Turn], bool]) -> Callable[[RaceState, Car, Turn], bool]:
     def react_mandatory(state: RaceState, car: Car, turn: Turn) -> bool:
         return mandatory_open(state, car, turn) or before(state, car, turn)
@@ -1272,6 +1276,10 @@ def build(rules: Rules, options: Any) -> Rules:
         react_mandatory=react_mandatory,
         corner_limit=corner_limit,
         clear_play_area=_clear_play_area,
+        cooldown_cards=cooldown_picks,  # # 18.13, MA32: the upgrades' own cooldowns
+        cooldown_cards_spent=spend_cooldown,
+        flip_draws=_FLIP_DRAWS,  # # 18.12: a Scrap flips into card_scrapped; # 18.18: a Salvage shuffles the deck
+        flip_shuffle=salvage_shuffle,
     )
 
 

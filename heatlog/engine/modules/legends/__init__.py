@@ -35,7 +35,7 @@ def _start(state: RaceState, ev: Event) -> None:
     bad = [c["name"] for c in cars if c.get("legend") and c["name"] in handicap]
     if bad:
         raise ValueError(f"{bad[0]} is a Legend: it has no Engine to handicap (# 17.2, 19.1)")
-    state.legends, state.legend_deck = rules, _legends.LegendDeck()
+    state.modules[NAME] = _legends.LegendsState(rules, _legends.LegendDeck())
 
 
 def _setup(options: Any, data: Any, ev: Event) -> Any:
@@ -56,6 +56,10 @@ def _setup(options: Any, data: Any, ev: Event) -> Any:
         raise ValueError(f"race_started: {exc}") from None
 
 
+def _copy(own: Any) -> Any:
+    return own.copy()
+
+
 def _legend_move(d: Any) -> Any:
     from .rules import LegendMove
 
@@ -63,16 +67,16 @@ def _legend_move(d: Any) -> Any:
 
 
 def _block(state: RaceState) -> Any:
-    if state.legends is None or state.legend_deck is None:
+    own = state.modules.get(NAME)
+    if own is None:
         return None
-    return {**state.legends.data, "deck": state.legend_deck.to_dict()}
+    return {**own.rules.data, "deck": own.deck.to_dict()}
 
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
-    from .rules import LegendDeck, LegendRules
+    from .rules import LegendDeck, LegendRules, LegendsState
 
-    state.legends = LegendRules.from_dict(block)
-    state.legend_deck = LegendDeck.from_dict(block.get("deck", {}))
+    state.modules[NAME] = LegendsState(LegendRules.from_dict(block), LegendDeck.from_dict(block.get("deck", {})))
 
 
 def _outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | None:
@@ -81,9 +85,8 @@ def _outcomes(state: RaceState) -> tuple[str, int, list[tuple[Event, float]]] | 
     turn = state.turn
     if turn is None:
         return None
-    legends, deck = state.legends, state.legend_deck
-    assert legends is not None and deck is not None
-    cards = sorted(deck.available(legends))
+    own = state.modules[NAME]
+    cards = sorted(own.deck.available(own.rules))
     return turn.car, 1, [({"type": "legend_card_revealed", "v": 1, "card": c}, 1 / len(cards)) for c in cards]
 
 
@@ -92,9 +95,8 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     turn = state.turn
     if state.phase != "race" or turn is None or not state.cars[turn.car].legend:
         return None
-    legends, deck = state.legends, state.legend_deck
-    assert legends is not None and deck is not None
-    return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(deck.available(legends)))}
+    own = state.modules[NAME]
+    return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(own.deck.available(own.rules)))}
 
 
 def _race_facts(state: RaceState, started: Event) -> tuple[int, int | None, bool | None]:
@@ -261,7 +263,7 @@ SETUP_CARS = SetupCars(
 
 def _highlight(state: RaceState) -> str | None:
     """# 19: where the players finished among the Legends (a sample race's sentence)."""
-    if state.legends is None:
+    if NAME not in state.modules:  # (the Legends' slot: rules.LegendsState)
         return None
     places = [i for i, n in enumerate(state.hall_of_fame, 1) if not state.cars[n].legend]
     return f"the players finish {', '.join(map(str, places))} among the Legends" if places else None
@@ -269,11 +271,12 @@ def _highlight(state: RaceState) -> str | None:
 
 def _playthrough_head(state: RaceState) -> list[str]:
     """# 19.14, 19.15: the Legend cars and options, under a golden playthrough's result."""
-    if state.legends is None:
+    own = state.modules.get(NAME)  # (the Legends' slot: rules.LegendsState)
+    if own is None:
         return []
     legends = [c.name for c in state.cars.values() if c.legend]
-    aggressive = "aggressive" if state.legends.aggressive else "not aggressive"
-    return [f"Legends: {', '.join(legends)} (pro +{state.legends.pro}, {aggressive})"]
+    aggressive = "aggressive" if own.rules.aggressive else "not aggressive"
+    return [f"Legends: {', '.join(legends)} (pro +{own.rules.pro}, {aggressive})"]
 
 
 MODULE = Module(
@@ -288,7 +291,7 @@ MODULE = Module(
     to_position=_block,
     from_position=_back,
     chance=_chance,
-    state_fields=("legend_deck",),
+    copy=_copy,  # its slot (LegendsState): the deck copied, the rules shared
     turn_fields={"legend": (None, _legend_move)},  # a Legend's turn: where its card sent it (# 19.7-19.14)
     data="legends.json",
     setup=_setup,
@@ -317,4 +320,6 @@ MODULE = Module(
     setup_cars=SETUP_CARS,
     highlight=_highlight,
     playthrough_head=_playthrough_head,
+    car_keys={"legend": 'Legend cars need the Legends module (modules: ["legends"], # 19.1)'},
+    data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
 )

@@ -106,6 +106,24 @@ class LegendRules:
 
 
 @dataclass(slots=True)
+class LegendsState:
+    """The Legends' slot of a race (``state.modules["legends"]``, engine/module.py): the race's Legend rules
+    (immutable, shared by copies) and its Legend deck (copied with the state)."""
+
+    rules: LegendRules
+    deck: LegendDeck
+
+    def copy(self) -> LegendsState:
+        return LegendsState(self.rules, self.deck.copy())
+
+
+def slot(state: RaceState) -> LegendsState | None:
+    """The Legends' slot of ``state`` (None: a race without them)."""
+    own: LegendsState | None = state.modules.get("legends")
+    return own
+
+
+@dataclass(slots=True)
 class LegendDeck:
     """Which Legend cards were turned since the last reshuffle, and this round's card (# 19.5, MA9).
 
@@ -331,8 +349,10 @@ def legend_move(
 def legend_turn_move(state: RaceState, car: Car) -> LegendMove:
     """Where the Legend ``car`` aims this round with the card turned (# 19.7–19.15), corner limits after road
     conditions (# 19.11)."""
-    rules, deck = state.legends, state.legend_deck
-    assert rules is not None and deck is not None and deck.current is not None
+    own = slot(state)
+    assert own is not None
+    rules, deck = own.rules, own.deck
+    assert deck.current is not None
     entry = rules.entry(deck.current, car.colour)
     track, turn, corner_limit = state.track, state.turn, state.rules.corner_limit
     assert turn is not None and turn.car == car.name
@@ -391,9 +411,10 @@ def legend_card_revealed(state: RaceState, ev: dict[str, Any]) -> None:
     from ...handlers import illegal, step_machine
     from ...steps import REACT
 
-    rules, deck, turn = state.legends, state.legend_deck, state.turn
-    if rules is None or deck is None:
+    own, turn = slot(state), state.turn
+    if own is None:
         raise illegal(state, ev, "there are no Legends in this race", "19.1")
+    rules, deck = own.rules, own.deck
     if turn is None or not state.cars[turn.car].legend or deck.current_round == state.round:
         if deck.current_round == state.round and state.phase == "race":
             raise illegal(state, ev, f"the Legend card of round {state.round} is already turned", "19.5")
@@ -415,9 +436,9 @@ def legend_turn(state: RaceState, car: Car) -> tuple[Car, Turn] | None:
     from ...handlers import step_machine
 
     car, turn = step_machine.start_turn(state)
-    deck = state.legend_deck
-    assert deck is not None
-    if deck.current_round != state.round:
+    own = slot(state)
+    assert own is not None
+    if own.deck.current_round != state.round:
         return None  # waiting for legend_card_revealed
     legend_moves(state, car, turn)
     return car, turn
@@ -432,12 +453,26 @@ def build(rules: Rules, options: Any) -> Rules:
     def kind(state: RaceState, car: Car) -> str:
         return "legend" if car.legend else turn_kind(state, car)
 
-    return replace(rules, turn_kind=kind, turns={**rules.turns, "legend": legend_turn})
+    return replace(
+        rules,
+        turn_kind=kind,
+        turns={**rules.turns, "legend": legend_turn},
+        turn_waits={**rules.turn_waits, "legend": "legend_card_revealed"},  # # 19.5, MA9: the round's card
+    )
 
 
 if TYPE_CHECKING:  # at the end: state imports this module
     from ...ruleset import Rules
     from ...state import Car, RaceState, Turn
+
+
+def check_data(data: Any) -> None:
+    """``heatlog/data/legends.json`` read as a race reads its block (``Module.data_check``): the 10 Legend cards,
+    numbered 1 to 10 (# 19.4)."""
+    LegendRules.from_dict({"cards": data["cards"]})
+    ids = sorted(c["id"] for c in data["cards"])
+    if ids != list(range(1, 11)):
+        raise ValueError("the Legend deck has cards 1..10 (# 19.4)")
 
 
 def options_block(cards: Any, pro: int, aggressive: bool) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..circuits import corner_number
+from .rules import slot
 
 if TYPE_CHECKING:
     from ...state import RaceState, Turn
@@ -41,16 +42,17 @@ def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | 
 
 
 def _legend(state: RaceState) -> tuple[Any, Any]:
-    rules, turn = state.legends, state.turn
-    assert rules is not None and turn is not None
-    return rules, state.cars[turn.car]
+    own, turn = slot(state), state.turn
+    assert own is not None and turn is not None
+    return own.rules, state.cars[turn.car]
 
 
 def card_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
     """# 19.5: the helmet number by this Legend's colour on the card turned; the numbers not yet turned."""
     rules, car = _legend(state)
-    deck = state.legend_deck
-    assert deck is not None
+    own = slot(state)
+    assert own is not None
+    deck = own.deck
     numbers = tuple(str(rules.entry(c, car.colour).helmet) for c in deck.available(rules))
     hint = (
         f"the number by the {car.colour} helmet on the card turned (or card N); not yet turned: "
@@ -76,7 +78,8 @@ def card_parse(state: RaceState, text: str) -> dict[str, Any]:
 
 def card_echo(state: RaceState, ev: dict[str, Any]) -> str:
     """``Legend-Black: Legend card 1 (black 16)``: the card and the number printed for this Legend (# 19.4)."""
-    rules, turn = state.legends, state.turn
+    own, turn = slot(state), state.turn
+    rules = own.rules if own is not None else None
     car = state.cars.get(turn.car) if turn is not None else None
     if rules is None or car is None:
         return said(ev)

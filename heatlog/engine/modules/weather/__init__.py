@@ -213,6 +213,8 @@ MODULE = Module(
     },
     race_columns=RACE_COLUMNS,
     race_facts=_race_facts,
+    position_cards=lazy(f"{__name__}.rules", "position_cards"),  # the tile's start effect (# 20.3)
+    data_check=lazy(f"{__name__}.rules", "check_data"),  # the data file read as a race reads it (# 20.1)
     flags=FLAGS,
     from_flags=_from_flags,
     given_draws=_given_draws,

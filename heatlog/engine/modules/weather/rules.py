@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
-from ...module import copy_data, read_once
+from ...module import PositionCards, copy_data, read_once
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 
@@ -304,6 +304,21 @@ def owned_after_start(effect: StartEffect, stress: int, engine: int) -> tuple[in
     ``stress`` it owned and the ``engine`` Heat it started with (what :func:`apply_start_effect` leaves: Heat
     moved to the deck or discard pile is still the car's). For the position check (# 1.2)."""
     return stress + start_stress(effect, stress), sum(start_heat(effect, engine))
+
+
+def position_cards(state: RaceState) -> PositionCards | None:
+    """# 20.3: once the tile is drawn, a car of a position owns its Stress and Engine's Heat after the tile's start
+    effect (``Module.position_cards``, for the position check)."""
+    weather = state.weather
+    if weather is None or state.weather_tile is None:
+        return None
+    effect = weather.tiles[state.weather_tile].start
+    return PositionCards(start=lambda stress, engine: owned_after_start(effect, stress, engine))
+
+
+def check_data(data: Any) -> None:
+    """``heatlog/data/weather.json`` read as a race reads its block (``Module.data_check``, # 20.1)."""
+    WeatherRules.from_dict(data)
 
 
 def apply_start_effect(state: RaceState, tile: Tile) -> None:
