@@ -981,9 +981,9 @@ class HeuristicBot:
         best: Plan = (car.gear, ())
         w_stress, w_card, w_heat_in_hand = w.stress_in_hand, w.card, w.heat_in_hand
         rules = state.rules
-        # the Rules' cooldown where a typical move of each gear ends, asked for a car standing there (a sector's
+        # the Rules' cooldown where a typical move of each gear ends, asked with the car standing there (a sector's
         # no cooldown or extra cooling, MODULES.md 20.9, 20.10): only where a point of it reads the car's place
-        probe = copy.copy(car) if self.reads_conditions and _cools_by_place(rules) else None
+        asks = self.reads_conditions and _cools_by_place(rules)
         own_gear, own_engine = car.gear, car.engine
         extra_cool = 1 if adrenaline else 0
         module_cards = planner is not None  # (a card with a Heat cost is a module card)
@@ -1000,14 +1000,15 @@ class HeuristicBot:
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
-            if probe is not None:  # # 7.2; MODULES.md 20.9, 20.10: the Rules' answers where the move ends
-                probe.progress = p + int(g * w.typical + 0.5)
-                if rules.cooldown_block(state, probe):
-                    allowance = 0
-                else:
-                    if not rules.unchanged.cooldown:
-                        allowance = rules.cooldown(state, car, g) + extra_cool  # (where the turn starts)
-                    allowance += rules.cooldown_bonus(state, probe)
+            if asks:  # # 7.2; MODULES.md 20.9, 20.10: the Rules' answers where the move ends
+                if not rules.unchanged.cooldown:
+                    allowance = rules.cooldown(state, car, g) + extra_cool  # (where the turn starts)
+                # the car put there for the two questions, and back at once (a copy of it cost more than both)
+                car.progress = p + int(g * w.typical + 0.5)
+                try:
+                    allowance = 0 if rules.cooldown_block(state, car) else allowance + rules.cooldown_bonus(state, car)
+                finally:
+                    car.progress = p
             cool = allowance if allowance < heat_in_hand else heat_in_hand
             engine = own_engine - shift + cool  # # 7.8: cooling first funds the corners
             row = tp.row(p, engine, g, adrenaline)
