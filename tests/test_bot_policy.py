@@ -4,6 +4,7 @@ registry for the race's modules' policies and name no module for their choices."
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 
 from heatlog.bots import race_policies
@@ -87,3 +88,33 @@ def test_18_5_the_heuristic_drafts_by_the_garage_policy() -> None:
         pick = next(e for e in events if e["type"] == "upgrade_picked")
         assert final.garage is not None
         assert pick["card"] == best_pick(market["cards"], final.garage.cards)
+
+
+def test_21_2_the_heuristic_swaps_by_the_garage_policy(tmp_path: Path) -> None:
+    """# 21.2, MA11: the first picker's swap of a season's draft is the Garage policy's (its upgrade values), asked
+    by the heuristic like any module decision (a season wrapped its bots in a swap of its own before): it gives
+    back its least worth upgrade for the market's best when that gains, and keeps its cards otherwise."""
+    from heatlog.bots import Options, heuristic_bot
+    from heatlog.engine import apply, waiting_for
+    from heatlog.engine.modules.garage.bots import upgrade_value
+    from heatlog.log.racelog import RaceLog
+    from heatlog.season import new_season, next_race
+
+    drivers = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}, {"name": "Cy", "colour": "green"}]
+    log = RaceLog(tmp_path / "s.db")
+    season = new_season(log, drivers=drivers, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})
+    state = log.project(next_race(log, season, seed=4)).state
+    cards = state.garage.cards
+    deck = state.garage.draft.deck  # the season's Garage deck (# 21.2)
+    ranked = sorted((t for t in cards if deck.get(t)), key=lambda t: (upgrade_value(cards[t]), t))
+    low, high = ranked[:3], ranked[-3:]
+    apply(state, {"type": "garage_market", "v": 1, "round": 1, "cards": [*low, *high]})
+    grid = list(state.grid)
+    for name, card in zip(reversed(grid), low, strict=True):  # every car picks a poor card: the best ones are left
+        apply(state, {"type": "upgrade_picked", "v": 1, "car": name, "card": card})
+    w = waiting_for(state)
+    assert w.due == "upgrade_swapped"
+    first = w.cars[0]
+    chosen = heuristic_bot(state, first, Options(state, first, w), random.Random(0))
+    assert chosen is not None and chosen["type"] == "upgrade_swapped" and chosen.get("take") == high[-1]
+    assert upgrade_value(cards[chosen["take"]]) > upgrade_value(cards[chosen["give"]])

@@ -25,7 +25,6 @@ that. A season without the Garage has no sponsorship cards nor press corners (# 
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -573,50 +572,15 @@ def simulate_season(
         typed=typed,
     )
     drivers = bot_names(bots, [c["name"] for c in roster])
-    drafting = {name: _drafting(bot) for name, bot in drivers.items()}
     for index in range(1, len(season_view(log, season).races) + 1):
         view = season_view(log, season)
         ev, order = race_setup(view, index, seed + index)
         ev["seed"] = seed + index
-        events, _ = play(ev, drafting, seed + index, grid=order)
+        # (the season draft's swap, # 21.2: the bots ask the championship's bot policy, as every decision)
+        events, _ = play(ev, drivers, seed + index, grid=order)
         race = store_race(log, events, name=f"{view.name} race {index}: {ev['track']['name']}", bots=drivers)
         enter_race(log, season, index, race)
     return season
-
-
-def _drafting(bot: Any) -> Any:
-    """``bot`` with the season draft's swap (# 21.2): the random bot chooses among the legal swaps itself; any
-    other bot gives back its least worth upgrade for the best card left in the market when that is worth more
-    (:mod:`heatlog.engine.modules.garage.bots`' values), and otherwise keeps its cards."""
-    from ..bots import random_bot  # noqa: PLC0415
-
-    if bot is random_bot:
-        return bot
-
-    def decide(state: Any, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
-        if options and all(o.get("type") == "upgrade_swapped" for o in options):
-            return swap_choice(state, options)
-        return bot(state, name, options, rng)
-
-    return decide
-
-
-def swap_choice(state: Any, options: Sequence[Event]) -> Event:
-    """The heuristic's answer to the first picker's swap (# 21.2): the legal swap that gains the most by
-    :func:`heatlog.engine.modules.garage.bots.upgrade_value`, or no swap when none gains (first in order on a tie)."""
-    from ..engine.cards import HEAT  # noqa: PLC0415
-    from ..engine.modules.garage.bots import upgrade_value  # noqa: PLC0415
-
-    cards = state.garage.cards
-
-    def worth(token: str) -> float:
-        return upgrade_value(None if token == HEAT else cards.get(token))
-
-    best, gain = next(o for o in options if "give" not in o), 0.0
-    for o in options:
-        if "give" in o and worth(o["take"]) - worth(o["give"]) > gain:
-            best, gain = o, worth(o["take"]) - worth(o["give"])
-    return best
 
 
 # ---------------------------------------------------------------------------------------------- the audit

@@ -20,7 +20,7 @@ from heatlog.engine.events import CHANCE, DECISION, REGISTRY, module_chance_type
 from heatlog.engine.game import legal_decisions, play_out, to_move
 from heatlog.log.racelog import RaceLog
 from heatlog.review.points import DECISION_KINDS, decision_points
-from heatlog.season import new_season, next_race, swap_choice
+from heatlog.season import new_season, next_race
 
 Event = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,10 +54,8 @@ def test_21_2_MA11_the_first_pickers_swap_is_a_decision_of_the_game_api_and_play
     seen: list[str] = []
 
     def decide(s: RaceState, n: str) -> Event | None:
-        options = Options(s, n)
-        if options and all(o["type"] == "upgrade_swapped" for o in options):
-            return swap_choice(s, options)  # the season's answer to the swap (the race bots know no draft)
-        return heuristic_bot(s, n, options, rng)
+        # the swap too: the heuristic asks the championship's bot policy (# 21.2), as for every decision
+        return heuristic_bot(s, n, Options(s, n), rng)
 
     play_out(state, decide, rng, record=lambda e: seen.append(e["type"]))
     assert seen[0] == "upgrade_swapped" and state.phase == "over"

@@ -99,6 +99,21 @@ _PLANS: dict[int, tuple[Mapping[str, Card], dict[str, tuple[int, int, int]]]] = 
 _NONE: dict[str, tuple[int, int, int]] = {}
 
 
+def swap_choice(cards: Mapping[str, Card], options: Sequence[Event]) -> Event:
+    """The first picker's swap of a season's draft (# 21.2, MA11: the championship's ``upgrade_swapped``, the draft
+    being the Garage's): the legal swap that gains the most by :func:`upgrade_value`, or no swap when none gains
+    (first in order on a tie)."""
+
+    def worth(token: str) -> float:
+        return upgrade_value(None if token == HEAT else cards.get(token))
+
+    best, gain = next(o for o in options if "give" not in o), 0.0
+    for o in options:
+        if "give" in o and worth(o["take"]) - worth(o["give"]) > gain:
+            best, gain = o, worth(o["take"]) - worth(o["give"])
+    return best
+
+
 def card_plans(state: RaceState) -> Mapping[str, tuple[int, int, int]]:
     """The race's upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): token -> (the Speed it counts,
     its "+" flips, its Heat cost). A multi-value card counts its highest value here; the value is chosen at reveal
@@ -127,10 +142,11 @@ OWNS = frozenset(("speed_chosen", "accelerated", "heat_unpayable", "upgrade_pick
 
 
 def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end_value: EndValue) -> Event | None:
-    """The heuristic's Garage decisions (# 18.5–18.21): picks by the card values above, the value of a multi-value
-    card that scores best, Accelerate whenever "+" were used and score, the first unpayable choice, the card
-    cooldowns and Stress relief in full, and Refresh for a card worth drawing again. ``GO_ON``: go on (React ends
-    with the Scrap); None: the heuristic's base choices (or, for a kind in ``OWNS``, no decision)."""
+    """The heuristic's Garage decisions (# 18.5–18.21): picks by the card values above (a season draft's swap too,
+    # 21.2), the value of a multi-value card that scores best, Accelerate whenever "+" were used and score, the
+    first unpayable choice, the card cooldowns and Stress relief in full, and Refresh for a card worth drawing
+    again. ``GO_ON``: go on (React ends with the Scrap); None: the heuristic's base choices (or, for a kind in
+    ``OWNS``, no decision)."""
     g = state.garage
     assert g is not None
     due = w.due
@@ -143,6 +159,8 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
         draft = g.draft
         assert draft is not None
         return {"type": due, "v": 1, "car": car.name, "card": worst_card(draft.owned[car.name], g.cards)}
+    if due == "upgrade_swapped":  # # 21.2: a season's draft, the Garage's with the championship's swap
+        return swap_choice(g.cards, options)
     turn = state.turn
     if due == "speed_chosen":  # # 18.6: the value that scores best
         assert turn is not None
