@@ -76,6 +76,9 @@ class Notation:
     together: Callable[[Event], bool] | None = None
     #: What Enter means at its question (the season draft's swap: ``keep``, # 21.2), shown with it; None: nothing.
     default: str | None = None
+    #: Its question as the terminal shows it, a regular expression whose group 1 is the car (empty for the
+    #: host): how the scripted host (recorder/script.py) tells it on a screen; None: not told there.
+    screen: str | None = None
 
 
 #: What a module's ``BotPolicy.decide`` returns to say "go on" (the step may be skipped; not an event).

@@ -32,7 +32,19 @@ def _module_word(ev: Event, nm: Callable[[str], str], expected: list[Event]) -> 
     return react_answer(ev, nm, expected[0].get("modules", []) if expected else [])
 
 
-# Prompt text (as on screen) -> question kind; group 1 is the car.
+def _module_screens() -> list[tuple[str, str]]:
+    """The modules' questions as the terminal shows them (engine/module.py: ``Notation.screen``), by kind."""
+    from ..engine.module import descriptors
+
+    seen: list[tuple[str, str]] = []
+    for unit in descriptors():
+        for told in unit.notation.values():
+            if told.screen is not None and (told.kind, told.screen) not in seen:
+                seen.append((told.kind, told.screen))
+    return seen
+
+
+# Prompt text (as on screen) -> question kind; group 1 is the car (the base's, then every module's).
 PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(rx))
     for kind, rx in (
@@ -49,17 +61,12 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
         ("setup_shuffle", r"^(\S+) shuffles the starting deck \[Enter\]: $"),
         ("setup_shuffle", r"^(\S+)'s starting shuffle: .*: $"),
-        ("garage", r"^Garage market, round \d: the \d+ cards revealed: ()$"),
-        # the draft's own words (a narration line such as "takes 2 Stress, gear 1; is eliminated: ..." is none)
-        ("garage", r"^(\S+) (?:picks one of|picks a card|takes 3 upgrades|gives back one of) .*: $"),
         ("speed", r"^(\S+): .* is worth \([^)]*\): $"),
         ("accelerate", r"^(\S+): accelerate with .*\? \(y/n\): $"),
         ("unpayable", r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $"),
         ("scrap", r"^scrap for (\S+) \(\d+ to go\): .*: $"),
         ("salvage_shuffle", r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $"),
-        ("sponsor", r"^(\S+) draws a sponsorship card \(.*\): which card\? $"),  # MODULES.md 21.4, 21.7
-        ("swap", r"^(\S+) picked first: swap an upgrade .*, Enter = keep: $"),  # 21.2
-        ("heat_removed", r"^(\S+) completes a lap: a Heat card leaves the game.*\? $"),  # 21.8 event 18, MA23
+        *_module_screens(),  # the modules' own questions (the Garage's draft, # 18.5; the season's, 21.2-21.8)
     )
 )
 

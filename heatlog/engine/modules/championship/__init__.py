@@ -71,6 +71,7 @@ NOTATION = {
         answer=_rec("sponsor_answer"),
         words=_rec("said"),
         kind="sponsor",
+        screen=r"^(\S+) draws a sponsorship card \(.*\): which card\? $",
         parse_many=_rec("sponsor_parse_many"),
         together=_rec("always"),
     ),
@@ -80,6 +81,7 @@ NOTATION = {
         answer=_rec("swap_answer"),
         words=_rec("said"),
         kind="swap",
+        screen=r"^(\S+) picked first: swap an upgrade .*, Enter = keep: $",
         default="keep",
     ),
     "heat_removed": Notation(
@@ -88,6 +90,7 @@ NOTATION = {
         answer=_rec("heat_answer"),
         words=_rec("said"),
         kind="heat_removed",
+        screen=r"^(\S+) completes a lap: a Heat card leaves the game.*\? $",
     ),
 }
 

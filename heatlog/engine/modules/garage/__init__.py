@@ -175,6 +175,10 @@ def _rec(name: str) -> Any:
     return lazy(f"{__name__}.recorder", name)
 
 
+#: The draft's questions as the terminal shows them (a narration line such as "takes 2 Stress, gear 1; is
+#: eliminated: ..." is none of them).
+_MARKET_SCREEN = r"^Garage market, round \d: the \d+ cards revealed: ()$"
+_DRAFT_SCREEN = r"^(\S+) (?:picks one of|picks a card|takes 3 upgrades|gives back one of) .*: $"
 #: The draft's questions at the table (# 18.5), one notation per draft event: asked by the recorder, answered
 #: by card names (several events from one answer: a season's picks, # 21.2), typed back by the scripted host.
 DRAFT_NOTATION = {
@@ -188,6 +192,7 @@ DRAFT_NOTATION = {
         parse_many=_rec("draft_parse_many"),
         typed=_rec("draft_typed"),
         together=_rec("picks_together") if name == "upgrade_picked" else None,
+        screen=_MARKET_SCREEN if name == "garage_market" else _DRAFT_SCREEN,
     )
     for name in DRAFT_EVENTS
 }
