@@ -26,8 +26,8 @@ the reference finds best: goal none) and each disagreement.
 review's verdict); ``--reference FILE`` reads the reference from such a file instead of playing it again (the
 review alone is run, e.g. after a change to the review), for the points the file holds.
 
-    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread] [--playouts 1000]
-        [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
+    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread | --indices 3,9]
+        [--playouts 1000] [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
 """
 
 from __future__ import annotations
@@ -141,6 +141,7 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=6, help="take every k-th decision point (default 6)")
     ap.add_argument("--offset", type=int, default=0, help="the first decision point taken (default 0)")
     ap.add_argument("--spread", action="store_true", help="visit the points so that every prefix is spread")
+    ap.add_argument("--indices", default=None, help="these decision points (comma-separated), in this order")
     ap.add_argument("--playouts", type=int, default=1000, help="reference playouts per option (default 1000)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
@@ -165,6 +166,8 @@ def main() -> None:
         chosen = list(range(len(every)))[args.offset :: args.every][: args.points]
     if args.spread:
         chosen = [chosen[i] for i in spread(len(chosen))]
+    if args.indices:
+        chosen = [int(x) for x in args.indices.split(",") if 0 <= int(x) < len(every)]
     cars = len({e["name"] for e in events[0]["cars"]})
     workers = args.workers or default_workers()
     settings = Settings(seed=args.seed)
