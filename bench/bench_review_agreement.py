@@ -24,10 +24,11 @@ the reference finds best: goal none) and each disagreement.
 
 ``--out FILE`` writes one JSON line per point as it is done (the reference's places of every option, the
 review's verdict); ``--reference FILE`` reads the reference from such a file instead of playing it again (the
-review alone is run, e.g. after a change to the review), for the points the file holds.
+review alone is run, e.g. after a change to the review), for the points the file holds; ``--judge FILE ...``
+plays nothing and judges again what such files hold (e.g. two runs on different points, or a run stopped early).
 
-    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread] [--playouts 1000]
-        [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
+    python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread | --indices 3,9]
+        [--playouts 1000] [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
 """
 
 from __future__ import annotations
@@ -134,6 +135,57 @@ def spread(n: int) -> list[int]:
     return [i for i in order if i < n]
 
 
+class Tally:
+    """The figures of a comparison: agreement where the reference decides, the undecided, the false alarms."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+        self.agree = self.decided = self.undecided = self.within = self.false_alarms = self.spent = 0
+
+    def add(self, row: dict[str, Any], cars: int) -> list[str]:
+        """Judge one point (a line --out writes) and count it; the table's row."""
+        ref, rv = row["reference"], row["review"]
+        self.spent += ref["spent"]
+        best, loss, half, lab = judge(ref, cars)
+        truth = decided(loss, half)
+        taken_best = best == ref["taken"]
+        alarm = rv["label"] is not None and taken_best
+        self.false_alarms += alarm
+        if truth is False:
+            self.undecided += 1
+            ok = rv["label"] in allowed(loss, half)
+            self.within += ok
+            verdict = "undecided" + ("" if ok else " (review outside the interval)")
+        else:
+            self.decided += 1
+            self.agree += rv["label"] == truth
+            verdict = "yes" if rv["label"] == truth else "NO"
+        if alarm:
+            verdict += " (false alarm on a best move)"
+        out = [
+            f"#{row['index']} round {row['round']} {row['kind']}", str(row["options"]), row["taken"],
+            f"{rv['label'] or '-'} ({rv['loss']:.3f} ± {rv['half']:.3f}{'' if rv['settled'] else ', cap'})",
+            f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {'taken' if taken_best else 'another'})",
+            verdict,
+        ]
+        self.rows.append(out)
+        return out
+
+    def report(self, title: str) -> None:
+        n = len(self.rows)
+        table(
+            title,
+            ["decision", "options", "taken", "review (score lost ± 95 %)", "reference (score lost ± 95 %)", "agree"],
+            self.rows,
+        )
+        if self.decided:
+            print(f"\nlabels agreeing where the reference decides: {self.agree} of {self.decided} "
+                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %)")
+        print(f"undecided by the reference (its 95 % interval straddles a threshold): {self.undecided} of {n}; "
+              f"the review's label one of those it allows: {self.within} of {self.undecided}")
+        print(f"false alarms on a best move (labelled, the reference's best): {self.false_alarms}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--car", default="Red")
@@ -141,6 +193,7 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=6, help="take every k-th decision point (default 6)")
     ap.add_argument("--offset", type=int, default=0, help="the first decision point taken (default 0)")
     ap.add_argument("--spread", action="store_true", help="visit the points so that every prefix is spread")
+    ap.add_argument("--indices", default=None, help="these decision points (comma-separated), in this order")
     ap.add_argument("--playouts", type=int, default=1000, help="reference playouts per option (default 1000)")
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
@@ -151,8 +204,23 @@ def main() -> None:
     ap.add_argument("--prune-z", type=float, default=4.0)
     ap.add_argument("--out", default=None, help="write each point's reference and verdicts here (JSON lines)")
     ap.add_argument("--reference", default=None, help="read the reference from a file --out wrote")
+    ap.add_argument("--judge", nargs="+", default=None, help="only judge again what --out files hold (no playout)")
     args = ap.parse_args()
     events = [json.loads(line) for line in (ROOT / "replays" / "usa-4cars.jsonl").read_text().splitlines()]
+    cars = len({e["name"] for e in events[0]["cars"]})
+    if args.judge:
+        tally = Tally()
+        got: dict[int, dict[str, Any]] = {}
+        for name in args.judge:
+            with open(name, encoding="utf-8") as f:
+                for line in f:
+                    row = json.loads(line)
+                    got[row["index"]] = row
+        for index in sorted(got):
+            tally.add(got[index], cars)
+        tally.report(f"review labels (default settings) against the saved reference: {args.car}, usa-4cars, "
+                     f"{len(got)} decision points, {tally.spent:,} reference playouts")
+        return
     every = decision_points(events, args.car)
     known: dict[int, dict[str, Any]] = {}
     if args.reference:
@@ -165,11 +233,11 @@ def main() -> None:
         chosen = list(range(len(every)))[args.offset :: args.every][: args.points]
     if args.spread:
         chosen = [chosen[i] for i in spread(len(chosen))]
-    cars = len({e["name"] for e in events[0]["cars"]})
+    if args.indices:
+        chosen = [int(x) for x in args.indices.split(",") if 0 <= int(x) < len(every)]
     workers = args.workers or default_workers()
     settings = Settings(seed=args.seed)
-    rows: list[list[str]] = []
-    agree = n_decided = undecided = within = false_alarms = spent = 0
+    tally = Tally()
     load = os.getloadavg()[0]
     started = time.perf_counter()
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
@@ -182,59 +250,27 @@ def main() -> None:
             ref = known.get(index) or play_reference(
                 p, info, cars, args.playouts, 10_000 + index, run, first=args.first, prune_z=args.prune_z
             )
-            spent += ref["spent"]
             best, loss, half, lab = judge(ref, cars)
-            truth = decided(loss, half)
-            taken_best = best == ref["taken"]
-            alarm = rv.label is not None and taken_best
-            false_alarms += alarm
-            if truth is False:
-                undecided += 1
-                ok = rv.label in allowed(loss, half)
-                within += ok
-                verdict = "undecided" + ("" if ok else " (review outside the interval)")
-            else:
-                n_decided += 1
-                agree += rv.label == truth
-                verdict = "yes" if rv.label == truth else "NO"
-            if alarm:
-                verdict += " (false alarm on a best move)"
-            rows.append([
-                f"#{index} round {p.round} {p.kind}", str(len(p.options)), rv.taken.words,
-                f"{rv.label or '-'} ({rv.score_loss:.3f} ± {rv.loss_half / max(1, cars - 1):.3f}"
-                f"{'' if rv.settled else ', cap'})",
-                f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {'taken' if taken_best else best})",
-                verdict,
-            ])
-            print(f"  {k + 1}/{len(chosen)} {rows[-1]}", flush=True)
+            row = {
+                "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
+                "taken": rv.taken.words, "seed": args.seed,
+                "review": {
+                    "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
+                    "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
+                },
+                "verdict": {"best": best, "loss": loss, "half": half, "label": lab},
+                "reference": ref,
+            }
+            print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)}", flush=True)
             if sink is not None:
-                sink.write(json.dumps({
-                    "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
-                    "taken": rv.taken.words, "seed": args.seed,
-                    "review": {
-                        "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
-                        "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
-                    },
-                    "verdict": {"best": best, "loss": loss, "half": half, "label": lab,
-                                "decided": truth if truth is not False else "undecided"},
-                    "reference": ref,
-                }) + "\n")
+                sink.write(json.dumps(row) + "\n")
                 sink.flush()
     wall = time.perf_counter() - started
-    n = len(chosen)
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {wall:.0f} s")
-    table(
+    tally.report(
         f"review labels (default settings) against {args.playouts:,} playouts per option: {args.car}, usa-4cars, "
-        f"{n} decision points, {spent:,} reference playouts",
-        ["decision", "options", "taken", "review (score lost ± 95 %)", "reference (score lost ± 95 %)", "agree"],
-        rows,
+        f"{len(chosen)} decision points, {tally.spent:,} reference playouts"
     )
-    if n_decided:
-        print(f"\nlabels agreeing where the reference decides: {agree} of {n_decided} ({agree / n_decided:.0%}; "
-              "goal ≥ 95 %)")
-    print(f"undecided by the reference (its 95 % interval straddles a threshold): {undecided} of {n}; "
-          f"the review's label one of those it allows: {within} of {undecided}")
-    print(f"false alarms on a best move (labelled, the reference's best): {false_alarms}")
 
 
 if __name__ == "__main__":
