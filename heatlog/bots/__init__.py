@@ -316,6 +316,9 @@ def ask_shifts(state: RaceState, car: Car) -> tuple[tuple[int, ...], ...]:
     )
 
 
+_NO_CORNER = (0, None)  # _TrackPlan.corners of a move that crosses no corner line
+
+
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
 
@@ -447,15 +450,28 @@ class _TrackPlan:
             return hit
         w = self.w
         end = p + speed
-        cost, spin = self.corners(p, end, speed, engine)
-        if spin is not None:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
-            lost = self.spin + w.stress_taken * SPINOUT_STRESS[gear]
-            value = (spin - p) - lost + w.ahead * self.next_turn(spin, 1, 0)
-        elif end > self.final:
+        # (corners and engine_value, inlined: a cold value is the most of a weather race's plans, issue 32)
+        lines = self.lines
+        n = len(lines)
+        i = bisect_left(lines, p)
+        paid = 0
+        while i < n and lines[i] < end:  # # 9.1, 9.3: the corner lines crossed, paid one at a time
+            over = speed - self.limits[i]
+            if over > 0:
+                owed = self.costs[i][over if over < COST_SPAN else COST_SPAN - 1]  # the Rules' (# 20.13, MA19)
+                if paid + owed > engine:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
+                    lost = self.spin + w.stress_taken * SPINOUT_STRESS[gear]
+                    value = self.outcomes[key] = (lines[i] - p) - lost + w.ahead * self.next_turn(lines[i], 1, 0)
+                    return value
+                paid += owed
+            i += 1
+        if end > self.final:
             value = speed + w.finish  # # 16.7: distance beyond the line ranks same-round finishers
         else:
-            left = engine - cost
-            value = speed + self.engine_value(left, end) + w.ahead * self.next_turn(end, gear, left)
+            left = engine - paid
+            # engine_value(left, end): the lines from i on are those left after the move
+            worth = self.engine_table[n - i if n - i < 8 else 8][left if left < 24 else 24] if left > 0 else 0.0
+            value = speed + worth + w.ahead * self.next_turn(end, gear, left)
         self.outcomes[key] = value
         return value
 
@@ -506,6 +522,9 @@ class _TrackPlan:
             return hit
         w = self.w
         best = -1e9
+        lines = self.lines
+        i = bisect_left(lines, p)
+        first = lines[i] if i < len(lines) else 1 << 30  # the first corner line a move from p may cross
         shifts = self.shift_table(p)[gear]  # the Rules' shift Heat from p (# 3.2, 22.4)
         for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
             shift = shifts[g]
@@ -513,7 +532,7 @@ class _TrackPlan:
                 continue
             e = engine - shift
             for speed in (g + g // 2, int(g * w.typical + 0.5)):
-                cost, spin = self.corners(p, p + speed, speed, e)
+                cost, spin = self.corners(p, p + speed, speed, e) if p + speed > first else _NO_CORNER
                 if spin is not None:
                     v = (spin - p) - self.spin
                 elif p + speed > self.final:
