@@ -316,9 +316,6 @@ def ask_shifts(state: RaceState, car: Car) -> tuple[tuple[int, ...], ...]:
     )
 
 
-_NO_CORNER = (0, None)  # _TrackPlan.corners of a move that crosses no corner line
-
-
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
 
@@ -520,29 +517,49 @@ class _TrackPlan:
         if hit is not None:
             self.ahead_cache[key] = hit
             return hit
+        # every Engine of this stretch and gear at once: the corners a move crosses are the same for each, only
+        # the spinout differs (a weather race's plans ask ~6 of the 9 of a stretch they meet, each cold; issue 32)
         w = self.w
-        best = -1e9
-        lines = self.lines
+        best_of = [-1e9] * 9
+        lines, limits, costs = self.lines, self.limits, self.costs
+        n = len(lines)
         i = bisect_left(lines, p)
-        first = lines[i] if i < len(lines) else 1 << 30  # the first corner line a move from p may cross
+        spin_worth, final, heat, finish = self.spin, self.final, w.heat, w.finish
         shifts = self.shift_table(p)[gear]  # the Rules' shift Heat from p (# 3.2, 22.4)
         for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
             shift = shifts[g]
-            if shift > engine:
+            if shift > 8:
                 continue
-            e = engine - shift
             for speed in (g + g // 2, int(g * w.typical + 0.5)):
-                cost, spin = self.corners(p, p + speed, speed, e) if p + speed > first else _NO_CORNER
-                if spin is not None:
-                    v = (spin - p) - self.spin
-                elif p + speed > self.final:
-                    v = speed + w.finish
-                else:
-                    v = speed - w.heat * (cost + shift)
-                if v > best:
-                    best = v
-        self.ahead_cache[key] = best
-        self.shared.ahead[shared] = best
+                end = p + speed
+                owed: list[tuple[int, int]] = []  # the Heat owed at each corner line crossed (# 9.1, 9.3)
+                j = i
+                while j < n and lines[j] < end:
+                    over = speed - limits[j]
+                    if over > 0:  # # 9.3: nothing owed at or under the limit; the Rules' costs (# 20.13, MA19)
+                        owed.append((lines[j], costs[j][over if over < COST_SPAN else COST_SPAN - 1]))
+                    j += 1
+                for e_all in range(shift, 9):
+                    e = e_all - shift
+                    paid = 0
+                    spin = None
+                    for line, heat_owed in owed:  # # 10.1: a corner the Engine cannot pay
+                        if paid + heat_owed > e:
+                            spin = line
+                            break
+                        paid += heat_owed
+                    if spin is not None:
+                        v = (spin - p) - spin_worth
+                    elif end > final:
+                        v = speed + finish
+                    else:
+                        v = speed - heat * (paid + shift)
+                    if v > best_of[e_all]:
+                        best_of[e_all] = v
+        ahead = self.shared.ahead
+        for e_all in range(9):
+            ahead[(at, gear, e_all)] = best_of[e_all]
+        best = self.ahead_cache[key] = best_of[engine] if engine >= 0 else -1e9  # (no gear affordable)
         return best
 
     def stretch(self, p: int, far: int) -> int:
