@@ -469,15 +469,28 @@ class _TrackPlan:
             return hit
         w = self.w
         end = p + speed
-        cost, spin = self.corners(p, end, speed, engine)
-        if spin is not None:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
-            lost = self.spin + w.stress_taken * SPINOUT_STRESS[gear]
-            value = (spin - p) - lost + w.ahead * self.next_turn(spin, 1, 0)
-        elif end > self.final:
+        # (corners and engine_value, inlined: a cold value is the most of a weather race's plans, issue 32)
+        lines = self.lines
+        n = len(lines)
+        i = bisect_left(lines, p)
+        paid = 0
+        while i < n and lines[i] < end:  # # 9.1, 9.3: the corner lines crossed, paid one at a time
+            over = speed - self.limits[i]
+            if over > 0:
+                owed = self.costs[i][over if over < COST_SPAN else COST_SPAN - 1]  # the Rules' (# 20.13, MA19)
+                if paid + owed > engine:  # # 10.1–10.5: back before the line, Stress, gear 1, Engine emptied
+                    lost = self.spin + w.stress_taken * SPINOUT_STRESS[gear]
+                    value = self.outcomes[key] = (lines[i] - p) - lost + w.ahead * self.next_turn(lines[i], 1, 0)
+                    return value
+                paid += owed
+            i += 1
+        if end > self.final:
             value = speed + w.finish  # # 16.7: distance beyond the line ranks same-round finishers
         else:
-            left = engine - cost
-            value = speed + self.engine_value(left, end) + w.ahead * self.next_turn(end, gear, left)
+            left = engine - paid
+            # engine_value(left, end): the lines from i on are those left after the move
+            worth = self.engine_table[n - i if n - i < 8 else 8][left if left < 24 else 24] if left > 0 else 0.0
+            value = speed + worth + w.ahead * self.next_turn(end, gear, left)
         self.outcomes[key] = value
         return value
 
@@ -526,26 +539,49 @@ class _TrackPlan:
         if hit is not None:
             self.ahead_cache[key] = hit
             return hit
+        # every Engine of this stretch and gear at once: the corners a move crosses are the same for each, only
+        # the spinout differs (a weather race's plans ask ~6 of the 9 of a stretch they meet, each cold; issue 32)
         w = self.w
-        best = -1e9
+        best_of = [-1e9] * 9
+        lines, limits, costs = self.lines, self.limits, self.costs
+        n = len(lines)
+        i = bisect_left(lines, p)
+        spin_worth, final, heat, finish = self.spin, self.final, w.heat, w.finish
         shifts = self.shift_table(p)[gear]  # the Rules' shift Heat from p (# 3.2, 22.4)
         for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
             shift = shifts[g]
-            if shift > engine:
+            if shift > 8:
                 continue
-            e = engine - shift
             for speed in (g + g // 2, int(g * w.typical + 0.5)):
-                cost, spin = self.corners(p, p + speed, speed, e)
-                if spin is not None:
-                    v = (spin - p) - self.spin
-                elif p + speed > self.final:
-                    v = speed + w.finish
-                else:
-                    v = speed - w.heat * (cost + shift)
-                if v > best:
-                    best = v
-        self.ahead_cache[key] = best
-        self.shared.ahead[shared] = best
+                end = p + speed
+                owed: list[tuple[int, int]] = []  # the Heat owed at each corner line crossed (# 9.1, 9.3)
+                j = i
+                while j < n and lines[j] < end:
+                    over = speed - limits[j]
+                    if over > 0:  # # 9.3: nothing owed at or under the limit; the Rules' costs (# 20.13, MA19)
+                        owed.append((lines[j], costs[j][over if over < COST_SPAN else COST_SPAN - 1]))
+                    j += 1
+                for e_all in range(shift, 9):
+                    e = e_all - shift
+                    paid = 0
+                    spin = None
+                    for line, heat_owed in owed:  # # 10.1: a corner the Engine cannot pay
+                        if paid + heat_owed > e:
+                            spin = line
+                            break
+                        paid += heat_owed
+                    if spin is not None:
+                        v = (spin - p) - spin_worth
+                    elif end > final:
+                        v = speed + finish
+                    else:
+                        v = speed - heat * (paid + shift)
+                    if v > best_of[e_all]:
+                        best_of[e_all] = v
+        ahead = self.shared.ahead
+        for e_all in range(9):
+            ahead[(at, gear, e_all)] = best_of[e_all]
+        best = self.ahead_cache[key] = best_of[engine] if engine >= 0 else -1e9  # (no gear affordable)
         return best
 
     def stretch(self, p: int, far: int) -> int:
