@@ -105,3 +105,60 @@ def test_upgrade_values_kept_per_card_are_the_values() -> None:
         first = upgrade_value(card)
         assert upgrade_value(card) == first == upgrade_value(dict(card))
     assert upgrade_value(None) == -4.0
+
+
+def _hands(upgrades: str, seed: int) -> list[dict[str, int]]:
+    """The cards held (count > 0) by every car at each gear step of a simulated Garage race."""
+    from heatlog.engine.steps import GEARS
+
+    seen: list[dict[str, int]] = []
+
+    def watch(state: RaceState, ev: dict) -> None:
+        if ev.get("type") == "cards_drawn" or state.step == GEARS:
+            for car in state.cars.values():
+                if car.hand is not None:
+                    seen.append({c: n for c, n in car.hand.items() if n})
+
+    simulate_race(
+        None, track="usa", cars=4, seed=seed, modules={"garage": {"upgrades": upgrades, "draft": "draft"}}, watch=watch
+    )
+    return seen
+
+
+def test_garage_plays_packed_are_the_plays_card_by_card() -> None:
+    """The heuristic's plays of a Garage hand (issue 32: each card's plan packed in an integer, a play's sum by
+    C-level calls over the engine's plays, # 4.1, 4.2, 13.1, 18.8, 18.10, 18.17) are the plays the long way lists,
+    card by card over ``hand_playable_sets``: the same groups, the same first play of each, in the same order —
+    with no card changing a limit, with some, for cluttered hands and for a card planned outside the packed range."""
+    from heatlog import bots as heuristic
+    from heatlog.engine.cards import HEAT
+
+    hands = _hands("all", 5) + _hands("basic", 6)
+    assert len(hands) > 100
+    tokens = sorted({c for h in hands for c in h if c not in heuristic.VALUE and c != heuristic.STRESS})
+    assert tokens  # Garage cards were held
+    hands += [{HEAT: 3, tokens[0]: 1}, {HEAT: 5}, {tokens[0]: 2, HEAT: 2, heuristic.STRESS: 1}]  # # 13.1
+    compared = with_ups = 0
+    for hand in hands:
+        held = [c for c in hand if c in tokens]
+        for touching in (frozenset(), frozenset(held[:1]), frozenset(held[1:3]), frozenset(tokens)):
+            ups = bool(touching) and any(hand.get(c) for c in touching)
+            for gear in (1, 2, 3, 4):
+                fast = heuristic._module_plays(hand, gear, touching)
+                assert fast == heuristic._module_plays_long(hand, gear, touching, ups), (hand, gear, touching)
+                compared += 1
+                with_ups += any(p[4] for p in fast)
+    assert compared > 1000 and with_ups > 100
+    # a card planned outside the packed range takes the long way, with the same answer
+    odd = "zz-odd-card"
+    heuristic._MODULE_CARDS[odd] = (70, 0, 1)
+    try:
+        hand = {"1": 2, "3": 1, odd: 1, heuristic.STRESS: 1, tokens[0]: 2}
+        for gear in (1, 2, 3, 4):
+            for touching in (frozenset(), frozenset([odd]), frozenset([tokens[0]])):
+                ups = any(hand.get(c) for c in touching)
+                assert heuristic._module_plays(hand, gear, touching) == heuristic._module_plays_long(
+                    hand, gear, touching, ups
+                )
+    finally:
+        del heuristic._MODULE_CARDS[odd]

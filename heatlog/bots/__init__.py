@@ -23,6 +23,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from operator import itemgetter
 from typing import Any, overload
 
@@ -30,6 +31,7 @@ from ..engine import Waiting, landing, react_pool
 from ..engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from ..engine.decide import (
     decisions,
+    hand_play_pool,
     hand_playable_sets,
     legal_gears,
     slipstream_open,
@@ -662,7 +664,65 @@ def _plays(
             if (base, k) not in met2:
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
-    elif not touching or not any(hand.get(c) for c in touching):  # no card held changes a limit: as a base race
+    else:
+        out = _module_plays(hand, gear, touching)
+    if len(_PLAYS) > 100_000:
+        _PLAYS.clear()
+    _PLAYS[key] = out
+    return out
+
+
+def _module_plays(hand: dict[str, int], gear: int, touching: frozenset[str]) -> list[Play]:
+    """``_plays`` of a hand holding module cards (a Garage race's, # 18.6, 18.8, 18.10): the same plays in the same
+    order, each the first play of the engine's list (``hand_playable_sets``, # 4.1, 4.2, 13.1) that does what it
+    does. A Garage hand is seldom met twice (its cards are many and mostly distinct), so this is asked for most of
+    its plans: each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit, # 18.17,
+    which such card) is packed in one integer, a play's sum of them taken by C-level calls over
+    ``combinations(hand_play_pool(...))`` — the engine's plays in their order, repeats included — and only the
+    first play of each distinct sum is read card by card (issue 32). Cards planned outside the packed range are
+    weighed the long way (``_module_plays_long``, the same answer)."""
+    with_ups = bool(touching) and any(hand.get(c) for c in touching)
+    pool = hand_play_pool(hand, gear)
+    if HEAT in pool:  # # 13.1: the one cluttered play (no card takes effect, # 18.26)
+        return _module_plays_long(hand, gear, touching, with_ups)
+    packs: dict[str, int] = {}
+    bit = 24
+    for c, n in hand.items():
+        if not n:
+            continue
+        v, plus, cost = _card_plan(c)
+        if not (0 <= v < 64 and 0 <= plus < 64 and 0 <= cost < 64):
+            return _module_plays_long(hand, gear, touching, with_ups)
+        packed = v | plus << 8 | cost << 16  # a play holds at most 4 cards: each sum stays below 256
+        if with_ups and c in touching:  # the cards changing a limit, by count (they sit together in the pool)
+            packed |= 1 << bit
+            bit += 3
+        packs[c] = packed
+    firsts: dict[int, int] = {}
+    setdefault = firsts.setdefault
+    for i, total in enumerate(map(sum, combinations(map(packs.__getitem__, pool), gear))):
+        setdefault(total, i)
+    plays = list(combinations(pool, gear))
+    out: list[Play] = []
+    for i in firsts.values():  # (in the order first met: the engine's order)
+        cards = plays[i]
+        base = k = heat = 0
+        ups: tuple[str, ...] = ()
+        for c in cards:
+            v, plus, cost = _card_plan(c)
+            base += v
+            k += plus
+            heat += cost
+            if with_ups and c in touching:
+                ups += (c,)
+        out.append((base, k, heat, cards, ups))
+    return out
+
+
+def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:
+    """``_module_plays`` card by card over every play of the engine's list."""
+    out: list[Play] = []
+    if not with_ups:  # no card held changes a limit: as a base race
         # (``touching`` holds every such card met in the race: a hand without one has no play of its own to weigh)
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
         plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
@@ -680,30 +740,27 @@ def _plays(
             if (base, k, heat) not in met:
                 met.add((base, k, heat))
                 out.append((base, k, heat, tuple(cards), ()))
-    else:  # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
-        plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
-        seen: set[tuple[Any, ...]] = set()
-        for cards in hand_playable_sets(hand, gear):
-            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
-                out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
-                continue
-            base = k = heat = 0
-            ups: tuple[str, ...] = ()
-            for c in cards:
-                v, plus, cost, up = plans[c]
-                base += v
-                k += plus
-                heat += cost
-                if up:
-                    ups += (c,)
-            if (base, k, heat, ups) not in seen:
-                seen.add((base, k, heat, ups))
-                out.append((base, k, heat, tuple(cards), ups))
-    if len(_PLAYS) > 100_000:
-        _PLAYS.clear()
-    _PLAYS[key] = out
+        return out
+    # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
+    plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
+    seen: set[tuple[Any, ...]] = set()
+    for cards in hand_playable_sets(hand, gear):
+        if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+            out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+            continue
+        base = k = heat = 0
+        ups: tuple[str, ...] = ()
+        for c in cards:
+            v, plus, cost, up = plans[c]
+            base += v
+            k += plus
+            heat += cost
+            if up:
+                ups += (c,)
+        if (base, k, heat, ups) not in seen:
+            seen.add((base, k, heat, ups))
+            out.append((base, k, heat, tuple(cards), ups))
     return out
-
 
 _NO_TOUCH: frozenset[str] = frozenset()
 _NO_FLIP: list[tuple[int, float]] = [(0, 1.0)]  # the outcomes of a play with no "+" flip (never changed)
