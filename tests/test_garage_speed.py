@@ -143,9 +143,11 @@ def test_garage_plays_packed_are_the_plays_card_by_card() -> None:
         held = [c for c in hand if c in tokens]
         for touching in (frozenset(), frozenset(held[:1]), frozenset(held[1:3]), frozenset(tokens)):
             ups = bool(touching) and any(hand.get(c) for c in touching)
-            for gear in (1, 2, 3, 4):
-                fast = heuristic._module_plays(hand, gear, touching)
+            key = tuple(hand.items())  # (as _hand_key: the hand's packing is kept for its gears)
+            for gear in (1, 2, 3, 4, 3, 2, 1):
+                fast = heuristic._module_plays(hand, gear, touching, key)
                 assert fast == heuristic._module_plays_long(hand, gear, touching, ups), (hand, gear, touching)
+                assert fast == heuristic._module_plays(hand, gear, touching)
                 compared += 1
                 with_ups += any(p[4] for p in fast)
     assert compared > 1000 and with_ups > 100

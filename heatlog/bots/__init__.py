@@ -665,26 +665,53 @@ def _plays(
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
     else:
-        out = _module_plays(hand, gear, touching)
+        out = _module_plays(hand, gear, touching, hand_key)
     if len(_PLAYS) > 100_000:
         _PLAYS.clear()
     _PLAYS[key] = out
     return out
 
 
-def _module_plays(hand: dict[str, int], gear: int, touching: frozenset[str]) -> list[Play]:
+def _module_plays(
+    hand: dict[str, int], gear: int, touching: frozenset[str], hand_key: tuple[Any, ...] | None = None
+) -> list[Play]:
     """``_plays`` of a hand holding module cards (a Garage race's, # 18.6, 18.8, 18.10): the same plays in the same
     order, each the first play of the engine's list (``hand_playable_sets``, # 4.1, 4.2, 13.1) that does what it
     does. A Garage hand is seldom met twice (its cards are many and mostly distinct), so this is asked for most of
-    its plans: each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit, # 18.17,
-    which such card) is packed in one integer, a play's sum of them taken by C-level calls over
-    ``combinations(hand_play_pool(...))`` — the engine's plays in their order, repeats included — and only the
-    first play of each distinct sum is read card by card (issue 32). Cards planned outside the packed range are
-    weighed the long way (``_module_plays_long``, the same answer)."""
+    its plans (issue 32): each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit,
+    # 18.17, which such card) is packed in one integer once per hand (``hand_key``: asked again for each gear),
+    a play's sum of them taken by C-level calls over ``combinations(hand_play_pool(...))`` — the engine's plays in
+    their order, repeats included — and the first play of each distinct sum read from its sum. A cluttered hand and
+    cards planned outside the packed range are weighed the long way (``_module_plays_long``, the same answer)."""
+    prep = _HAND_PREP[0]
+    if prep is None or hand_key is None or prep[0] != hand_key or prep[1] != touching:
+        prep = _module_prep(hand, gear, touching)
+        _HAND_PREP[0] = (hand_key, *prep[1:]) if hand_key is not None else None
+    _, _, pool, packs, with_ups = prep
+    if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
+        return _module_plays_long(hand, gear, touching, with_ups)
+    sums = list(map(sum, combinations(map(packs.__getitem__, pool), gear)))
+    plays = list(combinations(pool, gear))
+    out: list[Play] = []
+    for total in dict.fromkeys(sums):  # each distinct sum, in the order first met (the engine's order)
+        cards = plays[sums.index(total)]
+        ups = tuple([c for c in cards if c in touching]) if total >> 24 else ()  # # 18.17
+        out.append((total & 255, total >> 8 & 255, total >> 16 & 255, cards, ups))
+    return out
+
+
+_HAND_PREP: list[Any] = [None]  # the last hand _module_plays packed: (hand key, touching, pool, packs, with_ups)
+
+
+def _module_prep(
+    hand: dict[str, int], gear: int, touching: frozenset[str]
+) -> tuple[None, frozenset[str], tuple[str, ...], dict[str, int] | None, bool]:
+    """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
+    held changes a limit) for ``_module_plays``."""
     with_ups = bool(touching) and any(hand.get(c) for c in touching)
     pool = hand_play_pool(hand, gear)
     if HEAT in pool:  # # 13.1: the one cluttered play (no card takes effect, # 18.26)
-        return _module_plays_long(hand, gear, touching, with_ups)
+        return None, touching, pool, None, with_ups
     packs: dict[str, int] = {}
     bit = 24
     for c, n in hand.items():
@@ -692,31 +719,13 @@ def _module_plays(hand: dict[str, int], gear: int, touching: frozenset[str]) -> 
             continue
         v, plus, cost = _card_plan(c)
         if not (0 <= v < 64 and 0 <= plus < 64 and 0 <= cost < 64):
-            return _module_plays_long(hand, gear, touching, with_ups)
+            return None, touching, pool, None, with_ups
         packed = v | plus << 8 | cost << 16  # a play holds at most 4 cards: each sum stays below 256
         if with_ups and c in touching:  # the cards changing a limit, by count (they sit together in the pool)
             packed |= 1 << bit
             bit += 3
         packs[c] = packed
-    firsts: dict[int, int] = {}
-    setdefault = firsts.setdefault
-    for i, total in enumerate(map(sum, combinations(map(packs.__getitem__, pool), gear))):
-        setdefault(total, i)
-    plays = list(combinations(pool, gear))
-    out: list[Play] = []
-    for i in firsts.values():  # (in the order first met: the engine's order)
-        cards = plays[i]
-        base = k = heat = 0
-        ups: tuple[str, ...] = ()
-        for c in cards:
-            v, plus, cost = _card_plan(c)
-            base += v
-            k += plus
-            heat += cost
-            if with_ups and c in touching:
-                ups += (c,)
-        out.append((base, k, heat, cards, ups))
-    return out
+    return None, touching, pool, packs, with_ups
 
 
 def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:
