@@ -351,6 +351,20 @@ def _marked_now(
     return tuple(out)
 
 
+def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
+    """Whether the Garage may offer ``car`` anything in React now: a card of its Play Area still in play shows a
+    symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
+    the Scrap to come and Refresh are all empty (each reads only those cards), so a caller may skip them."""
+    g = state.garage
+    gt: GarageTurn | None = turn.garage
+    if g is None or gt is None or turn.cluttered:
+        return False
+    if _marked(g, turn, gt):
+        return True
+    pool = car.pool
+    return any(pool.get(token) for token, _ in g.directs())
+
+
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
     """Play Area cards whose Heat cost is still due (# 18.10)."""
     g = state.garage
@@ -1146,6 +1160,8 @@ def _react_uses(prev: Any) -> Any:
 
     def uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
         out = list(prev(state, car, turn))
+        if not shows_symbols(state, car, turn):
+            return out  # (most React decisions of a Garage race: built at each of them, issue 32)
         for ev in react_options(state, car, turn) + advanced_options(state, car, turn):
             symbol, mandatory = _USES[ev["type"]]
             source = ev.get("card") or "/".join(ev.get("cards") or ev.get("sources") or ())
