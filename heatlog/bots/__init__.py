@@ -601,7 +601,10 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     """A hand as a hashable key: the base cards' counts, or the (token, count) of each card held, in the hand's
     order, in a race with more cards (its hands count every token of the race, ~50 in a Garage race, most at 0:
     a key of them all cost a hash of 50 pairs at each of its look-ups, four or five a plan; issue 32)."""
-    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple([kv for kv in hand.items() if kv[1]])
+    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(filter(_COUNT, hand.items()))
+
+
+_COUNT = itemgetter(1)  # (token, count) -> count: the cards held, by a C-level filter
 
 # A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
 Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
@@ -772,6 +775,7 @@ def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str]
     return out
 
 _NO_TOUCH: frozenset[str] = frozenset()
+_NO_HAND: dict[str, int] = {}  # (asked of the Play Area alone: never changed)
 _NO_FLIP: list[tuple[int, float]] = [(0, 1.0)]  # the outcomes of a play with no "+" flip (never changed)
 _POINTS: dict[tuple[Any, ...], int] = {}
 
@@ -902,7 +906,7 @@ class HeuristicBot:
         planner = race_policies(state)[1]
         if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or planner is None:
             return tp  # (only a module's cards change a limit by being played, as _play_plan reads them)
-        if self._touching(state, car, tp, planner, car.hand or {}, turn.played).isdisjoint(turn.played):
+        if self._touching(state, car, tp, planner, _NO_HAND, turn.played).isdisjoint(turn.played):
             return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
         return tp.variant(state, car, ask_limits(state, car, turn))
 
@@ -1039,7 +1043,7 @@ class HeuristicBot:
         module_cards = planner is not None  # (a card with a Heat cost is a module card)
         cards_held = hand
         if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
-            cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
+            cards_held = dict(hand_key)  # the cards held: 7 tokens, not 50, at each gear (_hand_key's pairs)
         # the module cards in hand that change a corner's limit (# 18.17)
         touching = (
             self._touching(state, car, tp, planner, cards_held)
