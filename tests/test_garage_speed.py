@@ -176,3 +176,67 @@ def test_garage_plays_packed_are_the_plays_card_by_card() -> None:
                 )
     finally:
         del heuristic._MODULE_CARDS[odd]
+
+
+def _started(upgrades: str = "all", seed: int = 0, **modules: dict) -> dict:
+    _, events, _ = simulate_race(
+        None, track="usa", cars=2, seed=seed, modules={"garage": {"upgrades": upgrades, "draft": "draft"}, **modules}
+    )
+    return events[0]
+
+
+def test_races_on_the_same_cards_share_one_catalogue_and_card_mapping() -> None:
+    """Races whose ``race_started.cards`` block is the same share one card catalogue and one Garage card mapping
+    with its symbol numbers (issue 32: what the engine and the bots keep by them is then kept across races); a
+    private copy, so that changing one log's events changes no other race; another block reads its own."""
+    import copy
+
+    from heatlog.engine import replay
+    from heatlog.engine.cards import BASE_CATALOGUE
+
+    first, second, basic = _started("all", 1), _started("all", 2), _started("basic", 3)
+    assert first["cards"] == second["cards"] and first["cards"] is not second["cards"]
+    a, b = replay([first]), replay([copy.deepcopy(second)])
+    assert a.cards is b.cards and a.garage is not None and b.garage is not None
+    assert a.garage.cards is b.garage.cards and a.garage.numbers is b.garage.numbers
+    token = next(iter(a.garage.cards))
+    assert a.garage.cards[token] == first["cards"][token] and a.garage.cards[token] is not first["cards"][token]
+    first["cards"][token]["name"] = "changed after the race"  # the log's event, not the race's cards
+    assert a.garage.cards[token]["name"] != "changed after the race"
+    c = replay([basic])
+    assert c.garage is not None and c.garage.cards is not a.garage.cards and c.cards is not a.cards
+    assert BASE_CATALOGUE.with_block(dict(second["cards"])) is a.cards
+    with pytest.raises(ValueError):  # a refusal is never kept
+        BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
+    with pytest.raises(ValueError):
+        BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
+
+
+def test_the_planners_module_answers_are_kept_while_what_they_read_holds() -> None:
+    """The heuristic's answers for module cards kept on a track plan (the plan of a play's limits, which cards
+    change a limit, # 18.17) are kept for a race on the same cards, Rules and road conditions, and emptied for a
+    race whose Rules or conditions differ (issue 32)."""
+    from heatlog import bots as heuristic
+    from heatlog.bots import HeuristicBot
+    from heatlog.engine import replay
+    from heatlog.engine.modules.garage.bots import card_plans
+
+    bot = HeuristicBot()
+    states = [
+        replay([_started("all", 1)]),
+        replay([_started("all", 2)]),
+        replay([_started("all", 3, weather={})]),
+        replay([_started("basic", 4)]),
+    ]
+    plans = [card_plans(s) for s in states]
+    tp = bot._track_plan(states[0])
+    heuristic._module_context(states[0], tp, plans[0])
+    tp.by_play[("kept", False)] = tp
+    tp.touch = ({}, frozenset())
+    heuristic._module_context(states[1], tp, plans[1])  # the same cards, Rules of the same options, no weather
+    assert plans[1] is plans[0] and ("kept", False) in tp.by_play and tp.touch is not None
+    heuristic._module_context(states[2], tp, plans[2])  # the same cards, with weather: other Rules and conditions
+    assert not tp.by_play and tp.touch is None
+    tp.by_play[("kept", False)] = tp
+    heuristic._module_context(states[3], tp, plans[3])  # other cards (basic upgrades)
+    assert not tp.by_play

@@ -333,7 +333,7 @@ class _TrackPlan:
     __slots__ = (
         "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_ids", "cost_tables", "ends",
         "engine_table", "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows",
-        "shared", "shift0", "shift_ids", "shifts", "spin", "variants", "w",
+        "shared", "shift0", "shift_ids", "shifts", "spin", "touch", "variants", "w",
     )
 
     def __init__(
@@ -371,7 +371,10 @@ class _TrackPlan:
         self.shift_ids: list[int] | None = [_table_id(t) for t in shifts] if len(shifts) > 1 else None
         self.variants: dict[tuple[int, ...], _TrackPlan] = {}  # by the corners' limits
         self.by_play: dict[tuple[Any, ...], _TrackPlan] = {}  # by the cards of a play a limit may read
-        self.play_cards: Any = None  # the card catalogue by_play was asked with
+        # what by_play and touch were asked with: (the card plans, the road conditions, the Rules) (_module_context)
+        self.play_cards: Any = None
+        # the module cards known to change a corner's limit or not, and those that do (HeuristicBot._touching)
+        self.touch: tuple[dict[str, bool], frozenset[str]] | None = None
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.shared = Stretches() if shared is None else shared
         self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
@@ -790,6 +793,27 @@ def _hand_points(hand_key: tuple[Any, ...], hand: dict[str, int]) -> int:
     return hit
 
 
+def _module_context(state: RaceState, tp: _TrackPlan, cards_of: Any) -> None:
+    """Keep ``tp``'s answers for module cards (``by_play``: the plan of a play's limits, ``touch``: which cards change
+    a limit) while what they were asked with holds: the race's card plans (one mapping per card catalogue: races on
+    the same cards share it, issue 32), the road conditions (each weather race its own) and Rules of the same
+    modules and options (the points the limits are asked of); empty them when another race reads otherwise."""
+    kept = tp.play_cards
+    rules = state.rules
+    if kept is not None and kept[0] is cards_of and kept[1] is state.conditions and kept[2] is rules:
+        return
+    if (
+        kept is None
+        or kept[0] is not cards_of
+        or kept[1] is not state.conditions
+        or kept[2].modules != rules.modules
+        or kept[2].options != rules.options
+    ):
+        tp.by_play.clear()
+        tp.touch = None
+    tp.play_cards = (cards_of, state.conditions, rules)
+
+
 class HeuristicBot:
     """Drives like a sensible player, one turn at a time, with a look at the next.
 
@@ -821,7 +845,6 @@ class HeuristicBot:
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
         # the module cards that change a corner's limit when played (_touching), by the race's card catalogue
-        self._touch: tuple[Any, dict[str, bool], frozenset[str]] = (None, {}, frozenset())
         self._stretches = Stretches()  # the values of every track plan of this bot, by the stretch they read
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
@@ -926,10 +949,7 @@ class HeuristicBot:
         if planner is None or planner.planned_turn is None or planner.card_plans is None or not self.reads_conditions:
             return tp
         planned_turn = planner.planned_turn
-        cards_of = planner.card_plans(state)
-        if tp.play_cards is not cards_of:  # another race's catalogue: the cards' symbols may differ
-            tp.by_play.clear()
-            tp.play_cards = cards_of
+        _module_context(state, tp, planner.card_plans(state))
         key = (ups, short)
         hit = tp.by_play.get(key)
         if hit is None:
@@ -954,17 +974,19 @@ class HeuristicBot:
         planned_turn = planner.planned_turn
         if planned_turn is None or planner.card_plans is None:
             return _NO_TOUCH
-        now = planner.card_plans(state)  # the race's cards: the answers are kept while they are the same
-        cards, known, touching = self._touch
-        if cards is not now:
-            known, touching = dict.fromkeys(_BASE_KEYS, False), frozenset()
+        _module_context(state, tp, planner.card_plans(state))  # the answers are kept while what they read holds
+        kept = tp.touch
+        if kept is None:
+            known, touching = dict.fromkeys(_BASE_KEYS, False), _NO_TOUCH
+        else:
+            known, touching = kept
         fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
         fresh += [c for c in played if c not in known and c not in fresh]
-        if fresh or cards is not now:
+        if fresh or kept is None:
             for c in fresh:
                 known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c], True)) != tp.corner_limits
             touching = frozenset(c for c, t in known.items() if t)
-            self._touch = (now, known, touching)
+            tp.touch = (known, touching)
         return touching
 
     def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
