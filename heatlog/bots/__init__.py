@@ -1084,6 +1084,7 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             plays = _plays(cards_held, g, hand_key, touching)
+            rows_left: dict[tuple[_TrackPlan, int], list[float | None]] | None = None  # this gear: rows by Engine
             for base, k, heat, cards, ups in plays:
                 t: _TrackPlan | None = None  # the plan whose values by speed the play's flips are summed over
                 if (heat and module_cards) or ups:
@@ -1098,7 +1099,15 @@ class HeuristicBot:
                         left = engine
                     # the values by speed of this Engine on this plan, kept as the base plays' (``row``): a Garage
                     # hand holds many plays with a Heat cost, each valued at every flip's outcome (issue 32)
-                    trow = row if t is tp and left == engine else t.row(p, left, g, adrenaline)
+                    if t is tp and left == engine:
+                        trow = row
+                    else:  # (a gear's plays with a Heat cost mostly share a few Engines left: asked once each)
+                        if rows_left is None:
+                            rows_left = {}
+                        got = rows_left.get((t, left))
+                        if got is None:
+                            got = rows_left[(t, left)] = t.row(p, left, g, adrenaline)
+                        trow = got
                 elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
                     left = own_engine - shift
                     score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0

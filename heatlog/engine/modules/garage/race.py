@@ -370,10 +370,16 @@ def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> tuple[tuple[int, str, 
     and ``GarageTurn.replaced`` only grows, so the same two objects with the same lengths give the same answer."""
     played, replaced = turn.played, gt.replaced
     last = g.marks[0]
-    if last is not None and last[0] is played and last[1] is replaced and last[2] == (len(played), len(replaced)):
-        return last[3]
+    if (
+        last is not None
+        and last[0] is played
+        and last[1] is replaced
+        and last[2] == len(played)
+        and last[3] == len(replaced)
+    ):
+        return last[4]
     found_ = _marked_now(g, played, replaced)
-    g.marks[0] = (played, replaced, (len(played), len(replaced)), found_)
+    g.marks[0] = (played, replaced, len(played), len(replaced), found_)
     return found_
 
 
