@@ -1073,6 +1073,7 @@ class HeuristicBot:
             else _NO_TOUCH
         )
         shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
+        by_play = tp.by_play  # (after _touching: kept for this race's cards, Rules and conditions)
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
@@ -1090,11 +1091,13 @@ class HeuristicBot:
                 if (heat and module_cards) or ups:
                     if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
                         short = heat > engine  # # 18.11: the card would be replaced by a flip
-                        t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
+                        t = tp
+                        if ups:  # # 18.17 (by_play: checked for this race by _touching above, asked again on a miss)
+                            t = by_play.get((ups, short)) or self._play_plan(state, car, tp, g, cards, ups, short)
                         score = -3.0 if short else 0.0
                         left = engine - heat if heat < engine else 0
                     else:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
-                        t = self._play_plan(state, car, tp, g, cards, ups, False)
+                        t = by_play.get((ups, False)) or self._play_plan(state, car, tp, g, cards, ups, False)
                         score = 0.0
                         left = engine
                     # the values by speed of this Engine on this plan, kept as the base plays' (``row``): a Garage

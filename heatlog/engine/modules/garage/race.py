@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any
 
 from ... import handlers as H
@@ -407,8 +408,10 @@ def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
         return False
     if _marked(g, turn, gt):
         return True
-    pool = car.pool
-    return any(pool.get(token) for token, _ in g.directs())
+    return any(map(car.pool.get, map(_TOKEN, g.directs())))  # (C-level: asked at most React decisions)
+
+
+_TOKEN = itemgetter(0)  # a (token, …) pair's token
 
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
