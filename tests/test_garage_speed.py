@@ -10,7 +10,14 @@ import pytest
 from heatlog.engine import react_pool
 from heatlog.engine.knowledge import Knowledge
 from heatlog.engine.modules.garage.cards import symbol
-from heatlog.engine.modules.garage.race import advanced_options, mandatory_open, react_options
+from heatlog.engine.modules.garage.race import (
+    advanced_options,
+    mandatory_open,
+    react_options,
+    refresh_options,
+    scrap_pending,
+    shows_symbols,
+)
 from heatlog.engine.ruleset import BASE_RULES, base_react_mandatory, build_rules
 from heatlog.engine.state import RaceState
 from heatlog.engine.steps import REACT
@@ -43,7 +50,7 @@ def _reacts(upgrades: str, seed: int) -> list[tuple[RaceState, str]]:
 def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
     states = _reacts(upgrades, seed)
     assert states
-    mandatory = 0
+    mandatory = skipped = 0
     for state, name in states:
         car, turn = state.cars[name], state.turn
         assert turn is not None
@@ -62,10 +69,15 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         know = Knowledge.of(car)
         assert car.hand is not None
         assert all(car.hand.get(t, 0) == know.hand_max(t) for t in car.pool)  # open mode: # 1.7
+        if not shows_symbols(state, car, turn):  # the React pool's and the bot policy's shortcut (issue 32)
+            assert react_options(state, car, turn) == advanced_options(state, car, turn) == []
+            assert refresh_options(state, car, turn) == [] and not scrap_pending(state, turn)
+            skipped += 1
         # the same events asked twice (the per-race caches change nothing they answer)
         assert react_options(state, car, turn) == react_options(state, car, turn)
         assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
     assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
+    assert 0 < skipped < len(states)
 
 
 def test_the_garage_answers_react_mandatory_without_the_pool() -> None:
@@ -105,3 +117,126 @@ def test_upgrade_values_kept_per_card_are_the_values() -> None:
         first = upgrade_value(card)
         assert upgrade_value(card) == first == upgrade_value(dict(card))
     assert upgrade_value(None) == -4.0
+
+
+def _hands(upgrades: str, seed: int) -> list[dict[str, int]]:
+    """The cards held (count > 0) by every car at each gear step of a simulated Garage race."""
+    from heatlog.engine.steps import GEARS
+
+    seen: list[dict[str, int]] = []
+
+    def watch(state: RaceState, ev: dict) -> None:
+        if ev.get("type") == "cards_drawn" or state.step == GEARS:
+            for car in state.cars.values():
+                if car.hand is not None:
+                    seen.append({c: n for c, n in car.hand.items() if n})
+
+    simulate_race(
+        None, track="usa", cars=4, seed=seed, modules={"garage": {"upgrades": upgrades, "draft": "draft"}}, watch=watch
+    )
+    return seen
+
+
+def test_garage_plays_packed_are_the_plays_card_by_card() -> None:
+    """The heuristic's plays of a Garage hand (issue 32: each card's plan packed in an integer, a play's sum by
+    C-level calls over the engine's plays, # 4.1, 4.2, 13.1, 18.8, 18.10, 18.17) are the plays the long way lists,
+    card by card over ``hand_playable_sets``: the same groups, the same first play of each, in the same order —
+    with no card changing a limit, with some, for cluttered hands and for a card planned outside the packed range."""
+    from heatlog import bots as heuristic
+    from heatlog.engine.cards import HEAT
+
+    hands = _hands("all", 5) + _hands("basic", 6)
+    assert len(hands) > 100
+    tokens = sorted({c for h in hands for c in h if c not in heuristic.VALUE and c != heuristic.STRESS})
+    assert tokens  # Garage cards were held
+    hands += [{HEAT: 3, tokens[0]: 1}, {HEAT: 5}, {tokens[0]: 2, HEAT: 2, heuristic.STRESS: 1}]  # # 13.1
+    compared = with_ups = 0
+    for hand in hands:
+        held = [c for c in hand if c in tokens]
+        for touching in (frozenset(), frozenset(held[:1]), frozenset(held[1:3]), frozenset(tokens)):
+            ups = bool(touching) and any(hand.get(c) for c in touching)
+            key = tuple(hand.items())  # (as _hand_key: the hand's packing is kept for its gears)
+            for gear in (1, 2, 3, 4, 3, 2, 1):
+                fast = heuristic._module_plays(hand, gear, touching, key)
+                assert fast == heuristic._module_plays_long(hand, gear, touching, ups), (hand, gear, touching)
+                assert fast == heuristic._module_plays(hand, gear, touching)
+                compared += 1
+                with_ups += any(p[4] for p in fast)
+    assert compared > 1000 and with_ups > 100
+    # a card planned outside the packed range takes the long way, with the same answer
+    odd = "zz-odd-card"
+    heuristic._MODULE_CARDS[odd] = (70, 0, 1)
+    try:
+        hand = {"1": 2, "3": 1, odd: 1, heuristic.STRESS: 1, tokens[0]: 2}
+        for gear in (1, 2, 3, 4):
+            for touching in (frozenset(), frozenset([odd]), frozenset([tokens[0]])):
+                ups = any(hand.get(c) for c in touching)
+                assert heuristic._module_plays(hand, gear, touching) == heuristic._module_plays_long(
+                    hand, gear, touching, ups
+                )
+    finally:
+        del heuristic._MODULE_CARDS[odd]
+
+
+def _started(upgrades: str = "all", seed: int = 0, **modules: dict) -> dict:
+    _, events, _ = simulate_race(
+        None, track="usa", cars=2, seed=seed, modules={"garage": {"upgrades": upgrades, "draft": "draft"}, **modules}
+    )
+    return events[0]
+
+
+def test_races_on_the_same_cards_share_one_catalogue_and_card_mapping() -> None:
+    """Races whose ``race_started.cards`` block is the same share one card catalogue and one Garage card mapping
+    with its symbol numbers (issue 32: what the engine and the bots keep by them is then kept across races); a
+    private copy, so that changing one log's events changes no other race; another block reads its own."""
+    import copy
+
+    from heatlog.engine import replay
+    from heatlog.engine.cards import BASE_CATALOGUE
+
+    first, second, basic = _started("all", 1), _started("all", 2), _started("basic", 3)
+    assert first["cards"] == second["cards"] and first["cards"] is not second["cards"]
+    a, b = replay([first]), replay([copy.deepcopy(second)])
+    assert a.cards is b.cards and a.garage is not None and b.garage is not None
+    assert a.garage.cards is b.garage.cards and a.garage.numbers is b.garage.numbers
+    token = next(iter(a.garage.cards))
+    assert a.garage.cards[token] == first["cards"][token] and a.garage.cards[token] is not first["cards"][token]
+    first["cards"][token]["name"] = "changed after the race"  # the log's event, not the race's cards
+    assert a.garage.cards[token]["name"] != "changed after the race"
+    c = replay([basic])
+    assert c.garage is not None and c.garage.cards is not a.garage.cards and c.cards is not a.cards
+    assert BASE_CATALOGUE.with_block(dict(second["cards"])) is a.cards
+    with pytest.raises(ValueError):  # a refusal is never kept
+        BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
+    with pytest.raises(ValueError):
+        BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
+
+
+def test_the_planners_module_answers_are_kept_while_what_they_read_holds() -> None:
+    """The heuristic's answers for module cards kept on a track plan (the plan of a play's limits, which cards
+    change a limit, # 18.17) are kept for a race on the same cards, Rules and road conditions, and emptied for a
+    race whose Rules or conditions differ (issue 32)."""
+    from heatlog import bots as heuristic
+    from heatlog.bots import HeuristicBot
+    from heatlog.engine import replay
+    from heatlog.engine.modules.garage.bots import card_plans
+
+    bot = HeuristicBot()
+    states = [
+        replay([_started("all", 1)]),
+        replay([_started("all", 2)]),
+        replay([_started("all", 3, weather={})]),
+        replay([_started("basic", 4)]),
+    ]
+    plans = [card_plans(s) for s in states]
+    tp = bot._track_plan(states[0])
+    heuristic._module_context(states[0], tp, plans[0])
+    tp.by_play[("kept", False)] = tp
+    tp.touch = ({}, frozenset())
+    heuristic._module_context(states[1], tp, plans[1])  # the same cards, Rules of the same options, no weather
+    assert plans[1] is plans[0] and ("kept", False) in tp.by_play and tp.touch is not None
+    heuristic._module_context(states[2], tp, plans[2])  # the same cards, with weather: other Rules and conditions
+    assert not tp.by_play and tp.touch is None
+    tp.by_play[("kept", False)] = tp
+    heuristic._module_context(states[3], tp, plans[3])  # other cards (basic upgrades)
+    assert not tp.by_play

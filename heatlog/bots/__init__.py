@@ -23,6 +23,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
+from itertools import combinations
 from operator import attrgetter, itemgetter
 from typing import Any, overload
 
@@ -30,6 +31,7 @@ from ..engine import Waiting, landing, react_pool
 from ..engine.cards import BASIC, CARDS, DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT, SPINOUT_STRESS, STRESS, VALUE
 from ..engine.decide import (
     decisions,
+    hand_play_pool,
     hand_playable_sets,
     legal_gears,
     slipstream_open,
@@ -353,7 +355,7 @@ class _TrackPlan:
     __slots__ = (
         "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_ids", "cost_tables", "ends",
         "engine_table", "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows",
-        "shared", "shift0", "shift_ids", "shifts", "spin", "variants", "w",
+        "shared", "shift0", "shift_ids", "shifts", "spin", "touch", "variants", "w",
     )
 
     def __init__(
@@ -391,7 +393,10 @@ class _TrackPlan:
         self.shift_ids: list[int] | None = [_table_id(t) for t in shifts] if len(shifts) > 1 else None
         self.variants: dict[tuple[int, ...], _TrackPlan] = {}  # by the corners' limits
         self.by_play: dict[tuple[Any, ...], _TrackPlan] = {}  # by the cards of a play a limit may read
-        self.play_cards: Any = None  # the card catalogue by_play was asked with
+        # what by_play and touch were asked with: (the card plans, the road conditions, the Rules) (_module_context)
+        self.play_cards: Any = None
+        # the module cards known to change a corner's limit or not, and those that do (HeuristicBot._touching)
+        self.touch: tuple[dict[str, bool], frozenset[str]] | None = None
         self.ahead_cache: dict[tuple[int, int, int], float] = {}
         self.shared = Stretches() if shared is None else shared
         self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
@@ -657,7 +662,10 @@ def _hand_key(hand: dict[str, int]) -> tuple[Any, ...]:
     """A hand as a hashable key: the base cards' counts, or the (token, count) of each card held, in the hand's
     order, in a race with more cards (its hands count every token of the race, ~50 in a Garage race, most at 0:
     a key of them all cost a hash of 50 pairs at each of its look-ups, four or five a plan; issue 32)."""
-    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple([kv for kv in hand.items() if kv[1]])
+    return _base_hand_key(hand) if len(hand) == len(CARDS) else tuple(filter(_COUNT, hand.items()))
+
+
+_COUNT = itemgetter(1)  # (token, count) -> count: the cards held, by a C-level filter
 
 # A play as the heuristic weighs it (``_plays``): (base value, "+" flips, Heat cost, cards, cards changing a limit).
 Play = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
@@ -720,7 +728,74 @@ def _plays(
             if (base, k) not in met2:
                 met2.add((base, k))
                 out.append((base, k, 0, tuple(cards), ()))
-    elif not touching or not any(hand.get(c) for c in touching):  # no card held changes a limit: as a base race
+    else:
+        out = _module_plays(hand, gear, touching, hand_key)
+    if len(_PLAYS) > 100_000:
+        _PLAYS.clear()
+    _PLAYS[key] = out
+    return out
+
+
+def _module_plays(
+    hand: dict[str, int], gear: int, touching: frozenset[str], hand_key: tuple[Any, ...] | None = None
+) -> list[Play]:
+    """``_plays`` of a hand holding module cards (a Garage race's, # 18.6, 18.8, 18.10): the same plays in the same
+    order, each the first play of the engine's list (``hand_playable_sets``, # 4.1, 4.2, 13.1) that does what it
+    does. A Garage hand is seldom met twice (its cards are many and mostly distinct), so this is asked for most of
+    its plans (issue 32): each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit,
+    # 18.17, which such card) is packed in one integer once per hand (``hand_key``: asked again for each gear),
+    a play's sum of them taken by C-level calls over ``combinations(hand_play_pool(...))`` — the engine's plays in
+    their order, repeats included — and the first play of each distinct sum read from its sum. A cluttered hand and
+    cards planned outside the packed range are weighed the long way (``_module_plays_long``, the same answer)."""
+    prep = _HAND_PREP[0]
+    if prep is None or hand_key is None or prep[0] != hand_key or prep[1] != touching:
+        prep = _module_prep(hand, gear, touching)
+        _HAND_PREP[0] = (hand_key, *prep[1:]) if hand_key is not None else None
+    _, _, pool, packs, with_ups = prep
+    if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
+        return _module_plays_long(hand, gear, touching, with_ups)
+    sums = list(map(sum, combinations(map(packs.__getitem__, pool), gear)))
+    plays = list(combinations(pool, gear))
+    out: list[Play] = []
+    for total in dict.fromkeys(sums):  # each distinct sum, in the order first met (the engine's order)
+        cards = plays[sums.index(total)]
+        ups = tuple([c for c in cards if c in touching]) if total >> 24 else ()  # # 18.17
+        out.append((total & 255, total >> 8 & 255, total >> 16 & 255, cards, ups))
+    return out
+
+
+_HAND_PREP: list[Any] = [None]  # the last hand _module_plays packed: (hand key, touching, pool, packs, with_ups)
+
+
+def _module_prep(
+    hand: dict[str, int], gear: int, touching: frozenset[str]
+) -> tuple[None, frozenset[str], tuple[str, ...], dict[str, int] | None, bool]:
+    """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
+    held changes a limit) for ``_module_plays``."""
+    with_ups = bool(touching) and any(hand.get(c) for c in touching)
+    pool = hand_play_pool(hand, gear)
+    if HEAT in pool:  # # 13.1: the one cluttered play (no card takes effect, # 18.26)
+        return None, touching, pool, None, with_ups
+    packs: dict[str, int] = {}
+    bit = 24
+    for c, n in hand.items():
+        if not n:
+            continue
+        v, plus, cost = _card_plan(c)
+        if not (0 <= v < 64 and 0 <= plus < 64 and 0 <= cost < 64):
+            return None, touching, pool, None, with_ups
+        packed = v | plus << 8 | cost << 16  # a play holds at most 4 cards: each sum stays below 256
+        if with_ups and c in touching:  # the cards changing a limit, by count (they sit together in the pool)
+            packed |= 1 << bit
+            bit += 3
+        packs[c] = packed
+    return None, touching, pool, packs, with_ups
+
+
+def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:
+    """``_module_plays`` card by card over every play of the engine's list."""
+    out: list[Play] = []
+    if not with_ups:  # no card held changes a limit: as a base race
         # (``touching`` holds every such card met in the race: a hand without one has no play of its own to weigh)
         # (a race with more cards: each card's plan read once for this hand, not once per play it is in: issue 32)
         plans3 = {c: _card_plan(c) for c, n in hand.items() if n}
@@ -738,32 +813,30 @@ def _plays(
             if (base, k, heat) not in met:
                 met.add((base, k, heat))
                 out.append((base, k, heat, tuple(cards), ()))
-    else:  # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
-        plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
-        seen: set[tuple[Any, ...]] = set()
-        for cards in hand_playable_sets(hand, gear):
-            if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
-                out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
-                continue
-            base = k = heat = 0
-            ups: tuple[str, ...] = ()
-            for c in cards:
-                v, plus, cost, up = plans[c]
-                base += v
-                k += plus
-                heat += cost
-                if up:
-                    ups += (c,)
-            if (base, k, heat, ups) not in seen:
-                seen.add((base, k, heat, ups))
-                out.append((base, k, heat, tuple(cards), ups))
-    if len(_PLAYS) > 100_000:
-        _PLAYS.clear()
-    _PLAYS[key] = out
+        return out
+    # a play holding cards that change a limit is its own choice: it is weighed on the limits they give
+    plans = {c: (*_card_plan(c), c in touching) for c, n in hand.items() if n}
+    seen: set[tuple[Any, ...]] = set()
+    for cards in hand_playable_sets(hand, gear):
+        if HEAT in cards:  # # 13: a cluttered play (no card takes effect, # 18.26)
+            out.append((-1, 0, sum((plans.get(c) or _card_plan(c))[2] for c in cards), tuple(cards), ()))
+            continue
+        base = k = heat = 0
+        ups: tuple[str, ...] = ()
+        for c in cards:
+            v, plus, cost, up = plans[c]
+            base += v
+            k += plus
+            heat += cost
+            if up:
+                ups += (c,)
+        if (base, k, heat, ups) not in seen:
+            seen.add((base, k, heat, ups))
+            out.append((base, k, heat, tuple(cards), ups))
     return out
 
-
 _NO_TOUCH: frozenset[str] = frozenset()
+_NO_HAND: dict[str, int] = {}  # (asked of the Play Area alone: never changed)
 _NO_FLIP: list[tuple[int, float]] = [(0, 1.0)]  # the outcomes of a play with no "+" flip (never changed)
 _POINTS: dict[tuple[Any, ...], int] = {}
 
@@ -776,6 +849,27 @@ def _hand_points(hand_key: tuple[Any, ...], hand: dict[str, int]) -> int:
             _POINTS.clear()
         hit = _POINTS[hand_key] = sum(VALUE[c] * hand[c] for c in VALUE)
     return hit
+
+
+def _module_context(state: RaceState, tp: _TrackPlan, cards_of: Any) -> None:
+    """Keep ``tp``'s answers for module cards (``by_play``: the plan of a play's limits, ``touch``: which cards change
+    a limit) while what they were asked with holds: the race's card plans (one mapping per card catalogue: races on
+    the same cards share it, issue 32), the road conditions (each weather race its own) and Rules of the same
+    modules and options (the points the limits are asked of); empty them when another race reads otherwise."""
+    kept = tp.play_cards
+    rules = state.rules
+    if kept is not None and kept[0] is cards_of and kept[1] is state.conditions and kept[2] is rules:
+        return
+    if (
+        kept is None
+        or kept[0] is not cards_of
+        or kept[1] is not state.conditions
+        or kept[2].modules != rules.modules
+        or kept[2].options != rules.options
+    ):
+        tp.by_play.clear()
+        tp.touch = None
+    tp.play_cards = (cards_of, state.conditions, rules)
 
 
 class HeuristicBot:
@@ -809,7 +903,6 @@ class HeuristicBot:
         self._by_content: dict[tuple[Any, ...], _TrackPlan] = {}
         self._planned: dict[str, tuple[Any, ...]] = {}  # step 1's plan per car, reused at step 2
         # the module cards that change a corner's limit when played (_touching), by the race's card catalogue
-        self._touch: tuple[Any, dict[str, bool], frozenset[str]] = (None, {}, frozenset())
         self._stretches = Stretches()  # the values of every track plan of this bot, by the stretch they read
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
@@ -894,7 +987,7 @@ class HeuristicBot:
         planner = race_policies(state)[1]
         if turn is None or state.rules.unchanged.corner_limit or not self.reads_conditions or planner is None:
             return tp  # (only a module's cards change a limit by being played, as _play_plan reads them)
-        if self._touching(state, car, tp, planner, car.hand or {}, turn.played).isdisjoint(turn.played):
+        if self._touching(state, car, tp, planner, _NO_HAND, turn.played).isdisjoint(turn.played):
             return tp  # no card that changes a limit in the Play Area: the limits the plan asked (as _plays)
         return tp.variant(state, car, ask_limits(state, car, turn))
 
@@ -914,10 +1007,7 @@ class HeuristicBot:
         if planner is None or planner.planned_turn is None or planner.card_plans is None or not self.reads_conditions:
             return tp
         planned_turn = planner.planned_turn
-        cards_of = planner.card_plans(state)
-        if tp.play_cards is not cards_of:  # another race's catalogue: the cards' symbols may differ
-            tp.by_play.clear()
-            tp.play_cards = cards_of
+        _module_context(state, tp, planner.card_plans(state))
         key = (ups, short)
         hit = tp.by_play.get(key)
         if hit is None:
@@ -942,17 +1032,19 @@ class HeuristicBot:
         planned_turn = planner.planned_turn
         if planned_turn is None or planner.card_plans is None:
             return _NO_TOUCH
-        now = planner.card_plans(state)  # the race's cards: the answers are kept while they are the same
-        cards, known, touching = self._touch
-        if cards is not now:
-            known, touching = dict.fromkeys(_BASE_KEYS, False), frozenset()
+        _module_context(state, tp, planner.card_plans(state))  # the answers are kept while what they read holds
+        kept = tp.touch
+        if kept is None:
+            known, touching = dict.fromkeys(_BASE_KEYS, False), _NO_TOUCH
+        else:
+            known, touching = kept
         fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
         fresh += [c for c in played if c not in known and c not in fresh]
-        if fresh or cards is not now:
+        if fresh or kept is None:
             for c in fresh:
                 known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c], True)) != tp.corner_limits
             touching = frozenset(c for c, t in known.items() if t)
-            self._touch = (now, known, touching)
+            tp.touch = (known, touching)
         return touching
 
     def _plan(self, state: RaceState, car: Car, gear: int | None = None) -> Plan:
@@ -1035,7 +1127,7 @@ class HeuristicBot:
         module_cards = planner is not None  # (a card with a Heat cost is a module card)
         cards_held = hand
         if len(hand) > len(_BASE_KEYS):  # a race with more cards: its hands count every token of the race (~50)
-            cards_held = {c: n for c, n in hand.items() if n}  # the cards held: 7 tokens, not 50, at each gear
+            cards_held = dict(hand_key)  # the cards held: 7 tokens, not 50, at each gear (_hand_key's pairs)
         # the module cards in hand that change a corner's limit (# 18.17)
         touching = (
             self._touching(state, car, tp, planner, cards_held)
@@ -1043,6 +1135,7 @@ class HeuristicBot:
             else _NO_TOUCH
         )
         shifts = tp.shift_table(p)[own_gear]  # the Rules' Heat of each shift from here (# 3.2, 22.4)
+        by_play = tp.by_play  # (after _touching: kept for this race's cards, Rules and conditions)
         for g in gears:
             shift = shifts[g] if gear is None else 0  # (paid at step 1)
             allowance = GEAR_COOLDOWN[g] + extra_cool  # # 7.2, 7.4
@@ -1056,21 +1149,32 @@ class HeuristicBot:
             row = tp.row(p, engine, g, adrenaline)
             keep = w_card * hand_points - w_heat_in_hand * (heat_in_hand - cool) - w_stress * stress_in_hand
             plays = _plays(cards_held, g, hand_key, touching)
+            rows_left: dict[tuple[_TrackPlan, int], list[float | None]] | None = None  # this gear: rows by Engine
             for base, k, heat, cards, ups in plays:
                 t: _TrackPlan | None = None  # the plan whose values by speed the play's flips are summed over
                 if (heat and module_cards) or ups:
                     if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
                         short = heat > engine  # # 18.11: the card would be replaced by a flip
-                        t = self._play_plan(state, car, tp, g, cards, ups, short) if ups else tp  # # 18.17
+                        t = tp
+                        if ups:  # # 18.17 (by_play: checked for this race by _touching above, asked again on a miss)
+                            t = by_play.get((ups, short)) or self._play_plan(state, car, tp, g, cards, ups, short)
                         score = -3.0 if short else 0.0
                         left = engine - heat if heat < engine else 0
                     else:  # # 18.17: the play's Adjust changes the corners' limits: weighed on its own plan
-                        t = self._play_plan(state, car, tp, g, cards, ups, False)
+                        t = by_play.get((ups, False)) or self._play_plan(state, car, tp, g, cards, ups, False)
                         score = 0.0
                         left = engine
                     # the values by speed of this Engine on this plan, kept as the base plays' (``row``): a Garage
                     # hand holds many plays with a Heat cost, each valued at every flip's outcome (issue 32)
-                    trow = row if t is tp and left == engine else t.row(p, left, g, adrenaline)
+                    if t is tp and left == engine:
+                        trow = row
+                    else:  # (a gear's plays with a Heat cost mostly share a few Engines left: asked once each)
+                        if rows_left is None:
+                            rows_left = {}
+                        got = rows_left.get((t, left))
+                        if got is None:
+                            got = rows_left[(t, left)] = t.row(p, left, g, adrenaline)
+                        trow = got
                 elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
                     left = own_engine - shift
                     score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0

@@ -150,6 +150,22 @@ class Catalogue:
         ``ValueError`` says what is wrong."""
         if not isinstance(block, dict) or not block:
             raise ValueError("cards must map card tokens to their definitions")
+        try:  # kept by the block's text: every race on the same cards shares one catalogue (issue 32)
+            text = repr(block) if type(block) is dict else ""
+        except RecursionError:
+            text = ""
+        key = (id(self), text)
+        hit = _WITH_BLOCK.get(key) if 0 < len(text) < 1_000_000 else None
+        if hit is not None and hit[0] is self:
+            return hit[1]
+        made = self._with_block(block)
+        if 0 < len(text) < 1_000_000:
+            if len(_WITH_BLOCK) >= 16:
+                _WITH_BLOCK.clear()
+            _WITH_BLOCK[key] = (self, made)
+        return made
+
+    def _with_block(self, block: dict[str, Any]) -> Catalogue:
         extra = []
         for token, d in block.items():
             if not isinstance(d, dict) or d.get("id", token) != token:
@@ -199,6 +215,11 @@ class Catalogue:
     def listing(self) -> str:
         """The tokens, for messages: "1 2 3 4 0 5 H S"."""
         return " ".join(self.tokens)
+
+
+# with_block's answers by (the catalogue, the block's text): a catalogue is immutable, and one made of the same
+# definitions is the same catalogue (a refusal is never kept: it is raised again)
+_WITH_BLOCK: dict[tuple[int, str], tuple[Catalogue, Catalogue]] = {}
 
 
 def _name_and_speed(card: CardDef) -> str:

@@ -309,13 +309,21 @@ def hand_playable_sets(hand: dict[str, int], gear: int) -> list[list[str]]:
     key = (tuple(hand), tuple(hand.values()), gear)  # the race's tokens, in order, and their counts
     plays = _PLAYS.get(key)
     if plays is None:
-        playable = [c for c in expand(hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
-        if len(playable) < gear:
-            plays = (tuple(playable + [HEAT] * (gear - len(playable))),)
-        else:
-            plays = _distinct(tuple(playable), gear, gear)
+        plays = _distinct(hand_play_pool(hand, gear), gear, gear)
         _keep(_PLAYS, key, plays)
     return list(map(list, plays))
+
+
+def hand_play_pool(hand: dict[str, int], gear: int) -> tuple[str, ...]:
+    """The cards a play in ``gear`` takes ``gear`` of (# 4.1): every card of ``hand`` but Heat, in the hand's order
+    with its repeats (# 4.2, 18.6), or, with fewer than ``gear`` of them, the one forced play, Heat filling it
+    (# 13.1). The plays are ``itertools.combinations(pool, gear)``: :func:`hand_playable_sets` before its repeats
+    are dropped, for a caller that pairs each play with a sum taken in the same order (the heuristic's Garage
+    plays, issue 32)."""
+    playable = [c for c in expand(hand) if c != HEAT]  # # 4.2, 18.6: every card but Heat
+    if len(playable) < gear:
+        playable += [HEAT] * (gear - len(playable))  # # 13.1
+    return tuple(playable)
 
 
 # A hand's choices are asked at every play and discard by the simulator and the random bot (the heuristic keeps

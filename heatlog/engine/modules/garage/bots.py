@@ -24,7 +24,7 @@ from ...movement import landing
 from ...state import Car, RaceState
 from ...steps import DISCARD, REACT, SLIPSTREAM
 from .cards import Card, speeds, symbol
-from .race import planned_turn, refresh_options, scrap_pending
+from .race import planned_turn, refresh_options, scrap_pending, shows_symbols
 
 Event = dict[str, Any]
 
@@ -182,8 +182,8 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
         return next(o for o in options if o["taken"] is take)
     if due == "heat_unpayable":  # # 18.11
         return options[0] if options else None
-    if turn is None or w.step < REACT or w.flipping is not None:
-        return None
+    if turn is None or w.step < REACT or w.flipping is not None or not shows_symbols(state, car, turn):
+        return None  # (no Play Area card showing a symbol: none of the choices below is open, issue 32)
     # the pool the engine read for this Waiting, not a new one (issue 32: each works out every React use)
     pool = w.react_pool() if w.may_go_on and turn.car == car.name else None
     offered = pool.options() if pool is not None else react_options(state, car, turn)  # once per decision

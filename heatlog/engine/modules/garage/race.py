@@ -10,12 +10,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any
 
 from ... import handlers as H
 from ...cards import BASIC, HEAT, STRESS, Catalogue
 from ...errors import IllegalEvent
 from ...knowledge import Knowledge
+from ...module import copy_data
 from ...movement import landing, move, place
 from ...react import ReactUse
 from ...ruleset import Rules, base_react_mandatory
@@ -137,10 +139,49 @@ def start(ev: Event, catalogue: Catalogue) -> GarageRace:
     except ValueError as exc:
         raise H.malformed(None, ev, str(exc)) from exc
     block = ev.get("cards") or {}
-    cards = {c.token: block[c.token] for c in catalogue.cards if c.kind in ("upgrade", "sponsor")}
+    tokens = tuple(c.token for c in catalogue.cards if c.kind in ("upgrade", "sponsor"))
+    shared = _shared_cards(block, tokens)
+    if shared is not None:
+        return GarageRace(options=options, cards=shared[0], numbers=shared[1])
+    cards = {token: block[token] for token in tokens}
     if not any(c.get("kind") == "upgrade" for c in cards.values()):
         raise H.malformed(None, ev, "a Garage race embeds its upgrade cards in race_started.cards (# 18.2)")
     return GarageRace(options=options, cards=cards)
+
+
+# The card definitions of the races started in this process, by the text of their ``race_started.cards`` block
+# and the tokens the race reads of it: every race on the same cards (every simulated race of one upgrade set) shares
+# one mapping, its symbol numbers and what the bots keep by it (issue 32), as the weather's tiles and the Legend
+# deck are read once (``module.read_once``). The mapping is a private copy of the block (never changed: a caller
+# changing its log's events changes no other race).
+_SHARED_CARDS: dict[str, tuple[tuple[str, ...], dict[str, Card], dict[str, Mapping[str, int]]]] = {}
+
+
+def _shared_cards(
+    block: Any, tokens: tuple[str, ...]
+) -> tuple[dict[str, Card], dict[str, Mapping[str, int]]] | None:
+    """The shared card mapping and symbol numbers of ``block`` (the Garage's ``tokens`` of it, in order), or None
+    for a block that is not one (read then the long way, with its refusal)."""
+    if type(block) is not dict or not tokens:
+        return None
+    try:
+        text = repr(block)
+    except RecursionError:
+        return None
+    if len(text) > 1_000_000:
+        return None
+    hit = _SHARED_CARDS.get(text)
+    if hit is not None and hit[0] == tokens:
+        return hit[1], hit[2]
+    if not all(type(block.get(t)) is dict for t in tokens):
+        return None
+    cards = {token: copy_data(block[token]) for token in tokens}
+    if not any(c.get("kind") == "upgrade" for c in cards.values()):
+        return None
+    if len(_SHARED_CARDS) >= 16:
+        _SHARED_CARDS.clear()
+    _SHARED_CARDS[text] = (tokens, cards, {})
+    return cards, _SHARED_CARDS[text][2]
 
 
 def _all_cards(g: GarageRace) -> list[Card]:
@@ -330,10 +371,16 @@ def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> tuple[tuple[int, str, 
     and ``GarageTurn.replaced`` only grows, so the same two objects with the same lengths give the same answer."""
     played, replaced = turn.played, gt.replaced
     last = g.marks[0]
-    if last is not None and last[0] is played and last[1] is replaced and last[2] == (len(played), len(replaced)):
-        return last[3]
+    if (
+        last is not None
+        and last[0] is played
+        and last[1] is replaced
+        and last[2] == len(played)
+        and last[3] == len(replaced)
+    ):
+        return last[4]
     found_ = _marked_now(g, played, replaced)
-    g.marks[0] = (played, replaced, (len(played), len(replaced)), found_)
+    g.marks[0] = (played, replaced, len(played), len(replaced), found_)
     return found_
 
 
@@ -349,6 +396,22 @@ def _marked_now(
         if found and i not in replaced:
             out.append((i, token, found))
     return tuple(out)
+
+
+def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
+    """Whether the Garage may offer ``car`` anything in React now: a card of its Play Area still in play shows a
+    symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
+    the Scrap to come and Refresh are all empty (each reads only those cards), so a caller may skip them."""
+    g = state.garage
+    gt: GarageTurn | None = turn.garage
+    if g is None or gt is None or turn.cluttered:
+        return False
+    if _marked(g, turn, gt):
+        return True
+    return any(map(car.pool.get, map(_TOKEN, g.directs())))  # (C-level: asked at most React decisions)
+
+
+_TOKEN = itemgetter(0)  # a (token, …) pair's token
 
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
@@ -1147,6 +1210,8 @@ def _react_uses(prev: Any) -> Any:
 
     def uses(state: RaceState, car: Car, turn: Turn) -> list[ReactUse]:
         out = list(prev(state, car, turn))
+        if not shows_symbols(state, car, turn):
+            return out  # (most React decisions of a Garage race: built at each of them, issue 32)
         for ev in react_options(state, car, turn) + advanced_options(state, car, turn):
             symbol, mandatory = _USES[ev["type"]]
             source = ev.get("card") or "/".join(ev.get("cards") or ev.get("sources") or ())
