@@ -19,15 +19,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine import RaceState, apply
 from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
 from ..engine.module import MODULES, Module, ranked
-from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
+from ..stats.facts import TURN_COLUMNS, TURN_FIELD_TYPES, FactCollector, RaceFacts, TurnFacts
 from ..stats.summary import CarStats, Tally, flat_row, race_stats
 
 if TYPE_CHECKING:
@@ -113,8 +111,7 @@ if tuple(CAR_COLUMNS) != ("race", "track", *_FLAT_KEYS, "bot", "legend", "grid",
     _FLAT_KEYS = ()
 
 
-def _turn_type(tp: Any) -> str:
-    text = str(tp)
+def _turn_type(text: str) -> str:
     if "bool" in text:
         return "bool"
     if "int" in text:
@@ -123,7 +120,7 @@ def _turn_type(tp: Any) -> str:
 
 
 #: ``turns``: exactly the derived SQLite table's columns (:data:`heatlog.stats.TURN_COLUMNS`), booleans as booleans.
-TURN_TYPES: dict[str, str] = {f.name: _turn_type(f.type) for f in fields(TurnFacts)}
+TURN_TYPES: dict[str, str] = {name: _turn_type(tp) for name, tp in TURN_FIELD_TYPES.items()}
 
 #: ``decisions``: one row per decision event (gear, cards, React, slipstream, discard, draft picks, …), in log
 #: order: the event's place in the log, the round, the car, its type and its main values; ``detail`` holds the
@@ -149,8 +146,6 @@ COLUMNS: dict[str, dict[str, str]] = {
 }
 
 _DECISION_MAIN = frozenset({"type", "v", "car", "gear", "cards", "card", "taken", "count"})
-_TURN_ROW = attrgetter(*TURN_COLUMNS)
-_TURN_GETTERS = tuple(attrgetter(name) for name in TURN_COLUMNS)
 
 
 _DECISION_KINDS: dict[str, bool] = {}
@@ -294,7 +289,7 @@ class RaceRows:
         return {
             "races": [race_row],
             "car_races": car_rows,
-            "turns": [_TURN_ROW(t) for t in facts.turns],
+            "turns": list(facts.turns),  # (a TurnFacts is a tuple in the columns' order)
             "decisions": decision_rows(self.race, self.decisions),
         }
 
@@ -458,8 +453,8 @@ class Batch:
     then :meth:`files`.
 
     Kept as the Parquet files want them (issue 31: no tuple per row made to be turned back into columns): the
-    ``races`` and ``car_races`` rows (a few a race), the ``turns`` as the races' :class:`TurnFacts` (a column is
-    read off them all at once when the file is made) and the ``decisions`` as columns."""
+    ``races`` and ``car_races`` rows (a few a race), the ``turns`` as the races' :class:`TurnFacts` (tuples in the
+    columns' order: their columns are one ``zip`` when the file is made) and the ``decisions`` as columns."""
 
     __slots__ = ("decisions", "races", "rows", "turns")
 
@@ -483,7 +478,7 @@ class Batch:
     def columns(self, table: str) -> list[list[Any]]:
         """The batch's columns of ``table`` (:data:`COLUMNS` order), rows in the order the races were added."""
         if table == "turns":
-            return [list(map(get, self.turns)) for get in _TURN_GETTERS]
+            return [list(col) for col in zip(*self.turns, strict=True)] if self.turns else [[] for _ in TURN_COLUMNS]
         if table == "decisions":
             return self.decisions
         rows = self.rows[table]
