@@ -615,18 +615,60 @@ def test_piped_tables_are_printed_whole(tmp_path: Path) -> None:
 
 
 def test_turn_facts_arguments_are_in_the_order_of_the_columns() -> None:
-    """turn_facts builds a TurnFacts positionally (41 keywords cost ~4 % of a corpus race, issue 31): each argument
-    line names its field (the modules' columns, from their ``turn_facts``, as one line), and the names run in
+    """turn_values lists a turn's values positionally, in a list display (a TurnFacts is a tuple of them, issue 31):
+    each line names its field (the modules' columns, from their ``turn_facts``, as one line), and the names run in
     TURN_COLUMNS' order, so a field added or moved shows up here."""
     import inspect
     import re
 
-    from heatlog.stats.facts import MODULE_TURN_COLUMNS, turn_facts
+    from heatlog.stats.facts import MODULE_TURN_COLUMNS, turn_values
 
-    source = inspect.getsource(turn_facts)
-    call = source[source.index("return TurnFacts(") :]
+    source = inspect.getsource(turn_values)
+    call = source[source.index("return [") :]
     named = re.findall(r",  # (\w+)", call)
     at = named.index("MODULE_TURN_COLUMNS")
     named[at : at + 1] = [c.name for c in MODULE_TURN_COLUMNS]
     assert tuple(named) == TURN_COLUMNS
     assert [c.name for c in MODULE_TURN_COLUMNS] == ["heat_upgrades", "uses"]  # the Garage's (# 18.10, 18.7)
+
+
+@pytest.mark.parametrize(
+    "name", ["usa-4cars.jsonl", "usa-4cars-table.jsonl", "gb-solo-legends.jsonl", "usa-garage-legends-weather.jsonl"]
+)
+def test_turn_facts_are_their_row(name: str) -> None:
+    """A TurnFacts is a tuple of its columns in TURN_COLUMNS' order (issue 31: the ``turns`` table's INSERT, the
+    ``derived`` JSON and a corpus's columns take it as it is), named, pickled and written to JSON as that row."""
+    import pickle
+
+    facts = collect(events_of(name))
+    assert facts.turns
+    for t in facts.turns:
+        assert isinstance(t, tuple) and tuple(t) == tuple(getattr(t, c) for c in TURN_COLUMNS)
+        assert list(t.row()) == list(TURN_COLUMNS) and t.heat_paid == sum(
+            getattr(t, c) for c in ("heat_shift", "heat_flooded", "heat_boost", "heat_corners", "heat_upgrades")
+        )
+        assert pickle.loads(pickle.dumps(t)) == t and type(pickle.loads(pickle.dumps(t))) is type(t)
+        assert json.dumps(t) == json.dumps(list(t))
+    assert all(t.place is not None for t in facts.turns)  # every round closed: its standings in its turns (# 16.8)
+
+
+@pytest.mark.parametrize("name", ["usa-4cars.jsonl", "usa-4cars-table.jsonl", "usa-garage-legends-weather.jsonl"])
+def test_tally_of_a_car_s_turns_at_once_is_the_sum_turn_by_turn(name: str) -> None:
+    """``Tally.add_turns`` reads the turns column by column (issue 31); a tally made one turn at a time, or in two
+    parts merged, says the same (table mode: a hidden draw makes ``stress drawn`` None, # 1.7)."""
+    from heatlog.stats import Tally
+
+    facts = collect(events_of(name))
+    legends = {c.name: c.legend for c in facts.cars}
+    for car, legend in legends.items():
+        mine = [t for t in facts.turns if t.car == car]
+        whole, one_by_one, halves = Tally(legend=legend), Tally(legend=legend), Tally(legend=legend)
+        whole.add_turns(mine)
+        for t in mine:
+            one_by_one.add(t)
+        second = Tally(legend=legend)
+        halves.add_turns(mine[: len(mine) // 2])
+        second.add_turns(mine[len(mine) // 2 :])
+        halves.merge(second)
+        assert whole.to_dict() == one_by_one.to_dict() == halves.to_dict()
+        assert whole.turns == len(mine) and whole.spaces == sum(t.end - t.start for t in mine)

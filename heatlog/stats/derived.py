@@ -26,22 +26,20 @@ import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import fields
 from datetime import UTC, datetime
-from operator import attrgetter
 from typing import Any
 
 from .. import RULES_VERSION
 from ..formats.hashing import same_text
 from ..store import DamagedLog, Problem
 from ..store.cachekey import seal
-from .facts import TURN_COLUMNS, RaceFacts, TurnFacts, race_facts
+from .facts import TURN_COLUMNS, TURN_FIELD_TYPES, RaceFacts, TurnFacts, race_facts
 
 TURNS = "turns"
 DERIVED = "derived"
 
-_BOOL = frozenset(f.name for f in fields(TurnFacts) if f.type in ("bool", bool))
-_INT = frozenset(f.name for f in fields(TurnFacts) if f.type in ("int", int, "int | None"))
+_BOOL = frozenset(name for name, tp in TURN_FIELD_TYPES.items() if tp == "bool")
+_INT = frozenset(name for name, tp in TURN_FIELD_TYPES.items() if tp in ("int", "int | None"))
 
 
 def _sql_type(name: str) -> str:
@@ -106,15 +104,6 @@ def _pooled(path: str, races: list[int], workers: int) -> Generator[Folded, None
             yield from done
 
 
-_ROW = attrgetter(*TURN_COLUMNS)
-
-
-def _encode(t: TurnFacts) -> Row:
-    """A turn as a ``turns`` row (sqlite3 stores Python booleans as 0/1)."""
-    row: Row = _ROW(t)
-    return row
-
-
 def _digest(race: int, length: int, tail_hash: str, summary: str, facts: str) -> str:
     """The seal of a ``derived`` row: keyed outside the file (heatlog.store.cachekey), over the log it was made from
     (length and head), the rules and its content, so that nobody who edits the file can make a forged row pass
@@ -131,7 +120,7 @@ def _rows_digest(race: int, rows: Sequence[Row]) -> str:
 
 def _facts_text(facts: RaceFacts) -> str:
     """The race's facts as one JSON array of rows (columns in :data:`TURN_COLUMNS` order; booleans as JSON)."""
-    rows = [_ROW(t) for t in facts.turns]
+    rows = facts.turns  # (each a tuple in the columns' order: a JSON array)
     return json.dumps(rows, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -218,7 +207,7 @@ class TurnsTable:
                 for stmt in _DDL:
                     conn.execute(stmt)
                 for facts, (length, tail_hash) in built:
-                    rows = [_encode(t) for t in facts.turns]
+                    rows = facts.turns  # a TurnFacts is its row: a tuple in the columns' order (booleans: 0/1)
                     summary, text = _summary_text(facts), _facts_text(facts)
                     conn.execute(f"DELETE FROM {TURNS} WHERE race = ?", (facts.race,))
                     conn.executemany(_INSERT, rows)

@@ -12,8 +12,10 @@ table while it matches the log, :mod:`heatlog.stats.derived`), and nothing that 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from itertools import repeat
+from operator import attrgetter, gt
+from typing import Any, NamedTuple
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
 from ..engine.cards import STRESS
@@ -47,9 +49,8 @@ class HeatTotals:
         return self.cooled_gear + self.cooled_adrenaline
 
 
-@dataclass(slots=True)
-class TurnFacts(HeatTotals):
-    """One car's turn (steps 3–9 of one round) as numbers. Columns of the derived ``turns`` table."""
+class _TurnRecord(NamedTuple):
+    """The fields of :class:`TurnFacts`, in the order of the columns (a tuple: see there)."""
 
     race: int
     round: int
@@ -96,11 +97,30 @@ class TurnFacts(HeatTotals):
     slipstream_spaces: int = 0  # spaces slipstream moved the car (# 8.1; a sector's bonus included, MODULES.md 20.12)
     heat_flooded: int = 0  # Heat paid for shifting down from a flooded space (# 22.4; 0 elsewhere)
 
+
+class TurnFacts(_TurnRecord, HeatTotals):
+    """One car's turn (steps 3–9 of one round) as numbers. Columns of the derived ``turns`` table.
+
+    A tuple of the columns, in :data:`TURN_COLUMNS` order, with a name for each (a ``NamedTuple``): it is made
+    once, when its round closes (:class:`FactCollector`), and is then the row as every table wants it — the
+    ``turns`` table's ``INSERT``, the ``derived`` table's JSON array, a corpus's columns (``zip(*turns)``, in C) —
+    with nothing read again field by field (issue 31: the per-turn record was read three times)."""
+
+    __slots__ = ()
+
     def row(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(zip(TURN_COLUMNS, self, strict=True))
 
 
-TURN_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(TurnFacts))
+TURN_COLUMNS: tuple[str, ...] = _TurnRecord._fields
+#: Each column's declared type, as written in :class:`TurnFacts` (``"int"``, ``"str"``, ``"bool"``, ``"int | None"``
+#: …): the ``turns`` table's SQL types and a corpus's Arrow types are read off it.
+TURN_FIELD_TYPES: dict[str, str] = {
+    name: str(getattr(tp, "__forward_arg__", tp)) for name, tp in _TurnRecord.__annotations__.items()
+}
+#: Where a column sits in a :class:`TurnFacts` (the tuple's index of each name).
+TURN_INDEX: dict[str, int] = {name: i for i, name in enumerate(TURN_COLUMNS)}
+_CAR, _PLACE, _LED = TURN_INDEX["car"], TURN_INDEX["place"], TURN_INDEX["led"]
 
 
 def _module_turn_columns() -> tuple[FactColumn, ...]:
@@ -109,10 +129,11 @@ def _module_turn_columns() -> tuple[FactColumn, ...]:
     declared = tuple(c for m in MODULES.values() for c in m.turn_columns)
     at = TURN_COLUMNS.index("led") + 1
     kinds = {"int": "int", "str": "str", "bool": "bool"}
-    by_name = {f.name: f for f in fields(TurnFacts)}
+    defaults = _TurnRecord._field_defaults
     here = TURN_COLUMNS[at : at + len(declared)]
     if here != tuple(c.name for c in declared) or any(
-        str(by_name[c.name].type) != kinds.get(c.type) or by_name[c.name].default != c.default for c in declared
+        TURN_FIELD_TYPES[c.name] != kinds.get(c.type) or c.name not in defaults or defaults[c.name] != c.default
+        for c in declared
     ):
         raise TypeError(f"the modules' turn columns {[c.name for c in declared]} are not TurnFacts' fields after led")
     return declared
@@ -204,18 +225,37 @@ def turn_facts(
     offered: bool,
     modules: Callable[[Turn], tuple[Any, ...]] | None = None,
 ) -> TurnFacts:
-    """The facts of a completed ``turn``, read off its record (``state``: right after it ended). ``modules``: the
-    race's :func:`module_turn_facts` (worked out here when not given)."""
+    """The facts of a completed ``turn``, read off its record (``state``: right after it ended), its round still
+    under way (``place`` None, ``led`` False). ``modules``: the race's :func:`module_turn_facts` (worked out here
+    when not given)."""
+    return _FACTS(turn_values(state, turn, index, race, offered=offered, modules=modules))
+
+
+_FACTS: Callable[[Iterable[Any]], TurnFacts] = TurnFacts._make
+_PAID, _COST = attrgetter("paid"), attrgetter("cost")  # a corner check's Heat paid and owed
+
+
+def turn_values(
+    state: RaceState,
+    turn: Turn,
+    index: int,
+    race: int,
+    *,
+    offered: bool,
+    modules: Callable[[Turn], tuple[Any, ...]] | None = None,
+) -> list[Any]:
+    """:func:`turn_facts`' values, in :data:`TURN_COLUMNS` order, as a list: :class:`FactCollector` fills in
+    ``place`` and ``led`` when the round closes, then makes the :class:`TurnFacts` (a tuple) of it."""
     cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
     happenings = turn.happenings
-    boost_value = sum(h[2] for h in happenings if h[0] == "boost") if happenings else 0  # what the boost's flip found
+    boost_value = sum([h[2] for h in happenings if h[0] == "boost"]) if happenings else 0  # the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
     module_facts = (modules or module_turn_facts(state))(turn)  # the modules' columns (Module.turn_facts)
     flooded = turn.shift_heat and flooded_surcharge(state.track, turn.start, turn.from_gear, turn.gear)  # # 22.4
-    corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
-    # positional, in the order of the fields (TURN_COLUMNS; tests/test_stats.py checks it): 41 keywords cost
-    # 6–7 µs a turn to match, ~4 % of a corpus race (issue 31)
-    return TurnFacts(  # type: ignore[call-arg]  # (*module_facts: the modules' fields, checked at import)
+    corners = turn.corners  # (the sums below are not started on empty records, nor made by generators: issue 31)
+    # a list display, in the order of the columns (TURN_COLUMNS; tests/test_stats.py checks it: each line names
+    # its column)
+    return [
         race,  # race
         turn.round,  # round
         index,  # turn
@@ -230,7 +270,7 @@ def turn_facts(
         turn.moved,  # moved
         turn.shift_heat - flooded,  # heat_shift
         1 if turn.boosted and not turn.boost_free else 0,  # heat_boost: # 20.11: a free boost pays none
-        sum(c.paid for c in corners) if corners else 0,  # heat_corners
+        sum(map(_PAID, corners)) if corners else 0,  # heat_corners
         turn.cooled - cooled_adrenaline,  # cooled_gear
         cooled_adrenaline,  # cooled_adrenaline
         turn.played.count(STRESS),  # stress_played
@@ -245,7 +285,7 @@ def turn_facts(
         offered or bool(turn.slipstream),  # slipstream_offered
         bool(turn.slipstream),  # slipstream_taken
         len(corners),  # corners
-        sum(1 for c in corners if c.cost > 0) if corners else 0,  # corners_over
+        sum(map(gt, map(_COST, corners), repeat(0))) if corners else 0,  # corners_over
         " ".join(turn.discarded),  # discarded
         turn.drawn,  # drawn
         state.cars[turn.car].engine,  # engine
@@ -257,7 +297,7 @@ def turn_facts(
         turn.adrenaline_moved,  # adrenaline_spaces
         turn.slipstream_moved,  # slipstream_spaces
         flooded,  # heat_flooded
-    )
+    ]
 
 
 class FactCollector:
@@ -271,10 +311,10 @@ class FactCollector:
         self.race = race
         self.name = name
         self.state: RaceState | None = None
-        self.turns: list[TurnFacts] = []
+        self.turns: list[TurnFacts] = []  # the turns of the rounds closed
+        self._open: list[list[Any]] = []  # the round under way's turns (turn_values), made TurnFacts at its close
         self._round_list: list[Turn] | None = None
         self._seen = 0
-        self._round_start = 0  # index in self.turns of the first turn of the round under way
         self._offered: dict[int, bool] = {}
         self._modules: Callable[[Turn], tuple[Any, ...]] | None = None  # module_turn_facts of the race, once
 
@@ -318,7 +358,6 @@ class FactCollector:
                 self._close_round(state)
             self._round_list = state.turns
             self._seen = 0
-            self._round_start = len(self.turns)
         if len(state.turns) > self._seen:
             self._take(state, state.turns)
 
@@ -326,17 +365,21 @@ class FactCollector:
         modules = self._modules
         if modules is None:
             modules = self._modules = module_turn_facts(state)
+        race, offered, out = self.race, self._offered, self._open
         for i in range(self._seen, len(turns)):
             t = turns[i]
-            offered = self._offered.pop(id(t), False)
-            self.turns.append(turn_facts(state, t, i + 1, self.race, offered=offered, modules=modules))
+            out.append(turn_values(state, t, i + 1, race, offered=offered.pop(id(t), False), modules=modules))
         self._seen = len(turns)
 
     def _close_round(self, state: RaceState) -> None:
+        """The round's standings into its turns (``place``, ``led``), which become :class:`TurnFacts`."""
         places = {name: i for i, name in enumerate(state.standings(), start=1)}
-        for f in self.turns[self._round_start :]:
-            f.place = places[f.car]
-            f.led = f.place == 1
+        rows = self._open
+        for row in rows:
+            place = row[_PLACE] = places[row[_CAR]]
+            row[_LED] = place == 1
+        self.turns.extend(map(_FACTS, rows))
+        self._open = []
 
     def result(self) -> RaceFacts:
         state = self.state
@@ -367,7 +410,7 @@ class FactCollector:
             over=state.phase == "over",
             rounds=state.round,
             cars=cars,
-            turns=self.turns,
+            turns=self.turns + list(map(_FACTS, self._open)) if self._open else self.turns,  # (a round under way)
         )
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import sub
 from typing import Any
 
-from .facts import HeatTotals, RaceFacts, TurnFacts
+from .facts import TURN_COLUMNS, HeatTotals, RaceFacts, TurnFacts
 
 
 @dataclass(slots=True)
@@ -55,44 +57,59 @@ class Tally(HeatTotals):
     legend: bool = False
 
     def add(self, t: TurnFacts) -> None:
-        self.turns += 1
-        self.heat_shift += t.heat_shift
-        self.heat_flooded += t.heat_flooded
-        self.heat_boost += t.heat_boost
-        self.heat_corners += t.heat_corners
-        self.heat_upgrades += t.heat_upgrades
-        self.cooled_gear += t.cooled_gear
-        self.cooled_adrenaline += t.cooled_adrenaline
-        self.stress_played += t.stress_played
+        self.add_turns((t,))
+
+    def add_turns(self, turns: Sequence[TurnFacts]) -> None:
+        """Add ``turns`` (one car's), read column by column: each a tuple of the turns' values (``zip``, in C), summed
+        or counted in C, not a call per turn reading each field (issue 31)."""
+        if not turns:
+            return
+        c = dict(zip(TURN_COLUMNS, zip(*turns, strict=True), strict=True))  # column name -> the turns' values
+        self.turns += len(turns)
+        self.heat_shift += sum(c["heat_shift"])
+        self.heat_flooded += sum(c["heat_flooded"])
+        self.heat_boost += sum(c["heat_boost"])
+        self.heat_corners += sum(c["heat_corners"])
+        self.heat_upgrades += sum(c["heat_upgrades"])
+        self.cooled_gear += sum(c["cooled_gear"])
+        self.cooled_adrenaline += sum(c["cooled_adrenaline"])
+        self.stress_played += sum(c["stress_played"])
         if self.stress_drawn is not None:
-            self.stress_drawn = None if t.stress_drawn is None else self.stress_drawn + t.stress_drawn
-        self.stress_spinouts += t.spinout_stress
-        self.spinouts += t.spinout
-        self.slipstreams_taken += t.slipstream_taken
-        self.slipstreams_declined += t.slipstream_offered and not t.slipstream_taken
-        if t.boosted:
-            self.boosts += 1
-            self.boost_values.append(t.boost_value)
-        self.corners += t.corners
-        self.corners_over += t.corners_over
-        self.cluttered += t.cluttered
-        self.rounds_led += t.led
-        self.spaces += t.end - t.start
-        if t.played:  # a Legend has no gear (# 19.10)
-            self.rounds_in_gear[t.gear] = self.rounds_in_gear.get(t.gear, 0) + 1
-        self.adrenaline_rounds += t.adrenaline
-        self.adrenaline_moves += t.adrenaline_move
-        self.adrenaline_spaces += t.adrenaline_spaces
-        self.slipstream_spaces += t.slipstream_spaces
-        self.shifts_up_2 += t.gear - t.from_gear == 2
-        self.shifts_down_2 += t.from_gear - t.gear == 2
-        self.cards_discarded += len(t.discarded.split())
+            drawn = c["stress_drawn"]
+            self.stress_drawn = None if None in drawn else self.stress_drawn + sum(drawn)
+        self.stress_spinouts += sum(c["spinout_stress"])
+        self.spinouts += sum(c["spinout"])
+        self.slipstreams_taken += sum(c["slipstream_taken"])
+        offered = zip(c["slipstream_offered"], c["slipstream_taken"], strict=True)
+        self.slipstreams_declined += sum(o and not t for o, t in offered)
+        values = list(compress(c["boost_value"], c["boosted"]))
+        self.boosts += len(values)
+        self.boost_values.extend(values)
+        self.corners += sum(c["corners"])
+        self.corners_over += sum(c["corners_over"])
+        self.cluttered += sum(c["cluttered"])
+        self.rounds_led += sum(c["led"])
+        self.spaces += sum(c["end"]) - sum(c["start"])
+        gears, played = c["gear"], c["played"]
+        in_gear = self.rounds_in_gear
+        for g in compress(gears, played):  # a Legend has no gear (# 19.10)
+            in_gear[g] = in_gear.get(g, 0) + 1
+        self.adrenaline_rounds += sum(c["adrenaline"])
+        self.adrenaline_moves += sum(c["adrenaline_move"])
+        self.adrenaline_spaces += sum(c["adrenaline_spaces"])
+        self.slipstream_spaces += sum(c["slipstream_spaces"])
+        shifts = list(map(sub, gears, c["from_gear"]))
+        self.shifts_up_2 += shifts.count(2)
+        self.shifts_down_2 += shifts.count(-2)
+        self.cards_discarded += len(" ".join(c["discarded"]).split())  # (the turns' cards, each split by spaces)
         # A cluttered hand does not move: no speed to average (# 13.2); a Legend plays no card and has no gear
         # (# 19.1, 19.10), so its moves are no car's speed in 1st gear
-        if not t.cluttered and t.played:
-            acc = self.speed_by_gear.setdefault(t.gear, [0, 0])
-            acc[0] += t.speed
-            acc[1] += 1
+        by_gear = self.speed_by_gear
+        for g, speed, cluttered, cards in zip(gears, c["speed"], c["cluttered"], played, strict=True):
+            if not cluttered and cards:
+                acc = by_gear.setdefault(g, [0, 0])
+                acc[0] += speed
+                acc[1] += 1
 
     def merge(self, other: Tally) -> None:
         self.legend = other.legend if not self.turns else self.legend and (other.legend or not other.turns)
@@ -252,14 +269,23 @@ class RaceStats:
 
 def race_stats(facts: RaceFacts) -> RaceStats:
     """Per car, in finishing order (standings now while the race is under way)."""
-    tallies = {c.name: Tally(legend=c.legend) for c in facts.cars}
-    for t in facts.turns:
-        tallies[t.car].add(t)
-    first = min((t.round for t in facts.turns), default=None)
-    start = {t.car: t.turn for t in facts.turns if t.round == first}
+    turns = facts.turns
+    by_car: dict[str, list[TurnFacts]] = {c.name: [] for c in facts.cars}
+    start: dict[str, int] = {}
     engine: dict[str, int] = {}
-    for t in facts.turns:
-        engine[t.car] = t.engine
+    if turns:  # read by column (a TurnFacts is a tuple: issue 31)
+        cols = dict(zip(TURN_COLUMNS, zip(*turns, strict=True), strict=True))
+        names = cols["car"]
+        for name, t in zip(names, turns, strict=True):
+            by_car[name].append(t)
+        rounds = cols["round"]
+        first = min(rounds)
+        start = {name: n for r, name, n in zip(rounds, names, cols["turn"], strict=True) if r == first}
+        engine = dict(zip(names, cols["engine"], strict=True))  # each car's last turn's
+    tallies = {}
+    for c in facts.cars:
+        tallies[c.name] = tally = Tally(legend=c.legend)
+        tally.add_turns(by_car[c.name])
     cars = [
         CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name], start.get(c.name),
                  None if c.legend else engine.get(c.name))  # a Legend has no Engine (# 19.3)

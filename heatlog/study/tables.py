@@ -19,15 +19,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine import RaceState, apply
 from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
 from ..engine.module import MODULES, Module, ranked
-from ..stats.facts import TURN_COLUMNS, FactCollector, RaceFacts, TurnFacts
+from ..stats.facts import TURN_COLUMNS, TURN_FIELD_TYPES, FactCollector, RaceFacts, TurnFacts
 from ..stats.summary import CarStats, Tally, flat_row, race_stats
 
 if TYPE_CHECKING:
@@ -113,8 +111,7 @@ if tuple(CAR_COLUMNS) != ("race", "track", *_FLAT_KEYS, "bot", "legend", "grid",
     _FLAT_KEYS = ()
 
 
-def _turn_type(tp: Any) -> str:
-    text = str(tp)
+def _turn_type(text: str) -> str:
     if "bool" in text:
         return "bool"
     if "int" in text:
@@ -123,7 +120,7 @@ def _turn_type(tp: Any) -> str:
 
 
 #: ``turns``: exactly the derived SQLite table's columns (:data:`heatlog.stats.TURN_COLUMNS`), booleans as booleans.
-TURN_TYPES: dict[str, str] = {f.name: _turn_type(f.type) for f in fields(TurnFacts)}
+TURN_TYPES: dict[str, str] = {name: _turn_type(tp) for name, tp in TURN_FIELD_TYPES.items()}
 
 #: ``decisions``: one row per decision event (gear, cards, React, slipstream, discard, draft picks, …), in log
 #: order: the event's place in the log, the round, the car, its type and its main values; ``detail`` holds the
@@ -149,8 +146,6 @@ COLUMNS: dict[str, dict[str, str]] = {
 }
 
 _DECISION_MAIN = frozenset({"type", "v", "car", "gear", "cards", "card", "taken", "count"})
-_TURN_ROW = attrgetter(*TURN_COLUMNS)
-_TURN_GETTERS = tuple(attrgetter(name) for name in TURN_COLUMNS)
 
 
 _DECISION_KINDS: dict[str, bool] = {}
@@ -211,7 +206,7 @@ class RaceRows:
     ``extra``: values of the ``races`` columns the log does not hold (a study's ``option``; a database's race
     ``name`` and ``parent``); ``bots``: the bot of each car, by name."""
 
-    __slots__ = ("bots", "collector", "decisions", "events", "extra", "first", "grid", "race")
+    __slots__ = ("bots", "collector", "decisions", "events", "extra", "first", "grid", "observe", "race")
 
     def __init__(
         self, race: int, *, bots: Mapping[str, str] | None = None, extra: Mapping[str, Any] | None = None
@@ -220,6 +215,7 @@ class RaceRows:
         self.bots = dict(bots or {})
         self.extra = dict(extra or {})
         self.collector = FactCollector(race, self.extra.get("name"))
+        self.observe = self.collector.observe  # (bound once: called at every event, ~420 a race)
         self.decisions: list[tuple[int, int, Event]] = []  # (place in the log, round, event): rows made at the end
         self.events = 0
         self.grid: list[str] = []
@@ -231,10 +227,12 @@ class RaceRows:
             self.first = event
         elif kind == "grid_set":
             self.grid = list(event.get("order", []))
-        elif _DECISION_KINDS.get(kind) or (kind not in _DECISION_KINDS and _is_decision(kind)):
-            self.decisions.append((self.events, state.round, event))
+        else:
+            decision = _DECISION_KINDS.get(kind)
+            if decision if decision is not None else _is_decision(kind):
+                self.decisions.append((self.events, state.round, event))
         self.events += 1
-        self.collector.observe(state)  # after this event, before the next (FactCollector.apply's order)
+        self.observe(state)  # the collector's, after this event, before the next (FactCollector.apply's order)
 
     def fold(self, events: Sequence[Event]) -> None:
         """Apply a stored race's effective log, event by event (errors name the race)."""
@@ -294,7 +292,7 @@ class RaceRows:
         return {
             "races": [race_row],
             "car_races": car_rows,
-            "turns": [_TURN_ROW(t) for t in facts.turns],
+            "turns": list(facts.turns),  # (a TurnFacts is a tuple in the columns' order)
             "decisions": decision_rows(self.race, self.decisions),
         }
 
@@ -349,7 +347,8 @@ def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list
 _DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
-_DETAILS: dict[tuple[tuple[str, type, Any], ...], str] = {}  # the detail of a shape of fields seen before
+# the detail of a shape of fields seen before: (names, their values' types, the values) -> JSON
+_DETAILS: dict[tuple[tuple[str, ...], tuple[type, ...], tuple[Any, ...]], str] = {}
 _PLAIN = frozenset({str, int, bool, type(None)})  # values whose equal ones (of one type) have one JSON text
 
 
@@ -358,13 +357,15 @@ def _detail(ev: Event) -> str:
     race (an adrenaline's bonus …): the JSON of fields of plain values is remembered (their types in the key:
     ``1`` and ``True`` are equal keys but other JSON; a float is never a key: ``0.0 == -0.0``), a few thousand
     at most."""
-    other = {k: ev[k] for k in sorted(ev.keys() - _DECISION_MAIN)}
-    key = tuple([(k, type(v), v) for k, v in other.items()])
-    if not all(t in _PLAIN for _, t, _ in key):
-        return _DETAIL_JSON(other)
+    names = tuple(sorted(ev.keys() - _DECISION_MAIN))
+    values = tuple(map(ev.__getitem__, names))  # (maps in C, no generator: ~20 details a race, issue 31)
+    types = tuple(map(type, values))
+    if not _PLAIN.issuperset(types):
+        return _DETAIL_JSON(dict(zip(names, values, strict=True)))
+    key = (names, types, values)
     said = _DETAILS.get(key)
     if said is None:
-        said = _DETAIL_JSON(other)
+        said = _DETAIL_JSON(dict(zip(names, values, strict=True)))
         if len(_DETAILS) >= 4096:
             _DETAILS.clear()
         _DETAILS[key] = said
@@ -458,8 +459,8 @@ class Batch:
     then :meth:`files`.
 
     Kept as the Parquet files want them (issue 31: no tuple per row made to be turned back into columns): the
-    ``races`` and ``car_races`` rows (a few a race), the ``turns`` as the races' :class:`TurnFacts` (a column is
-    read off them all at once when the file is made) and the ``decisions`` as columns."""
+    ``races`` and ``car_races`` rows (a few a race), the ``turns`` as the races' :class:`TurnFacts` (tuples in the
+    columns' order: their columns are one ``zip`` when the file is made) and the ``decisions`` as columns."""
 
     __slots__ = ("decisions", "races", "rows", "turns")
 
@@ -480,14 +481,14 @@ class Batch:
                 column.extend(values)
         self.races += 1
 
-    def columns(self, table: str) -> list[list[Any]]:
+    def columns(self, table: str) -> list[Sequence[Any]]:
         """The batch's columns of ``table`` (:data:`COLUMNS` order), rows in the order the races were added."""
         if table == "turns":
-            return [list(map(get, self.turns)) for get in _TURN_GETTERS]
+            return list(zip(*self.turns, strict=True)) if self.turns else [() for _ in TURN_COLUMNS]
         if table == "decisions":
-            return self.decisions
+            return list(self.decisions)
         rows = self.rows[table]
-        return [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in COLUMNS[table]]
+        return list(zip(*rows, strict=True)) if rows else [() for _ in COLUMNS[table]]
 
     def files(self, metadata: Mapping[str, str]) -> dict[str, bytes]:
         """The Parquet bytes of each table (rows in the order the races were added)."""
