@@ -251,10 +251,10 @@ class _Filter:
         known = _decoder(bits, kinds)
         hands: dict[Hand, float] = {}
         for k, w in out.items():
-            h = known.get(k)
-            if h is None:
-                h = known[k] = _decode(k, bits, kinds)
-            hands[h] = w
+            new = known.get(k)
+            if new is None:
+                new = known[k] = _decode(k, bits, kinds)
+            hands[new] = w
         self._set(hands, f"a draw of {n}")
 
     def flip(self, pool: Hand, i: int) -> None:
