@@ -51,6 +51,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
+from operator import gt, sub
 from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
@@ -105,6 +106,46 @@ def _draws(deck: Hand, n: int) -> list[tuple[Hand, float]]:
         if len(_DRAWS) > 50_000:
             _DRAWS.clear()
         _DRAWS[key] = hit
+    return hit
+
+
+_CODED: dict[tuple[Hand, int, int], list[tuple[int, float]]] = {}
+
+
+def _code(h: Hand, bits: int) -> int:
+    """A hand as one number, ``bits`` bits per kind of card (the first kind lowest): the sum of two codes is the
+    code of the sum of the hands while no count reaches ``1 << bits`` (no carry)."""
+    out = 0
+    for k in reversed(h):
+        out = (out << bits) | k
+    return out
+
+
+_DECODED: dict[tuple[int, int], dict[int, Hand]] = {}
+
+
+def _decoder(bits: int, kinds: int) -> dict[int, Hand]:
+    """The hands decoded so far from codes of ``bits`` bits per kind and ``kinds`` kinds (:func:`_decode`)."""
+    hit = _DECODED.get((bits, kinds))
+    if hit is None or len(hit) > 200_000:
+        hit = _DECODED[(bits, kinds)] = {}
+    return hit
+
+
+def _decode(code: int, bits: int, kinds: int) -> Hand:
+    mask = (1 << bits) - 1
+    return tuple((code >> (bits * i)) & mask for i in range(kinds))
+
+
+def _coded_draws(deck: Hand, n: int, bits: int) -> list[tuple[int, float]]:
+    """:func:`_draws` with each multiset as its :func:`_code`."""
+    key = (deck, n, bits)
+    hit = _CODED.get(key)
+    if hit is None:
+        hit = [(_code(x, bits), ways) for x, ways in _draws(deck, n)]
+        if len(_CODED) > 50_000:
+            _CODED.clear()
+        _CODED[key] = hit
     return hit
 
 
@@ -174,7 +215,7 @@ class _Filter:
         """The cards ``x`` leave the hand (revealed, discarded, cooled): the hand held them."""
         out: dict[Hand, float] = {}
         for h, w in self.weights.items():
-            rest = tuple(a - b for a, b in zip(h, x, strict=True))
+            rest = tuple(map(sub, h, x))
             if min(rest) < 0:
                 continue
             if only_heat_left and sum(rest) != rest[_IH]:
@@ -195,13 +236,26 @@ class _Filter:
         """``n`` hidden cards come from the top of the deck (``pool − hand``) into the hand."""
         if not n:
             return
-        out: dict[Hand, float] = {}
+        # Hands as numbers (_code): a new hand is one addition, not a tuple built for each of the (hand, draw)
+        # pairs, the most of an information set's cost late in a race. The same sums in the same order, and the
+        # hands first met in the same order: the same weights, bit for bit.
+        bits = max(1, max(pool).bit_length())  # every hand and draw lies within the pool: no carry
+        out: dict[int, float] = {}
+        get = out.get
         for h, w in self.weights.items():
-            deck = tuple(p - k for p, k in zip(pool, h, strict=True))
-            for x, ways in _draws(deck, n):
-                new = tuple(a + b for a, b in zip(h, x, strict=True))
-                out[new] = out.get(new, 0.0) + w * ways
-        self._set(out, f"a draw of {n}")
+            hc = _code(h, bits)
+            for xc, ways in _coded_draws(tuple(map(sub, pool, h)), n, bits):
+                k = hc + xc
+                out[k] = get(k, 0.0) + w * ways
+        kinds = len(pool)
+        known = _decoder(bits, kinds)
+        hands: dict[Hand, float] = {}
+        for k, w in out.items():
+            new = known.get(k)
+            if new is None:
+                new = known[k] = _decode(k, bits, kinds)
+            hands[new] = w
+        self._set(hands, f"a draw of {n}")
 
     def flip(self, pool: Hand, i: int) -> None:
         """A card of kind ``i`` was the top of the deck (a flip, a scrapped card): each hand counts the copies its
@@ -216,8 +270,9 @@ class _Filter:
     def check(self, car: Car) -> None:
         """The engine's bookkeeping is the oracle: every hand has hand_size cards and lies within the pool."""
         pool = _hidden(car, self.tokens)
+        size = car.hand_size
         for h in self.weights:
-            if sum(h) != car.hand_size or any(a > b for a, b in zip(h, pool, strict=True)):
+            if sum(h) != size or len(h) != len(pool) or any(map(gt, h, pool)):
                 raise IllegalEvent(
                     f"analysis: the hand filter of {car.name} disagrees with the engine "
                     f"(hand {h} against {car.hand_size} cards, unseen {pool})"

@@ -301,9 +301,10 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
         choices = {name: _FirstUse(partial(gen, name, "bot")) for name in w.cars}
 
         def decide(state: RaceState, name: str, choices: Any = choices) -> Event | None:
-            laid = committed_play(state, name)  # cards laid face down before step 2 (a side's play, # 2.1)
-            if laid is not None:
-                return laid
+            if state.cars[name].committed is not None:  # (asked at every decision: most find no cards laid)
+                laid = committed_play(state, name)  # cards laid face down before step 2 (a side's play, # 2.1)
+                if laid is not None:
+                    return laid
             return drivers[name](state, name, Options(state, name), choices[name])
 
         def shuffles(name: str, gen: Any = gen) -> random.Random:

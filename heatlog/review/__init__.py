@@ -11,7 +11,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,29 +203,39 @@ def review_race(
 
     # With a pool of workers, several decisions are reviewed at once (each in a thread of this process that
     # hands its playouts to the pool): while one waits for the last chunks of a batch, the next one's chunks
-    # keep the workers busy. Each decision's playouts have their own seeds, so the results are the same as
-    # one at a time; they are taken in the log's order.
+    # keep the workers busy. ``at_once`` decisions are under way at any time, whichever finish first: a long
+    # decision (one played out to the cap) no longer holds back the next ones until it is taken, which left
+    # one worker idle at the end of each of its batches. Each decision's playouts have their own seeds, so the
+    # results are the same as one at a time; they are taken in the log's order.
     at_once = parallel + 1 if executor is not None and parallel > 1 else 1
     threads = ThreadPoolExecutor(max_workers=at_once) if at_once > 1 else None
     ahead = max(2, 2 * parallel)
     infosets: deque[tuple[DecisionPoint, Future[Any] | None]] = deque()
-    reviews: deque[Future[PointReview]] = deque()
+    reviews: deque[Future[PointReview]] = deque()  # in the log's order, finished or not
     queue = iter(points)
 
     def refill() -> None:
-        while len(infosets) + len(reviews) < ahead + at_once:
-            p = next(queue, None)
-            if p is None:
-                break
-            fut = executor.submit(infoset_for, p.known(events), p.car) if executor is not None else None
-            infosets.append((p, fut))
-        while threads is not None and infosets and len(reviews) < at_once:
+        running = sum(not f.done() for f in reviews)
+        while True:
+            while len(infosets) + running < ahead + at_once:
+                p = next(queue, None)
+                if p is None:
+                    break
+                fut = executor.submit(infoset_for, p.known(events), p.car) if executor is not None else None
+                infosets.append((p, fut))
+            if threads is None or not infosets or running >= at_once:
+                return
             reviews.append(threads.submit(review_one, *infosets.popleft()))
+            running += 1
 
     done = 0
     try:
         refill()
         while reviews or infosets:
+            if reviews and not reviews[0].done():
+                wait([f for f in reviews if not f.done()], return_when=FIRST_COMPLETED)
+                refill()  # a decision behind the first one finished: the next one starts
+                continue
             review = reviews.popleft().result() if reviews else review_one(*infosets.popleft())
             refill()
             by_car[review.point.car].points.append(review)
