@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from heatlog.bots import HeuristicBot, Stretches
+from heatlog.engine.cards import SPINOUT_STRESS
 from heatlog.engine.state import RaceState
 from heatlog.simulate import simulate_race
 
@@ -74,3 +75,54 @@ def test_a_weather_race_finds_the_look_aheads_of_another_draw(monkeypatch: pytes
     simulate_race(None, track="usa", cars=4, seed=2, modules={"weather": {}}, bots=watching)
     assert len(tokens) == 2 and tokens[0] != tokens[1]  # two draws
     assert first and len([n for n in found if n in first]) >= 10
+
+
+def _look_ahead(tp: Any, p: int, gear: int, engine: int) -> float:
+    """The look-ahead as its definition reads, one Engine at a time: the best typical next turn from ``p`` in
+    ``gear`` (# 3.1–3.3), each shift's Heat paid first, the corners crossed (# 9.1, 9.3), a spinout (# 10.1) or
+    the finish (# 16.7)."""
+    w = tp.w
+    best = -1e9
+    shifts = tp.shift_table(p)[gear]
+    for g in range(max(1, gear - 2), min(4, gear + 2) + 1):
+        if shifts[g] > engine:
+            continue
+        for speed in (g + g // 2, int(g * w.typical + 0.5)):
+            cost, spin = tp.corners(p, p + speed, speed, engine - shifts[g])
+            if spin is not None:
+                v = (spin - p) - tp.spin
+            elif p + speed > tp.final:
+                v = speed + w.finish
+            else:
+                v = speed - w.heat * (cost + shifts[g])
+            best = max(best, v)
+    return best
+
+
+def _outcome(tp: Any, p: int, speed: int, engine: int, gear: int) -> float:
+    """A turn's value as its definition reads (``corners``, then ``engine_value`` and the look-ahead)."""
+    w = tp.w
+    cost, spin = tp.corners(p, p + speed, speed, engine)
+    if spin is not None:
+        return (spin - p) - (tp.spin + w.stress_taken * SPINOUT_STRESS[gear]) + w.ahead * _look_ahead(tp, spin, 1, 0)
+    if p + speed > tp.final:
+        return speed + w.finish
+    left = engine - cost
+    return speed + tp.engine_value(left, p + speed) + w.ahead * _look_ahead(tp, p + speed, gear, min(left, 8))
+
+
+def test_a_cold_value_is_the_definition_s_value() -> None:
+    """Issue 32: a weather draw's values start cold, so the plan computes them in one pass (a look-ahead's nine
+    Engines at once, a turn's corners and Engine worth in one loop). Every look-ahead and turn value of the
+    plans of two weather races (road tokens changing limits and Heat, MODULES.md 20.8, 20.13) and a base race is
+    the value of its definition, bit for bit, whichever Engine is asked first."""
+    for kw in (RACES[0], RACES[1], RACES[3]):
+        state = simulate_race(None, **kw)[2]
+        fresh = HeuristicBot()._track_plan(state)  # a new bot's plan: every value cold
+        for p in range(-2, fresh.final + 4, 3):
+            for gear in range(1, 5):
+                for engine in (5, 0, 8, 3, 12, -1):  # the first asked fills the other Engines of the stretch
+                    assert fresh.next_turn(p, gear, engine) == _look_ahead(fresh, p, gear, min(engine, 8))
+            for speed in range(0, 20, 2):
+                for engine, gear in ((0, 1), (3, 2), (6, 4), (9, 3)):
+                    assert fresh.outcome(p, speed, engine, gear) == _outcome(fresh, p, speed, engine, gear)

@@ -340,6 +340,32 @@ def ask_shifts(state: RaceState, car: Car) -> tuple[tuple[int, ...], ...]:
     )
 
 
+_ENGINE_TABLES: dict[Weights, list[list[float]]] = {}
+
+
+def _engine_table(w: Weights) -> list[list[float]]:
+    """``table[c][e]``: what e Heat on the Engine are worth with c corners left before the finish: the marginal
+    Heat is worth more when few are left, and all of them less near the finish. By the weights (read, never
+    changed): every track plan of a weather race's draws shares one (issue 32)."""
+    hit = _ENGINE_TABLES.get(w)
+    if hit is not None:
+        return hit
+    table: list[list[float]] = []
+    for left in range(9):
+        need = left * w.per_corner
+        row = [0.0]
+        decay = 1.0  # heat_decay ** i by multiplication: exactly rounded, the same on every machine
+        for i in range(24):
+            worth = w.heat * (1 + w.heat_scarce * decay) if i < need else w.surplus
+            row.append(row[-1] + worth)
+            decay *= w.heat_decay
+        table.append(row)
+    if len(_ENGINE_TABLES) > 64:
+        _ENGINE_TABLES.clear()
+    _ENGINE_TABLES[w] = table
+    return table
+
+
 class _TrackPlan:
     """One race's corner lines (track × laps) as sorted absolute positions, with the heuristic's caches.
 
@@ -407,18 +433,7 @@ class _TrackPlan:
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}
         self.plans = PlanMemo()  # HeuristicBot._plan's, by what it reads
         self.ends: dict[tuple[int, ...], float] = {}  # HeuristicBot._end_value's, by what it reads
-        # engine_table[c][e]: what e Heat on the Engine are worth with c corners left before the finish:
-        # the marginal Heat is worth more when few are left, and all of them less near the finish.
-        self.engine_table: list[list[float]] = []
-        for left in range(9):
-            need = left * w.per_corner
-            row = [0.0]
-            decay = 1.0  # heat_decay ** i by multiplication: exactly rounded, the same on every machine
-            for i in range(24):
-                worth = w.heat * (1 + w.heat_scarce * decay) if i < need else w.surplus
-                row.append(row[-1] + worth)
-                decay *= w.heat_decay
-            self.engine_table.append(row)
+        self.engine_table = _engine_table(w)
 
     def shift_table(self, p: int) -> tuple[tuple[int, ...], ...]:
         """The Heat of each shift (``[from][to]``) for a car that starts a round at ``p`` (# 3.2, 22.4)."""

@@ -9,6 +9,7 @@ See docs/legends-weather.md.
 from __future__ import annotations
 
 import copy
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -248,10 +249,15 @@ def build_conditions(track: Track, rules: WeatherRules, tile_id: str, tokens: Se
     by_space: list[SectorEffect] = [NO_SECTOR_EFFECT] * (n + 1)
     owner: list[int] = [0] * (n + 1)
     afters = [c.after_space for c in track.corners]
+    # lines in racing order (every track): the last line behind a space by bisection
+    ordered = all(afters[i] < afters[i + 1] for i in range(len(afters) - 1))
     for s in range(1, n + 1):
-        behind = [i for i, a in enumerate(afters) if a < s]
-        line = behind[-1] if behind else len(afters) - 1
-        g = owner_of_line[line]
+        if ordered:
+            line = bisect_left(afters, s) - 1  # (-1: none behind, the last line's sector)
+        else:
+            behind = [i for i, a in enumerate(afters) if a < s]
+            line = behind[-1] if behind else -1
+        g = owner_of_line[line if line >= 0 else len(afters) - 1]
         owner[s] = g
         by_space[s] = sector_by_group[g - 1] if g else NO_SECTOR_EFFECT
     by_after = {c.after_space: e for c, e in zip(track.corners, by_line, strict=True) if e.token is not None}
