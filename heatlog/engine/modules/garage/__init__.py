@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, TurnAnswer, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -320,4 +320,11 @@ MODULE = Module(
     setup_steps=SETUP_STEPS,
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
     position_cards=_position_cards,  # # 18.4: no deck before the draft is over
+    turn_answers={  # how the recorder reads the answers to ``ask``'s questions, by kind
+        "speed": TurnAnswer(lazy(f"{__name__}.recorder", "read_speed"), line=True),  # # 18.6
+        "accelerate": TurnAnswer(lazy(f"{__name__}.recorder", "read_accelerate"), line=True),  # # 18.20
+        "unpayable": TurnAnswer(lazy(f"{__name__}.recorder", "read_unpayable"), line=True),  # # 18.11
+        "scrap": TurnAnswer(lazy(f"{__name__}.recorder", "read_scrap"), line=True, walks=True),  # # 18.12
+        "salvage_shuffle": TurnAnswer(lazy(f"{__name__}.recorder", "read_salvage_shuffle")),  # # 18.18
+    },
 )
