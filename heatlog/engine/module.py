@@ -453,14 +453,22 @@ class TurnAnswer:
 
     ``read(state, car, text, cards)`` -> the events the answer makes at ``state`` (``cards(text)``: the shell's
     reading of cards as typed, the car's own first); ``MalformedInput`` or ``ValueError`` refuses it in words.
-    ``line``: the question may be a later part of a car's one-line entry (one word each: step 3's value, a
-    Scrap's card, # 18.6, 18.12), which the recorder walks. ``walks``: alone too, the answer is walked as a line
-    (its words answer the questions that follow, one each: a Scrap's cards); else the whole answer is read at
-    once (Enter: the question's default)."""
+    ``event``: the event type an answer makes; ``typed(event, nm)`` -> the answer that makes it (``nm(token)``:
+    a card as the host types it), so ``read(state, car, typed(ev, nm), cards) == [ev]`` at the state before it
+    (the contract test round-trips it; the scripted host types it). ``line``: the question may be a later part of
+    a car's one-line entry (one word each: step 3's value, a Scrap's card, # 18.6, 18.12), which the recorder
+    walks. ``walks``: alone too, the answer is walked as a line (its words answer the questions that follow, one
+    each: a Scrap's cards); else the whole answer is read at once (Enter: the question's default). ``screen``:
+    its question as the terminal shows it, a regular expression whose group 1 is the car (the scripted host,
+    recorder/script.py); ``cards``: it is answered with cards (the table server's card picker)."""
 
     read: Callable[[RaceState, str, str, Callable[[str], list[str]]], list[Event]]
+    event: str
+    typed: Callable[[Event, Callable[[str], str]], str]
+    screen: str
     line: bool = False
     walks: bool = False
+    cards: bool = False
 
 
 @lite(frozen=True, slots=True)

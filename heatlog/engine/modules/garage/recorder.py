@@ -357,6 +357,31 @@ def read_salvage_shuffle(state: RaceState, name: str, text: str, cards: Cards) -
     return [{"type": "deck_shuffled", "v": 1, "car": name, "order": cards(text)}]
 
 
+def typed_speed(ev: Event, nm: Callable[[str], str]) -> str:
+    """The answer that chose step 3's value (# 18.6)."""
+    return str(ev["speed"])
+
+
+def typed_accelerate(ev: Event, nm: Callable[[str], str]) -> str:
+    """The answer that accelerated or not (# 18.20)."""
+    return "y" if ev["taken"] else "n"
+
+
+def typed_cards(ev: Event, nm: Callable[[str], str]) -> str:
+    """The cards whose Heat cost went unpaid, as typed (# 18.11)."""
+    return " ".join(map(nm, ev["cards"]))
+
+
+def typed_card(ev: Event, nm: Callable[[str], str]) -> str:
+    """The card a Scrap turned over, as typed (# 18.12)."""
+    return nm(ev["card"])
+
+
+def typed_order(ev: Event, nm: Callable[[str], str]) -> str:
+    """The salvaged deck's order top first, or Enter when it is not known (# 18.18)."""
+    return " ".join(map(nm, ev.get("order") or []))
+
+
 def react_pending(state: RaceState, turn: Turn) -> bool:
     """A Scrap still to come this React (# 18.12): React closes, its cards are asked, then the discard."""
     return state.garage is not None and scrap_pending(state, turn)
