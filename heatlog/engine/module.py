@@ -362,6 +362,10 @@ class Module:
     #: ``TurnAnswer``. Every kind ``ask`` may ask is here (the contract test checks it), so a module's question
     #: lands with no edit to the recorder's session.
     turn_answers: Mapping[str, TurnAnswer] = field(default_factory=lambda: _EMPTY)
+    #: Whether its race_started block says the race's grid is given from outside the race, by the season it names
+    #: (``grid_given(block)``: a season race after the first with the standings grid, # 21.12, MA11): the door
+    #: then refuses a grid entered again that is not the one the season gives (log/season_view.given_grid).
+    grid_given: Callable[[Any], bool] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -791,6 +795,16 @@ def turn_answer(kind: str) -> TurnAnswer | None:
         if told is not None:
             return told
     return None
+
+
+def grid_given(race_started: Mapping[str, Any]) -> bool:
+    """Whether a module's block of ``race_started`` says the race's grid is given by its season
+    (``Module.grid_given``)."""
+    return any(
+        m.grid_given(race_started[name])
+        for name, m in MODULES.items()
+        if m.grid_given is not None and name in race_started
+    )
 
 
 def react_help(state: RaceState) -> str:
