@@ -11,6 +11,7 @@ The championship's races come from a season (# 21): ``test_registry_lists`` play
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -259,6 +260,70 @@ def test_a_module_words_every_event_kind_it_declares() -> None:
         assert _unworded(unit) == [], f"{name} declares events with no recorder words"
     mute = Module("mute", events=(EventType("mute_drawn", lambda state, ev: None, module="mute", chance=True),))
     assert _unworded(mute) == ["mute_drawn"]
+
+
+def _asked(unit: Module, modules: tuple[str, ...]) -> list[tuple[Any, Any, Event]]:
+    """(state, ``Ask``, the event that came next) wherever ``unit`` asks a question of its own inside a car's turn
+    (``Module.ask``, told answers left out) in its race."""
+    if unit.ask is None:
+        return []
+    out = []
+    state = None
+    for ev in _played(modules):
+        if state is not None and state.phase == "race" and state.turn is not None:
+            asked = unit.ask(state, waiting_for(state))
+            if asked is not None and asked.auto is None:
+                out.append((state.copy(), asked, ev))
+        state = apply(state, ev, atomic=False)
+    return out
+
+
+def _unread(unit: Module, modules: tuple[str, ...]) -> list[str]:
+    """The kinds of question ``unit`` asks inside a car's turn in its race that it gives the recorder no reader for
+    (``Module.turn_answers``)."""
+    missing: list[str] = []
+    for _, asked, _ in _asked(unit, modules):
+        missing += [] if asked.kind in unit.turn_answers or asked.kind in missing else [asked.kind]
+    return missing
+
+
+def test_a_module_s_question_inside_a_turn_has_its_reader() -> None:
+    """The recorder's session reads the answer to a module's question inside a car's turn by asking the registry
+    (``Module.turn_answers``: the Garage's step 3 value and Accelerate, # 18.6, 18.20; a Scrap's cards, # 18.12;
+    a Salvage's shuffle, # 18.18; an unpaid Heat cost, # 18.11), never by an if-ladder of kinds (issue 26): a
+    module that declares ``ask`` and forgets a reader for a kind it asks fails here, as the Garage without its
+    readers does. Its kinds are its own (none is one of the recorder's questions or a notation's), and each answer
+    the scripted host types (``TurnAnswer.typed``) reads back to the event that came next, at the state before it."""
+    from heatlog.engine.module import cards_held, notation_kinds
+    from heatlog.recorder.notation import parse_cards, race_cards
+    from heatlog.recorder.script import PROMPTS
+    from heatlog.recorder.session import WALKS
+
+    asking = [m for m in UNITS_REGISTRY.values() if m.ask is not None]
+    assert asking
+    own = {"grid", "setup_shuffle", "setup_draw", "shuffle", "draw", "play", "over", *WALKS, *notation_kinds()}
+    for unit in asking:
+        assert unit.turn_answers, f"{unit.name} asks questions inside a turn and reads none of them"
+        assert not own & set(unit.turn_answers), (unit.name, own & set(unit.turn_answers))
+        assert set(unit.turn_answers) <= {kind for kind, _ in PROMPTS}  # the scripted host tells each on a screen
+        modules = (unit.name,) if unit.name in OPTIONS or unit.name in UNITS else ("garage", "legends", "weather")
+        assert _unread(unit, modules) == [], f"{unit.name} asks questions the recorder cannot read"
+        read = 0
+        for state, asked, ev in _asked(unit, modules):
+            told = unit.turn_answers[asked.kind]
+            assert ev["type"] == told.event and ev["car"] == asked.car, (asked, ev)
+            defs = race_cards(state) or {}
+            names = {t: str(c["short"]) for t, c in defs.items()}  # a card as the host types it
+            held = cards_held(state, ev["car"])
+            text = told.typed(ev, lambda t, names=names: names.get(t, t.lower()))
+            back = told.read(state, ev["car"], text, lambda x, defs=defs, held=held: parse_cards(x, defs, held))
+            clean = {k: v for k, v in ev.items() if k not in ("raw", "at")}
+            assert back == [clean], (asked.kind, text, back, clean)
+            read += 1
+        assert read, f"{unit.name}: none of its questions inside a turn is asked in its race"
+    garage = UNITS_REGISTRY["garage"]
+    forgetful = dataclasses.replace(garage, turn_answers={})
+    assert "speed" in _unread(forgetful, ("garage",))  # asked in its race (seed 3): a multi-value card, # 18.6
 
 
 @pytest.mark.parametrize("modules", COMBOS, ids="+".join)

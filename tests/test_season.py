@@ -236,6 +236,33 @@ def test_21_12_the_door_refuses_a_season_grid_entered_again_out_of_the_standings
     log.append(race, {"type": "grid_set", "v": 1, "order": order}, proj)
 
 
+def test_21_12_the_door_asks_the_module_whether_its_season_gives_the_grid(
+    log: RaceLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The door's grid check is the descriptor's (``Module.grid_given``, issue 26: log/racelog.py names no
+    module): with the championship's hook saying no, a season race's grid is the table's again; the door's
+    source names no registered module."""
+    import dataclasses
+
+    from heatlog.engine import module as registry
+    from heatlog.log import racelog
+
+    season = simulate_season(log, races=[("usa", 7), ("usa", 7)], cars=3, seed=4)
+    race = season_view(log, season).races[1].race
+    assert race is not None
+    proj = log.project(race)
+    _, proj = log.retract_entries(race, len(proj.effective.entries) - 1, proj, "grid typed wrongly")
+    order = list(proj.state.cars)
+    given = registry.MODULES["championship"]
+    assert given.grid_given is not None and given.grid_given(proj.effective.entries[0].event["championship"])
+    monkeypatch.setitem(registry.MODULES, "championship", dataclasses.replace(given, grid_given=None))
+    for tried in ([*order[1:], order[0]], order[::-1]):  # one of them is not the standings order
+        log.append(race, {"type": "grid_set", "v": 1, "order": tried}, proj)
+        _, proj = log.retract_entries(race, 1, log.project(race), "again")
+    source = Path(racelog.__file__).read_text(encoding="utf-8")
+    assert not [name for name in registry.MODULES if f'"{name}"' in source]
+
+
 def test_season_stream_is_append_only_and_chained(log: RaceLog) -> None:
     season = new_season(log, drivers=DRIVERS, published="1961")
     conn = log.store.conn

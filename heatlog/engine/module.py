@@ -358,6 +358,14 @@ class Module:
     #: The chance events of its own a turn may owe before it goes on (``Turn.owed``: an outcome only the table
     #: knows, event 18's Heat card, MA23), each with the words and the rules item that refuse anything else first.
     owed: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
+    #: How the recorder reads the answers to its questions inside a car's turn (``ask``'s ``Ask.kind``), by kind:
+    #: ``TurnAnswer``. Every kind ``ask`` may ask is here (the contract test checks it), so a module's question
+    #: lands with no edit to the recorder's session.
+    turn_answers: Mapping[str, TurnAnswer] = field(default_factory=lambda: _EMPTY)
+    #: Whether its race_started block says the race's grid is given from outside the race, by the season it names
+    #: (``grid_given(block)``: a season race after the first with the standings grid, # 21.12, MA11): the door
+    #: then refuses a grid entered again that is not the one the season gives (log/season_view.given_grid).
+    grid_given: Callable[[Any], bool] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -440,6 +448,31 @@ class Ask:
 
     def __repr__(self) -> str:
         return f"Ask({self.kind!r}, {self.car!r}, {self.prompt!r})"
+
+
+@lite(frozen=True, slots=True)
+class TurnAnswer:
+    """How the recorder reads the answer to one of a module's questions inside a car's turn (``Module.ask``'s
+    kind; ``Module.turn_answers``).
+
+    ``read(state, car, text, cards)`` -> the events the answer makes at ``state`` (``cards(text)``: the shell's
+    reading of cards as typed, the car's own first); ``MalformedInput`` or ``ValueError`` refuses it in words.
+    ``event``: the event type an answer makes; ``typed(event, nm)`` -> the answer that makes it (``nm(token)``:
+    a card as the host types it), so ``read(state, car, typed(ev, nm), cards) == [ev]`` at the state before it
+    (the contract test round-trips it; the scripted host types it). ``line``: the question may be a later part of
+    a car's one-line entry (one word each: step 3's value, a Scrap's card, # 18.6, 18.12), which the recorder
+    walks. ``walks``: alone too, the answer is walked as a line (its words answer the questions that follow, one
+    each: a Scrap's cards); else the whole answer is read at once (Enter: the question's default). ``screen``:
+    its question as the terminal shows it, a regular expression whose group 1 is the car (the scripted host,
+    recorder/script.py); ``cards``: it is answered with cards (the table server's card picker)."""
+
+    read: Callable[[RaceState, str, str, Callable[[str], list[str]]], list[Event]]
+    event: str
+    typed: Callable[[Event, Callable[[str], str]], str]
+    screen: str
+    line: bool = False
+    walks: bool = False
+    cards: bool = False
 
 
 @lite(frozen=True, slots=True)
@@ -752,6 +785,26 @@ def ask(state: RaceState, w: Waiting) -> Ask | None:
             if asked is not None:
                 return asked
     return None
+
+
+def turn_answer(kind: str) -> TurnAnswer | None:
+    """How the recorder reads an answer to a module's question ``kind`` inside a car's turn
+    (``Module.turn_answers``), or None: not a module's question (the recorder reads its own)."""
+    for m in MODULES.values():
+        told = m.turn_answers.get(kind)
+        if told is not None:
+            return told
+    return None
+
+
+def grid_given(race_started: Mapping[str, Any]) -> bool:
+    """Whether a module's block of ``race_started`` says the race's grid is given by its season
+    (``Module.grid_given``)."""
+    return any(
+        m.grid_given(race_started[name])
+        for name, m in MODULES.items()
+        if m.grid_given is not None and name in race_started
+    )
 
 
 def react_help(state: RaceState) -> str:

@@ -476,33 +476,30 @@ class RaceLog:
             raise IllegalEvent("a race has one set-up event; start a new race instead", race=race, input=event)
         if event["type"] == "note":
             check_note(race, proj.state, event)
-        elif event["type"] == "grid_set" and "championship" in proj.effective.entries[0].event:
-            self._check_season_grid(race, proj, event)
+        elif event["type"] == "grid_set":
+            from ..engine.module import grid_given  # (late: start-up)
+
+            if grid_given(proj.effective.entries[0].event):
+                self._check_given_grid(race, proj, event)
         try:
             engine.apply(proj.state, event)
         except HeatlogError as err:
             raise err.located(race=race) from None
         return proj
 
-    def _check_season_grid(self, race: int, proj: Projection, event: Event) -> None:
-        """A season race's grid entered again (after an undo) is the one its season gives (# 21.12: the standings,
-        leader on pole). Only the door asks it: the rules cannot, as the standings are the season's, not the
-        race's; an order that is no grid of the race's cars is left to the rules' own words."""
-        from .season_view import grid_due  # (below this log; late only for start-up: the championship module)
+    def _check_given_grid(self, race: int, proj: Projection, event: Event) -> None:
+        """A grid entered again (after an undo) in a race whose module block says its season gives the grid
+        (``Module.grid_given``: a season race, # 21.12: the standings, leader on pole) is the one the season
+        gives. Only the door asks it: the rules cannot, as the standings are the season's, not the race's; an
+        order that is no grid of the race's cars is left to the rules' own words."""
+        from .season_view import given_grid  # (below this log; late only for start-up: read from the seasons)
 
         order = event.get("order")
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(proj.state.cars):
             return
-        want = grid_due(self, proj.effective.entries[0].event)
-        if want is not None and order != want:
-            block = proj.effective.entries[0].event["championship"]
-            raise IllegalEvent(
-                f"race {block['race']} of the season starts in the standings order, leader on pole: {' > '.join(want)}",
-                race=race,
-                round=proj.state.round,
-                input=event,
-                rule="21.12",
-            )
+        given = given_grid(self, proj.effective.entries[0].event)
+        if given is not None and order != given[0]:
+            raise IllegalEvent(given[1], race=race, round=proj.state.round, input=event, rule=given[2])
 
     def append(self, race: int, event: Event, projection: Projection | None = None) -> tuple[int, Projection]:
         """Check and durably append one event; returns its seq and the projection after it."""

@@ -403,6 +403,19 @@ def grid_due(log: RaceLog, race_started: Event) -> list[str] | None:
     return None
 
 
+def given_grid(log: RaceLog, race_started: Event) -> tuple[list[str], str, str] | None:
+    """The grid a season gives the race ``race_started`` starts, the words that refuse another and their rules
+    item (# 21.12: the standings, leader on pole), or None where it gives none. The door asks it of a grid
+    entered again after an undo when a module's block says its season gives the grid (``Module.grid_given``;
+    racelog.RaceLog.check)."""
+    want = grid_due(log, race_started)
+    if want is None:
+        return None
+    index = race_started["championship"]["race"]
+    words = f"race {index} of the season starts in the standings order, leader on pole: {' > '.join(want)}"
+    return want, words, "21.12"
+
+
 #: The CLI options a result is typed with (``heatlog season result``), by the field each one fills: every refusal
 #: names the option typed, not a schema field.
 RESULT_OPTIONS = {

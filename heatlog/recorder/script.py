@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..engine.module import TurnAnswer
 
 Event = dict[str, Any]
 
@@ -30,6 +34,20 @@ def _module_word(ev: Event, nm: Callable[[str], str], expected: list[Event]) -> 
     from ..engine.module import react_answer
 
     return react_answer(ev, nm, expected[0].get("modules", []) if expected else [])
+
+
+@cache
+def _turn_answers() -> dict[str, TurnAnswer]:
+    """The modules' questions inside a car's turn, by kind (engine/module.py: ``Module.turn_answers``)."""
+    from ..engine.module import descriptors
+
+    return {kind: told for unit in descriptors() for kind, told in unit.turn_answers.items()}
+
+
+def _line_answer(event: str) -> TurnAnswer | None:
+    """A module's question inside a turn that a later part of a reveal's line answers with an ``event`` (step 3's
+    value, Accelerate, # 18.6, 18.20), or None."""
+    return next((t for t in _turn_answers().values() if t.line and t.event == event), None)
 
 
 def _module_screens() -> list[tuple[str, str]]:
@@ -61,11 +79,7 @@ PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("shuffle", r"^(\S+) reshuffles \d+ cards .*: order top first, or Enter if unknown: $"),
         ("setup_shuffle", r"^(\S+) shuffles the starting deck \[Enter\]: $"),
         ("setup_shuffle", r"^(\S+)'s starting shuffle: .*: $"),
-        ("speed", r"^(\S+): .* is worth \([^)]*\): $"),
-        ("accelerate", r"^(\S+): accelerate with .*\? \(y/n\): $"),
-        ("unpayable", r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $"),
-        ("scrap", r"^scrap for (\S+) \(\d+ to go\): .*: $"),
-        ("salvage_shuffle", r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $"),
+        *((kind, told.screen) for kind, told in _turn_answers().items()),  # a module's in a turn (# 18.6-18.18)
         *_module_screens(),  # the modules' own questions (the Garage's draft, # 18.5; the season's, 21.2-21.8)
     )
 )
@@ -143,11 +157,9 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
             skip = False
             continue  # the cooldown of 1 that ``ac`` records with the bonus
         skip = False
-        if t == "speed_chosen":
-            tokens.append(str(ev["speed"]))
-            continue
-        if t == "accelerated":
-            tokens.append("y" if ev["taken"] else "n")
+        own = _line_answer(t)  # a module's question as a part of the line (a card's value, Accelerate, # 18.6, 18.20)
+        if own is not None:
+            tokens.append(own.typed(ev, nm))
             continue
         said = _module_word(ev, nm, expected)
         if said is not None:
@@ -245,28 +257,17 @@ def answer(
         if multi and told.together is not None and expected and told.together(expected[0]):
             return " ".join(say(ev) for ev in _run(expected, i, lambda ev: ev.get("type") == t))  # one answer
         return say(nxt)
-    if kind == "speed":
-        assert t == "speed_chosen", (kind, car, nxt)
-        return str(nxt["speed"])
-    if kind == "accelerate":
-        assert t == "accelerated", (kind, car, nxt)
-        return "y" if nxt["taken"] else "n"
-    if kind == "unpayable":
-        assert t == "heat_unpayable", (kind, car, nxt)
-        return _cards(nxt["cards"])
-    if kind == "scrap":
-        scraps = []
+    own = _turn_answers().get(kind)  # a module's question inside the turn: the answer that makes its event
+    if own is not None:
+        words: list[str] = []
         for ev in expected[i:]:
-            if ev.get("type") != "card_scrapped" or ev.get("car") != car:
+            if ev.get("type") != own.event or ev.get("car") != car:
                 break
-            scraps.append(nm(ev["card"]))
-            if not multi:
+            words.append(own.typed(ev, nm))
+            if not (own.walks and multi):  # several at once (a Scrap's cards), when the answer walks on
                 break
-        assert scraps, (kind, car, nxt)
-        return " ".join(scraps)
-    if kind == "salvage_shuffle":
-        assert t == "deck_shuffled", (kind, car, nxt)
-        return _cards(nxt["order"]) if nxt.get("order") else ""
+        assert words, (kind, car, nxt)
+        return " ".join(words)
     if kind == "react":
         tokens: list[str] = []
         skip = False

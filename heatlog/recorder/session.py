@@ -9,10 +9,19 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import BASE_CATALOGUE
-from ..engine.decide import decisions, react_options, waiting_for
+from ..engine.decide import react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
-from ..engine.module import card_typed, cards_held, discard_words, notation_kinds, notation_of, react_pending
+from ..engine.module import (
+    TurnAnswer,
+    card_typed,
+    cards_held,
+    discard_words,
+    notation_kinds,
+    notation_of,
+    react_pending,
+    turn_answer,
+)
 from ..engine.module import react_word as module_word
 from ..engine.rules import slipstream_block
 from ..engine.state import Turn
@@ -323,25 +332,9 @@ class Session:
             return self._trial([make_event("grid_set", order=order)]), []
         defs = race_cards(self.state)  # the race's cards beyond the base, typed by their short names
         held = cards_held(self.view, name) if defs is not None else None  # the car's own cards first
-        if kind == "speed":  # # 18.6
-            opts = [o for o in decisions(self.view, name) if o["type"] == "speed_chosen"]
-            hit = [o for o in opts if str(o["speed"]) == s]
-            if not hit:
-                raise MalformedInput(f"type one of the printed values: {' '.join(str(o['speed']) for o in opts)}")
-            return self._trial([dict(hit[0])]), []
-        if kind == "accelerate":  # # 18.20
-            if s.lower() not in ("y", "yes", "n", "no"):
-                raise MalformedInput("answer y (accelerate) or n")
-            opts = [o for o in decisions(self.view, name) if o["type"] == "accelerated"]
-            want = s.lower().startswith("y")
-            return self._trial([dict(next(o for o in opts if o["taken"] is want))]), []
-        if kind == "unpayable":  # # 18.11
-            text = s or (q.default or "")
-            return self._trial([make_event("heat_unpayable", car=name, cards=parse_cards(text, defs, held))]), []
-        if kind == "salvage_shuffle":  # # 18.18
-            if self.state.mode == "table" or s.lower() in ("", "unknown", "?", "u"):
-                return self._trial([make_event("deck_shuffled", car=name)]), []
-            return self._trial([make_event("deck_shuffled", car=name, order=parse_cards(s, defs, held))]), []
+        own = turn_answer(kind)  # a module's question inside the turn (the Garage's step 3, # 18.6, 18.20, ...)
+        if own is not None and not own.walks:  # the whole answer at once (Enter: the question's default)
+            return self._trial(self._own(own, self.view, name, s or (q.default or ""), "")), []
         if kind in ("setup_shuffle", "shuffle"):
             if s.lower() in ("", "unknown", "?", "u"):
                 return self._trial([make_event("deck_shuffled", car=name)]), []
@@ -367,7 +360,7 @@ class Session:
             except ValueError as exc:
                 raise MalformedInput(str(exc)) from None
             return self._trial(evs), []
-        if kind in WALKS:
+        if _walked(kind):
             return self._walk(q, s)
         raise MalformedInput(f"nothing to answer here ({kind})")  # pragma: no cover
 
@@ -416,10 +409,10 @@ class Session:
         boosted = False  # the line's last React use is a boost: its flips decide what comes next, React stays open
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
-            if last_dash and (cur.kind not in WALKS or cur.car != q.car or cur.kind == "gear"):
+            if last_dash and (not _walked(cur.kind) or cur.car != q.car or cur.kind == "gear"):
                 break  # a final "-" means "nothing more this turn": nothing is left to close
             if (
-                cur.kind not in WALKS
+                not _walked(cur.kind)
                 or (cur.kind == "gear") != (q.kind == "gear")
                 or (q.kind != "gear" and cur.car != q.car)
             ):
@@ -466,7 +459,7 @@ class Session:
         tokens = before.replace(",", " ").split()
         if not tokens:
             return (*self._words(q, q, first=True), *COMMANDS)
-        if q.kind not in WALKS:
+        if not _walked(q.kind):
             return ()
         if q.kind == "reveal" and self.view.turn is not None:
             try:
@@ -480,7 +473,7 @@ class Session:
         except HeatlogError:
             return ()
         if (
-            cur.kind not in WALKS
+            not _walked(cur.kind)
             or (q.kind != "gear" and cur.car != q.car)
             or (cur.kind == "gear") != (q.kind == "gear")
         ):
@@ -554,28 +547,14 @@ class Session:
             if not cards:
                 raise MalformedInput(f"{tok!r} is not a card: write 1 2 3 4, 0 or 5 (upgrades), h (Heat), s (Stress)")
             return used, [make_event("cards_revealed", car=name, cards=cards)], 0
-        if q.kind == "speed":  # # 18.6: a multi-value card's value, as a later part of a reveal's line
-            opts = [o for o in decisions(work, name) if o["type"] == "speed_chosen"]
-            hit = [o for o in opts if str(o["speed"]) == t]
-            if not hit:
-                values = " ".join(str(o["speed"]) for o in opts)
-                raise MalformedInput(f"{tok!r}: type one of the printed values: {values}")
-            return 1, [dict(hit[0])], 0
-        if q.kind == "accelerate":  # # 18.20: y or n, as a later part of a reveal's line
-            if t not in ("y", "yes", "n", "no"):
-                raise MalformedInput(f"{tok!r}: answer y (accelerate) or n")
-            want = t.startswith("y")
-            opts = [o for o in decisions(work, name) if o["type"] == "accelerated" and o["taken"] is want]
-            return 1, [dict(o) for o in opts[:1]], 0
-        if q.kind == "unpayable":  # # 18.11: the cards whose Heat cost goes unpaid (u:CARDS in a line)
-            cards = parse_cards(t[2:].replace("/", " ") if t.startswith("u:") else t, defs, held)
-            return 1, [make_event("heat_unpayable", car=name, cards=cards)], 0
-        if q.kind in ("flip", "scrap"):
+        own = turn_answer(q.kind)  # a module's question as a part of the line (a card's value, a Scrap's card)
+        if own is not None and own.line:
+            return 1, self._own(own, work, name, tok, tok), 0
+        if q.kind == "flip":
             cards = parse_cards(t, defs, held)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
-            kind = "card_flipped" if q.kind == "flip" else "card_scrapped"  # # 18.12: a scrapped card
-            return 1, [make_event(kind, car=name, card=cards[0])], 0
+            return 1, [make_event("card_flipped", car=name, card=cards[0])], 0
         if q.kind == "react":
             if t in ("b", "boost"):
                 return 1, [make_event("boost", car=name)], 0
@@ -657,6 +636,23 @@ class Session:
                 raise MalformedInput(f"{tok!r}: the cards to discard (never Heat or Stress, # 11.1), or - for none")
             return used, [make_event("cards_discarded", car=name, cards=cards)], 0
         raise MalformedInput(f"{tok!r} belongs to its own question ({q.prompt.strip()})")
+
+    def _own(self, own: TurnAnswer, work: RaceState, name: str, text: str, tok: str) -> list[Event]:
+        """The events a module's answer makes (``TurnAnswer.read``), the cards read as typed (the car's own
+        first); refused in its words, naming the word of a line (``tok``) unless they already do."""
+        defs = race_cards(work)
+        held = cards_held(work, name) if defs is not None else None
+
+        def read(typed: str) -> list[str]:
+            return parse_cards(typed, defs, held)
+
+        try:
+            return own.read(work, name, text, read)
+        except (MalformedInput, ValueError) as exc:
+            said = exc.message if isinstance(exc, MalformedInput) else str(exc)
+            if tok and repr(tok) not in said:
+                said = f"{tok!r}: {said}"
+            raise MalformedInput(said) from None
 
     def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
@@ -1044,9 +1040,16 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
     return ev
 
 
-WALKS = frozenset(
-    ("gear", "reveal", "flip", "speed", "accelerate", "react", "slipstream", "discard", "scrap", "unpayable")
-)
+#: The recorder's own questions a one-line entry walks through (a module's own, ``TurnAnswer.line``, too).
+WALKS = frozenset(("gear", "reveal", "flip", "react", "slipstream", "discard"))
+
+
+def _walked(kind: str) -> bool:
+    """Whether a question of ``kind`` may be a part of a one-line entry (the recorder's, or a module's)."""
+    if kind in WALKS:
+        return True
+    own = turn_answer(kind)
+    return own is not None and own.line
 
 
 def _is_later_part(t: str) -> bool:

@@ -28,7 +28,7 @@ from typing import Any
 from ..engine import HeatlogError, RaceState, apply
 from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
-from ..engine.module import car_cards
+from ..engine.module import car_cards, turn_answer
 from ..engine.redact import open_to_table
 from ..engine.rules import check_plan
 from ..engine.state import expand
@@ -45,11 +45,18 @@ Event = dict[str, Any]
 #: upgrades, # 18.2).
 BASE_TOKENS = ("1", "2", "3", "4", "0", "5", "h", "s")
 TOKEN_WORDS = {"h": "Heat", "s": "Stress", "H": "Heat", "S": "Stress"}
-#: Kinds of question answered with cards (a picker of card buttons).
+#: Kinds of the recorder's questions answered with cards (a picker of card buttons); a module's question inside a
+#: turn says so itself (``TurnAnswer.cards``: a Scrap's cards, a Salvage's shuffle, # 18.12, 18.18).
 CARD_KINDS = (
-    *("reveal", "play", "flip", "discard", "draw", "setup_draw", "scrap"),
-    *("shuffle", "setup_shuffle", "salvage_shuffle"),  # an order top first, when it is known (Enter: unknown)
+    *("reveal", "play", "flip", "discard", "draw", "setup_draw"),
+    *("shuffle", "setup_shuffle"),  # an order top first, when it is known (Enter: unknown)
 )
+
+
+def _with_cards(kind: str) -> bool:
+    """Whether a question of ``kind`` is answered with cards (the recorder's, or a module's in a turn)."""
+    own = turn_answer(kind)
+    return kind in CARD_KINDS or (own is not None and own.cards)
 #: Words for the recorder's React and slipstream answers (the token is sent; a token not here shows as itself).
 ANSWER_WORDS = {
     "b": "boost (1 Heat)",
@@ -577,7 +584,7 @@ class Table:
             plan = self.store.plan(self.race, v.round, q.car)
             if plan is not None and plan.error and q.kind in ("reveal", "play"):
                 ctl["error"] = f"your cards were refused: {plan.error}"
-        if q.kind in CARD_KINDS and q.car is not None:
+        if _with_cards(q.kind) and q.car is not None:
             ctl["tokens"] = self._tokens(q.car, defs, hand=q.kind in ("reveal", "play", "discard"))
             if q.kind == "discard":  # # 11.1: Heat and Stress are never discarded: no button offers them
                 ctl["tokens"] = [t for t in ctl["tokens"] if t[1] not in ("h", "s")]

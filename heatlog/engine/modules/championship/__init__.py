@@ -95,6 +95,14 @@ NOTATION = {
 }
 
 
+def _grid_given(block: Any) -> bool:
+    """# 21.12, MA11: a season race after the first, in a season whose grid is the standings (leader on pole)."""
+    if not isinstance(block, dict):
+        return False
+    options, index = block.get("options"), block.get("race")
+    return isinstance(options, dict) and options.get("grid") == "standings" and isinstance(index, int) and index > 1
+
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 21.8
@@ -141,4 +149,5 @@ MODULE = Module(
         "sponsor_drawn": ("the sponsorship card drawn (# 21.7: it goes into the hand at once)", "MA30"),
     },
     position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
+    grid_given=_grid_given,  # its block says the season gives the grid (# 21.12): the door checks it
 )

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, TurnAnswer, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -254,6 +254,48 @@ def check_flags(garage: str | None, draft: str | None, expansion: list[str] | No
             raise ValueError(f"{typed}: {exc}") from None
 
 
+def _said(name: str) -> Any:
+    return lazy(f"{__name__}.recorder", name)
+
+
+#: How the recorder reads the answers to ``ask``'s questions, by kind, and how a host types each (engine/module.py).
+TURN_ANSWERS = {
+    "speed": TurnAnswer(  # # 18.6
+        _said("read_speed"), "speed_chosen", _said("typed_speed"), r"^(\S+): .* is worth \([^)]*\): $", line=True
+    ),
+    "accelerate": TurnAnswer(  # # 18.20
+        _said("read_accelerate"),
+        "accelerated",
+        _said("typed_accelerate"),
+        r"^(\S+): accelerate with .*\? \(y/n\): $",
+        line=True,
+    ),
+    "unpayable": TurnAnswer(  # # 18.11
+        _said("read_unpayable"),
+        "heat_unpayable",
+        _said("typed_cards"),
+        r"^(\S+)'s Engine \(\d+\) cannot pay every Heat cost: .*: $",
+        line=True,
+    ),
+    "scrap": TurnAnswer(  # # 18.12
+        _said("read_scrap"),
+        "card_scrapped",
+        _said("typed_card"),
+        r"^scrap for (\S+) \(\d+ to go\): .*: $",
+        line=True,
+        walks=True,
+        cards=True,
+    ),
+    "salvage_shuffle": TurnAnswer(  # # 18.18
+        _said("read_salvage_shuffle"),
+        "deck_shuffled",
+        _said("typed_order"),
+        r"^(\S+) shuffles .*(?:\[Enter\]|Enter if unknown): $",
+        cards=True,
+    ),
+}
+
+
 MODULE = Module(
     NAME,
     build=_race("build"),
@@ -320,4 +362,5 @@ MODULE = Module(
     setup_steps=SETUP_STEPS,
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
     position_cards=_position_cards,  # # 18.4: no deck before the draft is over
+    turn_answers=TURN_ANSWERS,
 )

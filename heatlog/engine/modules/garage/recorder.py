@@ -312,6 +312,76 @@ def _ask_salvage_shuffle(state: RaceState, car: Car) -> Ask:
     )
 
 
+# The answers to those questions (the descriptor's ``turn_answers``: the recorder reads them by the question's kind;
+# each the legal decision the engine lists, or the event the rules then check).
+
+def read_speed(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
+    """Step 3's printed value of a multi-value card (# 18.6): one of the values the engine offers."""
+    opts = [o for o in decisions(state, name) if o["type"] == "speed_chosen"]
+    hit = [o for o in opts if str(o["speed"]) == text.strip()]
+    if not hit:
+        raise MalformedInput(f"type one of the printed values: {' '.join(str(o['speed']) for o in opts)}")
+    return [dict(hit[0])]
+
+
+def read_accelerate(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
+    """Accelerate or not, in step 3 (# 18.20): y or n."""
+    t = text.strip().lower()
+    if t not in ("y", "yes", "n", "no"):
+        raise MalformedInput("answer y (accelerate) or n")
+    want = t.startswith("y")
+    opts = [o for o in decisions(state, name) if o["type"] == "accelerated" and o["taken"] is want]
+    return [dict(o) for o in opts[:1]]
+
+
+def read_unpayable(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
+    """The cards whose Heat cost goes unpaid (# 18.11): their names (``u:CARDS`` in a line, ``/`` between)."""
+    t = text.strip()
+    if t.lower().startswith("u:"):
+        t = t[2:].replace("/", " ")
+    return [{"type": "heat_unpayable", "v": 1, "car": name, "cards": cards(t)}]
+
+
+def read_scrap(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
+    """One card a Scrap turned over (# 18.12): a question of its own for each."""
+    read = cards(text)
+    if len(read) != 1:
+        raise MalformedInput("one card per flip")
+    return [{"type": "card_scrapped", "v": 1, "car": name, "card": read[0]}]
+
+
+def read_salvage_shuffle(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
+    """The draw deck shuffled with the salvaged cards in (# 18.18): its order top first, when it is known."""
+    if state.mode == "table" or text.strip().lower() in ("", "unknown", "?", "u"):
+        return [{"type": "deck_shuffled", "v": 1, "car": name}]
+    return [{"type": "deck_shuffled", "v": 1, "car": name, "order": cards(text)}]
+
+
+def typed_speed(ev: Event, nm: Callable[[str], str]) -> str:
+    """The answer that chose step 3's value (# 18.6)."""
+    return str(ev["speed"])
+
+
+def typed_accelerate(ev: Event, nm: Callable[[str], str]) -> str:
+    """The answer that accelerated or not (# 18.20)."""
+    return "y" if ev["taken"] else "n"
+
+
+def typed_cards(ev: Event, nm: Callable[[str], str]) -> str:
+    """The cards whose Heat cost went unpaid, as typed (# 18.11)."""
+    return " ".join(map(nm, ev["cards"]))
+
+
+def typed_card(ev: Event, nm: Callable[[str], str]) -> str:
+    """The card a Scrap turned over, as typed (# 18.12)."""
+    return nm(ev["card"])
+
+
+def typed_order(ev: Event, nm: Callable[[str], str]) -> str:
+    """The salvaged deck's order top first, or Enter when it is not known (# 18.18)."""
+    return " ".join(map(nm, ev.get("order") or []))
+
+
 def react_pending(state: RaceState, turn: Turn) -> bool:
     """A Scrap still to come this React (# 18.12): React closes, its cards are asked, then the discard."""
     return state.garage is not None and scrap_pending(state, turn)
