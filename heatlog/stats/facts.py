@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from itertools import repeat
-from operator import attrgetter, gt
 from typing import Any, NamedTuple
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
@@ -232,7 +230,6 @@ def turn_facts(
 
 
 _FACTS: Callable[[Iterable[Any]], TurnFacts] = TurnFacts._make
-_PAID, _COST = attrgetter("paid"), attrgetter("cost")  # a corner check's Heat paid and owed
 
 
 def turn_values(
@@ -248,11 +245,11 @@ def turn_values(
     ``place`` and ``led`` when the round closes, then makes the :class:`TurnFacts` (a tuple) of it."""
     cooled_adrenaline = turn.used.get("cooldown:adrenaline", 0)  # the React pool's record, by source
     happenings = turn.happenings
-    boost_value = sum([h[2] for h in happenings if h[0] == "boost"]) if happenings else 0  # the boost's flip found
+    boost_value = sum(h[2] for h in happenings if h[0] == "boost") if happenings else 0  # what the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
     module_facts = (modules or module_turn_facts(state))(turn)  # the modules' columns (Module.turn_facts)
     flooded = turn.shift_heat and flooded_surcharge(state.track, turn.start, turn.from_gear, turn.gear)  # # 22.4
-    corners = turn.corners  # (the sums below are not started on empty records, nor made by generators: issue 31)
+    corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
     # a list display, in the order of the columns (TURN_COLUMNS; tests/test_stats.py checks it: each line names
     # its column)
     return [
@@ -270,7 +267,7 @@ def turn_values(
         turn.moved,  # moved
         turn.shift_heat - flooded,  # heat_shift
         1 if turn.boosted and not turn.boost_free else 0,  # heat_boost: # 20.11: a free boost pays none
-        sum(map(_PAID, corners)) if corners else 0,  # heat_corners
+        sum(c.paid for c in corners) if corners else 0,  # heat_corners
         turn.cooled - cooled_adrenaline,  # cooled_gear
         cooled_adrenaline,  # cooled_adrenaline
         turn.played.count(STRESS),  # stress_played
@@ -285,7 +282,7 @@ def turn_values(
         offered or bool(turn.slipstream),  # slipstream_offered
         bool(turn.slipstream),  # slipstream_taken
         len(corners),  # corners
-        sum(map(gt, map(_COST, corners), repeat(0))) if corners else 0,  # corners_over
+        sum(1 for c in corners if c.cost > 0) if corners else 0,  # corners_over
         " ".join(turn.discarded),  # discarded
         turn.drawn,  # drawn
         state.cars[turn.car].engine,  # engine

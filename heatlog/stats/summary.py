@@ -269,23 +269,18 @@ class RaceStats:
 
 def race_stats(facts: RaceFacts) -> RaceStats:
     """Per car, in finishing order (standings now while the race is under way)."""
-    turns = facts.turns
     by_car: dict[str, list[TurnFacts]] = {c.name: [] for c in facts.cars}
-    start: dict[str, int] = {}
-    engine: dict[str, int] = {}
-    if turns:  # read by column (a TurnFacts is a tuple: issue 31)
-        cols = dict(zip(TURN_COLUMNS, zip(*turns, strict=True), strict=True))
-        names = cols["car"]
-        for name, t in zip(names, turns, strict=True):
-            by_car[name].append(t)
-        rounds = cols["round"]
-        first = min(rounds)
-        start = {name: n for r, name, n in zip(rounds, names, cols["turn"], strict=True) if r == first}
-        engine = dict(zip(names, cols["engine"], strict=True))  # each car's last turn's
+    for t in facts.turns:
+        by_car[t.car].append(t)
     tallies = {}
     for c in facts.cars:
         tallies[c.name] = tally = Tally(legend=c.legend)
-        tally.add_turns(by_car[c.name])
+        tally.add_turns(by_car[c.name])  # (by column: issue 31)
+    first = min((t.round for t in facts.turns), default=None)
+    start = {t.car: t.turn for t in facts.turns if t.round == first}
+    engine: dict[str, int] = {}
+    for t in facts.turns:
+        engine[t.car] = t.engine
     cars = [
         CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name], start.get(c.name),
                  None if c.legend else engine.get(c.name))  # a Legend has no Engine (# 19.3)

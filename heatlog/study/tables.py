@@ -206,7 +206,7 @@ class RaceRows:
     ``extra``: values of the ``races`` columns the log does not hold (a study's ``option``; a database's race
     ``name`` and ``parent``); ``bots``: the bot of each car, by name."""
 
-    __slots__ = ("bots", "collector", "decisions", "events", "extra", "first", "grid", "observe", "race")
+    __slots__ = ("bots", "collector", "decisions", "events", "extra", "first", "grid", "race")
 
     def __init__(
         self, race: int, *, bots: Mapping[str, str] | None = None, extra: Mapping[str, Any] | None = None
@@ -215,7 +215,6 @@ class RaceRows:
         self.bots = dict(bots or {})
         self.extra = dict(extra or {})
         self.collector = FactCollector(race, self.extra.get("name"))
-        self.observe = self.collector.observe  # (bound once: called at every event, ~420 a race)
         self.decisions: list[tuple[int, int, Event]] = []  # (place in the log, round, event): rows made at the end
         self.events = 0
         self.grid: list[str] = []
@@ -227,12 +226,10 @@ class RaceRows:
             self.first = event
         elif kind == "grid_set":
             self.grid = list(event.get("order", []))
-        else:
-            decision = _DECISION_KINDS.get(kind)
-            if decision if decision is not None else _is_decision(kind):
-                self.decisions.append((self.events, state.round, event))
+        elif _DECISION_KINDS.get(kind) or (kind not in _DECISION_KINDS and _is_decision(kind)):
+            self.decisions.append((self.events, state.round, event))
         self.events += 1
-        self.observe(state)  # the collector's, after this event, before the next (FactCollector.apply's order)
+        self.collector.observe(state)  # after this event, before the next (FactCollector.apply's order)
 
     def fold(self, events: Sequence[Event]) -> None:
         """Apply a stored race's effective log, event by event (errors name the race)."""
