@@ -141,6 +141,8 @@ class Tally:
     def __init__(self) -> None:
         self.rows: list[list[str]] = []
         self.agree = self.decided = self.undecided = self.within = self.false_alarms = self.spent = 0
+        self.same = 0  # the review's label equal to the reference's own (the earlier measurements' count)
+        self.labelled: dict[str | None, int] = {}  # the decided points by the reference's label
 
     def add(self, row: dict[str, Any], cars: int) -> list[str]:
         """Judge one point (a line --out writes) and count it; the table's row."""
@@ -151,6 +153,7 @@ class Tally:
         taken_best = best == ref["taken"]
         alarm = rv["label"] is not None and taken_best
         self.false_alarms += alarm
+        self.same += rv["label"] == lab
         if truth is False:
             self.undecided += 1
             ok = rv["label"] in allowed(loss, half)
@@ -158,6 +161,7 @@ class Tally:
             verdict = "undecided" + ("" if ok else " (review outside the interval)")
         else:
             self.decided += 1
+            self.labelled[truth] = self.labelled.get(truth, 0) + 1
             self.agree += rv["label"] == truth
             verdict = "yes" if rv["label"] == truth else "NO"
         if alarm:
@@ -180,10 +184,14 @@ class Tally:
         )
         if self.decided:
             print(f"\nlabels agreeing where the reference decides: {self.agree} of {self.decided} "
-                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %)")
+                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %); the decided labels: "
+                  + ", ".join(f"{k or 'none'} {v}" for k, v in sorted(self.labelled.items(), key=lambda x: str(x[0]))))
         print(f"undecided by the reference (its 95 % interval straddles a threshold): {self.undecided} of {n}; "
               f"the review's label one of those it allows: {self.within} of {self.undecided}")
         print(f"false alarms on a best move (labelled, the reference's best): {self.false_alarms}")
+        if n:
+            print(f"every point counted, the review's label against the reference's own (the earlier measurements' "
+                  f"count): {self.same} of {n} ({self.same / n:.0%})")
 
 
 def main() -> None:
