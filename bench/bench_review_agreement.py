@@ -25,7 +25,9 @@ the reference finds best: goal none) and each disagreement.
 ``--out FILE`` writes one JSON line per point as it is done (the reference's places of every option, the
 review's verdict); ``--reference FILE`` reads the reference from such a file instead of playing it again (the
 review alone is run, e.g. after a change to the review), for the points the file holds; ``--judge FILE ...``
-plays nothing and judges again what such files hold (e.g. two runs on different points, or a run stopped early).
+plays nothing and judges again what such files hold (e.g. two runs on different points, or a run stopped early;
+plain or ``.gz``). ``bench/data/agreement_usa4cars_red_7d8156c.jsonl.gz`` is the fifth measurement's (46 points,
+docs/analysis.md): a reference made with main ``7d8156c``'s bots, valid while the bots decide the same.
 
     python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread | --indices 3,9]
         [--playouts 1000] [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
@@ -34,6 +36,7 @@ plays nothing and judges again what such files hold (e.g. two runs on different 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import time
@@ -128,6 +131,11 @@ def judge(ref: dict[str, Any], cars: int) -> tuple[int, float, float, str | None
     return best, loss / span, half / span, lab
 
 
+def _open(name: str) -> Any:
+    """A file --out wrote, plain or gzipped (``.gz``)."""
+    return gzip.open(name, "rt", encoding="utf-8") if name.endswith(".gz") else open(name, encoding="utf-8")  # noqa: SIM115
+
+
 def spread(n: int) -> list[int]:
     """0..n-1 in bit-reversed order: every prefix is spread over the range."""
     bits = max(1, (n - 1).bit_length())
@@ -141,6 +149,8 @@ class Tally:
     def __init__(self) -> None:
         self.rows: list[list[str]] = []
         self.agree = self.decided = self.undecided = self.within = self.false_alarms = self.spent = 0
+        self.same = 0  # the review's label equal to the reference's own (the earlier measurements' count)
+        self.labelled: dict[str | None, int] = {}  # the decided points by the reference's label
 
     def add(self, row: dict[str, Any], cars: int) -> list[str]:
         """Judge one point (a line --out writes) and count it; the table's row."""
@@ -151,6 +161,7 @@ class Tally:
         taken_best = best == ref["taken"]
         alarm = rv["label"] is not None and taken_best
         self.false_alarms += alarm
+        self.same += rv["label"] == lab
         if truth is False:
             self.undecided += 1
             ok = rv["label"] in allowed(loss, half)
@@ -158,6 +169,7 @@ class Tally:
             verdict = "undecided" + ("" if ok else " (review outside the interval)")
         else:
             self.decided += 1
+            self.labelled[truth] = self.labelled.get(truth, 0) + 1
             self.agree += rv["label"] == truth
             verdict = "yes" if rv["label"] == truth else "NO"
         if alarm:
@@ -180,10 +192,14 @@ class Tally:
         )
         if self.decided:
             print(f"\nlabels agreeing where the reference decides: {self.agree} of {self.decided} "
-                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %)")
+                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %); the decided labels: "
+                  + ", ".join(f"{k or 'none'} {v}" for k, v in sorted(self.labelled.items(), key=lambda x: str(x[0]))))
         print(f"undecided by the reference (its 95 % interval straddles a threshold): {self.undecided} of {n}; "
               f"the review's label one of those it allows: {self.within} of {self.undecided}")
         print(f"false alarms on a best move (labelled, the reference's best): {self.false_alarms}")
+        if n:
+            print(f"every point counted, the review's label against the reference's own (the earlier measurements' "
+                  f"count): {self.same} of {n} ({self.same / n:.0%})")
 
 
 def main() -> None:
@@ -212,7 +228,7 @@ def main() -> None:
         tally = Tally()
         got: dict[int, dict[str, Any]] = {}
         for name in args.judge:
-            with open(name, encoding="utf-8") as f:
+            with _open(name) as f:
                 for line in f:
                     row = json.loads(line)
                     got[row["index"]] = row
@@ -224,7 +240,7 @@ def main() -> None:
     every = decision_points(events, args.car)
     known: dict[int, dict[str, Any]] = {}
     if args.reference:
-        with open(args.reference, encoding="utf-8") as f:
+        with _open(args.reference) as f:
             for line in f:
                 row = json.loads(line)
                 known[row["index"]] = row["reference"]

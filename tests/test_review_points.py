@@ -240,3 +240,28 @@ def test_cli_review_screen_1_writes_no_infinity(tmp_path: Path) -> None:
         html = page.read_text()
         start = html.index('id="review-data">') + len('id="review-data">')
         json.loads(html[start : html.index("</script>", start)], parse_constant=refuse)  # what JSON.parse reads
+
+
+def test_with_keep_1_a_taken_decision_that_leads_the_screening_is_still_checked_against_the_runner_up() -> None:
+    """``--keep 1`` kept the screening's best and the decision taken: when the taken one led the 16 screening
+    playouts by chance, it was kept alone and "no label" was settled with no alternative played out at all (a true
+    blunder went unlabelled); ``--keep 0`` never played an alternative out. Now the runner-up is played out beside
+    it, the tie of the screening (a loss of 0 ± 0.23 expected score at 95 %) does not settle "no label", and the later
+    playouts show the loss."""
+    for keep in (0, 1):
+        calls: list[int] = []
+
+        def run(n: int, seed: int, sides: list[Any], calls: list[int] = calls) -> list[list[int]]:
+            calls.append(n)
+            screening = len(calls) == 1  # a tie, so the one taken leads it; the later playouts favour gear 2
+            out: list[list[int]] = [[] for _ in sides]
+            for i in range(n):
+                for k, (_, (ev,)) in enumerate(sides):
+                    tie = ((1, 2), (4, 3), (2, 3), (3, 2))[i % 4]
+                    out[k].append(tie[ev["gear"] - 1] if screening else (4 if ev["gear"] == 1 else 1))
+            return out
+
+        review = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=keep, max_playouts=96), run)
+        other = next(e for e in review.estimates if e.words == "gear 2")
+        assert other.kept and other.playouts > 16, (keep, other)
+        assert review.best is other and review.label == "blunder", (keep, review.loss, review.label)

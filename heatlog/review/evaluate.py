@@ -235,6 +235,8 @@ def estimate_point(
     order = sorted(range(len(options)), key=key)
     rank = {i: r for r, i in enumerate(order, start=1)}
     kept = list(dict.fromkeys([*order[: settings.keep], taken_i]))
+    if len(kept) < 2 and len(options) > 1:  # the taken one alone (it led the screening with --keep 1, or --keep 0):
+        kept.append(next(i for i in order if i != taken_i))  # "no label" rests on an alternative played out too
     samples = {i: list(screen[i]) for i in kept}
     facts = {i: list(screen_facts[i]) for i in range(len(options))}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
