@@ -18,6 +18,7 @@ from heatlog.engine.modules.garage.race import (
     scrap_pending,
     shows_symbols,
 )
+from heatlog.engine.react import cooldown_uses
 from heatlog.engine.ruleset import BASE_RULES, base_react_mandatory, build_rules
 from heatlog.engine.state import RaceState
 from heatlog.engine.steps import REACT
@@ -50,7 +51,7 @@ def _reacts(upgrades: str, seed: int) -> list[tuple[RaceState, str]]:
 def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
     states = _reacts(upgrades, seed)
     assert states
-    mandatory = skipped = 0
+    mandatory = skipped = cools = 0
     for state, name in states:
         car, turn = state.cars[name], state.turn
         assert turn is not None
@@ -73,11 +74,16 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
             assert react_options(state, car, turn) == advanced_options(state, car, turn) == []
             assert refresh_options(state, car, turn) == [] and not scrap_pending(state, turn)
             skipped += 1
+        # # 7.2, 18.13: the pool's cooldown uses are the base pool's (a cooldown event reads only those, issue 32)
+        assert not state.rules.pool_cooling
+        if turn.flipping is None and not turn.cluttered:  # where a cooldown may come (handlers.react_turn)
+            assert [u for u in pool.uses if u.symbol == "cooldown"] == cooldown_uses(state, car, turn)
+            cools += 1
         # the same events asked twice (the per-race caches change nothing they answer)
         assert react_options(state, car, turn) == react_options(state, car, turn)
         assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
     assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
-    assert 0 < skipped < len(states)
+    assert 0 < skipped < len(states) and cools
 
 
 def test_the_garage_answers_react_mandatory_without_the_pool() -> None:
@@ -240,3 +246,32 @@ def test_the_planners_module_answers_are_kept_while_what_they_read_holds() -> No
     tp.by_play[("kept", False)] = tp
     heuristic._module_context(states[3], tp, plans[3])  # other cards (basic upgrades)
     assert not tp.by_play
+
+
+def test_rules_are_built_once_per_configuration() -> None:
+    """``build_rules`` keeps its answer by the modules and the options' text (issue 32: a module race's
+    race_started built its Rules anew): equal options give the same Rules, other options other Rules, and the
+    kept Rules hold their own copy of the options (changing an event's dict afterwards changes no race)."""
+    from heatlog.engine.modules.garage.race import build
+
+    config = {"garage": {"upgrades": "all", "draft": "draft"}}
+    rules = build_rules(["garage"], config)
+    assert build_rules(["garage"], {"garage": {"draft": "draft", "upgrades": "all"}}) is rules
+    assert build_rules(["garage"], {"garage": {"upgrades": "basic", "draft": "draft"}}) is not rules
+    assert build_rules(["garage", "weather"], {**config, "weather": {}}) is not rules
+    config["garage"]["upgrades"] = "basic"
+    assert rules.options == {"garage": {"upgrades": "all", "draft": "draft"}}
+    assert build_rules(["garage"], {"garage": {"upgrades": "all", "draft": "draft"}}) is rules
+    # options that are not JSON are built afresh each time (never kept), and the answer is the same
+    odd = {"garage": {"upgrades": "all", "draft": "draft", "x": {1, 2}}}
+    assert build_rules(["garage"], odd) is not build_rules(["garage"], odd)
+    # # 7.2: the Garage adds no cooldown use to the React pool; built on a module's uses that may, it keeps theirs
+    assert not rules.pool_cooling and BASE_RULES.pool_cooling
+    assert build_rules(["weather", "garage"], {**config, "weather": {}}).pool_cooling is False
+
+    def theirs(state: RaceState, car: object, turn: object) -> list:
+        return []
+
+    from dataclasses import replace
+
+    assert build(replace(BASE_RULES, react_uses=theirs), {"upgrades": "basic", "draft": "draft"}).pool_cooling

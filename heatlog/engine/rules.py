@@ -623,7 +623,8 @@ def _cooldown(state: RaceState, ev: Event) -> None:
     blocked = None if rules.unchanged.cooldown_block else rules.cooldown_block(state, car)  # # 20.9, MA5
     if blocked:
         raise illegal(state, ev, blocked, "20.9")
-    if rules.unchanged.react_uses:  # the base pool: only its cooldown uses matter here (react.cooldown_uses)
+    if rules.unchanged.react_uses or not rules.pool_cooling:  # only the pool's cooldown uses matter here, and
+        # they are the base pool's (react.cooldown_uses): a module's uses without cooldowns are not worked out
         pool = ReactPool(tuple(cooldown_uses(state, car, turn)), car.name)
     else:
         pool = react_pool(state, car, turn)  # gear, adrenaline and a cooling bonus while it holds (# 20.10)

@@ -13,6 +13,7 @@ module. docs/design.md ("How a module plugs in") has the worked example; tests/t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, field, fields
 from typing import TYPE_CHECKING, Any
@@ -297,6 +298,11 @@ class Rules:
     # The chance event a turn of another kind (``turns``) waits for while it waits, by kind (a Legend's card,
     # # 19.5, MA9). Empty in the base game.
     turn_waits: Mapping[str, str] = field(default_factory=dict)
+    # # 7.2: whether a module's ``react_uses`` may add cooldown uses of its own to the pool (a cooldown event then
+    # reads the whole pool); False: the pool's cooldown uses are the base's (``react.cooldown_uses``), which is all
+    # a cooldown reads (the Garage's card cooldowns are named by the event, # 18.13). Read where react_uses is not
+    # the base's. A module whose uses add a cooldown sets it True (a module built after it keeps it).
+    pool_cooling: bool = True
     # Derived: the names of the points that are still their base function (a base race: every point). The step
     # machine skips a point here whose base does nothing (step3_due, after_flip …): a base race pays for no module.
     plain: frozenset[str] = field(init=False, repr=False, compare=False)
@@ -353,6 +359,7 @@ class Rules:
         flip_draws: Mapping[str, str] = FACTORY,
         flip_shuffle: Callable[[RaceState, Event, Car, Turn, list[str] | None], None] = base_flip_shuffle,
         turn_waits: Mapping[str, str] = FACTORY,
+        pool_cooling: bool = True,
     ) -> None:
         object.__setattr__(self, "modules", modules)
         object.__setattr__(self, "options", {} if options is FACTORY else options)
@@ -396,6 +403,7 @@ class Rules:
         object.__setattr__(self, "flip_draws", {} if flip_draws is FACTORY else flip_draws)
         object.__setattr__(self, "flip_shuffle", flip_shuffle)
         object.__setattr__(self, "turn_waits", {} if turn_waits is FACTORY else turn_waits)
+        object.__setattr__(self, "pool_cooling", pool_cooling)
         self.__post_init__()
 
     def __post_init__(self) -> None:
@@ -477,11 +485,33 @@ def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
         raise ValueError("modules must be a list of module names")
     if len(set(modules)) != len(modules):
         raise ValueError("a module is listed twice")
-    rules = Rules(modules=tuple(modules), options={m: config.get(m) for m in modules})
+    builds = []
     for name in modules:
         build = MODULES.get(name)
         if build is None:
             known = ", ".join(sorted(MODULES)) or "none registered"
             raise ValueError(f"unknown module {name!r} ({known})")
-        rules = build(rules, config.get(name))
+        builds.append(build)
+    options = {m: config.get(m) for m in modules}
+    try:  # the same modules and options give the same Rules (each build reads only them): one per configuration
+        key: Any = (tuple(modules), tuple(builds), json.dumps(options, sort_keys=True, allow_nan=False))
+    except (TypeError, ValueError):
+        key = None  # (options that are not JSON: built afresh, not kept)
+    hit = _BUILT.get(key) if key is not None else None
+    if hit is not None:
+        return hit
+    if key is not None:  # the kept Rules hold a copy of the options, not the event's own dicts
+        options = json.loads(key[2])
+    rules = Rules(modules=tuple(modules), options=options)
+    for name, build in zip(modules, builds, strict=True):
+        rules = build(rules, options[name])
+    if key is not None:
+        if len(_BUILT) >= 64:
+            _BUILT.clear()
+        _BUILT[key] = rules
     return rules
+
+
+# build_rules's answers by configuration (modules, their builders, the options' JSON text): a race_started of a
+# module race built its Rules anew, a third of its cost in a Garage race (issue 32). Rules are immutable.
+_BUILT: dict[Any, Rules] = {}

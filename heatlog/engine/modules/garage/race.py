@@ -19,7 +19,7 @@ from ...errors import IllegalEvent
 from ...knowledge import Knowledge
 from ...module import copy_data
 from ...movement import landing, move, place
-from ...react import ReactUse
+from ...react import ReactUse, base_react_uses
 from ...ruleset import Rules, base_react_mandatory
 from ...state import Car, RaceState, Turn, counts
 from ...steps import DISCARD, REACT, REVEAL, SLIPSTREAM
@@ -1333,6 +1333,9 @@ def build(rules: Rules, options: Any) -> Rules:
         step3_due=_step3_due,
         step3_options=step3_options,
         react_uses=_react_uses(rules.react_uses),
+        # # 18.13: the Garage's uses add no cooldown to the pool (a card's own is named by the event): a cooldown
+        # reads the base pool's, unless a module built before added some
+        pool_cooling=rules.pool_cooling and rules.react_uses is not base_react_uses,
         react_due=_react_due,
         leave_react=_leave_react,
         slipstream_cards=_slipstream_cards,
