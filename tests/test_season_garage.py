@@ -18,6 +18,7 @@ from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
 from heatlog.engine.modules.championship.rules import sponsor_deck
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
+from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.garage_cards import garage_cards
 from heatlog.log.racelog import RaceLog
 from heatlog.season import (
@@ -382,7 +383,7 @@ def test_21_3_a_season_with_the_weather_reveals_it_after_the_draft_in_every_race
         kinds = [e["type"] for e in events]
         last_pick = max(i for i, k in enumerate(kinds) if k in ("upgrade_picked", "upgrade_swapped"))
         assert kinds.index("weather_drawn") > last_pick  # # 21.3
-        assert log.project(sr.race).state.weather_tile is not None
+        assert weather_tile(log.project(sr.race).state) is not None
     assert run("season", "audit", "1", db=db).returncode == 0
     # The option is the season's: a season without it has no weather in its races.
     plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})

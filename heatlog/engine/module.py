@@ -545,6 +545,16 @@ def copy_slot(name: str, slot: Any) -> Any:
     return slot if m is None or m.copy is None else m.copy(slot)
 
 
+def shared_slots(state: RaceState) -> tuple[Any, ...]:
+    """The slots of ``state.modules`` that copies share (a module with no ``copy``: immutable, replaced by the
+    event that changes it, as the weather's draws): a memo of what the race's Rules answer keys on them (the
+    bots' track plan keyed on the road conditions). () in a base race."""
+    own = state.modules
+    if not own:
+        return ()
+    return tuple(v for k, v in own.items() if (m := MODULES.get(k)) is not None and m.copy is None)
+
+
 def in_race(state: RaceState) -> Iterator[Module]:
     """The registered modules the race plays with, by ``rank`` (the order their Rules compose)."""
     listed = state.rules.modules

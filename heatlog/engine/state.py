@@ -24,7 +24,6 @@ from .written import FACTORY, record
 
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
     from .modules.legends.rules import LegendMove
-    from .modules.weather.rules import Conditions, WeatherRules
 
 
 @record(slots=True)
@@ -462,12 +461,8 @@ class RaceState:
     events: int = 0  # events applied (informational)
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
     cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
-    # Optional modules (MODULES.md), from race_started.modules; None when not in play. The rules objects and
-    # the conditions tables are immutable and shared by copies. (The first waves' typed slots that are left:
-    # docs/design.md, "What still names a module"; the Legends keep theirs in ``modules``.)
-    weather: WeatherRules | None = None
-    weather_tile: str | None = None  # drawn at set-up (# 20.2)
-    conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
+    # Optional modules (MODULES.md), from race_started.modules; None when not in play. (The first waves' typed
+    # slot that is left: docs/design.md, "What still names a module"; the others keep theirs in ``modules``.)
     garage: Any = None  # the Garage module of this race (modules/garage/race.py GarageRace), None in a base race
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
     # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
@@ -501,9 +496,6 @@ class RaceState:
         events: int = 0,
         rules: Rules = BASE_RULES,
         cards: Catalogue = BASE_CATALOGUE,
-        weather: WeatherRules | None = None,
-        weather_tile: str | None = None,
-        conditions: Conditions | None = None,
         garage: Any = None,
         modules: dict[str, Any] = FACTORY,
     ) -> None:
@@ -533,9 +525,6 @@ class RaceState:
         self.events = events
         self.rules = rules
         self.cards = cards
-        self.weather = weather
-        self.weather_tile = weather_tile
-        self.conditions = conditions
         self.garage = garage
         self.modules = {} if modules is FACTORY else modules
 
