@@ -12,9 +12,8 @@ the engine and never the reverse. The pieces are data and text, never drawing co
 
 Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The Garage and the weather keep their state in fields of their own on ``RaceState`` (the hot path reads them:
-docs/design.md, "The engine core and the formats name no module"); the Legends, the championship and a new
-module keep theirs in ``state.modules[name]``.
+Every module keeps its state in ``state.modules[name]``, read through an accessor of its folder (the Garage's
+``garage_slot``, the weather's ``conditions_of``: docs/design.md, "The weather's and the Garage's slots").
 """
 
 from __future__ import annotations
@@ -195,9 +194,6 @@ class Module:
     turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
         default_factory=lambda: _EMPTY
     )
-    #: The first waves' modules keep their state in fields of ``RaceState`` (read on the hot path): the ones
-    #: ``RaceState.copy`` copies with their ``.copy()`` (the others are immutable and shared).
-    state_fields: tuple[str, ...] = ()
     #: Its data file under ``heatlog/data/`` (the shells embed it in race_started; the engine never reads it),
     #: the schema of its race_started block and of its position block (names under ``schema/``).
     data: str | None = None
@@ -503,8 +499,6 @@ class Badges:
 
 
 MODULES: dict[str, Module] = {}
-#: Every module's ``state_fields``, for ``RaceState.copy`` (kept by ``register_unit``).
-COPIED: list[str] = []
 
 
 def register_unit(module: Module) -> Module:
@@ -523,7 +517,6 @@ def register_unit(module: Module) -> Module:
     if module.build is not None and BUILDERS.get(module.name) is not module.build:
         register_module(module.name, module.build)
     MODULES[module.name] = module
-    COPIED.extend(module.state_fields)
     return module
 
 

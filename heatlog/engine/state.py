@@ -15,7 +15,7 @@ from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
 from .cards import counts as counts
 from .cards import expand as expand
-from .module import COPIED, copy_slot
+from .module import copy_slot
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
@@ -461,9 +461,6 @@ class RaceState:
     events: int = 0  # events applied (informational)
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
     cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
-    # Optional modules (MODULES.md), from race_started.modules; None when not in play. (The first waves' typed
-    # slot that is left: docs/design.md, "What still names a module"; the others keep theirs in ``modules``.)
-    garage: Any = None  # the Garage module of this race (modules/garage/race.py GarageRace), None in a base race
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
     # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
     modules: dict[str, Any] = field(default_factory=dict)
@@ -496,7 +493,6 @@ class RaceState:
         events: int = 0,
         rules: Rules = BASE_RULES,
         cards: Catalogue = BASE_CATALOGUE,
-        garage: Any = None,
         modules: dict[str, Any] = FACTORY,
     ) -> None:
         self.track = track
@@ -525,7 +521,6 @@ class RaceState:
         self.events = events
         self.rules = rules
         self.cards = cards
-        self.garage = garage
         self.modules = {} if modules is FACTORY else modules
 
     @property
@@ -550,10 +545,6 @@ class RaceState:
         new.grid = list(self.grid)
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
-        for name in COPIED:  # the modules' own fields (Module.state_fields: the Legend deck, the Garage …)
-            value = getattr(self, name)
-            if value is not None:
-                setattr(new, name, value.copy())
         new.modules = {name: copy_slot(name, slot) for name, slot in self.modules.items()} if self.modules else {}
         return new
 

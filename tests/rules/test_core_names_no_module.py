@@ -24,8 +24,10 @@ from heatlog.formats import module_data
 from heatlog.formats.positions import position_problems
 
 PACKAGE = Path(__file__).resolve().parents[2] / "heatlog"
-#: The engine core's files and the formats that once named modules. engine/state.py keeps the first waves' typed
-#: slots (docs/design.md, "What still names a module"); engine/track.py reads the printed board's Legend marks
+#: The engine core's files and the formats that once named modules. engine/state.py keeps ``Turn``'s records of the
+#: first waves (a Legend's move, the Garage's record, the championship's lists; its RaceState has no module's
+#: field since issue 26's second round: docs/design.md, "What still names a module"); engine/track.py reads the
+#: printed board's Legend marks
 #: (the track format's keys, # 19.7); engine/redact.py's open-to-table projection reads event 18's card to place
 #: the Heat it removes (MA23: left for a descriptor hook of its own); a car's ``legend`` key is the base's word for
 #: a car no player drives.
