@@ -354,6 +354,11 @@ class Module:
     #: The chance events of its own a turn may owe before it goes on (``Turn.owed``: an outcome only the table
     #: knows, event 18's Heat card, MA23), each with the words and the rules item that refuse anything else first.
     owed: Mapping[str, tuple[str, str]] = field(default_factory=lambda: _EMPTY)
+    #: The open-to-table projection (engine/redact.py) of a race whose turns may owe such an outcome: given the
+    #: race_started event, None when this race's turns never owe one, else the event the table says for a
+    #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
+    #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
+    table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
