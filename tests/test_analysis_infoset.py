@@ -25,6 +25,7 @@ from heatlog.analysis.playout import playouts
 from heatlog.engine import HeatlogError, RaceState, apply, state_from_position, state_to_position
 from heatlog.engine.cards import CARDS
 from heatlog.engine.game import apply_decision
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.redact import open_to_table, strip_identities
 from heatlog.engine.state import counts, expand
 from heatlog.simulate import simulate_race
@@ -434,7 +435,8 @@ def test_18_1_a_garage_cars_unseen_cards_hold_its_upgrades_and_the_true_hand_is_
                     continue
                 assert car.hand is not None
                 tokens = info.beliefs[name].tokens
-                assert tokens[:8] == CARDS and set(tokens[8:]) == set(truth.garage.owned[name])  # its own upgrades
+                owned = garage_slot(truth).owned[name]  # type: ignore[union-attr]
+                assert tokens[:8] == CARDS and set(tokens[8:]) == set(owned)  # its own upgrades
                 assert info.hand_distribution(name).get(_gvec(car.hand, info, name), 0) > 0, (cut, name)
 
 
@@ -494,7 +496,7 @@ def test_18_garage_samples_hold_each_cars_own_cards(garage_races):
                 assert car.deck is not None
                 held = Counter(expand(car.hand)) + Counter(car.deck)
                 assert held == Counter(expand(truth.cars[name].pool))
-                assert {c for c in held if c.startswith("U")} <= set(truth.garage.owned[name])
+                assert {c for c in held if c.startswith("U")} <= set(garage_slot(truth).owned[name])
 
 
 def test_18_garage_playouts_are_blind_to_the_recorded_future(garage_races):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from heatlog.bots import race_policies
 from heatlog.engine.module import MODULES, BotPolicy
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.simulate import simulate_race
 
 BOTS = Path(__file__).resolve().parents[1] / "heatlog" / "bots"
@@ -86,8 +87,8 @@ def test_18_5_the_heuristic_drafts_by_the_garage_policy() -> None:
         )[1:]
         market = next(e for e in events if e["type"] == "garage_market")
         pick = next(e for e in events if e["type"] == "upgrade_picked")
-        assert final.garage is not None
-        assert pick["card"] == best_pick(market["cards"], final.garage.cards)
+        assert garage_slot(final) is not None
+        assert pick["card"] == best_pick(market["cards"], garage_slot(final).cards)
 
 
 def test_21_2_the_heuristic_swaps_by_the_garage_policy(tmp_path: Path) -> None:
@@ -104,8 +105,8 @@ def test_21_2_the_heuristic_swaps_by_the_garage_policy(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "s.db")
     season = new_season(log, drivers=drivers, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})
     state = log.project(next_race(log, season, seed=4)).state
-    cards = state.garage.cards
-    deck = state.garage.draft.deck  # the season's Garage deck (# 21.2)
+    cards = garage_slot(state).cards
+    deck = garage_slot(state).draft.deck  # the season's Garage deck (# 21.2)
     ranked = sorted((t for t in cards if deck.get(t)), key=lambda t: (upgrade_value(cards[t]), t))
     low, high = ranked[:3], ranked[-3:]
     apply(state, {"type": "garage_market", "v": 1, "round": 1, "cards": [*low, *high]})

@@ -17,6 +17,7 @@ import pytest
 
 from heatlog.bots import HeuristicBot, Stretches
 from heatlog.engine.cards import SPINOUT_STRESS
+from heatlog.engine.modules.weather import conditions_of
 from heatlog.engine.state import RaceState
 from heatlog.simulate import simulate_race
 
@@ -50,9 +51,9 @@ def test_a_weather_race_finds_the_look_aheads_of_another_draw(monkeypatch: pytes
     tokens: list[Any] = []
 
     def watching(state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
-        assert state.conditions is not None
-        if not tokens or tokens[-1] != state.conditions.tokens:
-            tokens.append(state.conditions.tokens)
+        assert conditions_of(state) is not None
+        if not tokens or tokens[-1] != conditions_of(state).tokens:
+            tokens.append(conditions_of(state).tokens)
         return bot(state, name, options, rng)
 
     made: set[int] = set()

@@ -9,6 +9,7 @@ import pytest
 
 from heatlog.engine import react_pool
 from heatlog.engine.knowledge import Knowledge
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.garage.cards import symbol
 from heatlog.engine.modules.garage.race import (
     advanced_options,
@@ -61,7 +62,7 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         assert state.rules.react_mandatory(state, car, turn) == bool(pool.mandatory)
         assert base_react_mandatory(state, car, turn) == bool(pool.mandatory)
         mandatory += bool(pool.mandatory)
-        g = state.garage
+        g = garage_slot(state)
         assert g is not None
         for token in turn.played:
             card = g.cards.get(token)
@@ -117,7 +118,7 @@ def test_upgrade_values_kept_per_card_are_the_values() -> None:
     from heatlog.engine.modules.garage.bots import upgrade_value
 
     states = _reacts("all", 4)
-    g = states[-1][0].garage
+    g = garage_slot(states[-1][0])
     assert g is not None and g.cards
     for card in g.cards.values():
         first = upgrade_value(card)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine import MalformedInput
+from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.module_data import module_block
 
 
@@ -117,7 +118,7 @@ def test_a_simulated_race_s_module_facts_are_the_descriptors(tmp_path: Path, mon
         "weather",
         dataclasses.replace(
             weather,
-            summary=lambda state: {"sky": state.weather_tile},
+            summary=lambda state: {"sky": weather_tile(state)},
             summary_words=lambda race: f"sky {race['sky']}" if "sky" in race else None,
         ),
     )

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from heatlog.engine import RaceState, apply, replay, state_from_position, state_to_position
+from heatlog.engine.modules.weather import weather_tile
 from heatlog.engine.redact import open_to_table
 from heatlog.formats.tracks import BUILTIN_TRACKS
 from heatlog.formats.validation import validate_against, validate_event
@@ -79,7 +80,7 @@ def check_books(state: RaceState, where: str) -> None:
     weather tile changed them (# 20.3), and the Stress of its spinouts (# 10.3)."""
     if state.phase in ("grid", "weather"):
         return
-    stress, heat = START[state.weather_tile] if state.weather_tile else (0, 0)
+    stress, heat = START[weather_tile(state)] if weather_tile(state) else (0, 0)
     for car in state.cars.values():
         if car.legend:
             assert sum(car.pool.values()) == 0 and car.hand_size == 0 and car.deck_size == 0, where
@@ -156,7 +157,7 @@ def test_module_table_projection_tells_the_same_public_story(params: tuple[Any, 
     open_state, table_state = replay(events), replay(table)
     assert table_state.hall_of_fame == open_state.hall_of_fame
     assert table_state.finish_rounds == open_state.finish_rounds
-    assert table_state.weather_tile == open_state.weather_tile
+    assert weather_tile(table_state) == weather_tile(open_state)
     for name, o in open_state.cars.items():
         t = table_state.cars[name]
         assert (t.progress, t.lane, t.engine, t.discard) == (o.progress, o.lane, o.engine, o.discard), name

@@ -11,6 +11,7 @@ import pytest
 
 from heatlog.engine.module import copy_data, read_once
 from heatlog.engine.modules.legends.rules import LegendRules, legend_move
+from heatlog.engine.modules.weather import conditions_of
 from heatlog.engine.modules.weather.rules import WeatherRules, sector_at
 from heatlog.formats.module_data import legend_colours, legend_data, legends_module, weather_module
 from heatlog.races import legend_cars
@@ -92,7 +93,7 @@ def test_copy_data_is_a_deep_copy_of_json_data() -> None:
 def test_sector_at_reads_the_space_of_any_progress() -> None:
     # # 20.6, 20.7: the sector of the space the car is on, whatever the lap (or the grid, behind the line)
     state = simulate_race(None, track="usa", cars=4, seed=5, modules={"weather": {}})[2]
-    cond = state.conditions
+    cond = conditions_of(state)
     assert cond is not None
     for p in range(-2 * state.track.spaces, 3 * state.track.spaces):
         assert sector_at(state, p) is cond.by_space[state.track.space_of(p)]

@@ -11,6 +11,7 @@ import browser
 from test_cli import run
 
 from heatlog.engine import replay
+from heatlog.engine.modules.weather import conditions_of
 from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race, start_race
 from heatlog.recorder import Session
@@ -125,7 +126,7 @@ def test_combined_sample_imports_replays_and_draws_in_chromium(tmp_path: Path) -
     text = COMBINED.read_text(encoding="utf-8")
     events = [json.loads(line) for line in text.splitlines()]
     state = replay(events)
-    assert "legends" in state.modules and state.conditions is not None  # both modules in one race
+    assert "legends" in state.modules and conditions_of(state) is not None  # both modules in one race
     with RaceLog(tmp_path / "h.db") as log:
         race = import_race(log, text, source=COMBINED.name)
         assert log.store.export_jsonl(race) == text

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from heatlog.engine import apply
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.weather.rules import sector_at
 from heatlog.recorder.prompt import Question
 from heatlog.recorder.questions import ask
@@ -74,9 +75,9 @@ def test_a_car_s_own_cards_are_the_module_s() -> None:
 
     sample = Path(__file__).resolve().parent.parent / "heatlog" / "data" / "replays" / "usa-garage-4cars.jsonl"
     state = replay([json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()])
-    assert state.garage is not None
+    assert garage_slot(state) is not None
     for name in state.cars:
-        assert car_cards(state, name) == list(state.garage.owned.get(name, ()))
+        assert car_cards(state, name) == list(garage_slot(state).owned.get(name, ()))
         assert car_cards(state, name) and set(car_cards(state, name)) <= cards_held(state, name)
     _, events, base = simulate_race(cars=2, laps=1, seed=4)
     assert all(car_cards(base, name) == [] for name in base.cars)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from test_recorder_table import ANSI, race_from, spawn, to_greens_react
 
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.recorder.questions import reveal_prompt
 
 pexpect = pytest.importorskip("pexpect")
@@ -227,7 +228,7 @@ def _turbo8_unpayable(tmp_path: Path) -> Path:
     )
     race.round(P=(1, ["1"]), A=(1, ["U43"]))
     race.turns_until("A")
-    assert "U42" in race.state.garage.cards  # turbo7 is in the race's catalogue
+    assert "U42" in garage_slot(race.state).cards  # turbo7 is in the race's catalogue
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(state_to_position(race.state)))
     db = tmp_path / "race.db"

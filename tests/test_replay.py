@@ -21,6 +21,7 @@ from replay_cases import GOLDEN, capture, open_replay, race_events
 
 from heatlog.engine import MalformedInput
 from heatlog.engine import replay as fold
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.redact import open_to_table
 from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
@@ -131,7 +132,7 @@ def test_14_1_each_flip_skips_are_told_where_they_happened() -> None:
             if turn is None or not turn.revealed or turn.legend is not None:
                 continue
             text = narrate_turn(state, turn)
-            name = state.cards.label if state.garage is None else None
+            name = state.cards.label if garage_slot(state) is None else None
             if name is None:
                 continue  # (a Garage race names its upgrades: the base races cover the rule)
             basic = state.cards.basic

@@ -17,7 +17,9 @@ from test_cli import run
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
 from heatlog.engine.modules.championship.rules import sponsor_deck
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
+from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.garage_cards import garage_cards
 from heatlog.log.racelog import RaceLog
 from heatlog.season import (
@@ -127,7 +129,7 @@ def test_21_2_MA11_the_draft_is_one_round_from_the_last_car_then_the_first_picke
     assert len(log.store.events(race)) == stored + 4  # every refusal wrote nothing
     add(log, race, "upgrade_swapped", car=first, give="U1", take="U6")
     st = state(log, race)
-    assert st.garage.owned == {first: ["U6"], grid[1]: ["U2"], grid[0]: ["U3"]}
+    assert garage_slot(st).owned == {first: ["U6"], grid[1]: ["U2"], grid[0]: ["U3"]}
     assert st.phase == "sponsors"  # then the event's sponsorship cards (# 21.4), then the deal
     assert st.cars[first].pool["U6"] == 1 and st.cars[first].deck_size == 12 + 1 + 3  # 12 Basic + 1 + Stress
 
@@ -382,7 +384,7 @@ def test_21_3_a_season_with_the_weather_reveals_it_after_the_draft_in_every_race
         kinds = [e["type"] for e in events]
         last_pick = max(i for i, k in enumerate(kinds) if k in ("upgrade_picked", "upgrade_swapped"))
         assert kinds.index("weather_drawn") > last_pick  # # 21.3
-        assert log.project(sr.race).state.weather_tile is not None
+        assert weather_tile(log.project(sr.race).state) is not None
     assert run("season", "audit", "1", db=db).returncode == 0
     # The option is the season's: a season without it has no weather in its races.
     plain = new_season(log, drivers=DRIVERS, published="1961", mode="open", modules={"garage": {"upgrades": "basic"}})

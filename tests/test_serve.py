@@ -18,6 +18,8 @@ from recorder_races import TRACK, cars, simulated, strip
 from serve_script import Phones, plan_for
 from starlette.testclient import TestClient
 
+from heatlog.engine.modules.garage import garage_slot
+from heatlog.engine.modules.weather import weather_rules
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import script as rs
@@ -475,7 +477,7 @@ def test_the_host_sets_up_a_race_with_the_record_new_choices(tmp_path: Path) -> 
             assert out["ok"], out
             assert server.table is not None and server.table.private
             state = server.call(lambda: server.table.session.view)  # type: ignore[union-attr]
-            assert state.mode == "open" and "legends" in state.modules and state.weather is not None
+            assert state.mode == "open" and "legends" in state.modules and weather_rules(state) is not None
             assert set(server.join_urls()) == {"Ann", "Bob"}  # a Legend has no seat
             ctl = host.get("/api/view").json()["controls"]
             assert ctl[0]["kind"] == "question" and ctl[0]["question"] == "weather"  # # 20.2: the host enters it
@@ -610,7 +612,7 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             assert ctl["question"] == "discard"
             labels = {tok: label for label, tok in ctl["tokens"]}
             assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
-            garage = server.call(lambda: server.table.session.state.garage.cards)
+            garage = server.call(lambda: garage_slot(server.table.session.state).cards)
             assert garage["U53"]["name"] in labels.values()
             shown = json.dumps(view["panels"])  # the phone's panels, as drawn
             hand = view["panels"]["private"]  # the hand by the cards' names too, never an internal code

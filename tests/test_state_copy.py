@@ -20,7 +20,7 @@ from heatlog.engine.state import Car, RaceState, Turn
 from heatlog.simulate import simulate_race
 
 # Immutable (or never changed once made) and shared by design: see RaceState.copy.
-SHARED_STATE = {"track", "rules", "cards", "weather", "conditions"}
+SHARED_STATE = {"track", "rules", "cards"}
 CONFIGS = [
     {"bots": "random"},
     {"bots": "heuristic", "modules": {"legends": {"cars": 1}, "weather": {}}},
@@ -42,6 +42,9 @@ def _deepcopy(state: RaceState) -> RaceState:
     legends = state.modules.get("legends")  # the Legends' slot: its rules shared, its deck copied
     if legends is not None:
         memo[id(legends.rules)] = legends.rules
+    weather = state.modules.get("weather")  # the weather's slot: immutable, shared by copies (rules, conditions)
+    if weather is not None:
+        memo[id(weather)] = weather
     return copy.deepcopy(state, memo)
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.log.racelog import RaceLog
 from heatlog.races.audit import audit_race
 from heatlog.simulate import simulate_race
@@ -569,7 +570,7 @@ def test_garage_symbol_uses_are_in_the_per_turn_facts(path: Path) -> None:
     state = None
     for ev in events:
         state = apply(state, ev, atomic=False)
-        g, car = state.garage, ev.get("car")
+        g, car = garage_slot(state), ev.get("car")
         if ev["type"] in ("cards_played", "cards_revealed") and g is not None:
             paid[car] = paid.get(car, 0) + sum(g.n(c, "heat") for c in ev["cards"])
         if ev["type"] == "heat_unpayable" and g is not None:

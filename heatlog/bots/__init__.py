@@ -38,7 +38,7 @@ from ..engine.decide import (
     waiting_for,
 )
 from ..engine.errors import HeatlogError, MalformedInput
-from ..engine.module import GO_ON, BotPolicy, ranked
+from ..engine.module import GO_ON, BotPolicy, ranked, shared_slots
 from ..engine.modules.circuits import shift_heat_by_space
 from ..engine.rules import slipstream_totals
 from ..engine.ruleset import Rules, base_boost_cost, base_corner_cost
@@ -873,18 +873,19 @@ def _module_context(state: RaceState, tp: _TrackPlan, cards_of: Any) -> None:
     modules and options (the points the limits are asked of); empty them when another race reads otherwise."""
     kept = tp.play_cards
     rules = state.rules
-    if kept is not None and kept[0] is cards_of and kept[1] is state.conditions and kept[2] is rules:
+    shared = shared_slots(state)  # (the road conditions, among others: immutable slots, replaced by a draw)
+    if kept is not None and kept[0] is cards_of and kept[1] == shared and kept[2] is rules:
         return
     if (
         kept is None
         or kept[0] is not cards_of
-        or kept[1] is not state.conditions
+        or kept[1] != shared
         or kept[2].modules != rules.modules
         or kept[2].options != rules.options
     ):
         tp.by_play.clear()
         tp.touch = None
-    tp.play_cards = (cards_of, state.conditions, rules)
+    tp.play_cards = (cards_of, shared, rules)
 
 
 class HeuristicBot:
@@ -958,7 +959,8 @@ class HeuristicBot:
         track = state.track
         hit = self._by_id.get(id(track))
         rules = state.rules  # the same race's rules: the same spinout weight (fixed when the race started)
-        same = hit is not None and hit[4] is rules and hit[0] is track and hit[3] is state.conditions
+        shared = shared_slots(state)  # (the road conditions, among others: immutable slots, replaced by a draw)
+        same = hit is not None and hit[4] is rules and hit[0] is track and hit[3] == shared
         if same and hit is not None and hit[1] == state.laps:
             return hit[2]
         spin = self.w.spin + (ELIMINATED if spinout_ends(state) else 0.0)
@@ -991,7 +993,7 @@ class HeuristicBot:
         plan = self._by_content.get(content)
         if plan is None:
             plan = self._by_content[content] = _TrackPlan(state, self.w, corners, shifts, self._stretches)
-        self._by_id[id(track)] = (track, state.laps, plan, state.conditions, rules)  # holds the track: its id stays
+        self._by_id[id(track)] = (track, state.laps, plan, shared, rules)  # holds the track: its id stays
         return plan
 
     def _turn_plan(self, state: RaceState, car: Car) -> _TrackPlan:

@@ -12,9 +12,8 @@ the engine and never the reverse. The pieces are data and text, never drawing co
 
 Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
 ``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
-The Garage and the weather keep their state in fields of their own on ``RaceState`` (the hot path reads them:
-docs/design.md, "The engine core and the formats name no module"); the Legends, the championship and a new
-module keep theirs in ``state.modules[name]``.
+Every module keeps its state in ``state.modules[name]``, read through an accessor of its folder (the Garage's
+``garage_slot``, the weather's ``conditions_of``: docs/design.md, "The weather's and the Garage's slots").
 """
 
 from __future__ import annotations
@@ -195,9 +194,6 @@ class Module:
     turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
         default_factory=lambda: _EMPTY
     )
-    #: The first waves' modules keep their state in fields of ``RaceState`` (read on the hot path): the ones
-    #: ``RaceState.copy`` copies with their ``.copy()`` (the others are immutable and shared).
-    state_fields: tuple[str, ...] = ()
     #: Its data file under ``heatlog/data/`` (the shells embed it in race_started; the engine never reads it),
     #: the schema of its race_started block and of its position block (names under ``schema/``).
     data: str | None = None
@@ -366,6 +362,11 @@ class Module:
     #: (``grid_given(block)``: a season race after the first with the standings grid, # 21.12, MA11): the door
     #: then refuses a grid entered again that is not the one the season gives (log/season_view.given_grid).
     grid_given: Callable[[Any], bool] | None = None
+    #: The open-to-table projection (engine/redact.py) of a race whose turns may owe such an outcome: given the
+    #: race_started event, None when this race's turns never owe one, else the event the table says for a
+    #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
+    #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
+    table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -536,8 +537,6 @@ class Badges:
 
 
 MODULES: dict[str, Module] = {}
-#: Every module's ``state_fields``, for ``RaceState.copy`` (kept by ``register_unit``).
-COPIED: list[str] = []
 
 
 def register_unit(module: Module) -> Module:
@@ -556,7 +555,6 @@ def register_unit(module: Module) -> Module:
     if module.build is not None and BUILDERS.get(module.name) is not module.build:
         register_module(module.name, module.build)
     MODULES[module.name] = module
-    COPIED.extend(module.state_fields)
     return module
 
 
@@ -576,6 +574,16 @@ def copy_slot(name: str, slot: Any) -> Any:
     immutable)."""
     m = MODULES.get(name)
     return slot if m is None or m.copy is None else m.copy(slot)
+
+
+def shared_slots(state: RaceState) -> tuple[Any, ...]:
+    """The slots of ``state.modules`` that copies share (a module with no ``copy``: immutable, replaced by the
+    event that changes it, as the weather's draws): a memo of what the race's Rules answer keys on them (the
+    bots' track plan keyed on the road conditions). () in a base race."""
+    own = state.modules
+    if not own:
+        return ()
+    return tuple(v for k, v in own.items() if (m := MODULES.get(k)) is not None and m.copy is None)
 
 
 def in_race(state: RaceState) -> Iterator[Module]:

@@ -12,14 +12,16 @@ Pure: no I/O. Both are derived views; neither changes the race.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from .decide import waiting_for
 from .errors import MalformedInput
 from .events import REGISTRY
+from .module import ranked
 from .position import state_from_position, state_to_position
 from .rules import _begin_turns, _close_until, _is_foreign, apply
-from .state import RaceState
+from .state import RaceState, Turn
 from .steps import PLAY, REPLENISH
 
 Event = dict[str, Any]
@@ -118,7 +120,8 @@ def open_to_table(events: list[Event]) -> list[Event]:
 
     out: list[Event] = []
     state: RaceState | None = None
-    lap_heat = _lap_heat_removed(events[0])
+    says = _table_says(events[0])
+    lap_heat = bool(says)  # (event 18, MA23: the open replay runs alongside, for its turns)
     open_state: RaceState | None = None
     open_turns: dict[tuple[int, str], Any] = {}  # (round, car) -> the open replay's turn (event 18's sources)
     for i, ev in enumerate(events):
@@ -134,7 +137,7 @@ def open_to_table(events: list[Event]) -> list[Event]:
         if new is None:
             continue
         if lap_heat and state is not None:
-            _heat_removed_due(state, open_turns, new, out)
+            _owed_due(state, open_turns, new, out, says)
         if state is not None:
             # An event of another car closes the current turn implicitly (docs/design.md); the next turn
             # then starts inside that event. Close it here, as apply() would, so the reveal of the next car
@@ -151,17 +154,26 @@ def open_to_table(events: list[Event]) -> list[Event]:
     return out
 
 
-def _lap_heat_removed(start: Event) -> bool:
-    """Whether the race plays event 18 (MODULES.md 21.8, MA23: a Heat card leaves the game at each lap)."""
-    block = start.get("championship") if "championship" in (start.get("modules") or []) else None
-    card = (block or {}).get("event", {}).get("card", {}) if isinstance(block, dict) else {}
-    return bool(isinstance(card, dict) and card.get("effects", {}).get("lap_heat_removed"))
+def _table_says(start: Event) -> list[Callable[[Turn, Turn | None], Event | None]]:
+    """What the race's modules say for a table-mode turn that owes an outcome only the table knows
+    (``Module.table_says``: event 18's pile, MA23); [] when no module of the race has anything to say."""
+    names = start.get("modules")
+    if not isinstance(names, list):
+        return []
+    says = (m.table_says(start) for m in ranked([n for n in names if isinstance(n, str)]) if m.table_says)
+    return [say for say in says if say is not None]
 
 
-def _heat_removed_due(state: RaceState, open_turns: dict[tuple[int, str], Any], new: Event, out: list[Event]) -> None:
-    """Event 18 (MA23): where the table-mode log cannot know which pile the lap's Heat card leaves from (an empty
-    Engine and a hidden hand that may hold Heat), the table says it: insert the ``heat_removed`` the open log's
-    own turn took, just before the event that would otherwise be refused for it."""
+def _owed_due(
+    state: RaceState,
+    open_turns: dict[tuple[int, str], Any],
+    new: Event,
+    out: list[Event],
+    says: list[Callable[[Turn, Turn | None], Event | None]],
+) -> None:
+    """Where the table-mode log cannot know an outcome a turn owes (event 18: an empty Engine and a hidden hand
+    that may hold Heat, MA23), the table says it: insert what the race's modules say from the open log's own
+    turn, just before the event that would otherwise be refused for it."""
     from .errors import HeatlogError  # noqa: PLC0415
 
     while True:
@@ -171,14 +183,12 @@ def _heat_removed_due(state: RaceState, open_turns: dict[tuple[int, str], Any], 
             return
         except HeatlogError:
             turn = preview.turn
-            if turn is None or not turn.owed or turn.owed[0] != "heat_removed":
+            if turn is None:
                 return  # refused for another reason: apply() below says why
-        done = len(turn.heat_removed)
         mine = open_turns.get((turn.round, turn.car))
-        sources = mine.heat_removed if mine is not None else []
-        if done >= len(sources) or sources[done] == "engine":
-            return
-        ev: Event = {"type": "heat_removed", "v": 1, "car": turn.car, "from": sources[done]}
+        ev = next((e for say in says if (e := say(turn, mine)) is not None), None)
+        if ev is None:
+            return  # refused for another reason: apply() below says why
         apply(state, ev, atomic=False)
         out.append(ev)
 

@@ -15,7 +15,7 @@ from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
 from .cards import counts as counts
 from .cards import expand as expand
-from .module import COPIED, copy_slot
+from .module import copy_slot
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
@@ -24,7 +24,6 @@ from .written import FACTORY, record
 
 if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
     from .modules.legends.rules import LegendMove
-    from .modules.weather.rules import Conditions, WeatherRules
 
 
 @record(slots=True)
@@ -462,13 +461,6 @@ class RaceState:
     events: int = 0  # events applied (informational)
     rules: Rules = BASE_RULES  # the race's policy points (engine/ruleset.py): immutable, shared by copies
     cards: Catalogue = BASE_CATALOGUE  # the card types this race can meet (engine/cards.py): shared by copies
-    # Optional modules (MODULES.md), from race_started.modules; None when not in play. The rules objects and
-    # the conditions tables are immutable and shared by copies. (The first waves' typed slots that are left:
-    # docs/design.md, "What still names a module"; the Legends keep theirs in ``modules``.)
-    weather: WeatherRules | None = None
-    weather_tile: str | None = None  # drawn at set-up (# 20.2)
-    conditions: Conditions | None = None  # built once the road-condition tokens are drawn (# 20.2)
-    garage: Any = None  # the Garage module of this race (modules/garage/race.py GarageRace), None in a base race
     # The state of a module registered as one unit (engine/module.py): its slot, by the module's name. Empty in a
     # base race; a slot is copied by its module's ``copy`` (None: immutable, shared).
     modules: dict[str, Any] = field(default_factory=dict)
@@ -501,10 +493,6 @@ class RaceState:
         events: int = 0,
         rules: Rules = BASE_RULES,
         cards: Catalogue = BASE_CATALOGUE,
-        weather: WeatherRules | None = None,
-        weather_tile: str | None = None,
-        conditions: Conditions | None = None,
-        garage: Any = None,
         modules: dict[str, Any] = FACTORY,
     ) -> None:
         self.track = track
@@ -533,10 +521,6 @@ class RaceState:
         self.events = events
         self.rules = rules
         self.cards = cards
-        self.weather = weather
-        self.weather_tile = weather_tile
-        self.conditions = conditions
-        self.garage = garage
         self.modules = {} if modules is FACTORY else modules
 
     @property
@@ -561,10 +545,6 @@ class RaceState:
         new.grid = list(self.grid)
         new.spots = dict(self.spots)
         new.shifts = dict(self.shifts)
-        for name in COPIED:  # the modules' own fields (Module.state_fields: the Legend deck, the Garage …)
-            value = getattr(self, name)
-            if value is not None:
-                setattr(new, name, value.copy())
         new.modules = {name: copy_slot(name, slot) for name, slot in self.modules.items()} if self.modules else {}
         return new
 

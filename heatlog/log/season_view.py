@@ -30,6 +30,7 @@ from ..engine.modules.championship.rules import (
     sponsors_held,
     standings,
 )
+from ..engine.modules.garage import garage_slot
 from ..engine.modules.garage.cards import GarageOptions, garage_deck, market_size
 from ..engine.track import Track
 from ..formats.garage_cards import sponsor_cards
@@ -239,9 +240,10 @@ def build_view(
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
-        if state.garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
+        garage = garage_slot(state)
+        if garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
             drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
-            sr.upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drafting}
+            sr.upgrades = {n: sorted(garage.owned.get(n, [])) for n in drafting}
             sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
             deck = sponsor_deck(state)
             sr.sponsors_used = dict(sorted(deck.used.items())) if deck else {}
@@ -567,8 +569,9 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
         feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car, shown)
     elif swap is not None:
         raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
-    assert state.garage is not None
-    upgrades = {n: sorted(state.garage.owned.get(n, [])) for n in drivers}
+    garage = garage_slot(state)
+    assert garage is not None
+    upgrades = {n: sorted(garage.owned.get(n, [])) for n in drivers}
     deck = sponsor_deck(state)
     deck = deck.copy() if deck is not None else None
     block = ev["championship"]

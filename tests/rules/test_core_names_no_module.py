@@ -24,12 +24,13 @@ from heatlog.formats import module_data
 from heatlog.formats.positions import position_problems
 
 PACKAGE = Path(__file__).resolve().parents[2] / "heatlog"
-#: The engine core's files and the formats that once named modules. engine/state.py keeps the first waves' typed
-#: slots (docs/design.md, "What still names a module"); engine/track.py reads the printed board's Legend marks
-#: (the track format's keys, # 19.7); engine/redact.py's open-to-table projection reads event 18's card to place
-#: the Heat it removes (MA23: left for a descriptor hook of its own); a car's ``legend`` key is the base's word for
-#: a car no player drives.
-CORE = [p for p in sorted((PACKAGE / "engine").glob("*.py")) if p.name not in ("state.py", "track.py", "redact.py")]
+#: The engine core's files and the formats that once named modules. engine/state.py keeps ``Turn``'s records of the
+#: first waves (a Legend's move, the Garage's record, the championship's lists; its RaceState has no module's
+#: field since issue 26's second round: docs/design.md, "What still names a module"); engine/track.py reads the
+#: printed board's Legend marks (the track format's keys, # 19.7); engine/redact.py's open-to-table projection
+#: asks the modules' ``table_says`` (event 18's pile, MA23); a car's ``legend`` key is the base's word for a car no
+#: player drives.
+CORE = [p for p in sorted((PACKAGE / "engine").glob("*.py")) if p.name not in ("state.py", "track.py")]
 FORMATS = [PACKAGE / "formats" / "positions.py", PACKAGE / "formats" / "module_data.py"]
 ALLOWED = {"legend"}  # Car.legend: the base's car without a deck, hand or Engine (# 19.3), its key in the formats
 
@@ -118,3 +119,15 @@ def test_18_4_the_position_check_asks_the_modules_of_the_race(monkeypatch: pytes
         MODULES, "legends", replace(MODULES["legends"], position_cards=lambda s: PositionCards(unbuilt=True))
     )
     assert not any("exactly its own cards" in what for _, what in position_problems(pos))
+
+
+def test_MA23_event_18s_pile_in_the_open_to_table_projection_is_the_championships_word() -> None:
+    """MA23: engine/redact.py asks ``Module.table_says``; the championship answers for a race whose event card
+    removes a Heat card at each lap (# 21.8), and only then."""
+    say = MODULES["championship"].table_says
+    assert say is not None
+    assert say({"type": "race_started", "modules": []}) is None
+    card = {"event": {"card": {"effects": {"lap_heat_removed": True}}}}
+    assert say({"type": "race_started", "modules": ["championship"], "championship": card}) is not None
+    assert say({"type": "race_started", "modules": [], "championship": card}) is None  # not in play
+    assert say({"type": "race_started", "modules": ["championship"], "championship": "hostile"}) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput, apply, decisions, react_options, waiting_for
+from heatlog.engine.modules.weather import conditions_of
 from heatlog.formats.module_data import weather_module
 from heatlog.formats.tracks import load_track_data
 
@@ -64,15 +65,15 @@ def test_20_2_MC8_one_token_per_corner_in_racing_order():
     with pytest.raises(IllegalEvent, match="only 2"):
         apply(s, ev("road_conditions_drawn", tokens=["overheat"] * 3 + ["weather"]))
     apply(s, ev("road_conditions_drawn", tokens=["slipstream+1", "limit-1", "weather", "overheat"]))
-    assert s.phase == "deal" and s.conditions is not None
-    assert s.conditions.by_space[20].slipstream == 1  # a sector token on corner 1's sector
-    assert s.conditions.by_line[1].limit == -1  # a corner token on corner 2
-    assert s.conditions.by_space[52].slipstream == 2  # Storm through the Weather token on sector 3
+    assert s.phase == "deal" and conditions_of(s) is not None
+    assert conditions_of(s).by_space[20].slipstream == 1  # a sector token on corner 1's sector
+    assert conditions_of(s).by_line[1].limit == -1  # a corner token on corner 2
+    assert conditions_of(s).by_space[52].slipstream == 2  # Storm through the Weather token on sector 3
 
 
 def test_22_2_a_chicane_receives_one_token():
     race = module_race(["A", "B"], track="netherlands", weather=("rain", ["overheat", "weather", "limit-1", "weather"]))
-    cond = race.state.conditions
+    cond = conditions_of(race.state)
     assert cond is not None and cond.by_line[0].overheat == 1 and cond.by_line[1].overheat == 1  # both lines
 
 
@@ -113,7 +114,7 @@ def test_20_4_20_5_the_weather_token_brings_the_tiles_sector_effect():
         ("sun", lambda e: e.slipstream == 2),
     ]:
         race = module_race(["A", "B"], weather=(tile, ["weather", "overheat", "limit+1", "heat-control"]))
-        cond = race.state.conditions
+        cond = conditions_of(race.state)
         assert cond is not None and check(cond.by_space[20]) and cond.by_space[20].token == "weather"
 
 

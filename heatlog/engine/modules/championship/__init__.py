@@ -16,10 +16,35 @@ from ...events import EventType
 from ...module import Module, Notation, lazy
 
 if TYPE_CHECKING:
-    from ...state import RaceState
+    from collections.abc import Callable
+
+    from ...state import RaceState, Turn
 
 Event = dict[str, Any]
 NAME = "championship"
+
+
+def _table_says(start: Event) -> Callable[[Turn, Turn | None], Event | None] | None:
+    """The open-to-table projection of a race playing event 18 (# 21.8, MA23: a Heat card leaves the game at each
+    lap): where the table-mode log cannot know which pile the lap's Heat card leaves from (an empty Engine and a
+    hidden hand that may hold Heat), the table says it, as the open log's own turn took it."""
+    block = start.get(NAME) if NAME in (start.get("modules") or []) else None
+    card = (block or {}).get("event", {}).get("card", {}) if isinstance(block, dict) else {}
+    if not (isinstance(card, dict) and card.get("effects", {}).get("lap_heat_removed")):
+        return None
+    return _heat_removed_said
+
+
+def _heat_removed_said(turn: Turn, mine: Turn | None) -> Event | None:
+    """The ``heat_removed`` the open replay's turn ``mine`` took next, for the table-mode ``turn`` that owes it
+    (None: it owes something else, or the Engine is the pile, which the table-mode log derives)."""
+    if not turn.owed or turn.owed[0] != "heat_removed":
+        return None
+    done = len(turn.heat_removed)
+    sources = mine.heat_removed if mine is not None else []
+    if done >= len(sources) or sources[done] == "engine":
+        return None
+    return {"type": "heat_removed", "v": 1, "car": turn.car, "from": sources[done]}
 
 
 def _block(state: RaceState) -> Any:
@@ -130,6 +155,7 @@ MODULE = Module(
     chance=_sponsor_chance,
     phases=("sponsors",),
     copy=lambda deck: deck.copy(),  # its slot: the sponsorship deck (SponsorDeck), once made
+    table_says=_table_says,  # event 18's pile in the open-to-table projection (MA23)
     data="championship.json",
     waiting={
         "upgrade_swapped": "{name}'s swap, or none (# 21.2)",

@@ -22,6 +22,7 @@ from typing import Any
 
 from ...errors import MalformedInput
 from ...state import RaceState
+from ..garage import garage_slot
 from ..garage.cards import card_named
 from ..garage.words import card_label
 from .rules import ChampionshipDraft, sponsor_deck
@@ -133,7 +134,7 @@ def always(started: Event) -> bool:
 def _swapper(state: RaceState) -> tuple[str, ChampionshipDraft]:
     from ...decide import waiting_for
 
-    g = state.garage
+    g = garage_slot(state)
     w = waiting_for(state)
     if g is None or not isinstance(g.draft, ChampionshipDraft) or w.due != "upgrade_swapped" or not w.cars:
         raise MalformedInput("no swap is asked now")
@@ -143,7 +144,7 @@ def _swapper(state: RaceState) -> tuple[str, ChampionshipDraft]:
 def swap_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
     """# 21.2, MA11: the first picker's swap, the market's cards left, Enter keeps."""
     name, draft = _swapper(state)
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     mine = tuple(dict.fromkeys(card_label(c, g.cards) for c in draft.owned[name]))
     left = tuple(dict.fromkeys(card_label(c, g.cards) for c, n in (draft.left or {}).items() for _ in range(n)))
@@ -160,7 +161,7 @@ def swap_parse(state: RaceState, text: str) -> Event:
     name, _draft = _swapper(state)
     if text.strip().lower() in NO_SWAP:
         return {"type": "upgrade_swapped", "v": 1, "car": name}
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     words = text.replace(",", " ").split()
     if len(words) != 2:

@@ -21,6 +21,7 @@ from ...errors import IllegalEvent
 from ...module import PositionCards
 from ...ruleset import Rules
 from ...track import Corner, Track
+from ..garage import garage_slot
 from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
 
 if TYPE_CHECKING:
@@ -576,7 +577,8 @@ def _draft_points(rules: Rules, setup: SeasonGarage) -> dict[str, Any]:
     enter, decide = rules.enter_phase, rules.phase_decisions
 
     def enter_phase(state: RaceState, phase: str) -> None:
-        if phase != "garage" or state.garage is None:
+        garage = garage_slot(state)
+        if phase != "garage" or garage is None:
             enter(state, phase)
             return
         drafting = [n for n in state.grid if not state.cars[n].legend]
@@ -586,10 +588,10 @@ def _draft_points(rules: Rules, setup: SeasonGarage) -> dict[str, Any]:
             raise IllegalEvent(
                 f"the season's upgrade draft is for {who}, the race's cars are {', '.join(drafting)}", rule="21.2"
             )
-        state.garage.draft = ChampionshipDraft.begin(drafting, picks, setup.deck, setup.owned, swap=setup.swap)
+        garage.draft = ChampionshipDraft.begin(drafting, picks, setup.deck, setup.owned, swap=setup.swap)
 
     def phase_decisions(state: RaceState, name: str) -> list[Event]:
-        g = state.garage
+        g = garage_slot(state)
         draft = g.draft if g is not None else None
         swapping = isinstance(draft, ChampionshipDraft) and draft.waiting() == ("upgrade_swapped", (name,))
         if state.phase == "garage" and swapping:

@@ -18,9 +18,10 @@ from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupSt
 
 if TYPE_CHECKING:
     from ...state import RaceState
+    from .race import GarageRace
 
 Event = dict[str, Any]
-NAME = "garage"
+NAME = "garage"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
 PHASE = "garage"
 
 DRAFT_EVENTS = ("garage_market", "upgrade_picked", "upgrade_removed", "upgrades_dealt")
@@ -45,20 +46,30 @@ def _race(name: str) -> Any:
 _RACE_START, _TO_DICT, _FROM_DICT = _race("start"), _race("race_to_dict"), _race("race_from_dict")
 
 
+def garage_slot(state: RaceState) -> GarageRace | None:
+    """The Garage of ``state`` (its slot in ``state.modules``, was ``state.garage``; None: a race without it)."""
+    own: GarageRace | None = state.modules.get(NAME)
+    return own
+
+
+def _copy(garage: GarageRace) -> GarageRace:
+    return garage.copy()  # the draft and the upgrades owned copied; options, cards and memos shared
+
+
 def _start(state: RaceState, ev: Event) -> None:
-    state.garage = _RACE_START(ev, state.cards)  # # 18.1: the Garage module, its options and its cards
+    state.modules[NAME] = _RACE_START(ev, state.cards)  # # 18.1: the Garage module, its options and its cards
 
 
 def _block(state: RaceState) -> Any:
-    if state.garage is None:
+    if garage_slot(state) is None:
         return None
-    return _TO_DICT(state.garage)  # options, cards, upgrades owned, the draft
+    return _TO_DICT(garage_slot(state))  # options, cards, upgrades owned, the draft
 
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     from ...cards import BASE_CATALOGUE
 
-    state.garage = _FROM_DICT(block)
+    state.modules[NAME] = _FROM_DICT(block)
     cards = block.get("cards")
     state.cards = BASE_CATALOGUE.with_block(cards) if cards else BASE_CATALOGUE
 
@@ -75,7 +86,7 @@ def _setup(options: Any, data: Any, ev: Event) -> Any:
 
 def _chance(state: RaceState, rng: random.Random) -> Event | None:
     """# 18.5: the draft's market or a car's random deal; # 18.12: a scrapped card, the top of a known deck."""
-    garage = state.garage
+    garage = garage_slot(state)
     if state.phase == PHASE and garage is not None and garage.draft is not None:
         from .cards import draft_chance
 
@@ -319,7 +330,7 @@ MODULE = Module(
     from_position=_back,
     chance=_chance,
     phases=(PHASE,),
-    state_fields=("garage",),
+    copy=_copy,  # its slot (GarageRace): copied with the state
     turn_fields={"garage": (_race("turn_to_dict"), _race("turn_from_dict"))},  # its record of a turn (# 18.x)
     data="cards/garage.json",
     setup=_setup,

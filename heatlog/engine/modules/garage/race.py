@@ -1,7 +1,7 @@
 """The Garage in a race: the set-up phase and each symbol at its step (MODULES.md 18.4–18.26).
 
 The step machine (``rules.py``) calls the functions here at its named points when the race has the Garage
-(``state.garage`` is set); a base race never reaches this file. What a symbol means comes from the card
+(``garage_slot(state)`` is set); a base race never reaches this file. What a symbol means comes from the card
 definitions embedded in ``race_started`` (``GarageRace.cards``), the rule questions from ``garage.py``.
 """
 
@@ -25,7 +25,7 @@ from ...state import Car, RaceState, Turn, counts
 from ...steps import DISCARD, REACT, REVEAL, SLIPSTREAM
 from ...track import Corner
 from .. import circuits
-from . import DRAFT_EVENTS, EVENTS, TURN_EVENTS
+from . import DRAFT_EVENTS, EVENTS, TURN_EVENTS, garage_slot
 from .cards import (
     Card,
     Draft,
@@ -194,14 +194,14 @@ def _all_cards(g: GarageRace) -> list[Card]:
 
 def begin_draft(state: RaceState) -> None:
     """After the grid (# 18.4): the Garage phase, before any shuffle or draw. Legends never draft (# 18.4)."""
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     drafting = [n for n in state.grid if not state.cars[n].legend]
     g.draft = Draft.start(g.options.draft, drafting, garage_deck(_all_cards(g), g.options))
 
 
 def draft_event(state: RaceState, ev: Event) -> None:
-    g = state.garage
+    g = garage_slot(state)
     if g is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.1")
     if state.phase != "garage" or g.draft is None:
@@ -237,7 +237,7 @@ def _build_decks(state: RaceState, g: GarageRace, draft: Draft) -> None:
 
 def reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
     """The played cards' Speed and "+" symbols (# 5.1, 18.6, 18.8); multi-value cards and Accelerate wait."""
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     gt = GarageTurn()
     turn.garage = gt
@@ -301,7 +301,7 @@ def boost_moved(turn: Turn) -> int:
 
 def _turn(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn, GarageTurn, GarageRace]:
     car, turn = H.turn_car(state, ev, what)
-    g = state.garage
+    g = garage_slot(state)
     if g is None or turn.garage is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.1")
     return car, turn, turn.garage, g
@@ -402,7 +402,7 @@ def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
     """Whether the Garage may offer ``car`` anything in React now: a card of its Play Area still in play shows a
     symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
     the Scrap to come and Refresh are all empty (each reads only those cards), so a caller may skip them."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return False
@@ -416,7 +416,7 @@ _TOKEN = itemgetter(0)  # a (token, …) pair's token
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
     """Play Area cards whose Heat cost is still due (# 18.10)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
@@ -429,7 +429,7 @@ def _settled(g: GarageRace, gt: GarageTurn, turn: Turn, i: int) -> bool:
 
 
 def scraps_due(state: RaceState, turn: Turn) -> list[int]:
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
@@ -442,7 +442,7 @@ def scraps_due(state: RaceState, turn: Turn) -> list[int]:
 
 def scrap_pending(state: RaceState, turn: Turn) -> bool:
     """Whether a Scrap is still to come this React (# 18.12), counting cards whose Heat cost React will pay."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return False
@@ -468,7 +468,7 @@ def heat_paid(state: RaceState, ev: Event) -> None:
     """# 18.10: pay the Heat cost of the named cards from the Engine (mandatory, any moment of React)."""
     car, turn = H.react_turn(state, ev, "paying a Heat cost", "18.10")
     gt: GarageTurn = turn.garage
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None and gt is not None
     picks = _cards_named(state, ev, turn, unpaid(state, turn), "with a Heat cost still to pay", "18.10")
     cost = sum(g.n(turn.played[i], "heat") for i in picks)
@@ -486,7 +486,7 @@ def heat_unpayable(state: RaceState, ev: Event) -> None:
     "+" flip replaces it; then the car moves the new Speed from its start-of-turn space."""
     car, turn = H.react_turn(state, ev, "an unpayable Heat cost", "18.11")
     gt: GarageTurn = turn.garage
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None and gt is not None
     due = unpaid(state, turn)
     picks = _cards_named(state, ev, turn, due, "with a Heat cost still to pay", "18.11")
@@ -556,7 +556,7 @@ def _scrap_continue(car: Car, turn: Turn, gt: GarageTurn) -> None:
 
 def start_scrap(state: RaceState, car: Car, turn: Turn) -> None:
     """# 18.12, 18.25: the mandatory Scrap of every card in the Play Area, when React closes."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn = turn.garage
     assert g is not None
     due = scraps_due(state, turn)
@@ -577,14 +577,14 @@ def _card_words(state: RaceState, token: str) -> str:
 def must_declare_unpayable(state: RaceState, car: Car, turn: Turn) -> bool:
     """# 18.11, MA27: the unpaid Heat costs are more than the Engine holds (a decision: which cards go)."""
     due = unpaid(state, turn)
-    g = state.garage
+    g = garage_slot(state)
     return bool(due) and g is not None and sum(g.n(turn.played[i], "heat") for i in due) > car.engine
 
 
 def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
     """React closes (go_on or a later step): pay the costs the Engine covers (derived, # 18.10), start the Scrap.
     Returns True when the turn must wait (scrapped cards to record)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return False
@@ -611,7 +611,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
 
 def cooldown_picks(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[list[int], int]:
     """# 18.13, MA32: the card cooldowns a ``cooldown`` names (each spent whole) and the cooldown they add."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race: cooldown names no cards", "18.13")
@@ -630,7 +630,7 @@ def stress_reduced(state: RaceState, ev: Event) -> None:
     """# 18.15: Stress cards from hand to the discard pile, up to the Reduce symbols named."""
     car, turn = H.react_turn(state, ev, "reducing Stress", "18.15")
     gt: GarageTurn = turn.garage
-    g = state.garage
+    g = garage_slot(state)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.15")
     if not circuits.may_discard(state.track, car.progress):  # # 18.15, 22.6: it is a discard from the hand
@@ -661,7 +661,7 @@ def stress_reduced(state: RaceState, ev: Event) -> None:
 
 def slipstream_bonuses(state: RaceState, turn: Turn) -> list[int]:
     """Play Area indexes of the slipstream bonuses that apply (# 18.16; a replaced card's are lost)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
         return []
@@ -673,11 +673,11 @@ def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> in
     names = ev.get("bonuses", [])
     if not names:
         return 2
-    if state.garage is None:
+    g = garage_slot(state)
+    if g is None:
         raise H.illegal(state, ev, "slipstream bonuses come from Garage upgrades", "18.16")
     named = {**ev, "cards": names}
     picks = _cards_named(state, named, turn, slipstream_bonuses(state, turn), "with a slipstream bonus", "18.16")
-    g = state.garage
     total = 2 + sum(g.n(turn.played[i], "slipstream") for i in picks)
     if total not in legal_slipstream_totals(car.progress, state.final_line, [total - 2]):
         raise H.illegal(state, ev, f"a slipstream of {total} would cross the finish line on the final lap", "8.6")
@@ -688,7 +688,7 @@ def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> in
 
 def slipstream_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """# 18.16, MA17: the longest legal slipstream with bonuses (one way to make it), when it beats the basic 2."""
-    g = state.garage
+    g = garage_slot(state)
     idx = slipstream_bonuses(state, turn)
     if g is None or not idx:
         return []
@@ -703,7 +703,7 @@ def slipstream_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 
 def adjust(state: RaceState, turn: Turn) -> int:
     """# 18.17: the sum of the Adjust symbols in the Play Area (mandatory; a replaced card's are lost)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return 0
@@ -715,7 +715,7 @@ def planned_turn(state: RaceState, car: Car, gear: int, cards: list[str], paid: 
     # 18.10) or every such card replaced by a flip (# 18.11: its symbols lost): what a bot asks the race's
     ``corner_limit`` point with while it plans, so that the Adjust of the cards it weighs counts (# 18.17)
     without a second copy of that rule. Nothing of the state changes."""
-    g = state.garage
+    g = garage_slot(state)
     turn = Turn(car=car.name, round=state.round, gear=gear, from_gear=car.gear, start=car.progress)
     turn.played = list(cards)
     turn.cluttered = HEAT in cards  # # 13.1: no card takes effect (# 18.26)
@@ -734,7 +734,7 @@ def refreshed(state: RaceState, ev: Event) -> None:
     """# 18.21, MA15: a Refresh card goes back on top of the draw deck instead of the discard pile (step 9)."""
     car, turn = H.turn_car(state, ev, "Refresh")
     gt: GarageTurn | None = turn.garage
-    g = state.garage
+    g = garage_slot(state)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.21")
     if turn.cluttered:
@@ -774,7 +774,7 @@ def clear_play_area(car: Car, turn: Turn) -> None:
 
 def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """The Garage's React decisions open now, each a ready event (# 18.10–18.15)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
@@ -821,7 +821,7 @@ def _most_in_hand(car: Car) -> Callable[[str], int]:
 
 
 def step3_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None:
         return []
@@ -838,7 +838,7 @@ def step3_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 
 
 def refresh_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered or turn.sub > DISCARD or turn.sub < REACT:
         return []
@@ -850,7 +850,7 @@ def refresh_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 
 
 def draft_options(state: RaceState, name: str) -> list[Event]:
-    g = state.garage
+    g = garage_slot(state)
     if g is None or g.draft is None:
         return []
     due, cars = g.draft.waiting()
@@ -868,7 +868,7 @@ def draft_options(state: RaceState, name: str) -> list[Event]:
 
 def _open_symbol(state: RaceState, turn: Turn, name: str) -> list[int]:
     """Play Area cards whose ``name`` symbol is still usable: not replaced, cost settled (MA28), not spent."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
@@ -880,7 +880,7 @@ def _open_symbol(state: RaceState, turn: Turn, name: str) -> list[int]:
 
 
 def _sources(state: RaceState, ev: Event, turn: Turn, name: str, rule: str) -> tuple[list[int], int]:
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     named = {**ev, "cards": ev.get("sources")}
     picks = _cards_named(state, named, turn, _open_symbol(state, turn, name), f"with an unused {name}", rule)
@@ -891,7 +891,7 @@ def salvaged(state: RaceState, ev: Event) -> None:
     """# 18.18, MC5, MA6, MA25: up to N cards of the own discard pile shuffled into the draw deck."""
     car, turn = H.react_turn(state, ev, "Salvage", "18.18")
     gt: GarageTurn = turn.garage
-    if state.garage is None or gt is None:
+    if garage_slot(state) is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.18")
     picks, n = _sources(state, ev, turn, "salvage", "18.18")
     chosen = H.event_cards(state, ev)
@@ -934,7 +934,7 @@ def salvage_shuffle(state: RaceState, ev: Event, car: Car, turn: Turn, order: li
 def super_cooled(state: RaceState, ev: Event) -> None:
     """# 18.22: up to N Heat from the own discard pile to the Engine; not a cooldown."""
     car, turn = H.react_turn(state, ev, "Super Cool", "18.22")
-    if state.garage is None or turn.garage is None:
+    if garage_slot(state) is None or turn.garage is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.22")
     picks, n = _sources(state, ev, turn, "super_cool", "18.22")
     count = ev.get("count")
@@ -965,7 +965,7 @@ def _occupied(state: RaceState, car: Car) -> list[int]:
 def drafted(state: RaceState, ev: Event) -> None:
     """# 18.23, MA3, MA29: move forward through empty spaces to the space behind the next car."""
     car, turn = H.react_turn(state, ev, "Draft", "18.23")
-    if state.garage is None or turn.garage is None:
+    if garage_slot(state) is None or turn.garage is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.23")
     picks, n = _sources(state, ev, turn, "draft", "18.23")
     d = draft_distance(car.progress, _occupied(state, car), n)
@@ -985,7 +985,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
     """# 18.19, MA14, MA24: a Direct Play card from the hand into the Play Area: it moves its Speed at once and
     its symbols bind as if revealed (its Heat cost is due, its Scrap pending, Accelerate decided now, MA2)."""
     car, turn = H.react_turn(state, ev, "Direct Play", "18.19")
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn = turn.garage
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.19")
@@ -1017,7 +1017,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
 
 def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Salvage, Super Cool, Draft and Direct Play decisions open now (# 18.18, 18.19, 18.22, 18.23)."""
-    g = state.garage
+    g = garage_slot(state)
     gt: GarageTurn | None = turn.garage
     if g is None or gt is None or turn.cluttered:
         return []
@@ -1165,7 +1165,7 @@ def turn_from_dict(d: dict[str, Any] | None) -> GarageTurn | None:
 
 def _starting_deck(state: RaceState, car: Car) -> list[str]:
     """# 18.1, 18.5, MC2: 12 Basic cards, the car's upgrades (none before the draft ends) and the circuit's Stress."""
-    g = state.garage
+    g = garage_slot(state)
     owned = g.owned.get(car.name, []) if g is not None else []
     return starting_deck(owned, state.track.stress)
 
@@ -1236,7 +1236,7 @@ def _slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
         return 0
     named = {**ev, "cards": names}
     picks = _cards_named(state, named, turn, slipstream_bonuses(state, turn), "with a slipstream bonus", "18.16")
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None and turn.garage is not None
     turn.garage.bonuses.extend(picks)
     return sum(g.n(turn.played[i], "slipstream") for i in picks)
@@ -1244,7 +1244,7 @@ def _slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
 
 def _slipstream_bonus_cards(state: RaceState, car: Car, turn: Turn) -> list[tuple[str, int]]:
     """# 18.16: the bonus cards a slipstream may name now (a replaced card's bonus is lost, # 18.11)."""
-    g = state.garage
+    g = garage_slot(state)
     if g is None:
         return []
     return [(turn.played[i], g.n(turn.played[i], "slipstream")) for i in slipstream_bonuses(state, turn)]
@@ -1259,7 +1259,7 @@ def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
         return False  # the pool is empty (react_pool)
     if scrap_pending(state, turn):
         return True
-    g = state.garage
+    g = garage_slot(state)
     if g is None or not must_declare_unpayable(state, car, turn):
         return False
     return bool(payable_choices([g.n(turn.played[i], "heat") for i in unpaid(state, turn)], car.engine))
@@ -1276,7 +1276,7 @@ def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 
 
 def _phase_waiting(state: RaceState) -> tuple[str, list[str]] | None:
-    g = state.garage
+    g = garage_slot(state)
     if state.phase != "garage" or g is None or g.draft is None:
         return None
     due, cars = g.draft.waiting()  # # 18.5

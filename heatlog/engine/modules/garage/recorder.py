@@ -30,6 +30,7 @@ from ...module import Ask, cards_held
 from ...state import Car, RaceState, Turn
 from ...steps import Step
 from ...words import counted
+from . import garage_slot
 from .cards import Draft, card_named, completions
 from .race import refresh_options, scrap_pending, step3_options
 from .words import card_label, card_name, event_words
@@ -57,7 +58,7 @@ def react_word(state: RaceState, name: str, word: str, cards: Cards) -> Event | 
     """The event a React word of ``name``'s line means in a Garage race (the module's ``react_word``): a
     cooldown ``cN`` (# 18.13), a Refresh ``f`` / ``f:CARD`` (# 18.21), or one of the Garage's own answers; None:
     not a Garage word (the recorder reads it). ``MalformedInput`` names what is wrong with a Garage word."""
-    if state.garage is None:
+    if garage_slot(state) is None:
         return None
     t = word.lower()
     if t.startswith("c") and (t[1:].isdecimal() or t == "c"):
@@ -78,7 +79,7 @@ def _cooldown(work: RaceState, name: str, n: int) -> Event:
         (o for o in decisions(work, name) if o["type"] == "cooldown" and o.get("cards")),
         key=lambda o: -int(o["count"]),
     )
-    g = work.garage
+    g = garage_slot(work)
     assert g is not None
     named: list[str] = []
     total = left
@@ -108,7 +109,7 @@ def _refresh(state: RaceState, name: str, word: str, cards: Cards) -> Event:
 def _answer(work: RaceState, name: str, word: str, cards: Cards) -> Event | None:
     """The Garage's React answers (see the module's docstring). None: not a Garage answer."""
     t = word.lower()
-    g = work.garage
+    g = garage_slot(work)
     assert g is not None
     held = cards_held(work, name)
 
@@ -216,7 +217,7 @@ def ask(state: RaceState, w: Waiting) -> Ask | None:
     cards (# 18.12); else step 3's value of a multi-value card or Accelerate (# 18.6, 18.20), or which card's
     Heat cost goes unpaid when nothing can put Heat on the Engine first (# 18.11; else React asks it, # 18.10)."""
     turn = state.turn
-    if state.garage is None or turn is None or not w.cars:
+    if garage_slot(state) is None or turn is None or not w.cars:
         return None
     car = state.cars[w.cars[0]]
     if w.flipping is not None:
@@ -262,7 +263,7 @@ def _ask_step3(state: RaceState, car: Car, due: str) -> Ask:
 
 
 def _ask_unpayable(state: RaceState, car: Car) -> Ask:
-    g = state.garage
+    g = garage_slot(state)
     assert g is not None
     choices = [
         " ".join(card_label(c, g.cards) for c in o["cards"])
@@ -384,12 +385,12 @@ def typed_order(ev: Event, nm: Callable[[str], str]) -> str:
 
 def react_pending(state: RaceState, turn: Turn) -> bool:
     """A Scrap still to come this React (# 18.12): React closes, its cards are asked, then the discard."""
-    return state.garage is not None and scrap_pending(state, turn)
+    return garage_slot(state) is not None and scrap_pending(state, turn)
 
 
 def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
     """The Refresh cards the car may use before the discard (# 18.21), ``f = refresh Brakes 1/3; ``; "" for none."""
-    if state.garage is None:
+    if garage_slot(state) is None:
         return ""
     opts = refresh_options(state, car, turn)
     if not opts:
@@ -464,7 +465,7 @@ def draft_events(draft: Draft, cards: Mapping[str, Any], answer: str, car: str |
 
 
 def _draft(state: RaceState) -> tuple[Draft, Mapping[str, Any]]:
-    g = state.garage
+    g = garage_slot(state)
     if g is None or g.draft is None:
         raise ValueError("no Garage draft is under way")
     return g.draft, g.cards

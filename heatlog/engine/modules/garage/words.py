@@ -10,6 +10,7 @@ from typing import Any
 
 from ...cards import BASE_CATALOGUE, HEAT
 from ...state import RaceState, Turn
+from . import garage_slot
 from .cards import Card, describe
 
 Event = dict[str, Any]
@@ -17,7 +18,7 @@ Event = dict[str, Any]
 
 def card_name(state: RaceState, token: str) -> str:
     """An upgrade by its name and value(s) (``Brakes 1/3``); other cards as they are."""
-    g = state.garage
+    g = garage_slot(state)
     card = g.cards.get(token) if g is not None else None
     if card is None:
         return {"H": "Heat", "S": "Stress"}.get(token, token)
@@ -29,7 +30,7 @@ def card_name(state: RaceState, token: str) -> str:
 def card_word(state: RaceState, token: str) -> str:
     """A card where space is short (a table cell, a Scrap's cards): a basic card as the narration writes it (``2``,
     ``S``, ``H``), an upgrade or a sponsorship card by its name (``Air intake 4``), never its code (``U21``)."""
-    g = state.garage
+    g = garage_slot(state)
     if g is not None and token in g.cards:
         return card_name(state, token)
     if token in state.cards.token_set and token not in BASE_CATALOGUE.token_set:
@@ -82,7 +83,9 @@ def garage_words(state: RaceState, turn: Turn, *, step3: bool | None = None) -> 
                 text += " (" + " ".join(_scrapped(state, t) for t in gt.scrapped) + ")"
             out.append(text)
     if gt.bonuses and step3 is not True:
-        out.append("slipstream bonus +" + str(sum(state.garage.n(turn.played[i], "slipstream") for i in gt.bonuses)))
+        g = garage_slot(state)
+        assert g is not None
+        out.append("slipstream bonus +" + str(sum(g.n(turn.played[i], "slipstream") for i in gt.bonuses)))
     return out
 
 
@@ -109,7 +112,7 @@ def spaces_moved(turn: Turn) -> int:
 
 def upgrades_line(state: RaceState, name: str) -> str:
     """A car's upgrades for ``show`` and the board: ``Brakes 1/3, Cooling system 6, Heat``."""
-    g = state.garage
+    g = garage_slot(state)
     if g is None:
         return ""
     owned = g.owned.get(name) or (g.draft.owned.get(name, []) if g.draft is not None else [])
@@ -124,7 +127,7 @@ def played_aside(turn: Turn) -> Collection[int]:
 def car_facts(state: RaceState, name: str) -> dict[str, str | None]:
     """# 18.5: a Garage car's upgrades (public once drafted), for the board and the HTML replay's cars table; none
     for a Legend, which never drafts (# 19.12: "none yet" said it would)."""
-    if state.garage is None:
+    if garage_slot(state) is None:
         return {}
     return {"upgrades": None if state.cars[name].legend else upgrades_line(state, name)}
 
@@ -191,13 +194,13 @@ _EVENT_WORDS: dict[str, Callable[[Event, Callable[[list[str]], str]], str]] = {
 
 def car_cards(state: RaceState, name: str) -> tuple[str, ...]:
     """The upgrades car ``name`` owns (# 18.5), in the order it got them (the descriptor's ``car_cards``)."""
-    g = state.garage
+    g = garage_slot(state)
     return tuple(g.owned.get(name) or ()) if g is not None else ()
 
 
 def playthrough_tail(state: RaceState, events: list[Event]) -> list[str]:
     """# 18.5: the draft as the table saw it and every car's upgrades, after a golden playthrough's head."""
-    g = state.garage
+    g = garage_slot(state)
     if g is None:
         return []
     from . import DRAFT_EVENTS

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
@@ -16,16 +17,53 @@ from ...module import FactColumn, Flag, Module, Notation, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
+    from .rules import Conditions, WeatherRules
 
 Event = dict[str, Any]
-NAME = "weather"
+NAME = "weather"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
 PHASE = "weather"
+
+
+@dataclass(frozen=True, slots=True)
+class WeatherSlot:
+    """The weather's slot of a race (``state.modules["weather"]``): its rules, the tile drawn (# 20.2) and the
+    road conditions built once the tokens are drawn (# 20.2). Immutable: shared by state copies (the descriptor
+    has no ``copy``); an event that draws puts a new slot. Equal when its rules and conditions are the same
+    objects (they compare by identity) and its tile is the same."""
+
+    rules: WeatherRules
+    tile: str | None = None
+    conditions: Conditions | None = None
+
+
+def slot(state: RaceState) -> WeatherSlot | None:
+    """The weather's slot of ``state`` (None: a race without the module)."""
+    own: WeatherSlot | None = state.modules.get(NAME)
+    return own
+
+
+def weather_rules(state: RaceState) -> WeatherRules | None:
+    """The race's weather rules (was ``state.weather``; None: a race without the module)."""
+    own: WeatherSlot | None = state.modules.get(NAME)
+    return None if own is None else own.rules
+
+
+def weather_tile(state: RaceState) -> str | None:
+    """The weather tile drawn (was ``state.weather_tile``; None: not drawn yet, or no weather, # 20.2)."""
+    own: WeatherSlot | None = state.modules.get(NAME)
+    return None if own is None else own.tile
+
+
+def conditions_of(state: RaceState) -> Conditions | None:
+    """The race's road conditions (was ``state.conditions``; None: not drawn yet, or no weather, # 20.2)."""
+    own: WeatherSlot | None = state.modules.get(NAME)
+    return None if own is None else own.conditions
 
 
 def _start(state: RaceState, ev: Event) -> None:
     from .rules import WeatherRules
 
-    state.weather = WeatherRules.from_dict(ev.get(NAME))  # (ValueError: the race is refused)
+    state.modules[NAME] = WeatherSlot(WeatherRules.from_dict(ev.get(NAME)))  # (ValueError: the race is refused)
 
 
 def _setup(options: Any, data: Any, ev: Event) -> Any:
@@ -38,23 +76,26 @@ def _setup(options: Any, data: Any, ev: Event) -> Any:
 
 
 def _block(state: RaceState) -> Any:
-    if state.weather is None:
+    own = slot(state)
+    if own is None:
         return None
     return {
-        "data": state.weather.data,
-        "tile": state.weather_tile,
-        "tokens": list(state.conditions.tokens) if state.conditions is not None else None,
+        "data": own.rules.data,
+        "tile": own.tile,
+        "tokens": list(own.conditions.tokens) if own.conditions is not None else None,
     }
 
 
 def _back(state: RaceState, block: Any, pos: Mapping[str, Any]) -> None:
     from .rules import WeatherRules, build_conditions
 
-    state.weather = WeatherRules.from_dict(block["data"])
-    state.weather_tile = block.get("tile")
+    rules = WeatherRules.from_dict(block["data"])
+    tile = block.get("tile")
+    conditions = None
     if block.get("tokens") is not None:
-        assert state.weather_tile is not None
-        state.conditions = build_conditions(state.track, state.weather, state.weather_tile, block["tokens"])
+        assert tile is not None
+        conditions = build_conditions(state.track, rules, tile, block["tokens"])
+    state.modules[NAME] = WeatherSlot(rules, tile, conditions)
 
 
 def _chance(state: RaceState, rng: random.Random) -> Event | None:
@@ -62,9 +103,10 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     (MC8; a chicane is one corner, 22.2)."""
     if state.phase != PHASE:
         return None
-    rules = state.weather
-    assert rules is not None
-    if state.weather_tile is None:
+    own = slot(state)
+    assert own is not None
+    rules = own.rules
+    if own.tile is None:
         return {"type": "weather_drawn", "v": 1, "tile": rng.choice(sorted(rules.tiles))}
     from .rules import corner_groups
 
@@ -75,17 +117,18 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
 
 def _race_facts(state: RaceState, started: Event) -> tuple[str | None, str | None]:
     """(``weather``, ``road_conditions``): the tile drawn and the tokens, corner by corner (# 20.2), once drawn."""
-    conditions = state.conditions
-    if conditions is None:
+    own = slot(state)
+    if own is None or own.conditions is None:
         return None, None
-    return state.weather_tile, " ".join(conditions.tokens)
+    return own.tile, " ".join(own.conditions.tokens)
 
 
 def _summary(state: RaceState) -> dict[str, Any]:
     """A simulated race's tile and tokens (``simulate --json``, # 20.2), once drawn."""
-    if state.conditions is None:
+    own = slot(state)
+    if own is None or own.conditions is None:
         return {}
-    return {"weather": state.weather_tile, "road_conditions": list(state.conditions.tokens)}
+    return {"weather": own.tile, "road_conditions": list(own.conditions.tokens)}
 
 
 def _summary_words(race: Mapping[str, Any]) -> str | None:

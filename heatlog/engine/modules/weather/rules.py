@@ -19,6 +19,7 @@ from ...cards import HEAT, STRESS
 from ...module import PositionCards, copy_data, read_once
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
+from . import NAME, WeatherSlot, slot
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
 
@@ -285,7 +286,8 @@ def start_heat(effect: StartEffect, engine: int) -> tuple[int, int, int]:
 
 def sector_at(state: RaceState, progress: int) -> SectorEffect:
     """The sector effect on the space of ``progress`` now (# 20.7, MA5); nothing without the module."""
-    cond = state.conditions
+    own: WeatherSlot | None = state.modules.get(NAME)
+    cond = None if own is None else own.conditions
     if cond is None:
         return NO_SECTOR_EFFECT
     by_space = cond.by_space  # spaces 1..N (track.space_of, inlined: every React and plan asks)
@@ -293,7 +295,8 @@ def sector_at(state: RaceState, progress: int) -> SectorEffect:
 
 
 def corner_at(state: RaceState, after_space: int) -> CornerEffect:
-    cond = state.conditions
+    own: WeatherSlot | None = state.modules.get(NAME)
+    cond = None if own is None else own.conditions
     if cond is None:
         return NO_CORNER_EFFECT
     return cond.by_after_space.get(after_space, NO_CORNER_EFFECT)
@@ -315,10 +318,10 @@ def owned_after_start(effect: StartEffect, stress: int, engine: int) -> tuple[in
 def position_cards(state: RaceState) -> PositionCards | None:
     """# 20.3: once the tile is drawn, a car of a position owns its Stress and Engine's Heat after the tile's start
     effect (``Module.position_cards``, for the position check)."""
-    weather = state.weather
-    if weather is None or state.weather_tile is None:
+    own = slot(state)
+    if own is None or own.tile is None:
         return None
-    effect = weather.tiles[state.weather_tile].start
+    effect = own.rules.tiles[own.tile].start
     return PositionCards(start=lambda stress, engine: owned_after_start(effect, stress, engine))
 
 
@@ -389,7 +392,8 @@ def build(rules: Rules, options: Any) -> Rules:
 
     def waiting(state: RaceState) -> tuple[str, list[str]] | None:
         if state.phase == "weather":  # # 20.2: the tile, then one token per corner
-            return ("weather_drawn" if state.weather_tile is None else "road_conditions_drawn"), []
+            own = slot(state)
+            return ("weather_drawn" if own is None or own.tile is None else "road_conditions_drawn"), []
         return phase_waiting(state)
 
     phases = tuple(p for p in rules.setup_phases if p != "deal") + ("weather", "deal")  # # 20.2: before the decks
@@ -414,15 +418,16 @@ def weather_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2, 20.3: the weather tile, drawn once after the grid and before the decks; its start effect at once."""
     from ...handlers import illegal, malformed
 
-    rules = state.weather
-    if rules is None:
+    own = slot(state)
+    if own is None:
         raise illegal(state, ev, "the weather module is not in this race", "20.1")
-    if state.phase != "weather" or state.weather_tile is not None:
+    rules = own.rules
+    if state.phase != "weather" or own.tile is not None:
         raise illegal(state, ev, "the weather tile is drawn once, after the grid and before the decks", "20.2")
     tile = ev.get("tile")
     if not isinstance(tile, str) or tile not in rules.tiles:
         raise malformed(state, ev, f"there is no weather tile {tile!r} (tiles: {', '.join(rules.tiles)})")
-    state.weather_tile = tile
+    state.modules[NAME] = WeatherSlot(rules, tile)
     apply_start_effect(state, rules.tiles[tile])  # # 20.3
 
 
@@ -430,17 +435,18 @@ def road_conditions_drawn(state: RaceState, ev: dict[str, Any]) -> None:
     """# 20.2: one road-condition token per corner, right after the tile; the race's conditions tables."""
     from ...handlers import illegal
 
-    rules = state.weather
-    if rules is None:
+    own = slot(state)
+    if own is None:
         raise illegal(state, ev, "the weather module is not in this race", "20.1")
-    if state.phase != "weather" or state.weather_tile is None:
+    rules = own.rules
+    if state.phase != "weather" or own.tile is None:
         raise illegal(state, ev, "the road-condition tokens are drawn once, right after the weather tile", "20.2")
     tokens = ev.get("tokens")
     why = check_tokens(state.track, rules, tokens)
     if why:
         raise illegal(state, ev, why, "20.2")
     assert isinstance(tokens, list)
-    state.conditions = build_conditions(state.track, rules, state.weather_tile, tokens)
+    state.modules[NAME] = WeatherSlot(rules, own.tile, build_conditions(state.track, rules, own.tile, tokens))
     state.phase = state.rules.phase_after("weather")
     state.rules.enter_phase(state, state.phase)
 

@@ -1,6 +1,6 @@
 """The weather's view pieces (MODULES.md 20): the tile and every corner's road condition in words, one entry per
 corner (a chicane once), with what its token does to the corner or to its sector. Pure text of the engine's facts
-(``state.conditions``, the tile's effects): the weather descriptor's ``marks`` (engine/module.py) are these lines,
+(``conditions_of(state)``, the tile's effects): the weather descriptor's ``marks`` (engine/module.py) are these lines,
 which the board and the HTML replay show; ``views/conditions.py`` draws the tokens on the circuit from
 :func:`conditions`. Imported with the first weather race (issue 10: start-up)."""
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from . import conditions_of, slot, weather_rules
 
 if TYPE_CHECKING:
     from ...state import Car, RaceState
@@ -27,7 +29,7 @@ class CornerCondition:
 def conditions(state: RaceState) -> list[CornerCondition]:
     """The road condition of every corner, in racing order; [] without the weather module (or before the
     tokens are drawn)."""
-    cond, rules = state.conditions, state.weather
+    cond, rules = conditions_of(state), weather_rules(state)
     if cond is None or rules is None:
         return []
     from .rules import corner_groups
@@ -66,13 +68,14 @@ def sector_run(spaces: list[int], after: int, n: int) -> tuple[int, int]:
 
 def conditions_lines(state: RaceState) -> list[str]:
     """The weather tile and each corner's token as lines of text (empty without the module)."""
-    if state.weather is None:
+    own = slot(state)
+    if own is None:
         return []
-    if state.weather_tile is None:
+    if own.tile is None:
         return ["weather: not drawn yet (MODULES.md 20.2)"]
-    tile = state.weather.tiles[state.weather_tile]
+    tile = own.rules.tiles[own.tile]
     head = f"weather: {tile.name} (start: {tile.start.words() or 'nothing'}; Weather token: {tile.sector.words()})"
-    if state.conditions is None:
+    if own.conditions is None:
         return [head, "road conditions: not drawn yet"]
     items = [f"C{c.corner} {c.token}: {c.words}" for c in conditions(state)]
     return [head, "road: " + "; ".join(items)]
@@ -96,7 +99,7 @@ def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | 
 
 def tile_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
     """# 20.2: the weather tile drawn at set-up."""
-    rules = state.weather
+    rules = weather_rules(state)
     assert rules is not None
     tiles = tuple(rules.tiles)
     hint = "the tile drawn at set-up; its start effect changes every deck and Engine (MODULES.md 20.2, 20.3)"
@@ -110,7 +113,7 @@ def tile_parse(state: RaceState, text: str) -> dict[str, Any]:
 
 def road_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
     """# 20.2: one road-condition token per corner, in racing order (a chicane is one corner, # 22.2)."""
-    rules = state.weather
+    rules = weather_rules(state)
     assert rules is not None
     from .rules import corner_groups
 
@@ -150,7 +153,7 @@ _SHORT = {
 
 def short_words(state: RaceState, c: CornerCondition) -> str:
     """A token's effect in a few characters, for the drawing ("+1", "overheat", "cool +1")."""
-    cond = state.conditions
+    cond = conditions_of(state)
     assert cond is not None
     if c.kind == "corner":
         line = c.lines[-1]
@@ -176,18 +179,20 @@ def badges(state: RaceState) -> Any:
     items = conditions(state)
     if not items:
         return None
-    tile = state.weather.tiles[state.weather_tile].name if state.weather and state.weather_tile else ""
+    own = slot(state)
+    tile = own.rules.tiles[own.tile].name if own is not None and own.tile else ""
     out = []
     for c in items:
         weather = f" (weather {tile})" if c.token == "weather" else ""
         title = f"corner {c.corner}: {c.token} — {c.words}{weather}"
         out.append(Badge(c.kind, c.corner, c.token, short_words(state, c), title, c.lines, c.sector))
-    return Badges("road-conditions", {"data-weather": state.weather_tile or ""}, tuple(out))
+    return Badges("road-conditions", {"data-weather": (own.tile if own is not None else None) or ""}, tuple(out))
 
 
 def highlight(state: RaceState) -> str | None:
     """# 20.2: the tile and the tokens in words (a sample race's sentence)."""
-    if state.conditions is None or state.weather is None or state.weather_tile is None:
+    own = slot(state)
+    if own is None or own.conditions is None or own.tile is None:
         return None
-    tile = state.weather.tiles[state.weather_tile].name
-    return f"weather {tile}, road conditions {' '.join(state.conditions.tokens)}"
+    tile = own.rules.tiles[own.tile].name
+    return f"weather {tile}, road conditions {' '.join(own.conditions.tokens)}"

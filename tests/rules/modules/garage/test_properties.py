@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from heatlog.engine import Knowledge, RaceState, apply, replay, state_from_position, state_to_position
+from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.redact import open_to_table
 from heatlog.formats.validation import validate_against, validate_event
 from heatlog.races import race_started_event
@@ -86,7 +87,7 @@ def test_18_5_garage_races_replay_to_the_same_state_and_pass_the_door(params: Pa
     assert {n: (c.progress, c.engine, c.discard) for n, c in a.cars.items()} == {
         n: (c.progress, c.engine, c.discard) for n, c in b.cars.items()
     }
-    assert a.garage is not None and all(len(v) == 3 for v in a.garage.owned.values())
+    assert garage_slot(a) is not None and all(len(v) == 3 for v in garage_slot(a).owned.values())
 
 
 @FAST
@@ -102,8 +103,8 @@ def test_table_mode_sees_the_upgrades_and_tells_the_same_public_story(params: Pa
         check_conservation(table, f"table event {i} {ev['type']}")
     assert table is not None and table.mode == "table"
     assert table.hall_of_fame == open_state.hall_of_fame
-    assert table.garage is not None and open_state.garage is not None
-    assert table.garage.owned == open_state.garage.owned  # the upgrades are public after the draft
+    assert garage_slot(table) is not None and garage_slot(open_state) is not None
+    assert garage_slot(table).owned == garage_slot(open_state).owned  # the upgrades are public after the draft
     for name, o in open_state.cars.items():
         t = table.cars[name]
         assert (t.progress, t.engine, t.discard, t.pool) == (o.progress, o.engine, o.discard, o.pool), name

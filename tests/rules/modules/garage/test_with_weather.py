@@ -12,6 +12,8 @@ from collections import Counter
 
 from heatlog.engine import waiting_for
 from heatlog.engine.decide import decisions
+from heatlog.engine.modules.garage import garage_slot
+from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.tracks import load_track_data
 from heatlog.simulate import simulate_race
 from heatlog.views.narrate import narrate_turn
@@ -49,7 +51,7 @@ def test_MC4_a_garage_race_with_the_weather_draws_its_tile_and_tokens_at_random_
         tokens = events[last_pick + 2]["tokens"]
         assert len(tokens) == len(load_track_data("usa")["corners"])  # only their number is the circuit's
         tiles[events[last_pick + 1]["tile"]] += 1
-        assert state.phase == "over" and state.garage.owned and state.weather_tile
+        assert state.phase == "over" and garage_slot(state).owned and weather_tile(state)
     assert len(tiles) > 1  # MC4: random each race, not the circuit's
 
 
