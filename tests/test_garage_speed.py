@@ -204,14 +204,16 @@ def test_races_on_the_same_cards_share_one_catalogue_and_card_mapping() -> None:
     first, second, basic = _started("all", 1), _started("all", 2), _started("basic", 3)
     assert first["cards"] == second["cards"] and first["cards"] is not second["cards"]
     a, b = replay([first]), replay([copy.deepcopy(second)])
-    assert a.cards is b.cards and a.garage is not None and b.garage is not None
-    assert a.garage.cards is b.garage.cards and a.garage.numbers is b.garage.numbers
-    token = next(iter(a.garage.cards))
-    assert a.garage.cards[token] == first["cards"][token] and a.garage.cards[token] is not first["cards"][token]
+    ga, gb = garage_slot(a), garage_slot(b)
+    assert a.cards is b.cards and ga is not None and gb is not None
+    assert ga.cards is gb.cards and ga.numbers is gb.numbers
+    token = next(iter(ga.cards))
+    assert ga.cards[token] == first["cards"][token] and ga.cards[token] is not first["cards"][token]
     first["cards"][token]["name"] = "changed after the race"  # the log's event, not the race's cards
-    assert a.garage.cards[token]["name"] != "changed after the race"
+    assert ga.cards[token]["name"] != "changed after the race"
     c = replay([basic])
-    assert c.garage is not None and c.garage.cards is not a.garage.cards and c.cards is not a.cards
+    gc = garage_slot(c)
+    assert gc is not None and gc.cards is not ga.cards and c.cards is not a.cards
     assert BASE_CATALOGUE.with_block(dict(second["cards"])) is a.cards
     with pytest.raises(ValueError):  # a refusal is never kept
         BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
