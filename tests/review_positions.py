@@ -45,7 +45,7 @@ def _set_cards(car: dict[str, Any], hand: list[str], engine: int, gear: int) -> 
 
 def position_race(
     cars: int, *, progress: int = 28, behind: int = 20, hand: str = "1122344", engine: int = 0, gear: int = 2,
-    laps: int = 1,
+    laps: int = 1, ahead: tuple[int, str, int] | None = None,
 ) -> list[Event]:
     """The log of a race of ``cars`` cars started from a position at step 1 of a round: Red at ``progress``
     (lane 1) in ``gear`` with ``hand`` and ``engine`` Heat; the others behind it, from space ``behind`` back, two to
@@ -59,7 +59,10 @@ def position_race(
     others = [c for c in pos["cars"] if c["name"] != "Red"]
     for k, c in enumerate(others):
         c.update(progress=behind - k // 2, lane=1 + k % 2)
-    order = ["Red", *(c["name"] for c in others)]  # # 2.2: the leader first
+    if ahead is not None:
+        _set_cards(others[0], list(ahead[1]), 0, ahead[2])
+        others[0].update(progress=ahead[0], lane=2)
+    order = [c["name"] for c in sorted(pos["cars"], key=lambda c: -c["progress"])]  # # 2.2: the leader first
     pos.update(order=order, pending=list(order), adrenaline=[order[-1]], grid=list(names), laps=laps)
     for c in pos["cars"]:
         c.update(finished=False)
@@ -84,9 +87,12 @@ def apply_all(log: list[Event]) -> RaceState:
     return replay(log)
 
 
-def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Event]:
-    """The round's steps 1–2 after ``log``: every other car's gear and play as its heuristic bot chooses
-    them, then Red's gear, then Red's play last (the log may order them any way, # 2.1)."""
+def steps_1_2(
+    log: list[Event], red_gear: int, red_cards: list[str], plays: dict[str, tuple[int, list[str]]] | None = None
+) -> list[Event]:
+    """The round's steps 1–2 after ``log``: every other car's gear and play as ``plays`` says (car: gear, cards)
+    or else as its heuristic bot chooses them, then Red's gear, then Red's play last (the log may order them any
+    way, # 2.1)."""
     from heatlog.bots import Options, get_bot
     from heatlog.engine.steps import PLAY
 
@@ -100,8 +106,17 @@ def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Eve
         for name in list(state.order):
             if name == "Red":
                 continue
-            ev = bot(state, name, Options(state, name), rng)
-            assert ev is not None
+            if plays is not None and name in plays:
+                gear, cards = plays[name]
+                ev = (
+                    {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+                    if step == "gear"
+                    else {"type": "cards_played", "v": 1, "car": name, "cards": list(cards)}
+                )
+            else:
+                got = bot(state, name, Options(state, name), rng)
+                assert got is not None
+                ev = got
             state = apply(state, ev, atomic=False)
             out.append(ev)
         ev = (
@@ -113,4 +128,25 @@ def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Eve
         out.append(ev)
         if step == "gear":
             assert state.step == PLAY
+    return out
+
+
+def to_turn(log: list[Event], car: str) -> list[Event]:
+    """``log`` carried on to ``car``'s turn: each car moving before it goes on at every step (no React, no
+    slipstream, no discard) and draws its refill from the top of its known deck (# 5.6)."""
+    import random
+
+    from heatlog.engine.chance import draw
+    from heatlog.engine.decide import waiting_for
+
+    out = list(log)
+    state = apply_all(out)
+    rng = random.Random(0)
+    while state.turn is not None and state.turn.car != car:
+        w = waiting_for(state)
+        ev = draw(state, rng, w) if w.due in ("cards_drawn", "card_flipped", "deck_shuffled") else None
+        if ev is None:
+            ev = {"type": "go_on", "car": w.cars[0]}
+        state = apply(state, ev, atomic=False)
+        out.append(ev)
     return out

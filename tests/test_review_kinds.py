@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from heatlog.engine.cards import VALUE
-from heatlog.engine.game import apply_decision
+from heatlog.engine.game import apply_decision, legal_decisions
 from heatlog.review import Settings, review_race
-from tests.review_positions import apply_all, position_race, steps_1_2
+from tests.review_positions import apply_all, position_race, steps_1_2, to_turn
 
 Event = dict[str, Any]
 SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
@@ -79,3 +79,39 @@ def test_a_low_play_that_gives_up_a_win_this_round_is_labelled_and_playing_high_
     assert sum(VALUE[c] for c in p.best.decision["cards"]) >= 7 and p.best.win == 1.0 and p.best.mean_place == 1.0
     assert p.taken.mean_place > p.best.mean_place
     assert p.significant and p.label is not None, (p.loss, p.loss_half)
+
+
+def slipstream_log(cars: int) -> list[Event]:
+    """Blue (the leader, at 30, lane 2) plays a 3 in gear 1 to space 33; Red (28, gear 3, empty Engine) plays
+    1 1 3 to space 33 beside it, just before corner 2's line. Slipstream (# 8.1) moves it 2 more, over the line at
+    speed 5 (# 8.5: checked at the play's speed) with 2 Heat owed and none in the Engine (# 9.3): a certain spinout
+    (# 10.1), two Stress (# 10.3) and gear 1 (# 10.4); declining stops at 33 in gear 3."""
+    log = position_race(cars, ahead=(30, "1233444", 1))
+    blue = next(n for n in apply_all(log).order if n != "Red")
+    log = to_turn(steps_1_2(log, 3, ["1", "1", "3"], plays={blue: (1, ["3"])}), "Red")
+    return [*log, {"type": "slipstream", "v": 1, "car": "Red", "taken": True}]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_premise_the_slipstream_spins_out_and_declining_it_does_not(cars: int) -> None:
+    log = slipstream_log(cars)
+    before = apply_all(log[:-1])
+    assert before.turn is not None and before.turn.car == "Red" and before.cars["Red"].engine == 0
+    assert before.cars["Red"].progress == 33 and log[-1] in legal_decisions(before, "Red")
+    take = before.copy()
+    apply_decision(take, log[-1])
+    apply_decision(take, {"type": "go_on", "car": "Red"})
+    assert take.turn is not None and take.turn.spinout  # # 10.1
+    keep = before.copy()
+    apply_decision(keep, {"type": "go_on", "car": "Red"})
+    assert keep.turn is None or not keep.turn.spinout
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_slipstream_over_a_corner_with_no_heat_is_labelled_and_declining_is_best(cars: int) -> None:
+    review = review_race(slipstream_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "slipstream")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "slipstream" and p.best.words != "slipstream"
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    assert p.reason is not None and p.reason.startswith("slipstream spins out at corner 2") and "in 100% of" in p.reason
