@@ -115,3 +115,22 @@ def test_a_slipstream_over_a_corner_with_no_heat_is_labelled_and_declining_is_be
     assert p.taken.mean_place > p.best.mean_place
     assert p.significant and p.label is not None, (p.loss, p.loss_half)
     assert p.reason is not None and p.reason.startswith("slipstream spins out at corner 2") and "in 100% of" in p.reason
+
+
+def discard_log(cars: int) -> list[Event]:
+    """Red, in gear 2 at space 57 of a one-lap race (USA: the line after 69), plays 1 1 to 59 and keeps
+    2 2 3 4 4; next round, in gear 3 (# 3.1: one up), 4 4 3 makes the 11 that crosses the line (# 16.1) before
+    the others, from 50 back, can reach it. Discarding the two 4s throws that away: the refill comes
+    from a deck of mostly Heat and Stress (# 11.1, 12.2)."""
+    log = steps_1_2(position_race(cars, progress=57, behind=50, hand="1122344"), 2, ["1", "1"])
+    return [*log, {"type": "cards_discarded", "v": 1, "car": "Red", "cards": ["4", "4"]}]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_discarding_the_cards_that_cross_the_line_is_labelled_and_keeping_them_is_best(cars: int) -> None:
+    review = review_race(discard_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "discard")
+    (p,) = review.car("Red").points
+    assert p.taken.words == "discard 4 4" and "4" not in p.best.decision.get("cards", [])
+    assert p.taken.mean_place > p.best.mean_place and p.best.win > p.taken.win
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    assert p.reason is not None and "expected place" in p.reason
