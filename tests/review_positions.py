@@ -20,11 +20,19 @@ Event = dict[str, Any]
 CORNER = 33  # USA's second corner: after space 33, limit 3
 
 
+GARAGE = {"upgrades": "basic", "draft": "random"}
+GARAGE_SEED = {2: 11, 4: 11, 6: 12}  # # 18.5: seeds at which Red drafts the Brakes 2/4 (U9)
+
+
 @cache
-def _start(cars: int) -> tuple[Event, dict[str, Any]]:
+def _start(cars: int, garage: bool = False) -> tuple[Event, dict[str, Any]]:
     """A simulated race's set-up and the position at the start of its round 2 (every card known)."""
-    _, events, _ = simulate_race(None, track="usa", cars=cars, seed=11)
-    state = next(st for st in _states(events) if (st.round, st.step, st.turn) == (2, 1, None))
+    modules = {"garage": GARAGE} if garage else None
+    seed = GARAGE_SEED.get(cars, 11) if garage else 11
+    _, events, _ = simulate_race(None, track="usa", cars=cars, seed=seed, modules=modules)
+    state = next(
+        st for st in _states(events) if st.phase == "race" and (st.round, st.step, st.turn) == (2, 1, None)
+    )
     return events[0], state_to_position(state)
 
 
@@ -44,13 +52,15 @@ def _set_cards(car: dict[str, Any], hand: list[str], engine: int, gear: int) -> 
 
 
 def position_race(
-    cars: int, *, progress: int = 28, behind: int = 20, hand: str = "1122344", engine: int = 0, gear: int = 2,
-    laps: int = 1, ahead: tuple[int, str, int] | None = None,
+    cars: int, *, progress: int = 28, behind: int = 20, hand: str | list[str] = "1122344", engine: int = 0,
+    gear: int = 2, laps: int = 1, ahead: tuple[int, str, int] | None = None, garage: bool = False,
 ) -> list[Event]:
     """The log of a race of ``cars`` cars started from a position at step 1 of a round: Red at ``progress``
     (lane 1) in ``gear`` with ``hand`` and ``engine`` Heat; the others behind it, from space ``behind`` back, two to
-    a space, each with its simulated cards."""
-    start, pos = _start(cars)
+    a space, each with its simulated cards. ``hand``: a string of one-character cards, or a list of cards;
+    ``ahead`` = (progress, hand, gear): the first other car there instead, in lane 2, with that hand, an empty
+    Engine and that gear; ``garage``: a Garage race (# 18), its upgrades drafted."""
+    start, pos = _start(cars, garage)
     pos = {**pos, "cars": [dict(c) for c in pos["cars"]], "laps": laps}
     names = [c["name"] for c in pos["cars"]]
     red = next(c for c in pos["cars"] if c["name"] == "Red")
