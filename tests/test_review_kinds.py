@@ -13,6 +13,7 @@ The positions (tests/review_positions.py): Red at space 28 before USA's corner 2
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,6 +28,27 @@ from tests.review_positions import apply_all, position_race, steps_1_2, to_turn
 Event = dict[str, Any]
 SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
 BOOST = {"type": "boost", "v": 1, "car": "Red"}
+
+
+def the_point(log: list[Event], only: Callable[[Any], bool]) -> Any:
+    """Red's one decision point of ``log`` that ``only`` picks, reviewed."""
+    (p,) = review_race(log, ["Red"], settings=SETTINGS, only=only).car("Red").points
+    return p
+
+
+def misjudged_in_2(reason: str) -> list[Any]:
+    """2, 4 and 6 cars, where the review misjudges the 2-car race: xfail(strict=True) with ``reason``."""
+    return [pytest.param(2, marks=pytest.mark.xfail(strict=True, reason=reason)), 4, 6]
+
+
+def clearly_worse(p: Any, spins: str | None = None) -> None:
+    """The taken option is estimated worse than the best, significantly, and labelled; ``spins``: its reason names
+    the spinout at corner 2 in every playout of the taken option."""
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    if spins is not None:
+        assert p.reason is not None and p.reason.startswith(f"{spins} spins out at corner 2"), p.reason
+        assert "in 100% of" in p.reason
 
 
 def gear_log(cars: int) -> list[Event]:
@@ -115,12 +137,9 @@ def test_the_premise_the_slipstream_spins_out_and_declining_it_does_not(cars: in
 
 @pytest.mark.parametrize("cars", [2, 4, 6])
 def test_a_slipstream_over_a_corner_with_no_heat_is_labelled_and_declining_is_best(cars: int) -> None:
-    review = review_race(slipstream_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "slipstream")
-    (p,) = review.car("Red").points
+    p = the_point(slipstream_log(cars), lambda p: p.kind == "slipstream")
     assert p.taken.words == "slipstream" and p.best.words != "slipstream"
-    assert p.taken.mean_place > p.best.mean_place
-    assert p.significant and p.label is not None, (p.loss, p.loss_half)
-    assert p.reason is not None and p.reason.startswith("slipstream spins out at corner 2") and "in 100% of" in p.reason
+    clearly_worse(p, spins="slipstream")
 
 
 def discard_log(cars: int) -> list[Event]:
@@ -134,12 +153,10 @@ def discard_log(cars: int) -> list[Event]:
 
 @pytest.mark.parametrize("cars", [2, 4, 6])
 def test_discarding_the_cards_that_cross_the_line_is_labelled_and_keeping_them_is_best(cars: int) -> None:
-    review = review_race(discard_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "discard")
-    (p,) = review.car("Red").points
+    p = the_point(discard_log(cars), lambda p: p.kind == "discard")
     assert p.taken.words == "discard 4 4" and "4" not in p.best.decision.get("cards", [])
-    assert p.taken.mean_place > p.best.mean_place and p.best.win > p.taken.win
-    assert p.significant and p.label is not None, (p.loss, p.loss_half)
-    assert p.reason is not None and "expected place" in p.reason
+    clearly_worse(p)
+    assert p.best.win > p.taken.win and p.reason is not None and "expected place" in p.reason
 
 
 def cooldown_log(cars: int) -> list[Event]:
@@ -176,15 +193,11 @@ NO_COOL_IN_2 = (
 )
 
 
-@pytest.mark.parametrize("cars", [pytest.param(2, marks=pytest.mark.xfail(strict=True, reason=NO_COOL_IN_2)), 4, 6])
+@pytest.mark.parametrize("cars", misjudged_in_2(NO_COOL_IN_2))
 def test_not_cooling_before_a_corner_it_would_pay_is_labelled_and_cooling_is_best(cars: int) -> None:
-    review = review_race(cooldown_log(cars), ["Red"], settings=SETTINGS, only=lambda p: p.kind == "react")
-    (p,) = review.car("Red").points
+    p = the_point(cooldown_log(cars), lambda p: p.kind == "react")
     assert p.taken.words == "no (more) React" and p.best.decision["type"] == "cooldown"
-    assert p.taken.mean_place > p.best.mean_place
-    assert p.significant and p.label is not None, (p.loss, p.loss_half)
-    assert p.reason is not None and p.reason.startswith("no (more) React spins out at corner 2")
-    assert "in 100% of" in p.reason
+    clearly_worse(p, spins="no (more) React")
 
 
 def speed_log(cars: int) -> list[Event]:
@@ -219,13 +232,8 @@ SPIN_IN_2 = (
 )
 
 
-@pytest.mark.parametrize("cars", [pytest.param(2, marks=pytest.mark.xfail(strict=True, reason=SPIN_IN_2)), 4, 6])
+@pytest.mark.parametrize("cars", misjudged_in_2(SPIN_IN_2))
 def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_is_best(cars: int) -> None:
-    speed = lambda p: p.taken.get("type") == "speed_chosen"  # noqa: E731
-    review = review_race(speed_log(cars), ["Red"], settings=SETTINGS, only=speed)
-    (p,) = review.car("Red").points
+    p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen")
     assert p.taken.decision["speed"] == 4 and p.best.decision["speed"] == 2
-    assert p.taken.mean_place > p.best.mean_place
-    assert p.significant and p.label is not None, (p.loss, p.loss_half)
-    assert p.reason is not None and p.reason.startswith("speed_chosen spins out at corner 2")
-    assert "in 100% of" in p.reason
+    clearly_worse(p, spins="speed_chosen")
