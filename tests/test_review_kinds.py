@@ -189,7 +189,7 @@ def test_the_premise_cooling_pays_the_corner_and_going_on_spins_out(cars: int) -
 NO_COOL_IN_2 = (
     "the review judges wrongly in 2 cars: the playouts find no difference between spinning out and cooling "
     "(expected place 1.625 against 1.656 with 64 paired playouts, seed 2; the test's 16-playout screen ranks going "
-    "on first and labels nothing), though the spinout costs 2 spaces, gear 1 and leaves two Heat in hand"
+    "on first and labels nothing), though the spinout costs 2 spaces and a Stress card and leaves both Heat in hand"
 )
 
 
