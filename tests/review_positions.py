@@ -20,11 +20,19 @@ Event = dict[str, Any]
 CORNER = 33  # USA's second corner: after space 33, limit 3
 
 
+GARAGE = {"upgrades": "basic", "draft": "random"}
+GARAGE_SEED = {2: 11, 4: 11, 6: 12}  # # 18.5: seeds at which Red drafts the Brakes 2/4 (U9)
+
+
 @cache
-def _start(cars: int) -> tuple[Event, dict[str, Any]]:
+def _start(cars: int, garage: bool = False) -> tuple[Event, dict[str, Any]]:
     """A simulated race's set-up and the position at the start of its round 2 (every card known)."""
-    _, events, _ = simulate_race(None, track="usa", cars=cars, seed=11)
-    state = next(st for st in _states(events) if (st.round, st.step, st.turn) == (2, 1, None))
+    modules = {"garage": GARAGE} if garage else None
+    seed = GARAGE_SEED.get(cars, 11) if garage else 11
+    _, events, _ = simulate_race(None, track="usa", cars=cars, seed=seed, modules=modules)
+    state = next(
+        st for st in _states(events) if st.phase == "race" and (st.round, st.step, st.turn) == (2, 1, None)
+    )
     return events[0], state_to_position(state)
 
 
@@ -44,13 +52,15 @@ def _set_cards(car: dict[str, Any], hand: list[str], engine: int, gear: int) -> 
 
 
 def position_race(
-    cars: int, *, progress: int = 28, behind: int = 20, hand: str = "1122344", engine: int = 0, gear: int = 2,
-    laps: int = 1,
+    cars: int, *, progress: int = 28, behind: int = 20, hand: str | list[str] = "1122344", engine: int = 0,
+    gear: int = 2, laps: int = 1, ahead: tuple[int, str, int] | None = None, garage: bool = False,
 ) -> list[Event]:
     """The log of a race of ``cars`` cars started from a position at step 1 of a round: Red at ``progress``
     (lane 1) in ``gear`` with ``hand`` and ``engine`` Heat; the others behind it, from space ``behind`` back, two to
-    a space, each with its simulated cards."""
-    start, pos = _start(cars)
+    a space, each with its simulated cards. ``hand``: a string of one-character cards, or a list of cards;
+    ``ahead`` = (progress, hand, gear): the first other car there instead, in lane 2, with that hand, an empty
+    Engine and that gear; ``garage``: a Garage race (# 18), its upgrades drafted."""
+    start, pos = _start(cars, garage)
     pos = {**pos, "cars": [dict(c) for c in pos["cars"]], "laps": laps}
     names = [c["name"] for c in pos["cars"]]
     red = next(c for c in pos["cars"] if c["name"] == "Red")
@@ -59,7 +69,10 @@ def position_race(
     others = [c for c in pos["cars"] if c["name"] != "Red"]
     for k, c in enumerate(others):
         c.update(progress=behind - k // 2, lane=1 + k % 2)
-    order = ["Red", *(c["name"] for c in others)]  # # 2.2: the leader first
+    if ahead is not None:
+        _set_cards(others[0], list(ahead[1]), 0, ahead[2])
+        others[0].update(progress=ahead[0], lane=2)
+    order = [c["name"] for c in sorted(pos["cars"], key=lambda c: -c["progress"])]  # # 2.2: the leader first
     pos.update(order=order, pending=list(order), adrenaline=[order[-1]], grid=list(names), laps=laps)
     for c in pos["cars"]:
         c.update(finished=False)
@@ -84,9 +97,12 @@ def apply_all(log: list[Event]) -> RaceState:
     return replay(log)
 
 
-def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Event]:
-    """The round's steps 1–2 after ``log``: every other car's gear and play as its heuristic bot chooses
-    them, then Red's gear, then Red's play last (the log may order them any way, # 2.1)."""
+def steps_1_2(
+    log: list[Event], red_gear: int, red_cards: list[str], plays: dict[str, tuple[int, list[str]]] | None = None
+) -> list[Event]:
+    """The round's steps 1–2 after ``log``: every other car's gear and play as ``plays`` says (car: gear, cards)
+    or else as its heuristic bot chooses them, then Red's gear, then Red's play last (the log may order them any
+    way, # 2.1)."""
     from heatlog.bots import Options, get_bot
     from heatlog.engine.steps import PLAY
 
@@ -100,8 +116,17 @@ def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Eve
         for name in list(state.order):
             if name == "Red":
                 continue
-            ev = bot(state, name, Options(state, name), rng)
-            assert ev is not None
+            if plays is not None and name in plays:
+                gear, cards = plays[name]
+                ev = (
+                    {"type": "gear_chosen", "v": 1, "car": name, "gear": gear}
+                    if step == "gear"
+                    else {"type": "cards_played", "v": 1, "car": name, "cards": list(cards)}
+                )
+            else:
+                got = bot(state, name, Options(state, name), rng)
+                assert got is not None
+                ev = got
             state = apply(state, ev, atomic=False)
             out.append(ev)
         ev = (
@@ -113,4 +138,25 @@ def steps_1_2(log: list[Event], red_gear: int, red_cards: list[str]) -> list[Eve
         out.append(ev)
         if step == "gear":
             assert state.step == PLAY
+    return out
+
+
+def to_turn(log: list[Event], car: str) -> list[Event]:
+    """``log`` carried on to ``car``'s turn: each car moving before it goes on at every step (no React, no
+    slipstream, no discard) and draws its refill from the top of its known deck (# 5.6)."""
+    import random
+
+    from heatlog.engine.chance import draw
+    from heatlog.engine.decide import waiting_for
+
+    out = list(log)
+    state = apply_all(out)
+    rng = random.Random(0)
+    while state.turn is not None and state.turn.car != car:
+        w = waiting_for(state)
+        ev = draw(state, rng, w) if w.due in ("cards_drawn", "card_flipped", "deck_shuffled") else None
+        if ev is None:
+            ev = {"type": "go_on", "car": w.cars[0]}
+        state = apply(state, ev, atomic=False)
+        out.append(ev)
     return out

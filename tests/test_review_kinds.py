@@ -1,26 +1,54 @@
 """Every decision kind is judged (issue 28, item 1): for each kind, a hand-built position where one option is
 clearly worse (a certain spinout) gets a clearly worse estimate, a significant label, and a best found that is
 another option, for 2, 4 and 6 cars. Card plays: tests/test_review_cards.py; a slipstream into a corner:
-tests/test_review.py; these add the gear (step 1), React (step 5, a boost) and a win this round by playing high
-(step 2).
+tests/test_review.py; these add the gear (step 1), React (step 5, a boost), a win this round by playing high
+(step 2), a hand-built slipstream beside the leader (step 6), not cooling before a corner the cooldown would pay
+(step 5), discarding the cards that cross the line next round (step 8) and a Garage card's speed choice (# 18.6).
+Where the review misjudges (2 cars: the cooldown, the speed choice) the test is xfail(strict=True) with the
+figures.
 
 The positions (tests/review_positions.py): Red at space 28 before USA's corner 2 (after space 33, limit 3,
 # 9.1), the other cars behind it."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from heatlog.engine.cards import VALUE
-from heatlog.engine.game import apply_decision
+from heatlog.engine.chance import draw
+from heatlog.engine.decide import waiting_for
+from heatlog.engine.game import apply_decision, legal_decisions
 from heatlog.review import Settings, review_race
-from tests.review_positions import apply_all, position_race, steps_1_2
+from tests.review_positions import apply_all, position_race, steps_1_2, to_turn
 
 Event = dict[str, Any]
 SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
 BOOST = {"type": "boost", "v": 1, "car": "Red"}
+
+
+def the_point(log: list[Event], only: Callable[[Any], bool]) -> Any:
+    """Red's one decision point of ``log`` that ``only`` picks, reviewed."""
+    (p,) = review_race(log, ["Red"], settings=SETTINGS, only=only).car("Red").points
+    return p
+
+
+def misjudged_in_2(reason: str) -> list[Any]:
+    """2, 4 and 6 cars, where the review misjudges the 2-car race: xfail(strict=True) with ``reason``."""
+    return [pytest.param(2, marks=pytest.mark.xfail(strict=True, reason=reason)), 4, 6]
+
+
+def clearly_worse(p: Any, spins: str | None = None) -> None:
+    """The taken option is estimated worse than the best, significantly, and labelled; ``spins``: its reason names
+    the spinout at corner 2 in every playout of the taken option."""
+    assert p.taken.mean_place > p.best.mean_place
+    assert p.significant and p.label is not None, (p.loss, p.loss_half)
+    if spins is not None:
+        assert p.reason is not None and p.reason.startswith(f"{spins} spins out at corner 2"), p.reason
+        assert "in 100% of" in p.reason
 
 
 def gear_log(cars: int) -> list[Event]:
@@ -79,3 +107,133 @@ def test_a_low_play_that_gives_up_a_win_this_round_is_labelled_and_playing_high_
     assert sum(VALUE[c] for c in p.best.decision["cards"]) >= 7 and p.best.win == 1.0 and p.best.mean_place == 1.0
     assert p.taken.mean_place > p.best.mean_place
     assert p.significant and p.label is not None, (p.loss, p.loss_half)
+
+
+def slipstream_log(cars: int) -> list[Event]:
+    """Blue (the leader, at 30, lane 2) plays a 3 in gear 1 to space 33; Red (28, gear 3, empty Engine) plays
+    1 1 3 to space 33 beside it, just before corner 2's line. Slipstream (# 8.1) moves it 2 more, over the line at
+    speed 5 (# 8.5: checked at the play's speed) with 2 Heat owed and none in the Engine (# 9.3): a certain spinout
+    (# 10.1), two Stress (# 10.3) and gear 1 (# 10.4); declining stops at 33 in gear 3."""
+    log = position_race(cars, ahead=(30, "1233444", 1))
+    blue = next(n for n in apply_all(log).order if n != "Red")
+    log = to_turn(steps_1_2(log, 3, ["1", "1", "3"], plays={blue: (1, ["3"])}), "Red")
+    return [*log, {"type": "slipstream", "v": 1, "car": "Red", "taken": True}]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_premise_the_slipstream_spins_out_and_declining_it_does_not(cars: int) -> None:
+    log = slipstream_log(cars)
+    before = apply_all(log[:-1])
+    assert before.turn is not None and before.turn.car == "Red" and before.cars["Red"].engine == 0
+    assert before.cars["Red"].progress == 33 and log[-1] in legal_decisions(before, "Red")
+    take = before.copy()
+    apply_decision(take, log[-1])
+    apply_decision(take, {"type": "go_on", "car": "Red"})
+    assert take.turn is not None and take.turn.spinout  # # 10.1
+    keep = before.copy()
+    apply_decision(keep, {"type": "go_on", "car": "Red"})
+    assert keep.turn is None or not keep.turn.spinout
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_a_slipstream_over_a_corner_with_no_heat_is_labelled_and_declining_is_best(cars: int) -> None:
+    p = the_point(slipstream_log(cars), lambda p: p.kind == "slipstream")
+    assert p.taken.words == "slipstream" and p.best.words != "slipstream"
+    clearly_worse(p, spins="slipstream")
+
+
+def discard_log(cars: int) -> list[Event]:
+    """Red, in gear 2 at space 57 of a one-lap race (USA: the line after 69), plays 1 1 to 59 and keeps
+    2 2 3 4 4; next round, in gear 3 (# 3.1: one up), 4 4 3 makes the 11 that crosses the line (# 16.1) before
+    the others, from 50 back, can reach it. Discarding the two 4s throws that away: the refill comes
+    from a deck of mostly Heat and Stress (# 11.1, 12.2)."""
+    log = steps_1_2(position_race(cars, progress=57, behind=50, hand="1122344"), 2, ["1", "1"])
+    return [*log, {"type": "cards_discarded", "v": 1, "car": "Red", "cards": ["4", "4"]}]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_discarding_the_cards_that_cross_the_line_is_labelled_and_keeping_them_is_best(cars: int) -> None:
+    p = the_point(discard_log(cars), lambda p: p.kind == "discard")
+    assert p.taken.words == "discard 4 4" and "4" not in p.best.decision.get("cards", [])
+    clearly_worse(p)
+    assert p.best.win > p.taken.win and p.reason is not None and "expected place" in p.reason
+
+
+def cooldown_log(cars: int) -> list[Event]:
+    """Red in gear 1 at space 31, an empty Engine and two Heat in hand, plays a 4 to space 35: over corner 2's line
+    at speed 4, 1 Heat owed (# 9.3). Cooling at React (# 7.2: up to 3 in gear 1; # 7.3: from hand) comes before the
+    corner check and pays it (# 7.8); going on without cooling is a certain spinout (# 10.1). The log records
+    going on by what follows it: the next chance event (drawn from the known decks)."""
+    log = steps_1_2(position_race(cars, progress=31, gear=1, hand="HH12344"), 1, ["4"])
+    state = apply_all(log)
+    apply_decision(state, {"type": "go_on", "car": "Red"})
+    ev = draw(state, random.Random(0), waiting_for(state))
+    assert ev is not None
+    return [*log, ev]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_premise_cooling_pays_the_corner_and_going_on_spins_out(cars: int) -> None:
+    before = apply_all(cooldown_log(cars)[:-1])
+    assert before.turn is not None and before.turn.car == "Red" and before.cars["Red"].engine == 0
+    assert {"type": "cooldown", "v": 1, "car": "Red", "count": 2} in legal_decisions(before, "Red")
+    cool = before.copy()
+    apply_decision(cool, {"type": "cooldown", "v": 1, "car": "Red", "count": 1})
+    apply_decision(cool, {"type": "go_on", "car": "Red"})
+    assert cool.cars["Red"].progress == 35  # paid: past the line
+    go = before.copy()
+    apply_decision(go, {"type": "go_on", "car": "Red"})
+    assert go.cars["Red"].progress <= 33 and go.cars["Red"].gear == 1  # # 10.2, 10.4: spun out
+
+
+NO_COOL_IN_2 = (
+    "the review judges wrongly in 2 cars: the playouts find no difference between spinning out and cooling "
+    "(expected place 1.625 against 1.656 with 64 paired playouts, seed 2; the test's 16-playout screen ranks going "
+    "on first and labels nothing), though the spinout costs 2 spaces and a Stress card and leaves both Heat in hand"
+)
+
+
+@pytest.mark.parametrize("cars", misjudged_in_2(NO_COOL_IN_2))
+def test_not_cooling_before_a_corner_it_would_pay_is_labelled_and_cooling_is_best(cars: int) -> None:
+    p = the_point(cooldown_log(cars), lambda p: p.kind == "react")
+    assert p.taken.words == "no (more) React" and p.best.decision["type"] == "cooldown"
+    clearly_worse(p, spins="no (more) React")
+
+
+def speed_log(cars: int) -> list[Event]:
+    """A Garage race (# 18): Red in gear 2 at space 30, an empty Engine, plays 1 and the Brakes 2/4 (U9, no
+    Heat cost) and chooses its value at reveal (# 18.6). 2 stops at 33, before corner 2's line; 4 makes speed 5
+    over it with 2 Heat owed and none to pay (# 9.3): a certain spinout (# 10.1)."""
+    log = position_race(cars, progress=30, hand=["1", "1", "2", "U9", "3", "4", "4"], garage=True)
+    log = steps_1_2(log, 2, ["1", "U9"])
+    return [*log, {"type": "speed_chosen", "v": 1, "car": "Red", "card": "U9", "speed": 4}]
+
+
+@pytest.mark.parametrize("cars", [2, 4, 6])
+def test_the_premise_the_brakes_at_4_spin_out_and_at_2_do_not(cars: int) -> None:
+    log = speed_log(cars)
+    before = apply_all(log[:-1])
+    assert before.turn is not None and before.turn.car == "Red" and before.cars["Red"].engine == 0
+    assert {**log[-1], "speed": 2} in legal_decisions(before, "Red")
+    fast = before.copy()
+    apply_decision(fast, log[-1])
+    apply_decision(fast, {"type": "go_on", "car": "Red"})
+    assert fast.cars["Red"].progress <= 33 and fast.cars["Red"].gear == 1  # # 10.2, 10.4: spun out
+    slow = before.copy()
+    apply_decision(slow, {**log[-1], "speed": 2})
+    apply_decision(slow, {"type": "go_on", "car": "Red"})
+    assert slow.cars["Red"].progress == 33 and slow.cars["Red"].gear == 2
+
+
+SPIN_IN_2 = (
+    "the review judges wrongly in 2 cars: the spinout is estimated 0.06 +- 0.09 places worse (expected place 1.633 "
+    "against 1.570, 128 paired playouts, seed 2): not significant, no label, though against the 2 (which stops "
+    "on the same space, 33) it costs Red its gear (1 for 2) and a Stress card in hand (# 10.2-10.4)"
+)
+
+
+@pytest.mark.parametrize("cars", misjudged_in_2(SPIN_IN_2))
+def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_is_best(cars: int) -> None:
+    p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen")
+    assert p.taken.decision["speed"] == 4 and p.best.decision["speed"] == 2
+    clearly_worse(p, spins="speed_chosen")
