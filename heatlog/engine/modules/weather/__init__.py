@@ -9,55 +9,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
 from ...module import FactColumn, Flag, Module, Notation, lazy
+from .slot import NAME, WeatherSlot, slot
+from .slot import conditions_of as conditions_of  # (the slot's readers, re-exported: the engine, bots and views)
+from .slot import weather_rules as weather_rules
+from .slot import weather_tile as weather_tile
 
 if TYPE_CHECKING:
     from ...state import RaceState
-    from .rules import Conditions, WeatherRules
 
 Event = dict[str, Any]
-NAME = "weather"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
 PHASE = "weather"
-
-
-@dataclass(frozen=True, slots=True)
-class WeatherSlot:
-    """The weather's slot of a race (``state.modules["weather"]``): its rules, the tile drawn (# 20.2) and the
-    road conditions built once the tokens are drawn (# 20.2). Immutable: shared by state copies (the descriptor
-    has no ``copy``); an event that draws puts a new slot. Equal when its rules and conditions are the same
-    objects (they compare by identity) and its tile is the same."""
-
-    rules: WeatherRules
-    tile: str | None = None
-    conditions: Conditions | None = None
-
-
-def slot(state: RaceState) -> WeatherSlot | None:
-    """The weather's slot of ``state`` (None: a race without the module)."""
-    own: WeatherSlot | None = state.modules.get(NAME)
-    return own
-
-
-def weather_rules(state: RaceState) -> WeatherRules | None:
-    """The race's weather rules (was ``state.weather``; None: a race without the module)."""
-    own: WeatherSlot | None = state.modules.get(NAME)
-    return None if own is None else own.rules
-
-
-def weather_tile(state: RaceState) -> str | None:
-    """The weather tile drawn (was ``state.weather_tile``; None: not drawn yet, or no weather, # 20.2)."""
-    own: WeatherSlot | None = state.modules.get(NAME)
-    return None if own is None else own.tile
-
-
-def conditions_of(state: RaceState) -> Conditions | None:
-    """The race's road conditions (was ``state.conditions``; None: not drawn yet, or no weather, # 20.2)."""
-    own: WeatherSlot | None = state.modules.get(NAME)
-    return None if own is None else own.conditions
 
 
 def _start(state: RaceState, ev: Event) -> None:

@@ -19,7 +19,7 @@ from ...cards import HEAT, STRESS
 from ...module import PositionCards, copy_data, read_once
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
-from . import NAME, WeatherSlot, slot
+from .slot import NAME, WeatherSlot, slot
 
 _SECTOR_KEYS = ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
 
