@@ -577,10 +577,12 @@ class RaceState:
     def standings(self) -> list[str]:
         """Hall of Fame first (# 16.8), then cars still racing, front to back, then the cars eliminated during
         the race (MA21: the last to leave ahead of the first)."""
-        out = set(self.hall_of_fame) | set(self.eliminated)
-        racing = sorted((c for c in self.cars.values() if c.name not in out), key=self.ranking_key)
-        gone = [n for n in reversed(self.eliminated) if n not in self.hall_of_fame]
-        return list(self.hall_of_fame) + [c.name for c in racing] + gone
+        hof, eliminated = self.hall_of_fame, self.eliminated
+        if not hof and not eliminated:  # most rounds: every car still racing (the stats ask once a round)
+            return [c.name for c in sorted(self.cars.values(), key=self.ranking_key)]
+        out = set(hof).union(eliminated)
+        racing = sorted([c for c in self.cars.values() if c.name not in out], key=self.ranking_key)
+        return [*hof, *[c.name for c in racing], *[n for n in reversed(eliminated) if n not in hof]]
 
 
 # Every field of each, in __init__ order: a copy starts as a new object with the same values (cheaper than
