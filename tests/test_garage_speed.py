@@ -278,3 +278,15 @@ def test_rules_are_built_once_per_configuration() -> None:
     from dataclasses import replace
 
     assert build(replace(BASE_RULES, react_uses=theirs), {"upgrades": "basic", "draft": "draft"}).pool_cooling
+
+
+def test_a_kept_rules_survives_the_configurations_built_after_it() -> None:
+    """``build_rules`` keeps at most 64 configurations and lets the oldest go: a Rules just built stays kept while
+    a few others are built, however many were built before it (clearing them all when full made the answer depend
+    on the number of races an earlier test had started: the full suite's order failed
+    test_rules_are_built_once_per_configuration)."""
+    for n in range(64):  # whatever number of configurations was kept before, one of these rounds fills the keep
+        rules = build_rules(["garage"], {"garage": {"upgrades": "basic", "draft": "snake", "n": n}})
+        for i in range(2):  # (three a round: the keep's count goes through every value up to 64)
+            build_rules(["garage"], {"garage": {"upgrades": "all", "draft": "draft", "n": n, "m": i}})
+        assert build_rules(["garage"], {"garage": {"n": n, "draft": "snake", "upgrades": "basic"}}) is rules

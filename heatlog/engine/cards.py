@@ -160,8 +160,8 @@ class Catalogue:
             return hit[1]
         made = self._with_block(block)
         if 0 < len(text) < 1_000_000:
-            if len(_WITH_BLOCK) >= 16:
-                _WITH_BLOCK.clear()
+            if len(_WITH_BLOCK) >= 16:  # the oldest goes (all at once made a kept answer depend on the races before)
+                del _WITH_BLOCK[next(iter(_WITH_BLOCK))]
             _WITH_BLOCK[key] = (self, made)
         return made
 

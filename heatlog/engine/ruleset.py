@@ -506,8 +506,8 @@ def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
     for name, build in zip(modules, builds, strict=True):
         rules = build(rules, options[name])
     if key is not None:
-        if len(_BUILT) >= 64:
-            _BUILT.clear()
+        if len(_BUILT) >= 64:  # the oldest configuration goes (clearing them all made a kept answer depend on
+            del _BUILT[next(iter(_BUILT))]  # how many others were built before: the full suite's order)
         _BUILT[key] = rules
     return rules
 

@@ -178,8 +178,8 @@ def _shared_cards(
     cards = {token: copy_data(block[token]) for token in tokens}
     if not any(c.get("kind") == "upgrade" for c in cards.values()):
         return None
-    if len(_SHARED_CARDS) >= 16:
-        _SHARED_CARDS.clear()
+    if len(_SHARED_CARDS) >= 16:  # the oldest goes (all at once made a kept answer depend on the races before)
+        del _SHARED_CARDS[next(iter(_SHARED_CARDS))]
     _SHARED_CARDS[text] = (tokens, cards, {})
     return cards, _SHARED_CARDS[text][2]
 
