@@ -236,4 +236,6 @@ SPIN_IN_2 = (
 def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_is_best(cars: int) -> None:
     p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen")
     assert p.taken.decision["speed"] == 4 and p.best.decision["speed"] == 2
-    clearly_worse(p, spins="speed_chosen")
+    # the Garage's own words for the choice (its event_words), the card by its short name (# 18.6)
+    assert (p.taken.words, p.best.words) == ("values brakes24 at 4", "values brakes24 at 2")
+    clearly_worse(p, spins="values brakes24 at 4")

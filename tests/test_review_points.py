@@ -265,3 +265,45 @@ def test_with_keep_1_a_taken_decision_that_leads_the_screening_is_still_checked_
         other = next(e for e in review.estimates if e.words == "gear 2")
         assert other.kept and other.playouts > 16, (keep, other)
         assert review.best is other and review.label == "blunder", (keep, review.loss, review.label)
+
+
+# A decision of each kind a module declares, as a log writes it, and how a player says it (the module's words).
+MODULE_DECISIONS: dict[str, tuple[dict[str, Any], str]] = {
+    "speed_chosen": ({"card": "U9", "speed": 4}, "values brakes24 at 4"),  # # 18.6
+    "accelerated": ({"card": "U9", "taken": True}, "accelerates brakes24"),
+    "heat_paid": ({"cards": ["U9"]}, "pays the Heat of brakes24"),  # # 18.10
+    "heat_unpayable": ({"cards": ["U9"]}, "cannot pay for brakes24"),  # # 18.11
+    "stress_reduced": ({"count": 2}, "discards 2 Stress"),
+    "refreshed": ({"card": "U9"}, "refreshes brakes24"),  # # 18.21
+    "salvaged": ({"cards": ["U9", "2"]}, "salvages brakes24 2"),
+    "super_cooled": ({"count": 1}, "super-cools 1"),
+    "direct_played": ({"card": "U9"}, "plays brakes24 directly"),
+    "drafted": ({}, "drafts"),
+    "upgrade_picked": ({"card": "U9"}, "picks brakes24"),  # # 18.5
+    "upgrade_removed": ({"card": "U9"}, "gives back brakes24"),
+    "upgrade_swapped": ({"give": "U9", "take": "U10"}, "swaps brakes24 for U10"),  # # 21.9
+}
+
+
+def test_every_module_decision_kind_reads_as_its_module_words_it_not_as_its_type() -> None:
+    """describe() words a module's decision by the module's own words (``Module.event_words``), without the car's
+    name the recorder's echo puts first, cards by their short names: a Garage speed choice reads "values brakes24
+    at 4", not "speed_chosen" (it was the type, and a reason read "speed_chosen spins out …"). Every decision kind
+    the registry declares beyond the base is here, so a new one without words fails."""
+    import heatlog.engine.modules  # noqa: F401  (every module's kinds registered)
+    from heatlog.engine.events import REGISTRY
+    from heatlog.review.points import DECISION_KINDS, describe
+
+    module_kinds = {k for k in DECISION_KINDS if REGISTRY[k].module != "base"}
+    assert module_kinds == set(MODULE_DECISIONS), module_kinds ^ set(MODULE_DECISIONS)
+
+    def short(token: str) -> str:
+        return {"U9": "brakes24"}.get(token, token)
+
+    for kind, (fields, said) in MODULE_DECISIONS.items():
+        ev = {"type": kind, "v": 1, "car": "Red", **fields}
+        assert describe(ev, None, short) == said, kind
+        assert kind not in describe(ev) and kind.replace("_", " ") != describe(ev), kind
+    # a car named as a word of the phrase is not cut from it; an event its module cannot word reads as its type
+    assert describe({"type": "stress_reduced", "v": 1, "car": "discards", "count": 1}) == "discards 1 Stress"
+    assert describe({"type": "speed_chosen", "v": 1, "car": "Red"}) == "speed chosen"

@@ -36,7 +36,7 @@ from ..engine import HeatlogError, RaceState, Step, apply, waiting_for
 from ..engine.cards import BASE_CATALOGUE
 from ..engine.events import DECISION, REGISTRY
 from ..engine.game import GO_ON, apply_decision, canonical, decision_key, legal_decisions, to_move
-from ..engine.module import unplayable
+from ..engine.module import event_words, unplayable
 
 Event = dict[str, Any]
 
@@ -133,7 +133,28 @@ def describe(decision: Event, kind: str | None = None, name: Callable[[str], str
             "slipstream": "no slipstream",
             "discard": "keep the hand",
         }.get(kind or "", "go on")
-    return str(t)
+    return module_words(decision, name)
+
+
+def module_words(decision: Event, name: Callable[[str], str] | None = None) -> str:
+    """A module's decision as its module words it (``Module.event_words``, else its notation's ``words``: a
+    Garage card's speed "values Brakes 2/4 at 4", # 18.6), without the car's name the recorder's echo puts
+    first; the type's words where no module words it."""
+    t = str(decision.get("type"))
+
+    def cards(tokens: list[str]) -> str:
+        return " ".join(map(name, tokens) if name is not None else tokens)
+
+    try:
+        said = event_words(decision, cards)
+    except (KeyError, TypeError, ValueError):  # an event missing a field its words read: the type's words
+        said = None
+    if not said:
+        return t.replace("_", " ")
+    car = decision.get("car")
+    if isinstance(car, str) and car and said.startswith(car) and said[len(car) : len(car) + 1] in (" ", ":"):
+        said = said[len(car) + 1 :].strip()
+    return said or t.replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)
