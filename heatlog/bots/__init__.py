@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
@@ -1453,7 +1454,18 @@ class SearchBot:
         self.horizon = horizon
         self.margin = margin
         self.base = base if base is not None else heuristic_bot
-        self._chosen: dict[str, tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+        # the cards chosen with the gear at step 1, by car, for step 2: per thread (a Dask worker, or the review's
+        # evaluator, plays several races at once in threads of one process with this one bot)
+        self._local = threading.local()
+
+    @property
+    def _chosen(self) -> dict[str, tuple[tuple[Any, ...], tuple[str, ...]]]:
+        local = self._local
+        try:
+            return local.chosen
+        except AttributeError:
+            local.chosen = {}
+            return local.chosen
 
     def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
         w = _waiting(state, options)
@@ -1562,8 +1574,14 @@ BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot, "searc
 
 
 def get_bot(name: str) -> Bot:
-    """The bot called ``name`` (random, heuristic, search)."""
+    """The bot called ``name`` (random, heuristic, search; ``search@N``: search up to round N, then the heuristic,
+    the review's search evaluator, :mod:`heatlog.bots.search`)."""
     try:
         return BOTS[name]
     except KeyError:
+        from .search import search_until  # (the review's evaluator: a name that carries its last round)
+
+        bot = search_until(name)
+        if bot is not None:
+            return bot
         raise MalformedInput(f"unknown bot {name!r} (choose {', '.join(BOTS)})") from None

@@ -46,6 +46,17 @@ def review(
     bots: Annotated[str, typer.Option(help="Bot that plays every car on in the playouts: heuristic or random.")] = (
         "heuristic"
     ),
+    evaluator: Annotated[
+        str,
+        typer.Option(
+            help="Who plays the reviewed car on in the playouts: bots (the --bots bot, like every car) or search "
+            "(its gear and cards searched for the rest of the decision's round and --search-rounds more; several "
+            "times slower, docs/analysis.md)."
+        ),
+    ] = "bots",
+    search_rounds: Annotated[
+        int, typer.Option("--search-rounds", help="Rounds after the decision's own the search evaluator plans.")
+    ] = 1,
     workers: Annotated[int | None, typer.Option(help="Local worker processes (default: all cores).")] = None,
     dask_scheduler: Annotated[
         str | None, typer.Option("--dask-scheduler", help="Run the playouts on this Dask cluster instead.")
@@ -77,10 +88,15 @@ def review(
     if min(screen, keep + 1, max_playouts) < 1 or not target > 0:
         raise MalformedInput("--screen and --max-playouts need at least 1, --keep 0 or more, --target above 0")
     from ..bots import get_bot
+    from ..review import check_evaluator
 
     get_bot(bots)  # an unknown bot is refused before any work
+    settings = Settings(
+        screen=screen, keep=keep, target=target, max_playouts=max_playouts, bots=bots, seed=seed,
+        evaluator=evaluator, search_rounds=search_rounds,
+    )
+    check_evaluator(settings)  # and an unknown evaluator
     check_output(html, "--html")  # and a page that cannot be written
-    settings = Settings(screen=screen, keep=keep, target=target, max_playouts=max_playouts, bots=bots, seed=seed)
     with open_log(db) as log:
         rid = log.resolve(race)
         entries = log.effective(rid).entries
@@ -181,12 +197,15 @@ def _summary(result: "Review") -> None:
 def _print(result: "Review") -> None:
     from rich.table import Table
 
+    from ..review import evaluator_words
+
     console = out_console()
     named = f" ({result.name})" if result.name else ""
     head = f"race {result.race}{named}: {result.track_name or result.track}, {result.mode} mode"
     s = result.settings
     console.print(
-        f"{head}; seed {s.seed}, bots {s.bots}; screening {s.screen} playouts per decision, the best {s.keep} and "
+        f"{head}; seed {s.seed}, bots {s.bots}, evaluator {evaluator_words(s)}; screening {s.screen} playouts "
+        f"per decision, the best {s.keep} and "
         f"the one taken played out until the label settles (a label's loss ±{s.target} expected score, 68 %), "
         f"at most {s.max_playouts}"
         + (" — PARTIAL (interrupted)" if result.partial else ""),

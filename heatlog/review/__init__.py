@@ -46,7 +46,9 @@ __all__ = [
     "Settings",
     "accuracy",
     "decision_points",
+    "check_evaluator",
     "describe",
+    "evaluator_words",
     "review_race",
 ]
 
@@ -83,6 +85,8 @@ class Review:
             "settings": {
                 "seed": s.seed,
                 "bots": s.bots,
+                "evaluator": s.evaluator,
+                "search_rounds": s.search_rounds if s.evaluator == "search" else None,
                 "screen_playouts": s.screen,
                 "keep": s.keep,
                 "target_95_score": s.target,
@@ -134,6 +138,31 @@ def chance_between(
     return out
 
 
+def evaluator_words(settings: Settings) -> str:
+    """Who played the reviewed car on, in words (the terminal's and the HTML page's head)."""
+    if settings.evaluator == "search":
+        more = settings.search_rounds
+        return f"search (the car's gear and cards searched this round and {more} more, then the heuristic)"
+    return f"bots (the {settings.bots} bot plays every car on)"
+
+
+def check_evaluator(settings: Settings) -> None:
+    """Refuse an evaluator the review does not know, or the search evaluator over bots it does not play on with
+    (the search's rollouts and the car's play after its search rounds are the heuristic's)."""
+    from ..bots.search import EVALUATORS
+
+    if settings.evaluator not in EVALUATORS:
+        raise MalformedInput(f"unknown evaluator {settings.evaluator!r} (choose {', '.join(EVALUATORS)})")
+    if settings.evaluator == "search":
+        if settings.bots != "heuristic":
+            raise MalformedInput(
+                f"the search evaluator plays on with the heuristic bot (its rollouts too): use it with --bots "
+                f"heuristic, not {settings.bots!r}"
+            )
+        if not 0 <= settings.search_rounds <= 20:
+            raise MalformedInput(f"--search-rounds {settings.search_rounds}: 0 to 20 rounds after the decision's")
+
+
 def review_race(
     events: Sequence[Event],
     cars: Sequence[str] | None = None,
@@ -156,6 +185,7 @@ def review_race(
     reviewed so far come back, marked ``partial``.
     """
     settings = settings or Settings()
+    check_evaluator(settings)
     if not events:
         raise MalformedInput("the race has no events")
     final = replay(events)
@@ -190,7 +220,13 @@ def review_race(
     points.sort(key=lambda p: (p.index, order[p.car]))
     by_car = {c.car: c for c in out.cars}
     stop = threading.Event()
-    runners = {n: make_runner(executor, n, settings.bots, parallel, stop) for n in names}
+    runners = {
+        n: make_runner(
+            executor, n, settings.bots, parallel, stop, evaluator=settings.evaluator,
+            search_rounds=settings.search_rounds,
+        )
+        for n in names
+    }
     n_cars = len(final.cars)
 
     chance = chance_between(events, points)

@@ -58,6 +58,10 @@ class Settings:
     settle_z: float = 1.0  # the label is settled once the loss's interval at this z lies within one label's band
     bots: str = "heuristic"
     seed: int = 0
+    # who plays the reviewed car on: "bots" (the bots above, every car), or "search" (its gear and cards searched
+    # for the rest of the decision's round and ``search_rounds`` more, the heuristic after: heatlog/bots/search.py)
+    evaluator: str = "bots"
+    search_rounds: int = 1
 
 
 class Interrupted(Exception):
@@ -162,7 +166,14 @@ Runner = Callable[[int, int, list[Side]], list[list[Any]]]
 
 
 def make_runner(
-    executor: Executor | None, car: str, bots: str, parallel: int, stop: threading.Event | None = None
+    executor: Executor | None,
+    car: str,
+    bots: str,
+    parallel: int,
+    stop: threading.Event | None = None,
+    *,
+    evaluator: str = "bots",
+    search_rounds: int = 1,
 ) -> Runner:
     """``run(n, seed, sides)`` -> the car's places, per side, per playout.
 
@@ -170,10 +181,17 @@ def make_runner(
     play at step 2 is the car's cards laid face down in its information set) are separate calls with the same
     seed, which draw the same worlds and random numbers: common random numbers hold across calls. Calls run
     side by side (``parallel`` of them) when one call would not keep the workers busy. Once ``stop`` is set
-    (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting."""
+    (Ctrl-C in the review), a run raises :class:`Interrupted` instead of starting. ``evaluator``: who plays
+    ``car`` on (:data:`heatlog.bots.search.EVALUATORS`): the ``bots`` like every car, or the search bot for the
+    rest of the round its information set stands in and ``search_rounds`` more."""
+    from ..bots.search import evaluator_name
 
     def one(info: Any, n: int, seed: int, sides: list[list[Event]]) -> list[list[Any]]:
-        result = playouts(info, n, seed=seed, bots=bots, sides=sides, executor=executor, watch=car, settle=car)
+        who: str | dict[str, str] = bots
+        if evaluator != "bots":
+            own = evaluator_name(evaluator, bots, info.public.round, search_rounds)
+            who = {**{c: bots for c in info.public.cars}, car: own}
+        result = playouts(info, n, seed=seed, bots=who, sides=sides, executor=executor, watch=car, settle=car)
         if result.partial:
             raise Interrupted
         return [[(o.places[car], o.turn) for o in side] for side in result.outcomes]

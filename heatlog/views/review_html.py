@@ -356,6 +356,8 @@ def _losses_table(losses: list[dict[str, Any]]) -> str:
 
 def render_review_html(rp: Replay, review: Any) -> str:
     """The replay page with the review section (see the module's docstring)."""
+    from ..review import evaluator_words
+
     page = render_html(rp)
     fills = {name: car_colour(c.colour, i) for i, (name, c) in enumerate(rp.final.cars.items())}
     graph, xs = _graph(review, rp, fills)
@@ -383,7 +385,9 @@ def render_review_html(rp: Replay, review: Any) -> str:
         f'<section class="card" id="review" data-partial="{partial}">'
         f"<style>{_CSS}</style>"
         "<h2>Decision review" + (" <small>(partial: interrupted)</small>" if review.partial else "") + "</h2>"
-        f"<p>Playouts over what each car knew (seed {st.seed}, bots {escape(st.bots)}): every legal decision "
+        f"<p>Playouts over what each car knew (seed {st.seed}, bots {escape(st.bots)}, "
+        f'<span class="evaluator" data-evaluator="{escape(st.evaluator)}">evaluator '
+        f"{escape(evaluator_words(st))}</span>): every legal decision "
         f"screened with {st.screen} playouts, the best {st.keep} and the one taken played out until the label "
         f"settles (a label's loss ±{st.target} expected score, 68 %). Expected place: 1 = first.</p>"
         f'<ul class="summary">{"".join(summary)}</ul>'
