@@ -1,0 +1,116 @@
+"""The review's search evaluator (issue 28, item 2): ``review --evaluator search`` plays the reviewed car on with
+the search bot (its gear and cards searched for the rest of the decision's round and ``--search-rounds`` more, the
+heuristic after), the other cars with the heuristic; named in the review's JSON and HTML; the same review for a
+seed with any number of workers; refused where it cannot be what it says."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heatlog.analysis.executors import local_executor
+from heatlog.bots import Options, SearchBot, get_bot, heuristic_bot
+from heatlog.bots.search import SearchUntil, evaluator_name, search_until
+from heatlog.engine.errors import MalformedInput
+from heatlog.review import Settings, review_race
+from heatlog.simulate import simulate_race
+from tests.review_positions import apply_all, position_race, steps_1_2
+from tests.test_cli import run
+
+Event = dict[str, Any]
+CHEAP = Settings(seed=3, screen=4, keep=1, batch=4, step=4, max_playouts=8, evaluator="search")
+
+
+def gear_log(cars: int) -> list[Event]:
+    """Red in gear 3 before USA's corner 2 with an empty Engine shifts to 4: a certain spinout (# 9.3, 10.1)."""
+    return steps_1_2(position_race(cars, gear=3), 4, ["1", "1", "2", "2"])
+
+
+def test_search_at_names_the_bot_that_searches_to_a_round_then_plays_the_heuristic() -> None:
+    bot = get_bot("search@3")
+    assert isinstance(bot, SearchUntil) and bot.last == 3 and get_bot("search@3") is bot  # one per process
+    assert search_until("search") is None and search_until("search@") is None and search_until("search@-1") is None
+    for bad in ("search@x", "search@12345", "Search@3"):
+        with pytest.raises(MalformedInput, match="unknown bot"):
+            get_bot(bad)
+    assert evaluator_name("bots", "random", 5, 1) == "random"
+    assert evaluator_name("search", "heuristic", 5, 1) == "search@6"
+    assert evaluator_name("search", "heuristic", 5, 0) == "search@5"
+
+
+def test_search_until_searches_up_to_its_round_and_asks_the_heuristic_after() -> None:
+    """Up to its last round the car's plan at step 1 is the search's; past it the bot answers as the heuristic."""
+    state = apply_all(position_race(2, gear=3, hand="1122344", engine=2))
+    assert state.round == 2
+    calls: list[str] = []
+
+    class Spy(SearchBot):
+        def plan(self, state: Any, name: str, rng: random.Random) -> Any:
+            calls.append(name)
+            return super().plan(state, name, rng)
+
+    searching = SearchUntil(2, Spy(worlds=2))
+    searching(state, "Red", Options(state, "Red"), random.Random(1))
+    assert calls == ["Red"]  # the search planned the gear
+    done = SearchUntil(1, Spy(worlds=2))
+    got = done(state, "Red", Options(state, "Red"), random.Random(1))
+    assert calls == ["Red"]  # round 2 is past its last: no search
+    assert got == heuristic_bot(state, "Red", Options(state, "Red"), random.Random(1))
+
+
+def test_the_search_evaluator_is_the_same_for_a_seed_with_any_number_of_workers() -> None:
+    log = gear_log(2)
+    one = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear")
+    with local_executor(2) as ex:
+        two = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=ex, parallel=2)
+    a, b = one.to_dict(), two.to_dict()
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b
+    assert a["settings"]["evaluator"] == "search" and a["settings"]["search_rounds"] == 1
+    (p,) = one.car("Red").points
+    assert p.taken.words == "gear 4" and {e.words for e in p.estimates} == {"gear 2", "gear 3", "gear 4"}
+
+
+def test_the_search_evaluator_is_refused_over_other_bots_and_an_unknown_evaluator_is_refused() -> None:
+    log = gear_log(2)
+    with pytest.raises(MalformedInput, match="--bots heuristic"):
+        review_race(log, ["Red"], settings=Settings(evaluator="search", bots="random"))
+    with pytest.raises(MalformedInput, match="unknown evaluator 'deep'"):
+        review_race(log, ["Red"], settings=Settings(evaluator="deep"))
+
+
+def _round_of(events: list[Event]) -> int:
+    return apply_all(events).round
+
+
+def test_cli_review_evaluator_search_is_named_in_json_html_and_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    log = tmp_path / "race.jsonl"
+    events = simulate_race(None, track="usa", cars=3, seed=5)[1]
+    cut = next(k for k in range(len(events)) if _round_of(events[: k + 1]) == 3)
+    log.write_text("".join(json.dumps(e) + "\n" for e in events[:cut]))
+    assert run("import", str(log), db=db).returncode == 0
+    args = ["review", "--car", "Red", "--round", "2", "--screen", "1", "--keep", "0", "--max-playouts", "1",
+            "--workers", "1", "--evaluator", "search"]
+    r = run(*args, "--json", db=db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["settings"]["evaluator"] == "search" and data["settings"]["search_rounds"] == 1
+    assert data["cars"][0]["decisions"]
+    page = tmp_path / "review.html"
+    assert run(*args, "--html", str(page), db=db).returncode == 0
+    html = page.read_text()
+    assert 'data-evaluator="search"' in html and "evaluator search (the car&#x27;s gear and cards" in html
+    text = run(*args, db=db)
+    assert text.returncode == 0 and "evaluator search (the car's gear and cards searched this round" in text.stdout
+    plain = run("review", "--car", "Red", "--round", "2", "--screen", "1", "--keep", "0", "--max-playouts", "1",
+                "--workers", "1", "--json", db=db)
+    assert json.loads(plain.stdout)["settings"]["evaluator"] == "bots"
+    bad = run(*args[:-1], "nope", db=db)
+    assert bad.returncode != 0 and "unknown evaluator 'nope'" in bad.stderr
+    mixed = run(*args, "--bots", "random", db=db)
+    assert mixed.returncode != 0 and "--bots heuristic" in mixed.stderr and "Traceback" not in mixed.stderr
