@@ -134,6 +134,8 @@ def test_the_search_evaluator_is_refused_over_other_bots_and_an_unknown_evaluato
         review_race(log, ["Red"], settings=Settings(evaluator="search", bots="random"))
     with pytest.raises(MalformedInput, match="unknown evaluator 'deep'"):
         review_race(log, ["Red"], settings=Settings(evaluator="deep"))
+    with pytest.raises(MalformedInput, match="--search-rounds 0: 1 to 20"):  # 0 would search nothing at all
+        review_race(log, ["Red"], settings=Settings(evaluator="search", search_rounds=0))
 
 
 def _round_of(events: list[Event]) -> int:

@@ -159,8 +159,8 @@ def check_evaluator(settings: Settings) -> None:
                 f"the search evaluator plays on with the heuristic bot (its rollouts too): use it with --bots "
                 f"heuristic, not {settings.bots!r}"
             )
-        if not 0 <= settings.search_rounds <= 20:
-            raise MalformedInput(f"--search-rounds {settings.search_rounds}: 0 to 20 rounds after the decision's")
+        if not 1 <= settings.search_rounds <= 20:  # (0 searches nothing: the decision's own plan is the option)
+            raise MalformedInput(f"--search-rounds {settings.search_rounds}: 1 to 20 rounds after the decision's")
 
 
 def review_race(
