@@ -134,6 +134,9 @@ def test_the_search_evaluator_is_refused_over_other_bots_and_an_unknown_evaluato
         review_race(log, ["Red"], settings=Settings(evaluator="search", bots="random"))
     with pytest.raises(MalformedInput, match="unknown evaluator 'deep'"):
         review_race(log, ["Red"], settings=Settings(evaluator="deep"))
+    garage = position_race(2, progress=30, hand=["1", "1", "2", "U9", "3", "4", "4"], garage=True)
+    with pytest.raises(MalformedInput, match="leaves this race's modules to the heuristic"):  # said, not pretended
+        review_race(garage, ["Red"], settings=Settings(evaluator="search"))
     with pytest.raises(MalformedInput, match="--search-rounds 0: 1 to 20"):  # 0 would search nothing at all
         review_race(log, ["Red"], settings=Settings(evaluator="search", search_rounds=0))
 

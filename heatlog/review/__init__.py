@@ -189,6 +189,15 @@ def review_race(
     if not events:
         raise MalformedInput("the race has no events")
     final = replay(events)
+    if settings.evaluator == "search":
+        from ..bots import race_policies
+
+        if not all(p.searched for p in race_policies(final)[0]):  # (a Garage race: BotPolicy.searched)
+            raise MalformedInput(
+                "the search bot leaves this race's modules to the heuristic (a Garage race), so --evaluator search "
+                "would be the heuristic's review: use --evaluator bots",
+                race=race,
+            )
     names = list(dict.fromkeys(cars)) if cars else list(final.cars)  # a car named twice is reviewed once
     for n in names:
         if n not in final.cars:
