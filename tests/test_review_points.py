@@ -217,13 +217,19 @@ def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_ta
     assert review.label in (None, "inaccuracy", "mistake")  # what the evidence at the cap supports
 
 
-def test_cli_review_screen_1_writes_no_infinity(tmp_path: Path) -> None:
+def imported_race(tmp_path: Path) -> Path:
+    """A database holding a simulated 3-car USA race (seed 5) up to the start of its round 3, imported by the CLI."""
     db = tmp_path / "r.db"
     log = tmp_path / "race.jsonl"
     events = simulate_race(None, track="usa", cars=3, seed=5)[1]
     cut = next(k for k in range(len(events)) if _round_of(events[: k + 1]) == 3)
     log.write_text("".join(json.dumps(e) + "\n" for e in events[:cut]))
     assert run("import", str(log), db=db).returncode == 0
+    return db
+
+
+def test_cli_review_screen_1_writes_no_infinity(tmp_path: Path) -> None:
+    db = imported_race(tmp_path)
     for screen in ("1", "2"):
         args = ["review", "--car", "Red", "--round", "2", "--screen", screen, "--max-playouts", screen,
                 "--workers", "1"]

@@ -18,9 +18,9 @@ from heatlog.bots import Options, SearchBot, get_bot, heuristic_bot
 from heatlog.bots.search import SearchUntil, evaluator_name, search_until
 from heatlog.engine.errors import MalformedInput
 from heatlog.review import Settings, review_race
-from heatlog.simulate import simulate_race
 from tests.review_positions import apply_all, position_race, steps_1_2
 from tests.test_cli import run
+from tests.test_review_points import imported_race
 
 Event = dict[str, Any]
 CHEAP = Settings(seed=3, screen=4, keep=1, batch=4, step=4, max_playouts=8, evaluator="search")
@@ -141,17 +141,8 @@ def test_the_search_evaluator_is_refused_over_other_bots_and_an_unknown_evaluato
         review_race(log, ["Red"], settings=Settings(evaluator="search", search_rounds=0))
 
 
-def _round_of(events: list[Event]) -> int:
-    return apply_all(events).round
-
-
 def test_cli_review_evaluator_search_is_named_in_json_html_and_terminal(tmp_path: Path) -> None:
-    db = tmp_path / "r.db"
-    log = tmp_path / "race.jsonl"
-    events = simulate_race(None, track="usa", cars=3, seed=5)[1]
-    cut = next(k for k in range(len(events)) if _round_of(events[: k + 1]) == 3)
-    log.write_text("".join(json.dumps(e) + "\n" for e in events[:cut]))
-    assert run("import", str(log), db=db).returncode == 0
+    db = imported_race(tmp_path)
     args = ["review", "--car", "Red", "--round", "2", "--screen", "1", "--keep", "0", "--max-playouts", "1",
             "--workers", "1", "--evaluator", "search"]
     r = run(*args, "--json", db=db)
