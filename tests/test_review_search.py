@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -120,9 +121,13 @@ def test_the_search_evaluator_is_the_same_for_a_seed_with_any_number_of_workers(
     one = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear")
     with local_executor(2) as ex:
         two = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=ex, parallel=2)
-    a, b = one.to_dict(), two.to_dict()
-    a.pop("seconds"), b.pop("seconds")
-    assert a == b
+    with ThreadPoolExecutor(4) as threads:  # as a Dask worker runs tasks: threads of one process share the bots
+        four = review_race(
+            log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=threads, parallel=4
+        )
+    a, b, c = one.to_dict(), two.to_dict(), four.to_dict()
+    a.pop("seconds"), b.pop("seconds"), c.pop("seconds")
+    assert a == b == c
     assert a["settings"]["evaluator"] == "search" and a["settings"]["search_rounds"] == 1
     (p,) = one.car("Red").points
     assert p.taken.words == "gear 4" and {e.words for e in p.estimates} == {"gear 2", "gear 3", "gear 4"}
