@@ -20,10 +20,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+import re
 import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter, itemgetter
 from typing import Any, overload
@@ -1573,15 +1575,46 @@ search_bot = SearchBot()
 BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot, "search": search_bot}
 
 
+# The review's search evaluator (heatlog/bots/search.py): a search bot named with the last round it searches.
+_NAME = re.compile(r"search@([0-9]{1,4})")
+
+
+class SearchUntil:
+    """:class:`SearchBot`'s decisions while the race's round is at most ``last``; the heuristic's after (and at
+    every step the search leaves to it: React, slipstream, discards, a Garage race)."""
+
+    def __init__(self, last: int, search: SearchBot | None = None) -> None:
+        self.last = last
+        self.search = search if search is not None else SearchBot()
+        self.name = f"search@{last}"
+
+    def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
+        if state.round <= self.last:
+            return self.search(state, name, options, rng)
+        return heuristic_bot(state, name, options, rng)
+
+    def __repr__(self) -> str:
+        return f"SearchUntil({self.last})"
+
+
+@lru_cache(maxsize=64)
+def _until(last: int) -> SearchUntil:
+    return SearchUntil(last)
+
+
+def search_until(name: str) -> SearchUntil | None:
+    """The bot a name ``search@N`` stands for (one per process and ``N``), or None for any other name."""
+    m = _NAME.fullmatch(name)
+    return _until(int(m.group(1))) if m is not None else None
+
+
 def get_bot(name: str) -> Bot:
     """The bot called ``name`` (random, heuristic, search; ``search@N``: search up to round N, then the heuristic,
     the review's search evaluator, :mod:`heatlog.bots.search`)."""
     try:
         return BOTS[name]
     except KeyError:
-        from .search import search_until  # (the review's evaluator: a name that carries its last round)
-
-        bot = search_until(name)
+        bot = search_until(name)  # (the review's evaluator: a name that carries its last round)
         if bot is not None:
             return bot
         raise MalformedInput(f"unknown bot {name!r} (choose {', '.join(BOTS)})") from None

@@ -16,47 +16,7 @@ made in a process and kept (its search's heuristic caches are shared, as the heu
 
 from __future__ import annotations
 
-import random
-import re
-from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any
-
-from ..engine.state import RaceState
-from . import SearchBot, heuristic_bot
-
-Event = dict[str, Any]
-
-_NAME = re.compile(r"search@([0-9]{1,4})")
-
-
-class SearchUntil:
-    """:class:`SearchBot`'s decisions while the race's round is at most ``last``; the heuristic's after (and at
-    every step the search leaves to it: React, slipstream, discards, a Garage race)."""
-
-    def __init__(self, last: int, search: SearchBot | None = None) -> None:
-        self.last = last
-        self.search = search if search is not None else SearchBot()
-        self.name = f"search@{last}"
-
-    def __call__(self, state: RaceState, name: str, options: Sequence[Event], rng: random.Random) -> Event | None:
-        if state.round <= self.last:
-            return self.search(state, name, options, rng)
-        return heuristic_bot(state, name, options, rng)
-
-    def __repr__(self) -> str:
-        return f"SearchUntil({self.last})"
-
-
-@lru_cache(maxsize=64)
-def _until(last: int) -> SearchUntil:
-    return SearchUntil(last)
-
-
-def search_until(name: str) -> SearchUntil | None:
-    """The bot a name ``search@N`` stands for (one per process and ``N``), or None for any other name."""
-    m = _NAME.fullmatch(name)
-    return _until(int(m.group(1))) if m is not None else None
+from . import SearchUntil, search_until
 
 
 def evaluator_name(evaluator: str, bots: str, start_round: int, search_rounds: int) -> str:
