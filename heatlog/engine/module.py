@@ -155,6 +155,29 @@ class Flag:
 
 
 @lite(frozen=True, slots=True)
+class SampleRace:
+    """A simulated race a generated page shows (``Module.samples``, ``Module.goldens``; heatlog/docsgen/samples.py):
+    its file name, its title in words, the ``simulate_race`` keyword arguments that make it (the seed picked for
+    what happens in the race) and, for a golden playthrough, whether it is kept in table mode (# 1.7)."""
+
+    file: str
+    title: str
+    args: Mapping[str, Any]
+    table: bool = False
+
+
+@lite(frozen=True, slots=True)
+class CardTable:
+    """One table of docs/cards.md a module adds (``Module.card_tables``): its heading, its column names and its
+    rows of plain words (the first cell a card's short name, which the page shows as code; the page sorts the rows
+    by it and escapes the rest)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -367,6 +390,16 @@ class Module:
     #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
     #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
     table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
+    #: Its pieces of the generated pages (heatlog/docsgen): ``doc_order`` places them among the other modules'
+    #: (lower first; the first waves' keep the places they had: Legends 1, weather 2, Garage 3, championship 4; a
+    #: new module, 100, then by name); ``samples``, the sample races of ``replays/`` that show it (one that plays
+    #: several modules is declared by the last of them in ``doc_order``, which needs the others: its README line
+    #: comes after theirs); ``goldens``, its golden playthroughs (tests/golden/); ``card_tables(read)``, its tables
+    #: of docs/cards.md (``read(name)``: the JSON of ``heatlog/data/<name>``, read by the shell).
+    doc_order: int = 100
+    samples: tuple[SampleRace, ...] = ()
+    goldens: tuple[SampleRace, ...] = ()
+    card_tables: Callable[[Callable[[str], Any]], list[CardTable]] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
