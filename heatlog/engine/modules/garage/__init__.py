@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, TurnAnswer, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SampleRace, SetupStep, TurnAnswer, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -307,6 +307,49 @@ TURN_ANSWERS = {
 }
 
 
+#: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with every module, which come
+#: before it in the pages) and its golden playthrough.
+SAMPLES = (
+    SampleRace(
+        "usa-garage-4cars.jsonl",
+        "USA, 2 laps, the Garage module (# 18): all upgrades with both expansions, drafted; 2 heuristic, 2 random cars",
+        {
+            "track": "usa",
+            "cars": 4,
+            "seed": 15,
+            "bots": ["heuristic", "random", "heuristic", "random"],
+            "modules": {NAME: {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]}},
+        },
+    ),
+    SampleRace(
+        "usa-garage-legends-weather.jsonl",
+        "USA, 2 laps, every module at once: 3 heuristic cars with drafted basic upgrades (# 18), 2 Legends (19) "
+        "and the weather (20)",
+        {
+            "track": "usa",
+            "cars": 3,
+            "seed": 4,
+            "bots": "heuristic",
+            "modules": {NAME: {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 2}, "weather": {}},
+        },
+    ),
+)
+#: In table mode (# 18): the snake draft, then every symbol as a table records it.
+GOLDENS = (
+    SampleRace(
+        "golden_usa_garage_table",
+        "USA, 2 laps, 4 cars, the Garage with all upgrades and both expansions, snake draft, table mode",
+        {
+            "track": "usa",
+            "cars": 4,
+            "seed": 21,
+            "bots": ["heuristic", "random", "heuristic", "random"],
+            "modules": {NAME: {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}},
+        },
+        table=True,
+    ),
+)
+
 MODULE = Module(
     NAME,
     build=_race("build"),
@@ -374,4 +417,8 @@ MODULE = Module(
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
     position_cards=_position_cards,  # # 18.4: no deck before the draft is over
     turn_answers=TURN_ANSWERS,
+    doc_order=3,
+    samples=SAMPLES,
+    goldens=GOLDENS,
+    card_tables=lazy(f"{__name__}.cards", "card_tables"),  # its upgrades by set (# 18.2)
 )

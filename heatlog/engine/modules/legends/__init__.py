@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SetupCars, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -279,6 +279,29 @@ def _playthrough_head(state: RaceState) -> list[str]:
     return [f"Legends: {', '.join(legends)} (pro +{own.rules.pro}, {aggressive})"]
 
 
+#: The sample race of replays/ that shows it (heatlog/docsgen/samples.py) and its golden playthrough.
+SAMPLES = (
+    SampleRace(
+        "gb-solo-legends.jsonl",
+        "Great Britain, 2 laps, solo: one heuristic car against five aggressive Legends (MODULES.md 19)",
+        {
+            "track": "great-britain",
+            "cars": 1,
+            "modules": {NAME: {"cars": 5, "aggressive": True}},
+            "seed": 3,
+            "bots": "heuristic",
+        },
+    ),
+)
+#: A solo race, one heuristic car against five Legends (a spinout, blocked Legends).
+GOLDENS = (
+    SampleRace(
+        "golden_solo_legends",
+        "USA, 2 laps, one heuristic car against five Legends",
+        {"track": "usa", "cars": 1, "modules": {NAME: {"cars": 5}}, "seed": 28, "bots": "heuristic"},
+    ),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -322,4 +345,7 @@ MODULE = Module(
     playthrough_head=_playthrough_head,
     car_keys={"legend": 'Legend cars need the Legends module (modules: ["legends"], # 19.1)'},
     data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
+    doc_order=1,
+    samples=SAMPLES,
+    goldens=GOLDENS,
 )
