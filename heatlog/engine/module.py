@@ -400,6 +400,16 @@ class Module:
     samples: tuple[SampleRace, ...] = ()
     goldens: tuple[SampleRace, ...] = ()
     card_tables: Callable[[Callable[[str], Any]], list[CardTable]] | None = None
+    #: The keys of a study spec's module entry (docs/study.md) it was read by before it was a unit (the first waves':
+    #: ``{"weather": true}``, ``{"legends": 2, "pro": 1, "aggressive": true}``, ``{"garage": {...}}``), so that old
+    #: specs keep loading and play the same races (its upcaster, issue 26). ``study_read(given)``: the values an
+    #: entry gives its keys (the keys of ``study_keys`` in the entry), checked, as the spec keeps them (JSON values;
+    #: ``null``, ``false`` and ``0`` left out: not given); a ``ValueError`` reads "KEY: what is wrong". The spec
+    #: keeps them as written (a corpus's configuration names are made of them) and ``study_block(kept)`` makes its
+    #: options for ``simulate_race(modules=)`` from them (None: not in the race).
+    study_keys: tuple[str, ...] = ()
+    study_read: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    study_block: Callable[[Mapping[str, Any]], Any] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
