@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -474,6 +475,55 @@ def test_an_old_study_spec_loads_as_it_did() -> None:
         "legends": {"cars": 1, "pro": 2, "aggressive": True},
         "weather": {},
     }
+
+
+def test_the_old_study_keys_are_their_modules_and_keep_their_names_and_refusals() -> None:
+    """The first waves' keys of a study entry are read by their modules (``Module.study_keys``, ``study_read``,
+    ``study_block``: the old specs' upcaster, issue 26), and an entry without a name keeps the configuration name
+    it had (a corpus's rows carry it, and ``study extend`` compares the spec given with the one kept)."""
+    from heatlog.engine import rules as _registered  # noqa: F401
+    from heatlog.engine.errors import HeatlogError
+    from heatlog.engine.module import MODULES
+    from heatlog.study.spec import StudySpec
+
+    keyed = {m.name: m.study_keys for m in MODULES.values() if m.study_keys}
+    assert keyed == {"weather": ("weather",), "legends": ("legends", "pro", "aggressive"), "garage": ("garage",)}
+    assert all(MODULES[n].study_read is not None and MODULES[n].study_block is not None for n in keyed)
+
+    def spec(*entries: dict[str, Any]) -> StudySpec:
+        doc = {"cars": [3], "modules": list(entries), "seeds": {"first": 1, "count": 1}, "rules": "x"}
+        return StudySpec.from_dict(doc)
+
+    made = spec(
+        {"weather": True},
+        {"legends": 2, "pro": 1},
+        {"garage": {"upgrades": "all", "draft": "snake"}, "aggressive": True, "legends": 1},
+        {"weather": False, "legends": 0},
+    )
+    assert [c.option for c in made.configs()] == [
+        "weather=True",
+        "legends=2 pro=1",
+        'aggressive=True garage={"draft":"snake","upgrades":"all"} legends=1',
+        "base",
+    ]
+    assert [c.modules() for c in made.configs()] == [
+        {"weather": {}},
+        {"legends": {"cars": 2, "pro": 1, "aggressive": False}},
+        {"garage": {"upgrades": "all", "draft": "snake"}, "legends": {"cars": 1, "pro": 0, "aggressive": True}},
+        {},
+    ]
+    again = StudySpec.from_dict(made.to_dict())  # a kept spec reads back the same
+    assert again.to_dict() == made.to_dict() and again.same_study(made)
+    for entry, words in (
+        ({"weather": 1}, "modules[0].weather: true or false"),
+        ({"aggressive": "yes"}, "modules[0].aggressive: true or false"),
+        ({"legends": 9}, "modules[0].legends: 9 is out of range (0 to 5)"),
+        ({"pro": 99, "legends": 1}, "modules[0].pro: 99 is out of range"),
+        ({"legends": "two"}, 'modules[0].legends: a whole number is needed, not "two"'),
+        ({"garage": ["all"]}, "modules[0].garage: the Garage options"),
+    ):
+        with pytest.raises(HeatlogError, match=re.escape(words)):
+            spec(entry)
 
 
 def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:

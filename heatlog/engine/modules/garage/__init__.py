@@ -307,6 +307,16 @@ TURN_ANSWERS = {
 }
 
 
+def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A study entry's first-wave ``garage`` key (docs/study.md): the Garage's options, an object (checked with the
+    race's set-up, # 18.3, 18.5)."""
+    options = given["garage"]
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError('garage: the Garage options ({"upgrades": "all", "draft": "snake"})')
+    return {"garage": options}
+
 #: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with every module, which come
 #: before it in the pages) and its golden playthrough.
 SAMPLES = (
@@ -421,4 +431,7 @@ MODULE = Module(
     samples=SAMPLES,
     goldens=GOLDENS,
     card_tables=lazy(f"{__name__}.cards", "card_tables"),  # its upgrades by set (# 18.2)
+    study_keys=(NAME,),
+    study_read=_study_read,
+    study_block=lambda kept: kept.get(NAME),
 )

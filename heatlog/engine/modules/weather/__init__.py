@@ -174,6 +174,12 @@ def _given_draws(values: Mapping[str, Any]) -> list[Event]:
     ]
 
 
+def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A study entry's first-wave ``weather`` key (docs/study.md): true or false."""
+    if not isinstance(given["weather"], bool):
+        raise ValueError("weather: true or false")
+    return {"weather": True} if given["weather"] else {}
+
 #: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with the Legends, which come
 #: before it in the pages) and its golden playthrough.
 SAMPLES = (
@@ -261,4 +267,7 @@ MODULE = Module(
     doc_order=2,
     samples=SAMPLES,
     goldens=GOLDENS,
+    study_keys=("weather",),
+    study_read=_study_read,
+    study_block=lambda kept: {} if kept.get("weather") else None,  # the data file's tiles and tokens (# 20.1)
 )
