@@ -410,6 +410,11 @@ class Module:
     study_keys: tuple[str, ...] = ()
     study_read: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     study_block: Callable[[Mapping[str, Any]], Any] | None = None
+    #: The answers its own React options open at the recorder's React question (the Garage's ``p``, ``rN``, ``kN``,
+    #: ``dr``, ``play:NAME``, ``salvage:CARDS``, ``u:CARDS``, # 18.10-18.23): ``react_offers(options, label)`` ->
+    #: (the prompt's words, the Tab completions), shown after the recorder's own; ``options``: the React options
+    #: the engine lists (``decide.react_options``), ``label(token)``: a card as the host types it.
+    react_offers: Callable[[list[Event], Callable[[str], str]], tuple[list[str], list[str]]] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -861,6 +866,19 @@ def grid_given(race_started: Mapping[str, Any]) -> bool:
 def react_help(state: RaceState) -> str:
     """The words of every module's own React answers (``Module.react_help``), for the React question's hint."""
     return "".join(m.react_help for m in in_race(state))
+
+
+def react_offers(state: RaceState, options: list[Event], label: Callable[[str], str]) -> tuple[list[str], list[str]]:
+    """The answers every module of the race opens at the React question (``Module.react_offers``), in rank order:
+    (the prompt's words, the Tab completions)."""
+    words: list[str] = []
+    answers: list[str] = []
+    for m in in_race(state):
+        if m.react_offers is not None:
+            said, typed = m.react_offers(options, label)
+            words += said
+            answers += typed
+    return words, answers
 
 
 def react_pending(state: RaceState, turn: Turn) -> bool:
