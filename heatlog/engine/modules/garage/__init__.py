@@ -405,6 +405,7 @@ MODULE = Module(
         "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
         "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
     ),
+    react_offers=lazy(f"{__name__}.recorder", "react_offers"),  # its React answers in the question (# 18.10-18.23)
     react_pending=lazy(f"{__name__}.recorder", "react_pending"),  # a Scrap's cards after React (# 18.12)
     discard_words=lazy(f"{__name__}.recorder", "discard_words"),  # a Refresh at the discard (# 18.21)
     card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
