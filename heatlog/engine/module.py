@@ -415,6 +415,11 @@ class Module:
     #: (the prompt's words, the Tab completions), shown after the recorder's own; ``options``: the React options
     #: the engine lists (``decide.react_options``), ``label(token)``: a card as the host types it.
     react_offers: Callable[[list[Event], Callable[[str], str]], tuple[list[str], list[str]]] | None = None
+    #: How its events move a car's cards in sight of the table (the review's information sets, analysis/infoset.py):
+    #: event kind -> (``"out"``: the cards it takes out of the car's hand, a Stress reduced # 18.15, a Direct Play
+    #: # 18.19; ``"in"``: the cards it puts in the hand, shown, a sponsorship card # 21.4, 21.7; ``"top"``: the top
+    #: of the deck it shows, as a flip does, a Scrap's card # 18.12; ``cards(event)`` -> their tokens).
+    hand_moves: Mapping[str, tuple[str, Callable[[Event], list[str]]]] = field(default_factory=lambda: _EMPTY)
 
 
 def owed_words(kind: str) -> tuple[str, str]:
