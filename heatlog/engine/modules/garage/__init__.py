@@ -405,6 +405,11 @@ MODULE = Module(
         "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
         "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
     ),
+    hand_moves={  # its events that move a car's cards in sight of the table (the review's information sets)
+        "stress_reduced": ("out", lambda ev: ["S"] * int(ev["count"])),  # # 18.15: Stress discarded from the hand
+        "direct_played": ("out", lambda ev: [ev["card"]]),  # # 18.19: from the hand into the Play Area
+        "card_scrapped": ("top", lambda ev: [ev["card"]]),  # # 18.12: the deck's top card, shown
+    },
     react_offers=lazy(f"{__name__}.recorder", "react_offers"),  # its React answers in the question (# 18.10-18.23)
     react_pending=lazy(f"{__name__}.recorder", "react_pending"),  # a Scrap's cards after React (# 18.12)
     discard_words=lazy(f"{__name__}.recorder", "discard_words"),  # a Refresh at the discard (# 18.21)
