@@ -28,10 +28,11 @@ from rules.modules.garage.test_recorder import record  # the recorder driven by 
 from heatlog.bots import Options, heuristic_bot, random_bot
 from heatlog.docsgen.samples import canonical_line
 from heatlog.engine import MalformedInput, apply, replay, state_from_position, state_to_position, waiting_for
+from heatlog.engine.decide import react_options
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY, EventType
 from heatlog.engine.game import play_out, to_move
 from heatlog.engine.module import MODULES as UNITS_REGISTRY
-from heatlog.engine.module import Module, event_words
+from heatlog.engine.module import Module, event_words, react_offers
 from heatlog.engine.ruleset import MODULES
 from heatlog.formats.module_data import module_block
 from heatlog.formats.validation import validate_event
@@ -671,6 +672,31 @@ def test_the_old_study_keys_are_their_modules_and_keep_their_names_and_refusals(
     ):
         with pytest.raises(HeatlogError, match=re.escape(words)):
             spec(entry)
+
+
+def test_a_module_s_hand_moves_and_react_offers_are_its_own() -> None:
+    """What a module tells the review's information sets (``Module.hand_moves``: its events that move a car's cards
+    in sight of the table) names its own event kinds, each a direction the sets read; a module whose React options
+    the engine lists (a decision kind of its own at step 5) offers their answers at the React question
+    (``Module.react_offers``)."""
+    for unit in UNITS_REGISTRY.values():
+        own = {e.name for e in unit.events}
+        for kind, (direction, cards) in unit.hand_moves.items():
+            assert kind in own, (unit.name, kind)
+            assert direction in ("out", "in", "top") and callable(cards), (unit.name, kind)
+    events = _played(("garage",))
+    offered: set[str] = set()
+    state = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        turn = state.turn
+        if turn is not None and state.phase == "race":
+            opts = react_options(state, state.cars[turn.car], turn)
+            words, answers = react_offers(state, opts, str)
+            own = [o for o in opts if REGISTRY[o["type"]].module == "garage"]
+            assert bool(own) <= bool(words or answers), (state.events, own)
+            offered |= {o["type"] for o in own}
+    assert offered  # (the race offers some of the Garage's React answers)
 
 
 def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:
