@@ -6,7 +6,9 @@ decision/chance split agrees with the event catalogue. A module that registers a
 these fails here, whatever the module is called (the drift of the game API's and the review's own lists of
 decision kinds would have been caught: both are now the catalogue's).
 
-The championship's races come from a season (# 21): ``test_registry_lists`` plays one through the game API.
+The championship's races come from a season (# 21): ``test_a_season_module_race_meets_the_contract`` plays one.
+Each decision kind a module declares is made, reviewed and typed in by
+``test_every_decision_kind_a_module_declares_is_made_reviewed_and_recorded`` (seeds from 3 on until each is made).
 """
 
 from __future__ import annotations
@@ -14,29 +16,36 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from recorder_races import explicit
-from rules.modules.garage.test_recorder import record  # the recorder driven by recorder_script
+from rules.modules.garage.test_recorder import record, typed_in  # the recorder driven by recorder_script
 
 from heatlog.bots import Options, heuristic_bot, random_bot
+from heatlog.docsgen.samples import canonical_line
 from heatlog.engine import MalformedInput, apply, replay, state_from_position, state_to_position, waiting_for
+from heatlog.engine.decide import react_options
 from heatlog.engine.events import CHANCE, DECISION, REGISTRY, EventType
 from heatlog.engine.game import play_out, to_move
 from heatlog.engine.module import MODULES as UNITS_REGISTRY
-from heatlog.engine.module import Module, event_words
+from heatlog.engine.module import Module, event_words, react_offers
 from heatlog.engine.ruleset import MODULES
 from heatlog.formats.module_data import module_block
 from heatlog.formats.validation import validate_event
-from heatlog.races import legend_cars, race_started_event
+from heatlog.log.racelog import RaceLog
+from heatlog.races import import_race, legend_cars, race_started_event
+from heatlog.races.audit import audit_race
+from heatlog.recorder import Session
 from heatlog.recorder.notation import card_text, describe
 from heatlog.review import review_race
 from heatlog.review.evaluate import Settings
 from heatlog.review.points import DECISION_KINDS, decision_points
-from heatlog.simulate import default_cars
+from heatlog.season import season_view, simulate_season
+from heatlog.simulate import default_cars, store_race
 from heatlog.simulate.world import race_events
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
@@ -93,6 +102,25 @@ def test_a_module_race_meets_the_contract(modules: tuple[str, ...], tmp_path: Pa
     kinds = {e["type"] for e in events}
     for m in modules:  # the module's own events happen
         assert any(REGISTRY[k].module == m for k in kinds), f"no {m} event in the race"
+    _meets_the_contract(events, modules, tmp_path)
+    # recorded through the recorder's notation: the log typed in gives the same log
+    recorded, asked = record(tmp_path, events, "open")
+    strip = [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events]
+    assert recorded == strip
+    decided = {e["type"] for e in events if e["type"] in DECISION and REGISTRY[e["type"]].module in modules}
+    assert decided <= kinds and asked
+
+
+def _meets_the_contract(events: list[Event], modules: tuple[str, ...], tmp_path: Path) -> None:
+    """A finished race of ``modules``: stored and exported byte for byte, folded and replayed to the same state
+    through positions, played out through the game API from its start, drawn as an HTML replay."""
+    # replayed byte for byte: imported at the door, audited, exported as it came
+    text = "".join(canonical_line(e) for e in events)
+    with RaceLog(tmp_path / "contract.db") as log:
+        race = import_race(log, text, name="contract", source="contract")
+        report = audit_race(log, race)
+        assert report.clean and report.finished, [p.message for p in report.problems]
+        assert log.store.export_jsonl(race) == text
     # simulated to the finish; the fold of the log is the incremental state, through positions on the way
     state = None
     for i, ev in enumerate(events):
@@ -116,12 +144,123 @@ def test_a_module_race_meets_the_contract(modules: tuple[str, ...], tmp_path: Pa
     # drawn as an HTML replay
     html = render_html(build_replay(events, race=1, name="+".join(modules)))
     assert "<html" in html.lower() and len(html) > 1000
-    # recorded through the recorder's notation: the log typed in gives the same log
-    recorded, asked = record(tmp_path, events, "open")
-    strip = [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events]
-    assert recorded == strip
-    decided = {e["type"] for e in events if e["type"] in DECISION and REGISTRY[e["type"]].module in modules}
-    assert decided <= kinds and asked
+
+
+#: The races of a module that only a season starts (its race_started block is the season's, # 21): the first race
+#: of a season with the Garage, where the season draft's swap (# 21.2) and the sponsorship cards (# 21.4) happen.
+_SEASON_RACES: list[list[Event]] = []
+
+
+def _season_race(tmp_path: Path) -> list[Event]:
+    if not _SEASON_RACES:
+        with RaceLog(tmp_path / "season.db") as log:
+            season = simulate_season(log, races=[("usa", 7)], cars=2, seed=3, modules={"garage": {"upgrades": "basic"}})
+            race = season_view(log, season).races[0].race
+            assert race is not None
+            _SEASON_RACES.append([json.loads(line) for line in log.store.export_jsonl(race).splitlines()])
+    return _SEASON_RACES[0]
+
+
+@pytest.mark.parametrize("module", sorted(SEASON_ONLY))
+def test_a_season_module_race_meets_the_contract(module: str, tmp_path: Path) -> None:
+    """A module only a season starts (the championship) meets the contract in a season's race: its events happen,
+    the race is stored and exported byte for byte, replayed, read back from positions, played out through the game
+    API from its start (the game API once called the draft's swap a chance node and stopped there, issue 26) and
+    drawn; each of its decision kinds the race makes is judged by the review or said not judged, with a reason."""
+    events = _season_race(tmp_path)
+    modules = tuple(events[0]["modules"])
+    assert module in modules
+    made = {e["type"] for e in events if REGISTRY[e["type"]].module == module}
+    assert made, f"no {module} event in the season's race"
+    _meets_the_contract(events, modules, tmp_path)
+    declared = _declared(module)
+    assert declared & made, f"the season's race makes none of {module}'s decisions"
+    _review_each_kind(events, declared & made)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="recording a season race: the recorder asks a reshuffle the log does not have",
+)
+def test_a_season_race_is_recorded_through_the_notation(tmp_path: Path) -> None:
+    """The season's race typed in through the recorder (its set-up as the season stored it, the grid the season
+    gave) gives the same log. Fails today: after the sponsorship cards are dealt, a React answer that runs on to
+    the discard meets a reshuffle question the log has no event for (found by this test; left for the recorder)."""
+    events = _season_race(tmp_path)
+    recorded, _ = _record_from_start(tmp_path, events)
+    assert recorded == [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events]
+
+
+def _record_from_start(tmp_path: Path, expected: list[Event]) -> tuple[list[Event], set[str]]:
+    """``record`` for a race whose set-up is given whole (``expected[0]`` stored as it is, not made again)."""
+    with RaceLog(tmp_path / "recorded.db") as log:
+        return typed_in(Session(log, store_race(log, expected[:1], name="recorded"), fresh=True), expected, "open")
+
+
+#: How far the contract looks for a race that makes each decision kind a module declares (seeds from 3 on).
+KIND_SEEDS = 400
+
+
+@pytest.mark.parametrize("module", sorted(set(OPTIONS) | set(UNITS)))
+def test_every_decision_kind_a_module_declares_is_made_reviewed_and_recorded(module: str, tmp_path: Path) -> None:
+    """Each decision kind a module declares is made by one of its simulated races (seeds from 3 on): a kind the
+    simulator never makes can be neither reviewed nor recorded, so it fails here, naming the kind. Of each kind, one
+    decision is judged by the review (or said not judged, with a reason) and its race is typed back in through the
+    recorder's notation to the same log."""
+    declared = _declared(module)
+    reviewed: set[str] = set()
+    typed_in: set[str] = set()
+    for seed in range(3, 3 + KIND_SEEDS):
+        if typed_in >= declared:
+            break
+        events = _played((module,)) if seed == 3 else _race((module,), seed)
+        made = {e["type"] for e in events} & declared
+        _review_each_kind(events, made - reviewed)
+        reviewed |= made
+        if not made - typed_in:
+            continue  # (every kind it makes is typed in already)
+        (tmp_path / str(seed)).mkdir()
+        strip = [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events]
+        if (module, seed) in RECORDING_FAILS:  # a known bug of the recorder: it still fails, else drop it there
+            with pytest.raises(AssertionError):
+                assert record(tmp_path / str(seed), events, "open")[0] == strip
+            continue
+        assert record(tmp_path / str(seed), events, "open")[0] == strip, seed
+        typed_in |= made
+    missing = sorted(declared - reviewed)
+    assert not missing, f"{module} declares {missing} but no race of {KIND_SEEDS} seeds makes one"
+    assert typed_in >= declared, f"{module}: no race making {sorted(declared - typed_in)} is typed in"
+
+
+#: Races whose recording fails today (by module and seed), with the bug: each fails the day the recorder is fixed,
+#: then this set empties. Found by the test above (issue 26).
+RECORDING_FAILS: dict[tuple[str, int], str] = {
+    ("garage", 7): "a Salvage of no cards (# 18.18) on the React line: the recorder draws at once and never asks "
+    "the discard the log has next (cards_discarded 2 3, then the draw)",
+}
+
+
+def _review_each_kind(events: list[Event], kinds: set[str]) -> None:
+    """One decision of each of ``kinds`` in the race is judged by the review, or the review says it does not judge
+    that kind and why (never "go on" in its place)."""
+    cheap = Settings(screen=2, keep=1, batch=2, max_playouts=2, step=2)
+    for kind in sorted(kinds):
+        key: tuple[str, int] | None = None
+        said = False
+        for car in (c["name"] for c in events[0]["cars"] if not c.get("legend")):
+            skipped: list[Any] = []
+            points = decision_points(events, car, skipped=skipped)
+            hit = next((p for p in points if p.taken.get("type") == kind), None)
+            if hit is not None:
+                key = (car, hit.index)
+                break
+            said = said or any(sk.kind == kind and sk.reason for sk in skipped)
+        assert key is not None or said, f"the review neither judges nor mentions the {kind} decisions"
+        if key is None or kind in REVIEW_FAILS:
+            continue
+        review = review_race(events, settings=cheap, only=lambda p, key=key: (p.car, p.index) == key)
+        assert [pr.point.taken.get("type") for c in review.cars for pr in c.points] == [kind]
 
 
 #: Decision kinds whose review fails today (heatlog/review, analysis/playout): it fails the day the review is fixed,
@@ -474,6 +613,80 @@ def test_an_old_study_spec_loads_as_it_did() -> None:
         "legends": {"cars": 1, "pro": 2, "aggressive": True},
         "weather": {},
     }
+
+
+def test_the_old_study_keys_are_their_modules_and_keep_their_names_and_refusals() -> None:
+    """The first waves' keys of a study entry are read by their modules (``Module.study_keys``, ``study_read``,
+    ``study_block``: the old specs' upcaster, issue 26), and an entry without a name keeps the configuration name
+    it had (a corpus's rows carry it, and ``study extend`` compares the spec given with the one kept)."""
+    from heatlog.engine import rules as _registered  # noqa: F401
+    from heatlog.engine.errors import HeatlogError
+    from heatlog.engine.module import MODULES
+    from heatlog.study.spec import StudySpec
+
+    keyed = {m.name: m.study_keys for m in MODULES.values() if m.study_keys}
+    assert keyed == {"weather": ("weather",), "legends": ("legends", "pro", "aggressive"), "garage": ("garage",)}
+    assert all(MODULES[n].study_read is not None and MODULES[n].study_block is not None for n in keyed)
+
+    def spec(*entries: dict[str, Any]) -> StudySpec:
+        doc = {"cars": [3], "modules": list(entries), "seeds": {"first": 1, "count": 1}, "rules": "x"}
+        return StudySpec.from_dict(doc)
+
+    made = spec(
+        {"weather": True},
+        {"legends": 2, "pro": 1},
+        {"garage": {"upgrades": "all", "draft": "snake"}, "aggressive": True, "legends": 1},
+        {"weather": False, "legends": 0},
+    )
+    assert [c.option for c in made.configs()] == [
+        "weather=True",
+        "legends=2 pro=1",
+        'aggressive=True garage={"draft":"snake","upgrades":"all"} legends=1',
+        "base",
+    ]
+    assert [c.modules() for c in made.configs()] == [
+        {"weather": {}},
+        {"legends": {"cars": 2, "pro": 1, "aggressive": False}},
+        {"garage": {"upgrades": "all", "draft": "snake"}, "legends": {"cars": 1, "pro": 0, "aggressive": True}},
+        {},
+    ]
+    again = StudySpec.from_dict(made.to_dict())  # a kept spec reads back the same
+    assert again.to_dict() == made.to_dict() and again.same_study(made)
+    for entry, words in (
+        ({"weather": 1}, "modules[0].weather: true or false"),
+        ({"aggressive": "yes"}, "modules[0].aggressive: true or false"),
+        ({"legends": 9}, "modules[0].legends: 9 is out of range (0 to 5)"),
+        ({"pro": 99, "legends": 1}, "modules[0].pro: 99 is out of range"),
+        ({"legends": "two"}, 'modules[0].legends: a whole number is needed, not "two"'),
+        ({"garage": ["all"]}, "modules[0].garage: the Garage options"),
+    ):
+        with pytest.raises(HeatlogError, match=re.escape(words)):
+            spec(entry)
+
+
+def test_a_module_s_hand_moves_and_react_offers_are_its_own() -> None:
+    """What a module tells the review's information sets (``Module.hand_moves``: its events that move a car's cards
+    in sight of the table) names its own event kinds, each a direction the sets read; a module whose React options
+    the engine lists (a decision kind of its own at step 5) offers their answers at the React question
+    (``Module.react_offers``)."""
+    for unit in UNITS_REGISTRY.values():
+        own = {e.name for e in unit.events}
+        for kind, (direction, cards) in unit.hand_moves.items():
+            assert kind in own, (unit.name, kind)
+            assert direction in ("out", "in", "top") and callable(cards), (unit.name, kind)
+    events = _played(("garage",))
+    offered: set[str] = set()
+    state = None
+    for ev in events:
+        state = apply(state, ev, atomic=False)
+        turn = state.turn
+        if turn is not None and state.phase == "race":
+            opts = react_options(state, state.cars[turn.car], turn)
+            words, answers = react_offers(state, opts, str)
+            own = [o for o in opts if REGISTRY[o["type"]].module == "garage"]
+            assert bool(own) <= bool(words or answers), (state.events, own)
+            offered |= {o["type"] for o in own}
+    assert offered  # (the race offers some of the Garage's React answers)
 
 
 def test_a_module_s_words_on_a_car_s_line_read_back_to_its_events() -> None:

@@ -90,3 +90,19 @@ def test_module_samples_hold_what_their_titles_say() -> None:
     assert kinds.index("road_conditions_drawn") < kinds.index("legend_card_revealed")
     state = replay(every)
     assert state.is_over() and sorted(state.hall_of_fame) == sorted(state.cars)  # Legends rank too (# 19.13)
+
+
+def test_each_module_declares_samples_that_play_it() -> None:
+    """A module's sample races and golden playthroughs are declared on its descriptor (issue 26: ``Module.samples``,
+    ``Module.goldens``): each plays the module, and one of several modules comes with the last of them in the pages'
+    order (``doc_order``), so its README line comes after each of theirs."""
+    from heatlog.engine.module import descriptors
+
+    units = {m.name: m for m in descriptors()}
+    declared = [s.file for m in units.values() for s in m.samples]
+    assert declared and set(declared) <= set(FILES)
+    for m in units.values():
+        for sample in (*m.samples, *m.goldens):
+            played = set(sample.args.get("modules", {}))
+            assert m.name in played, (m.name, sample.file)
+            assert all(units[o].doc_order <= m.doc_order for o in played), (m.name, sample.file)

@@ -66,8 +66,9 @@ Hand = tuple[int, ...]  # a hand as counts in the race's card order (1 2 3 4 0 5
 _IH = CARDS.index(HEAT)  # the base cards come first in every race's catalogue
 _IS = CARDS.index(STRESS)
 _N = len(CARDS)
-# Events whose cards leave the car's hand, and how many of which (# 4.1, 11.1, 7.3; 18.15, 18.19).
-_HAND_OUT = ("cards_revealed", "cards_discarded", "cooldown", "stress_reduced", "direct_played")
+# The base game's events whose cards leave the car's hand, and how many of which (# 4.1, 11.1, 7.3); a module's
+# own are its descriptor's (``Module.hand_moves``: the Garage's Stress reduced and Direct Play, # 18.15, 18.19).
+_HAND_OUT = ("cards_revealed", "cards_discarded", "cooldown")
 
 
 def _vec(c: Counts, tokens: tuple[str, ...] = CARDS) -> Hand:
@@ -81,11 +82,14 @@ def _left_hand(ev: Event) -> list[str]:
         return list(ev["cards"])
     if kind == "cooldown":
         return [HEAT] * int(ev["count"])  # # 7.3; a card's cooldown too (# 18.13)
-    if kind == "stress_reduced":
-        return [STRESS] * int(ev["count"])  # # 18.15: Stress discarded from the hand
-    if kind == "direct_played":
-        return [ev["card"]]  # # 18.19: from the hand into the Play Area
     return []
+
+
+def _hand_moves() -> dict[str, tuple[str, Any]]:
+    """Every registered module's events that move a car's cards in sight of the table (``Module.hand_moves``)."""
+    from ..engine.module import MODULES
+
+    return {kind: move for m in MODULES.values() for kind, move in m.hand_moves.items()}
 
 
 _DRAWS: dict[tuple[Hand, int], list[tuple[Hand, float]]] = {}
@@ -376,6 +380,7 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
     state: RaceState | None = None
     filters: dict[str, _Filter] = {}
     checked: dict[str, tuple[dict[Hand, float], int, Counts, tuple[str, ...]]] = {}  # last checked against
+    moves = _hand_moves()
     for ev in events:
         kind = ev.get("type")
         if kind == "retracted":
@@ -417,8 +422,10 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
             extra = car.stress_taken - before[name][1]  # Stress a spinout put in the hand first
             pool_mid = tuple(p + (extra if i == _IS else 0) for i, p in enumerate(before[name][0]))
             what = f"{kind} (event {state.events})"
-            if kind in _HAND_OUT:
-                left = _vec(Counter(_left_hand(ev)), f.tokens)
+            move = moves.get(kind) if isinstance(kind, str) else None  # a module's (Module.hand_moves)
+            top = tops[name]
+            if kind in _HAND_OUT or (move is not None and move[0] == "out"):
+                left = _vec(Counter(_left_hand(ev) if move is None else move[1](ev)), f.tokens)
                 f.remove(left, only_heat_left=kind == "cards_revealed" and HEAT in ev["cards"], what=what)  # # 13.1
             elif kind == "cards_drawn":
                 # The engine's fact (# 18.21): cards known on top of the deck (a Refresh's, perhaps put there by
@@ -430,11 +437,14 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
                     if k > 0:
                         f.add(i, k)
                 f.draw(after, int(ev["count"]) - sum(k for k in known if k > 0))
-            elif kind == "sponsor_drawn":
-                f.add(f.tokens.index(ev["card"]), 1)  # # 21.4, 21.7: a sponsorship card, shown, into the hand
-            elif kind in ("card_flipped", "card_scrapped") and len(car.deck_top) >= tops[name]:
-                f.flip(pool_mid, f.tokens.index(ev["card"]))  # the top of the deck, seen (# 14.1, 18.12); a known
-                # top card (the engine's deck_top shrank, it checked the card) tells nothing of the hand
+            elif move is not None and move[0] == "in":
+                for token in move[1](ev):  # shown, into the hand (a sponsorship card, # 21.4, 21.7)
+                    f.add(f.tokens.index(token), 1)
+            elif (kind == "card_flipped" or (move is not None and move[0] == "top")) and len(car.deck_top) >= top:
+                # the top of the deck, seen (# 14.1; a Scrap's, # 18.12); a known top card (the engine's deck_top
+                # shrank, it checked the card) tells nothing of the hand
+                for token in [ev["card"]] if move is None else move[1](ev):
+                    f.flip(pool_mid, f.tokens.index(token))
         for n, f in filters.items():
             c = state.cars[n]
             seen = checked.get(n)

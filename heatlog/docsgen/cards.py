@@ -1,37 +1,38 @@
 """Generate docs/cards.md, the card names the recorder takes, from the card files (``python -m heatlog.docsgen.cards``).
 
-The catalogue (``heatlog/data/cards/*.json``) is the source of truth; a test checks that docs/cards.md equals what
+The catalogue (``heatlog/data/cards/*.json``) is the source of truth: the base cards here, each module's tables by
+its descriptor (``Module.card_tables``, in ``Module.doc_order``); a test checks that docs/cards.md equals what
 this renders, so the page and the recorder cannot disagree (issue 29: docs/garage.md once named a card ``4wd0+3``
 the recorder did not know).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from ..engine.cards import BASE_CATALOGUE
-from ..engine.modules.garage.cards import describe
-from ..formats.garage_cards import garage_cards, sponsor_cards
+from ..engine.module import CardTable, descriptors
 
 DOC_PATH = Path(__file__).resolve().parent.parent.parent / "docs" / "cards.md"
-
-_SETS = {"base": "Garage (base box)", "heavy-rain": "Heavy Rain expansion", "tunnel-vision": "Tunnel Vision expansion"}
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
 def _cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
-def _rows(cards: list[dict[str, Any]], level: bool) -> list[str]:
-    head = "| short name | card | level | copies |" if level else "| short name | card | copies |"
-    out = [head, "|---|---|---|---|" if level else "|---|---|---|"]
-    for c in sorted(cards, key=lambda c: (str(c["short"]))):
-        cells = [f"`{c['short']}`", _cell(describe(c))]
-        if level:
-            cells.append(str(c.get("level", "")))
-        cells.append(str(c.get("copies", "")))
-        out.append("| " + " | ".join(cells) + " |")
+def _read(name: str) -> Any:
+    """A module's card file (``heatlog/data/<name>``), for its ``card_tables``."""
+    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+def _table(table: CardTable) -> list[str]:
+    """A module's table (``Module.card_tables``): its rows sorted by short name, the name as code."""
+    out = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    for short, *rest in sorted(table.rows, key=lambda row: row[0]):
+        out.append("| " + " | ".join([f"`{short}`", *(_cell(x) for x in rest)]) + " |")
     return out
 
 
@@ -59,15 +60,10 @@ def render_card_names() -> str:
         words = {"heat": "`h` or `heat`", "stress": "`s` or `stress`"}.get(c.kind, f"`{c.short}`")
         lines.append(f"| {words} | {_cell(c.name)} |")
     lines += ["", "Speed cards may be run together: `43s` is 4, 3 and a Stress.", ""]
-    upgrades = [c for c in garage_cards() if c.get("kind") == "upgrade"]
-    for key, title in _SETS.items():
-        part = [c for c in upgrades if c.get("set", "base") == key]
-        if part:
-            lines += [f"## Upgrades: {title} (# 18.2)", "", *_rows(part, level=True), ""]
-    rest = [c for c in upgrades if c.get("set", "base") not in _SETS]
-    if rest:
-        lines += ["## Other upgrades", "", *_rows(rest, level=True), ""]
-    lines += ["## Sponsorship cards (championship, # 21.5)", "", *_rows(sponsor_cards(), level=False), ""]
+    units = sorted(descriptors(), key=lambda m: (m.doc_order, m.name))
+    for m in units:  # each module's own tables (Module.card_tables: the upgrades by set, the sponsorship cards)
+        for table in m.card_tables(_read) if m.card_tables is not None else []:
+            lines += [f"## {table.title}", "", *_table(table), ""]
     return "\n".join(lines)
 
 

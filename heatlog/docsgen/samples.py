@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import apply
-from ..engine.module import in_race
+from ..engine.module import Module, SampleRace, descriptors, in_race
 from ..engine.module import marks as module_marks
 from ..engine.redact import open_to_table
 from ..engine.state import RaceState, Turn, expand
@@ -24,13 +24,18 @@ from ..simulate import simulate_race
 Event = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Sample:
-    file: str
-    title: str
-    args: dict[str, Any]  # simulate_race keyword arguments (the seed was picked for what happens in the race)
+#: A sample race: its file, title and ``simulate_race`` keyword arguments (the seed picked for what happens in the
+#: race); a module declares its own on its descriptor (``Module.samples``, ``Module.goldens``).
+Sample = SampleRace
 
 
+def _units() -> list[Module]:
+    """Every module folder's descriptor, in the order of the generated pages (``Module.doc_order``, then name)."""
+    return sorted(descriptors(), key=lambda m: (m.doc_order, m.name))
+
+
+#: The base game's sample races, then each module's (``Module.samples``: a race of several modules comes with the
+#: last of them), in the README's order.
 SAMPLES: tuple[Sample, ...] = (
     Sample(
         "usa-4cars.jsonl",
@@ -47,57 +52,8 @@ SAMPLES: tuple[Sample, ...] = (
         "USA one-lap learning race (# 17.1), 2 heuristic cars",
         {"track": "usa", "cars": 2, "variant": "one-lap", "seed": 30, "bots": "heuristic"},
     ),
-    Sample(
-        "gb-solo-legends.jsonl",
-        "Great Britain, 2 laps, solo: one heuristic car against five aggressive Legends (MODULES.md 19)",
-        {
-            "track": "great-britain",
-            "cars": 1,
-            "modules": {"legends": {"cars": 5, "aggressive": True}},
-            "seed": 3,
-            "bots": "heuristic",
-        },
-    ),
-    Sample(
-        "usa-weather-4cars.jsonl",
-        "USA, 2 laps, 4 heuristic cars, weather and road conditions (MODULES.md 20)",
-        {"track": "usa", "cars": 4, "modules": {"weather": {}}, "seed": 2, "bots": "heuristic"},
-    ),
-    Sample(
-        "netherlands-legends-weather.jsonl",
-        "Netherlands, 3 laps, 3 heuristic cars and 3 pro Legends (+1) with the weather: the modules combined",
-        {
-            "track": "netherlands",
-            "cars": 3,
-            "modules": {"legends": {"cars": 3, "pro": 1, "aggressive": True}, "weather": {}},
-            "seed": 8,
-            "bots": "heuristic",
-        },
-    ),
-    Sample(
-        "usa-garage-4cars.jsonl",
-        "USA, 2 laps, the Garage module (# 18): all upgrades with both expansions, drafted; 2 heuristic, 2 random cars",
-        {
-            "track": "usa",
-            "cars": 4,
-            "seed": 15,
-            "bots": ["heuristic", "random", "heuristic", "random"],
-            "modules": {"garage": {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]}},
-        },
-    ),
-    Sample(
-        "usa-garage-legends-weather.jsonl",
-        "USA, 2 laps, every module at once: 3 heuristic cars with drafted basic upgrades (# 18), 2 Legends (19) "
-        "and the weather (20)",
-        {
-            "track": "usa",
-            "cars": 3,
-            "seed": 4,
-            "bots": "heuristic",
-            "modules": {"garage": {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 2}, "weather": {}},
-        },
-    ),
 )
+SAMPLES += tuple(sample for m in _units() for sample in m.samples)
 #: The table-mode twin (# 1.7: hands and deck orders hidden) of the first sample.
 TABLE = ("usa-4cars-table.jsonl", "usa-4cars.jsonl")
 
@@ -275,18 +231,6 @@ GOLDEN_TABLE = Sample(
         "handicap": ["Red"],
     },
 )
-#: A Garage race in table mode (# 18): the snake draft, then every symbol as a table records it.
-GOLDEN_GARAGE = Sample(
-    "golden_usa_garage_table",
-    "USA, 2 laps, 4 cars, the Garage with all upgrades and both expansions, snake draft, table mode",
-    {
-        "track": "usa",
-        "cars": 4,
-        "seed": 21,
-        "bots": ["heuristic", "random", "heuristic", "random"],
-        "modules": {"garage": {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}},
-    },
-)
 #: Golden playthroughs of the expansion features: Japan (flooded spaces, # 22.4; the chicane 10/12, # 22.1)
 #: and Spain (tunnels, # 22.6; the chicanes 29/32 and 95/98).
 GOLDEN_JAPAN = Sample(
@@ -299,33 +243,14 @@ GOLDEN_SPAIN = Sample(
     "Spain, 1 lap, 3 heuristic cars and 1 random car: tunnels and two chicanes",
     {"track": "spain", "cars": 4, "seed": 2, "bots": ["heuristic", "heuristic", "heuristic", "random"]},
 )
-#: Legends (MODULES.md 19): a solo race, one heuristic car against five Legends (a spinout, blocked Legends).
-GOLDEN_SOLO = Sample(
-    "golden_solo_legends",
-    "USA, 2 laps, one heuristic car against five Legends",
-    {"track": "usa", "cars": 1, "modules": {"legends": {"cars": 5}}, "seed": 28, "bots": "heuristic"},
-)
-#: Weather and road conditions (MODULES.md 20) in table mode: Rain, with heat control, overheat, slipstream +1
-#: and the Weather token (cooling) on Great Britain.
-GOLDEN_WEATHER = Sample(
-    "golden_weather_table",
-    "Great Britain, 2 laps, 4 cars, weather and road conditions, table mode",
-    {
-        "track": "great-britain",
-        "cars": 4,
-        "modules": {"weather": {}},
-        "seed": 9,
-        "bots": ["heuristic"] * 3 + ["random"],
-    },
-)
+#: Every golden playthrough and whether it is kept in table mode: the base game's, then each module's
+#: (``Module.goldens``).
 GOLDENS: tuple[tuple[Sample, bool], ...] = (
     (GOLDEN, False),
     (GOLDEN_TABLE, True),
     (GOLDEN_JAPAN, False),
     (GOLDEN_SPAIN, False),
-    (GOLDEN_SOLO, False),
-    (GOLDEN_WEATHER, True),
-    (GOLDEN_GARAGE, True),
+    *((sample, sample.table) for m in _units() for sample in m.goldens),
 )
 
 

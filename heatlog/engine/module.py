@@ -155,6 +155,29 @@ class Flag:
 
 
 @lite(frozen=True, slots=True)
+class SampleRace:
+    """A simulated race a generated page shows (``Module.samples``, ``Module.goldens``; heatlog/docsgen/samples.py):
+    its file name, its title in words, the ``simulate_race`` keyword arguments that make it (the seed picked for
+    what happens in the race) and, for a golden playthrough, whether it is kept in table mode (# 1.7)."""
+
+    file: str
+    title: str
+    args: Mapping[str, Any]
+    table: bool = False
+
+
+@lite(frozen=True, slots=True)
+class CardTable:
+    """One table of docs/cards.md a module adds (``Module.card_tables``): its heading, its column names and its
+    rows of plain words (the first cell a card's short name, which the page shows as code; the page sorts the rows
+    by it and escapes the rest)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@lite(frozen=True, slots=True)
 class Module:
     """One optional module of the rules, whole (see the module docstring)."""
 
@@ -367,6 +390,36 @@ class Module:
     #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
     #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
     table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
+    #: Its pieces of the generated pages (heatlog/docsgen): ``doc_order`` places them among the other modules'
+    #: (lower first; the first waves' keep the places they had: Legends 1, weather 2, Garage 3, championship 4; a
+    #: new module, 100, then by name); ``samples``, the sample races of ``replays/`` that show it (one that plays
+    #: several modules is declared by the last of them in ``doc_order``, which needs the others: its README line
+    #: comes after theirs); ``goldens``, its golden playthroughs (tests/golden/); ``card_tables(read)``, its tables
+    #: of docs/cards.md (``read(name)``: the JSON of ``heatlog/data/<name>``, read by the shell).
+    doc_order: int = 100
+    samples: tuple[SampleRace, ...] = ()
+    goldens: tuple[SampleRace, ...] = ()
+    card_tables: Callable[[Callable[[str], Any]], list[CardTable]] | None = None
+    #: The keys of a study spec's module entry (docs/study.md) it was read by before it was a unit (the first waves':
+    #: ``{"weather": true}``, ``{"legends": 2, "pro": 1, "aggressive": true}``, ``{"garage": {...}}``), so that old
+    #: specs keep loading and play the same races (its upcaster, issue 26). ``study_read(given)``: the values an
+    #: entry gives its keys (the keys of ``study_keys`` in the entry), checked, as the spec keeps them (JSON values;
+    #: ``null``, ``false`` and ``0`` left out: not given); a ``ValueError`` reads "KEY: what is wrong". The spec
+    #: keeps them as written (a corpus's configuration names are made of them) and ``study_block(kept)`` makes its
+    #: options for ``simulate_race(modules=)`` from them (None: not in the race).
+    study_keys: tuple[str, ...] = ()
+    study_read: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    study_block: Callable[[Mapping[str, Any]], Any] | None = None
+    #: The answers its own React options open at the recorder's React question (the Garage's ``p``, ``rN``, ``kN``,
+    #: ``dr``, ``play:NAME``, ``salvage:CARDS``, ``u:CARDS``, # 18.10-18.23): ``react_offers(options, label)`` ->
+    #: (the prompt's words, the Tab completions), shown after the recorder's own; ``options``: the React options
+    #: the engine lists (``decide.react_options``), ``label(token)``: a card as the host types it.
+    react_offers: Callable[[list[Event], Callable[[str], str]], tuple[list[str], list[str]]] | None = None
+    #: How its events move a car's cards in sight of the table (the review's information sets, analysis/infoset.py):
+    #: event kind -> (``"out"``: the cards it takes out of the car's hand, a Stress reduced # 18.15, a Direct Play
+    #: # 18.19; ``"in"``: the cards it puts in the hand, shown, a sponsorship card # 21.4, 21.7; ``"top"``: the top
+    #: of the deck it shows, as a flip does, a Scrap's card # 18.12; ``cards(event)`` -> their tokens).
+    hand_moves: Mapping[str, tuple[str, Callable[[Event], list[str]]]] = field(default_factory=lambda: _EMPTY)
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -818,6 +871,19 @@ def grid_given(race_started: Mapping[str, Any]) -> bool:
 def react_help(state: RaceState) -> str:
     """The words of every module's own React answers (``Module.react_help``), for the React question's hint."""
     return "".join(m.react_help for m in in_race(state))
+
+
+def react_offers(state: RaceState, options: list[Event], label: Callable[[str], str]) -> tuple[list[str], list[str]]:
+    """The answers every module of the race opens at the React question (``Module.react_offers``), in rank order:
+    (the prompt's words, the Tab completions)."""
+    words: list[str] = []
+    answers: list[str] = []
+    for m in in_race(state):
+        if m.react_offers is not None:
+            said, typed = m.react_offers(options, label)
+            words += said
+            answers += typed
+    return words, answers
 
 
 def react_pending(state: RaceState, turn: Turn) -> bool:

@@ -58,6 +58,12 @@ class Corner:
     def is_chicane_second_line(self) -> bool:
         return self.chicane_second_line_of is not None
 
+    def chevrons(self, space: int) -> int:
+        """The extra corner lines a Legend may cross from ``space`` by this corner's chevrons (# 19.14): 2 for a
+        double chevron (which wins where a space is marked both), 1 for a single, 0 for none. Printed on every
+        board, read by the Legends' rules and drawn by the HTML replay from here."""
+        return 2 if space in self.double_chevron_spaces else 1 if space in self.chevron_spaces else 0
+
 
 @record(frozen=True, slots=True)
 class Track:
@@ -193,6 +199,10 @@ class Track:
             if c.after_space == after_space:
                 return i
         raise KeyError(after_space)
+
+    def has_chevrons(self) -> bool:
+        """Whether any corner of the circuit has a chevron (# 19.14)."""
+        return any(c.chevron_spaces or c.double_chevron_spaces for c in self.corners)
 
     def chicanes(self) -> list[tuple[Corner, Corner]]:
         """(first line, second line) of every chicane, in race order (# 22.1)."""

@@ -19,7 +19,15 @@ from ..engine.decide import (
     waiting_for,
 )
 from ..engine.module import ask as module_ask
-from ..engine.module import card_namer, discard_words, notation_of, react_help, react_hint, react_pending
+from ..engine.module import (
+    card_namer,
+    discard_words,
+    notation_of,
+    react_help,
+    react_hint,
+    react_offers,
+    react_pending,
+)
 from ..engine.modules import circuits
 from ..engine.rules import slipstream_block
 from ..engine.state import Car, Turn, expand
@@ -371,34 +379,15 @@ def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str
     for o in opts:
         if o["type"] == "adrenaline":
             out.append("a" if o["bonus"] == "move" else "ac")
-    pay = [label(c) for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
-    if pay:
-        out.append(f"p (pay Heat: {' '.join(pay)})")  # # 18.10
-    reduce = max((o["count"] for o in opts if o["type"] == "stress_reduced"), default=0)
-    if reduce:
-        out.append(("r1" if reduce == 1 else f"r1-r{reduce}") + f" (reduce: up to {reduce} S)")  # # 18.15
-    sc = max((o["count"] for o in opts if o["type"] == "super_cooled"), default=0)
-    if sc:
-        out.append(("k1" if sc == 1 else f"k1-k{sc}") + " (super cool)")  # # 18.22
-    if any(o["type"] == "drafted" for o in opts):
-        out.append("dr (draft)")  # # 18.23
-    for o in opts:
-        if o["type"] == "direct_played" and not o.get("accelerate"):
-            out.append(f"play:{label(o['card'])}")  # # 18.19
-    if any(o["type"] == "salvaged" for o in opts):
-        out.append("salvage:CARDS")  # # 18.18
-    out += unpayable_answers(opts, state)  # # 18.11: offered whenever the Engine cannot pay
+    if state is not None:  # the modules' own (the Garage's p, rN, kN, dr, play:, salvage:, u:; Module.react_offers)
+        out += react_offers(state, opts, label)[0]
     return out
 
 
-def unpayable_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
-    """The ``u:CARDS`` answers open (# 18.11: the cards whose Heat cost goes unpaid), by their short names."""
-    out = [
-        "u:" + "/".join(typed_card(state, c) for c in o["cards"]).lower()
-        for o in opts
-        if o["type"] == "heat_unpayable"
-    ]
-    return list(dict.fromkeys(out))
+def unpayable_answers(opts: list[Event], state: RaceState) -> list[str]:
+    """The answers open when the Engine cannot pay every Heat cost (# 18.11: the cards whose cost goes unpaid), as
+    the modules offer them (``Module.react_offers``), by their short names."""
+    return [a for a in react_offers(state, opts, lambda token: typed_card(state, token))[1] if a.startswith("u:")]
 
 
 def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
@@ -409,12 +398,8 @@ def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[st
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
     out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
-    out += ["p" for o in opts if o["type"] == "heat_paid"][:1]
-    out += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
-    out += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
-    out += ["dr" for o in opts if o["type"] == "drafted"]
-    out += unpayable_answers(opts, state)
-    out += [f"play:{label(o['card'])}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
+    if state is not None:  # the modules' own (Module.react_offers)
+        out += react_offers(state, opts, label)[1]
     return list(dict.fromkeys(out))
 
 

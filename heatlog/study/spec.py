@@ -23,9 +23,12 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import HeatlogError, MalformedInput
+
+if TYPE_CHECKING:
+    from ..engine.module import Module
 
 #: Races per batch unless the spec says otherwise: 5–15 s of one core for 4-car heuristic races (a task on a pool
 #: or a cluster costs milliseconds), and one file per table: a query over 100,000 races reads 100 files of each
@@ -35,7 +38,7 @@ MAX_RACES = 10**12  # a count beyond this is a typo, not a study
 SPEC_FILE = "study.json"
 SPEC_VERSION = 1
 
-_MODULE_KEYS = {"name", "weather", "legends", "pro", "aggressive", "garage", "variant"}
+_ENTRY_KEYS = {"name", "variant"}  # a module entry's own keys; the rest are the modules' (by name, or old keys)
 _TOP_KEYS = {"study", "tracks", "cars", "bots", "modules", "laps", "seeds", "sample", "batch", "rules"}
 
 
@@ -64,24 +67,31 @@ class Config:
 
     def modules(self) -> dict[str, Any]:
         """The configuration's modules, each one's options by its name, as ``simulate_race(modules=)`` takes them
-        (issue 26, build 5): the entry's first-wave keys (``legends`` a count with ``pro`` and ``aggressive``,
-        ``weather``, ``garage``) and any other registered module by its name."""
+        (issue 26, build 5): the keys a module was read by before it was a unit, made into its options by the
+        module (``Module.study_block``: the old specs' upcaster), and any other registered module by its name."""
         opts = dict(self.module)
         out: dict[str, Any] = {}
-        if opts.get("garage") is not None:
-            out["garage"] = json.loads(opts["garage"])
-        if opts.get("legends") or opts.get("pro") or opts.get("aggressive"):
-            out["legends"] = {
-                "cars": int(opts.get("legends", 0)),
-                "pro": int(opts.get("pro", 0)),
-                "aggressive": bool(opts.get("aggressive", False)),
-            }
-        if opts.get("weather"):
-            out["weather"] = {}
+        claimed: set[str] = set()
+        for unit in _keyed():
+            claimed.update(unit.study_keys)
+            kept = {k: _value(opts[k]) for k in unit.study_keys if k in opts}
+            if kept and unit.study_block is not None:
+                block = unit.study_block(kept)
+                if block is not None:
+                    out[unit.name] = block
         for key, value in opts.items():
-            if key not in _MODULE_KEYS:  # a module registered as one unit: its block (JSON, as the entry keeps it)
+            if key not in claimed and key not in _ENTRY_KEYS:  # a module by its name: its block (JSON, as kept)
                 out[key] = json.loads(value)
         return out
+
+
+def _value(kept: Any) -> Any:
+    """A module key's value as the entry keeps it: an object as its canonical JSON text, else as written."""
+    return json.loads(kept) if isinstance(kept, str) else kept
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def _fail(where: str, what: str) -> MalformedInput:
@@ -132,10 +142,11 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
     if not isinstance(value, dict):
         raise _fail(where, 'an object of module options ({"name": "weather", "weather": true})')
     units = _units()
-    extra = sorted(set(value) - _MODULE_KEYS - set(units))
+    keyed = _keyed()
+    known_keys = _ENTRY_KEYS | {k for unit in keyed for k in unit.study_keys} | set(units)
+    extra = sorted(set(value) - known_keys)
     if extra:
-        known = ", ".join(sorted(_MODULE_KEYS | set(units)))
-        raise _fail(where, f"unknown option {extra[0][:40]!r} (options: {known})")
+        raise _fail(where, f"unknown option {extra[0][:40]!r} (options: {', '.join(sorted(known_keys))})")
     opts: dict[str, Any] = {}
     for key in sorted(set(value) & set(units)):  # a registered module by its name: true (its example) or its block
         block = value[key]
@@ -147,26 +158,22 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
             block = module_block(key)
         if not isinstance(block, dict):
             raise _fail(f"{where}.{key}", "true (the module with its data file's options) or its options object")
-        opts[key] = json.dumps(block, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    for key in ("weather", "aggressive"):
-        if key in value:
-            if not isinstance(value[key], bool):
-                raise _fail(f"{where}.{key}", "true or false")
-            if value[key]:
-                opts[key] = True
-    from ..engine.modules.legends.rules import MAX_PRO
-
-    for key, high in (("legends", 5), ("pro", MAX_PRO)):
-        if key in value and value[key]:
-            opts[key] = _int(value[key], f"{where}.{key}", 0, high)
+        opts[key] = _canonical(block)
+    for unit in keyed:  # the keys a module was read by before it was a unit, checked and kept by it (its upcaster)
+        given = {k: value[k] for k in unit.study_keys if k in value}
+        if not given or unit.study_read is None:
+            continue
+        try:
+            kept = unit.study_read(given)
+        except ValueError as exc:
+            key, _, words = str(exc).partition(": ")
+            raise _fail(f"{where}.{key}", words) from None
+        for key, v in kept.items():
+            opts[key] = _canonical(v) if isinstance(v, dict) else v
     if "variant" in value and value["variant"] not in (None, "standard"):
         if value["variant"] != "one-lap":
             raise _fail(f"{where}.variant", "one-lap, or none for the standard race")
         opts["variant"] = "one-lap"
-    if value.get("garage") is not None:
-        if not isinstance(value["garage"], dict):
-            raise _fail(f"{where}.garage", 'the Garage options ({"upgrades": "all", "draft": "snake"})')
-        opts["garage"] = json.dumps(value["garage"], sort_keys=True, separators=(",", ":"), allow_nan=False)
     name = value.get("name")
     if name is None:
         name = " ".join(f"{k}={v}" for k, v in sorted(opts.items())) or "base"
@@ -179,11 +186,20 @@ def _module(value: Any, where: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
 
 def _units() -> list[str]:
     """The modules registered as one unit that a study entry may name (each with an example block: its data file's
-    options), besides the first waves' keys."""
+    options), besides the keys the modules were read by before (``Module.study_keys``)."""
     from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
     from ..engine.module import MODULES
 
-    return sorted(n for n, m in MODULES.items() if m.example is not None and n not in _MODULE_KEYS)
+    old = {k for unit in MODULES.values() for k in unit.study_keys}
+    return sorted(n for n, m in MODULES.items() if m.example is not None and n not in old)
+
+
+def _keyed() -> list[Module]:
+    """The modules a study entry reads by the keys they had before they were units (``Module.study_keys``)."""
+    from ..engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+    from ..engine.module import MODULES
+
+    return [unit for unit in MODULES.values() if unit.study_keys]
 
 
 @dataclass(frozen=True)
@@ -258,7 +274,7 @@ class StudySpec:
         for name, opts in self.modules:
             entry: dict[str, Any] = {"name": name}
             for k, v in opts:
-                entry[k] = json.loads(v) if k == "garage" or k not in _MODULE_KEYS else v
+                entry[k] = v if k in _ENTRY_KEYS else _value(v)  # a module's object, from its canonical text
             modules.append(entry)
         out: dict[str, Any] = {
             "study": SPEC_VERSION,
@@ -315,7 +331,7 @@ class StudySpec:
     def check(self) -> None:
         """Every configuration's set-up is one the door takes (built once each, nothing played)."""
         from ..formats.validation import validate_event
-        from ..races import legend_cars, race_started_event
+        from ..races import expand_modules, module_cars, race_started_event
         from ..simulate import bot_names, default_cars
 
         for c in self.configs():
@@ -324,15 +340,13 @@ class StudySpec:
                 kw = c.kwargs()
                 modules = kw["modules"]
                 roster = default_cars(c.cars)
-                count = modules["legends"]["cars"] if "legends" in modules else 0
+                count = module_cars(modules)  # the cars the modules add (Module.car_count: the Legends', # 19.1)
                 if count and not 2 <= c.cars + count <= 6:
-                    raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {c.cars + count}")
+                    raise MalformedInput(f"a race has 2 to 6 cars, the modules' cars included, not {c.cars + count}")
                 if not count and c.cars < 2:
-                    raise MalformedInput("a race without Legends has 2 to 6 cars")
+                    raise MalformedInput(f"a race has 2 to 6 cars, not {c.cars}")
                 bot_names(kw["bots"], [r["name"] for r in roster])
-                if "legends" in modules:  # the count as the cars (the colours the cars leave free, # 19.3)
-                    cars = legend_cars(count, [r["colour"] for r in roster]) if count else []
-                    modules = {**modules, "legends": {**modules["legends"], "cars": cars}}
+                modules = expand_modules(modules, roster)  # a count as the cars (the colours left free, # 19.3)
                 validate_event(
                     race_started_event(
                         track=c.track, cars=roster, laps=c.laps, mode="open", variant=kw["variant"], modules=modules

@@ -267,8 +267,11 @@ def _grid_marks(track: Track, lay: CircuitLayout) -> list[tuple[Point, float]]:
 
 
 def _legend_marks(track: Track, lay: CircuitLayout) -> str:
-    """Legend lines (orange, # 19.7), the diamonds 0–3 before each corner (# 19.4) and the chevrons (# 19.14)."""
-    out = ['<g class="legends">']
+    """Legend lines (orange, # 19.7), the diamonds 0–3 before each corner (# 19.4) and the chevrons (# 19.14): printed
+    on every board, so drawn in every race, Legends or not. They are track data (the track file, ``engine.track.
+    Corner``, which says what a chevron allows), as the race line and the press letters are: the Legends' rules read
+    them from the track as this drawing does (docs/design.md, "The Legend lines are track data")."""
+    out = ['<g class="legend-marks">']
     unit = lay.lane_width
     used: dict[int, int] = {}  # marks already on a space (chicanes: two corners' diamonds share spaces)
     for number, corner in enumerate(track.corners, start=1):
@@ -290,7 +293,7 @@ def _legend_marks(track: Track, lay: CircuitLayout) -> str:
                 dx, dy = x - (x1 + x2) / 2, y - (y1 + y2) / 2
                 d = math.hypot(dx, dy) or 1.0
                 x, y = x + dx / d * unit * 0.8 * k_on, y + dy / d * unit * 0.8 * k_on
-            chevrons = 2 if space in corner.double_chevron_spaces else 1 if space in corner.chevron_spaces else 0
+            chevrons = corner.chevrons(space)
             title = f"diamond {k} of corner {number}" + (
                 f", {'double ' if chevrons == 2 else ''}chevron (# 19.14)" if chevrons else ""
             )
@@ -320,7 +323,7 @@ def circuit_key(track: Track) -> str:
     items = [
         ("race-line", "race line: the preferred spot of each sector (# 1.5)"),
         ("corner", "corner line and its speed limit"),
-        ("legend", "Legend line, diamonds 0–3" + (" and chevrons" if _has_chevrons(track) else "")),
+        ("legend", "Legend line, diamonds 0–3" + (" and chevrons" if track.has_chevrons() else "")),
     ]
     if track.chicanes():
         items.append(("chicane", "chicane: two corner lines, each checked (# 22.1)"))
@@ -350,10 +353,6 @@ def _event_key(state: RaceState) -> str:
     29), under the circuit."""
     lines = rules_lines(state)
     return '<ul class="event-key">' + "".join(f"<li>{escape(text)}</li>" for text in lines) + "</ul>" if lines else ""
-
-
-def _has_chevrons(track: Track) -> bool:
-    return any(c.chevron_spaces or c.double_chevron_spaces for c in track.corners)
 
 
 def podium(lay: CircuitLayout, count: int) -> list[Point]:

@@ -176,4 +176,7 @@ MODULE = Module(
     },
     position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
     grid_given=_grid_given,  # its block says the season gives the grid (# 21.12): the door checks it
+    doc_order=4,
+    hand_moves={"sponsor_drawn": ("in", lambda ev: [ev["card"]])},  # shown, into the hand (# 21.4, 21.7)
+    card_tables=lazy(f"{__name__}.words", "card_tables"),  # the sponsorship cards (# 21.5)
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...module import CardTable
 from ...words import counted
 from .rules import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
 
@@ -151,3 +152,13 @@ def event_words(ev: dict[str, Any], cards: Callable[[list[str]], str]) -> str | 
             return f"{car} keeps their upgrades"
         return f"{car} swaps {cards([ev['give']])} for {cards([ev['take']])}"
     return None
+
+
+def card_tables(read: Callable[[str], Any]) -> list[CardTable]:
+    """docs/cards.md's table of the sponsorship cards (``Module.card_tables``, # 21.5), from their card file
+    (``read("cards/sponsors.json")``: its JSON, read by the shell), each described as an upgrade is (# 18.2)."""
+    from ..garage.cards import describe
+
+    cards = read("cards/sponsors.json")["cards"]
+    rows = tuple((str(c["short"]), describe(c), str(c.get("copies", ""))) for c in cards)
+    return [CardTable("Sponsorship cards (championship, # 21.5)", ("short name", "card", "copies"), rows)]

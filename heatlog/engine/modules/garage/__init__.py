@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, TurnAnswer, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SampleRace, SetupStep, TurnAnswer, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -307,6 +307,59 @@ TURN_ANSWERS = {
 }
 
 
+def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A study entry's first-wave ``garage`` key (docs/study.md): the Garage's options, an object (checked with the
+    race's set-up, # 18.3, 18.5)."""
+    options = given["garage"]
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError('garage: the Garage options ({"upgrades": "all", "draft": "snake"})')
+    return {"garage": options}
+
+#: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with every module, which come
+#: before it in the pages) and its golden playthrough.
+SAMPLES = (
+    SampleRace(
+        "usa-garage-4cars.jsonl",
+        "USA, 2 laps, the Garage module (# 18): all upgrades with both expansions, drafted; 2 heuristic, 2 random cars",
+        {
+            "track": "usa",
+            "cars": 4,
+            "seed": 15,
+            "bots": ["heuristic", "random", "heuristic", "random"],
+            "modules": {NAME: {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tunnel-vision"]}},
+        },
+    ),
+    SampleRace(
+        "usa-garage-legends-weather.jsonl",
+        "USA, 2 laps, every module at once: 3 heuristic cars with drafted basic upgrades (# 18), 2 Legends (19) "
+        "and the weather (20)",
+        {
+            "track": "usa",
+            "cars": 3,
+            "seed": 4,
+            "bots": "heuristic",
+            "modules": {NAME: {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 2}, "weather": {}},
+        },
+    ),
+)
+#: In table mode (# 18): the snake draft, then every symbol as a table records it.
+GOLDENS = (
+    SampleRace(
+        "golden_usa_garage_table",
+        "USA, 2 laps, 4 cars, the Garage with all upgrades and both expansions, snake draft, table mode",
+        {
+            "track": "usa",
+            "cars": 4,
+            "seed": 21,
+            "bots": ["heuristic", "random", "heuristic", "random"],
+            "modules": {NAME: {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}},
+        },
+        table=True,
+    ),
+)
+
 MODULE = Module(
     NAME,
     build=_race("build"),
@@ -352,6 +405,12 @@ MODULE = Module(
         "dr drafts, play:NAME plays a card directly, salvage:CARDS (e.g. salvage:4/3), "
         "u:CARDS the cards whose Heat cost goes unpaid (# 18.11)"
     ),
+    hand_moves={  # its events that move a car's cards in sight of the table (the review's information sets)
+        "stress_reduced": ("out", lambda ev: ["S"] * int(ev["count"])),  # # 18.15: Stress discarded from the hand
+        "direct_played": ("out", lambda ev: [ev["card"]]),  # # 18.19: from the hand into the Play Area
+        "card_scrapped": ("top", lambda ev: [ev["card"]]),  # # 18.12: the deck's top card, shown
+    },
+    react_offers=lazy(f"{__name__}.recorder", "react_offers"),  # its React answers in the question (# 18.10-18.23)
     react_pending=lazy(f"{__name__}.recorder", "react_pending"),  # a Scrap's cards after React (# 18.12)
     discard_words=lazy(f"{__name__}.recorder", "discard_words"),  # a Refresh at the discard (# 18.21)
     card_name=lazy(f"{__name__}.words", "card_name"),  # an upgrade by name and value (# 18.2)
@@ -374,4 +433,11 @@ MODULE = Module(
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
     position_cards=_position_cards,  # # 18.4: no deck before the draft is over
     turn_answers=TURN_ANSWERS,
+    doc_order=3,
+    samples=SAMPLES,
+    goldens=GOLDENS,
+    card_tables=lazy(f"{__name__}.cards", "card_tables"),  # its upgrades by set (# 18.2)
+    study_keys=(NAME,),
+    study_read=_study_read,
+    study_block=lambda kept: kept.get(NAME),
 )

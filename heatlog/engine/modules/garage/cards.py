@@ -15,6 +15,7 @@ from typing import Any
 
 from ...cards import BASIC, HEAT, STRESS
 from ...errors import AmbiguousInput, IllegalEvent, MalformedInput
+from ...module import CardTable
 
 Card = Mapping[str, Any]  # one card definition, as in heatlog/data/cards/garage.json
 Event = dict[str, Any]
@@ -546,3 +547,32 @@ def describe(card: Card) -> str:
         else:
             parts.append(f"{label} {n}")
     return f"{card['name']} (speed {sp}" + (f"; {', '.join(parts)})" if parts else ")")
+
+
+#: The sets of docs/cards.md's upgrade tables, in the page's order (# 18.2).
+_DOC_SETS = {
+    "base": "Garage (base box)",
+    "heavy-rain": "Heavy Rain expansion",
+    "tunnel-vision": "Tunnel Vision expansion",
+}
+
+
+def card_tables(read: Callable[[str], Any]) -> list[CardTable]:
+    """docs/cards.md's tables of the upgrades (``Module.card_tables``, # 18.2): one per set, then any other set,
+    from the Garage card file (``read("cards/garage.json")``: its JSON, read by the shell)."""
+    upgrades = [c for c in read("cards/garage.json")["cards"] if c.get("kind") == "upgrade"]
+    titled = [
+        (f"Upgrades: {title} (# 18.2)", [c for c in upgrades if c.get("set", "base") == key])
+        for key, title in _DOC_SETS.items()
+    ]
+    titled.append(("Other upgrades", [c for c in upgrades if c.get("set", "base") not in _DOC_SETS]))
+    columns = ("short name", "card", "level", "copies")
+    return [
+        CardTable(
+            title,
+            columns,
+            tuple((str(c["short"]), describe(c), str(c.get("level", "")), str(c.get("copies", ""))) for c in part),
+        )
+        for title, part in titled
+        if part
+    ]

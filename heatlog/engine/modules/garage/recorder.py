@@ -383,6 +383,35 @@ def typed_order(ev: Event, nm: Callable[[str], str]) -> str:
     return " ".join(map(nm, ev.get("order") or []))
 
 
+def react_offers(opts: list[Event], label: Callable[[str], str]) -> tuple[list[str], list[str]]:
+    """The answers the Garage's React options open (``Module.react_offers``): the prompt's words (``p (pay Heat:
+    cool6)``, ``r1-r2 (reduce: up to 2 S)`` …) and the Tab completions, the cards by ``label``."""
+    words: list[str] = []
+    pay = [label(c) for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
+    if pay:
+        words.append(f"p (pay Heat: {' '.join(pay)})")  # # 18.10
+    reduce = max((o["count"] for o in opts if o["type"] == "stress_reduced"), default=0)
+    if reduce:
+        words.append(("r1" if reduce == 1 else f"r1-r{reduce}") + f" (reduce: up to {reduce} S)")  # # 18.15
+    sc = max((o["count"] for o in opts if o["type"] == "super_cooled"), default=0)
+    if sc:
+        words.append(("k1" if sc == 1 else f"k1-k{sc}") + " (super cool)")  # # 18.22
+    if any(o["type"] == "drafted" for o in opts):
+        words.append("dr (draft)")  # # 18.23
+    direct = [f"play:{label(o['card'])}" for o in opts if o["type"] == "direct_played" and not o.get("accelerate")]
+    words += direct  # # 18.19
+    if any(o["type"] == "salvaged" for o in opts):
+        words.append("salvage:CARDS")  # # 18.18
+    unpaid = ["u:" + "/".join(label(c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
+    unpaid = list(dict.fromkeys(unpaid))  # # 18.11: offered whenever the Engine cannot pay
+    words += unpaid
+    answers = ["p" for o in opts if o["type"] == "heat_paid"][:1]
+    answers += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
+    answers += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
+    answers += ["dr" for o in opts if o["type"] == "drafted"]
+    return words, answers + unpaid + direct
+
+
 def react_pending(state: RaceState, turn: Turn) -> bool:
     """A Scrap still to come this React (# 18.12): React closes, its cards are asked, then the discard."""
     return garage_slot(state) is not None and scrap_pending(state, turn)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SetupCars, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -279,6 +279,62 @@ def _playthrough_head(state: RaceState) -> list[str]:
     return [f"Legends: {', '.join(legends)} (pro +{own.rules.pro}, {aggressive})"]
 
 
+def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A study entry's first-wave Legend keys (docs/study.md), as the spec keeps them: ``legends`` the count of
+    Legend cars (0-5, # 19.1, 19.2), ``pro`` (# 19.15), ``aggressive`` true or false (# 19.14)."""
+    import json
+
+    from .rules import MAX_PRO
+
+    out: dict[str, Any] = {}
+    if "aggressive" in given:
+        if not isinstance(given["aggressive"], bool):
+            raise ValueError("aggressive: true or false")
+        if given["aggressive"]:
+            out["aggressive"] = True
+    for key, high in (("legends", 5), ("pro", MAX_PRO)):
+        value = given.get(key)
+        if not value:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{key}: a whole number is needed, not {json.dumps(value)[:40]}")
+        if not 0 <= value <= high:
+            raise ValueError(f"{key}: {value} is out of range (0 to {high})")
+        out[key] = value
+    return out
+
+
+def _study_block(kept: Mapping[str, Any]) -> Any:
+    """The Legends' options from a study entry's first-wave keys: the count of cars and the two options."""
+    return {
+        "cars": int(kept.get("legends", 0)),
+        "pro": int(kept.get("pro", 0)),
+        "aggressive": bool(kept.get("aggressive")),
+    }
+
+#: The sample race of replays/ that shows it (heatlog/docsgen/samples.py) and its golden playthrough.
+SAMPLES = (
+    SampleRace(
+        "gb-solo-legends.jsonl",
+        "Great Britain, 2 laps, solo: one heuristic car against five aggressive Legends (MODULES.md 19)",
+        {
+            "track": "great-britain",
+            "cars": 1,
+            "modules": {NAME: {"cars": 5, "aggressive": True}},
+            "seed": 3,
+            "bots": "heuristic",
+        },
+    ),
+)
+#: A solo race, one heuristic car against five Legends (a spinout, blocked Legends).
+GOLDENS = (
+    SampleRace(
+        "golden_solo_legends",
+        "USA, 2 laps, one heuristic car against five Legends",
+        {"track": "usa", "cars": 1, "modules": {NAME: {"cars": 5}}, "seed": 28, "bots": "heuristic"},
+    ),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 19.6
@@ -322,4 +378,10 @@ MODULE = Module(
     playthrough_head=_playthrough_head,
     car_keys={"legend": 'Legend cars need the Legends module (modules: ["legends"], # 19.1)'},
     data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
+    doc_order=1,
+    samples=SAMPLES,
+    goldens=GOLDENS,
+    study_keys=("legends", "pro", "aggressive"),
+    study_read=_study_read,
+    study_block=_study_block,
 )

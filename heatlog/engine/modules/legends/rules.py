@@ -271,11 +271,9 @@ def _legend_lines(track: Track) -> _LegendTrack:
         for c in track.corners
     )
     chevrons: dict[int, int] = {}
-    for c in track.corners:
-        for sp in c.chevron_spaces:
-            chevrons[sp] = max(chevrons.get(sp, 0), 1)
-        for sp in c.double_chevron_spaces:
-            chevrons[sp] = 2  # a double chevron wins where a space is marked both
+    for c in track.corners:  # (a space two corners mark: the most it allows)
+        for sp in c.chevron_spaces | c.double_chevron_spaces:
+            chevrons[sp] = max(chevrons.get(sp, 0), c.chevrons(sp))
     return _LegendTrack(tuple(c.after_space for c in track.corners), gaps, chevrons)
 
 

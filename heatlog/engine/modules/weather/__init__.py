@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, lazy
 from .slot import NAME, WeatherSlot, slot
 from .slot import conditions_of as conditions_of  # (the slot's readers, re-exported: the engine, bots and views)
 from .slot import weather_rules as weather_rules
@@ -174,6 +174,42 @@ def _given_draws(values: Mapping[str, Any]) -> list[Event]:
     ]
 
 
+def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A study entry's first-wave ``weather`` key (docs/study.md): true or false."""
+    if not isinstance(given["weather"], bool):
+        raise ValueError("weather: true or false")
+    return {"weather": True} if given["weather"] else {}
+
+#: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with the Legends, which come
+#: before it in the pages) and its golden playthrough.
+SAMPLES = (
+    SampleRace(
+        "usa-weather-4cars.jsonl",
+        "USA, 2 laps, 4 heuristic cars, weather and road conditions (MODULES.md 20)",
+        {"track": "usa", "cars": 4, "modules": {NAME: {}}, "seed": 2, "bots": "heuristic"},
+    ),
+    SampleRace(
+        "netherlands-legends-weather.jsonl",
+        "Netherlands, 3 laps, 3 heuristic cars and 3 pro Legends (+1) with the weather: the modules combined",
+        {
+            "track": "netherlands",
+            "cars": 3,
+            "modules": {"legends": {"cars": 3, "pro": 1, "aggressive": True}, NAME: {}},
+            "seed": 8,
+            "bots": "heuristic",
+        },
+    ),
+)
+#: In table mode: Rain, with heat control, overheat, slipstream +1 and the Weather token (cooling) on Great Britain.
+GOLDENS = (
+    SampleRace(
+        "golden_weather_table",
+        "Great Britain, 2 laps, 4 cars, weather and road conditions, table mode",
+        {"track": "great-britain", "cars": 4, "modules": {NAME: {}}, "seed": 9, "bots": ["heuristic"] * 3 + ["random"]},
+        table=True,
+    ),
+)
+
 MODULE = Module(
     NAME,
     build=lazy(f"{__name__}.rules", "build"),  # # 20.2–20.13
@@ -228,4 +264,10 @@ MODULE = Module(
     given_draws=_given_draws,
     summary=_summary,
     summary_words=_summary_words,
+    doc_order=2,
+    samples=SAMPLES,
+    goldens=GOLDENS,
+    study_keys=("weather",),
+    study_read=_study_read,
+    study_block=lambda kept: {} if kept.get("weather") else None,  # the data file's tiles and tokens (# 20.1)
 )
