@@ -292,8 +292,9 @@ def answer(
                     continue
             if said is not None:
                 tokens.append(said)
-                if et == "salvaged":
-                    break  # its flips or shuffle are their own question
+                if et == "salvaged" and ev.get("cards"):
+                    break  # its flips or shuffle are their own question (a Salvage of no cards has none, # 18.18:
+                    # the line goes on to the discard, or its end closes the turn without the discard the log has)
             elif et == "card_scrapped":
                 break
             elif et == "cooldown":
