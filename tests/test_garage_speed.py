@@ -185,6 +185,44 @@ def test_garage_plays_packed_are_the_plays_card_by_card() -> None:
         del heuristic._MODULE_CARDS[odd]
 
 
+def test_a_garage_draws_worth_is_the_long_ways() -> None:
+    """What the heuristic expects of a card it draws (# 11.1: its discard weighs each card in hand against it), read
+    in a Garage race from the tokens its pool holds (issue 32: not the deck's counts of every token of the race),
+    is exactly the long way's: one sum over ``deck_counts`` (with the discard pile and Play Area when the refill
+    reaches into the reshuffle, # 5.6, 12.3), in its order — at every discard of simulated Garage races."""
+    from heatlog.bots import UTILITY, _utility, draw_worth
+    from heatlog.engine.steps import DISCARD
+
+    def long_way(car, need: int) -> float | None:
+        source = car.deck_counts()
+        if car.deck_size < need + 2:
+            for c in [*car.discard, *car.play_area]:
+                source[c] += 1
+        total = sum(source.values())
+        if not total:
+            return None
+        return sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
+
+    seen: list[tuple] = []
+
+    def watch(state: RaceState, ev: dict) -> None:
+        turn = state.turn
+        if turn is not None and turn.sub == DISCARD:
+            car = state.cars[turn.car]
+            need = 7 - car.hand_size  # # 12.2
+            seen.append((draw_worth(car, need), long_way(car, need), car.deck_size < need + 2))
+
+    for upgrades, seed in (("all", 4), ("basic", 7)):
+        simulate_race(
+            None, track="usa", cars=4, seed=seed, bots="heuristic",
+            modules={"garage": {"upgrades": upgrades, "draft": "draft"}}, watch=watch,
+        )
+    for fast, slow, _ in seen:
+        assert fast == slow
+    short = sum(1 for _, _, refill in seen if refill)
+    assert len(seen) > 40 and 0 < short < len(seen)
+
+
 def _started(upgrades: str = "all", seed: int = 0, **modules: dict) -> dict:
     _, events, _ = simulate_race(
         None, track="usa", cars=2, seed=seed, modules={"garage": {"upgrades": upgrades, "draft": "draft"}, **modules}

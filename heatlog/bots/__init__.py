@@ -891,6 +891,36 @@ def _module_context(state: RaceState, tp: _TrackPlan, cards_of: Any) -> None:
     tp.play_cards = (cards_of, shared, rules)
 
 
+def draw_worth(car: Car, need: int) -> float | None:
+    """The mean worth (``_utility``) of a card ``car`` draws when it refills ``need`` cards: of its deck (pool less
+    hand, # 1.7), and of its discard pile and Play Area too when the refill reaches into the reshuffle (# 5.6,
+    12.3); None when there is nothing to draw. The products are summed in the same order as one sum over the
+    deck's counts (whatever ``sum``'s float method); a card not there adds an exact zero, so it is left out."""
+    hand, pool = car.hand, car.pool
+    assert hand is not None
+    if car.deck_size >= need + 2 and len(pool) > len(_BASE_KEYS):
+        # a race with more cards (a Garage race's counts hold every token of the race, ~50, most at 0: issue 32):
+        # the deck's counts of the tokens the pool holds, in the pool's order, without building every count
+        held = [(c, n - hand[c]) for c, n in filter(_COUNT, pool.items())]
+        total = sum(map(_COUNT, held))
+        if not total:
+            return None
+        return sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in held if n]) / total
+    source = car.deck_counts()  # (a fresh dict)
+    assert source is not None
+    if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
+        for c in car.discard:
+            source[c] += 1
+        for c in car.play_area:
+            source[c] += 1
+    total = sum(source.values())
+    if not total:
+        return None
+    if source.keys() <= UTILITY.keys():  # the base cards only: the same products, without asking for each
+        return sum([UTILITY[c] * n for c, n in source.items() if n]) / total
+    return sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
+
+
 class HeuristicBot:
     """Drives like a sensible player, one turn at a time, with a look at the next.
 
@@ -1329,26 +1359,13 @@ class HeuristicBot:
         turn = state.turn
         assert turn is not None
         hand = car.hand
-        deck = car.deck_counts()
-        assert hand is not None and deck is not None
+        assert hand is not None
         rules = state.rules  # (a point still its base function is not called: base_hand_size is HAND_SIZE, …)
         unchanged = rules.unchanged
         need = (HAND_SIZE if unchanged.hand_size else rules.hand_size(state, car)) - car.hand_size  # # 12.2, 21.8
-        source = deck  # a fresh dict (deck_counts)
-        if car.deck_size < need + 2:  # the refill reaches into the reshuffled discard (# 5.6, 12.3)
-            for c in car.discard:
-                source[c] += 1
-            for c in car.play_area:
-                source[c] += 1
-        total = sum(source.values())
-        if not total:
+        draw = draw_worth(car, need)
+        if draw is None:
             return None
-        # the same products summed in the same order as one sum over a generator (whatever sum's float method); a
-        # card not there adds an exact zero, so it is left out (a Garage race's counts hold every token of the race)
-        if source.keys() <= UTILITY.keys():  # the base cards only: the same products, without asking for each
-            draw = sum([UTILITY[c] * n for c, n in source.items() if n]) / total
-        else:
-            draw = sum([(UTILITY[c] if c in UTILITY else _utility(c)) * n for c, n in source.items() if n]) / total
         tp = self._track_plan(state, car)
         i = bisect_left(tp.lines, car.progress)
         tight = i < len(tp.lines) and tp.lines[i] - car.progress <= 8 and tp.limits[i] <= 3
@@ -1365,8 +1382,8 @@ class HeuristicBot:
                 if UTILITY[c] < draw - self.w.discard_margin and rules.can_discard(state, car, c):
                     out.append(c)
         if not hand.keys() <= UTILITY.keys():  # Garage upgrades worth less than a draw (# 11.1: they may be discarded)
-            for c, n in hand.items():
-                if n and c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
+            for c, n in filter(_COUNT, hand.items()):  # (the cards held, in the hand's order)
+                if c not in UTILITY and _utility(c) < draw - self.w.discard_margin:
                     out.extend([c] * n)
         limit = None if unchanged.discard_limit else rules.discard_limit(state, car)  # # 21.8: event 15 caps it
         if limit is not None:
