@@ -15,15 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.cells import cell_len
-
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..formats.usertext import visible
-from . import counted
+from . import cell_len, counted
 from .cards import card_short
 from .listing import wrap_cells
 from .narrate import corner_number

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.cells import cell_len, set_cell_size
-
 from ..formats.usertext import visible
+from . import cell_len, set_cell_size
 
 GAP = "  "
 

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from rich.cells import cell_len
+from . import cell_len
 
 __all__ = ["Grid", "NotPlain", "PlainConsole", "Styled", "plain_width", "write"]
 

@@ -3,8 +3,9 @@ it: apart from the descriptor (``__init__.py``) and the rules (``rules.py``), wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ...written import record
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 NAME = "weather"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)  # (not @dataclass: no code compiled at every start, engine/written.py; issue 32)
 class WeatherSlot:
     """The weather's slot of a race (``state.modules["weather"]``): its rules, the tile drawn (# 20.2) and the
     road conditions built once the tokens are drawn (# 20.2). Immutable: shared by state copies (the descriptor
@@ -23,6 +24,11 @@ class WeatherSlot:
     rules: WeatherRules
     tile: str | None = None
     conditions: Conditions | None = None
+
+    def __init__(self, rules: WeatherRules, tile: str | None = None, conditions: Conditions | None = None) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "conditions", conditions)
 
 
 def slot(state: RaceState) -> WeatherSlot | None:
