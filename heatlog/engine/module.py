@@ -22,7 +22,7 @@ import copy
 import importlib
 import os
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -152,6 +152,42 @@ class Flag:
     #: Each of its values is a car the module adds, after the players' (a ``--legend COLOUR``, # 19.3): a refusal
     #: of that car names the value as typed (``--legend pink: …``).
     cars: bool = False
+
+
+#: How a season's refusal names one of its arguments (``said(key, fallback)``): as the user typed it (the
+#: ``typed`` mapping of ``season.new_season``: ``"--legends 9"``), else by ``fallback``.
+Said = Callable[[str, str], str]
+
+
+@lite(frozen=True, slots=True)
+class SeasonHook:
+    """What a module adds to a championship season (MODULES.md 21; ``Module.season``, issue 26): the season
+    (heatlog/season, log/season_view.py, its CLI and page) iterates the registry's hooks and never names a module.
+
+    A module's season block is ``season_started.options[name]``, the key the season stream has kept it under
+    since the first seasons, so the streams written before the hook load unchanged. Every piece is a plain
+    function of that block (or of the options the caller gave), pure like the rest of the engine.
+
+    ``words``/``rule``: the module in words and its rules item (a season refuses a module without a hook naming
+    the ones it plays). ``count(given, said)``: how many cars its options add to every race, checked before the
+    drivers are (the Legends: 0 to 5, # 19.2); ``solo``: the words that tell a lone driver how this module lets
+    one driver race a season (# 19.16: against Legends), so one driver is enough when it adds cars;
+    ``driver_problem(name)``: the words that refuse a driver's name (a Legend is no driver, # 19.1).
+    ``setup(given, drivers, said)``: its season block from the options as given (None: not in the season);
+    ``MalformedInput`` refuses in words. ``cars(block)``: the cars it adds to every race after the drivers (they
+    race and score, # 21.10, and never draft, # 19.12), counted in the season's words as ``car_noun``.
+    ``race(block)``: its options in each race of the season (``race_started_event(modules=)``; # 21.3: the
+    weather's, revealed after the draft)."""
+
+    words: str
+    rule: str
+    count: Callable[[Any, Said], int] | None = None
+    solo: str | None = None
+    driver_problem: Callable[[str], str | None] | None = None
+    setup: Callable[[Any, Sequence[Mapping[str, Any]], Said], Any] | None = None
+    cars: Callable[[Any], list[dict[str, str]]] | None = None
+    car_noun: str = "car"
+    race: Callable[[Any], Any] | None = None
 
 
 @lite(frozen=True, slots=True)
@@ -367,6 +403,9 @@ class Module:
     #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
     #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
     table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
+    #: What it adds to a championship season (``SeasonHook``: its season block, its races' options, the cars it
+    #: adds, …); None: a season does not play it (MODULES.md 21).
+    season: SeasonHook | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -920,6 +959,12 @@ def descriptors() -> list[Module]:
         if isinstance(unit, Module):
             found.append(unit)
     return sorted(found, key=lambda m: (m.order, m.name))
+
+
+def season_units() -> list[Module]:
+    """Every module folder's descriptor that a championship season plays (``Module.season``), in the modules'
+    order: what the season iterates, registering none (``descriptors``)."""
+    return [unit for unit in descriptors() if unit.season is not None]
 
 
 def flags_for(command: str) -> tuple[list[Module], list[Flag]]:
