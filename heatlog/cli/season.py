@@ -79,15 +79,14 @@ def new(
     mode = mode.strip().lower()  # in any case, as new takes it
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
-    options = modules.options()  # the Garage, the weather, the Legends: each module's options (issue 26)
+    options = modules.options()  # each module's options, read by its season hook (Module.season, issue 26)
     drivers = [parse_car(c) for c in (car or [])]
     typed: dict[str, str | list[str]] = {  # a refusal names the option as typed (issue 29), not the season's field
         "published": f"--published {published}",
         "races": [f"--race {spec}" for spec in race or []],
         "drivers": [f"--car {spec}" for spec in car or []],
         "name": "--name",
-        **{p: f"--{p} {modules.values[p]}" for p in ("legends", "pro") if p in modules.values},
-        "order": f"--draft-order {modules.values.get('draft_order')}",
+        **modules.typed_values(),  # each module's options, by its flag's parameter (Module.flags)
     }
     with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(

@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .events import EventType, register
 from .written import lite
@@ -154,9 +154,12 @@ class Flag:
     cars: bool = False
 
 
-#: How a season's refusal names one of its arguments (``said(key, fallback)``): as the user typed it (the
-#: ``typed`` mapping of ``season.new_season``: ``"--legends 9"``), else by ``fallback``.
-Said = Callable[[str, str], str]
+class Said(Protocol):
+    """How a season's refusal names one of its arguments (``said(key, fallback, at)``): as the user typed it (the
+    ``typed`` mapping of ``season.new_season``: ``"--legends 9"``; ``at``: which of a repeated option), else by
+    ``fallback``."""
+
+    def __call__(self, key: str, fallback: str, at: int = 0) -> str: ...
 
 
 @lite(frozen=True, slots=True)
@@ -173,9 +176,10 @@ class SeasonHook:
     drivers are (the Legends: 0 to 5, # 19.2); ``solo``: the words that tell a lone driver how this module lets
     one driver race a season (# 19.16: against Legends), so one driver is enough when it adds cars;
     ``driver_problem(name)``: the words that refuse a driver's name (a Legend is no driver, # 19.1).
-    ``setup(given, drivers, said)``: its season block from the options as given (None: not in the season);
-    ``MalformedInput`` refuses in words. ``cars(block)``: the cars it adds to every race after the drivers (they
-    race and score, # 21.10, and never draft, # 19.12), counted in the season's words as ``car_noun``.
+    ``setup(given, drivers, data, said)``: its season block from the options as given (None: not in the season;
+    ``data``: its data file's content, read by the season); ``MalformedInput`` refuses in words.
+    ``cars(block)``: the cars it adds to every race after the drivers (they race and score, # 21.10, and never
+    draft, # 19.12), counted in the season's words as ``car_noun``.
     ``race(block)``: its options in each race of the season (``race_started_event(modules=)``; # 21.3: the
     weather's, revealed after the draft)."""
 
@@ -184,7 +188,7 @@ class SeasonHook:
     count: Callable[[Any, Said], int] | None = None
     solo: str | None = None
     driver_problem: Callable[[str], str | None] | None = None
-    setup: Callable[[Any, Sequence[Mapping[str, Any]], Said], Any] | None = None
+    setup: Callable[[Any, Sequence[Mapping[str, Any]], Any, Said], Any] | None = None
     cars: Callable[[Any], list[dict[str, str]]] | None = None
     car_noun: str = "car"
     race: Callable[[Any], Any] | None = None

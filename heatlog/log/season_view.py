@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, StoreError
+from ..engine.module import Module, season_units
 from ..engine.modules.championship.rules import (
     POINTS,
     EventCard,
@@ -121,14 +122,27 @@ class SeasonView:
         return None
 
     @property
-    def legends(self) -> list[dict[str, str]]:
-        """The Legend cars of every race (# 19.16; MODULES.md 19), or none."""
-        return list((self.options.get("legends") or {}).get("cars", []))
+    def module_cars(self) -> list[dict[str, str]]:
+        """The cars the season's modules add to every race after the drivers (``SeasonHook.cars``: the Legends,
+        # 19.16), or none."""
+        out: list[dict[str, str]] = []
+        for unit, block in season_blocks(self.options):
+            if unit.season is not None and unit.season.cars is not None:
+                out += unit.season.cars(block)
+        return out
 
     @property
     def cars(self) -> list[str]:
-        """Every car that races and scores: the drivers, then the Legends (# 21.10: Legends score too)."""
-        return [d["name"] for d in self.drivers] + [c["name"] for c in self.legends]
+        """Every car that races and scores: the drivers, then the modules' (# 21.10: Legends score too)."""
+        return [d["name"] for d in self.drivers] + [c["name"] for c in self.module_cars]
+
+    def module_cars_words(self) -> str:
+        """The modules' cars counted in their words ("3 Legends"), "" when there are none."""
+        out = []
+        for unit, block in season_blocks(self.options):
+            if unit.season is not None and unit.season.cars is not None and unit.season.cars(block):
+                out.append(counted(len(unit.season.cars(block)), unit.season.car_noun))
+        return " and ".join(out)
 
     @property
     def over(self) -> bool:
@@ -149,6 +163,12 @@ class SeasonView:
         return GarageOptions.from_dict(
             {"upgrades": data["upgrades"], "draft": "draft", "expansions": data["expansions"]}
         )
+
+
+def season_blocks(options: Mapping[str, Any]) -> list[tuple[Module, Any]]:
+    """Every module a season plays with its block of ``season_started.options`` (``Module.season``; kept under the
+    module's name), in the modules' order."""
+    return [(unit, options[unit.name]) for unit in season_units() if options.get(unit.name) is not None]
 
 
 def _started_event(events: list[Event], season: int) -> Event:
@@ -261,18 +281,11 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
     garage = view.garage
-    legends = view.options.get("legends") or {}
     modules: dict[str, Any] = {}  # the season's modules, each with its options (issue 26, build 5)
-    if garage is not None:
-        modules["garage"] = garage.to_dict()
-    if view.options.get("weather", False):  # # 21.3: revealed after the draft
-        modules["weather"] = {}
-    if legends.get("cars"):  # # 19.16
-        modules["legends"] = {
-            "cars": legends["cars"],
-            "pro": int(legends.get("pro", 0)),
-            "aggressive": bool(legends.get("aggressive", False)),
-        }
+    for unit, block in season_blocks(view.options):  # # 19.16, 21.2, 21.3: each module's own (Module.season)
+        options = unit.season.race(block) if unit.season is not None and unit.season.race is not None else None
+        if options is not None:
+            modules[unit.name] = options
     ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode, modules=modules)
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]

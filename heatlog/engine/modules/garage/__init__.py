@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SetupStep, TurnAnswer, lazy
+from ...module import FactColumn, Flag, Module, Notation, PositionCards, SeasonHook, SetupStep, TurnAnswer, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -374,4 +374,10 @@ MODULE = Module(
     playthrough_tail=lazy(f"{__name__}.words", "playthrough_tail"),  # the draft, under a golden playthrough
     position_cards=_position_cards,  # # 18.4: no deck before the draft is over
     turn_answers=TURN_ANSWERS,
+    season=SeasonHook(  # # 21.2: one upgrade drafted before each race of a season, the sponsorship cards with it
+        "the Garage",
+        "21.2",
+        setup=lazy(f"{__name__}.season", "setup"),
+        race=lazy(f"{__name__}.season", "race"),
+    ),
 )

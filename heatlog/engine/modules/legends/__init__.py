@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SetupCars, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, SeasonHook, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -322,4 +322,15 @@ MODULE = Module(
     playthrough_head=_playthrough_head,
     car_keys={"legend": 'Legend cars need the Legends module (modules: ["legends"], # 19.1)'},
     data_check=lazy(f"{__name__}.rules", "check_data"),  # the 10 Legend cards, read as a race reads them (# 19.4)
+    season=SeasonHook(  # # 19.16: Legend cars fill every race of a season (one driver: a solo championship)
+        "Legends",
+        "19.16",
+        count=lazy(f"{__name__}.season", "count"),
+        solo="add --legends N, a solo championship against Legends",
+        driver_problem=lazy(f"{__name__}.season", "driver_problem"),
+        setup=lazy(f"{__name__}.season", "setup"),
+        cars=lazy(f"{__name__}.season", "cars"),
+        car_noun="Legend",
+        race=lazy(f"{__name__}.season", "race"),
+    ),
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, lazy
+from ...module import FactColumn, Flag, Module, Notation, SeasonHook, lazy
 from .slot import NAME, WeatherSlot, slot
 from .slot import conditions_of as conditions_of  # (the slot's readers, re-exported: the engine, bots and views)
 from .slot import weather_rules as weather_rules
@@ -228,4 +228,10 @@ MODULE = Module(
     given_draws=_given_draws,
     summary=_summary,
     summary_words=_summary_words,
+    season=SeasonHook(  # # 21.3: every race of a season with the weather plays it, revealed after the draft
+        "the weather",
+        "21.3",
+        setup=lazy(f"{__name__}.season", "setup"),
+        race=lazy(f"{__name__}.season", "race"),
+    ),
 )

@@ -1,0 +1,49 @@
+"""The Garage in a championship season (MODULES.md 18, 21; ``Module.season``): one upgrade drafted before each race
+(# 21.2), kept from race to race (# 21.11), and the sponsorship cards that come with it (# 21.4-21.7).
+
+Its season block is ``season_started.options.garage``: ``{"upgrades", "expansions", "order", "swap"}``, the
+upgrades in the Garage deck and the expansions (# 18.2, 18.3), who picks first and whether the first picker may
+swap (MA11, kept configurable: BGA's ``lowest_first`` and the swap by default). The draft itself is the
+championship's (engine/modules/championship/rules.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...errors import MalformedInput
+from ...module import Said
+from ..championship.rules import DRAFT_ORDERS
+from .cards import GarageOptions
+
+
+def setup(given: Any, drivers: Sequence[Mapping[str, Any]], data: Any, said: Said) -> Any:
+    """``season_started.options.garage`` from the caller's choice (None: no Garage), checked (# 18.2, 18.3, MA11)."""
+    if given is None:
+        return None
+    if not isinstance(given, Mapping):
+        raise MalformedInput("the Garage's options are a mapping (upgrades, expansions, order, swap)")
+    unknown = sorted(set(given) - {"upgrades", "expansions", "order", "swap"})
+    if unknown:
+        raise MalformedInput(f"unknown garage option {unknown[0]!r} (upgrades, expansions, order, swap)")
+    try:
+        chosen = GarageOptions.from_dict({k: v for k, v in given.items() if k in ("upgrades", "expansions")})
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    order, swap = given.get("order", "lowest_first"), given.get("swap", True)
+    if order not in DRAFT_ORDERS:
+        chosen_order = said("draft_order", f"draft order {order!r}")
+        raise MalformedInput(f"{chosen_order}: choose {' or '.join(DRAFT_ORDERS)} (MA11)")
+    if not isinstance(swap, bool):
+        raise MalformedInput("swap must be true or false (MA11)")
+    return {"upgrades": chosen.upgrades, "expansions": list(chosen.expansions), "order": order, "swap": swap}
+
+
+def options(block: Any) -> GarageOptions:
+    """The Garage of a season's races (# 21.2: its upgrades drafted one before each race)."""
+    return GarageOptions.from_dict({"upgrades": block["upgrades"], "draft": "draft", "expansions": block["expansions"]})
+
+
+def race(block: Any) -> Any:
+    """The Garage's options in each race of the season (# 21.2)."""
+    return options(block).to_dict() if block is not None else None
