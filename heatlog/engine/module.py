@@ -181,10 +181,10 @@ class SeasonHook:
     ``cars(block)``: the cars it adds to every race after the drivers (they race and score, # 21.10, and never
     draft, # 19.12), counted in the season's words as ``car_noun``.
     ``race(block)``: its options in each race of the season (``race_started_event(modules=)``; # 21.3: the
-    weather's, revealed after the draft)."""
+    weather's, revealed after the draft). ``schema``: its season block's schema."""
 
     words: str
-    rule: str
+    rule: str = ""
     count: Callable[[Any, Said], int] | None = None
     solo: str | None = None
     driver_problem: Callable[[str], str | None] | None = None
@@ -192,6 +192,9 @@ class SeasonHook:
     cars: Callable[[Any], list[dict[str, str]]] | None = None
     car_noun: str = "car"
     race: Callable[[Any], Any] | None = None
+    #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
+    #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
+    schema: str | None = None
 
 
 @lite(frozen=True, slots=True)

@@ -302,7 +302,11 @@ def new_season(
     added = sum(u.season.count(given.get(u.name), said) for u in units if u.season and u.season.count is not None)
     fewest = 1 if added else 2  # # 19.16: a solo championship is one driver against Legends
     if len(drivers) < fewest:
-        ways = "; ".join(f"{u.season.solo}, # {u.season.rule}" for u in units if u.season and u.season.solo)
+        ways = "; ".join(
+            f"{u.season.solo}, # {u.season.rule}" if u.season.rule else u.season.solo
+            for u in units
+            if u.season and u.season.solo
+        )
         solo = f" (one driver: {ways})" if len(drivers) == 1 and ways else ""
         count = said("count", "")  # simulate's --cars N, where season new has a --car per driver
         head, give = (f"{count}: ", "") if count else ("", " (give --car NAME:COLOUR for each)")
@@ -380,7 +384,7 @@ def _season_units(given: Mapping[str, Any]) -> list[Module]:
         words = [h.words for h in hooks]
         said = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
         raise MalformedInput(
-            f"module {other[0]!r}: a season's races play {said} only (# {', '.join(h.rule for h in hooks)})"
+            f"module {other[0]!r}: a season's races play {said} only (# {', '.join(h.rule for h in hooks if h.rule)})"
         )
     return units
 
@@ -399,7 +403,8 @@ def _season_blocks(
         if hook is None or hook.setup is None:
             continue
         options = given.get(unit.name)
-        block = hook.setup(options, drivers, data_of(unit.name) if options is not None else None, said)
+        data = data_of(unit.name) if options is not None and unit.data else None
+        block = hook.setup(options, drivers, data, said)
         if block is not None:
             blocks[unit.name] = block
     return blocks
