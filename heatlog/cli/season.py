@@ -140,7 +140,7 @@ def next_(
         if view.garage is not None:
             for line in draft_lines(view, sr.index, proj.state):
                 con.print(line, markup=False)
-        missing = unapplied_effects(sr.event, view.version, view.garage is not None)
+        missing = unapplied_effects(sr.event, view.version, view.sponsors, view.effects)
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
         typer.echo(str(race))
@@ -407,7 +407,7 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "played_on": sr.played_on.to_dict() if sr.played_on is not None else None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
-                "not_applied": unapplied_effects(sr.event, view.version, view.garage is not None),
+                "not_applied": unapplied_effects(sr.event, view.version, view.sponsors, view.effects),
                 "upgrades": sr.upgrades if sr.result else None,
                 "sponsorship_cards": sr.sponsors if sr.result else None,
             }

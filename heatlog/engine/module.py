@@ -192,6 +192,15 @@ class SeasonHook:
     cars: Callable[[Any], list[dict[str, str]]] | None = None
     car_noun: str = "car"
     race: Callable[[Any], Any] | None = None
+    #: The event-card effects the season's races apply because it plays (the Garage's sponsorship cards and press
+    #: corners, # 21.4-21.9: their symbols are the Garage's, # 21.5); the season says the others are not applied.
+    effects: frozenset[str] = frozenset()
+    #: What a finished race of the season gives the next ones (# 21.11: the upgrades each driver owns; MA7: the
+    #: sponsorship cards kept; # 18.24, 18.5: the cards out of the supply and in the box): ``finished(state,
+    #: drivers, events)`` -> the ``SeasonRace`` fields it fills, by name ({}: nothing, as in a race it does not
+    #: play); ``drivers``: the season's drivers (the cars a module adds never draft, # 19.12); ``events``: the
+    #: race's effective events, or None when they cannot be read.
+    finished: Callable[[RaceState, list[str], list[Event] | None], dict[str, Any]] | None = None
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None

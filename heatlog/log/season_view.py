@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..engine import apply
@@ -28,7 +29,6 @@ from ..engine.modules.championship.rules import (
     race_points,
     race_values,
     sponsor_deck,
-    sponsors_held,
     standings,
 )
 from ..engine.modules.garage import garage_slot
@@ -121,7 +121,7 @@ class SeasonView:
                 return r.index
         return None
 
-    @property
+    @cached_property
     def module_cars(self) -> list[dict[str, str]]:
         """The cars the season's modules add to every race after the drivers (``SeasonHook.cars``: the Legends,
         # 19.16), or none."""
@@ -148,10 +148,21 @@ class SeasonView:
     def over(self) -> bool:
         return all(r.result is not None for r in self.races)
 
+    @cached_property
+    def effects(self) -> frozenset[str]:
+        """The event-card effects the season's races apply because of its modules (``SeasonHook.effects``: the
+        Garage's sponsorship cards and press corners, # 21.4-21.9)."""
+        out: frozenset[str] = frozenset()
+        for unit, _ in season_blocks(self.options):
+            if unit.season is not None:
+                out |= unit.season.effects
+        return out
+
     @property
     def sponsors(self) -> bool:
-        """Whether the season's races hold the sponsorship cards (# 21.4-21.9: they come with its Garage)."""
-        return self.options.get("garage") is not None
+        """Whether the season's races hold the sponsorship cards (# 21.4-21.9: they come with a module, the
+        Garage: ``SeasonHook.effects``)."""
+        return bool(self.effects)
 
     @property
     def garage(self) -> GarageOptions | None:
@@ -260,14 +271,11 @@ def build_view(
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
-        garage = garage_slot(state)
-        if garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
-            drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
-            sr.upgrades = {n: sorted(garage.owned.get(n, [])) for n in drafting}
-            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
-            deck = sponsor_deck(state)
-            sr.sponsors_used = dict(sorted(deck.used.items())) if deck else {}
-            sr.box = draft_leftovers(evs) if evs is not None else None
+        drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: the cars a module adds never draft
+        for unit in season_units():  # # 21.11, MA7: what the race gives the next ones (SeasonHook.finished)
+            if unit.season is not None and unit.season.finished is not None:
+                for key, value in unit.season.finished(state, drafting, evs).items():
+                    setattr(sr, key, value)
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view

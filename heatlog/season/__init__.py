@@ -88,10 +88,6 @@ __all__ = [
     "unapplied_effects",
 ]
 
-#: ... and from a season with the Garage, whose races hold the sponsorship deck (# 21.4-21.9).
-SPONSOR_EFFECTS = frozenset(
-    {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
-)
 #: Event-card effects a race started from a v1 season applies (its races carry no championship block).
 APPLIED_EFFECTS_V1 = frozenset({"laps", "winner_bonus", "podium_bonus"})
 #: ... and from a v2 season, through the race's Rules (the sponsorship effects still wait for the Garage).
@@ -228,14 +224,19 @@ EFFECT_WORDS = {
 }
 
 
-def unapplied_effects(card: EventCard, version: int = SEASON_VERSION, sponsors: bool = False) -> list[str]:
+def unapplied_effects(
+    card: EventCard, version: int = SEASON_VERSION, sponsors: bool = False, effects: frozenset[str] | None = None
+) -> list[str]:
     """The effects of an event card a race of a season of ``version`` does not apply (see the module
-    docstring); ``sponsors``: the season has the Garage, so its races hold the sponsorship cards (# 21.4-21.9)
-    and apply everything."""
+    docstring); ``sponsors``: the season's races hold the sponsorship cards (# 21.4-21.9: a module's, the
+    Garage's, ``SeasonView.sponsors``) and apply everything, ``effects`` (``SeasonView.effects``; None: every
+    season module's, ``SeasonHook.effects``) with them."""
     data = championship_data()["events"].get(str(card.number), {})
     applied = APPLIED_EFFECTS if version >= 2 else APPLIED_EFFECTS_V1
     if sponsors and version >= 2:
-        applied = applied | SPONSOR_EFFECTS
+        if effects is None:
+            effects = frozenset(e for u in season_units() if u.season is not None for e in u.season.effects)
+        applied = applied | effects
     out = []
     for key, value in data.get("effects", {}).items():
         if key not in applied:
@@ -463,7 +464,7 @@ def next_race(
     ev["handicap"] = list(dict.fromkeys(handicap))
     label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
     race = log.new_race(ev, grid=grid, name=label)
-    if view.mode == "table" and view.garage is None:  # # 18.4: with the Garage the draft comes first (the recorder)
+    if view.mode == "table":  # # 1.2 (# 18.4: a race in a module's set-up phase, the Garage's draft, deals later)
         _table_deal(log, race)
     enter_race(log, season, index, race)
     return race

@@ -167,12 +167,12 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
                 f'<td class="num"><b>{s.points}</b></td><td class="num">{s.wins}</td></tr>'
             )
     heads = "".join(f'<th class="num">R{k}</th>' for k in range(1, run + 1))
-    sponsors = view.garage is not None  # a Garage season applies the sponsorship cards and press corners (# 21.4-21.9)
+    sponsors = view.sponsors  # a Garage season applies the sponsorship cards and press corners (# 21.4-21.9)
     notes = "".join(
         f"<li>race {sr.index} ({escape(sr.event.name)}): "
-        f"{escape('; '.join(unapplied_effects(sr.event, view.version, sponsors)))}</li>"
+        f"{escape('; '.join(unapplied_effects(sr.event, view.version, sponsors, view.effects)))}</li>"
         for sr in view.races
-        if unapplied_effects(sr.event, view.version, sponsors)
+        if unapplied_effects(sr.event, view.version, sponsors, view.effects)
     )
     champion = ""
     if view.over and view.tables:

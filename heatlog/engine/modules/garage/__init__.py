@@ -379,5 +379,9 @@ MODULE = Module(
         "21.2",
         setup=lazy(f"{__name__}.season", "setup"),
         race=lazy(f"{__name__}.season", "race"),
+        effects=frozenset(
+            {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
+        ),  # # 21.4-21.9: the sponsorship cards and press corners come with it
+        finished=lazy(f"{__name__}.season", "finished"),
     ),
 )

@@ -9,12 +9,17 @@ championship's (engine/modules/championship/rules.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...module import Said
 from ..championship.rules import DRAFT_ORDERS
 from .cards import GarageOptions
+
+if TYPE_CHECKING:
+    from ...state import RaceState
+
+Event = dict[str, Any]
 
 
 def setup(given: Any, drivers: Sequence[Mapping[str, Any]], data: Any, said: Said) -> Any:
@@ -47,3 +52,23 @@ def options(block: Any) -> GarageOptions:
 def race(block: Any) -> Any:
     """The Garage's options in each race of the season (# 21.2)."""
     return options(block).to_dict() if block is not None else None
+
+
+def finished(state: RaceState, drivers: list[str], events: list[Event] | None) -> dict[str, Any]:
+    """What a finished race gives the season's next ones (# 21.11: the upgrades stay; MA7: the sponsorship cards
+    kept, if the season keeps them; # 18.24: the one-time cards out of the supply; # 18.5, 21.2: what its draft put
+    in the box, None for a market recorded by its size only); {} for a race without the Garage. Only the drivers
+    draft and take sponsorship cards (# 19.10, 19.12)."""
+    from ..championship.rules import draft_leftovers, sponsor_deck, sponsors_held
+    from . import garage_slot
+
+    garage = garage_slot(state)
+    if garage is None:
+        return {}
+    deck = sponsor_deck(state)
+    return {
+        "upgrades": {n: sorted(garage.owned.get(n, [])) for n in drivers},
+        "sponsors": {n: sponsors_held(state, state.cars[n]) for n in drivers},
+        "sponsors_used": dict(sorted(deck.used.items())) if deck else {},
+        "box": draft_leftovers(events) if events is not None else None,
+    }
