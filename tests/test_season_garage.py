@@ -16,17 +16,19 @@ from test_cli import run
 
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
+from heatlog.engine.module import MODULES as UNITS
 from heatlog.engine.modules.championship.rules import sponsor_deck
 from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
+from heatlog.engine.modules.garage.season import draft_setup
 from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.garage_cards import garage_cards
 from heatlog.log.racelog import RaceLog
+from heatlog.log.season_view import season_files
 from heatlog.season import (
     audit_season,
     enter_race,
     export_season,
-    garage_setup,
     import_season,
     new_season,
     next_race,
@@ -236,7 +238,7 @@ def test_21_2_the_season_has_one_garage_deck_and_the_drafts_leftovers_go_to_the_
     view = season_view(log, season)
     assert view.over
     for sr in view.races:
-        setup = garage_setup(view, sr.index)
+        setup = draft_setup(view, sr.index, season_files(UNITS["garage"]))  # its season hook's (Module.season)
         owned = [c for cs in setup.owned.values() for c in cs]
         if sr.index < 4:  # 34 cards: 9 per market; races 2 and 3 draw from what is neither owned nor in the box
             box: dict[str, int] = {}

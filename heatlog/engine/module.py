@@ -201,6 +201,14 @@ class SeasonHook:
     #: play); ``drivers``: the season's drivers (the cars a module adds never draft, # 19.12); ``events``: the
     #: race's effective events, or None when they cannot be read.
     finished: Callable[[RaceState, list[str], list[Event] | None], dict[str, Any]] | None = None
+    #: Its part of each race's championship block (``race_started.championship``): ``race_block(view, index,
+    #: files)`` -> the keys it adds (the Garage's draft before the race and its sponsorship cards, # 21.2, 21.4-21.7;
+    #: ``view``: the season's state, log/season_view.SeasonView, read only), and the cards it adds to each race's
+    #: own (``race_cards(block, files)``: the sponsorship cards, # 21.5). ``files``: its ``files`` read, by path
+    #: under ``heatlog/data/`` (the engine reads no file: the season does).
+    race_block: Callable[[Any, int, Mapping[str, Any]], dict[str, Any]] | None = None
+    race_cards: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
+    files: tuple[str, ...] = ()
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None

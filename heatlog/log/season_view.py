@@ -9,9 +9,9 @@ makes, enters, audits and files seasons over it, and still exports every name th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..engine import apply
@@ -21,10 +21,8 @@ from ..engine.modules.championship.rules import (
     POINTS,
     EventCard,
     RaceResult,
-    SeasonGarage,
     Standing,
     draft_leftovers,
-    draft_order,
     next_grid,
     race_points,
     race_values,
@@ -32,9 +30,8 @@ from ..engine.modules.championship.rules import (
     standings,
 )
 from ..engine.modules.garage import garage_slot
-from ..engine.modules.garage.cards import GarageOptions, garage_deck, market_size
+from ..engine.modules.garage.cards import GarageOptions
 from ..engine.track import Track
-from ..formats.garage_cards import sponsor_cards
 from ..formats.words import counted
 from ..store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
 from .played_by import PlayedOn, played_on
@@ -182,6 +179,19 @@ def season_blocks(options: Mapping[str, Any]) -> list[tuple[Module, Any]]:
     return [(unit, options[unit.name]) for unit in season_units() if options.get(unit.name) is not None]
 
 
+def season_files(unit: Module) -> dict[str, Any]:
+    """The data files a module's season hook reads (``SeasonHook.files``: the Garage's cards and the sponsorship
+    cards), by path under ``heatlog/data/``, read once (the engine reads no file)."""
+    return {path: _data_file(path) for path in unit.season.files} if unit.season is not None else {}
+
+
+@cache
+def _data_file(path: str) -> Any:
+    from ..formats.module_data import data_file  # noqa: PLC0415
+
+    return data_file(path)
+
+
 def _started_event(events: list[Event], season: int) -> Event:
     if not events or events[0].get("type") != "season_started":
         raise StoreError(f"season {season} has no season_started event: the database is damaged")
@@ -288,7 +298,6 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     sr = view.races[index - 1]
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
-    garage = view.garage
     modules: dict[str, Any] = {}  # the season's modules, each with its options (issue 26, build 5)
     for unit, block in season_blocks(view.options):  # # 19.16, 21.2, 21.3: each module's own (Module.season)
         options = unit.season.race(block) if unit.season is not None and unit.season.race is not None else None
@@ -298,8 +307,9 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
-        if garage is not None:  # # 21.5: the sponsorship cards are the race's cards too
-            ev["cards"] = {**ev["cards"], **sponsor_definitions(garage)}
+        for unit, block in season_blocks(view.options):  # # 21.5: the sponsorship cards are the race's cards too
+            if unit.season is not None and unit.season.race_cards is not None:
+                ev["cards"] = {**ev["cards"], **unit.season.race_cards(block, season_files(unit))}
     names = view.cars  # # 19.3: the Legends' places on the first grid are random with the drivers'
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
@@ -323,80 +333,10 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
             "points": list(view.options["points"]),
         },
     }
-    garage = view.garage
-    if garage is not None:
-        block["garage"] = garage_setup(view, index).to_dict()
-        block["sponsors"] = sponsor_setup(view, index)
+    for unit, _ in season_blocks(view.options):  # the draft and the sponsorship cards (# 21.2, 21.4-21.7)
+        if unit.season is not None and unit.season.race_block is not None:
+            block.update(unit.season.race_block(view, index, season_files(unit)))
     return block
-
-
-def sponsor_definitions(garage: GarageOptions) -> dict[str, dict[str, Any]]:
-    """Token -> definition of the sponsorship cards of a season's races (# 21.5: the base five, and the
-    expansions' when their upgrades are in play, as BGA deals them)."""
-    return {c["id"]: c for c in sponsor_cards() if c["set"] == "base" or c["set"] in garage.expansions}
-
-
-def sponsor_setup(view: SeasonView, index: int) -> dict[str, Any]:
-    """``championship.sponsors`` of race ``index`` (# 21.4, 21.5, MA7): the sponsorship deck (7 of each type), the
-    cards each driver still holds after the previous race when the season keeps them (``sponsors_carry_over``,
-    BGA's reading; otherwise they go back to the supply), and the one-time cards used so far that are still out
-    of the supply (# 18.24; they come back when it runs out, # 21.7)."""
-    garage = view.garage
-    assert garage is not None
-    deck = {t: int(c["copies"]) for t, c in sponsor_definitions(garage).items()}
-    prev = view.races[index - 2] if index > 1 else None
-    carried: dict[str, list[str]] = {}
-    used: dict[str, int] = {}
-    if prev is not None:
-        used = dict(prev.sponsors_used)
-        if view.options["sponsors_carry_over"]:
-            carried = {n: list(cs) for n, cs in prev.sponsors.items() if cs}
-    return {"deck": deck, "carried": carried, "used": used}
-
-
-def garage_setup(view: SeasonView, index: int) -> SeasonGarage:
-    """The season's upgrade draft before race ``index`` (# 21.2, 21.11, MA11): the upgrades each driver owns
-    after the races before it, the Garage deck the market draws from, and the pick order (the lowest-ranked
-    driver first; the first race's is its grid's, the last car first).
-
-    One Garage deck serves the whole season: what a draft leaves (the market's rest, an upgrade swapped back) goes
-    to the box, out of the deck, and comes back only when the deck is too short for a market (BGA:
-    ``Cards::$autoreshuffleCustom``, upgrades <- box; # 18.5 "removed from the game"). A market recorded by its
-    size only leaves the box as it was: the deck is then an upper bound."""
-    garage = view.garage
-    assert garage is not None
-    from ..formats.garage_cards import garage_cards  # noqa: PLC0415
-
-    full = garage_deck(garage_cards(), garage)
-    need = market_size("draft", len(view.drivers))
-    owned: dict[str, list[str]] = {}
-    box: dict[str, int] = {}
-    deck: dict[str, int] = {}
-    for sr in view.races[:index]:
-        held = [c for cs in owned.values() for c in cs]
-        deck = _minus(full, held)
-        if sum(_minus(deck, box).values()) >= need:
-            deck = _minus(deck, box)
-        else:
-            box = {}  # the box is shuffled back into the deck
-        if sr.index == index:
-            break
-        owned = {n: list(cs) for n, cs in sr.upgrades.items()}
-        for c, n in (sr.box or {}).items():
-            box[c] = box.get(c, 0) + n
-    rules = view.options["garage"]
-    order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
-    drafting = {d["name"] for d in view.drivers}  # # 19.12: Legends do not draft
-    picks = tuple(n for n in draft_order(view.tables[index - 2], order) if n in drafting) if index > 1 else ()
-    return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
-
-
-def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) -> dict[str, int]:
-    left = dict(deck)
-    pairs = cards.items() if isinstance(cards, Mapping) else ((c, 1) for c in cards)
-    for c, n in pairs:
-        left[c] = max(0, left.get(c, 0) - n)
-    return {c: n for c, n in left.items() if n}
 
 
 def standings_grid(view: SeasonView, index: int) -> list[str] | None:

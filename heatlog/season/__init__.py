@@ -50,13 +50,13 @@ from ..log.season_view import (
     SeasonView,
     build_view,
     championship_block,
-    garage_setup,
     race_setup,
     result_outcome,
+    season_blocks,
     season_events,
+    season_files,
     season_view,
     seasons,
-    sponsor_definitions,
     standings_grid,
 )
 from ..store import GENESIS, SEASON_STREAM, canonical, chain_hash
@@ -67,7 +67,6 @@ __all__ = [
     "SeasonRace",
     "SeasonView",
     "championship_block",
-    "garage_setup",
     "race_setup",
     "check_season_anchor",
     "hidden_seasons",
@@ -786,7 +785,9 @@ def result_entry(
     cards: dict[str, Any] = {}
     if garage is not None:
         cards = {c["id"]: c for c in garage_cards()}
-        cards.update(sponsor_definitions(garage))
+        for unit, block in season_blocks(view.options):  # # 21.5: the sponsorship cards, by the season's modules
+            if unit.season is not None and unit.season.race_cards is not None:
+                cards.update(unit.season.race_cards(block, season_files(unit)))
 
     def card(word: str, option: str, car: str | None = None) -> str:
         if garage is None:

@@ -383,5 +383,8 @@ MODULE = Module(
             {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
         ),  # # 21.4-21.9: the sponsorship cards and press corners come with it
         finished=lazy(f"{__name__}.season", "finished"),
+        race_block=lazy(f"{__name__}.season", "race_block"),
+        race_cards=lazy(f"{__name__}.season", "race_cards"),
+        files=("cards/garage.json", "cards/sponsors.json"),  # the upgrades and the sponsorship cards (# 18.2, 21.5)
     ),
 )

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 from ...errors import MalformedInput
 from ...module import Said
 from ..championship.rules import DRAFT_ORDERS
+from . import MODULE
 from .cards import GarageOptions
 
 if TYPE_CHECKING:
     from ...state import RaceState
+    from ..championship.rules import SeasonGarage
 
 Event = dict[str, Any]
 
@@ -72,3 +74,83 @@ def finished(state: RaceState, drivers: list[str], events: list[Event] | None) -
         "sponsors_used": dict(sorted(deck.used.items())) if deck else {},
         "box": draft_leftovers(events) if events is not None else None,
     }
+
+
+#: The data files the season hands the hooks below (its descriptor's ``SeasonHook.files``): the Garage's cards and
+#: the sponsorship cards (# 18.2, 21.5), read by the season (the engine reads no file).
+GARAGE_CARDS, SPONSOR_CARDS = MODULE.season.files if MODULE.season is not None else ("", "")
+
+
+def race_cards(block: Any, files: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Token -> definition of the sponsorship cards of a season's races (# 21.5: the base five, and the
+    expansions' when their upgrades are in play, as BGA deals them): the race's cards too."""
+    expansions = options(block).expansions
+    cards = files[SPONSOR_CARDS]["cards"]
+    return {c["id"]: dict(c) for c in cards if c["set"] == "base" or c["set"] in expansions}
+
+
+def race_block(view: Any, index: int, files: Mapping[str, Any]) -> dict[str, Any]:
+    """What the Garage adds to race ``index``'s championship block (``race_started.championship``): the season's
+    draft before it (``garage``, # 21.2) and its sponsorship cards (``sponsors``, # 21.4-21.7). ``view``: the
+    season's state (log/season_view.SeasonView: its options, drivers, races before this one and standings)."""
+    return {"garage": draft_setup(view, index, files).to_dict(), "sponsors": sponsor_setup(view, index, files)}
+
+
+def sponsor_setup(view: Any, index: int, files: Mapping[str, Any]) -> dict[str, Any]:
+    """``championship.sponsors`` of race ``index`` (# 21.4, 21.5, MA7): the sponsorship deck (7 of each type), the
+    cards each driver still holds after the previous race when the season keeps them (``sponsors_carry_over``,
+    BGA's reading; otherwise they go back to the supply), and the one-time cards used so far that are still out
+    of the supply (# 18.24; they come back when it runs out, # 21.7)."""
+    deck = {t: int(c["copies"]) for t, c in race_cards(view.options["garage"], files).items()}
+    prev = view.races[index - 2] if index > 1 else None
+    carried: dict[str, list[str]] = {}
+    used: dict[str, int] = {}
+    if prev is not None:
+        used = dict(prev.sponsors_used)
+        if view.options["sponsors_carry_over"]:
+            carried = {n: list(cs) for n, cs in prev.sponsors.items() if cs}
+    return {"deck": deck, "carried": carried, "used": used}
+
+
+def draft_setup(view: Any, index: int, files: Mapping[str, Any]) -> SeasonGarage:
+    """The season's upgrade draft before race ``index`` (# 21.2, 21.11, MA11): the upgrades each driver owns
+    after the races before it, the Garage deck the market draws from, and the pick order (the lowest-ranked
+    driver first; the first race's is its grid's, the last car first).
+
+    One Garage deck serves the whole season: what a draft leaves (the market's rest, an upgrade swapped back) goes
+    to the box, out of the deck, and comes back only when the deck is too short for a market (BGA:
+    ``Cards::$autoreshuffleCustom``, upgrades <- box; # 18.5 "removed from the game"). A market recorded by its
+    size only leaves the box as it was: the deck is then an upper bound."""
+    from ..championship.rules import SeasonGarage, draft_order
+    from .cards import garage_deck, market_size
+
+    rules = view.options["garage"]
+    full = garage_deck(files[GARAGE_CARDS]["cards"], options(rules))
+    need = market_size("draft", len(view.drivers))
+    owned: dict[str, list[str]] = {}
+    box: dict[str, int] = {}
+    deck: dict[str, int] = {}
+    for sr in view.races[:index]:
+        held = [c for cs in owned.values() for c in cs]
+        deck = _minus(full, held)
+        if sum(_minus(deck, box).values()) >= need:
+            deck = _minus(deck, box)
+        else:
+            box = {}  # the box is shuffled back into the deck
+        if sr.index == index:
+            break
+        owned = {n: list(cs) for n, cs in sr.upgrades.items()}
+        for c, n in (sr.box or {}).items():
+            box[c] = box.get(c, 0) + n
+    order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
+    drafting = {d["name"] for d in view.drivers}  # # 19.12: Legends do not draft
+    picks = tuple(n for n in draft_order(view.tables[index - 2], order) if n in drafting) if index > 1 else ()
+    return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
+
+
+def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) -> dict[str, int]:
+    left = dict(deck)
+    pairs = cards.items() if isinstance(cards, Mapping) else ((c, 1) for c in cards)
+    for c, n in pairs:
+        left[c] = max(0, left.get(c, 0) - n)
+    return {c: n for c, n in left.items() if n}
