@@ -122,6 +122,7 @@ def next_(
 
     Example: heatlog season next 1;  heatlog season next 1 --handicap Ann
     """
+    from ..log.season_view import season_blocks, season_files
     from ..season import next_race, season_view, unapplied_effects
     from ..views import counted
 
@@ -137,9 +138,10 @@ def next_(
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )
-        if view.garage is not None:
-            for line in draft_lines(view, sr.index, proj.state):
-                con.print(line, markup=False)
+        for unit, _ in season_blocks(view.options):  # each module's lines (SeasonHook.next_lines: the draft)
+            if unit.season is not None and unit.season.next_lines is not None:
+                for line in unit.season.next_lines(view, sr.index, proj.state, season_files(unit)):
+                    con.print(line, markup=False)
         missing = unapplied_effects(sr.event, view.version, view.sponsors, view.effects)
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
@@ -365,27 +367,6 @@ def _card_labels(tokens: list[str]) -> str:
 
     cards = {c["id"]: c for c in (*garage_cards(), *sponsor_cards())}
     return " ".join(card_label(t, cards) for t in tokens) or "none"
-
-
-def draft_lines(view: Any, index: int, state: Any) -> list[str]:
-    """What the season carries into race ``index`` and what its draft waits for (# 21.2, 21.11, MA7)."""
-    from ..engine.decide import waiting_for
-
-    block = state.rules.options["championship"]
-    owned, carried = block["garage"]["owned"], block["sponsors"].get("carried", {})
-    out = []
-    for d in view.drivers:
-        name = d["name"]
-        ups, spons = _card_labels(owned.get(name, [])), _card_labels(carried.get(name, []))
-        out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
-    w = waiting_for(state)
-    if state.phase == "garage":
-        who = f" ({', '.join(w.cars)})" if w.cars else ""
-        out.append(
-            f"the upgrade draft (# 21.2) waits for {str(w.due).replace('_', ' ')}{who}: "
-            f"heatlog record --race {view.races[index - 1].race}"
-        )
-    return out
 
 
 def season_dict(view: Any) -> dict[str, Any]:

@@ -209,6 +209,10 @@ class SeasonHook:
     race_block: Callable[[Any, int, Mapping[str, Any]], dict[str, Any]] | None = None
     race_cards: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
     files: tuple[str, ...] = ()
+    #: Its lines under ``season next``'s (a view piece, in words): what the season carries into race ``index`` and
+    #: what the race's set-up of the module waits for (the Garage's upgrades and sponsorship cards kept, # 21.11,
+    #: MA7, and its draft, # 21.2): ``next_lines(view, index, state, files)``, ``state`` the race as it stands.
+    next_lines: Callable[[Any, int, RaceState, Mapping[str, Any]], list[str]] | None = None
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None

@@ -386,5 +386,6 @@ MODULE = Module(
         race_block=lazy(f"{__name__}.season", "race_block"),
         race_cards=lazy(f"{__name__}.season", "race_cards"),
         files=("cards/garage.json", "cards/sponsors.json"),  # the upgrades and the sponsorship cards (# 18.2, 21.5)
+        next_lines=lazy(f"{__name__}.season", "next_lines"),  # what the draft before the race carries and waits for
     ),
 )

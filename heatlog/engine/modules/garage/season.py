@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import MalformedInput
 from ...module import Said
 from ..championship.rules import DRAFT_ORDERS
-from . import MODULE
+from . import MODULE, PHASE
 from .cards import GarageOptions
 
 if TYPE_CHECKING:
@@ -154,3 +154,34 @@ def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) ->
     for c, n in pairs:
         left[c] = max(0, left.get(c, 0) - n)
     return {c: n for c, n in left.items() if n}
+
+
+def card_labels(tokens: Sequence[str], files: Mapping[str, Any]) -> str:
+    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``,
+    ``words.card_label``), "none" for none."""
+    from .words import card_label
+
+    cards = {c["id"]: c for c in (*files[GARAGE_CARDS]["cards"], *files[SPONSOR_CARDS]["cards"])}
+    return " ".join(card_label(t, cards) for t in tokens) or "none"
+
+
+def next_lines(view: Any, index: int, state: RaceState, files: Mapping[str, Any]) -> list[str]:
+    """What the season carries into race ``index`` (# 21.11: the upgrades; MA7: the sponsorship cards kept) and
+    what its draft waits for (# 21.2), under ``season next``'s line."""
+    from ...decide import waiting_for
+
+    block = state.rules.options["championship"]
+    owned, carried = block["garage"]["owned"], block["sponsors"].get("carried", {})
+    out = []
+    for d in view.drivers:
+        name = d["name"]
+        ups, spons = card_labels(owned.get(name, []), files), card_labels(carried.get(name, []), files)
+        out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
+    w = waiting_for(state)
+    if state.phase == PHASE:
+        who = f" ({', '.join(w.cars)})" if w.cars else ""
+        out.append(
+            f"the upgrade draft (# 21.2) waits for {str(w.due).replace('_', ' ')}{who}: "
+            f"heatlog record --race {view.races[index - 1].race}"
+        )
+    return out
