@@ -359,18 +359,11 @@ def show(
         print_season(data)
 
 
-def _card_labels(tokens: list[str]) -> str:
-    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``,
-    :func:`heatlog.recorder.garage.card_label`); the JSON keeps the tokens."""
-    from ..formats.garage_cards import garage_cards, sponsor_cards
-    from ..recorder.garage import card_label
-
-    cards = {c["id"]: c for c in (*garage_cards(), *sponsor_cards())}
-    return " ".join(card_label(t, cards) for t in tokens) or "none"
-
-
 def season_dict(view: Any) -> dict[str, Any]:
+    from ..engine.module import season_units
     from ..season import unapplied_effects
+
+    hooks = [u.season for u in season_units() if u.season is not None]  # every season module's keys (one shape)
 
     races = []
     for sr in view.races:
@@ -389,8 +382,7 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
                 "not_applied": unapplied_effects(sr.event, view.version, view.sponsors, view.effects),
-                "upgrades": sr.upgrades if sr.result else None,
-                "sponsorship_cards": sr.sponsors if sr.result else None,
+                **{k: v for h in hooks if h.race_json is not None for k, v in h.race_json(sr).items()},
             }
         )
     tables = [
@@ -406,8 +398,6 @@ def season_dict(view: Any) -> dict[str, Any]:
         ]
         for table in view.tables
     ]
-    done = [sr for sr in view.races if sr.result is not None]
-    last = done[-1] if done and view.garage is not None else None
     return {
         "season": view.id,
         "name": view.name,
@@ -419,12 +409,8 @@ def season_dict(view: Any) -> dict[str, Any]:
         "standings": tables,
         "over": view.over,
         "next": view.next_index,
-        "garage": view.options.get("garage"),
-        # after the last race run: each driver's upgrades (# 21.11) and the sponsorship cards kept (MA7)
-        "upgrades": last.upgrades if last is not None else None,
-        "sponsorship_cards": (
-            (last.sponsors if view.options["sponsors_carry_over"] else {}) if last is not None else None
-        ),
+        # each module's keys (SeasonHook.season_json: the Garage's options, upgrades, sponsorship cards kept)
+        **{k: v for h in hooks if h.season_json is not None for k, v in h.season_json(view).items()},
     }
 
 
@@ -475,12 +461,13 @@ def print_season(data: dict[str, Any]) -> None:
             names = ", ".join(f"{row['name']} ({row['points']})" for row in level)
             con.print(f"Level on points: {names}; the place in the last race run breaks the tie (# 21.10, MA12)",
                       markup=False)
-    if data.get("upgrades"):
-        con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
-        for d in data["drivers"]:
-            ups = _card_labels(data["upgrades"].get(d["name"], []))
-            spons = _card_labels((data["sponsorship_cards"] or {}).get(d["name"], []))
-            con.print(f"  {d['name']}: {ups}; sponsorship cards {spons}", markup=False)
+    from ..engine.module import season_units
+    from ..log.season_view import season_files
+
+    for unit in season_units():  # each module's lines (SeasonHook.show_lines: the upgrades, the cards kept)
+        if unit.season is not None and unit.season.show_lines is not None:
+            for line in unit.season.show_lines(data, season_files(unit)):
+                con.print(line, markup=False)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:
         con.print(

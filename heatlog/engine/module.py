@@ -213,6 +213,13 @@ class SeasonHook:
     #: what the race's set-up of the module waits for (the Garage's upgrades and sponsorship cards kept, # 21.11,
     #: MA7, and its draft, # 21.2): ``next_lines(view, index, state, files)``, ``state`` the race as it stands.
     next_lines: Callable[[Any, int, RaceState, Mapping[str, Any]], list[str]] | None = None
+    #: Its keys in ``season show --json`` (asked of every season module, whether the season plays it or not, so
+    #: that every season's JSON has one shape; their values None when it does not play): ``race_json(race)`` after
+    #: each race's keys (``race``: a ``SeasonRace``), ``season_json(view)`` after the season's; and its lines in
+    #: ``season show``'s text, ``show_lines(data, files)`` from that JSON (``data``), after the standings.
+    race_json: Callable[[Any], dict[str, Any]] | None = None
+    season_json: Callable[[Any], dict[str, Any]] | None = None
+    show_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None

@@ -387,5 +387,8 @@ MODULE = Module(
         race_cards=lazy(f"{__name__}.season", "race_cards"),
         files=("cards/garage.json", "cards/sponsors.json"),  # the upgrades and the sponsorship cards (# 18.2, 21.5)
         next_lines=lazy(f"{__name__}.season", "next_lines"),  # what the draft before the race carries and waits for
+        race_json=lazy(f"{__name__}.season", "race_json"),  # season show: the upgrades, the sponsorship cards kept
+        season_json=lazy(f"{__name__}.season", "season_json"),
+        show_lines=lazy(f"{__name__}.season", "show_lines"),
     ),
 )

@@ -185,3 +185,34 @@ def next_lines(view: Any, index: int, state: RaceState, files: Mapping[str, Any]
             f"heatlog record --race {view.races[index - 1].race}"
         )
     return out
+
+
+def race_json(race: Any) -> dict[str, Any]:
+    """A season race's keys in ``season show --json``: once it is over, the upgrades each driver owns after its
+    draft (# 21.11) and the sponsorship cards each still holds (MA7); None before (and in a season without it)."""
+    over = race.result is not None
+    return {"upgrades": race.upgrades if over else None, "sponsorship_cards": race.sponsors if over else None}
+
+
+def season_json(view: Any) -> dict[str, Any]:
+    """The season's keys in ``season show --json``: its Garage options, and after the last race run each driver's
+    upgrades (# 21.11) and the sponsorship cards kept (MA7: none when the season does not keep them)."""
+    block = view.options.get(MODULE.name)
+    done = [sr for sr in view.races if sr.result is not None]
+    last = done[-1] if done and block is not None else None
+    kept = (last.sponsors if view.options["sponsors_carry_over"] else {}) if last is not None else None
+    return {"garage": block, "upgrades": last.upgrades if last is not None else None, "sponsorship_cards": kept}
+
+
+def show_lines(data: Mapping[str, Any], files: Mapping[str, Any]) -> list[str]:
+    """``season show``'s lines after the standings: each driver's upgrades (# 21.11) and the sponsorship cards kept
+    (MA7) after the last race run, by the short names a host types."""
+    if not data.get("upgrades"):
+        return []
+    done = sum(1 for r in data["races"] if r["finished"])
+    out = [f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)"]
+    for d in data["drivers"]:
+        ups = card_labels(data["upgrades"].get(d["name"], []), files)
+        spons = card_labels((data["sponsorship_cards"] or {}).get(d["name"], []), files)
+        out.append(f"  {d['name']}: {ups}; sponsorship cards {spons}")
+    return out
