@@ -122,7 +122,7 @@ def next_(
 
     Example: heatlog season next 1;  heatlog season next 1 --handicap Ann
     """
-    from ..log.season_view import season_blocks, season_files
+    from ..log.season_view import season_files
     from ..season import next_race, season_view, unapplied_effects
     from ..views import counted
 
@@ -138,7 +138,7 @@ def next_(
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )
-        for unit, _ in season_blocks(view.options):  # each module's lines (SeasonHook.next_lines: the draft)
+        for unit, _ in view.blocks:  # each module's lines (SeasonHook.next_lines: the draft)
             if unit.season is not None and unit.season.next_lines is not None:
                 for line in unit.season.next_lines(view, sr.index, proj.state, season_files(unit)):
                     con.print(line, markup=False)

@@ -119,11 +119,16 @@ class SeasonView:
         return None
 
     @cached_property
+    def blocks(self) -> list[tuple[Module, Any]]:
+        """Every module the season plays with its season block (``season_blocks``), in the modules' order."""
+        return season_blocks(self.options)
+
+    @cached_property
     def module_cars(self) -> list[dict[str, str]]:
         """The cars the season's modules add to every race after the drivers (``SeasonHook.cars``: the Legends,
         # 19.16), or none."""
         out: list[dict[str, str]] = []
-        for unit, block in season_blocks(self.options):
+        for unit, block in self.blocks:
             if unit.season is not None and unit.season.cars is not None:
                 out += unit.season.cars(block)
         return out
@@ -136,7 +141,7 @@ class SeasonView:
     def module_cars_words(self) -> str:
         """The modules' cars counted in their words ("3 Legends"), "" when there are none."""
         out = []
-        for unit, block in season_blocks(self.options):
+        for unit, block in self.blocks:
             if unit.season is not None and unit.season.cars is not None and unit.season.cars(block):
                 out.append(counted(len(unit.season.cars(block)), unit.season.car_noun))
         return " and ".join(out)
@@ -150,7 +155,7 @@ class SeasonView:
         """The event-card effects the season's races apply because of its modules (``SeasonHook.effects``: the
         Garage's sponsorship cards and press corners, # 21.4-21.9)."""
         out: frozenset[str] = frozenset()
-        for unit, _ in season_blocks(self.options):
+        for unit, _ in self.blocks:
             if unit.season is not None:
                 out |= unit.season.effects
         return out
@@ -255,6 +260,7 @@ def build_view(
         link=chain_hash(GENESIS, canonical(start)),
     )
     names = view.cars  # # 21.10, 21.12: the Legends score and stand in the standings too (# 19.16)
+    finishers = [u.season.finished for u in season_units() if u.season is not None and u.season.finished is not None]
     results: list[RaceResult] = []
     for sr in races:
         if sr.by_result and sr.entry is not None:  # issue 29: entered by its result, checked by the rules again
@@ -282,10 +288,9 @@ def build_view(
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
         drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: the cars a module adds never draft
-        for unit in season_units():  # # 21.11, MA7: what the race gives the next ones (SeasonHook.finished)
-            if unit.season is not None and unit.season.finished is not None:
-                for key, value in unit.season.finished(state, drafting, evs).items():
-                    setattr(sr, key, value)
+        for finished in finishers:  # # 21.11, MA7: what the race gives the next ones (SeasonHook.finished)
+            for key, value in finished(state, drafting, evs).items():
+                setattr(sr, key, value)
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view
@@ -299,7 +304,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
     modules: dict[str, Any] = {}  # the season's modules, each with its options (issue 26, build 5)
-    for unit, block in season_blocks(view.options):  # # 19.16, 21.2, 21.3: each module's own (Module.season)
+    for unit, block in view.blocks:  # # 19.16, 21.2, 21.3: each module's own (Module.season)
         options = unit.season.race(block) if unit.season is not None and unit.season.race is not None else None
         if options is not None:
             modules[unit.name] = options
@@ -307,7 +312,7 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
-        for unit, block in season_blocks(view.options):  # # 21.5: the sponsorship cards are the race's cards too
+        for unit, block in view.blocks:  # # 21.5: the sponsorship cards are the race's cards too
             if unit.season is not None and unit.season.race_cards is not None:
                 ev["cards"] = {**ev["cards"], **unit.season.race_cards(block, season_files(unit))}
     names = view.cars  # # 19.3: the Legends' places on the first grid are random with the drivers'
@@ -333,7 +338,7 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
             "points": list(view.options["points"]),
         },
     }
-    for unit, _ in season_blocks(view.options):  # the draft and the sponsorship cards (# 21.2, 21.4-21.7)
+    for unit, _ in view.blocks:  # the draft and the sponsorship cards (# 21.2, 21.4-21.7)
         if unit.season is not None and unit.season.race_block is not None:
             block.update(unit.season.race_block(view, index, season_files(unit)))
     return block

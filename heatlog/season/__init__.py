@@ -52,7 +52,6 @@ from ..log.season_view import (
     championship_block,
     race_setup,
     result_outcome,
-    season_blocks,
     season_events,
     season_files,
     season_view,
@@ -785,7 +784,7 @@ def result_entry(
     cards: dict[str, Any] = {}
     if garage is not None:
         cards = {c["id"]: c for c in garage_cards()}
-        for unit, block in season_blocks(view.options):  # # 21.5: the sponsorship cards, by the season's modules
+        for unit, block in view.blocks:  # # 21.5: the sponsorship cards, by the season's modules
             if unit.season is not None and unit.season.race_cards is not None:
                 cards.update(unit.season.race_cards(block, season_files(unit)))
 
