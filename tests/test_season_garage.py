@@ -447,3 +447,15 @@ def test_21_2_MA11_a_position_taken_anywhere_in_the_season_draft_round_trips_who
     # the market left is kept (MA11)
     with pytest.raises(IllegalEvent, match=r"4 wheel drive 0 \(4wd0boost3\) is not left in the market"):
         apply(at_swap, {"type": "upgrade_swapped", "v": 1, "car": grid[-1], "give": "U1", "take": "U2"})
+
+
+def test_21_2_a_race_whose_cards_are_not_the_season_s_is_refused_at_its_entry(log: RaceLog) -> None:
+    """# 21.2, 21.5: a Garage season's race holds the season's Garage and cards; one with an upgrade taken out of
+    its cards is refused when it is entered, in the words of the Garage's season hook (``SeasonHook.audited``)."""
+    season = new_season(log, drivers=DRIVERS[:2], races=[("usa", 7)], modules={"garage": {"upgrades": "basic"}})
+    ev, grid = race_setup(season_view(log, season), 1, seed=1)
+    ev["cards"] = dict(ev["cards"])
+    ev["cards"].pop(sorted(t for t in ev["cards"] if t.startswith("U"))[-1])
+    race = log.new_race(ev, grid=grid, name="not the season's")
+    with pytest.raises(IllegalEvent, match=r"the Garage options or the race's cards are not the season's \(# 21\.2"):
+        enter_race(log, season, 1, race)

@@ -220,6 +220,10 @@ class SeasonHook:
     race_json: Callable[[Any], dict[str, Any]] | None = None
     season_json: Callable[[Any], dict[str, Any]] | None = None
     show_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
+    #: The keys of each race's ``race_started`` the season's audit holds to what the season gives (the Garage's
+    #: options and the race's cards, # 21.2, 21.5), and the words that say one differs; (): none.
+    audited: tuple[str, ...] = ()
+    audit_words: str = ""
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None

@@ -576,6 +576,16 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
     return problems
 
 
+def _audited(view: SeasonView, start: Event, expected: Event) -> str | None:
+    """The words of the first season module whose keys of race_started differ from the season's
+    (``SeasonHook.audited``: the Garage's options and the race's cards, # 21.2, 21.5), or None."""
+    for unit, _ in view.blocks:
+        hook = unit.season
+        if hook is not None and any(start.get(k) != expected.get(k) for k in hook.audited):
+            return hook.audit_words
+    return None
+
+
 def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> list[str]:
     """How race ``sr``'s log (``events``) disagrees with what the season says its set-up is."""
     start = events[0]
@@ -591,8 +601,8 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
         out.append(f"mode {start.get('mode')}, the season's races are kept in {expected['mode']} mode")
     if start.get("modules") != expected.get("modules"):
         out.append(f"modules {start.get('modules')}, the season says {expected.get('modules')}")
-    elif start.get("garage") != expected.get("garage") or start.get("cards") != expected.get("cards"):
-        out.append("the Garage options or the race's cards are not the season's (# 21.2, 21.5)")
+    elif (differs := _audited(view, start, expected)) is not None:
+        out.append(differs)
     elif start.get("championship") != expected.get("championship"):
         block, want = start.get("championship") or {}, expected.get("championship") or {}
         wrong = [k for k in sorted(set(block) | set(want)) if block.get(k) != want.get(k)]

@@ -390,5 +390,7 @@ MODULE = Module(
         race_json=lazy(f"{__name__}.season", "race_json"),  # season show: the upgrades, the sponsorship cards kept
         season_json=lazy(f"{__name__}.season", "season_json"),
         show_lines=lazy(f"{__name__}.season", "show_lines"),
+        audited=("garage", "cards"),  # the season's audit: the race's Garage and cards are the season's
+        audit_words="the Garage options or the race's cards are not the season's (# 21.2, 21.5)",
     ),
 )
