@@ -887,3 +887,70 @@ def test_a_module_s_set_up_questions_come_from_its_descriptor(monkeypatch: pytes
     monkeypatch.setattr("heatlog.recorder.wizard.module_steps", lambda: [(fog, step)])
     form = pages.setup_page("c", ["usa"], [], None, (), module_fields())
     assert '<label>Fog level <input name="fog_level" placeholder="thick"></label><label>experienced' in form
+
+
+def test_a_made_up_module_s_season_hook_lands_in_a_season(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A season (MODULES.md 21) plays a module by its descriptor's season hook (``Module.season``): its block in
+    ``season_started.options``, its options in every race of the season, the cars it adds (they race and score,
+    # 21.10; one driver is enough when a module adds cars, # 19.16) and the names it keeps from the drivers; a
+    made-up module lands with no edit to the season, its view or its CLI (issue 26)."""
+    from heatlog.engine import module as registry
+    from heatlog.engine.module import SeasonHook
+    from heatlog.log.racelog import RaceLog
+    from heatlog.season import new_season, race_setup, season_view
+
+    def setup(given: Any, drivers: Any, data: Any, said: Any) -> Any:
+        return None if given is None else {"level": given["level"], "ghosts": [{"name": "Ghost", "colour": "white"}]}
+
+    hook = SeasonHook(
+        "fog",
+        "0.1",
+        count=lambda given, said: int((given or {}).get("ghosts", 0)),
+        solo="add ghosts",
+        driver_problem=lambda name: "a ghost is no driver" if name.startswith("Ghost") else None,
+        setup=setup,
+        cars=lambda block: list(block["ghosts"]),
+        car_noun="ghost",
+        race=lambda block: {"level": block["level"]},
+    )
+    fog = Module("fog", season=hook)
+    known = registry.descriptors()
+    monkeypatch.setattr(registry, "descriptors", lambda: [*known, fog])
+    monkeypatch.setattr("heatlog.season.validate_against", lambda name, ev: None)  # (no schema knows fog's block)
+    log = RaceLog(tmp_path / "s.db")
+    ann = [{"name": "Ann", "colour": "red"}]
+    with pytest.raises(MalformedInput, match=r"one driver: .*add ghosts, # 0\.1\)"):
+        new_season(log, drivers=ann, races=[("usa", 7)])
+    with pytest.raises(MalformedInput, match="a ghost is no driver"):
+        new_season(
+            log, drivers=[{"name": "Ghostly", "colour": "red"}], races=[("usa", 7)], modules={"fog": {"ghosts": 1}}
+        )
+    season = new_season(log, drivers=ann, races=[("usa", 7)], modules={"fog": {"level": "thick", "ghosts": 1}})
+    view = season_view(log, season)
+    assert view.options["fog"] == {"level": "thick", "ghosts": [{"name": "Ghost", "colour": "white"}]}
+    assert view.cars == ["Ann", "Ghost"] and view.module_cars_words() == "1 ghost"  # # 21.10: they score
+    ev, grid = race_setup(view, 1, seed=1)
+    assert ev["fog"] == {"level": "thick"} and "fog" in ev["modules"] and sorted(grid) == ["Ann", "Ghost"]
+    with pytest.raises(MalformedInput, match="module 'mist'.* fog"):  # a module without a hook plays no season
+        new_season(log, drivers=[*ann, {"name": "Bob", "colour": "blue"}], races=[("usa", 7)], modules={"mist": {}})
+
+
+def test_the_rain_module_plays_a_season_from_its_folder(tmp_path: Path) -> None:
+    """heatlog's example module (engine/modules/rain) plays every race of a season by its season hook alone (its
+    folder, its schema): simulated, audited, its sky drawn in each race, exported and imported."""
+    from heatlog.formats.module_data import data_of
+    from heatlog.log.racelog import RaceLog
+    from heatlog.season import audit_season, export_season, import_season, season_view, simulate_season
+
+    log = RaceLog(tmp_path / "s.db")
+    skies = {"skies": dict(data_of("rain")["skies"])}
+    season = simulate_season(log, races=[("usa", 7), ("italy", 3)], cars=2, seed=3, modules={"rain": skies})
+    view = season_view(log, season)
+    assert view.over and view.options["rain"] == skies and audit_season(log, season) == []
+    for sr in view.races:
+        assert sr.race is not None
+        events = [e.event for e in log.effective(sr.race).entries]
+        assert "rain" in events[0]["modules"] and any(e["type"] == "rain_drawn" for e in events)
+    other = RaceLog(tmp_path / "t.db")
+    copy = import_season(other, export_season(log, season))
+    assert season_view(other, copy).tables[-1] == view.tables[-1]

@@ -16,17 +16,19 @@ from test_cli import run
 
 from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, waiting_for
+from heatlog.engine.module import MODULES as UNITS
 from heatlog.engine.modules.championship.rules import sponsor_deck
 from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.garage.cards import GarageOptions, garage_deck
+from heatlog.engine.modules.garage.season import draft_setup
 from heatlog.engine.modules.weather import weather_tile
 from heatlog.formats.garage_cards import garage_cards
 from heatlog.log.racelog import RaceLog
+from heatlog.log.season_view import season_files
 from heatlog.season import (
     audit_season,
     enter_race,
     export_season,
-    garage_setup,
     import_season,
     new_season,
     next_race,
@@ -236,7 +238,7 @@ def test_21_2_the_season_has_one_garage_deck_and_the_drafts_leftovers_go_to_the_
     view = season_view(log, season)
     assert view.over
     for sr in view.races:
-        setup = garage_setup(view, sr.index)
+        setup = draft_setup(view, sr.index, season_files(UNITS["garage"]))  # its season hook's (Module.season)
         owned = [c for cs in setup.owned.values() for c in cs]
         if sr.index < 4:  # 34 cards: 9 per market; races 2 and 3 draw from what is neither owned nor in the box
             box: dict[str, int] = {}
@@ -445,3 +447,15 @@ def test_21_2_MA11_a_position_taken_anywhere_in_the_season_draft_round_trips_who
     # the market left is kept (MA11)
     with pytest.raises(IllegalEvent, match=r"4 wheel drive 0 \(4wd0boost3\) is not left in the market"):
         apply(at_swap, {"type": "upgrade_swapped", "v": 1, "car": grid[-1], "give": "U1", "take": "U2"})
+
+
+def test_21_2_a_race_whose_cards_are_not_the_season_s_is_refused_at_its_entry(log: RaceLog) -> None:
+    """# 21.2, 21.5: a Garage season's race holds the season's Garage and cards; one with an upgrade taken out of
+    its cards is refused when it is entered, in the words of the Garage's season hook (``SeasonHook.audited``)."""
+    season = new_season(log, drivers=DRIVERS[:2], races=[("usa", 7)], modules={"garage": {"upgrades": "basic"}})
+    ev, grid = race_setup(season_view(log, season), 1, seed=1)
+    ev["cards"] = dict(ev["cards"])
+    ev["cards"].pop(sorted(t for t in ev["cards"] if t.startswith("U"))[-1])
+    race = log.new_race(ev, grid=grid, name="not the season's")
+    with pytest.raises(IllegalEvent, match=r"the Garage options or the race's cards are not the season's \(# 21\.2"):
+        enter_race(log, season, 1, race)

@@ -32,7 +32,7 @@ def test_a_simulated_solo_garage_season_against_legends(tmp_path: Path) -> None:
     season = simulate_season(log, races=[("usa", 1), ("italy", 11)], cars=1,
         modules={"garage": {"upgrades": "basic"}, "legends": {"cars": 3}}, seed=4)
     view = season_view(log, season)
-    legends = [c["name"] for c in view.legends]
+    legends = [c["name"] for c in view.module_cars]
     assert len(legends) == 3 and view.over and audit_season(log, season) == []
     # # 21.10: every car scores, the Legends too, and stands in the standings
     assert sorted(s.name for s in view.tables[-1]) == sorted(["Red", *legends])
@@ -76,7 +76,7 @@ def test_season_new_refuses_what_no_solo_season_is(tmp_path: Path, kwargs: dict,
 def test_a_solo_race_entered_by_result_places_the_legends_too(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "s.db")
     season = new_season(log, drivers=ANN, races=[("usa", 7)], modules={"legends": {"cars": 2}})
-    legends = [c["name"] for c in season_view(log, season).legends]
+    legends = [c["name"] for c in season_view(log, season).module_cars]
     with pytest.raises(HeatlogError, match="missing"):
         enter_result(log, season, places="Ann")
     enter_result(log, season, places=",".join([legends[0], "Ann", legends[1]]))

@@ -79,15 +79,14 @@ def new(
     mode = mode.strip().lower()  # in any case, as new takes it
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
-    options = modules.options()  # the Garage, the weather, the Legends: each module's options (issue 26)
+    options = modules.options()  # each module's options, read by its season hook (Module.season, issue 26)
     drivers = [parse_car(c) for c in (car or [])]
     typed: dict[str, str | list[str]] = {  # a refusal names the option as typed (issue 29), not the season's field
         "published": f"--published {published}",
         "races": [f"--race {spec}" for spec in race or []],
         "drivers": [f"--car {spec}" for spec in car or []],
         "name": "--name",
-        **{p: f"--{p} {modules.values[p]}" for p in ("legends", "pro") if p in modules.values},
-        "order": f"--draft-order {modules.values.get('draft_order')}",
+        **modules.typed_values(),  # each module's options, by its flag's parameter (Module.flags)
     }
     with creating_log(db) as log:  # a refused season leaves no new database behind
         season = new_season(
@@ -123,6 +122,7 @@ def next_(
 
     Example: heatlog season next 1;  heatlog season next 1 --handicap Ann
     """
+    from ..log.season_view import season_files
     from ..season import next_race, season_view, unapplied_effects
     from ..views import counted
 
@@ -138,10 +138,11 @@ def next_(
             f"event {sr.event.number} {sr.event.name}; grid {', '.join(proj.state.grid)}",
             markup=False,
         )
-        if view.garage is not None:
-            for line in draft_lines(view, sr.index, proj.state):
-                con.print(line, markup=False)
-        missing = unapplied_effects(sr.event, view.version, view.garage is not None)
+        for unit, _ in view.blocks:  # each module's lines (SeasonHook.next_lines: the draft)
+            if unit.season is not None and unit.season.next_lines is not None:
+                for line in unit.season.next_lines(view, sr.index, proj.state, season_files(unit)):
+                    con.print(line, markup=False)
+        missing = unapplied_effects(sr.event, view.version, view.sponsors, view.effects)
         if missing:
             con.print(f"not applied by heatlog yet: {'; '.join(missing)}", markup=False)
         typer.echo(str(race))
@@ -358,39 +359,11 @@ def show(
         print_season(data)
 
 
-def _card_labels(tokens: list[str]) -> str:
-    """Upgrades and sponsorship cards by the short names a host types at the recorder (``body5 dramdo``,
-    :func:`heatlog.recorder.garage.card_label`); the JSON keeps the tokens."""
-    from ..formats.garage_cards import garage_cards, sponsor_cards
-    from ..recorder.garage import card_label
-
-    cards = {c["id"]: c for c in (*garage_cards(), *sponsor_cards())}
-    return " ".join(card_label(t, cards) for t in tokens) or "none"
-
-
-def draft_lines(view: Any, index: int, state: Any) -> list[str]:
-    """What the season carries into race ``index`` and what its draft waits for (# 21.2, 21.11, MA7)."""
-    from ..engine.decide import waiting_for
-
-    block = state.rules.options["championship"]
-    owned, carried = block["garage"]["owned"], block["sponsors"].get("carried", {})
-    out = []
-    for d in view.drivers:
-        name = d["name"]
-        ups, spons = _card_labels(owned.get(name, [])), _card_labels(carried.get(name, []))
-        out.append(f"  {name}: upgrades {ups}; sponsorship cards {spons}")
-    w = waiting_for(state)
-    if state.phase == "garage":
-        who = f" ({', '.join(w.cars)})" if w.cars else ""
-        out.append(
-            f"the upgrade draft (# 21.2) waits for {str(w.due).replace('_', ' ')}{who}: "
-            f"heatlog record --race {view.races[index - 1].race}"
-        )
-    return out
-
-
 def season_dict(view: Any) -> dict[str, Any]:
+    from ..engine.module import season_units
     from ..season import unapplied_effects
+
+    hooks = [u.season for u in season_units() if u.season is not None]  # every season module's keys (one shape)
 
     races = []
     for sr in view.races:
@@ -408,9 +381,8 @@ def season_dict(view: Any) -> dict[str, Any]:
                 "played_on": sr.played_on.to_dict() if sr.played_on is not None else None,
                 "places": list(sr.result.places) if sr.result else None,
                 "points": dict(sr.result.points) if sr.result else None,
-                "not_applied": unapplied_effects(sr.event, view.version, view.garage is not None),
-                "upgrades": sr.upgrades if sr.result else None,
-                "sponsorship_cards": sr.sponsors if sr.result else None,
+                "not_applied": unapplied_effects(sr.event, view.version, view.sponsors, view.effects),
+                **{k: v for h in hooks if h.race_json is not None for k, v in h.race_json(sr).items()},
             }
         )
     tables = [
@@ -426,8 +398,6 @@ def season_dict(view: Any) -> dict[str, Any]:
         ]
         for table in view.tables
     ]
-    done = [sr for sr in view.races if sr.result is not None]
-    last = done[-1] if done and view.garage is not None else None
     return {
         "season": view.id,
         "name": view.name,
@@ -439,12 +409,8 @@ def season_dict(view: Any) -> dict[str, Any]:
         "standings": tables,
         "over": view.over,
         "next": view.next_index,
-        "garage": view.options.get("garage"),
-        # after the last race run: each driver's upgrades (# 21.11) and the sponsorship cards kept (MA7)
-        "upgrades": last.upgrades if last is not None else None,
-        "sponsorship_cards": (
-            (last.sponsors if view.options["sponsors_carry_over"] else {}) if last is not None else None
-        ),
+        # each module's keys (SeasonHook.season_json: the Garage's options, upgrades, sponsorship cards kept)
+        **{k: v for h in hooks if h.season_json is not None for k, v in h.season_json(view).items()},
     }
 
 
@@ -495,12 +461,13 @@ def print_season(data: dict[str, Any]) -> None:
             names = ", ".join(f"{row['name']} ({row['points']})" for row in level)
             con.print(f"Level on points: {names}; the place in the last race run breaks the tie (# 21.10, MA12)",
                       markup=False)
-    if data.get("upgrades"):
-        con.print(f"after race {done}: upgrades (# 21.11) and sponsorship cards kept (MA7)", markup=False)
-        for d in data["drivers"]:
-            ups = _card_labels(data["upgrades"].get(d["name"], []))
-            spons = _card_labels((data["sponsorship_cards"] or {}).get(d["name"], []))
-            con.print(f"  {d['name']}: {ups}; sponsorship cards {spons}", markup=False)
+    from ..engine.module import season_units
+    from ..log.season_view import season_files
+
+    for unit in season_units():  # each module's lines (SeasonHook.show_lines: the upgrades, the cards kept)
+        if unit.season is not None and unit.season.show_lines is not None:
+            for line in unit.season.show_lines(data, season_files(unit)):
+                con.print(line, markup=False)
     gaps = [r for r in data["races"] if r["not_applied"]]
     if gaps:
         con.print(

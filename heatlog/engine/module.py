@@ -22,10 +22,10 @@ import copy
 import importlib
 import os
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .events import EventType, register
 from .written import lite
@@ -152,6 +152,81 @@ class Flag:
     #: Each of its values is a car the module adds, after the players' (a ``--legend COLOUR``, # 19.3): a refusal
     #: of that car names the value as typed (``--legend pink: …``).
     cars: bool = False
+
+
+class Said(Protocol):
+    """How a season's refusal names one of its arguments (``said(key, fallback, at)``): as the user typed it (the
+    ``typed`` mapping of ``season.new_season``: ``"--legends 9"``; ``at``: which of a repeated option), else by
+    ``fallback``."""
+
+    def __call__(self, key: str, fallback: str, at: int = 0) -> str: ...
+
+
+@lite(frozen=True, slots=True)
+class SeasonHook:
+    """What a module adds to a championship season (MODULES.md 21; ``Module.season``, issue 26): the season
+    (heatlog/season, log/season_view.py, its CLI and page) iterates the registry's hooks and never names a module.
+
+    A module's season block is ``season_started.options[name]``, the key the season stream has kept it under
+    since the first seasons, so the streams written before the hook load unchanged. Every piece is a plain
+    function of that block (or of the options the caller gave), pure like the rest of the engine.
+
+    ``words``/``rule``: the module in words and its rules item (a season refuses a module without a hook naming
+    the ones it plays). ``count(given, said)``: how many cars its options add to every race, checked before the
+    drivers are (the Legends: 0 to 5, # 19.2); ``solo``: the words that tell a lone driver how this module lets
+    one driver race a season (# 19.16: against Legends), so one driver is enough when it adds cars;
+    ``driver_problem(name)``: the words that refuse a driver's name (a Legend is no driver, # 19.1).
+    ``setup(given, drivers, data, said)``: its season block from the options as given (None: not in the season;
+    ``data``: its data file's content, read by the season); ``MalformedInput`` refuses in words.
+    ``cars(block)``: the cars it adds to every race after the drivers (they race and score, # 21.10, and never
+    draft, # 19.12), counted in the season's words as ``car_noun``.
+    ``race(block)``: its options in each race of the season (``race_started_event(modules=)``; # 21.3: the
+    weather's, revealed after the draft). ``schema``: its season block's schema."""
+
+    words: str
+    rule: str = ""
+    count: Callable[[Any, Said], int] | None = None
+    solo: str | None = None
+    driver_problem: Callable[[str], str | None] | None = None
+    setup: Callable[[Any, Sequence[Mapping[str, Any]], Any, Said], Any] | None = None
+    cars: Callable[[Any], list[dict[str, str]]] | None = None
+    car_noun: str = "car"
+    race: Callable[[Any], Any] | None = None
+    #: The event-card effects the season's races apply because it plays (the Garage's sponsorship cards and press
+    #: corners, # 21.4-21.9: their symbols are the Garage's, # 21.5); the season says the others are not applied.
+    effects: frozenset[str] = frozenset()
+    #: What a finished race of the season gives the next ones (# 21.11: the upgrades each driver owns; MA7: the
+    #: sponsorship cards kept; # 18.24, 18.5: the cards out of the supply and in the box): ``finished(state,
+    #: drivers, events)`` -> the ``SeasonRace`` fields it fills, by name ({}: nothing, as in a race it does not
+    #: play); ``drivers``: the season's drivers (the cars a module adds never draft, # 19.12); ``events``: the
+    #: race's effective events, or None when they cannot be read.
+    finished: Callable[[RaceState, list[str], list[Event] | None], dict[str, Any]] | None = None
+    #: Its part of each race's championship block (``race_started.championship``): ``race_block(view, index,
+    #: files)`` -> the keys it adds (the Garage's draft before the race and its sponsorship cards, # 21.2, 21.4-21.7;
+    #: ``view``: the season's state, log/season_view.SeasonView, read only), and the cards it adds to each race's
+    #: own (``race_cards(block, files)``: the sponsorship cards, # 21.5). ``files``: its ``files`` read, by path
+    #: under ``heatlog/data/`` (the engine reads no file: the season does).
+    race_block: Callable[[Any, int, Mapping[str, Any]], dict[str, Any]] | None = None
+    race_cards: Callable[[Any, Mapping[str, Any]], dict[str, Any]] | None = None
+    files: tuple[str, ...] = ()
+    #: Its lines under ``season next``'s (a view piece, in words): what the season carries into race ``index`` and
+    #: what the race's set-up of the module waits for (the Garage's upgrades and sponsorship cards kept, # 21.11,
+    #: MA7, and its draft, # 21.2): ``next_lines(view, index, state, files)``, ``state`` the race as it stands.
+    next_lines: Callable[[Any, int, RaceState, Mapping[str, Any]], list[str]] | None = None
+    #: Its keys in ``season show --json`` (asked of every season module, whether the season plays it or not, so
+    #: that every season's JSON has one shape; their values None when it does not play): ``race_json(race)`` after
+    #: each race's keys (``race``: a ``SeasonRace``), ``season_json(view)`` after the season's; and its lines in
+    #: ``season show``'s text, ``show_lines(data, files)`` from that JSON (``data``), after the standings.
+    race_json: Callable[[Any], dict[str, Any]] | None = None
+    season_json: Callable[[Any], dict[str, Any]] | None = None
+    show_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
+    #: The keys of each race's ``race_started`` the season's audit holds to what the season gives (the Garage's
+    #: options and the race's cards, # 21.2, 21.5), and the words that say one differs; (): none.
+    audited: tuple[str, ...] = ()
+    audit_words: str = ""
+    #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
+    #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
+    schema: str | None = None
 
 
 @lite(frozen=True, slots=True)
@@ -420,6 +495,9 @@ class Module:
     #: # 18.19; ``"in"``: the cards it puts in the hand, shown, a sponsorship card # 21.4, 21.7; ``"top"``: the top
     #: of the deck it shows, as a flip does, a Scrap's card # 18.12; ``cards(event)`` -> their tokens).
     hand_moves: Mapping[str, tuple[str, Callable[[Event], list[str]]]] = field(default_factory=lambda: _EMPTY)
+    #: What it adds to a championship season (``SeasonHook``: its season block, its races' options, the cars it
+    #: adds, …); None: a season does not play it (MODULES.md 21).
+    season: SeasonHook | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -986,6 +1064,12 @@ def descriptors() -> list[Module]:
         if isinstance(unit, Module):
             found.append(unit)
     return sorted(found, key=lambda m: (m.order, m.name))
+
+
+def season_units() -> list[Module]:
+    """Every module folder's descriptor that a championship season plays (``Module.season``), in the modules'
+    order: what the season iterates, registering none (``descriptors``)."""
+    return [unit for unit in descriptors() if unit.season is not None]
 
 
 def flags_for(command: str) -> tuple[list[Module], list[Flag]]:

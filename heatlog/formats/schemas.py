@@ -129,8 +129,8 @@ def _build(root: Path = SCHEMA_DIR, extra: Mapping[str, Mapping[str, Any]] | Non
 
 
 #: The schemas a registered module adds its blocks to (engine/module.py): race_started's options, a position's
-#: modules block and its set-up phases.
-_COMPOSED = ("events/race_started.schema.json", "position.schema.json")
+#: modules block and its set-up phases, a season's options (``SeasonHook.schema``).
+_COMPOSED = ("events/race_started.schema.json", "position.schema.json", "season/season_started.schema.json")
 
 
 def _compose_modules(name: str, schema: dict[str, Any]) -> None:
@@ -139,6 +139,12 @@ def _compose_modules(name: str, schema: dict[str, Any]) -> None:
     from ..engine.module import MODULES, setup_phases
 
     props = schema["properties"]
+    if name == "season_started.schema.json":  # a module's season block (season_started.options[name])
+        options = props["options"]["properties"]
+        for m in MODULES.values():
+            if m.season is not None and m.season.schema and m.name not in options:
+                options[m.name] = {"$ref": f"../{m.season.schema}", "description": f"The {m.name} module's season."}
+        return
     if name == "race_started.schema.json":
         for m in MODULES.values():
             if m.options_schema and m.name not in props:

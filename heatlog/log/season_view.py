@@ -9,31 +9,29 @@ makes, enters, audits and files seasons over it, and still exports every name th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, StoreError
+from ..engine.module import Module, season_units
 from ..engine.modules.championship.rules import (
     POINTS,
     EventCard,
     RaceResult,
-    SeasonGarage,
     Standing,
     draft_leftovers,
-    draft_order,
     next_grid,
     race_points,
     race_values,
     sponsor_deck,
-    sponsors_held,
     standings,
 )
 from ..engine.modules.garage import garage_slot
-from ..engine.modules.garage.cards import GarageOptions, garage_deck, market_size
+from ..engine.modules.garage.cards import GarageOptions
 from ..engine.track import Track
-from ..formats.garage_cards import sponsor_cards
 from ..formats.words import counted
 from ..store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
 from .played_by import PlayedOn, played_on
@@ -120,24 +118,53 @@ class SeasonView:
                 return r.index
         return None
 
-    @property
-    def legends(self) -> list[dict[str, str]]:
-        """The Legend cars of every race (# 19.16; MODULES.md 19), or none."""
-        return list((self.options.get("legends") or {}).get("cars", []))
+    @cached_property
+    def blocks(self) -> list[tuple[Module, Any]]:
+        """Every module the season plays with its season block (``season_blocks``), in the modules' order."""
+        return season_blocks(self.options)
+
+    @cached_property
+    def module_cars(self) -> list[dict[str, str]]:
+        """The cars the season's modules add to every race after the drivers (``SeasonHook.cars``: the Legends,
+        # 19.16), or none."""
+        out: list[dict[str, str]] = []
+        for unit, block in self.blocks:
+            if unit.season is not None and unit.season.cars is not None:
+                out += unit.season.cars(block)
+        return out
 
     @property
     def cars(self) -> list[str]:
-        """Every car that races and scores: the drivers, then the Legends (# 21.10: Legends score too)."""
-        return [d["name"] for d in self.drivers] + [c["name"] for c in self.legends]
+        """Every car that races and scores: the drivers, then the modules' (# 21.10: Legends score too)."""
+        return [d["name"] for d in self.drivers] + [c["name"] for c in self.module_cars]
+
+    def module_cars_words(self) -> str:
+        """The modules' cars counted in their words ("3 Legends"), "" when there are none."""
+        out = []
+        for unit, block in self.blocks:
+            if unit.season is not None and unit.season.cars is not None and unit.season.cars(block):
+                out.append(counted(len(unit.season.cars(block)), unit.season.car_noun))
+        return " and ".join(out)
 
     @property
     def over(self) -> bool:
         return all(r.result is not None for r in self.races)
 
+    @cached_property
+    def effects(self) -> frozenset[str]:
+        """The event-card effects the season's races apply because of its modules (``SeasonHook.effects``: the
+        Garage's sponsorship cards and press corners, # 21.4-21.9)."""
+        out: frozenset[str] = frozenset()
+        for unit, _ in self.blocks:
+            if unit.season is not None:
+                out |= unit.season.effects
+        return out
+
     @property
     def sponsors(self) -> bool:
-        """Whether the season's races hold the sponsorship cards (# 21.4-21.9: they come with its Garage)."""
-        return self.options.get("garage") is not None
+        """Whether the season's races hold the sponsorship cards (# 21.4-21.9: they come with a module, the
+        Garage: ``SeasonHook.effects``)."""
+        return bool(self.effects)
 
     @property
     def garage(self) -> GarageOptions | None:
@@ -149,6 +176,25 @@ class SeasonView:
         return GarageOptions.from_dict(
             {"upgrades": data["upgrades"], "draft": "draft", "expansions": data["expansions"]}
         )
+
+
+def season_blocks(options: Mapping[str, Any]) -> list[tuple[Module, Any]]:
+    """Every module a season plays with its block of ``season_started.options`` (``Module.season``; kept under the
+    module's name), in the modules' order."""
+    return [(unit, options[unit.name]) for unit in season_units() if options.get(unit.name) is not None]
+
+
+def season_files(unit: Module) -> dict[str, Any]:
+    """The data files a module's season hook reads (``SeasonHook.files``: the Garage's cards and the sponsorship
+    cards), by path under ``heatlog/data/``, read once (the engine reads no file)."""
+    return {path: _data_file(path) for path in unit.season.files} if unit.season is not None else {}
+
+
+@cache
+def _data_file(path: str) -> Any:
+    from ..formats.module_data import data_file  # noqa: PLC0415
+
+    return data_file(path)
 
 
 def _started_event(events: list[Event], season: int) -> Event:
@@ -214,6 +260,7 @@ def build_view(
         link=chain_hash(GENESIS, canonical(start)),
     )
     names = view.cars  # # 21.10, 21.12: the Legends score and stand in the standings too (# 19.16)
+    finishers = [u.season.finished for u in season_units() if u.season is not None and u.season.finished is not None]
     results: list[RaceResult] = []
     for sr in races:
         if sr.by_result and sr.entry is not None:  # issue 29: entered by its result, checked by the rules again
@@ -240,14 +287,10 @@ def build_view(
         gone = frozenset(state.eliminated)  # MA12: an eliminated car scores 0
         pts = race_points(places, sr.event, gone, table=view.options.get("points", POINTS))
         sr.result = RaceResult(places, gone, points=pts)
-        garage = garage_slot(state)
-        if garage is not None:  # # 21.11: the upgrades stay; MA7: the sponsorship cards, if the season keeps them
-            drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: no upgrades nor sponsorship for Legends
-            sr.upgrades = {n: sorted(garage.owned.get(n, [])) for n in drafting}
-            sr.sponsors = {n: sponsors_held(state, state.cars[n]) for n in drafting}
-            deck = sponsor_deck(state)
-            sr.sponsors_used = dict(sorted(deck.used.items())) if deck else {}
-            sr.box = draft_leftovers(evs) if evs is not None else None
+        drafting = [d["name"] for d in view.drivers]  # # 19.10, 19.12: the cars a module adds never draft
+        for finished in finishers:  # # 21.11, MA7: what the race gives the next ones (SeasonHook.finished)
+            for key, value in finished(state, drafting, evs).items():
+                setattr(sr, key, value)
         results.append(sr.result)
         view.tables.append(standings(names, results))
     return view
@@ -260,25 +303,18 @@ def race_setup(view: SeasonView, index: int, seed: int | None = None) -> tuple[E
     sr = view.races[index - 1]
     track = Track.from_dict(sr.track)
     values = race_values(track, sr.event)
-    garage = view.garage
-    legends = view.options.get("legends") or {}
     modules: dict[str, Any] = {}  # the season's modules, each with its options (issue 26, build 5)
-    if garage is not None:
-        modules["garage"] = garage.to_dict()
-    if view.options.get("weather", False):  # # 21.3: revealed after the draft
-        modules["weather"] = {}
-    if legends.get("cars"):  # # 19.16
-        modules["legends"] = {
-            "cars": legends["cars"],
-            "pro": int(legends.get("pro", 0)),
-            "aggressive": bool(legends.get("aggressive", False)),
-        }
+    for unit, block in view.blocks:  # # 19.16, 21.2, 21.3: each module's own (Module.season)
+        options = unit.season.race(block) if unit.season is not None and unit.season.race is not None else None
+        if options is not None:
+            modules[unit.name] = options
     ev = race_started_event(track=sr.track, cars=view.drivers, laps=values.laps, mode=view.mode, modules=modules)
     if view.version >= 2:
         ev["modules"] = [*ev.get("modules", []), "championship"]
         ev["championship"] = championship_block(view, index)
-        if garage is not None:  # # 21.5: the sponsorship cards are the race's cards too
-            ev["cards"] = {**ev["cards"], **sponsor_definitions(garage)}
+        for unit, block in view.blocks:  # # 21.5: the sponsorship cards are the race's cards too
+            if unit.season is not None and unit.season.race_cards is not None:
+                ev["cards"] = {**ev["cards"], **unit.season.race_cards(block, season_files(unit))}
     names = view.cars  # # 19.3: the Legends' places on the first grid are random with the drivers'
     order = next_grid(view.tables[-1], view.options["grid"]) if index > 1 and view.tables else None
     if order is None:
@@ -302,80 +338,10 @@ def championship_block(view: SeasonView, index: int) -> dict[str, Any]:
             "points": list(view.options["points"]),
         },
     }
-    garage = view.garage
-    if garage is not None:
-        block["garage"] = garage_setup(view, index).to_dict()
-        block["sponsors"] = sponsor_setup(view, index)
+    for unit, _ in view.blocks:  # the draft and the sponsorship cards (# 21.2, 21.4-21.7)
+        if unit.season is not None and unit.season.race_block is not None:
+            block.update(unit.season.race_block(view, index, season_files(unit)))
     return block
-
-
-def sponsor_definitions(garage: GarageOptions) -> dict[str, dict[str, Any]]:
-    """Token -> definition of the sponsorship cards of a season's races (# 21.5: the base five, and the
-    expansions' when their upgrades are in play, as BGA deals them)."""
-    return {c["id"]: c for c in sponsor_cards() if c["set"] == "base" or c["set"] in garage.expansions}
-
-
-def sponsor_setup(view: SeasonView, index: int) -> dict[str, Any]:
-    """``championship.sponsors`` of race ``index`` (# 21.4, 21.5, MA7): the sponsorship deck (7 of each type), the
-    cards each driver still holds after the previous race when the season keeps them (``sponsors_carry_over``,
-    BGA's reading; otherwise they go back to the supply), and the one-time cards used so far that are still out
-    of the supply (# 18.24; they come back when it runs out, # 21.7)."""
-    garage = view.garage
-    assert garage is not None
-    deck = {t: int(c["copies"]) for t, c in sponsor_definitions(garage).items()}
-    prev = view.races[index - 2] if index > 1 else None
-    carried: dict[str, list[str]] = {}
-    used: dict[str, int] = {}
-    if prev is not None:
-        used = dict(prev.sponsors_used)
-        if view.options["sponsors_carry_over"]:
-            carried = {n: list(cs) for n, cs in prev.sponsors.items() if cs}
-    return {"deck": deck, "carried": carried, "used": used}
-
-
-def garage_setup(view: SeasonView, index: int) -> SeasonGarage:
-    """The season's upgrade draft before race ``index`` (# 21.2, 21.11, MA11): the upgrades each driver owns
-    after the races before it, the Garage deck the market draws from, and the pick order (the lowest-ranked
-    driver first; the first race's is its grid's, the last car first).
-
-    One Garage deck serves the whole season: what a draft leaves (the market's rest, an upgrade swapped back) goes
-    to the box, out of the deck, and comes back only when the deck is too short for a market (BGA:
-    ``Cards::$autoreshuffleCustom``, upgrades <- box; # 18.5 "removed from the game"). A market recorded by its
-    size only leaves the box as it was: the deck is then an upper bound."""
-    garage = view.garage
-    assert garage is not None
-    from ..formats.garage_cards import garage_cards  # noqa: PLC0415
-
-    full = garage_deck(garage_cards(), garage)
-    need = market_size("draft", len(view.drivers))
-    owned: dict[str, list[str]] = {}
-    box: dict[str, int] = {}
-    deck: dict[str, int] = {}
-    for sr in view.races[:index]:
-        held = [c for cs in owned.values() for c in cs]
-        deck = _minus(full, held)
-        if sum(_minus(deck, box).values()) >= need:
-            deck = _minus(deck, box)
-        else:
-            box = {}  # the box is shuffled back into the deck
-        if sr.index == index:
-            break
-        owned = {n: list(cs) for n, cs in sr.upgrades.items()}
-        for c, n in (sr.box or {}).items():
-            box[c] = box.get(c, 0) + n
-    rules = view.options["garage"]
-    order, swap = rules.get("order", "lowest_first"), rules.get("swap", True)
-    drafting = {d["name"] for d in view.drivers}  # # 19.12: Legends do not draft
-    picks = tuple(n for n in draft_order(view.tables[index - 2], order) if n in drafting) if index > 1 else ()
-    return SeasonGarage({n: tuple(cs) for n, cs in owned.items() if cs}, deck, picks, order, swap)
-
-
-def _minus(deck: Mapping[str, int], cards: Sequence[str] | Mapping[str, int]) -> dict[str, int]:
-    left = dict(deck)
-    pairs = cards.items() if isinstance(cards, Mapping) else ((c, 1) for c in cards)
-    for c, n in pairs:
-        left[c] = max(0, left.get(c, 0) - n)
-    return {c: n for c, n in left.items() if n}
 
 
 def standings_grid(view: SeasonView, index: int) -> list[str] | None:

@@ -32,8 +32,8 @@ from typing import Any
 
 from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
-from ..engine.modules.championship.rules import DRAFT_ORDERS, EventCard
-from ..engine.modules.garage.cards import GarageOptions
+from ..engine.module import Module, Said, season_units
+from ..engine.modules.championship.rules import EventCard
 from ..formats.championship import championship_data, event_card, published_season, season_names
 from ..formats.jsonio import json_lines, loads
 from ..formats.schemas import validate_against
@@ -50,13 +50,12 @@ from ..log.season_view import (
     SeasonView,
     build_view,
     championship_block,
-    garage_setup,
     race_setup,
     result_outcome,
     season_events,
+    season_files,
     season_view,
     seasons,
-    sponsor_definitions,
     standings_grid,
 )
 from ..store import GENESIS, SEASON_STREAM, canonical, chain_hash
@@ -67,7 +66,6 @@ __all__ = [
     "SeasonRace",
     "SeasonView",
     "championship_block",
-    "garage_setup",
     "race_setup",
     "check_season_anchor",
     "hidden_seasons",
@@ -88,10 +86,6 @@ __all__ = [
     "unapplied_effects",
 ]
 
-#: ... and from a season with the Garage, whose races hold the sponsorship deck (# 21.4-21.9).
-SPONSOR_EFFECTS = frozenset(
-    {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
-)
 #: Event-card effects a race started from a v1 season applies (its races carry no championship block).
 APPLIED_EFFECTS_V1 = frozenset({"laps", "winner_bonus", "podium_bonus"})
 #: ... and from a v2 season, through the race's Rules (the sponsorship effects still wait for the Garage).
@@ -228,14 +222,19 @@ EFFECT_WORDS = {
 }
 
 
-def unapplied_effects(card: EventCard, version: int = SEASON_VERSION, sponsors: bool = False) -> list[str]:
+def unapplied_effects(
+    card: EventCard, version: int = SEASON_VERSION, sponsors: bool = False, effects: frozenset[str] | None = None
+) -> list[str]:
     """The effects of an event card a race of a season of ``version`` does not apply (see the module
-    docstring); ``sponsors``: the season has the Garage, so its races hold the sponsorship cards (# 21.4-21.9)
-    and apply everything."""
+    docstring); ``sponsors``: the season's races hold the sponsorship cards (# 21.4-21.9: a module's, the
+    Garage's, ``SeasonView.sponsors``) and apply everything, ``effects`` (``SeasonView.effects``; None: every
+    season module's, ``SeasonHook.effects``) with them."""
     data = championship_data()["events"].get(str(card.number), {})
     applied = APPLIED_EFFECTS if version >= 2 else APPLIED_EFFECTS_V1
     if sponsors and version >= 2:
-        applied = applied | SPONSOR_EFFECTS
+        if effects is None:
+            effects = frozenset(e for u in season_units() if u.season is not None for e in u.season.effects)
+        applied = applied | effects
     out = []
     for key, value in data.get("effects", {}).items():
         if key not in applied:
@@ -267,20 +266,20 @@ def new_season(
     typed: Mapping[str, str | Sequence[str]] | None = None,
 ) -> int:
     """Set up a season: a published one (``published="1961"``) or a custom list of (track, event card).
-    ``modules``: the modules in every race, their options as one mapping by module name (issue 26, build 5):
-    ``"garage"`` ({"upgrades": basic|advanced|all, "expansions": [...], "order", "swap"}, # 18.2, 18.3): one
-    upgrade drafted before each race (# 21.2), and the sponsorship cards with it (# 21.4-21.7); ``"weather"``
-    (``{}``): the weather and road conditions in every race (MODULES.md 20), revealed after the draft (# 21.3:
-    BGA plays every championship race with them); ``"legends"`` ({"cars": N, "pro", "aggressive"}): N Legend
-    cars fill the grid (# 19.16).
+    ``modules``: the modules in every race, their options as one mapping by module name (issue 26, build 5),
+    each read by its module's season hook (``Module.season``: the Garage's draft before each race and its
+    sponsorship cards, # 21.2, 21.4-21.7; the weather revealed after the draft, # 21.3; Legend cars filling the
+    grid, # 19.16; docs/seasons.md); a module without one is refused.
 
     ``typed``: how the caller's user gave each argument, so that a refusal names it as typed (issue 29):
     ``{"published": "--published 1999", "races": ["--race mars:1", …], "drivers": ["--car Ann:red", …],
-    "legends": "--legends 9", "order": "--draft-order x", "name": "--name"}`` (a name is shown after its
-    option; ``"count"``: how the number of drivers was given, simulate's ``--cars 1``); an argument not in it is
-    named by its value. Nothing is written when a check refuses."""
+    "name": "--name"}`` and each module option by its flag's parameter (``{"legends": "--legends 9"}``,
+    ``ModuleFlags.typed_values``); a name is shown after its option; ``"count"``: how the number of drivers was
+    given, simulate's ``--cars 1``; an argument not in it is named by its value. Nothing is written when a check
+    refuses."""
     said = _Said(typed)
-    garage, weather, legends, pro, aggressive = _season_modules(modules or {})
+    given = dict(modules or {})
+    units = _season_units(given)
     if (published is None) == (races is None):
         which = "not both" if published is not None else "give one (--published YEAR or --race TRACK:EVENT)"
         raise MalformedInput(f"a season is a published one (1961 ... 1965) or a custom list of races, {which}")
@@ -298,12 +297,16 @@ def new_season(
         if not chosen:
             raise MalformedInput("a custom season needs at least one race (TRACK:EVENT)")
     names = [d.get("name") for d in drivers]
-    if isinstance(legends, bool) or not isinstance(legends, int) or not 0 <= legends <= 5:
-        raise MalformedInput(f"{said('legends', f'--legends {legends!r}')}: 0 to 5 Legend cars (# 19.2)")
-    fewest = 1 if legends else 2  # # 19.16: a solo championship is one driver against Legends
+    # the cars the modules add to every race (# 19.16: Legends), counted before the drivers are
+    added = sum(u.season.count(given.get(u.name), said) for u in units if u.season and u.season.count is not None)
+    fewest = 1 if added else 2  # # 19.16: a solo championship is one driver against Legends
     if len(drivers) < fewest:
-        solo = " (one driver: add --legends N, a solo championship against Legends, # 19.16)"
-        solo = solo if len(drivers) == 1 else ""
+        ways = "; ".join(
+            f"{u.season.solo}, # {u.season.rule}" if u.season.rule else u.season.solo
+            for u in units
+            if u.season and u.season.solo
+        )
+        solo = f" (one driver: {ways})" if len(drivers) == 1 and ways else ""
         count = said("count", "")  # simulate's --cars N, where season new has a --car per driver
         head, give = (f"{count}: ", "") if count else ("", " (give --car NAME:COLOUR for each)")
         raise MalformedInput(f"{head}a season has 2 to 6 drivers{give}, not {len(drivers)}{solo}")
@@ -314,11 +317,10 @@ def new_season(
     for i, d in enumerate(drivers):
         who = said("drivers", f"driver {d.get('name')!r}", i)
         driver = str(d.get("name", ""))
-        if driver.strip().casefold() == "legend":  # the recorder's legend:COLOUR is a Legend
-            raise MalformedInput(
-                f"{who}: a Legend (# 19.1) is not one of a season's drivers, who score and draft; name the driver "
-                "(e.g. Ann:black; a solo championship against Legends is --legends N)"
-            )
+        for unit in units:  # a name a module keeps for its own cars (the recorder's legend:COLOUR, # 19.1)
+            refused = unit.season.driver_problem(driver) if unit.season and unit.season.driver_problem else None
+            if refused:
+                raise MalformedInput(f"{who}: {refused}")
         problem = name_problem(d.get("name"), car=True)  # the one rule for names: a season's are its races'
         if problem:
             raise MalformedInput(f"{who}: the name {driver!r} {problem}")
@@ -335,13 +337,7 @@ def new_season(
         if key in colours:  # every race would refuse it (race_started: each car its own colour)
             raise MalformedInput(f"{who}: {colour!r} is the colour of {colours[key]!r} (each car its own)")
         colours[key] = driver
-    if len(drivers) + legends > 6:
-        raise MalformedInput(
-            f"{said('legends', f'--legends {legends}')}: {counted(len(drivers), 'driver')} and {legends} Legends; "
-            "at most 6 cars race (# 19.2)"
-        )
-    if not legends and (pro or aggressive):
-        raise MalformedInput("--pro and --aggressive are Legend options: add --legends N (# 19.14, 19.15)")
+    blocks = _season_blocks(units, given, drivers, said)  # each module's season block (Module.season)
     label = typed.get("name") if typed else None
     check_label(name, label if isinstance(label, str) else "season name")
     data = championship_data()
@@ -360,28 +356,9 @@ def new_season(
         "name": name or (published if published is not None else "custom season"),
         "races": setups,
         "drivers": [{"name": d["name"], "colour": d["colour"]} for d in drivers],
-        "options": {"grid": grid, "sponsors_carry_over": sponsors_carry_over, "points": list(data["points"])},
+        "options": {"grid": grid, "sponsors_carry_over": sponsors_carry_over, "points": list(data["points"]), **blocks},
         "mode": mode,
     }
-    if garage is not None:
-        ev["options"]["garage"] = season_garage_options(garage, typed)
-    if weather:
-        ev["options"]["weather"] = True
-    if legends:  # # 19.16: Legends fill the grid; their colours are the ones the drivers leave (# 19.3)
-        from ..races import legend_cars  # noqa: PLC0415
-
-        taken = [str(d.get("colour", "")).strip().lower() for d in drivers]
-        cars = legend_cars(legends, taken)
-        legend_names = {c["name"].casefold(): c["name"] for c in cars}
-        for i, driver in enumerate(str(n) for n in names):
-            if driver.casefold() in legend_names:
-                raise MalformedInput(
-                    f"{said('drivers', f'driver {driver!r}', i)}: {legend_names[driver.casefold()]!r} is the name of "
-                    "a Legend of the season: name the driver"
-                )
-        if isinstance(pro, bool) or not isinstance(pro, int) or not 0 <= pro <= 6:
-            raise MalformedInput(f"{said('pro', f'--pro {pro!r}')}: 0 to 6 (# 19.15)")
-        ev["options"]["legends"] = {"cars": cars, "pro": pro, "aggressive": bool(aggressive)}
     if published is not None:
         ev["published"] = published
     try:
@@ -395,21 +372,41 @@ def new_season(
     return log.store.new_stream(SEASON_STREAM, ev["name"], [ev])
 
 
-def _season_modules(modules: Mapping[str, Any]) -> tuple[Mapping[str, Any] | None, bool, int, int, bool]:
-    """The season's modules from the one mapping: the Garage's options, the weather on, the Legends' count and
-    options. The season stream keeps them in its own options (``season_started.options``, as before the mapping):
-    a module the championship does not set up is refused."""
-    other = sorted(set(modules) - {"garage", "weather", "legends"})
+def _season_units(given: Mapping[str, Any]) -> list[Module]:
+    """The modules a season plays (``Module.season``), in the modules' order; a module given that plays no
+    season is refused, naming the ones that do."""
+    units = season_units()
+    playing = {u.name for u in units}
+    other = sorted(set(given) - playing)
     if other:
+        hooks = [u.season for u in units if u.season is not None]
+        words = [h.words for h in hooks]
+        said = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
         raise MalformedInput(
-            f"module {other[0]!r}: a season's races play the Garage, the weather and Legends only (# 21.2, 21.3, 19.16)"
+            f"module {other[0]!r}: a season's races play {said} only (# {', '.join(h.rule for h in hooks if h.rule)})"
         )
-    lg = modules.get("legends")
-    lg = lg if isinstance(lg, Mapping) else {}
-    count = lg.get("cars", 0)
-    count = len(count) if isinstance(count, list) else count  # (a count: the season picks the colours, # 19.3)
-    weather = modules.get("weather") not in (None, False)
-    return modules.get("garage"), weather, count, lg.get("pro", 0), bool(lg.get("aggressive", False))
+    return units
+
+
+def _season_blocks(
+    units: Sequence[Module], given: Mapping[str, Any], drivers: Sequence[Mapping[str, Any]], said: Said
+) -> dict[str, Any]:
+    """Each module's block of ``season_started.options`` (``SeasonHook.setup``, by module name: the season
+    stream's keys since the first seasons), from the options the caller gave; a module out of the season has
+    none."""
+    from ..formats.module_data import data_of  # noqa: PLC0415  (a module's data: read with a season that plays it)
+
+    blocks: dict[str, Any] = {}
+    for unit in units:
+        hook = unit.season
+        if hook is None or hook.setup is None:
+            continue
+        options = given.get(unit.name)
+        data = data_of(unit.name) if options is not None and unit.data else None
+        block = hook.setup(options, drivers, data, said)
+        if block is not None:
+            blocks[unit.name] = block
+    return blocks
 
 
 class _Said:
@@ -426,40 +423,6 @@ class _Said:
         if given is not None and at < len(given):
             return given[at]
         return fallback
-
-
-def season_garage_options(
-    garage: Mapping[str, Any], typed: Mapping[str, str | Sequence[str]] | None = None
-) -> dict[str, Any]:
-    """``season_started.options.garage`` from the user's choice: the upgrades in the Garage deck and the
-    expansions (# 18.2, 18.3), who picks first and whether the first picker may swap (MA11, kept configurable:
-    BGA's ``lowest_first`` and the swap by default). The draft itself is the championship's (# 21.2)."""
-    unknown = sorted(set(garage) - {"upgrades", "expansions", "order", "swap"})
-    if unknown:
-        raise MalformedInput(f"unknown garage option {unknown[0]!r} (upgrades, expansions, order, swap)")
-    try:
-        chosen = GarageOptions.from_dict({k: v for k, v in garage.items() if k in ("upgrades", "expansions")})
-    except ValueError as exc:
-        raise MalformedInput(str(exc)) from None
-    order, swap = garage.get("order", "lowest_first"), garage.get("swap", True)
-    if order not in DRAFT_ORDERS:
-        said = _Said(typed)("order", f"draft order {order!r}")
-        raise MalformedInput(f"{said}: choose {' or '.join(DRAFT_ORDERS)} (MA11)")
-    if not isinstance(swap, bool):
-        raise MalformedInput("swap must be true or false (MA11)")
-    return {"upgrades": chosen.upgrades, "expansions": list(chosen.expansions), "order": order, "swap": swap}
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def due_index(view: SeasonView) -> int:
@@ -499,7 +462,7 @@ def next_race(
     ev["handicap"] = list(dict.fromkeys(handicap))
     label = name or f"{view.name} race {index}: {view.races[index - 1].track['name']}"
     race = log.new_race(ev, grid=grid, name=label)
-    if view.mode == "table" and view.garage is None:  # # 18.4: with the Garage the draft comes first (the recorder)
+    if view.mode == "table":  # # 1.2 (# 18.4: a race in a module's set-up phase, the Garage's draft, deals later)
         _table_deal(log, race)
     enter_race(log, season, index, race)
     return race
@@ -613,6 +576,16 @@ def audit_season(log: RaceLog, season: int) -> list[str]:
     return problems
 
 
+def _audited(view: SeasonView, start: Event, expected: Event) -> str | None:
+    """The words of the first season module whose keys of race_started differ from the season's
+    (``SeasonHook.audited``: the Garage's options and the race's cards, # 21.2, 21.5), or None."""
+    for unit, _ in view.blocks:
+        hook = unit.season
+        if hook is not None and any(start.get(k) != expected.get(k) for k in hook.audited):
+            return hook.audit_words
+    return None
+
+
 def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> list[str]:
     """How race ``sr``'s log (``events``) disagrees with what the season says its set-up is."""
     start = events[0]
@@ -628,8 +601,8 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
         out.append(f"mode {start.get('mode')}, the season's races are kept in {expected['mode']} mode")
     if start.get("modules") != expected.get("modules"):
         out.append(f"modules {start.get('modules')}, the season says {expected.get('modules')}")
-    elif start.get("garage") != expected.get("garage") or start.get("cards") != expected.get("cards"):
-        out.append("the Garage options or the race's cards are not the season's (# 21.2, 21.5)")
+    elif (differs := _audited(view, start, expected)) is not None:
+        out.append(differs)
     elif start.get("championship") != expected.get("championship"):
         block, want = start.get("championship") or {}, expected.get("championship") or {}
         wrong = [k for k in sorted(set(block) | set(want)) if block.get(k) != want.get(k)]
@@ -821,7 +794,9 @@ def result_entry(
     cards: dict[str, Any] = {}
     if garage is not None:
         cards = {c["id"]: c for c in garage_cards()}
-        cards.update(sponsor_definitions(garage))
+        for unit, block in view.blocks:  # # 21.5: the sponsorship cards, by the season's modules
+            if unit.season is not None and unit.season.race_cards is not None:
+                cards.update(unit.season.race_cards(block, season_files(unit)))
 
     def card(word: str, option: str, car: str | None = None) -> str:
         if garage is None:

@@ -138,7 +138,7 @@ def _marks(view: SeasonView) -> str:
 def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) -> str:
     """The season page; ``replays`` maps a race's index to the address of its replay page."""
     replays = replays or {}
-    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate([*view.drivers, *view.legends])}
+    colours = {d["name"]: car_colour(d["colour"], i) for i, d in enumerate([*view.drivers, *view.module_cars])}
 
     def chip(name: str) -> str:
         return f'<span class="chip" style="background:{colours.get(name, "#888")}"></span>{escape(name)}'
@@ -167,23 +167,24 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
                 f'<td class="num"><b>{s.points}</b></td><td class="num">{s.wins}</td></tr>'
             )
     heads = "".join(f'<th class="num">R{k}</th>' for k in range(1, run + 1))
-    sponsors = view.garage is not None  # a Garage season applies the sponsorship cards and press corners (# 21.4-21.9)
+    sponsors = view.sponsors  # a Garage season applies the sponsorship cards and press corners (# 21.4-21.9)
     notes = "".join(
         f"<li>race {sr.index} ({escape(sr.event.name)}): "
-        f"{escape('; '.join(unapplied_effects(sr.event, view.version, sponsors)))}</li>"
+        f"{escape('; '.join(unapplied_effects(sr.event, view.version, sponsors, view.effects)))}</li>"
         for sr in view.races
-        if unapplied_effects(sr.event, view.version, sponsors)
+        if unapplied_effects(sr.event, view.version, sponsors, view.effects)
     )
     champion = ""
     if view.over and view.tables:
         first = view.tables[-1][0]
         champion = f'<p class="champion">Champion: {chip(first.name)} with {counted(first.points, "point")}</p>'
     tied = _ties(view)
-    # # 19.16: a solo championship against Legends (or Legends filling the grid): they race and score
-    legends = f" against {counted(len(view.legends), 'Legend')}" if view.legends else ""
+    # # 19.16: the cars a module adds (a solo championship against Legends, or Legends filling the grid) score too
+    added = view.module_cars_words()
+    against = f" against {added}" if added else ""
     status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{counted(len(view.drivers), 'driver')}{legends} · {counted(len(view.races), 'race')} · {status}</p>
+<p>{counted(len(view.drivers), 'driver')}{against} · {counted(len(view.races), 'race')} · {status}</p>
 {champion}</header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>

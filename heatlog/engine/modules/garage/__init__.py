@@ -14,7 +14,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, PositionCards, SampleRace, SetupStep, TurnAnswer, lazy
+from ...module import (
+    FactColumn,
+    Flag,
+    Module,
+    Notation,
+    PositionCards,
+    SampleRace,
+    SeasonHook,
+    SetupStep,
+    TurnAnswer,
+    lazy,
+)
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -317,6 +328,7 @@ def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError('garage: the Garage options ({"upgrades": "all", "draft": "snake"})')
     return {"garage": options}
 
+
 #: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with every module, which come
 #: before it in the pages) and its golden playthrough.
 SAMPLES = (
@@ -440,4 +452,23 @@ MODULE = Module(
     study_keys=(NAME,),
     study_read=_study_read,
     study_block=lambda kept: kept.get(NAME),
+    season=SeasonHook(  # # 21.2: one upgrade drafted before each race of a season, the sponsorship cards with it
+        "the Garage",
+        "21.2",
+        setup=lazy(f"{__name__}.season", "setup"),
+        race=lazy(f"{__name__}.season", "race"),
+        effects=frozenset(
+            {"first_across_lap_1", "speed_record", "passes_for_card", "press_cards", "press_below_limit"}
+        ),  # # 21.4-21.9: the sponsorship cards and press corners come with it
+        finished=lazy(f"{__name__}.season", "finished"),
+        race_block=lazy(f"{__name__}.season", "race_block"),
+        race_cards=lazy(f"{__name__}.season", "race_cards"),
+        files=("cards/garage.json", "cards/sponsors.json"),  # the upgrades and the sponsorship cards (# 18.2, 21.5)
+        next_lines=lazy(f"{__name__}.season", "next_lines"),  # what the draft before the race carries and waits for
+        race_json=lazy(f"{__name__}.season", "race_json"),  # season show: the upgrades, the sponsorship cards kept
+        season_json=lazy(f"{__name__}.season", "season_json"),
+        show_lines=lazy(f"{__name__}.season", "show_lines"),
+        audited=("garage", "cards"),  # the season's audit: the race's Garage and cards are the season's
+        audit_words="the Garage options or the race's cards are not the season's (# 21.2, 21.5)",
+    ),
 )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SampleRace, SetupCars, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, SeasonHook, SetupCars, SetupStep, lazy
 
 if TYPE_CHECKING:
     from ...state import RaceState
@@ -115,6 +115,7 @@ RACE_COLUMNS = (
     FactColumn("pro", "int", None, "the Legends' pro level (null without Legends)"),
     FactColumn("aggressive", "bool", None, "the Legends' aggressive option (null without Legends)"),
 )
+
 
 def legend_name(colour: str) -> str:
     """A Legend's car name, from its colour: one word, as every car name (``heatlog.formats.usertext``)."""
@@ -312,6 +313,7 @@ def _study_block(kept: Mapping[str, Any]) -> Any:
         "aggressive": bool(kept.get("aggressive")),
     }
 
+
 #: The sample race of replays/ that shows it (heatlog/docsgen/samples.py) and its golden playthrough.
 SAMPLES = (
     SampleRace(
@@ -384,4 +386,15 @@ MODULE = Module(
     study_keys=("legends", "pro", "aggressive"),
     study_read=_study_read,
     study_block=_study_block,
+    season=SeasonHook(  # # 19.16: Legend cars fill every race of a season (one driver: a solo championship)
+        "Legends",
+        "19.16",
+        count=lazy(f"{__name__}.season", "count"),
+        solo="add --legends N, a solo championship against Legends",
+        driver_problem=lazy(f"{__name__}.season", "driver_problem"),
+        setup=lazy(f"{__name__}.season", "setup"),
+        cars=lazy(f"{__name__}.season", "cars"),
+        car_noun="Legend",
+        race=lazy(f"{__name__}.season", "race"),
+    ),
 )

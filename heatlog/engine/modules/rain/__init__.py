@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Flag, Module, Notation
+from ...module import Flag, Module, Notation, SeasonHook
 from ...written import record
 
 if TYPE_CHECKING:
@@ -194,8 +194,16 @@ MODULE = Module(
             "rain",
             ("--rain",),
             "heatlog's example module rain (not a rule of Heat): a sky drawn at set-up raises every corner's limit.",
-            commands=("new", "simulate", "record"),
+            commands=("new", "simulate", "record", "season"),
             label="rain (heatlog's example module, not a rule of Heat)",
         ),
+    ),
+    # in every race of a season given it (MODULES.md 21: the season iterates the registry's hooks): the data file's
+    # skies are its season block, each race draws its sky at set-up
+    season=SeasonHook(
+        "rain (heatlog's example module)",
+        setup=lambda given, drivers, data, said: dict(given) if isinstance(given, Mapping) and given else None,
+        race=lambda block: {"skies": dict(block["skies"])},
+        schema="rain.schema.json#/$defs/options",
     ),
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SampleRace, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, SeasonHook, lazy
 from .slot import NAME, WeatherSlot, slot
 from .slot import conditions_of as conditions_of  # (the slot's readers, re-exported: the engine, bots and views)
 from .slot import weather_rules as weather_rules
@@ -180,6 +180,7 @@ def _study_read(given: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("weather: true or false")
     return {"weather": True} if given["weather"] else {}
 
+
 #: The sample races of replays/ that show it (heatlog/docsgen/samples.py; the second with the Legends, which come
 #: before it in the pages) and its golden playthrough.
 SAMPLES = (
@@ -270,4 +271,10 @@ MODULE = Module(
     study_keys=("weather",),
     study_read=_study_read,
     study_block=lambda kept: {} if kept.get("weather") else None,  # the data file's tiles and tokens (# 20.1)
+    season=SeasonHook(  # # 21.3: every race of a season with the weather plays it, revealed after the draft
+        "the weather",
+        "21.3",
+        setup=lazy(f"{__name__}.season", "setup"),
+        race=lazy(f"{__name__}.season", "race"),
+    ),
 )
