@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine import apply
+from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.state import RaceState, Turn
 from heatlog.views.board import cars_table
 from heatlog.views.narrate import narrate_turn, played_words
@@ -90,8 +91,8 @@ def test_19_8_a_legends_corner_is_numbered_as_the_printed_board_numbers_it() -> 
     for ev in events:
         state = apply(state, ev)
         for t in state.turns:
-            if t.legend is not None and t.complete and (t.round, t.car) not in said:
-                printed = corner_number(state, state.track.corners[t.legend.corner - 1].after_space)
+            if legend_move_of(t) is not None and t.complete and (t.round, t.car) not in said:
+                printed = corner_number(state, state.track.corners[legend_move_of(t).corner - 1].after_space)
                 said[(t.round, t.car)] = (narrate_turn(state, t), printed)
     assert state is not None and len({corner_number(state, c.after_space) for c in state.track.corners}) == 4
     told = [(text, n) for text, n in said.values() if "corner " in text]

@@ -367,6 +367,30 @@ class Module:
     #: table-mode turn (``Turn.owed``) refused for it, from the open replay's same turn (None: nothing to say,
     #: the event is refused for another reason). Event 18's Heat card's pile (MA23).
     table_says: Callable[[Event], Callable[[Turn, Turn | None], Event | None] | None] | None = None
+    #: Its record of a car's turn (``Turn.modules[name]``: the Garage's, a Legend's move, the championship's
+    #: lists), how a position keeps it and how a turn's copy copies it (``TurnRecord``); None: it keeps none.
+    turn_record: TurnRecord | None = None
+
+
+@lite(frozen=True, slots=True)
+class TurnRecord:
+    """A module's record of a car's turn (``Module.turn_record``), kept in ``Turn.modules[name]`` and read through
+    an accessor of its folder (the Garage's ``garage_turn``, the Legends' ``legend_move``, the championship's
+    ``championship_turn``): the core copies it and writes it in positions without knowing what it holds.
+
+    A position keeps it as the module's own keys in the turn's dict, where they were before the record existed
+    (positions keep their shape, byte for byte): ``to_position(record)`` -> those keys and their JSON values, asked
+    of every turn, None for a turn without the record (the Legends write ``"legend": null`` in every turn, as they
+    always did); ``from_position(the turn's dict)`` -> the record, or None; ``keys``: every key it may write (the
+    schema's, tests/test_properties.py); ``after``: the base field of ``Turn`` its keys follow in the turn's dict
+    (None: after every base key). ``copy(record)``: an independent copy for ``Turn.copy`` (None: the record is
+    immutable and shared by copies)."""
+
+    keys: tuple[str, ...]
+    to_position: Callable[[Any], dict[str, Any]]
+    from_position: Callable[[Mapping[str, Any]], Any]
+    after: str | None = None
+    copy: Callable[[Any], Any] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -567,6 +591,29 @@ def turn_codecs() -> tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any
         made = tuple((f, to, back) for m in MODULES.values() for f, (to, back) in m.turn_fields.items())
         _TURN_CODECS[:] = [(len(MODULES), made)]
     return _TURN_CODECS[0][1]
+
+
+_TURN_RECORDS: list[tuple[int, tuple[tuple[str, TurnRecord], ...]]] = []
+
+
+def turn_records() -> tuple[tuple[str, TurnRecord], ...]:
+    """Every registered module's ``turn_record`` as (its name, the record's descriptor), in registration order,
+    made once per registry size."""
+    if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(MODULES):
+        made = tuple((m.name, m.turn_record) for m in MODULES.values() if m.turn_record is not None)
+        _TURN_RECORDS[:] = [(len(MODULES), made)]
+    return _TURN_RECORDS[0][1]
+
+
+def copy_turn_records(records: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a turn's module records (``Turn.modules``), each by its module's ``TurnRecord.copy`` (none:
+    shared)."""
+    out = {}
+    for name, rec in records.items():
+        m = MODULES.get(name)
+        how = m.turn_record.copy if m is not None and m.turn_record is not None else None
+        out[name] = rec if how is None else how(rec)
+    return out
 
 
 def copy_slot(name: str, slot: Any) -> Any:

@@ -9,21 +9,18 @@ from __future__ import annotations
 import copy as _copy
 from dataclasses import field, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
 from .cards import counts as counts
 from .cards import expand as expand
-from .module import copy_slot
+from .module import copy_slot, copy_turn_records
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
 from .written import FACTORY, record
-
-if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
-    from .modules.legends.rules import LegendMove
 
 
 @record(slots=True)
@@ -182,6 +179,7 @@ def _no_uses() -> dict[str, int]:
 
 NO_CARDS: list[Any] = _Unfilled()  # the shared empty default of a Turn's rarely filled lists
 NO_USES: dict[str, int] = _NoUses()  # the shared empty default of Turn.used
+NO_RECORDS: dict[str, Any] = _NoUses()  # the shared empty default of Turn.modules (pickled as NO_USES: as empty)
 
 
 @record(slots=True)
@@ -257,7 +255,6 @@ class Turn:
     end_lane: int = 0
     finished: bool = False
     shuffles: int = 0
-    legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
     eliminated: bool = False  # the car left the race this turn (event 10, MA21)
     heat_removed: list[str] = NO_CARDS  # event 18 (MA23): where each removed Heat came from
     earned: list[str] = NO_CARDS  # why each sponsorship card was earned (# 21.7, 21.9)
@@ -270,6 +267,10 @@ class Turn:
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)
     used: dict[str, int] = NO_USES  # React uses consumed: "symbol:source" -> amount (react.py)
+    # The records of the turn's modules, by module name (engine/module.py, ``TurnRecord``: a Legend's move, the
+    # Garage's record, the championship's lists), each read through an accessor of its module's folder; the
+    # shared empty default in a turn no module keeps a record of (``Turn.keep`` sets one).
+    modules: dict[str, Any] = NO_RECORDS
     garage: Any = None  # the Garage's record of this turn (modules/garage/race.py GarageTurn), None in a base race
 
     def __init__(
@@ -314,7 +315,6 @@ class Turn:
         end_lane: int = 0,
         finished: bool = False,
         shuffles: int = 0,
-        legend: LegendMove | None = None,
         eliminated: bool = False,
         heat_removed: list[str] = NO_CARDS,
         earned: list[str] = NO_CARDS,
@@ -323,6 +323,7 @@ class Turn:
         owed: list[str] = NO_CARDS,
         happenings: list[Happening] = FACTORY,
         used: dict[str, int] = NO_USES,
+        modules: dict[str, Any] = NO_RECORDS,
         garage: Any = None,
     ) -> None:
         self.car = car
@@ -365,7 +366,6 @@ class Turn:
         self.end_lane = end_lane
         self.finished = finished
         self.shuffles = shuffles
-        self.legend = legend
         self.eliminated = eliminated
         self.heat_removed = heat_removed
         self.earned = earned
@@ -374,7 +374,15 @@ class Turn:
         self.owed = owed
         self.happenings = [] if happenings is FACTORY else happenings
         self.used = used
+        self.modules = modules
         self.garage = garage
+
+    def keep(self, module: str, record: Any) -> None:
+        """Keep ``record`` as module ``module``'s record of this turn (``Turn.modules``)."""
+        if self.modules:
+            self.modules[module] = record
+        else:  # (the shared empty default: a dict of the turn's own)
+            self.modules = {module: record}
 
     def happened(self, kind: str) -> list[Happening]:
         """The happenings of one kind, in order."""
@@ -392,9 +400,7 @@ class Turn:
     @property
     def spaces_moved(self) -> int:
         """The spaces moved at step 3 and by React moves (# 5.3, 6.2, 7.5; a module's React moves too), not the
-        slipstream (# 8.4) nor a spinout; a Legend's move (# 19.7)."""
-        if self.legend is not None:
-            return self.moved
+        slipstream (# 8.4) nor a spinout (a module may count its own turns otherwise: ``Module.spaces_moved``)."""
         return sum(h[3] for h in self.happenings if h[3] > 0 and h[0] != "slipstream")
 
     @property
@@ -426,6 +432,8 @@ class Turn:
         new.owed = list(self.owed)
         new.happenings = list(self.happenings)
         new.used = dict(self.used)
+        if self.modules:
+            new.modules = copy_turn_records(self.modules)
         if self.garage is not None:
             new.garage = _copy.deepcopy(self.garage)
         return new

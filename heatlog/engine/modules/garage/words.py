@@ -99,14 +99,14 @@ def react_words(state: RaceState, turn: Turn) -> list[str]:
     return garage_words(state, turn, step3=False)
 
 
-def spaces_moved(turn: Turn) -> int:
+def spaces_moved(turn: Turn) -> int | None:
     """The spaces a turn moved at step 3 and by React moves (the ``move`` column): after an unpayable Heat cost the
     car moved again from its start-of-turn space with the new Speed (# 18.11, MA1), which replaces the moves before
     it (16, not the 20 of the first move plus nothing): what it reached less the slipstream (every React use waits
     for that declaration, so the moves after the re-move are in ``reached`` too)."""
     gt = turn.garage
     if gt is None or not gt.replaced or not turn.revealed:
-        return turn.spaces_moved
+        return None  # as the turn (or another module: a Legend's, # 19.7) counts them
     return max(0, turn.reached - turn.start - (turn.slipstream_moved if turn.slipstream else 0))
 
 
