@@ -25,12 +25,12 @@ _TURN_INDEX = {name: i for i, name in enumerate(_TURN_FIELDS)}
 _TURN_BASE = frozenset(_TURN_FIELDS) - {"modules"}  # the keys of a position's turn that are the Turn's own
 
 
-# championship fields of a turn: written only when they say something
-_TURN_OPTIONAL = ("eliminated", "heat_removed", "owed", "earned", "sponsors_drawn", "sponsors_used")
+# fields of a turn written only when they say something
+_TURN_OPTIONAL = ("eliminated", "owed")
 
 
 # a turn's lists whose default is the shared empty list (state.NO_CARDS)
-_TURN_UNFILLED = ("played", "corners", "discarded", "heat_removed", "earned", "sponsors_drawn", "sponsors_used", "owed")
+_TURN_UNFILLED = ("played", "corners", "discarded", "owed")
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:

@@ -141,10 +141,10 @@ class _SharedEmpty:
 
 class _Unfilled(_SharedEmpty, list):  # type: ignore[misc]  # (list has __hash__ = None; these are immutable)
     """An empty list that refuses to grow: the one shared default of a Turn's lists that most turns never fill
-    (the cards played and discarded, which are set whole, the corner checks, and the championship's lists). A
-    turn is made for every car's turn, and eight lists fewer to make and free is a few per cent of a replay. It
-    equals ``[]``, is a ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and pickled as
-    itself; code that fills such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append
+    (the cards played and discarded, which are set whole, the corner checks, and a module record's lists: the
+    championship's). A turn is made for every car's turn, and eight lists fewer to make and free is a few per cent
+    of a replay. It equals ``[]``, is a ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and
+    pickled as itself; code that fills such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append
     raises instead of changing the default of every turn."""
 
     __slots__ = ()
@@ -256,10 +256,6 @@ class Turn:
     finished: bool = False
     shuffles: int = 0
     eliminated: bool = False  # the car left the race this turn (event 10, MA21)
-    heat_removed: list[str] = NO_CARDS  # event 18 (MA23): where each removed Heat came from
-    earned: list[str] = NO_CARDS  # why each sponsorship card was earned (# 21.7, 21.9)
-    sponsors_drawn: list[str] = NO_CARDS  # the sponsorship cards drawn this turn (MA30)
-    sponsors_used: list[str] = NO_CARDS  # one-time cards that left the game at step 9 (MC7)
     # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
     # the card comes from), in order: nothing else may happen in the turn until they are recorded.
     owed: list[str] = NO_CARDS
@@ -316,10 +312,6 @@ class Turn:
         finished: bool = False,
         shuffles: int = 0,
         eliminated: bool = False,
-        heat_removed: list[str] = NO_CARDS,
-        earned: list[str] = NO_CARDS,
-        sponsors_drawn: list[str] = NO_CARDS,
-        sponsors_used: list[str] = NO_CARDS,
         owed: list[str] = NO_CARDS,
         happenings: list[Happening] = FACTORY,
         used: dict[str, int] = NO_USES,
@@ -367,10 +359,6 @@ class Turn:
         self.finished = finished
         self.shuffles = shuffles
         self.eliminated = eliminated
-        self.heat_removed = heat_removed
-        self.earned = earned
-        self.sponsors_drawn = sponsors_drawn
-        self.sponsors_used = sponsors_used
         self.owed = owed
         self.happenings = [] if happenings is FACTORY else happenings
         self.used = used
@@ -425,10 +413,6 @@ class Turn:
         new.corners = [CornerCheck(*_CORNER_VALUES(c)) for c in self.corners]
         new.discarded = list(self.discarded)
         new.drawn_cards = list(self.drawn_cards)
-        new.heat_removed = list(self.heat_removed)
-        new.earned = list(self.earned)
-        new.sponsors_drawn = list(self.sponsors_drawn)
-        new.sponsors_used = list(self.sponsors_used)
         new.owed = list(self.owed)
         new.happenings = list(self.happenings)
         new.used = dict(self.used)
