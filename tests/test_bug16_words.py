@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine import apply
+from heatlog.engine.modules.garage import garage_turn
 from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.state import RaceState, Turn
 from heatlog.views.board import cars_table
@@ -69,7 +70,7 @@ def test_a8_a_stress_flip_with_no_basic_card_left_says_so() -> None:
 def test_18_11_the_move_column_after_a_re_move_is_the_re_move(garage_turns: list[tuple[RaceState, Turn]]) -> None:
     # # 18.11, MA1: a Garage card's Heat cost went unpaid; the car moved again from its start with its new speed
     # (13 in the golden race, where the first move and the re-move counted 18): the show/replay move column said 18
-    (state, turn) = next((s, t) for s, t in garage_turns if t.garage is not None and t.garage.replaced)
+    (state, turn) = next((s, t) for s, t in garage_turns if (gt := garage_turn(t)) is not None and gt.replaced)
     assert turn.spaces_moved != turn.speed  # the turn's own count is not the re-move: the column must say it
     assert "moves again from the start" in narrate_turn(state, turn)
     grid = cars_table(state, [turn], [turn.car])

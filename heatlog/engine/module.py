@@ -189,11 +189,6 @@ class Module:
     phases: tuple[str, ...] = ()
     #: Copy of its slot in ``state.modules`` (None: the slot is immutable and shared by copies).
     copy: Callable[[Any], Any] | None = None
-    #: The ``Turn`` fields it keeps (the first waves': the Garage's ``garage``, a Legend's ``legend``) and how a
-    #: position writes and reads them: field -> (to JSON, None: ``dataclasses.asdict``'s own; from JSON).
-    turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
-        default_factory=lambda: _EMPTY
-    )
     #: Its data file under ``heatlog/data/`` (the shells embed it in race_started; the engine never reads it),
     #: the schema of its race_started block and of its position block (names under ``schema/``).
     data: str | None = None
@@ -580,17 +575,6 @@ def register_unit(module: Module) -> Module:
         register_module(module.name, module.build)
     MODULES[module.name] = module
     return module
-
-
-_TURN_CODECS: list[tuple[int, tuple[tuple[str, Any, Any], ...]]] = []
-
-
-def turn_codecs() -> tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any], Any]], ...]:
-    """Every registered module's ``turn_fields`` as (field, to JSON, from JSON), made once per registry size."""
-    if not _TURN_CODECS or _TURN_CODECS[0][0] != len(MODULES):
-        made = tuple((f, to, back) for m in MODULES.values() for f, (to, back) in m.turn_fields.items())
-        _TURN_CODECS[:] = [(len(MODULES), made)]
-    return _TURN_CODECS[0][1]
 
 
 _TURN_RECORDS: list[tuple[int, tuple[tuple[str, TurnRecord], ...]]] = []

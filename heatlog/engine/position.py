@@ -12,7 +12,7 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .module import MODULES as MODULE_UNITS
-from .module import car_key_problem, in_race, ranked, setup_phases, turn_codecs, turn_records
+from .module import car_key_problem, in_race, ranked, setup_phases, turn_records
 from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -34,16 +34,11 @@ _TURN_UNFILLED = ("played", "corners", "discarded", "owed")
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
-    own = [(f, to, getattr(t, f)) for f, to, _ in turn_codecs() if to is not None]  # (the Garage's record, # 18.x)
     records = t.modules
-    for f, _, _ in own:
-        setattr(t, f, None)
     t.modules = NO_RECORDS  # (written below, by their modules)
     try:
         d = asdict(t)
     finally:
-        for f, _, value in own:
-            setattr(t, f, value)
         t.modules = records
     del d["modules"]
     for key in _TURN_UNFILLED:  # plain lists (asdict keeps the shared empty default's class, state.NO_CARDS)
@@ -54,10 +49,6 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
     for key in _TURN_OPTIONAL:
         if not d[key]:
             del d[key]
-    for f, to, value in own:  # what a module adds to the turn (Module.turn_fields), after the base's keys
-        del d[f]
-        if value is not None:
-            d[f] = to(value)
     return _with_records(d, records)
 
 
@@ -91,9 +82,6 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
-    for f, _, back in turn_codecs():  # what a module adds to the turn (Module.turn_fields: a Legend's move …)
-        if d.get(f) is not None:
-            d[f] = back(d[f])
     records = {}
     for name, unit in turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
         record = unit.from_position(d)

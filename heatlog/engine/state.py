@@ -6,7 +6,6 @@ after a partial change, so a rejected event never leaves a trace.
 
 from __future__ import annotations
 
-import copy as _copy
 from dataclasses import field, fields
 from operator import attrgetter
 from typing import Any
@@ -267,7 +266,6 @@ class Turn:
     # Garage's record, the championship's lists), each read through an accessor of its module's folder; the
     # shared empty default in a turn no module keeps a record of (``Turn.keep`` sets one).
     modules: dict[str, Any] = NO_RECORDS
-    garage: Any = None  # the Garage's record of this turn (modules/garage/race.py GarageTurn), None in a base race
 
     def __init__(
         self,
@@ -316,7 +314,6 @@ class Turn:
         happenings: list[Happening] = FACTORY,
         used: dict[str, int] = NO_USES,
         modules: dict[str, Any] = NO_RECORDS,
-        garage: Any = None,
     ) -> None:
         self.car = car
         self.round = round
@@ -363,7 +360,6 @@ class Turn:
         self.happenings = [] if happenings is FACTORY else happenings
         self.used = used
         self.modules = modules
-        self.garage = garage
 
     def keep(self, module: str, record: Any) -> None:
         """Keep ``record`` as module ``module``'s record of this turn (``Turn.modules``)."""
@@ -404,8 +400,8 @@ class Turn:
     def copy(self) -> Turn:
         """An independent copy of a turn in progress, equal to ``copy.deepcopy(turn)`` without its generic walk:
         every list and dict is copied (their items are strings, ints and tuples of them), each CornerCheck too;
-        a Legend's move is frozen and shared; the Garage's record is deep-copied. (tests/test_state_copy.py checks
-        that no mutable part is shared.)"""
+        the modules' records by their modules (``TurnRecord.copy``: a Legend's move is frozen and shared, the
+        Garage's record deep-copied). (tests/test_state_copy.py checks that no mutable part is shared.)"""
         new = Turn(*_TURN_VALUES(self))
         new.played = list(self.played)
         new.flips = list(self.flips)
@@ -418,8 +414,6 @@ class Turn:
         new.used = dict(self.used)
         if self.modules:
             new.modules = copy_turn_records(self.modules)
-        if self.garage is not None:
-            new.garage = _copy.deepcopy(self.garage)
         return new
 
 
