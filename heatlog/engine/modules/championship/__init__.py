@@ -14,8 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
 from ...module import Module, Notation, TurnRecord, lazy
-from ...state import NO_CARDS
-from ...written import record
+from .turn import KEYS as _KEYS
+from .turn import ChampionshipTurn as ChampionshipTurn
+from .turn import championship_record as championship_record
+from .turn import championship_turn as championship_turn
+from .turn import copy_turn as _copy_turn
+from .turn import turn_from_position as _turn_from_position
+from .turn import turn_to_position as _turn_to_position
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -24,68 +29,6 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 NAME = "championship"
-
-
-@record(slots=True)
-class ChampionshipTurn:
-    """The championship's record of a car's turn (``turn.modules["championship"]``; were ``Turn``'s fields), made
-    when the first of its lists gets something: every list a new one when it grows (a turn's record is copied with
-    it, ``_copy_turn``)."""
-
-    heat_removed: list[str] = NO_CARDS  # event 18 (MA23): where each removed Heat came from
-    earned: list[str] = NO_CARDS  # why each sponsorship card was earned (# 21.7, 21.9)
-    sponsors_drawn: list[str] = NO_CARDS  # the sponsorship cards drawn this turn (MA30)
-    sponsors_used: list[str] = NO_CARDS  # one-time cards that left the game at step 9 (MC7)
-
-    def __init__(
-        self,
-        heat_removed: list[str] = NO_CARDS,
-        earned: list[str] = NO_CARDS,
-        sponsors_drawn: list[str] = NO_CARDS,
-        sponsors_used: list[str] = NO_CARDS,
-    ) -> None:
-        self.heat_removed = heat_removed
-        self.earned = earned
-        self.sponsors_drawn = sponsors_drawn
-        self.sponsors_used = sponsors_used
-
-
-_NOTHING = ChampionshipTurn()  # the record of a turn without one: every list the shared empty one (never changed)
-_KEYS = ("heat_removed", "earned", "sponsors_drawn", "sponsors_used")  # its keys in a position's turn
-
-
-def championship_turn(turn: Turn) -> ChampionshipTurn:
-    """The championship's record of ``turn`` (was ``turn.heat_removed``, ``turn.earned``, ``turn.sponsors_drawn``,
-    ``turn.sponsors_used``): empty lists for a turn without one (never change it: ``championship_record``)."""
-    own: ChampionshipTurn = turn.modules.get(NAME, _NOTHING)
-    return own
-
-
-def championship_record(turn: Turn) -> ChampionshipTurn:
-    """The championship's record of ``turn`` to change (made and kept at the first change)."""
-    own: ChampionshipTurn | None = turn.modules.get(NAME)
-    if own is None:
-        own = ChampionshipTurn()
-        turn.keep(NAME, own)
-    return own
-
-
-def _copy_turn(own: ChampionshipTurn) -> ChampionshipTurn:
-    return ChampionshipTurn(
-        list(own.heat_removed), list(own.earned), list(own.sponsors_drawn), list(own.sponsors_used)
-    )
-
-
-def _turn_to_position(own: ChampionshipTurn | None) -> dict[str, Any]:
-    """Its lists, each only when it says something (as when they were ``Turn``'s fields)."""
-    if own is None:
-        return {}
-    return {k: list(v) for k in _KEYS if (v := getattr(own, k))}
-
-
-def _turn_from_position(d: Mapping[str, Any]) -> ChampionshipTurn | None:
-    lists = [d.get(k) or NO_CARDS for k in _KEYS]
-    return ChampionshipTurn(*lists) if any(lists) else None
 
 
 def _table_says(start: Event) -> Callable[[Turn, Turn | None], Event | None] | None:

@@ -25,8 +25,8 @@ from ...state import RaceState
 from ..garage import garage_slot
 from ..garage.cards import card_named
 from ..garage.words import card_label
-from . import championship_turn
 from .rules import ChampionshipDraft, sponsor_deck
+from .turn import championship_turn
 
 Event = dict[str, Any]
 NO_SWAP = ("", "-", "n", "no", "none", "keep")

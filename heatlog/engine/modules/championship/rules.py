@@ -23,7 +23,7 @@ from ...ruleset import Rules
 from ...track import Corner, Track
 from ..garage import garage_slot
 from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
-from . import championship_record
+from .turn import championship_record
 
 if TYPE_CHECKING:
     from ...state import Car, RaceState, Turn

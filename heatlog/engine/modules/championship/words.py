@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...words import counted
-from . import championship_turn
 from .rules import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
+from .turn import championship_turn
 
 if TYPE_CHECKING:
     from ...state import RaceState, Turn
