@@ -365,6 +365,11 @@ class Module:
     #: Its record of a car's turn (``Turn.modules[name]``: the Garage's, a Legend's move, the championship's
     #: lists), how a position keeps it and how a turn's copy copies it (``TurnRecord``); None: it keeps none.
     turn_record: TurnRecord | None = None
+    #: The event kinds of its own after which a car's one-line entry of its turn stops, the rest asked at their
+    #: own questions or at the React prompt (the Garage's Scrap, Salvage, Refresh and unpaid cost, # 18.11-18.21;
+    #: the championship's sponsorship card drawn, # 21.7): the scripted host (recorder/script.py) types no more
+    #: of the turn on the reveal's line when one of them follows.
+    line_ends: frozenset[str] = frozenset()
 
 
 @lite(frozen=True, slots=True)
