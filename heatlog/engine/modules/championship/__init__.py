@@ -187,4 +187,5 @@ MODULE = Module(
     },
     position_cards=lazy(f"{__name__}.rules", "position_cards"),  # sponsorship cards, event 18 (# 21.4, MA23)
     grid_given=_grid_given,  # its block says the season gives the grid (# 21.12): the door checks it
+    line_ends=frozenset(("sponsor_drawn",)),  # a sponsorship card earned: asked apart (# 21.7)
 )

@@ -401,4 +401,6 @@ MODULE = Module(
     turn_answers=TURN_ANSWERS,
     # its record of a turn (# 18.6-18.25): the position's turn key "garage", after the base's keys; deep-copied
     turn_record=TurnRecord((NAME,), _turn_to_position, _turn_from_position, copy=_copy_module.deepcopy),
+    # a Scrap's cards, a Salvage's shuffle, a Refresh, an unpaid cost: asked apart (# 18.11-18.21)
+    line_ends=frozenset(("card_scrapped", "salvaged", "refreshed", "heat_unpayable")),
 )
