@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from heatlog.engine import apply
+from heatlog.engine.modules.garage import garage_turn
+from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.state import RaceState, Turn
 from heatlog.views.board import cars_table
 from heatlog.views.narrate import narrate_turn, played_words
@@ -68,7 +70,7 @@ def test_a8_a_stress_flip_with_no_basic_card_left_says_so() -> None:
 def test_18_11_the_move_column_after_a_re_move_is_the_re_move(garage_turns: list[tuple[RaceState, Turn]]) -> None:
     # # 18.11, MA1: a Garage card's Heat cost went unpaid; the car moved again from its start with its new speed
     # (13 in the golden race, where the first move and the re-move counted 18): the show/replay move column said 18
-    (state, turn) = next((s, t) for s, t in garage_turns if t.garage is not None and t.garage.replaced)
+    (state, turn) = next((s, t) for s, t in garage_turns if (gt := garage_turn(t)) is not None and gt.replaced)
     assert turn.spaces_moved != turn.speed  # the turn's own count is not the re-move: the column must say it
     assert "moves again from the start" in narrate_turn(state, turn)
     grid = cars_table(state, [turn], [turn.car])
@@ -90,8 +92,8 @@ def test_19_8_a_legends_corner_is_numbered_as_the_printed_board_numbers_it() -> 
     for ev in events:
         state = apply(state, ev)
         for t in state.turns:
-            if t.legend is not None and t.complete and (t.round, t.car) not in said:
-                printed = corner_number(state, state.track.corners[t.legend.corner - 1].after_space)
+            if legend_move_of(t) is not None and t.complete and (t.round, t.car) not in said:
+                printed = corner_number(state, state.track.corners[legend_move_of(t).corner - 1].after_space)
                 said[(t.round, t.car)] = (narrate_turn(state, t), printed)
     assert state is not None and len({corner_number(state, c.after_space) for c in state.track.corners}) == 4
     told = [(text, n) for text, n in said.values() if "corner " in text]

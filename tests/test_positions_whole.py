@@ -13,6 +13,7 @@ import pytest
 from edges import one_error_line, run, state_of
 
 from heatlog.engine import MalformedInput, apply, state_to_position
+from heatlog.engine.modules.championship import championship_turn
 from heatlog.engine.modules.weather import weather_tile
 from heatlog.engine.redact import open_to_table
 from heatlog.formats.positions import check_position, position_problems
@@ -255,7 +256,7 @@ def test_every_position_of_a_championship_race_passes_and_plays_on_to_the_same_e
     state, removed = None, False
     for ev in events_18:
         state = apply(state, ev, atomic=False)
-        removed = removed or any(t.heat_removed for t in state.turns)
+        removed = removed or any(championship_turn(t).heat_removed for t in state.turns)
     assert removed, "event 18 should take Heat cards in the seed's race 1"
     assert replay(events_10).eliminated, "the seed's race 2 should eliminate a car (event 10)"
     dealt = 0

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from heatlog.engine import HeatlogError, RaceState, Turn, apply, replay, state_from_position, state_to_position
 from heatlog.engine.cards import CARDS
 from heatlog.engine.knowledge import Knowledge
+from heatlog.engine.module import turn_records
+from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.redact import open_to_table, strip_identities
 from heatlog.formats.tracks import BUILTIN_TRACKS, load_track_data
 from heatlog.formats.validation import load_schema, validate_against, validate_event
@@ -322,7 +324,8 @@ def test_position_schema_names_every_field() -> None:
     optional = {"eliminated", "heat_removed", "owed", "garage", "earned", "sponsors_drawn", "sponsors_used"}
     # react_order: read from positions written before turns recorded happenings, never written; those positions
     # have no happenings or used, so the two are not required.
-    turn_fields = {f.name for f in fields(Turn)}
+    # a module's record of the turn (Turn.modules) is written as its own keys (Module.turn_record: "legend" …)
+    turn_fields = {f.name for f in fields(Turn)} - {"modules"} | {k for _, u in turn_records() for k in u.keys}
     assert set(turn_schema["properties"]) - {"react_order"} == turn_fields
     assert set(turn_schema["required"]) == turn_fields - optional - {"happenings", "used"}
 
@@ -338,7 +341,7 @@ def test_every_turns_happenings_agree_with_its_record(params: Params) -> None:
     for i, ev in enumerate(race(params)):
         state = apply(state, ev)
         for turn in state.last_turns.values():  # every turn, the moment it is over (a round's last one too)
-            if (turn.round, turn.car) not in seen and turn.legend is None:
+            if (turn.round, turn.car) not in seen and legend_move_of(turn) is None:
                 seen.add((turn.round, turn.car))
                 check_happenings(turn, f"{params} event {i}")
     assert state is not None and len(seen) >= state.round  # the leader alone had a turn every round

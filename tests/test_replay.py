@@ -22,6 +22,7 @@ from replay_cases import GOLDEN, capture, open_replay, race_events
 from heatlog.engine import MalformedInput
 from heatlog.engine import replay as fold
 from heatlog.engine.modules.garage import garage_slot
+from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.redact import open_to_table
 from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
@@ -129,7 +130,7 @@ def test_14_1_each_flip_skips_are_told_where_they_happened() -> None:
         for ev in golden_events(sample, table):
             state = apply(state, ev)
             turn = state.turn
-            if turn is None or not turn.revealed or turn.legend is not None:
+            if turn is None or not turn.revealed or legend_move_of(turn) is not None:
                 continue
             text = narrate_turn(state, turn)
             name = state.cards.label if garage_slot(state) is None else None

@@ -16,7 +16,7 @@ import pytest
 
 from heatlog.engine import apply
 from heatlog.engine.redact import open_to_table
-from heatlog.engine.state import Car, RaceState, Turn
+from heatlog.engine.state import NO_RECORDS, Car, RaceState, Turn
 from heatlog.simulate import simulate_race
 
 # Immutable (or never changed once made) and shared by design: see RaceState.copy.
@@ -29,6 +29,8 @@ CONFIGS = [
 
 
 def _mutable(value: Any) -> bool:
+    if value is NO_RECORDS:  # Turn.modules' shared empty default (it refuses a change: copies share it)
+        return False
     if isinstance(value, (list, dict, set)):
         return True
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -129,6 +131,8 @@ def test_the_shared_empty_defaults_of_a_turn_cannot_change_and_stay_themselves()
     for shared, empty in ((NO_CARDS, []), (NO_USES, {})):
         assert shared == empty and copy.copy(shared) is shared and copy.deepcopy(shared) is shared
         assert pickle.loads(pickle.dumps(shared)) is shared
+    # Turn.modules' (no module's record): pickled as NO_USES, as empty and as unchangeable
+    assert NO_RECORDS == {} and copy.deepcopy(NO_RECORDS) is NO_RECORDS and not pickle.loads(pickle.dumps(NO_RECORDS))
     changes = [
         lambda: NO_CARDS.append("1"),
         lambda: NO_CARDS.extend(["1"]),
@@ -137,6 +141,7 @@ def test_the_shared_empty_defaults_of_a_turn_cannot_change_and_stay_themselves()
         lambda: NO_USES.__setitem__("boost", 1),
         lambda: NO_USES.update(boost=1),
         lambda: NO_USES.setdefault("boost", 1),
+        lambda: NO_RECORDS.__setitem__("legends", None),
     ]
     for change in changes:
         with pytest.raises(TypeError, match="shared"):

@@ -57,6 +57,7 @@ from typing import Any
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from ..engine.cards import CARDS, HEAT, STRESS
 from ..engine.game import apply_decision, sub_multisets, to_move
+from ..engine.modules.championship import championship_turn
 from ..engine.redact import open_to_table
 from ..engine.state import Car, Counts, expand
 
@@ -395,13 +396,13 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
         # Event 18 (MA23): a Heat card leaves the game in the turn under way (at step 8, or by the table's
         # heat_removed): only that turn, the turns the event ended and the one it began can have a new one.
         current, ended = state.turn, len(state.turns)
-        removed = len(current.heat_removed) if current is not None else 0
+        removed = len(championship_turn(current).heat_removed) if current is not None else 0
         apply(state, ev, atomic=False)
         touched = [current, *state.turns[ended:], state.turn]
         for k, t in enumerate(touched):
             if t is None or t.car not in filters or any(t is u for u in touched[:k]):
                 continue
-            for source in t.heat_removed[removed if t is current else 0 :]:
+            for source in championship_turn(t).heat_removed[removed if t is current else 0 :]:
                 filters[t.car].heat_removed(source)
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}

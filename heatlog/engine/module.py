@@ -287,11 +287,6 @@ class Module:
     phases: tuple[str, ...] = ()
     #: Copy of its slot in ``state.modules`` (None: the slot is immutable and shared by copies).
     copy: Callable[[Any], Any] | None = None
-    #: The ``Turn`` fields it keeps (the first waves': the Garage's ``garage``, a Legend's ``legend``) and how a
-    #: position writes and reads them: field -> (to JSON, None: ``dataclasses.asdict``'s own; from JSON).
-    turn_fields: Mapping[str, tuple[Callable[[Any], Any] | None, Callable[[Any], Any]]] = field(
-        default_factory=lambda: _EMPTY
-    )
     #: Its data file under ``heatlog/data/`` (the shells embed it in race_started; the engine never reads it),
     #: the schema of its race_started block and of its position block (names under ``schema/``).
     data: str | None = None
@@ -498,6 +493,35 @@ class Module:
     #: What it adds to a championship season (``SeasonHook``: its season block, its races' options, the cars it
     #: adds, …); None: a season does not play it (MODULES.md 21).
     season: SeasonHook | None = None
+    #: Its record of a car's turn (``Turn.modules[name]``: the Garage's, a Legend's move, the championship's
+    #: lists), how a position keeps it and how a turn's copy copies it (``TurnRecord``); None: it keeps none.
+    turn_record: TurnRecord | None = None
+    #: The event kinds of its own after which a car's one-line entry of its turn stops, the rest asked at their
+    #: own questions or at the React prompt (the Garage's Scrap, Salvage, Refresh and unpaid cost, # 18.11-18.21;
+    #: the championship's sponsorship card drawn, # 21.7): the scripted host (recorder/script.py) types no more
+    #: of the turn on the reveal's line when one of them follows.
+    line_ends: frozenset[str] = frozenset()
+
+
+@lite(frozen=True, slots=True)
+class TurnRecord:
+    """A module's record of a car's turn (``Module.turn_record``), kept in ``Turn.modules[name]`` and read through
+    an accessor of its folder (the Garage's ``garage_turn``, the Legends' ``legend_move``, the championship's
+    ``championship_turn``): the core copies it and writes it in positions without knowing what it holds.
+
+    A position keeps it as the module's own keys in the turn's dict, where they were before the record existed
+    (positions keep their shape, byte for byte): ``to_position(record)`` -> those keys and their JSON values, asked
+    of every turn, None for a turn without the record (the Legends write ``"legend": null`` in every turn, as they
+    always did); ``from_position(the turn's dict)`` -> the record, or None; ``keys``: every key it may write (the
+    schema's, tests/test_properties.py); ``after``: the base field of ``Turn`` its keys follow in the turn's dict
+    (None: after every base key). ``copy(record)``: an independent copy for ``Turn.copy`` (None: the record is
+    immutable and shared by copies)."""
+
+    keys: tuple[str, ...]
+    to_position: Callable[[Any], dict[str, Any]]
+    from_position: Callable[[Mapping[str, Any]], Any]
+    after: str | None = None
+    copy: Callable[[Any], Any] | None = None
 
 
 def owed_words(kind: str) -> tuple[str, str]:
@@ -689,15 +713,27 @@ def register_unit(module: Module) -> Module:
     return module
 
 
-_TURN_CODECS: list[tuple[int, tuple[tuple[str, Any, Any], ...]]] = []
+_TURN_RECORDS: list[tuple[int, tuple[tuple[str, TurnRecord], ...]]] = []
 
 
-def turn_codecs() -> tuple[tuple[str, Callable[[Any], Any] | None, Callable[[Any], Any]], ...]:
-    """Every registered module's ``turn_fields`` as (field, to JSON, from JSON), made once per registry size."""
-    if not _TURN_CODECS or _TURN_CODECS[0][0] != len(MODULES):
-        made = tuple((f, to, back) for m in MODULES.values() for f, (to, back) in m.turn_fields.items())
-        _TURN_CODECS[:] = [(len(MODULES), made)]
-    return _TURN_CODECS[0][1]
+def turn_records() -> tuple[tuple[str, TurnRecord], ...]:
+    """Every registered module's ``turn_record`` as (its name, the record's descriptor), in registration order,
+    made once per registry size."""
+    if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(MODULES):
+        made = tuple((m.name, m.turn_record) for m in MODULES.values() if m.turn_record is not None)
+        _TURN_RECORDS[:] = [(len(MODULES), made)]
+    return _TURN_RECORDS[0][1]
+
+
+def copy_turn_records(records: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a turn's module records (``Turn.modules``), each by its module's ``TurnRecord.copy`` (none:
+    shared)."""
+    out = {}
+    for name, rec in records.items():
+        m = MODULES.get(name)
+        how = m.turn_record.copy if m is not None and m.turn_record is not None else None
+        out[name] = rec if how is None else how(rec)
+    return out
 
 
 def copy_slot(name: str, slot: Any) -> Any:

@@ -12,8 +12,8 @@ from typing import Any
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .module import MODULES as MODULE_UNITS
-from .module import car_key_problem, in_race, ranked, setup_phases, turn_codecs
-from .state import Car, CornerCheck, RaceState, Turn, counts, expand
+from .module import car_key_problem, in_race, ranked, setup_phases, turn_records
+from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
 
@@ -21,25 +21,26 @@ FORMAT = "heatlog-position"
 VERSION = 1
 
 _TURN_FIELDS = [f.name for f in fields(Turn)]
+_TURN_INDEX = {name: i for i, name in enumerate(_TURN_FIELDS)}
+_TURN_BASE = frozenset(_TURN_FIELDS) - {"modules"}  # the keys of a position's turn that are the Turn's own
 
 
-# championship fields of a turn: written only when they say something
-_TURN_OPTIONAL = ("eliminated", "heat_removed", "owed", "earned", "sponsors_drawn", "sponsors_used")
+# fields of a turn written only when they say something
+_TURN_OPTIONAL = ("eliminated", "owed")
 
 
 # a turn's lists whose default is the shared empty list (state.NO_CARDS)
-_TURN_UNFILLED = ("played", "corners", "discarded", "heat_removed", "earned", "sponsors_drawn", "sponsors_used", "owed")
+_TURN_UNFILLED = ("played", "corners", "discarded", "owed")
 
 
 def _turn_to_dict(t: Turn) -> dict[str, Any]:
-    own = [(f, to, getattr(t, f)) for f, to, _ in turn_codecs() if to is not None]  # (the Garage's record, # 18.x)
-    for f, _, _ in own:
-        setattr(t, f, None)
+    records = t.modules
+    t.modules = NO_RECORDS  # (written below, by their modules)
     try:
         d = asdict(t)
     finally:
-        for f, _, value in own:
-            setattr(t, f, value)
+        t.modules = records
+    del d["modules"]
     for key in _TURN_UNFILLED:  # plain lists (asdict keeps the shared empty default's class, state.NO_CARDS)
         d[key] = list(d[key])
     d["used"] = dict(d["used"])  # (and state.NO_USES)
@@ -48,11 +49,31 @@ def _turn_to_dict(t: Turn) -> dict[str, Any]:
     for key in _TURN_OPTIONAL:
         if not d[key]:
             del d[key]
-    for f, to, value in own:  # what a module adds to the turn (Module.turn_fields), after the base's keys
-        del d[f]
-        if value is not None:
-            d[f] = to(value)
-    return d
+    return _with_records(d, records)
+
+
+def _with_records(d: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
+    """The turn's dict ``d`` with every module's keys of its record (``Module.turn_record``), each after the base
+    field its module names (``TurnRecord.after``), where they were when they were ``Turn``'s own fields."""
+    groups: list[tuple[int, dict[str, Any]]] = []
+    for name, unit in turn_records():
+        keys = unit.to_position(records.get(name))
+        if keys:
+            groups.append((_TURN_INDEX[unit.after] if unit.after is not None else len(_TURN_INDEX), keys))
+    if not groups:
+        return d
+    groups.sort(key=lambda g: g[0])
+    out: dict[str, Any] = {}
+    i = 0
+    for key, value in d.items():
+        at = _TURN_INDEX.get(key, len(_TURN_INDEX))
+        while i < len(groups) and groups[i][0] < at:
+            out.update(groups[i][1])
+            i += 1
+        out[key] = value
+    for _, keys in groups[i:]:
+        out.update(keys)
+    return out
 
 
 def _turn_from_dict(d: dict[str, Any]) -> Turn:
@@ -61,15 +82,17 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     d["corners"] = [CornerCheck(**c) for c in d.get("corners", [])]
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
-    for f, _, back in turn_codecs():  # what a module adds to the turn (Module.turn_fields: a Legend's move …)
-        if d.get(f) is not None:
-            d[f] = back(d[f])
+    records = {}
+    for name, unit in turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
+        record = unit.from_position(d)
+        if record is not None:
+            records[name] = record
     if "happenings" in d:
         d["happenings"] = [(str(k), str(s), int(a), int(m)) for k, s, a, m in d["happenings"]]
         d["used"] = {str(k): int(n) for k, n in d.get("used", {}).items()}
     else:  # a position written before turns recorded their happenings
         d["happenings"], d["used"] = _old_happenings(d)
-    return Turn(**{k: v for k, v in d.items() if k in _TURN_FIELDS})
+    return Turn(**{k: v for k, v in d.items() if k in _TURN_BASE}, modules=records or NO_RECORDS)
 
 
 def _old_happenings(d: dict[str, Any]) -> tuple[list[tuple[str, str, int, int]], dict[str, int]]:

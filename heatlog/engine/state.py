@@ -6,24 +6,20 @@ after a partial change, so a rejected event never leaves a trace.
 
 from __future__ import annotations
 
-import copy as _copy
 from dataclasses import field, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import BASE_CATALOGUE, CARDS, Catalogue, engine_heat
 from .cards import Counts as Counts  # (the multisets live with the cards; named here as before)
 from .cards import counts as counts
 from .cards import expand as expand
-from .module import copy_slot
+from .module import copy_slot, copy_turn_records
 from .react import Happening
 from .ruleset import BASE_RULES, Rules
 from .steps import DONE, REVEAL, SETUP
 from .track import Track
 from .written import FACTORY, record
-
-if TYPE_CHECKING:  # named in annotations only: their packages load with a race that uses them (issue 10)
-    from .modules.legends.rules import LegendMove
 
 
 @record(slots=True)
@@ -144,10 +140,10 @@ class _SharedEmpty:
 
 class _Unfilled(_SharedEmpty, list):  # type: ignore[misc]  # (list has __hash__ = None; these are immutable)
     """An empty list that refuses to grow: the one shared default of a Turn's lists that most turns never fill
-    (the cards played and discarded, which are set whole, the corner checks, and the championship's lists). A
-    turn is made for every car's turn, and eight lists fewer to make and free is a few per cent of a replay. It
-    equals ``[]``, is a ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and pickled as
-    itself; code that fills such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append
+    (the cards played and discarded, which are set whole, the corner checks, and a module record's lists: the
+    championship's). A turn is made for every car's turn, and eight lists fewer to make and free is a few per cent
+    of a replay. It equals ``[]``, is a ``list`` (JSON, schemas, ``isinstance``) and is copied, deep-copied and
+    pickled as itself; code that fills such a list assigns a new one (``turn.owed = [*turn.owed, kind]``); an append
     raises instead of changing the default of every turn."""
 
     __slots__ = ()
@@ -182,6 +178,7 @@ def _no_uses() -> dict[str, int]:
 
 NO_CARDS: list[Any] = _Unfilled()  # the shared empty default of a Turn's rarely filled lists
 NO_USES: dict[str, int] = _NoUses()  # the shared empty default of Turn.used
+NO_RECORDS: dict[str, Any] = _NoUses()  # the shared empty default of Turn.modules (pickled as NO_USES: as empty)
 
 
 @record(slots=True)
@@ -257,12 +254,7 @@ class Turn:
     end_lane: int = 0
     finished: bool = False
     shuffles: int = 0
-    legend: LegendMove | None = None  # a Legend's turn: where its card sent it and why (# 19.7–19.14)
     eliminated: bool = False  # the car left the race this turn (event 10, MA21)
-    heat_removed: list[str] = NO_CARDS  # event 18 (MA23): where each removed Heat came from
-    earned: list[str] = NO_CARDS  # why each sponsorship card was earned (# 21.7, 21.9)
-    sponsors_drawn: list[str] = NO_CARDS  # the sponsorship cards drawn this turn (MA30)
-    sponsors_used: list[str] = NO_CARDS  # one-time cards that left the game at step 9 (MC7)
     # Chance events the turn waits for before it goes on (e.g. "heat_removed" when only the table knows where
     # the card comes from), in order: nothing else may happen in the turn until they are recorded.
     owed: list[str] = NO_CARDS
@@ -270,7 +262,10 @@ class Turn:
     # like every field here; views, narration and statistics read it instead of working anything out again.
     happenings: list[Happening] = field(default_factory=list)
     used: dict[str, int] = NO_USES  # React uses consumed: "symbol:source" -> amount (react.py)
-    garage: Any = None  # the Garage's record of this turn (modules/garage/race.py GarageTurn), None in a base race
+    # The records of the turn's modules, by module name (engine/module.py, ``TurnRecord``: a Legend's move, the
+    # Garage's record, the championship's lists), each read through an accessor of its module's folder; the
+    # shared empty default in a turn no module keeps a record of (``Turn.keep`` sets one).
+    modules: dict[str, Any] = NO_RECORDS
 
     def __init__(
         self,
@@ -314,16 +309,11 @@ class Turn:
         end_lane: int = 0,
         finished: bool = False,
         shuffles: int = 0,
-        legend: LegendMove | None = None,
         eliminated: bool = False,
-        heat_removed: list[str] = NO_CARDS,
-        earned: list[str] = NO_CARDS,
-        sponsors_drawn: list[str] = NO_CARDS,
-        sponsors_used: list[str] = NO_CARDS,
         owed: list[str] = NO_CARDS,
         happenings: list[Happening] = FACTORY,
         used: dict[str, int] = NO_USES,
-        garage: Any = None,
+        modules: dict[str, Any] = NO_RECORDS,
     ) -> None:
         self.car = car
         self.round = round
@@ -365,16 +355,18 @@ class Turn:
         self.end_lane = end_lane
         self.finished = finished
         self.shuffles = shuffles
-        self.legend = legend
         self.eliminated = eliminated
-        self.heat_removed = heat_removed
-        self.earned = earned
-        self.sponsors_drawn = sponsors_drawn
-        self.sponsors_used = sponsors_used
         self.owed = owed
         self.happenings = [] if happenings is FACTORY else happenings
         self.used = used
-        self.garage = garage
+        self.modules = modules
+
+    def keep(self, module: str, record: Any) -> None:
+        """Keep ``record`` as module ``module``'s record of this turn (``Turn.modules``)."""
+        if self.modules:
+            self.modules[module] = record
+        else:  # (the shared empty default: a dict of the turn's own)
+            self.modules = {module: record}
 
     def happened(self, kind: str) -> list[Happening]:
         """The happenings of one kind, in order."""
@@ -392,9 +384,7 @@ class Turn:
     @property
     def spaces_moved(self) -> int:
         """The spaces moved at step 3 and by React moves (# 5.3, 6.2, 7.5; a module's React moves too), not the
-        slipstream (# 8.4) nor a spinout; a Legend's move (# 19.7)."""
-        if self.legend is not None:
-            return self.moved
+        slipstream (# 8.4) nor a spinout (a module may count its own turns otherwise: ``Module.spaces_moved``)."""
         return sum(h[3] for h in self.happenings if h[3] > 0 and h[0] != "slipstream")
 
     @property
@@ -410,8 +400,8 @@ class Turn:
     def copy(self) -> Turn:
         """An independent copy of a turn in progress, equal to ``copy.deepcopy(turn)`` without its generic walk:
         every list and dict is copied (their items are strings, ints and tuples of them), each CornerCheck too;
-        a Legend's move is frozen and shared; the Garage's record is deep-copied. (tests/test_state_copy.py checks
-        that no mutable part is shared.)"""
+        the modules' records by their modules (``TurnRecord.copy``: a Legend's move is frozen and shared, the
+        Garage's record deep-copied). (tests/test_state_copy.py checks that no mutable part is shared.)"""
         new = Turn(*_TURN_VALUES(self))
         new.played = list(self.played)
         new.flips = list(self.flips)
@@ -419,15 +409,11 @@ class Turn:
         new.corners = [CornerCheck(*_CORNER_VALUES(c)) for c in self.corners]
         new.discarded = list(self.discarded)
         new.drawn_cards = list(self.drawn_cards)
-        new.heat_removed = list(self.heat_removed)
-        new.earned = list(self.earned)
-        new.sponsors_drawn = list(self.sponsors_drawn)
-        new.sponsors_used = list(self.sponsors_used)
         new.owed = list(self.owed)
         new.happenings = list(self.happenings)
         new.used = dict(self.used)
-        if self.garage is not None:
-            new.garage = _copy.deepcopy(self.garage)
+        if self.modules:
+            new.modules = copy_turn_records(self.modules)
         return new
 
 

@@ -50,6 +50,14 @@ def _line_answer(event: str) -> TurnAnswer | None:
     return next((t for t in _turn_answers().values() if t.line and t.event == event), None)
 
 
+@cache
+def _line_ends() -> frozenset[str]:
+    """The event kinds after which a reveal's line stops (every module's ``line_ends``)."""
+    from ..engine.module import descriptors
+
+    return frozenset(k for m in descriptors() for k in m.line_ends)
+
+
 def _module_screens() -> list[tuple[str, str]]:
     """The modules' questions as the terminal shows them (engine/module.py: ``Notation.screen``), by kind."""
     from ..engine.module import descriptors
@@ -145,8 +153,8 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
         if ev.get("car") != car or ev["type"] in ("cards_drawn", "gear_chosen"):
             break
         later.append(ev)
-    own_steps = ("slipstream", "card_scrapped", "salvaged", "refreshed", "heat_unpayable", "sponsor_drawn")
-    if any(ev["type"] in own_steps for ev in later):
+    own_steps = _line_ends()  # the modules' steps asked apart (Module.line_ends: a Scrap's cards, # 18.12 …)
+    if any(ev["type"] == "slipstream" or ev["type"] in own_steps for ev in later):
         return []  # asked at the React prompt (the slipstream with the discard) or at their own questions
     tokens: list[str] = []
     skip = False

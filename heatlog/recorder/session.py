@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, Step, apply
 from ..engine.cards import BASE_CATALOGUE
-from ..engine.decide import react_options, waiting_for
+from ..engine.decide import decisions, react_options, waiting_for
 from ..engine.errors import ConflictError, StoreError
 from ..engine.knowledge import Knowledge
 from ..engine.module import (
@@ -587,15 +587,14 @@ class Session:
                 )
             raise MalformedInput(f"{tok!r}: react with cN (cooldown N), b (boost), a / ac (adrenaline move / cooldown)")
         if q.kind == "slipstream":
-            if t == "f" or t.startswith("f:"):  # # 18.21: a Refresh, no slipstream (Module.react_word)
-                ev = module_word(work, name, tok, read)
-                if ev is not None:
-                    return 1, [ev], 0
             if t in ("n", "no", "-"):
                 keep = t == "-" and final  # a final "-": no slipstream, and no discard either
                 return (0 if keep else 1), [make_event("slipstream", car=name, taken=False)], 0
             taken = slipstream_answer(work, name, t)
             if taken is None:
+                ev = _module_word_now(work, name, tok, read)  # one that ends step 6 (the Garage's Refresh, # 18.21)
+                if ev is not None:
+                    return 1, [ev], 0
                 raise MalformedInput(f"{tok!r}: answer y (slipstream 2 spaces, # 8.2) or n")
             return 1, [taken], 0
         if q.kind == "discard":
@@ -608,11 +607,10 @@ class Session:
                 turn = work.turn
                 why = slipstream_block(work, work.cars[name], turn) if turn is not None else None
                 raise IllegalEvent(f"{tok!r}: no slipstream for {name}: {why or 'not in position (# 8.1)'}")
-            if t == "f" or t.startswith("f:"):  # # 18.21: Refresh, before the discard (Module.react_word)
-                ev = module_word(work, name, tok, read)
-                if ev is None:
-                    raise MalformedInput(f"{name} has no Refresh card in the Play Area")
-                return 1, [ev], 0
+            if not t.startswith("d") and not _is_cards(t):  # a module's word (the Garage's Refresh, # 18.21)
+                ev = _module_word_now(work, name, tok, read)
+                if ev is not None:
+                    return 1, [ev], 0
             # Alone, the discard is the cards; later in a line it is d CARDS (d12, d 1 2), so a stray card
             # (a fourth card revealed in gear 3) is never taken as a discard silently.
             # "d0" / "d 1 2" is a discard anywhere, even as the first word at React (docs/recording.md)
@@ -1057,6 +1055,16 @@ def _is_later_part(t: str) -> bool:
     if t in ("n", "no") or _is_slip_part(t):
         return True
     return t.startswith("d") and (t == "d" or _is_cards(t[1:]))
+
+
+def _module_word_now(work: RaceState, name: str, word: str, read: Any) -> Event | None:
+    """The event a module's word on ``name``'s line means (``Module.react_word``: the Garage's ``f`` / ``f:CARD``
+    Refresh, # 18.21), when the engine lists its kind among ``name``'s decisions now; None otherwise (the word is
+    the recorder's to read). A module's word it refuses is refused in its words (``MalformedInput``)."""
+    ev = module_word(work, name, word, read)
+    if ev is None or not any(o["type"] == ev["type"] for o in decisions(work, name)):
+        return None
+    return ev
 
 
 def _is_slip_part(t: str) -> bool:

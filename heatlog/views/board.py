@@ -19,6 +19,7 @@ from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
 from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
+from ..engine.modules.legends import legend_move_of
 from ..engine.state import Car, RaceState, Turn, expand
 from ..formats.usertext import visible
 from . import cell_len, counted
@@ -288,8 +289,7 @@ def cars_table(
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
             gear = "L" if c.legend else str(c.gear)
-        elif t.legend is not None:  # MODULES.md 19: the card's numbers stand for the cards played
-            lm = t.legend
+        elif (lm := legend_move_of(t)) is not None:  # MODULES.md 19: the card's numbers stand for the cards played
             used = f"{lm.limit}+{lm.diamond}" if lm.case == "corner" else f"h{lm.helmet}"
             did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
             gear = "L"

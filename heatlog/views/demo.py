@@ -14,12 +14,13 @@ from ..log.racelog import RaceLog
 from ..races import import_race
 
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "replays"
+#: The base game's samples first, in this order (race 1 is the USA race the demo replays); the module races after
+#: them, by name (the demo names no module).
 ORDER = (
     "usa-4cars.jsonl",
     "usa-4cars-table.jsonl",
     "italy-6cars.jsonl",
     "learning-2cars.jsonl",
-    "usa-garage-4cars.jsonl",
 )
 
 

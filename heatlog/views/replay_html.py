@@ -22,6 +22,7 @@ from typing import Any
 from .. import __version__
 from ..engine.module import car_facts, press_corners, rules_lines, spaces_moved
 from ..engine.module import marks as module_marks
+from ..engine.modules.legends import legend_move_of
 from ..engine.state import RaceState
 from ..engine.track import Track
 from ..formats.usertext import embed_json, visible
@@ -475,7 +476,8 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
 
 def _legend_played(t: Any) -> str:
     """What stands for a Legend's cards (MODULES.md 19.7, 19.8): its helmet number, or the corner's limit + diamond."""
-    lm = t.legend
+    lm = legend_move_of(t)
+    assert lm is not None
     return f"limit {lm.limit} + diamond {lm.diamond}" if lm.case == "corner" else f"helmet {lm.helmet}"
 
 
@@ -549,9 +551,9 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
                 {
                     "car": name,
                     "text": text,
-                    "gear": "L" if t.legend is not None else _gear(t),
+                    "gear": "L" if legend_move_of(t) is not None else _gear(t),
                     "played": _legend_played(t)
-                    if t.legend is not None
+                    if legend_move_of(t) is not None
                     else " ".join(card_short(state, c) for c in t.played),  # names, never U39 (issue 29)
                     "flips": _flips(state, t),
                     "speed": t.speed,

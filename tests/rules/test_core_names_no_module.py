@@ -24,13 +24,13 @@ from heatlog.formats import module_data
 from heatlog.formats.positions import position_problems
 
 PACKAGE = Path(__file__).resolve().parents[2] / "heatlog"
-#: The engine core's files and the formats that once named modules. engine/state.py keeps ``Turn``'s records of the
-#: first waves (a Legend's move, the Garage's record, the championship's lists; its RaceState has no module's
-#: field since issue 26's second round: docs/design.md, "What still names a module"); engine/track.py reads the
-#: printed board's Legend marks (the track format's keys, # 19.7); engine/redact.py's open-to-table projection
-#: asks the modules' ``table_says`` (event 18's pile, MA23); a car's ``legend`` key is the base's word for a car no
-#: player drives.
-CORE = [p for p in sorted((PACKAGE / "engine").glob("*.py")) if p.name not in ("state.py", "track.py")]
+#: The engine core's files and the formats that once named modules. engine/state.py names none: a module's state
+#: is in ``RaceState.modules`` and its record of a turn in ``Turn.modules`` (a Legend's move, the Garage's record,
+#: the championship's lists; docs/design.md, "A turn's module records"); engine/track.py reads the printed
+#: board's Legend marks (the track format's keys, # 19.7); engine/redact.py's open-to-table projection asks the
+#: modules' ``table_says`` (event 18's pile, MA23); a car's ``legend`` key is the base's word for a car no player
+#: drives.
+CORE = [p for p in sorted((PACKAGE / "engine").glob("*.py")) if p.name != "track.py"]
 FORMATS = [PACKAGE / "formats" / "positions.py", PACKAGE / "formats" / "module_data.py"]
 ALLOWED = {"legend"}  # Car.legend: the base's car without a deck, hand or Engine (# 19.3), its key in the formats
 

@@ -10,6 +10,7 @@ import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput, apply
 from heatlog.engine.decide import decisions, discard_options, waiting_for
+from heatlog.engine.modules.championship import championship_turn
 from heatlog.engine.ruleset import BASE_RULES, build_rules
 from heatlog.formats.championship import championship_data
 from heatlog.formats.tracks import load_track_data
@@ -296,7 +297,7 @@ def test_21_8_MA23_event_18_a_completed_lap_removes_a_heat_card_from_the_engine(
     race = with_event(board({"A": {"at": 28, "gear": 2, "hand": "4412333"}, "B": {"at": 1}}, laps=2), 18)
     race.round(A=(2, "44"), B=(1, "1"))  # A: 28 + 8 = 36: lap 1 done (30 spaces)
     _lap(race, "A")
-    assert race.car("A").engine == 5 and race.turn.heat_removed == ["engine"]
+    assert race.car("A").engine == 5 and championship_turn(race.turn).heat_removed == ["engine"]
     from heatlog.views.narrate import narrate_turn
 
     assert "a Heat card from the Engine leaves the game" in narrate_turn(race.state, race.turn)
@@ -307,28 +308,29 @@ def test_21_8_MA23_event_18_the_final_lap_removes_nothing() -> None:
     race = with_event(board({"A": {"at": 28, "gear": 2, "hand": "4412333"}, "B": {"at": 1}}, laps=1), 18)
     race.round(A=(2, "44"), B=(1, "1"))  # A finishes the race
     _lap(race, "A")
-    assert race.car("A").engine == 6 and race.turn.heat_removed == []
+    assert race.car("A").engine == 6 and championship_turn(race.turn).heat_removed == []
 
 
 def test_MA23_event_18_with_an_empty_engine_the_hand_then_the_discard_then_the_deck() -> None:
     race = with_event(board({"A": {"at": 28, "gear": 2, "engine": 0, "hand": "44H2333"}, "B": {"at": 1}}, laps=2), 18)
     race.round(A=(2, "44"), B=(1, "1"))
     _lap(race, "A")
-    assert race.turn.heat_removed == ["hand"] and race.car("A").hand["H"] == 0 and race.car("A").hand_size == 4
+    assert championship_turn(race.turn).heat_removed == ["hand"]
+    assert race.car("A").hand["H"] == 0 and race.car("A").hand_size == 4
     race = with_event(
         board({"A": {"at": 28, "gear": 2, "engine": 0, "hand": "4412333", "discard": "H1"}, "B": {"at": 1}}, laps=2),
         18,
     )
     race.round(A=(2, "44"), B=(1, "1"))
     _lap(race, "A")
-    assert race.turn.heat_removed == ["discard"] and race.car("A").discard == ["1"]
+    assert championship_turn(race.turn).heat_removed == ["discard"] and race.car("A").discard == ["1"]
     race = with_event(
         board({"A": {"at": 28, "gear": 2, "engine": 0, "hand": "4412333", "deck": "12H3"}, "B": {"at": 1}}, laps=2),
         18,
     )
     race.round(A=(2, "44"), B=(1, "1"))
     _lap(race, "A")
-    assert race.turn.heat_removed == ["deck"] and race.car("A").deck == list(reversed(cards("123")))
+    assert championship_turn(race.turn).heat_removed == ["deck"] and race.car("A").deck == list(reversed(cards("123")))
 
 
 def event_18_revealed_in_table_mode() -> Race:
@@ -355,7 +357,7 @@ def test_MA23_the_tables_answer_closes_react_and_comes_before_the_discard() -> N
     assert race.turn.sub == 5
     race.reject("cards_discarded", car="A", cards=["3"], rule="MA23")
     race.ev("heat_removed", car="A", **{"from": "hand"})
-    assert race.turn.sub == 8 and race.turn.heat_removed == ["hand"] and not race.turn.owed
+    assert race.turn.sub == 8 and championship_turn(race.turn).heat_removed == ["hand"] and not race.turn.owed
     race.discard("A", "3")
     assert race.last_turn("A").discarded == ["3"]
 
@@ -367,7 +369,7 @@ def test_MA23_event_18_in_a_tunnel_is_not_a_discard() -> None:
     race.round(A=(2, "44"), B=(1, "1"))  # 28 + 8 = 36: space 6 of lap 2, in the tunnel
     _lap(race, "A")
     assert race.state.track.in_tunnel(race.car("A").progress)
-    assert race.turn.heat_removed == ["engine"] and race.car("A").engine == 5
+    assert championship_turn(race.turn).heat_removed == ["engine"] and race.car("A").engine == 5
 
 
 def test_MA23_event_18_in_table_mode_the_table_says_where_the_card_came_from() -> None:
@@ -381,7 +383,8 @@ def test_MA23_event_18_in_table_mode_the_table_says_where_the_card_came_from() -
     race.reject("heat_removed", car="A", error=MalformedInput, **{"from": "engine"})
     race.reject("heat_removed", car="A", rule="MA23", **{"from": "deck"})  # the discard pile holds one
     race.ev("heat_removed", car="A", **{"from": "hand"})
-    assert race.turn.heat_removed == ["hand"] and race.car("A").hand_size == 4 and race.car("A").pool["H"] == 0
+    assert championship_turn(race.turn).heat_removed == ["hand"]
+    assert race.car("A").hand_size == 4 and race.car("A").pool["H"] == 0
     assert waiting_for(race.state).due == "cards_drawn"
 
 

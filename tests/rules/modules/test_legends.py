@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import HeatlogError, IllegalEvent, MalformedInput, apply, decisions, waiting_for
+from heatlog.engine.modules.legends import legend_move_of
 from heatlog.formats.module_data import legends_module
 from heatlog.formats.tracks import load_track_data
 
@@ -162,8 +163,8 @@ def test_19_7_helmet_before_the_legend_line_and_the_diamond_instead_of_the_corne
     race = first_round(module_board({"A": parked(40), "K": {"at": 1, "legend": "black"}}), card=1)
     assert race.car("K").progress == 10  # 1 + 16 = 17 would cross corner 1: diamond 2 = space 10
     turn = race.state.last_turn("K")
-    assert turn is not None and turn.legend is not None
-    assert turn.legend.describe(race.state.track.space_of) == (
+    assert turn is not None and legend_move_of(turn) is not None
+    assert legend_move_of(turn).describe(race.state.track.space_of) == (
         "before the Legend line: helmet 16 would cross corner 1, stops on diamond 2 (space 10) (# 19.7)"
     )
 

@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...events import EventType
-from ...module import Module, Notation, lazy
+from ...module import Module, Notation, TurnRecord, lazy
+from .turn import KEYS as _KEYS
+from .turn import ChampionshipTurn as ChampionshipTurn
+from .turn import championship_record as championship_record
+from .turn import championship_turn as championship_turn
+from .turn import copy_turn as _copy_turn
+from .turn import turn_from_position as _turn_from_position
+from .turn import turn_to_position as _turn_to_position
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -40,8 +47,8 @@ def _heat_removed_said(turn: Turn, mine: Turn | None) -> Event | None:
     (None: it owes something else, or the Engine is the pile, which the table-mode log derives)."""
     if not turn.owed or turn.owed[0] != "heat_removed":
         return None
-    done = len(turn.heat_removed)
-    sources = mine.heat_removed if mine is not None else []
+    done = len(championship_turn(turn).heat_removed)
+    sources = championship_turn(mine).heat_removed if mine is not None else []
     if done >= len(sources) or sources[done] == "engine":
         return None
     return {"type": "heat_removed", "v": 1, "car": turn.car, "from": sources[done]}
@@ -156,6 +163,8 @@ MODULE = Module(
     phases=("sponsors",),
     copy=lambda deck: deck.copy(),  # its slot: the sponsorship deck (SponsorDeck), once made
     table_says=_table_says,  # event 18's pile in the open-to-table projection (MA23)
+    # its record of a turn: the position's turn keys after "eliminated", each when it says something
+    turn_record=TurnRecord(_KEYS, _turn_to_position, _turn_from_position, after="eliminated", copy=_copy_turn),
     data="championship.json",
     waiting={
         "upgrade_swapped": "{name}'s swap, or none (# 21.2)",
@@ -179,4 +188,5 @@ MODULE = Module(
     doc_order=4,
     hand_moves={"sponsor_drawn": ("in", lambda ev: [ev["card"]])},  # shown, into the hand (# 21.4, 21.7)
     card_tables=lazy(f"{__name__}.words", "card_tables"),  # the sponsorship cards (# 21.5)
+    line_ends=frozenset(("sponsor_drawn",)),  # a sponsorship card earned: asked apart (# 21.7)
 )

@@ -26,6 +26,7 @@ from ..garage import garage_slot
 from ..garage.cards import card_named
 from ..garage.words import card_label
 from .rules import ChampionshipDraft, sponsor_deck
+from .turn import championship_turn
 
 Event = dict[str, Any]
 NO_SWAP = ("", "-", "n", "no", "none", "keep")
@@ -62,8 +63,8 @@ def sponsor_question(state: RaceState) -> tuple[str, str, tuple[str, ...]]:
         which = f"card {got + 1} of {each}" if left == 1 else f"cards {got + 1}-{each}"
         why = f"{event.get('name', 'the event')}: {each} each at the start, {which} (# 21.4)"
     else:  # # 21.7, 21.9: earned in the turn, drawn at once
-        done = len(turn.sponsors_drawn) if turn is not None else 0
-        reasons = turn.earned if turn is not None else []
+        done = len(championship_turn(turn).sponsors_drawn) if turn is not None else 0
+        reasons = championship_turn(turn).earned if turn is not None else []
         why = "; ".join(reasons[done:]) or "earned this turn (# 21.7)"
     if state.phase == "sponsors":  # the whole deal may be typed at once, in the order the cards are dealt
         several = "; the rest of the deal may follow on one line, in order"
@@ -87,7 +88,8 @@ def drawing_now(state: RaceState, name: str) -> int:
     turn = state.turn
     if turn is None or turn.car != name:
         return 1
-    return max(1, len(turn.earned) - len(turn.sponsors_drawn))
+    own = championship_turn(turn)
+    return max(1, len(own.earned) - len(own.sponsors_drawn))
 
 
 def sponsor_parse_many(state: RaceState, text: str) -> list[Event]:

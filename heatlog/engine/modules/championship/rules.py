@@ -23,6 +23,7 @@ from ...ruleset import Rules
 from ...track import Corner, Track
 from ..garage import garage_slot
 from ..garage.cards import Draft, Event, _illegal, _malformed, market_size
+from .turn import championship_record
 
 if TYPE_CHECKING:
     from ...state import Car, RaceState, Turn
@@ -557,7 +558,8 @@ def build(rules: Rules, options: Any) -> Rules:
                         turn.owed = [*turn.owed, "heat_removed"]  # (new lists: the defaults are shared)
                     elif source is not None:
                         remove_lap_heat(state, car, source)
-                        turn.heat_removed = [*turn.heat_removed, source]
+                        own = championship_record(turn)
+                        own.heat_removed = [*own.heat_removed, source]
 
         changes["after_corners"] = after_corners
     if block.garage is not None:
@@ -654,7 +656,8 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
         if turn.eliminated or deck is None:
             return
         earned = cards_earned(state, car, turn, block.event)[: deck.left()]  # an empty deck gives nothing
-        turn.earned = [e.why for e in earned]
+        if earned:
+            championship_record(turn).earned = [e.why for e in earned]
         turn.owed = [*turn.owed, *["sponsor_drawn"] * len(earned)]  # MA30: which card, a chance outcome the log records
 
     clear = rules.clear_play_area
@@ -666,7 +669,8 @@ def _sponsor_points(rules: Rules, changes: dict[str, Any], block: ChampionshipBl
             for c in [c for c in car.play_area if c in cards.token_set and cards[c].symbol("one_time")]:
                 car.play_area.remove(c)
                 deck.used_up(c)
-                turn.sponsors_used = [*turn.sponsors_used, c]  # (a new list: the default is shared)
+                own = championship_record(turn)
+                own.sponsors_used = [*own.sponsors_used, c]  # (a new list: the default is shared)
         clear(state, car, turn)
 
     out.update(
@@ -1021,7 +1025,8 @@ def sponsor_drawn(state: RaceState, ev: Event) -> None:
         return
     assert turn is not None
     turn.owed.pop(0)
-    turn.sponsors_drawn = [*turn.sponsors_drawn, card]  # (a new list: the default is shared, state.NO_CARDS)
+    own = championship_record(turn)
+    own.sponsors_drawn = [*own.sponsors_drawn, card]  # (a new list: the default is shared, state.NO_CARDS)
     step_machine.advance(state, car, turn, DISCARD)
 
 
@@ -1055,7 +1060,8 @@ def heat_removed(state: RaceState, ev: Event) -> None:
         if know.deck_max(HEAT) == 0:
             raise illegal(state, ev, f"{car.name}'s deck cannot hold a Heat card", "MA23")
     remove_lap_heat(state, car, source)
-    turn.heat_removed = [*turn.heat_removed, source]  # (a new list: the default is shared, state.NO_CARDS)
+    own = championship_record(turn)
+    own.heat_removed = [*own.heat_removed, source]  # (a new list: the default is shared, state.NO_CARDS)
     turn.owed.pop(0)
     while turn.owed and turn.owed[0] == "heat_removed":  # a later lap of the same turn: known now?
         nxt = lap_heat_source(state, car)
@@ -1064,5 +1070,5 @@ def heat_removed(state: RaceState, ev: Event) -> None:
         turn.owed.pop(0)
         if nxt is not None:
             remove_lap_heat(state, car, nxt)
-            turn.heat_removed = [*turn.heat_removed, nxt]
+            own.heat_removed = [*own.heat_removed, nxt]
     step_machine.advance(state, car, turn, DISCARD)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...module import CardTable
 from ...words import counted
 from .rules import HAND_SIZE, ChampionshipBlock, EventCard, press_lines
+from .turn import championship_turn
 
 if TYPE_CHECKING:
     from ...state import RaceState, Turn
@@ -127,14 +128,15 @@ def narrate_after(state: RaceState, turn: Turn) -> list[str]:
     """A turn's sponsorship cards earned, taken and used (# 21.4, 21.7, MC7), an elimination (event 10, MA21) and
     the Heat cards it took out of the game (event 18, MA23), from the turn's own record: the narration's words
     after the corners."""
-    parts = [f"earns a sponsorship card: {why}" for why in turn.earned]
-    if turn.sponsors_drawn:
-        parts.append("takes " + ", ".join(state.cards.name(c) for c in turn.sponsors_drawn))
-    for card in turn.sponsors_used:
+    own = championship_turn(turn)
+    parts = [f"earns a sponsorship card: {why}" for why in own.earned]
+    if own.sponsors_drawn:
+        parts.append("takes " + ", ".join(state.cards.name(c) for c in own.sponsors_drawn))
+    for card in own.sponsors_used:
         parts.append(f"{state.cards.name(card)} leaves the game (one-time use, MC7)")
     if turn.eliminated:
         parts.append("is eliminated: off the track, last place, 0 points (event 10, MODULES.md MA21)")
-    for source in turn.heat_removed:
+    for source in own.heat_removed:
         parts.append(f"a Heat card from {_WHERE[source]} leaves the game (event 18, MA23)")
     return parts
 

@@ -9,6 +9,7 @@ step points and Rules; this file its event types and its descriptor only, light:
 
 from __future__ import annotations
 
+import copy as _copy_module
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -24,12 +25,13 @@ from ...module import (
     SeasonHook,
     SetupStep,
     TurnAnswer,
+    TurnRecord,
     lazy,
 )
 
 if TYPE_CHECKING:
-    from ...state import RaceState
-    from .race import GarageRace
+    from ...state import RaceState, Turn
+    from .race import GarageRace, GarageTurn
 
 Event = dict[str, Any]
 NAME = "garage"  # (its name, the key of its slot in ``state.modules``; the descriptor's NAME)
@@ -55,12 +57,37 @@ def _race(name: str) -> Any:
 
 
 _RACE_START, _TO_DICT, _FROM_DICT = _race("start"), _race("race_to_dict"), _race("race_from_dict")
+_TURN_TO_DICT, _TURN_FROM_DICT = _race("turn_to_dict"), _race("turn_from_dict")
 
 
 def garage_slot(state: RaceState) -> GarageRace | None:
     """The Garage of ``state`` (its slot in ``state.modules``, was ``state.garage``; None: a race without it)."""
     own: GarageRace | None = state.modules.get(NAME)
     return own
+
+
+def garage_turn(turn: Turn) -> GarageTurn | None:
+    """The Garage's record of ``turn`` (its record in ``turn.modules``, was ``turn.garage``; None: a turn without
+    one, a base race's or a Legend's)."""
+    own: GarageTurn | None = turn.modules.get(NAME)
+    return own
+
+
+def garage_record(turn: Turn) -> GarageTurn:
+    """The Garage's record of ``turn``, which has one (a car's revealed turn in a Garage race: was ``gt:
+    GarageTurn = turn.garage``); a ``KeyError`` if it has none."""
+    own: GarageTurn = turn.modules[NAME]
+    return own
+
+
+def _turn_to_position(gt: GarageTurn | None) -> dict[str, Any]:
+    """Its record as the turn's last key, ``garage`` (only in a turn that has one)."""
+    return {NAME: _TURN_TO_DICT(gt)} if gt is not None else {}
+
+
+def _turn_from_position(d: Mapping[str, Any]) -> GarageTurn | None:
+    own = d.get(NAME)
+    return _TURN_FROM_DICT(own) if own is not None else None
 
 
 def _copy(garage: GarageRace) -> GarageRace:
@@ -396,7 +423,6 @@ MODULE = Module(
     chance=_chance,
     phases=(PHASE,),
     copy=_copy,  # its slot (GarageRace): copied with the state
-    turn_fields={"garage": (_race("turn_to_dict"), _race("turn_from_dict"))},  # its record of a turn (# 18.x)
     data="cards/garage.json",
     setup=_setup,
     cards_key="cards",  # its block carries the race's upgrade (and sponsorship) cards
@@ -471,4 +497,8 @@ MODULE = Module(
         audited=("garage", "cards"),  # the season's audit: the race's Garage and cards are the season's
         audit_words="the Garage options or the race's cards are not the season's (# 21.2, 21.5)",
     ),
+    # its record of a turn (# 18.6-18.25): the position's turn key "garage", after the base's keys; deep-copied
+    turn_record=TurnRecord((NAME,), _turn_to_position, _turn_from_position, copy=_copy_module.deepcopy),
+    # a Scrap's cards, a Salvage's shuffle, a Refresh, an unpaid cost: asked apart (# 18.11-18.21)
+    line_ends=frozenset(("card_scrapped", "salvaged", "refreshed", "heat_unpayable")),
 )

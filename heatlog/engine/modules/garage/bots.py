@@ -23,7 +23,7 @@ from ...module import GO_ON, BotPolicy, EndValue
 from ...movement import landing
 from ...state import Car, RaceState
 from ...steps import DISCARD, REACT, SLIPSTREAM
-from . import garage_slot
+from . import garage_record, garage_slot
 from .cards import Card, speeds, symbol
 from .race import planned_turn, refresh_options, scrap_pending, shows_symbols
 
@@ -174,8 +174,8 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
         assert best is not None
         return options[best[1]]
     if due == "accelerated":  # # 18.20: + the "+" used, when it scores at least as well
-        assert turn is not None and turn.garage is not None
-        extra = turn.garage.plus_used
+        assert turn is not None
+        extra = garage_record(turn).plus_used
         q, _ = landing(state, car, car.progress + turn.speed + extra)
         take = extra > 0 and end_value(state, car, q, turn.speed + extra) >= end_value(
             state, car, landing(state, car, car.progress + turn.speed)[0], turn.speed

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import garage_turn
+
 if TYPE_CHECKING:
     from ...state import RaceState, Turn
 
@@ -14,7 +16,7 @@ Event = dict[str, Any]
 def turn_facts(turn: Turn) -> tuple[int, str]:
     """(``heat_upgrades``, ``uses``) of a completed turn, from the Garage's record of it (# 18.10; the symbols
     used, "kind cards amount; …")."""
-    garage = turn.garage
+    garage = garage_turn(turn)
     uses = garage.happenings if garage is not None else ()
     if not uses:  # (no sum or join started on an empty record: ~70 turns a race, issue 31)
         return 0, ""

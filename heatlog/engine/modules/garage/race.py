@@ -25,7 +25,7 @@ from ...state import Car, RaceState, Turn, counts
 from ...steps import DISCARD, REACT, REVEAL, SLIPSTREAM
 from ...track import Corner
 from .. import circuits
-from . import DRAFT_EVENTS, EVENTS, TURN_EVENTS, garage_slot
+from . import DRAFT_EVENTS, EVENTS, NAME, TURN_EVENTS, garage_record, garage_slot, garage_turn
 from .cards import (
     Card,
     Draft,
@@ -240,7 +240,7 @@ def reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
     g = garage_slot(state)
     assert g is not None
     gt = GarageTurn()
-    turn.garage = gt
+    turn.keep(NAME, gt)  # the Garage's record of the turn (garage_turn)
     speed = 0
     for i, c in enumerate(cards):
         card = g.card(c)
@@ -266,7 +266,7 @@ def reveal(state: RaceState, car: Car, turn: Turn, cards: list[str]) -> None:
 
 def after_flip(state: RaceState, car: Car, turn: Turn, purpose: str, value: int, found: bool) -> None:
     """Book-keeping after a "+" flip found ``value`` (# 18.8, 18.11, 18.20); moves for React flips."""
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     if found:
         gt.plus_used += 1  # 18.20: skipped cards never count
         if gt.accelerate:
@@ -288,23 +288,24 @@ def after_flip(state: RaceState, car: Car, turn: Turn, purpose: str, value: int,
 
 def stress_done(turn: Turn) -> None:
     """After the last Stress flip: the card "+" flips follow in the same step (# 18.8)."""
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if gt is not None and gt.plus_left and turn.flipping is None:
         turn.flipping = "plus"
 
 
 def boost_moved(turn: Turn) -> int:
     """Accelerate's +1 on a gear Boost found after the decision (# 18.20, MA2): the extra spaces to move."""
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     return gt.accelerate if gt is not None else 0
 
 
 def _turn(state: RaceState, ev: Event, what: str) -> tuple[Car, Turn, GarageTurn, GarageRace]:
     car, turn = H.turn_car(state, ev, what)
     g = garage_slot(state)
-    if g is None or turn.garage is None:
+    gt = garage_turn(turn)
+    if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.1")
-    return car, turn, turn.garage, g
+    return car, turn, gt, g
 
 
 def _played_index(state: RaceState, ev: Event, turn: Turn, gt: GarageTurn, token: Any, among: list[int]) -> int:
@@ -403,7 +404,7 @@ def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
     symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
     the Scrap to come and Refresh are all empty (each reads only those cards), so a caller may skip them."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return False
     if _marked(g, turn, gt):
@@ -417,7 +418,7 @@ _TOKEN = itemgetter(0)  # a (token, …) pair's token
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
     """Play Area cards whose Heat cost is still due (# 18.10)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return []
     return [i for i, _, sy in _marked(g, turn, gt) if "heat" in sy and i not in gt.paid]
@@ -430,7 +431,7 @@ def _settled(g: GarageRace, gt: GarageTurn, turn: Turn, i: int) -> bool:
 
 def scraps_due(state: RaceState, turn: Turn) -> list[int]:
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return []
     return [
@@ -443,7 +444,7 @@ def scraps_due(state: RaceState, turn: Turn) -> list[int]:
 def scrap_pending(state: RaceState, turn: Turn) -> bool:
     """Whether a Scrap is still to come this React (# 18.12), counting cards whose Heat cost React will pay."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return False
     return any("scrap" in sy and i not in gt.scrap_done for i, _, sy in _marked(g, turn, gt))
@@ -467,7 +468,7 @@ def _cards_named(state: RaceState, ev: Event, turn: Turn, among: list[int], what
 def heat_paid(state: RaceState, ev: Event) -> None:
     """# 18.10: pay the Heat cost of the named cards from the Engine (mandatory, any moment of React)."""
     car, turn = H.react_turn(state, ev, "paying a Heat cost", "18.10")
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     g = garage_slot(state)
     assert g is not None and gt is not None
     picks = _cards_named(state, ev, turn, unpaid(state, turn), "with a Heat cost still to pay", "18.10")
@@ -485,7 +486,7 @@ def heat_unpayable(state: RaceState, ev: Event) -> None:
     """# 18.11, MA1, MA27: the named cards cannot be paid for: each leaves the Play Area, its symbols are lost and a
     "+" flip replaces it; then the car moves the new Speed from its start-of-turn space."""
     car, turn = H.react_turn(state, ev, "an unpayable Heat cost", "18.11")
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     g = garage_slot(state)
     assert g is not None and gt is not None
     due = unpaid(state, turn)
@@ -525,7 +526,7 @@ def _re_move(state: RaceState, car: Car, turn: Turn) -> None:
 def card_scrapped(state: RaceState, ev: Event) -> None:
     """# 18.12, MA6: one card off the top of the draw deck to the discard pile (a chance outcome)."""
     car, turn = H.turn_car(state, ev, "a scrapped card")
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if gt is not None and turn.flipping is None and turn.sub == REACT and scrap_pending(state, turn):
         # The first scrapped card closes React as go_on would (derived, so replay does the same, # 18.25).
         if must_declare_unpayable(state, car, turn):
@@ -557,7 +558,7 @@ def _scrap_continue(car: Car, turn: Turn, gt: GarageTurn) -> None:
 def start_scrap(state: RaceState, car: Car, turn: Turn) -> None:
     """# 18.12, 18.25: the mandatory Scrap of every card in the Play Area, when React closes."""
     g = garage_slot(state)
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     assert g is not None
     due = scraps_due(state, turn)
     n = sum(g.n(turn.played[i], "scrap") for i in due)
@@ -585,7 +586,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
     """React closes (go_on or a later step): pay the costs the Engine covers (derived, # 18.10), start the Scrap.
     Returns True when the turn must wait (scrapped cards to record)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return False
     due = unpaid(state, turn)
@@ -612,7 +613,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
 def cooldown_picks(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[list[int], int]:
     """# 18.13, MA32: the card cooldowns a ``cooldown`` names (each spent whole) and the cooldown they add."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race: cooldown names no cards", "18.13")
     open_ = [i for i in _active(turn, gt) if g.n(turn.played[i], "cooldown") and i not in gt.cooled_from]
@@ -621,7 +622,7 @@ def cooldown_picks(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[l
 
 
 def spend_cooldown(turn: Turn, picks: list[int], n: int) -> None:
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     gt.cooled_from.extend(picks)
     gt.happenings.append(("cooldown", " ".join(turn.played[i] for i in picks), n))
 
@@ -629,7 +630,7 @@ def spend_cooldown(turn: Turn, picks: list[int], n: int) -> None:
 def stress_reduced(state: RaceState, ev: Event) -> None:
     """# 18.15: Stress cards from hand to the discard pile, up to the Reduce symbols named."""
     car, turn = H.react_turn(state, ev, "reducing Stress", "18.15")
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     g = garage_slot(state)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.15")
@@ -662,7 +663,7 @@ def stress_reduced(state: RaceState, ev: Event) -> None:
 def slipstream_bonuses(state: RaceState, turn: Turn) -> list[int]:
     """Play Area indexes of the slipstream bonuses that apply (# 18.16; a replaced card's are lost)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None:
         return []
     return [i for i, _, sy in _marked(g, turn, gt) if "slipstream" in sy and (i in gt.paid or "heat" not in sy)]
@@ -681,7 +682,7 @@ def slipstream_distance(state: RaceState, ev: Event, car: Car, turn: Turn) -> in
     total = 2 + sum(g.n(turn.played[i], "slipstream") for i in picks)
     if total not in legal_slipstream_totals(car.progress, state.final_line, [total - 2]):
         raise H.illegal(state, ev, f"a slipstream of {total} would cross the finish line on the final lap", "8.6")
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     gt.bonuses.extend(picks)
     return total
 
@@ -704,7 +705,7 @@ def slipstream_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 def adjust(state: RaceState, turn: Turn) -> int:
     """# 18.17: the sum of the Adjust symbols in the Play Area (mandatory; a replaced card's are lost)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return 0
     return sum(sy.get("adjust", 0) for i, _, sy in _marked(g, turn, gt) if i in gt.paid or "heat" not in sy)
@@ -726,14 +727,14 @@ def planned_turn(state: RaceState, car: Car, gear: int, cards: list[str], paid: 
             gt.paid = costly
         else:
             gt.replaced = costly
-    turn.garage = gt
+    turn.keep(NAME, gt)  # the Garage's record of the turn (garage_turn)
     return turn
 
 
 def refreshed(state: RaceState, ev: Event) -> None:
     """# 18.21, MA15: a Refresh card goes back on top of the draw deck instead of the discard pile (step 9)."""
     car, turn = H.turn_car(state, ev, "Refresh")
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     g = garage_slot(state)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.21")
@@ -753,7 +754,7 @@ def refreshed(state: RaceState, ev: Event) -> None:
 
 def clear_play_area(car: Car, turn: Turn) -> None:
     """# 12.1, 18.21: the Play Area goes to the discard pile, Refresh cards on top of the draw deck."""
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     back = [turn.played[i] for i in gt.refreshed] if gt is not None else []
     for token in back:
         car.play_area.remove(token)
@@ -775,7 +776,7 @@ def clear_play_area(car: Car, turn: Turn) -> None:
 def react_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """The Garage's React decisions open now, each a ready event (# 18.10–18.15)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return []
     out: list[Event] = []
@@ -822,7 +823,7 @@ def _most_in_hand(car: Car) -> Callable[[str], int]:
 
 def step3_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None:
         return []
     if gt.choose:
@@ -839,7 +840,7 @@ def step3_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
 
 def refresh_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered or turn.sub > DISCARD or turn.sub < REACT:
         return []
     return [
@@ -869,7 +870,7 @@ def draft_options(state: RaceState, name: str) -> list[Event]:
 def _open_symbol(state: RaceState, turn: Turn, name: str) -> list[int]:
     """Play Area cards whose ``name`` symbol is still usable: not replaced, cost settled (MA28), not spent."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return []
     return [
@@ -890,7 +891,7 @@ def _sources(state: RaceState, ev: Event, turn: Turn, name: str, rule: str) -> t
 def salvaged(state: RaceState, ev: Event) -> None:
     """# 18.18, MC5, MA6, MA25: up to N cards of the own discard pile shuffled into the draw deck."""
     car, turn = H.react_turn(state, ev, "Salvage", "18.18")
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     if garage_slot(state) is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.18")
     picks, n = _sources(state, ev, turn, "salvage", "18.18")
@@ -934,7 +935,7 @@ def salvage_shuffle(state: RaceState, ev: Event, car: Car, turn: Turn, order: li
 def super_cooled(state: RaceState, ev: Event) -> None:
     """# 18.22: up to N Heat from the own discard pile to the Engine; not a cooldown."""
     car, turn = H.react_turn(state, ev, "Super Cool", "18.22")
-    if garage_slot(state) is None or turn.garage is None:
+    if garage_slot(state) is None or garage_turn(turn) is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.22")
     picks, n = _sources(state, ev, turn, "super_cool", "18.22")
     count = ev.get("count")
@@ -948,7 +949,7 @@ def super_cooled(state: RaceState, ev: Event) -> None:
     for _ in range(count):
         car.discard.remove(HEAT)
     car.engine += count
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     gt.used.extend((i, "super_cool") for i in picks)
     gt.happenings.append(("super_cool", " ".join(turn.played[i] for i in picks), count))
 
@@ -965,7 +966,7 @@ def _occupied(state: RaceState, car: Car) -> list[int]:
 def drafted(state: RaceState, ev: Event) -> None:
     """# 18.23, MA3, MA29: move forward through empty spaces to the space behind the next car."""
     car, turn = H.react_turn(state, ev, "Draft", "18.23")
-    if garage_slot(state) is None or turn.garage is None:
+    if garage_slot(state) is None or garage_turn(turn) is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.23")
     picks, n = _sources(state, ev, turn, "draft", "18.23")
     d = draft_distance(car.progress, _occupied(state, car), n)
@@ -976,7 +977,7 @@ def drafted(state: RaceState, ev: Event) -> None:
     p = car.progress + d
     place(state, car, p, state.track.race_lane(p))
     turn.reached = max(turn.reached, p)
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     gt.used.extend((i, "draft") for i in picks)
     gt.happenings.append(("draft", " ".join(turn.played[i] for i in picks), d))
 
@@ -986,7 +987,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
     its symbols bind as if revealed (its Heat cost is due, its Scrap pending, Accelerate decided now, MA2)."""
     car, turn = H.react_turn(state, ev, "Direct Play", "18.19")
     g = garage_slot(state)
-    gt: GarageTurn = turn.garage
+    gt = garage_record(turn)
     if g is None or gt is None:
         raise H.illegal(state, ev, "the Garage module is not in this race", "18.19")
     token = ev.get("card")
@@ -1018,7 +1019,7 @@ def direct_played(state: RaceState, ev: Event) -> None:
 def advanced_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Salvage, Super Cool, Draft and Direct Play decisions open now (# 18.18, 18.19, 18.22, 18.23)."""
     g = garage_slot(state)
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if g is None or gt is None or turn.cluttered:
         return []
     out: list[Event] = []
@@ -1171,14 +1172,14 @@ def _starting_deck(state: RaceState, car: Car) -> list[str]:
 
 
 def _step3_due(state: RaceState, car: Car, turn: Turn) -> str | None:
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if gt is None:
         return None
     return "speed_chosen" if gt.choose else "accelerated" if gt.accelerators else None  # # 18.6, 18.20
 
 
 def _after_flip(state: RaceState, car: Car, turn: Turn, purpose: str, value: int, found: bool) -> int:
-    gt: GarageTurn | None = turn.garage
+    gt: GarageTurn | None = garage_turn(turn)
     if gt is None:
         return 0
     extra = gt.accelerate if purpose == "boost" and found else 0  # # 18.20, MA2: Accelerate's +1 on the Boost
@@ -1237,8 +1238,9 @@ def _slipstream_cards(state: RaceState, ev: Event, car: Car, turn: Turn) -> int:
     named = {**ev, "cards": names}
     picks = _cards_named(state, named, turn, slipstream_bonuses(state, turn), "with a slipstream bonus", "18.16")
     g = garage_slot(state)
-    assert g is not None and turn.garage is not None
-    turn.garage.bonuses.extend(picks)
+    gt = garage_turn(turn)
+    assert g is not None and gt is not None
+    gt.bonuses.extend(picks)
     return sum(g.n(turn.played[i], "slipstream") for i in picks)
 
 

@@ -30,7 +30,7 @@ from ...module import Ask, cards_held
 from ...state import Car, RaceState, Turn
 from ...steps import Step
 from ...words import counted
-from . import garage_slot
+from . import garage_record, garage_slot, garage_turn
 from .cards import Draft, card_named, completions
 from .race import refresh_options, scrap_pending, step3_options
 from .words import card_label, card_name, event_words
@@ -237,7 +237,7 @@ def ask(state: RaceState, w: Waiting) -> Ask | None:
 
 def _ask_step3(state: RaceState, car: Car, due: str) -> Ask:
     turn = state.turn
-    assert turn is not None and turn.garage is not None
+    assert turn is not None and garage_turn(turn) is not None
     name = car.name
     options = step3_options(state, car, turn)
     card = options[0]["card"]
@@ -255,7 +255,7 @@ def _ask_step3(state: RaceState, car: Car, due: str) -> Ask:
         "accelerate",
         name,
         f"{name}: accelerate with {card_name(state, card)} "
-        f"(+1 per + this turn, so far {turn.garage.plus_used})? (y/n): ",
+        f"(+1 per + this turn, so far {garage_record(turn).plus_used})? (y/n): ",
         None,
         "Accelerate is decided in step 3 and counts every + of the turn (# 18.20, MC1)",
         ("y", "n"),
@@ -283,8 +283,8 @@ def _ask_unpayable(state: RaceState, car: Car) -> Ask:
 
 def _ask_scrap(state: RaceState, car: Car) -> Ask:
     turn = state.turn
-    assert turn is not None and turn.garage is not None
-    left = turn.garage.scrap_left
+    assert turn is not None
+    left = garage_record(turn).scrap_left
     if car.deck is not None:
         return Ask("scrap", car.name, "", auto={"type": "card_scrapped", "v": 1, "car": car.name, "card": car.deck[-1]})
     if car.deck_top:  # a Refresh put it on top, face known (# 18.21): told, not asked

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...cards import BASE_CATALOGUE, HEAT
 from ...state import RaceState, Turn
-from . import garage_slot
+from . import garage_slot, garage_turn
 from .cards import Card, describe
 
 Event = dict[str, Any]
@@ -69,7 +69,7 @@ STEP3 = frozenset(("value", "plus", "accelerate"))  # # 18.6, 18.8, 18.20: step 
 def garage_words(state: RaceState, turn: Turn, *, step3: bool | None = None) -> list[str]:
     """What the Garage's symbols did this turn, in order (from the turn's own record, never re-derived); ``step3``:
     only step 3's (True: a card's value, its + flips, Accelerate, told before the move) or only the rest (False)."""
-    gt = turn.garage
+    gt = garage_turn(turn)
     if gt is None:
         return []
     out = []
@@ -99,14 +99,14 @@ def react_words(state: RaceState, turn: Turn) -> list[str]:
     return garage_words(state, turn, step3=False)
 
 
-def spaces_moved(turn: Turn) -> int:
+def spaces_moved(turn: Turn) -> int | None:
     """The spaces a turn moved at step 3 and by React moves (the ``move`` column): after an unpayable Heat cost the
     car moved again from its start-of-turn space with the new Speed (# 18.11, MA1), which replaces the moves before
     it (16, not the 20 of the first move plus nothing): what it reached less the slipstream (every React use waits
     for that declaration, so the moves after the re-move are in ``reached`` too)."""
-    gt = turn.garage
+    gt = garage_turn(turn)
     if gt is None or not gt.replaced or not turn.revealed:
-        return turn.spaces_moved
+        return None  # as the turn (or another module: a Legend's, # 19.7) counts them
     return max(0, turn.reached - turn.start - (turn.slipstream_moved if turn.slipstream else 0))
 
 
@@ -121,7 +121,8 @@ def upgrades_line(state: RaceState, name: str) -> str:
 
 def played_aside(turn: Turn) -> Collection[int]:
     """The indexes of the cards played from the hand in React (# 18.19): the narration tells them there."""
-    return turn.garage.direct if turn.garage is not None else ()
+    gt = garage_turn(turn)
+    return gt.direct if gt is not None else ()
 
 
 def car_facts(state: RaceState, name: str) -> dict[str, str | None]:

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SampleRace, SeasonHook, SetupCars, SetupStep, lazy
+from ...module import FactColumn, Flag, Module, Notation, SampleRace, SeasonHook, SetupCars, SetupStep, TurnRecord, lazy
 
 if TYPE_CHECKING:
-    from ...state import RaceState
+    from ...state import RaceState, Turn
+    from .rules import LegendMove
 
 Event = dict[str, Any]
 NAME = "legends"
@@ -60,10 +61,34 @@ def _copy(own: Any) -> Any:
     return own.copy()
 
 
+def legend_move_of(turn: Turn) -> LegendMove | None:
+    """A Legend's turn: where its card sent it and why (# 19.7-19.14), the Legends' record of the turn in
+    ``turn.modules`` (was ``turn.legend``); None for a car's own turn."""
+    move: LegendMove | None = turn.modules.get(NAME)
+    return move
+
+
 def _legend_move(d: Any) -> Any:
     from .rules import LegendMove
 
     return LegendMove(**d)
+
+
+def _move_to_position(move: LegendMove | None) -> dict[str, Any]:
+    """The turn's ``legend`` key, written in every turn (null for a car's own), as when it was ``Turn``'s field."""
+    from dataclasses import asdict
+
+    return {"legend": asdict(move) if move is not None else None}
+
+
+def _move_from_position(d: Mapping[str, Any]) -> Any:
+    move = d.get("legend")
+    return _legend_move(move) if move is not None else None
+
+
+def _spaces_moved(turn: Turn) -> int | None:
+    """A Legend's turn moved what the card moved it (# 19.7, 19.9); None for a car's own turn."""
+    return turn.moved if turn.modules.get(NAME) is not None else None
 
 
 def _block(state: RaceState) -> Any:
@@ -350,7 +375,6 @@ MODULE = Module(
     from_position=_back,
     chance=_chance,
     copy=_copy,  # its slot (LegendsState): the deck copied, the rules shared
-    turn_fields={"legend": (None, _legend_move)},  # a Legend's turn: where its card sent it (# 19.7-19.14)
     data="legends.json",
     setup=_setup,
     waiting={"legend_card_revealed": "the Legend card of round {count} (# 19.5)"},
@@ -397,4 +421,9 @@ MODULE = Module(
         car_noun="Legend",
         race=lazy(f"{__name__}.season", "race"),
     ),
+    # a Legend's turn: where its card sent it (# 19.7-19.14), the position's turn key "legend" (after "shuffles")
+    turn_record=TurnRecord(
+        keys=("legend",), to_position=_move_to_position, from_position=_move_from_position, after="shuffles"
+    ),
+    spaces_moved=_spaces_moved,
 )

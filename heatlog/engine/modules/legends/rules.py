@@ -398,7 +398,7 @@ def legend_moves(state: RaceState, car: Car, turn: Turn) -> None:
     from ...movement import move
 
     plan = legend_turn_move(state, car)
-    turn.legend = plan
+    turn.keep("legends", plan)  # the Legends' record of the turn (legend_move)
     turn.speed = plan.spaces
     turn.moved = move(state, car, turn, plan.spaces)
     step_machine.end_turn(state, car, turn)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..circuits import corner_number
+from . import legend_move_of
 from .rules import slot
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 def narrate_turn(state: RaceState, turn: Turn) -> list[str] | None:
     """A Legend's turn: where the card sent it and why, and where it stopped (the narration adds the finish and
     lap words); None for a car's own turn."""
-    move = turn.legend
+    move = legend_move_of(turn)
     if move is None:
         return None
     space = state.track.space_of

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from heatlog.engine import IllegalEvent, MalformedInput, waiting_for
 from heatlog.engine.decide import decisions
+from heatlog.engine.modules.garage import garage_record
 
 from ...conftest import start_race
 from .scenarios import PARK, full_deck, garage_board, garage_started, toks
@@ -186,7 +187,7 @@ def test_18_12_MA6_scrap_is_mandatory_and_reshuffles_an_empty_deck():
     race.ev("deck_shuffled", car="A", order=["4", "2", "3"])
     race.ev("card_scrapped", car="A", card="4")
     assert race.car("A").discard == ["2", "4"] or race.car("A").discard[-1] == "4"
-    assert race.turn.garage.scrapped == ["3", "4"]
+    assert garage_record(race.turn).scrapped == ["3", "4"]
 
 
 def test_18_13_MA32_a_card_cooldown_is_one_use_spent_whole():
@@ -350,7 +351,7 @@ def test_18_12_18_25_2_1_8_1_a_car_that_scrapped_may_still_slipstream():
     assert "slipstream" in w.optional and w.may_go_on  # React is over, step 6 is open
     assert {"type": "slipstream", "v": 1, "car": "A", "taken": True} in decisions(race.state, "A")
     race.ev("slipstream", car="A", taken=True)
-    assert race.at("A")[0] == 5 and race.turn.garage.scrapped == ["4", "1"]
+    assert race.at("A")[0] == 5 and garage_record(race.turn).scrapped == ["4", "1"]
 
 
 def test_18_12_after_the_scrap_going_on_closes_the_slipstream_and_checks_the_corners():
@@ -368,7 +369,7 @@ def test_MA27_a_payable_heat_cost_is_never_left_unpaid_ending_react_pays_it():
     # going on
     race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1"), "U11")
     race.go_on()
-    assert race.car("A").engine == 5 and race.turn.garage.paid == [0]
+    assert race.car("A").engine == 5 and garage_record(race.turn).paid == [0]
     # a slipstream: A lands on 7, right behind P (parked on 7, it moved to 8 first)
     race = play(board("U11 1 1 1 1 1 1", upgrades="U11 U1 U1", p_at=7), "U11")
     assert race.at("A")[0] == 7 and "slipstream" in waiting_for(race.state).optional

@@ -3,6 +3,7 @@ weather simulated whole; an event card's hand size with a Refresh card (MA26).""
 
 from __future__ import annotations
 
+from heatlog.engine.modules.garage import garage_turn
 from heatlog.engine.ruleset import build_rules
 from heatlog.simulate import simulate_race
 
@@ -26,7 +27,7 @@ def test_18_4_18_5_legends_never_draft_and_do_not_change_the_market():
     kinds = [e["type"] for e in events]
     assert kinds.index("weather_drawn") > max(i for i, k in enumerate(kinds) if k == "upgrade_picked")  # # 20.2
     assert "legend_card_revealed" in kinds and state.phase == "over"
-    assert {t.car for t in state.turns if t.garage is not None and t.garage.happenings} <= set(picks)
+    assert {t.car for t in state.turns if (gt := garage_turn(t)) is not None and gt.happenings} <= set(picks)
 
 
 def test_MA26_18_21_a_refreshed_card_stays_on_top_when_a_hand_of_the_events_size_needs_no_draw():
