@@ -26,7 +26,7 @@ from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
 from ..engine.module import MODULES, Module, ranked
 from ..stats.facts import TURN_COLUMNS, TURN_FIELD_TYPES, FactCollector, RaceFacts, TurnFacts
-from ..stats.summary import CarStats, Tally, flat_row, race_stats
+from ..stats.summary import CAR_FLAT_KEYS, CarStats, Tally, flat_row, race_stats
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -104,11 +104,9 @@ def _car_columns() -> dict[str, str]:
 
 
 CAR_COLUMNS: dict[str, str] = _car_columns()
-# a car's flat statistics (``flat_row``'s keys, in order) when CAR_COLUMNS is exactly (race, track, those, bot,
-# legend, grid, heat_left): a car row is then made without a dict of its own (issue 31); else () (by keys)
-_FLAT_KEYS: tuple[str, ...] = tuple(flat_row(CarStats("", "", 0, False, None, Tally()).to_dict()))
-if tuple(CAR_COLUMNS) != ("race", "track", *_FLAT_KEYS, "bot", "legend", "grid", "heat_left"):
-    _FLAT_KEYS = ()
+# CAR_COLUMNS is (race, track, a car's flat statistics — CarStats.flat_values' columns —, bot, legend, grid,
+# heat_left): a car row is then made from flat_values, without the nested dict (issue 31); else by keys
+_BY_VALUES = tuple(CAR_COLUMNS) == ("race", "track", *CAR_FLAT_KEYS, "bot", "legend", "grid", "heat_left")
 
 
 def _turn_type(text: str) -> str:
@@ -270,14 +268,13 @@ class RaceRows:
         car_rows = []
         for c in stats.cars:
             car = state.cars[c.car]
-            flat = flat_row(c.to_dict())
             bot = self.bots.get(c.car, "Legend" if car.legend else None)
             heat_left = None if car.legend else car.engine
-            if tuple(flat) == _FLAT_KEYS:  # the columns' own order (always, but for a car of another shape)
+            if _BY_VALUES:  # the columns' own order (always, unless CAR_COLUMNS is reshaped)
                 legend = bool(car.legend)
-                car_rows.append((self.race, facts.track, *flat.values(), bot, legend, grid.get(c.car), heat_left))
+                car_rows.append((self.race, facts.track, *c.flat_values(), bot, legend, grid.get(c.car), heat_left))
                 continue
-            row = {"race": self.race, "track": facts.track, **flat}
+            row = {"race": self.race, "track": facts.track, **flat_row(c.to_dict())}
             row.update(bot=bot, legend=bool(car.legend), grid=grid.get(c.car), heat_left=heat_left)
             car_rows.append(tuple(row.get(k) for k in CAR_COLUMNS))
         return tuple(race_row.get(k) for k in RACE_COLUMNS), car_rows
