@@ -42,6 +42,12 @@ def test_columns_make_the_rows_of_decision_row() -> None:
     decisions = [e for e in events if e["type"] in REGISTRY and not REGISTRY[e["type"]].chance] + ODD
     noted = [(i, i // 7, e) for i, e in enumerate(decisions)]
     assert decision_rows(12, noted) == [decision_row(12, i, r, e) for i, r, e in noted]
+    # each column's shortcut (all of its type, all cards text) and its fallback, alone and beside plain events
+    plain = noted[: -len(ODD)]
+    for odd in [[], *([x] for x in noted[-len(ODD) :])]:
+        for part in (odd, plain[:9] + odd, odd + plain[9:]):
+            if part:
+                assert decision_rows(12, part) == [decision_row(12, i, r, e) for i, r, e in part]
     assert decision_rows(12, []) == []
     assert any(row[-1] is not None for row in decision_rows(12, noted))  # some carry a detail
 
@@ -102,7 +108,7 @@ def test_a_cars_flat_values_are_its_flat_row_for_odd_figures() -> None:
     """A car without a turn, a race cut short, gears a row has no column for (# 3.1: 1 to 4), a gear whose turns
     were all cluttered (no mean, # 13.2), boosts of equal values and a mean with a remainder."""
     odd = Tally(turns=3, stress_drawn=None, boosts=3, boost_values=[4, 1, 1])
-    odd.speed_by_gear = {2: [7, 3], 5: [9, 1], 0: [2, 1], 3: [0, 0], True: [4, 1]}  # type: ignore[dict-item]
+    odd.speed_by_gear = {2: [7, 3], 5: [9, 1], 0: [2, 1], 3: [0, 0], True: [4, 1]}
     odd.rounds_in_gear = {2: 3, 7: 1}
     cars = [
         CarStats("Red", "red", 1, False, None, Tally()),
@@ -111,7 +117,8 @@ def test_a_cars_flat_values_are_its_flat_row_for_odd_figures() -> None:
     ]
     _car_values_are_flat_rows(cars)
     for seed in (1, 2):
-        _, events, _ = simulate_race(None, track="japan", cars=3, seed=seed, bots="random",
-                                     modules={"legends": {"cars": 1}, "weather": {}})
+        _, events, _ = simulate_race(
+            None, track="japan", cars=3, seed=seed, bots="random", modules={"legends": {"cars": 1}, "weather": {}}
+        )
         _car_values_are_flat_rows(race_stats(collect(events[: len(events) // 2])).cars)  # under way
     assert list(CAR_COLUMNS)[2 : 2 + len(CAR_FLAT_KEYS)] == list(CAR_FLAT_KEYS)

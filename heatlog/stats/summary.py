@@ -244,14 +244,14 @@ class CarStats:
         :data:`CAR_FLAT_KEYS`, checked against ``flat_row`` at import; tests/test_study_tables.py checks the values
         equal ``flat_row(to_dict())``'s for the cars of every module, Legends and hidden draws included."""
         t = self.tally
-        head = (self.car, self.colour, self.place, self.finished, self.finish_round, self.start_position,
-                self.engine_left)
+        head: tuple[Any, ...] = (self.car, self.colour, self.place, self.finished, self.finish_round)
+        head += (self.start_position, self.engine_left)
         if t.legend:  # (every figure but three is None: # 19.1, 19.10; rare, and to_dict says which)
             return (*head, *flat_row(t.to_dict()).values())
         values = sorted(t.boost_values)
         speed = t.speed_by_gear
         in_gear = t.rounds_in_gear
-        mean = [None, None, None, None]
+        mean: list[float | None] = [None, None, None, None]
         for g, (total, n) in speed.items():
             if n and type(g) is int and 1 <= g <= 4:  # (mean_speed's, for the gears a row has: # 3.1)
                 mean[g - 1] = round(total / n, 2)

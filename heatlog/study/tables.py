@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ..engine import RaceState, apply
@@ -297,43 +298,67 @@ def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tu
     return list(zip(*decision_columns(race, noted), strict=True)) if noted else []
 
 
-def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[list[Any]]:
+def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[Sequence[Any]]:
     """The ``decisions`` columns (:data:`DECISION_COLUMNS` order) of a race's decision events, ``noted`` as (place
-    in the log, round, event): a comprehension per column (a third of the time of a call per event, issue 31),
-    kept as columns to the Parquet file (no row tuples made and turned back into columns)."""
+    in the log, round, event), kept as columns to the Parquet file (no row tuples made and turned back into
+    columns). Issue 31: Python's cost is per value, so each value is made by C where it can be — the fields read
+    by ``map(dict.get)``, the place and round by one ``zip``, a column whose values are all of its type (or None)
+    kept as it is, the cards joined without ``str`` when they are all text — and each shortcut falls back to
+    :func:`decision_row`'s reading value by value (tests/test_study_tables.py checks the rows are its rows)."""
     if not noted:
         return [[] for _ in DECISION_COLUMNS]
-    evs = [e for _, _, e in noted]
-    cards = [e.get("cards") for e in evs]
-    card = [e.get("card") if c is None else None for e, c in zip(evs, cards, strict=True)]
-    gear = [e.get("gear") for e in evs]
-    taken = [e.get("taken") for e in evs]
-    count = [e.get("count") for e in evs]
-    main = [
-        1
-        + ("v" in e)
-        + ("car" in e)
-        + (c is not None or d is not None)
-        + (g is not None)
-        + (t is not None)
-        + (k is not None)
-        for e, c, d, g, t, k in zip(evs, cards, card, gear, taken, count, strict=True)
-    ]
+    index, rounds, evs = zip(*noted, strict=True)
+    get = dict.get
+    cards = list(map(get, evs, repeat("cards")))
+    gear = list(map(get, evs, repeat("gear")))
+    taken = list(map(get, evs, repeat("taken")))
+    count = list(map(get, evs, repeat("count")))
+    try:  # (lists of text, as every log holds: join refuses anything else, then each card is str()'d)
+        text = [
+            (" ".join(c) if type(c) is list else None)
+            if c is not None
+            else None
+            if (d := e.get("card")) is None
+            else str(d)
+            for e, c in zip(evs, cards, strict=True)
+        ]
+    except TypeError:
+        text = [
+            (" ".join(map(str, c)) if type(c) is list else None)
+            if c is not None
+            else None
+            if (d := e.get("card")) is None
+            else str(d)
+            for e, c in zip(evs, cards, strict=True)
+        ]
     return [
         [race] * len(evs),
-        [i for i, _, _ in noted],
-        [r for _, r, _ in noted],
-        [e.get("car") for e in evs],
-        [e.get("type") for e in evs],
-        [g if type(g) is int else None for g in gear],
+        index,
+        rounds,
+        list(map(get, evs, repeat("car"))),
+        list(map(get, evs, repeat("type"))),
+        gear if _INT_OR_NONE.issuperset(map(type, gear)) else [g if type(g) is int else None for g in gear],
+        text,
+        taken if _BOOL_OR_NONE.issuperset(map(type, taken)) else [t if type(t) is bool else None for t in taken],
+        count if _INT_OR_NONE.issuperset(map(type, count)) else [k if type(k) is int else None for k in count],
         [
-            (" ".join(map(str, c)) if type(c) is list else None) if c is not None else None if d is None else str(d)
-            for c, d in zip(cards, card, strict=True)
+            None
+            if len(e)
+            <= 1
+            + ("v" in e)
+            + ("car" in e)
+            + (c is not None or e.get("card") is not None)
+            + (g is not None)
+            + (t is not None)
+            + (k is not None)
+            else _detail(e)  # (the fields with a column of their own counted, as decision_row does)
+            for e, c, g, t, k in zip(evs, cards, gear, taken, count, strict=True)
         ],
-        [t if type(t) is bool else None for t in taken],
-        [k if type(k) is int else None for k in count],
-        [None if len(e) <= m else _detail(e) for e, m in zip(evs, main, strict=True)],
     ]
+
+
+_INT_OR_NONE = frozenset({int, type(None)})  # (not bool: True is no gear or count)
+_BOOL_OR_NONE = frozenset({bool, type(None)})
 
 
 # json.dumps(..., separators=(",", ":"), ensure_ascii=False, allow_nan=False), made once: dumps with options makes
