@@ -366,29 +366,33 @@ _BOOL_OR_NONE = frozenset({bool, type(None)})
 _DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
-# the detail of a shape of fields seen before: (names, their values' types, the values) -> JSON
-_DETAILS: dict[tuple[tuple[str, ...], tuple[type, ...], tuple[Any, ...]], str] = {}
+# the detail of an event's fields seen before: (its fields, their values' types) -> JSON
+_DETAILS: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
 _PLAIN = frozenset({str, int, bool, type(None)})  # values whose equal ones (of one type) have one JSON text
 
 
 def _detail(ev: Event) -> str:
     """The event's fields beyond the columns as canonical JSON. The same few small details come back in every
-    race (an adrenaline's bonus …): the JSON of fields of plain values is remembered (their types in the key:
-    ``1`` and ``True`` are equal keys but other JSON; a float is never a key: ``0.0 == -0.0``), a few thousand
-    at most."""
-    names = tuple(sorted(ev.keys() - _DECISION_MAIN))
-    values = tuple(map(ev.__getitem__, names))  # (maps in C, no generator: ~20 details a race, issue 31)
-    types = tuple(map(type, values))
+    race (an adrenaline's bonus …): the JSON of an event of plain values is remembered, keyed by its fields as
+    they are and their values' types (``1`` and ``True`` are equal keys but other JSON; a float is never a key:
+    ``0.0 == -0.0``), a few thousand at most; the key is made in C (issue 31: ~12,000 instructions a detail
+    were spent sorting names for it)."""
+    types = tuple(map(type, ev.values()))
     if not _PLAIN.issuperset(types):
-        return _DETAIL_JSON(dict(zip(names, values, strict=True)))
-    key = (names, types, values)
+        return _json_detail(ev)
+    key = (tuple(ev.items()), types)
     said = _DETAILS.get(key)
     if said is None:
-        said = _DETAIL_JSON(dict(zip(names, values, strict=True)))
+        said = _json_detail(ev)
         if len(_DETAILS) >= 4096:
             _DETAILS.clear()
         _DETAILS[key] = said
     return said
+
+
+def _json_detail(ev: Event) -> str:
+    names = sorted(ev.keys() - _DECISION_MAIN)
+    return _DETAIL_JSON(dict(zip(names, map(ev.__getitem__, names), strict=True)))
 
 
 def decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
