@@ -1,14 +1,23 @@
 """The ``decisions`` rows made column by column (issue 31: the corpus writer's hot path) are the rows of
 :func:`decision_row`, event by event: for the decisions of simulated races of every module and for events of odd
-shapes (a main field null or of another type, both ``card`` and ``cards``, fields beyond the columns)."""
+shapes (a main field null or of another type, both ``card`` and ``cards``, fields beyond the columns). A car's
+``car_races`` values made straight from its figures are ``flat_row(to_dict())``'s (``stats --csv``)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from heatlog.engine.events import REGISTRY
 from heatlog.simulate import simulate_race
-from heatlog.study.tables import decision_row, decision_rows
+from heatlog.stats.facts import collect
+from heatlog.stats.summary import CAR_FLAT_KEYS, CarStats, Tally, flat_row, race_stats
+from heatlog.study.tables import CAR_COLUMNS, decision_row, decision_rows
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 ODD: list[dict[str, Any]] = [
     {"type": "gear_chosen", "v": 1, "car": "Red", "gear": None},
@@ -33,6 +42,12 @@ def test_columns_make_the_rows_of_decision_row() -> None:
     decisions = [e for e in events if e["type"] in REGISTRY and not REGISTRY[e["type"]].chance] + ODD
     noted = [(i, i // 7, e) for i, e in enumerate(decisions)]
     assert decision_rows(12, noted) == [decision_row(12, i, r, e) for i, r, e in noted]
+    # each column's shortcut (all of its type, all cards text) and its fallback, alone and beside plain events
+    plain = noted[: -len(ODD)]
+    for odd in [[], *([x] for x in noted[-len(ODD) :])]:
+        for part in (odd, plain[:9] + odd, odd + plain[9:]):
+            if part:
+                assert decision_rows(12, part) == [decision_row(12, i, r, e) for i, r, e in part]
     assert decision_rows(12, []) == []
     assert any(row[-1] is not None for row in decision_rows(12, noted))  # some carry a detail
 
@@ -69,3 +84,41 @@ def test_docs_list_the_modules_columns_from_their_declarations() -> None:
             assert list(RACE_COLUMNS).index(c.name) > list(RACE_COLUMNS).index(m.race_after)
         for c in m.turn_columns:
             assert TURN_COLUMNS.index(c.name) > TURN_COLUMNS.index("led")
+
+
+def _car_values_are_flat_rows(cars: list[CarStats]) -> None:
+    for car in cars:
+        flat = flat_row(car.to_dict())
+        assert tuple(flat) == CAR_FLAT_KEYS
+        values = car.flat_values()
+        assert values == tuple(flat.values())
+        assert [type(v) for v in values] == [type(v) for v in flat.values()]  # (1 is not True, 2 is not 2.0)
+
+
+@pytest.mark.parametrize("replay", sorted(p.name for p in REPLAYS.glob("*.jsonl")))
+def test_a_cars_flat_values_are_its_flat_row_in_every_replay(replay: str) -> None:
+    """Issue 31: the corpus's car rows come from ``CarStats.flat_values``, not the nested dict flattened: the same
+    values for the replays of every module (weather, Legends — # 19.1, their figures None —, the Garage's
+    upgrades' Heat, # 18.6) and table mode (hidden draws: ``stress_drawn`` None, # 1.7)."""
+    events = [json.loads(line) for line in (REPLAYS / replay).read_text(encoding="utf-8").splitlines() if line]
+    _car_values_are_flat_rows(race_stats(collect(events)).cars)
+
+
+def test_a_cars_flat_values_are_its_flat_row_for_odd_figures() -> None:
+    """A car without a turn, a race cut short, gears a row has no column for (# 3.1: 1 to 4), a gear whose turns
+    were all cluttered (no mean, # 13.2), boosts of equal values and a mean with a remainder."""
+    odd = Tally(turns=3, stress_drawn=None, boosts=3, boost_values=[4, 1, 1])
+    odd.speed_by_gear = {2: [7, 3], 5: [9, 1], 0: [2, 1], 3: [0, 0], True: [4, 1]}
+    odd.rounds_in_gear = {2: 3, 7: 1}
+    cars = [
+        CarStats("Red", "red", 1, False, None, Tally()),
+        CarStats("Blue", "blue", 2, True, 9, odd, start_position=2, engine_left=0),
+        CarStats("Grey", "grey", 3, False, None, Tally(legend=True, turns=4, spaces=30, rounds_led=1)),
+    ]
+    _car_values_are_flat_rows(cars)
+    for seed in (1, 2):
+        _, events, _ = simulate_race(
+            None, track="japan", cars=3, seed=seed, bots="random", modules={"legends": {"cars": 1}, "weather": {}}
+        )
+        _car_values_are_flat_rows(race_stats(collect(events[: len(events) // 2])).cars)  # under way
+    assert list(CAR_COLUMNS)[2 : 2 + len(CAR_FLAT_KEYS)] == list(CAR_FLAT_KEYS)

@@ -152,7 +152,7 @@ def module_turn_facts(state: RaceState) -> Callable[[Turn], tuple[Any, ...]]:
         hook = m.turn_facts if m.name in playing else None
         parts.append(hook if hook is not None else tuple(c.default for c in m.turn_columns))
     if all(isinstance(p, tuple) for p in parts):
-        return lambda turn: _NO_MODULE_FACTS
+        return _no_module_facts
     if len(parts) == 1:
         only = parts[0]
         assert not isinstance(only, tuple)
@@ -162,6 +162,11 @@ def module_turn_facts(state: RaceState) -> Callable[[Turn], tuple[Any, ...]]:
         return tuple(v for p in parts for v in (p if isinstance(p, tuple) else p(turn)))
 
     return every
+
+
+def _no_module_facts(turn: Turn) -> tuple[Any, ...]:
+    """A race that plays no module with turn columns: their defaults (:func:`turn_values` does not call it)."""
+    return _NO_MODULE_FACTS
 
 
 @dataclass(slots=True)
@@ -247,9 +252,16 @@ def turn_values(
     happenings = turn.happenings
     boost_value = sum(h[2] for h in happenings if h[0] == "boost") if happenings else 0  # what the boost's flip found
     hidden_draws = turn.drawn > 0 and not turn.drawn_cards
-    module_facts = (modules or module_turn_facts(state))(turn)  # the modules' columns (Module.turn_facts)
+    if modules is None:
+        modules = module_turn_facts(state)
+    # the modules' columns (Module.turn_facts; a race of none: their defaults, without a call)
+    module_facts = _NO_MODULE_FACTS if modules is _no_module_facts else modules(turn)
     flooded = turn.shift_heat and flooded_surcharge(state.track, turn.start, turn.from_gear, turn.gear)  # # 22.4
-    corners = turn.corners  # (the sums below are not started on empty records: ~70 turns a race, issue 31)
+    corners = turn.corners
+    paid = over = 0
+    for c in corners:  # (one loop, no generator: ~70 turns a race, most with no corner or one, issue 31)
+        paid += c.paid
+        over += c.cost > 0
     # a list display, in the order of the columns (TURN_COLUMNS; tests/test_stats.py checks it: each line names
     # its column)
     return [
@@ -267,7 +279,7 @@ def turn_values(
         turn.moved,  # moved
         turn.shift_heat - flooded,  # heat_shift
         1 if turn.boosted and not turn.boost_free else 0,  # heat_boost: # 20.11: a free boost pays none
-        sum(c.paid for c in corners) if corners else 0,  # heat_corners
+        paid,  # heat_corners
         turn.cooled - cooled_adrenaline,  # cooled_gear
         cooled_adrenaline,  # cooled_adrenaline
         turn.played.count(STRESS),  # stress_played
@@ -282,7 +294,7 @@ def turn_values(
         offered or bool(turn.slipstream),  # slipstream_offered
         bool(turn.slipstream),  # slipstream_taken
         len(corners),  # corners
-        sum(1 for c in corners if c.cost > 0) if corners else 0,  # corners_over
+        over,  # corners_over
         " ".join(turn.discarded),  # discarded
         turn.drawn,  # drawn
         state.cars[turn.car].engine,  # engine

@@ -238,6 +238,63 @@ class CarStats:
             **self.tally.to_dict(),
         }
 
+    def flat_values(self) -> tuple[Any, ...]:
+        """``flat_row(self.to_dict())``'s values, in its order, made straight from the figures (issue 31: a corpus
+        makes a row per car, and the nested dict flattened again cost ~160,000 instructions a car). The columns are
+        :data:`CAR_FLAT_KEYS`, checked against ``flat_row`` at import; tests/test_study_tables.py checks the values
+        equal ``flat_row(to_dict())``'s for the cars of every module, Legends and hidden draws included."""
+        t = self.tally
+        head: tuple[Any, ...] = (self.car, self.colour, self.place, self.finished, self.finish_round)
+        head += (self.start_position, self.engine_left)
+        if t.legend:  # (every figure but three is None: # 19.1, 19.10; rare, and to_dict says which)
+            return (*head, *flat_row(t.to_dict()).values())
+        values = sorted(t.boost_values)
+        speed = t.speed_by_gear
+        in_gear = t.rounds_in_gear
+        mean: list[float | None] = [None, None, None, None]
+        for g, (total, n) in speed.items():
+            if n and type(g) is int and 1 <= g <= 4:  # (mean_speed's, for the gears a row has: # 3.1)
+                mean[g - 1] = round(total / n, 2)
+        return (
+            *head,
+            t.turns,
+            t.heat_corners,  # heat_paid_corners
+            t.heat_boost,  # heat_paid_boosts
+            t.heat_shift,  # heat_paid_shifts
+            t.heat_flooded,  # heat_paid_flooded
+            t.heat_upgrades,  # heat_paid_upgrades
+            t.heat_paid,  # heat_paid_total
+            t.cooled_gear,  # heat_cooled_gear
+            t.cooled_adrenaline,  # heat_cooled_adrenaline
+            t.heat_cooled,  # heat_cooled_total
+            t.stress_played,  # stress_played
+            t.stress_drawn,  # stress_drawn
+            t.stress_spinouts,  # stress_spinouts
+            t.spinouts,  # spinouts
+            t.slipstreams_taken,  # slipstreams_taken
+            t.slipstreams_declined,  # slipstreams_declined
+            t.slipstream_spaces,  # slipstreams_spaces
+            t.boosts,  # boosts_count
+            " ".join(map(str, values)),  # boosts_values
+            round(sum(values) / len(values), 2) if values else None,  # boosts_mean
+            *mean,  # mean_speed_by_gear_1 .. _4
+            t.corners,  # corners_crossed
+            t.corners_over,  # corners_over_limit
+            t.cluttered,  # cluttered
+            t.rounds_led,  # rounds_led
+            t.spaces,  # spaces
+            in_gear.get(1, 0),  # rounds_in_gear_1
+            in_gear.get(2, 0),  # rounds_in_gear_2
+            in_gear.get(3, 0),  # rounds_in_gear_3
+            in_gear.get(4, 0),  # rounds_in_gear_4
+            t.adrenaline_rounds,  # adrenaline_rounds
+            t.adrenaline_moves,  # adrenaline_moves
+            t.adrenaline_spaces,  # adrenaline_spaces
+            t.shifts_up_2,  # two_gear_shifts_up
+            t.shifts_down_2,  # two_gear_shifts_down
+            t.cards_discarded,  # cards_discarded
+        )
+
 
 @dataclass(slots=True)
 class RaceStats:
@@ -427,3 +484,10 @@ def flat_row(stats: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+#: :meth:`CarStats.flat_values`' columns: ``flat_row(CarStats.to_dict())``'s keys, in order (a car's row in
+#: ``stats --csv`` and a corpus's ``car_races``).
+CAR_FLAT_KEYS: tuple[str, ...] = tuple(flat_row(CarStats("", "", 0, False, None, Tally()).to_dict()))
+if len(CAR_FLAT_KEYS) != len(CarStats("", "", 0, False, None, Tally()).flat_values()):
+    raise TypeError("CarStats.flat_values does not list flat_row's columns")  # (a key added to to_dict only)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ..engine import RaceState, apply
@@ -26,7 +27,7 @@ from ..engine.errors import HeatlogError, MalformedInput
 from ..engine.events import REGISTRY
 from ..engine.module import MODULES, Module, ranked
 from ..stats.facts import TURN_COLUMNS, TURN_FIELD_TYPES, FactCollector, RaceFacts, TurnFacts
-from ..stats.summary import CarStats, Tally, flat_row, race_stats
+from ..stats.summary import CAR_FLAT_KEYS, CarStats, Tally, flat_row, race_stats
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -104,11 +105,9 @@ def _car_columns() -> dict[str, str]:
 
 
 CAR_COLUMNS: dict[str, str] = _car_columns()
-# a car's flat statistics (``flat_row``'s keys, in order) when CAR_COLUMNS is exactly (race, track, those, bot,
-# legend, grid, heat_left): a car row is then made without a dict of its own (issue 31); else () (by keys)
-_FLAT_KEYS: tuple[str, ...] = tuple(flat_row(CarStats("", "", 0, False, None, Tally()).to_dict()))
-if tuple(CAR_COLUMNS) != ("race", "track", *_FLAT_KEYS, "bot", "legend", "grid", "heat_left"):
-    _FLAT_KEYS = ()
+# CAR_COLUMNS is (race, track, a car's flat statistics — CarStats.flat_values' columns —, bot, legend, grid,
+# heat_left): a car row is then made from flat_values, without the nested dict (issue 31); else by keys
+_BY_VALUES = tuple(CAR_COLUMNS) == ("race", "track", *CAR_FLAT_KEYS, "bot", "legend", "grid", "heat_left")
 
 
 def _turn_type(text: str) -> str:
@@ -270,14 +269,13 @@ class RaceRows:
         car_rows = []
         for c in stats.cars:
             car = state.cars[c.car]
-            flat = flat_row(c.to_dict())
             bot = self.bots.get(c.car, "Legend" if car.legend else None)
             heat_left = None if car.legend else car.engine
-            if tuple(flat) == _FLAT_KEYS:  # the columns' own order (always, but for a car of another shape)
+            if _BY_VALUES:  # the columns' own order (always, unless CAR_COLUMNS is reshaped)
                 legend = bool(car.legend)
-                car_rows.append((self.race, facts.track, *flat.values(), bot, legend, grid.get(c.car), heat_left))
+                car_rows.append((self.race, facts.track, *c.flat_values(), bot, legend, grid.get(c.car), heat_left))
                 continue
-            row = {"race": self.race, "track": facts.track, **flat}
+            row = {"race": self.race, "track": facts.track, **flat_row(c.to_dict())}
             row.update(bot=bot, legend=bool(car.legend), grid=grid.get(c.car), heat_left=heat_left)
             car_rows.append(tuple(row.get(k) for k in CAR_COLUMNS))
         return tuple(race_row.get(k) for k in RACE_COLUMNS), car_rows
@@ -300,43 +298,67 @@ def decision_rows(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[tu
     return list(zip(*decision_columns(race, noted), strict=True)) if noted else []
 
 
-def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[list[Any]]:
+def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list[Sequence[Any]]:
     """The ``decisions`` columns (:data:`DECISION_COLUMNS` order) of a race's decision events, ``noted`` as (place
-    in the log, round, event): a comprehension per column (a third of the time of a call per event, issue 31),
-    kept as columns to the Parquet file (no row tuples made and turned back into columns)."""
+    in the log, round, event), kept as columns to the Parquet file (no row tuples made and turned back into
+    columns). Issue 31: Python's cost is per value, so each value is made by C where it can be — the fields read
+    by ``map(dict.get)``, the place and round by one ``zip``, a column whose values are all of its type (or None)
+    kept as it is, the cards joined without ``str`` when they are all text — and each shortcut falls back to
+    :func:`decision_row`'s reading value by value (tests/test_study_tables.py checks the rows are its rows)."""
     if not noted:
         return [[] for _ in DECISION_COLUMNS]
-    evs = [e for _, _, e in noted]
-    cards = [e.get("cards") for e in evs]
-    card = [e.get("card") if c is None else None for e, c in zip(evs, cards, strict=True)]
-    gear = [e.get("gear") for e in evs]
-    taken = [e.get("taken") for e in evs]
-    count = [e.get("count") for e in evs]
-    main = [
-        1
-        + ("v" in e)
-        + ("car" in e)
-        + (c is not None or d is not None)
-        + (g is not None)
-        + (t is not None)
-        + (k is not None)
-        for e, c, d, g, t, k in zip(evs, cards, card, gear, taken, count, strict=True)
-    ]
+    index, rounds, evs = zip(*noted, strict=True)
+    get = dict.get
+    cards = list(map(get, evs, repeat("cards")))
+    gear = list(map(get, evs, repeat("gear")))
+    taken = list(map(get, evs, repeat("taken")))
+    count = list(map(get, evs, repeat("count")))
+    try:  # (lists of text, as every log holds: join refuses anything else, then each card is str()'d)
+        text = [
+            (" ".join(c) if type(c) is list else None)
+            if c is not None
+            else None
+            if (d := e.get("card")) is None
+            else str(d)
+            for e, c in zip(evs, cards, strict=True)
+        ]
+    except TypeError:
+        text = [
+            (" ".join(map(str, c)) if type(c) is list else None)
+            if c is not None
+            else None
+            if (d := e.get("card")) is None
+            else str(d)
+            for e, c in zip(evs, cards, strict=True)
+        ]
     return [
         [race] * len(evs),
-        [i for i, _, _ in noted],
-        [r for _, r, _ in noted],
-        [e.get("car") for e in evs],
-        [e.get("type") for e in evs],
-        [g if type(g) is int else None for g in gear],
+        index,
+        rounds,
+        list(map(get, evs, repeat("car"))),
+        list(map(get, evs, repeat("type"))),
+        gear if _INT_OR_NONE.issuperset(map(type, gear)) else [g if type(g) is int else None for g in gear],
+        text,
+        taken if _BOOL_OR_NONE.issuperset(map(type, taken)) else [t if type(t) is bool else None for t in taken],
+        count if _INT_OR_NONE.issuperset(map(type, count)) else [k if type(k) is int else None for k in count],
         [
-            (" ".join(map(str, c)) if type(c) is list else None) if c is not None else None if d is None else str(d)
-            for c, d in zip(cards, card, strict=True)
+            None
+            if len(e)
+            <= 1
+            + ("v" in e)
+            + ("car" in e)
+            + (c is not None or e.get("card") is not None)
+            + (g is not None)
+            + (t is not None)
+            + (k is not None)
+            else _detail(e)  # (the fields with a column of their own counted, as decision_row does)
+            for e, c, g, t, k in zip(evs, cards, gear, taken, count, strict=True)
         ],
-        [t if type(t) is bool else None for t in taken],
-        [k if type(k) is int else None for k in count],
-        [None if len(e) <= m else _detail(e) for e, m in zip(evs, main, strict=True)],
     ]
+
+
+_INT_OR_NONE = frozenset({int, type(None)})  # (not bool: True is no gear or count)
+_BOOL_OR_NONE = frozenset({bool, type(None)})
 
 
 # json.dumps(..., separators=(",", ":"), ensure_ascii=False, allow_nan=False), made once: dumps with options makes
@@ -344,29 +366,33 @@ def decision_columns(race: int, noted: Sequence[tuple[int, int, Event]]) -> list
 _DETAIL_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
-# the detail of a shape of fields seen before: (names, their values' types, the values) -> JSON
-_DETAILS: dict[tuple[tuple[str, ...], tuple[type, ...], tuple[Any, ...]], str] = {}
+# the detail of an event's fields seen before: (its fields, their values' types) -> JSON
+_DETAILS: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
 _PLAIN = frozenset({str, int, bool, type(None)})  # values whose equal ones (of one type) have one JSON text
 
 
 def _detail(ev: Event) -> str:
     """The event's fields beyond the columns as canonical JSON. The same few small details come back in every
-    race (an adrenaline's bonus …): the JSON of fields of plain values is remembered (their types in the key:
-    ``1`` and ``True`` are equal keys but other JSON; a float is never a key: ``0.0 == -0.0``), a few thousand
-    at most."""
-    names = tuple(sorted(ev.keys() - _DECISION_MAIN))
-    values = tuple(map(ev.__getitem__, names))  # (maps in C, no generator: ~20 details a race, issue 31)
-    types = tuple(map(type, values))
+    race (an adrenaline's bonus …): the JSON of an event of plain values is remembered, keyed by its fields as
+    they are and their values' types (``1`` and ``True`` are equal keys but other JSON; a float is never a key:
+    ``0.0 == -0.0``), a few thousand at most; the key is made in C (issue 31: ~12,000 instructions a detail
+    were spent sorting names for it)."""
+    types = tuple(map(type, ev.values()))
     if not _PLAIN.issuperset(types):
-        return _DETAIL_JSON(dict(zip(names, values, strict=True)))
-    key = (names, types, values)
+        return _json_detail(ev)
+    key = (tuple(ev.items()), types)
     said = _DETAILS.get(key)
     if said is None:
-        said = _DETAIL_JSON(dict(zip(names, values, strict=True)))
+        said = _json_detail(ev)
         if len(_DETAILS) >= 4096:
             _DETAILS.clear()
         _DETAILS[key] = said
     return said
+
+
+def _json_detail(ev: Event) -> str:
+    names = sorted(ev.keys() - _DECISION_MAIN)
+    return _DETAIL_JSON(dict(zip(names, map(ev.__getitem__, names), strict=True)))
 
 
 def decision_row(race: int, index: int, round_: int, ev: Event) -> tuple[Any, ...]:
