@@ -14,8 +14,10 @@ For one decision point (:mod:`heatlog.review.points`):
    paired loss's interval (:func:`label_needs`: every loss against another kept decision below the first
    threshold, or the best's inside one label's band and within ``± target``, at ``settle_z``), or each has
    ``max_playouts`` (the label is then what the evidence supports, ``settled`` False). The screening's
-   playouts of these decisions count too. A batch is what the intervals still need (a half-width shrinks as
-   1/√n), in multiples of ``step``, at most ``batch``. **Racing**: after each batch, a kept decision other
+   playouts of these decisions count too, but never settle a label alone: the screening chose the kept
+   decisions (the one taken ranked first by luck as often as not), so at least ``fresh`` new playouts come
+   first. A batch is what the intervals still need (a half-width shrinks as 1/√n), in multiples of ``step``,
+   at most ``batch``. **Racing**: after each batch, a kept decision other
    than the one taken and the best so far is dropped once the paired difference of its places from the
    best's is above 0 at ``drop_z`` (99 %, on the playouts beyond the screening and those): it is clearly not
    the best, and is listed with the wider interval of the playouts it had.
@@ -56,6 +58,7 @@ class Settings:
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
     step: int = 8  # the last round of the play-out asks for the playouts still needed, in multiples of this
     settle_z: float = 1.0  # the label is settled once the loss's interval at this z lies within one label's band
+    fresh: int = 16  # playouts beyond the screening (which chose the kept decisions) before a label can settle
     bots: str = "heuristic"
     seed: int = 0
 
@@ -240,6 +243,7 @@ def estimate_point(
     samples = {i: list(screen[i]) for i in kept}
     facts = {i: list(screen_facts[i]) for i in range(len(options))}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
+    floor = min(settings.max_playouts, settings.screen + max(0, settings.fresh))  # the fewest a label settles on
     batch = 0
     while True:
         n = len(samples[active[0]])
@@ -254,12 +258,14 @@ def estimate_point(
         # paired playouts (the same worlds): the label rests on these, not on each estimate's own interval.
         losses = {i: paired_loss(samples[taken_i], samples[i], span) for i in active if i != taken_i}
         need = label_needs(losses, None if lead == taken_i else lead, n, settings.target, settings.settle_z)
-        if need <= n or n >= settings.max_playouts:
+        if (need <= n and n >= floor) or n >= settings.max_playouts:
             settled = need <= n
             break
         # The playouts the label still needs (a half-width shrinks as 1/sqrt(n)), in steps of ``step``, at most
-        # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it.
-        more = min(settings.batch, max(settings.step, -(-(need - n) // settings.step) * settings.step))
+        # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it. Never on the
+        # screening alone: the playouts that ranked the decisions (the one taken first, by luck as often as not)
+        # do not also settle their label — at least ``fresh`` new ones first (``floor``).
+        more = min(settings.batch, max(settings.step, -(-(max(need, floor) - n) // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
         batch += 1
         got, got_facts = _split(run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active]))
