@@ -54,11 +54,12 @@ class Settings:
     keep: int = 2  # best decisions of the screening played out besides the one taken
     target: float = 0.05  # ± of a settled label's loss (at settle_z), expected score (cars − place) / (cars − 1)
     batch: int = 32  # playouts per kept decision per round of the play-out, at most
-    max_playouts: int = 384  # per kept decision (a paired loss of sd 0.5 to ± target at 95 %)
+    max_playouts: int = 256  # per kept decision (a paired loss of sd 0.5 to ± 0.061 at 95 %, ± 0.080 at cap_z)
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
     step: int = 8  # the last round of the play-out asks for the playouts still needed, in multiples of this
     settle_z: float = 1.0  # the label is settled once the loss's interval at this z lies within one label's band
     fresh: int = 16  # playouts beyond the screening (which chose the kept decisions) before a label can settle
+    cap_z: float = 2.576  # a label not settled by the cap needs its loss above 0 at this z (looked at every batch)
     bots: str = "heuristic"
     seed: int = 0
 
@@ -310,7 +311,7 @@ def estimate_point(
         playouts=spent,
         settled=settled,
     )
-    review.label = label(review)
+    review.label = label(review, 1.96 if settled else settings.cap_z)
     review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
     if review.label is not None:
         review.reason = reason(review, info)
@@ -386,10 +387,12 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10
 ACCURACY_HALF = 0.10
 
 
-def label(review: PointReview) -> str | None:
+def label(review: PointReview, z: float = 1.96) -> str | None:
     """The worst label whose threshold the loss reaches, if the loss is significant (its 95 % interval
-    excludes zero): a decision within the noise of the best is never labelled."""
-    if not review.significant:
+    excludes zero; at ``z`` when that is stricter: a label the play-out did not settle before the cap, whose
+    loss was looked at after every batch, ``Settings.cap_z``): a decision within the noise of the best is never
+    labelled."""
+    if not review.significant or not review.loss - review.loss_half * z / 1.96 > 0:
         return None
     for name, threshold in THRESHOLDS:
         if review.score_loss >= threshold:
