@@ -26,13 +26,13 @@ from heatlog.review import Settings, review_race
 from tests.review_positions import apply_all, position_race, steps_1_2, to_turn
 
 Event = dict[str, Any]
-SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
+SETTINGS = Settings(seed=2, screen=16, keep=1)  # the review's cap (256): a label at the cap needs 99 %
 BOOST = {"type": "boost", "v": 1, "car": "Red"}
 
 
-def the_point(log: list[Event], only: Callable[[Any], bool], settings: Settings = SETTINGS) -> Any:
+def the_point(log: list[Event], only: Callable[[Any], bool]) -> Any:
     """Red's one decision point of ``log`` that ``only`` picks, reviewed."""
-    (p,) = review_race(log, ["Red"], settings=settings, only=only).car("Red").points
+    (p,) = review_race(log, ["Red"], settings=SETTINGS, only=only).car("Red").points
     return p
 
 
@@ -231,10 +231,9 @@ def test_the_premise_the_brakes_at_4_spin_out_and_at_2_do_not(cars: int) -> None
 def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_is_best(cars: int) -> None:
     """In 2 cars the spinout (against the 2, which stops on the same space, 33) costs Red its gear and a Stress
     card: 0.09 expected score (0.088 ± 0.036 with 600 paired playouts), near the mistake's threshold, which the
-    test's 128 playouts cannot tell from 0 (0.06 ± 0.09). At the review's defaults (a cap of 256 per side) it is
-    labelled for seed 2 (for 6 of the seeds 2–9: at the cap a loss of 0.09 is above 0 at 99 % about 3 times in
-    4; seed 5 settles "no label" after 32 playouts a side, in which the two values part 3 times)."""
-    settings = Settings(seed=2) if cars == 2 else SETTINGS
-    p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen", settings)
+    test's former cap of 128 playouts could not tell from 0 (0.06 ± 0.09). At the review's cap (256 per side) it
+    is labelled for seed 2 (for 6 of the seeds 2–9: at the cap a loss of 0.09 is above 0 at 99 % about 3 times
+    in 4; seed 5 settles "no label" after 32 playouts a side, in which the two values part 3 times)."""
+    p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen")
     assert p.taken.decision["speed"] == 4 and p.best.decision["speed"] == 2
     clearly_worse(p, spins="speed_chosen")
