@@ -20,11 +20,26 @@ import json
 import os
 import resource
 import time
+from pathlib import Path
 
 from _common import ROOT, machine, table
 
 from heatlog.analysis.executors import default_workers, local_executor
 from heatlog.review import Settings, review_race
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's living children (the pool's workers), from /proc (Linux; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == os.getpid():  # ppid; then utime and stime, fields 14 and 15 of stat
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def main() -> None:
@@ -46,10 +61,11 @@ def main() -> None:
         review = review_race(
             events, [args.car], settings=Settings(seed=args.seed), executor=ex, parallel=workers, rounds=rounds
         )
+        workers_cpu = children_cpu()  # before the pool closes (it does not wait for its workers)
     wall = time.perf_counter() - started
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = me.ru_utime + me.ru_stime + workers_cpu
     # the CPU of this process and of its workers (reaped when the pool closed): what carries to a quiet machine
-    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-    cpu = sum(u.ru_utime + u.ru_stime for u in usage)
     car = review.car(args.car)
     kept = [e for p in car.points for e in p.estimates if e.kept]
     dropped = [e for p in car.points for e in p.estimates if e.dropped]
