@@ -13,7 +13,8 @@ For one decision point (:mod:`heatlog.review.points`):
    batches of more playouts (new worlds, still common to them) until the label cannot change within the
    paired loss's interval (:func:`label_needs`: every loss against another kept decision below the first
    threshold, or the best's inside one label's band and within ``± target``, at ``settle_z``), or each has
-   ``max_playouts`` (the label is then what the evidence supports, ``settled`` False). The screening's
+   ``max_playouts`` (the label is then what the evidence supports, its loss above 0 at ``cap_z``, 99 %: it was
+   looked at after every batch; ``settled`` False). The screening's
    playouts of these decisions count too, but never settle a label alone: the screening chose the kept
    decisions (the one taken ranked first by luck as often as not), so at least ``fresh`` new playouts come
    first. A batch is what the intervals still need (a half-width shrinks as 1/√n), in multiples of ``step``,
