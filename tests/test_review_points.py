@@ -189,6 +189,20 @@ def test_the_target_is_on_the_expected_score_for_2_and_6_cars() -> None:
         assert review.loss_half * z / (cars - 1) <= 0.05 and review.taken.playouts < 512  # ± target, then stopped
 
 
+def paired_runner(pairs: list[tuple[int, int]]) -> Any:
+    """Places per playout for two gears: (gear 1's, the other's) from ``pairs`` over and over, from the seed on."""
+
+    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
+        out: list[list[int]] = [[] for _ in sides]
+        for i in range(n):
+            taken, best = pairs[(seed + i) % len(pairs)]
+            for k, (_, (ev,)) in enumerate(sides):
+                out[k].append(taken if ev["gear"] == 1 else best)
+        return out
+
+    return run
+
+
 def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_target_at_95() -> None:
     """A taken decision that loses 0.10 expected score (a mistake's threshold) with a paired standard deviation
     of 0.52 (about that of ``usa-4cars``: common random numbers help a decision's own playouts little) never
@@ -200,15 +214,7 @@ def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_ta
     # (taken, best) places, the paired loss 2, -2, 1, -1, 1, -1, 1, -1, 3, 0: 0.3 places (0.10 score) every
     # 10 playouts, standard deviation 1.57 places (0.52 score)
     pairs = [(3, 1), (1, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (4, 1), (2, 2)]
-
-    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
-        out: list[list[int]] = [[] for _ in sides]
-        for i in range(n):
-            taken, best = pairs[(seed + i) % len(pairs)]
-            for k, (_, (ev,)) in enumerate(sides):
-                out[k].append(taken if ev["gear"] == 1 else best)
-        return out
-
+    run = paired_runner(pairs)
     settings = Settings(seed=1, keep=1)
     assert settings.max_playouts == 256 and settings.cap_z == 2.576
     review = estimate_point(fake_point(0, 2), None, 4, settings, run)
@@ -226,15 +232,7 @@ def test_a_label_at_the_cap_needs_its_loss_above_0_at_cap_z() -> None:
     over and over): significant at 95 %, not at 99 %: no label (an inaccuracy at 95 %). Measured against the
     1,000-playout reference (docs/analysis.md), the 95 % rule at the cap of 256 labelled a best move."""
     pairs = [(4, 1), (1, 4), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 1)]
-
-    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
-        out: list[list[int]] = [[] for _ in sides]
-        for i in range(n):
-            taken, best = pairs[(seed + i) % len(pairs)]
-            for k, (_, (ev,)) in enumerate(sides):
-                out[k].append(taken if ev["gear"] == 1 else best)
-        return out
-
+    run = paired_runner(pairs)
     review = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1), run)
     assert not review.settled and review.taken.playouts == 256
     assert review.significant and review.loss - review.loss_half * 2.576 / 1.96 < 0
