@@ -4,7 +4,8 @@ taken decision within one label's band, a label's loss within ±0.05 expected sc
 
 The race is the sample ``replays/usa-4cars.jsonl`` (heuristic bots, open mode, 18 rounds); the car is Red.
 The review runs as the command does: a process pool of all cores (``--workers``), default settings
-(``heatlog.review.Settings``). Reported: wall time, decisions, playouts, playouts per second, the labels
+(``heatlog.review.Settings``). Reported: wall time, the CPU time of the process and its workers (what carries
+from a loaded machine to a quiet one), decisions, playouts, playouts per second, the labels
 settled before the cap, the 95 % half-widths of the losses the labels rest on (expected score), and of the
 expected places it reports for the decisions played out, of those dropped in the play-out as clearly worse than
 the best, and of the screening-only estimates (listed for completeness).
@@ -17,12 +18,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import time
+from pathlib import Path
 
 from _common import ROOT, machine, table
 
 from heatlog.analysis.executors import default_workers, local_executor
 from heatlog.review import Settings, review_race
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's living children (the pool's workers), from /proc (Linux; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == os.getpid():  # ppid; then utime and stime, fields 14 and 15 of stat
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def main() -> None:
@@ -44,7 +61,11 @@ def main() -> None:
         review = review_race(
             events, [args.car], settings=Settings(seed=args.seed), executor=ex, parallel=workers, rounds=rounds
         )
+        workers_cpu = children_cpu()  # before the pool closes (it does not wait for its workers)
     wall = time.perf_counter() - started
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = me.ru_utime + me.ru_stime + workers_cpu
+    # the CPU of this process and of its workers (reaped when the pool closed): what carries to a quiet machine
     car = review.car(args.car)
     kept = [e for p in car.points for e in p.estimates if e.kept]
     dropped = [e for p in car.points for e in p.estimates if e.dropped]
@@ -62,6 +83,7 @@ def main() -> None:
         ["figure", "value"],
         [
             ["wall time", f"{wall:.1f} s"],
+            ["CPU (this process and its workers)", f"{cpu:.1f} s ({playouts / cpu:.0f} playouts per CPU-second)"],
             ["decisions reviewed", f"{len(car.points)} of {car.expected}"],
             ["playouts", f"{playouts:,} ({playouts / wall:.0f}/s)"],
             ["labels settled before the cap", f"{sum(p.settled for p in car.points)} of {len(car.points)}"],

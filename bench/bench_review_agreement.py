@@ -31,11 +31,16 @@ docs/analysis.md): a reference made with main ``7d8156c``'s bots, valid while th
 
     python bench/bench_review_agreement.py [--points 12] [--every 6] [--offset 0] [--spread | --indices 3,9]
         [--playouts 1000] [--first 200] [--prune-z 4] [--workers N] [--out FILE] [--reference FILE]
+        [--set max_playouts=256 ...]
+
+``--set NAME=VALUE`` reviews with a setting other than its default (e.g. a cap or the fresh playouts to try
+before adopting them), said in the report's title.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -221,6 +226,10 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write each point's reference and verdicts here (JSON lines)")
     ap.add_argument("--reference", default=None, help="read the reference from a file --out wrote")
     ap.add_argument("--judge", nargs="+", default=None, help="only judge again what --out files hold (no playout)")
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="a review setting other than its default (heatlog.review.Settings), e.g. --set max_playouts=256",
+    )
     args = ap.parse_args()
     events = [json.loads(line) for line in (ROOT / "replays" / "usa-4cars.jsonl").read_text().splitlines()]
     cars = len({e["name"] for e in events[0]["cars"]})
@@ -252,8 +261,16 @@ def main() -> None:
     if args.indices:
         chosen = [int(x) for x in args.indices.split(",") if 0 <= int(x) < len(every)]
     workers = args.workers or default_workers()
-    settings = Settings(seed=args.seed)
+    fields = {f.name: f.type for f in dataclasses.fields(Settings)}
+    changed: dict[str, Any] = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name not in fields or name in ("seed", "bots"):
+            ap.error(f"--set {item}: not a numeric review setting ({', '.join(sorted(fields))})")
+        changed[name] = float(value) if "float" in str(fields[name]) else int(value)
+    settings = Settings(seed=args.seed, **changed)
     tally = Tally()
+    spent_review = 0
     load = os.getloadavg()[0]
     started = time.perf_counter()
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
@@ -263,6 +280,7 @@ def main() -> None:
             p = every[index]
             info = infoset_for(p.known(events), p.car)
             rv = estimate_point(p, info, cars, settings, run)
+            spent_review += rv.playouts
             ref = known.get(index) or play_reference(
                 p, info, cars, args.playouts, 10_000 + index, run, first=args.first, prune_z=args.prune_z
             )
@@ -286,7 +304,9 @@ def main() -> None:
     tally.report(
         f"review labels (default settings) against {args.playouts:,} playouts per option: {args.car}, usa-4cars, "
         f"{len(chosen)} decision points, {tally.spent:,} reference playouts"
+        + (f"; settings changed: {changed}" if changed else "")
     )
+    print(f"the review's playouts: {spent_review:,}")
 
 
 if __name__ == "__main__":

@@ -196,6 +196,35 @@ def test_a_clearly_best_taken_decision_stops_once_no_label_can_follow() -> None:
     assert review.settled and review.taken.playouts <= 64
 
 
+def test_a_label_never_rests_on_the_screening_alone() -> None:
+    """# issue 28: the screening that ranked the taken gear 1 first (by luck: in a quarter of its playouts
+    every other gear is a place worse) does not also settle its label. Beyond the screening gear 2 is a place
+    better in 80 % of playouts (0.27 expected score, a blunder): the kept decisions get ``fresh`` new playouts
+    first, which find it. (Until this, "no label" was settled on the screening's 16 playouts, where gear 1
+    led.)"""
+    calls = []
+
+    def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
+        calls.append(n)
+        out: list[list[int]] = [[] for _ in sides]
+        for i in range(n):
+            rng = random.Random(f"{seed}/{i}")
+            x, u = rng.randint(2, 3), rng.random()
+            for k, (_, (ev,)) in enumerate(sides):
+                if len(calls) == 1:  # the screening: gear 1 a place ahead of every other in a quarter
+                    out[k].append(x + (ev["gear"] != 1 and u < 0.25))
+                else:  # beyond it: gear 2 a place ahead of gear 1 in 80 % of playouts
+                    out[k].append(x - (ev["gear"] == 2 and u < 0.8))
+        return out
+
+    settings = Settings(seed=2, keep=1)
+    review = estimate_point(fake_point(0), None, 4, settings, run)
+    assert review.taken.words == "gear 1" and review.taken.screen_rank == 1
+    assert review.taken.playouts >= settings.screen + settings.fresh
+    assert review.best.words == "gear 2" and review.label == "blunder" and review.settled
+    assert len(calls) >= 2
+
+
 def test_racing_never_drops_the_taken_decision_nor_a_tie_with_the_best() -> None:
     settings = Settings(seed=2, keep=2)
     review = estimate_point(fake_point(3), None, 4, settings, fake_runner({3: 0.0, 4: 1.0}))

@@ -4,8 +4,8 @@ another option, for 2, 4 and 6 cars. Card plays: tests/test_review_cards.py; a s
 tests/test_review.py; these add the gear (step 1), React (step 5, a boost), a win this round by playing high
 (step 2), a hand-built slipstream beside the leader (step 6), not cooling before a corner the cooldown would pay
 (step 5), discarding the cards that cross the line next round (step 8) and a Garage card's speed choice (# 18.6).
-Where the review misjudges (2 cars: the cooldown, the speed choice) the test is xfail(strict=True) with the
-figures.
+Where the review misjudges (2 cars: the cooldown, where the bots' playouts find no cost) the test is
+xfail(strict=True) with the figures.
 
 The positions (tests/review_positions.py): Red at space 28 before USA's corner 2 (after space 33, limit 3,
 # 9.1), the other cars behind it."""
@@ -26,7 +26,7 @@ from heatlog.review import Settings, review_race
 from tests.review_positions import apply_all, position_race, steps_1_2, to_turn
 
 Event = dict[str, Any]
-SETTINGS = Settings(seed=2, screen=16, keep=1, max_playouts=128)
+SETTINGS = Settings(seed=2, screen=16, keep=1)  # the review's cap (256): a label at the cap needs 99 %
 BOOST = {"type": "boost", "v": 1, "car": "Red"}
 
 
@@ -187,9 +187,11 @@ def test_the_premise_cooling_pays_the_corner_and_going_on_spins_out(cars: int) -
 
 
 NO_COOL_IN_2 = (
-    "the review judges wrongly in 2 cars: the playouts find no difference between spinning out and cooling "
-    "(expected place 1.625 against 1.656 with 64 paired playouts, seed 2; the test's 16-playout screen ranks going "
-    "on first and labels nothing), though the spinout costs 2 spaces and a Stress card and leaves both Heat in hand"
+    "the bots' playouts find no cost in the spinout in 2 cars, whatever the allocation: with 400 paired playouts "
+    "of each option, going on 1.625 against cooling 1 1.647 expected place (seed 2), 1.613 against 1.708 (seed 7) "
+    "-- going on changes Red's place in about 2 playouts of 5, as often for the better as for the worse -- though "
+    "the spinout costs 2 spaces and a Stress card and leaves both Heat in hand; in 4 cars cooling is 0.13 expected "
+    "score better (200 paired playouts). The evaluator (how the heuristic bot plays on), not the allocation"
 )
 
 
@@ -225,15 +227,13 @@ def test_the_premise_the_brakes_at_4_spin_out_and_at_2_do_not(cars: int) -> None
     assert slow.cars["Red"].progress == 33 and slow.cars["Red"].gear == 2
 
 
-SPIN_IN_2 = (
-    "the review judges wrongly in 2 cars: the spinout is estimated 0.06 +- 0.09 places worse (expected place 1.633 "
-    "against 1.570, 128 paired playouts, seed 2): not significant, no label, though against the 2 (which stops "
-    "on the same space, 33) it costs Red its gear (1 for 2) and a Stress card in hand (# 10.2-10.4)"
-)
-
-
-@pytest.mark.parametrize("cars", misjudged_in_2(SPIN_IN_2))
+@pytest.mark.parametrize("cars", [2, 4, 6])
 def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_is_best(cars: int) -> None:
+    """In 2 cars the spinout (against the 2, which stops on the same space, 33) costs Red its gear and a Stress
+    card: 0.09 expected score (0.088 ± 0.036 with 600 paired playouts), near the mistake's threshold, which the
+    test's former cap of 128 playouts could not tell from 0 (0.06 ± 0.09). At the review's cap (256 per side) it
+    is labelled for seed 2 (for 6 of the seeds 2–9: at the cap a loss of 0.09 is above 0 at 99 % about 3 times
+    in 4; seed 5 settles "no label" after 32 playouts a side, in which the two values part 3 times)."""
     p = the_point(speed_log(cars), lambda p: p.taken.get("type") == "speed_chosen")
     assert p.taken.decision["speed"] == 4 and p.best.decision["speed"] == 2
     # the Garage's own words for the choice (its event_words), the card by its short name (# 18.6)

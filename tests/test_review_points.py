@@ -189,16 +189,8 @@ def test_the_target_is_on_the_expected_score_for_2_and_6_cars() -> None:
         assert review.loss_half * z / (cars - 1) <= 0.05 and review.taken.playouts < 512  # ± target, then stopped
 
 
-def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_target_at_95() -> None:
-    """A taken decision that loses 0.10 expected score (a mistake's threshold) with a paired standard deviation
-    of 0.52 (about that of ``usa-4cars``: common random numbers help a decision's own playouts little) never
-    settles: it goes to the default cap, 384 per side, where the loss's 95 % interval is about ± target
-    (1.96 × 0.52 / √384 ≈ 0.052): an unsettled label is known about as well as a settled one's ± target at the
-    settling z, at 0.75× the playouts of the former cap of 512 (docs/analysis.md, step 3)."""
-
-    # (taken, best) places, the paired loss 2, -2, 1, -1, 1, -1, 1, -1, 3, 0: 0.3 places (0.10 score) every
-    # 10 playouts, standard deviation 1.57 places (0.52 score)
-    pairs = [(3, 1), (1, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (4, 1), (2, 2)]
+def paired_runner(pairs: list[tuple[int, int]]) -> Any:
+    """Places per playout for two gears: (gear 1's, the other's) from ``pairs`` over and over, from the seed on."""
 
     def run(n: int, seed: int, sides: list[Any]) -> list[list[int]]:
         out: list[list[int]] = [[] for _ in sides]
@@ -208,13 +200,45 @@ def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_ta
                 out[k].append(taken if ev["gear"] == 1 else best)
         return out
 
+    return run
+
+
+def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_target_at_95() -> None:
+    """A taken decision that loses 0.10 expected score (a mistake's threshold) with a paired standard deviation
+    of 0.52 (about that of ``usa-4cars``: common random numbers help a decision's own playouts little) never
+    settles: it goes to the default cap, 256 per side (384 until issue 28's sixth pass, 512 before), where the
+    loss's 95 % interval is ± 0.064 (1.96 × 0.52 / √256), and a label needs it above 0 at ``cap_z`` (99 %:
+    the loss was looked at after every batch) — 0.10 is, so the label is what the mean says (docs/analysis.md,
+    step 3)."""
+
+    # (taken, best) places, the paired loss 2, -2, 1, -1, 1, -1, 1, -1, 3, 0: 0.3 places (0.10 score) every
+    # 10 playouts, standard deviation 1.57 places (0.52 score)
+    pairs = [(3, 1), (1, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (4, 1), (2, 2)]
+    run = paired_runner(pairs)
     settings = Settings(seed=1, keep=1)
-    assert settings.max_playouts == 384
+    assert settings.max_playouts == 256 and settings.cap_z == 2.576
     review = estimate_point(fake_point(0, 2), None, 4, settings, run)
-    assert not review.settled and review.taken.playouts == review.best.playouts == 384  # to the cap, paired
-    assert review.playouts == 2 * 384
-    assert 0.045 < review.loss_half / 3 < 0.06  # ≈ ± target at 95 % (sd 0.52 expected score)
-    assert review.label in (None, "inaccuracy", "mistake")  # what the evidence at the cap supports
+    assert not review.settled and review.taken.playouts == review.best.playouts == 256  # to the cap, paired
+    assert review.playouts == 2 * 256
+    assert 0.055 < review.loss_half / 3 < 0.07  # ± 0.064 at 95 % (sd 0.52 expected score)
+    assert review.loss - review.loss_half * 2.576 / 1.96 > 0  # significant at 99 % too
+    assert review.label in ("inaccuracy", "mistake")  # what the evidence at the cap supports
+
+
+def test_a_label_at_the_cap_needs_its_loss_above_0_at_cap_z() -> None:
+    """# issue 28: a label the play-out did not settle rests on a loss looked at after every batch (up to 30
+    looks), so at the cap it needs the loss above 0 at ``cap_z`` (99 %), not only at 95 %. Here the taken
+    decision loses 0.085 ± 0.072 expected score at the cap (paired losses 3, −3, 1, −1, 1, −1, 1, −1, 2 places
+    over and over): significant at 95 %, not at 99 %: no label (an inaccuracy at 95 %). Measured against the
+    1,000-playout reference (docs/analysis.md), the 95 % rule at the cap of 256 labelled a best move."""
+    pairs = [(4, 1), (1, 4), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 1)]
+    run = paired_runner(pairs)
+    review = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1), run)
+    assert not review.settled and review.taken.playouts == 256
+    assert review.significant and review.loss - review.loss_half * 2.576 / 1.96 < 0
+    assert review.label is None
+    at_95 = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1, cap_z=1.96), run)
+    assert at_95.label == "inaccuracy" and at_95.loss == review.loss  # the same playouts
 
 
 def imported_race(tmp_path: Path) -> Path:

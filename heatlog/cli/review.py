@@ -42,7 +42,7 @@ def review(
     ] = 0.05,
     max_playouts: Annotated[
         int, typer.Option("--max-playouts", help="Playouts per decision played out, at most.")
-    ] = 384,
+    ] = 256,
     bots: Annotated[str, typer.Option(help="Bot that plays every car on in the playouts: heuristic or random.")] = (
         "heuristic"
     ),

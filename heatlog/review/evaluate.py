@@ -13,9 +13,12 @@ For one decision point (:mod:`heatlog.review.points`):
    batches of more playouts (new worlds, still common to them) until the label cannot change within the
    paired loss's interval (:func:`label_needs`: every loss against another kept decision below the first
    threshold, or the best's inside one label's band and within ``± target``, at ``settle_z``), or each has
-   ``max_playouts`` (the label is then what the evidence supports, ``settled`` False). The screening's
-   playouts of these decisions count too. A batch is what the intervals still need (a half-width shrinks as
-   1/√n), in multiples of ``step``, at most ``batch``. **Racing**: after each batch, a kept decision other
+   ``max_playouts`` (the label is then what the evidence supports, its loss above 0 at ``cap_z``, 99 %: it was
+   looked at after every batch; ``settled`` False). The screening's
+   playouts of these decisions count too, but never settle a label alone: the screening chose the kept
+   decisions (the one taken ranked first by luck as often as not), so at least ``fresh`` new playouts come
+   first. A batch is what the intervals still need (a half-width shrinks as 1/√n), in multiples of ``step``,
+   at most ``batch``. **Racing**: after each batch, a kept decision other
    than the one taken and the best so far is dropped once the paired difference of its places from the
    best's is above 0 at ``drop_z`` (99 %, on the playouts beyond the screening and those): it is clearly not
    the best, and is listed with the wider interval of the playouts it had.
@@ -52,10 +55,12 @@ class Settings:
     keep: int = 2  # best decisions of the screening played out besides the one taken
     target: float = 0.05  # ± of a settled label's loss (at settle_z), expected score (cars − place) / (cars − 1)
     batch: int = 32  # playouts per kept decision per round of the play-out, at most
-    max_playouts: int = 384  # per kept decision (a paired loss of sd 0.5 to ± target at 95 %)
+    max_playouts: int = 256  # per kept decision (a paired loss of sd 0.5 to ± 0.061 at 95 %, ± 0.080 at cap_z)
     drop_z: float = 2.576  # a kept decision clearly worse than the best (paired, 99 %) stops being played out
     step: int = 8  # the last round of the play-out asks for the playouts still needed, in multiples of this
     settle_z: float = 1.0  # the label is settled once the loss's interval at this z lies within one label's band
+    fresh: int = 16  # playouts beyond the screening (which chose the kept decisions) before a label can settle
+    cap_z: float = 2.576  # a label not settled by the cap needs its loss above 0 at this z (looked at every batch)
     bots: str = "heuristic"
     seed: int = 0
     # who plays the reviewed car on: "bots" (the bots above, every car), or "search" (its gear and cards searched
@@ -258,6 +263,7 @@ def estimate_point(
     samples = {i: list(screen[i]) for i in kept}
     facts = {i: list(screen_facts[i]) for i in range(len(options))}
     active = list(kept)  # still played out: the taken one always; the others until clearly worse than the best
+    floor = min(settings.max_playouts, settings.screen + max(0, settings.fresh))  # the fewest a label settles on
     batch = 0
     while True:
         n = len(samples[active[0]])
@@ -272,12 +278,14 @@ def estimate_point(
         # paired playouts (the same worlds): the label rests on these, not on each estimate's own interval.
         losses = {i: paired_loss(samples[taken_i], samples[i], span) for i in active if i != taken_i}
         need = label_needs(losses, None if lead == taken_i else lead, n, settings.target, settings.settle_z)
-        if need <= n or n >= settings.max_playouts:
+        if (need <= n and n >= floor) or n >= settings.max_playouts:
             settled = need <= n
             break
         # The playouts the label still needs (a half-width shrinks as 1/sqrt(n)), in steps of ``step``, at most
-        # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it.
-        more = min(settings.batch, max(settings.step, -(-(need - n) // settings.step) * settings.step))
+        # ``batch``: the play-out stops close to where the label settles instead of a batch beyond it. Never on the
+        # screening alone: the playouts that ranked the decisions (the one taken first, by luck as often as not)
+        # do not also settle their label — at least ``fresh`` new ones first (``floor``).
+        more = min(settings.batch, max(settings.step, -(-(max(need, floor) - n) // settings.step) * settings.step))
         more = min(more, settings.max_playouts - n)
         batch += 1
         got, got_facts = _split(run(more, _seed(settings.seed, point, f"batch{batch}"), [sides[i] for i in active]))
@@ -322,7 +330,7 @@ def estimate_point(
         playouts=spent,
         settled=settled,
     )
-    review.label = label(review)
+    review.label = label(review, 1.96 if settled else settings.cap_z)
     review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
     if review.label is not None:
         review.reason = reason(review, info)
@@ -398,10 +406,12 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10
 ACCURACY_HALF = 0.10
 
 
-def label(review: PointReview) -> str | None:
+def label(review: PointReview, z: float = 1.96) -> str | None:
     """The worst label whose threshold the loss reaches, if the loss is significant (its 95 % interval
-    excludes zero): a decision within the noise of the best is never labelled."""
-    if not review.significant:
+    excludes zero; at ``z`` when that is stricter: a label the play-out did not settle before the cap, whose
+    loss was looked at after every batch, ``Settings.cap_z``): a decision within the noise of the best is never
+    labelled."""
+    if not review.significant or not review.loss - review.loss_half * z / 1.96 > 0:
         return None
     for name, threshold in THRESHOLDS:
         if review.score_loss >= threshold:
