@@ -252,10 +252,9 @@ def test_the_scripted_host_types_the_discard_after_a_salvage_of_no_cards() -> No
 
 #: Races whose recording fails today (by module and seed), with the bug: each fails the day the recorder is fixed,
 #: then this set empties. Found by test_every_decision_kind_a_module_declares_is_made_reviewed_and_recorded.
-RECORDING_FAILS: dict[tuple[str, int], str] = {
-    ("garage", 7): "a car that spun out with a Refresh open (# 18.21, 10.5): at the discard question Enter says "
-    "'discards nothing' and the question comes back, the turn never closes (the log goes on to the next round)",
-}
+#: (Garage seed 7, a car spinning out with a Refresh open that Enter never closed, # 18.21, 10.5: fixed in
+#: recorder/questions.py, tests/rules/modules/garage/test_refresh_knowledge.py says why.)
+RECORDING_FAILS: dict[tuple[str, int], str] = {}
 
 
 def _review_each_kind(events: list[Event], kinds: set[str]) -> None:

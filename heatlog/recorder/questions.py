@@ -245,7 +245,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 prompt = f"{name} slipstream? (y = 2, {' / '.join(map(str, totals[1:]))} with the bonus, n): "
                 return Question("slipstream", name, prompt, None, why, answers)
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
-        refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: going on now would end the turn without it
+        # # 18.21: going on now would end the turn without it (# 10.5, 12.2), so it is asked here, once: Enter or
+        # "-" closes it as it closes the discard question (session._close_optional), and the turn goes on
+        refresh = _refresh_before_the_end(state, car, turn) if done < Step.DISCARD else ""
         if refresh:
             words = refresh.removeprefix("; ").replace("closing React", "going on")
             return Question("discard", name, f"{name}: no slipstream; {words} (Enter = none): ", "", why)
