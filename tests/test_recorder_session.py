@@ -669,3 +669,39 @@ def test_a_one_line_entry_takes_the_slipstream_total_with_the_sector_bonus(tmp_p
     assert "not 4 (# 20.12)" in s.answer("- y4")[0].text and s.proj.effective.length == length
     assert s.answer("- y3")[0].text == "  ✓ Blue slipstreams 3 spaces; no discard"  # the line's end: no more
     assert s.view.cars["Blue"].progress == 4
+
+
+@pytest.mark.parametrize("answers", [["3 2 d1"], ["3 2", "d1"]], ids=["one line", "at React"])
+def test_16_2_a_car_that_finished_this_turn_may_still_discard(tmp_path: Path, answers: list[str]) -> None:
+    """A car that crosses the final line completes its turn (# 16.2): the engine takes its discard (# 11.1) and
+    its draw, so the recorder asks the discard as it asks any car's. It never asked a finished car's, and its d1
+    was "too much for this answer" (a season's race the bots played, where a finished car discarded, could not be
+    typed in: found by tests/test_module_contract.py)."""
+    import json
+
+    from heatlog.engine import state_to_position
+
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
+    )
+    pos = state_to_position(Session(log, rid, fresh=True).view)
+    red = next(c for c in pos["cars"] if c["name"] == "Red")
+    red["progress"], red["space"], red["lane"] = 17, 17, 1  # 3 spaces before the final line (the sprint track's 20)
+    (tmp_path / "pos.json").write_text(json.dumps(pos))
+    race = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", from_position=tmp_path / "pos.json"
+    )
+    s = Session(log, race, fresh=True)
+    s.answer("2 2 1")
+    assert (s.question.kind, s.question.car) == ("reveal", "Red")
+    shown: list[str] = []
+    for answer in answers:
+        lines = s.answer(answer)
+        assert not errors(lines), (answer, errors(lines))
+        shown += [x.text for x in lines]
+    assert "→ Red shifts to 2nd, plays 3 2: speed 5; moves 5; discards 1; crosses the finish line; draws 3" in shown
+    tail = strip([e.event for e in log.effective(race).entries])[-3:]
+    assert [e["type"] for e in tail] == ["cards_revealed", "cards_discarded", "cards_drawn"]
+    assert tail[1] == {"type": "cards_discarded", "v": 1, "car": "Red", "cards": ["1"]}
+    assert s.view.cars["Red"].finished and (s.question.kind, s.question.car) == ("reveal", "Blue")

@@ -245,7 +245,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 prompt = f"{name} slipstream? (y = 2, {' / '.join(map(str, totals[1:]))} with the bonus, n): "
                 return Question("slipstream", name, prompt, None, why, answers)
             return Question("slipstream", name, f"{name} slipstream? (y/n): ", None, why, ("y", "n"))
-        refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: going on now would end the turn without it
+        # # 18.21: going on now would end the turn without it (# 10.5, 12.2), so it is asked here, once: Enter or
+        # "-" closes it as it closes the discard question (session._close_optional), and the turn goes on
+        refresh = _refresh_before_the_end(state, car, turn) if done < Step.DISCARD else ""
         if refresh:
             words = refresh.removeprefix("; ").replace("closing React", "going on")
             return Question("discard", name, f"{name}: no slipstream; {words} (Enter = none): ", "", why)
@@ -254,8 +256,10 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
         refresh = discard_words(state, car, turn)
         if done < Step.DISCARD and not circuits.may_discard(state.track, car.progress) and not refresh:
             return _GoOn(f"{name}: in a tunnel — no discard (# 22.6)")
-        finished = car.progress > state.final_line  # a finished car is done, but may still Refresh (# 18.21)
-        if done < Step.DISCARD and (refresh or (_can_discard(state, car) and not finished)):
+        # the engine says whether a discard is open (# 11.1, 13.3, 22.6), a finished car's too: its turn goes on to
+        # the discard and the draw (# 16.2); the deduction says whether the hand may hold a card to discard
+        open_ = "cards_discarded" in w.optional and _can_discard(state, car)
+        if done < Step.DISCARD and (refresh or open_):
             hand = f"hand {hand_text(car)}; " if car.hand is not None else ""
             hand += refresh
             return Question(

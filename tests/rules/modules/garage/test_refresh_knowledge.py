@@ -425,6 +425,28 @@ def test_18_21_the_recorder_offers_the_refresh_at_react_when_closing_react_ends_
         assert log.project(race).state.cars["A"].deck_top == ("U34",)
 
 
+@pytest.mark.parametrize("close", ["", "-"])
+def test_18_21_10_5_enter_at_the_refresh_before_the_end_ends_the_turn_without_it(tmp_path: Path, close: str) -> None:
+    """Enter at React leaves the Refresh open (# 18.21); the next question offers it once more, as going on ends
+    the turn (a spinout leaves a full hand: nothing discarded or drawn, # 10.5, 12.2). Enter (or ``-``) there says
+    no: the turn goes on, A spins out, and the next round's gears are asked, with no Refresh in the log. (The
+    question came back after Enter, again and again, and the turn never closed: found by the module contract's
+    recordings, garage seed 7.)"""
+    with RaceLog(tmp_path / "race.db") as log:
+        race, s = _at_a_react(log, at=10)
+        s.answer("")  # done reacting: the Refresh is still open
+        q = s.question
+        assert (q.kind, q.car) == ("discard", "A")
+        assert "f = refresh Suspension 4: going on now ends the turn (# 10.5, 12.2)" in q.prompt
+        lines = s.answer(close)
+        assert not [x.text for x in lines if x.style == "error"]
+        assert any("spins out" in x.text for x in lines)  # # 10.1-10.4, derived as the turn goes on
+        q = s.question
+        assert (q.kind, q.car) == ("gear", "P") and s.view.round == 2
+        assert s.view.cars["A"].deck_top == () and s.view.cars["A"].gear == 1  # no Refresh (# 18.21); # 10.4
+        assert "refreshed" not in [x.event["type"] for x in log.effective(race).entries]
+
+
 def test_18_21_the_react_question_is_unchanged_where_the_discard_question_offers_the_refresh(tmp_path: Path) -> None:
     with RaceLog(tmp_path / "race.db") as log:
         _, s = _at_a_react(log, at=2)  # far from the corners: no spinout, the turn reaches step 8
