@@ -530,7 +530,13 @@ def test_the_view_pieces_a_module_declares_are_words(modules: tuple[str, ...]) -
     assert state is not None and {m.name for m in in_race(state)} == set(modules)
 
 
-COMMANDS = {"new": ["new"], "simulate": ["simulate"], "record": ["record"], "season": ["season", "new"]}
+COMMANDS = {
+    "new": ["new"],
+    "simulate": ["simulate"],
+    "record": ["record"],
+    "season": ["season", "new"],
+    "season result": ["season", "result"],  # a season module's facts of a race entered by result (SeasonHook)
+}
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -928,6 +934,63 @@ def test_a_made_up_module_s_season_hook_lands_in_a_season(monkeypatch: pytest.Mo
     assert ev["fog"] == {"level": "thick"} and "fog" in ev["modules"] and sorted(grid) == ["Ann", "Ghost"]
     with pytest.raises(MalformedInput, match="module 'mist'.* fog"):  # a module without a hook plays no season
         new_season(log, drivers=[*ann, {"name": "Bob", "colour": "blue"}], races=[("usa", 7)], modules={"mist": {}})
+
+
+def test_a_made_up_module_s_facts_of_a_race_entered_by_result_land_in_a_season(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A race entered by its result (``season result``, issue 29) takes a module's facts by its season hook alone
+    (``SeasonHook.result_flags``, ``result_entry``, ``result``, ``result_grid``): its options of the command, the
+    keys it adds to the ``race_result``, its check by the rules (refusals name the option typed) and what the race
+    gives the season; a season that does not play it refuses them; no edit to the season, its view or its CLI."""
+    from heatlog.engine import module as registry
+    from heatlog.engine.errors import HeatlogError
+    from heatlog.engine.module import Flag, SeasonHook, flags_for
+    from heatlog.season import enter_result, new_season, result_options, season_events, season_view
+
+    def entry(block: Any, typed: Any, files: Any, refuse: Any, words: Any) -> dict[str, Any]:
+        seen = [w for spec in typed.get("seen") or () for w in words(spec, "seen")]
+        if seen and block is None:
+            raise refuse("a season without fog sees nothing", "0.1", option="seen")
+        return {"fog": seen} if seen else {}
+
+    def result(view: Any, index: int, block: Any, race: Any, entry: Any, refuse: Any) -> dict[str, Any]:
+        if block is None:
+            return {}
+        for car in entry.get("fog") or ():
+            if car not in race.grid:
+                raise refuse(f"no car {car} on the grid", "0.1", option="seen", given=car)
+        return {"box": {"fog": len(entry.get("fog") or ())}}
+
+    hook = SeasonHook(
+        "fog",
+        "0.1",
+        setup=lambda given, drivers, data, said: None if given is None else {"level": given["level"]},
+        result_flags=(Flag("seen", ("--fog-seen",), "The cars lost in the fog.", "strs", commands=("season result",)),),
+        result_entry=entry,
+        result=result,
+        result_grid="the fog starts from the grid: give --grid",
+    )
+    fog = Module("fog", season=hook)
+    known = registry.descriptors()
+    monkeypatch.setattr(registry, "descriptors", lambda: [*known, fog])
+    monkeypatch.setattr("heatlog.season.validate_against", lambda name, ev: None)  # (no schema knows fog's keys)
+    assert "seen" in [f.param for f in flags_for("season result")[1]] and result_options()["seen"] == "--fog-seen"
+    log = RaceLog(tmp_path / "s.db")
+    drivers = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+    season = new_season(log, drivers=drivers, races=[("usa", 7), ("italy", 3)], modules={"fog": {"level": "thick"}})
+    with pytest.raises(HeatlogError, match=r"--grid: the fog starts from the grid"):
+        enter_result(log, season, places="Bob,Ann", seen=["Ann"])
+    with pytest.raises(HeatlogError, match=r"--fog-seen 'Zed': no car Zed on the grid; nothing was written"):
+        enter_result(log, season, places="Bob,Ann", grid="Ann,Bob", seen=["Zed"])
+    before = season_events(log, season)
+    index, written = enter_result(log, season, places="Bob,Ann", grid="Ann,Bob", seen=["Ann,Bob"])
+    assert index == 1 and written["fog"] == ["Ann", "Bob"] and len(season_events(log, season)) == len(before) + 1
+    assert season_view(log, season).races[0].box == {"fog": 2}  # what the hook's check gives the season
+    plain = new_season(log, drivers=drivers, races=[("usa", 7)])
+    with pytest.raises(HeatlogError, match=r"--fog-seen: a season without fog sees nothing"):
+        enter_result(log, plain, places="Bob,Ann", seen=["Ann"])
+    enter_result(log, plain, places="Bob,Ann")  # no fog, no grid needed
 
 
 def test_the_rain_module_plays_a_season_from_its_folder(tmp_path: Path) -> None:

@@ -150,6 +150,7 @@ def next_(
 
 @season_app.command("result")
 @user_errors
+@module_flags("season result")
 def result(
     season: SeasonArg,
     places: Annotated[
@@ -162,33 +163,7 @@ def result(
         str | None,
         typer.Option(help="The race's grid, pole first (race 1 of a Garage season: its draft order, # 21.2)."),
     ] = None,
-    market: Annotated[
-        str | None, typer.Option(help="With the Garage: the draft's market, card names (# 21.2; absent: not noted).")
-    ] = None,
-    pick: Annotated[
-        list[str] | None, typer.Option("--pick", help="With the Garage: NAME:CARD, the upgrade each driver picked.")
-    ] = None,
-    swap: Annotated[
-        str | None, typer.Option(help="With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).")
-    ] = None,
-    dealt: Annotated[
-        list[str] | None,
-        typer.Option("--dealt", help="NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4)."),
-    ] = None,
-    press: Annotated[
-        list[str] | None,
-        typer.Option("--press", help="NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7)."),
-    ] = None,
-    event_card: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--event-card", help="NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave (# 21.8)."
-        ),
-    ] = None,
-    used: Annotated[
-        list[str] | None,
-        typer.Option("--used", help="NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24)."),
-    ] = None,
+    modules: ModuleFlags = FROM_REGISTRY,  # each season module's facts (SeasonHook.result_flags: the Garage's)
     db: DbOpt = None,
 ) -> None:
     """Enter the season's next race by its result, for a race the group played without recording it: the
@@ -207,13 +182,7 @@ def result(
             places=places,
             eliminated=eliminated,
             grid=grid,
-            market=market,
-            picks=pick or [],
-            swap=swap,
-            dealt=dealt or [],
-            press=press or [],
-            event=event_card or [],
-            used=used or [],
+            **modules.values,  # each season module's options, by the field they fill (SeasonHook.result_flags)
         )
         view = season_view(log, season)
     sr = view.races[index - 1]

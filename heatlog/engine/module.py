@@ -227,6 +227,21 @@ class SeasonHook:
     #: The schema of its season block (a name under ``schema/``, as ``Module.options_schema``), added to
     #: ``season_started``'s options where that file does not spell it (formats/schemas.py); None: the file does.
     schema: str | None = None
+    #: A race of the season entered by its result (``heatlog season result``, issue 29) and the facts the module
+    #: adds to it (the Garage's draft and sponsorship cards, # 21.2, 21.4-21.9). ``result_flags``: its options of
+    #: ``season result`` (``Flag.commands`` ``("season result",)``; ``param``: the key the typed value is handed
+    #: by, and the ``race_result`` field a refusal names it for). ``result_entry(block, typed, files, refuse,
+    #: words)`` -> the keys it adds to the ``race_result`` from the values typed (``block``: its season block,
+    #: None when the season does not play it, which then refuses what was typed; ``refuse(what, rule, car=,
+    #: option=, given=)`` makes the refusal; ``words(text, option)`` splits a typed list). ``result(view, index,
+    #: block, race, entry, refuse)`` checks the entry's facts against the rules and returns the ``SeasonRace``
+    #: fields they give the season, by name, as ``finished`` does (``race``: a ``ResultRace``, the race as the
+    #: season sets it up, its grid set). ``result_grid``: the words that refuse a first race entered without its
+    #: grid ("": the module needs none).
+    result_flags: tuple[Flag, ...] = ()
+    result_entry: Callable[[Any, Mapping[str, Any], Mapping[str, Any], Any, Any], dict[str, Any]] | None = None
+    result: Callable[[Any, int, Any, Any, Mapping[str, Any], Any], dict[str, Any]] | None = None
+    result_grid: str = ""
 
 
 @lite(frozen=True, slots=True)
@@ -1114,7 +1129,7 @@ def flags_for(command: str) -> tuple[list[Module], list[Flag]]:
     units = descriptors()
     seen: dict[str, Flag] = {}
     for unit in units:
-        for f in unit.flags:
+        for f in (*unit.flags, *(unit.season.result_flags if unit.season is not None else ())):
             if command not in f.commands:
                 continue
             if f.param in seen:

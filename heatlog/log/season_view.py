@@ -22,15 +22,11 @@ from ..engine.modules.championship.rules import (
     EventCard,
     RaceResult,
     Standing,
-    draft_leftovers,
     next_grid,
     race_points,
     race_values,
-    sponsor_deck,
     standings,
 )
-from ..engine.modules.garage import garage_slot
-from ..engine.modules.garage.cards import GarageOptions
 from ..engine.track import Track
 from ..formats.words import counted
 from ..store import GENESIS, SEASON_STREAM, DamagedLog, canonical, chain_hash
@@ -166,17 +162,6 @@ class SeasonView:
         Garage: ``SeasonHook.effects``)."""
         return bool(self.effects)
 
-    @property
-    def garage(self) -> GarageOptions | None:
-        """The Garage of the season's races (# 21.2: one upgrade drafted before each race; sponsorship cards,
-        # 21.4-21.7, come with it), or None for a season without it."""
-        data = self.options.get("garage")
-        if data is None:
-            return None
-        return GarageOptions.from_dict(
-            {"upgrades": data["upgrades"], "draft": "draft", "expansions": data["expansions"]}
-        )
-
 
 def season_blocks(options: Mapping[str, Any]) -> list[tuple[Module, Any]]:
     """Every module a season plays with its block of ``season_started.options`` (``Module.season``; kept under the
@@ -270,9 +255,8 @@ def build_view(
                 sr.problem = str(err)
                 break
             sr.result = outcome.result
-            if view.garage is not None:
-                sr.upgrades, sr.sponsors = outcome.upgrades, outcome.sponsors
-                sr.sponsors_used, sr.box = outcome.sponsors_used, outcome.box
+            for key, value in outcome.gives.items():  # what each module's facts give (SeasonHook.result)
+                setattr(sr, key, value)
             results.append(sr.result)
             view.tables.append(standings(names, results))
             continue
@@ -385,33 +369,46 @@ def given_grid(log: RaceLog, race_started: Event) -> tuple[list[str], str, str] 
 
 
 #: The CLI options a result is typed with (``heatlog season result``), by the field each one fills: every refusal
-#: names the option typed, not a schema field.
+#: names the option typed, not a schema field; the modules' options (``SeasonHook.result_flags``: the Garage's draft
+#: and sponsorship cards) follow, from :func:`result_options`.
 RESULT_OPTIONS = {
     "places": "--places",
     "eliminated": "--eliminated",
     "grid": "--grid",
-    "market": "--market",
-    "picks": "--pick",
-    "swap": "--swap",
-    "dealt": "--dealt",
-    "press": "--press",
-    "event": "--event-card",
-    "used": "--used",
 }
+
+
+def result_options() -> dict[str, str]:
+    """Every option of ``heatlog season result`` by the field it fills: the season's own, then each season
+    module's (``SeasonHook.result_flags``, in the modules' order)."""
+    out = dict(RESULT_OPTIONS)
+    for unit in season_units():
+        if unit.season is not None:
+            for f in unit.season.result_flags:
+                out.setdefault(f.param, f.decls[0])
+    return out
 
 
 @dataclass(frozen=True)
 class ResultOutcome:
     """What a race entered by its result (``race_result``) gives the season, as the rules make it of the facts
-    entered: its points (# 21.10) and, in a season with the Garage, the upgrades each driver owns after its draft
-    (# 21.2, 21.11), the sponsorship cards each still holds (MA7), the one-time cards out of the supply (# 18.24)
-    and what the draft put in the box (# 18.5)."""
+    entered: its points (# 21.10) and what each module's facts give (``SeasonHook.result``: with the Garage, the
+    upgrades each driver owns after its draft, # 21.2, 21.11, the sponsorship cards each still holds, MA7, the
+    one-time cards out of the supply, # 18.24, and what the draft put in the box, # 18.5), as ``SeasonRace``
+    fields by name."""
 
     result: RaceResult
-    upgrades: dict[str, list[str]] = field(default_factory=dict)
-    sponsors: dict[str, list[str]] = field(default_factory=dict)
-    sponsors_used: dict[str, int] = field(default_factory=dict)
-    box: dict[str, int] | None = None
+    gives: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ResultRace:
+    """A race entered by its result as the season sets it up (``race_setup``) with its grid set: what a module's
+    ``SeasonHook.result`` checks its facts against (its ``race_started``, its state, its grid)."""
+
+    started: Event
+    state: Any
+    grid: list[str]
 
 
 class Refusal:
@@ -421,12 +418,13 @@ class Refusal:
     def __init__(self, view: SeasonView, index: int) -> None:
         sr = view.races[index - 1]
         self.where = f"season {view.id} ({view.name}), race {index} of the season ({sr.track.get('name')})"
+        self.options = result_options()
 
     def __call__(
         self, what: str, rule: str, *, car: str | None = None, option: str | None = None, given: Any = None
     ) -> IllegalEvent:
         head = self.where + (f", car {car}" if car else "")
-        head += f", {RESULT_OPTIONS.get(option, option)}" if option else ""
+        head += f", {self.options.get(option, option)}" if option else ""
         shown = f" {given!r}" if given is not None else ""
         return IllegalEvent(f"{head}{shown}: {what}; nothing was written", rule=rule)
 
@@ -436,14 +434,11 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
     holds the races before it), and say what it gives the season. Asked when it is entered, every time the season
     is read, and on import: the rules are the engine's (a race set up from the season as :func:`race_setup` makes
     it, fed the draft's events; its sponsorship deck; the championship module's press-corner and points rules),
-    never a second copy. Raises :class:`IllegalEvent` naming season, race, car, option, input and rule."""
-    from ..engine.decide import waiting_for  # noqa: PLC0415
-    from ..engine.modules.championship.rules import press_cards_earned, press_lines  # noqa: PLC0415
-
+    never a second copy; each module's facts are its hook's (``SeasonHook.result``). Raises
+    :class:`IllegalEvent` naming season, race, car, option, input and rule."""
     refuse = Refusal(view, index)
     sr = view.races[index - 1]
     names = view.cars  # the drivers and the Legends (# 19.16): every car finishes and scores (# 21.10)
-    drivers = [d["name"] for d in view.drivers]  # only they draft and take sponsorship cards (# 19.10, 19.12)
     places = list(entry.get("places") or [])
     twice = sorted({p for p in places if places.count(p) > 1})
     if twice:
@@ -480,144 +475,21 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
             raise refuse(f"the grid is every driver once ({', '.join(names)})", "1.4", option="grid", given=grid)
         if due is not None and list(grid) != due:
             raise refuse(f"the standings give the grid {', '.join(due)}", "21.12", option="grid", given=grid)
-    elif view.garage is not None and index == 1:
-        raise refuse("the first race's draft picks from the car last on the grid: give --grid", "21.2", option="grid")
+    elif index == 1:  # a module whose facts need the first race's grid (the Garage's draft, # 21.2)
+        for unit, _ in view.blocks:
+            if unit.season is not None and unit.season.result_grid:
+                raise refuse(unit.season.result_grid, unit.season.rule, option="grid")
     grid = list(grid or due or names)
     ev, _ = race_setup(view, index)
     state = apply(None, ev)
     state = apply(state, {"type": "grid_set", "v": 1, "order": grid})
     pts = race_points(places, sr.event, frozenset(gone), table=view.options.get("points", POINTS))
     result = RaceResult(tuple(places), frozenset(gone), points=pts)
-    draft, sponsors = entry.get("draft"), entry.get("sponsors")
-    if view.garage is None:
-        if draft is not None or sponsors:
-            first: dict[str, Any] = next(iter((sponsors or {}).values()), {})
-            option = "picks" if draft is not None else next(iter(first), "dealt")
-            why = "a season without the Garage has no draft and no sponsorship cards"
-            raise refuse(why, "21.2, 21.4", option=option)
-        return ResultOutcome(result)
-    if draft is None:
-        raise refuse("the draft before the race: give --pick NAME:CARD for every driver", "21.2", option="picks")
-    picks = dict(draft.get("picks") or {})
-    for car in picks:
-        if car not in drivers:
-            raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
-    from ..engine.modules.garage.words import card_label  # noqa: PLC0415  (cards are said by name, never by token)
-
-    catalogue = ev.get("cards") or {}
-
-    def named(*tokens: str) -> str:
-        return " ".join(card_label(t, catalogue) for t in tokens)
-
-    market: Event = {"type": "garage_market", "v": 1, "round": 1}
-    if draft.get("market") is not None:
-        market["cards"] = list(draft["market"])
-    made: list[Event] = []
-
-    def feed(event: Event, option: str, car: str | None = None, given: Any = None) -> None:
-        nonlocal state
-        try:
-            state = apply(state, event)
-        except HeatlogError as err:  # the engine's words and rule, said of the option typed (never the event)
-            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=given) from None
-        made.append(event)
-
-    feed(market, "market", given=named(*market.get("cards", [])) or None)
-    while (w := waiting_for(state)).due == "upgrade_picked" and w.cars:
-        car = w.cars[0]
-        if car not in picks:
-            raise refuse(f"{car} picks next: give --pick {car}:CARD", "21.2", car=car, option="picks")
-        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car, named(picks[car]))
-    swap = draft.get("swap")
-    if waiting_for(state).due == "upgrade_swapped":
-        car = waiting_for(state).cars[0]
-        shown = f"{named(swap['give'])}:{named(swap['take'])}" if swap else None
-        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car, shown)
-    elif swap is not None:
-        raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
-    garage = garage_slot(state)
-    assert garage is not None
-    upgrades = {n: sorted(garage.owned.get(n, [])) for n in drivers}
-    deck = sponsor_deck(state)
-    deck = deck.copy() if deck is not None else None
-    block = ev["championship"]
-    carried = {n: list(cs) for n, cs in block["sponsors"].get("carried", {}).items()}
-    sponsors = dict(sponsors or {})
-    for car in sponsors:
-        if car not in drivers:
-            raise refuse(f"no driver {car} in the season", "21.4", car=car, option="dealt", given=car)
-    laps = int(ev["laps"])
-    track = state.track
-    # # 21.7: one card (event 11: two) per press line per lap at most, whichever way it is earned (MA4: never Adjust)
-    per_line = max(
-        press_cards_earned(speed=s, limit=0, slipstreamed_across=True, spun_out=False, event=sr.event) for s in (-1, 2)
-    )
-    press_most = laps * per_line * len(press_lines(track, sr.event))
-    card = sr.event
-    by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
-    held_end: dict[str, list[str]] = {}
-    first_across = 0
-    racing = [c for c in grid if c in drivers]
-
-    def draw(car: str, option: str, cards: list[str]) -> None:
-        for c in cards:  # the race's own sponsorship deck says what it can give (# 21.4, 21.7)
-            why = deck.why_not(c) if deck is not None else "no sponsorship deck"
-            if why:
-                raise refuse(why, "21.4, 21.7", car=car, option=option, given=named(c))
-            assert deck is not None
-            deck.draw(c)
-
-    for car in racing:  # # 21.4: the event's cards are dealt first, in grid order
-        dealt = list((sponsors.get(car) or {}).get("dealt") or [])
-        if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
-            raise refuse(
-                f"{card.name} deals {counted(card.sponsor_cards, 'sponsorship card')} to each driver at the start: "
-                f"{car} was dealt {len(dealt)}",
-                "21.4",
-                car=car,
-                option="dealt",
-            )
-        draw(car, "dealt", dealt)
-    for car in racing:  # then the cards earned in the race (# 21.7, 21.8, 21.9) and those played (# 18.24)
-        got = sponsors.get(car) or {}
-        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
-        if len(press) > press_most:
-            lines = len(press_lines(track, card))
-            raise refuse(
-                f"at most {press_most} press-corner cards in this race ({counted(lines, 'press corner')}, "
-                f"{counted(laps, 'lap')}, {per_line} a crossing)",
-                "21.6, 21.7",
-                car=car,
-                option="press",
-                given=len(press),
-            )
-        if won and not by_condition:
-            raise refuse(f"{card.name} gives no sponsorship card for a condition met", "21.8", car=car, option="event")
-        if won and card.first_across_lap_1 and not (card.speed_record or card.passes_for_card):
-            first_across += len(won)
-            if len(won) > 1 or first_across > card.first_across_lap_1:
-                raise refuse(
-                    f"only the first {card.first_across_lap_1} across the line after lap 1 earn one card each",
-                    "21.9",
-                    car=car,
-                    option="event",
-                )
-        draw(car, "press", press)
-        draw(car, "event", won)
-        hand = [*carried.get(car, []), *dealt, *press, *won]
-        for c in used:
-            if c not in hand:
-                why = f"{car} held no {named(c)} to play (kept, dealt or earned)"
-                raise refuse(why, "18.24", car=car, option="used", given=named(c))
-            hand.remove(c)
-            if deck is not None:
-                deck.used_up(c)
-        held_end[car] = sorted(hand)
-    return ResultOutcome(
-        result,
-        upgrades,
-        {n: held_end.get(n, []) for n in drivers},
-        dict(sorted(deck.used.items())) if deck is not None else {},
-        draft_leftovers(made),
-    )
+    race = ResultRace(ev, state, grid)
+    gives: dict[str, Any] = {}
+    for unit in season_units():  # each module's facts (SeasonHook.result), a module the season does not play too
+        if unit.season is not None and unit.season.result is not None:
+            block = view.options.get(unit.name)
+            gives.update(unit.season.result(view, index, block, race, entry, refuse))
+    return ResultOutcome(result, gives)
 

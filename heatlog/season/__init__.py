@@ -43,7 +43,6 @@ from ..formats.validation import event_errors
 from ..formats.words import counted
 from ..log.racelog import RaceLog, effective_log
 from ..log.season_view import (
-    RESULT_OPTIONS,
     SEASON_VERSION,
     Refusal,
     SeasonRace,
@@ -51,6 +50,7 @@ from ..log.season_view import (
     build_view,
     championship_block,
     race_setup,
+    result_options,
     result_outcome,
     season_events,
     season_files,
@@ -75,6 +75,7 @@ __all__ = [
     "audit_season",
     "enter_result",
     "result_entry",
+    "result_options",
     "result_outcome",
     "export_season",
     "import_season",
@@ -765,23 +766,19 @@ def result_entry(
     places: str,
     eliminated: str | None = None,
     grid: str | None = None,
-    market: str | None = None,
-    picks: Sequence[str] = (),
-    swap: str | None = None,
-    dealt: Sequence[str] = (),
-    press: Sequence[str] = (),
-    event: Sequence[str] = (),
-    used: Sequence[str] = (),
+    **modules: Any,
 ) -> Event:
     """The ``race_result`` of the season's next race from what a host types (``heatlog season result``): names
-    separated by commas, cards by the names the recorder takes (``body5``, ``dramdo``, a unique prefix, a token),
-    read by the engine's :func:`~heatlog.engine.modules.garage.cards.card_named`. Checked by the schema and
-    :func:`result_outcome` before it is returned; nothing is written here."""
-    from ..engine.modules.garage.cards import card_named  # noqa: PLC0415
-    from ..formats.garage_cards import garage_cards  # noqa: PLC0415
-
+    separated by commas; ``modules``: each season module's options by their ``param`` (``SeasonHook.result_flags``:
+    the Garage's ``picks``, ``market``, ``swap``, ``dealt``, ``press``, ``event``, ``used``), read by its
+    ``SeasonHook.result_entry`` (a module the season does not play refuses what it is given). Checked by the schema
+    and :func:`result_outcome` before it is returned; nothing is written here."""
     index = due_index(view)
     refuse = Refusal(view, index)
+    options = result_options()
+    for key in modules:
+        if key not in options:
+            raise TypeError(f"result_entry: no season result option {key!r}")
 
     def words(text: str | None, option: str) -> list[str]:
         if text is None:
@@ -790,64 +787,23 @@ def result_entry(
             raise refuse("too long", "21", option=option)
         return [w for w in text.replace(",", " ").split() if w]
 
-    garage = view.garage
-    cards: dict[str, Any] = {}
-    if garage is not None:
-        cards = {c["id"]: c for c in garage_cards()}
-        for unit, block in view.blocks:  # # 21.5: the sponsorship cards, by the season's modules
-            if unit.season is not None and unit.season.race_cards is not None:
-                cards.update(unit.season.race_cards(block, season_files(unit)))
-
-    def card(word: str, option: str, car: str | None = None) -> str:
-        if garage is None:
-            why = "a season without the Garage has no upgrades and no sponsorship cards"
-            raise refuse(why, "21.2, 21.4", option=option)
-        try:
-            return card_named(word, cards)
-        except HeatlogError as err:
-            raise refuse(err.message, "18.2, 21.5", car=car, option=option, given=word) from None
-
-    def per_car(specs: Sequence[str], option: str) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for spec in specs:
-            car, sep, rest = str(spec).partition(":")
-            if not sep or not car.strip():
-                raise refuse("write NAME:CARD[,CARD...]", "21", option=option, given=spec)
-            out.setdefault(car.strip(), []).extend(card(w, option, car.strip()) for w in words(rest, option))
-        return out
-
     entry: Event = {"type": "race_result", "v": 1, "at": _now(), "index": index, "places": words(places, "places")}
     if eliminated:
         entry["eliminated"] = words(eliminated, "eliminated")
     if grid:
         entry["grid"] = words(grid, "grid")
-    if picks or market or swap:
-        chosen = per_car(picks, "picks")
-        for car, cs in chosen.items():
-            if len(cs) != 1:  # # 21.2: one upgrade per race
-                raise refuse(f"{car} picks one upgrade a race, not {len(cs)}", "21.2", car=car, option="picks")
-        draft: Event = {"picks": {car: cs[0] for car, cs in chosen.items()}}
-        if market:
-            draft["market"] = [card(w, "market") for w in words(market, "market")]
-        if swap:
-            parts = words(swap.replace(":", " "), "swap")
-            if len(parts) != 2:
-                raise refuse("write GIVE:TAKE (the upgrade given back, the card taken from the market)", "21.2",
-                             option="swap", given=swap)
-            draft["swap"] = {"give": card(parts[0], "swap"), "take": card(parts[1], "swap")}
-        entry["draft"] = draft
-    sponsors: dict[str, dict[str, list[str]]] = {}
-    for key, specs in (("dealt", dealt), ("press", press), ("event", event), ("used", used)):
-        for car, cs in per_car(specs, key).items():
-            sponsors.setdefault(car, {})[key] = cs
-    if sponsors:
-        entry["sponsors"] = sponsors
+    for unit in season_units():  # each module's facts, as typed (SeasonHook.result_entry)
+        hook = unit.season
+        if hook is None or hook.result_entry is None:
+            continue
+        typed = {f.param: modules.get(f.param) for f in hook.result_flags}
+        entry.update(hook.result_entry(view.options.get(unit.name), typed, season_files(unit), refuse, words))
     try:
         validate_against("season/race_result", entry)
     except MalformedInput as err:  # said of the option typed, not of the schema's field
         said = err.message.removeprefix("season/race_result: ")
         field_path, _, what = said.partition(": ")
-        option = next((k for k in ("picks", "market", "swap", *RESULT_OPTIONS) if k in field_path), None)
+        option = next((k for k in options if k in field_path), None)
         raise refuse(what or said, "21", option=option) from None
     result_outcome(view, index, entry)
     return entry

@@ -152,6 +152,27 @@ RACE_COLUMNS = (
     FactColumn("garage_draft", "str", None, "the Garage's draft option (# 18.5)"),
 )
 
+
+#: ``heatlog season result``'s options for a race of a Garage season entered by its result (issue 29): each
+#: ``param`` is the ``race_result`` field its refusals name (``SeasonHook.result_flags``).
+_RESULT = ("season result",)
+RESULT_FLAGS = (
+    Flag("market", ("--market",), "With the Garage: the draft's market, card names (# 21.2; absent: not noted).",
+         "str", commands=_RESULT),
+    Flag("picks", ("--pick",), "With the Garage: NAME:CARD, the upgrade each driver picked.", "strs",
+         commands=_RESULT),
+    Flag("swap", ("--swap",), "With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).", "str",
+         commands=_RESULT),
+    Flag("dealt", ("--dealt",), "NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4).", "strs",
+         commands=_RESULT),
+    Flag("press", ("--press",), "NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7).", "strs",
+         commands=_RESULT),
+    Flag("event", ("--event-card",), "NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave "
+         "(# 21.8).", "strs", commands=_RESULT),
+    Flag("used", ("--used",), "NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24).",
+         "strs", commands=_RESULT),
+)
+
 FLAGS = (  # issue 26, build 5: `new`, `simulate` and `season new` build these flags from the registry
     Flag("garage", ("--garage",), "Play with the Garage module: basic, advanced or all upgrades (# 18.3).", "str"),
     Flag(
@@ -496,6 +517,10 @@ MODULE = Module(
         show_lines=lazy(f"{__name__}.season", "show_lines"),
         audited=("garage", "cards"),  # the season's audit: the race's Garage and cards are the season's
         audit_words="the Garage options or the race's cards are not the season's (# 21.2, 21.5)",
+        result_flags=RESULT_FLAGS,  # season result: the draft and the sponsorship cards (# 21.2, 21.4-21.9)
+        result_entry=lazy(f"{__name__}.season", "result_entry"),
+        result=lazy(f"{__name__}.season", "result"),
+        result_grid="the first race's draft picks from the car last on the grid: give --grid",  # # 21.2
     ),
     # its record of a turn (# 18.6-18.25): the position's turn key "garage", after the base's keys; deep-copied
     turn_record=TurnRecord((NAME,), _turn_to_position, _turn_from_position, copy=_copy_module.deepcopy),

@@ -216,3 +216,220 @@ def show_lines(data: Mapping[str, Any], files: Mapping[str, Any]) -> list[str]:
         spons = card_labels((data["sponsorship_cards"] or {}).get(d["name"], []), files)
         out.append(f"  {d['name']}: {ups}; sponsorship cards {spons}")
     return out
+
+
+# ---------------------------------------------------------------------------------------------- entered by result
+#
+# A race of a Garage season entered by its result (``heatlog season result``, issue 29): its draft before the race
+# (# 21.2, MA11) and its sponsorship cards (# 21.4-21.9, 18.24), as a host types them and as the rules check them
+# (``SeasonHook.result_entry``, ``SeasonHook.result``; the season itself names no module).
+
+#: What the season's refusals say when a season without the Garage is given its facts (# 21.2, 21.4).
+NO_GARAGE = "a season without the Garage has no upgrades and no sponsorship cards"
+
+
+def result_entry(
+    block: Any, typed: Mapping[str, Any], files: Mapping[str, Any], refuse: Any, words: Any
+) -> dict[str, Any]:
+    """The ``draft`` and ``sponsors`` of a ``race_result`` from what a host typed (``--pick NAME:CARD``, the market,
+    the swap GIVE:TAKE and each driver's sponsorship cards, ``--dealt NAME:CARD[,CARD]``...): cards by the names the
+    recorder takes (``body5``, ``dramdo``, a unique prefix, a token), read by :func:`.cards.card_named`."""
+    from ...errors import HeatlogError
+    from .cards import card_named
+
+    cards: dict[str, Any] = {}
+    if block is not None:
+        cards = {c["id"]: c for c in files[GARAGE_CARDS]["cards"]}
+        cards.update(race_cards(block, files))  # # 21.5: the sponsorship cards
+
+    def card(word: str, option: str, car: str | None = None) -> str:
+        if block is None:
+            raise refuse(NO_GARAGE, "21.2, 21.4", option=option)
+        try:
+            return card_named(word, cards)
+        except HeatlogError as err:
+            raise refuse(err.message, "18.2, 21.5", car=car, option=option, given=word) from None
+
+    def per_car(specs: Sequence[str], option: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for spec in specs:
+            car, sep, rest = str(spec).partition(":")
+            if not sep or not car.strip():
+                raise refuse("write NAME:CARD[,CARD...]", "21", option=option, given=spec)
+            out.setdefault(car.strip(), []).extend(card(w, option, car.strip()) for w in words(rest, option))
+        return out
+
+    picks, market, swap = typed.get("picks") or (), typed.get("market"), typed.get("swap")
+    entry: dict[str, Any] = {}
+    if picks or market or swap:
+        chosen = per_car(picks, "picks")
+        for car, cs in chosen.items():
+            if len(cs) != 1:  # # 21.2: one upgrade per race
+                raise refuse(f"{car} picks one upgrade a race, not {len(cs)}", "21.2", car=car, option="picks")
+        draft: Event = {"picks": {car: cs[0] for car, cs in chosen.items()}}
+        if market:
+            draft["market"] = [card(w, "market") for w in words(market, "market")]
+        if swap:
+            parts = words(swap.replace(":", " "), "swap")
+            if len(parts) != 2:
+                raise refuse("write GIVE:TAKE (the upgrade given back, the card taken from the market)", "21.2",
+                             option="swap", given=swap)
+            draft["swap"] = {"give": card(parts[0], "swap"), "take": card(parts[1], "swap")}
+        entry["draft"] = draft
+    sponsors: dict[str, dict[str, list[str]]] = {}
+    for key in ("dealt", "press", "event", "used"):
+        for car, cs in per_car(typed.get(key) or (), key).items():
+            sponsors.setdefault(car, {})[key] = cs
+    if sponsors:
+        entry["sponsors"] = sponsors
+    return entry
+
+
+def result(view: Any, index: int, block: Any, race: Any, entry: Mapping[str, Any], refuse: Any) -> dict[str, Any]:
+    """Check the draft and the sponsorship cards of race ``index`` entered by its result against the rules, and say
+    what they give the season (``SeasonRace`` fields): the upgrades each driver owns after the draft (# 21.2,
+    21.11), the sponsorship cards each still holds (MA7), the one-time cards out of the supply (# 18.24) and what
+    the draft put in the box (# 18.5). ``race``: the race as the season sets it up, its grid set (``started``,
+    ``state``, ``grid``); the rules are the engine's (the race fed the draft's events, its sponsorship deck, the
+    championship's press-corner rules), never a second copy."""
+    from ...decide import waiting_for
+    from ...errors import HeatlogError
+    from ...rules import apply
+    from ...words import counted
+    from ..championship.rules import draft_leftovers, press_cards_earned, press_lines, sponsor_deck
+    from . import garage_slot
+    from .words import card_label  # cards are said by name, never by token
+
+    draft, sponsors = entry.get("draft"), entry.get("sponsors")
+    if block is None:
+        if draft is not None or sponsors:
+            first: dict[str, Any] = next(iter((sponsors or {}).values()), {})
+            option = "picks" if draft is not None else next(iter(first), "dealt")
+            why = "a season without the Garage has no draft and no sponsorship cards"
+            raise refuse(why, "21.2, 21.4", option=option)
+        return {}
+    sr = view.races[index - 1]
+    drivers = [d["name"] for d in view.drivers]  # only they draft and take sponsorship cards (# 19.10, 19.12)
+    ev, state, grid = race.started, race.state, race.grid
+    if draft is None:
+        raise refuse("the draft before the race: give --pick NAME:CARD for every driver", "21.2", option="picks")
+    picks = dict(draft.get("picks") or {})
+    for car in picks:
+        if car not in drivers:
+            raise refuse(f"no driver {car} in the season", "21.2", car=car, option="picks", given=car)
+
+    catalogue = ev.get("cards") or {}
+
+    def named(*tokens: str) -> str:
+        return " ".join(card_label(t, catalogue) for t in tokens)
+
+    market: Event = {"type": "garage_market", "v": 1, "round": 1}
+    if draft.get("market") is not None:
+        market["cards"] = list(draft["market"])
+    made: list[Event] = []
+
+    def feed(event: Event, option: str, car: str | None = None, given: Any = None) -> None:
+        nonlocal state
+        try:
+            state = apply(state, event)
+        except HeatlogError as err:  # the engine's words and rule, said of the option typed (never the event)
+            raise refuse(err.message, err.rule or "21.2", car=car, option=option, given=given) from None
+        made.append(event)
+
+    feed(market, "market", given=named(*market.get("cards", [])) or None)
+    while (w := waiting_for(state)).due == "upgrade_picked" and w.cars:
+        car = w.cars[0]
+        if car not in picks:
+            raise refuse(f"{car} picks next: give --pick {car}:CARD", "21.2", car=car, option="picks")
+        feed({"type": "upgrade_picked", "v": 1, "car": car, "card": picks[car]}, "picks", car, named(picks[car]))
+    swap = draft.get("swap")
+    if waiting_for(state).due == "upgrade_swapped":
+        car = waiting_for(state).cars[0]
+        shown = f"{named(swap['give'])}:{named(swap['take'])}" if swap else None
+        feed({"type": "upgrade_swapped", "v": 1, "car": car, **(swap or {})}, "swap", car, shown)
+    elif swap is not None:
+        raise refuse("this season's draft has no swap (--no-swap)", "MA11", option="swap", given=swap)
+    garage = garage_slot(state)
+    assert garage is not None
+    upgrades = {n: sorted(garage.owned.get(n, [])) for n in drivers}
+    deck = sponsor_deck(state)
+    deck = deck.copy() if deck is not None else None
+    championship = ev["championship"]
+    carried = {n: list(cs) for n, cs in championship["sponsors"].get("carried", {}).items()}
+    sponsors = dict(sponsors or {})
+    for car in sponsors:
+        if car not in drivers:
+            raise refuse(f"no driver {car} in the season", "21.4", car=car, option="dealt", given=car)
+    laps = int(ev["laps"])
+    track = state.track
+    # # 21.7: one card (event 11: two) per press line per lap at most, whichever way it is earned (MA4: never Adjust)
+    per_line = max(
+        press_cards_earned(speed=s, limit=0, slipstreamed_across=True, spun_out=False, event=sr.event) for s in (-1, 2)
+    )
+    press_most = laps * per_line * len(press_lines(track, sr.event))
+    card = sr.event
+    by_condition = card.first_across_lap_1 or card.speed_record or card.passes_for_card
+    held_end: dict[str, list[str]] = {}
+    first_across = 0
+    racing = [c for c in grid if c in drivers]
+
+    def draw(car: str, option: str, cards: list[str]) -> None:
+        for c in cards:  # the race's own sponsorship deck says what it can give (# 21.4, 21.7)
+            why = deck.why_not(c) if deck is not None else "no sponsorship deck"
+            if why:
+                raise refuse(why, "21.4, 21.7", car=car, option=option, given=named(c))
+            assert deck is not None
+            deck.draw(c)
+
+    for car in racing:  # # 21.4: the event's cards are dealt first, in grid order
+        dealt = list((sponsors.get(car) or {}).get("dealt") or [])
+        if deck is not None and len(dealt) != min(card.sponsor_cards, deck.left()):
+            raise refuse(
+                f"{card.name} deals {counted(card.sponsor_cards, 'sponsorship card')} to each driver at the start: "
+                f"{car} was dealt {len(dealt)}",
+                "21.4",
+                car=car,
+                option="dealt",
+            )
+        draw(car, "dealt", dealt)
+    for car in racing:  # then the cards earned in the race (# 21.7, 21.8, 21.9) and those played (# 18.24)
+        got = sponsors.get(car) or {}
+        dealt, press, won, used = (list(got.get(k) or []) for k in ("dealt", "press", "event", "used"))
+        if len(press) > press_most:
+            lines = len(press_lines(track, card))
+            raise refuse(
+                f"at most {press_most} press-corner cards in this race ({counted(lines, 'press corner')}, "
+                f"{counted(laps, 'lap')}, {per_line} a crossing)",
+                "21.6, 21.7",
+                car=car,
+                option="press",
+                given=len(press),
+            )
+        if won and not by_condition:
+            raise refuse(f"{card.name} gives no sponsorship card for a condition met", "21.8", car=car, option="event")
+        if won and card.first_across_lap_1 and not (card.speed_record or card.passes_for_card):
+            first_across += len(won)
+            if len(won) > 1 or first_across > card.first_across_lap_1:
+                raise refuse(
+                    f"only the first {card.first_across_lap_1} across the line after lap 1 earn one card each",
+                    "21.9",
+                    car=car,
+                    option="event",
+                )
+        draw(car, "press", press)
+        draw(car, "event", won)
+        hand = [*carried.get(car, []), *dealt, *press, *won]
+        for c in used:
+            if c not in hand:
+                why = f"{car} held no {named(c)} to play (kept, dealt or earned)"
+                raise refuse(why, "18.24", car=car, option="used", given=named(c))
+            hand.remove(c)
+            if deck is not None:
+                deck.used_up(c)
+        held_end[car] = sorted(hand)
+    return {
+        "upgrades": upgrades,
+        "sponsors": {n: held_end.get(n, []) for n in drivers},
+        "sponsors_used": dict(sorted(deck.used.items())) if deck is not None else {},
+        "box": draft_leftovers(made),
+    }
