@@ -37,7 +37,7 @@ from heatlog.engine.ruleset import MODULES
 from heatlog.formats.module_data import module_block
 from heatlog.formats.validation import validate_event
 from heatlog.log.racelog import RaceLog
-from heatlog.races import import_race, legend_cars, race_started_event
+from heatlog.races import import_race, race_started_event
 from heatlog.races.audit import audit_race
 from heatlog.recorder import Session
 from heatlog.recorder import script as rs
@@ -50,6 +50,7 @@ from heatlog.simulate import default_cars, store_race
 from heatlog.simulate.world import race_events
 from heatlog.views.replay import build_replay
 from heatlog.views.replay_html import render_html
+from tests.rules.modules.helpers import legend_cars
 
 Event = dict[str, Any]
 GARAGE = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}

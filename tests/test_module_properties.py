@@ -21,9 +21,10 @@ from heatlog.engine.modules.weather import weather_tile
 from heatlog.engine.redact import open_to_table
 from heatlog.formats.tracks import BUILTIN_TRACKS
 from heatlog.formats.validation import validate_against, validate_event
-from heatlog.races import legend_cars, race_started_event
+from heatlog.races import race_started_event
 from heatlog.simulate import bot_names, default_cars
 from heatlog.simulate.world import MAX_ROUNDS, race_events
+from tests.rules.modules.helpers import legend_cars
 
 Event = dict[str, Any]
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

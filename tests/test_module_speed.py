@@ -14,8 +14,8 @@ from heatlog.engine.modules.legends.rules import LegendRules, legend_move
 from heatlog.engine.modules.weather import conditions_of
 from heatlog.engine.modules.weather.rules import WeatherRules, sector_at
 from heatlog.formats.module_data import legend_colours, legend_data, legends_module, weather_module
-from heatlog.races import legend_cars
 from heatlog.simulate import simulate_race
+from tests.rules.modules.helpers import legend_cars
 
 
 def test_the_same_data_is_read_once_into_one_rules_object() -> None:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from operator import gt, sub
@@ -57,9 +57,9 @@ from typing import Any
 from ..engine import HeatlogError, IllegalEvent, MalformedInput, RaceState, apply
 from ..engine.cards import CARDS, HEAT, STRESS
 from ..engine.game import apply_decision, sub_multisets, to_move
-from ..engine.modules.championship import championship_turn
+from ..engine.module import removed_cards
 from ..engine.redact import open_to_table
-from ..engine.state import Car, Counts, expand
+from ..engine.state import Car, Counts, Turn, expand
 
 Event = dict[str, Any]
 Hand = tuple[int, ...]  # a hand as counts in the race's card order (1 2 3 4 0 5 H S, then its upgrades)
@@ -379,6 +379,7 @@ class InfoSet:
 def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filter]]:
     """Fold a table-mode log through the engine and every car's hand filter."""
     state: RaceState | None = None
+    removed_by: Callable[[Turn], list[str]] | None = None  # made at the first event after race_started
     filters: dict[str, _Filter] = {}
     checked: dict[str, tuple[dict[Hand, float], int, Counts, tuple[str, ...]]] = {}  # last checked against
     moves = _hand_moves()
@@ -396,13 +397,15 @@ def _table_filters(events: Sequence[Event]) -> tuple[RaceState, dict[str, _Filte
         # Event 18 (MA23): a Heat card leaves the game in the turn under way (at step 8, or by the table's
         # heat_removed): only that turn, the turns the event ended and the one it began can have a new one.
         current, ended = state.turn, len(state.turns)
-        removed = len(championship_turn(current).heat_removed) if current is not None else 0
+        if removed_by is None:
+            removed_by = removed_cards(state)  # the race's modules' (event 18's Heat, MA23)
+        removed = len(removed_by(current)) if current is not None else 0
         apply(state, ev, atomic=False)
         touched = [current, *state.turns[ended:], state.turn]
         for k, t in enumerate(touched):
             if t is None or t.car not in filters or any(t is u for u in touched[:k]):
                 continue
-            for source in championship_turn(t).heat_removed[removed if t is current else 0 :]:
+            for source in removed_by(t)[removed if t is current else 0 :]:
                 filters[t.car].heat_removed(source)
         if kind == "grid_set":
             filters = {n: _Filter(n, {(0,) * _N: 1.0}) for n in state.cars}

@@ -516,6 +516,27 @@ class Module:
     #: the championship's sponsorship card drawn, # 21.7): the scripted host (recorder/script.py) types no more
     #: of the turn on the reveal's line when one of them follows.
     line_ends: frozenset[str] = frozenset()
+    #: A turn it plays itself, as the row of a turn shows it (the terminal board, views/board.py, and the HTML
+    #: replay's, views/replay_html.py): ``turn_row(turn)`` -> its cells (``TurnRow``: what stands for the cards
+    #: played, the speed, the gear; a Legend's card's numbers, MODULES.md 19.7, 19.8), None: a car's own turn,
+    #: shown by its cards.
+    turn_row: Callable[[Turn], TurnRow | None] | None = None
+    #: The cards its record of a turn took out of the game, in order, each by where it came from (event 18's Heat
+    #: cards, MA23: "engine", "hand", "discard", "deck"): ``removed_cards(turn)``, empty for a turn that took none.
+    #: The review's information sets (analysis/infoset.py) take them out of the car's cards the table sees.
+    removed_cards: Callable[[Turn], Sequence[str]] | None = None
+
+
+@lite(frozen=True, slots=True)
+class TurnRow:
+    """A turn a module plays itself in a turn's row of the board and of the HTML replay (``Module.turn_row``):
+    ``played``, the short words that stand for its cards (the terminal board's column), ``played_long``, the
+    same in full (the HTML replay's), ``speed``, its speed column, ``gear``, its gear column (a Legend's "L")."""
+
+    played: str
+    played_long: str
+    speed: int
+    gear: str
 
 
 @lite(frozen=True, slots=True)
@@ -1034,6 +1055,25 @@ def spaces_moved(state: RaceState, turn: Turn) -> int:
             if n is not None:
                 return n
     return turn.spaces_moved
+
+
+def turn_row(state: RaceState, turn: Turn) -> TurnRow | None:
+    """``turn``'s row as a module of the race plays it (``Module.turn_row``: a Legend's, # 19.7), else None."""
+    for m in in_race(state):
+        if m.turn_row is not None and (row := m.turn_row(turn)) is not None:
+            return row
+    return None
+
+
+def removed_cards(state: RaceState) -> Callable[[Turn], list[str]]:
+    """How to read the cards a turn's records of the race's modules took out of the game (``Module.removed_cards``,
+    event 18's Heat, MA23), in module order: the reader is made once for a race (its modules never change)."""
+    readers = tuple(m.removed_cards for m in in_race(state) if m.removed_cards is not None)
+
+    def read(turn: Turn) -> list[str]:
+        return [source for r in readers for source in r(turn)]
+
+    return read
 
 
 def card_namer(state: RaceState) -> Callable[[RaceState, str], str] | None:

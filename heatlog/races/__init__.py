@@ -12,7 +12,6 @@ from ..engine import apply
 from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
 from ..engine.module import MODULES as MODULE_UNITS
 from ..formats.jsonio import decimal_problem, read_json_file
-from ..formats.module_data import legend_colours
 from ..formats.usertext import check_label
 from ..formats.validation import event_errors
 from ..formats.words import counted
@@ -21,15 +20,6 @@ from ..log.racelog import RaceLog, effective_log
 from ..store import read_jsonl
 
 Event = dict[str, Any]
-
-
-def legend_cars(count: int, taken: list[str] | tuple[str, ...] = ()) -> list[dict[str, str]]:
-    """``count`` Legend cars in Legend-card colours the players do not use (MODULES.md 19.3, 19.4), named
-    after their colour (``legend_name``: "Legend-Gray"): the Legends' own (their descriptor's ``expand``), kept
-    here for the season's and the study's callers."""
-    from ..engine.modules.legends import legend_cars as cars_in
-
-    return cars_in(count, taken, legend_colours())
 
 
 def module_cars(options: Mapping[str, Any]) -> int:
@@ -63,12 +53,12 @@ def expand_modules(options: Mapping[str, Any], cars: Sequence[Mapping[str, str]]
     return out
 
 
-def table_setup_events(order: list[str], legends: list[str] | tuple[str, ...] = ()) -> list[Event]:
-    """What every physical table does before round 1, in table mode: shuffle, draw seven (# 1.2); a Legend
-    has no deck (MODULES.md 19.3)."""
+def table_setup_events(order: list[str], deckless: list[str] | tuple[str, ...] = ()) -> list[Event]:
+    """What every physical table does before round 1, in table mode: shuffle, draw seven (# 1.2); ``deckless``:
+    the cars the modules add, which have no deck (a Legend, MODULES.md 19.3)."""
     out: list[Event] = []
     for name in order:
-        if name in legends:
+        if name in deckless:
             continue
         out.append({"type": "deck_shuffled", "v": 1, "car": name})
         out.append({"type": "cards_drawn", "v": 1, "car": name, "count": 7})
@@ -100,8 +90,9 @@ def start_race(
     recorder asks for them (and the table-mode set-up follows them).
 
     ``modules``: the modules' options as one mapping by module name (``race_started_event``; issue 26, build 5):
-    the Legends' ``cars`` are ``{"name", "colour"}`` each (``legend_cars``). ``drawn``: the set-up chance events
-    the table has drawn already (``Module.given_draws`` makes them from a command's flags)."""
+    the Legends' ``cars`` are ``{"name", "colour"}`` each (``expand_modules`` makes a count into them). ``drawn``:
+    the set-up chance events the table has drawn already (``Module.given_draws`` makes them from a command's
+    flags)."""
     if mode not in ("table", "open"):
         raise MalformedInput(f"--mode {mode!r}: choose table or open")
     if from_position is not None:

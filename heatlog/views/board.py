@@ -17,9 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
-from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved
+from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved, turn_row
 from ..engine.module import marks as module_marks
-from ..engine.modules.legends import legend_move_of
 from ..engine.state import Car, RaceState, Turn, expand
 from ..formats.usertext import visible
 from . import cell_len, counted
@@ -289,10 +288,9 @@ def cars_table(
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
             gear = "L" if c.legend else str(c.gear)
-        elif (lm := legend_move_of(t)) is not None:  # MODULES.md 19: the card's numbers stand for the cards played
-            used = f"{lm.limit}+{lm.diamond}" if lm.case == "corner" else f"h{lm.helmet}"
-            did = [used, "", str(lm.spaces), str(t.moved), "", "", "", ""]
-            gear = "L"
+        elif (own := turn_row(state, t)) is not None:  # a turn a module plays (a Legend's card's numbers, # 19.7)
+            did = [own.played, "", str(own.speed), str(t.moved), "", "", "", ""]
+            gear = own.gear
         else:
             moved = spaces_moved(state, t)  # # 18.11: a re-move from the start replaces the first move
             did = [

@@ -20,9 +20,8 @@ from string import Template
 from typing import Any
 
 from .. import __version__
-from ..engine.module import car_facts, press_corners, rules_lines, spaces_moved
+from ..engine.module import car_facts, press_corners, rules_lines, spaces_moved, turn_row
 from ..engine.module import marks as module_marks
-from ..engine.modules.legends import legend_move_of
 from ..engine.state import RaceState
 from ..engine.track import Track
 from ..formats.usertext import embed_json, visible
@@ -474,13 +473,6 @@ def _car_now(state: RaceState, name: str, rank: int) -> dict[str, Any]:
     }
 
 
-def _legend_played(t: Any) -> str:
-    """What stands for a Legend's cards (MODULES.md 19.7, 19.8): its helmet number, or the corner's limit + diamond."""
-    lm = legend_move_of(t)
-    assert lm is not None
-    return f"limit {lm.limit} + diamond {lm.diamond}" if lm.case == "corner" else f"helmet {lm.helmet}"
-
-
 def _expand(counts: dict[str, int]) -> list[str]:
     from ..engine.state import expand
 
@@ -547,13 +539,14 @@ def page_data(rp: Replay, lay: CircuitLayout, cars: list[dict[str, str]], start:
         state = rv.end
         turns = []
         for (_, name, text), t in zip(rv.lines(), rv.all_turns(), strict=True):
+            own = turn_row(state, t)  # a turn a module plays: a Legend's card's numbers (MODULES.md 19.7, 19.8)
             turns.append(
                 {
                     "car": name,
                     "text": text,
-                    "gear": "L" if legend_move_of(t) is not None else _gear(t),
-                    "played": _legend_played(t)
-                    if legend_move_of(t) is not None
+                    "gear": own.gear if own is not None else _gear(t),
+                    "played": own.played_long
+                    if own is not None
                     else " ".join(card_short(state, c) for c in t.played),  # names, never U39 (issue 29)
                     "flips": _flips(state, t),
                     "speed": t.speed,

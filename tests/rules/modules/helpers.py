@@ -10,6 +10,7 @@ from heatlog.engine import apply, start_round
 from heatlog.engine.cards import HAND_SIZE
 from heatlog.formats.module_data import legends_module, weather_module
 from heatlog.formats.tracks import load_track_data
+from heatlog.races import expand_modules
 
 from ..conftest import DEFAULT_DECK, DEFAULT_HAND, Race, cards, deal_cards, deck, ev
 
@@ -132,8 +133,17 @@ def module_board(
     return race
 
 
+def legend_cars(count: int, taken: Sequence[str] = ()) -> list[dict[str, str]]:
+    """``count`` Legend cars in the Legend colours ``taken`` leaves free (# 19.3, 19.4), as a race's set-up makes
+    them: the Legends' descriptor's ``expand`` (``races.expand_modules``; was ``races.legend_cars``)."""
+    cars: list[dict[str, str]] = expand_modules({"legends": {"cars": count}}, [{"colour": c} for c in taken])[
+        "legends"
+    ]["cars"]
+    return cars
+
+
 def legend_card(race: Race, card: int) -> Race:
     return race.ev("legend_card_revealed", card=card)
 
 
-__all__ = ["LEGEND_COLOURS", "legend_card", "module_board", "module_race", "modules_block"]
+__all__ = ["LEGEND_COLOURS", "legend_card", "legend_cars", "module_board", "module_race", "modules_block"]

@@ -10,6 +10,7 @@ import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput, apply
 from heatlog.engine.decide import decisions, discard_options, waiting_for
+from heatlog.engine.module import removed_cards
 from heatlog.engine.modules.championship import championship_turn
 from heatlog.engine.ruleset import BASE_RULES, build_rules
 from heatlog.formats.championship import championship_data
@@ -298,6 +299,7 @@ def test_21_8_MA23_event_18_a_completed_lap_removes_a_heat_card_from_the_engine(
     race.round(A=(2, "44"), B=(1, "1"))  # A: 28 + 8 = 36: lap 1 done (30 spaces)
     _lap(race, "A")
     assert race.car("A").engine == 5 and championship_turn(race.turn).heat_removed == ["engine"]
+    assert removed_cards(race.state)(race.turn) == ["engine"]  # the descriptor's, for the information sets
     from heatlog.views.narrate import narrate_turn
 
     assert "a Heat card from the Engine leaves the game" in narrate_turn(race.state, race.turn)

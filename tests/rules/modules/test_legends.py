@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from heatlog.engine import HeatlogError, IllegalEvent, MalformedInput, apply, decisions, waiting_for
+from heatlog.engine.module import TurnRow, turn_row
 from heatlog.engine.modules.legends import legend_move_of
 from heatlog.formats.module_data import legends_module
 from heatlog.formats.tracks import load_track_data
@@ -167,6 +168,10 @@ def test_19_7_helmet_before_the_legend_line_and_the_diamond_instead_of_the_corne
     assert legend_move_of(turn).describe(race.state.track.space_of) == (
         "before the Legend line: helmet 16 would cross corner 1, stops on diamond 2 (space 10) (# 19.7)"
     )
+    # # 19.7: the board's and the HTML replay's row of the turn, from the descriptor: the helmet number stands
+    # for the cards played, the speed is the spaces the card sent it (9), the gear "L"
+    assert turn_row(race.state, turn) == TurnRow("h16", "helmet 16", 9, "L")
+    assert turn_row(race.state, race.state.last_turn("A")) is None  # a car's own turn: its cards
 
 
 def test_19_8_past_the_legend_line_limit_plus_diamond():

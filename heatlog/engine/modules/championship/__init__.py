@@ -189,4 +189,5 @@ MODULE = Module(
     hand_moves={"sponsor_drawn": ("in", lambda ev: [ev["card"]])},  # shown, into the hand (# 21.4, 21.7)
     card_tables=lazy(f"{__name__}.words", "card_tables"),  # the sponsorship cards (# 21.5)
     line_ends=frozenset(("sponsor_drawn",)),  # a sponsorship card earned: asked apart (# 21.7)
+    removed_cards=lambda turn: championship_turn(turn).heat_removed,  # event 18's Heat cards, by source (MA23)
 )

@@ -13,7 +13,19 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import MalformedInput
 from ...events import EventType
-from ...module import FactColumn, Flag, Module, Notation, SampleRace, SeasonHook, SetupCars, SetupStep, TurnRecord, lazy
+from ...module import (
+    FactColumn,
+    Flag,
+    Module,
+    Notation,
+    SampleRace,
+    SeasonHook,
+    SetupCars,
+    SetupStep,
+    TurnRecord,
+    TurnRow,
+    lazy,
+)
 
 if TYPE_CHECKING:
     from ...state import RaceState, Turn
@@ -89,6 +101,19 @@ def _move_from_position(d: Mapping[str, Any]) -> Any:
 def _spaces_moved(turn: Turn) -> int | None:
     """A Legend's turn moved what the card moved it (# 19.7, 19.9); None for a car's own turn."""
     return turn.moved if turn.modules.get(NAME) is not None else None
+
+
+def _turn_row(turn: Turn) -> TurnRow | None:
+    """A Legend's turn in a turn's row (MODULES.md 19.7, 19.8): the card's numbers stand for the cards played, its
+    helmet number or the corner's limit + diamond; its speed, the spaces the card sent it; gear "L"."""
+    lm = legend_move_of(turn)
+    if lm is None:
+        return None
+    if lm.case == "corner":
+        short, long = f"{lm.limit}+{lm.diamond}", f"limit {lm.limit} + diamond {lm.diamond}"
+    else:
+        short, long = f"h{lm.helmet}", f"helmet {lm.helmet}"
+    return TurnRow(short, long, lm.spaces, "L")
 
 
 def _block(state: RaceState) -> Any:
@@ -426,4 +451,5 @@ MODULE = Module(
         keys=("legend",), to_position=_move_to_position, from_position=_move_from_position, after="shuffles"
     ),
     spaces_moved=_spaces_moved,
+    turn_row=_turn_row,  # a Legend's turn on the board and in the HTML replay (# 19.7, 19.8)
 )

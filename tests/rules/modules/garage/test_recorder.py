@@ -13,7 +13,7 @@ from heatlog.engine import IllegalEvent, apply
 from heatlog.engine.decide import decisions, slipstream_choices
 from heatlog.engine.redact import open_to_table
 from heatlog.log.racelog import RaceLog
-from heatlog.races import legend_cars, race_started_event, start_race
+from heatlog.races import race_started_event, start_race
 from heatlog.recorder import NewRace, Session
 from heatlog.recorder import script as rs
 from heatlog.recorder.questions import ask, closed_map
@@ -21,6 +21,7 @@ from heatlog.recorder.session import slipstream_answer
 from heatlog.simulate import default_cars
 from heatlog.simulate.world import race_events, random_bot
 
+from ..helpers import legend_cars
 from .scenarios import PARK, garage_board, toks
 
 OPTIONS = {"upgrades": "all", "draft": "snake", "expansions": ["heavy-rain", "tunnel-vision"]}
