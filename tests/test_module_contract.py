@@ -17,6 +17,8 @@ import dataclasses
 import json
 import random
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,6 @@ from heatlog.recorder.notation import card_text, describe
 from heatlog.review import review_race
 from heatlog.review.evaluate import Settings
 from heatlog.review.points import DECISION_KINDS, decision_points
-from heatlog.season import season_view, simulate_season
 from heatlog.simulate import default_cars, store_race
 from heatlog.simulate.world import race_events
 from heatlog.views.replay import build_replay
@@ -153,14 +154,57 @@ def _meets_the_contract(events: list[Event], modules: tuple[str, ...], tmp_path:
 _SEASON_RACES: list[list[Event]] = []
 
 
+#: The contract's season race: a simulated season of one Garage race (the championship with it).
+_SEASON = """
+import sys
+from pathlib import Path
+from heatlog.log.racelog import RaceLog
+from heatlog.season import season_view, simulate_season
+with RaceLog(Path(sys.argv[1])) as log:
+    season = simulate_season(log, races=[("usa", 7)], cars=2, seed=3, modules={"garage": {"upgrades": "basic"}})
+    race = season_view(log, season).races[0].race
+    assert race is not None
+    sys.stdout.write(log.store.export_jsonl(race))
+"""
+
+
 def _season_race(tmp_path: Path) -> list[Event]:
+    """The season's race, simulated in a process of its own: the heuristic's caches, filled by whatever the process
+    ran before, change its decisions (a known bug: ``test_a_season_race_does_not_depend_on_what_ran_before``), and
+    so which race the contract's season tests meet depended on the order the suite ran them in."""
     if not _SEASON_RACES:
-        with RaceLog(tmp_path / "season.db") as log:
-            season = simulate_season(log, races=[("usa", 7)], cars=2, seed=3, modules={"garage": {"upgrades": "basic"}})
-            race = season_view(log, season).races[0].race
-            assert race is not None
-            _SEASON_RACES.append([json.loads(line) for line in log.store.export_jsonl(race).splitlines()])
+        done = subprocess.run(
+            [sys.executable, "-c", _SEASON, str(tmp_path / "season.db")],
+            capture_output=True, text=True, check=True, timeout=600,
+        )  # fmt: skip
+        _SEASON_RACES.append([json.loads(line) for line in done.stdout.splitlines()])
     return _SEASON_RACES[0]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="a known bug: the heuristic bot's track plans and stretch values, kept across races in a process "
+    "(HeuristicBot._by_content, ._stretches), change its decisions: after playouts of a Garage race the same season "
+    "(seed 3) plays another race (a sponsorship card played where a fresh process plays a Stress, round 9)",
+)
+def test_a_season_race_does_not_depend_on_what_ran_before(tmp_path: Path) -> None:
+    """# principle 6 (the same seed gives the same simulation): the season's race simulated in a process that ran
+    playouts of a Garage race first (tests/test_analysis_infoset.py's, which the suite runs before this file) is the
+    one a fresh process simulates (its season's id aside). Both in processes of their own, so that the answer does
+    not depend on the suite's order either."""
+    here = Path(__file__).resolve().parent
+    first = (
+        "import sys; sys.path[:0] = [sys.argv[2], sys.argv[3]]\n"
+        "import test_analysis_infoset as t\n"
+        "t.test_18_garage_playouts_are_blind_to_the_recorded_future(t.garage_races.__wrapped__())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", first + _SEASON, str(tmp_path / "after.db"), str(here), str(here.parent)],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    after = [json.loads(line) for line in done.stdout.splitlines()]
+    assert after[1:] == _season_race(tmp_path)[1:]
 
 
 @pytest.mark.parametrize("module", sorted(SEASON_ONLY))
