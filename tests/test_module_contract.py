@@ -186,7 +186,9 @@ def _season_race(tmp_path: Path) -> list[Event]:
     raises=AssertionError,
     reason="a known bug: the heuristic bot's track plans and stretch values, kept across races in a process "
     "(HeuristicBot._by_content, ._stretches), change its decisions: after playouts of a Garage race the same season "
-    "(seed 3) plays another race (a sponsorship card played where a fresh process plays a Stress, round 9)",
+    "(seed 3) plays another race (round 10: a sponsorship card played where a fresh process plays a Stress). "
+    "Emptying both keeps gives the fresh race, either alone does not: a value kept in a track plan and one kept by "
+    "stretch each depend on something their keys leave out",
 )
 def test_a_season_race_does_not_depend_on_what_ran_before(tmp_path: Path) -> None:
     """# principle 6 (the same seed gives the same simulation): the season's race simulated in a process that ran
