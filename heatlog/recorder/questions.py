@@ -365,7 +365,7 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
     return out
 
 
-def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str]:
+def _react_tokens(opts: list[Event], state: RaceState) -> list[str]:
     """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``)."""
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
@@ -383,8 +383,7 @@ def _react_tokens(opts: list[Event], state: RaceState | None = None) -> list[str
     for o in opts:
         if o["type"] == "adrenaline":
             out.append("a" if o["bonus"] == "move" else "ac")
-    if state is not None:  # the modules' own (the Garage's p, rN, kN, dr, play:, salvage:, u:; Module.react_offers)
-        out += react_offers(state, opts, label)[0]
+    out += react_offers(state, opts, label)[0]  # the modules' own (the Garage's p, rN, kN, dr, play:, salvage:, u:)
     return out
 
 
@@ -394,7 +393,7 @@ def unpayable_answers(opts: list[Event], state: RaceState) -> list[str]:
     return [a for a in react_offers(state, opts, lambda token: typed_card(state, token))[1] if a.startswith("u:")]
 
 
-def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[str]:
+def _react_answers(opts: list[Event], state: RaceState) -> list[str]:
     """Every single react answer (for Tab completion); cards by their short names."""
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
@@ -402,8 +401,7 @@ def _react_answers(opts: list[Event], state: RaceState | None = None) -> list[st
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
     out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
-    if state is not None:  # the modules' own (Module.react_offers)
-        out += react_offers(state, opts, label)[1]
+    out += react_offers(state, opts, label)[1]  # the modules' own (Module.react_offers)
     return list(dict.fromkeys(out))
 
 
