@@ -16,7 +16,7 @@ import pytest
 from heatlog.engine import apply
 from heatlog.engine.redact import open_to_table
 from heatlog.review import DecisionPoint, Settings, decision_points, review_race
-from heatlog.review.evaluate import estimate_point, mean_half
+from heatlog.review.evaluate import estimate_point, mean_half, point_dict
 from heatlog.review.points import NotReviewed
 from heatlog.simulate import simulate_race
 from tests.test_cli import run
@@ -223,6 +223,9 @@ def test_a_loss_at_a_threshold_goes_to_the_cap_where_it_is_known_to_about_the_ta
     assert 0.055 < review.loss_half / 3 < 0.07  # ± 0.064 at 95 % (sd 0.52 expected score)
     assert review.loss - review.loss_half * 2.576 / 1.96 > 0  # significant at 99 % too
     assert review.label in ("inaccuracy", "mistake")  # what the evidence at the cap supports
+    assert review.significant and review.confidence == pytest.approx(0.99, abs=5e-4)
+    row = point_dict(review)
+    assert (row["significant"], row["significant_at"], row["settled"]) == (True, 0.99, False)
 
 
 def test_a_label_at_the_cap_needs_its_loss_above_0_at_cap_z() -> None:
@@ -235,10 +238,30 @@ def test_a_label_at_the_cap_needs_its_loss_above_0_at_cap_z() -> None:
     run = paired_runner(pairs)
     review = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1), run)
     assert not review.settled and review.taken.playouts == 256
-    assert review.significant and review.loss - review.loss_half * 2.576 / 1.96 < 0
+    assert review.loss - review.loss_half > 0 and review.loss - review.loss_half * 2.576 / 1.96 < 0
     assert review.label is None
     at_95 = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1, cap_z=1.96), run)
     assert at_95.label == "inaccuracy" and at_95.loss == review.loss  # the same playouts
+
+
+def test_significant_in_json_is_what_the_label_rests_on() -> None:
+    """# issue 28: ``review --json``'s ``significant`` is the test the label rests on, and ``significant_at`` says
+    which: 95 % for a label the play-out settled, 99 % (``cap_z``) at the cap. The loss above (0.085 ± 0.072 at
+    the cap) is above 0 at 95 % but not at 99 %: not significant, as it has no label — the 95 % test said
+    "significant" beside no label. The HTML page's biggest losses list only significant ones (the same rule)."""
+    pairs = [(4, 1), (1, 4), (3, 2), (2, 3), (3, 2), (2, 3), (3, 2), (2, 3), (3, 1)]
+    run = paired_runner(pairs)
+    at_cap = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1), run)
+    row = point_dict(at_cap)
+    assert (row["settled"], row["label"], row["significant"], row["significant_at"]) == (False, None, False, 0.99)
+    assert row["loss_places"] - row["loss_places_95"] > 0  # (at 95 % it would have been)
+    json.dumps(row, allow_nan=False)
+    at_95 = point_dict(estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1, cap_z=1.96), run))
+    assert (at_95["label"], at_95["significant"], at_95["significant_at"]) == ("inaccuracy", True, 0.95)
+    # a clear loss settles before the cap: its label and its significance at 95 %
+    settled = estimate_point(fake_point(0, 2), None, 4, Settings(seed=1, keep=1), paired_runner([(4, 1)]))
+    row = point_dict(settled)
+    assert (row["settled"], row["label"], row["significant"], row["significant_at"]) == (True, "blunder", True, 0.95)
 
 
 def imported_race(tmp_path: Path) -> Path:

@@ -121,6 +121,9 @@ class PointReview:
     # the chance events (the registry's chance types) in the log since the car's previous decision point: what
     # moved its expected place between two decisions besides the other cars (the HTML graph marks them)
     chance_before: tuple[str, ...] = ()
+    # the z the label rests on: 1.96 (95 %) for a label the play-out settled, ``Settings.cap_z`` (99 %) for one at
+    # the cap, whose loss was looked at after every batch (``label``)
+    label_z: float = 1.96
 
     @property
     def score_loss(self) -> float:
@@ -129,7 +132,14 @@ class PointReview:
 
     @property
     def significant(self) -> bool:
-        return self.loss - self.loss_half > 0
+        """The loss is above 0 at the confidence the label rests on (:attr:`confidence`): 95 % for a label the
+        play-out settled, 99 % at the cap. A label needs it; a loss that is not is within the noise."""
+        return self.loss - self.loss_half * max(self.label_z, 1.96) / 1.96 > 0
+
+    @property
+    def confidence(self) -> float:
+        """The two-sided confidence of :attr:`significant`: 0.95, or 0.99 at the cap (``label_z`` 2.576)."""
+        return math.erf(max(self.label_z, 1.96) / math.sqrt(2))
 
 
 def finite(x: float, digits: int = 4) -> float | None:
@@ -330,7 +340,8 @@ def estimate_point(
         playouts=spent,
         settled=settled,
     )
-    review.label = label(review, 1.96 if settled else settings.cap_z)
+    review.label_z = 1.96 if settled else settings.cap_z
+    review.label = label(review, review.label_z)
     review.facts = {"taken": facts[taken_i], "best": facts[best_i]}
     if review.label is not None:
         review.reason = reason(review, info)
@@ -411,7 +422,7 @@ def label(review: PointReview, z: float = 1.96) -> str | None:
     excludes zero; at ``z`` when that is stricter: a label the play-out did not settle before the cap, whose
     loss was looked at after every batch, ``Settings.cap_z``): a decision within the noise of the best is never
     labelled."""
-    if not review.significant or not review.loss - review.loss_half * z / 1.96 > 0:
+    if not review.loss - review.loss_half * max(z, 1.96) / 1.96 > 0:
         return None
     for name, threshold in THRESHOLDS:
         if review.score_loss >= threshold:
@@ -494,7 +505,8 @@ def point_dict(p: PointReview) -> dict[str, Any]:
         "loss_places": finite(p.loss),
         "loss_places_95": finite(p.loss_half),
         "loss_score": finite(p.score_loss),
-        "significant": p.significant,
+        "significant": p.significant,  # at the confidence the label rests on: 95 %, or 99 % at the cap
+        "significant_at": round(p.confidence, 3),
         "label": p.label,
         "settled": p.settled,
         "accuracy": round(accuracy(p), 1),

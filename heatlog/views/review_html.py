@@ -305,7 +305,7 @@ def review_data(rp: Replay, review: Any) -> dict[str, Any]:
         for c, p in every
         if p.label is not None
     ]
-    # the significant losses only (their 95 % interval excludes 0, as a label needs): the rest is noise
+    # the significant losses only (their interval excludes 0 as a label needs: 95 %, 99 % at the cap): the rest noise
     worst = sorted((cp for cp in every if cp[1].significant), key=lambda cp: (-cp[1].score_loss, cp[1].point.index))
     losses = []
     for c, p in worst[:LOSSES]:
