@@ -52,3 +52,23 @@ def test_the_replay_and_review_pages_fit_a_phone(tmp_path: Path) -> None:
         page.wait_for_selector('#review[data-ready="true"]')
         assert page.evaluate(width) <= 390
         browser.close()
+
+
+def test_the_season_page_fits_a_phone(tmp_path: Path) -> None:
+    """The season's races table (circuit, event card, winner, recorded, replay link) scrolls inside its card: it
+    made a 390 px phone's page 402 px wide."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    db = str(tmp_path / "s.db")
+    cars = ["--car", "Ann:red", "--car", "Bob:blue", "--car", "Cy:green"]
+    heatlog("season", "new", "--published", "1961", *cars, "--db", db)
+    heatlog("season", "result", "1", "--places", "Bob,Ann,Cy", "--db", db)
+    heatlog("season", "next", "1", "--db", db)
+    heatlog("season", "show", "1", "--html", str(tmp_path / "season.html"), "--db", db)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto((tmp_path / "season.html").as_uri())
+        page.wait_for_selector("#races")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
