@@ -1,0 +1,32 @@
+"""A user's walk through the commands (issue h31): what a command says when it is handed the wrong thing, through
+the real entry point (``python -m heatlog.cli``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+
+def heatlog(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "heatlog.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_season_import_of_a_race_log_names_the_command_that_reads_it(tmp_path: Path) -> None:
+    """A race's export handed to `season import` was refused with one "not a season file line" per event (95 of
+    them for the learning race, a screen of text): it says what the file is, and which command reads it."""
+    r = heatlog("season", "import", str(REPLAYS / "learning-2cars.jsonl"), "--db", str(tmp_path / "s.db"))
+    assert r.returncode == 1
+    assert "a race's log (heatlog export), not a season file" in r.stderr and "`heatlog import`" in r.stderr
+    assert "not a season file line" not in r.stderr and len(r.stderr) < 400, r.stderr
+
+
+def test_season_import_names_the_first_twenty_problems_and_counts_the_rest(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(f'{{"stream": "season", "event": {i}}}\n' for i in range(60)), encoding="utf-8")
+    r = heatlog("season", "import", str(bad), "--db", str(tmp_path / "s.db"))
+    assert r.returncode == 1 and "60 problem(s), nothing imported" in r.stderr, r.stderr
+    assert "line 20: not a season file line" in r.stderr and "line 21:" not in r.stderr
+    assert "… and 40 more" in r.stderr
