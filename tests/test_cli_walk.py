@@ -30,3 +30,17 @@ def test_season_import_names_the_first_twenty_problems_and_counts_the_rest(tmp_p
     assert r.returncode == 1 and "60 problem(s), nothing imported" in r.stderr, r.stderr
     assert "line 20: not a season file line" in r.stderr and "line 21:" not in r.stderr
     assert "… and 40 more" in r.stderr
+
+
+def test_import_of_a_season_file_names_the_command_that_reads_it(tmp_path: Path) -> None:
+    """The other way round: a season file handed to `heatlog import` listed 'the event has no "type"' per line."""
+    db = str(tmp_path / "s.db")
+    cars = ["--car", "Ann:red", "--car", "Bob:blue"]
+    assert heatlog("season", "new", "--published", "1961", *cars, "--db", db).returncode == 0
+    assert heatlog("season", "result", "1", "--places", "Bob,Ann", "--db", db).returncode == 0
+    season_file = tmp_path / "season.jsonl"
+    assert heatlog("season", "export", "1", "-o", str(season_file), "--db", db).returncode == 0
+    r = heatlog("import", str(season_file), "--db", db)
+    assert r.returncode == 1
+    assert "a season file (heatlog season export), not a race's log" in r.stderr, r.stderr
+    assert "`heatlog season import`" in r.stderr and 'has no "type"' not in r.stderr
