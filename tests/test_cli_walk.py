@@ -44,3 +44,25 @@ def test_import_of_a_season_file_names_the_command_that_reads_it(tmp_path: Path)
     assert r.returncode == 1
     assert "a season file (heatlog season export), not a race's log" in r.stderr, r.stderr
     assert "`heatlog season import`" in r.stderr and 'has no "type"' not in r.stderr
+
+
+def test_stats_over_many_races_cuts_no_name_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """`heatlog stats --all` at 80 columns cut every cell to fit its 12 columns: the five Legends were each
+    "Leg…", a mean place "2.…". The least wanted columns give way instead, and it says which."""
+    import os
+
+    db = str(tmp_path / "r.db")
+    for name in ("gb-solo-legends", "netherlands-legends-weather", "italy-6cars"):
+        assert heatlog("import", str(REPLAYS / f"{name}.jsonl"), "--db", db).returncode == 0
+    env = {**os.environ, "COLUMNS": "80"}
+    cmd = [sys.executable, "-m", "heatlog.cli", "stats", "--all", "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    table = r.stdout.split("left out at this width:")[0]
+    assert "…" not in table, r.stdout
+    for name in ("Legend-Black", "Legend-Blue", "Legend-Gray", "Legend-Yellow", "Red", "White"):
+        assert f"│ {name} " in table
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    assert "left out at this width: μ ± σ, Slips" in r.stdout
+    wide = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**env, "COLUMNS": "200"})
+    assert "left out" not in wide.stdout and "μ ± σ" in wide.stdout and "Slips" in wide.stdout
