@@ -66,3 +66,39 @@ def test_stats_over_many_races_cuts_no_name_in_an_80_column_terminal(tmp_path: P
     assert "left out at this width: μ ± σ, Slips" in r.stdout
     wide = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**env, "COLUMNS": "200"})
     assert "left out" not in wide.stdout and "μ ± σ" in wide.stdout and "Slips" in wide.stdout
+
+
+def test_races_in_an_80_column_terminal_drop_the_date_before_cutting_names_to_nothing(tmp_path: Path) -> None:
+    """`heatlog races` in an 80-column terminal after `heatlog demo` cut every name to three letters ("usa…",
+    "net…") to keep the date made: the date gives way first while the names would be cut below 12 cells."""
+    import os
+    import re
+
+    import pexpect  # type: ignore[import-untyped]
+
+    db = str(tmp_path / "r.db")
+    names = ("usa-4cars", "netherlands-legends-weather", "usa-garage-legends-weather", "learning-2cars")
+    for name in names:
+        assert heatlog("import", str(REPLAYS / f"{name}.jsonl"), "--name", name, "--db", db).returncode == 0
+
+    def screen(columns: int) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "HEATLOG_DB")}
+        env.update(NO_COLOR="1", TERM="xterm")
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "heatlog.cli", "races", "--db", db],
+            env=env,
+            encoding="utf-8",
+            dimensions=(40, columns),
+        )
+        child.expect(pexpect.EOF)
+        text = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "", (child.before or "").replace("\r", ""))
+        return [line.rstrip() for line in text.splitlines() if line.strip() and not line.startswith("races in")]
+
+    narrow = screen(80)
+    assert all(len(line) <= 80 for line in narrow), narrow
+    assert "created" not in narrow[0] and "status" in narrow[0] and "winner" in narrow[0]
+    assert "usa-4cars " in narrow[1] and "learning-2cars" in narrow[4]
+    assert "netherlands…" in narrow[2] or "netherlands-" in narrow[2], narrow
+    wide = screen(160)
+    assert "created" in wide[0] and "netherlands-legends-weather" in wide[2], wide
