@@ -200,10 +200,12 @@ def races(
 
     out = out_console()
     # A terminal: the date to the minute; mode, events and "branch of" (first when no race is a branch) give way
-    # while lines do not fit, then the name and the cars are cut with "…" (piped output above never cuts).
+    # while lines do not fit, then the date while the name, the cars and the status would be cut below 12 cells
+    # (at 80 columns every name was "usa…"), then they are cut with "…" (piped output above never cuts).
     rows = [(*r[:10], r[10][:16].replace("T", " ")) for r in rows]
     optional = [3, 8, 9] if any(x.info.parent for x in listed) else [9, 3, 8]
-    lines = aligned(LIST_COLUMNS, rows, width=shutil.get_terminal_size().columns, flexible=(1, 4), optional=optional)
+    width = shutil.get_terminal_size().columns
+    lines = aligned(LIST_COLUMNS, rows, width=width, flexible=(1, 4, 5), optional=optional, before_cutting=[10])
     out.print(f"races in {path}", style="bold", markup=False, highlight=False)
     out.print(lines[0], style="bold", markup=False, highlight=False, soft_wrap=True)
     sys.stdout.flush()

@@ -1,6 +1,7 @@
 """Statistics: stats (one race per car, or many races per driver with ratings) and turns (the derived table)."""
 
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -124,9 +125,7 @@ def _left_out(damaged: "list[DamagedLog]") -> typer.Exit:
     return fail("; ".join(f"race {race}: left out: {once[race].message}" for race in sorted(once)))
 
 
-def _season_stats(
-    log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool
-) -> "list[DamagedLog]":
+def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: bool, as_csv: bool) -> "list[DamagedLog]":
     """``stats --season``: the season's standings and each driver's statistics over its races. A damaged race
     is left out as with --all (returned, to be named after what could be read): the standings stop before it
     (its result cannot be read) and the statistics are those of the others."""
@@ -174,8 +173,14 @@ def _season_stats(
         out = []
         for d in result.drivers:
             mine = standing.get(d.driver, {})
-            out.append({"season": view.id, "season_position": mine.get("position"),
-                        "season_points": mine.get("points"), **flat_row(d.to_dict())})
+            out.append(
+                {
+                    "season": view.id,
+                    "season_position": mine.get("position"),
+                    "season_points": mine.get("points"),
+                    **flat_row(d.to_dict()),
+                }
+            )
         _write_csv(out, {"season": None, "season_position": None, "season_points": None, **_driver_columns()})
         return left_out
     from rich.table import Table
@@ -337,6 +342,10 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
 # ---------------------------------------------------------------------------------------------- many races
 
 
+#: The columns of the drivers' table a narrow terminal leaves out, least wanted first.
+CAREER_OPTIONAL = ("μ ± σ", "Slips", "Boosts", "Heat paid", "Spinouts", "Led")
+
+
 def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | None = None) -> None:
     """``on``: the track the races were chosen by (--track), named in the title."""
     from ..views import counted
@@ -360,38 +369,52 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
         done += f" of {result.total} — PARTIAL (interrupted)"
     if result.damaged:
         done += f" ({counted(len(result.damaged), 'race')} left out: damaged)"
-    table = Table(title=f"drivers over {done}", title_justify="left")
-    for col, just in (
-        ("Driver", "left"),
-        ("Races", "right"),
-        ("Wins", "right"),
-        ("Podiums", "right"),
-        ("Mean place", "right"),
-        ("Rating", "right"),
-        ("μ ± σ", "right"),
-        ("Spinouts", "right"),
-        ("Heat paid", "right"),
-        ("Boosts", "right"),
-        ("Slips", "right"),
-        ("Led", "right"),
-    ):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
-    for d in result.drivers:
-        r = d.rating
-        t = d.tally
-        table.add_row(
-            d.driver,
-            f"{d.races}" + (f" ({d.races - d.finished} unfinished)" if d.races > d.finished else ""),
-            str(d.wins),
-            str(d.podiums),
-            _dash(d.mean_place),
-            "—" if r is None else f"{r.ordinal:.1f}",
-            "—" if r is None else f"{r.mu:.1f}±{r.sigma:.1f}",
-            *(("—",) * 4 if t.legend else (str(t.spinouts), str(t.heat_paid), str(t.boosts), str(t.slipstreams_taken))),
-            str(t.rounds_led),
-        )
+    columns = {
+        "Driver": [d.driver for d in result.drivers],
+        "Races": [
+            f"{d.races}" + (f" ({d.races - d.finished} unfinished)" if d.races > d.finished else "")
+            for d in result.drivers
+        ],
+        "Wins": [str(d.wins) for d in result.drivers],
+        "Podiums": [str(d.podiums) for d in result.drivers],
+        "Mean place": [_dash(d.mean_place) for d in result.drivers],
+        "Rating": ["—" if d.rating is None else f"{d.rating.ordinal:.1f}" for d in result.drivers],
+        "μ ± σ": ["—" if d.rating is None else f"{d.rating.mu:.1f}±{d.rating.sigma:.1f}" for d in result.drivers],
+        "Spinouts": ["—" if d.tally.legend else str(d.tally.spinouts) for d in result.drivers],
+        "Heat paid": ["—" if d.tally.legend else str(d.tally.heat_paid) for d in result.drivers],
+        "Boosts": ["—" if d.tally.legend else str(d.tally.boosts) for d in result.drivers],
+        "Slips": ["—" if d.tally.legend else str(d.tally.slipstreams_taken) for d in result.drivers],
+        "Led": [str(d.tally.rounds_led) for d in result.drivers],
+    }
+
+    def career_table(keep: list[str]) -> Table:
+        table = Table(title=f"drivers over {done}", title_justify="left")
+        for col in keep:
+            table.add_column(col, justify="left" if col == "Driver" else "right")
+        for i in range(len(result.drivers)):
+            table.add_row(*(columns[col][i] for col in keep))
+        return table
+
     console = out_console()
-    print_table(console, table)
+    keep = list(columns)
+    left_out: list[str] = []
+    if console.is_terminal or "COLUMNS" in os.environ:
+        # A narrow terminal: rather than let rich shrink the table (it cut "Legend-Black" and "Legend-Blue" both
+        # to "Leg…", a mean place to "2.…"), the least wanted columns give way until the table fits whole
+        # (--csv and --json always give them all).
+        for col in CAREER_OPTIONAL:
+            unbounded = console.options.update(max_width=100_000)  # (measures are clamped to the width)
+            if console.measure(career_table(keep), options=unbounded).maximum <= console.width:
+                break
+            keep.remove(col)
+            left_out.append(col)
+    print_table(console, career_table(keep))
+    if left_out:
+        console.print(
+            f"left out at this width: {', '.join(left_out)} (a wider terminal, --csv or --json shows them)",
+            style="dim",
+            markup=False,
+        )
     console.print(
         "Rating: μ−3σ of openskill's Plackett–Luce model over the finishing orders of finished races, in race "
         "order (the conservative estimate; μ starts at 25, σ at 8.3).",

@@ -633,9 +633,18 @@ def export_season(log: RaceLog, season: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+#: How many of a season file's problems a refusal names (the count says how many there are).
+SHOWN_PROBLEMS = 20
+
+
 def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
     """Import a season file: every line valid, every race legal and linked, or nothing is written."""
     lines, problems = _read_lines(text)
+    if lines and not problems and all("type" in obj and "stream" not in obj for _, obj in lines):
+        raise MalformedInput(
+            f"{source}: a race's log (heatlog export), not a season file (heatlog season export): import it with "
+            "`heatlog import`; nothing imported"
+        )
     season_evs: list[Event] = []
     race_evs: dict[int, list[tuple[int, Event]]] = {}
     for number, wrapper in lines:
@@ -659,8 +668,12 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
             problems.append(f"line {number}: stream must be season or race (with its index)")
     if not problems and (not season_evs or season_evs[0].get("type") != "season_started"):
         problems.append("the first season line must be season_started")
-    if problems:
-        raise MalformedInput(f"{source}: {len(problems)} problem(s), nothing imported:\n  " + "\n  ".join(problems))
+    if problems:  # the first 20 named, as the race import does: a wrong file is not a screen of one complaint
+        more = [f"… and {len(problems) - SHOWN_PROBLEMS} more"] if len(problems) > SHOWN_PROBLEMS else []
+        raise MalformedInput(
+            f"{source}: {len(problems)} problem(s), nothing imported:\n  "
+            + "\n  ".join(problems[:SHOWN_PROBLEMS] + more)
+        )
     wrong = stream_problems(season_evs)
     if wrong:
         raise MalformedInput(f"{source}: {'; '.join(wrong)}, nothing imported")

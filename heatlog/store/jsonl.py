@@ -23,6 +23,7 @@ def parse_jsonl(text: str, anchors: list[tuple[int, dict[str, Any]]] | None = No
 
     out: list[tuple[int, dict[str, Any]]] = []
     bad: list[str] = []
+    season_lines = 0  # lines of a season file ({"stream", "event"}): the wrong door, said once rather than per line
     for number, value in json_line_values(text):
         if isinstance(value, MalformedInput):
             bad.append(f"line {number}: {value.message}")
@@ -36,8 +37,13 @@ def parse_jsonl(text: str, anchors: list[tuple[int, dict[str, Any]]] | None = No
             continue
         if not isinstance(value.get("type"), str) or not value["type"]:
             bad.append(f'line {number}: the event has no "type"')
+            season_lines += "type" not in value and "stream" in value and "event" in value
             continue
         out.append((number, value))
+    if bad and season_lines == len(bad):
+        raise MalformedInput(
+            "a season file (heatlog season export), not a race's log: import it with `heatlog season import`"
+        )
     if bad:
         lines = ", ".join(b.split(":", 1)[0].removeprefix("line ") for b in bad[:20])
         more = f" and {len(bad) - 20} more" if len(bad) > 20 else ""

@@ -31,10 +31,13 @@ def aligned(
     width: int | None = None,
     flexible: Sequence[int] = (),
     optional: Sequence[int] = (),
+    before_cutting: Sequence[int] = (),
+    readable: int = 12,
 ) -> list[str]:
     """The header and rows as lines of aligned columns. With a terminal ``width``: the ``optional`` columns
-    (indexes, least wanted first) are left out while lines do not fit, then the ``flexible`` ones shrink, the
-    widest first (cut with ``…``, down to their header's width); other columns are never cut."""
+    (indexes, least wanted first) are left out while lines do not fit, then the ``before_cutting`` ones while
+    the ``flexible`` ones would have to shrink below ``readable`` cells to fit, then the flexible ones shrink,
+    the widest first (cut with ``…``, down to their header's width); other columns are never cut."""
     cells = [[visible(c) for c in header]] + [[visible(c) for c in row] for row in rows]
     keep = list(range(len(header)))
     widths = {i: max(cell_len(r[i]) for r in cells) for i in keep}
@@ -45,6 +48,11 @@ def aligned(
     if width is not None:
         for i in optional:
             if total() <= width:
+                break
+            keep.remove(i)
+        for i in before_cutting:
+            give = sum(max(0, widths[j] - max(readable, cell_len(cells[0][j]))) for j in flexible if j in keep)
+            if total() - width <= give:
                 break
             keep.remove(i)
         floor = {i: cell_len(cells[0][i]) for i in flexible if i in keep}

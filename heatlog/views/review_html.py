@@ -159,6 +159,7 @@ _SCRIPT = r"""
 """
 
 _CSS = """
+#review { min-width: 0; overflow-x: auto; }
 #review #eval-graph { max-width: 680px; display: block; }
 #review .eval { fill: none; stroke-width: 2.5; }
 #review .band { stroke-width: 1.2; opacity: 0.6; }

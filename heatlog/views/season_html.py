@@ -37,7 +37,7 @@ header { display: flex; align-items: baseline; gap: 18px; padding: 16px 0 8px; f
   font-weight: 900; }
 h1 { margin: 0; font-size: 22px; } header p { margin: 0; color: var(--muted); }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 12px 14px;
-  margin-top: 14px; }
+  margin-top: 14px; overflow-x: auto; }
 h2 { margin: 0 0 8px; font-size: 14px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 table { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th { text-align: left; color: var(--muted); font-weight: 600; border-bottom: 1px solid var(--line); padding: 4px; }

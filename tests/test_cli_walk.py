@@ -1,0 +1,104 @@
+"""A user's walk through the commands (issue h31): what a command says when it is handed the wrong thing, through
+the real entry point (``python -m heatlog.cli``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPLAYS = Path(__file__).resolve().parent.parent / "replays"
+
+
+def heatlog(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "heatlog.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_season_import_of_a_race_log_names_the_command_that_reads_it(tmp_path: Path) -> None:
+    """A race's export handed to `season import` was refused with one "not a season file line" per event (95 of
+    them for the learning race, a screen of text): it says what the file is, and which command reads it."""
+    r = heatlog("season", "import", str(REPLAYS / "learning-2cars.jsonl"), "--db", str(tmp_path / "s.db"))
+    assert r.returncode == 1
+    assert "a race's log (heatlog export), not a season file" in r.stderr and "`heatlog import`" in r.stderr
+    assert "not a season file line" not in r.stderr and len(r.stderr) < 400, r.stderr
+
+
+def test_season_import_names_the_first_twenty_problems_and_counts_the_rest(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(f'{{"stream": "season", "event": {i}}}\n' for i in range(60)), encoding="utf-8")
+    r = heatlog("season", "import", str(bad), "--db", str(tmp_path / "s.db"))
+    assert r.returncode == 1 and "60 problem(s), nothing imported" in r.stderr, r.stderr
+    assert "line 20: not a season file line" in r.stderr and "line 21:" not in r.stderr
+    assert "… and 40 more" in r.stderr
+
+
+def test_import_of_a_season_file_names_the_command_that_reads_it(tmp_path: Path) -> None:
+    """The other way round: a season file handed to `heatlog import` listed 'the event has no "type"' per line."""
+    db = str(tmp_path / "s.db")
+    cars = ["--car", "Ann:red", "--car", "Bob:blue"]
+    assert heatlog("season", "new", "--published", "1961", *cars, "--db", db).returncode == 0
+    assert heatlog("season", "result", "1", "--places", "Bob,Ann", "--db", db).returncode == 0
+    season_file = tmp_path / "season.jsonl"
+    assert heatlog("season", "export", "1", "-o", str(season_file), "--db", db).returncode == 0
+    r = heatlog("import", str(season_file), "--db", db)
+    assert r.returncode == 1
+    assert "a season file (heatlog season export), not a race's log" in r.stderr, r.stderr
+    assert "`heatlog season import`" in r.stderr and 'has no "type"' not in r.stderr
+
+
+def test_stats_over_many_races_cuts_no_name_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """`heatlog stats --all` at 80 columns cut every cell to fit its 12 columns: the five Legends were each
+    "Leg…", a mean place "2.…". The least wanted columns give way instead, and it says which."""
+    import os
+
+    db = str(tmp_path / "r.db")
+    for name in ("gb-solo-legends", "netherlands-legends-weather", "italy-6cars"):
+        assert heatlog("import", str(REPLAYS / f"{name}.jsonl"), "--db", db).returncode == 0
+    env = {**os.environ, "COLUMNS": "80"}
+    cmd = [sys.executable, "-m", "heatlog.cli", "stats", "--all", "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    table = r.stdout.split("left out at this width:")[0]
+    assert "…" not in table, r.stdout
+    for name in ("Legend-Black", "Legend-Blue", "Legend-Gray", "Legend-Yellow", "Red", "White"):
+        assert f"│ {name} " in table
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    assert "left out at this width: μ ± σ, Slips" in r.stdout
+    wide = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**env, "COLUMNS": "200"})
+    assert "left out" not in wide.stdout and "μ ± σ" in wide.stdout and "Slips" in wide.stdout
+
+
+def test_races_in_an_80_column_terminal_drop_the_date_before_cutting_names_to_nothing(tmp_path: Path) -> None:
+    """`heatlog races` in an 80-column terminal after `heatlog demo` cut every name to three letters ("usa…",
+    "net…") to keep the date made: the date gives way first while the names would be cut below 12 cells."""
+    import os
+    import re
+
+    import pexpect  # type: ignore[import-untyped]
+
+    db = str(tmp_path / "r.db")
+    names = ("usa-4cars", "netherlands-legends-weather", "usa-garage-legends-weather", "learning-2cars")
+    for name in names:
+        assert heatlog("import", str(REPLAYS / f"{name}.jsonl"), "--name", name, "--db", db).returncode == 0
+
+    def screen(columns: int) -> list[str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "HEATLOG_DB")}
+        env.update(NO_COLOR="1", TERM="xterm")
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "heatlog.cli", "races", "--db", db],
+            env=env,
+            encoding="utf-8",
+            dimensions=(40, columns),
+        )
+        child.expect(pexpect.EOF)
+        text = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "", (child.before or "").replace("\r", ""))
+        return [line.rstrip() for line in text.splitlines() if line.strip() and not line.startswith("races in")]
+
+    narrow = screen(80)
+    assert all(len(line) <= 80 for line in narrow), narrow
+    assert "created" not in narrow[0] and "status" in narrow[0] and "winner" in narrow[0]
+    assert "usa-4cars " in narrow[1] and "learning-2cars" in narrow[4]
+    assert "netherlands…" in narrow[2] or "netherlands-" in narrow[2], narrow
+    wide = screen(160)
+    assert "created" in wide[0] and "netherlands-legends-weather" in wide[2], wide
