@@ -546,9 +546,10 @@ def _corner_number(public: Any, after_space: int | None) -> str:
 
 def deck_words(info: Any, car: str) -> str | None:
     """What a Stress flip finds in the car's deck (# 5.2: the deck's cards, not its order), from what it knew:
-    its pool less its own hand. None where the hand is not known (another car's, table mode)."""
-    from ..engine.cards import HEAT, STRESS, VALUE
-
+    its pool less its own hand. A flip finds only a Basic card (# 5.2, 14.1, 14.2: the 0, the 5, Heat, Stress and
+    every upgrade are flipped past), so the mean and the highest are of the deck's Basic cards; the deck is
+    listed card by card, as the review lists a play ("1 1 4 S"), a card beyond the base by its short name
+    (``card_words``: never an upgrade's code). None where the hand is not known (another car's, table mode)."""
     public = getattr(info, "public", None)
     known = getattr(info, "known", {})
     if public is None or car not in known:
@@ -559,11 +560,15 @@ def deck_words(info: Any, car: str) -> str | None:
     deck = {c: pool.get(c, 0) - hand.get(c, 0) for c in pool if pool.get(c, 0) - hand.get(c, 0) > 0}
     if not deck:
         return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
-    speed = [(VALUE[c], n) for c, n in deck.items() if c in VALUE and c not in (HEAT, STRESS)]
+    catalogue = public.cards
+    name = card_words(public) or str
+    order = {t: k for k, t in enumerate(catalogue.tokens)}
+    listed = " ".join(name(c) for c in sorted(deck, key=lambda t: order.get(t, len(order))) for _ in range(deck[c]))
+    speed = [(catalogue.value[c], n) for c, n in deck.items() if c in catalogue.basic and c in catalogue.value]
     cards = sum(n for _, n in speed)
-    listed = " ".join(f"{c}×{n}" for c, n in deck.items())
     if not cards:
-        return f"its deck ({listed}) holds no speed card"
+        return (f"its deck ({listed}) holds no Basic card: a Stress flip goes through it to the discard pile, "
+                "shuffled (# 14.3, 5.6)")
     mean = sum(v * n for v, n in speed) / cards
     high = max(v for v, _ in speed)
     cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
