@@ -245,3 +245,24 @@ def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_
     # the Garage's own words for the choice (its event_words), the card by its short name (# 18.6)
     assert (p.taken.words, p.best.words) == ("values brakes24 at 4", "values brakes24 at 2")
     clearly_worse(p, spins="values brakes24 at 4")
+
+
+def test_a_garage_decision_not_reviewed_names_its_upgrade_as_the_table_does() -> None:
+    """The draft's picks (# 18.5) are said not reviewed, with their reason, in the words the table knows: the upgrade
+    by its short name (issue 29: never a code such as U5; it said "picks U5", "cannot pay for U18")."""
+    import re
+
+    from heatlog.engine.cards import BASE_CATALOGUE
+    from heatlog.review import decision_points
+    from heatlog.simulate import simulate_race
+
+    _, events, state = simulate_race(None, track="usa", cars=2, seed=1, laps=1,
+                                     modules={"garage": {"upgrades": "basic", "draft": "draft"}})
+    shorts = {c.short for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
+    skipped: list[Any] = []
+    decision_points(events, "Red", skipped=skipped)
+    picks = [s for s in skipped if s.kind == "upgrade_picked"]
+    assert picks and all("Garage draft" in s.reason and "18.5" in s.reason for s in picks)
+    for s in skipped:
+        assert not re.search(r"\bU\d+\b", s.words), s
+    assert all(s.words.split()[-1] in shorts for s in picks), [s.words for s in picks]
