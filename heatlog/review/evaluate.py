@@ -533,6 +533,35 @@ def _mean(xs: Sequence[float]) -> float:
     return math.fsum(xs) / len(xs) if xs else 0.0
 
 
+def _limit_words(public: Any, after_space: int | None, limit: int) -> str:
+    """A corner's speed limit in this race, and the board's where the race's modules change it (the weather's road
+    conditions, # 20.5): "limit 2: 3 on the board, -1 this race"."""
+    try:
+        printed = next(int(c["limit"]) for c in public.track.data["corners"] if c["after_space"] == after_space)
+    except (AttributeError, KeyError, TypeError, ValueError, StopIteration):
+        return f"limit {limit}"
+    if printed == limit:
+        return f"limit {limit}"
+    return f"limit {limit}: {printed} on the board, {limit - printed:+d} this race"
+
+
+def _react_words(review: PointReview, public: Any) -> str | None:
+    """At a React or slipstream decision, what the race's modules say of the car's place (``Module.react_hint``:
+    the weather's sector, cooling +1 or no cooldown, # 20.7), else None."""
+    if public is None or review.point.step not in ("react", "slipstream"):
+        return None
+    from ..engine.module import react_hint
+
+    car = public.cars.get(review.point.car) if hasattr(public.cars, "get") else None
+    if car is None:
+        return None
+    try:
+        said = react_hint(public, car).strip().rstrip(";").strip()
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+    return f"where it reacts, {said}" if said else None
+
+
 def _corner_number(public: Any, after_space: int | None) -> str:
     """"corner 2" by the track's order of corners, or the space it is after."""
     if after_space is None:
@@ -597,7 +626,8 @@ def reason(review: PointReview, info: Any) -> str:
             engine = public.cars[car].engine if public is not None else None
             parts.append(
                 f"{worse} spins out at {_corner_number(public, where)}"
-                + (f" (limit {limit}, speed {_mean([f.speed or 0 for f in at]):.1f})" if limit is not None else "")
+                + (f" ({_limit_words(public, where, limit)}, speed {_mean([f.speed or 0 for f in at]):.1f})"
+                   if limit is not None else "")
                 + f" in {w_s:.0%} of playouts, owing {_mean([f.owed for f in at]):.1f} Heat and paying "
                 f"{_mean([f.paid for f in at]):.1f}"
                 + (f" (Engine {engine} at the decision)" if engine is not None else "")
@@ -615,6 +645,9 @@ def reason(review: PointReview, info: Any) -> str:
         deck = deck_words(info, car)
         if deck is not None:
             parts.append(deck)
+    where = _react_words(review, public)
+    if where is not None:
+        parts.append(where)
     parts.append(
         f"expected place {review.taken.mean_place:.2f} against {review.best.mean_place:.2f} "
         f"(win {review.taken.win:.0%} against {review.best.win:.0%}; {review.score_loss:.2f} expected score lost, "
