@@ -164,3 +164,31 @@ def test_a_garage_deck_names_its_upgrades_as_the_table_does_and_a_flip_passes_th
     assert not re.search(r"\bU\d+\b", words), words
     assert all(name(u) in words for u in upgrades), (words, [name(u) for u in upgrades])
     assert "a Stress flip finds 2.6 on average (at most 4)" in words, words  # Basic: 1 2 3 3 4 (the Brakes passed)
+
+
+def test_an_empty_deck_s_flip_is_told_from_the_discard_pile_it_shuffles() -> None:
+    """# 5.6, 14.3: a flip from an empty deck shuffles the discard pile (public: every card in it was seen) into a
+    new deck first, so what a Stress flip finds is the pile's Basic cards; it said only "its deck is empty"."""
+    from collections import Counter
+
+    from heatlog.engine.cards import BASIC
+    from heatlog.review.evaluate import deck_words
+    from heatlog.simulate import simulate_race
+
+    for seed in range(1, 30):
+        _, events, _ = simulate_race(None, track="usa", cars=2, seed=seed, laps=1)
+        for point in decision_points(events, "Red"):
+            if point.kind != "cards":
+                continue
+            info = information_set(point.known(events), "Red")
+            car = info.public.cars["Red"]
+            hand = Counter(dict(zip(info.beliefs["Red"].tokens, info.known["Red"], strict=True)))
+            pile = Counter(car.discard)
+            basic = [VALUE[c] for c in pile.elements() if c in BASIC]
+            if +(Counter(car.pool) - hand) or not basic:
+                continue  # a deck with cards, or a pile without a Basic card
+            words = deck_words(info, "Red")
+            assert words is not None and words.startswith("its deck is empty: a flip shuffles its discard pile"), words
+            assert f"finds {sum(basic) / len(basic):.1f} on average (at most {max(basic)})" in words, (words, pile)
+            return
+    pytest.fail("no race of these seeds has a card play with an empty deck")

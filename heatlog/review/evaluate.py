@@ -587,8 +587,14 @@ def deck_words(info: Any, car: str) -> str | None:
     hand = dict(zip(tokens, known[car], strict=True))
     pool = public.cars[car].pool
     deck = {c: pool.get(c, 0) - hand.get(c, 0) for c in pool if pool.get(c, 0) - hand.get(c, 0) > 0}
-    if not deck:
-        return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
+    head = "its deck holds"
+    if not deck:  # a flip shuffles the discard pile into a new deck first (# 5.6, 14.3): its cards are public
+        discard: dict[str, int] = {}
+        for c in public.cars[car].discard:
+            discard[c] = discard.get(c, 0) + 1
+        if not discard:
+            return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
+        deck, head = discard, "its deck is empty: a flip shuffles its discard pile first (# 5.6), which holds"
     catalogue = public.cards
     name = card_words(public) or str
     order = {t: k for k, t in enumerate(catalogue.tokens)}
@@ -596,12 +602,12 @@ def deck_words(info: Any, car: str) -> str | None:
     speed = [(catalogue.value[c], n) for c, n in deck.items() if c in catalogue.basic and c in catalogue.value]
     cards = sum(n for _, n in speed)
     if not cards:
-        return (f"its deck ({listed}) holds no Basic card: a Stress flip goes through it to the discard pile, "
+        return (f"{head} {listed}, no Basic card: a Stress flip goes through it to the discard pile, "
                 "shuffled (# 14.3, 5.6)")
     mean = sum(v * n for v, n in speed) / cards
     high = max(v for v, _ in speed)
     cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
-    return f"its deck holds {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
+    return f"{head} {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
 
 
 def reason(review: PointReview, info: Any) -> str:
