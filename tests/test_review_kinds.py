@@ -321,3 +321,25 @@ def test_a_spinout_at_a_corner_the_weather_lowered_names_the_board_s_limit_and_t
     safe = TurnFacts(False, 33, 2, 2, 0, 0, 2, ())
     said = reason(_reviewed(point, spun, safe), info)
     assert "spins out at corner 2 (limit 2: 3 on the board, -1 this race, speed 5.0) in 100% of playouts" in said, said
+
+
+def test_the_graph_s_chance_diamonds_read_in_words_and_keep_the_types_as_data() -> None:
+    """The HTML page's evaluation graph: a diamond's tooltip names the chance since the car's last decision as a
+    player says it ("the draw, legend card revealed", MODULES.md 19.7), not as the log's types (it read
+    "cards_drawn, legend_card_revealed"); its data-kinds keep the types."""
+    import re
+
+    from heatlog.simulate import simulate_race
+    from heatlog.views.replay import build_replay
+    from heatlog.views.review_html import render_review_html
+
+    _, events, _ = simulate_race(None, track="usa", cars=2, seed=4, laps=1, modules={"legends": {"cars": 1}})
+    cheap = Settings(screen=2, keep=1, batch=2, max_playouts=2, step=2)
+    review = review_race(events, ["Red"], settings=cheap, rounds={2, 3}, only=lambda p: p.kind == "gear")
+    page = render_review_html(build_replay(events), review)
+    titles = re.findall(r'<path class="chance"[^>]*data-kinds="([^"]*)"[^>]*><title>([^<]*)</title>', page)
+    assert titles, "no chance diamond"
+    assert any("legend_card_revealed" in kinds for kinds, _ in titles)
+    for kinds, title in titles:
+        assert "_" not in title and "the draw" in title, title
+        assert "cards_drawn" in kinds
