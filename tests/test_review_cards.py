@@ -125,3 +125,70 @@ def test_a_deck_of_low_cards_says_a_stress_flip_costs_little() -> None:
     (point,) = [p for p in decision_points(log, "Red") if p.kind == "cards"]
     words = deck_words(information_set(point.known(log), "Red"), "Red")
     assert words is not None and "costs little" not in words
+
+
+def test_a_stress_flip_finds_only_basic_cards_and_the_deck_is_listed_card_by_card() -> None:
+    """# 5.2, 14.1, 14.2: a flip passes the 0 and the 5 (and Heat, Stress) to the discard pile, so what it finds is
+    the mean of the deck's Basic cards. Red holds 2 2 2 3 3 3 4: its deck's Basic cards are 1 1 1 4 4, a flip
+    finds 2.2 on average, at most 4 (it said 2.3, at most 5: the 0 and the 5 counted), and the deck reads as a
+    play does, card by card (it said "1×3 4×2 …", the count after the card: "four 1s" or "one 4"?)."""
+    from heatlog.review.evaluate import deck_words
+
+    log = steps_1_2(position_race(2, hand="2223334"), 2, ["2", "3"])
+    (point,) = [p for p in decision_points(log, "Red") if p.kind == "cards"]
+    words = deck_words(information_set(point.known(log), "Red"), "Red")
+    assert words is not None and "a Stress flip finds 2.2 on average (at most 4)" in words, words
+    assert words.startswith("its deck holds 1 1 1 4 4 0 5 "), words
+    assert "×" not in words
+
+
+def test_a_garage_deck_names_its_upgrades_as_the_table_does_and_a_flip_passes_them() -> None:
+    """A Garage race (# 18): the deck's upgrades by their short names (issue 29: never an upgrade's code, U9),
+    and a flip finds none of them (# 14.2: every upgrade is discarded by a "+" flip)."""
+    import re
+
+    from heatlog.engine import replay
+    from heatlog.review.evaluate import deck_words
+    from heatlog.review.points import card_words
+
+    log = steps_1_2(position_race(2, garage=True), 2, ["1", "2"])
+    (point,) = [p for p in decision_points(log, "Red") if p.kind == "cards"]
+    info = information_set(point.known(log), "Red")
+    words = deck_words(info, "Red")
+    state = replay(log)
+    kinds = {d.token: d.kind for d in state.cards.cards}
+    upgrades = [c for c, n in state.cars["Red"].pool.items() if n > 0 and kinds.get(c) == "upgrade"]
+    assert upgrades, "Red drafted upgrades"
+    name = card_words(state)
+    assert name is not None and words is not None
+    assert not re.search(r"\bU\d+\b", words), words
+    assert all(name(u) in words for u in upgrades), (words, [name(u) for u in upgrades])
+    assert "a Stress flip finds 2.6 on average (at most 4)" in words, words  # Basic: 1 2 3 3 4 (the Brakes passed)
+
+
+def test_an_empty_deck_s_flip_is_told_from_the_discard_pile_it_shuffles() -> None:
+    """# 5.6, 14.3: a flip from an empty deck shuffles the discard pile (public: every card in it was seen) into a
+    new deck first, so what a Stress flip finds is the pile's Basic cards; it said only "its deck is empty"."""
+    from collections import Counter
+
+    from heatlog.engine.cards import BASIC
+    from heatlog.review.evaluate import deck_words
+    from heatlog.simulate import simulate_race
+
+    for seed in range(1, 30):
+        _, events, _ = simulate_race(None, track="usa", cars=2, seed=seed, laps=1)
+        for point in decision_points(events, "Red"):
+            if point.kind != "cards":
+                continue
+            info = information_set(point.known(events), "Red")
+            car = info.public.cars["Red"]
+            hand = Counter(dict(zip(info.beliefs["Red"].tokens, info.known["Red"], strict=True)))
+            pile = Counter(car.discard)
+            basic = [VALUE[c] for c in pile.elements() if c in BASIC]
+            if +(Counter(car.pool) - hand) or not basic:
+                continue  # a deck with cards, or a pile without a Basic card
+            words = deck_words(info, "Red")
+            assert words is not None and words.startswith("its deck is empty: a flip shuffles its discard pile"), words
+            assert f"finds {sum(basic) / len(basic):.1f} on average (at most {max(basic)})" in words, (words, pile)
+            return
+    pytest.fail("no race of these seeds has a card play with an empty deck")

@@ -245,3 +245,101 @@ def test_a_garage_speed_choice_that_must_spin_out_is_labelled_and_the_low_value_
     # the Garage's own words for the choice (its event_words), the card by its short name (# 18.6)
     assert (p.taken.words, p.best.words) == ("values brakes24 at 4", "values brakes24 at 2")
     clearly_worse(p, spins="values brakes24 at 4")
+
+
+def test_a_garage_decision_not_reviewed_names_its_upgrade_as_the_table_does() -> None:
+    """The draft's picks (# 18.5) are said not reviewed, with their reason, in the words the table knows: the upgrade
+    by its short name (issue 29: never a code such as U5; it said "picks U5", "cannot pay for U18")."""
+    import re
+
+    from heatlog.engine.cards import BASE_CATALOGUE
+    from heatlog.review import decision_points
+    from heatlog.simulate import simulate_race
+
+    _, events, state = simulate_race(None, track="usa", cars=2, seed=1, laps=1,
+                                     modules={"garage": {"upgrades": "basic", "draft": "draft"}})
+    shorts = {c.short for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
+    skipped: list[Any] = []
+    decision_points(events, "Red", skipped=skipped)
+    picks = [s for s in skipped if s.kind == "upgrade_picked"]
+    assert picks and all("Garage draft" in s.reason and "18.5" in s.reason for s in picks)
+    for s in skipped:
+        assert not re.search(r"\bU\d+\b", s.words), s
+    assert all(s.words.split()[-1] in shorts for s in picks), [s.words for s in picks]
+
+
+def _weather_point(seed: int, pick: Callable[[Any, Any], bool]) -> tuple[Any, Any]:
+    """Red's first decision point of a simulated 2-car weather race (MODULES.md 20) that ``pick(point, info)``
+    takes, with its information set."""
+    from heatlog.analysis import information_set
+    from heatlog.review import decision_points
+    from heatlog.simulate import simulate_race
+
+    _, events, _ = simulate_race(None, track="usa", cars=2, seed=seed, laps=1, modules={"weather": {}})
+    for p in decision_points(events, "Red"):
+        if not p.prelude:
+            info = information_set(p.known(events), "Red")
+            if pick(p, info):
+                return p, info
+    raise AssertionError("no such point")
+
+
+def _reviewed(point: Any, taken: Any, best: Any) -> Any:
+    """A labelled review of ``point``: the first option taken, the second best, with these turn facts each."""
+    from heatlog.review.evaluate import Estimate, PointReview
+    from heatlog.review.points import describe
+
+    a, b = point.options[:2]
+    est = [Estimate(o, describe(o, point.step), 64, place, 0.1, 0.5, 0.1, k + 1, True)
+           for k, (o, place) in enumerate(((a, 1.8), (b, 1.2)))]
+    return PointReview(point, 2, est[0], est[1], est, 0.6, 0.2, 128, label="blunder",
+                       facts={"taken": [taken] * 64, "best": [best] * 64})
+
+
+def test_a_weather_sector_at_react_is_named_in_the_reason() -> None:
+    """A weather-driven cooldown (MODULES.md 20.7: a sector of the weather tile Snow, cooling +1): the reason of a
+    React decision says where the car reacts, in the weather's words (Module.react_hint, as the recorder's React
+    question says it); it said nothing of it."""
+    from heatlog.engine.module import react_hint
+    from heatlog.review.evaluate import reason
+
+    point, info = _weather_point(6, lambda p, i: p.step == "react" and "cooling +1" in react_hint(
+        i.public, i.public.cars["Red"]))
+    said = reason(_reviewed(point, None, None), info)
+    assert "where it reacts, sector: cooling +1 (road condition weather)" in said, said
+
+
+def test_a_spinout_at_a_corner_the_weather_lowered_names_the_board_s_limit_and_the_change() -> None:
+    """A corner whose limit a road condition lowers (MODULES.md 20.5, Speed limit -1 on USA's corner 2: 3 on the
+    board, 2 in this race): the spinout's reason gives both, so that a player sees what decided (it said "limit 2"
+    beside a board that prints 3)."""
+    from heatlog.analysis.playout import TurnFacts
+    from heatlog.review.evaluate import reason
+
+    point, info = _weather_point(4, lambda p, i: p.kind == "cards")
+    spun = TurnFacts(True, 33, 2, 5, 3, 0, 5, ())
+    safe = TurnFacts(False, 33, 2, 2, 0, 0, 2, ())
+    said = reason(_reviewed(point, spun, safe), info)
+    assert "spins out at corner 2 (limit 2: 3 on the board, -1 this race, speed 5.0) in 100% of playouts" in said, said
+
+
+def test_the_graph_s_chance_diamonds_read_in_words_and_keep_the_types_as_data() -> None:
+    """The HTML page's evaluation graph: a diamond's tooltip names the chance since the car's last decision as a
+    player says it ("the draw, legend card revealed", MODULES.md 19.7), not as the log's types (it read
+    "cards_drawn, legend_card_revealed"); its data-kinds keep the types."""
+    import re
+
+    from heatlog.simulate import simulate_race
+    from heatlog.views.replay import build_replay
+    from heatlog.views.review_html import render_review_html
+
+    _, events, _ = simulate_race(None, track="usa", cars=2, seed=4, laps=1, modules={"legends": {"cars": 1}})
+    cheap = Settings(screen=2, keep=1, batch=2, max_playouts=2, step=2)
+    review = review_race(events, ["Red"], settings=cheap, rounds={2, 3}, only=lambda p: p.kind == "gear")
+    page = render_review_html(build_replay(events), review)
+    titles = re.findall(r'<path class="chance"[^>]*data-kinds="([^"]*)"[^>]*><title>([^<]*)</title>', page)
+    assert titles, "no chance diamond"
+    assert any("legend_card_revealed" in kinds for kinds, _ in titles)
+    for kinds, title in titles:
+        assert "_" not in title and "the draw" in title, title
+        assert "cards_drawn" in kinds

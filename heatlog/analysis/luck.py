@@ -47,6 +47,7 @@ class Segment:
     car: str | None
     round: int
     types: tuple[str, ...]  # the event types in it
+    source: str | None = None  # a chance segment's: the module whose chance it is ("base": draws, flips, shuffles)
     before: dict[str, float] = field(default_factory=dict)  # V before, per car
     after: dict[str, float] = field(default_factory=dict)
 
@@ -60,6 +61,7 @@ class Segment:
             "kind": self.kind,
             "car": self.car,
             "types": list(self.types),
+            "source": self.source,
             "change": {c: round(self.delta(c), 6) for c in self.after},
         }
 
@@ -72,6 +74,7 @@ class CarLuck:
     luck: float
     skill: float
     others: float
+    luck_by: dict[str, float] = field(default_factory=dict)  # its luck by source (Segment.source): sums to luck
 
     @property
     def total(self) -> float:
@@ -86,7 +89,23 @@ class CarLuck:
             "skill": round(self.skill, 6),
             "others": round(self.others, 6),
             "net_luck": round(net, 6),
+            "luck_by_source": {k: round(v, 6) for k, v in self.luck_by.items()},
         }
+
+
+@dataclass(frozen=True, slots=True)
+class NotValued:
+    """Chance events of the race before the first point a play-out can start from, whose luck is in no car's
+    part: the expected score at the start is the value after them (the starting grid; a set-up phase a play-out
+    cannot start from, ``Module.unplayable``: the Garage draft's deals and markets, # 18.5)."""
+
+    type: str
+    source: str  # the module whose chance it is
+    count: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "source": self.source, "count": self.count, "reason": self.reason}
 
 
 @dataclass(slots=True)
@@ -95,6 +114,16 @@ class LuckReport:
     segments: list[Segment]
     playouts: int  # per point
     seed: int
+    not_valued: list[NotValued] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[str]:
+        """The sources of the race's chance segments, in the order first met ("base" first)."""
+        seen = dict.fromkeys(["base"] if any(s.source == "base" for s in self.segments) else [])
+        for s in self.segments:
+            if s.source is not None:
+                seen.setdefault(s.source)
+        return list(seen)
 
     def net_luck(self, car: str) -> float:
         """A car's luck less the mean luck of the other cars (0 for a car alone)."""
@@ -107,6 +136,7 @@ class LuckReport:
             "playouts_per_point": self.playouts,
             "seed": self.seed,
             "cars": [c.to_dict(self.net_luck(c.car)) for c in self.cars],
+            "not_valued": [x.to_dict() for x in self.not_valued],
             "segments": [s.to_dict() for s in self.segments],
         }
 
@@ -116,10 +146,36 @@ def _is_chance(ev: Event) -> bool:
     return entry is not None and entry.chance
 
 
+def _source(ev: Event) -> str:
+    """The module whose chance event ``ev`` is, by the registry ("base": the draws, flips and shuffles)."""
+    entry = REGISTRY.get(str(ev.get("type")))
+    return str(entry.module) if entry is not None and entry.module else "base"
+
+
+def not_valued(events: Sequence[Event], first: int) -> list[NotValued]:
+    """The chance events of ``events[:first]`` (before the first point a play-out can start from), by type, each
+    with why its luck is in no car's part."""
+    out: dict[str, NotValued] = {}
+    state: RaceState | None = None
+    for ev in events[:first]:
+        if state is not None and _is_chance(ev):
+            t = str(ev.get("type"))
+            said = unplayable(state.phase)
+            if said is not None:
+                why = f"drawn in the {said[0]}: {said[1]} (# {said[2]}); the start is after it"
+            else:
+                why = "drawn before the race can be played out: the start is after it"
+            had = out.get(t)
+            out[t] = NotValued(t, _source(ev), 1 + (had.count if had else 0), had.reason if had else why)
+        state = apply(state, ev, atomic=False)
+    return list(out.values())
+
+
 def segments(events: Sequence[Event]) -> tuple[int, list[Segment]]:
     """Where the evaluation starts (the first point a race can be played on from: after the grid and any set-up
     phase a play-out cannot start from, ``Module.unplayable``: the Garage draft, # 18.5) and the segments after it
-    (module doc). Notes and retractions join the segment they are in."""
+    (module doc). Notes and retractions join the segment they are in; a run of chance events is cut where the
+    module whose chance it is changes (``Segment.source``), so that each module's luck is told apart."""
     state: RaceState | None = None
     first: int | None = None
     out: list[Segment] = []
@@ -134,14 +190,15 @@ def segments(events: Sequence[Event]) -> tuple[int, list[Segment]]:
                 chance = _is_chance(ev)
                 car = None if chance else ev.get("car")
                 kind = "luck" if chance else "decision"
+                source = _source(ev) if chance else None
                 last = out[-1] if out else None
-                if last is not None and last.kind == kind and last.car == car:
+                if last is not None and last.kind == kind and last.car == car and last.source == source:
                     last.end = i + 1
                     last.types = tuple(dict.fromkeys((*last.types, str(ev.get("type")))))
                 else:
                     rnd = state.round if state is not None else 0
                     out.append(Segment(i, i + 1, kind, car if isinstance(car, str) else None, rnd,
-                                       (str(ev.get("type")),)))
+                                       (str(ev.get("type")),), source=source))
         state = apply(state, ev, atomic=False)
     if state is None or first is None:
         raise MalformedInput("the race has not started: there is no luck to tell yet")
@@ -201,12 +258,14 @@ def luck_report(
     for s in segs:
         s.before, s.after = value(s.start), value(s.end)
     cars: list[CarLuck] = []
+    sources = list(dict.fromkeys(s.source for s in segs if s.source is not None))
     for c in names:
         luck = math.fsum(s.delta(c) for s in segs if s.kind == "luck")
         skill = math.fsum(s.delta(c) for s in segs if s.kind == "decision" and s.car == c)
         others = math.fsum(s.delta(c) for s in segs if s.kind == "decision" and s.car != c)
-        cars.append(CarLuck(c, value(first)[c], actual[c], luck, skill, others))
-    return LuckReport(cars, segs, n, seed)
+        by = {src: math.fsum(s.delta(c) for s in segs if s.source == src) for src in sources}
+        cars.append(CarLuck(c, value(first)[c], actual[c], luck, skill, others, by))
+    return LuckReport(cars, segs, n, seed, not_valued(events, first))
 
 
-__all__ = ["CarLuck", "LuckReport", "Segment", "luck_report", "segments"]
+__all__ = ["CarLuck", "LuckReport", "NotValued", "Segment", "luck_report", "not_valued", "segments"]

@@ -296,11 +296,18 @@ def luck(
         markup=False,
     )
     table = Table()
-    for col in ("car", "start", "luck", "skill", "others", "actual", "net luck"):
+    sources = report.sources if len(report.sources) > 1 else []  # the luck of each module's chance, told apart
+    for col in ("car", "start", "luck", *(f"of it: {src}" for src in sources), "skill", "others", "actual",
+                "net luck"):
         table.add_column(col, justify="left" if col == "car" else "right")
     for c in report.cars:
         table.add_row(
-            c.car, f"{c.start:.3f}", f"{c.luck:+.3f}", f"{c.skill:+.3f}", f"{c.others:+.3f}", f"{c.actual:.3f}",
-            f"{report.net_luck(c.car):+.3f}",
+            c.car, f"{c.start:.3f}", f"{c.luck:+.3f}", *(f"{c.luck_by.get(src, 0.0):+.3f}" for src in sources),
+            f"{c.skill:+.3f}", f"{c.others:+.3f}", f"{c.actual:.3f}", f"{report.net_luck(c.car):+.3f}",
         )
     print_table(console, table)
+    if sources:
+        console.print("of it: the luck of each source's chance events (base: the draws, flips and shuffles)",
+                      markup=False)
+    for x in report.not_valued:
+        console.print(f"not valued: {x.count} {x.type.replace('_', ' ')} ({x.source}), {x.reason}", markup=False)

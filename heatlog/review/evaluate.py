@@ -533,6 +533,35 @@ def _mean(xs: Sequence[float]) -> float:
     return math.fsum(xs) / len(xs) if xs else 0.0
 
 
+def _limit_words(public: Any, after_space: int | None, limit: int) -> str:
+    """A corner's speed limit in this race, and the board's where the race's modules change it (the weather's road
+    conditions, # 20.5): "limit 2: 3 on the board, -1 this race"."""
+    try:
+        printed = next(int(c["limit"]) for c in public.track.data["corners"] if c["after_space"] == after_space)
+    except (AttributeError, KeyError, TypeError, ValueError, StopIteration):
+        return f"limit {limit}"
+    if printed == limit:
+        return f"limit {limit}"
+    return f"limit {limit}: {printed} on the board, {limit - printed:+d} this race"
+
+
+def _react_words(review: PointReview, public: Any) -> str | None:
+    """At a React or slipstream decision, what the race's modules say of the car's place (``Module.react_hint``:
+    the weather's sector, cooling +1 or no cooldown, # 20.7), else None."""
+    if public is None or review.point.step not in ("react", "slipstream"):
+        return None
+    from ..engine.module import react_hint
+
+    car = public.cars.get(review.point.car) if hasattr(public.cars, "get") else None
+    if car is None:
+        return None
+    try:
+        said = react_hint(public, car).strip().rstrip(";").strip()
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+    return f"where it reacts, {said}" if said else None
+
+
 def _corner_number(public: Any, after_space: int | None) -> str:
     """"corner 2" by the track's order of corners, or the space it is after."""
     if after_space is None:
@@ -546,9 +575,10 @@ def _corner_number(public: Any, after_space: int | None) -> str:
 
 def deck_words(info: Any, car: str) -> str | None:
     """What a Stress flip finds in the car's deck (# 5.2: the deck's cards, not its order), from what it knew:
-    its pool less its own hand. None where the hand is not known (another car's, table mode)."""
-    from ..engine.cards import HEAT, STRESS, VALUE
-
+    its pool less its own hand. A flip finds only a Basic card (# 5.2, 14.1, 14.2: the 0, the 5, Heat, Stress and
+    every upgrade are flipped past), so the mean and the highest are of the deck's Basic cards; the deck is
+    listed card by card, as the review lists a play ("1 1 4 S"), a card beyond the base by its short name
+    (``card_words``: never an upgrade's code). None where the hand is not known (another car's, table mode)."""
     public = getattr(info, "public", None)
     known = getattr(info, "known", {})
     if public is None or car not in known:
@@ -557,17 +587,27 @@ def deck_words(info: Any, car: str) -> str | None:
     hand = dict(zip(tokens, known[car], strict=True))
     pool = public.cars[car].pool
     deck = {c: pool.get(c, 0) - hand.get(c, 0) for c in pool if pool.get(c, 0) - hand.get(c, 0) > 0}
-    if not deck:
-        return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
-    speed = [(VALUE[c], n) for c, n in deck.items() if c in VALUE and c not in (HEAT, STRESS)]
+    head = "its deck holds"
+    if not deck:  # a flip shuffles the discard pile into a new deck first (# 5.6, 14.3): its cards are public
+        discard: dict[str, int] = {}
+        for c in public.cars[car].discard:
+            discard[c] = discard.get(c, 0) + 1
+        if not discard:
+            return "its deck is empty: the discard pile is shuffled into it first (# 5.6)"
+        deck, head = discard, "its deck is empty: a flip shuffles its discard pile first (# 5.6), which holds"
+    catalogue = public.cards
+    name = card_words(public) or str
+    order = {t: k for k, t in enumerate(catalogue.tokens)}
+    listed = " ".join(name(c) for c in sorted(deck, key=lambda t: order.get(t, len(order))) for _ in range(deck[c]))
+    speed = [(catalogue.value[c], n) for c, n in deck.items() if c in catalogue.basic and c in catalogue.value]
     cards = sum(n for _, n in speed)
-    listed = " ".join(f"{c}×{n}" for c, n in deck.items())
     if not cards:
-        return f"its deck ({listed}) holds no speed card"
+        return (f"{head} {listed}, no Basic card: a Stress flip goes through it to the discard pile, "
+                "shuffled (# 14.3, 5.6)")
     mean = sum(v * n for v, n in speed) / cards
     high = max(v for v, _ in speed)
     cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
-    return f"its deck holds {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
+    return f"{head} {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
 
 
 def reason(review: PointReview, info: Any) -> str:
@@ -592,7 +632,8 @@ def reason(review: PointReview, info: Any) -> str:
             engine = public.cars[car].engine if public is not None else None
             parts.append(
                 f"{worse} spins out at {_corner_number(public, where)}"
-                + (f" (limit {limit}, speed {_mean([f.speed or 0 for f in at]):.1f})" if limit is not None else "")
+                + (f" ({_limit_words(public, where, limit)}, speed {_mean([f.speed or 0 for f in at]):.1f})"
+                   if limit is not None else "")
                 + f" in {w_s:.0%} of playouts, owing {_mean([f.owed for f in at]):.1f} Heat and paying "
                 f"{_mean([f.paid for f in at]):.1f}"
                 + (f" (Engine {engine} at the decision)" if engine is not None else "")
@@ -610,6 +651,9 @@ def reason(review: PointReview, info: Any) -> str:
         deck = deck_words(info, car)
         if deck is not None:
             parts.append(deck)
+    where = _react_words(review, public)
+    if where is not None:
+        parts.append(where)
     parts.append(
         f"expected place {review.taken.mean_place:.2f} against {review.best.mean_place:.2f} "
         f"(win {review.taken.win:.0%} against {review.best.win:.0%}; {review.score_loss:.2f} expected score lost, "

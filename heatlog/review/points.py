@@ -223,7 +223,8 @@ def decision_points(
                 elif ev.get("car") == car and is_decision(ev):
                     why = _why_not(state, car, ev, mine, table)
             if why is not None and skipped is not None:
-                skipped.append(NotReviewed(state.round, seq, str(ev.get("type")), describe(canonical(ev)), why))
+                skipped.append(NotReviewed(state.round, seq, str(ev.get("type")),
+                                           describe(canonical(ev), name=card_words(state)), why))
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:

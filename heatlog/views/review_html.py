@@ -243,7 +243,7 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
                 f'<path class="chance" data-car="{escape(c.car)}" data-round="{p.point.round}" '
                 f'data-kinds="{escape(kinds)}" d="M{mx:.1f},{my - 4:.1f} l4,4 l-4,4 l-4,-4 z">'
                 f"<title>{escape(c.car)}: chance before its {escape(p.point.kind)} decision of round "
-                f"{p.point.round} ({escape(', '.join(p.chance_before))})</title></path>"
+                f"{p.point.round} ({escape(', '.join(_chance_words(k) for k in p.chance_before))})</title></path>"
             )
         for p, px, py in where:
             lab = p.label or ""
@@ -269,6 +269,16 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
     xs = {str(r): round(x(r), 1) for r in range(first, last + 1)}
     xs[str(first - 1)] = round(x(first), 1)
     return "\n".join(out), xs
+
+
+#: The base chance events as a player says them (a module's: its type in words, "legend card revealed").
+_CHANCE_WORDS = {"cards_drawn": "the draw", "card_flipped": "a flip", "deck_shuffled": "a shuffle",
+                 "grid_set": "the grid"}
+
+
+def _chance_words(kind: str) -> str:
+    """A chance event type in words for the graph's tooltip (the page's data keeps the type)."""
+    return _CHANCE_WORDS.get(kind, kind.replace("_", " "))
 
 
 def _key(p: Any) -> str:
