@@ -102,3 +102,10 @@ def test_races_in_an_80_column_terminal_drop_the_date_before_cutting_names_to_no
     assert "netherlands…" in narrow[2] or "netherlands-" in narrow[2], narrow
     wide = screen(160)
     assert "created" in wide[0] and "netherlands-legends-weather" in wide[2], wide
+
+
+def test_study_run_names_a_bad_module_once(tmp_path: Path) -> None:
+    """`--module` that is not JSON said "Error: not understood: malformed: --module: …": the kind twice."""
+    r = heatlog("study", "run", "--track", "usa", "--cars", "2", "--seeds", "1", "--module", "[[[", "-o", str(tmp_path))
+    assert r.returncode == 1
+    assert "Error: not understood: --module: not valid JSON" in r.stderr and "malformed" not in r.stderr, r.stderr
