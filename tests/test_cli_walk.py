@@ -109,3 +109,31 @@ def test_study_run_names_a_bad_module_once(tmp_path: Path) -> None:
     r = heatlog("study", "run", "--track", "usa", "--cars", "2", "--seeds", "1", "--module", "[[[", "-o", str(tmp_path))
     assert r.returncode == 1
     assert "Error: not understood: --module: not valid JSON" in r.stderr and "malformed" not in r.stderr, r.stderr
+
+
+def test_show_with_the_longest_names_cuts_a_name_never_a_figure(tmp_path: Path) -> None:
+    """A car's name is one word of up to 40 characters, 80 terminal cells of wide ones: at 80 columns `show`
+    kept each name whole and rich cut the figures instead — every header "…", each spot "6…"."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    wide, long = "李" * 40, "A" * 40
+    cars = ["--car", f"{long}:red", "--car", f"{wide}:blue", "--car", "Cy:green"]
+    assert heatlog("new", *cars, "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "show", "--db", db]
+    for columns in (80, 100):
+        r = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": str(columns)}
+        )
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert all(cell_len(line) <= columns for line in lines), r.stdout
+        heads = [line for line in lines if line.startswith("car ")]
+        assert heads and all("…" not in line for line in heads), r.stdout  # every column's header whole
+        assert "gear played flips speed move slip corners spin" in r.stdout
+        assert "lap  spot Eng hand deck disc" in r.stdout, r.stdout
+        rows = [line for line in lines if line.startswith(("A AAA", "0 李"))]
+        assert len([line for line in rows if line.rstrip().endswith(" 6   7?   11    0")]) == 2, r.stdout
+        assert any("…" in line for line in rows)  # the names were cut, and said so
