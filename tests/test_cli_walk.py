@@ -137,3 +137,23 @@ def test_show_with_the_longest_names_cuts_a_name_never_a_figure(tmp_path: Path) 
         rows = [line for line in lines if line.startswith(("A AAA", "0 李"))]
         assert len([line for line in rows if line.rstrip().endswith(" 6   7?   11    0")]) == 2, r.stdout
         assert any("…" in line for line in rows)  # the names were cut, and said so
+
+
+def test_review_in_an_80_column_terminal_cuts_no_word(tmp_path: Path) -> None:
+    """`heatlog review` at 80 columns cut nearly every cell of its ten columns ("adre…", "slip…", "(the one
+    take…", "with… noise"): the words wrap whole in the columns kept, and a line names those left out."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--db", db).returncode == 0
+    args = ["review", "--car", "Red", "--round", "2", "--screen", "4", "--max-playouts", "16", "--workers", "1"]
+    cmd = [sys.executable, "-m", "heatlog.cli", *args, "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    table = [line for line in r.stdout.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table and all(cell_len(line) <= 80 for line in table), r.stdout
+    assert not any("…" in line for line in table), r.stdout
+    assert "label" in r.stdout and "best found" in r.stdout and "(the one" in r.stdout
+    assert "left out at this width: options, win, playouts" in r.stdout
