@@ -157,3 +157,20 @@ def test_review_in_an_80_column_terminal_cuts_no_word(tmp_path: Path) -> None:
     assert not any("…" in line for line in table), r.stdout
     assert "label" in r.stdout and "best found" in r.stdout and "(the one" in r.stdout
     assert "left out at this width: options, win, playouts" in r.stdout
+
+
+def test_stats_of_a_six_car_race_cuts_no_label_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """`heatlog stats --race N` of a six-car race at 80 columns cut its labels ("Slipstr…", "adrenal…",
+    "downshi…"): every column is as wide as its longest word at least, the words wrap."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "italy-6cars.jsonl"), "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "stats", "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout and all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
+    for word in ("Slipstreams", "adrenaline", "downshift", "Yellow", "White"):
+        assert word in r.stdout

@@ -255,7 +255,9 @@ def _print(result: "Review") -> None:
                 # a terminal: no word cut ("adre…", "slip…" at 80 columns), the playouts, options and win
                 # columns left out first when the words cannot fit
                 columns = [[h, *(row[i] for row in rows)] for i, (h, _) in enumerate(headers)]
-                widths = fitted_widths(columns, console.width, optional=(9, 1, 4))  # type: ignore[assignment]
+                fitted = fitted_widths(columns, console.width, optional=(9, 1, 4))
+                if fitted:
+                    widths = dict(fitted)  # type: ignore[arg-type]
             table = Table(title=f"{c.car}, round {r}", title_justify="left")
             for i, w in widths.items():
                 table.add_column(headers[i][0], justify=headers[i][1], width=w)  # type: ignore[arg-type]

@@ -104,7 +104,8 @@ def fitted_widths(
     cut no word: ``columns`` holds each column's header then its cells; a column is never narrower than its
     longest word, the ``optional`` ones (least wanted first) are left out while those cannot fit, and the room
     left is shared out, a cell at a time, to the columns still narrower than their longest line. ``per_column``
-    and ``edge``: what the box and the padding take (rich's default box with padding 1: 3 a column, 1)."""
+    and ``edge``: what the box and the padding take (rich's default box with padding 1: 3 a column, 1). Empty
+    when the words cannot fit even so (the caller lets rich shrink the table)."""
 
     def longest(texts: Sequence[str], split: bool) -> int:
         parts = [p for t in texts for p in (t.split() if split else t.splitlines() or [""])]
@@ -121,6 +122,8 @@ def fitted_widths(
         if room() >= 0:
             break
         keep.remove(i)
+    if room() < 0:
+        return {}
     widths = {i: least[i] for i in keep}
     spare = room()
     while spare > 0:
