@@ -174,3 +174,13 @@ def test_stats_of_a_six_car_race_cuts_no_label_in_an_80_column_terminal(tmp_path
     assert "…" not in r.stdout and all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
     for word in ("Slipstreams", "adrenaline", "downshift", "Yellow", "White"):
         assert word in r.stdout
+
+
+def test_luck_shows_no_negative_zero(tmp_path: Path) -> None:
+    """The luck table printed "-0.000" (Yellow's luck and net luck in the Italy sample, a sum zero but for
+    floating-point rounding): a zero is +0.000."""
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "italy-6cars.jsonl"), "--db", db).returncode == 0
+    r = heatlog("luck", "--playouts", "1", "--workers", "1", "--db", db)
+    assert r.returncode == 0, r.stderr
+    assert "Yellow" in r.stdout and "+0.000" in r.stdout and "-0.000" not in r.stdout, r.stdout

@@ -272,6 +272,11 @@ def _print(result: "Review") -> None:
     _summary(result)
 
 
+def _signed(x: float) -> str:
+    """``x`` to three decimals with its sign; a sum that is zero but for rounding is +0.000, not -0.000."""
+    return f"{round(x, 3) + 0.0:+.3f}"
+
+
 def _label_words(p: "PointReview") -> str:
     """The label, and where the loss's interval still straddled a threshold at the cap, that it is what the
     evidence there supports: "within noise" when it supports none."""
@@ -326,10 +331,10 @@ def luck(
         table.add_row(
             c.car,
             f"{c.start:.3f}",
-            f"{c.luck:+.3f}",
-            f"{c.skill:+.3f}",
-            f"{c.others:+.3f}",
+            _signed(c.luck),
+            _signed(c.skill),
+            _signed(c.others),
             f"{c.actual:.3f}",
-            f"{report.net_luck(c.car):+.3f}",
+            _signed(report.net_luck(c.car)),
         )
     print_table(console, table)
