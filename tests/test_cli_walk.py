@@ -184,3 +184,22 @@ def test_luck_shows_no_negative_zero(tmp_path: Path) -> None:
     r = heatlog("luck", "--playouts", "1", "--workers", "1", "--db", db)
     assert r.returncode == 0, r.stderr
     assert "Yellow" in r.stdout and "+0.000" in r.stdout and "-0.000" not in r.stdout, r.stdout
+
+
+def test_compare_in_an_80_column_terminal_keeps_its_headers_whole(tmp_path: Path) -> None:
+    """The difference table of `heatlog compare --playouts` at 80 columns cut a header to "(independen…"."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "usa-4cars.jsonl"), "--db", db).returncode == 0
+    branch = ["branch", "--race", "1", "--at-round", "16", "--name", "what-if", "--play-on", "--seed", "1"]
+    assert heatlog(*branch, "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "compare", "1", "2", "-k", "4", "--seed", "1", "--workers", "1"]
+    r = subprocess.run(
+        [*cmd, "--db", db], capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"}
+    )
+    assert r.returncode == 0, r.stderr
+    assert "(independent)" in r.stdout and "(independen…" not in r.stdout, r.stdout
+    assert all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
