@@ -102,3 +102,104 @@ def test_races_in_an_80_column_terminal_drop_the_date_before_cutting_names_to_no
     assert "netherlands…" in narrow[2] or "netherlands-" in narrow[2], narrow
     wide = screen(160)
     assert "created" in wide[0] and "netherlands-legends-weather" in wide[2], wide
+
+
+def test_study_run_names_a_bad_module_once(tmp_path: Path) -> None:
+    """`--module` that is not JSON said "Error: not understood: malformed: --module: …": the kind twice."""
+    r = heatlog("study", "run", "--track", "usa", "--cars", "2", "--seeds", "1", "--module", "[[[", "-o", str(tmp_path))
+    assert r.returncode == 1
+    assert "Error: not understood: --module: not valid JSON" in r.stderr and "malformed" not in r.stderr, r.stderr
+
+
+def test_show_with_the_longest_names_cuts_a_name_never_a_figure(tmp_path: Path) -> None:
+    """A car's name is one word of up to 40 characters, 80 terminal cells of wide ones: at 80 columns `show`
+    kept each name whole and rich cut the figures instead — every header "…", each spot "6…"."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    wide, long = "李" * 40, "A" * 40
+    cars = ["--car", f"{long}:red", "--car", f"{wide}:blue", "--car", "Cy:green"]
+    assert heatlog("new", *cars, "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "show", "--db", db]
+    for columns in (80, 100):
+        r = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": str(columns)}
+        )
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert all(cell_len(line) <= columns for line in lines), r.stdout
+        heads = [line for line in lines if line.startswith("car ")]
+        assert heads and all("…" not in line for line in heads), r.stdout  # every column's header whole
+        assert "gear played flips speed move slip corners spin" in r.stdout
+        assert "lap  spot Eng hand deck disc" in r.stdout, r.stdout
+        rows = [line for line in lines if line.startswith(("A AAA", "0 李"))]
+        assert len([line for line in rows if line.rstrip().endswith(" 6   7?   11    0")]) == 2, r.stdout
+        assert any("…" in line for line in rows)  # the names were cut, and said so
+
+
+def test_review_in_an_80_column_terminal_cuts_no_word(tmp_path: Path) -> None:
+    """`heatlog review` at 80 columns cut nearly every cell of its ten columns ("adre…", "slip…", "(the one
+    take…", "with… noise"): the words wrap whole in the columns kept, and a line names those left out."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--db", db).returncode == 0
+    args = ["review", "--car", "Red", "--round", "2", "--screen", "4", "--max-playouts", "16", "--workers", "1"]
+    cmd = [sys.executable, "-m", "heatlog.cli", *args, "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    table = [line for line in r.stdout.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table and all(cell_len(line) <= 80 for line in table), r.stdout
+    assert not any("…" in line for line in table), r.stdout
+    assert "label" in r.stdout and "best found" in r.stdout and "(the one" in r.stdout
+    assert "left out at this width: options, win, playouts" in r.stdout
+
+
+def test_stats_of_a_six_car_race_cuts_no_label_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """`heatlog stats --race N` of a six-car race at 80 columns cut its labels ("Slipstr…", "adrenal…",
+    "downshi…"): every column is as wide as its longest word at least, the words wrap."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "italy-6cars.jsonl"), "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "stats", "--db", db]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout and all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
+    for word in ("Slipstreams", "adrenaline", "downshift", "Yellow", "White"):
+        assert word in r.stdout
+
+
+def test_luck_shows_no_negative_zero(tmp_path: Path) -> None:
+    """The luck table printed "-0.000" (Yellow's luck and net luck in the Italy sample, a sum zero but for
+    floating-point rounding): a zero is +0.000."""
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "italy-6cars.jsonl"), "--db", db).returncode == 0
+    r = heatlog("luck", "--playouts", "1", "--workers", "1", "--db", db)
+    assert r.returncode == 0, r.stderr
+    assert "Yellow" in r.stdout and "+0.000" in r.stdout and "-0.000" not in r.stdout, r.stdout
+
+
+def test_compare_in_an_80_column_terminal_keeps_its_headers_whole(tmp_path: Path) -> None:
+    """The difference table of `heatlog compare --playouts` at 80 columns cut a header to "(independen…"."""
+    import os
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "usa-4cars.jsonl"), "--db", db).returncode == 0
+    branch = ["branch", "--race", "1", "--at-round", "16", "--name", "what-if", "--play-on", "--seed", "1"]
+    assert heatlog(*branch, "--db", db).returncode == 0
+    cmd = [sys.executable, "-m", "heatlog.cli", "compare", "1", "2", "-k", "4", "--seed", "1", "--workers", "1"]
+    r = subprocess.run(
+        [*cmd, "--db", db], capture_output=True, text=True, timeout=600, env={**os.environ, "COLUMNS": "80"}
+    )
+    assert r.returncode == 0, r.stderr
+    assert "(independent)" in r.stdout and "(independen…" not in r.stdout, r.stdout
+    assert all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout

@@ -437,6 +437,10 @@ def test_user_text_is_data_everywhere(tmp_path: Path) -> None:
         b'{"action": "resume", "key": "k1234567", "race": "1"}',
         b'{"action": "setup", "key": "k1234567", "fields": {"cars": "Ann"}}',
         b'{"action": "fly", "key": "k1234567"}',
+        # a RecursionError in json.loads was a 500 (the door now reads with formats.jsonio)
+        pytest.param(b"[" * 100_000, id="nested-100000"),
+        pytest.param(b'{"action": "answer", "key": "k1234567", "text": ' + b"{" * 3000, id="nested-in-text"),
+        pytest.param(b"\xff\xfe{}", id="not-utf8"),
     ],
 )
 def test_hostile_submissions_get_plain_words_never_a_traceback(table: Any, body: bytes) -> None:

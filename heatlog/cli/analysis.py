@@ -1,6 +1,7 @@
 """heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -362,15 +363,24 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
         caption="common random numbers: both sides from the same resampled hands and decks; "
         "variance ×: how much smaller the variance of the difference is than with independent playouts",
     )
-    for col in ("car", "difference", "95 % interval", "variance ×", "playouts for ±0.1 (CRN)", "(independent)"):
-        diff.add_column(col, justify="left" if col == "car" else "right")
+    heads = ("car", "difference", "95 % interval", "variance ×", "playouts for ±0.1 (CRN)", "(independent)")
+    cells = []
     for row in p["difference"]:
         lo, hi = row["difference_95"]
         red = row["variance_reduction"]
-        diff.add_row(
+        cells.append((
             row["car"], f"{row['difference']:+.2f}", f"{lo:+.2f}…{hi:+.2f}", "∞" if red is None else f"{red:.1f}",
             str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
-        )
+        ))
+    widths: dict[int, int | None] = dict.fromkeys(range(len(heads)))
+    if console.is_terminal or "COLUMNS" in os.environ:  # no word cut at 80 columns ("(independen…")
+        from ..views.listing import fitted_widths
+
+        widths.update(fitted_widths([[h, *(c[i] for c in cells)] for i, h in enumerate(heads)], console.width))
+    for i, col in enumerate(heads):
+        diff.add_column(col, justify="left" if col == "car" else "right", width=widths[i])
+    for cell_row in cells:
+        diff.add_row(*cell_row)
     print_table(console, diff)
     note = _partial_note(result)
     if note:

@@ -2,6 +2,7 @@
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -92,8 +93,14 @@ def review(
 
     get_bot(bots)  # an unknown bot is refused before any work
     settings = Settings(
-        screen=screen, keep=keep, target=target, max_playouts=max_playouts, bots=bots, seed=seed,
-        evaluator=evaluator, search_rounds=search_rounds,
+        screen=screen,
+        keep=keep,
+        target=target,
+        max_playouts=max_playouts,
+        bots=bots,
+        seed=seed,
+        evaluator=evaluator,
+        search_rounds=search_rounds,
     )
     check_evaluator(settings)  # and an unknown evaluator
     check_output(html, "--html")  # and a page that cannot be written
@@ -198,6 +205,7 @@ def _print(result: "Review") -> None:
     from rich.table import Table
 
     from ..review import evaluator_words
+    from ..views.listing import fitted_widths
 
     console = out_console()
     named = f" ({result.name})" if result.name else ""
@@ -207,15 +215,13 @@ def _print(result: "Review") -> None:
         f"{head}; seed {s.seed}, bots {s.bots}, evaluator {evaluator_words(s)}; screening {s.screen} playouts "
         f"per decision, the best {s.keep} and "
         f"the one taken played out until the label settles (a label's loss ±{s.target} expected score, 68 %), "
-        f"at most {s.max_playouts}"
-        + (" — PARTIAL (interrupted)" if result.partial else ""),
+        f"at most {s.max_playouts}" + (" — PARTIAL (interrupted)" if result.partial else ""),
         markup=False,
     )
     for c in result.cars:
         rounds = sorted({p.point.round for p in c.points})
         for r in rounds:
-            table = Table(title=f"{c.car}, round {r}", title_justify="left")
-            for col, just in (
+            headers = (
                 ("step", "left"),
                 ("options", "right"),
                 ("taken", "left"),
@@ -226,26 +232,49 @@ def _print(result: "Review") -> None:
                 ("loss ±95%", "right"),
                 ("label", "left"),
                 ("playouts", "right"),
-            ):
-                table.add_column(col, justify=just)  # type: ignore[arg-type]
+            )
+            rows = []
             for p in (p for p in c.points if p.point.round == r):
                 same = p.best is p.taken
-                table.add_row(
-                    p.point.kind,
-                    str(len(p.point.options)),
-                    p.taken.words,
-                    _pm(p.taken.mean_place, p.taken.place_half) + f" n={p.taken.playouts}",
-                    f"{100 * p.taken.win:.0f}%",
-                    "(the one taken)" if same else p.best.words,
-                    "" if same else _pm(p.best.mean_place, p.best.place_half) + f" n={p.best.playouts}",
-                    _pm(p.loss, p.loss_half) if not same else "0",
-                    _label_words(p),
-                    f"{p.playouts:,}",
+                rows.append(
+                    (
+                        p.point.kind,
+                        str(len(p.point.options)),
+                        p.taken.words,
+                        _pm(p.taken.mean_place, p.taken.place_half) + f" n={p.taken.playouts}",
+                        f"{100 * p.taken.win:.0f}%",
+                        "(the one taken)" if same else p.best.words,
+                        "" if same else _pm(p.best.mean_place, p.best.place_half) + f" n={p.best.playouts}",
+                        _pm(p.loss, p.loss_half) if not same else "0",
+                        _label_words(p),
+                        f"{p.playouts:,}",
+                    )
                 )
+            widths = {i: None for i in range(len(headers))}  # piped: the natural width (print_table)
+            if console.is_terminal or "COLUMNS" in os.environ:
+                # a terminal: no word cut ("adre…", "slip…" at 80 columns), the playouts, options and win
+                # columns left out first when the words cannot fit
+                columns = [[h, *(row[i] for row in rows)] for i, (h, _) in enumerate(headers)]
+                fitted = fitted_widths(columns, console.width, optional=(9, 1, 4))
+                if fitted:
+                    widths = dict(fitted)  # type: ignore[arg-type]
+            table = Table(title=f"{c.car}, round {r}", title_justify="left")
+            for i, w in widths.items():
+                table.add_column(headers[i][0], justify=headers[i][1], width=w)  # type: ignore[arg-type]
+            for row in rows:
+                table.add_row(*(row[i] for i in widths))
             print_table(console, table)
+            if len(widths) < len(headers):
+                left_out = ", ".join(headers[i][0] for i in range(len(headers)) if i not in widths)
+                console.print(f"left out at this width: {left_out} (--json gives them)", style="dim", markup=False)
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
+
+
+def _signed(x: float) -> str:
+    """``x`` to three decimals with its sign; a sum that is zero but for rounding is +0.000, not -0.000."""
+    return f"{round(x, 3) + 0.0:+.3f}"
 
 
 def _label_words(p: "PointReview") -> str:
@@ -302,8 +331,8 @@ def luck(
         table.add_column(col, justify="left" if col == "car" else "right")
     for c in report.cars:
         table.add_row(
-            c.car, f"{c.start:.3f}", f"{c.luck:+.3f}", *(f"{c.luck_by.get(src, 0.0):+.3f}" for src in sources),
-            f"{c.skill:+.3f}", f"{c.others:+.3f}", f"{c.actual:.3f}", f"{report.net_luck(c.car):+.3f}",
+            c.car, f"{c.start:.3f}", _signed(c.luck), *(_signed(c.luck_by.get(src, 0.0)) for src in sources),
+            _signed(c.skill), _signed(c.others), f"{c.actual:.3f}", _signed(report.net_luck(c.car)),
         )
     print_table(console, table)
     if sources:

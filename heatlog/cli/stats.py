@@ -323,17 +323,27 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
     state = "finished" if rs.over else f"under way (round {rs.rounds}): places are the standings now"
     name = f" ({rs.name})" if rs.name else ""
     title = f"race {rs.race}{name}: {rs.track_name or rs.track}, {counted(rs.laps, 'lap')}, {rs.mode} mode — {state}"
-    table = Table(title=title, title_justify="left")
-    table.add_column("")
-    for c in rs.cars:
-        table.add_column(c.car, justify="right")
     place_cells = [f"{c.place}" + (f" (round {c.finish_round})" if c.finish_round else "") for c in rs.cars]
-    table.add_row("Place", *place_cells)
-    table.add_row("Start position", *(_dash(c.start_position) for c in rs.cars))
-    for label, get in STAT_ROWS:
-        table.add_row(label, *(_cell(label, get, c.tally) for c in rs.cars))
-    table.add_row("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars))
+    cells: list[tuple[str, ...]] = [
+        ("Place", *place_cells),
+        ("Start position", *(_dash(c.start_position) for c in rs.cars)),
+    ]
+    cells += [(label, *(_cell(label, get, c.tally) for c in rs.cars)) for label, get in STAT_ROWS]
+    cells.append(("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars)))
     console = out_console()
+    widths: dict[int, int | None] = {i: None for i in range(len(rs.cars) + 1)}  # piped: natural (print_table)
+    if console.is_terminal or "COLUMNS" in os.environ:
+        # a terminal: no word cut when the words fit (rich cut "Slipstreams" to "Slipstr…" with six cars at 80)
+        from ..views.listing import fitted_widths
+
+        columns = [["", *(r[0] for r in cells)]] + [[c.car, *(r[i + 1] for r in cells)] for i, c in enumerate(rs.cars)]
+        widths.update(fitted_widths(columns, console.width))
+    table = Table(title=title, title_justify="left")
+    table.add_column("", width=widths[0])
+    for i, c in enumerate(rs.cars):
+        table.add_column(c.car, justify="right", width=widths[i + 1])
+    for row in cells:
+        table.add_row(*row)
     print_table(console, table)
     if rs.mode == "table":
         console.print("Stress drawn: — in table mode (draws are hidden, # 1.7).", markup=False)

@@ -86,7 +86,8 @@ def run(
             try:  # the door's strict parser: no NaN, no duplicate keys
                 grid["modules"].append(jsonio.loads(text, "--module"))
             except MalformedInput as exc:
-                raise MalformedInput(f"{exc} (e.g. '{{\"{_example_module()}\": true}}')") from None
+                # (exc.message: str(exc) is "malformed: …", said twice once the CLI names the kind)
+                raise MalformedInput(f"{exc.message} (e.g. '{{\"{_example_module()}\": true}}')") from None
     if laps is not None:
         grid["laps"] = laps
     if seeds is not None:

@@ -23,7 +23,7 @@ from ..engine.state import Car, RaceState, Turn, expand
 from ..formats.usertext import visible
 from . import cell_len, counted
 from .cards import card_short
-from .listing import wrap_cells
+from .listing import fit, wrap_cells
 from .narrate import corner_number
 from .plain import Grid, Styled
 
@@ -244,10 +244,12 @@ def cars_table(
     *,
     car: str | None = None,
     columns: tuple[str, ...] | None = None,
+    name_cells: int | None = None,
 ) -> Grid:
     """One row per car: what it did in ``turns`` (this round) and where it stands in ``state``. Cars are in
     ``order`` (the round's turn order), then the cars that are not in it (finished earlier). ``columns``
-    picks some columns (e.g. ``TURN_COLUMNS``) for narrow consoles.
+    picks some columns (e.g. ``TURN_COLUMNS``) for narrow consoles; ``name_cells`` cuts the names longer than
+    that many terminal cells with ``…`` (a name is one word of up to 40 characters: 80 cells of wide ones).
 
     Columns: ``gear`` (``2→3`` when shifted), ``played`` cards, ``flips`` (cards flipped for Stress, then ``b:``
     and those flipped for a Boost), ``speed``, spaces moved (``move``, step 3 and React), ``slip`` (spaces
@@ -284,7 +286,8 @@ def cars_table(
     for name in names:
         c = state.cars[name]
         t = by_car.get(name)
-        who = Styled([(visible(f"{'▶' if name == car else ''}{labels[name]} {name}"), None)], style=colour_style(c))
+        label = name if name_cells is None else fit(name, name_cells).rstrip()
+        who = Styled([(visible(f"{'▶' if name == car else ''}{labels[name]} {label}"), None)], style=colour_style(c))
         if t is None:
             did = ["", "", "", "", "", "", "", ""] if name not in state.hall_of_fame else ["finished"] + [""] * 7
             gear = "L" if c.legend else str(c.gear)
@@ -331,8 +334,20 @@ def _print_cars(
     if whole.natural_width() <= width:
         console.print(whole)
         return
-    console.print(cars_table(state, turns, order, car=car, columns=TURN_COLUMNS))
-    console.print(cars_table(state, turns, order, car=car, columns=STAND_COLUMNS))
+    _print_split(console, state, turns, order, car, width)
+
+
+def _print_split(
+    console: Any, state: RaceState, turns: list[Turn], order: list[str], car: str | None, width: int
+) -> None:
+    """The two tables of a narrow console (what each car did, where each car stands)."""
+    for columns in (TURN_COLUMNS, STAND_COLUMNS):
+        part = cars_table(state, turns, order, car=car, columns=columns)
+        over = part.natural_width() - width
+        if over > 0:  # a long name: it is cut, rather than rich cutting the figures ("6…" for a spot, "s…")
+            longest = max(cell_len(visible(n)) for n in state.cars)
+            part = cars_table(state, turns, order, car=car, columns=columns, name_cells=max(8, longest - over))
+        console.print(part)
 
 
 # ---------------------------------------------------------------------------------------------- putting it together
@@ -401,8 +416,7 @@ def render_round(
     if width >= WIDE:
         _print_cars(console, state, rv.all_turns(), rv.order, car, width)
     else:
-        console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=TURN_COLUMNS))
-        console.print(cars_table(state, rv.all_turns(), rv.order, car=car, columns=STAND_COLUMNS))
+        _print_split(console, state, rv.all_turns(), rv.order, car, width)
     if state.mode == "table":
         console.print("table mode: hands are hidden (counts only, marked ?)", markup=False, highlight=False)
     for name in state.grid or state.cars:  # the modules' facts of each car (the Garage's upgrades, # 18.5)

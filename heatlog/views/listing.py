@@ -95,3 +95,44 @@ def wrap_cells(text: str, width: int) -> list[str]:
     if line:
         lines.append(line)
     return lines
+
+
+def fitted_widths(
+    columns: Sequence[Sequence[str]], width: int, *, optional: Sequence[int] = (), per_column: int = 3, edge: int = 1
+) -> dict[int, int]:
+    """The width of each column kept (index: cells) for a rich table that must fit ``width`` terminal cells and
+    cut no word: ``columns`` holds each column's header then its cells; a column is never narrower than its
+    longest word, the ``optional`` ones (least wanted first) are left out while those cannot fit, and the room
+    left is shared out, a cell at a time, to the columns still narrower than their longest line. ``per_column``
+    and ``edge``: what the box and the padding take (rich's default box with padding 1: 3 a column, 1). Empty
+    when the words cannot fit even so (the caller lets rich shrink the table)."""
+
+    def longest(texts: Sequence[str], split: bool) -> int:
+        parts = [p for t in texts for p in (t.split() if split else t.splitlines() or [""])]
+        return max((cell_len(p) for p in parts), default=0) or 1
+
+    least = {i: longest(col, True) for i, col in enumerate(columns)}
+    natural = {i: longest(col, False) for i, col in enumerate(columns)}
+    keep = list(range(len(columns)))
+
+    def room() -> int:
+        return width - edge - per_column * len(keep) - sum(least[i] for i in keep)
+
+    for i in optional:
+        if room() >= 0:
+            break
+        keep.remove(i)
+    if room() < 0:
+        return {}
+    widths = {i: least[i] for i in keep}
+    spare = room()
+    while spare > 0:
+        short = [i for i in keep if widths[i] < natural[i]]
+        if not short:
+            break
+        for i in short:
+            if spare <= 0:
+                break
+            widths[i] += 1
+            spare -= 1
+    return widths
