@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
 from ...module import PositionCards, copy_data, read_once
+from ...react import BOOST_COST
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 from .slot import NAME, WeatherSlot, slot
@@ -358,6 +359,12 @@ def build(rules: Rules, options: Any) -> Rules:
     corner_limit, corner_cost, boost_cost = rules.corner_limit, rules.corner_cost, rules.boost_cost
     cooldown_block, cooldown_bonus = rules.cooldown_block, rules.cooldown_bonus
     slipstream_block, slipstream_bonus = rules.slipstream_block, rules.slipstream_bonus
+    # A React point it wraps that is still the base function (``Rules.unchanged``) is not called: its answer is
+    # known (no block, no bonus, a boost's 1 Heat, as react.py reads them). Every React pool and every plan asks
+    # these points (issue 32: a weather race's extra calls).
+    plain = rules.unchanged
+    block_plain, bonus_plain, boost_plain = plain.cooldown_block, plain.cooldown_bonus, plain.boost_cost
+    slip_block_plain, slip_bonus_plain = plain.slipstream_block, plain.slipstream_bonus
 
     def limit(state: RaceState, car: Car, turn: Turn, corner: Corner) -> int:
         return corner_limit(state, car, turn, corner) + corner_at(state, corner.after_space).limit  # # 20.8
@@ -368,25 +375,29 @@ def build(rules: Rules, options: Any) -> Rules:
         return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
 
     def boost(state: RaceState, car: Car) -> int:
-        return 0 if sector_at(state, car.progress).free_boost else boost_cost(state, car)  # # 20.11, MA20
+        if sector_at(state, car.progress).free_boost:  # # 20.11, MA20
+            return 0
+        return BOOST_COST if boost_plain else boost_cost(state, car)
 
     def no_cooldown(state: RaceState, car: Car) -> str | None:
         sector = sector_at(state, car.progress)
         if sector.no_cooldown:  # # 20.9
             return f"no cooldown in this sector (road condition: {sector.token})"
-        return cooldown_block(state, car)
+        return None if block_plain else cooldown_block(state, car)
 
     def cooling(state: RaceState, car: Car) -> int:
-        return cooldown_bonus(state, car) + sector_at(state, car.progress).cooling  # # 20.10
+        extra = sector_at(state, car.progress).cooling  # # 20.10
+        return extra if bonus_plain else cooldown_bonus(state, car) + extra
 
     def no_slipstream(state: RaceState, car: Car) -> str | None:
         sector = sector_at(state, car.progress)
         if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
             return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
-        return slipstream_block(state, car)
+        return None if slip_block_plain else slipstream_block(state, car)
 
     def bonus(state: RaceState, car: Car) -> int:
-        return slipstream_bonus(state, car) + sector_at(state, car.progress).slipstream  # # 20.12
+        extra = sector_at(state, car.progress).slipstream  # # 20.12
+        return extra if slip_bonus_plain else slipstream_bonus(state, car) + extra
 
     phase_waiting = rules.phase_waiting
 
