@@ -374,29 +374,48 @@ def build(rules: Rules, options: Any) -> Rules:
         overheat = corner_at(state, corner.after_space).overheat
         return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
 
+    # Each reads the sector where the car is now (``sector_at``, inlined: every React pool asks three of them and
+    # every gear a plan weighs two, issue 32); a race whose tokens are not drawn yet has no sector effect.
     def boost(state: RaceState, car: Car) -> int:
-        if sector_at(state, car.progress).free_boost:  # # 20.11, MA20
-            return 0
+        own: WeatherSlot | None = state.modules.get(NAME)
+        if own is not None and (cond := own.conditions) is not None:
+            by_space = cond.by_space
+            if by_space[(car.progress - 1) % (len(by_space) - 1) + 1].free_boost:  # # 20.11, MA20
+                return 0
         return BOOST_COST if boost_plain else boost_cost(state, car)
 
     def no_cooldown(state: RaceState, car: Car) -> str | None:
-        sector = sector_at(state, car.progress)
-        if sector.no_cooldown:  # # 20.9
-            return f"no cooldown in this sector (road condition: {sector.token})"
+        own: WeatherSlot | None = state.modules.get(NAME)
+        if own is not None and (cond := own.conditions) is not None:
+            by_space = cond.by_space
+            sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
+            if sector.no_cooldown:  # # 20.9
+                return f"no cooldown in this sector (road condition: {sector.token})"
         return None if block_plain else cooldown_block(state, car)
 
     def cooling(state: RaceState, car: Car) -> int:
-        extra = sector_at(state, car.progress).cooling  # # 20.10
+        own: WeatherSlot | None = state.modules.get(NAME)
+        extra = 0
+        if own is not None and (cond := own.conditions) is not None:
+            by_space = cond.by_space
+            extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].cooling  # # 20.10
         return extra if bonus_plain else cooldown_bonus(state, car) + extra
 
     def no_slipstream(state: RaceState, car: Car) -> str | None:
-        sector = sector_at(state, car.progress)
-        if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
-            return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
+        own: WeatherSlot | None = state.modules.get(NAME)
+        if own is not None and (cond := own.conditions) is not None:
+            by_space = cond.by_space
+            sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
+            if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
+                return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
         return None if slip_block_plain else slipstream_block(state, car)
 
     def bonus(state: RaceState, car: Car) -> int:
-        extra = sector_at(state, car.progress).slipstream  # # 20.12
+        own: WeatherSlot | None = state.modules.get(NAME)
+        extra = 0
+        if own is not None and (cond := own.conditions) is not None:
+            by_space = cond.by_space
+            extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].slipstream  # # 20.12
         return extra if slip_bonus_plain else slipstream_bonus(state, car) + extra
 
     phase_waiting = rules.phase_waiting
