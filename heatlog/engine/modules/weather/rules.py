@@ -212,6 +212,21 @@ class Conditions:
     # corner number (1-based) owning the sector of each space, 0 inside a chicane
     sector_of_space: tuple[int, ...] = field(repr=False)
     by_after_space: Mapping[int, CornerEffect] = field(default_factory=dict, repr=False)
+    # Whether any sector has the effect (# 20.9–20.12), read off ``by_space``: a point whose effect lies on no sector
+    # of the race reads no sector (every React pool asks three points, every gear a plan weighs two; issue 32)
+    blocks_cooldown: bool = field(init=False, repr=False)
+    cools: bool = field(init=False, repr=False)
+    free_boosts: bool = field(init=False, repr=False)
+    blocks_slipstream: bool = field(init=False, repr=False)
+    lengthens_slipstream: bool = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        effects = set(self.by_space[1:])
+        object.__setattr__(self, "blocks_cooldown", any(e.no_cooldown for e in effects))
+        object.__setattr__(self, "cools", any(e.cooling for e in effects))
+        object.__setattr__(self, "free_boosts", any(e.free_boost for e in effects))
+        object.__setattr__(self, "blocks_slipstream", any(e.no_slipstream for e in effects))
+        object.__setattr__(self, "lengthens_slipstream", any(e.slipstream for e in effects))
 
     def sector(self, track: Track, p: int) -> SectorEffect:
         """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
@@ -375,10 +390,11 @@ def build(rules: Rules, options: Any) -> Rules:
         return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
 
     # Each reads the sector where the car is now (``sector_at``, inlined: every React pool asks three of them and
-    # every gear a plan weighs two, issue 32); a race whose tokens are not drawn yet has no sector effect.
+    # every gear a plan weighs two, issue 32), in a race where a sector has its effect; a race whose tokens are not
+    # drawn yet has no sector effect.
     def boost(state: RaceState, car: Car) -> int:
         own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None:
+        if own is not None and (cond := own.conditions) is not None and cond.free_boosts:
             by_space = cond.by_space
             if by_space[(car.progress - 1) % (len(by_space) - 1) + 1].free_boost:  # # 20.11, MA20
                 return 0
@@ -386,7 +402,7 @@ def build(rules: Rules, options: Any) -> Rules:
 
     def no_cooldown(state: RaceState, car: Car) -> str | None:
         own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None:
+        if own is not None and (cond := own.conditions) is not None and cond.blocks_cooldown:
             by_space = cond.by_space
             sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
             if sector.no_cooldown:  # # 20.9
@@ -396,14 +412,14 @@ def build(rules: Rules, options: Any) -> Rules:
     def cooling(state: RaceState, car: Car) -> int:
         own: WeatherSlot | None = state.modules.get(NAME)
         extra = 0
-        if own is not None and (cond := own.conditions) is not None:
+        if own is not None and (cond := own.conditions) is not None and cond.cools:
             by_space = cond.by_space
             extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].cooling  # # 20.10
         return extra if bonus_plain else cooldown_bonus(state, car) + extra
 
     def no_slipstream(state: RaceState, car: Car) -> str | None:
         own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None:
+        if own is not None and (cond := own.conditions) is not None and cond.blocks_slipstream:
             by_space = cond.by_space
             sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
             if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
@@ -413,7 +429,7 @@ def build(rules: Rules, options: Any) -> Rules:
     def bonus(state: RaceState, car: Car) -> int:
         own: WeatherSlot | None = state.modules.get(NAME)
         extra = 0
-        if own is not None and (cond := own.conditions) is not None:
+        if own is not None and (cond := own.conditions) is not None and cond.lengthens_slipstream:
             by_space = cond.by_space
             extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].slipstream  # # 20.12
         return extra if slip_bonus_plain else slipstream_bonus(state, car) + extra
