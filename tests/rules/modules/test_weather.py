@@ -291,8 +291,11 @@ def test_20_7_20_9_20_12_the_points_read_the_sector_where_the_car_stands(tile):
         cond = conditions_of(s)
         assert cond is not None
         effects = set(cond.by_space[1:])
-        assert cond.blocks_cooldown == any(e.no_cooldown for e in effects)
-        assert cond.cools == any(e.cooling for e in effects)
+        assert cond.effects == {
+            k
+            for k in ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
+            if any(getattr(e, k) for e in effects)
+        }
         for p in range(0, 3 * s.track.spaces + 2):
             car.progress = p
             e = sector_at(s, p)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -212,21 +212,19 @@ class Conditions:
     # corner number (1-based) owning the sector of each space, 0 inside a chicane
     sector_of_space: tuple[int, ...] = field(repr=False)
     by_after_space: Mapping[int, CornerEffect] = field(default_factory=dict, repr=False)
-    # Whether any sector has the effect (# 20.9–20.12), read off ``by_space``: a point whose effect lies on no sector
-    # of the race reads no sector (every React pool asks three points, every gear a plan weighs two; issue 32)
-    blocks_cooldown: bool = field(init=False, repr=False)
-    cools: bool = field(init=False, repr=False)
-    free_boosts: bool = field(init=False, repr=False)
-    blocks_slipstream: bool = field(init=False, repr=False)
-    lengthens_slipstream: bool = field(init=False, repr=False)
+    # The effects some sector has (# 20.9–20.12: the names of ``SectorEffect``'s fields), read off ``by_space``: a
+    # point whose effect lies on no sector of the race reads no sector (every React pool asks three points, every
+    # gear a plan weighs two; issue 32)
+    effects: frozenset[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        effects = set(self.by_space[1:])
-        object.__setattr__(self, "blocks_cooldown", any(e.no_cooldown for e in effects))
-        object.__setattr__(self, "cools", any(e.cooling for e in effects))
-        object.__setattr__(self, "free_boosts", any(e.free_boost for e in effects))
-        object.__setattr__(self, "blocks_slipstream", any(e.no_slipstream for e in effects))
-        object.__setattr__(self, "lengthens_slipstream", any(e.slipstream for e in effects))
+        present = set(self.by_space[1:])
+        object.__setattr__(self, "effects", frozenset(k for k in _SECTOR_KEYS if any(getattr(e, k) for e in present)))
+
+    def at(self, progress: int) -> SectorEffect:
+        """The sector effect on the space of ``progress`` (# 20.6, 20.7; the track's ``space_of`` inlined)."""
+        by_space = self.by_space  # spaces 1..N
+        return by_space[(progress - 1) % (len(by_space) - 1) + 1]
 
     def sector(self, track: Track, p: int) -> SectorEffect:
         """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
@@ -389,50 +387,50 @@ def build(rules: Rules, options: Any) -> Rules:
         overheat = corner_at(state, corner.after_space).overheat
         return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
 
-    # Each reads the sector where the car is now (``sector_at``, inlined: every React pool asks three of them and
-    # every gear a plan weighs two, issue 32), in a race where a sector has its effect; a race whose tokens are not
-    # drawn yet has no sector effect.
+    # Each reads the sector where the car is now (every React pool asks three of them and every gear a plan weighs
+    # two, issue 32), only in a race where some sector has its effect; a race whose tokens are not drawn yet has none.
+    def barred(effect: str, why: str, wrapped: Callable[[RaceState, Car], str | None], plain: bool) -> Any:
+        """A block point: ``why`` (its token in the words) where the car's sector has ``effect``, else the wrapped
+        point's answer."""
+
+        def point(state: RaceState, car: Car) -> str | None:
+            own: WeatherSlot | None = state.modules.get(NAME)
+            if own is not None and (cond := own.conditions) is not None and effect in cond.effects:
+                sector = cond.at(car.progress)
+                if getattr(sector, effect):
+                    return why.format(sector.token)
+            return None if plain else wrapped(state, car)
+
+        return point
+
+    def added(effect: str, wrapped: Callable[[RaceState, Car], int], plain: bool) -> Any:
+        """A bonus point: the car's sector's ``effect`` plus the wrapped point's answer."""
+
+        def point(state: RaceState, car: Car) -> int:
+            own: WeatherSlot | None = state.modules.get(NAME)
+            extra = 0
+            if own is not None and (cond := own.conditions) is not None and effect in cond.effects:
+                extra = getattr(cond.at(car.progress), effect)
+            return extra if plain else wrapped(state, car) + extra
+
+        return point
+
     def boost(state: RaceState, car: Car) -> int:
         own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None and cond.free_boosts:
-            by_space = cond.by_space
-            if by_space[(car.progress - 1) % (len(by_space) - 1) + 1].free_boost:  # # 20.11, MA20
-                return 0
+        cond = None if own is None else own.conditions
+        if cond is not None and "free_boost" in cond.effects and cond.at(car.progress).free_boost:  # # 20.11, MA20
+            return 0
         return BOOST_COST if boost_plain else boost_cost(state, car)
 
-    def no_cooldown(state: RaceState, car: Car) -> str | None:
-        own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None and cond.blocks_cooldown:
-            by_space = cond.by_space
-            sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
-            if sector.no_cooldown:  # # 20.9
-                return f"no cooldown in this sector (road condition: {sector.token})"
-        return None if block_plain else cooldown_block(state, car)
-
-    def cooling(state: RaceState, car: Car) -> int:
-        own: WeatherSlot | None = state.modules.get(NAME)
-        extra = 0
-        if own is not None and (cond := own.conditions) is not None and cond.cools:
-            by_space = cond.by_space
-            extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].cooling  # # 20.10
-        return extra if bonus_plain else cooldown_bonus(state, car) + extra
-
-    def no_slipstream(state: RaceState, car: Car) -> str | None:
-        own: WeatherSlot | None = state.modules.get(NAME)
-        if own is not None and (cond := own.conditions) is not None and cond.blocks_slipstream:
-            by_space = cond.by_space
-            sector = by_space[(car.progress - 1) % (len(by_space) - 1) + 1]
-            if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
-                return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
-        return None if slip_block_plain else slipstream_block(state, car)
-
-    def bonus(state: RaceState, car: Car) -> int:
-        own: WeatherSlot | None = state.modules.get(NAME)
-        extra = 0
-        if own is not None and (cond := own.conditions) is not None and cond.lengthens_slipstream:
-            by_space = cond.by_space
-            extra = by_space[(car.progress - 1) % (len(by_space) - 1) + 1].slipstream  # # 20.12
-        return extra if slip_bonus_plain else slipstream_bonus(state, car) + extra
+    no_cooldown = barred("no_cooldown", "no cooldown in this sector (road condition: {})", cooldown_block, block_plain)
+    cooling = added("cooling", cooldown_bonus, bonus_plain)  # # 20.10 (# 20.9 above)
+    no_slipstream = barred(  # # 20.12: not from this sector (into it is allowed)
+        "no_slipstream",
+        "no slipstream from this sector (road condition: {}) (# 20.12)",
+        slipstream_block,
+        slip_block_plain,
+    )
+    bonus = added("slipstream", slipstream_bonus, slip_bonus_plain)  # # 20.12
 
     phase_waiting = rules.phase_waiting
 
