@@ -582,29 +582,39 @@ class _TrackPlan:
             for speed in (g + g // 2, int(g * w.typical + 0.5)):
                 end = p + speed
                 owed: list[tuple[int, int]] = []  # the Heat owed at each corner line crossed (# 9.1, 9.3)
+                total = 0
                 j = i
                 while j < n and lines[j] < end:
                     over = speed - limits[j]
                     if over > 0:  # # 9.3: nothing owed at or under the limit; the Rules' costs (# 20.13, MA19)
-                        owed.append((lines[j], costs[j][over if over < COST_SPAN else COST_SPAN - 1]))
+                        heat_owed = costs[j][over if over < COST_SPAN else COST_SPAN - 1]
+                        owed.append((lines[j], heat_owed))
+                        total += heat_owed
                     j += 1
-                for e_all in range(shift, 9):
-                    e = e_all - shift
-                    paid = 0
-                    spin = None
-                    for line, heat_owed in owed:  # # 10.1: a corner the Engine cannot pay
-                        if paid + heat_owed > e:
-                            spin = line
-                            break
-                        paid += heat_owed
-                    if spin is not None:
-                        v = (spin - p) - spin_worth
-                    elif end > final:
-                        v = speed + finish
-                    else:
-                        v = speed - heat * (paid + shift)
+                # the value with every corner paid (the Engine's Heat from ``shift + total`` on: no spinout)
+                v = speed + finish if end > final else speed - heat * (total + shift)
+                e_all = shift
+                if owed:  # # 10.1: below, a corner the Engine cannot pay; the Engine grows, the spin moves on
+                    k, m, paid = 0, len(owed), 0
+                    line, heat_owed = owed[0]
+                    while e_all < 9:
+                        e = e_all - shift
+                        while paid + heat_owed <= e:  # (the corners paid in order, as many as this Engine can)
+                            paid += heat_owed
+                            k += 1
+                            if k == m:
+                                break
+                            line, heat_owed = owed[k]
+                        if k == m:
+                            break  # every corner paid from this Engine on
+                        spun = (line - p) - spin_worth
+                        if spun > best_of[e_all]:
+                            best_of[e_all] = spun
+                        e_all += 1
+                while e_all < 9:
                     if v > best_of[e_all]:
                         best_of[e_all] = v
+                    e_all += 1
         ahead = self.shared.ahead
         for e_all in range(9):
             ahead[(at, gear, e_all)] = best_of[e_all]

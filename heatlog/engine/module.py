@@ -786,7 +786,12 @@ def shared_slots(state: RaceState) -> tuple[Any, ...]:
     own = state.modules
     if not own:
         return ()
-    return tuple(v for k, v in own.items() if (m := MODULES.get(k)) is not None and m.copy is None)
+    out = []  # (a loop, not a generator: a weather race's bot asks at every plan, issue 32)
+    for k, v in own.items():
+        m = MODULES.get(k)
+        if m is not None and m.copy is None:
+            out.append(v)
+    return tuple(out)
 
 
 def in_race(state: RaceState) -> Iterator[Module]:

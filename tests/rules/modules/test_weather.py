@@ -10,6 +10,7 @@ import pytest
 
 from heatlog.engine import IllegalEvent, MalformedInput, apply, decisions, react_options, waiting_for
 from heatlog.engine.modules.weather import conditions_of
+from heatlog.engine.modules.weather.rules import sector_at
 from heatlog.formats.module_data import weather_module
 from heatlog.formats.tracks import load_track_data
 
@@ -270,3 +271,36 @@ def test_20_13_overheat_can_spin_a_car_out():
     race.round(P=(1, "0"), A=(2, "34"))
     race.turns_until("A").go_on()
     assert race.turn.spinout and race.turn.corners[0].cost == 5  # 5 > 4 on the Engine (# 10.1)
+
+
+@pytest.mark.parametrize("tile", ["cloud", "fog", "storm", "snow", "rain", "sun"])
+def test_20_7_20_9_20_12_the_points_read_the_sector_where_the_car_stands(tile):
+    # MA5, # 20.7: each sector point answers what the sector of the car's space holds, on every space of both
+    # laps and beyond the line, whichever effects the draw left on no sector (issue 32: they read the sector
+    # themselves, and skip it when the race's sectors lack their effect)
+    draws = [
+        ["weather", "overheat", "limit+1", "heat-control"],
+        ["overheat", "limit-1", "limit+1", "overheat"],
+        ["slipstream+1", "weather", "heat-control", "limit-1"],
+        ["weather", "weather", "slipstream+1", "slipstream+1"],
+    ]
+    for tokens in draws:
+        race = module_race(["A", "B"], weather=(tile, tokens))
+        s, car = race.state, race.car("A")
+        rules = s.rules
+        cond = conditions_of(s)
+        assert cond is not None
+        effects = set(cond.by_space[1:])
+        assert cond.effects == {
+            k
+            for k in ("no_cooldown", "no_slipstream", "free_boost", "cooling", "slipstream")
+            if any(getattr(e, k) for e in effects)
+        }
+        for p in range(0, 3 * s.track.spaces + 2):
+            car.progress = p
+            e = sector_at(s, p)
+            assert (rules.cooldown_block(s, car) is not None) == e.no_cooldown, (tokens, p)
+            assert rules.cooldown_bonus(s, car) == e.cooling, (tokens, p)
+            assert rules.boost_cost(s, car) == (0 if e.free_boost else 1), (tokens, p)
+            assert (rules.slipstream_block(s, car) is not None) == e.no_slipstream, (tokens, p)
+            assert rules.slipstream_bonus(s, car) == e.slipstream, (tokens, p)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import copy
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ...cards import HEAT, STRESS
 from ...module import PositionCards, copy_data, read_once
+from ...react import BOOST_COST
 from ...track import Track
 from ..circuits import corner_groups as corner_groups  # (# 22.2: a chicane is one corner; said here too)
 from .slot import NAME, WeatherSlot, slot
@@ -211,6 +212,19 @@ class Conditions:
     # corner number (1-based) owning the sector of each space, 0 inside a chicane
     sector_of_space: tuple[int, ...] = field(repr=False)
     by_after_space: Mapping[int, CornerEffect] = field(default_factory=dict, repr=False)
+    # The effects some sector has (# 20.9–20.12: the names of ``SectorEffect``'s fields), read off ``by_space``: a
+    # point whose effect lies on no sector of the race reads no sector (every React pool asks three points, every
+    # gear a plan weighs two; issue 32)
+    effects: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        present = set(self.by_space[1:])
+        object.__setattr__(self, "effects", frozenset(k for k in _SECTOR_KEYS if any(getattr(e, k) for e in present)))
+
+    def at(self, progress: int) -> SectorEffect:
+        """The sector effect on the space of ``progress`` (# 20.6, 20.7; the track's ``space_of`` inlined)."""
+        by_space = self.by_space  # spaces 1..N
+        return by_space[(progress - 1) % (len(by_space) - 1) + 1]
 
     def sector(self, track: Track, p: int) -> SectorEffect:
         """The sector effect on the space of progress ``p`` (# 20.6, 20.7)."""
@@ -358,6 +372,12 @@ def build(rules: Rules, options: Any) -> Rules:
     corner_limit, corner_cost, boost_cost = rules.corner_limit, rules.corner_cost, rules.boost_cost
     cooldown_block, cooldown_bonus = rules.cooldown_block, rules.cooldown_bonus
     slipstream_block, slipstream_bonus = rules.slipstream_block, rules.slipstream_bonus
+    # A React point it wraps that is still the base function (``Rules.unchanged``) is not called: its answer is
+    # known (no block, no bonus, a boost's 1 Heat, as react.py reads them). Every React pool and every plan asks
+    # these points (issue 32: a weather race's extra calls).
+    plain = rules.unchanged
+    block_plain, bonus_plain, boost_plain = plain.cooldown_block, plain.cooldown_bonus, plain.boost_cost
+    slip_block_plain, slip_bonus_plain = plain.slipstream_block, plain.slipstream_bonus
 
     def limit(state: RaceState, car: Car, turn: Turn, corner: Corner) -> int:
         return corner_limit(state, car, turn, corner) + corner_at(state, corner.after_space).limit  # # 20.8
@@ -367,26 +387,50 @@ def build(rules: Rules, options: Any) -> Rules:
         overheat = corner_at(state, corner.after_space).overheat
         return owed + overheat if overheat and speed > lim else owed  # # 20.13, MA19: only over the limit
 
+    # Each reads the sector where the car is now (every React pool asks three of them and every gear a plan weighs
+    # two, issue 32), only in a race where some sector has its effect; a race whose tokens are not drawn yet has none.
+    def barred(effect: str, why: str, wrapped: Callable[[RaceState, Car], str | None], plain: bool) -> Any:
+        """A block point: ``why`` (its token in the words) where the car's sector has ``effect``, else the wrapped
+        point's answer."""
+
+        def point(state: RaceState, car: Car) -> str | None:
+            own: WeatherSlot | None = state.modules.get(NAME)
+            if own is not None and (cond := own.conditions) is not None and effect in cond.effects:
+                sector = cond.at(car.progress)
+                if getattr(sector, effect):
+                    return why.format(sector.token)
+            return None if plain else wrapped(state, car)
+
+        return point
+
+    def added(effect: str, wrapped: Callable[[RaceState, Car], int], plain: bool) -> Any:
+        """A bonus point: the car's sector's ``effect`` plus the wrapped point's answer."""
+
+        def point(state: RaceState, car: Car) -> int:
+            own: WeatherSlot | None = state.modules.get(NAME)
+            extra = 0
+            if own is not None and (cond := own.conditions) is not None and effect in cond.effects:
+                extra = getattr(cond.at(car.progress), effect)
+            return extra if plain else wrapped(state, car) + extra
+
+        return point
+
     def boost(state: RaceState, car: Car) -> int:
-        return 0 if sector_at(state, car.progress).free_boost else boost_cost(state, car)  # # 20.11, MA20
+        own: WeatherSlot | None = state.modules.get(NAME)
+        cond = None if own is None else own.conditions
+        if cond is not None and "free_boost" in cond.effects and cond.at(car.progress).free_boost:  # # 20.11, MA20
+            return 0
+        return BOOST_COST if boost_plain else boost_cost(state, car)
 
-    def no_cooldown(state: RaceState, car: Car) -> str | None:
-        sector = sector_at(state, car.progress)
-        if sector.no_cooldown:  # # 20.9
-            return f"no cooldown in this sector (road condition: {sector.token})"
-        return cooldown_block(state, car)
-
-    def cooling(state: RaceState, car: Car) -> int:
-        return cooldown_bonus(state, car) + sector_at(state, car.progress).cooling  # # 20.10
-
-    def no_slipstream(state: RaceState, car: Car) -> str | None:
-        sector = sector_at(state, car.progress)
-        if sector.no_slipstream:  # # 20.12: not from this sector (into it is allowed)
-            return f"no slipstream from this sector (road condition: {sector.token}) (# 20.12)"
-        return slipstream_block(state, car)
-
-    def bonus(state: RaceState, car: Car) -> int:
-        return slipstream_bonus(state, car) + sector_at(state, car.progress).slipstream  # # 20.12
+    no_cooldown = barred("no_cooldown", "no cooldown in this sector (road condition: {})", cooldown_block, block_plain)
+    cooling = added("cooling", cooldown_bonus, bonus_plain)  # # 20.10 (# 20.9 above)
+    no_slipstream = barred(  # # 20.12: not from this sector (into it is allowed)
+        "no_slipstream",
+        "no slipstream from this sector (road condition: {}) (# 20.12)",
+        slipstream_block,
+        slip_block_plain,
+    )
+    bonus = added("slipstream", slipstream_bonus, slip_bonus_plain)  # # 20.12
 
     phase_waiting = rules.phase_waiting
 
