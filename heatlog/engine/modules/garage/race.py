@@ -51,6 +51,9 @@ BASIC_SET = frozenset(BASIC)
 # ---------------------------------------------------------------------------------------------- race and turn
 
 
+_NO_MARKS: tuple[Any, ...] = (None, None, -1, ())  # GarageRace.marks before _marked's first answer
+
+
 @dataclass(slots=True)
 class GarageRace:
     """The Garage of one race: its options and card definitions (shared, never changed), the draft while it runs,
@@ -65,8 +68,9 @@ class GarageRace:
     numbers: dict[str, Mapping[str, int]] = field(default_factory=dict, compare=False, repr=False)
     # the Direct Play cards in token order, each with whether it shows Accelerate (# 18.19, 18.20); None: not read
     direct_cards: tuple[tuple[str, bool], ...] | None = field(default=None, compare=False, repr=False)
-    # the last answer of _marked, with the lists it was read from (the React pool asks it several times a decision)
-    marks: list[Any] = field(default_factory=lambda: [None], compare=False, repr=False)
+    # the last answer of _marked, with the lists it was read from (the React pool asks it several times a decision);
+    # at first no list's (None is never a turn's ``played``)
+    marks: list[Any] = field(default_factory=lambda: [_NO_MARKS], compare=False, repr=False)
 
     def copy(self) -> GarageRace:
         return GarageRace(
@@ -372,20 +376,15 @@ def _marked(g: GarageRace, turn: Turn, gt: GarageTurn) -> tuple[tuple[int, str, 
     """The Play Area cards still in play (not replaced, # 18.11) that show a symbol: (index, token, symbols), in
     Play Area order. Most played cards are Basic ones with none: the React pool's questions skip them at once.
 
-    Kept for the same lists: ``Turn.played`` is never changed in place (a reveal or a Direct Play sets a new list)
-    and ``GarageTurn.replaced`` only grows, so the same two objects with the same lengths give the same answer."""
+    Kept for the same lists: ``Turn.played`` is never changed in place (a reveal or a Direct Play sets a new list,
+    as a copy of the turn does) and ``GarageTurn.replaced`` only grows, so the same two objects, ``replaced`` of the
+    same length, give the same answer."""
     played, replaced = turn.played, gt.replaced
     last = g.marks[0]
-    if (
-        last is not None
-        and last[0] is played
-        and last[1] is replaced
-        and last[2] == len(played)
-        and last[3] == len(replaced)
-    ):
-        return last[4]
+    if last[0] is played and last[1] is replaced and last[2] == len(replaced):
+        return last[3]  # (the memo holds both lists: neither id can be another list's while it is kept)
     found_ = _marked_now(g, played, replaced)
-    g.marks[0] = (played, replaced, len(played), len(replaced), found_)
+    g.marks[0] = (played, replaced, len(replaced), found_)
     return found_
 
 
