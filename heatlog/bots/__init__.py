@@ -766,9 +766,13 @@ def _module_plays(
     does. A Garage hand is seldom met twice (its cards are many and mostly distinct), so this is asked for most of
     its plans (issue 32): each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit,
     # 18.17, which such card) is packed in one integer once per hand (``hand_key``: asked again for each gear),
-    a play's sum of them taken by C-level calls over ``combinations(hand_play_pool(...))`` — the engine's plays in
-    their order, repeats included — and the first play of each distinct sum read from its sum. A cluttered hand and
-    cards planned outside the packed range are weighed the long way (``_module_plays_long``, the same answer)."""
+    a play's sum of them added up over ``combinations(hand_play_pool(...))`` — the engine's plays in their order,
+    repeats included — and the first play of each distinct sum kept. A cluttered hand and cards planned outside the
+    packed range are weighed the long way (``_module_plays_long``, the same answer).
+
+    The sums are the interpreter's own additions in one loop a gear: in this interpreter a call of a C function per
+    play (``sum``, ``dict.fromkeys``, ``list.index``) cost more than the bytecode it saves (cachegrind on the plays of
+    8 all-upgrades races: ~90 k instructions a call, ~16 % of an all-upgrades event, before; issue 32)."""
     prep = _HAND_PREP[0]
     if prep is None or hand_key is None or prep[0] != hand_key or prep[1] != touching:
         prep = _module_prep(hand, gear, touching)
@@ -776,11 +780,33 @@ def _module_plays(
     _, _, pool, packs, with_ups = prep
     if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
         return _module_plays_long(hand, gear, touching, with_ups)
-    sums = list(map(sum, combinations(map(packs.__getitem__, pool), gear)))
-    plays = list(combinations(pool, gear))
+    first: dict[int, tuple[str, ...]] = {}  # each distinct sum and its first play, in the order first met
+    if gear == 1:
+        for c in pool:
+            total = packs[c]
+            if total not in first:
+                first[total] = (c,)
+    elif gear == 2:
+        for cards in combinations(pool, 2):
+            a, b = cards
+            total = packs[a] + packs[b]
+            if total not in first:
+                first[total] = cards
+    elif gear == 3:
+        for cards in combinations(pool, 3):
+            a, b, c = cards
+            total = packs[a] + packs[b] + packs[c]
+            if total not in first:
+                first[total] = cards
+    else:
+        for cards in combinations(pool, gear):
+            total = 0
+            for c in cards:
+                total += packs[c]
+            if total not in first:
+                first[total] = cards
     out: list[Play] = []
-    for total in dict.fromkeys(sums):  # each distinct sum, in the order first met (the engine's order)
-        cards = plays[sums.index(total)]
+    for total, cards in first.items():
         ups = tuple([c for c in cards if c in touching]) if total >> 24 else ()  # # 18.17
         out.append((total & 255, total >> 8 & 255, total >> 16 & 255, cards, ups))
     return out
