@@ -424,7 +424,10 @@ def unpaid(state: RaceState, turn: Turn) -> list[int]:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered:
         return []
-    return [i for i, _, sy in _marked(g, turn, gt) if "heat" in sy and i not in gt.paid]
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return []  # (most Play Areas: no comprehension to run, each a call of its own; issue 32)
+    return [i for i, _, sy in marked if "heat" in sy and i not in gt.paid]
 
 
 def _settled(g: GarageRace, gt: GarageTurn, turn: Turn, i: int) -> bool:
@@ -437,9 +440,12 @@ def scraps_due(state: RaceState, turn: Turn) -> list[int]:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered:
         return []
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return []
     return [
         i
-        for i, _, sy in _marked(g, turn, gt)
+        for i, _, sy in marked
         if "scrap" in sy and i not in gt.scrap_done and (i in gt.paid or "heat" not in sy)  # (_settled, MA28)
     ]
 
@@ -450,7 +456,10 @@ def scrap_pending(state: RaceState, turn: Turn) -> bool:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered:
         return False
-    return any("scrap" in sy and i not in gt.scrap_done for i, _, sy in _marked(g, turn, gt))
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return False
+    return any("scrap" in sy and i not in gt.scrap_done for i, _, sy in marked)
 
 
 def _cards_named(state: RaceState, ev: Event, turn: Turn, among: list[int], what: str, rule: str) -> list[int]:
@@ -711,7 +720,10 @@ def adjust(state: RaceState, turn: Turn) -> int:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered:
         return 0
-    return sum(sy.get("adjust", 0) for i, _, sy in _marked(g, turn, gt) if i in gt.paid or "heat" not in sy)
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return 0
+    return sum(sy.get("adjust", 0) for i, _, sy in marked if i in gt.paid or "heat" not in sy)
 
 
 def planned_turn(state: RaceState, car: Car, gear: int, cards: list[str], paid: bool = True) -> Turn:
@@ -846,9 +858,12 @@ def refresh_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered or turn.sub > DISCARD or turn.sub < REACT:
         return []
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return []
     return [
         {"type": "refreshed", "v": 1, "car": car.name, "card": token}
-        for i, token, sy in _marked(g, turn, gt)
+        for i, token, sy in marked
         if "refresh" in sy and i not in gt.refreshed
     ]
 
