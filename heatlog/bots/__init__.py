@@ -1171,8 +1171,10 @@ class HeuristicBot:
             known, touching = dict.fromkeys(_BASE_KEYS, False), _NO_TOUCH
         else:
             known, touching = kept
-        fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
-        fresh += [c for c in played if c not in known and c not in fresh]
+        missing = hand.keys() - known.keys()  # (a set: the answers do not depend on order)
+        fresh = [c for c in missing if hand[c]] if missing else []  # (a comprehension is a call: only when needed)
+        if played:
+            fresh += [c for c in played if c not in known and c not in fresh]
         if fresh or kept is None:
             for c in fresh:
                 known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c], True)) != tp.corner_limits
