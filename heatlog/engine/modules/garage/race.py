@@ -14,7 +14,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
 from typing import Any
 
 from ... import handlers as H
@@ -412,10 +411,12 @@ def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
         return False
     if _marked(g, turn, gt):
         return True
-    return any(map(car.pool.get, map(_TOKEN, g.directs())))  # (C-level: asked at most React decisions)
-
-
-_TOKEN = itemgetter(0)  # a (token, …) pair's token
+    pool = car.pool
+    # (a loop, not any() over a generator or C-level maps: 3.5 k instructions against 5.3 k, issue 32)
+    for token, _ in g.directs():  # noqa: SIM110
+        if pool.get(token):
+            return True
+    return False
 
 
 def unpaid(state: RaceState, turn: Turn) -> list[int]:
