@@ -776,39 +776,112 @@ def _module_plays(
     does. A Garage hand is seldom met twice (its cards are many and mostly distinct), so this is asked for most of
     its plans (issue 32): each card's (Speed, "+", Heat cost, and, when the hand holds a card that changes a limit,
     # 18.17, which such card) is packed in one integer once per hand (``hand_key``: asked again for each gear),
-    a play's sum of them taken by C-level calls over ``combinations(hand_play_pool(...))`` — the engine's plays in
-    their order, repeats included — and the first play of each distinct sum read from its sum. A cluttered hand and
-    cards planned outside the packed range are weighed the long way (``_module_plays_long``, the same answer)."""
+    a play's sum of them added up over the distinct plays of ``combinations(hand_play_pool(...))`` — the engine's
+    plays in their order, each multiset of cards once (``_plays_by_runs``: about half of the combinations of a hand
+    holding pairs) — and the first play of each distinct sum kept. A cluttered hand and cards planned outside the
+    packed range are weighed the long way (``_module_plays_long``, the same answer).
+
+    The sums are the interpreter's own additions in one loop a gear: in this interpreter a call of a C function per
+    play (``sum``, ``dict.fromkeys``, ``list.index``) cost more than the bytecode it saves (cachegrind on the plays of
+    8 all-upgrades races: ~86 k instructions a call, ~15 % of an all-upgrades event, before; issue 32)."""
     prep = _HAND_PREP[0]
     if prep is None or hand_key is None or prep[0] != hand_key or prep[1] != touching:
         prep = _module_prep(hand, gear, touching)
         _HAND_PREP[0] = (hand_key, *prep[1:]) if hand_key is not None else None
-    _, _, pool, packs, with_ups = prep
+    pool, packs, with_ups = prep[2], prep[3], prep[4]
     if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
         return _module_plays_long(hand, gear, touching, with_ups)
-    sums = list(map(sum, combinations(map(packs.__getitem__, pool), gear)))
-    plays = list(combinations(pool, gear))
+    # each distinct sum and its first play (as the positions of the pool), in the order first met: over the hand's
+    # distinct plays (``_plays_by_runs``), the first of each in the engine's order, as the sums are the same
+    first: dict[int, tuple[int, ...]] = {}
+    vals, runs = prep[5], prep[6]
+    plays = _RUNS_PLAYS.get((runs, gear)) or _plays_by_runs(runs, gear)
+    if gear == 1:
+        for at in plays:
+            total = vals[at[0]]
+            if total not in first:
+                first[total] = at
+    elif gear == 2:
+        for at in plays:
+            i, j = at
+            total = vals[i] + vals[j]
+            if total not in first:
+                first[total] = at
+    elif gear == 3:
+        for at in plays:
+            i, j, k = at
+            total = vals[i] + vals[j] + vals[k]
+            if total not in first:
+                first[total] = at
+    else:
+        for at in plays:
+            total = 0
+            for i in at:
+                total += vals[i]
+            if total not in first:
+                first[total] = at
     out: list[Play] = []
-    for total in dict.fromkeys(sums):  # each distinct sum, in the order first met (the engine's order)
-        cards = plays[sums.index(total)]
-        ups = tuple([c for c in cards if c in touching]) if total >> 24 else ()  # # 18.17
-        out.append((total & 255, total >> 8 & 255, total >> 16 & 255, cards, ups))
+    for total, at in first.items():
+        if gear == 1:
+            cards: tuple[str, ...] = (pool[at[0]],)
+        elif gear == 2:
+            cards = (pool[at[0]], pool[at[1]])
+        elif gear == 3:
+            cards = (pool[at[0]], pool[at[1]], pool[at[2]])
+        else:
+            cards = tuple(map(pool.__getitem__, at))
+        d = _DECODED.get(total)  # (a shift or mask is no specialised instruction: each a call, a new int)
+        if d is None:
+            if len(_DECODED) > 65536:
+                _DECODED.clear()
+            d = _DECODED[total] = (total & 255, total >> 8 & 255, total >> 16 & 255, total >> 24)
+        base, k, heat, up = d
+        ups = tuple([c for c in cards if c in touching]) if up else ()  # # 18.17
+        out.append((base, k, heat, cards, ups))
     return out
 
 
-_HAND_PREP: list[Any] = [None]  # the last hand _module_plays packed: (hand key, touching, pool, packs, with_ups)
+# a play's packed sum (``_module_plays``) -> (Speed, "+", Heat cost, cards changing a limit): a few thousand sums
+_DECODED: dict[int, tuple[int, int, int, int]] = {}
+
+
+_HAND_PREP: list[Any] = [None]  # the last hand _module_plays packed: (hand key, touching, pool, packs, ...)
+# (the counts of a pool's cards in its order, gear) -> the positions of the pool's distinct plays of ``gear`` cards, in
+# the order ``combinations(pool, gear)`` first meets each: a few dozen patterns (hands of 4–8 cards)
+_RUNS_PLAYS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _plays_by_runs(runs: tuple[int, ...], gear: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct plays of ``gear`` cards of a pool whose cards come in ``runs`` (each card's copies together,
+    # 4.2, as ``expand`` lists them), as positions in the pool: the first combination of each distinct play, in the
+    order ``combinations`` meets them (the engine's order, ``hand_playable_sets``). A play's cards are a multiset of
+    the hand: the same cards at other positions are the same play, met later."""
+    key = (runs, gear)
+    hit = _RUNS_PLAYS.get(key)
+    if hit is None:
+        card_at = [k for k, n in enumerate(runs) for _ in range(n)]  # position -> which card
+        seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for at in combinations(range(len(card_at)), gear):
+            seen.setdefault(tuple([card_at[i] for i in at]), at)
+        if len(_RUNS_PLAYS) > 4096:  # (a bound for hands no race deals: the answers never depend on what was kept)
+            _RUNS_PLAYS.clear()
+        hit = _RUNS_PLAYS[key] = tuple(seen.values())
+    return hit
 
 
 def _module_prep(
     hand: dict[str, int], gear: int, touching: frozenset[str]
-) -> tuple[None, frozenset[str], tuple[str, ...], dict[str, int] | None, bool]:
+) -> tuple[Any, ...]:
     """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
-    held changes a limit) for ``_module_plays``."""
+    held changes a limit, the packed plans by position in the pool, the pool's runs: how many of each card, in its
+    order) for ``_module_plays``."""
     with_ups = bool(touching) and any(hand.get(c) for c in touching)
     pool = hand_play_pool(hand, gear)
     if HEAT in pool:  # # 13.1: the one cluttered play (no card takes effect, # 18.26)
         return None, touching, pool, None, with_ups
     packs: dict[str, int] = {}
+    vals: list[int] = []  # by position in the pool
+    runs: list[int] = []  # the count of each card of the pool, in its order (expand's: each card's copies together)
     bit = 24
     for c, n in hand.items():
         if not n:
@@ -821,7 +894,13 @@ def _module_prep(
             packed |= 1 << bit
             bit += 3
         packs[c] = packed
-    return None, touching, pool, packs, with_ups
+        if c != HEAT:
+            runs.append(n)
+            if n == 1:
+                vals.append(packed)
+            else:
+                vals += [packed] * n
+    return None, touching, pool, packs, with_ups, vals, tuple(runs)
 
 
 def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:
@@ -1102,8 +1181,10 @@ class HeuristicBot:
             known, touching = dict.fromkeys(_BASE_KEYS, False), _NO_TOUCH
         else:
             known, touching = kept
-        fresh = [c for c in hand.keys() - known.keys() if hand[c]]  # (a set: the answers do not depend on order)
-        fresh += [c for c in played if c not in known and c not in fresh]
+        missing = hand.keys() - known.keys()  # (a set: the answers do not depend on order)
+        fresh = [c for c in missing if hand[c]] if missing else []  # (a comprehension is a call: only when needed)
+        if played:
+            fresh += [c for c in played if c not in known and c not in fresh]
         if fresh or kept is None:
             for c in fresh:
                 known[c] = ask_limits(state, car, planned_turn(state, car, car.gear, [c], True)) != tp.corner_limits

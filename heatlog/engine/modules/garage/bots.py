@@ -23,9 +23,9 @@ from ...module import GO_ON, BotPolicy, EndValue
 from ...movement import landing
 from ...state import Car, RaceState
 from ...steps import DISCARD, REACT, SLIPSTREAM
-from . import garage_record, garage_slot
+from . import NAME, garage_record
 from .cards import Card, speeds, symbol
-from .race import planned_turn, refresh_options, scrap_pending, shows_symbols
+from .race import GarageRace, planned_turn, refresh_options, scrap_pending, shows_symbols
 
 Event = dict[str, Any]
 
@@ -119,7 +119,7 @@ def card_plans(state: RaceState) -> Mapping[str, tuple[int, int, int]]:
     """The race's upgrades as the heuristic plans with them (# 18.6, 18.8, 18.10): token -> (the Speed it counts,
     its "+" flips, its Heat cost). A multi-value card counts its highest value here; the value is chosen at reveal
     by what the corners allow. One mapping per card catalogue (held: its id stays its own)."""
-    g = garage_slot(state)
+    g: GarageRace | None = state.modules.get(NAME)
     if g is None:
         return _NONE
     hit = _PLANS.get(id(g.cards))
@@ -148,7 +148,7 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
     first unpayable choice, the card cooldowns and Stress relief in full, and Refresh for a card worth drawing
     again. ``GO_ON``: go on (React ends with the Scrap); None: the heuristic's base choices (or, for a kind in
     ``OWNS``, no decision)."""
-    g = garage_slot(state)
+    g: GarageRace | None = state.modules.get(NAME)
     assert g is not None
     due = w.due
     if due == "upgrade_picked":
