@@ -35,6 +35,19 @@ docs/analysis.md): a reference made with main ``7d8156c``'s bots, valid while th
 
 ``--set NAME=VALUE`` reviews with a setting other than its default (e.g. a cap or the fresh playouts to try
 before adopting them), said in the report's title.
+
+**The search evaluator** (``review --evaluator search``): ``--evaluator search`` reviews with it (``--search-rounds``
+as the review's option, default 1), and ``--reference-evaluator search`` plays the reference with it too — the
+search evaluator's own truth (the car's next plans searched, then the heuristic), which the heuristic's reference
+is not: judged against that one, a disagreement may be the search evaluator seeing what the heuristic's
+continuation misses. ``--kinds gear,react`` keeps only the decision points of those kinds and ``--rounds 3-6``
+those of those rounds (a reference of the search evaluator costs 4–8 times the heuristic's). Each line --out
+writes names both evaluators (``review.evaluator``, ``reference.evaluator``; a line without them is the
+heuristic's, ``bots``); ``--reference FILE`` refuses a file whose reference another evaluator played, unless
+``--reference-evaluator`` says that evaluator.
+
+    python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
+        --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
 """
 
 from __future__ import annotations
@@ -50,6 +63,7 @@ from typing import Any
 from _common import ROOT, machine, table
 
 from heatlog.analysis.executors import default_workers, local_executor
+from heatlog.bots.search import EVALUATORS
 from heatlog.review import THRESHOLDS, Settings, decision_points
 from heatlog.review.evaluate import estimate_point, infoset_for, make_runner, mean_half, sides_for
 
@@ -141,6 +155,15 @@ def _open(name: str) -> Any:
     return gzip.open(name, "rt", encoding="utf-8") if name.endswith(".gz") else open(name, encoding="utf-8")  # noqa: SIM115
 
 
+def _rounds(text: str) -> set[int]:
+    """``3-6`` or ``2,5,7`` (or both, ``2,4-6``) as a set of rounds."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def spread(n: int) -> list[int]:
     """0..n-1 in bit-reversed order: every prefix is spread over the range."""
     bits = max(1, (n - 1).bit_length())
@@ -226,6 +249,14 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write each point's reference and verdicts here (JSON lines)")
     ap.add_argument("--reference", default=None, help="read the reference from a file --out wrote")
     ap.add_argument("--judge", nargs="+", default=None, help="only judge again what --out files hold (no playout)")
+    ap.add_argument("--evaluator", choices=EVALUATORS, default="bots", help="the review's evaluator (default bots)")
+    ap.add_argument(
+        "--reference-evaluator", choices=EVALUATORS, default="bots",
+        help="who plays the reference on (default bots: the heuristic; search: the search evaluator's own truth)",
+    )
+    ap.add_argument("--search-rounds", type=int, default=1, help="the search evaluator's rounds (default 1)")
+    ap.add_argument("--kinds", default=None, help="only decision points of these kinds (comma-separated: gear,cards)")
+    ap.add_argument("--rounds", default=None, help="only decision points of these rounds (e.g. 3-6 or 2,5)")
     ap.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="a review setting other than its default (heatlog.review.Settings), e.g. --set max_playouts=256",
@@ -247,15 +278,27 @@ def main() -> None:
                      f"{len(got)} decision points, {tally.spent:,} reference playouts")
         return
     every = decision_points(events, args.car)
+    kinds = set(args.kinds.split(",")) if args.kinds else None
+    rounds = _rounds(args.rounds) if args.rounds else None
+    eligible = [
+        i for i, p in enumerate(every)
+        if (kinds is None or p.kind in kinds) and (rounds is None or p.round in rounds)
+    ]
     known: dict[int, dict[str, Any]] = {}
     if args.reference:
         with _open(args.reference) as f:
             for line in f:
                 row = json.loads(line)
+                made = row["reference"].get("evaluator", "bots")
+                if made != args.reference_evaluator:
+                    ap.error(
+                        f"--reference {args.reference}: point {row['index']}'s reference was played by the {made} "
+                        f"evaluator, not {args.reference_evaluator} (say --reference-evaluator {made})"
+                    )
                 known[row["index"]] = row["reference"]
-        chosen = sorted(known)[args.offset :: args.every][: args.points]
+        chosen = [i for i in sorted(known) if i in set(eligible)][args.offset :: args.every][: args.points]
     else:
-        chosen = list(range(len(every)))[args.offset :: args.every][: args.points]
+        chosen = eligible[args.offset :: args.every][: args.points]
     if args.spread:
         chosen = [chosen[i] for i in spread(len(chosen))]
     if args.indices:
@@ -268,22 +311,38 @@ def main() -> None:
         if name not in fields or name in ("seed", "bots"):
             ap.error(f"--set {item}: not a numeric review setting ({', '.join(sorted(fields))})")
         changed[name] = float(value) if "float" in str(fields[name]) else int(value)
-    settings = Settings(seed=args.seed, **changed)
+    if not 1 <= args.search_rounds <= 20:
+        ap.error(f"--search-rounds {args.search_rounds}: 1 to 20")
+    settings = Settings(seed=args.seed, evaluator=args.evaluator, search_rounds=args.search_rounds, **changed)
     tally = Tally()
     spent_review = 0
+    review_wall = 0.0
     load = os.getloadavg()[0]
     started = time.perf_counter()
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     with local_executor(workers) as ex:
-        run = make_runner(ex, args.car, settings.bots, workers)
+        run = make_runner(
+            ex, args.car, settings.bots, workers, evaluator=args.evaluator, search_rounds=args.search_rounds
+        )
+        run_ref = (
+            run if args.reference_evaluator == args.evaluator else make_runner(
+                ex, args.car, settings.bots, workers, evaluator=args.reference_evaluator,
+                search_rounds=args.search_rounds,
+            )
+        )
         for k, index in enumerate(chosen):
             p = every[index]
+            t_point = time.perf_counter()
             info = infoset_for(p.known(events), p.car)
             rv = estimate_point(p, info, cars, settings, run)
             spent_review += rv.playouts
-            ref = known.get(index) or play_reference(
-                p, info, cars, args.playouts, 10_000 + index, run, first=args.first, prune_z=args.prune_z
-            )
+            t_review = time.perf_counter() - t_point
+            ref = known.get(index) or {
+                **play_reference(
+                    p, info, cars, args.playouts, 10_000 + index, run_ref, first=args.first, prune_z=args.prune_z
+                ),
+                "evaluator": args.reference_evaluator,
+            }
             best, loss, half, lab = judge(ref, cars)
             row = {
                 "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
@@ -291,22 +350,28 @@ def main() -> None:
                 "review": {
                     "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
                     "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
+                    "evaluator": args.evaluator, "wall": round(t_review, 2),
                 },
                 "verdict": {"best": best, "loss": loss, "half": half, "label": lab},
                 "reference": ref,
             }
-            print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)}", flush=True)
+            review_wall += t_review
+            print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)} (review {t_review:.1f} s)", flush=True)
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
     wall = time.perf_counter() - started
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {wall:.0f} s")
     tally.report(
-        f"review labels (default settings) against {args.playouts:,} playouts per option: {args.car}, usa-4cars, "
-        f"{len(chosen)} decision points, {tally.spent:,} reference playouts"
+        f"review labels (default settings, evaluator {args.evaluator}) against {args.playouts:,} playouts per "
+        f"option (evaluator {args.reference_evaluator}): {args.car}, usa-4cars, {len(chosen)} decision points, "
+        f"{tally.spent:,} reference playouts"
+        + (f"; search rounds {args.search_rounds}" if "search" in (args.evaluator, args.reference_evaluator) else "")
         + (f"; settings changed: {changed}" if changed else "")
     )
-    print(f"the review's playouts: {spent_review:,}")
+    rate = f", {spent_review / review_wall:.1f} playouts/s" if review_wall > 0 else ""
+    print(f"the review's playouts: {spent_review:,}; its wall time {review_wall:.0f} s{rate}, "
+          f"{review_wall / max(1, len(chosen)):.1f} s a decision")
 
 
 if __name__ == "__main__":
