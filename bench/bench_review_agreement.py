@@ -44,7 +44,8 @@ continuation misses. ``--kinds gear,react`` keeps only the decision points of th
 those of those rounds (a reference of the search evaluator costs 4–8 times the heuristic's). Each line --out
 writes names both evaluators (``review.evaluator``, ``reference.evaluator``; a line without them is the
 heuristic's, ``bots``); ``--reference FILE`` refuses a file whose reference another evaluator played, unless
-``--reference-evaluator`` says that evaluator.
+``--reference-evaluator`` says that evaluator. ``--judge A --reference B`` judges A's reviews against B's
+reference on the points both hold (e.g. the search evaluator's reviews against the heuristic's kept reference).
 
     python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
         --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
@@ -272,10 +273,17 @@ def main() -> None:
                 for line in f:
                     row = json.loads(line)
                     got[row["index"]] = row
+        if args.reference:  # the reviews of --judge's files against another file's reference (points in both)
+            with _open(args.reference) as f:
+                other = {row["index"]: row["reference"] for row in map(json.loads, f)}
+            got = {i: {**row, "reference": other[i]} for i, row in got.items() if i in other}
         for index in sorted(got):
             tally.add(got[index], cars)
-        tally.report(f"review labels (default settings) against the saved reference: {args.car}, usa-4cars, "
-                     f"{len(got)} decision points, {tally.spent:,} reference playouts")
+        said = sorted({r["review"].get("evaluator", "bots") for r in got.values()})
+        made = sorted({r["reference"].get("evaluator", "bots") for r in got.values()})
+        tally.report(f"review labels (default settings, evaluator {'/'.join(said)}) against the saved reference "
+                     f"(evaluator {'/'.join(made)}): {args.car}, usa-4cars, {len(got)} decision points, "
+                     f"{tally.spent:,} reference playouts")
         return
     every = decision_points(events, args.car)
     kinds = set(args.kinds.split(",")) if args.kinds else None
