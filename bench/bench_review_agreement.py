@@ -46,6 +46,8 @@ writes names both evaluators (``review.evaluator``, ``reference.evaluator``; a l
 heuristic's, ``bots``); ``--reference FILE`` refuses a file whose reference another evaluator played, unless
 ``--reference-evaluator`` says that evaluator. ``--judge A --reference B`` judges A's reviews against B's
 reference on the points both hold (e.g. the search evaluator's reviews against the heuristic's kept reference).
+``--also bots`` reviews each point with that evaluator too (the two alternate which goes first), judged apart
+against the same reference, with the same-run ratio of their wall times and playouts (``also`` in --out's lines).
 
     python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
         --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
@@ -156,6 +158,15 @@ def _open(name: str) -> Any:
     return gzip.open(name, "rt", encoding="utf-8") if name.endswith(".gz") else open(name, encoding="utf-8")  # noqa: SIM115
 
 
+def _verdict(rv: Any, evaluator: str, wall: float, cars: int) -> dict[str, Any]:
+    """A review's verdict as --out writes it (its loss in expected score)."""
+    return {
+        "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
+        "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
+        "evaluator": evaluator, "wall": round(wall, 2),
+    }
+
+
 def _rounds(text: str) -> set[int]:
     """``3-6`` or ``2,5,7`` (or both, ``2,4-6``) as a set of rounds."""
     out: set[int] = set()
@@ -255,6 +266,10 @@ def main() -> None:
         "--reference-evaluator", choices=EVALUATORS, default="bots",
         help="who plays the reference on (default bots: the heuristic; search: the search evaluator's own truth)",
     )
+    ap.add_argument(
+        "--also", choices=EVALUATORS, default=None,
+        help="review every point with this evaluator too, alternating, judged apart (same-run wall and playouts)",
+    )
     ap.add_argument("--search-rounds", type=int, default=1, help="the search evaluator's rounds (default 1)")
     ap.add_argument("--kinds", default=None, help="only decision points of these kinds (comma-separated: gear,cards)")
     ap.add_argument("--rounds", default=None, help="only decision points of these rounds (e.g. 3-6 or 2,5)")
@@ -277,13 +292,19 @@ def main() -> None:
             with _open(args.reference) as f:
                 other = {row["index"]: row["reference"] for row in map(json.loads, f)}
             got = {i: {**row, "reference": other[i]} for i, row in got.items() if i in other}
+        tally_also = Tally()
         for index in sorted(got):
             tally.add(got[index], cars)
+            if "also" in got[index]:
+                tally_also.add({**got[index], "review": got[index]["also"]}, cars)
         said = sorted({r["review"].get("evaluator", "bots") for r in got.values()})
         made = sorted({r["reference"].get("evaluator", "bots") for r in got.values()})
         tally.report(f"review labels (default settings, evaluator {'/'.join(said)}) against the saved reference "
                      f"(evaluator {'/'.join(made)}): {args.car}, usa-4cars, {len(got)} decision points, "
                      f"{tally.spent:,} reference playouts")
+        if tally_also.rows:
+            also = sorted({r["also"]["evaluator"] for r in got.values() if "also" in r})
+            tally_also.report(f"the same points reviewed with evaluator {'/'.join(also)} (--also)")
         return
     every = decision_points(events, args.car)
     kinds = set(args.kinds.split(",")) if args.kinds else None
@@ -322,9 +343,10 @@ def main() -> None:
     if not 1 <= args.search_rounds <= 20:
         ap.error(f"--search-rounds {args.search_rounds}: 1 to 20")
     settings = Settings(seed=args.seed, evaluator=args.evaluator, search_rounds=args.search_rounds, **changed)
-    tally = Tally()
-    spent_review = 0
-    review_wall = 0.0
+    also_settings = dataclasses.replace(settings, evaluator=args.also) if args.also else None
+    tally, tally_also = Tally(), Tally()
+    spent_review = spent_also = 0
+    review_wall = also_wall = 0.0
     load = os.getloadavg()[0]
     started = time.perf_counter()
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
@@ -338,13 +360,28 @@ def main() -> None:
                 search_rounds=args.search_rounds,
             )
         )
+        run_also = (
+            make_runner(ex, args.car, settings.bots, workers, evaluator=args.also, search_rounds=args.search_rounds)
+            if args.also else None
+        )
         for k, index in enumerate(chosen):
             p = every[index]
-            t_point = time.perf_counter()
             info = infoset_for(p.known(events), p.car)
-            rv = estimate_point(p, info, cars, settings, run)
-            spent_review += rv.playouts
-            t_review = time.perf_counter() - t_point
+            other_review: dict[str, Any] | None = None
+            for turn in ((0, 1) if k % 2 == 0 else (1, 0)):  # --also: the two evaluators alternate which goes first
+                t_point = time.perf_counter()
+                if turn == 1:
+                    if also_settings is None or run_also is None:
+                        continue
+                    ra = estimate_point(p, info, cars, also_settings, run_also)
+                    t_also = time.perf_counter() - t_point
+                    spent_also += ra.playouts
+                    also_wall += t_also
+                    other_review = _verdict(ra, args.also, t_also, cars)
+                else:
+                    rv = estimate_point(p, info, cars, settings, run)
+                    spent_review += rv.playouts
+                    t_review = time.perf_counter() - t_point
             ref = known.get(index) or {
                 **play_reference(
                     p, info, cars, args.playouts, 10_000 + index, run_ref, first=args.first, prune_z=args.prune_z
@@ -355,16 +392,17 @@ def main() -> None:
             row = {
                 "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
                 "taken": rv.taken.words, "seed": args.seed,
-                "review": {
-                    "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
-                    "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
-                    "evaluator": args.evaluator, "wall": round(t_review, 2),
-                },
+                "review": _verdict(rv, args.evaluator, t_review, cars),
                 "verdict": {"best": best, "loss": loss, "half": half, "label": lab},
                 "reference": ref,
             }
+            if other_review is not None:
+                row["also"] = other_review
             review_wall += t_review
             print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)} (review {t_review:.1f} s)", flush=True)
+            if other_review is not None:
+                print(f"      {args.also}: {tally_also.add({**row, 'review': other_review}, cars)} "
+                      f"(review {other_review['wall']:.1f} s)", flush=True)
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
@@ -380,6 +418,15 @@ def main() -> None:
     rate = f", {spent_review / review_wall:.1f} playouts/s" if review_wall > 0 else ""
     print(f"the review's playouts: {spent_review:,}; its wall time {review_wall:.0f} s{rate}, "
           f"{review_wall / max(1, len(chosen)):.1f} s a decision")
+    if args.also:
+        tally_also.report(f"the same points reviewed with evaluator {args.also}, alternating with the first")
+        print(f"evaluator {args.also}'s playouts: {spent_also:,}; its wall time {also_wall:.0f} s"
+              + (f", {spent_also / also_wall:.1f} playouts/s" if also_wall > 0 else "")
+              + f", {also_wall / max(1, len(chosen)):.1f} s a decision")
+        if also_wall > 0 and spent_also:
+            print(f"same run, {args.evaluator} / {args.also}: wall {review_wall / also_wall:.2f}×, playouts "
+                  f"{spent_review / spent_also:.2f}×, wall per playout "
+                  f"{(review_wall / max(1, spent_review)) / (also_wall / spent_also):.2f}×")
 
 
 if __name__ == "__main__":
