@@ -48,6 +48,10 @@ heuristic's, ``bots``); ``--reference FILE`` refuses a file whose reference anot
 reference on the points both hold (e.g. the search evaluator's reviews against the heuristic's kept reference).
 ``--also bots`` reviews each point with that evaluator too (the two alternate which goes first), judged apart
 against the same reference, with the same-run ratio of their wall times and playouts (``also`` in --out's lines).
+``bench/data/agreement_usa4cars_red_search_8e482aa.jsonl.gz`` is the search evaluator's first measurement (14 of
+Red's gear points, a reference of 200 playouts per option played by the search evaluator, main ``8e482aa``'s bots;
+docs/analysis.md, "The search evaluator against a reference"), ``…_seed1_also.jsonl.gz`` the seed-1 run with
+``--also bots`` on 12 of them.
 
     python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
         --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
@@ -409,8 +413,9 @@ def main() -> None:
     wall = time.perf_counter() - started
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {wall:.0f} s")
     tally.report(
-        f"review labels (default settings, evaluator {args.evaluator}) against {args.playouts:,} playouts per "
-        f"option (evaluator {args.reference_evaluator}): {args.car}, usa-4cars, {len(chosen)} decision points, "
+        f"review labels (default settings, evaluator {args.evaluator}) against "
+        + (f"the reference in {args.reference}" if args.reference else f"{args.playouts:,} playouts per option")
+        + f" (evaluator {args.reference_evaluator}): {args.car}, usa-4cars, {len(chosen)} decision points, "
         f"{tally.spent:,} reference playouts"
         + (f"; search rounds {args.search_rounds}" if "search" in (args.evaluator, args.reference_evaluator) else "")
         + (f"; settings changed: {changed}" if changed else "")
