@@ -312,7 +312,10 @@ def main() -> None:
         return
     every = decision_points(events, args.car)
     kinds = set(args.kinds.split(",")) if args.kinds else None
-    rounds = _rounds(args.rounds) if args.rounds else None
+    try:
+        rounds = _rounds(args.rounds) if args.rounds else None
+    except ValueError:
+        ap.error(f"--rounds {args.rounds!r}: rounds as 3-6 or 2,5,7")
     eligible = [
         i for i, p in enumerate(every)
         if (kinds is None or p.kind in kinds) and (rounds is None or p.round in rounds)
@@ -329,7 +332,8 @@ def main() -> None:
                         f"evaluator, not {args.reference_evaluator} (say --reference-evaluator {made})"
                     )
                 known[row["index"]] = row["reference"]
-        chosen = [i for i in sorted(known) if i in set(eligible)][args.offset :: args.every][: args.points]
+        wanted = set(eligible)
+        chosen = [i for i in sorted(known) if i in wanted][args.offset :: args.every][: args.points]
     else:
         chosen = eligible[args.offset :: args.every][: args.points]
     if args.spread:
