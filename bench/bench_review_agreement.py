@@ -51,7 +51,7 @@ against the same reference, with the same-run ratio of their wall times and play
 ``bench/data/agreement_usa4cars_red_search_8e482aa.jsonl.gz`` is the search evaluator's first measurement (14 of
 Red's gear points, a reference of 200 playouts per option played by the search evaluator, main ``8e482aa``'s bots;
 docs/analysis.md, "The search evaluator against a reference"), ``…_seed1_also.jsonl.gz`` the seed-1 run with
-``--also bots`` on 12 of them.
+``--also bots`` on 12 of them, ``…_other.jsonl.gz`` 8 card and React points (seed 0, ``--also bots``).
 
     python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
         --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
