@@ -9,7 +9,9 @@ Prints, over seeded 4-car USA races (2 laps):
 - four heuristic cars: the mean race length in rounds (and four random cars, for comparison);
 - the search bot (``heatlog.bots.SearchBot``, issue 28) head to head: one search car against three heuristic
   cars (fair share 25 %) and against three random cars, win rate with its 95 % interval and mean place, over
-  ``--search-races`` races (default 200: a search car thinks about 50 times as long as a heuristic one).
+  ``--search-races`` races (default 200: a search car thinks about 50 times as long as a heuristic one);
+  ``--search-field heuristic`` or ``random`` plays only that field. The load average at the start and end of
+  each figure is printed beside its wall time (eight sessions may share the machine).
 
 The heuristic car sits in a different seat each race (Red, Blue, Green, Yellow in turn); the grid is random
 (# 1.4) anyway. Seeds are 0..N-1, so the figures are reproducible.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -114,18 +117,25 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=1000, help="races per figure (default 1000)")
     parser.add_argument("--search-races", type=int, default=200, help="races per search-bot figure (default 200)")
     parser.add_argument("--only-search", action="store_true", help="only the search bot's figures")
+    parser.add_argument(
+        "--search-field", choices=("heuristic", "random", "both"), default="both",
+        help="the search car's opponents (default both, one figure each)",
+    )
     args = parser.parse_args()
     n = args.races
     t0 = time.perf_counter()
     m = args.search_races
     print("USA, 4 cars, 2 laps")
     for field, fair in (("heuristic", "fair share 25%"), ("random", "the heuristic's figure above")):
-        t1 = time.perf_counter()
+        if args.search_field not in (field, "both"):
+            continue
+        t1, load = time.perf_counter(), os.getloadavg()[0]
         sv = heuristic_vs_random(m, bot="search", field=field)
         print(
             f"  1 search vs 3 {field} ({m} races, seeds 0..{m - 1}): search wins {sv['win_rate']:.1%} "
             f"(95% CI {sv['low']:.1%}–{sv['high']:.1%}; {fair}); mean place {sv['mean_place']:.3f} "
-            f"({time.perf_counter() - t1:.0f} s)",
+            f"({time.perf_counter() - t1:.0f} s, load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} "
+            "at the end)",
             flush=True,
         )
     if args.only_search:

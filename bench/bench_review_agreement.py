@@ -35,6 +35,26 @@ docs/analysis.md): a reference made with main ``7d8156c``'s bots, valid while th
 
 ``--set NAME=VALUE`` reviews with a setting other than its default (e.g. a cap or the fresh playouts to try
 before adopting them), said in the report's title.
+
+**The search evaluator** (``review --evaluator search``): ``--evaluator search`` reviews with it (``--search-rounds``
+as the review's option, default 1), and ``--reference-evaluator search`` plays the reference with it too — the
+search evaluator's own truth (the car's next plans searched, then the heuristic), which the heuristic's reference
+is not: judged against that one, a disagreement may be the search evaluator seeing what the heuristic's
+continuation misses. ``--kinds gear,react`` keeps only the decision points of those kinds and ``--rounds 3-6``
+those of those rounds (a reference of the search evaluator costs 4–8 times the heuristic's). Each line --out
+writes names both evaluators (``review.evaluator``, ``reference.evaluator``; a line without them is the
+heuristic's, ``bots``); ``--reference FILE`` refuses a file whose reference another evaluator played, unless
+``--reference-evaluator`` says that evaluator. ``--judge A --reference B`` judges A's reviews against B's
+reference on the points both hold (e.g. the search evaluator's reviews against the heuristic's kept reference).
+``--also bots`` reviews each point with that evaluator too (the two alternate which goes first), judged apart
+against the same reference, with the same-run ratio of their wall times and playouts (``also`` in --out's lines).
+``bench/data/agreement_usa4cars_red_search_8e482aa.jsonl.gz`` is the search evaluator's first measurement (14 of
+Red's gear points, a reference of 200 playouts per option played by the search evaluator, main ``8e482aa``'s bots;
+docs/analysis.md, "The search evaluator against a reference"), ``…_seed1_also.jsonl.gz`` the seed-1 run with
+``--also bots`` on 12 of them, ``…_other.jsonl.gz`` 8 card and React points (seed 0, ``--also bots``).
+
+    python bench/bench_review_agreement.py --evaluator search --reference-evaluator search --kinds gear
+        --rounds 2-7 --every 1 --playouts 300 --first 100 --out search_ref.jsonl
 """
 
 from __future__ import annotations
@@ -50,6 +70,7 @@ from typing import Any
 from _common import ROOT, machine, table
 
 from heatlog.analysis.executors import default_workers, local_executor
+from heatlog.bots.search import EVALUATORS
 from heatlog.review import THRESHOLDS, Settings, decision_points
 from heatlog.review.evaluate import estimate_point, infoset_for, make_runner, mean_half, sides_for
 
@@ -141,6 +162,24 @@ def _open(name: str) -> Any:
     return gzip.open(name, "rt", encoding="utf-8") if name.endswith(".gz") else open(name, encoding="utf-8")  # noqa: SIM115
 
 
+def _verdict(rv: Any, evaluator: str, wall: float, cars: int) -> dict[str, Any]:
+    """A review's verdict as --out writes it (its loss in expected score)."""
+    return {
+        "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
+        "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
+        "evaluator": evaluator, "wall": round(wall, 2),
+    }
+
+
+def _rounds(text: str) -> set[int]:
+    """``3-6`` or ``2,5,7`` (or both, ``2,4-6``) as a set of rounds."""
+    out: set[int] = set()
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
 def spread(n: int) -> list[int]:
     """0..n-1 in bit-reversed order: every prefix is spread over the range."""
     bits = max(1, (n - 1).bit_length())
@@ -226,6 +265,18 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="write each point's reference and verdicts here (JSON lines)")
     ap.add_argument("--reference", default=None, help="read the reference from a file --out wrote")
     ap.add_argument("--judge", nargs="+", default=None, help="only judge again what --out files hold (no playout)")
+    ap.add_argument("--evaluator", choices=EVALUATORS, default="bots", help="the review's evaluator (default bots)")
+    ap.add_argument(
+        "--reference-evaluator", choices=EVALUATORS, default="bots",
+        help="who plays the reference on (default bots: the heuristic; search: the search evaluator's own truth)",
+    )
+    ap.add_argument(
+        "--also", choices=EVALUATORS, default=None,
+        help="review every point with this evaluator too, alternating, judged apart (same-run wall and playouts)",
+    )
+    ap.add_argument("--search-rounds", type=int, default=1, help="the search evaluator's rounds (default 1)")
+    ap.add_argument("--kinds", default=None, help="only decision points of these kinds (comma-separated: gear,cards)")
+    ap.add_argument("--rounds", default=None, help="only decision points of these rounds (e.g. 3-6 or 2,5)")
     ap.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="a review setting other than its default (heatlog.review.Settings), e.g. --set max_playouts=256",
@@ -241,21 +292,50 @@ def main() -> None:
                 for line in f:
                     row = json.loads(line)
                     got[row["index"]] = row
+        if args.reference:  # the reviews of --judge's files against another file's reference (points in both)
+            with _open(args.reference) as f:
+                other = {row["index"]: row["reference"] for row in map(json.loads, f)}
+            got = {i: {**row, "reference": other[i]} for i, row in got.items() if i in other}
+        tally_also = Tally()
         for index in sorted(got):
             tally.add(got[index], cars)
-        tally.report(f"review labels (default settings) against the saved reference: {args.car}, usa-4cars, "
-                     f"{len(got)} decision points, {tally.spent:,} reference playouts")
+            if "also" in got[index]:
+                tally_also.add({**got[index], "review": got[index]["also"]}, cars)
+        said = sorted({r["review"].get("evaluator", "bots") for r in got.values()})
+        made = sorted({r["reference"].get("evaluator", "bots") for r in got.values()})
+        tally.report(f"review labels (default settings, evaluator {'/'.join(said)}) against the saved reference "
+                     f"(evaluator {'/'.join(made)}): {args.car}, usa-4cars, {len(got)} decision points, "
+                     f"{tally.spent:,} reference playouts")
+        if tally_also.rows:
+            also = sorted({r["also"]["evaluator"] for r in got.values() if "also" in r})
+            tally_also.report(f"the same points reviewed with evaluator {'/'.join(also)} (--also)")
         return
     every = decision_points(events, args.car)
+    kinds = set(args.kinds.split(",")) if args.kinds else None
+    try:
+        rounds = _rounds(args.rounds) if args.rounds else None
+    except ValueError:
+        ap.error(f"--rounds {args.rounds!r}: rounds as 3-6 or 2,5,7")
+    eligible = [
+        i for i, p in enumerate(every)
+        if (kinds is None or p.kind in kinds) and (rounds is None or p.round in rounds)
+    ]
     known: dict[int, dict[str, Any]] = {}
     if args.reference:
         with _open(args.reference) as f:
             for line in f:
                 row = json.loads(line)
+                made = row["reference"].get("evaluator", "bots")
+                if made != args.reference_evaluator:
+                    ap.error(
+                        f"--reference {args.reference}: point {row['index']}'s reference was played by the {made} "
+                        f"evaluator, not {args.reference_evaluator} (say --reference-evaluator {made})"
+                    )
                 known[row["index"]] = row["reference"]
-        chosen = sorted(known)[args.offset :: args.every][: args.points]
+        wanted = set(eligible)
+        chosen = [i for i in sorted(known) if i in wanted][args.offset :: args.every][: args.points]
     else:
-        chosen = list(range(len(every)))[args.offset :: args.every][: args.points]
+        chosen = eligible[args.offset :: args.every][: args.points]
     if args.spread:
         chosen = [chosen[i] for i in spread(len(chosen))]
     if args.indices:
@@ -268,45 +348,94 @@ def main() -> None:
         if name not in fields or name in ("seed", "bots"):
             ap.error(f"--set {item}: not a numeric review setting ({', '.join(sorted(fields))})")
         changed[name] = float(value) if "float" in str(fields[name]) else int(value)
-    settings = Settings(seed=args.seed, **changed)
-    tally = Tally()
-    spent_review = 0
+    if not 1 <= args.search_rounds <= 20:
+        ap.error(f"--search-rounds {args.search_rounds}: 1 to 20")
+    settings = Settings(seed=args.seed, evaluator=args.evaluator, search_rounds=args.search_rounds, **changed)
+    also_settings = dataclasses.replace(settings, evaluator=args.also) if args.also else None
+    tally, tally_also = Tally(), Tally()
+    spent_review = spent_also = 0
+    review_wall = also_wall = 0.0
     load = os.getloadavg()[0]
     started = time.perf_counter()
     sink = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     with local_executor(workers) as ex:
-        run = make_runner(ex, args.car, settings.bots, workers)
+        run = make_runner(
+            ex, args.car, settings.bots, workers, evaluator=args.evaluator, search_rounds=args.search_rounds
+        )
+        run_ref = (
+            run if args.reference_evaluator == args.evaluator else make_runner(
+                ex, args.car, settings.bots, workers, evaluator=args.reference_evaluator,
+                search_rounds=args.search_rounds,
+            )
+        )
+        run_also = (
+            make_runner(ex, args.car, settings.bots, workers, evaluator=args.also, search_rounds=args.search_rounds)
+            if args.also else None
+        )
         for k, index in enumerate(chosen):
             p = every[index]
             info = infoset_for(p.known(events), p.car)
-            rv = estimate_point(p, info, cars, settings, run)
-            spent_review += rv.playouts
-            ref = known.get(index) or play_reference(
-                p, info, cars, args.playouts, 10_000 + index, run, first=args.first, prune_z=args.prune_z
-            )
+            other_review: dict[str, Any] | None = None
+            for turn in ((0, 1) if k % 2 == 0 else (1, 0)):  # --also: the two evaluators alternate which goes first
+                t_point = time.perf_counter()
+                if turn == 1:
+                    if also_settings is None or run_also is None:
+                        continue
+                    ra = estimate_point(p, info, cars, also_settings, run_also)
+                    t_also = time.perf_counter() - t_point
+                    spent_also += ra.playouts
+                    also_wall += t_also
+                    other_review = _verdict(ra, args.also, t_also, cars)
+                else:
+                    rv = estimate_point(p, info, cars, settings, run)
+                    spent_review += rv.playouts
+                    t_review = time.perf_counter() - t_point
+            ref = known.get(index) or {
+                **play_reference(
+                    p, info, cars, args.playouts, 10_000 + index, run_ref, first=args.first, prune_z=args.prune_z
+                ),
+                "evaluator": args.reference_evaluator,
+            }
             best, loss, half, lab = judge(ref, cars)
             row = {
                 "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
                 "taken": rv.taken.words, "seed": args.seed,
-                "review": {
-                    "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
-                    "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
-                },
+                "review": _verdict(rv, args.evaluator, t_review, cars),
                 "verdict": {"best": best, "loss": loss, "half": half, "label": lab},
                 "reference": ref,
             }
-            print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)}", flush=True)
+            if other_review is not None:
+                row["also"] = other_review
+            review_wall += t_review
+            print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)} (review {t_review:.1f} s)", flush=True)
+            if other_review is not None:
+                print(f"      {args.also}: {tally_also.add({**row, 'review': other_review}, cars)} "
+                      f"(review {other_review['wall']:.1f} s)", flush=True)
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
     wall = time.perf_counter() - started
     print(f"{machine()}; load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; {wall:.0f} s")
     tally.report(
-        f"review labels (default settings) against {args.playouts:,} playouts per option: {args.car}, usa-4cars, "
-        f"{len(chosen)} decision points, {tally.spent:,} reference playouts"
+        f"review labels (default settings, evaluator {args.evaluator}) against "
+        + (f"the reference in {args.reference}" if args.reference else f"{args.playouts:,} playouts per option")
+        + f" (evaluator {args.reference_evaluator}): {args.car}, usa-4cars, {len(chosen)} decision points, "
+        f"{tally.spent:,} reference playouts"
+        + (f"; search rounds {args.search_rounds}" if "search" in (args.evaluator, args.reference_evaluator) else "")
         + (f"; settings changed: {changed}" if changed else "")
     )
-    print(f"the review's playouts: {spent_review:,}")
+    rate = f", {spent_review / review_wall:.1f} playouts/s" if review_wall > 0 else ""
+    print(f"the review's playouts: {spent_review:,}; its wall time {review_wall:.0f} s{rate}, "
+          f"{review_wall / max(1, len(chosen)):.1f} s a decision")
+    if args.also:
+        tally_also.report(f"the same points reviewed with evaluator {args.also}, alternating with the first")
+        print(f"evaluator {args.also}'s playouts: {spent_also:,}; its wall time {also_wall:.0f} s"
+              + (f", {spent_also / also_wall:.1f} playouts/s" if also_wall > 0 else "")
+              + f", {also_wall / max(1, len(chosen)):.1f} s a decision")
+        if also_wall > 0 and spent_also:
+            print(f"same run, {args.evaluator} / {args.also}: wall {review_wall / also_wall:.2f}×, playouts "
+                  f"{spent_review / spent_also:.2f}×, wall per playout "
+                  f"{(review_wall / max(1, spent_review)) / (also_wall / spent_also):.2f}×")
 
 
 if __name__ == "__main__":
