@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -103,6 +102,8 @@ def kept_fingerprint(package: Path) -> str:
     kernel sets it on every write, and it cannot be set back), which is more than Python asks of a source
     before it runs its cached bytecode. Anything else (no cache, an unreadable or foreign one, a file that came
     or went) hashes the files again."""
+    import json  # here, not at the top: ``heatlog --help`` needs no JSON (its import compiles seven patterns)
+
     stamp = [[n, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino] for n, st in _rules_scan(package)]
     where = _kept_path(package)
     if where is not None:
