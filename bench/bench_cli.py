@@ -8,6 +8,9 @@ start-up would be counted); without it, ``python -m heatlog.cli``. Also listed: 
 
 Goal (issue 3): ``heatlog --help`` ≤ 1.3× ``python -c "import typer, rich"``.
 
+``--before DIR`` adds ``python -m heatlog.cli --help`` from this checkout and from DIR (``PYTHONPATH``), taking
+turns with the rest, for a before/after ratio.
+
 With ``--db`` (issue 10): the everyday commands on a database of 100 finished races — ``heatlog show``,
 ``replay --round 3`` and ``races`` — against the same baseline (goal ≤ 2×), and, as the floor any typer
 command pays, a one-option typer app run once (with typer 0.29, which coerces every parameter through pydantic,
@@ -194,7 +197,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs per command (median)")
     parser.add_argument("--db", action="store_true", help="the everyday commands on a database of 100 races")
-    parser.add_argument("--before", help="with --db: another checkout to compare with")
+    parser.add_argument("--before", help="another checkout to compare with (--help; with --db, the everyday commands)")
     parser.add_argument(
         "--colour", action="store_true", help="with --db: also show with colours (FORCE_COLOR=1), as in a terminal"
     )
@@ -221,17 +224,33 @@ def main() -> None:
             ),
             ("heatlog --help (no .pyc)", [*heatlog, "--help"], envs[" (no .pyc)"]),
         ]
+        if args.before:
+            # this tree and the other checkout the same way (python -m, PYTHONPATH), with the same bytecode cache
+            # (each tree's files have their own entries in it), taking turns with the rows above
+            here = dict(envs[""], PYTHONPATH=str(ROOT))
+            other = dict(envs[""], PYTHONPATH=str(Path(args.before).resolve()))
+            run = [sys.executable, "-m", "heatlog.cli", "--help"]
+            commands += [
+                ("python -m heatlog.cli --help", run, here),
+                ("python -m heatlog.cli --help (before)", run, other),
+            ]
+        # cwd: a directory without a heatlog package (python -m puts the cwd first on sys.path)
+        cwd = Path(cache)
         for _, cmd, env in commands:  # warm the OS file cache; fill the bytecode cache
-            wall(cmd, env)
-            wall(cmd, env)
+            wall(cmd, env, cwd)
+            wall(cmd, env, cwd)
         times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
         cpu: dict[str, list[float]] = {name: [] for name, _, _ in commands}
         for _ in range(args.runs):
             for name, cmd, env in commands:
-                w, c = timed_run(cmd, env)
+                w, c = timed_run(cmd, env, cwd)
                 times[name].append(w)
                 cpu[name].append(c)
-        heavy = {name: ", ".join(heavy_imports(cmd, env)) or "none" for name, cmd, env in commands if "heatlog" in name}
+        heavy = {
+            name: ", ".join(heavy_imports(cmd, env, cwd=cwd)) or "none"
+            for name, cmd, env in commands
+            if "heatlog" in name
+        }
 
     print(bytecode_note())
     where = " ".join(heatlog)
@@ -241,7 +260,9 @@ def main() -> None:
             base = series['python -c "import typer, rich"' + (" (no .pyc)" if "no .pyc" in name else "")]
             t = median(series[name])
             vs = spread(ratios(series[name], base), "{:.2f}", "×")
-            rows.append([name, f"{t * 1e3:.0f}", f"{min(series[name]) * 1e3:.0f}", vs, heavy.get(name, "")])
+            before = series.get(name + " (before)")
+            than = spread(ratios(before, series[name]), "{:.2f}", "× faster") if before else ""
+            rows.append([name, f"{t * 1e3:.0f}", f"{min(series[name]) * 1e3:.0f}", vs, than, heavy.get(name, "")])
         table(
             f"start-up {label} time, {args.runs} runs each, taking turns ({machine()}; heatlog = {where})",
             [
@@ -249,6 +270,7 @@ def main() -> None:
                 "median ms",
                 "min ms",
                 "vs import typer, rich (same cache): median (min–max, n) of the runs' ratios",
+                "before / after",
                 "heavy modules imported",
             ],
             rows,

@@ -610,6 +610,23 @@ def test_everyday_commands_import_no_more_than_they_need(tmp_path: Path) -> None
         assert not {"rich.console", "rich.table", "rich.text"} & modules(*args), args
 
 
+def test_help_imports_no_json() -> None:
+    """``heatlog --help`` lists the commands and reads no JSON: importing ``json`` compiles its seven regular
+    expressions, ~2 % of the start (issue 32 item 4; bench/bench_cli.py). The package and the command modules
+    import it where a command writes or reads JSON."""
+    code = (
+        "import sys, atexit\n"
+        "atexit.register(lambda: print(' '.join(sorted(sys.modules)), file=sys.stderr))\n"
+        "from heatlog.cli import main\n"
+        "main()\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    loaded = set(r.stderr.split())
+    assert "heatlog.cli.races" in loaded and "heatlog.cli.study" in loaded  # every command's module, for the list
+    assert "json" not in loaded
+
+
 def test_the_progress_bar_shows_a_file_name_as_typed(tmp_path: Path) -> None:
     """The import's progress bar (a terminal only) named the file through rich markup: "[red]imp.jsonl" came
     out as "imp.jsonl" in red. User text is never markup."""

@@ -1,6 +1,5 @@
 """heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -158,6 +157,7 @@ def playout(
                   what=f"{k} playouts")
     note = _partial_note(result)
     if as_json:
+        import json
         typer.echo(json.dumps({
             "from": where, "viewer": as_car, "seed": first, "playouts": result.done, "requested": k,
             "partial": result.partial, "round": info.public.round, "cars": _summary_rows(result, 0),
@@ -274,6 +274,7 @@ def compare(
     if i is None:
         out["diverge"] = None
         if as_json:
+            import json
             typer.echo(json.dumps(out, indent=1, allow_nan=False))
         else:
             console.print(f"races {ra} and {rb} have the same log", markup=False)
@@ -312,6 +313,7 @@ def compare(
             "difference": [diff[c].to_dict() for c in cars],
         }
     if as_json:
+        import json
         typer.echo(json.dumps(out, indent=1, allow_nan=False))
     else:
         _print_compare(console, out, ra, rb, result)
@@ -410,6 +412,7 @@ def play_on_cmd(
         done = play_on(log, rid, bots=bot_map(bots, cars), seed=first)
         standings = log.project(rid).state.standings()
     if as_json:
+        import json
         typer.echo(json.dumps({"race": rid, "seed": first, "events": done.events, "first_seq": done.first_seq,
                                "standings": standings}, indent=1, allow_nan=False))
         return

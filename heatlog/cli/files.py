@@ -1,7 +1,6 @@
 """The log as a file: audit, export, import."""
 
 import contextlib
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -84,6 +83,7 @@ def audit(
     if whole is not None:
         reports.insert(0, whole)
     if as_json:
+        import json
         typer.echo(json.dumps([r.to_dict() for r in reports], indent=2, allow_nan=False))
     elif not reports:  # it printed nothing at all, as if it had not run
         which = "anchored " if anchors is not None and not all_races else ""

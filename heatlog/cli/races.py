@@ -1,7 +1,6 @@
 """Start races and look at them: new, races, show, replay, position."""
 
 import contextlib
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -180,6 +179,7 @@ def races(
         listed, hidden = list_races(log, simulated=which, progress=progress)
         path = log.path
     if as_json:
+        import json
         typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2, allow_nan=False))
         return
     rows = [_race_cells(x) for x in listed]
@@ -275,6 +275,7 @@ def show(
         # the end: from the latest round start (docs/store.md, "What a read checks")
         proj = log.project(rid, round=round) if round is not None else log.latest(rid).projection
         if as_json:
+            import json
             typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))
             return
         # piped: written as rich would write it, without importing rich's console (views/plain.py)
@@ -345,4 +346,5 @@ def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = Fal
     with open_log(db, force=force, reader=True) as log:
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
+        import json
         typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))

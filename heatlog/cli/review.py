@@ -1,6 +1,5 @@
 """Decision review: review (every decision of a car, judged by playouts over what it knew)."""
 
-import json
 import math
 import os
 import sys
@@ -136,6 +135,7 @@ def review(
             _summary(result)
             return
     if as_json:
+        import json
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
         return
     _print(result)
@@ -314,6 +314,7 @@ def luck(
     with executor_for(workers, None) as ex:
         report = luck_report(events, n=playouts, seed=seed, executor=ex)
     if as_json:
+        import json
         typer.echo(json.dumps({"race": rid, **report.to_dict()}, indent=1, ensure_ascii=False, allow_nan=False))
         return
     from rich.table import Table

@@ -1,6 +1,5 @@
 """heatlog season: championship seasons (MODULES.md 21): new, next, show, list, export, import, audit."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -229,6 +228,7 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
             {"id": i, "name": n, "created": c, **_progress(view, damaged)}
             for i, n, c, view, damaged in listed
         ]
+        import json
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if not listed:  # it printed nothing at all (on standard error: a script reading the list reads none)
@@ -323,6 +323,7 @@ def show(
             return
         data = season_dict(view)
         if as_json:
+            import json
             typer.echo(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
             return
         print_season(data)

@@ -1,6 +1,5 @@
 """heatlog simulate: whole races played by bots."""
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -170,6 +169,7 @@ def simulate(
             if not results:
                 raise typer.Exit(130)
     if as_json:
+        import json
         typer.echo(json.dumps(results if races > 1 else results[0], indent=1, allow_nan=False))
     else:
         _print_simulated(console, results, names, log.path)
@@ -201,6 +201,7 @@ def _simulate_season(
         data = season_dict(season_view(log, season))
     data["seed"] = first
     if as_json:
+        import json
         typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     print_season(data)

@@ -1,6 +1,5 @@
 """Statistics: stats (one race per car, or many races per driver with ratings) and turns (the derived table)."""
 
-import json
 import os
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
@@ -167,6 +166,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
         ],
     }
     if as_json:
+        import json
         typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False, allow_nan=False))
         return left_out
     if as_csv:
@@ -307,6 +307,7 @@ def _cell(label: str, get: Any, tally: "Tally") -> str:
 
 def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
     if isinstance(rs, dict):
+        import json
         typer.echo(json.dumps(rs, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
@@ -361,6 +362,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
     from ..views import counted
 
     if as_json:
+        import json
         typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:

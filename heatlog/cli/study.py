@@ -1,6 +1,5 @@
 """heatlog study: corpus-scale studies — many simulated races straight into Parquet (docs/study.md)."""
 
-import json
 import math
 from pathlib import Path
 from typing import Annotated, Any
@@ -182,6 +181,7 @@ def info(directory: DirArg, as_json: JsonOpt = False) -> None:
     require_pyarrow()
     data = corpus_info(directory)
     if as_json:
+        import json
         typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     spec = data["spec"]
@@ -230,6 +230,7 @@ def query(
     columns, rows = run_query(directory, sql)
     if as_json:
         records = [{c: _finite(v) for c, v in zip(columns, r, strict=True)} for r in rows]
+        import json
         typer.echo(json.dumps(records, indent=1, default=str, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
