@@ -102,14 +102,14 @@ def kept_fingerprint(package: Path) -> str:
     kernel sets it on every write, and it cannot be set back), which is more than Python asks of a source
     before it runs its cached bytecode. Anything else (no cache, an unreadable or foreign one, a file that came
     or went) hashes the files again."""
-    from .engine.jsontext import loads
+    import json  # here, not at the top: ``heatlog --help`` needs no JSON (its import compiles seven patterns)
 
     stamp = [[n, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino] for n, st in _rules_scan(package)]
     where = _kept_path(package)
     if where is not None:
         try:
             with open(where, encoding="utf-8") as fh:
-                kept = loads(fh.read())  # json.load, without importing json (heatlog.engine.jsontext)
+                kept = json.load(fh)
             if kept.get("files") == stamp and isinstance(kept.get("fingerprint"), str):
                 return str(kept["fingerprint"])
         except (OSError, ValueError, AttributeError):
@@ -119,8 +119,6 @@ def kept_fingerprint(package: Path) -> str:
         try:
             os.makedirs(os.path.dirname(where), exist_ok=True)
             part = f"{where}.{os.getpid()}"
-            import json  # (written again only when a rules file changed)
-
             with open(part, "w", encoding="utf-8") as fh:
                 json.dump({"fingerprint": value, "files": stamp}, fh, allow_nan=False)
             os.replace(part, where)

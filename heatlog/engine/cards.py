@@ -11,11 +11,11 @@ stay ``"1".."4","0","5","H","S"``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import jsontext
 from .written import record
 
 BASE_FILE = Path(__file__).resolve().parent.parent / "data" / "cards" / "base.json"
@@ -228,7 +228,7 @@ def _name_and_speed(card: CardDef) -> str:
 
 
 def _load_base() -> Catalogue:
-    data = jsontext.loads(BASE_FILE.read_text(encoding="utf-8"))
+    data = json.loads(BASE_FILE.read_text(encoding="utf-8"))
     return Catalogue.of(CardDef.from_dict(d) for d in data["cards"])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .steps import STEP_NAMES
@@ -86,8 +87,6 @@ def shown_input(value: Any) -> str:
                 )
                 for k, v in value.items()
             }
-        import json  # (a refusal's words: json loads here, not at every start)
-
         text = json.dumps(value, sort_keys=True, default=repr)
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 

@@ -13,11 +13,11 @@ module. docs/design.md ("How a module plugs in") has the worked example; tests/t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import FrozenInstanceError, field, fields
 from typing import TYPE_CHECKING, Any
 
-from . import jsontext
 from .cards import GEAR_COOLDOWN, HAND_SIZE, STRESS, VALUE, engine_heat, starting_deck
 from .errors import IllegalEvent
 from .modules import circuits
@@ -494,14 +494,14 @@ def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
         builds.append(build)
     options = {m: config.get(m) for m in modules}
     try:  # the same modules and options give the same Rules (each build reads only them): one per configuration
-        key: Any = (tuple(modules), tuple(builds), jsontext.dumps(options, sort_keys=True, allow_nan=False))
+        key: Any = (tuple(modules), tuple(builds), json.dumps(options, sort_keys=True, allow_nan=False))
     except (TypeError, ValueError):
         key = None  # (options that are not JSON: built afresh, not kept)
     hit = _BUILT.get(key) if key is not None else None
     if hit is not None:
         return hit
     if key is not None:  # the kept Rules hold a copy of the options, not the event's own dicts
-        options = jsontext.loads(key[2])
+        options = json.loads(key[2])
     rules = Rules(modules=tuple(modules), options=options)
     for name, build in zip(modules, builds, strict=True):
         rules = build(rules, options[name])

@@ -25,11 +25,10 @@ also have no whitespace, comma or colon at all (the recorder splits answers on t
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
-
-from ..engine import jsontext
 
 __all__ = [
     "INVISIBLE_CATEGORIES",
@@ -173,7 +172,7 @@ def sheet_cell(value: Any) -> Any:
 
 def embed_json(data: Any) -> str:
     """``data`` as JSON that is safe inside an HTML ``<script>`` element (and a JavaScript literal)."""
-    text = jsontext.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=False, allow_nan=False)
     return text.translate(_JSON_ESCAPES)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any
 
-from ..engine import jsontext
 from ..formats.hashing import same_text
 from .listing import Listing
 from .records import SQLITE_MAX, Snapshot, canonical
@@ -90,7 +90,7 @@ class Caches(Listing):
         if not same_text(seal, expected) or self.hash_at(race, int(row["seq"])) != at:
             return None
         try:
-            state = jsontext.loads(body)
+            state = json.loads(body)
         except (ValueError, RecursionError):
             return None
         return state if isinstance(state, dict) else None
@@ -128,7 +128,7 @@ class Caches(Listing):
         out: dict[int, tuple[int, dict[str, Any]]] = {}
         for race, length, text in rows:
             try:
-                summary = jsontext.loads(text)
+                summary = json.loads(text)
             except (TypeError, ValueError):
                 continue  # a damaged cache row is recomputed
             if isinstance(summary, dict):

@@ -61,9 +61,9 @@ def _quoted(type_: str) -> str:
     """``"type":`` and the type as canonical JSON text (json's own string encoder, as the canonical text has it)."""
     quoted = _QUOTED.get(type_)
     if quoted is None:
-        from ..engine.jsontext import quoted as json_string  # (json.dumps of a str, without importing json)
+        from json import dumps
 
-        quoted = '"type":' + json_string(type_, ensure_ascii=False)
+        quoted = '"type":' + dumps(type_, ensure_ascii=False)
         if len(_QUOTED) < 256:  # the event types of the rules are a few dozen; a hostile file's are not kept
             _QUOTED[type_] = quoted
     return quoted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -9,7 +10,6 @@ from typing import Any
 from heatlog.engine.errors import StoreError
 from heatlog.store import eventrows as rows_
 
-from ..engine import jsontext
 from .connection import replaced_text
 from .reads import Reads
 from .records import GENESIS, SQLITE_MAX, RaceInfo, chain_hash
@@ -25,7 +25,7 @@ class Listing(Reads):
 
     def _race_info(self, row: dict[str, Any]) -> RaceInfo:
         try:
-            meta = jsontext.loads(row["meta"])
+            meta = json.loads(row["meta"])
         except (TypeError, ValueError):
             meta = {}
         last = row["last_seq"]
@@ -106,7 +106,7 @@ class Listing(Reads):
                     continue
                 if column == "meta":
                     try:
-                        ok = isinstance(jsontext.loads(text), dict)
+                        ok = isinstance(json.loads(text), dict)
                     except (ValueError, RecursionError):
                         ok = False
                     if not ok:
@@ -137,7 +137,7 @@ class Listing(Reads):
                 return None if row is None or row[0] is None else int(row[0])
             for race, meta_text in conn.execute("SELECT id, meta FROM races ORDER BY id DESC"):
                 try:
-                    meta = jsontext.loads(meta_text)
+                    meta = json.loads(meta_text)
                 except (TypeError, ValueError):
                     meta = {}
                 if not (isinstance(meta, dict) and "simulated" in meta):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -12,7 +13,6 @@ from heatlog.engine.errors import StoreError
 from heatlog.formats.hashing import sha256
 from heatlog.store import eventrows as rows_
 
-from ..engine import jsontext
 from .connection import StoreConnection
 from .records import GENESIS, DamagedLog, Problem, StoredEvent, chain_hash
 from .rows import COUNT_ENTRIES, NO_LIMIT, SELECT_RETRACTIONS, EventRows, scan_json
@@ -89,7 +89,7 @@ class Reads(EventRows):
     def _row_event(self, row: tuple[Any, ...]) -> StoredEvent:
         race, seq, type_, v, payload, recorded, prev_hash, hash_ = row
         try:
-            event = jsontext.loads(payload)
+            event = json.loads(payload)
         except (TypeError, ValueError):
             event = None
         if not isinstance(event, dict):

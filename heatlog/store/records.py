@@ -4,12 +4,12 @@ time of recording, and the records a read returns (StoredEvent, RaceInfo, Proble
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from heatlog.engine import jsontext
 from heatlog.engine.errors import ConflictError, StoreError
 from heatlog.engine.written import record
 from heatlog.formats.hashing import sha256
@@ -57,7 +57,17 @@ def _canonical_encoder() -> Callable[[Any], str]:
     same text in 60 % of the time (an import encodes every event; tests/test_store.py compares with json.dumps).
     Without the cycle dict a value that holds itself ends in RecursionError (json.dumps: ValueError); events
     are JSON texts read back, which cannot. Where the C encoder is missing, JSONEncoder.encode does it."""
-    return jsontext.kept_encoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return encoder.encode
+    encode = make(None, encoder.default, json.encoder.encode_basestring, None, ":", ",", True, False, False)
+    join = "".join
+
+    def canonical_text(value: Any) -> str:
+        return join(encode(value, 0))
+
+    return canonical_text
 
 
 canonical_text: Callable[[Any], str] = _canonical_encoder()
@@ -223,7 +233,7 @@ class RecorderSession:
         if not self.cursor:
             return None
         try:
-            cur = jsontext.loads(self.cursor)
+            cur = json.loads(self.cursor)
         except ValueError:
             return None
         return cur if isinstance(cur, dict) else None

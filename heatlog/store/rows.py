@@ -4,6 +4,7 @@ segments, root first), how its rows are selected, encoded and given back as form
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 from heatlog.engine.errors import MalformedInput, StoreError
 from heatlog.store import eventrows as rows_
 
-from ..engine import jsontext
 from .connection import StoreConnection
 from .records import GENESIS, canonical_text, stored_v
 
@@ -39,7 +39,7 @@ COUNT_ENTRIES = (
 
 
 #: The C scanner behind json.loads: (value, end) of the JSON value at an index, without json.loads' per-call cost.
-scan_json: Callable[[str, int], tuple[Any, int]] = jsontext.scan
+scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 TAIL = "SELECT seq, hash FROM events WHERE race = ? ORDER BY seq DESC LIMIT 1"
@@ -90,7 +90,7 @@ NO_LIMIT = 1 << 62
 def payload_v(payload: str) -> int | None:
     """The ``v`` column format 1 has for a payload stored whole in format 2 (heatlog.store.eventrows): its integer v."""
     try:
-        event = jsontext.loads(payload)
+        event = json.loads(payload)
     except (ValueError, RecursionError):
         return None
     return stored_v(event) if isinstance(event, dict) else None

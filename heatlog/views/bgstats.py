@@ -11,10 +11,11 @@ car's place in the race (# 16.8, 19.9), so a solo player beaten by a Legend is n
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import quote
 
-from ..engine import RaceState, jsontext
+from ..engine import RaceState
 
 BGG_ID = 366013  # Heat: Pedal to the Metal on BoardGameGeek
 URL = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -46,4 +47,4 @@ def bgstats_link(state: RaceState, *, played_at: str | None = None) -> str | Non
     play = bgstats_play(state, played_at=played_at)
     if play is None:
         return None
-    return URL + quote(jsontext.dumps(play, separators=(",", ":"), ensure_ascii=False, allow_nan=False), safe="")
+    return URL + quote(json.dumps(play, separators=(",", ":"), ensure_ascii=False, allow_nan=False), safe="")
