@@ -1253,10 +1253,12 @@ class HeuristicBot:
                         dist = _NO_FLIP
                     for extra, prob in dist:
                         s = base + extra
-                        v = trow[s] if s < ROW else None
+                        # (0 <= s: a cluttered play's -1, # 13.2, must not read or write the row's last speed, a
+                        # value every plan sharing the row by stretch then reads: the row is by speed, not an end)
+                        v = trow[s] if 0 <= s < ROW else None
                         if v is None:
                             v = t.value(p, s, left, g, adrenaline)
-                            if s < ROW:
+                            if 0 <= s < ROW:
                                 trow[s] = v
                         score += prob * v
                     score += keep + w_stress * k - w_card * base
