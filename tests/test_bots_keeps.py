@@ -14,12 +14,15 @@ docs/design.md ("What a keep's key must hold") states the rule.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import heatlog.bots
 from heatlog.bots import Bot, HeuristicBot
 from heatlog.engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
 from heatlog.engine.module import MODULES
@@ -100,7 +103,7 @@ def test_interleaved_races_of_every_kind_decide_as_each_alone() -> None:
     assert _interleaved(starts, HeuristicBot()) == alone
 
 
-def test_a_value_row_holds_each_speed_s_value(monkeypatch: Any) -> None:
+def test_a_value_row_holds_each_speed_s_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cause of the season's bug: every value a Garage race leaves in the rows its track plans keep (shared
     by stretch, across races) is the value of its own speed on a plan that kept nothing. The race weighs a
     cluttered play holding a Heat-cost card (# 13.2, 18.26: its base value -1), whose value went to ``row[-1]``,
@@ -152,3 +155,26 @@ def test_a_process_s_races_decide_alike_in_any_order(races: list[tuple[str, str,
     bot = HeuristicBot()
     backward = [list(race_events(s, _drivers(s, bot), s["seed"])) for s in reversed(starts)]
     assert forward == backward[::-1]
+
+
+def test_a_garage_race_plans_with_its_own_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """# 18.2: a race carries its cards, and a token is a card of that race's catalogue (an old or imported log may
+    define ``U1`` otherwise than the card file). A race on other definitions of the same tokens, after a race on
+    the card file's, decides as it does in a process that played nothing before (the card plans were kept by
+    token, the first met for good)."""
+
+    def fresh_process() -> None:  # the module-level keeps as a new process has them
+        for name, empty in (("_MODULE_CARDS", {}), ("_PLANNED_CARDS", [None]), ("_PLAYS", {}), ("_HAND_PREP", [None])):
+            monkeypatch.setattr(heatlog.bots, name, empty)
+
+    ours = _start("garage", "usa", 1)
+    theirs = copy.deepcopy(ours)
+    for card in theirs["cards"].values():  # other Speeds, no Heat cost
+        if isinstance(card.get("speed"), int) and card["speed"] < 6:
+            card["speed"] = 6 - card["speed"]
+        card.get("symbols", {}).pop("heat", None)
+    fresh_process()
+    alone = _alone(theirs)
+    fresh_process()
+    assert _alone(ours) != alone
+    assert _alone(theirs) == alone
