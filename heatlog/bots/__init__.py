@@ -715,7 +715,8 @@ def _read_card_plans(state: RaceState, planner: BotPolicy) -> None:
     _PLANNED_CARDS[0] = plans
     if plans != _MODULE_CARDS:  # (races of one upgrade set share one mapping: this is a race of other cards)
         _HAND_PREP[0] = None
-        _PLAYS.clear()
+        if _MODULE_CARDS:  # (before the first plans, no play of a module card was kept: the base races' stay)
+            _PLAYS.clear()
         _MODULE_CARDS = dict(plans)  # (a new mapping, not this one emptied: a reader meets one or the other)
 
 
@@ -1258,14 +1259,16 @@ class HeuristicBot:
                             dist = sums[k] = _flip_sums(flips, k)
                     else:
                         dist = _NO_FLIP
+                    if base < 0:  # a cluttered play holding a Heat-cost card (# 13.2, 18.26): its Speed -1 is
+                        # valued on a row of its own: trow[-1] is the kept row's last speed, a value that every plan
+                        # sharing the row by stretch, in any race, would read as Speed 13's (principle 6)
+                        trow = [None] * ROW
                     for extra, prob in dist:
                         s = base + extra
-                        # (0 <= s: a cluttered play's -1, # 13.2, must not read or write the row's last speed, a
-                        # value every plan sharing the row by stretch then reads: the row is by speed, not an end)
-                        v = trow[s] if 0 <= s < ROW else None
+                        v = trow[s] if s < ROW else None
                         if v is None:
                             v = t.value(p, s, left, g, adrenaline)
-                            if 0 <= s < ROW:
+                            if s < ROW:
                                 trow[s] = v
                         score += prob * v
                     score += keep + w_stress * k - w_card * base
