@@ -706,20 +706,28 @@ _PLAYS: dict[tuple[tuple[Any, ...], int, frozenset[str]], list[Play]] = {}
 
 
 # Module cards as the heuristic plans with them (``BotPolicy.card_plans``; the Garage's upgrades, # 18.6, 18.8,
-# 18.10): (Speed it counts, "+" flips, Heat cost), by token, the first plan met of a token kept.
+# 18.10): (Speed it counts, "+" flips, Heat cost), by token: the plans of the race being decided (_read_card_plans).
 _MODULE_CARDS: dict[str, tuple[int, int, int]] = {}
 _PLANNED_CARDS: list[Any] = [None]  # the last card plans _read_card_plans read (held: its id stays its own)
 
 
 def _read_card_plans(state: RaceState, planner: BotPolicy) -> None:
+    """Make the race's card plans the ones ``_card_plan`` reads. A token is a card of the race's own catalogue (its
+    ``race_started.cards``, # 18.2: an old or imported log may define ``U11`` otherwise than the card file): when
+    the plans differ from those read last, the plays kept by hand (``_PLAYS``, ``_HAND_PREP``), made of the last
+    plans, go with them. (Kept first-met by token, another catalogue's plan of a token was read for good: a
+    race's decisions depended on the races the process had played before, principle 6.)"""
+    global _MODULE_CARDS
     assert planner.card_plans is not None
     plans = planner.card_plans(state)
     if plans is _PLANNED_CARDS[0]:
         return  # (asked at every plan: a race's ~50 cards read once, not at each)
     _PLANNED_CARDS[0] = plans
-    for token, plan in plans.items():
-        if token not in _MODULE_CARDS:
-            _MODULE_CARDS[token] = plan
+    if plans != _MODULE_CARDS:  # (races of one upgrade set share one mapping: this is a race of other cards)
+        _HAND_PREP[0] = None
+        if _MODULE_CARDS:  # (before the first plans, no play of a module card was kept: the base races' stay)
+            _PLAYS.clear()
+        _MODULE_CARDS = dict(plans)  # (a new mapping, not this one emptied: a reader meets one or the other)
 
 
 def _card_plan(c: str) -> tuple[int, int, int]:
@@ -1342,6 +1350,10 @@ class HeuristicBot:
                             dist = sums[k] = _flip_sums(flips, k)
                     else:
                         dist = _NO_FLIP
+                    if base < 0:  # a cluttered play holding a Heat-cost card (# 13.2, 18.26): its Speed -1 is
+                        # valued on a row of its own: trow[-1] is the kept row's last speed, a value that every plan
+                        # sharing the row by stretch, in any race, would read as Speed 13's (principle 6)
+                        trow = [None] * ROW
                     for extra, prob in dist:
                         s = base + extra
                         v = trow[s] if s < ROW else None
@@ -1458,6 +1470,9 @@ class HeuristicBot:
         rules = state.rules  # (a point still its base function is not called: base_hand_size is HAND_SIZE, …)
         unchanged = rules.unchanged
         need = (HAND_SIZE if unchanged.hand_size else rules.hand_size(state, car)) - car.hand_size  # # 12.2, 21.8
+        planner = race_policies(state)[1]
+        if planner is not None:  # a module card's worth (_utility) is read of this race's card plans
+            _read_card_plans(state, planner)
         draw = draw_worth(car, need)
         if draw is None:
             return None
