@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import heatlog.bots
 from heatlog.bots import Bot, HeuristicBot
 from heatlog.engine import rules as _registered  # noqa: F401  (importing the rules registers every module)
+from heatlog.engine.cards import HEAT
 from heatlog.engine.module import MODULES
 from heatlog.formats.module_data import module_blocks
 from heatlog.races import expand_modules, race_started_event
@@ -107,7 +108,7 @@ def test_a_value_row_holds_each_speed_s_value(monkeypatch: pytest.MonkeyPatch) -
     """The cause of the season's bug: every value a Garage race leaves in the rows its track plans keep (shared
     by stretch, across races) is the value of its own speed on a plan that kept nothing. The race weighs a
     cluttered play holding a Heat-cost card (# 13.2, 18.26: its base value -1), whose value went to ``row[-1]``,
-    the row's last speed."""
+    the row's last speed; it is now valued as no move (the test below), so no speed below 0 is ever asked."""
     from heatlog.bots import _TrackPlan  # (the plans' rows are what is checked)
 
     asked: list[int] = []
@@ -122,7 +123,7 @@ def test_a_value_row_holds_each_speed_s_value(monkeypatch: pytest.MonkeyPatch) -
     bot = HeuristicBot()
     state = simulate_race(None, track="italy", cars=2, seed=2, modules={"garage": GARAGE}, bots=bot)[2]
     monkeypatch.setattr(_TrackPlan, "value", value)
-    assert asked, "no cluttered play with a Heat cost was weighed: pick another seed"
+    assert not asked  # # 13.2: a cluttered play moves nothing (the race holds some: the test below)
     car = next(iter(state.cars.values()))
     fresh = HeuristicBot()._track_plan(state, car)
     plans = list(bot._by_content.values())
@@ -178,3 +179,48 @@ def test_a_garage_race_plans_with_its_own_cards(monkeypatch: pytest.MonkeyPatch)
     fresh_process()
     assert _alone(ours) != alone
     assert _alone(theirs) == alone
+
+
+def test_a_cluttered_play_with_a_heat_cost_card_is_valued_as_no_move_and_no_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """# 13.2, 18.26: a cluttered play moves nothing and none of its cards takes effect, so a Heat-cost Garage card
+    in it costs no Heat. The heuristic values such a play as the plain cluttered play holding as many Heat: the
+    same no-move, no-cost value (it was valued as a move at Speed -1 with the card's Heat cost paid). Both orders
+    of the two plays are weighed: the first of two equal values is kept, so each order's first is chosen only when
+    the values are equal."""
+    plays_of = heatlog.bots._plays
+    seen: list[tuple[Any, str, int, Any]] = []  # (state, car, gear, the cluttered play with a Heat cost)
+    current: list[tuple[Any, str]] = []
+    plan_of = HeuristicBot._plan_of
+
+    def planning(bot: HeuristicBot, state: Any, car: Any, *args: Any, **kwargs: Any) -> Any:
+        current[:] = [(state, car.name)]
+        return plan_of(bot, state, car, *args, **kwargs)
+
+    def watching(hand: dict[str, int], gear: int, *args: Any) -> Any:
+        out = plays_of(hand, gear, *args)
+        if not seen and current:
+            for play in out:
+                if play[0] < 0 and play[2] > 0:
+                    state, name = current[0]
+                    seen.append((state.copy(), name, gear, play))
+                    break
+        return out
+
+    monkeypatch.setattr(HeuristicBot, "_plan_of", planning)
+    monkeypatch.setattr(heatlog.bots, "_plays", watching)
+    simulate_race(None, track="italy", cars=2, seed=2, modules={"garage": GARAGE}, bots=HeuristicBot())
+    assert seen, "no cluttered play with a Heat cost was weighed: pick another seed"
+    monkeypatch.setattr(HeuristicBot, "_plan_of", plan_of)
+    state, name, gear, costly = seen[0]
+    base, _, heat, cards, _ = costly
+    assert base == -1 and heat > 0 and HEAT in cards
+    # the plain cluttered play: the Heat-cost cards swapped for 1s, as many Heat
+    plain = tuple(c if c == HEAT or heatlog.bots._card_plan(c)[2] == 0 else "1" for c in cards)
+    assert plain != cards and plain.count(HEAT) == cards.count(HEAT)
+    for first, second in ((costly, (-1, 0, 0, plain, ())), ((-1, 0, 0, plain, ()), costly)):
+        monkeypatch.setattr(heatlog.bots, "_plays", lambda *a, _p=(first, second): list(_p))
+        fresh = state.copy()
+        chosen = HeuristicBot()._plan(fresh, fresh.cars[name], gear)
+        assert chosen == (gear, first[3]), (first, second)

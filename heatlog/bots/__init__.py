@@ -1305,7 +1305,13 @@ class HeuristicBot:
             rows_left: dict[tuple[_TrackPlan, int], list[float | None]] | None = None  # this gear: rows by Engine
             for base, k, heat, cards, ups in plays:
                 t: _TrackPlan | None = None  # the plan whose values by speed the play's flips are summed over
-                if (heat and module_cards) or ups:
+                if base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard; # 18.26: a cluttered
+                    # play's cards take no effect, so a Heat-cost card in it costs no Heat (first: ``heat`` is its
+                    # cards' cost, which the Heat-cost branch below would pay for a move at Speed -1)
+                    left = own_engine - shift
+                    score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
+                    score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
+                elif (heat and module_cards) or ups:
                     if heat and module_cards:  # # 18.10: its Heat cost, paid from the Engine (or replaced, # 18.11)
                         short = heat > engine  # # 18.11: the card would be replaced by a flip
                         t = tp
@@ -1328,10 +1334,6 @@ class HeuristicBot:
                         if got is None:
                             got = rows_left[(t, left)] = t.row(p, left, g, adrenaline)
                         trow = got
-                elif base < 0:  # # 13.2: no move, gear 1, the play (Heat too) goes to discard
-                    left = own_engine - shift
-                    score = w.ahead * tp.next_turn(p, 1, left) + tp.engine_value(left, p) - 3.0
-                    score -= w_heat_in_hand * (heat_in_hand - cards.count(HEAT))
                 elif k == 0:
                     v = row[base] if base < ROW else None
                     if v is None:
@@ -1350,10 +1352,6 @@ class HeuristicBot:
                             dist = sums[k] = _flip_sums(flips, k)
                     else:
                         dist = _NO_FLIP
-                    if base < 0:  # a cluttered play holding a Heat-cost card (# 13.2, 18.26): its Speed -1 is
-                        # valued on a row of its own: trow[-1] is the kept row's last speed, a value that every plan
-                        # sharing the row by stretch, in any race, would read as Speed 13's (principle 6)
-                        trow = [None] * ROW
                     for extra, prob in dist:
                         s = base + extra
                         v = trow[s] if s < ROW else None
