@@ -1,0 +1,126 @@
+"""Every race the simulator plays can be typed back in through the recorder (tests/recorder_typed_back.py says how
+a race is simulated and typed): the stored log is the simulated one, in open and table mode, question by question
+and with every offer a prompt makes.
+
+The adrenaline cooldown (# 6.2, 7.4) was the gap: ``ac`` records the bonus with a cooldown of 1, so a race whose car
+took the bonus with a cooldown of 2 (gear 2's 1 and the adrenaline's 1, one event; the heuristic bot does it in most
+races) or the bonus alone (no Heat to cool, a boost first) could not be typed back in.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from recorder_races import TRACK, cars
+from recorder_typed_back import module_sets, plain, recorded, simulated
+
+from heatlog.engine import MalformedInput
+from heatlog.engine.redact import open_to_table
+from heatlog.log.racelog import RaceLog
+from heatlog.races import start_race
+from heatlog.recorder import Session
+from heatlog.recorder import script as rs
+from heatlog.recorder.session import slipstream_answer
+
+
+def _adrenaline_cooldowns(events: list[dict], *, alone: bool) -> list[int]:
+    """Where ``events`` take the adrenaline cooldown with a cooldown of 2 or more after it, or (``alone``) none."""
+    out = []
+    for i, ev in enumerate(events[:-1]):
+        if ev["type"] == "adrenaline" and ev["bonus"] == "cooldown":
+            nxt = events[i + 1]
+            cooled = nxt["type"] == "cooldown" and nxt.get("car") == ev["car"]
+            if (not cooled) if alone else (cooled and nxt["count"] >= 2):
+                out.append(i)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["open", "table"])
+def test_7_4_an_adrenaline_cooldown_with_a_cooldown_of_2_is_typed_ac2(tmp_path: Path, mode: str) -> None:
+    # the heuristic bot's race of two cars, seed 0: a car in gear 2 takes the adrenaline cooldown and cools 2 at once
+    events = simulated((), 0, bot="heuristic")
+    at = _adrenaline_cooldowns(events, alone=False)
+    assert at, "the race no longer takes an adrenaline cooldown with a cooldown of 2"
+    react = rs.answer("react", events[at[0]]["car"], events, at[0])  # React asked at the bonus
+    assert react.split()[0] == f"ac{events[at[0] + 1]['count']}", react
+    assert recorded(tmp_path, events, mode, offers=True) == plain(events if mode == "open" else open_to_table(events))
+
+
+@pytest.mark.parametrize("offers", [False, True])
+def test_6_2_an_adrenaline_cooldown_taken_alone_is_typed_ac0(tmp_path: Path, offers: bool) -> None:
+    # the random bot's race, seed 2: the bonus taken with no Heat to cool, or a boost before the cooldown
+    events = simulated((), 2)
+    assert _adrenaline_cooldowns(events, alone=True)
+    assert recorded(tmp_path, events, "table", offers=offers) == plain(open_to_table(events))
+
+
+def _greens_react(tmp_path: Path) -> Session:
+    """A table-mode race of three cars at Green's React in gear 1 (Green last: adrenaline, # 6.1)."""
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
+    )
+    s = Session(log, rid, fresh=True)
+    s.answer("1 1 1")
+    for name in ("Red", "Blue"):
+        s.answer("2 -")
+        assert s.question.car != name
+    s.answer("1")
+    assert s.question.kind == "react" and s.question.car == "Green"
+    return s
+
+
+def test_ac_n_is_the_bonus_and_a_cooldown_of_n_as_the_engine_allows(tmp_path: Path) -> None:
+    # 7.2, 7.3, 7.4: the engine says what is allowed, in its words; nothing is written when it refuses
+    s = _greens_react(tmp_path)
+    n = s.proj.effective.length
+    refusals = {
+        "ac2": "only 1 Heat is unseen (deck and hand), not 2 (# 7.3)",  # its hand holds one Heat at most
+        "ac5": "gear 1 allows 4 more cooldown this turn, not 5 (# 7.2)",  # 3 for gear 1 and 1 for the adrenaline
+    }
+    for typed, message in refusals.items():
+        errors = [x.text for x in s.answer(typed) if x.style == "error"]
+        assert errors and message in errors[0] and errors[0].startswith(f"not allowed: {typed}: "), errors
+        assert s.proj.effective.length == n and s.question.car == "Green"
+    assert not [x.text for x in s.answer("ac0 c1") if x.style == "error"]
+    made = [e.event for e in s.proj.effective.entries][n : n + 2]
+    assert [(e["type"], e.get("bonus"), e.get("count")) for e in made] == [
+        ("adrenaline", "cooldown", None),
+        ("cooldown", None, 1),
+    ]
+
+
+@pytest.mark.parametrize("typed", ["c" + "9" * 5000, "ac" + "9" * 5000, "ac" + "9" * 4], ids=["c", "ac", "ac4"])
+def test_a_long_run_of_digits_is_refused_not_a_crash(tmp_path: Path, typed: str) -> None:
+    # int() refuses more than 4300 digits with a ValueError, which the session never caught: the recorder stopped
+    s = _greens_react(tmp_path)
+    n = s.proj.effective.length
+    errors = [x.text for x in s.answer(typed) if x.style == "error"]
+    assert errors and "digits are no count here" in errors[0] and len(errors[0]) < 120, errors
+    assert s.proj.effective.length == n and s.question.kind == "react"
+    # a slipstream's distance the same (y and its digits, read whether or not the slipstream is open)
+    with pytest.raises(MalformedInput, match="digits are no count here"):
+        slipstream_answer(s.view, "Green", "y" + typed.lstrip("ac"))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    modules=st.sampled_from(module_sets()),
+    seed=st.integers(0, 10_000),
+    bot=st.sampled_from(["random", "heuristic"]),
+    mode=st.sampled_from(["open", "table"]),
+    offers=st.booleans(),
+)
+def test_every_simulated_race_is_typed_back_in_to_the_same_log(
+    modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool
+) -> None:
+    """Random simulated races of every module set the registry lists, typed back in word by word (question by
+    question, or as each prompt offers): the stored log is the simulated one."""
+    events = simulated(modules, seed, bot=bot)
+    with tempfile.TemporaryDirectory() as tmp:
+        got = recorded(Path(tmp), events, mode, offers=offers)
+    assert got == plain(events if mode == "open" else open_to_table(events))
