@@ -124,3 +124,29 @@ def test_every_simulated_race_is_typed_back_in_to_the_same_log(
     with tempfile.TemporaryDirectory() as tmp:
         got = recorded(Path(tmp), events, mode, offers=offers)
     assert got == plain(events if mode == "open" else open_to_table(events))
+
+
+def test_18_8_a_reveal_line_takes_a_card_s_plus_flips_before_the_rest_of_the_turn(tmp_path: Path) -> None:
+    # found by the property test: a Garage card's + flips (# 18.8) after a reveal whose prompt offers the rest of
+    # the turn were left off the line (only a Stress card's were typed), so the line's "-" met the flip's question
+    events = simulated(("garage", "legends", "rain", "weather"), 6, bot="heuristic")
+    table = open_to_table(events)
+    assert recorded(tmp_path, events, "table", offers=True) == plain(table)
+
+
+def test_14_1_a_dash_where_a_flip_is_due_says_the_flip_comes_first(tmp_path: Path) -> None:
+    # a line's "-" read as the flip's card said "'-' is not a card" (or "no Garage card called '-'")
+    log = RaceLog(tmp_path / "race.db")
+    rid = start_race(
+        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
+    )
+    s = Session(log, rid, fresh=True)
+    s.answer("2 2 2")
+    n = s.proj.effective.length
+    errors = [x.text for x in s.answer("4 s -") if x.style == "error"]
+    assert errors == [
+        "not understood: '-': Red flips first (a Stress card's or a card's + flips, # 14.1, 18.8): type the card "
+        "turned over, then the rest of the turn"
+    ]
+    assert s.proj.effective.length == n
+    assert not [x.text for x in s.answer("4 s 3 -") if x.style == "error"]

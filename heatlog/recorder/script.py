@@ -246,8 +246,11 @@ def answer(
     if kind in ("play", "reveal"):
         assert t in ("cards_played", "cards_revealed") and c == car, (kind, car, nxt)
         typed = [nm(card) for card in nxt["cards"]]
-        if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
-            for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
+        # the prompt takes a Stress card's flips, and so does a line that goes on with the rest of the turn (a
+        # card's + flips, # 18.8: the line's next part answers their question); guided: one choice per answer
+        line = "Stress flips" in prompt or "React, d CARDS" in prompt
+        if kind == "reveal" and line and typed_chance and multi:
+            for ev in expected[i + 1 :]:
                 if ev.get("car") != car:
                     break
                 if ev.get("type") == "deck_shuffled" and table:

@@ -551,6 +551,11 @@ class Session:
         if own is not None and own.line:
             return 1, self._own(own, work, name, tok, tok), 0
         if q.kind == "flip":
+            if t in ("-", ".", "done"):  # "nothing more" where the rules still want a card turned over
+                raise MalformedInput(
+                    f"{tok!r}: {name} flips first (a Stress card's or a card's + flips, # 14.1, 18.8): type the "
+                    "card turned over, then the rest of the turn"
+                )
             cards = parse_cards(t, defs, held)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
