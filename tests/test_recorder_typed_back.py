@@ -25,6 +25,7 @@ from heatlog.races import start_race
 from heatlog.recorder import Session
 from heatlog.recorder import script as rs
 from heatlog.recorder.session import slipstream_answer
+from heatlog.simulate import store_race
 
 
 def _adrenaline_cooldowns(events: list[dict], *, alone: bool) -> list[int]:
@@ -150,3 +151,32 @@ def test_14_1_a_dash_where_a_flip_is_due_says_the_flip_comes_first(tmp_path: Pat
     ]
     assert s.proj.effective.length == n
     assert not [x.text for x in s.answer("4 s 3 -") if x.style == "error"]
+
+
+@pytest.mark.parametrize(
+    ("modules", "seed", "mode"), [((), 0, "open"), (("garage", "legends", "rain", "weather"), 1, "table")]
+)
+def test_a_simulated_race_typed_into_heatlog_record_in_a_terminal(
+    tmp_path: Path, modules: tuple[str, ...], seed: int, mode: str
+) -> None:
+    """The real ``heatlog record`` in a pseudo-terminal (tests/test_recorder.py's host, who reads each prompt on the
+    screen and answers as it offers every other time): the heuristic bot's race, stored up to its grid, typed in to
+    the same log (seed 0 takes ``ac2``; the all-modules race asks the weather's, the rain's and a Legend's
+    questions, which the host could not tell on a screen)."""
+    pytest.importorskip("pexpect")
+    from test_recorder import Host
+
+    events = simulated(modules, seed, bot="heuristic")
+    want = plain(events if mode == "open" else open_to_table(events))
+    grid = next(i for i, e in enumerate(want) if e["type"] == "grid_set")
+    db = tmp_path / "race.db"
+    with RaceLog(db) as log:
+        rid = store_race(log, [dict(want[0], mode=mode), *want[1 : grid + 1]], name="typed")
+    h = Host(db, want, mode)
+    h.race = rid
+    h.start("--race", str(rid))
+    h.drive({})
+    h.child.close()
+    assert h.child.exitstatus == 0
+    with RaceLog(db, create=False) as log:
+        assert plain([e.event for e in log.effective(rid).entries]) == want

@@ -971,7 +971,11 @@ class Session:
             lines.append(Line(f"Enter = {q.default or 'done / none'}", "info"))
         lines += [
             Line("cards: 1 2 3 4, 0 5 (upgrades), h Heat, s Stress — '4 3 s' or '43s'", ""),
-            Line("react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown", ""),
+            Line(
+                "react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown "
+                "(acN with a cooldown of N at once, ac0 the bonus alone)",
+                "",
+            ),
             Line(ONE_LINE, ""),
             Line(
                 "React takes every use at once; Enter there = nothing more this turn (React, and the discard "
