@@ -88,10 +88,11 @@ def plain(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in e.items() if k not in ("raw", "at")} for e in events if e.get("type") != "note"]
 
 
-def recorded(tmp: Path, expected: list[Event], mode: str, *, offers: bool) -> list[Event]:
+def recorded(tmp: Path, expected: list[Event], mode: str, *, offers: bool, multi: bool = True) -> list[Event]:
     """Type ``expected`` (an open-mode log; converted for a table-mode race) into a new race's session, answer by
     answer, and return the log it stored; the race's set-up is stored as ``expected`` has it. ``offers``: answer
-    with what each prompt offers (the reveal's line, React's slipstream), else one question at a time. An answer
+    with what each prompt offers (the reveal's line, React's slipstream), else one question at a time (``multi``:
+    several gears, flips or a module's picks in one answer, else one each). An answer
     refused fails at once, naming the question, the answer and what the log expects next."""
     log_events = expected if mode == "open" else open_to_table(expected)
     with RaceLog(tmp / "typed.db") as log:
@@ -105,7 +106,8 @@ def recorded(tmp: Path, expected: list[Event], mode: str, *, offers: bool) -> li
                 text = " ".join(log_events[i]["order"])
             else:
                 prompt = q.prompt if offers else ""
-                text = rs.answer(q.kind, q.car or "", log_events, i, typed_chance=mode == "table", prompt=prompt)
+                table = mode == "table"
+                text = rs.answer(q.kind, q.car or "", log_events, i, typed_chance=table, multi=multi, prompt=prompt)
             errors = [x.text for x in s.answer(text) if x.style == "error"]
             assert not errors, (q.prompt, text, errors, log_events[i : i + 3])
         raise AssertionError("the race did not end")

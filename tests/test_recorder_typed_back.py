@@ -115,15 +115,16 @@ def test_a_long_run_of_digits_is_refused_not_a_crash(tmp_path: Path, typed: str)
     bot=st.sampled_from(["random", "heuristic"]),
     mode=st.sampled_from(["open", "table"]),
     offers=st.booleans(),
+    multi=st.booleans(),
 )
 def test_every_simulated_race_is_typed_back_in_to_the_same_log(
-    modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool
+    modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool, multi: bool
 ) -> None:
     """Random simulated races of every module set the registry lists, typed back in word by word (question by
-    question, or as each prompt offers): the stored log is the simulated one."""
+    question, one choice an answer or several, or as each prompt offers): the stored log is the simulated one."""
     events = simulated(modules, seed, bot=bot)
     with tempfile.TemporaryDirectory() as tmp:
-        got = recorded(Path(tmp), events, mode, offers=offers)
+        got = recorded(Path(tmp), events, mode, offers=offers and multi, multi=multi)
     assert got == plain(events if mode == "open" else open_to_table(events))
 
 
