@@ -22,7 +22,7 @@ from heatlog.engine import MalformedInput
 from heatlog.engine.redact import open_to_table
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
-from heatlog.recorder import Session
+from heatlog.recorder import NewRace, Session
 from heatlog.recorder import script as rs
 from heatlog.recorder.session import slipstream_answer
 from heatlog.simulate import store_race
@@ -181,3 +181,16 @@ def test_a_simulated_race_typed_into_heatlog_record_in_a_terminal(
     assert h.child.exitstatus == 0
     with RaceLog(db, create=False) as log:
         assert plain([e.event for e in log.effective(rid).entries]) == want
+
+
+@pytest.mark.parametrize(
+    "track", ["9" * 5000, "/" + "9" * 5000, "./" + "a" * 300 + ".json"], ids=["name", "abs", "rel"]
+)
+def test_a_track_name_the_file_system_refuses_is_an_error_not_a_crash(track: str) -> None:
+    # Path.exists raised OSError (File name too long) from the set-up's track question: the recorder stopped
+    w = NewRace()
+    w.answer("")  # no race name
+    assert w.step == "track"
+    said = w.answer(track)
+    assert said is not None and said.startswith("error") and w.step == "track", said
+    assert w.answer("usa") is not None and w.step != "track"
