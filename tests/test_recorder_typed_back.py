@@ -184,10 +184,13 @@ def test_a_simulated_race_typed_into_heatlog_record_in_a_terminal(
 
 
 @pytest.mark.parametrize(
-    "track", ["9" * 5000, "/" + "9" * 5000, "./" + "a" * 300 + ".json"], ids=["name", "abs", "rel"]
+    "track",
+    ["9" * 5000, "/" + "9" * 5000, "./" + "a" * 300 + ".json", "\x00 /dev/zero", "~nobody-here/x.json"],
+    ids=["name", "abs", "rel", "nul", "home"],
 )
 def test_a_track_name_the_file_system_refuses_is_an_error_not_a_crash(track: str) -> None:
-    # Path.exists raised OSError (File name too long) from the set-up's track question: the recorder stopped
+    # Path.exists raised OSError (File name too long), os.stat ValueError (a NUL) and expanduser RuntimeError (no
+    # such user's home) from the set-up's track question: the recorder stopped
     w = NewRace()
     w.answer("")  # no race name
     assert w.step == "track"

@@ -89,7 +89,12 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
     track_id = builtin_track_id(name_or_path)
     if track_id is not None:
         return json.loads(_builtin_text(track_id))  # a fresh copy (json's C decoder: a race's set-up pays no deepcopy)
-    path = Path(name_or_path).expanduser()
+    if "\x00" in name_or_path:  # no file system takes it (os.stat raises ValueError)
+        raise MalformedInput(f"unknown track {name_or_path[:60]!r}: a track name or path has no NUL character")
+    try:
+        path = Path(name_or_path).expanduser()
+    except RuntimeError:  # ~someone who has no home directory here: the name as typed
+        path = Path(name_or_path)
     if not _exists(path) and not _looks_like_path(name_or_path):
         key = name_or_path.strip().lower().replace(" ", "-")
         if key in NOT_COVERED:
