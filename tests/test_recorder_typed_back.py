@@ -197,3 +197,23 @@ def test_a_track_name_the_file_system_refuses_is_an_error_not_a_crash(track: str
     said = w.answer(track)
     assert said is not None and said.startswith("error") and w.step == "track", said
     assert w.answer("usa") is not None and w.step != "track"
+
+
+def test_a_season_s_races_are_typed_back_in(tmp_path: Path) -> None:
+    """The championship comes only from a season (# 21): both races of a simulated season with the Garage (the
+    second with the sponsorship cards and upgrades carried over, # 21.4, MA7), as the season's heuristic bots played
+    them, typed back in from their set-up in table mode with the prompts' offers and in open mode question by
+    question, store the season's logs."""
+    from heatlog.season import season_view, simulate_season
+
+    with RaceLog(tmp_path / "season.db") as log:
+        season = simulate_season(
+            log, races=[("usa", 7), ("usa", 8)], cars=2, seed=5, modules={"garage": {"upgrades": "basic"}}
+        )
+        races = [plain([e.event for e in log.effective(r.race).entries]) for r in season_view(log, season).races]
+    assert len(races) == 2 and all("championship" in r[0]["modules"] for r in races)
+    for k, events in enumerate(races):
+        (tmp_path / str(k)).mkdir()
+        assert recorded(tmp_path / str(k), events, "table", offers=True) == plain(open_to_table(events))
+        (tmp_path / f"{k}open").mkdir()
+        assert recorded(tmp_path / f"{k}open", events, "open", offers=False) == events
