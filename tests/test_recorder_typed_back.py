@@ -59,13 +59,18 @@ def test_6_2_an_adrenaline_cooldown_taken_alone_is_typed_ac0(tmp_path: Path, off
     assert recorded(tmp_path, events, "table", offers=offers) == plain(open_to_table(events))
 
 
-def _greens_react(tmp_path: Path) -> Session:
-    """A table-mode race of three cars at Green's React in gear 1 (Green last: adrenaline, # 6.1)."""
+def _three_cars(tmp_path: Path) -> Session:
+    """A new table-mode race of three cars on the sprint track, grid Red, Blue, Green, at its first gears."""
     log = RaceLog(tmp_path / "race.db")
     rid = start_race(
         log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
     )
-    s = Session(log, rid, fresh=True)
+    return Session(log, rid, fresh=True)
+
+
+def _greens_react(tmp_path: Path) -> Session:
+    """A table-mode race of three cars at Green's React in gear 1 (Green last: adrenaline, # 6.1)."""
+    s = _three_cars(tmp_path)
     s.answer("1 1 1")
     for name in ("Red", "Blue"):
         s.answer("2 -")
@@ -138,11 +143,7 @@ def test_18_8_a_reveal_line_takes_a_card_s_plus_flips_before_the_rest_of_the_tur
 
 def test_14_1_a_dash_where_a_flip_is_due_says_the_flip_comes_first(tmp_path: Path) -> None:
     # a line's "-" read as the flip's card said "'-' is not a card" (or "no Garage card called '-'")
-    log = RaceLog(tmp_path / "race.db")
-    rid = start_race(
-        log, track=str(TRACK), cars=cars(3), mode="table", variant="one-lap", grid=["Red", "Blue", "Green"]
-    )
-    s = Session(log, rid, fresh=True)
+    s = _three_cars(tmp_path)
     s.answer("2 2 2")
     n = s.proj.effective.length
     errors = [x.text for x in s.answer("4 s -") if x.style == "error"]
