@@ -218,3 +218,17 @@ def test_a_season_s_races_are_typed_back_in(tmp_path: Path) -> None:
         assert recorded(tmp_path / str(k), events, "table", offers=True) == plain(open_to_table(events))
         (tmp_path / f"{k}open").mkdir()
         assert recorded(tmp_path / f"{k}open", events, "open", offers=False) == events
+
+
+@pytest.mark.parametrize("offers", [False, True])
+def test_18_12_a_line_before_a_scrap_leaves_the_discard_to_be_asked_in_open_mode(tmp_path: Path, offers: bool) -> None:
+    # found by the property's races of four cars: Green's React line (ac0 a c1) ends before a Scrap (# 18.12),
+    # determined in open mode and recorded on the way; the line's end closed the discard unasked, so the discard
+    # the race made after its Scrap could not be typed. The prompt says "Enter = done" there, and the discard is
+    # asked after the Scrap's cards in table mode: now in open mode too.
+    events = simulated(("garage",), 0, cars=4)
+    scraps = [i for i, e in enumerate(events) if e["type"] == "card_scrapped"]
+    assert any(
+        e["type"] == "cards_discarded" and e["car"] == events[i]["car"] for i in scraps for e in events[i : i + 5]
+    )
+    assert recorded(tmp_path, events, "open", offers=offers) == plain(events)

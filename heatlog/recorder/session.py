@@ -407,6 +407,11 @@ class Session:
         # A boost whose flips are asked at their own question leaves React open: the flips were not known.
         touched = False
         boosted = False  # the line's last React use is a boost: its flips decide what comes next, React stays open
+        # the line's last React part leaves a module's chance due after React (a Scrap's cards, # 18.12): its end
+        # closes React only, the discard is asked after the chance, as Enter there does (nothing_more) -- whether
+        # the chance is asked (table mode) or determined and recorded on the way (open mode: the discard was closed
+        # unasked, and a race that discarded after its Scrap could not be typed in)
+        pending = False
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
             if last_dash and (not _walked(cur.kind) or cur.car != q.car or cur.kind == "gear"):
@@ -429,6 +434,8 @@ class Session:
                 self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
                 events.append((ev, True))
                 closes = []
+            if evs or used:
+                pending = cur.kind == "react" and work.turn is not None and react_pending(work, work.turn)
             if close:
                 turn = work.turn
                 assert turn is not None
@@ -448,7 +455,9 @@ class Session:
             self.walk_warnings += [line for key, line in d.notes if line.style == "warn"]
         same = work.turn is not None and work.turn.car == q.car
         if touched and not boosted and not more and q.kind != "gear" and same:
-            closes += nothing_more(work, q.car or "")
+            turn = work.turn
+            assert turn is not None
+            closes += [(turn.round, turn.car, 5)] if pending else nothing_more(work, q.car or "")
         return events, closes, cur
 
     def completions(self, before: str) -> tuple[str, ...]:
