@@ -121,13 +121,14 @@ def test_a_long_run_of_digits_is_refused_not_a_crash(tmp_path: Path, typed: str)
     mode=st.sampled_from(["open", "table"]),
     offers=st.booleans(),
     multi=st.booleans(),
+    cars=st.integers(2, 4),
 )
 def test_every_simulated_race_is_typed_back_in_to_the_same_log(
-    modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool, multi: bool
+    modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool, multi: bool, cars: int
 ) -> None:
     """Random simulated races of every module set the registry lists, typed back in word by word (question by
     question, one choice an answer or several, or as each prompt offers): the stored log is the simulated one."""
-    events = simulated(modules, seed, bot=bot)
+    events = simulated(modules, seed, bot=bot, cars=cars)
     with tempfile.TemporaryDirectory() as tmp:
         got = recorded(Path(tmp), events, mode, offers=offers and multi, multi=multi)
     assert got == plain(events if mode == "open" else open_to_table(events))
