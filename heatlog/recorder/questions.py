@@ -188,8 +188,9 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
-            # ac would be refused with no Heat possible in the hand (# 7.3): the bonus alone is offered, ac0 (the
-            # engine allows it, # 6.2, so a race that took it can be typed in)
+            # ac would be refused with no Heat possible in the hand (# 7.3): the prompt leaves the bonus out (it would
+            # cool nothing), but React stays open while the engine offers it: ac0 takes it alone (# 6.2), so a race
+            # that took it can be typed in (the prompt lists ac0 only when nothing else is left)
             bare = not heat_may_be_in_hand(car)
             refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
             if opts or refresh:
@@ -368,9 +369,15 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
 
 
 def _adrenaline_words(opts: list[Event], bare: bool) -> list[str]:
-    """The adrenaline bonuses open (# 6.2): ``a`` the move, ``ac`` the cooldown with the Heat it moves, or ``ac0``
-    the cooldown alone when no Heat can be in the hand (``bare``: ac would be refused, # 7.3)."""
-    return ["a" if o["bonus"] == "move" else ("ac0" if bare else "ac") for o in opts if o["type"] == "adrenaline"]
+    """The adrenaline bonuses open (# 6.2): ``a`` the move, ``ac`` the cooldown with the Heat it moves; when no Heat
+    can be in the hand (``bare``: ac would be refused, # 7.3) the cooldown is left out, unless it is all React has
+    left (then ``ac0``, the bonus alone: React is open for it)."""
+    out = ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
+    if bare and "ac" in out:
+        out.remove("ac")
+        if len(opts) == 1:
+            out.append("ac0")
+    return out
 
 
 def _react_tokens(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
