@@ -200,7 +200,8 @@ def garage_race() -> list[dict[str, Any]]:
     from heatlog.simulate.world import race_events, random_bot
 
     cars = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
-    start = race_started_event(track="usa", cars=cars, variant="one-lap", mode="open", garage=dict(GARAGE))
+    garage = {"garage": dict(GARAGE)}
+    start = race_started_event(track="usa", cars=cars, variant="one-lap", mode="open", modules=garage)
     bot = explicit(random_bot)
     return open_to_table(list(race_events(start, {c["name"]: bot for c in cars}, GARAGE_SEED)))
 

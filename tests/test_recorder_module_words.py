@@ -81,3 +81,23 @@ def test_a_car_s_own_cards_are_the_module_s() -> None:
         assert car_cards(state, name) and set(car_cards(state, name)) <= cards_held(state, name)
     _, events, base = simulate_race(cars=2, laps=1, seed=4)
     assert all(car_cards(base, name) == [] for name in base.cars)
+
+
+def test_every_question_of_a_module_race_is_told_on_the_screen() -> None:
+    """The scripted host (recorder/script.py) tells each question by its prompt as the terminal shows it: the
+    Legend card (# 19.5), the weather's tile and tokens (# 20.2) and the rain's sky had no ``Notation.screen``, so a
+    race of theirs could not be typed into ``heatlog record`` through a terminal (found typing simulated races
+    through tmux: the host waited at the Legend card's prompt)."""
+    from heatlog.engine.redact import open_to_table
+    from heatlog.recorder import script as rs
+    from tests.recorder_typed_back import simulated
+
+    told: set[str] = set()
+    for seed in (1, 2):
+        events = simulated(("garage", "legends", "rain", "weather"), seed)
+        for _, q in _questions(events if seed == 1 else open_to_table(events)):
+            if q.kind == "grid" or q.auto is not None:
+                continue  # the wizard's last question; an answer the rules determine (never shown as a question)
+            assert rs.classify(q.prompt) == (q.kind, q.car or ""), q.prompt
+            told.add(q.kind)
+    assert {"weather", "road", "legend", "module", "react", "reveal"} <= told, told

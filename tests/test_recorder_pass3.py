@@ -73,7 +73,8 @@ def test_a_wrong_gear_names_the_car_it_was_for(tmp_path: Path) -> None:
 
 
 def test_ac_is_not_offered_when_no_heat_can_be_in_hand(tmp_path: Path) -> None:
-    # issue 29 bug 6 (# 6.2, 7.3): Green's Heat card is on the Engine: React lists a, never ac
+    # issue 29 bug 6 (# 6.2, 7.3): Green's Heat card is on the Engine: React lists a, never ac (the bonus alone, ac0,
+    # is still taken: tests/test_recorder_typed_back.py)
     child = to_greens_react(tmp_path)
     child.expect(r"Green react \(([^;]*);")
     assert child.match.group(1).split() == ["b", "a"], child.match.group(1)  # no Heat in hand: no c1 either

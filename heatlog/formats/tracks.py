@@ -89,8 +89,13 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
     track_id = builtin_track_id(name_or_path)
     if track_id is not None:
         return json.loads(_builtin_text(track_id))  # a fresh copy (json's C decoder: a race's set-up pays no deepcopy)
-    path = Path(name_or_path).expanduser()
-    if not path.exists() and not _looks_like_path(name_or_path):
+    if "\x00" in name_or_path:  # no file system takes it (os.stat raises ValueError)
+        raise MalformedInput(f"unknown track {name_or_path[:60]!r}: a track name or path has no NUL character")
+    try:
+        path = Path(name_or_path).expanduser()
+    except RuntimeError:  # ~someone who has no home directory here: the name as typed
+        path = Path(name_or_path)
+    if not _exists(path) and not _looks_like_path(name_or_path):
         key = name_or_path.strip().lower().replace(" ", "-")
         if key in NOT_COVERED:
             raise MalformedInput(
@@ -103,6 +108,16 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
             f"(aliases {', '.join(sorted(TRACK_ALIASES))}); or give the path of a track JSON file"
         )
     return _upgrade_user_file(_read_track_file(path, str(path)))
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` names a file system entry; a name the file system refuses (too long: ``OSError``, which
+    ``Path.exists`` raises) names none, so it is an unknown track or a file that cannot be read, never a crash
+    (the recorder's set-up asks for the track and catches only heatlog's errors)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _upgrade_user_file(data: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +213,7 @@ def _read_track_file(path: Path, where: str) -> dict[str, Any]:
     from .jsonio import MAX_SMALL_BYTES, decode_text, loads, read_file_bytes
 
     label = f"track file {where}"
-    if path.is_dir():
+    if _exists(path) and path.is_dir():
         raise MalformedInput(f"{label}: is a directory, not a JSON file")
     raw = read_file_bytes(path, label, limit=MAX_SMALL_BYTES)  # a device or a FIFO too: bounded
     return validate_track_data(loads(decode_text(raw, label), label), label)

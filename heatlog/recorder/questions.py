@@ -188,11 +188,13 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
     if step in (Step.REACT, Step.SLIPSTREAM):
         if step == Step.REACT and done < Step.REACT:
             opts = react_options(state, car, turn)  # the React pool: the Garage's symbols too (# 18.7)
-            if not heat_may_be_in_hand(car):  # ac would be refused: never offered (# 7.3)
-                opts = [o for o in opts if not (o["type"] == "adrenaline" and o["bonus"] == "cooldown")]
+            # ac would be refused with no Heat possible in the hand (# 7.3): the prompt leaves the bonus out (it would
+            # cool nothing), but React stays open while the engine offers it: ac0 takes it alone (# 6.2), so a race
+            # that took it can be typed in (the prompt lists ac0 only when nothing else is left)
+            bare = not heat_may_be_in_hand(car)
             refresh = _refresh_before_the_end(state, car, turn)  # # 18.21: now, or the turn ends without it
             if opts or refresh:
-                tokens = _react_tokens(opts, state) + (["f"] if refresh else [])
+                tokens = _react_tokens(opts, state, bare) + (["f"] if refresh else [])
                 own_help = react_help(state)  # the modules' own React answers (the Garage's p, rN …)
                 # Enter = nothing more this turn (React, and the discard unless a slipstream question comes next,
                 # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
@@ -216,11 +218,12 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     "",
                     f"Engine {car.engine}, cooldown left {cooldown_left(turn, state, car)}; {react_hint(state, car)}"
                     "cN moves N Heat from the hand to the Engine, b boosts (1 Engine Heat, then the flips), "
-                    "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine); "
+                    "a adrenaline move (+1 space), ac adrenaline cooldown (1 more Heat from the hand to the Engine; "
+                    "acN with a cooldown of N at once, e.g. ac2 in gear 2; ac0 the bonus alone); "
                     "several at once in order, e.g. c1 b 3; then y/n (slipstream) and d CARDS (discard) may follow"
                     + own_help
                     + refresh,
-                    tuple(_react_answers(opts, state)) + (("f",) if refresh else ()),
+                    tuple(_react_answers(opts, state, bare)) + (("f",) if refresh else ()),
                 )
         if step == Step.REACT and react_pending(state, turn):
             return _GoOn()  # # 18.12: React ends with the Scrap (its cards are asked next)
@@ -365,8 +368,21 @@ def closed_map(closed: list[tuple[int, str, int]]) -> Closed:
     return out
 
 
-def _react_tokens(opts: list[Event], state: RaceState) -> list[str]:
-    """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``)."""
+def _adrenaline_words(opts: list[Event], bare: bool) -> list[str]:
+    """The adrenaline bonuses open (# 6.2): ``a`` the move, ``ac`` the cooldown with the Heat it moves; when no Heat
+    can be in the hand (``bare``: ac would be refused, # 7.3) the cooldown is left out, unless it is all React has
+    left (then ``ac0``, the bonus alone: React is open for it)."""
+    out = ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
+    if bare and "ac" in out:
+        out.remove("ac")
+        if len(opts) == 1:
+            out.append("ac0")
+    return out
+
+
+def _react_tokens(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
+    """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``); ``bare``:
+    no Heat can be in the hand (the adrenaline cooldown is offered as ``ac0``)."""
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
 
@@ -380,9 +396,7 @@ def _react_tokens(opts: list[Event], state: RaceState) -> list[str]:
         )
     if any(o["type"] == "boost" for o in opts):
         out.append("b")
-    for o in opts:
-        if o["type"] == "adrenaline":
-            out.append("a" if o["bonus"] == "move" else "ac")
+    out += _adrenaline_words(opts, bare)
     out += react_offers(state, opts, label)[0]  # the modules' own (the Garage's p, rN, kN, dr, play:, salvage:, u:)
     return out
 
@@ -393,14 +407,15 @@ def unpayable_answers(opts: list[Event], state: RaceState) -> list[str]:
     return [a for a in react_offers(state, opts, lambda token: typed_card(state, token))[1] if a.startswith("u:")]
 
 
-def _react_answers(opts: list[Event], state: RaceState) -> list[str]:
-    """Every single react answer (for Tab completion); cards by their short names."""
+def _react_answers(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
+    """Every single react answer (for Tab completion); cards by their short names (``bare``: as
+    :func:`_react_tokens`)."""
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
 
     out = [f"c{o['count']}" for o in opts if o["type"] == "cooldown"]
     out += ["b" for o in opts if o["type"] == "boost"]
-    out += ["a" if o["bonus"] == "move" else "ac" for o in opts if o["type"] == "adrenaline"]
+    out += _adrenaline_words(opts, bare)
     out += react_offers(state, opts, label)[1]  # the modules' own (Module.react_offers)
     return list(dict.fromkeys(out))
 

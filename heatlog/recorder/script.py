@@ -119,6 +119,20 @@ def _namer(expected: list[Event]) -> Callable[[str], str]:
     return nm
 
 
+def _adrenaline(ev: Event, following: Event) -> tuple[str, bool]:
+    """The word for an adrenaline bonus (``ev``) and whether it takes the event after it along: ``a`` the move;
+    the cooldown (# 6.2, 7.4) with the plain cooldown that follows it as ``ac`` (a cooldown of 1) or ``acN`` (the
+    gear's and the adrenaline's at once, ``ac2``), else ``ac0``, the bonus alone (a cooldown naming its cards,
+    # 18.13, a boost or nothing comes next: their own words follow)."""
+    if ev["bonus"] == "move":
+        return "a", False
+    plain = following.get("type") == "cooldown" and following.get("car") == ev.get("car")
+    if plain and not following.get("cards"):
+        n = int(following["count"])
+        return ("ac" if n == 1 else f"ac{n}"), True
+    return "ac0", False
+
+
 def _slip_in_line(ev: Event, expected: list[Event]) -> str:
     """A slipstream as a later part of a line: ``n``, ``y`` (the basic 2), ``y3`` (a distance with a sector's
     bonus, # 20.12), ``y4:rpm2`` (a distance and the bonus cards that make it, # 18.16); in a Garage race a bare
@@ -159,12 +173,11 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
     tokens: list[str] = []
     skip = False
     boosted = False
-    for ev in later:
+    for k, ev in enumerate(later):
         t = ev["type"]
-        if skip and t == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
+        if skip:
             skip = False
-            continue  # the cooldown of 1 that ``ac`` records with the bonus
-        skip = False
+            continue  # the cooldown that ``ac`` / ``acN`` records with the bonus
         own = _line_answer(t)  # a module's question as a part of the line (a card's value, Accelerate, # 18.6, 18.20)
         if own is not None:
             tokens.append(own.typed(ev, nm))
@@ -177,8 +190,8 @@ def _rest_of_turn(car: str, expected: list[Event], i: int) -> list[str]:
         elif t == "boost":
             tokens.append("b")
         elif t == "adrenaline":
-            tokens.append("a" if ev["bonus"] == "move" else "ac")
-            skip = ev["bonus"] == "cooldown"
+            word, skip = _adrenaline(ev, later[k + 1] if k + 1 < len(later) else {})
+            tokens.append(word)
         elif t == "card_flipped":
             tokens.append(nm(ev["card"]))
             continue
@@ -233,8 +246,11 @@ def answer(
     if kind in ("play", "reveal"):
         assert t in ("cards_played", "cards_revealed") and c == car, (kind, car, nxt)
         typed = [nm(card) for card in nxt["cards"]]
-        if kind == "reveal" and "Stress flips" in prompt and typed_chance and multi:  # the prompt takes them
-            for ev in expected[i + 1 :]:  # (guided: one choice per answer, the flips at their own question)
+        # the prompt takes a Stress card's flips, and so does a line that goes on with the rest of the turn (a
+        # card's + flips, # 18.8: the line's next part answers their question); guided: one choice per answer
+        line = "Stress flips" in prompt or "React, d CARDS" in prompt
+        if kind == "reveal" and line and typed_chance and multi:
+            for ev in expected[i + 1 :]:
                 if ev.get("car") != car:
                     break
                 if ev.get("type") == "deck_shuffled" and table:
@@ -294,10 +310,9 @@ def answer(
             said = _module_word(ev, nm, expected)
             if ev.get("car") != car or (said is None and et not in (*REACT, "card_flipped", "card_scrapped")):
                 break
-            if skip:  # the cooldown of 1 that ``ac`` records with the adrenaline bonus (when it can cool now)
+            if skip:  # the cooldown that ``ac`` / ``acN`` records with the adrenaline bonus
                 skip = False
-                if et == "cooldown" and ev.get("count") == 1 and not ev.get("cards"):
-                    continue
+                continue
             if said is not None:
                 tokens.append(said)
                 if et == "salvaged" and ev.get("cards"):
@@ -310,8 +325,8 @@ def answer(
             elif et == "boost":
                 tokens.append("b")
             elif et == "adrenaline":
-                tokens.append("a" if ev["bonus"] == "move" else "ac")
-                skip = ev["bonus"] == "cooldown"
+                word, skip = _adrenaline(ev, expected[j + 1] if j + 1 < len(expected) else {})
+                tokens.append(word)
             elif typed_chance:
                 tokens.append(nm(ev["card"]))
             following = expected[j + 1] if j + 1 < len(expected) else {}

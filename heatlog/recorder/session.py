@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -407,6 +407,11 @@ class Session:
         # A boost whose flips are asked at their own question leaves React open: the flips were not known.
         touched = False
         boosted = False  # the line's last React use is a boost: its flips decide what comes next, React stays open
+        # the line's last React part leaves a module's chance due after React (a Scrap's cards, # 18.12): its end
+        # closes React only, the discard is asked after the chance, as Enter there does (nothing_more) -- whether
+        # the chance is asked (table mode) or determined and recorded on the way (open mode: the discard was closed
+        # unasked, and a race that discarded after its Scrap could not be typed in)
+        pending = False
         while i < len(tokens):
             last_dash = tokens[i] == "-" and i == len(tokens) - 1 and not more and q.kind != "gear"
             if last_dash and (not _walked(cur.kind) or cur.car != q.car or cur.kind == "gear"):
@@ -429,6 +434,8 @@ class Session:
                 self._check(work, ev, " ".join(tokens[i : i + used]) or tokens[min(i, len(tokens) - 1)])
                 events.append((ev, True))
                 closes = []
+            if evs or used:
+                pending = cur.kind == "react" and work.turn is not None and react_pending(work, work.turn)
             if close:
                 turn = work.turn
                 assert turn is not None
@@ -448,7 +455,9 @@ class Session:
             self.walk_warnings += [line for key, line in d.notes if line.style == "warn"]
         same = work.turn is not None and work.turn.car == q.car
         if touched and not boosted and not more and q.kind != "gear" and same:
-            closes += nothing_more(work, q.car or "")
+            turn = work.turn
+            assert turn is not None
+            closes += [(turn.round, turn.car, 5)] if pending else nothing_more(work, q.car or "")
         return events, closes, cur
 
     def completions(self, before: str) -> tuple[str, ...]:
@@ -551,6 +560,11 @@ class Session:
         if own is not None and own.line:
             return 1, self._own(own, work, name, tok, tok), 0
         if q.kind == "flip":
+            if t in ("-", ".", "done"):  # "nothing more" where the rules still want a card turned over
+                raise MalformedInput(
+                    f"{tok!r}: {name} flips first (a Stress card's or a card's + flips, # 14.1, 18.8): type the "
+                    "card turned over, then the rest of the turn"
+                )
             cards = parse_cards(t, defs, held)
             if len(cards) != 1:
                 raise MalformedInput(f"{tok!r}: one card per flip")
@@ -560,12 +574,13 @@ class Session:
                 return 1, [make_event("boost", car=name)], 0
             if t in ("a", "am"):
                 return 1, [make_event("adrenaline", car=name, bonus="move")], 0
-            if t == "ac":
-                return 1, self._adrenaline_cooldown(work, name), 0
+            if t == "ac" or (t.startswith("ac") and t[2:].isdecimal()):  # ac, ac0, ac2 (# 6.2, 7.4)
+                return 1, self._adrenaline_cooldown(work, name, None if t == "ac" else _count(tok, t[2:]), read), 0
             if t.startswith("c") and (t[1:].isdecimal() or t == "c"):
+                n = _count(tok, t[1:] or "1")
                 # a module may read it (the Garage: the gear's cooldown, then the cards', # 18.13)
-                ev = module_word(work, name, t, read)
-                return 1, [ev or make_event("cooldown", car=name, count=int(t[1:] or "1"))], 0
+                ev = module_word(work, name, f"c{n}", read)
+                return 1, [ev or make_event("cooldown", car=name, count=n)], 0
             if _is_slip_part(t):
                 return 0, [], 5  # done reacting: a slipstream answer (y4:rpm1, # 18.16)
             ev = module_word(work, name, tok, read)  # a module's React words (the Garage's p, r2, f, play:NAME …)
@@ -652,19 +667,31 @@ class Session:
                 said = f"{tok!r}: {said}"
             raise MalformedInput(said) from None
 
-    def _adrenaline_cooldown(self, work: RaceState, name: str) -> list[Event]:
+    def _adrenaline_cooldown(
+        self, work: RaceState, name: str, count: int | None = None, read: Callable[[str], list[str]] | None = None
+    ) -> list[Event]:
         """``ac``: the adrenaline cooldown moves one more Heat card from the hand to the Engine (# 6.2, 7.4): the
-        bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3)."""
+        bonus and the cooldown it allows, one entry. Refused when no Heat can be in the hand (# 7.3).
+
+        ``acN`` (``count``): the bonus and a cooldown of N at once, read as ``cN`` is after the bonus (``ac2`` in
+        gear 2: the gear's 1 and the adrenaline's 1, one cooldown of 2; # 7.4 adds them); whether it is allowed is
+        the engine's to say when the events are checked. ``ac0``: the bonus alone, nothing cooled with it now (a
+        later ``cN``, a boost first, or none at all: # 6.2 makes each bonus optional, # 7.1 any order)."""
+        bonus = make_event("adrenaline", car=name, bonus="cooldown")
+        if count == 0:
+            return [bonus]
         car = work.cars[name]
         if not heat_may_be_in_hand(car):  # the hand as it is now: earlier cooldowns already left it
             raise IllegalEvent(
                 f"ac moves a Heat card from {name}'s hand to the Engine, but no Heat can be in the hand "
-                "(all are seen elsewhere)",
+                "(all are seen elsewhere); ac0 takes the bonus alone",
                 rule="7.3",
             )
-        bonus = make_event("adrenaline", car=name, bonus="cooldown")
         after = work.copy()
         apply(after, bonus)
+        if count is not None:  # the cooldown as cN reads it now (a module may: the Garage's cards, # 18.13)
+            cool = module_word(after, name, f"c{count}", read) if read is not None else None
+            return [bonus, cool or make_event("cooldown", car=name, count=count)]
         turn = after.turn
         cool = make_event("cooldown", car=name, count=1)
         if turn is not None and cool not in react_options(after, after.cars[name], turn):
@@ -953,7 +980,11 @@ class Session:
             lines.append(Line(f"Enter = {q.default or 'done / none'}", "info"))
         lines += [
             Line("cards: 1 2 3 4, 0 5 (upgrades), h Heat, s Stress — '4 3 s' or '43s'", ""),
-            Line("react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown", ""),
+            Line(
+                "react: cN cooldown N, b boost (then its flips), a adrenaline move, ac adrenaline cooldown "
+                "(acN with a cooldown of N at once, ac0 the bonus alone)",
+                "",
+            ),
             Line(ONE_LINE, ""),
             Line(
                 "React takes every use at once; Enter there = nothing more this turn (React, and the discard "
@@ -1022,7 +1053,7 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
             best = max(n for n, _ in bonus)
             return dict(next(c for n, c in choices if n == best))
         return make_event("slipstream", car=name, taken=True)
-    total = int(head)
+    total = _count(answer, head)
     named: list[str] | None = None
     if sep:
         defs = race_cards(work)  # the race's cards beyond the base: the bonus cards are among them
@@ -1036,6 +1067,14 @@ def slipstream_answer(work: RaceState, name: str, answer: str) -> Event | None:
     if named:
         ev["bonuses"] = named
     return ev
+
+
+def _count(tok: str, digits: str) -> int:
+    """The number a word's digits say (``c2``, ``ac2``, ``y4``): a few digits at most, so that a long run of them
+    is refused as what it is, never a crash (``int`` refuses more than 4300 digits) nor an event no rule reads."""
+    if len(digits) > 3:
+        raise MalformedInput(f"{tok[:20]!r}{'…' if len(tok) > 20 else ''}: {len(digits)} digits are no count here")
+    return int(digits)
 
 
 #: The recorder's own questions a one-line entry walks through (a module's own, ``TurnAnswer.line``, too).

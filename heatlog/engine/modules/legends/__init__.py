@@ -414,6 +414,7 @@ MODULE = Module(
             words=lazy(f"{__name__}.words", "said"),
             kind="legend",
             echo=lazy(f"{__name__}.words", "card_echo"),
+            screen=r"^Legend card for round \d+: (\S+)'s helmet number \([^)]*\): $",  # (recorder/script.py)
         )
     },
     race_columns=RACE_COLUMNS,

@@ -185,6 +185,7 @@ MODULE = Module(
             parse=_parse,
             answer=lambda ev: str(ev["sky"]),
             words=lambda ev: f"the sky is {ev['sky']}",
+            screen=r"^()sky \([^)]*\): $",  # the host's, as the terminal shows it (recorder/script.py)
         )
     },
     marks=marks,

@@ -246,6 +246,7 @@ MODULE = Module(
             answer=lambda ev: str(ev["tile"]),
             words=lazy(f"{__name__}.words", "said"),
             kind="weather",
+            screen=r"^()weather tile \([^)]*\): $",  # the host's (recorder/script.py)
         ),
         "road_conditions_drawn": Notation(
             question=lazy(f"{__name__}.words", "road_question"),
@@ -254,6 +255,7 @@ MODULE = Module(
             words=lazy(f"{__name__}.words", "said"),
             kind="road",
             several=True,
+            screen=r"^()road conditions, one token per corner 1–\d+ in racing order: $",
         ),
     },
     race_columns=RACE_COLUMNS,
