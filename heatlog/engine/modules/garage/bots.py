@@ -200,9 +200,11 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
             return o  # # 18.14
         if o["type"] == "cooldown" and o.get("cards"):
             return o
-    if (w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT) and any(
-        upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh_options(state, car, turn)
-    ):  # # 18.21 (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
+    if w.step != DISCARD and w.step != SLIPSTREAM and w.step != REACT:
+        return None
+    refresh = refresh_options(state, car, turn)  # (most are empty: no generator for any() to run, issue 32)
+    if refresh and any(upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh):
+        # # 18.21 (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
         for o in options:
             if o["type"] == "refreshed" and upgrade_value(g.cards.get(o["card"])) >= 4.0:
                 return o
