@@ -123,9 +123,9 @@ def card_plans(state: RaceState) -> Mapping[str, tuple[int, int, int]]:
     g: GarageRace | None = state.modules.get(NAME)
     if g is None:
         return _NONE
-    hit = _LAST_PLANS[0]  # (asked at every plan of a Garage race: the last catalogue's, without id() and a look-up)
-    if hit[0] is g.cards:
-        return hit[1]
+    last = _LAST_PLANS[0]  # (asked at every plan of a Garage race: the last catalogue's, without id() and a look-up)
+    if last[0] is g.cards:
+        return last[1]
     hit = _PLANS.get(id(g.cards))
     if hit is not None and hit[0] is g.cards:
         _LAST_PLANS[0] = hit
