@@ -883,7 +883,12 @@ def _module_prep(
     """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
     held changes a limit, the packed plans by position in the pool, the pool's runs: how many of each card, in its
     order) for ``_module_plays``."""
-    with_ups = bool(touching) and any(hand.get(c) for c in touching)
+    with_ups = False
+    if touching:
+        for c in touching:  # (a loop, not any() over a generator: each card a resumption of its frame, issue 32)
+            if hand.get(c):
+                with_ups = True
+                break
     pool = hand_play_pool(hand, gear)
     if HEAT in pool:  # # 13.1: the one cluttered play (no card takes effect, # 18.26)
         return None, touching, pool, None, with_ups

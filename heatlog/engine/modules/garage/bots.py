@@ -98,6 +98,7 @@ def worst_card(owned: Sequence[str], cards: Mapping[str, Card]) -> str:
 
 _PLANS: dict[int, tuple[Mapping[str, Card], dict[str, tuple[int, int, int]]]] = {}
 _NONE: dict[str, tuple[int, int, int]] = {}
+_LAST_PLANS: list[tuple[Any, Mapping[str, tuple[int, int, int]]]] = [(None, _NONE)]  # _PLANS' last answer
 
 
 def swap_choice(cards: Mapping[str, Card], options: Sequence[Event]) -> Event:
@@ -122,8 +123,12 @@ def card_plans(state: RaceState) -> Mapping[str, tuple[int, int, int]]:
     g: GarageRace | None = state.modules.get(NAME)
     if g is None:
         return _NONE
+    last = _LAST_PLANS[0]  # (asked at every plan of a Garage race: the last catalogue's, without id() and a look-up)
+    if last[0] is g.cards:
+        return last[1]
     hit = _PLANS.get(id(g.cards))
     if hit is not None and hit[0] is g.cards:
+        _LAST_PLANS[0] = hit
         return hit[1]
     plans: dict[str, tuple[int, int, int]] = {}
     for token, card in g.cards.items():
@@ -133,13 +138,15 @@ def card_plans(state: RaceState) -> Mapping[str, tuple[int, int, int]]:
         plans[token] = (value, int(sym.get("boost", 0)), int(sym.get("heat", 0)))
     if len(_PLANS) > 64:
         _PLANS.clear()
-    _PLANS[id(g.cards)] = (g.cards, plans)
+    _PLANS[id(g.cards)] = _LAST_PLANS[0] = (g.cards, plans)
     return plans
 
 
 # ------------------------------------------------------------------------------------------------ the decisions
 
 OWNS = frozenset(("speed_chosen", "accelerated", "heat_unpayable", "upgrade_picked"))
+# the decision kinds :func:`decide` answers by kind (each returns); any other is the Play Area's
+_OWN_DUES = frozenset((*OWNS, "upgrade_removed", "upgrade_swapped"))
 
 
 def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end_value: EndValue) -> Event | None:
@@ -151,38 +158,40 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
     g: GarageRace | None = state.modules.get(NAME)
     assert g is not None
     due = w.due
-    if due == "upgrade_picked":
-        draft = g.draft
-        assert draft is not None
-        choices = [o["card"] for o in options]
-        return {"type": due, "v": 1, "car": car.name, "card": best_pick(choices, g.cards, draft.owned[car.name])}
-    if due == "upgrade_removed":
-        draft = g.draft
-        assert draft is not None
-        return {"type": due, "v": 1, "car": car.name, "card": worst_card(draft.owned[car.name], g.cards)}
-    if due == "upgrade_swapped":  # # 21.2: a season's draft, the Garage's with the championship's swap
-        return swap_choice(g.cards, options)
     turn = state.turn
-    if due == "speed_chosen":  # # 18.6: the value that scores best
-        assert turn is not None
-        best: tuple[float, int] | None = None
-        for o in options:
-            q, _ = landing(state, car, car.progress + turn.speed + o["speed"])
-            v = end_value(state, car, q, turn.speed + o["speed"])
-            if best is None or v > best[0]:
-                best = (v, options.index(o))
-        assert best is not None
-        return options[best[1]]
-    if due == "accelerated":  # # 18.20: + the "+" used, when it scores at least as well
-        assert turn is not None
-        extra = garage_record(turn).plus_used
-        q, _ = landing(state, car, car.progress + turn.speed + extra)
-        take = extra > 0 and end_value(state, car, q, turn.speed + extra) >= end_value(
-            state, car, landing(state, car, car.progress + turn.speed)[0], turn.speed
-        )
-        return next(o for o in options if o["taken"] is take)
-    if due == "heat_unpayable":  # # 18.11
-        return options[0] if options else None
+    if due in _OWN_DUES:  # (most decisions are none of these: one look-up, not six comparisons)
+        if due == "upgrade_picked":
+            draft = g.draft
+            assert draft is not None
+            choices = [o["card"] for o in options]
+            card = best_pick(choices, g.cards, draft.owned[car.name])
+            return {"type": due, "v": 1, "car": car.name, "card": card}
+        if due == "upgrade_removed":
+            draft = g.draft
+            assert draft is not None
+            return {"type": due, "v": 1, "car": car.name, "card": worst_card(draft.owned[car.name], g.cards)}
+        if due == "upgrade_swapped":  # # 21.2: a season's draft, the Garage's with the championship's swap
+            return swap_choice(g.cards, options)
+        if due == "speed_chosen":  # # 18.6: the value that scores best
+            assert turn is not None
+            best: tuple[float, int] | None = None
+            for o in options:
+                q, _ = landing(state, car, car.progress + turn.speed + o["speed"])
+                v = end_value(state, car, q, turn.speed + o["speed"])
+                if best is None or v > best[0]:
+                    best = (v, options.index(o))
+            assert best is not None
+            return options[best[1]]
+        if due == "accelerated":  # # 18.20: + the "+" used, when it scores at least as well
+            assert turn is not None
+            extra = garage_record(turn).plus_used
+            q, _ = landing(state, car, car.progress + turn.speed + extra)
+            take = extra > 0 and end_value(state, car, q, turn.speed + extra) >= end_value(
+                state, car, landing(state, car, car.progress + turn.speed)[0], turn.speed
+            )
+            return next(o for o in options if o["taken"] is take)
+        if due == "heat_unpayable":  # # 18.11
+            return options[0] if options else None
     if turn is None or w.step < REACT or w.flipping is not None or not shows_symbols(state, car, turn):
         return None  # (no Play Area card showing a symbol: none of the choices below is open, issue 32)
     # the pool the engine read for this Waiting, not a new one (issue 32: each works out every React use)
@@ -200,9 +209,11 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
             return o  # # 18.14
         if o["type"] == "cooldown" and o.get("cards"):
             return o
-    if (w.step == DISCARD or w.step == SLIPSTREAM or w.step == REACT) and any(
-        upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh_options(state, car, turn)
-    ):  # # 18.21 (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
+    if w.step != DISCARD and w.step != SLIPSTREAM and w.step != REACT:
+        return None
+    refresh = refresh_options(state, car, turn)  # (most are empty: no generator for any() to run, issue 32)
+    if refresh and any(upgrade_value(g.cards.get(o["card"])) >= 4.0 for o in refresh):
+        # # 18.21 (the Refresh uses of the Play Area, a superset of the decisions' Refresh: the list only when it pays)
         for o in options:
             if o["type"] == "refreshed" and upgrade_value(g.cards.get(o["card"])) >= 4.0:
                 return o

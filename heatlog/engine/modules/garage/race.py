@@ -428,6 +428,11 @@ def unpaid(state: RaceState, turn: Turn) -> list[int]:
     marked = _marked(g, turn, gt)
     if not marked:
         return []  # (most Play Areas: no comprehension to run, each a call of its own; issue 32)
+    return _unpaid_of(gt, marked)
+
+
+def _unpaid_of(gt: GarageTurn, marked: tuple[tuple[int, str, Mapping[str, int]], ...]) -> list[int]:
+    """:func:`unpaid` of the cards :func:`_marked` found (for a caller that holds both)."""
     return [i for i, _, sy in marked if "heat" in sy and i not in gt.paid]
 
 
@@ -590,9 +595,15 @@ def _card_words(state: RaceState, token: str) -> str:
 
 def must_declare_unpayable(state: RaceState, car: Car, turn: Turn) -> bool:
     """# 18.11, MA27: the unpaid Heat costs are more than the Engine holds (a decision: which cards go)."""
-    due = unpaid(state, turn)
     g: GarageRace | None = state.modules.get(NAME)
-    return bool(due) and g is not None and sum(g.n(turn.played[i], "heat") for i in due) > car.engine
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or turn.cluttered:
+        return False
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return False  # (asked at every React decision: no call of unpaid to say so, issue 32)
+    due = _unpaid_of(gt, marked)
+    return bool(due) and sum(g.n(turn.played[i], "heat") for i in due) > car.engine
 
 
 def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
@@ -602,7 +613,8 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
     gt: GarageTurn | None = turn.modules.get(NAME)
     if g is None or gt is None or turn.cluttered:
         return False
-    due = unpaid(state, turn)
+    marked = _marked(g, turn, gt)
+    due = _unpaid_of(gt, marked) if marked else []  # (unpaid, with the records read above: issue 32)
     if due:
         cost = sum(g.n(turn.played[i], "heat") for i in due)
         if cost > car.engine:
@@ -617,7 +629,7 @@ def leave_react(state: RaceState, car: Car, turn: Turn) -> bool:
         H.pay_heat(car, cost)
         gt.paid.extend(due)
         gt.happenings.append(("heat", " ".join(turn.played[i] for i in due), cost))
-    if scraps_due(state, turn):
+    if marked and scraps_due(state, turn):  # (none marked, none to scrap: paying changes neither list)
         start_scrap(state, car, turn)
         return turn.flipping is not None
     return False
@@ -1278,10 +1290,13 @@ def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
     the pool in every React of simulated Garage races."""
     if turn.sub != REACT or turn.flipping is not None or turn.cluttered:
         return False  # the pool is empty (react_pool)
+    g: GarageRace | None = state.modules.get(NAME)
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or not _marked(g, turn, gt):
+        return False  # (no card showing a symbol: neither use is open, and no call of either to say so, issue 32)
     if scrap_pending(state, turn):
         return True
-    g: GarageRace | None = state.modules.get(NAME)
-    if g is None or not must_declare_unpayable(state, car, turn):
+    if not must_declare_unpayable(state, car, turn):
         return False
     return bool(payable_choices([g.n(turn.played[i], "heat") for i in unpaid(state, turn)], car.engine))
 
