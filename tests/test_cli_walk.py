@@ -203,3 +203,32 @@ def test_compare_in_an_80_column_terminal_keeps_its_headers_whole(tmp_path: Path
     assert r.returncode == 0, r.stderr
     assert "(independent)" in r.stdout and "(independen…" not in r.stdout, r.stdout
     assert all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
+
+
+def test_an_unknown_race_names_the_database_and_the_races_it_holds(tmp_path: Path) -> None:
+    """`--race 99` said "Error: store: no race 99": which file, what it holds, where to look, in a user's words
+    (the store's UnknownRace worded by the CLI); a number beyond SQLite's integers is no race either."""
+    db = tmp_path / "h.db"
+    heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--db", str(db))
+    heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--again", "--db", str(db))
+    for args in (["show", "--race", "99"], ["stats", "--race", "99"], ["replay", "--race", "99", "--round", "3"]):
+        r = heatlog(*args, "--db", str(db))
+        assert r.returncode == 1, (args, r.stderr)
+        said = " ".join(r.stderr.split())
+        assert said == f"Error: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)", said
+    r = heatlog("show", "--race", str(2**64), "--db", str(db))
+    assert f"no race {2**64} in {db}: it holds 2 races" in " ".join(r.stderr.split()), r.stderr
+    # with --rules, the store's own words (kind and all)
+    r = heatlog("--rules", "show", "--race", "99", "--db", str(db))
+    assert "store: no race 99 in" in " ".join(r.stderr.split()), r.stderr
+
+
+def test_an_unknown_race_in_an_empty_database_says_how_to_start_one(tmp_path: Path) -> None:
+    from heatlog.store import EventStore
+
+    db = tmp_path / "empty.db"
+    EventStore(db).close()
+    r = heatlog("show", "--race", "1", "--db", str(db))
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1, r.stderr
+    assert said == f"Error: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said

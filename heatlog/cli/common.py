@@ -304,8 +304,12 @@ def plain_error(err: Any) -> str:
     ``(# 3.4)``; all of it with ``heatlog --rules`` (or ``HEATLOG_RULES=1``)."""
     if SHOW_RULES["on"] or os.environ.get("HEATLOG_RULES"):
         return str(err)
+    from ..engine.errors import UnknownRace, held_words
     from ..recorder.notation import KIND_WORDS, strip_rule_tags
 
+    if isinstance(err, UnknownRace):  # said as a user reads it: which file, what it holds, where to look
+        where = "`heatlog new` starts one" if err.held == 0 else "`heatlog races --all` lists them"
+        return f"no race {err.asked} in {err.path}: {held_words(err.held, err.first, err.last)} ({where})"
     shown = err.input if isinstance(err.input, str) else None
     if isinstance(err.input, dict) and isinstance(err.input.get("type"), str):  # an event: named, not dumped
         car = err.input.get("car")
