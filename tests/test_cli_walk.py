@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 
@@ -232,3 +234,39 @@ def test_an_unknown_race_in_an_empty_database_says_how_to_start_one(tmp_path: Pa
     said = " ".join(r.stderr.split())
     assert r.returncode == 1, r.stderr
     assert said == f"Error: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
+
+
+def test_signed_figures_are_never_minus_zero() -> None:
+    """A figure zero but for rounding printed "-0.000" (luck) or "-0.00" (compare's difference, the review
+    page's cost): one signed format for all of them, +0.000 / +0.00."""
+    from heatlog.formats.words import signed
+
+    assert signed(-0.0004) == "+0.000" and signed(-0.0) == "+0.000" and signed(0.0) == "+0.000"
+    assert signed(-0.004, 2) == "+0.00" and signed(-0.006, 2) == "-0.01" and signed(0.25, 2) == "+0.25"
+    assert signed(-1.5) == "-1.500" and signed(2.0004) == "+2.000"
+
+
+def test_compare_never_prints_minus_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare's difference table printed f"{x:+.2f}": a difference of -0.001 places (or an interval's end that
+    close to zero) showed as "-0.00"; it is +0.00, as luck's are."""
+    import dataclasses
+
+    from typer.testing import CliRunner
+
+    from heatlog.analysis.playout import PlayoutResult
+    from heatlog.cli import app
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "usa-4cars.jsonl"), "--db", db).returncode == 0
+    branch = ["branch", "--race", "1", "--at-round", "16", "--name", "what-if", "--play-on", "--seed", "1"]
+    assert heatlog(*branch, "--db", db).returncode == 0
+    real = PlayoutResult.difference
+
+    def nearly_zero(self: PlayoutResult) -> dict[str, object]:
+        return {c: dataclasses.replace(d, mean=-0.001, interval=(-0.004, 0.002)) for c, d in real(self).items()}
+
+    monkeypatch.setattr(PlayoutResult, "difference", nearly_zero)
+    args = ["compare", "1", "2", "-k", "2", "--seed", "1", "--workers", "1", "--db", db]
+    r = CliRunner().invoke(app, args, prog_name="heatlog", terminal_width=200)
+    assert r.exit_code == 0, r.output
+    assert "+0.00…+0.00" in r.output and "-0.00" not in r.output, r.output

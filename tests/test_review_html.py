@@ -72,3 +72,15 @@ def test_next_mistake_lands_on_the_blunder_and_the_graph_marks_chance_apart(tmp_
         browser.close()
     assert not errors
     json.dumps(data, allow_nan=False)
+
+
+def test_a_loss_that_cost_nothing_but_for_rounding_is_plus_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The losses table printed f"{cost:+.2f}": what a decision cost in this race, -0.001 places, showed as
+    "-0.00 (finished …"; it is +0.00, the signed format of luck and compare."""
+    from heatlog.review.evaluate import CarReview
+    from heatlog.views.review_html import render_review_html
+
+    rp, review = _review()
+    monkeypatch.setattr(CarReview, "actual_cost", lambda self, p: -0.001)
+    page = render_review_html(rp, review)  # type: ignore[arg-type]
+    assert "<td>+0.00 (finished P" in page and "<td>-0.00" not in page

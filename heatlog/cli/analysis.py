@@ -334,6 +334,8 @@ def compare(
 def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: Any) -> None:
     from rich.table import Table
 
+    from ..formats.words import signed
+
     d = out["diverge"]
     console.print(f"races {ra} and {rb} diverge at event {d['event']} (round {d['round']}):", markup=False)
     console.print(f"  {ra}: {_describe(d['a'])}", markup=False)
@@ -381,7 +383,8 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
         lo, hi = row["difference_95"]
         red = row["variance_reduction"]
         cells.append((
-            row["car"], f"{row['difference']:+.2f}", f"{lo:+.2f}…{hi:+.2f}", "∞" if red is None else f"{red:.1f}",
+            row["car"], signed(row["difference"], 2), f"{signed(lo, 2)}…{signed(hi, 2)}",
+            "∞" if red is None else f"{red:.1f}",
             str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
         ))
     fill_table(console, diff, [(h, "left" if h == "car" else "right") for h in heads], cells)

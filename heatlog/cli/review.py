@@ -261,11 +261,6 @@ def _print(result: "Review") -> None:
     _summary(result)
 
 
-def _signed(x: float) -> str:
-    """``x`` to three decimals with its sign; a sum that is zero but for rounding is +0.000, not -0.000."""
-    return f"{round(x, 3) + 0.0:+.3f}"
-
-
 def _label_words(p: "PointReview") -> str:
     """The label, and where the loss's interval still straddled a threshold at the cap, that it is what the
     evidence there supports: "within noise" when it supports none."""
@@ -294,6 +289,7 @@ def luck(
     from ..analysis.executors import executor_for
     from ..analysis.luck import luck_report
     from ..engine.errors import MalformedInput
+    from ..formats.words import signed
 
     if playouts < 1:
         raise MalformedInput(f"--playouts {playouts}: play at least one")
@@ -321,8 +317,8 @@ def luck(
         table.add_column(col, justify="left" if col == "car" else "right")
     for c in report.cars:
         table.add_row(
-            c.car, f"{c.start:.3f}", _signed(c.luck), *(_signed(c.luck_by.get(src, 0.0)) for src in sources),
-            _signed(c.skill), _signed(c.others), f"{c.actual:.3f}", _signed(report.net_luck(c.car)),
+            c.car, f"{c.start:.3f}", signed(c.luck), *(signed(c.luck_by.get(src, 0.0)) for src in sources),
+            signed(c.skill), signed(c.others), f"{c.actual:.3f}", signed(report.net_luck(c.car)),
         )
     print_table(console, table)
     if sources:

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..formats.usertext import embed_json
 from ..formats.usertext import html_text as escape
+from ..formats.words import signed
 from . import counted, labels, not_reviewed
 from .replay import Replay
 from .replay_html import car_colour, render_html
@@ -351,7 +352,7 @@ def _losses_table(losses: list[dict[str, Any]]) -> str:
         actual = d["actual_cost_places"]
         cost = "—"
         if actual is not None:
-            cost = f"{actual:+.2f} (finished P{d['place']}, the best expected {d['best_place']:.2f})"
+            cost = f"{signed(actual, 2)} (finished P{d['place']}, the best expected {d['best_place']:.2f})"
         rows.append(
             f'<tr class="loss" data-key="{escape(d["key"])}" data-round="{d["round"]}" data-car="{escape(d["car"])}">'
             f"<td>{d['round']}</td><td>{escape(d['car'])}</td><td>{escape(d['taken'])}</td><td>{escape(d['best'])}</td>"
