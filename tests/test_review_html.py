@@ -84,3 +84,27 @@ def test_a_loss_that_cost_nothing_but_for_rounding_is_plus_zero(monkeypatch: pyt
     monkeypatch.setattr(CarReview, "actual_cost", lambda self, p: -0.001)
     page = render_review_html(rp, review)  # type: ignore[arg-type]
     assert "<td>+0.00 (finished P" in page and "<td>-0.00" not in page
+
+
+def test_the_decision_table_shows_a_loss_zero_but_for_rounding_as_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's script wrote a loss with toFixed(2): -0.001 places showed as "-0.00 ±…" in the decision table."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    import heatlog.review.evaluate as evaluate
+
+    real = evaluate.point_dict
+    monkeypatch.setattr(evaluate, "point_dict", lambda p: {**real(p), "loss_places": -0.001})
+    rp, review = _review()
+    page_file = write_review_html(rp, review, tmp_path / "review.html")  # type: ignore[arg-type]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto(page_file.as_uri() + "#round=9")
+        page.wait_for_selector('#review[data-ready="true"]')
+        cells = page.locator('#review-table tr.decision[data-round="9"] td').all_inner_texts()
+        errors = page.evaluate("document.documentElement.getAttribute('data-errors')")
+        browser.close()
+    assert not errors
+    assert any(c.startswith("0.00 ±") for c in cells) and not any("-0.00" in c for c in cells), cells

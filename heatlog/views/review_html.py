@@ -57,7 +57,11 @@ _SCRIPT = r"""
     tr.appendChild(td);
     return td;
   }
-  function num(x) { return x === null || x === undefined ? "?" : x.toFixed(2); }
+  function num(x) {  // a loss zero but for rounding is 0.00, not -0.00 (as signed() on the Python side)
+    if (x === null || x === undefined) return "?";
+    var s = x.toFixed(2);
+    return s === "-0.00" ? "0.00" : s;
+  }
   function pm(e) {
     return num(e.expected_place) + " \u00b1" + num(e.expected_place_95) + " (n=" + e.playouts + ")";
   }
