@@ -244,6 +244,10 @@ def test_signed_figures_are_never_minus_zero() -> None:
     assert signed(-0.0004) == "+0.000" and signed(-0.0) == "+0.000" and signed(0.0) == "+0.000"
     assert signed(-0.004, 2) == "+0.00" and signed(-0.006, 2) == "-0.01" and signed(0.25, 2) == "+0.25"
     assert signed(-1.5) == "-1.500" and signed(2.0004) == "+2.000"
+    # unsigned figures that may fall a hair below zero (review's loss in the terminal): 0.00, not -0.00
+    from heatlog.formats.words import fixed
+
+    assert fixed(-0.001) == "0.00" and fixed(-0.006) == "-0.01" and fixed(1.234) == "1.23" and fixed(-0.0) == "0.00"
 
 
 def test_compare_never_prints_minus_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

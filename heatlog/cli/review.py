@@ -176,7 +176,9 @@ class _progress:
 
 
 def _pm(mean: float, half: float) -> str:
-    return f"{mean:.2f} ±{half:.2f}" if math.isfinite(half) else f"{mean:.2f} ±?"
+    from ..formats.words import fixed
+
+    return f"{fixed(mean)} ±{half:.2f}" if math.isfinite(half) else f"{fixed(mean)} ±?"
 
 
 def _summary(result: "Review") -> None:
