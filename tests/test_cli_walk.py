@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 
 
@@ -203,3 +205,72 @@ def test_compare_in_an_80_column_terminal_keeps_its_headers_whole(tmp_path: Path
     assert r.returncode == 0, r.stderr
     assert "(independent)" in r.stdout and "(independen…" not in r.stdout, r.stdout
     assert all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
+
+
+def test_an_unknown_race_names_the_database_and_the_races_it_holds(tmp_path: Path) -> None:
+    """`--race 99` said "Error: store: no race 99": which file, what it holds, where to look, in a user's words
+    (the store's UnknownRace worded by the CLI); a number beyond SQLite's integers is no race either."""
+    db = tmp_path / "h.db"
+    heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--db", str(db))
+    heatlog("import", str(REPLAYS / "learning-2cars.jsonl"), "--again", "--db", str(db))
+    for args in (["show", "--race", "99"], ["stats", "--race", "99"], ["replay", "--race", "99", "--round", "3"]):
+        r = heatlog(*args, "--db", str(db))
+        assert r.returncode == 1, (args, r.stderr)
+        said = " ".join(r.stderr.split())
+        assert said == f"Error: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)", said
+    r = heatlog("show", "--race", str(2**64), "--db", str(db))
+    assert f"no race {2**64} in {db}: it holds 2 races" in " ".join(r.stderr.split()), r.stderr
+    # with --rules, the store's own words (kind and all)
+    r = heatlog("--rules", "show", "--race", "99", "--db", str(db))
+    assert "store: no race 99 in" in " ".join(r.stderr.split()), r.stderr
+
+
+def test_an_unknown_race_in_an_empty_database_says_how_to_start_one(tmp_path: Path) -> None:
+    from heatlog.store import EventStore
+
+    db = tmp_path / "empty.db"
+    EventStore(db).close()
+    r = heatlog("show", "--race", "1", "--db", str(db))
+    said = " ".join(r.stderr.split())
+    assert r.returncode == 1, r.stderr
+    assert said == f"Error: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
+
+
+def test_signed_figures_are_never_minus_zero() -> None:
+    """A figure zero but for rounding printed "-0.000" (luck) or "-0.00" (compare's difference, the review
+    page's cost): one signed format for all of them, +0.000 / +0.00."""
+    from heatlog.formats.words import signed
+
+    assert signed(-0.0004) == "+0.000" and signed(-0.0) == "+0.000" and signed(0.0) == "+0.000"
+    assert signed(-0.004, 2) == "+0.00" and signed(-0.006, 2) == "-0.01" and signed(0.25, 2) == "+0.25"
+    assert signed(-1.5) == "-1.500" and signed(2.0004) == "+2.000"
+    # unsigned figures that may fall a hair below zero (review's loss in the terminal): 0.00, not -0.00
+    from heatlog.formats.words import fixed
+
+    assert fixed(-0.001) == "0.00" and fixed(-0.006) == "-0.01" and fixed(1.234) == "1.23" and fixed(-0.0) == "0.00"
+
+
+def test_compare_never_prints_minus_zero(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare's difference table printed f"{x:+.2f}": a difference of -0.001 places (or an interval's end that
+    close to zero) showed as "-0.00"; it is +0.00, as luck's are."""
+    import dataclasses
+
+    from typer.testing import CliRunner
+
+    from heatlog.analysis.playout import PlayoutResult
+    from heatlog.cli import app
+
+    db = str(tmp_path / "r.db")
+    assert heatlog("import", str(REPLAYS / "usa-4cars.jsonl"), "--db", db).returncode == 0
+    branch = ["branch", "--race", "1", "--at-round", "16", "--name", "what-if", "--play-on", "--seed", "1"]
+    assert heatlog(*branch, "--db", db).returncode == 0
+    real = PlayoutResult.difference
+
+    def nearly_zero(self: PlayoutResult) -> dict[str, object]:
+        return {c: dataclasses.replace(d, mean=-0.001, interval=(-0.004, 0.002)) for c, d in real(self).items()}
+
+    monkeypatch.setattr(PlayoutResult, "difference", nearly_zero)
+    args = ["compare", "1", "2", "-k", "2", "--seed", "1", "--workers", "1", "--db", db]
+    r = CliRunner().invoke(app, args, prog_name="heatlog", terminal_width=200)
+    assert r.exit_code == 0, r.output
+    assert "+0.00…+0.00" in r.output and "-0.00" not in r.output, r.output

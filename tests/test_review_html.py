@@ -4,8 +4,11 @@ clicked in headless Chromium (Playwright)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +19,20 @@ from tests.browser import chromium
 from tests.test_review import INDEX, SMALL, race
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+
+
+@contextlib.contextmanager
+def _opened(page_file: Path, fragment: str) -> Iterator[Any]:
+    """The review page in headless Chromium at ``fragment`` (e.g. ``#round=9``), once its script is ready."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto(page_file.as_uri() + fragment)
+        page.wait_for_selector('#review[data-ready="true"]')
+        yield page
+        browser.close()
 
 
 def _review() -> tuple[object, object]:
@@ -72,3 +89,32 @@ def test_next_mistake_lands_on_the_blunder_and_the_graph_marks_chance_apart(tmp_
         browser.close()
     assert not errors
     json.dumps(data, allow_nan=False)
+
+
+def test_a_loss_that_cost_nothing_but_for_rounding_is_plus_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The losses table printed f"{cost:+.2f}": what a decision cost in this race, -0.001 places, showed as
+    "-0.00 (finished …"; it is +0.00, the signed format of luck and compare."""
+    from heatlog.review.evaluate import CarReview
+    from heatlog.views.review_html import render_review_html
+
+    rp, review = _review()
+    monkeypatch.setattr(CarReview, "actual_cost", lambda self, p: -0.001)
+    page = render_review_html(rp, review)  # type: ignore[arg-type]
+    assert "<td>+0.00 (finished P" in page and "<td>-0.00" not in page
+
+
+def test_the_decision_table_shows_a_loss_zero_but_for_rounding_as_zero(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's script wrote a loss with toFixed(2): -0.001 places showed as "-0.00 ±…" in the decision table."""
+    import heatlog.review.evaluate as evaluate
+
+    real = evaluate.point_dict
+    monkeypatch.setattr(evaluate, "point_dict", lambda p: {**real(p), "loss_places": -0.001})
+    rp, review = _review()
+    page_file = write_review_html(rp, review, tmp_path / "review.html")  # type: ignore[arg-type]
+    with _opened(page_file, "#round=9") as page:
+        cells = page.locator('#review-table tr.decision[data-round="9"] td').all_inner_texts()
+        errors = page.evaluate("document.documentElement.getAttribute('data-errors')")
+    assert not errors
+    assert any(c.startswith("0.00 ±") for c in cells) and not any("-0.00" in c for c in cells), cells

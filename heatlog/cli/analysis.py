@@ -1,12 +1,22 @@
 """heatlog playout, compare and play-on: analysis over what the players knew (docs/analysis.md)."""
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import DbOpt, JsonOpt, RaceOpt, app, open_log, out_console, print_table, progress_steps, user_errors
+from .common import (
+    DbOpt,
+    JsonOpt,
+    RaceOpt,
+    app,
+    fill_table,
+    open_log,
+    out_console,
+    print_table,
+    progress_steps,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from ..analysis.playout import PlayoutResult
@@ -324,6 +334,8 @@ def compare(
 def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: Any) -> None:
     from rich.table import Table
 
+    from ..formats.words import signed
+
     d = out["diverge"]
     console.print(f"races {ra} and {rb} diverge at event {d['event']} (round {d['round']}):", markup=False)
     console.print(f"  {ra}: {_describe(d['a'])}", markup=False)
@@ -371,18 +383,11 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
         lo, hi = row["difference_95"]
         red = row["variance_reduction"]
         cells.append((
-            row["car"], f"{row['difference']:+.2f}", f"{lo:+.2f}…{hi:+.2f}", "∞" if red is None else f"{red:.1f}",
+            row["car"], signed(row["difference"], 2), f"{signed(lo, 2)}…{signed(hi, 2)}",
+            "∞" if red is None else f"{red:.1f}",
             str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
         ))
-    widths: dict[int, int | None] = dict.fromkeys(range(len(heads)))
-    if console.is_terminal or "COLUMNS" in os.environ:  # no word cut at 80 columns ("(independen…")
-        from ..views.listing import fitted_widths
-
-        widths.update(fitted_widths([[h, *(c[i] for c in cells)] for i, h in enumerate(heads)], console.width))
-    for i, col in enumerate(heads):
-        diff.add_column(col, justify="left" if col == "car" else "right", width=widths[i])
-    for cell_row in cells:
-        diff.add_row(*cell_row)
+    fill_table(console, diff, [(h, "left" if h == "car" else "right") for h in heads], cells)
     print_table(console, diff)
     note = _partial_note(result)
     if note:

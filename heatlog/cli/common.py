@@ -9,7 +9,7 @@ import contextlib
 import functools
 import inspect
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -199,6 +199,32 @@ def print_table(console: Any, table: Any) -> None:
         console.width = width  # what follows (a caption, a note) wraps as before
 
 
+def fill_table(
+    console: Any, table: Any, heads: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], *,
+    optional: Sequence[int] = (),
+) -> list[str]:
+    """Add the columns ``heads`` (header, justify) and their ``rows`` to a rich ``table``; the headers left out.
+
+    In a terminal (or with COLUMNS) no word is cut when the words fit: each column is at least as wide as its
+    longest word, the ``optional`` ones (indexes, least wanted first) left out while they cannot fit
+    (:func:`heatlog.views.listing.fitted_widths`; rich alone cut "Slipstreams" to "Slipstr…", "adrenaline" to
+    "adre…" at 80 columns); when even so they cannot, rich shrinks the table. Piped: every column at its natural
+    width (:func:`print_table`)."""
+    widths: dict[int, int | None] = dict.fromkeys(range(len(heads)))
+    if console.is_terminal or "COLUMNS" in os.environ:
+        from ..views.listing import fitted_widths
+
+        columns = [[h, *(row[i] for row in rows)] for i, (h, _) in enumerate(heads)]
+        fitted = fitted_widths(columns, console.width, optional=optional)
+        if fitted:
+            widths = dict(fitted)
+    for i, w in widths.items():
+        table.add_column(heads[i][0], justify=heads[i][1], width=w)
+    for row in rows:
+        table.add_row(*(row[i] for i in widths))
+    return [h for i, (h, _) in enumerate(heads) if i not in widths]
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     from ..formats.usertext import visible
 
@@ -278,8 +304,12 @@ def plain_error(err: Any) -> str:
     ``(# 3.4)``; all of it with ``heatlog --rules`` (or ``HEATLOG_RULES=1``)."""
     if SHOW_RULES["on"] or os.environ.get("HEATLOG_RULES"):
         return str(err)
+    from ..engine.errors import UnknownRace, held_words
     from ..recorder.notation import KIND_WORDS, strip_rule_tags
 
+    if isinstance(err, UnknownRace):  # said as a user reads it: which file, what it holds, where to look
+        where = "`heatlog new` starts one" if err.held == 0 else "`heatlog races --all` lists them"
+        return f"no race {err.asked} in {err.path}: {held_words(err.held, err.first, err.last)} ({where})"
     shown = err.input if isinstance(err.input, str) else None
     if isinstance(err.input, dict) and isinstance(err.input.get("type"), str):  # an event: named, not dumped
         car = err.input.get("car")

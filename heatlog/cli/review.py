@@ -1,7 +1,6 @@
 """Decision review: review (every decision of a car, judged by playouts over what it knew)."""
 
 import math
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +14,7 @@ from .common import (
     app,
     check_output,
     err_console,
+    fill_table,
     open_log,
     out_console,
     print_table,
@@ -176,7 +176,9 @@ class _progress:
 
 
 def _pm(mean: float, half: float) -> str:
-    return f"{mean:.2f} ±{half:.2f}" if math.isfinite(half) else f"{mean:.2f} ±?"
+    from ..formats.words import fixed
+
+    return f"{fixed(mean)} ±{half:.2f}" if math.isfinite(half) else f"{fixed(mean)} ±?"
 
 
 def _summary(result: "Review") -> None:
@@ -205,7 +207,6 @@ def _print(result: "Review") -> None:
     from rich.table import Table
 
     from ..review import evaluator_words
-    from ..views.listing import fitted_widths
 
     console = out_console()
     named = f" ({result.name})" if result.name else ""
@@ -250,31 +251,16 @@ def _print(result: "Review") -> None:
                         f"{p.playouts:,}",
                     )
                 )
-            widths = {i: None for i in range(len(headers))}  # piped: the natural width (print_table)
-            if console.is_terminal or "COLUMNS" in os.environ:
-                # a terminal: no word cut ("adre…", "slip…" at 80 columns), the playouts, options and win
-                # columns left out first when the words cannot fit
-                columns = [[h, *(row[i] for row in rows)] for i, (h, _) in enumerate(headers)]
-                fitted = fitted_widths(columns, console.width, optional=(9, 1, 4))
-                if fitted:
-                    widths = dict(fitted)  # type: ignore[arg-type]
             table = Table(title=f"{c.car}, round {r}", title_justify="left")
-            for i, w in widths.items():
-                table.add_column(headers[i][0], justify=headers[i][1], width=w)  # type: ignore[arg-type]
-            for row in rows:
-                table.add_row(*(row[i] for i in widths))
+            # the playouts, options and win columns left out first when the words cannot fit
+            left_out = fill_table(console, table, headers, rows, optional=(9, 1, 4))
             print_table(console, table)
-            if len(widths) < len(headers):
-                left_out = ", ".join(headers[i][0] for i in range(len(headers)) if i not in widths)
-                console.print(f"left out at this width: {left_out} (--json gives them)", style="dim", markup=False)
+            if left_out:
+                console.print(f"left out at this width: {', '.join(left_out)} (--json gives them)", style="dim",
+                              markup=False)
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
-
-
-def _signed(x: float) -> str:
-    """``x`` to three decimals with its sign; a sum that is zero but for rounding is +0.000, not -0.000."""
-    return f"{round(x, 3) + 0.0:+.3f}"
 
 
 def _label_words(p: "PointReview") -> str:
@@ -305,6 +291,7 @@ def luck(
     from ..analysis.executors import executor_for
     from ..analysis.luck import luck_report
     from ..engine.errors import MalformedInput
+    from ..formats.words import signed
 
     if playouts < 1:
         raise MalformedInput(f"--playouts {playouts}: play at least one")
@@ -332,8 +319,8 @@ def luck(
         table.add_column(col, justify="left" if col == "car" else "right")
     for c in report.cars:
         table.add_row(
-            c.car, f"{c.start:.3f}", _signed(c.luck), *(_signed(c.luck_by.get(src, 0.0)) for src in sources),
-            _signed(c.skill), _signed(c.others), f"{c.actual:.3f}", _signed(report.net_luck(c.car)),
+            c.car, f"{c.start:.3f}", signed(c.luck), *(signed(c.luck_by.get(src, 0.0)) for src in sources),
+            signed(c.skill), signed(c.others), f"{c.actual:.3f}", signed(report.net_luck(c.car)),
         )
     print_table(console, table)
     if sources:

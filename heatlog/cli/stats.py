@@ -13,6 +13,7 @@ from .common import (
     app,
     err_console,
     fail,
+    fill_table,
     open_log,
     out_console,
     print_table,
@@ -332,19 +333,8 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
     cells += [(label, *(_cell(label, get, c.tally) for c in rs.cars)) for label, get in STAT_ROWS]
     cells.append(("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars)))
     console = out_console()
-    widths: dict[int, int | None] = {i: None for i in range(len(rs.cars) + 1)}  # piped: natural (print_table)
-    if console.is_terminal or "COLUMNS" in os.environ:
-        # a terminal: no word cut when the words fit (rich cut "Slipstreams" to "Slipstr…" with six cars at 80)
-        from ..views.listing import fitted_widths
-
-        columns = [["", *(r[0] for r in cells)]] + [[c.car, *(r[i + 1] for r in cells)] for i, c in enumerate(rs.cars)]
-        widths.update(fitted_widths(columns, console.width))
     table = Table(title=title, title_justify="left")
-    table.add_column("", width=widths[0])
-    for i, c in enumerate(rs.cars):
-        table.add_column(c.car, justify="right", width=widths[i + 1])
-    for row in cells:
-        table.add_row(*row)
+    fill_table(console, table, [("", "left"), *((c.car, "right") for c in rs.cars)], cells)
     print_table(console, table)
     if rs.mode == "table":
         console.print("Stress drawn: — in table mode (draws are hidden, # 1.7).", markup=False)

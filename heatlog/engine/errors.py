@@ -115,6 +115,24 @@ class StoreError(HeatlogError):
     kind = "store"
 
 
+class UnknownRace(StoreError):
+    """The database holds no race of that id. It names the database and what it does hold (how many races,
+    the lowest and highest id) so that a shell can say where to look instead of a bare "no race 99"."""
+
+    def __init__(self, race: int, path: str, held: int, first: int | None, last: int | None) -> None:
+        self.asked, self.path, self.held, self.first, self.last = race, path, held, first, last
+        super().__init__(f"no race {race} in {path} ({held_words(held, first, last)})")
+
+
+def held_words(held: int, first: int | None, last: int | None) -> str:
+    """What a database holds, in words: "it holds no race yet", "it holds race 1", "it holds 3 races, 1 to 3"."""
+    if held == 0 or first is None or last is None:
+        return "it holds no race yet"
+    if held == 1:
+        return f"it holds race {first}"
+    return f"it holds {held} races, {first} to {last}"
+
+
 class ConflictError(StoreError):
     """Another writer appended to the same race first; nothing was written."""
 

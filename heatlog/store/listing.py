@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from heatlog.engine.errors import StoreError
+from heatlog.engine.errors import UnknownRace
 from heatlog.store import eventrows as rows_
 
 from .connection import replaced_text
@@ -119,12 +119,14 @@ class Listing(Reads):
             return [self._race_info(row) for row in self._race_rows(self._RACES_SQL + " ORDER BY r.id")]
 
     def race(self, race: int) -> RaceInfo:
-        if not -SQLITE_MAX <= race <= SQLITE_MAX:
-            raise StoreError(f"no race {race}")
+        """The race of that id; :class:`UnknownRace` (naming the database and the ids it holds) if none."""
+        rows = []
         with self._guard():
-            rows = self._race_rows(self._RACES_SQL + " WHERE r.id = ?", [race])
-        if not rows:
-            raise StoreError(f"no race {race}")
+            if -SQLITE_MAX <= race <= SQLITE_MAX:
+                rows = self._race_rows(self._RACES_SQL + " WHERE r.id = ?", [race])
+            if not rows:
+                held, first, last = self.conn.execute("SELECT count(*), min(id), max(id) FROM races").fetchone()
+                raise UnknownRace(race, str(self.path), held, first, last)
         return self._race_info(rows[0])
 
     def latest_race(self, *, simulated: bool = True) -> int | None:

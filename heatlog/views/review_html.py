@@ -31,6 +31,7 @@ from typing import Any
 
 from ..formats.usertext import embed_json
 from ..formats.usertext import html_text as escape
+from ..formats.words import signed
 from . import counted, labels, not_reviewed
 from .replay import Replay
 from .replay_html import car_colour, render_html
@@ -56,7 +57,11 @@ _SCRIPT = r"""
     tr.appendChild(td);
     return td;
   }
-  function num(x) { return x === null || x === undefined ? "?" : x.toFixed(2); }
+  function num(x) {  // a loss zero but for rounding is 0.00, not -0.00 (as signed() on the Python side)
+    if (x === null || x === undefined) return "?";
+    var s = x.toFixed(2);
+    return s === "-0.00" ? "0.00" : s;
+  }
   function pm(e) {
     return num(e.expected_place) + " \u00b1" + num(e.expected_place_95) + " (n=" + e.playouts + ")";
   }
@@ -351,7 +356,7 @@ def _losses_table(losses: list[dict[str, Any]]) -> str:
         actual = d["actual_cost_places"]
         cost = "—"
         if actual is not None:
-            cost = f"{actual:+.2f} (finished P{d['place']}, the best expected {d['best_place']:.2f})"
+            cost = f"{signed(actual, 2)} (finished P{d['place']}, the best expected {d['best_place']:.2f})"
         rows.append(
             f'<tr class="loss" data-key="{escape(d["key"])}" data-round="{d["round"]}" data-car="{escape(d["car"])}">'
             f"<td>{d['round']}</td><td>{escape(d['car'])}</td><td>{escape(d['taken'])}</td><td>{escape(d['best'])}</td>"
