@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from recorder_races import TRACK, cars
 from recorder_typed_back import module_sets, plain, recorded, simulated
@@ -123,6 +123,8 @@ def test_a_long_run_of_digits_is_refused_not_a_crash(tmp_path: Path, typed: str)
     multi=st.booleans(),
     cars=st.integers(2, 4),
 )
+# a Heat cost paid first, the other left unpaid (# 18.10, 18.11: Red after "a ac"), question by question
+@example(modules=module_sets()[-1], seed=12, bot="heuristic", mode="open", offers=False, multi=False, cars=3)
 def test_every_simulated_race_is_typed_back_in_to_the_same_log(
     modules: tuple[str, ...], seed: int, bot: str, mode: str, offers: bool, multi: bool, cars: int
 ) -> None:
@@ -233,3 +235,30 @@ def test_18_12_a_line_before_a_scrap_leaves_the_discard_to_be_asked_in_open_mode
         e["type"] == "cards_discarded" and e["car"] == events[i]["car"] for i in scraps for e in events[i : i + 5]
     )
     assert recorded(tmp_path, events, "open", offers=offers) == plain(events)
+
+
+def test_18_11_a_race_that_pays_one_heat_cost_first_then_leaves_the_other_unpaid_is_typed_in(tmp_path: Path) -> None:
+    # found by the property's races of three cars (all modules, heuristic bot, seed 12): Red's Engine can pay one of
+    # two Heat costs (# 18.11) after "a ac"; the Garage's question "which card's cost goes unpaid" took only the
+    # unpaid card, so the race's heat_paid (body6, # 18.10) before its heat_unpayable (wings6) was refused as "no
+    # Garage card called 'p:body6'". The question offers p:CARD as the engine lists it, and takes it.
+    events = simulated(module_sets()[-1], 12, bot="heuristic", cars=3)
+    at = next(
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "heat_paid" and events[i + 1]["type"] == "heat_unpayable" and events[i + 1]["car"] == e["car"]
+    )
+    with RaceLog(tmp_path / "race.db") as log:
+        s = Session(log, store_race(log, events[:at], name="paid first"), fresh=True)
+        q = s.question
+        assert q.kind == "unpayable" and q.car == "Red", q
+        assert "(wings6, or p:body6 pays that card's first): " in q.prompt, q.prompt
+        assert "p:body6" in q.options and q.default == "wings6", (q.options, q.default)
+        errors = [x.text for x in s.answer("p:body6") if x.style == "error"]
+        assert not errors, errors
+        made = [e.event for e in s.proj.effective.entries][at:]
+        assert [(e["type"], e["cards"]) for e in made] == [("heat_paid", events[at]["cards"])]
+    for mode in ("open", "table"):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = recorded(Path(tmp), events, mode, offers=mode == "open")
+        assert got == plain(events if mode == "open" else open_to_table(events)), mode

@@ -290,6 +290,9 @@ def answer(
             words.append(own.typed(ev, nm))
             if not (own.walks and multi):  # several at once (a Scrap's cards), when the answer walks on
                 break
+        said = _module_word(nxt, nm, expected) if not words and nxt.get("car") == car else None
+        if said is not None:  # a module's React word its question takes too (the Garage's p:CARD there, # 18.10)
+            return said
         assert words, (kind, car, nxt)
         return " ".join(words)
     if kind == "react":

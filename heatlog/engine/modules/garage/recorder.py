@@ -263,21 +263,26 @@ def _ask_step3(state: RaceState, car: Car, due: str) -> Ask:
 
 
 def _ask_unpayable(state: RaceState, car: Car) -> Ask:
+    """Which card's Heat cost goes unpaid (# 18.11), as the engine lists the choices; when the Engine can pay one
+    of the costs, paying that card's first is a choice too (``p:CARD``, # 18.10: the engine lists it), so a race
+    that paid one card and then left the other unpaid can be typed in."""
     g = garage_slot(state)
     assert g is not None
-    choices = [
-        " ".join(card_label(c, g.cards) for c in o["cards"])
-        for o in decisions(state, car.name)
-        if o["type"] == "heat_unpayable"
+    opts = decisions(state, car.name)
+    choices = [" ".join(card_label(c, g.cards) for c in o["cards"]) for o in opts if o["type"] == "heat_unpayable"]
+    pay = [
+        "p:" + "/".join(card_label(c, g.cards) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_paid"
     ]
+    paid = f", or {' | '.join(pay)} pays that card's first" if pay else ""
     return Ask(
         "unpayable",
         car.name,
         f"{car.name}'s Engine ({car.engine}) cannot pay every Heat cost: which card's cost goes unpaid "
-        f"({' | '.join(choices)}): ",
+        f"({' | '.join(choices)}{paid}): ",
         choices[0] if len(choices) == 1 else None,
-        "each is discarded and replaced by a flip; the car moves again from its start (# 18.11)",
-        tuple(choices),
+        "each is discarded and replaced by a flip; the car moves again from its start (# 18.11); p:CARD pays a "
+        "card's Heat cost first (# 18.10)",
+        (*choices, *pay),
     )
 
 
@@ -336,8 +341,14 @@ def read_accelerate(state: RaceState, name: str, text: str, cards: Cards) -> lis
 
 
 def read_unpayable(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
-    """The cards whose Heat cost goes unpaid (# 18.11): their names (``u:CARDS`` in a line, ``/`` between)."""
+    """The cards whose Heat cost goes unpaid (# 18.11): their names (``u:CARDS`` in a line, ``/`` between); or
+    ``p`` / ``p:CARDS``, the Heat cost the Engine can pay, paid first (# 18.10: the React word, the engine's
+    ``heat_paid``), so the question asks again of the costs left."""
     t = text.strip()
+    if t.lower() == "p" or t.lower().startswith("p:"):
+        paid = _answer(state, name, t, cards)
+        assert paid is not None
+        return [paid]
     if t.lower().startswith("u:"):
         t = t[2:].replace("/", " ")
     return [{"type": "heat_unpayable", "v": 1, "car": name, "cards": cards(t)}]
