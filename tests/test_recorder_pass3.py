@@ -206,13 +206,7 @@ def test_a_reveal_alone_shows_the_spinout_warning_once_after_the_move(tmp_path: 
 def _turbo8_unpayable(tmp_path: Path) -> Path:
     """A Garage race (open mode, USA) at A's React: A played Turbo charger 8 (turbo8, Heat 1, # 18.11) with an empty
     Engine; the race's catalogue also holds Turbo charger 7 (turbo7), which A does not own."""
-    import json
-
     from rules.modules.garage.scenarios import garage_board
-
-    from heatlog.engine import state_to_position
-    from heatlog.log.racelog import RaceLog
-    from heatlog.races import start_race
 
     race = garage_board(
         {
@@ -230,6 +224,17 @@ def _turbo8_unpayable(tmp_path: Path) -> Path:
     race.round(P=(1, ["1"]), A=(1, ["U43"]))
     race.turns_until("A")
     assert "U42" in garage_slot(race.state).cards  # turbo7 is in the race's catalogue
+    return _started(tmp_path, race)
+
+
+def _started(tmp_path: Path, race: Any) -> Path:
+    """A race database started (USA) from the position of scenario ``race`` as it stands."""
+    import json
+
+    from heatlog.engine import state_to_position
+    from heatlog.log.racelog import RaceLog
+    from heatlog.races import start_race
+
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(state_to_position(race.state)))
     db = tmp_path / "race.db"
@@ -256,6 +261,47 @@ def test_an_unpayable_heat_cost_is_offered_named_and_said_what_to_type(tmp_path:
     assert "ambiguous" not in _screen(child)
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_18_11_enter_at_react_names_the_p_card_answers_too_when_the_engine_can_pay_one_cost(tmp_path: Path) -> None:
+    # # 18.10, 18.11: A played body6 and cool6 (Heat 1 each) with 1 Heat on the Engine: it pays one of them, the
+    # other goes unpaid. The engine allows u:CARD and p:CARD (the cost paid first); Enter's "not yet" named only
+    # the u: answers
+    from rules.modules.garage.scenarios import garage_board
+
+    from heatlog.log.racelog import RaceLog
+    from heatlog.recorder import Session
+
+    race = garage_board(
+        {
+            "P": {"at": 29, "hand": "1 1 1 2 2 2 3", "deck": "3 3 4 4 4 U13 U15 U16 S S S", "upgrades": "U13 U15 U16"},
+            "A": {
+                "at": 1,
+                "hand": "U18 U11 1 1 H H S",
+                "engine": 1,
+                "deck": "S 2 4 2 2 3 3 3 4 4 U1 1 S",
+                "discard": "H H H",
+                "upgrades": "U18 U11 U1",
+            },
+        }
+    )
+    race.round(P=(1, ["1"]), A=(2, ["U18", "U11"]))
+    race.turns_until("A")
+    with RaceLog(_started(tmp_path, race), create=False) as log:
+        s = Session(log, 1)
+        assert s.question.kind == "react" and s.question.car == "A", s.question
+        said = [(x.text, x.style) for x in s.answer("")]
+        assert len(said) == 1 and said[0][1] == "error", said
+        text = said[0][0]
+        assert text.startswith("not yet: A's Engine (1) cannot pay every Heat cost"), text
+        assert "u:cool6 or u:body6 (" in text and ", or p:body6 or p:cool6 (that card's cost is paid first" in text
+        assert "U18" not in text and "U11" not in text, text  # the cards by their names (issue 29)
+        errors = [x.text for x in s.answer("p:body6") if x.style == "error"]  # an answer it names is taken
+        assert not errors, errors
+        paid = s.proj.effective.entries[-1].event
+        assert (paid["type"], paid["cards"]) == ("heat_paid", ["U18"]), paid
+        again = [x.text for x in s.answer("")]  # the cost left, the Engine empty: u:cool6 alone now
+        assert len(again) == 1 and "type u:cool6 (" in again[0] and "p:" not in again[0], again
 
 
 def test_the_react_prompt_offers_the_slipstream_and_one_answer_takes_it_and_the_discard(tmp_path: Path) -> None:

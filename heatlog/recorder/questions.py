@@ -407,6 +407,14 @@ def unpayable_answers(opts: list[Event], state: RaceState) -> list[str]:
     return [a for a in react_offers(state, opts, lambda token: typed_card(state, token))[1] if a.startswith("u:")]
 
 
+def payable_answers(opts: list[Event], state: RaceState) -> list[str]:
+    """The Heat costs the Engine can pay, one card at a time, as the engine lists them (``heat_paid``, # 18.10):
+    ``p:CARD``, the card by its short name. When the Engine cannot pay every cost (# 18.11) the car may pay one
+    first, then leave the others unpaid (the Garage's ``p:CARD``; a bare ``p`` pays them all and is refused)."""
+    paid = ["p:" + "/".join(typed_card(state, c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_paid"]
+    return list(dict.fromkeys(paid))
+
+
 def _react_answers(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
     """Every single react answer (for Tab completion); cards by their short names (``bare``: as
     :func:`_react_tokens`)."""

@@ -44,6 +44,7 @@ from .questions import (
     hand_text,
     heat_may_be_in_hand,
     make_event,
+    payable_answers,
     unpayable_answers,
 )
 
@@ -291,12 +292,15 @@ class Session:
         if q.kind != "react" or turn is None or waiting_for(view).due != "heat_unpayable":
             return None
         car = view.cars[turn.car]
-        answers = unpayable_answers(react_options(view, car, turn), view)
-        cooling = [o for o in react_options(view, car, turn) if o["type"] in ("cooldown", "super_cooled")]
+        opts = react_options(view, car, turn)
+        answers = unpayable_answers(opts, view)
+        paid = payable_answers(opts, view)  # the engine lists them too: one cost paid first (# 18.10)
+        cooling = [o for o in opts if o["type"] in ("cooldown", "super_cooled")]
         return (
             f"not yet: {car.name}'s Engine ({car.engine}) cannot pay every Heat cost of the cards played: type "
             + " or ".join(answers)
             + " (that card's cost goes unpaid: it is discarded and a flip replaces it, the car moves again)"
+            + (f", or {' or '.join(paid)} (that card's cost is paid first, # 18.10)" if paid else "")
             + (", or first put Heat on the Engine (a cooldown)" if cooling else "")
             + " (# 18.11)"
         )
