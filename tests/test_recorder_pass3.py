@@ -266,7 +266,7 @@ def test_an_unpayable_heat_cost_is_offered_named_and_said_what_to_type(tmp_path:
 def test_18_11_enter_at_react_names_the_p_card_answers_too_when_the_engine_can_pay_one_cost(tmp_path: Path) -> None:
     # # 18.10, 18.11: A played body6 and cool6 (Heat 1 each) with 1 Heat on the Engine: it pays one of them, the
     # other goes unpaid. The engine allows u:CARD and p:CARD (the cost paid first); Enter's "not yet" named only
-    # the u: answers
+    # the u: answers, and the prompt offered a bare p (pay Heat: body6 cool6), which is refused
     from rules.modules.garage.scenarios import garage_board
 
     from heatlog.log.racelog import RaceLog
@@ -289,7 +289,12 @@ def test_18_11_enter_at_react_names_the_p_card_answers_too_when_the_engine_can_p
     race.turns_until("A")
     with RaceLog(_started(tmp_path, race), create=False) as log:
         s = Session(log, 1)
-        assert s.question.kind == "react" and s.question.car == "A", s.question
+        q = s.question
+        assert q.kind == "react" and q.car == "A", q
+        # the prompt and Tab offer each cost alone, not a bare p (it pays both, 2 Heat: refused, # 18.11)
+        assert " p:body6 p:cool6 u:cool6 u:body6; " in q.prompt and "(pay Heat" not in q.prompt, q.prompt
+        assert "p:CARD pays that card's first" in q.prompt, q.prompt
+        assert {"p:body6", "p:cool6"} <= set(q.options) and "p" not in q.options, q.options
         said = [(x.text, x.style) for x in s.answer("")]
         assert len(said) == 1 and said[0][1] == "error", said
         text = said[0][0]

@@ -211,6 +211,8 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                     enter = f"slipstream y/n; {enter}"
                 if w.due == "heat_unpayable":  # # 18.11: React cannot end before it is settled
                     enter = f"the Engine ({car.engine}) cannot pay every Heat cost: u:CARD leaves that card's unpaid"
+                    if payable_answers(opts, state):  # # 18.10: the engine lets one be paid first
+                        enter += ", p:CARD pays that card's first"
                 return Question(
                     "react",
                     name,
@@ -408,11 +410,10 @@ def unpayable_answers(opts: list[Event], state: RaceState) -> list[str]:
 
 
 def payable_answers(opts: list[Event], state: RaceState) -> list[str]:
-    """The Heat costs the Engine can pay, one card at a time, as the engine lists them (``heat_paid``, # 18.10):
-    ``p:CARD``, the card by its short name. When the Engine cannot pay every cost (# 18.11) the car may pay one
-    first, then leave the others unpaid (the Garage's ``p:CARD``; a bare ``p`` pays them all and is refused)."""
-    paid = ["p:" + "/".join(typed_card(state, c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_paid"]
-    return list(dict.fromkeys(paid))
+    """The Heat costs the Engine can pay one card at a time when it cannot pay every cost (# 18.10, 18.11: the car
+    may pay one first, then leave the others unpaid; a bare ``p`` pays them all and is refused), as the modules
+    offer them (``Module.react_offers``: the Garage's ``p:CARD``), by their short names."""
+    return [a for a in react_offers(state, opts, lambda token: typed_card(state, token))[1] if a.startswith("p:")]
 
 
 def _react_answers(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:

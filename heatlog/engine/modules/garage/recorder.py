@@ -399,7 +399,11 @@ def react_offers(opts: list[Event], label: Callable[[str], str]) -> tuple[list[s
     cool6)``, ``r1-r2 (reduce: up to 2 S)`` …) and the Tab completions, the cards by ``label``."""
     words: list[str] = []
     pay = [label(c) for o in opts if o["type"] == "heat_paid" for c in o["cards"]]
-    if pay:
+    each: list[str] = []  # # 18.11: the Engine cannot pay them all (a bare p would), so one cost at a time
+    if any(o["type"] == "heat_unpayable" for o in opts):
+        each = ["p:" + "/".join(label(c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_paid"]
+        words += list(dict.fromkeys(each))
+    elif pay:
         words.append(f"p (pay Heat: {' '.join(pay)})")  # # 18.10
     reduce = max((o["count"] for o in opts if o["type"] == "stress_reduced"), default=0)
     if reduce:
@@ -416,7 +420,7 @@ def react_offers(opts: list[Event], label: Callable[[str], str]) -> tuple[list[s
     unpaid = ["u:" + "/".join(label(c) for c in o["cards"]).lower() for o in opts if o["type"] == "heat_unpayable"]
     unpaid = list(dict.fromkeys(unpaid))  # # 18.11: offered whenever the Engine cannot pay
     words += unpaid
-    answers = ["p" for o in opts if o["type"] == "heat_paid"][:1]
+    answers = list(dict.fromkeys(each)) or ["p" for o in opts if o["type"] == "heat_paid"][:1]
     answers += [f"r{o['count']}" for o in opts if o["type"] == "stress_reduced"]
     answers += [f"k{o['count']}" for o in opts if o["type"] == "super_cooled"]
     answers += ["dr" for o in opts if o["type"] == "drafted"]
