@@ -408,8 +408,9 @@ def garage_simulated(n: int, seed: int, mode: str) -> list[Event]:
     from heatlog.races import race_started_event
     from heatlog.simulate.world import race_events, random_bot
 
-    start = race_started_event(track=str(TRACK), cars=cars(n), mode="open", variant="one-lap",
-        modules={"garage": dict(GARAGE)})
+    start = race_started_event(
+        track=str(TRACK), cars=cars(n), mode="open", variant="one-lap", modules={"garage": dict(GARAGE)}
+    )
     bot = explicit(random_bot)
     events = list(race_events(start, {c["name"]: bot for c in start["cars"]}, seed))
     return open_to_table(events) if mode == "table" else events

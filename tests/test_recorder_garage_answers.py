@@ -24,8 +24,13 @@ def record(tmp_path: Path, expected: list[dict], *, reveal_line: bool) -> tuple[
     log = RaceLog(tmp_path / "race.db")
     grid = next(e["order"] for e in expected if e["type"] == "grid_set")
     rid = start_race(
-        log, track=str(TRACK), cars=cars(2), mode="table", variant="one-lap",
-            modules={"garage": dict(GARAGE)}, grid=grid
+        log,
+        track=str(TRACK),
+        cars=cars(2),
+        mode="table",
+        variant="one-lap",
+        modules={"garage": dict(GARAGE)},
+        grid=grid,
     )
     s = Session(log, rid)
     kinds: Counter[str] = Counter()

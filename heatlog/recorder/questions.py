@@ -200,9 +200,7 @@ def ask(state: RaceState, closed: Closed | None = None) -> Question | _GoOn:
                 # or, in a Garage race, a Refresh is open: the discard question offers it; session.nothing_more)
                 slip_next = slipstream_block(state, car, turn) is None
                 keeps_discard = (  # session.nothing_more's cases: the discard is asked after these
-                    slip_next
-                    or bool(discard_words(state, car, turn))
-                    or react_pending(state, turn)
+                    slip_next or bool(discard_words(state, car, turn)) or react_pending(state, turn)
                 )
                 enter = f"Enter = {'done' if keeps_discard else 'nothing more'}"
                 if slip_next:
@@ -385,6 +383,7 @@ def _adrenaline_words(opts: list[Event], bare: bool) -> list[str]:
 def _react_tokens(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
     """The React answers open, for the prompt; the cards by their short names (``p (pay Heat: cool6)``); ``bare``:
     no Heat can be in the hand (the adrenaline cooldown is offered as ``ac0``)."""
+
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
 
@@ -419,6 +418,7 @@ def payable_answers(opts: list[Event], state: RaceState) -> list[str]:
 def _react_answers(opts: list[Event], state: RaceState, bare: bool = False) -> list[str]:
     """Every single react answer (for Tab completion); cards by their short names (``bare``: as
     :func:`_react_tokens`)."""
+
     def label(token: str) -> str:  # a card as the host types it (its short name)
         return typed_card(state, token)
 

@@ -543,6 +543,7 @@ class Session:
 
         def read(text: str) -> list[str]:  # cards as typed, for a module's words (Module.react_word)
             return parse_cards(text, defs, held)
+
         if q.kind == "gear":
             if t not in ("1", "2", "3", "4"):  # the car this word is for, and its gear (not the first car's)
                 raise MalformedInput(

@@ -212,6 +212,7 @@ def react_answer(ev: Event, nm: Callable[[str], str]) -> str | None:
 # The recorder's questions of the Garage's own inside a car's turn (the descriptor's ``ask``, as data: the recorder
 # makes its Question of each and reads the answer by its kind, from the engine's decisions).
 
+
 def ask(state: RaceState, w: Waiting) -> Ask | None:
     """The Garage's question now, or None: while the car flips, a Salvage's shuffle (# 18.18) or a Scrap's
     cards (# 18.12); else step 3's value of a multi-value card or Accelerate (# 18.6, 18.20), or which card's
@@ -320,6 +321,7 @@ def _ask_salvage_shuffle(state: RaceState, car: Car) -> Ask:
 
 # The answers to those questions (the descriptor's ``turn_answers``: the recorder reads them by the question's kind;
 # each the legal decision the engine lists, or the event the rules then check).
+
 
 def read_speed(state: RaceState, name: str, text: str, cards: Cards) -> list[Event]:
     """Step 3's printed value of a multi-value card (# 18.6): one of the values the engine offers."""
