@@ -206,25 +206,25 @@ def test_a_reveal_alone_shows_the_spinout_warning_once_after_the_move(tmp_path: 
 def _turbo8_unpayable(tmp_path: Path) -> Path:
     """A Garage race (open mode, USA) at A's React: A played Turbo charger 8 (turbo8, Heat 1, # 18.11) with an empty
     Engine; the race's catalogue also holds Turbo charger 7 (turbo7), which A does not own."""
+    race = _garage_race_at_a_react("U43 1 1 1 H H H", 0, "S 2 4 2 2 3 3 3 4 4 U1 U1 S S", "U43 U1 U1", (1, ["U43"]))
+    assert "U42" in garage_slot(race.state).cards  # turbo7 is in the race's catalogue
+    return _started(tmp_path, race)
+
+
+def _garage_race_at_a_react(hand: str, engine: int, deck: str, upgrades: str, play: tuple[int, list[str]]) -> Any:
+    """A Garage race (open mode) at A's React, round 1, A at space 1 (3 Heat in its discard pile) and P far ahead:
+    A had ``hand``, ``engine`` Heat on the Engine, ``deck``, and played ``play`` (gear, cards)."""
     from rules.modules.garage.scenarios import garage_board
 
     race = garage_board(
         {
             "P": {"at": 29, "hand": "1 1 1 2 2 2 3", "deck": "3 3 4 4 4 U13 U15 U16 S S S", "upgrades": "U13 U15 U16"},
-            "A": {
-                "at": 1,
-                "hand": "U43 1 1 1 H H H",
-                "engine": 0,
-                "deck": "S 2 4 2 2 3 3 3 4 4 U1 U1 S S",
-                "discard": "H H H",
-                "upgrades": "U43 U1 U1",
-            },
+            "A": {"at": 1, "hand": hand, "engine": engine, "deck": deck, "discard": "H H H", "upgrades": upgrades},
         }
     )
-    race.round(P=(1, ["1"]), A=(1, ["U43"]))
+    race.round(P=(1, ["1"]), A=play)
     race.turns_until("A")
-    assert "U42" in garage_slot(race.state).cards  # turbo7 is in the race's catalogue
-    return _started(tmp_path, race)
+    return race
 
 
 def _started(tmp_path: Path, race: Any) -> Path:
@@ -267,26 +267,12 @@ def test_18_11_enter_at_react_names_the_p_card_answers_too_when_the_engine_can_p
     # # 18.10, 18.11: A played body6 and cool6 (Heat 1 each) with 1 Heat on the Engine: it pays one of them, the
     # other goes unpaid. The engine allows u:CARD and p:CARD (the cost paid first); Enter's "not yet" named only
     # the u: answers, and the prompt offered a bare p (pay Heat: body6 cool6), which is refused
-    from rules.modules.garage.scenarios import garage_board
-
     from heatlog.log.racelog import RaceLog
     from heatlog.recorder import Session
 
-    race = garage_board(
-        {
-            "P": {"at": 29, "hand": "1 1 1 2 2 2 3", "deck": "3 3 4 4 4 U13 U15 U16 S S S", "upgrades": "U13 U15 U16"},
-            "A": {
-                "at": 1,
-                "hand": "U18 U11 1 1 H H S",
-                "engine": 1,
-                "deck": "S 2 4 2 2 3 3 3 4 4 U1 1 S",
-                "discard": "H H H",
-                "upgrades": "U18 U11 U1",
-            },
-        }
+    race = _garage_race_at_a_react(
+        "U18 U11 1 1 H H S", 1, "S 2 4 2 2 3 3 3 4 4 U1 1 S", "U18 U11 U1", (2, ["U18", "U11"])
     )
-    race.round(P=(1, ["1"]), A=(2, ["U18", "U11"]))
-    race.turns_until("A")
     with RaceLog(_started(tmp_path, race), create=False) as log:
         s = Session(log, 1)
         q = s.question
