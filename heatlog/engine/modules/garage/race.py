@@ -1292,13 +1292,23 @@ def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
         return False  # the pool is empty (react_pool)
     g: GarageRace | None = state.modules.get(NAME)
     gt: GarageTurn | None = turn.modules.get(NAME)
-    if g is None or gt is None or not _marked(g, turn, gt):
-        return False  # (no card showing a symbol: neither use is open, and no call of either to say so, issue 32)
-    if scrap_pending(state, turn):
-        return True
-    if not must_declare_unpayable(state, car, turn):
+    if g is None or gt is None:
         return False
-    return bool(payable_choices([g.n(turn.played[i], "heat") for i in unpaid(state, turn)], car.engine))
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return False  # (no card showing a symbol: neither use is open, and no call of either to say so, issue 32)
+    # scrap_pending, must_declare_unpayable and unpaid on the cards read here (each would read them again)
+    done = gt.scrap_done
+    for i, _, sy in marked:
+        if "scrap" in sy and i not in done:
+            return True  # the Scrap to come (# 18.12)
+    due = _unpaid_of(gt, marked)
+    if not due:
+        return False
+    costs = [g.n(turn.played[i], "heat") for i in due]
+    if sum(costs) <= car.engine:
+        return False  # the Engine covers them (# 18.10): nothing to declare
+    return bool(payable_choices(costs, car.engine))  # # 18.11
 
 
 def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
