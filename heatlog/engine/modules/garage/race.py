@@ -401,6 +401,17 @@ def _marked_now(
     return tuple(out)
 
 
+def shows_marked(state: RaceState, turn: Turn) -> bool:
+    """Whether a card of ``turn``'s Play Area still in play shows a symbol (:func:`shows_symbols` without the Direct
+    Play cards owned): the card cooldowns, Stress relief, the Scrap and Refresh (# 18.12–18.15, 18.21) are all read
+    from those cards, so when none does, none of them is open."""
+    g: GarageRace | None = state.modules.get(NAME)
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or turn.cluttered:
+        return False
+    return bool(_marked(g, turn, gt))
+
+
 def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
     """Whether the Garage may offer ``car`` anything in React now: a card of its Play Area still in play shows a
     symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
