@@ -1324,6 +1324,12 @@ def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
 
 def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Slipstream with bonuses (# 18.16) while a slipstream is open, and Refresh (# 18.21)."""
+    g: GarageRace | None = state.modules.get(NAME)
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or not _marked(g, turn, gt):
+        # (asked at every decision of a turn: the bonuses, Refresh and the mandatory uses are each read from the
+        # Play Area cards showing a symbol; with none, each would read the slots and _marked again to say so)
+        return []
     out: list[Event] = []
     if turn.sub == REACT and mandatory_open(state, car, turn):
         return out  # # 18.25: React ends with its mandatory uses first
