@@ -17,6 +17,7 @@ from heatlog.engine.modules.garage.race import (
     react_options,
     refresh_options,
     scrap_pending,
+    shows_marked,
     shows_symbols,
 )
 from heatlog.engine.react import cooldown_uses
@@ -52,7 +53,7 @@ def _reacts(upgrades: str, seed: int) -> list[tuple[RaceState, str]]:
 def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
     states = _reacts(upgrades, seed)
     assert states
-    mandatory = skipped = cools = 0
+    mandatory = skipped = cools = unmarked = 0
     for state, name in states:
         car, turn = state.cars[name], state.turn
         assert turn is not None
@@ -75,6 +76,11 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
             assert react_options(state, car, turn) == advanced_options(state, car, turn) == []
             assert refresh_options(state, car, turn) == [] and not scrap_pending(state, turn)
             skipped += 1
+        if not shows_marked(state, turn):  # the bot policy's shortcut (issue 32): a Direct Play card owned aside
+            # the bot's Garage choices: card cooldowns, Stress relief (# 18.13–18.15), the Scrap, Refresh (# 18.21)
+            assert not [o for o in react_options(state, car, turn) if o["type"] in ("cooldown", "stress_reduced")]
+            assert refresh_options(state, car, turn) == [] and not scrap_pending(state, turn)
+            unmarked += 1
         # # 7.2, 18.13: the pool's cooldown uses are the base pool's (a cooldown event reads only those, issue 32)
         assert not state.rules.pool_cooling
         if turn.flipping is None and not turn.cluttered:  # where a cooldown may come (handlers.react_turn)
@@ -84,7 +90,7 @@ def test_shortcuts_match_the_long_way(upgrades: str, seed: int) -> None:
         assert react_options(state, car, turn) == react_options(state, car, turn)
         assert advanced_options(state, car, turn) == advanced_options(state, car, turn)
     assert mandatory  # the races reach a mandatory use (a Heat cost or a Scrap), so the check is not vacuous
-    assert 0 < skipped < len(states) and cools
+    assert 0 < skipped <= unmarked < len(states) and cools
 
 
 def test_the_garage_answers_react_mandatory_without_the_pool() -> None:

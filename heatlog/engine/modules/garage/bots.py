@@ -25,7 +25,7 @@ from ...state import Car, RaceState
 from ...steps import DISCARD, REACT, SLIPSTREAM
 from . import NAME, garage_record
 from .cards import Card, speeds, symbol
-from .race import GarageRace, planned_turn, refresh_options, scrap_pending, shows_symbols
+from .race import GarageRace, planned_turn, refresh_options, scrap_pending, shows_marked
 
 Event = dict[str, Any]
 
@@ -192,8 +192,11 @@ def decide(state: RaceState, car: Car, w: Waiting, options: Sequence[Event], end
             return next(o for o in options if o["taken"] is take)
         if due == "heat_unpayable":  # # 18.11
             return options[0] if options else None
-    if turn is None or w.step < REACT or w.flipping is not None or not shows_symbols(state, car, turn):
-        return None  # (no Play Area card showing a symbol: none of the choices below is open, issue 32)
+    if turn is None or w.step < REACT or w.flipping is not None or not shows_marked(state, turn):
+        # (no Play Area card showing a symbol: none of the choices below is open, each read from those cards — a
+        # Direct Play card owned, which shows_symbols also counts, is none of them; issue 32: the React pool's
+        # uses ask shows_symbols at the same decision)
+        return None
     # the pool the engine read for this Waiting, not a new one (issue 32: each works out every React use)
     pool = w.react_pool() if w.may_go_on and turn.car == car.name else None
     offered = pool.options() if pool is not None else react_options(state, car, turn)  # once per decision

@@ -401,6 +401,17 @@ def _marked_now(
     return tuple(out)
 
 
+def shows_marked(state: RaceState, turn: Turn) -> bool:
+    """Whether a card of ``turn``'s Play Area still in play shows a symbol (:func:`shows_symbols` without the Direct
+    Play cards owned): the card cooldowns, Stress relief, the Scrap and Refresh (# 18.12–18.15, 18.21) are all read
+    from those cards, so when none does, none of them is open."""
+    g: GarageRace | None = state.modules.get(NAME)
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or turn.cluttered:
+        return False
+    return bool(_marked(g, turn, gt))
+
+
 def shows_symbols(state: RaceState, car: Car, turn: Turn) -> bool:
     """Whether the Garage may offer ``car`` anything in React now: a card of its Play Area still in play shows a
     symbol, or it owns a Direct Play card (# 18.19). When not, the Garage's React options, its advanced options,
@@ -1292,17 +1303,33 @@ def mandatory_open(state: RaceState, car: Car, turn: Turn) -> bool:
         return False  # the pool is empty (react_pool)
     g: GarageRace | None = state.modules.get(NAME)
     gt: GarageTurn | None = turn.modules.get(NAME)
-    if g is None or gt is None or not _marked(g, turn, gt):
-        return False  # (no card showing a symbol: neither use is open, and no call of either to say so, issue 32)
-    if scrap_pending(state, turn):
-        return True
-    if not must_declare_unpayable(state, car, turn):
+    if g is None or gt is None:
         return False
-    return bool(payable_choices([g.n(turn.played[i], "heat") for i in unpaid(state, turn)], car.engine))
+    marked = _marked(g, turn, gt)
+    if not marked:
+        return False  # (no card showing a symbol: neither use is open, and no call of either to say so, issue 32)
+    # scrap_pending, must_declare_unpayable and unpaid on the cards read here (each would read them again)
+    done = gt.scrap_done
+    for i, _, sy in marked:
+        if "scrap" in sy and i not in done:
+            return True  # the Scrap to come (# 18.12)
+    due = _unpaid_of(gt, marked)
+    if not due:
+        return False
+    costs = [g.n(turn.played[i], "heat") for i in due]
+    if sum(costs) <= car.engine:
+        return False  # the Engine covers them (# 18.10): nothing to declare
+    return bool(payable_choices(costs, car.engine))  # # 18.11
 
 
 def _turn_options(state: RaceState, car: Car, turn: Turn) -> list[Event]:
     """Slipstream with bonuses (# 18.16) while a slipstream is open, and Refresh (# 18.21)."""
+    g: GarageRace | None = state.modules.get(NAME)
+    gt: GarageTurn | None = turn.modules.get(NAME)
+    if g is None or gt is None or not _marked(g, turn, gt):
+        # (asked at every decision of a turn: the bonuses, Refresh and the mandatory uses are each read from the
+        # Play Area cards showing a symbol; with none, each would read the slots and _marked again to say so)
+        return []
     out: list[Event] = []
     if turn.sub == REACT and mandatory_open(state, car, turn):
         return out  # # 18.25: React ends with its mandatory uses first
