@@ -611,10 +611,11 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             red.get(urls["Red"].replace(server.base_url, ""))
             view = red.get("/api/view").json()
             (ctl,) = view["controls"]
-            # the recorder asks React once a turn, and with nothing left to do there it asks the discard at once
-            # (issue 29): the phone's card picker is the discard question's
-            assert ctl["question"] == "discard"
-            labels = {tok: label for label, tok in ctl["tokens"]}
+            # Red has adrenaline and no Heat can be in its hand: React is asked, the engine offering the bonus alone
+            # (ac0, # 6.2: a race that took it must be recordable), and its screen carries the "discard, end my
+            # turn" picker (the one-line "- d CARDS", table.js)
+            assert ctl["question"] == "react" and ["ac0", "ac0"] in ctl["buttons"], ctl
+            labels = {tok: label for label, tok in ctl["discard"]}
             assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
             garage = server.call(lambda: garage_slot(server.table.session.state).cards)
             assert garage["U53"]["name"] in labels.values()
@@ -624,7 +625,7 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             assert not re.search(r"\bU\d+\b", shown)
             name_to_token = {label: tok for tok, label in labels.items()}
             picked = [name_to_token["2"], name_to_token[garage["U53"]["name"]]]
-            text = " ".join(picked)  # as the picker sends it (table.js)
+            text = "- d " + " ".join(picked)  # as the picker sends it (table.js)
             out = post(red, {"action": "answer", "text": text})
             assert out["ok"], out
             events = server.call(lambda: [e.event for e in server.table.session.proj.effective.entries])
