@@ -35,8 +35,9 @@ def main(n: int = 200, seed: int = 30) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base.db"
         for name in ("usa-4cars", "italy-6cars"):
-            subprocess.run([*CMD, "import", str(REPLAYS / f"{name}.jsonl"), "--db", str(base)], check=True,
-                           capture_output=True)
+            subprocess.run(
+                [*CMD, "import", str(REPLAYS / f"{name}.jsonl"), "--db", str(base)], check=True, capture_output=True
+            )
         conn = sqlite3.connect(base)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.close()
@@ -50,8 +51,13 @@ def main(n: int = 200, seed: int = 30) -> None:
             damaged[offset] ^= flip
             path = Path(tmp) / f"f{i}.db"
             path.write_bytes(damaged)
-            r = subprocess.run([*CMD, "audit", "--all", "--json", "--db", str(path)], capture_output=True,
-                               text=True, timeout=300, env={**os.environ, "LC_ALL": "C.UTF-8"})
+            r = subprocess.run(
+                [*CMD, "audit", "--all", "--json", "--db", str(path)],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                env={**os.environ, "LC_ALL": "C.UTF-8"},
+            )
             if r.returncode == 0:
                 kind, what = "clean", ""
             elif r.returncode == 1 and r.stdout.lstrip().startswith("["):

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Runs inside each tree. It uses only names both old and new trees have (simulate_race, engine.replay).
-WORKER = r'''
+WORKER = r"""
 import json, sys, time
 mode, n, first, logs_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 import heatlog
@@ -57,7 +57,7 @@ else:
         events += len(simulate_race(None, seed=seed, track="usa", cars=4, bots=bots)[1])
     cpu = time.process_time() - c0
 print(json.dumps({"cpu": cpu, "events": events}))
-'''
+"""
 
 SIZES = {"heuristic": 150, "random": 150, "replay": 0, "table": 0}  # races per timing (replay: the logs file)
 

@@ -68,8 +68,11 @@ def main() -> None:
     table(
         "1. per CPU second (medians of alternating runs)",
         ["what", "per CPU s"],
-        [["whole simulated races", f"{race_rate:.1f}"], ["playouts from mid-race", f"{po_rate:.1f}"],
-         ["ratio playouts / races", f"{po_rate / race_rate:.2f}× (goal ≥ 2)"]],
+        [
+            ["whole simulated races", f"{race_rate:.1f}"],
+            ["playouts from mid-race", f"{po_rate:.1f}"],
+            ["ratio playouts / races", f"{po_rate / race_rate:.2f}× (goal ≥ 2)"],
+        ],
     )
 
     # 2. 2 workers against 1, wall clock, alternating
@@ -108,8 +111,9 @@ def main() -> None:
             two.append(fn(2))
         a, b = statistics.median(one), statistics.median(two)
         rows.append([label, f"{a:.2f} s", f"{b:.2f} s", f"{a / b:.2f}× (goal ≥ 1.7)"])
-    table("2. wall clock, 1 worker against 2 (medians, alternating)", ["work", "1 worker", "2 workers", "speed-up"],
-          rows)
+    table(
+        "2. wall clock, 1 worker against 2 (medians, alternating)", ["work", "1 worker", "2 workers", "speed-up"], rows
+    )
 
     # 3. common random numbers: another gear at a step 1 in the last third of the race
     cut = next(i for i in range(2 * len(events) // 3, len(events)) if events[i]["type"] == "gear_chosen")
@@ -125,8 +129,15 @@ def main() -> None:
     for car in crn.cars:
         need_crn = dc[car].needed(0.1, paired=True)
         need_ind = di[car].needed(0.1, paired=True)  # measured: paired differences of independent playouts
-        rows.append([car + (" (decides)" if car == ev["car"] else ""), f"{dc[car].mean:+.2f}", str(need_crn),
-                     str(need_ind), f"{need_ind / max(need_crn, 1):.1f}×"])
+        rows.append(
+            [
+                car + (" (decides)" if car == ev["car"] else ""),
+                f"{dc[car].mean:+.2f}",
+                str(need_crn),
+                str(need_ind),
+                f"{need_ind / max(need_crn, 1):.1f}×",
+            ]
+        )
     table(
         f"3. playouts for ±0.1 place on the difference (gear {ev['gear']} vs {alt['gear']} for {ev['car']}, "
         f"round {state.round}; {n} playouts each way)",

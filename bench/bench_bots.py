@@ -118,7 +118,9 @@ def main() -> None:
     parser.add_argument("--search-races", type=int, default=200, help="races per search-bot figure (default 200)")
     parser.add_argument("--only-search", action="store_true", help="only the search bot's figures")
     parser.add_argument(
-        "--search-field", choices=("heuristic", "random", "both"), default="both",
+        "--search-field",
+        choices=("heuristic", "random", "both"),
+        default="both",
         help="the search car's opponents (default both, one figure each)",
     )
     args = parser.parse_args()

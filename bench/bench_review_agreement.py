@@ -104,7 +104,14 @@ def allowed(loss: float, half: float) -> list[str | None]:
 
 
 def play_reference(
-    point, info, cars: int, playouts: int, seed: int, run, first: int = 0, prune_z: float = 4.0  # noqa: ANN001
+    point,
+    info,
+    cars: int,
+    playouts: int,
+    seed: int,
+    run,
+    first: int = 0,
+    prune_z: float = 4.0,  # noqa: ANN001
 ) -> dict[str, Any]:
     """Every option's places from the reference: ``playouts`` of every option that can be the best (``first``
     > 0: every option gets ``first``; one other than the taken one whose paired difference from the best's is
@@ -165,9 +172,14 @@ def _open(name: str) -> Any:
 def _verdict(rv: Any, evaluator: str, wall: float, cars: int) -> dict[str, Any]:
     """A review's verdict as --out writes it (its loss in expected score)."""
     return {
-        "label": rv.label, "loss": rv.score_loss, "half": rv.loss_half / max(1, cars - 1),
-        "best": rv.best.words, "settled": rv.settled, "playouts": rv.playouts,
-        "evaluator": evaluator, "wall": round(wall, 2),
+        "label": rv.label,
+        "loss": rv.score_loss,
+        "half": rv.loss_half / max(1, cars - 1),
+        "best": rv.best.words,
+        "settled": rv.settled,
+        "playouts": rv.playouts,
+        "evaluator": evaluator,
+        "wall": round(wall, 2),
     }
 
 
@@ -219,7 +231,9 @@ class Tally:
         if alarm:
             verdict += " (false alarm on a best move)"
         out = [
-            f"#{row['index']} round {row['round']} {row['kind']}", str(row["options"]), row["taken"],
+            f"#{row['index']} round {row['round']} {row['kind']}",
+            str(row["options"]),
+            row["taken"],
             f"{rv['label'] or '-'} ({rv['loss']:.3f} ± {rv['half']:.3f}{'' if rv['settled'] else ', cap'})",
             f"{lab or '-'} ({loss:.3f} ± {half:.3f}; best {'taken' if taken_best else 'another'})",
             verdict,
@@ -235,15 +249,21 @@ class Tally:
             self.rows,
         )
         if self.decided:
-            print(f"\nlabels agreeing where the reference decides: {self.agree} of {self.decided} "
-                  f"({self.agree / self.decided:.0%}; goal ≥ 95 %); the decided labels: "
-                  + ", ".join(f"{k or 'none'} {v}" for k, v in sorted(self.labelled.items(), key=lambda x: str(x[0]))))
-        print(f"undecided by the reference (its 95 % interval straddles a threshold): {self.undecided} of {n}; "
-              f"the review's label one of those it allows: {self.within} of {self.undecided}")
+            print(
+                f"\nlabels agreeing where the reference decides: {self.agree} of {self.decided} "
+                f"({self.agree / self.decided:.0%}; goal ≥ 95 %); the decided labels: "
+                + ", ".join(f"{k or 'none'} {v}" for k, v in sorted(self.labelled.items(), key=lambda x: str(x[0])))
+            )
+        print(
+            f"undecided by the reference (its 95 % interval straddles a threshold): {self.undecided} of {n}; "
+            f"the review's label one of those it allows: {self.within} of {self.undecided}"
+        )
         print(f"false alarms on a best move (labelled, the reference's best): {self.false_alarms}")
         if n:
-            print(f"every point counted, the review's label against the reference's own (the earlier measurements' "
-                  f"count): {self.same} of {n} ({self.same / n:.0%})")
+            print(
+                f"every point counted, the review's label against the reference's own (the earlier measurements' "
+                f"count): {self.same} of {n} ({self.same / n:.0%})"
+            )
 
 
 def main() -> None:
@@ -258,7 +278,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
-        "--first", type=int, default=0,
+        "--first",
+        type=int,
+        default=0,
         help="reference playouts of every option before those clearly out (--prune-z) stop (default 0: none stop)",
     )
     ap.add_argument("--prune-z", type=float, default=4.0)
@@ -267,18 +289,25 @@ def main() -> None:
     ap.add_argument("--judge", nargs="+", default=None, help="only judge again what --out files hold (no playout)")
     ap.add_argument("--evaluator", choices=EVALUATORS, default="bots", help="the review's evaluator (default bots)")
     ap.add_argument(
-        "--reference-evaluator", choices=EVALUATORS, default="bots",
+        "--reference-evaluator",
+        choices=EVALUATORS,
+        default="bots",
         help="who plays the reference on (default bots: the heuristic; search: the search evaluator's own truth)",
     )
     ap.add_argument(
-        "--also", choices=EVALUATORS, default=None,
+        "--also",
+        choices=EVALUATORS,
+        default=None,
         help="review every point with this evaluator too, alternating, judged apart (same-run wall and playouts)",
     )
     ap.add_argument("--search-rounds", type=int, default=1, help="the search evaluator's rounds (default 1)")
     ap.add_argument("--kinds", default=None, help="only decision points of these kinds (comma-separated: gear,cards)")
     ap.add_argument("--rounds", default=None, help="only decision points of these rounds (e.g. 3-6 or 2,5)")
     ap.add_argument(
-        "--set", action="append", default=[], metavar="NAME=VALUE",
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="a review setting other than its default (heatlog.review.Settings), e.g. --set max_playouts=256",
     )
     args = ap.parse_args()
@@ -303,9 +332,11 @@ def main() -> None:
                 tally_also.add({**got[index], "review": got[index]["also"]}, cars)
         said = sorted({r["review"].get("evaluator", "bots") for r in got.values()})
         made = sorted({r["reference"].get("evaluator", "bots") for r in got.values()})
-        tally.report(f"review labels (default settings, evaluator {'/'.join(said)}) against the saved reference "
-                     f"(evaluator {'/'.join(made)}): {args.car}, usa-4cars, {len(got)} decision points, "
-                     f"{tally.spent:,} reference playouts")
+        tally.report(
+            f"review labels (default settings, evaluator {'/'.join(said)}) against the saved reference "
+            f"(evaluator {'/'.join(made)}): {args.car}, usa-4cars, {len(got)} decision points, "
+            f"{tally.spent:,} reference playouts"
+        )
         if tally_also.rows:
             also = sorted({r["also"]["evaluator"] for r in got.values() if "also" in r})
             tally_also.report(f"the same points reviewed with evaluator {'/'.join(also)} (--also)")
@@ -317,8 +348,7 @@ def main() -> None:
     except ValueError:
         ap.error(f"--rounds {args.rounds!r}: rounds as 3-6 or 2,5,7")
     eligible = [
-        i for i, p in enumerate(every)
-        if (kinds is None or p.kind in kinds) and (rounds is None or p.round in rounds)
+        i for i, p in enumerate(every) if (kinds is None or p.kind in kinds) and (rounds is None or p.round in rounds)
     ]
     known: dict[int, dict[str, Any]] = {}
     if args.reference:
@@ -363,20 +393,27 @@ def main() -> None:
             ex, args.car, settings.bots, workers, evaluator=args.evaluator, search_rounds=args.search_rounds
         )
         run_ref = (
-            run if args.reference_evaluator == args.evaluator else make_runner(
-                ex, args.car, settings.bots, workers, evaluator=args.reference_evaluator,
+            run
+            if args.reference_evaluator == args.evaluator
+            else make_runner(
+                ex,
+                args.car,
+                settings.bots,
+                workers,
+                evaluator=args.reference_evaluator,
                 search_rounds=args.search_rounds,
             )
         )
         run_also = (
             make_runner(ex, args.car, settings.bots, workers, evaluator=args.also, search_rounds=args.search_rounds)
-            if args.also else None
+            if args.also
+            else None
         )
         for k, index in enumerate(chosen):
             p = every[index]
             info = infoset_for(p.known(events), p.car)
             other_review: dict[str, Any] | None = None
-            for turn in ((0, 1) if k % 2 == 0 else (1, 0)):  # --also: the two evaluators alternate which goes first
+            for turn in (0, 1) if k % 2 == 0 else (1, 0):  # --also: the two evaluators alternate which goes first
                 t_point = time.perf_counter()
                 if turn == 1:
                     if also_settings is None or run_also is None:
@@ -398,8 +435,12 @@ def main() -> None:
             }
             best, loss, half, lab = judge(ref, cars)
             row = {
-                "index": index, "round": p.round, "kind": p.kind, "options": len(p.options),
-                "taken": rv.taken.words, "seed": args.seed,
+                "index": index,
+                "round": p.round,
+                "kind": p.kind,
+                "options": len(p.options),
+                "taken": rv.taken.words,
+                "seed": args.seed,
                 "review": _verdict(rv, args.evaluator, t_review, cars),
                 "verdict": {"best": best, "loss": loss, "half": half, "label": lab},
                 "reference": ref,
@@ -409,8 +450,11 @@ def main() -> None:
             review_wall += t_review
             print(f"  {k + 1}/{len(chosen)} {tally.add(row, cars)} (review {t_review:.1f} s)", flush=True)
             if other_review is not None:
-                print(f"      {args.also}: {tally_also.add({**row, 'review': other_review}, cars)} "
-                      f"(review {other_review['wall']:.1f} s)", flush=True)
+                print(
+                    f"      {args.also}: {tally_also.add({**row, 'review': other_review}, cars)} "
+                    f"(review {other_review['wall']:.1f} s)",
+                    flush=True,
+                )
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
@@ -425,17 +469,23 @@ def main() -> None:
         + (f"; settings changed: {changed}" if changed else "")
     )
     rate = f", {spent_review / review_wall:.1f} playouts/s" if review_wall > 0 else ""
-    print(f"the review's playouts: {spent_review:,}; its wall time {review_wall:.0f} s{rate}, "
-          f"{review_wall / max(1, len(chosen)):.1f} s a decision")
+    print(
+        f"the review's playouts: {spent_review:,}; its wall time {review_wall:.0f} s{rate}, "
+        f"{review_wall / max(1, len(chosen)):.1f} s a decision"
+    )
     if args.also:
         tally_also.report(f"the same points reviewed with evaluator {args.also}, alternating with the first")
-        print(f"evaluator {args.also}'s playouts: {spent_also:,}; its wall time {also_wall:.0f} s"
-              + (f", {spent_also / also_wall:.1f} playouts/s" if also_wall > 0 else "")
-              + f", {also_wall / max(1, len(chosen)):.1f} s a decision")
+        print(
+            f"evaluator {args.also}'s playouts: {spent_also:,}; its wall time {also_wall:.0f} s"
+            + (f", {spent_also / also_wall:.1f} playouts/s" if also_wall > 0 else "")
+            + f", {also_wall / max(1, len(chosen)):.1f} s a decision"
+        )
         if also_wall > 0 and spent_also:
-            print(f"same run, {args.evaluator} / {args.also}: wall {review_wall / also_wall:.2f}×, playouts "
-                  f"{spent_review / spent_also:.2f}×, wall per playout "
-                  f"{(review_wall / max(1, spent_review)) / (also_wall / spent_also):.2f}×")
+            print(
+                f"same run, {args.evaluator} / {args.also}: wall {review_wall / also_wall:.2f}×, playouts "
+                f"{spent_review / spent_also:.2f}×, wall per playout "
+                f"{(review_wall / max(1, spent_review)) / (also_wall / spent_also):.2f}×"
+            )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ def season_race(db: Path, seed: int) -> tuple[list[Event], int]:
     from heatlog.simulate.world import race_events
 
     log = RaceLog(db)
-    season = new_season(log, drivers=cars(3), races=[("usa", 1)], mode="table",
-        modules={"garage": {"upgrades": "basic"}})
+    season = new_season(
+        log, drivers=cars(3), races=[("usa", 1)], mode="table", modules={"garage": {"upgrades": "basic"}}
+    )
     ev, grid = race_setup(season_view(log, season), 1, seed)
     heuristic = get_bot("heuristic")
 
@@ -110,8 +111,11 @@ def main() -> None:
         ["seed", "rounds", "events", "answers", "season questions", "race questions", f"≤ {GOAL}"],
         rows,
     )
-    table(f"Answers by question (seed {args.seeds[-1]})", ["question", "answers"],
-          [[k, str(n)] for k, n in sorted(last.items())])
+    table(
+        f"Answers by question (seed {args.seeds[-1]})",
+        ["question", "answers"],
+        [[k, str(n)] for k, n in sorted(last.items())],
+    )
 
 
 if __name__ == "__main__":

@@ -34,6 +34,9 @@ def check_happenings(turn: Turn, where: str) -> None:
     assert turn.spaces_moved == turn.moved + turn.boost_moved + turn.adrenaline_moved, where
     # In order: step 3's move (after its Stress flips), React, the slipstream, the corners, discard, draws.
     order = ["stress", "speed", "react", "slipstream", "corner", "discard", "draw"]
-    rank = [order.index("react" if k in ("cooldown", "boost", "adrenaline") else k) for k in kinds
-            if k not in ("spinout", "reshuffle")]
+    rank = [
+        order.index("react" if k in ("cooldown", "boost", "adrenaline") else k)
+        for k in kinds
+        if k not in ("spinout", "reshuffle")
+    ]
     assert rank == sorted(rank), where

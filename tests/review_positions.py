@@ -30,9 +30,7 @@ def _start(cars: int, garage: bool = False) -> tuple[Event, dict[str, Any]]:
     modules = {"garage": GARAGE} if garage else None
     seed = GARAGE_SEED.get(cars, 11) if garage else 11
     _, events, _ = simulate_race(None, track="usa", cars=cars, seed=seed, modules=modules)
-    state = next(
-        st for st in _states(events) if st.phase == "race" and (st.round, st.step, st.turn) == (2, 1, None)
-    )
+    state = next(st for st in _states(events) if st.phase == "race" and (st.round, st.step, st.turn) == (2, 1, None))
     return events[0], state_to_position(state)
 
 
@@ -45,15 +43,33 @@ def _set_cards(car: dict[str, Any], hand: list[str], engine: int, gear: int) -> 
     assert sum(rest.values()) + len(hand) == sum(every.values()), "the hand is not the car's cards"
     deck = sorted(rest.elements())
     car.update(
-        hand=list(hand), hand_size=len(hand), deck=deck, deck_size=len(deck), unseen=list(hand) + deck,
-        discard=[], play_area=[], engine=engine, gear=gear, committed=None, stress_taken=0, deck_max=None,
+        hand=list(hand),
+        hand_size=len(hand),
+        deck=deck,
+        deck_size=len(deck),
+        unseen=list(hand) + deck,
+        discard=[],
+        play_area=[],
+        engine=engine,
+        gear=gear,
+        committed=None,
+        stress_taken=0,
+        deck_max=None,
         needs_shuffle=False,
     )
 
 
 def position_race(
-    cars: int, *, progress: int = 28, behind: int = 20, hand: str | list[str] = "1122344", engine: int = 0,
-    gear: int = 2, laps: int = 1, ahead: tuple[int, str, int] | None = None, garage: bool = False,
+    cars: int,
+    *,
+    progress: int = 28,
+    behind: int = 20,
+    hand: str | list[str] = "1122344",
+    engine: int = 0,
+    gear: int = 2,
+    laps: int = 1,
+    ahead: tuple[int, str, int] | None = None,
+    garage: bool = False,
 ) -> list[Event]:
     """The log of a race of ``cars`` cars started from a position at step 1 of a round: Red at ``progress``
     (lane 1) in ``gear`` with ``hand`` and ``engine`` Heat; the others behind it, from space ``behind`` back, two to

@@ -202,8 +202,9 @@ def test_play_out_drives_a_legends_and_weather_race_exactly_as_the_simulator() -
     """MODULES.md 19.5, 20.2: the weather tile, the road tokens and each round's Legend card are chance events
     of the game API (``module_chance_event``), drawn as the simulator draws them: the same log."""
     for seed in (1, 4):
-        _, sim_events, sim_final = simulate_race(None, track="usa", cars=2,
-            modules={"legends": {"cars": 2}, "weather": {}}, seed=seed)
+        _, sim_events, sim_final = simulate_race(
+            None, track="usa", cars=2, modules={"legends": {"cars": 2}, "weather": {}}, seed=seed
+        )
         state = apply(None, sim_events[0])
         rng = random.Random(seed)
         log: list[Event] = [sim_events[0]]

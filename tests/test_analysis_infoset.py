@@ -66,11 +66,28 @@ def _small_case() -> tuple[list[Event], list[int]]:
     a, b = pos["cars"]
     a_name, b_name = a["name"], b["name"]
     a.update(
-        progress=20, lane=1, gear=1, hand_size=7, deck_size=3, engine=4, discard=[], play_area=[],
-        unseen=list("1112223HHS"), deck_max=list("1112223HS"),
+        progress=20,
+        lane=1,
+        gear=1,
+        hand_size=7,
+        deck_size=3,
+        engine=4,
+        discard=[],
+        play_area=[],
+        unseen=list("1112223HHS"),
+        deck_max=list("1112223HS"),
     )
-    b.update(progress=10, lane=1, gear=1, hand_size=7, deck_size=5, discard=[], play_area=[],
-             unseen=list("1" * 12), deck_max=None)
+    b.update(
+        progress=10,
+        lane=1,
+        gear=1,
+        hand_size=7,
+        deck_size=5,
+        discard=[],
+        play_area=[],
+        unseen=list("1" * 12),
+        deck_max=None,
+    )
     pos.update(order=[a_name, b_name], pending=[a_name, b_name], adrenaline=[b_name])  # # 2.2: A is ahead
     start = dict(table[0])
     start["position"] = pos
@@ -395,15 +412,36 @@ def garage_races() -> list[list[Event]]:
     Reduce); the drafted basic upgrades with a Legend and the weather (19, 20)."""
     mixed = ["heuristic", "random", "random"]
     return [
-        simulate_race(None, track="usa", cars=3, seed=1,  # Refresh on top
-            modules={"garage": GARAGE_ALL}, bots=mixed)[1],
-        simulate_race(None, track="usa", cars=3, seed=1,  # Salvage
-            modules={"garage": GARAGE_ALL, "legends": {"cars": 1}}, bots=mixed)[1],
-        simulate_race(None, track="usa", cars=3, seed=0,  # Direct
-            modules={"garage": GARAGE_ALL, "weather": {}}, bots=mixed)[1],
         simulate_race(
-            None, track="usa", cars=2, seed=1,
-                modules={"garage": {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 1}, "weather": {}}
+            None,
+            track="usa",
+            cars=3,
+            seed=1,  # Refresh on top
+            modules={"garage": GARAGE_ALL},
+            bots=mixed,
+        )[1],
+        simulate_race(
+            None,
+            track="usa",
+            cars=3,
+            seed=1,  # Salvage
+            modules={"garage": GARAGE_ALL, "legends": {"cars": 1}},
+            bots=mixed,
+        )[1],
+        simulate_race(
+            None,
+            track="usa",
+            cars=3,
+            seed=0,  # Direct
+            modules={"garage": GARAGE_ALL, "weather": {}},
+            bots=mixed,
+        )[1],
+        simulate_race(
+            None,
+            track="usa",
+            cars=2,
+            seed=1,
+            modules={"garage": {"upgrades": "basic", "draft": "draft"}, "legends": {"cars": 1}, "weather": {}},
         )[1],
     ]
 
@@ -572,8 +610,9 @@ def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[Event]]:
     from heatlog.season import season_view, simulate_season
 
     log = RaceLog(tmp_path_factory.mktemp("seasons") / "s.db")
-    garage = simulate_season(log, published="1961", cars=3, seed=2,
-        modules={"garage": {"upgrades": "basic", "expansions": []}})
+    garage = simulate_season(
+        log, published="1961", cars=3, seed=2, modules={"garage": {"upgrades": "basic", "expansions": []}}
+    )
     cooker = simulate_season(log, published="1965", cars=3, seed=4)
     races = [season_view(log, garage).races[0].race, season_view(log, cooker).races[-1].race]
     return [[e.event for e in log.effective(r).entries] for r in races if r is not None]

@@ -15,7 +15,7 @@ REFUSED = [
     # events: replace, upsert, explicit rowid of another row, update of any column or the rowid, delete
     # ({hashes}: the hash columns of the file's format: prev_hash, hash in format 1, hash alone in format 2)
     "REPLACE INTO events (race, seq, type, v, payload, recorded, {hashes}) "
-    "SELECT race, seq, type, v, '{{\"type\":\"note\"}}', recorded, {hashes} FROM events WHERE seq = 1",
+    'SELECT race, seq, type, v, \'{{"type":"note"}}\', recorded, {hashes} FROM events WHERE seq = 1',
     "INSERT OR REPLACE INTO events (race, seq, type, v, payload, recorded, {hashes}) "
     "SELECT race, seq, type, v, payload || ' ', recorded, {hashes} FROM events WHERE seq = 2",
     "INSERT INTO events (race, seq, type, v, payload, recorded, {hashes}) "

@@ -845,8 +845,20 @@ def test_a_garage_option_out_of_its_choices_is_refused_naming_the_option(tmp_pat
             "--garage fancy: upgrades must be one of basic, advanced, all",
         ),
         (
-            ["season", "new", "--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "basic",
-             "--expansion", "monsoon"],
+            [
+                "season",
+                "new",
+                "--published",
+                "1961",
+                "--car",
+                "A:red",
+                "--car",
+                "B:blue",
+                "--garage",
+                "basic",
+                "--expansion",
+                "monsoon",
+            ],
             "--expansion monsoon: expansions must be a list of heavy-rain, tunnel-vision",
         ),
     ):
@@ -910,8 +922,23 @@ def test_simulate_plays_a_module_registered_as_one_unit_by_its_name(tmp_path: Pa
     assert events[0]["modules"] == ["rain"] and events[0]["rain"] == {"skies": {"dry": 0, "wet": 1}}
     assert events[1]["type"] == "grid_set" and events[2]["type"] == "rain_drawn"  # the set-up phase, then the decks
     assert events[2]["sky"] in ("dry", "wet")
-    r = run("simulate", "--cars", "2", "--laps", "1", "--seed", "3", "--races", "2", "--workers", "1",
-            "--module", "rain", "--json", db=db)
+    r = run(
+        "simulate",
+        "--cars",
+        "2",
+        "--laps",
+        "1",
+        "--seed",
+        "3",
+        "--races",
+        "2",
+        "--workers",
+        "1",
+        "--module",
+        "rain",
+        "--json",
+        db=db,
+    )
     assert r.returncode == 0, r.stderr
     assert [p["over"] for p in json.loads(r.stdout)] == [True, True]
     r = run("simulate", "--season", "1961", "--module", "rain", db=db)
@@ -1039,8 +1066,10 @@ def test_new_starts_a_module_registered_as_one_unit_by_its_name(tmp_path: Path) 
     heatlog's example module, not a rule of Heat); its set-up draw is the next event, its line is on the board.
     A module that is not one, or given twice, is refused naming the option, and nothing is created."""
     db = tmp_path / "h.db"
-    for bad, words in ((("--module", "hail"), "--module hail: not a module started by name (modules: rain"),
-                       (("--module", "rain", "--module", "RAIN"), "--module RAIN: given twice")):
+    for bad, words in (
+        (("--module", "hail"), "--module hail: not a module started by name (modules: rain"),
+        (("--module", "rain", "--module", "RAIN"), "--module RAIN: given twice"),
+    ):
         r = run("new", "--car", "Ann:red", "--car", "Bob:blue", *bad, db=db)
         assert r.returncode != 0 and words in r.stderr, r.stderr
     assert not db.exists() or "race 1" not in run("races", db=db).stdout

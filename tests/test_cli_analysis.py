@@ -194,8 +194,21 @@ def test_play_on_of_a_finished_race_names_the_race(simdb: Path) -> None:
 
 
 def test_branch_play_on_records_a_what_if_that_replay_and_audit_read(simdb: Path) -> None:
-    r = run("branch", "--race", "1", "--at-round", "5", "--name", "bots again", "--play-on", "--seed", "2",
-            "--bots", "random", db=simdb)
+    r = run(
+        "branch",
+        "--race",
+        "1",
+        "--at-round",
+        "5",
+        "--name",
+        "bots again",
+        "--play-on",
+        "--seed",
+        "2",
+        "--bots",
+        "random",
+        db=simdb,
+    )
     assert r.returncode == 0, r.stderr
     bid = int(r.stdout.strip().splitlines()[-1])
     assert "played on with seed 2" in r.stderr
@@ -355,9 +368,28 @@ def test_a_race_in_its_garage_draft_is_not_played_on(tmp_path: Path) -> None:
 def test_ctrl_c_stops_playouts_with_a_partial_result(simdb: Path) -> None:
     env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
     proc = subprocess.Popen(
-        [HEATLOG or "heatlog", "playout", "--race", "1", "--round", "3", "-k", "100000", "--seed", "1",
-         "--workers", "2", "--json", "--db", str(simdb)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        [
+            HEATLOG or "heatlog",
+            "playout",
+            "--race",
+            "1",
+            "--round",
+            "3",
+            "-k",
+            "100000",
+            "--seed",
+            "1",
+            "--workers",
+            "2",
+            "--json",
+            "--db",
+            str(simdb),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
         # A process started in the background inherits an ignored SIGINT (and Python then keeps it ignored):
         # give the command the default handling a terminal gives it.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
@@ -391,8 +423,22 @@ def test_simulate_races_on_workers_keeps_the_legends_and_the_weather(tmp_path: P
     outs = []
     for workers in ("1", "2"):
         db = tmp_path / f"m{workers}.db"
-        r = run("simulate", "--races", "3", "--cars", "2", "--legends", "2", "--weather", "--seed", "2",
-                "--workers", workers, "--json", db=db)
+        r = run(
+            "simulate",
+            "--races",
+            "3",
+            "--cars",
+            "2",
+            "--legends",
+            "2",
+            "--weather",
+            "--seed",
+            "2",
+            "--workers",
+            workers,
+            "--json",
+            db=db,
+        )
         assert r.returncode == 0, r.stderr
         outs.append(json.loads(r.stdout))
         single = run("simulate", "--cars", "2", "--legends", "2", "--weather", "--seed", "3", "--json", db=db)
@@ -409,8 +455,23 @@ def test_a_race_with_a_car_stuck_for_good_is_stopped_unfinished_not_a_crash(tmp_
     """A random driver can be stuck for good (empty Engine before a slow corner lowered by a road token, a hand
     of Stress: # 10.1–10.4, MODULES.md 20.8): the simulator stops the race after MAX_ROUNDS rounds, stores its
     legal log, ranks the cars as they stand and says who never finished."""
-    args = ("simulate", "--track", "mexico", "--cars", "4", "--legends", "1", "--weather", "--pro", "1",
-            "--aggressive", "--bot", "random", "--seed", "3702")
+    args = (
+        "simulate",
+        "--track",
+        "mexico",
+        "--cars",
+        "4",
+        "--legends",
+        "1",
+        "--weather",
+        "--pro",
+        "1",
+        "--aggressive",
+        "--bot",
+        "random",
+        "--seed",
+        "3702",
+    )
     r = run(*args, db=tmp_path / "s.db")
     assert r.returncode == 0, r.stderr
     assert "stopped unfinished after 200 rounds" in r.stdout and "Green never finished" in r.stdout

@@ -61,6 +61,7 @@ def test_the_one_reader_refuses_what_is_not_json_data(text: str, words: str) -> 
 
 def _full_decoder(text: str) -> object:
     """What :func:`jsonio.loads` answered before its C-scanner fast path: the decoder's ``decode`` always."""
+
     def no_scan(text: str, i: int) -> object:
         raise StopIteration
 
@@ -144,7 +145,7 @@ _EVENT_LINE = st.fixed_dictionaries(
     {"type": st.sampled_from(["note", "card_flipped", "x"])},
     optional={
         "v": st.sampled_from([1, 1.0, True, 2]),
-        "car": st.text(alphabet="Ab é\u2028\x1b\"", max_size=4),
+        "car": st.text(alphabet='Ab é\u2028\x1b"', max_size=4),
         "cards": st.lists(st.sampled_from(["1", "S", 3]), max_size=3),
         "at": st.recursive(st.integers(-3, 3), lambda c: st.lists(c, max_size=2), max_leaves=4),
     },
@@ -166,9 +167,9 @@ def _variants(line: str) -> st.SearchStrategy[list[str]]:
     return st.one_of(*as_is, spaced, escaped)
 
 
-_JOINED_TEXT = st.lists(
-    st.one_of(_EVENT_LINE, _EVENT_LINE, _ANCHOR_LINE, _LINE).flatmap(_variants), max_size=6
-).map(lambda parts: "\n".join(line for part in parts for line in part))
+_JOINED_TEXT = st.lists(st.one_of(_EVENT_LINE, _EVENT_LINE, _ANCHOR_LINE, _LINE).flatmap(_variants), max_size=6).map(
+    lambda parts: "\n".join(line for part in parts for line in part)
+)
 
 
 @settings(max_examples=500, deadline=None)

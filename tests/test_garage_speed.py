@@ -220,8 +220,13 @@ def test_a_garage_draws_worth_is_the_long_ways() -> None:
 
     for upgrades, seed in (("all", 4), ("basic", 7)):
         simulate_race(
-            None, track="usa", cars=4, seed=seed, bots="heuristic",
-            modules={"garage": {"upgrades": upgrades, "draft": "draft"}}, watch=watch,
+            None,
+            track="usa",
+            cars=4,
+            seed=seed,
+            bots="heuristic",
+            modules={"garage": {"upgrades": upgrades, "draft": "draft"}},
+            watch=watch,
         )
     for fast, slow, _ in seen:
         assert fast == slow

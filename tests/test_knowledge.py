@@ -374,8 +374,9 @@ def test_the_quick_answers_with_cards_known_on_top() -> None:
     rng = random.Random(3)
     tops = 0
     for seed in range(4):
-        _, log, _ = simulate_race(None, seed=seed, track="usa", cars=3, bots="heuristic",
-            modules={"garage": {"upgrades": "all"}})
+        _, log, _ = simulate_race(
+            None, seed=seed, track="usa", cars=3, bots="heuristic", modules={"garage": {"upgrades": "all"}}
+        )
         for view in (log, open_to_table(log)):
             state = apply(None, view[0])
             for ev in view[1:]:

@@ -147,8 +147,9 @@ def test_the_identity_holds_on_every_module_s_race_and_its_chance_is_its_own_luc
         assert math.isclose(math.fsum(c.luck_by.values()), c.luck, abs_tol=1e-9), c
         assert set(c.luck_by) == set(report.sources)
     assert report.segments[-1].after == {c.car: c.actual for c in report.cars}
-    chance = {str(e["type"]) for e in events if REGISTRY[str(e["type"])].chance and REGISTRY[str(e["type"])].module
-              == module}
+    chance = {
+        str(e["type"]) for e in events if REGISTRY[str(e["type"])].chance and REGISTRY[str(e["type"])].module == module
+    }
     valued = {t for s in report.segments if s.source == module for t in s.types}
     unvalued = {x.type: x for x in report.not_valued if x.source == module}
     assert chance, f"no chance event of {module} in its race"
@@ -159,4 +160,5 @@ def test_the_identity_holds_on_every_module_s_race_and_its_chance_is_its_own_luc
             assert {(REGISTRY[t].module or "base") for t in s.types} == {s.source}, s
     data = report.to_dict()
     assert {c["car"] for c in data["cars"] if set(c["luck_by_source"]) == set(report.sources)} == set(
-        c.car for c in report.cars)
+        c.car for c in report.cars
+    )

@@ -58,8 +58,13 @@ def race(params: tuple[Any, ...]) -> list[Event]:
             seed=seed,
             modules={
                 **(
-                    {"legends": {"cars": legend_cars(legends, [c["colour"] for c in cars]) if legends else [],
-                                 "pro": pro, "aggressive": aggressive}}
+                    {
+                        "legends": {
+                            "cars": legend_cars(legends, [c["colour"] for c in cars]) if legends else [],
+                            "pro": pro,
+                            "aggressive": aggressive,
+                        }
+                    }
                     if legends or pro or aggressive
                     else {}
                 ),

@@ -67,8 +67,19 @@ def test_cli_new_with_legends_and_weather_then_show(tmp_path: Path) -> None:
     assert bad.returncode != 0 and "Legend card" in bad.stderr  # # 19.4
     # # 20.2: the tile and the tokens by their printed names, in any case, as --legend and --track take them
     # (a capital was refused with the schema's pattern: "does not match the pattern ^[a-z]...")
-    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--weather", "--tile", "RAIN",
-            "--road", "Weather, OVERHEAT,limit+1,Heat-Control", db=db)
+    r = run(
+        "new",
+        "--car",
+        "Ann:red",
+        "--car",
+        "Bob:blue",
+        "--weather",
+        "--tile",
+        "RAIN",
+        "--road",
+        "Weather, OVERHEAT,limit+1,Heat-Control",
+        db=db,
+    )
     assert r.returncode == 0, r.stderr
     shown = run("show", db=db).stdout
     assert "weather: Rain" in shown and "C2 overheat" in shown and "C4 heat-control" in shown, shown
@@ -156,8 +167,22 @@ def test_cli_new_with_the_garage_then_the_draft_is_recorded(tmp_path: Path) -> N
     """``heatlog new --garage`` starts a Garage race as ``record --new`` and ``simulate --garage`` do (# 18.3,
     18.5): the options are recorded in race_started, and the race then waits for the draft the table plays."""
     db = tmp_path / "h.db"
-    r = run("new", "--car", "Ann:red", "--car", "Bob:blue", "--grid", "Ann,Bob", "--garage", "basic",
-            "--draft", "snake", "--expansion", "heavy-rain", db=db)
+    r = run(
+        "new",
+        "--car",
+        "Ann:red",
+        "--car",
+        "Bob:blue",
+        "--grid",
+        "Ann,Bob",
+        "--garage",
+        "basic",
+        "--draft",
+        "snake",
+        "--expansion",
+        "heavy-rain",
+        db=db,
+    )
     assert r.returncode == 0, r.stderr
     with RaceLog(db) as log:
         first = log.project(1).effective.entries[0].event
@@ -204,6 +229,7 @@ def test_19_12_a_legend_in_a_garage_race_is_not_said_to_have_no_upgrades_yet(tmp
     start = text.index('id="replay-data">') + len('id="replay-data">')
     data = json.loads(text[start : text.index("</script>", start)])
     found = 0
+
     def walk(x: object) -> None:
         nonlocal found
         if isinstance(x, dict):
@@ -215,7 +241,7 @@ def test_19_12_a_legend_in_a_garage_race_is_not_said_to_have_no_upgrades_yet(tmp
         elif isinstance(x, list):
             for v in x:
                 walk(v)
+
     walk(data)
     assert found, "no Legend car in the page's data"
     assert "none yet" not in text
-

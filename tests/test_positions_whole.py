@@ -235,8 +235,9 @@ def season_races(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str
     from heatlog.season import season_view, simulate_season
 
     with RaceLog(tmp_path_factory.mktemp("season") / "s.db") as log:
-        season = simulate_season(log, cars=3, seed=2, races=[("usa", 18), ("italy", 10)],
-            modules={"garage": {"upgrades": "all"}})
+        season = simulate_season(
+            log, cars=3, seed=2, races=[("usa", 18), ("italy", 10)], modules={"garage": {"upgrades": "all"}}
+        )
         return [[e.event for e in log.store.events(sr.race)] for sr in season_view(log, season).races]
 
 

@@ -70,8 +70,10 @@ def test_19_10_the_heat_chart_has_no_line_for_a_legend() -> None:
     assert legends and legends != set(rp.cars)
     page = render_html(rp)
     els = Elements(page)
-    lines = {chart: {a["data-car"] for a in els.having("polyline", "series") if a["data-chart"] == chart}
-             for chart in ("lap", "heat")}
+    lines = {
+        chart: {a["data-car"] for a in els.having("polyline", "series") if a["data-chart"] == chart}
+        for chart in ("lap", "heat")
+    }
     assert lines["lap"] == set(rp.cars) and lines["heat"] == set(rp.cars) - legends
     dots = {a["data-car"] for a in els.having("circle", "dot") if a["data-chart"] == "heat"}
     assert dots == set(rp.cars) - legends

@@ -331,8 +331,16 @@ def test_a_garage_race_names_each_upgrade_as_the_table_does() -> None:
     events = simulate_race(None, track="usa", cars=2, seed=4, modules={"garage": garage})[1]
     points = [p for p in decision_points(events, "Red", rounds={2, 3}) if p.kind == "cards"]
     with_upgrade = next(p for p in points if any(c.startswith("U") for o in p.options for c in o.get("cards", [])))
-    review = review_race(events[: with_upgrade.index + 1], ["Red"], settings=Settings(seed=1, screen=4, keep=1,
-                         max_playouts=4), only=lambda p: p.index == with_upgrade.index).car("Red").points[0]
+    review = (
+        review_race(
+            events[: with_upgrade.index + 1],
+            ["Red"],
+            settings=Settings(seed=1, screen=4, keep=1, max_playouts=4),
+            only=lambda p: p.index == with_upgrade.index,
+        )
+        .car("Red")
+        .points[0]
+    )
     words = [e.words for e in review.estimates]
     assert words and all(w.startswith("play ") for w in words)
     cards = {c for w in words for c in w.split()[1:]}

@@ -104,8 +104,9 @@ def test_compare_at_a_card_play_divergence(tmp_path: Path) -> None:
 def test_the_reason_of_a_certain_spinout_names_the_corner_the_heat_and_the_share(cars: int) -> None:
     """Issue 28, item 4: the label comes with its reason, from the playouts (# 9.3, 10.1)."""
     log = steps_1_2(position_race(cars), 2, ["4", "4"])
-    review = review_race(log, ["Red"], settings=Settings(seed=2, screen=16, keep=1, max_playouts=128),
-                         only=lambda p: p.kind == "cards")
+    review = review_race(
+        log, ["Red"], settings=Settings(seed=2, screen=16, keep=1, max_playouts=128), only=lambda p: p.kind == "cards"
+    )
     (p,) = review.car("Red").points
     assert p.label is not None and p.reason is not None
     assert p.reason.startswith("play 4 4 spins out at corner 2 (limit 3, speed 8.0) in 100% of playouts")

@@ -256,8 +256,9 @@ def test_a_garage_decision_not_reviewed_names_its_upgrade_as_the_table_does() ->
     from heatlog.review import decision_points
     from heatlog.simulate import simulate_race
 
-    _, events, state = simulate_race(None, track="usa", cars=2, seed=1, laps=1,
-                                     modules={"garage": {"upgrades": "basic", "draft": "draft"}})
+    _, events, state = simulate_race(
+        None, track="usa", cars=2, seed=1, laps=1, modules={"garage": {"upgrades": "basic", "draft": "draft"}}
+    )
     shorts = {c.short for c in state.cards.cards if c.token not in BASE_CATALOGUE.token_set}
     skipped: list[Any] = []
     decision_points(events, "Red", skipped=skipped)
@@ -290,10 +291,22 @@ def _reviewed(point: Any, taken: Any, best: Any) -> Any:
     from heatlog.review.points import describe
 
     a, b = point.options[:2]
-    est = [Estimate(o, describe(o, point.step), 64, place, 0.1, 0.5, 0.1, k + 1, True)
-           for k, (o, place) in enumerate(((a, 1.8), (b, 1.2)))]
-    return PointReview(point, 2, est[0], est[1], est, 0.6, 0.2, 128, label="blunder",
-                       facts={"taken": [taken] * 64, "best": [best] * 64})
+    est = [
+        Estimate(o, describe(o, point.step), 64, place, 0.1, 0.5, 0.1, k + 1, True)
+        for k, (o, place) in enumerate(((a, 1.8), (b, 1.2)))
+    ]
+    return PointReview(
+        point,
+        2,
+        est[0],
+        est[1],
+        est,
+        0.6,
+        0.2,
+        128,
+        label="blunder",
+        facts={"taken": [taken] * 64, "best": [best] * 64},
+    )
 
 
 def test_a_weather_sector_at_react_is_named_in_the_reason() -> None:
@@ -303,8 +316,9 @@ def test_a_weather_sector_at_react_is_named_in_the_reason() -> None:
     from heatlog.engine.module import react_hint
     from heatlog.review.evaluate import reason
 
-    point, info = _weather_point(6, lambda p, i: p.step == "react" and "cooling +1" in react_hint(
-        i.public, i.public.cars["Red"]))
+    point, info = _weather_point(
+        6, lambda p, i: p.step == "react" and "cooling +1" in react_hint(i.public, i.public.cars["Red"])
+    )
     said = reason(_reviewed(point, None, None), info)
     assert "where it reacts, sector: cooling +1 (road condition weather)" in said, said
 

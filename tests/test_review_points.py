@@ -57,7 +57,9 @@ def test_the_discard_after_going_on_is_reviewed_from_step_8() -> None:
     events = usa()
     p = next(p for p in decision_points(events, "Blue") if p.prelude)
     review = review_race(
-        events[: p.index + 1], ["Blue"], settings=Settings(seed=1, screen=4, keep=1, max_playouts=4),
+        events[: p.index + 1],
+        ["Blue"],
+        settings=Settings(seed=1, screen=4, keep=1, max_playouts=4),
         only=lambda q: q.index == p.index and q.prelude == p.prelude,
     )
     (r,) = review.car("Blue").points
@@ -82,8 +84,13 @@ def test_every_decision_of_a_table_mode_race_is_reviewed_or_said_why_not() -> No
     table = open_to_table(simulate_race(None, track="usa", cars=3, seed=5)[1])
     skipped: list[NotReviewed] = []
     points = decision_points(table, "Red", skipped=skipped)
-    mine = [ev for ev in table if ev.get("car") == "Red" and ev["type"] in (
-        "gear_chosen", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream", "cards_discarded")]
+    mine = [
+        ev
+        for ev in table
+        if ev.get("car") == "Red"
+        and ev["type"]
+        in ("gear_chosen", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream", "cards_discarded")
+    ]
     reviewed = {p.index for p in points}
     assert len(reviewed) + len(skipped) >= len(mine)
     reasons = {x.reason for x in skipped}
@@ -278,8 +285,19 @@ def imported_race(tmp_path: Path) -> Path:
 def test_cli_review_screen_1_writes_no_infinity(tmp_path: Path) -> None:
     db = imported_race(tmp_path)
     for screen in ("1", "2"):
-        args = ["review", "--car", "Red", "--round", "2", "--screen", screen, "--max-playouts", screen,
-                "--workers", "1"]
+        args = [
+            "review",
+            "--car",
+            "Red",
+            "--round",
+            "2",
+            "--screen",
+            screen,
+            "--max-playouts",
+            screen,
+            "--workers",
+            "1",
+        ]
         r = run(*args, "--json", db=db)
         assert r.returncode == 0, r.stderr
 

@@ -125,9 +125,7 @@ def test_the_search_evaluator_is_the_same_for_a_seed_with_any_number_of_workers(
     with local_executor(2) as ex:
         two = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=ex, parallel=2)
     with ThreadPoolExecutor(4) as threads:  # as a Dask worker runs tasks: threads of one process share the bots
-        four = review_race(
-            log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=threads, parallel=4
-        )
+        four = review_race(log, ["Red"], settings=CHEAP, only=lambda p: p.kind == "gear", executor=threads, parallel=4)
     a, b, c = one.to_dict(), two.to_dict(), four.to_dict()
     a.pop("seconds"), b.pop("seconds"), c.pop("seconds")
     assert a == b == c
@@ -151,8 +149,23 @@ def test_the_search_evaluator_is_refused_over_other_bots_and_an_unknown_evaluato
 
 def test_cli_review_evaluator_search_is_named_in_json_html_and_terminal(tmp_path: Path) -> None:
     db = imported_race(tmp_path)
-    args = ["review", "--car", "Red", "--round", "2", "--screen", "1", "--keep", "0", "--max-playouts", "1",
-            "--workers", "1", "--evaluator", "search"]
+    args = [
+        "review",
+        "--car",
+        "Red",
+        "--round",
+        "2",
+        "--screen",
+        "1",
+        "--keep",
+        "0",
+        "--max-playouts",
+        "1",
+        "--workers",
+        "1",
+        "--evaluator",
+        "search",
+    ]
     r = run(*args, "--json", db=db)
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
@@ -164,8 +177,23 @@ def test_cli_review_evaluator_search_is_named_in_json_html_and_terminal(tmp_path
     assert 'data-evaluator="search"' in html and "evaluator search (the car&#x27;s gear and cards" in html
     text = run(*args, db=db)
     assert text.returncode == 0 and "evaluator search (the car's gear and cards searched this round" in text.stdout
-    plain = run("review", "--car", "Red", "--round", "2", "--screen", "1", "--keep", "0", "--max-playouts", "1",
-                "--workers", "1", "--json", db=db)
+    plain = run(
+        "review",
+        "--car",
+        "Red",
+        "--round",
+        "2",
+        "--screen",
+        "1",
+        "--keep",
+        "0",
+        "--max-playouts",
+        "1",
+        "--workers",
+        "1",
+        "--json",
+        db=db,
+    )
     assert json.loads(plain.stdout)["settings"]["evaluator"] == "bots"
     bad = run(*args[:-1], "nope", db=db)
     assert bad.returncode != 0 and "unknown evaluator 'nope'" in bad.stderr

@@ -702,8 +702,13 @@ def test_season_list_says_how_far_each_season_is_and_who_leads(tmp_path: Path) -
     champion = f"champion {table[0].name} ({table[0].points} points)"
     assert lines[1].split("\t")[:4] == ["1", "1961", "3 races: over", champion], lines
     assert lines[2].split("\t")[:4] == ["2", "Fri", "0 of 3 races run", ""], lines
-    child = pexpect.spawn(HEATLOG or "heatlog", ["season", "list", "--db", str(db)], encoding="utf-8",
-                          env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}, timeout=60)
+    child = pexpect.spawn(
+        HEATLOG or "heatlog",
+        ["season", "list", "--db", str(db)],
+        encoding="utf-8",
+        env={**os.environ, "COLUMNS": "100", "NO_COLOR": "1"},
+        timeout=60,
+    )
     child.expect(pexpect.EOF)
     shown = child.before.replace("\r", "")
     assert f"seasons in {db}" in shown and "races" in shown and champion in shown and "0 of 3 races run" in shown

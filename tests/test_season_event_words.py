@@ -75,4 +75,4 @@ def test_only_a_championship_race_shows_its_event_card(tmp_path: Path) -> None:
     from heatlog.simulate import simulate_race
 
     other, _, _ = simulate_race(log, track="usa", cars=2, seed=1)
-    assert "<ul class=\"event-key\">" not in render_html(load_replay(log, other))
+    assert '<ul class="event-key">' not in render_html(load_replay(log, other))

@@ -48,8 +48,9 @@ def log(tmp_path: Path) -> RaceLog:
 
 
 def garage_season(log: RaceLog, **garage: Any) -> int:
-    return new_season(log, drivers=DRIVERS, published="1961", mode="open",
-        modules={"garage": {"upgrades": "basic", **garage}})
+    return new_season(
+        log, drivers=DRIVERS, published="1961", mode="open", modules={"garage": {"upgrades": "basic", **garage}}
+    )
 
 
 def add(log: RaceLog, race: int, kind: str, **fields: Any) -> None:
@@ -204,8 +205,12 @@ def _swapper(log: RaceLog, race: int) -> str | None:
 def test_MA7_without_carry_over_the_cards_go_back_to_the_supply(log: RaceLog) -> None:
     roster = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
     season = new_season(
-        log, drivers=roster, published="1961", mode="open", sponsors_carry_over=False,
-            modules={"garage": {"upgrades": "basic"}}
+        log,
+        drivers=roster,
+        published="1961",
+        mode="open",
+        sponsors_carry_over=False,
+        modules={"garage": {"upgrades": "basic"}},
     )
     _play_race(log, season, 1)
     view = season_view(log, season)

@@ -59,8 +59,14 @@ def test_plain_sql_cannot_replace_or_hide_what_a_season_recorded(db: Path, state
 
 def test_reads_of_a_changed_stream_are_refused_and_season_audit_names_it(db: Path) -> None:
     # before: season show, season list and stats --season read the stream without checking its chain
-    assert sql(db, "DROP TRIGGER season_events_no_update", "UPDATE season_events SET payload = "
-               "replace(payload, 'Ann', 'Anx') WHERE seq = 1") is None
+    assert (
+        sql(
+            db,
+            "DROP TRIGGER season_events_no_update",
+            "UPDATE season_events SET payload = replace(payload, 'Ann', 'Anx') WHERE seq = 1",
+        )
+        is None
+    )
     for args in (["season", "show", "1"], ["stats", "--season", "1"]):
         r = run(*args, db=db)
         assert r.returncode == 1 and "season 1: the stream is damaged" in r.stderr, (args, r.stderr)

@@ -17,8 +17,9 @@ def test_the_season_page_of_a_garage_season_lists_sponsors_as_applied_and_names_
     # issue 29 bug 13 (# 21.4-21.10): a Garage season applies the sponsorship cards and press corners; the finished
     # season's page names the champion and says how a tie on points is broken
     log = RaceLog(tmp_path / "s.db")
-    season = simulate_season(log, races=[("usa", 1), ("italy", 2)], cars=3, seed=2,
-        modules={"garage": {"upgrades": "basic"}})
+    season = simulate_season(
+        log, races=[("usa", 1), ("italy", 2)], cars=3, seed=2, modules={"garage": {"upgrades": "basic"}}
+    )
     view = season_view(log, season)
     page = render_season_html(view)
     notes = page[page.index("Not applied by heatlog yet") :]
@@ -74,12 +75,18 @@ SEVEN_COLOURS = ["red", "blue", "green", "yellow", "black", "gray", "pink"]
         (["--published", "1961", "--car", "A:red", "--car", f"B:{LONG_COLOUR}"], f"--car B:{LONG_COLOUR}: the colour"),
         (["--published", "1961", "--car", "A b:red", "--car", "B:blue"], "--car A b:red: the name 'A b' holds a space"),
         (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--name", ""], "--name '' is empty"),
-        (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--legends", "5"],
-         "--legends 5: 2 drivers and 5 Legends; at most 6 cars race"),
-        (["--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "basic", "--draft-order", "x"],
-         "--draft-order x: choose lowest_first or leader_first"),
-        (["--published", "1961", *(f"--car={n}:{c}" for n, c in zip("ABCDEFG", SEVEN_COLOURS, strict=True))],
-         "--car G:pink: a season has at most 6 drivers"),
+        (
+            ["--published", "1961", "--car", "A:red", "--car", "B:blue", "--legends", "5"],
+            "--legends 5: 2 drivers and 5 Legends; at most 6 cars race",
+        ),
+        (
+            ["--published", "1961", "--car", "A:red", "--car", "B:blue", "--garage", "basic", "--draft-order", "x"],
+            "--draft-order x: choose lowest_first or leader_first",
+        ),
+        (
+            ["--published", "1961", *(f"--car={n}:{c}" for n, c in zip("ABCDEFG", SEVEN_COLOURS, strict=True))],
+            "--car G:pink: a season has at most 6 drivers",
+        ),
     ],
 )
 def test_season_new_refusals_name_the_option_as_typed(tmp_path: Path, args: list[str], said: str) -> None:

@@ -53,11 +53,16 @@ def test_a_garage_race_entered_by_result_gives_the_season_what_the_rules_say(tmp
     log = RaceLog(tmp_path / "s.db")
     season = _garage_season(log)
     index, entry = enter_result(log, season, **GOOD)
-    assert index == 1 and entry["type"] == "race_result" and entry["draft"]["picks"] == {
-        "Ann": "U5",
-        "Bob": "U4",
-        "Cy": "U6",
-    }
+    assert (
+        index == 1
+        and entry["type"] == "race_result"
+        and entry["draft"]["picks"]
+        == {
+            "Ann": "U5",
+            "Bob": "U4",
+            "Cy": "U6",
+        }
+    )
     view = season_view(log, season)
     sr = view.races[0]
     assert sr.by_result and sr.how == "result" and "entered by result" in sr.how_words() and sr.race is None
@@ -141,8 +146,9 @@ def test_a_refused_result_names_what_is_wrong_and_writes_nothing(
 def test_the_cli_enters_a_result_and_every_view_marks_it(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     runner = CliRunner()
-    made = runner.invoke(app, ["season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue",
-                               "--db", str(db)])
+    made = runner.invoke(
+        app, ["season", "new", "--published", "1961", "--car", "Ann:red", "--car", "Bob:blue", "--db", str(db)]
+    )
     assert made.exit_code == 0
     refused = runner.invoke(app, ["season", "result", "1", "--places", "Ann", "--db", str(db)])
     assert refused.exit_code != 0 and "Bob missing" in refused.output and "Traceback" not in refused.output

@@ -29,8 +29,13 @@ ANN = [{"name": "Ann", "colour": "red"}]
 
 def test_a_simulated_solo_garage_season_against_legends(tmp_path: Path) -> None:
     log = RaceLog(tmp_path / "s.db")
-    season = simulate_season(log, races=[("usa", 1), ("italy", 11)], cars=1,
-        modules={"garage": {"upgrades": "basic"}, "legends": {"cars": 3}}, seed=4)
+    season = simulate_season(
+        log,
+        races=[("usa", 1), ("italy", 11)],
+        cars=1,
+        modules={"garage": {"upgrades": "basic"}, "legends": {"cars": 3}},
+        seed=4,
+    )
     view = season_view(log, season)
     legends = [c["name"] for c in view.module_cars]
     assert len(legends) == 3 and view.over and audit_season(log, season) == []
@@ -55,8 +60,13 @@ def test_a_simulated_solo_garage_season_against_legends(tmp_path: Path) -> None:
     [
         ({"drivers": ANN}, "one driver: add --legends N"),
         ({"drivers": ANN, "modules": {"legends": {"cars": 6}}}, "0 to 5 Legend cars"),
-        ({"drivers": ANN * 0 + [{"name": f"D{i}", "colour": c} for i, c in enumerate(["red", "blue", "green"])],
-          "modules": {"legends": {"cars": 4}}}, "at most 6 cars"),
+        (
+            {
+                "drivers": ANN * 0 + [{"name": f"D{i}", "colour": c} for i, c in enumerate(["red", "blue", "green"])],
+                "modules": {"legends": {"cars": 4}},
+            },
+            "at most 6 cars",
+        ),
         ({"drivers": ANN, "modules": {"legends": {"pro": 2}}}, "add --legends N"),
         ({"drivers": ANN, "modules": {"legends": {"cars": 1, "pro": 9}}}, "--pro"),
         ({"drivers": ANN, "modules": {"legends": {"cars": True}}}, "--legends"),
@@ -87,15 +97,31 @@ def test_a_solo_race_entered_by_result_places_the_legends_too(tmp_path: Path) ->
 def test_the_cli_makes_and_simulates_a_solo_season(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     runner = CliRunner()
-    made = runner.invoke(app, ["season", "new", "--published", "1961", "--car", "Ann:red", "--legends", "5",
-                               "--db", str(db)])
+    made = runner.invoke(
+        app, ["season", "new", "--published", "1961", "--car", "Ann:red", "--legends", "5", "--db", str(db)]
+    )
     assert made.exit_code == 0, made.output
     data = json.loads(runner.invoke(app, ["season", "show", "1", "--json", "--db", str(db)]).output)
     assert len(data["options"]["legends"]["cars"]) == 5
     refused = runner.invoke(app, ["season", "new", "--published", "1961", "--car", "Ann:red", "--db", str(db)])
     assert refused.exit_code != 0 and "--legends" in refused.output
-    sim = runner.invoke(app, ["simulate", "--season", "1961", "--cars", "1", "--legends", "5", "--seed", "2",
-                              "--json", "--db", str(tmp_path / "sim.db")])
+    sim = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--season",
+            "1961",
+            "--cars",
+            "1",
+            "--legends",
+            "5",
+            "--seed",
+            "2",
+            "--json",
+            "--db",
+            str(tmp_path / "sim.db"),
+        ],
+    )
     assert sim.exit_code == 0, sim.output
     out = json.loads(sim.output)
     assert out["over"] and len(out["standings"][-1]) == 6

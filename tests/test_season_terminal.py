@@ -37,8 +37,9 @@ def season_race(db: Path, event: int, seed: int, garage: dict[str, Any] | None =
     """A one-race season on the press track with ``event``, its race started from the season (table mode), and
     the table-mode log that race must end with (the same race simulated in open mode from the same set-up)."""
     log = RaceLog(db)
-    season = new_season(log, drivers=cars(2), races=[(str(PRESS), event)], mode="table",
-        modules={"garage": garage} if garage else None)
+    season = new_season(
+        log, drivers=cars(2), races=[(str(PRESS), event)], mode="table", modules={"garage": garage} if garage else None
+    )
     ev, grid = race_setup(season_view(log, season), 1, seed)
     bot = explicit(random_bot)
     played = list(race_events({**ev, "mode": "open"}, {c["name"]: bot for c in cars(2)}, seed, grid=grid))

@@ -438,8 +438,9 @@ def test_22_4_a_flooded_downshifts_surcharge_is_not_a_two_gear_shift() -> None:
     # flooded downshift ("shifts to 2nd (pays 1 Heat; flooded: downshift costs 1 more Heat)"): 1 Heat each
     got = by_car("../tests/golden/golden_japan.jsonl")
     told = (ROOT / "tests" / "golden" / "golden_japan.txt").read_text(encoding="utf-8").splitlines()
-    flooded = {car: sum(1 for line in told if line.startswith(f"  {car} shifts to ") and "flooded:" in line)
-               for car in got}
+    flooded = {
+        car: sum(1 for line in told if line.startswith(f"  {car} shifts to ") and "flooded:" in line) for car in got
+    }
     assert sum(flooded.values()) > 0
     for car, c in got.items():
         paid = c["heat_paid"]

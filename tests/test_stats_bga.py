@@ -29,11 +29,24 @@ def test_stats_gives_the_end_of_race_list_in_json_csv_and_the_table(tmp_path: Pa
     assert sorted(c["start_position"] for c in data["cars"]) == [1, 2, 3, 4]
     assert [c["car"] for c in sorted(data["cars"], key=lambda c: c["start_position"])] == grid
     rows = list(csv.DictReader(io.StringIO(run("stats", "--race", "1", "--csv", db=db).stdout)))
-    assert {"start_position", "engine_left", "rounds_in_gear_1", "rounds_in_gear_4", "adrenaline_rounds",
-            "two_gear_shifts_up", "cards_discarded"} <= set(rows[0])
+    assert {
+        "start_position",
+        "engine_left",
+        "rounds_in_gear_1",
+        "rounds_in_gear_4",
+        "adrenaline_rounds",
+        "two_gear_shifts_up",
+        "cards_discarded",
+    } <= set(rows[0])
     text = run("stats", "--race", "1", db=db).stdout
-    for label in ("Start position", "Rounds in gear", "Adrenaline rounds", "2-gear shifts", "Cards discarded",
-                  "Heat left in"):  # (a label may wrap in its cell)
+    for label in (
+        "Start position",
+        "Rounds in gear",
+        "Adrenaline rounds",
+        "2-gear shifts",
+        "Cards discarded",
+        "Heat left in",
+    ):  # (a label may wrap in its cell)
         assert label in text
 
 

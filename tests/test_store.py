@@ -779,8 +779,10 @@ _json_values = st.recursive(
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(alphabet=st.characters(exclude_categories=("Cs",))),
-    lambda inner: st.lists(inner, max_size=5)
-    | st.dictionaries(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=6), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=6), inner, max_size=5)
+    ),
     max_leaves=30,
 )
 

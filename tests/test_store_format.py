@@ -94,7 +94,7 @@ def test_what_a_row_holds_comes_back_exactly() -> None:
         {"type": "note", "v": 1, "text": "a"},
         {"type": "grid_set", "v": 1},
         {"type": "x", "v": 3, "a": {"type": "y", "v": 1}},  # nested type and v stay in the payload
-        {"type": "wé\"ird\n", "v": 1, "car": "A"},
+        {"type": 'wé"ird\n', "v": 1, "car": "A"},
         {"type": "x", "v": 1, "weather": 2},  # a key after "v": stored whole
         {"type": "x"},
         {"type": "x", "v": True},

@@ -240,8 +240,22 @@ def test_the_cli_refuses_a_bad_spec_file_and_makes_nothing(tmp_path: Path) -> No
 
 def test_the_cli_runs_resumes_extends_and_queries(tmp_path: Path) -> None:
     out = tmp_path / "it's [a] corpus"  # a path is data: quotes and brackets in SQL and in the output
-    r = run("study", "run", "--track", "usa", "--cars", "3", "--seeds", "3", "--batch", "2", "--out", str(out),
-            "--workers", "1")
+    r = run(
+        "study",
+        "run",
+        "--track",
+        "usa",
+        "--cars",
+        "3",
+        "--seeds",
+        "3",
+        "--batch",
+        "2",
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     assert "3 of 3 races" in r.stdout
     r = run("study", "run", "--track", "usa", "--cars", "4", "--seeds", "3", "--out", str(out))

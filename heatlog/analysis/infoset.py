@@ -593,6 +593,16 @@ def sample(state: RaceState | InfoSet, car: str | None, rng: random.Random) -> R
     return info.sample(rng)
 
 
-__all__ = ["SIMULTANEOUS", "CarBelief", "Hand", "HeatlogError", "InfoSet", "as_known_by", "full_information",
-           "information_set",
-           "made_at_the_same_time", "information_set_of_state", "sample"]
+__all__ = [
+    "SIMULTANEOUS",
+    "CarBelief",
+    "Hand",
+    "HeatlogError",
+    "InfoSet",
+    "as_known_by",
+    "full_information",
+    "information_set",
+    "made_at_the_same_time",
+    "information_set_of_state",
+    "sample",
+]

@@ -197,8 +197,17 @@ def segments(events: Sequence[Event]) -> tuple[int, list[Segment]]:
                     last.types = tuple(dict.fromkeys((*last.types, str(ev.get("type")))))
                 else:
                     rnd = state.round if state is not None else 0
-                    out.append(Segment(i, i + 1, kind, car if isinstance(car, str) else None, rnd,
-                                       (str(ev.get("type")),), source=source))
+                    out.append(
+                        Segment(
+                            i,
+                            i + 1,
+                            kind,
+                            car if isinstance(car, str) else None,
+                            rnd,
+                            (str(ev.get("type")),),
+                            source=source,
+                        )
+                    )
         state = apply(state, ev, atomic=False)
     if state is None or first is None:
         raise MalformedInput("the race has not started: there is no luck to tell yet")

@@ -154,8 +154,17 @@ def _apply_to_world(world: RaceState, ev: Event, rng: random.Random) -> None:
     if kind == "cards_played" and world.phase == "race" and not (world.turn is None and world.step == PLAY):
         lay_face_down(world, ev)
         return
-    if kind in ("gear_chosen", "cards_played", "cards_revealed", "cooldown", "boost", "adrenaline", "slipstream",
-                "cards_discarded", GO_ON):  # GO_ON: a side may leave an optional step (decision review)
+    if kind in (
+        "gear_chosen",
+        "cards_played",
+        "cards_revealed",
+        "cooldown",
+        "boost",
+        "adrenaline",
+        "slipstream",
+        "cards_discarded",
+        GO_ON,
+    ):  # GO_ON: a side may leave an optional step (decision review)
         apply_decision(world, ev)
     else:
         apply_event(world, ev)

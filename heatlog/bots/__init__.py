@@ -386,9 +386,32 @@ class _TrackPlan:
     """
 
     __slots__ = (
-        "ahead_at", "ahead_cache", "by_play", "costs", "corner_limits", "cost_ids", "cost_tables", "ends",
-        "engine_table", "final", "limits", "lines", "outcomes", "plans", "play_cards", "reach", "row_at", "rows",
-        "shared", "shift0", "shift_ids", "shifts", "spin", "touch", "variants", "w",
+        "ahead_at",
+        "ahead_cache",
+        "by_play",
+        "costs",
+        "corner_limits",
+        "cost_ids",
+        "cost_tables",
+        "ends",
+        "engine_table",
+        "final",
+        "limits",
+        "lines",
+        "outcomes",
+        "plans",
+        "play_cards",
+        "reach",
+        "row_at",
+        "rows",
+        "shared",
+        "shift0",
+        "shift_ids",
+        "shifts",
+        "spin",
+        "touch",
+        "variants",
+        "w",
     )
 
     def __init__(
@@ -877,9 +900,7 @@ def _plays_by_runs(runs: tuple[int, ...], gear: int) -> tuple[tuple[int, ...], .
     return hit
 
 
-def _module_prep(
-    hand: dict[str, int], gear: int, touching: frozenset[str]
-) -> tuple[Any, ...]:
+def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> tuple[Any, ...]:
     """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
     held changes a limit, the packed plans by position in the pool, the pool's runs: how many of each card, in its
     order) for ``_module_plays``."""
@@ -958,6 +979,7 @@ def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str]
             seen.add((base, k, heat, ups))
             out.append((base, k, heat, tuple(cards), ups))
     return out
+
 
 _NO_TOUCH: frozenset[str] = frozenset()
 _NO_HAND: dict[str, int] = {}  # (asked of the Play Area alone: never changed)
@@ -1153,7 +1175,13 @@ class HeuristicBot:
         return self._end_value(state, self._turn_plan(state, car), car, q, speed, car.engine)
 
     def _play_plan(
-        self, state: RaceState, car: Car, tp: _TrackPlan, gear: int, cards: tuple[str, ...], ups: tuple[str, ...],
+        self,
+        state: RaceState,
+        car: Car,
+        tp: _TrackPlan,
+        gear: int,
+        cards: tuple[str, ...],
+        ups: tuple[str, ...],
         short: bool,
     ) -> _TrackPlan:
         """The track plan for a play holding the module cards ``ups``: the limits the Rules give a turn with this
@@ -1242,9 +1270,7 @@ class HeuristicBot:
             self._remember(tp, car, key, context, best)
         return best
 
-    def _remember(
-        self, tp: _TrackPlan, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: Plan
-    ) -> None:
+    def _remember(self, tp: _TrackPlan, car: Car, key: tuple[Any, ...], context: tuple[Any, ...], best: Plan) -> None:
         """What step 2 will see: the planned gear, its shift's Heat paid (the Rules', # 3.2, 22.4)."""
         paid = tp.shift_table(car.progress)[car.gear][best[0]]
         self._planned[car.name] = ((*key[:4], car.engine - paid, best[0], *context), best[1])

@@ -60,8 +60,17 @@ def pick_seed(seed: int | None) -> int:
     return seed if seed is not None else random.SystemRandom().randrange(2**31)
 
 
-def _run(info: Any, k: int, *, seed: int, bots: dict[str, str], sides: list[list[dict[str, Any]]],
-         workers: int | None, dask: str | None, what: str) -> "PlayoutResult":
+def _run(
+    info: Any,
+    k: int,
+    *,
+    seed: int,
+    bots: dict[str, str],
+    sides: list[list[dict[str, Any]]],
+    workers: int | None,
+    dask: str | None,
+    what: str,
+) -> "PlayoutResult":
     """Playouts with a progress bar on stderr; Ctrl-C stops them and keeps what is finished."""
     from ..analysis.executors import executor_for
     from ..analysis.playout import playouts
@@ -92,8 +101,11 @@ def _playout_table(result: "PlayoutResult", side: int, title: str) -> Any:
     for r in _summary_rows(result, side):
         lo, hi = r["place_95"]
         table.add_row(
-            r["car"], f"{r['mean_place']:.2f}", f"{lo:.1f}–{hi:.1f}",
-            *[_pct(r["places"].get(str(p), 0.0)) for p in range(1, n + 1)], f"{r['rounds_to_finish']:.1f}",
+            r["car"],
+            f"{r['mean_place']:.2f}",
+            f"{lo:.1f}–{hi:.1f}",
+            *[_pct(r["places"].get(str(p), 0.0)) for p in range(1, n + 1)],
+            f"{r['rounds_to_finish']:.1f}",
         )
     return Group(Text(title), table)
 
@@ -163,15 +175,36 @@ def playout(
         raise MalformedInput(f"{where}: {err.message}{hint}") from None
     cars = list(info.public.cars)
     first = pick_seed(seed)
-    result = _run(info, k, seed=first, bots=bot_map(bots, cars), sides=[[]], workers=workers, dask=dask_scheduler,
-                  what=f"{k} playouts")
+    result = _run(
+        info,
+        k,
+        seed=first,
+        bots=bot_map(bots, cars),
+        sides=[[]],
+        workers=workers,
+        dask=dask_scheduler,
+        what=f"{k} playouts",
+    )
     note = _partial_note(result)
     if as_json:
         import json
-        typer.echo(json.dumps({
-            "from": where, "viewer": as_car, "seed": first, "playouts": result.done, "requested": k,
-            "partial": result.partial, "round": info.public.round, "cars": _summary_rows(result, 0),
-        }, indent=1, allow_nan=False))
+
+        typer.echo(
+            json.dumps(
+                {
+                    "from": where,
+                    "viewer": as_car,
+                    "seed": first,
+                    "playouts": result.done,
+                    "requested": k,
+                    "partial": result.partial,
+                    "round": info.public.round,
+                    "cars": _summary_rows(result, 0),
+                },
+                indent=1,
+                allow_nan=False,
+            )
+        )
     else:
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
@@ -185,6 +218,7 @@ def playout(
 
 def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
     """Index of the first differing event (the typed ``raw`` text aside), or None if the logs are equal."""
+
     def norm(e: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in e.items() if k != "raw"}
 
@@ -206,7 +240,9 @@ def _per_round(events: list[dict[str, Any]], from_round: int) -> dict[int, dict[
         # # 19.1, 19.10: a Legend has no Engine and no cards: no Heat and no Stress to compare (null, shown –)
         out[r] = {
             name: {
-                "space": s.track.space_of(c.progress), "lap": s.lap_of(c), "progress": c.progress,
+                "space": s.track.space_of(c.progress),
+                "lap": s.lap_of(c),
+                "progress": c.progress,
                 "engine": None if c.legend else c.engine,
                 "stress": None if c.legend else c.pool["S"] + c.discard.count("S") + c.play_area.count("S"),
                 "finished": c.name in s.hall_of_fame,
@@ -266,8 +302,17 @@ def compare(
     if k < 0:  # refused before any work, in the option's words (0 is none, as its help says)
         raise MalformedInput(f"--playouts {k}: 0 (none) or more")
     if k == 0:  # they choose how the playouts are played: without playouts they were dropped without a word
-        given = [o for o, v in (("--bots", bots), ("--as", as_car), ("--seed", seed), ("--workers", workers),
-                                ("--dask-scheduler", dask_scheduler)) if v is not None]
+        given = [
+            o
+            for o, v in (
+                ("--bots", bots),
+                ("--as", as_car),
+                ("--seed", seed),
+                ("--workers", workers),
+                ("--dask-scheduler", dask_scheduler),
+            )
+            if v is not None
+        ]
         if given:
             raise MalformedInput(f"{', '.join(given)}: they choose how the playouts are played: add --playouts K")
     with open_log(db) as log:
@@ -285,6 +330,7 @@ def compare(
         out["diverge"] = None
         if as_json:
             import json
+
             typer.echo(json.dumps(out, indent=1, allow_nan=False))
         else:
             console.print(f"races {ra} and {rb} have the same log", markup=False)
@@ -314,16 +360,30 @@ def compare(
         cars = list(info.public.cars)
         first = pick_seed(seed)
         sides = [[xa] if xa is not None else [], [xb] if xb is not None else []]
-        result = _run(info, k, seed=first, bots=bot_map(bots, cars), sides=sides, workers=workers,
-                      dask=dask_scheduler, what=f"{k} paired playouts")
+        result = _run(
+            info,
+            k,
+            seed=first,
+            bots=bot_map(bots, cars),
+            sides=sides,
+            workers=workers,
+            dask=dask_scheduler,
+            what=f"{k} paired playouts",
+        )
         diff = result.difference()
         out["playouts"] = {
-            "seed": first, "viewer": viewer, "playouts": result.done, "requested": k, "partial": result.partial,
-            "a": _summary_rows(result, 0), "b": _summary_rows(result, 1),
+            "seed": first,
+            "viewer": viewer,
+            "playouts": result.done,
+            "requested": k,
+            "partial": result.partial,
+            "a": _summary_rows(result, 0),
+            "b": _summary_rows(result, 1),
             "difference": [diff[c].to_dict() for c in cars],
         }
     if as_json:
         import json
+
         typer.echo(json.dumps(out, indent=1, allow_nan=False))
     else:
         _print_compare(console, out, ra, rb, result)
@@ -356,7 +416,10 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
             pa = (row["a"] or {}).get(car)
             pb = (row["b"] or {}).get(car)
             table.add_row(
-                str(row["round"]), car, place(pa), place(pb),
+                str(row["round"]),
+                car,
+                place(pa),
+                place(pb),
                 *(
                     "–" if p is None or p[key] is None else str(p[key])
                     for key in ("engine", "stress")
@@ -382,11 +445,16 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
     for row in p["difference"]:
         lo, hi = row["difference_95"]
         red = row["variance_reduction"]
-        cells.append((
-            row["car"], signed(row["difference"], 2), f"{signed(lo, 2)}…{signed(hi, 2)}",
-            "∞" if red is None else f"{red:.1f}",
-            str(row["playouts_for_0.1"]["crn"]), str(row["playouts_for_0.1"]["independent"]),
-        ))
+        cells.append(
+            (
+                row["car"],
+                signed(row["difference"], 2),
+                f"{signed(lo, 2)}…{signed(hi, 2)}",
+                "∞" if red is None else f"{red:.1f}",
+                str(row["playouts_for_0.1"]["crn"]),
+                str(row["playouts_for_0.1"]["independent"]),
+            )
+        )
     fill_table(console, diff, [(h, "left" if h == "car" else "right") for h in heads], cells)
     print_table(console, diff)
     note = _partial_note(result)
@@ -418,8 +486,20 @@ def play_on_cmd(
         standings = log.project(rid).state.standings()
     if as_json:
         import json
-        typer.echo(json.dumps({"race": rid, "seed": first, "events": done.events, "first_seq": done.first_seq,
-                               "standings": standings}, indent=1, allow_nan=False))
+
+        typer.echo(
+            json.dumps(
+                {
+                    "race": rid,
+                    "seed": first,
+                    "events": done.events,
+                    "first_seq": done.first_seq,
+                    "standings": standings,
+                },
+                indent=1,
+                allow_nan=False,
+            )
+        )
         return
     out_console().print(
         f"race {rid}: played on with seed {first}: {done.events} events from seq {done.first_seq}; "

@@ -33,6 +33,7 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
                 damaged.append(f"race {rid}: no anchor printed: {DamagedLog(problems[0]).message}")
                 continue
             import json
+
             typer.echo(json.dumps(log.store.anchor(rid), sort_keys=True, allow_nan=False))
         if race is None:  # the season streams too: the races' guarantees (a cut or rewritten stream is seen)
             from ..season import season_anchor, season_chain_problems, seasons
@@ -43,6 +44,7 @@ def anchor(race: RaceOpt = None, db: DbOpt = None) -> None:
                     damaged.append(f"season {sid}: no anchor printed: {broken[0]}")
                     continue
                 import json
+
                 typer.echo(json.dumps(season_anchor(log, sid), sort_keys=True, allow_nan=False))
     if damaged:
         raise fail("; ".join(damaged))
@@ -64,6 +66,7 @@ def offer_anchor(log: Any, race: int, ask: Callable[[str], str], say: Callable[[
         if log.store.verify(race):
             return None  # an anchor vouches for the log as it stands: none for a broken chain
         import json
+
         line = json.dumps(log.store.anchor(race), sort_keys=True, allow_nan=False)
     except HeatlogError:
         return None

@@ -200,7 +200,11 @@ def print_table(console: Any, table: Any) -> None:
 
 
 def fill_table(
-    console: Any, table: Any, heads: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], *,
+    console: Any,
+    table: Any,
+    heads: Sequence[tuple[str, str]],
+    rows: Sequence[Sequence[str]],
+    *,
     optional: Sequence[int] = (),
 ) -> list[str]:
     """Add the columns ``heads`` (header, justify) and their ``rows`` to a rich ``table``; the headers left out.

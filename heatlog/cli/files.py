@@ -84,6 +84,7 @@ def audit(
         reports.insert(0, whole)
     if as_json:
         import json
+
         typer.echo(json.dumps([r.to_dict() for r in reports], indent=2, allow_nan=False))
     elif not reports:  # it printed nothing at all, as if it had not run
         which = "anchored " if anchors is not None and not all_races else ""

@@ -180,6 +180,7 @@ def races(
         path = log.path
     if as_json:
         import json
+
         typer.echo(json.dumps([_race_dict(x) for x in listed], indent=2, allow_nan=False))
         return
     rows = [_race_cells(x) for x in listed]
@@ -276,6 +277,7 @@ def show(
         proj = log.project(rid, round=round) if round is not None else log.latest(rid).projection
         if as_json:
             import json
+
             typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))
             return
         # piped: written as rich would write it, without importing rich's console (views/plain.py)
@@ -347,4 +349,5 @@ def position(race: RaceOpt = None, round: RoundOpt = None, force: ForceOpt = Fal
         rid = log.resolve(race)
         proj = log.project(rid, round=round)
         import json
+
         typer.echo(json.dumps(state_to_position(proj.state), indent=1, sort_keys=True, allow_nan=False))

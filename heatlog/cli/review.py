@@ -136,6 +136,7 @@ def review(
             return
     if as_json:
         import json
+
         typer.echo(json.dumps(result.to_dict(), indent=1, ensure_ascii=False, allow_nan=False))
         return
     _print(result)
@@ -256,8 +257,9 @@ def _print(result: "Review") -> None:
             left_out = fill_table(console, table, headers, rows, optional=(9, 1, 4))
             print_table(console, table)
             if left_out:
-                console.print(f"left out at this width: {', '.join(left_out)} (--json gives them)", style="dim",
-                              markup=False)
+                console.print(
+                    f"left out at this width: {', '.join(left_out)} (--json gives them)", style="dim", markup=False
+                )
             for p in (p for p in c.points if p.point.round == r and p.reason):
                 console.print(f"  why {p.taken.words} ({p.label}): {p.reason}", markup=False, highlight=False)
     _summary(result)
@@ -302,6 +304,7 @@ def luck(
         report = luck_report(events, n=playouts, seed=seed, executor=ex)
     if as_json:
         import json
+
         typer.echo(json.dumps({"race": rid, **report.to_dict()}, indent=1, ensure_ascii=False, allow_nan=False))
         return
     from rich.table import Table
@@ -314,17 +317,23 @@ def luck(
     )
     table = Table()
     sources = report.sources if len(report.sources) > 1 else []  # the luck of each module's chance, told apart
-    for col in ("car", "start", "luck", *(f"of it: {src}" for src in sources), "skill", "others", "actual",
-                "net luck"):
+    for col in ("car", "start", "luck", *(f"of it: {src}" for src in sources), "skill", "others", "actual", "net luck"):
         table.add_column(col, justify="left" if col == "car" else "right")
     for c in report.cars:
         table.add_row(
-            c.car, f"{c.start:.3f}", signed(c.luck), *(signed(c.luck_by.get(src, 0.0)) for src in sources),
-            signed(c.skill), signed(c.others), f"{c.actual:.3f}", signed(report.net_luck(c.car)),
+            c.car,
+            f"{c.start:.3f}",
+            signed(c.luck),
+            *(signed(c.luck_by.get(src, 0.0)) for src in sources),
+            signed(c.skill),
+            signed(c.others),
+            f"{c.actual:.3f}",
+            signed(report.net_luck(c.car)),
         )
     print_table(console, table)
     if sources:
-        console.print("of it: the luck of each source's chance events (base: the draws, flips and shuffles)",
-                      markup=False)
+        console.print(
+            "of it: the luck of each source's chance events (base: the draws, flips and shuffles)", markup=False
+        )
     for x in report.not_valued:
         console.print(f"not valued: {x.count} {x.type.replace('_', ' ')} ({x.source}), {x.reason}", markup=False)

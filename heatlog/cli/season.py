@@ -224,11 +224,9 @@ def list_(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         for why in unreadable:
             err_console().print(f"Warning: {why}", markup=False, soft_wrap=True)
     if as_json:
-        out = [
-            {"id": i, "name": n, "created": c, **_progress(view, damaged)}
-            for i, n, c, view, damaged in listed
-        ]
+        out = [{"id": i, "name": n, "created": c, **_progress(view, damaged)} for i, n, c, view, damaged in listed]
         import json
+
         typer.echo(json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if not listed:  # it printed nothing at all (on standard error: a script reading the list reads none)
@@ -324,6 +322,7 @@ def show(
         data = season_dict(view)
         if as_json:
             import json
+
             typer.echo(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
             return
         print_season(data)
@@ -429,8 +428,9 @@ def print_season(data: dict[str, Any]) -> None:
         level = [row for row in last if sum(1 for other in last if other["points"] == row["points"]) > 1]
         if level:
             names = ", ".join(f"{row['name']} ({row['points']})" for row in level)
-            con.print(f"Level on points: {names}; the place in the last race run breaks the tie (# 21.10, MA12)",
-                      markup=False)
+            con.print(
+                f"Level on points: {names}; the place in the last race run breaks the tie (# 21.10, MA12)", markup=False
+            )
     from ..engine.module import season_units
     from ..log.season_view import season_files
 

@@ -86,9 +86,8 @@ def simulate(
         # The season sets each race's circuit, laps and grid (# 21.1, 21.8) and is one season: an option that
         # would change a race of it is refused rather than dropped without a word.
         given = [
-            o for o in given_options(
-                ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler", "module"
-            )
+            o
+            for o in given_options(ctx, "track", "laps", "variant", "handicap", "races", "dask_scheduler", "module")
             if not (o == "--races" and races == 1)
         ]
         if given:
@@ -146,8 +145,13 @@ def simulate(
             from ..simulate.parallel import simulate_many
 
             kwargs = {
-                "track": track, "cars": cars, "laps": laps, "variant": variant, "handicap": handicap or [],
-                "bots": spec, "car_names": names,
+                "track": track,
+                "cars": cars,
+                "laps": laps,
+                "variant": variant,
+                "handicap": handicap or [],
+                "bots": spec,
+                "car_names": names,
                 "modules": options,
             }
             # Workers play the races; this process is the one writer, storing them in seed order.
@@ -158,11 +162,27 @@ def simulate(
                 played, was_cut = simulate_many(races, first, kwargs, ex, progress=advance)
                 try:
                     for p in played:
-                        race = store_race(log, p.events, name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
-                                          bots=drivers, validated=p.validated, summary=p.summary)
-                        results.append({"race": race, "seed": p.seed, "track": p.track, "laps": p.laps,
-                                        "rounds": p.rounds, "over": p.over, "events": len(p.events), **p.conditions,
-                                        "order": p.order})
+                        race = store_race(
+                            log,
+                            p.events,
+                            name=f"sim {p.events[0]['track']['id']} seed {p.seed}",
+                            bots=drivers,
+                            validated=p.validated,
+                            summary=p.summary,
+                        )
+                        results.append(
+                            {
+                                "race": race,
+                                "seed": p.seed,
+                                "track": p.track,
+                                "laps": p.laps,
+                                "rounds": p.rounds,
+                                "over": p.over,
+                                "events": len(p.events),
+                                **p.conditions,
+                                "order": p.order,
+                            }
+                        )
                 except KeyboardInterrupt:
                     partial = True
                 partial = partial or was_cut()
@@ -170,6 +190,7 @@ def simulate(
                 raise typer.Exit(130)
     if as_json:
         import json
+
         typer.echo(json.dumps(results if races > 1 else results[0], indent=1, allow_nan=False))
     else:
         _print_simulated(console, results, names, log.path)
@@ -179,8 +200,14 @@ def simulate(
 
 
 def _simulate_season(
-    name: str, cars: int, spec: Any, seed: int | None, as_json: bool, db: Path | None,
-    options: dict[str, Any], flags: ModuleFlags,
+    name: str,
+    cars: int,
+    spec: Any,
+    seed: int | None,
+    as_json: bool,
+    db: Path | None,
+    options: dict[str, Any],
+    flags: ModuleFlags,
 ) -> None:
     import random
 
@@ -202,6 +229,7 @@ def _simulate_season(
     data["seed"] = first
     if as_json:
         import json
+
         typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     print_season(data)
@@ -270,8 +298,7 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
     if stopped:
         console.print(
             f"{counted(len(stopped), 'race')} stopped unfinished after {counted(stopped[0]['rounds'], 'round')}, "
-            "ranked as they stood: "
-            + "; ".join(f"race {res['race']}: {_stuck(res)}" for res in stopped)
+            "ranked as they stood: " + "; ".join(f"race {res['race']}: {_stuck(res)}" for res in stopped)
         )
 
 

@@ -168,6 +168,7 @@ def _season_stats(log: Any, table: Any, season: int, rebuild: bool, as_json: boo
     }
     if as_json:
         import json
+
         typer.echo(json.dumps({**summary, **result.to_dict()}, indent=2, ensure_ascii=False, allow_nan=False))
         return left_out
     if as_csv:
@@ -309,6 +310,7 @@ def _cell(label: str, get: Any, tally: "Tally") -> str:
 def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -> None:
     if isinstance(rs, dict):
         import json
+
         typer.echo(json.dumps(rs, indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:
@@ -353,6 +355,7 @@ def _print_career(result: "Career", as_json: bool, as_csv: bool, *, on: str | No
 
     if as_json:
         import json
+
         typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:

@@ -182,6 +182,7 @@ def info(directory: DirArg, as_json: JsonOpt = False) -> None:
     data = corpus_info(directory)
     if as_json:
         import json
+
         typer.echo(json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False))
         return
     spec = data["spec"]
@@ -231,6 +232,7 @@ def query(
     if as_json:
         records = [{c: _finite(v) for c, v in zip(columns, r, strict=True)} for r in rows]
         import json
+
         typer.echo(json.dumps(records, indent=1, default=str, ensure_ascii=False, allow_nan=False))
         return
     if as_csv:

@@ -19,10 +19,16 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("formats", "what heatlog reads and writes, and the door's checks", ("formats",)),
     ("store", "the append-only store: every stream, hash-chained", ("store",)),
     ("log", "the door and the projector over the store", ("log",)),
-    ("services", "races, seasons, bots, simulation, analysis, review, statistics, studies",
-     ("races", "season", "bots", "simulate", "analysis", "review", "stats", "study")),
-    ("shells", "the command line, the recorder, the views, the table server, the generated files",
-     ("cli", "recorder", "views", "serve", "docsgen")),
+    (
+        "services",
+        "races, seasons, bots, simulation, analysis, review, statistics, studies",
+        ("races", "season", "bots", "simulate", "analysis", "review", "stats", "study"),
+    ),
+    (
+        "shells",
+        "the command line, the recorder, the views, the table server, the generated files",
+        ("cli", "recorder", "views", "serve", "docsgen"),
+    ),
 )
 
 

@@ -60,8 +60,15 @@ class CardDef:
         if d["kind"] not in KINDS or not all(isinstance(s, int) and s >= 0 for s in speeds):
             raise ValueError(f"card {d.get('id')!r}: unknown kind or bad speed")
         symbols = tuple(sorted((str(k), int(v)) for k, v in dict(d.get("symbols", {})).items()))
-        return cls(str(d["id"]), str(d["name"]), str(d.get("short", d["id"])).lower(), d["kind"], speeds,
-                   symbols, int(d.get("copies", 0)))
+        return cls(
+            str(d["id"]),
+            str(d["name"]),
+            str(d.get("short", d["id"])).lower(),
+            d["kind"],
+            speeds,
+            symbols,
+            int(d.get("copies", 0)),
+        )
 
     def symbol(self, name: str) -> int:
         return dict(self.symbols).get(name, 0)

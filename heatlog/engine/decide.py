@@ -230,9 +230,7 @@ def waiting_for(state: RaceState | None) -> Waiting:
     return Waiting(STEPS[SETUP], [], None)
 
 
-def _optional(
-    state: RaceState, car: Car, turn: Turn, pool: ReactPool | None = None
-) -> tuple[list[str], ReactPool]:
+def _optional(state: RaceState, car: Car, turn: Turn, pool: ReactPool | None = None) -> tuple[list[str], ReactPool]:
     """The optional event types open now, and the React pool they were read from (empty outside React; ``pool``:
     that pool, when it was read already)."""
     sub = turn.sub

@@ -240,7 +240,6 @@ def base_phase_decisions(state: RaceState, name: str) -> list[Event]:
 # ---------------------------------------------------------------------------------------------- the object
 
 
-
 @record(frozen=True, slots=True)
 class Rules:
     """The policy points of one race (see the module docstring). Immutable; shared by state copies."""

@@ -132,23 +132,30 @@ def _order_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
     racing = [n for n in state.cars if (n not in state.hall_of_fame or n in state.finished_round) and n not in out]
     if sorted(n for n in order if n not in out) != sorted(racing):
         also = f" (and may list a car eliminated this round, MA21: {', '.join(state.eliminated)})" if out else ""
-        yield "order", (
-            f"must list every car still racing once ({', '.join(racing)}){also}, not {', '.join(order) or 'none'}"
+        yield (
+            "order",
+            (f"must list every car still racing once ({', '.join(racing)}){also}, not {', '.join(order) or 'none'}"),
         )
         return
     if _at_round_start(state) and not state.shifts:
         derived, _ = round_order(state)
         if order != derived:
-            yield "order", (
-                f"{' > '.join(order)} is not the order the board gives ({' > '.join(derived)}: "
-                "front to back, race line first, # 2.2)"
+            yield (
+                "order",
+                (
+                    f"{' > '.join(order)} is not the order the board gives ({' > '.join(derived)}: "
+                    "front to back, race line first, # 2.2)"
+                ),
             )
             return
     derived_adrenaline = adrenaline_cars(state, order)
     if adrenaline != derived_adrenaline:
-        yield "adrenaline", (
-            f"{', '.join(adrenaline) or 'none'} is not who gets adrenaline in the order {' > '.join(order)} "
-            f"({', '.join(derived_adrenaline)}, # 6.1, 6.4)"
+        yield (
+            "adrenaline",
+            (
+                f"{', '.join(adrenaline) or 'none'} is not who gets adrenaline in the order {' > '.join(order)} "
+                f"({', '.join(derived_adrenaline)}, # 6.1, 6.4)"
+            ),
         )
     pending = list(pos.get("pending") or ())
     if not set(pending) <= set(order):
@@ -196,9 +203,12 @@ def _card_problems(pos: dict[str, Any], state: RaceState) -> Iterator[Problem]:
             else:
                 parts.append(f"{held[c]} × {c} (owns {owned[c]})")
         if parts:
-            yield f"cars[{i}]", (
-                f"{car.name}'s deck, hand, discard pile, Play Area and Engine hold {', '.join(parts)}: a car holds "
-                "exactly its own cards (# 1.2)"
+            yield (
+                f"cars[{i}]",
+                (
+                    f"{car.name}'s deck, hand, discard pile, Play Area and Engine hold {', '.join(parts)}: a car holds "
+                    "exactly its own cards (# 1.2)"
+                ),
             )
         if d.get("committed") is not None and Counter(d["committed"]) - Counter(d.get("hand") or d["unseen"]):
             yield f"cars[{i}].committed", "holds cards that are not in the car's hand"

@@ -188,9 +188,7 @@ def _started_event(events: list[Event], season: int) -> Event:
     return events[0]
 
 
-def season_view(
-    log: RaceLog, season: int, damaged: Callable[[DamagedLog], None] | None = None
-) -> SeasonView:
+def season_view(log: RaceLog, season: int, damaged: Callable[[DamagedLog], None] | None = None) -> SeasonView:
     """The season as its stream and its races' logs make it: which races ran, their results, the standings.
     A race whose log is damaged raises :class:`DamagedLog`, or, with ``damaged``, is told to it and the
     standings stop before it, as before a race not over (its result cannot be read)."""
@@ -492,4 +490,3 @@ def result_outcome(view: SeasonView, index: int, entry: Event) -> ResultOutcome:
             block = view.options.get(unit.name)
             gives.update(unit.season.result(view, index, block, race, entry, refuse))
     return ResultOutcome(result, gives)
-

@@ -217,9 +217,7 @@ def review_race(
             continue
         skipped: list[NotReviewed] = []
         mine = [
-            p
-            for p in decision_points(events, n, seqs=seqs, rounds=rounds, skipped=skipped)
-            if only is None or only(p)
+            p for p in decision_points(events, n, seqs=seqs, rounds=rounds, skipped=skipped) if only is None or only(p)
         ]
         out.cars.append(
             CarReview(n, expected=len(mine), not_reviewed=skipped if only is None else [], place=standing[n])
@@ -231,7 +229,12 @@ def review_race(
     stop = threading.Event()
     runners = {
         n: make_runner(
-            executor, n, settings.bots, parallel, stop, evaluator=settings.evaluator,
+            executor,
+            n,
+            settings.bots,
+            parallel,
+            stop,
+            evaluator=settings.evaluator,
             search_rounds=settings.search_rounds,
         )
         for n in names

@@ -563,7 +563,7 @@ def _react_words(review: PointReview, public: Any) -> str | None:
 
 
 def _corner_number(public: Any, after_space: int | None) -> str:
-    """"corner 2" by the track's order of corners, or the space it is after."""
+    """ "corner 2" by the track's order of corners, or the space it is after."""
     if after_space is None:
         return "a corner"
     try:
@@ -602,8 +602,9 @@ def deck_words(info: Any, car: str) -> str | None:
     speed = [(catalogue.value[c], n) for c, n in deck.items() if c in catalogue.basic and c in catalogue.value]
     cards = sum(n for _, n in speed)
     if not cards:
-        return (f"{head} {listed}, no Basic card: a Stress flip goes through it to the discard pile, "
-                "shuffled (# 14.3, 5.6)")
+        return (
+            f"{head} {listed}, no Basic card: a Stress flip goes through it to the discard pile, shuffled (# 14.3, 5.6)"
+        )
     mean = sum(v * n for v, n in speed) / cards
     high = max(v for v, _ in speed)
     cheap = " only low cards: a Stress flip costs little here" if high <= 2 else ""
@@ -632,8 +633,11 @@ def reason(review: PointReview, info: Any) -> str:
             engine = public.cars[car].engine if public is not None else None
             parts.append(
                 f"{worse} spins out at {_corner_number(public, where)}"
-                + (f" ({_limit_words(public, where, limit)}, speed {_mean([f.speed or 0 for f in at]):.1f})"
-                   if limit is not None else "")
+                + (
+                    f" ({_limit_words(public, where, limit)}, speed {_mean([f.speed or 0 for f in at]):.1f})"
+                    if limit is not None
+                    else ""
+                )
                 + f" in {w_s:.0%} of playouts, owing {_mean([f.owed for f in at]):.1f} Heat and paying "
                 f"{_mean([f.paid for f in at]):.1f}"
                 + (f" (Engine {engine} at the decision)" if engine is not None else "")

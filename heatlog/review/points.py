@@ -223,8 +223,11 @@ def decision_points(
                 elif ev.get("car") == car and is_decision(ev):
                     why = _why_not(state, car, ev, mine, table)
             if why is not None and skipped is not None:
-                skipped.append(NotReviewed(state.round, seq, str(ev.get("type")),
-                                           describe(canonical(ev), name=card_words(state)), why))
+                skipped.append(
+                    NotReviewed(
+                        state.round, seq, str(ev.get("type")), describe(canonical(ev), name=card_words(state)), why
+                    )
+                )
         try:
             state = apply(state, ev, atomic=False)
         except HeatlogError as err:
@@ -254,8 +257,7 @@ def _discard_closing_react(
         options = _listed(world, car, table)
         if len(options) > 1:
             at = point_kind(world)
-            out.append(DecisionPoint(i, seq, world.round, at, car, dict(go), options, prelude=tuple(prelude),
-                                     step=at))
+            out.append(DecisionPoint(i, seq, world.round, at, car, dict(go), options, prelude=tuple(prelude), step=at))
         try:
             apply_decision(world, dict(go))
         except HeatlogError:
@@ -267,8 +269,11 @@ def _discard_closing_react(
         taken = canonical(ev)
         taken.pop("v", None)
         if len(options) > 1 and decision_key(taken) in {decision_key(o) for o in options}:
-            out.append(DecisionPoint(i, seq, world.round, "discard", car, taken, options, prelude=tuple(prelude),
-                                     step="discard"))
+            out.append(
+                DecisionPoint(
+                    i, seq, world.round, "discard", car, taken, options, prelude=tuple(prelude), step="discard"
+                )
+            )
     return out
 
 

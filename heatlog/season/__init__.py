@@ -111,10 +111,6 @@ def _now() -> str:
 # ---------------------------------------------------------------------------------------------- storage
 
 
-
-
-
-
 def hidden_seasons(log: RaceLog) -> list[int]:
     """Seasons whose stream is in the file but whose row in ``seasons`` is not (deleted behind heatlog's back:
     the season was hidden from every list)."""
@@ -189,19 +185,7 @@ def _unentered_races(log: RaceLog, view: SeasonView, entered: set[int]) -> list[
     return out
 
 
-
-
 # ---------------------------------------------------------------------------------------------- the season's state
-
-
-
-
-
-
-
-
-
-
 
 
 EFFECT_WORDS = {
@@ -369,7 +353,7 @@ def new_season(
         if at is None or int(at[1]) >= len(drivers):
             raise
         who = said("drivers", f"driver {drivers[int(at[1])].get('name')!r}", int(at[1]))
-        raise MalformedInput(f"{who}: the {at[2]} {err.message[at.end():]}") from None
+        raise MalformedInput(f"{who}: the {at[2]} {err.message[at.end() :]}") from None
     return log.store.new_stream(SEASON_STREAM, ev["name"], [ev])
 
 
@@ -615,10 +599,6 @@ def setup_problems(view: SeasonView, sr: SeasonRace, events: list[Event]) -> lis
     return out
 
 
-
-
-
-
 # ---------------------------------------------------------------------------------------------- files
 
 
@@ -764,13 +744,6 @@ def _check_race(numbered: list[tuple[int, Event]], source: str) -> tuple[Any, li
 
 
 # ---------------------------------------------------------------------------------------------- entered by result
-
-
-
-
-
-
-
 
 
 def result_entry(

@@ -533,9 +533,10 @@ def make_app(server: Server) -> Starlette:
             if not r.meta.get("simulated")
         ][-12:][::-1]
         return html(
-            request, pages.setup_page(
+            request,
+            pages.setup_page(
                 _csrf_for(request), builtin_tracks(), races, server.error, switches(), module_fields(), cars_words()
-            )
+            ),
         )
 
     async def join(request: Request) -> Response:

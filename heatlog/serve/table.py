@@ -57,6 +57,8 @@ def _with_cards(kind: str) -> bool:
     """Whether a question of ``kind`` is answered with cards (the recorder's, or a module's in a turn)."""
     own = turn_answer(kind)
     return kind in CARD_KINDS or (own is not None and own.cards)
+
+
 #: Words for the recorder's React and slipstream answers (the token is sent; a token not here shows as itself).
 ANSWER_WORDS = {
     "b": "boost (1 Heat)",

@@ -339,8 +339,16 @@ def race_stats(facts: RaceFacts) -> RaceStats:
     for t in facts.turns:
         engine[t.car] = t.engine
     cars = [
-        CarStats(c.name, c.colour, c.place, c.finished, c.finish_round, tallies[c.name], start.get(c.name),
-                 None if c.legend else engine.get(c.name))  # a Legend has no Engine (# 19.3)
+        CarStats(
+            c.name,
+            c.colour,
+            c.place,
+            c.finished,
+            c.finish_round,
+            tallies[c.name],
+            start.get(c.name),
+            None if c.legend else engine.get(c.name),
+        )  # a Legend has no Engine (# 19.3)
         for c in facts.cars
     ]
     return RaceStats(

@@ -147,4 +147,3 @@ class Caches(Listing):
                 "summary = excluded.summary",
                 [(race, length, rules_version, canonical(summary).decode()) for race, length, summary in rows],
             )
-

@@ -39,7 +39,7 @@ def payload_column(type_: str, v: int | None, text: str) -> tuple[int | None, st
     them), else the whole text with ``v`` NULL. :func:`payload_text` gives ``text`` back."""
     if v is None:
         return None, text
-    suffix = f"{_quoted(type_)},\"v\":{v}}}"
+    suffix = f'{_quoted(type_)},"v":{v}}}'
     if len(text) > len(suffix) and text.endswith(suffix) and text[-len(suffix) - 1] == ",":
         return v, text[: -len(suffix) - 1] + "}"
     if text == "{" + suffix:
@@ -53,8 +53,8 @@ def payload_text(type_: Any, v: Any, body: Any) -> Any:
     if v is None or type(body) is not str or type(type_) is not str or len(body) < 2:
         return body
     if len(body) == 2:  # "{}": the event had only its type and v
-        return f"{{{_quoted(type_)},\"v\":{v}}}"
-    return f"{body[:-1]},{_quoted(type_)},\"v\":{v}}}"
+        return f'{{{_quoted(type_)},"v":{v}}}'
+    return f'{body[:-1]},{_quoted(type_)},"v":{v}}}'
 
 
 def _quoted(type_: str) -> str:

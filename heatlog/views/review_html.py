@@ -277,8 +277,12 @@ def _graph(review: Any, rp: Replay, fills: dict[str, str]) -> tuple[str, dict[st
 
 
 #: The base chance events as a player says them (a module's: its type in words, "legend card revealed").
-_CHANCE_WORDS = {"cards_drawn": "the draw", "card_flipped": "a flip", "deck_shuffled": "a shuffle",
-                 "grid_set": "the grid"}
+_CHANCE_WORDS = {
+    "cards_drawn": "the draw",
+    "card_flipped": "a flip",
+    "deck_shuffled": "a shuffle",
+    "grid_set": "the grid",
+}
 
 
 def _chance_words(kind: str) -> str:

@@ -101,9 +101,7 @@ def _chart(view: SeasonView, colours: dict[str, str]) -> str:
     for yy, name, _ in ends:  # names beside the last points, pushed apart so they never overlap
         yy = max(yy, last_y + 14)
         last_y = yy
-        out.append(
-            f'<text class="name" x="{x(len(view.tables)) + 8:.1f}" y="{yy + 4:.1f}">{escape(name)}</text>'
-        )
+        out.append(f'<text class="name" x="{x(len(view.tables)) + 8:.1f}" y="{yy + 4:.1f}">{escape(name)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -118,9 +116,7 @@ def _ties(view: SeasonView) -> str:
     if not level:
         return ""
     names = ", ".join(f"{escape(s.name)} ({s.points})" for s in level)
-    return (
-        f'<p class="tiebreak">Level on points: {names}; the place in the last race run breaks the tie (# 21.10).</p>'
-    )
+    return f'<p class="tiebreak">Level on points: {names}; the place in the last race run breaks the tie (# 21.10).</p>'
 
 
 def _marks(view: SeasonView) -> str:
@@ -154,7 +150,7 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
         said = "".join(f"<li>{escape(line)}</li>" for line in event_card_lines(sr.event, Track.from_dict(sr.track)))
         rows.append(
             f'<tr data-race="{sr.index}" data-recorded="{sr.how}"><td class="num">{sr.index}</td>'
-            f'<td>{escape(sr.track["name"])}</td>'
+            f"<td>{escape(sr.track['name'])}</td>"
             f"<td>{sr.event.number}. {escape(sr.event.name)}</td><td>{winner}</td><td>{how}</td><td>{replay}</td></tr>"
             f'<tr class="event" data-race-event="{sr.index}"><td></td><td colspan="5"><ul>{said}</ul></td></tr>'
         )
@@ -184,7 +180,7 @@ def render_season_html(view: SeasonView, replays: dict[int, str] | None = None) 
     against = f" against {added}" if added else ""
     status = "over" if view.over else f"{run} of {counted(len(view.races), 'race')} run"
     body = f"""<header><span class="logo">HEAT</span><h1>Season {escape(view.name)}</h1>
-<p>{counted(len(view.drivers), 'driver')}{against} · {counted(len(view.races), 'race')} · {status}</p>
+<p>{counted(len(view.drivers), "driver")}{against} · {counted(len(view.races), "race")} · {status}</p>
 {champion}</header>
 <section class="card"><h2>Standings chart <small>points after each race</small></h2>{_chart(view, colours)}</section>
 <section class="card"><h2>Standings{f" after race {run}" if run else ""}</h2>

@@ -135,13 +135,27 @@ def test_an_unknown_card_is_malformed_in_a_base_race_and_known_in_a_garage_race(
 
 def test_a_block_cannot_redefine_a_base_card_or_add_a_heat_type() -> None:
     with pytest.raises(MalformedInput, match="is a base card"):
-        apply(None, ev("race_started", track=TRACK, laps=1, cars=CARS, cards={"4": {"id": "4", "name": "x",
-                                                                                   "kind": "basic", "speed": 9,
-                                                                                   "symbols": {}, "copies": 1}}))
+        apply(
+            None,
+            ev(
+                "race_started",
+                track=TRACK,
+                laps=1,
+                cars=CARS,
+                cards={"4": {"id": "4", "name": "x", "kind": "basic", "speed": 9, "symbols": {}, "copies": 1}},
+            ),
+        )
     with pytest.raises(MalformedInput, match="Heat and Stress"):
-        apply(None, ev("race_started", track=TRACK, laps=1, cars=CARS, cards={"U17": {"id": "U17", "name": "x",
-                                                                                     "kind": "heat",
-                                                                                     "symbols": {}, "copies": 1}}))
+        apply(
+            None,
+            ev(
+                "race_started",
+                track=TRACK,
+                laps=1,
+                cars=CARS,
+                cards={"U17": {"id": "U17", "name": "x", "kind": "heat", "symbols": {}, "copies": 1}},
+            ),
+        )
 
 
 def test_error_texts_and_narration_name_cards_by_the_races_catalogue() -> None:

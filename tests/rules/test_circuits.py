@@ -140,9 +140,7 @@ def test_22_5_a_cluttered_car_on_a_flooded_space_pays_for_its_downshift() -> Non
     """# 3.5: a cluttered car may still shift; on a flooded space its downshift costs the surcharge."""
     from .conftest import board
 
-    race = board(
-        {"A": {"at": 9, "gear": 2, "engine": 2, "hand": "HHHHHHS"}, "B": {"at": 1, "gear": 1}}, track=_japan()
-    )
+    race = board({"A": {"at": 9, "gear": 2, "engine": 2, "hand": "HHHHHHS"}, "B": {"at": 1, "gear": 1}}, track=_japan())
     race.gears(A=1, B=1)
     assert race.car("A").engine == 1
 

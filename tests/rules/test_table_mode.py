@@ -249,4 +249,3 @@ def test_1_7_one_deduction_a_deck_known_to_be_1_h_h_leaves_seven_stress_in_hand(
     race.flip("B", "H", "1")  # the Heat is skipped (# 5.2), the 1 found for the first Stress
     race.flip("B", "H")  # the last Heat is skipped: the deck is empty and the discard holds no Basic card
     assert race.turn.stress_left == 0 or race.turn.flipping is None
-

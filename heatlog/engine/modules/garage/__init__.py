@@ -157,20 +157,49 @@ RACE_COLUMNS = (
 #: ``param`` is the ``race_result`` field its refusals name (``SeasonHook.result_flags``).
 _RESULT = ("season result",)
 RESULT_FLAGS = (
-    Flag("market", ("--market",), "With the Garage: the draft's market, card names (# 21.2; absent: not noted).",
-         "str", commands=_RESULT),
-    Flag("picks", ("--pick",), "With the Garage: NAME:CARD, the upgrade each driver picked.", "strs",
-         commands=_RESULT),
-    Flag("swap", ("--swap",), "With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).", "str",
-         commands=_RESULT),
-    Flag("dealt", ("--dealt",), "NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4).", "strs",
-         commands=_RESULT),
-    Flag("press", ("--press",), "NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7).", "strs",
-         commands=_RESULT),
-    Flag("event", ("--event-card",), "NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave "
-         "(# 21.8).", "strs", commands=_RESULT),
-    Flag("used", ("--used",), "NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24).",
-         "strs", commands=_RESULT),
+    Flag(
+        "market",
+        ("--market",),
+        "With the Garage: the draft's market, card names (# 21.2; absent: not noted).",
+        "str",
+        commands=_RESULT,
+    ),
+    Flag("picks", ("--pick",), "With the Garage: NAME:CARD, the upgrade each driver picked.", "strs", commands=_RESULT),
+    Flag(
+        "swap",
+        ("--swap",),
+        "With the Garage: the first picker's swap, GIVE:TAKE (absent: no swap, MA11).",
+        "str",
+        commands=_RESULT,
+    ),
+    Flag(
+        "dealt",
+        ("--dealt",),
+        "NAME:CARD[,CARD]: the sponsorship cards the event card dealt (# 21.4).",
+        "strs",
+        commands=_RESULT,
+    ),
+    Flag(
+        "press",
+        ("--press",),
+        "NAME:CARD[,CARD]: the sponsorship cards earned at press corners (# 21.7).",
+        "strs",
+        commands=_RESULT,
+    ),
+    Flag(
+        "event",
+        ("--event-card",),
+        "NAME:CARD[,CARD]: the sponsorship cards the event card's condition gave (# 21.8).",
+        "strs",
+        commands=_RESULT,
+    ),
+    Flag(
+        "used",
+        ("--used",),
+        "NAME:CARD[,CARD]: the sponsorship cards played, which left the game (# 18.24).",
+        "strs",
+        commands=_RESULT,
+    ),
 )
 
 FLAGS = (  # issue 26, build 5: `new`, `simulate` and `season new` build these flags from the registry

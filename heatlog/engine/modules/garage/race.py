@@ -164,9 +164,7 @@ def start(ev: Event, catalogue: Catalogue) -> GarageRace:
 _SHARED_CARDS: dict[str, tuple[tuple[str, ...], dict[str, Card], dict[str, Mapping[str, int]]]] = {}
 
 
-def _shared_cards(
-    block: Any, tokens: tuple[str, ...]
-) -> tuple[dict[str, Card], dict[str, Mapping[str, int]]] | None:
+def _shared_cards(block: Any, tokens: tuple[str, ...]) -> tuple[dict[str, Card], dict[str, Mapping[str, int]]] | None:
     """The shared card mapping and symbol numbers of ``block`` (the Garage's ``tokens`` of it, in order), or None
     for a block that is not one (read then the long way, with its refusal)."""
     if type(block) is not dict or not tokens:

@@ -272,8 +272,12 @@ def result_entry(
         if swap:
             parts = words(swap.replace(":", " "), "swap")
             if len(parts) != 2:
-                raise refuse("write GIVE:TAKE (the upgrade given back, the card taken from the market)", "21.2",
-                             option="swap", given=swap)
+                raise refuse(
+                    "write GIVE:TAKE (the upgrade given back, the card taken from the market)",
+                    "21.2",
+                    option="swap",
+                    given=swap,
+                )
             draft["swap"] = {"give": card(parts[0], "swap"), "take": card(parts[1], "swap")}
         entry["draft"] = draft
     sponsors: dict[str, dict[str, list[str]]] = {}

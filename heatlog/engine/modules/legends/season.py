@@ -85,4 +85,3 @@ def race(block: Any) -> Any:
         "pro": int(options.get("pro", 0)),
         "aggressive": bool(options.get("aggressive", False)),
     }
-

@@ -122,8 +122,13 @@ def test_18_5_recording_a_simulated_garage_race_gives_its_log(tmp_path: Path, mo
     expected = simulated(seed, mode)
     log = RaceLog(tmp_path / "race.db")
     rid = start_race(
-        log, track="usa", cars=default_cars(3), laps=1, mode=mode, grid=expected[1]["order"],
-            modules={"garage": dict(OPTIONS)}
+        log,
+        track="usa",
+        cars=default_cars(3),
+        laps=1,
+        mode=mode,
+        grid=expected[1]["order"],
+        modules={"garage": dict(OPTIONS)},
     )
     s = Session(log, rid, fresh=True)
     kinds = set()

@@ -479,7 +479,6 @@ def test_1_7_refusals_of_the_joint_deduction_name_an_upgrade_by_its_name() -> No
     )  # a base card is named the same either way
 
 
-
 def test_18_21_boards_show_the_card_known_on_top_of_the_deck(refreshed_log: list[Event], tmp_path: Path) -> None:
     """The table saw the Refresh card go back on top of the deck (MA15): ``heatlog show`` and the replay page (in
     Chromium) show it beside the deck's size, named as the table knows it; a deck with nothing known on top shows

@@ -14,8 +14,14 @@ OPTIONS = {"upgrades": "all", "draft": "draft", "expansions": ["heavy-rain", "tu
 
 
 def combined(seed: int, bots="heuristic"):
-    return simulate_race(None, track="usa", cars=2,
-        modules={"garage": OPTIONS, "legends": {"cars": 2}, "weather": {}}, seed=seed, bots=bots)
+    return simulate_race(
+        None,
+        track="usa",
+        cars=2,
+        modules={"garage": OPTIONS, "legends": {"cars": 2}, "weather": {}},
+        seed=seed,
+        bots=bots,
+    )
 
 
 def test_18_4_18_5_legends_never_draft_and_do_not_change_the_market():
@@ -33,6 +39,7 @@ def test_18_4_18_5_legends_never_draft_and_do_not_change_the_market():
 def test_MA26_18_21_a_refreshed_card_stays_on_top_when_a_hand_of_the_events_size_needs_no_draw():
     """Hand size 6 (event 9, # 21.8): a spinout leaves 6 cards in the hand, so nothing is drawn (# 12.2 read with
     the race's hand size, MA26) and the Refresh card stays on top of the deck (# 18.21, MA15)."""
+
     def race(event: int | None):
         r = garage_board(
             {

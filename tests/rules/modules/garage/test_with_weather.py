@@ -42,8 +42,9 @@ def play(race, a_cards: str, gear: int = 1):
 def test_MC4_a_garage_race_with_the_weather_draws_its_tile_and_tokens_at_random_after_the_draft():
     tiles, kinds = Counter(), []
     for seed in range(6):
-        _, events, state = simulate_race(None, track="usa", cars=3, seed=seed,
-            modules={"garage": OPTIONS, "weather": {}})
+        _, events, state = simulate_race(
+            None, track="usa", cars=3, seed=seed, modules={"garage": OPTIONS, "weather": {}}
+        )
         kinds = [e["type"] for e in events[:40]]
         last_pick = max(i for i, k in enumerate(kinds) if k == "upgrade_picked")
         # 18.4, 20.2: the grid, the draft, then the tile and one token per corner, then the decks
