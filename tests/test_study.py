@@ -25,7 +25,7 @@ from heatlog.stats import TurnsTable, race_stats  # noqa: E402
 from heatlog.stats.facts import TURN_COLUMNS  # noqa: E402
 from heatlog.study import corpus  # noqa: E402
 from heatlog.study.export import export_parquet  # noqa: E402
-from heatlog.study.query import connect  # noqa: E402
+from heatlog.study.query import query  # noqa: E402
 from heatlog.study.spec import StudySpec  # noqa: E402
 from heatlog.study.tables import COLUMNS, TABLES  # noqa: E402
 from tests.test_cli import run  # noqa: E402
@@ -363,7 +363,6 @@ def test_the_studies_of_the_doc_run_on_a_small_corpus(tmp_path: Path) -> None:
         make(d, spec_of(spec_doc), ex, window=4)
     queries = re.findall(r"```sql\n(.*?)```", text, re.S)
     assert len(queries) >= 3
-    con = connect(d)
-    for sql in queries:
-        rows = con.execute(sql).fetchall()
+    for sql in queries:  # through the study query's checks (one SELECT, the corpus's files alone)
+        _, rows = query(d, sql)
         assert rows, sql

@@ -211,8 +211,16 @@ def query(
     sql: Annotated[str, typer.Argument(help="SQL over the views races, car_races, turns, decisions.")],
     as_json: JsonOpt = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV.")] = False,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", help="Stop the query after SECONDS (default: no limit; Ctrl-C stops it)."),
+    ] = None,
 ) -> None:
     """Run a DuckDB query over a corpus (or an `export --parquet` directory): the tables are views.
+
+    The query only reads: one SELECT (or WITH, FROM, VALUES, DESCRIBE, SUMMARIZE, SHOW) that may read the
+    corpus's files and no other; COPY, ATTACH, INSTALL, LOAD, SET, PRAGMA, CREATE, EXPLAIN or several statements
+    are refused, and nothing is written.
 
     Example: heatlog study query corpus "select grid, avg(place) from car_races group by grid order by grid"
     """
@@ -224,11 +232,16 @@ def query(
 
     from ..engine.errors import MalformedInput
     from ..formats.usertext import sheet_cell
+    from ..study.query import QueryInterrupted
     from ..study.query import query as run_query
 
     if as_json and as_csv:
         raise MalformedInput("choose one of --json and --csv")
-    columns, rows = run_query(directory, sql)
+    try:
+        columns, rows = run_query(directory, sql, timeout=timeout)
+    except QueryInterrupted:
+        err_console().print("query interrupted", markup=False)
+        raise typer.Exit(130) from None
     if as_json:
         records = [{c: _finite(v) for c, v in zip(columns, r, strict=True)} for r in rows]
         import json
