@@ -217,6 +217,35 @@ def test_a_settled_place_is_the_place_at_the_end(race: list[Event], at: float) -
         assert list(settled.sides[0]) == [car]
 
 
+@pytest.mark.parametrize("at", [0.3, 0.8])
+def test_what_followed_a_decision_is_read_without_changing_the_playout(race: list[Event], at: float) -> None:
+    """A review's playouts (``watch`` and ``settle`` the car) carry what followed the car's round
+    (``LaterFacts``): read between rounds, so the places are those of play-outs that read nothing, playout by
+    playout; and the facts agree with one another — the first round's progress is the turn's move, the next
+    rounds' moves are the progress they made, the track runs from the decision's round to the settled place."""
+    from heatlog.analysis.playout import LATER_ROUNDS
+
+    cut = next(j for j in range(int(len(race) * at), len(race)) if race[j]["type"] == "gear_chosen")
+    info = information_set(race[:cut], "Red")  # step 1 of a round: no car has moved in it yet
+    start = info.public.cars["Red"].progress
+    plain = playouts(info, 16, seed=3, settle="Red")
+    watched = playouts(info, 16, seed=3, settle="Red", watch="Red")
+    assert [o.places for o in watched.outcomes[0]] == [o.places for o in plain.outcomes[0]]
+    assert [o.rounds for o in watched.outcomes[0]] == [o.rounds for o in plain.outcomes[0]]
+    seen = 0
+    for o in watched.outcomes[0]:
+        turn = o.turn
+        assert turn is not None and turn.later is not None
+        later = turn.later
+        seen += later.rounds
+        assert later.track[0] - start == turn.moved
+        assert later.track[later.rounds] - later.track[0] == later.moved
+        assert 0 <= later.rounds <= LATER_ROUNDS and later.rounds <= len(later.track) - 1
+        assert later.finish == o.rounds["Red"] and len(later.track) == later.finish - info.public.round + 1
+        assert 0 <= later.spins <= later.rounds and (later.spin_corner is not None) == (later.spins > 0)
+    assert seen > 0  # the race went on after the decision's round
+
+
 def test_a_job_ships_its_information_set_once(info: Any) -> None:
     """A job pickles its information set once, whatever the chunks sent, and a worker unpickles it once (its
     cache by the pickle's digest): the same outcomes as the job itself."""

@@ -28,7 +28,7 @@ import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -66,6 +66,33 @@ class TurnFacts:
     paid: int  # Heat it paid for them
     moved: int  # spaces moved this turn (step 3, React moves, slipstream)
     stress_flips: tuple[str, ...]  # the cards its Stress flips found (# 5.2)
+    later: LaterFacts | None = None  # what followed, in the next rounds (a play-out that settles one car's place)
+
+
+#: Rounds after the decision's own that :class:`LaterFacts` follow the watched car through.
+LATER_ROUNDS = 2
+MAX_TRACK = 40  # rounds of the watched car's progress kept (``LaterFacts.track``)
+
+
+@dataclass(frozen=True, slots=True)
+class LaterFacts:
+    """What the watched car's decision led to after its round (a review's reason: a decision that moves further
+    now can lose later). ``rounds``: the rounds after the decision's own that the sums follow, at most
+    :data:`LATER_ROUNDS` (fewer once the car's place is settled, or at the race's end)."""
+
+    stress_hand: int  # Stress cards in its hand at the end of the decision's round (the hand of the next, # 12.2)
+    heat_hand: int  # Heat cards in that hand
+    engine_next: int  # Heat in its Engine at the end of the decision's round
+    rounds: int
+    moved: int  # spaces moved in those rounds
+    spins: int  # spinouts in those rounds (# 10.1)
+    spin_corner: int | None  # the corner (``after_space``) of the first of them
+    paid: int  # Heat paid at corners in those rounds (# 9.3)
+    engine: int  # Heat in its Engine at the end of the last of them
+    finish: int  # the round it finished in (or the round its place was settled in, or the play-out's cap)
+    # its progress at the end of each round, from the decision's own until its place was settled (at most
+    # MAX_TRACK rounds): every side starts from the same world, so side against side is ahead or behind
+    track: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,12 +268,18 @@ def settled_place(state: RaceState, name: str) -> int | None:
 
 
 def play_until_settled(
-    w: RaceState, name: str, decide: Callable[[RaceState, str], Event | None], rng: random.Random, **kw: Any
+    w: RaceState,
+    name: str,
+    decide: Callable[[RaceState, str], Event | None],
+    rng: random.Random,
+    each_round: Callable[[RaceState], None] | None = None,
+    **kw: Any,
 ) -> int:
     """Play ``w`` on round by round (the same play-out as one call, stopped and resumed between rounds: nothing is
     drawn again) until ``name``'s place is settled (:func:`settled_place`), or the play-out's round cap; its place.
     A review needs one car's place: the rounds the other cars still race after it has finished, or after they all
-    have, change nothing it reads."""
+    have, change nothing it reads. ``each_round(w)`` is called after every round played (it reads, never
+    changes)."""
     while True:
         place = settled_place(w, name)
         if place is not None:
@@ -254,6 +287,62 @@ def play_until_settled(
         if w.round > MAX_ROUNDS:  # stopped unfinished, as play_out stops: ranked as it stands
             return w.standings().index(name) + 1
         play_out(w, decide, rng, max_rounds=w.round, **kw)
+        if each_round is not None:
+            each_round(w)
+
+
+class _Later:
+    """:class:`LaterFacts` gathered round by round (``play_until_settled``'s ``each_round``, which reads, never
+    changes) from the end of the decision's round ``first``."""
+
+    __slots__ = (
+        "name",
+        "first",
+        "hand",
+        "engine_next",
+        "rounds",
+        "moved",
+        "spins",
+        "corner",
+        "paid",
+        "engine",
+        "track",
+    )
+
+    def __init__(self, w: RaceState, name: str, first: int) -> None:
+        car = w.cars[name]
+        hand = car.hand or {}
+        self.name, self.first = name, first
+        self.hand = (hand.get("S", 0), hand.get("H", 0))
+        self.engine_next = self.engine = car.engine
+        self.rounds = self.moved = self.spins = self.paid = 0
+        self.corner: int | None = None
+        self.track = [car.progress]
+
+    def __call__(self, w: RaceState) -> None:
+        done = w.round if w.phase == "over" else w.round - 1  # the round just played
+        car = w.cars[self.name]
+        if done == self.first + len(self.track) and len(self.track) < MAX_TRACK:
+            self.track.append(car.progress)
+        if done > self.first + LATER_ROUNDS or done <= self.first + self.rounds:
+            return
+        self.rounds = done - self.first
+        self.engine = car.engine
+        turn = w.last_turns.get(self.name)
+        if turn is not None and turn.round == done:
+            self.moved += max(0, turn.end - turn.start)
+            self.paid += sum(c.paid for c in turn.corners)
+            if turn.spinout:
+                self.spins += 1
+                if self.corner is None:
+                    spin = next((c for c in turn.corners if c.spinout), None)
+                    self.corner = spin.after_space if spin is not None else None
+
+    def facts(self, finish: int) -> LaterFacts:
+        return LaterFacts(
+            *self.hand, self.engine_next, self.rounds, self.moved, self.spins, self.corner, self.paid, self.engine,
+            finish, tuple(self.track),
+        )  # fmt: skip
 
 
 def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
@@ -321,17 +410,21 @@ def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> 
 
         rng = random.Random(playout_seed(job.seed, index, stream))
         facts: TurnFacts | None = None
+        first = w.round
         if job.watch is not None:
             # To the end of this round first (the same play-out, stopped and resumed: nothing is drawn again),
             # to read the watched car's turn of it.
-            first = w.round
             play_out(w, decide, rng, shuffles=shuffles, max_rounds=first)
             turn = w.last_turns.get(job.watch)
             if turn is not None and turn.round == first:
                 facts = turn_facts(turn)
         if job.settle is not None:
-            place = play_until_settled(w, job.settle, decide, rng, shuffles=shuffles)
-            out.append(Outcome({job.settle: place}, {job.settle: w.finish_rounds.get(job.settle, w.round)}, facts))
+            later = _Later(w, job.watch, first) if facts is not None and job.watch is not None else None
+            place = play_until_settled(w, job.settle, decide, rng, later, shuffles=shuffles)
+            finish = w.finish_rounds.get(job.settle, w.round)
+            if later is not None and facts is not None:
+                facts = replace(facts, later=later.facts(w.finish_rounds.get(later.name, w.round)))
+            out.append(Outcome({job.settle: place}, {job.settle: finish}, facts))
             continue
         play_out(w, decide, rng, shuffles=shuffles)
         standings = w.standings()
@@ -595,6 +688,8 @@ __all__ = [
     "Outcome",
     "TurnFacts",
     "turn_facts",
+    "LATER_ROUNDS",
+    "LaterFacts",
     "committed_play",
     "lay_face_down",
     "PlayoutResult",

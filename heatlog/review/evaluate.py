@@ -611,6 +611,97 @@ def deck_words(info: Any, car: str) -> str | None:
     return f"{head} {listed}: a Stress flip finds {mean:.1f} on average (at most {high});{cheap}".rstrip(";")
 
 
+def _gaps(pairs: Sequence[tuple[Any, Any]]) -> list[float]:
+    """The mean of the paired gaps in progress (taken − best) at the end of each round from the decision's,
+    each side held at its last round once its place is settled (its progress no longer changes what it gets)."""
+    longest = max(max(len(a.track), len(b.track)) for a, b in pairs)
+    n = len(pairs)
+    return [
+        math.fsum(a.track[min(k, len(a.track) - 1)] - b.track[min(k, len(b.track) - 1)] for a, b in pairs) / n
+        for k in range(longest)
+    ]
+
+
+def _spaces(gap: float, other: str) -> str:
+    """ "1.4 spaces ahead of play 4 S", "0.8 spaces behind it", "level with it"."""
+    if abs(gap) < GAP:
+        return f"level with {other}"
+    return f"{abs(gap):.1f} spaces {'ahead of' if gap > 0 else 'behind'} {other}"
+
+
+#: Spaces of mean gap below which two decisions' cars are said level (the reasons' resolution).
+GAP = 0.25
+
+
+def later_words(review: PointReview, public: Any) -> str | None:
+    """What the decision taken led to after its round, against the best found, from their paired playouts
+    (:class:`~heatlog.analysis.playout.LaterFacts`): the gap in spaces at the end of the decision's round and the
+    round from which the car taken is behind (the most it is behind, and when), then each difference that makes
+    it — the Stress and Heat cards left in its hand for the next round (# 12.2), the Heat in its Engine (# 15.1),
+    spinouts (# 10.1), Heat paid at corners (# 9.3) and spaces moved in the two rounds after, the round it
+    finishes in. A decision that moves further now and loses later is told by these. None without those facts
+    (a runner that gives none)."""
+    pairs = [
+        (t.later, b.later)
+        for t, b in zip(review.facts.get("taken", []), review.facts.get("best", []), strict=False)
+        if t is not None and b is not None and t.later is not None and b.later is not None
+    ]
+    if not pairs or review.taken.decision == review.best.decision:
+        return None
+    tw, bw = review.taken.words, review.best.words
+    n = len(pairs)
+
+    def both(get: Callable[[Any], float]) -> tuple[float, float]:
+        return math.fsum(get(a) for a, _ in pairs) / n, math.fsum(get(b) for _, b in pairs) / n
+
+    r = review.point.round
+    gaps = _gaps(pairs)
+    head = f"at the end of round {r} {tw} is {_spaces(gaps[0], bw)}"
+    worst = min(range(len(gaps)), key=lambda k: (gaps[k], k))
+    behind = next((k for k, g in enumerate(gaps) if g <= -GAP), None)
+    if behind is not None and behind > 0:
+        head += f", behind it from round {r + behind} ({-gaps[worst]:.1f} spaces at most, round {r + worst})"
+    elif behind == 0 and worst > 0 and gaps[worst] < gaps[0] - GAP:
+        head += f", {-gaps[worst]:.1f} spaces behind at most (round {r + worst})"
+    elif behind is None and len(gaps) > 1:
+        head += f", and never behind it on average (round {r + len(gaps) - 1}: {_spaces(gaps[-1], 'it')})"
+    out: list[str] = []
+    hand_s, hand_h = both(lambda f: f.stress_hand), both(lambda f: f.heat_hand)
+    if abs(hand_s[0] - hand_s[1]) >= 0.3 or abs(hand_h[0] - hand_h[1]) >= 0.3:
+        out.append(
+            f"it leaves {hand_s[0]:.1f} Stress and {hand_h[0]:.1f} Heat cards in its hand for round {r + 1}, "
+            f"against {hand_s[1]:.1f} and {hand_h[1]:.1f}"
+        )
+    engine = both(lambda f: f.engine_next)
+    if abs(engine[0] - engine[1]) >= 0.5:
+        out.append(f"Engine {engine[0]:.1f} Heat at the end of round {r}, against {engine[1]:.1f}")
+    rounds = max(a.rounds for a, _ in pairs)
+    if rounds >= 1:
+        span = f"round {r + 1}" if rounds == 1 else f"rounds {r + 1}–{r + rounds}"
+        spins = both(lambda f: f.spins > 0)
+        if abs(spins[0] - spins[1]) >= 0.1:
+            worse = 0 if spins[0] > spins[1] else 1
+            corners = [p[worse].spin_corner for p in pairs if p[worse].spins]
+            where = max(set(corners), key=lambda c: (corners.count(c), -1 if c is None else c)) if corners else None
+            out.append(
+                f"{(tw, bw)[worse]} spins out in {span} in {spins[worse]:.0%} of playouts (mostly at "
+                f"{_corner_number(public, where)}), {(bw, tw)[worse]} in {spins[1 - worse]:.0%}"
+            )
+        paid = both(lambda f: f.paid)
+        if abs(paid[0] - paid[1]) >= 0.5:
+            out.append(f"it pays {paid[0]:.1f} Heat at corners in {span}, against {paid[1]:.1f}")
+        moved = both(lambda f: f.moved)
+        if abs(moved[0] - moved[1]) >= 0.5:
+            out.append(f"it moves {moved[0]:.1f} spaces in {span}, against {moved[1]:.1f}")
+        last = both(lambda f: f.engine)
+        if abs(last[0] - last[1]) >= 0.5:
+            out.append(f"Engine {last[0]:.1f} Heat at the end of round {r + rounds}, against {last[1]:.1f}")
+    finish = both(lambda f: f.finish)
+    if abs(finish[0] - finish[1]) >= 0.1:
+        out.append(f"it finishes in round {finish[0]:.1f}, against {finish[1]:.1f}")
+    return head + (": " + "; ".join(out) if out else "")
+
+
 def reason(review: PointReview, info: Any) -> str:
     """Why the decision taken lost against the best found, in words and numbers from their paired playouts:
     the spinouts of this round's turn (where, how much Heat owed and paid, the Engine), the spaces moved,
@@ -651,6 +742,9 @@ def reason(review: PointReview, info: Any) -> str:
             tp, bp = _mean([f.paid for f in taken]), _mean([f.paid for f in best])
             if abs(tp - bp) >= 0.5:
                 parts.append(f"{tw} pays {tp:.1f} Heat at corners this round, {bw} {bp:.1f}")
+    later = later_words(review, public)
+    if later is not None:
+        parts.append(later)
     if stress:
         deck = deck_words(info, car)
         if deck is not None:
