@@ -81,6 +81,8 @@ def test_where_the_heuristic_is_right_the_search_evaluator_says_the_same() -> No
         (p,) = review.car("Red").points
         assert p.taken.words == "gear 4" and p.best.words in ("gear 2", "gear 3"), (evaluator, p.best.words)
         assert p.significant and p.label is not None, (evaluator, p.loss, p.loss_half)
+        # what followed the round, whoever drove on (tests/test_review_reasons.py)
+        assert p.reason is not None and f"at the end of round {p.point.round} gear 4 is " in p.reason, p.reason
         got.append(p)
     h, s = got
     assert abs(h.taken.mean_place - s.taken.mean_place) <= max(h.taken.place_half, s.taken.place_half)
