@@ -239,7 +239,7 @@ def query(
         raise MalformedInput("choose one of --json and --csv")
     try:
         columns, rows = run_query(directory, sql, timeout=timeout)
-    except QueryInterrupted:
+    except (QueryInterrupted, KeyboardInterrupt):  # (before the query started, too)
         err_console().print("query interrupted", markup=False)
         raise typer.Exit(130) from None
     if as_json:
