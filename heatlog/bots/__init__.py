@@ -287,7 +287,8 @@ class Stretches:
     def __init__(self) -> None:
         self.ids: dict[tuple[Any, ...], int] = {}
         self.next_id = 0
-        self.ahead: dict[tuple[int, int, int], float] = {}  # (stretch, gear, Engine) -> _TrackPlan.next_turn
+        # (stretch, gear) -> _TrackPlan.next_turn by Engine 0–8 (read, never changed once kept)
+        self.ahead: dict[tuple[int, int], list[float]] = {}
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}  # (stretch, …) -> _TrackPlan.row
 
     def number(self, stretch: tuple[Any, ...]) -> int:
@@ -453,7 +454,7 @@ class _TrackPlan:
         self.play_cards: Any = None
         # the module cards known to change a corner's limit or not, and those that do (HeuristicBot._touching)
         self.touch: tuple[dict[str, bool], frozenset[str]] | None = None
-        self.ahead_cache: dict[tuple[int, int, int], float] = {}
+        self.ahead_cache: dict[int, list[float]] = {}  # start * 8 + gear -> next_turn by Engine (Stretches.ahead)
         self.shared = Stretches() if shared is None else shared
         self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
         self.row_at: dict[int, int] = {}  # start -> the number of the stretch a row reads
@@ -576,19 +577,26 @@ class _TrackPlan:
 
     def next_turn(self, p: int, gear: int, engine: int) -> float:
         """Look-ahead: the best typical next turn from ``p`` in ``gear`` with ``engine`` Heat (# 3.1–3.3)."""
-        engine = engine if engine < 8 else 8  # the key is the value: more Heat changes nothing here
-        key = (p, gear, engine)
-        hit = self.ahead_cache.get(key)
-        if hit is not None:
-            return hit
+        # kept by start and gear, every Engine (0–8) at once: a cold plan asks ~6 of the 9 Engines of a start and
+        # gear, each a look-up in the shared table before (issue 32); an int key, not a tuple (gear 0–4)
+        best_of = self.ahead_cache.get(p * 8 + gear)
+        if best_of is None:
+            best_of = self._ahead(p, gear)
+        if engine < 0:
+            return -1e9  # (no gear affordable)
+        return best_of[engine if engine < 8 else 8]  # (more Heat than 8 changes nothing here)
+
+    def _ahead(self, p: int, gear: int) -> list[float]:
+        """``next_turn`` from ``p`` in ``gear`` for every Engine 0–8: the shared table's, by the stretch it reads,
+        or computed and kept there."""
         at = self.ahead_at.get(p)
         if at is None:
             at = self.ahead_at[p] = self.stretch(p, 0)
-        shared = (at, gear, engine)
-        hit = self.shared.ahead.get(shared)
-        if hit is not None:
-            self.ahead_cache[key] = hit
-            return hit
+        shared = (at, gear)
+        best_of = self.shared.ahead.get(shared)
+        if best_of is not None:
+            self.ahead_cache[p * 8 + gear] = best_of
+            return best_of
         # every Engine of this stretch and gear at once: the corners a move crosses are the same for each, only
         # the spinout differs (a weather race's plans ask ~6 of the 9 of a stretch they meet, each cold; issue 32)
         w = self.w
@@ -638,11 +646,8 @@ class _TrackPlan:
                     if v > best_of[e_all]:
                         best_of[e_all] = v
                     e_all += 1
-        ahead = self.shared.ahead
-        for e_all in range(9):
-            ahead[(at, gear, e_all)] = best_of[e_all]
-        best = self.ahead_cache[key] = best_of[engine] if engine >= 0 else -1e9  # (no gear affordable)
-        return best
+        self.shared.ahead[shared] = self.ahead_cache[p * 8 + gear] = best_of
+        return best_of
 
     def stretch(self, p: int, far: int) -> int:
         """The number of the stretch that the values of a start ``p`` read up to a speed of ``far`` (``next_turn``:
