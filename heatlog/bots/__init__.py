@@ -541,7 +541,12 @@ class _TrackPlan:
             left = engine - paid
             # engine_value(left, end): the lines from i on are those left after the move
             worth = self.engine_table[n - i if n - i < 8 else 8][left if left < 24 else 24] if left > 0 else 0.0
-            value = speed + worth + w.ahead * self.next_turn(end, gear, left)
+            # next_turn(end, gear, left), inlined: a cold plan's values ask ~3 an event, a frame each (issue 32)
+            best_of = self.ahead_cache.get(end * 8 + gear)
+            if best_of is None:
+                best_of = self._ahead(end, gear)
+            ahead = -1e9 if left < 0 else best_of[left if left < 8 else 8]
+            value = speed + worth + w.ahead * ahead
         self.outcomes[key] = value
         return value
 
@@ -1372,8 +1377,12 @@ class HeuristicBot:
                         trow = got
                 elif k == 0:
                     v = row[base] if base < ROW else None
-                    if v is None:
-                        v = tp.value(p, base, engine, g, adrenaline)
+                    if v is None:  # (value, inlined: a cold plan's row asks ~3 an event, a frame each)
+                        v = tp.outcome(p, base, engine, g)
+                        if adrenaline:  # # 6.2: one more space and speed, if it is better
+                            v2 = tp.outcome(p, base + 1, engine, g)
+                            if v2 > v:
+                                v = v2
                         if base < ROW:
                             row[base] = v
                     score = v + (keep + w_stress * k - w_card * base)
@@ -1391,8 +1400,12 @@ class HeuristicBot:
                     for extra, prob in dist:
                         s = base + extra
                         v = trow[s] if s < ROW else None
-                        if v is None:
-                            v = t.value(p, s, left, g, adrenaline)
+                        if v is None:  # (value, inlined)
+                            v = t.outcome(p, s, left, g)
+                            if adrenaline:  # # 6.2
+                                v2 = t.outcome(p, s + 1, left, g)
+                                if v2 > v:
+                                    v = v2
                             if s < ROW:
                                 trow[s] = v
                         score += prob * v
@@ -1481,14 +1494,39 @@ class HeuristicBot:
         if hit is not None:
             return hit
         w = self.w
-        cost, spin = tp.corners(start, end, speed, engine)
+        # (corners, engine_value and next_turn's kept path, inlined: a weather race's plans are new for each draw of
+        # road conditions, so most of its React values are computed, ~0.75 an event against ~0.4; issue 32)
+        lines = tp.lines
+        n = len(lines)
+        i = bisect_left(lines, start)
+        cost = 0
+        spin: int | None = None
+        while i < n and lines[i] < end:  # # 9.1, 9.3: every corner line crossed this turn, at this speed
+            over = speed - tp.limits[i]
+            if over > 0:
+                owed = tp.costs[i][over if over < COST_SPAN else COST_SPAN - 1]  # the Rules' (# 20.13, MA19)
+                if cost + owed > engine:  # # 10.1: the Engine cannot pay it
+                    spin = lines[i]
+                    break
+                cost += owed
+            i += 1
         if spin is not None:
             value = (spin - start) - tp.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
         elif q > tp.final:
             value = (q - start) + w.finish
         else:
             left = engine - cost
-            value = (q - start) + tp.engine_value(left, q) + w.ahead * tp.next_turn(q, car.gear, left)
+            gear = car.gear
+            best_of = tp.ahead_cache.get(q * 8 + gear)
+            if best_of is None:
+                best_of = tp._ahead(q, gear)
+            ahead = -1e9 if left < 0 else best_of[left if left < 8 else 8]
+            if left > 0:  # engine_value(left, q): the corner lines from q on
+                k = n - bisect_left(lines, q)
+                worth = tp.engine_table[k if k < 8 else 8][left if left < 24 else 24]
+            else:
+                worth = 0.0
+            value = (q - start) + worth + w.ahead * ahead
         if len(tp.ends) > 200_000:
             tp.ends.clear()
         tp.ends[key] = value
