@@ -165,15 +165,25 @@ _POLICIES: dict[tuple[str, ...], Policies] = {}
 _NO_POLICIES: Policies = ((), None)
 
 
+# the last list of modules asked and its policies, one tuple (replaced whole: a thread reads one pair or another);
+# it holds the list, so the identity test cannot meet another list at its address (a module race asks ~2 an event)
+_LAST_POLICIES: tuple[tuple[str, ...], Policies] = ((), _NO_POLICIES)
+
+
 def race_policies(state: RaceState) -> Policies:
     """The bot policies of the modules ``state``'s race plays with, and its planner's (see ``_POLICIES``)."""
+    global _LAST_POLICIES
     names = state.rules.modules
     if not names:
         return _NO_POLICIES
+    last = _LAST_POLICIES
+    if last[0] is names:
+        return last[1]
     hit = _POLICIES.get(names)
     if hit is None:
         found = tuple(m.bot_policy() for m in ranked(names) if m.bot_policy is not None)
         hit = _POLICIES[names] = (found, next((p for p in found if p.card_plans is not None), None))
+    _LAST_POLICIES = (names, hit)
     return hit
 
 
