@@ -165,15 +165,25 @@ _POLICIES: dict[tuple[str, ...], Policies] = {}
 _NO_POLICIES: Policies = ((), None)
 
 
+# the last list of modules asked and its policies, one tuple (replaced whole: a thread reads one pair or another);
+# it holds the list, so the identity test cannot meet another list at its address (a module race asks ~2 an event)
+_LAST_POLICIES: tuple[tuple[str, ...], Policies] = ((), _NO_POLICIES)
+
+
 def race_policies(state: RaceState) -> Policies:
     """The bot policies of the modules ``state``'s race plays with, and its planner's (see ``_POLICIES``)."""
+    global _LAST_POLICIES
     names = state.rules.modules
     if not names:
         return _NO_POLICIES
+    last = _LAST_POLICIES
+    if last[0] is names:
+        return last[1]
     hit = _POLICIES.get(names)
     if hit is None:
         found = tuple(m.bot_policy() for m in ranked(names) if m.bot_policy is not None)
         hit = _POLICIES[names] = (found, next((p for p in found if p.card_plans is not None), None))
+    _LAST_POLICIES = (names, hit)
     return hit
 
 
@@ -287,7 +297,8 @@ class Stretches:
     def __init__(self) -> None:
         self.ids: dict[tuple[Any, ...], int] = {}
         self.next_id = 0
-        self.ahead: dict[tuple[int, int, int], float] = {}  # (stretch, gear, Engine) -> _TrackPlan.next_turn
+        # (stretch, gear) -> _TrackPlan.next_turn by Engine 0–8 (read, never changed once kept)
+        self.ahead: dict[tuple[int, int], list[float]] = {}
         self.rows: dict[tuple[int, int, int, bool], list[float | None]] = {}  # (stretch, …) -> _TrackPlan.row
 
     def number(self, stretch: tuple[Any, ...]) -> int:
@@ -453,7 +464,7 @@ class _TrackPlan:
         self.play_cards: Any = None
         # the module cards known to change a corner's limit or not, and those that do (HeuristicBot._touching)
         self.touch: tuple[dict[str, bool], frozenset[str]] | None = None
-        self.ahead_cache: dict[tuple[int, int, int], float] = {}
+        self.ahead_cache: dict[int, list[float]] = {}  # start * 8 + gear -> next_turn by Engine (Stretches.ahead)
         self.shared = Stretches() if shared is None else shared
         self.ahead_at: dict[int, int] = {}  # start -> the number of the stretch next_turn reads
         self.row_at: dict[int, int] = {}  # start -> the number of the stretch a row reads
@@ -540,7 +551,12 @@ class _TrackPlan:
             left = engine - paid
             # engine_value(left, end): the lines from i on are those left after the move
             worth = self.engine_table[n - i if n - i < 8 else 8][left if left < 24 else 24] if left > 0 else 0.0
-            value = speed + worth + w.ahead * self.next_turn(end, gear, left)
+            # next_turn(end, gear, left), inlined: a cold plan's values ask ~3 an event, a frame each (issue 32)
+            best_of = self.ahead_cache.get(end * 8 + gear)
+            if best_of is None:
+                best_of = self._ahead(end, gear)
+            ahead = -1e9 if left < 0 else best_of[left if left < 8 else 8]
+            value = speed + worth + w.ahead * ahead
         self.outcomes[key] = value
         return value
 
@@ -576,19 +592,26 @@ class _TrackPlan:
 
     def next_turn(self, p: int, gear: int, engine: int) -> float:
         """Look-ahead: the best typical next turn from ``p`` in ``gear`` with ``engine`` Heat (# 3.1–3.3)."""
-        engine = engine if engine < 8 else 8  # the key is the value: more Heat changes nothing here
-        key = (p, gear, engine)
-        hit = self.ahead_cache.get(key)
-        if hit is not None:
-            return hit
+        # kept by start and gear, every Engine (0–8) at once: a cold plan asks ~6 of the 9 Engines of a start and
+        # gear, each a look-up in the shared table before (issue 32); an int key, not a tuple (gear 0–4)
+        best_of = self.ahead_cache.get(p * 8 + gear)
+        if best_of is None:
+            best_of = self._ahead(p, gear)
+        if engine < 0:
+            return -1e9  # (no gear affordable)
+        return best_of[engine if engine < 8 else 8]  # (more Heat than 8 changes nothing here)
+
+    def _ahead(self, p: int, gear: int) -> list[float]:
+        """``next_turn`` from ``p`` in ``gear`` for every Engine 0–8: the shared table's, by the stretch it reads,
+        or computed and kept there."""
         at = self.ahead_at.get(p)
         if at is None:
             at = self.ahead_at[p] = self.stretch(p, 0)
-        shared = (at, gear, engine)
-        hit = self.shared.ahead.get(shared)
-        if hit is not None:
-            self.ahead_cache[key] = hit
-            return hit
+        shared = (at, gear)
+        best_of = self.shared.ahead.get(shared)
+        if best_of is not None:
+            self.ahead_cache[p * 8 + gear] = best_of
+            return best_of
         # every Engine of this stretch and gear at once: the corners a move crosses are the same for each, only
         # the spinout differs (a weather race's plans ask ~6 of the 9 of a stretch they meet, each cold; issue 32)
         w = self.w
@@ -638,11 +661,8 @@ class _TrackPlan:
                     if v > best_of[e_all]:
                         best_of[e_all] = v
                     e_all += 1
-        ahead = self.shared.ahead
-        for e_all in range(9):
-            ahead[(at, gear, e_all)] = best_of[e_all]
-        best = self.ahead_cache[key] = best_of[engine] if engine >= 0 else -1e9  # (no gear affordable)
-        return best
+        self.shared.ahead[shared] = self.ahead_cache[p * 8 + gear] = best_of
+        return best_of
 
     def stretch(self, p: int, far: int) -> int:
         """The number of the stretch that the values of a start ``p`` read up to a speed of ``far`` (``next_turn``:
@@ -1367,8 +1387,12 @@ class HeuristicBot:
                         trow = got
                 elif k == 0:
                     v = row[base] if base < ROW else None
-                    if v is None:
-                        v = tp.value(p, base, engine, g, adrenaline)
+                    if v is None:  # (value, inlined: a cold plan's row asks ~3 an event, a frame each)
+                        v = tp.outcome(p, base, engine, g)
+                        if adrenaline:  # # 6.2: one more space and speed, if it is better
+                            v2 = tp.outcome(p, base + 1, engine, g)
+                            if v2 > v:
+                                v = v2
                         if base < ROW:
                             row[base] = v
                     score = v + (keep + w_stress * k - w_card * base)
@@ -1386,8 +1410,12 @@ class HeuristicBot:
                     for extra, prob in dist:
                         s = base + extra
                         v = trow[s] if s < ROW else None
-                        if v is None:
-                            v = t.value(p, s, left, g, adrenaline)
+                        if v is None:  # (value, inlined)
+                            v = t.outcome(p, s, left, g)
+                            if adrenaline:  # # 6.2
+                                v2 = t.outcome(p, s + 1, left, g)
+                                if v2 > v:
+                                    v = v2
                             if s < ROW:
                                 trow[s] = v
                         score += prob * v
@@ -1476,14 +1504,39 @@ class HeuristicBot:
         if hit is not None:
             return hit
         w = self.w
-        cost, spin = tp.corners(start, end, speed, engine)
+        # (corners, engine_value and next_turn's kept path, inlined: a weather race's plans are new for each draw of
+        # road conditions, so most of its React values are computed, ~0.75 an event against ~0.4; issue 32)
+        lines = tp.lines
+        n = len(lines)
+        i = bisect_left(lines, start)
+        cost = 0
+        spin: int | None = None
+        while i < n and lines[i] < end:  # # 9.1, 9.3: every corner line crossed this turn, at this speed
+            over = speed - tp.limits[i]
+            if over > 0:
+                owed = tp.costs[i][over if over < COST_SPAN else COST_SPAN - 1]  # the Rules' (# 20.13, MA19)
+                if cost + owed > engine:  # # 10.1: the Engine cannot pay it
+                    spin = lines[i]
+                    break
+                cost += owed
+            i += 1
         if spin is not None:
             value = (spin - start) - tp.spin - w.stress_taken * SPINOUT_STRESS[turn.gear]
         elif q > tp.final:
             value = (q - start) + w.finish
         else:
             left = engine - cost
-            value = (q - start) + tp.engine_value(left, q) + w.ahead * tp.next_turn(q, car.gear, left)
+            gear = car.gear
+            best_of = tp.ahead_cache.get(q * 8 + gear)
+            if best_of is None:
+                best_of = tp._ahead(q, gear)
+            ahead = -1e9 if left < 0 else best_of[left if left < 8 else 8]
+            if left > 0:  # engine_value(left, q): the corner lines from q on
+                k = n - bisect_left(lines, q)
+                worth = tp.engine_table[k if k < 8 else 8][left if left < 24 else 24]
+            else:
+                worth = 0.0
+            value = (q - start) + worth + w.ahead * ahead
         if len(tp.ends) > 200_000:
             tp.ends.clear()
         tp.ends[key] = value
