@@ -22,6 +22,7 @@ from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.weather import weather_rules
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
+from heatlog.recorder import race_cards
 from heatlog.recorder import script as rs
 from heatlog.serve.app import Server, make_app
 
@@ -614,17 +615,19 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             # Red has adrenaline and no Heat can be in its hand: React is asked, the engine offering the bonus alone
             # (ac0, # 6.2: a race that took it must be recordable), and its screen carries the "discard, end my
             # turn" picker (the one-line "- d CARDS", table.js)
-            assert ctl["question"] == "react" and ["ac0", "ac0"] in ctl["buttons"], ctl
+            # (the button in words: a page is tapped, not typed)
+            assert ctl["question"] == "react" and ["adrenaline bonus alone (cools nothing)", "ac0"] in ctl["buttons"]
             labels = {tok: label for label, tok in ctl["discard"]}
             assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
             garage = server.call(lambda: garage_slot(server.table.session.state).cards)
-            assert garage["U53"]["name"] in labels.values()
+            named = [label for label in labels.values() if label.startswith(garage["U53"]["name"] + " ")]
+            assert named, labels  # by its name and value, as the narration names it: two Bodies differ
             shown = json.dumps(view["panels"])  # the phone's panels, as drawn
             hand = view["panels"]["private"]  # the hand by the cards' names too, never an internal code
             assert "Your hand" in hand and garage["U53"]["name"] in hand and not re.search(r"\bU\d+\b", hand)
             assert not re.search(r"\bU\d+\b", shown)
             name_to_token = {label: tok for tok, label in labels.items()}
-            picked = [name_to_token["2"], name_to_token[garage["U53"]["name"]]]
+            picked = [name_to_token["2"], name_to_token[named[0]]]
             text = "- d " + " ".join(picked)  # as the picker sends it (table.js)
             out = post(red, {"action": "answer", "text": text})
             assert out["ok"], out
@@ -732,3 +735,97 @@ def test_a_secret_or_cookie_with_any_character_is_refused_not_a_server_error(tab
     assert anyone.get("/host", headers={"cookie": b"hl_host=" + raw}).status_code == 403
     r = anyone.post("/api/act", headers={"cookie": b"hl_csrf=" + raw, "x-csrf-token": raw}, json={})
     assert r.status_code in (400, 403), r.status_code
+
+
+# ------------------------------------------------------------------------- a page is tapped, not typed
+
+#: The recorder's keyboard words, which no page shows (heatlog/serve/table.py: KEYBOARD, in one place).
+KEYBOARD_WORDS = re.compile(r"\bEnter\b|\(y/n\)|\[Enter\]|\btip: |\bas heatlog record\b")
+
+
+def _served(tmp_path: Path, expected: list[Event], private: bool) -> tuple[Server, Any, dict[str, Any], RaceLog, int]:
+    """A race on the grid of ``expected`` (a module race too), served, with a phone per car."""
+    first = expected[0]
+    players = [c for c in first["cars"] if not c.get("legend")]
+    legends = [c for c in first["cars"] if c.get("legend")]
+    modules = {
+        **({"garage": dict(first["garage"])} if "garage" in first else {}),
+        **({"legends": {"cars": legends}} if legends else {}),
+        **({"weather": {}} if "weather" in first.get("modules", []) else {}),
+    }
+    log = RaceLog(tmp_path / "race.db")
+    race = start_race(
+        log,
+        track="usa" if modules else str(TRACK),
+        cars=players,
+        **({"laps": first["laps"]} if modules else {"variant": "one-lap"}),  # (as simulated() and garage_race())
+        mode="open" if private else "table",
+        grid=expected[1]["order"],
+        modules=modules or None,
+    )
+    server = Server(tmp_path / "race.db")
+    server.call(server.serve, race, private=private)
+    app = make_app(server)
+    host = TestClient(app)
+    host.__enter__()
+    host.get(f"/h/{server.host_secret}")
+    seats = {}
+    for name, url in server.join_urls().items():
+        seats[name] = TestClient(app)
+        seats[name].get(url.replace(server.base_url, ""))
+    return server, host, seats, log, race
+
+
+@pytest.mark.parametrize("race_of", ["private", "garage"])
+def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str) -> None:
+    """Every question, button, line and message a phone or the host screen shows in a whole race is in a
+    page's words: a reshuffle's "or Enter if unknown" is a button "order unknown", a Garage accelerate's "(y/n)"
+    are buttons "yes" and "no" (they said "take the slipstream"), no typing tip, a draft's cards by their
+    names (they were buttons "fwing1draft2"). Before, the private-hands phone read "…, or Enter if unknown"."""
+    from rules.modules.garage.test_recorder import simulated as garage_race
+
+    expected = simulated(3, 1, "open") if race_of == "private" else garage_race(1, "open")
+    server, host, seats, log, race = _served(tmp_path, expected, private=True)
+    shorts = {str(d["short"]) for d in (server.call(lambda: race_cards(server.table.session.state)) or {}).values()}
+    try:
+        phones = Phones(host, seats, log, race, expected)
+        phones.typed_chance = False
+        phones.end_turn = True
+        shown: list[str] = []
+        kinds: dict[str, list[list[str]]] = {}
+        said = phones.post
+
+        def post(client: Any, body: dict[str, Any]) -> dict[str, Any]:
+            out = said(client, body)
+            shown.extend(text for style, text in out.get("lines") or [] if style != "dim")  # (table.js: no dim)
+            shown.append(out.get("error") or "")
+            return out
+
+        phones.post = post  # type: ignore[method-assign]
+        while True:
+            for client in (host, *seats.values()):
+                view = client.get("/api/view").json()
+                panels = {k: v for k, v in view["panels"].items() if k != "seats"}
+                # (the typing help folded under the typed line speaks of typing: it is left out)
+                folded = r'<details class="(?:hint )?typing">.*?</details>'
+                shown.extend(re.sub(folded, "", p) for p in panels.values())
+                for ctl in view.get("controls", []):
+                    if ctl.get("question"):
+                        kinds.setdefault(ctl["question"], []).extend(ctl.get("buttons") or [])
+            if not phones.step():
+                break
+        assert strip([e.event for e in log.project(race).effective.entries]) == strip(expected)
+        leaks = sorted(
+            {m.string[max(0, m.start() - 60) : m.end() + 20] for t in shown if (m := KEYBOARD_WORDS.search(t))}
+        )
+        assert not leaks, leaks
+        assert "order unknown" in " ".join(shown)  # a reshuffle's empty answer, as a button
+        labels = [label for buttons in kinds.values() for label, _ in buttons]
+        assert not [x for x in labels if x in shorts], labels  # a card by its name, never its short name
+        if race_of == "garage":
+            assert {label for label, _ in kinds["accelerate"]} == {"yes", "no"}
+            assert "garage" in kinds and kinds["garage"]  # the draft, on the phones, by the cards' names
+    finally:
+        host.__exit__(None, None, None)
+        server.close()
+        log.close()

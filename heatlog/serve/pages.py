@@ -185,7 +185,7 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                     + "</div>"
                 )
             if c["enter"] is not None:
-                label = {"": "done", "1": "keep"}.get(c["enter"], c["enter"]) or "done"
+                label = c.get("enter_label") or {"": "done", "1": "keep"}.get(c["enter"], c["enter"]) or "done"
                 if c["question"] == "discard":
                     label = "no discard"
                 elif c["question"] == "react":
@@ -201,13 +201,18 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                         c["discard"], count=None, action="answer", car=car, prefix="- d ", label="discard, end my turn"
                     )
                 )
-            parts.append(
+            form = (
                 f'<form class="typed" data-car="{e(car or "")}"><input name="text" autocomplete="off" '
-                f'aria-label="type the answer" placeholder="or type it (as heatlog record)">'
+                f'aria-label="type the answer" placeholder="{"or type it" if host else "the answer, typed"}">'
                 '<button type="submit">send</button></form>'
             )
-            if typing:
-                parts.append(f'<details class="hint typing"><summary>how to type it</summary>{e(typing)}</details>')
+            help_ = f'<p class="hint">{e(typing)}</p>' if typing else ""
+            if host:  # the shared screen's keyboard: the typed line at hand, its notation folded
+                parts.append(form)
+                if typing:
+                    parts.append(f'<details class="hint typing"><summary>how to type it</summary>{help_}</details>')
+            else:  # a phone is tapped: typing (the recorder's notation, docs/recording.md) is folded away
+                parts.append(f'<details class="typing"><summary>type it instead</summary>{form}{help_}</details>')
             parts.append("</section>")
             out.append("".join(parts))
         elif kind == "away":  # a car whose phone holds the seat: the host may act for an absent player
@@ -236,7 +241,15 @@ def private_html(priv: dict[str, Any]) -> str:
         parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan["cards"])}</p>')
     if priv.get("told"):
         parts.append(f'<p class="line warn told">{e(priv["told"])}</p>')
-    parts.append('<button type="button" class="takeback mine">take back my last entry</button>')
+    if priv.get("last"):  # only when it would be taken back: this car's answer is the latest (table.py)
+        parts.append(
+            '<div class="ctl undo-mine"><button type="button" class="ask-takeback">↶ take back my last entry</button>'
+            f'<p class="hint">yours: {e(priv["last"])}</p>'
+            '<div class="confirm" hidden><p class="line warn">Take back your last entry? '
+            f"{e(priv['last'])}: you are asked again.</p>"
+            '<div class="row"><button type="button" class="takeback mine primary">yes, take it back</button>'
+            '<button type="button" class="keep">no, keep it</button></div></div></div>'
+        )
     return "".join(parts)
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..engine import HeatlogError, RaceState, apply
 from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
-from ..engine.module import car_cards, turn_answer
+from ..engine.module import car_cards, card_namer, turn_answer
 from ..engine.redact import open_to_table
 from ..engine.rules import check_plan
 from ..engine.state import expand
@@ -64,24 +64,77 @@ ANSWER_WORDS = {
     "b": "boost (1 Heat)",
     "a": "adrenaline move +1",
     "ac": "adrenaline cooldown",
+    "ac0": "adrenaline bonus alone (cools nothing)",
     "p": "pay the Heat costs",
-    "y": "take the slipstream",
-    "n": "no slipstream",
+    "y": "yes",
+    "n": "no",
     "dr": "draft",
+    "f": "refresh",
 }
+#: The slipstream question's own words for its yes and no.
+SLIPSTREAM_WORDS = {"y": "take the slipstream", "n": "no slipstream"}
+#: The recorder's tokens with a number or cards after them: a button's words (``c2`` -> cool 2 Heat).
+TOKEN_PATTERNS = (
+    (re.compile(r"c(\d+)"), "cool {} Heat"),
+    (re.compile(r"ac(\d+)"), "adrenaline cooldown {}"),
+    (re.compile(r"r(\d+)"), "reduce {} Stress"),
+    (re.compile(r"k(\d+)"), "super-cool {}"),
+    (re.compile(r"play:(.+)"), "play {} directly"),
+    (re.compile(r"play\+:(.+)"), "play {} directly, accelerated"),
+    (re.compile(r"p:(.+)"), "pay the Heat of {}"),
+    (re.compile(r"u:(.+)"), "leave the Heat of {} unpaid"),
+)
 STYLES = ("error", "outcome", "info", "warn", "dim")
 #: A recorder line about a corner ahead or crossed (``as it stands: corner 1 (limit 4) at speed 9 costs 5 Heat``).
 CORNER_LINE = re.compile(r"^\S+(?: as it stands| if it slipstreams)?: corner \d+ \(limit \d+\) at speed \d+")
 
+#: The recorder's keyboard words (a terminal's Enter, y/n, its typing tips), in the one place where the phones'
+#: and the host screen's words are made from them (:func:`tap_words`, :func:`shown_lines`): a page is tapped,
+#: not typed. Each pattern is cut from a question; the group it names, if any, is the words of the button that
+#: sends the empty answer (what Enter did): ``or Enter if unknown`` -> a button "order unknown".
+KEYBOARD = (
+    (re.compile(r",? or Enter if unknown"), "order unknown"),
+    (re.compile(r"\s*\((?:[^()]*; )?Enter = ([^()]*)\)"), None),  # (Enter = none), (hand 1 2; Enter = none)
+    (re.compile(r",? Enter = (\w[\w ]*)"), None),  # ", Enter = keep"
+    (re.compile(r"\s*\[Enter\]"), "done"),
+    (re.compile(r"\s*\[[^\]]*\]"), ""),  # "[1]": the default shown as a terminal does
+    (re.compile(r"\s*\(y/n\)"), ""),
+    (re.compile(r"\s*\(hand [^()]*\)"), ""),  # an open hand: its seat's alone (the phone shows it above)
+)
+#: The recorder's lines for a keyboard only: a typing tip (the "how to type it" under the typed line says it).
+KEYBOARD_LINES = re.compile(r"^tip: ")
 
-def answer_words(token: str) -> str:
-    """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat)."""
-    m = re.fullmatch(r"c(\d+)", token)
-    if m:
-        return f"cool {m[1]} Heat"
+
+def tap_words(prompt: str) -> tuple[str, str | None]:
+    """A recorder question in a page's words, without its keyboard words (:data:`KEYBOARD`), and the words of
+    the button that sends the empty answer (None: the question says none)."""
+    text, enter = prompt.strip(), None
+    for pattern, label in KEYBOARD:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        if label is None:
+            enter = m[1].strip()
+        elif label:
+            enter = label
+        text = pattern.sub("", text)
+    return text.rstrip(":").strip(), enter
+
+
+def answer_words(token: str, kind: str = "") -> str:
+    """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat; ``y`` at the slipstream: take
+    the slipstream, elsewhere yes)."""
+    if kind == "slipstream" and token in SLIPSTREAM_WORDS:
+        return SLIPSTREAM_WORDS[token]
+    if token in ANSWER_WORDS:
+        return ANSWER_WORDS[token]
     if token.isdecimal():
         return token
-    return ANSWER_WORDS.get(token, token)
+    for pattern, words in TOKEN_PATTERNS:
+        m = pattern.fullmatch(token)
+        if m:
+            return words.format(m[1])
+    return token
 
 
 @dataclass(slots=True)
@@ -97,7 +150,9 @@ class Outcome:
 
 
 def _lines(lines: list[Line]) -> list[tuple[str, str]]:
-    return [(x.style, x.text.strip()) for x in lines if x.style in STYLES and x.text.strip()]
+    """The recorder's lines a page shows: its styles, never a keyboard's tip (:data:`KEYBOARD_LINES`)."""
+    shown = [(x.style, x.text.strip()) for x in lines if x.style in STYLES and x.text.strip()]
+    return [x for x in shown if not KEYBOARD_LINES.match(x[1])]
 
 
 def _errors(lines: list[Line]) -> list[str]:
@@ -126,6 +181,7 @@ class Table:
         self.told: dict[str, str] = {}  # a seat's phone told that the host acted for it (until the seat acts)
         self.public_lines: list[tuple[str, str]] = []  # the last answer's public consequences (table mode)
         self._pub_state: RaceState | None = None
+        self._shorts: dict[str, str] | None = None
         self._pub_events: list[Event] = []
         self._public_fold(narrate=False)
         self.head = self._head()
@@ -341,7 +397,8 @@ class Table:
             if errs:
                 return Outcome(False, _lines(lines), errs[0])
             self._said(q.car, lines)
-            self._tell(who, q.car, f"the host answered for you: {text.strip() or 'Enter'}")
+            said = text.strip() or tap_words(q.prompt)[1] or "done"  # (an empty answer: the button's words)
+            self._tell(who, q.car, f"the host answered for you: {said}")
             self._drive()
             self._changed()
             return Outcome(True, _lines(lines))
@@ -363,6 +420,28 @@ class Table:
             if e.event.get("raw") is not None and e.event.get("type") != "note":
                 return e.event
         return None
+
+    def own_last_entry(self, car: str) -> str | None:
+        """What "take back my last entry" would take back for ``car``, in words, or None when it would be refused
+        (nothing of this car's is the latest answer, or the race is over): the entries of its last answer (those
+        typed with the same words, the rules' own entries between them left out)."""
+        if self.session.view.phase == "over":
+            return None
+        last = self.last_typed()
+        if last is None or last.get("car") != car:
+            return None
+        answer: list[Event] = []
+        for e in reversed(self.session.proj.effective.entries):
+            ev = e.event
+            if ev.get("raw") is None or ev.get("type") == "note":
+                continue
+            if ev.get("raw") != last.get("raw") or ev.get("car") != car:
+                break
+            answer.append(ev)
+        from ..recorder import describe
+
+        defs = race_cards(self.session.state)
+        return self._named("; ".join(describe(ev, defs) for ev in answer[::-1]))
 
     def take_back(self, car: str) -> Outcome:
         """A seat takes back its own last entry, while nobody has answered anything since."""
@@ -466,10 +545,9 @@ class Table:
             words["flip"] = f"{car} flips a card for the {flipped[1]} (# 14.1)"
         if q.kind in words:
             return words[q.kind]
-        # the recorder's prompt without its typing hints: "(Enter = none)", "[1]", an open hand (its seat's alone)
-        prompt = re.sub(r"\s*\[[^\]]*\]", "", q.prompt.strip().rstrip(":").strip())
-        prompt = re.sub(r"\s*\((?:[^()]*Enter[^()]*|hand [^()]*)\)", "", prompt).rstrip(":").strip()
-        return prompt or q.kind
+        # the recorder's prompt without its keyboard words ("(Enter = none)", "[1]", "or Enter if unknown", "(y/n)")
+        # nor an open hand (its seat's alone), its cards by their names
+        return self._named(tap_words(q.prompt)[0]) or q.kind
 
     def public(self) -> dict[str, Any]:
         """What anyone may see: the board, whose turn, the narration. No hand, no plan (a spectator's view)."""
@@ -579,6 +657,7 @@ class Table:
             "prompt": self.waits(),
             "hint": q.hint,
             "enter": q.default if q.default is not None else None,
+            "enter_label": tap_words(q.prompt)[1],  # what the recorder's Enter did, as a button's words
             "buttons": [],
             "said": [list(x) for x in self.said.get(q.car or "", [])],
         }
@@ -598,9 +677,11 @@ class Table:
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
         elif q.several:
-            ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
+            shorts = self._short_names()  # several in one answer (# 20.2 tokens, # 18.5 a market: by their names)
+            ctl["tokens"] = [[shorts.get(o, o), o] for o in q.options]
         else:
-            ctl["buttons"] = [[answer_words(o), o] for o in q.options]
+            shorts = self._short_names()  # a draft's cards by their names (# 18.5)
+            ctl["buttons"] = [[shorts.get(o) or self._named(answer_words(o, q.kind)), o] for o in q.options]
         if q.kind == "react" and q.car is not None:  # the recorder's one-line "-": nothing more this turn
             if slipstream_status(v, v.cars[q.car])[0]:  # # 8.1: open now, so "- -" declines it
                 ctl["buttons"].append(["slipstream, end my turn (no discard)", "- y -"])
@@ -626,11 +707,38 @@ class Table:
             out += [[self._label(t, defs), str(defs[t]["short"])] for t in dict.fromkeys(owned) if t in defs]
         return out
 
-    @staticmethod
-    def _label(card: str, defs: Any) -> str:
+    def _label(self, card: str, defs: Any) -> str:
+        """A card on a button or in a hand: an upgrade by its name and value(s) as the narration names it
+        (``Body 5``, ``Brakes 2/4``: two Bodies differ), never its code (``U53``); Heat and Stress in words."""
         if defs is not None and card in defs:
-            return str(defs[card]["name"])
+            namer = card_namer(self.session.state)
+            return namer(self.session.state, card) if namer is not None else str(defs[card]["name"])
         return TOKEN_WORDS.get(card, card)
+
+    def _short_names(self) -> dict[str, str]:
+        """The race's cards beyond the base by the short names the recorder types and shows them by, to their
+        names (``body5`` -> ``Body 5``; ``heat``, a Heat card in the Garage's market)."""
+        if self._shorts is None:
+            defs = race_cards(self.session.state)
+            self._shorts = {str(d["short"]): self._label(t, defs) for t, d in (defs or {}).items()}
+            if self._shorts:
+                self._shorts["heat"] = "Heat"
+        return self._shorts
+
+    def _named(self, text: str) -> str:
+        """A recorder's text with the race's cards by their names, not their short names (``picks one of body5
+        rpm1heat`` -> ``picks one of Body 5, R.P.M. 1``)."""
+        shorts = self._short_names()
+        if not shorts:
+            return text
+        words = text.split(" ")
+        out: list[str] = []
+        for w in words:
+            name = shorts.get(w)
+            if name is not None and out and out[-1] in shorts.values():
+                out[-1] += ","  # a list of cards: commas between names of several words
+            out.append(name if name is not None else w)
+        return " ".join(out)
 
     def seat_private(self, car: str) -> dict[str, Any]:
         """What only ``car``'s seat sees: its hand (an open race), its plan."""
@@ -648,6 +756,7 @@ class Table:
             "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
             "said": [list(x) for x in self.said.get(car, [])],
             "told": self.told.get(car),
+            "last": self.own_last_entry(car),  # what "take back my last entry" takes back (None: nothing)
         }
 
 

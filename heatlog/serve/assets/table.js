@@ -155,6 +155,13 @@
       send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text") });
       return;
     }
+    if (t.classList.contains("ask-takeback") || t.classList.contains("keep")) {  /* a phone asks before it undoes */
+      var box = t.closest(".undo-mine");
+      var ask = t.classList.contains("ask-takeback");
+      box.querySelector(".confirm").hidden = !ask;
+      box.querySelector(".ask-takeback").hidden = ask;
+      return;
+    }
     if (t.classList.contains("takeback")) {
       send({ action: "takeback", car: t.getAttribute("data-car") || null });
       return;

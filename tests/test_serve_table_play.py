@@ -1,0 +1,131 @@
+"""heatlog serve as a table plays it, in Debian's headless Chromium through Playwright: a shared screen and three
+phones (390 px wide) in one browser. What a player trips on, each found by playing: the phone's "take back my
+last entry" (sized for a thumb, saying what it takes back, asking first), ...
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import chromium
+from recorder_races import TRACK, simulated
+from serve_script import free_port, new_served_race, plan_for, start
+
+from heatlog.log.racelog import RaceLog
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+
+
+class Tabletop:
+    """A served 3-car table-mode race (the simulated race's grid), the host screen and a phone per car."""
+
+    def __init__(self, tmp_path: Path, browser: Any, seed: int = 1) -> None:
+        self.db = tmp_path / "race.db"
+        self.expected = simulated(3, seed, "table")
+        self.race, host_secret, seats = new_served_race(self.db, str(TRACK), 3, self.expected)
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc = start(self.db, self.race, port)
+        self.log = RaceLog(self.db)
+        self.host = browser.new_page(viewport={"width": 1400, "height": 1000})
+        self.host.goto(f"{self.base}/h/{host_secret}")
+        self.host.wait_for_selector("#seats figure")
+        self.seats = seats
+        self.phones: dict[str, Any] = {}
+        for name, secret in seats.items():
+            page = browser.new_context(**PHONE).new_page()
+            page.goto(f"{self.base}/j/{secret}")
+            page.wait_for_selector(".ctl.plan")
+            self.phones[name] = page
+
+    def events(self) -> list[dict[str, Any]]:
+        return [e.event for e in self.log.project(self.race).effective.entries]
+
+    def version(self) -> str:
+        return str(self.host.evaluate("document.documentElement.dataset.version"))
+
+    def newer(self, version: str) -> None:
+        self.host.wait_for_function("v => document.documentElement.dataset.version !== v", arg=version, timeout=15000)
+
+    def plan(self, name: str) -> None:
+        """``name``'s phone taps the cards of its next plan and sends them."""
+        page = self.phones[name]
+        version = self.version()
+        for tok in plan_for(self.expected, len(self.events()), name).split():
+            page.locator(f'.ctl.plan .cardbtn[data-token="{tok}"]').first.click()
+        page.locator(".ctl.plan .send").click()
+        self.newer(version)
+
+    def close(self) -> None:
+        self.log.close()
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
+def tabletop(tmp_path: Path) -> Any:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        made: list[Tabletop] = []
+
+        def make(seed: int = 1) -> Tabletop:
+            folder = tmp_path / f"t{len(made)}"
+            folder.mkdir()
+            made.append(Tabletop(folder, browser, seed))
+            return made[-1]
+
+        try:
+            yield make
+        finally:
+            for t in made:
+                t.close()
+            browser.close()
+
+
+def test_take_back_my_last_entry_is_a_thumb_sized_button_that_says_what_and_asks_first(tabletop: Any) -> None:
+    """The phone's "take back my last entry" was an unstyled button shown always (refused when another car had
+    answered since): now it is shown only on the phone whose car's entry is the latest, as wide as the phone's
+    controls and 44 px tall at least, says what it takes back, and asks before it does: "no, keep it" keeps it,
+    "yes, take it back" is the recorder's undo (a retracted event) and the phone is asked again."""
+    t = tabletop()
+    for name in t.phones:
+        t.plan(name)
+    first = t.log.project(t.race).state.order[0]  # its cards were revealed from its plan (# 5.1): its React now
+    mine = t.phones[first]
+    mine.wait_for_selector(".ctl.question")
+    button = mine.locator("#private .ask-takeback")
+    button.wait_for()
+    box = button.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 300, box
+    words = mine.locator("#private .undo-mine").inner_text()
+    assert "yours:" in words and f"{first} reveals" in words, words
+    for name, page in t.phones.items():  # nobody else's phone offers it (it would be refused)
+        if name != first:
+            page.wait_for_selector(".ctl.wait")
+            assert page.locator("#private .ask-takeback").count() == 0, name
+    count = len(t.events())
+    button.click()  # asks first: nothing is taken back yet
+    mine.wait_for_selector("#private .confirm:not([hidden])")
+    assert "Take back your last entry?" in mine.locator("#private .confirm").inner_text()
+    assert not button.is_visible()
+    mine.locator("#private .confirm .keep").click()
+    assert button.is_visible() and not mine.locator("#private .confirm").is_visible()
+    mine.wait_for_timeout(300)
+    assert len(t.events()) == count
+    button.click()
+    version = t.version()
+    mine.locator("#private .confirm .takeback").click()
+    t.newer(version)
+    mine.wait_for_selector('.ctl.question[data-question="reveal"]')  # asked again: the cards it reveals
+    assert any(s.event["type"] == "retracted" for s in t.log.stored(t.race))
+    assert mine.locator("#private .ask-takeback").count() == 0  # nothing of its own is the latest now
