@@ -180,7 +180,9 @@ def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
         statuses.append(watcher.get("/api/view").json()["panels"]["status"])
     assert strip(t.events()) == strip(t.expected)
     # the corner lines reach the board (# 10.1: speed, Heat, a spinout ahead), never a hand
-    assert any(": corner " in x for x in statuses) and not any("(hand" in x or "draws" in x for x in statuses)
+    # ("Just now: Red draws 3": a count, never the cards)
+    assert any(": corner " in x for x in statuses) and not any("(hand" in x for x in statuses)
+    assert not [x for x in statuses if re.search(r"draws (?!\d+[;<])", x)]
     # the spectators' narration is the table's: a draw is a count, never the cards drawn ("draws 2 (3 S)")
     watch = TestClient(t.app).get("/api/view").json()
     assert "(hand" not in json.dumps(watch)
@@ -829,3 +831,50 @@ def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str
         host.__exit__(None, None, None)
         server.close()
         log.close()
+
+
+def test_a_waiting_phone_says_whose_turn_it_is_and_when_it_is_next(table: Any) -> None:
+    """# 5.1: the round's order. A phone whose car waits said "waiting for Red: React …" alone; it now says whose
+    turn it is, that it is not this phone's, and "You are next." on the phone of the car after it (the page
+    marks it), not on the others."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while t.log.project(t.race).state.round == 1 and not t.host.get("/api/view").json()["public"]["turn"]:
+        phones.step()  # the plans, then the first car's reveal (from its plan)
+    order = list(t.log.project(t.race).state.order)
+    turn = t.host.get("/api/view").json()["public"]["turn"]
+    assert turn == order[0]
+    for name in order[1:]:
+        view = t.seats[name].get("/api/view").json()
+        (ctl,) = view["controls"]
+        assert ctl["kind"] == "wait" and ctl["text"].startswith(f"{turn}'s turn, not yours: "), ctl
+        is_next = name == order[1]
+        assert ("You are next." in ctl["text"]) is is_next, (name, ctl)
+        assert ('class="ctl wait next"' in view["panels"]["controls"]) is is_next
+
+
+def test_the_shared_screen_says_what_each_entry_just_did(table: Any) -> None:
+    """The host screen (and every page's status) said only what the race waits for next: a phone's tap that
+    entered something (a React, a flip, a discard) was seen on the shared screen only when the car's whole turn
+    was narrated. Now "Just now:" says what the latest entries were, as the table sees them: with private
+    hands a draw is a count, never the cards (# 1.7); a take-back says so."""
+    t, phones = into_private_race(table, 3, 0)
+    draws = 0
+    for _ in range(60):
+        before = t.host.get("/api/view").json()["public"]["version"]
+        assert phones.step()
+        pub = t.host.get("/api/view").json()
+        just = pub["public"]["just"]
+        if pub["public"]["version"] != before and phones.said[-1][2].split(":")[0] not in ("plan",):
+            assert just, phones.said[-1]
+            assert f"Just now: {'; '.join(just)}".replace("'", "&#x27;") in pub["panels"]["status"]
+        for words in just:
+            if " draws " in words:
+                draws += 1
+                assert re.fullmatch(r"\S+ draws \d+", words), words  # a count: the cards are the seat's alone
+    assert draws
+    (name,) = [n for n, c in t.seats.items() if c.get("/api/view").json()["you"]["last"]]  # its entry is the latest
+    out = post(t.seats[name], {"action": "takeback"}, key="just-takeback")
+    assert out["ok"], out  # (its answer is the latest)
+    assert "a correction" in t.host.get("/api/view").json()["panels"]["status"]

@@ -56,8 +56,11 @@ class Tabletop:
         """``name``'s phone taps the cards of its next plan and sends them."""
         page = self.phones[name]
         version = self.version()
-        for tok in plan_for(self.expected, len(self.events()), name).split():
+        cards = plan_for(self.expected, len(self.events()), name).split()
+        for tok in cards:
             page.locator(f'.ctl.plan .cardbtn[data-token="{tok}"]').first.click()
+        # the number of cards is the gear (# 4.1): the picker says which gear the tapped cards make
+        assert page.locator(".ctl.plan .chosen").inner_text().endswith(f"→ gear {len(cards)}")
         page.locator(".ctl.plan .send").click()
         self.newer(version)
 

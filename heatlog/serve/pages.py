@@ -94,6 +94,8 @@ def status_html(pub: dict[str, Any]) -> str:
             + (f" · adrenaline: {adr}" if adr else "")
             + "</p>"
         )
+    if pub.get("just"):  # what the latest change entered: the table sees each tap land
+        parts.append(f'<p class="just">Just now: {e("; ".join(pub["just"]))}</p>')
     parts.append(f'<p class="waits" data-turn="{e(pub["turn"] or "")}">Waiting for: {e(pub["waits"])}</p>')
     for style, text in pub["lines"]:
         parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
@@ -226,7 +228,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
         elif kind == "over":
             out.append('<section class="ctl over"><h3>The race is over</h3></section>')
         else:
-            out.append(f'<section class="ctl wait"><p>{e(c["text"])}</p></section>')
+            nxt = " next" if c.get("next") else ""
+            out.append(f'<section class="ctl wait{nxt}"><p>{e(c["text"])}</p></section>')
     return "".join(out)
 
 

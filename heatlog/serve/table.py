@@ -182,6 +182,7 @@ class Table:
         self.public_lines: list[tuple[str, str]] = []  # the last answer's public consequences (table mode)
         self._pub_state: RaceState | None = None
         self._shorts: dict[str, str] | None = None
+        self.just: list[str] = []  # what the latest change entered, in words (the shared screen's "just now")
         self._pub_events: list[Event] = []
         self._public_fold(narrate=False)
         self.head = self._head()
@@ -224,6 +225,8 @@ class Table:
         events = self._public_events()
         n = len(self._pub_events)
         if self._pub_state is None or events[:n] != self._pub_events:
+            if narrate and self._pub_state is not None:  # an entry went: undone (a phone, the host, heatlog undo)
+                self.just = ["a correction: the latest entry was taken back (the original stays in the log)"]
             state: RaceState | None = None
             for ev in events:
                 state = apply(state, ev)
@@ -234,12 +237,27 @@ class Table:
                     self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in state.turns)
             return
         state = self._pub_state
+        self.just = self._words(events[n:]) or self.just
         for ev in events[n:]:
             old, k = state.turns, len(state.turns)
             apply(state, ev)
             done = old[k:] if state.turns is old else old[k:] + state.turns
             self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in done)
         self._pub_events = events
+
+    def _words(self, events: list[Event]) -> list[str]:
+        """What the entries just made say, as the table sees them (public events: never a hidden card), for
+        the shared screen's "just now" line; the last few, notes and entries without words left out."""
+        from ..recorder import describe
+
+        defs = race_cards(self.session.state)
+        out = []
+        for ev in events:
+            kind = str(ev.get("type", ""))
+            words = describe(ev, defs) if kind not in ("note", "race_started") else ""
+            if words and words != kind.replace("_", " "):
+                out.append(self._named(words))
+        return out[-4:]
 
     # ---- who is who
 
@@ -592,6 +610,7 @@ class Table:
             "cars": cars,
             "narration": [list(x) for x in list(self.narration)[-12:]][::-1],
             "lines": [list(x) for x in self.public_lines],
+            "just": list(self.just),
             "hall_of_fame": list(v.hall_of_fame) if v.phase == "over" else [],
         }
 
@@ -649,7 +668,7 @@ class Table:
         if not answers:
             if who == "host":
                 return [{"kind": "wait", "text": "nothing for the host screen to enter now: the phones play"}]
-            return [{"kind": "wait", "text": f"waiting for {self.waits()}"}]
+            return [{"kind": "wait", "text": self._not_yours(car), "next": self._next(car)}]
         ctl: dict[str, Any] = {
             "kind": "away" if away else "question",
             "question": q.kind,
@@ -693,6 +712,24 @@ class Table:
         elif q.kind == "slipstream" and "n" in q.options:
             ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
         return [ctl]
+
+    def _not_yours(self, car: str | None) -> str:
+        """A phone's words while the race waits for another: whose turn it is, what it waits for, and whether
+        this car is next (the round's order, # 5.1)."""
+        q = self.session.question
+        if q.car is None:
+            text = f"The host screen enters {self.waits()}."
+        else:
+            text = f"{q.car}'s turn, not yours: {self.waits()}."
+        return text + (" You are next." if self._next(car) else "")
+
+    def _next(self, car: str | None) -> bool:
+        """Whether ``car`` plays right after the car whose turn it is now, in this round's order (# 5.1)."""
+        v, q = self.session.view, self.session.question
+        if v.phase != "race" or car is None or q.car is None or q.kind == "gear":
+            return False
+        order = [n for n in v.order if n not in v.hall_of_fame]
+        return q.car in order and car in order and order.index(car) == order.index(q.car) + 1
 
     def _tokens(self, car: str, defs: Any, *, hand: bool) -> list[list[str]]:
         """Card buttons for ``car``: [label, token]. Its hand when the log knows it (an open race), else every

@@ -89,9 +89,11 @@
     var out = p.querySelector(".chosen");
     var need = p.getAttribute("data-count");
     var labels = chosen.map(function (c) { return c.label; });
+    var plan = p.getAttribute("data-action") === "plan";  /* the number of cards is the gear (# 4.1) */
     if (out) {
       out.textContent = chosen.length ? labels.join(" ") + (need ? "  (" + chosen.length + " of " + need + ")" : "")
-        : (need ? "choose " + need : "choose the cards");
+        + (plan ? "  → gear " + chosen.length : "")
+        : (need ? "choose " + need : (plan ? "tap the cards you play" : "choose the cards"));
     }
     p.setAttribute("data-chosen", chosen.map(function (c) { return c.token; }).join(" "));
   }
