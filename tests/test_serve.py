@@ -778,7 +778,7 @@ def _served(tmp_path: Path, expected: list[Event], private: bool) -> tuple[Serve
     return server, host, seats, log, race
 
 
-@pytest.mark.parametrize("race_of", ["private", "garage"])
+@pytest.mark.parametrize("race_of", ["private", "garage", "weather"])
 def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str) -> None:
     """Every question, button, line and message a phone or the host screen shows in a whole race is in a
     page's words: a reshuffle's "or Enter if unknown" is a button "order unknown", a Garage accelerate's "(y/n)"
@@ -786,7 +786,11 @@ def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str
     names (they were buttons "fwing1draft2"). Before, the private-hands phone read "…, or Enter if unknown"."""
     from rules.modules.garage.test_recorder import simulated as garage_race
 
-    expected = simulated(3, 1, "open") if race_of == "private" else garage_race(1, "open")
+    expected = {
+        "private": lambda: simulated(3, 1, "open"),
+        "garage": lambda: garage_race(1, "open"),
+        "weather": lambda: garage_race(3, "open", weather=True, garage={"upgrades": "basic", "draft": "draft"}),
+    }[race_of]()
     server, host, seats, log, race = _served(tmp_path, expected, private=True)
     shorts = {str(d["short"]) for d in (server.call(lambda: race_cards(server.table.session.state)) or {}).values()}
     try:
@@ -824,6 +828,11 @@ def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str
         assert "order unknown" in " ".join(shown)  # a reshuffle's empty answer, as a button
         labels = [label for buttons in kinds.values() for label, _ in buttons]
         assert not [x for x in labels if x in shorts], labels  # a card by its name, never its short name
+        # a slipstream's length, when the weather leaves it open (# 20.12), says what it is: never a bare "3"
+        assert not [x for x, _ in kinds.get("slipstream", []) if x.isdecimal()], kinds.get("slipstream")
+        if race_of == "weather":
+            assert [x for x, _ in kinds["slipstream"] if re.fullmatch(r"slipstream \d spaces", x)]
+            assert 'data-empty="tap them in order"' in " ".join(shown)  # the road's tokens are no cards (# 20.2)
         if race_of == "garage":
             assert {label for label, _ in kinds["accelerate"]} == {"yes", "no"}
             assert "garage" in kinds and kinds["garage"]  # the draft, on the phones, by the cards' names

@@ -129,13 +129,21 @@ def narration_html(pub: dict[str, Any]) -> str:
 
 
 def _cards(
-    tokens: list[list[str]], *, count: int | None, action: str, car: str | None, prefix: str = "", label: str = "send"
+    tokens: list[list[str]],
+    *,
+    count: int | None,
+    action: str,
+    car: str | None,
+    prefix: str = "",
+    label: str = "send",
+    empty: str = "",
 ) -> str:
     buttons = "".join(
         f'<button type="button" class="cardbtn" data-token="{e(tok)}">{e(label)}</button>' for label, tok in tokens
     )
     need = f' data-count="{count}"' if count else ""
     pre = f' data-prefix="{e(prefix)}"' if prefix else ""
+    pre += f' data-empty="{e(empty)}"' if empty else ""  # what the picker says before a tap (table.js)
     return (
         f'<div class="picker" data-action="{e(action)}" data-car="{e(car or "")}"{need}{pre}>'
         f'<div class="cards">{buttons}</div><p class="chosen" aria-live="polite"></p>'
@@ -175,7 +183,9 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                     parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
             typing = c.get("hint")  # the recorder's typing notation: folded under the typed line, not a wall of text
             if "tokens" in c:
-                parts.append(_cards(c["tokens"], count=c.get("count"), action="answer", car=car))
+                parts.append(
+                    _cards(c["tokens"], count=c.get("count"), action="answer", car=car, empty=c.get("empty", ""))
+                )
             if c["buttons"]:
                 parts.append(
                     '<div class="row answers">'

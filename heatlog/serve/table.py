@@ -126,6 +126,8 @@ def answer_words(token: str, kind: str = "") -> str:
     the slipstream, elsewhere yes)."""
     if kind == "slipstream" and token in SLIPSTREAM_WORDS:
         return SLIPSTREAM_WORDS[token]
+    if kind == "slipstream" and token.isdecimal():  # how far, when the rules leave it open (# 20.12)
+        return f"slipstream {token} spaces"
     if token in ANSWER_WORDS:
         return ANSWER_WORDS[token]
     if token.isdecimal():
@@ -698,6 +700,7 @@ class Table:
         elif q.several:
             shorts = self._short_names()  # several in one answer (# 20.2 tokens, # 18.5 a market: by their names)
             ctl["tokens"] = [[shorts.get(o, o), o] for o in q.options]
+            ctl["empty"] = "tap them in order"  # tokens, not cards (the weather's road conditions, # 20.2)
         else:
             shorts = self._short_names()  # a draft's cards by their names (# 18.5)
             ctl["buttons"] = [[shorts.get(o) or self._named(answer_words(o, q.kind)), o] for o in q.options]

@@ -93,7 +93,7 @@
     if (out) {
       out.textContent = chosen.length ? labels.join(" ") + (need ? "  (" + chosen.length + " of " + need + ")" : "")
         + (plan ? "  → gear " + chosen.length : "")
-        : (need ? "choose " + need : (plan ? "tap the cards you play" : "choose the cards"));
+        : (need ? "choose " + need : (plan ? "tap the cards you play" : (p.getAttribute("data-empty") || "choose the cards")));
     }
     p.setAttribute("data-chosen", chosen.map(function (c) { return c.token; }).join(" "));
   }
