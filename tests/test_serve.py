@@ -742,7 +742,7 @@ def test_a_secret_or_cookie_with_any_character_is_refused_not_a_server_error(tab
 # ------------------------------------------------------------------------- a page is tapped, not typed
 
 #: The recorder's keyboard words, which no page shows (heatlog/serve/table.py: KEYBOARD, in one place).
-KEYBOARD_WORDS = re.compile(r"\bEnter\b|\(y/n\)|\[Enter\]|\btip: |\bas heatlog record\b")
+KEYBOARD_WORDS = re.compile(r"\bEnter\b|\(y/n\)|\[Enter\]|\btip: |\bas heatlog record\b|\bCARDS\b|- = ")
 
 
 def _served(tmp_path: Path, expected: list[Event], private: bool) -> tuple[Server, Any, dict[str, Any], RaceLog, int]:
@@ -887,3 +887,16 @@ def test_the_shared_screen_says_what_each_entry_just_did(table: Any) -> None:
     out = post(t.seats[name], {"action": "takeback"}, key="just-takeback")
     assert out["ok"], out  # (its answer is the latest)
     assert "a correction" in t.host.get("/api/view").json()["panels"]["status"]
+
+
+def test_a_held_plan_names_its_cards_as_the_buttons_do(table: Any) -> None:
+    """The phone's held plan read "held: gear 2, cards 3 s" (the recorder's tokens): its cards are named as the
+    card buttons name them (Stress), on the phone, in its private panel and in the submission's answer."""
+    t = table(3, 1)
+    t.join()
+    out = post(t.seats["Red"], {"action": "plan", "text": "3 s"})
+    assert out["ok"] and "cards 3, Stress —" in out["lines"][0][1], out
+    view = t.seats["Red"].get("/api/view").json()
+    (ctl,) = view["controls"]
+    assert ctl["kind"] == "held" and ctl["text"] == "held: gear 2, cards 3, Stress", ctl
+    assert "Your plan: gear 2, 3, Stress" in view["panels"]["private"]

@@ -1,6 +1,8 @@
 """heatlog serve as a table plays it, in Debian's headless Chromium through Playwright: a shared screen and three
-phones (390 px wide) in one browser. What a player trips on, each found by playing: the phone's "take back my
-last entry" (sized for a thumb, saying what it takes back, asking first), ...
+phones (390 px wide) in one browser. What a player tripped on, each found by playing: the phone's "take back my
+last entry" (sized for a thumb, saying what it takes back, asking first), the plan picker's gear, a reveal asked
+again in the typed line's notation, a refusal left on a phone after the race moved on; and what must hold when
+two phones act at once, a phone reloads mid-turn, another phone taps out of turn, and the host undoes.
 """
 
 from __future__ import annotations
@@ -130,5 +132,63 @@ def test_take_back_my_last_entry_is_a_thumb_sized_button_that_says_what_and_asks
     mine.locator("#private .confirm .takeback").click()
     t.newer(version)
     mine.wait_for_selector('.ctl.question[data-question="reveal"]')  # asked again: the cards it reveals
+    # in a phone's words: the reveal's typed-line notation ("(+ Stress flips, React, d CARDS; - = nothing more)")
+    # is no question for a tap
+    heading = mine.locator(".ctl.question h3").inner_text()
+    assert heading.startswith(f"{first} reveals") and "CARDS" not in heading and "- =" not in heading, heading
     assert any(s.event["type"] == "retracted" for s in t.log.stored(t.race))
     assert mine.locator("#private .ask-takeback").count() == 0  # nothing of its own is the latest now
+
+
+def test_two_phones_at_once_a_reload_a_wrong_tap_a_refusal_and_the_hosts_undo(tabletop: Any) -> None:
+    """A round as a table plays it: two phones send their plans in the same instant (both held, the shared
+    screen says both are ready); the car to act reloads its page mid-turn (the same question is back); another
+    phone's tap is refused in words naming whose turn it is; a refused entry is said on the phone, on its
+    screen, and nothing is written; the host undoes the latest entry with a reason: the phone is asked again, and
+    the refusal, about a screen that is gone, is gone too (before, it stayed on the phone after the undo)."""
+    t = tabletop()
+    a, b, c = list(t.phones)
+    for name in (a, b):
+        for tok in plan_for(t.expected, len(t.events()), name).split():
+            t.phones[name].locator(f'.ctl.plan .cardbtn[data-token="{tok}"]').first.click()
+    t.phones[a].locator(".ctl.plan .send").click(no_wait_after=True)  # the same instant: neither waits
+    t.phones[b].locator(".ctl.plan .send").click(no_wait_after=True)
+    for name in (a, b):
+        t.phones[name].wait_for_selector(".ctl.held")
+    t.host.wait_for_function(
+        "() => /\\(.*ready\\)/.test(document.querySelector('#status .waits').textContent)", timeout=15000
+    )
+    ready = t.host.locator("#status .waits").inner_text()
+    assert a in ready.split("(")[1] and b in ready.split("(")[1], ready
+    t.plan(c)
+    first = t.log.project(t.race).state.order[0]
+    turn = t.phones[first]
+    turn.wait_for_selector(".ctl.question")
+    question = turn.locator(".ctl.question h3").inner_text()
+    turn.reload()  # mid-turn: the seat's cookie brings the same screen back
+    turn.wait_for_selector(".ctl.question")
+    assert turn.locator(".ctl.question h3").inner_text() == question
+    other = next(n for n in t.phones if n != first)
+    wrong = t.phones[other].evaluate(
+        """() => fetch('/api/act', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRF-Token': document.querySelector('meta[name=csrf]').content},
+             body: JSON.stringify({action: 'answer', text: '- -', key: 'a-wrong-tap'})}).then(r => r.json())"""
+    )
+    assert not wrong["ok"] and wrong["error"].startswith(f"not {other}'s turn: the race waits for {first}"), wrong
+    count = len(t.events())
+    turn.locator(".ctl.question details.typing summary").click()
+    turn.locator(".ctl.question form.typed input").fill("9 9 9")
+    turn.locator(".ctl.question form.typed input").press("Enter")
+    turn.wait_for_selector("#message.error")
+    box = turn.locator("#message").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844  # on the phone's screen
+    assert len(t.events()) == count
+    t.host.locator("summary", has_text="corrections and notes").click()
+    t.host.locator("#undo input[name=reason]").fill("the wrong card")
+    version = t.version()
+    t.host.locator("#undo button").click()
+    t.newer(version)
+    turn.wait_for_selector('.ctl.question[data-question="reveal"]')  # its cards again (the reveal was undone)
+    turn.wait_for_selector("#status .just")
+    assert "a correction" in turn.locator("#status .just").inner_text()
+    assert turn.locator("#message.error").count() == 0, turn.locator("#message").inner_text()

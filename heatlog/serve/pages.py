@@ -251,7 +251,7 @@ def private_html(priv: dict[str, Any]) -> str:
         parts.append(f'<p class="hand" data-hand="{e(priv["car"])}">Your hand: {cards}</p>')
     plan = priv["plan"]
     if plan is not None and plan["cards"]:
-        parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan["cards"])}</p>')
+        parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan.get("words") or plan["cards"])}</p>')
     if priv.get("told"):
         parts.append(f'<p class="line warn told">{e(priv["told"])}</p>')
     if priv.get("last"):  # only when it would be taken back: this car's answer is the latest (table.py)

@@ -99,6 +99,8 @@ KEYBOARD = (
     (re.compile(r"\s*\[Enter\]"), "done"),
     (re.compile(r"\s*\[[^\]]*\]"), ""),  # "[1]": the default shown as a terminal does
     (re.compile(r"\s*\(y/n\)"), ""),
+    # the typed line's notation: a reveal's "(+ Stress flips, React, d CARDS; - = nothing more)", "(y = 2, …, n)"
+    (re.compile(r"\s*\([^()]*(?:\bCARDS\b| = )[^()]*\)"), ""),
     (re.compile(r"\s*\(hand [^()]*\)"), ""),  # an open hand: its seat's alone (the phone shows it above)
 )
 #: The recorder's lines for a keyboard only: a typing tip (the "how to type it" under the typed line says it).
@@ -321,8 +323,9 @@ class Table:
                 return Outcome(False, error=f"{car} cannot play these cards: {err.message}")
             text = " ".join(self._token(c, defs) for c in cards)
             self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
-            lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
-            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {text}")
+            words = self._card_words(text)
+            lines = [("info", f"held: gear {len(cards)}, cards {words} — nobody sees them until the reveal")]
+            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {words}")
             self._drive()
             self._changed()
             return Outcome(True, lines)
@@ -647,7 +650,7 @@ class Table:
                             "car": name,
                             "gear": plan.gear,
                             "cards": plan.cards,
-                            "text": f"held: gear {plan.gear}, cards {plan.cards}",
+                            "text": f"held: gear {plan.gear}, cards {self._card_words(plan.cards or '')}",
                         }
                     )
                     continue
@@ -765,6 +768,11 @@ class Table:
                 self._shorts["heat"] = "Heat"
         return self._shorts
 
+    def _card_words(self, tokens: str) -> str:
+        """Cards as typed (``3 s cool3``) as the buttons name them (``3, Stress, Cooling system 3``)."""
+        shorts = self._short_names()
+        return ", ".join(shorts.get(t) or TOKEN_WORDS.get(t, t) for t in tokens.split())
+
     def _named(self, text: str) -> str:
         """A recorder's text with the race's cards by their names, not their short names (``picks one of body5
         rpm1heat`` -> ``picks one of Body 5, R.P.M. 1``)."""
@@ -793,7 +801,14 @@ class Table:
             "car": car,
             "hand": hand,
             "hand_names": None if hand is None else [self._label(c, defs) for c in hand],  # never U53
-            "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
+            "plan": None
+            if plan is None
+            else {
+                "gear": plan.gear,
+                "cards": plan.cards,
+                "words": self._card_words(plan.cards or ""),
+                "error": plan.error,
+            },
             "said": [list(x) for x in self.said.get(car, [])],
             "told": self.told.get(car),
             "last": self.own_last_entry(car),  # what "take back my last entry" takes back (None: nothing)

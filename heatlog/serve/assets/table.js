@@ -99,6 +99,11 @@
   }
 
   function apply(data) {
+    var controls = (data.panels || {}).controls;
+    if (message && message.className === "error" && controls !== undefined && shown.controls !== undefined &&
+        controls !== shown.controls) {
+      say("");  /* a refusal is about the screen it was made on: the race has moved on since */
+    }
     if (data.taken) { say("another phone took this seat over: open the join link again to take it back", "error"); }
     var panels = data.panels || {};
     Object.keys(panels).forEach(function (id) {
