@@ -192,3 +192,23 @@ def test_two_phones_at_once_a_reload_a_wrong_tap_a_refusal_and_the_hosts_undo(ta
     turn.wait_for_selector("#status .just")
     assert "a correction" in turn.locator("#status .just").inner_text()
     assert turn.locator("#message.error").count() == 0, turn.locator("#message").inner_text()
+
+
+def test_a_phone_is_told_when_the_host_serves_another_race(tabletop: Any) -> None:
+    """The host sets up the next race while the phones still show the last one: each phone is told that the
+    host now serves another race and to scan its car's new code. Before, it read "another phone took this seat
+    over: open the join link again", and the old link opens nothing."""
+    t = tabletop()
+    phone = t.phones["Red"]
+    setup = t.host.evaluate(
+        """() => fetch('/api/act', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRF-Token': document.querySelector('meta[name=csrf]').content},
+             body: JSON.stringify({action: 'setup', key: 'the-next-race',
+                                   fields: {track: 'usa', cars: 'Ann:red Bob:blue', mode: 'table'}})})
+             .then(r => r.json())"""
+    )
+    assert setup["ok"], setup
+    phone.wait_for_selector("#message.error", timeout=15000)
+    said = phone.locator("#message").inner_text()
+    assert f"the host now serves race {setup['race']}" in said and "new code" in said, said
+    assert "took this seat over" not in said

@@ -592,7 +592,18 @@ def make_app(server: Server) -> Starlette:
                 while True:
                     viewer = server.viewer(request) if seat_cookie else v
                     if v.role == "seat" and viewer.role != "seat":
-                        msg = {"error": "another phone took this seat over: open the join link again to take it back"}
+                        if viewer.taken:
+                            msg = {
+                                "error": "another phone took this seat over: open the join link again to take it back"
+                            }
+                        else:  # the host serves another race now: this seat's link is of the race before
+                            served = getattr(server.table, "race", None)
+                            msg = {
+                                "error": f"the host now serves race {served}: scan your car's new code on the host "
+                                "screen (this phone's seat was for the race before)"
+                                if served is not None
+                                else "the host is setting up another race: scan your car's new code when it starts"
+                            }
                         yield f"event: taken\ndata: {json.dumps(msg, allow_nan=False)}\n\n"
                         return
                     data = await server.acall(server.render, viewer)
