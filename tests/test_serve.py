@@ -900,3 +900,23 @@ def test_a_held_plan_names_its_cards_as_the_buttons_do(table: Any) -> None:
     (ctl,) = view["controls"]
     assert ctl["kind"] == "held" and ctl["text"] == "held: gear 2, cards 3, Stress", ctl
     assert "Your plan: gear 2, 3, Stress" in view["panels"]["private"]
+
+
+def test_a_finished_cars_phone_says_it_finished_while_the_others_race_on(table: Any) -> None:
+    """# 16.1: a car that crossed the line has nothing more to do; its phone said "waiting for …" as if its turn
+    would come. Now it says where it finished, and that the race goes on for the others."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    seen = False
+    while phones.step():
+        state = t.log.project(t.race).state
+        if state.phase != "race" or not state.hall_of_fame:
+            continue
+        first = state.hall_of_fame[0]
+        view = t.seats[first].get("/api/view").json()
+        (ctl,) = view["controls"]
+        if ctl["kind"] == "wait":
+            assert ctl["text"].startswith("You finished 1st. The race goes on for the others: "), ctl
+            seen = True
+    assert seen

@@ -192,6 +192,13 @@ def test_two_phones_at_once_a_reload_a_wrong_tap_a_refusal_and_the_hosts_undo(ta
     turn.wait_for_selector("#status .just")
     assert "a correction" in turn.locator("#status .just").inner_text()
     assert turn.locator("#message.error").count() == 0, turn.locator("#message").inner_text()
+    # a message covers the bottom of a phone's screen: a tap puts it away
+    turn.locator(".ctl.question details.typing summary").click()
+    turn.locator(".ctl.question form.typed input").fill("9 9 9")
+    turn.locator(".ctl.question form.typed input").press("Enter")
+    turn.wait_for_selector("#message.error")
+    turn.locator("#message").click()
+    assert not turn.locator("#message").is_visible()
 
 
 def test_a_phone_is_told_when_the_host_serves_another_race(tabletop: Any) -> None:

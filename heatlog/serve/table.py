@@ -666,7 +666,8 @@ class Table:
                     }
                 )
             if all(c["kind"] == "away" for c in out):
-                out.insert(0, {"kind": "wait", "text": f"waiting for {self.waits()}"})
+                done = who == "seat" and car in v.hall_of_fame  # # 16.1: it has finished
+                out.insert(0, {"kind": "wait", "text": self._not_yours(car) if done else f"waiting for {self.waits()}"})
             return out
         away = who == "host" and q.car is not None and self.answerer(q.car) == "seat"  # the host may act for it
         answers = (who == "seat" and q.car == car) or (who == "host" and (away or self.answerer(q.car) == "host"))
@@ -722,7 +723,11 @@ class Table:
     def _not_yours(self, car: str | None) -> str:
         """A phone's words while the race waits for another: whose turn it is, what it waits for, and whether
         this car is next (the round's order, # 5.1)."""
-        q = self.session.question
+        q, v = self.session.question, self.session.view
+        if car is not None and car in v.hall_of_fame:  # # 16.1: it has crossed the line; the others race on
+            n = v.hall_of_fame.index(car) + 1
+            nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+            return f"You finished {nth}. The race goes on for the others: {self.waits()}."
         if q.car is None:
             text = f"The host screen enters {self.waits()}."
         else:

@@ -135,6 +135,10 @@
     es.onerror = function () { root.setAttribute("data-live", "false"); };
   }
 
+  if (message) {  /* a tap on a message puts it away (it may cover the buttons at the bottom of a phone) */
+    message.addEventListener("click", function () { say(""); });
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest("button");
     if (!t) { return; }
