@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 from browser import chromium
-from recorder_races import TRACK, simulated
+from recorder_races import TRACK, cars, simulated
 from serve_script import free_port, new_served_race, plan_for, start
 
 from heatlog.log.racelog import RaceLog
+from heatlog.races import start_race
+from heatlog.serve.seats import ServeStore
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
@@ -26,10 +28,19 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 class Tabletop:
     """A served 3-car table-mode race (the simulated race's grid), the host screen and a phone per car."""
 
-    def __init__(self, tmp_path: Path, browser: Any, seed: int = 1) -> None:
+    def __init__(self, tmp_path: Path, browser: Any, seed: int = 1, *, private: bool = False) -> None:
         self.db = tmp_path / "race.db"
         self.expected = simulated(3, seed, "table")
         self.race, host_secret, seats = new_served_race(self.db, str(TRACK), 3, self.expected)
+        if private:  # a private-hands race (an open log, each phone enters its draws): a new race, not simulated
+            with RaceLog(self.db) as log:
+                self.race = start_race(log, track="usa", cars=cars(3), mode="open", grid=["Red", "Blue", "Green"])
+            store = ServeStore(self.db)
+            try:
+                store.set_served_race(self.race, private=True)
+                seats = {n: seat.secret for n, seat in store.seats(self.race, ["Red", "Blue", "Green"]).items()}
+            finally:
+                store.close()
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
         self.proc = start(self.db, self.race, port)
@@ -42,7 +53,7 @@ class Tabletop:
         for name, secret in seats.items():
             page = browser.new_context(**PHONE).new_page()
             page.goto(f"{self.base}/j/{secret}")
-            page.wait_for_selector(".ctl.plan")
+            page.wait_for_selector("#controls .ctl")
             self.phones[name] = page
 
     def events(self) -> list[dict[str, Any]]:
@@ -83,10 +94,10 @@ def tabletop(tmp_path: Path) -> Any:
         browser = p.chromium.launch(executable_path=exe, args=ARGS)
         made: list[Tabletop] = []
 
-        def make(seed: int = 1) -> Tabletop:
+        def make(seed: int = 1, *, private: bool = False) -> Tabletop:
             folder = tmp_path / f"t{len(made)}"
             folder.mkdir()
-            made.append(Tabletop(folder, browser, seed))
+            made.append(Tabletop(folder, browser, seed, private=private))
             return made[-1]
 
         try:
@@ -219,3 +230,32 @@ def test_a_phone_is_told_when_the_host_serves_another_race(tabletop: Any) -> Non
     said = phone.locator("#message").inner_text()
     assert f"the host now serves race {setup['race']}" in said and "new code" in said, said
     assert "took this seat over" not in said
+
+
+def test_a_draw_of_seven_takes_back_one_tap_and_no_tap_too_many(tabletop: Any) -> None:
+    """A private-hands phone enters a draw of 7 from the physical cards (docs/table.md) in one picker: a wrong
+    tap meant "clear" and all seven again, and an eighth tap made "8 of 7", refused only at "send". Now "⌫ last"
+    takes back the last tap, and a tap past the count is not taken (the phone says so)."""
+    t = tabletop(private=True)
+    phone = t.phones["Red"]
+    version = t.version()
+    phone.locator(".ctl.question button.answer.primary", has_text="order unknown").click()  # its starting shuffle
+    t.newer(version)
+    phone.wait_for_selector('.ctl.question[data-question="setup_draw"] .picker[data-count="7"]')
+    picker = phone.locator(".ctl.question .picker")
+    for tok in ["1", "2", "3", "4", "4", "3", "2"]:
+        picker.locator(f'.cardbtn[data-token="{tok}"]').first.click()
+    assert picker.locator(".chosen").inner_text() == "1 2 3 4 4 3 2 (7 of 7)"
+    picker.locator('.cardbtn[data-token="1"]').first.click()  # one too many: not taken
+    assert picker.locator(".chosen").inner_text() == "1 2 3 4 4 3 2 (7 of 7)"
+    assert "7 cards chosen already" in phone.locator("#message").inner_text()
+    picker.locator(".unpick").click()
+    assert picker.locator(".chosen").inner_text() == "1 2 3 4 4 3 (6 of 7)"
+    box = picker.locator(".unpick").bounding_box()
+    assert box is not None and box["height"] >= 44
+    picker.locator('.cardbtn[data-token="s"]').first.click()
+    version = t.version()
+    picker.locator(".send").click()
+    t.newer(version)
+    phone.wait_for_selector("#private .hand")
+    assert "Your hand: 1 2 3 3 4 4 Stress" in phone.locator("#private .hand").inner_text()

@@ -148,6 +148,7 @@ def _cards(
         f'<div class="picker" data-action="{e(action)}" data-car="{e(car or "")}"{need}{pre}>'
         f'<div class="cards">{buttons}</div><p class="chosen" aria-live="polite"></p>'
         '<div class="row"><button type="button" class="clear">clear</button>'
+        '<button type="button" class="unpick" aria-label="take back the last card tapped">⌫ last</button>'
         f'<button type="button" class="send primary">{e(label)}</button></div></div>'
     )
 

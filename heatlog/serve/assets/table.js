@@ -146,11 +146,17 @@
     if (p && t.classList.contains("cardbtn")) {
       var k = pickerKey(p);
       picks[k] = picks[k] || [];
+      var most = Number(p.getAttribute("data-count") || 0);
+      if (most > 1 && picks[k].length >= most) {  /* a tap too many: the choice stays as it is */
+        say(most + " cards chosen already: ⌫ takes back the last one", "error");
+        return;
+      }
       picks[k].push({ token: t.getAttribute("data-token"), label: t.textContent });
       showPicks(p);
       if (p.getAttribute("data-count") === "1") { t = p.querySelector(".send"); } else { return; }
     }
     if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); return; }
+    if (p && t.classList.contains("unpick")) { (picks[pickerKey(p)] || []).pop(); showPicks(p); return; }
     if (p && t.classList.contains("send")) {
       var key = pickerKey(p);
       var prefix = p.getAttribute("data-prefix") || "";
