@@ -259,3 +259,28 @@ def test_a_draw_of_seven_takes_back_one_tap_and_no_tap_too_many(tabletop: Any) -
     t.newer(version)
     phone.wait_for_selector("#private .hand")
     assert "Your hand: 1 2 3 3 4 4 Stress" in phone.locator("#private .hand").inner_text()
+
+
+def test_taps_left_on_a_picker_go_when_the_host_acts_for_the_phone(tabletop: Any) -> None:
+    """Red's player tapped a card of the plan, then left; the host entered Red's plan ("away", docs/table.md).
+    When Red's phone changes that plan, its picker starts empty: before, the old tap came back ("1 → gear 1"),
+    and a tap more would have sent cards the player did not mean."""
+    t = tabletop()
+    phone = t.phones["Red"]
+    phone.locator('.ctl.plan .cardbtn[data-token="1"]').first.click()
+    assert "1 → gear 1" in phone.locator(".ctl.plan .chosen").inner_text()
+    text = plan_for(t.expected, len(t.events()), "Red")
+    version = t.version()
+    out = t.host.evaluate(
+        """text => fetch('/api/act', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRF-Token': document.querySelector('meta[name=csrf]').content},
+             body: JSON.stringify({action: 'plan', car: 'Red', text: text, key: 'host-for-red'})})
+             .then(r => r.json())""",
+        text,
+    )
+    assert out["ok"], out
+    t.newer(version)
+    phone.wait_for_selector(".ctl.held")
+    phone.locator(".ctl.held button.takeback").click()  # "change"
+    phone.wait_for_selector(".ctl.plan")
+    assert phone.locator(".ctl.plan .chosen").inner_text() == "tap the cards you play"

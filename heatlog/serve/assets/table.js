@@ -114,6 +114,9 @@
         Array.prototype.forEach.call(el.querySelectorAll(".picker"), showPicks);
       }
     });
+    var present = {};  /* the taps of a picker gone from the page (entered, or the host acted) are gone with it */
+    Array.prototype.forEach.call(document.querySelectorAll(".picker"), function (p) { present[pickerKey(p)] = true; });
+    Object.keys(picks).forEach(function (k) { if (!present[k]) { delete picks[k]; } });
     (data.cars || []).forEach(function (c) { place(c.name, c); });
     root.setAttribute("data-version", String(data.version));
   }
