@@ -920,3 +920,33 @@ def test_a_finished_cars_phone_says_it_finished_while_the_others_race_on(table: 
             assert ctl["text"].startswith("You finished 1st. The race goes on for the others: "), ctl
             seen = True
     assert seen
+
+
+def test_a_double_tap_is_not_the_answer_to_the_next_question(table: Any) -> None:
+    """A phone's screen names the question it shows ("at"); an answer sent from a screen the race has moved past
+    (a double tap on "done reacting", a stale page) is refused in words and enters nothing. Before, the second
+    tap answered whatever came next: "done reacting" twice was also "no discard" when the discard came next, or
+    was refused as "not Blue's turn" when the turn had ended."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while True:  # until a phone is asked React
+        asked = [
+            (name, ctl)
+            for name, c in t.seats.items()
+            for ctl in c.get("/api/view").json()["controls"]
+            if ctl.get("question") == "react"
+        ]
+        if asked:
+            break
+        assert phones.step()
+    name, ctl = asked[0]
+    seat = t.seats[name]
+    assert ctl["at"] and f'data-at="{ctl["at"]}"' in seat.get("/api/view").json()["panels"]["controls"]
+    first = post(seat, {"action": "answer", "text": "", "at": ctl["at"]}, key="double-tap-1")  # "done reacting"
+    assert first["ok"], first
+    count = len(t.events())
+    after = seat.get("/api/view").json()["controls"]
+    second = post(seat, {"action": "answer", "text": "", "at": ctl["at"]}, key="double-tap-2")  # the same tap again
+    assert not second["ok"] and "that tap was on an earlier screen" in second["error"], second
+    assert len(t.events()) == count and seat.get("/api/view").json()["controls"] == after

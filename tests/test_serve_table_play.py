@@ -16,9 +16,11 @@ import pytest
 from browser import chromium
 from recorder_races import TRACK, cars, simulated
 from serve_script import free_port, new_served_race, plan_for, start
+from test_serve_browser import tap_answer
 
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
+from heatlog.recorder import script as rs
 from heatlog.serve.seats import ServeStore
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
@@ -284,3 +286,29 @@ def test_taps_left_on_a_picker_go_when_the_host_acts_for_the_phone(tabletop: Any
     phone.locator(".ctl.held button.takeback").click()  # "change"
     phone.wait_for_selector(".ctl.plan")
     assert phone.locator(".ctl.plan .chosen").inner_text() == "tap the cards you play"
+
+
+def test_a_double_tap_enters_one_answer(tabletop: Any) -> None:
+    """A double tap on "done reacting" is one answer: the second tap, sent from the same screen, is refused as
+    from an earlier screen (tests/test_serve.py: it answered the next question before); the refusal leaves the
+    phone with the screen it was about."""
+    t = tabletop()
+    for name in t.phones:
+        t.plan(name)
+    first = t.log.project(t.race).state.order[0]
+    phone = t.phones[first]
+    phone.wait_for_selector(".ctl.question")
+    while phone.locator(".ctl.question").get_attribute("data-question") != "react":  # (its flips first)
+        kind = phone.locator(".ctl.question").get_attribute("data-question") or ""
+        tap_answer(phone, rs.answer(kind, first, t.expected, len(t.events()), multi=False), t.version(), t.host)
+        phone.wait_for_selector(".ctl.question")
+    answers: list[dict[str, Any]] = []
+    phone.on("response", lambda r: answers.append(r.json()) if r.url.endswith("/api/act") else None)
+    phone.locator('.ctl.question[data-question="react"] button.answer.primary').dblclick()
+    phone.wait_for_timeout(300)
+    for _ in range(100):
+        if len(answers) >= 2:
+            break
+        phone.wait_for_timeout(100)
+    assert [a["ok"] for a in answers] == [True, False], answers
+    assert "that tap was on an earlier screen" in answers[1]["error"]

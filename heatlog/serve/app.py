@@ -305,6 +305,9 @@ class Server:
     def _act(self, viewer: Viewer, action: str, body: dict[str, Any]) -> dict[str, Any]:
         text = body.get("text", "")
         car = body.get("car")
+        at = body.get("at")  # the question the answering screen showed (Table.moment), or none
+        if not isinstance(at, str):
+            at = None
         if not isinstance(text, str) or (car is not None and not isinstance(car, str)):
             return {"ok": False, "error": "text and car are words"}
         if viewer.role == "host" and action == "setup":
@@ -326,7 +329,7 @@ class Server:
             if action == "plan":
                 out = table.submit_plan(viewer.car, text)
             elif action == "answer":
-                out = table.answer("seat", viewer.car, text)
+                out = table.answer("seat", viewer.car, text, at=at)
             elif action == "takeback":
                 out = table.take_back(viewer.car)
             else:
@@ -339,7 +342,7 @@ class Server:
                 return {"ok": False, "error": "which car? a car of this race"}
             out = table.submit_plan(car, text, who="host")  # a phone's car too: its player is away (told)
         elif action == "answer":
-            out = table.answer("host", car or None, text)  # naming a phone's car: acting for it (told)
+            out = table.answer("host", car or None, text, at=at)  # naming a phone's car: acting for it (told)
         elif action == "takeback":
             if not car or car not in table.names or table.has_phone(car):
                 return {"ok": False, "error": "the host takes back a plan only for a car without a phone"}

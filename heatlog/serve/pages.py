@@ -175,7 +175,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 f'<button type="button" class="takeback" data-car="{e(car)}">change</button></section>'
             )
         elif kind == "question":
-            parts = [f'<section class="ctl question" data-question="{e(c["question"])}" data-car="{e(car or "")}">']
+            at = f' data-at="{e(c["at"])}"' if c.get("at") is not None else ""  # the screen's question (table.js)
+            parts = [f'<section class="ctl question" data-question="{e(c["question"])}" data-car="{e(car or "")}"{at}>']
             parts.append(f"<h3>{who if not car else ''}{e(c['prompt'])}</h3>")
             if c.get("error"):
                 parts.append(f'<p class="line error">{e(c["error"])}</p>')

@@ -393,16 +393,24 @@ class Table:
 
     # ---- answering the question now
 
-    def answer(self, who: str, car: str | None, text: str) -> Outcome:
+    def answer(self, who: str, car: str | None, text: str, *, at: str | None = None) -> Outcome:
         """An answer to the open question, as the recorder takes it (its notation). ``who`` is ``seat`` (acting
         for ``car``) or ``host``; a seat answers only its own car's questions, the host those of cars with no
-        phone and of no car."""
+        phone and of no car. ``at``: the question the screen that sent it showed (``controls``' "at",
+        :meth:`moment`): an answer from a screen the race has moved past (a double tap, a stale page) is refused,
+        never taken as the answer to the next question."""
         with self.lock:
             self.refresh()
             q = self.session.question
             v = self.session.view
             if v.phase == "over":
                 return Outcome(False, error="the race is over: nothing more to record")
+            if at is not None and at != self.moment():
+                return Outcome(
+                    False,
+                    error=f"not entered: that tap was on an earlier screen (the race has moved on since); "
+                    f"it waits for {self.waits()}",
+                )
             if q.kind == "gear":
                 return Outcome(False, error="gears and cards are chosen together: use the plan")
             if who == "seat" and q.car != car:
@@ -425,6 +433,13 @@ class Table:
             self._drive()
             self._changed()
             return Outcome(True, _lines(lines))
+
+    def moment(self) -> str:
+        """The question open now, as a screen names it: the log's head, the question's kind and car. An answer
+        that records nothing (Enter closing React) leaves the head but not the question: a second tap on "done
+        reacting" must not answer the discard."""
+        q = self.session.question
+        return f"{self._head()}/{q.kind}/{q.car or ''}"
 
     def _tell(self, who: str, car: str | None, text: str) -> None:
         """Keep the seat's phone told when the host acted for its car; a seat's own act clears it."""
@@ -683,6 +698,7 @@ class Table:
             "hint": q.hint,
             "enter": q.default if q.default is not None else None,
             "enter_label": tap_words(q.prompt)[1],  # what the recorder's Enter did, as a button's words
+            "at": self.moment(),  # the question this screen asks: an answer from it says so (answer)
             "buttons": [],
             "said": [list(x) for x in self.said.get(q.car or "", [])],
         }

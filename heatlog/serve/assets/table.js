@@ -32,6 +32,14 @@
   }
 
   /* One submission; retried with the same key after a network failure, so it is recorded once. */
+  /* The question (the log's head, its kind and car) of the screen a button or form is on: an answer from a
+     screen the race has moved past is refused by the server, never taken as the next one's (a double tap). */
+  function moment(el) {
+    var sec = el && el.closest ? el.closest(".ctl.question") : null;
+    var at = sec ? sec.getAttribute("data-at") : null;
+    return at === null ? undefined : at;
+  }
+
   function send(body, done) {
     body.key = body.key || newKey();
     var tries = 0;
@@ -167,12 +175,13 @@
       var need = p.getAttribute("data-count");
       if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
       if (!chosen) { say("choose the cards first", "error"); return; }
-      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen },
-        function (res) { if (res.ok) { picks[key] = []; } });
+      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen,
+        at: moment(p) }, function (res) { if (res.ok) { picks[key] = []; } });
       return;
     }
     if (t.classList.contains("answer")) {
-      send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text") });
+      send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text"),
+        at: moment(t) });
       return;
     }
     if (t.classList.contains("ask-takeback") || t.classList.contains("keep")) {  /* a phone asks before it undoes */
@@ -209,7 +218,7 @@
     } else if (f.id === "note") {
       send({ action: "note", text: f.elements.text.value }, function (res) { if (res.ok) { f.reset(); } });
     } else if (f.classList.contains("typed")) {
-      send({ action: "answer", car: f.getAttribute("data-car") || null, text: f.elements.text.value },
+      send({ action: "answer", car: f.getAttribute("data-car") || null, text: f.elements.text.value, at: moment(f) },
         function (res) { if (res.ok) { f.reset(); } });
     }
   });
