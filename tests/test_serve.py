@@ -920,6 +920,11 @@ def test_a_finished_cars_phone_says_it_finished_while_the_others_race_on(table: 
             assert ctl["text"].startswith("You finished 1st. The race goes on for the others: "), ctl
             seen = True
     assert seen
+    hall = t.log.project(t.race).state.hall_of_fame  # the race over: each phone says its car's place
+    for place, name in enumerate(hall, start=1):
+        (ctl,) = t.seats[name].get("/api/view").json()["controls"]
+        assert ctl["kind"] == "over" and ctl["text"].endswith(f"you finished {['1st', '2nd', '3rd'][place - 1]}")
+    assert "The race is over: you finished 1st" in t.seats[hall[0]].get("/api/view").json()["panels"]["controls"]
 
 
 def test_a_double_tap_is_not_the_answer_to_the_next_question(table: Any) -> None:

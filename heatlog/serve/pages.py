@@ -238,7 +238,7 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 + "</details>"
             )
         elif kind == "over":
-            out.append('<section class="ctl over"><h3>The race is over</h3></section>')
+            out.append(f'<section class="ctl over"><h3>{e(c.get("text") or "The race is over")}</h3></section>')
         else:
             nxt = " next" if c.get("next") else ""
             out.append(f'<section class="ctl wait{nxt}"><p>{e(c["text"])}</p></section>')

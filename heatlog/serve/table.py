@@ -123,6 +123,11 @@ def tap_words(prompt: str) -> tuple[str, str | None]:
     return text.rstrip(":").strip(), enter
 
 
+def _nth(n: int) -> str:
+    """A place in words: 1st, 2nd, 3rd, 4th, 11th."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def answer_words(token: str, kind: str = "") -> str:
     """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat; ``y`` at the slipstream: take
     the slipstream, elsewhere yes)."""
@@ -645,7 +650,11 @@ class Table:
         state = self.session.state
         defs = race_cards(state)  # the race's cards beyond the base, by token
         if v.phase == "over":
-            return [{"kind": "over", "text": "the race is over"}]
+            if who == "seat" and car in v.hall_of_fame:  # its place, on its own phone (# 16.1)
+                return [
+                    {"kind": "over", "text": f"The race is over: you finished {_nth(v.hall_of_fame.index(car) + 1)}"}
+                ]
+            return [{"kind": "over", "text": "The race is over"}]
         if v.phase != "race" and q.kind not in ("grid",) and q.car is None and who == "seat":
             return [{"kind": "wait", "text": f"the host enters {self.waits()}"}]
         out: list[dict[str, Any]] = []
@@ -741,8 +750,7 @@ class Table:
         this car is next (the round's order, # 5.1)."""
         q, v = self.session.question, self.session.view
         if car is not None and car in v.hall_of_fame:  # # 16.1: it has crossed the line; the others race on
-            n = v.hall_of_fame.index(car) + 1
-            nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+            nth = _nth(v.hall_of_fame.index(car) + 1)
             return f"You finished {nth}. The race goes on for the others: {self.waits()}."
         if q.car is None:
             text = f"The host screen enters {self.waits()}."
