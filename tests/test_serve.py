@@ -142,6 +142,9 @@ def test_cars_without_phones_are_played_from_the_host_screen(table: Any) -> None
     host = t.host.get("/api/view").json()
     plans = [c["car"] for c in host["controls"] if c["kind"] == "plan"]
     assert plans == ["Blue", "Green"]
+    # the shared screen does not promise what it cannot keep: a phone's "Nobody sees them until the reveal"
+    assert "Nobody sees" not in host["panels"]["controls"] and "shared screen" in host["panels"]["controls"]
+    assert "Nobody sees them until the reveal" in t.seats["Red"].get("/api/view").json()["panels"]["controls"]
     phones = t.phones()
     for _ in range(3000):
         i = phones.index()

@@ -161,17 +161,23 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
         who = f"{e(car)}: " if host and car else ""
         if kind == "plan":
             gears = ", ".join(map(str, c["gears"]))
+            secret = (  # a phone's plan is its own; on the shared screen whoever looks sees the taps
+                "Nobody sees them until the reveal."
+                if not host
+                else "This is the shared screen: whoever looks sees the cards tapped here (a phone keeps them "
+                "private: scan the car's code)."
+            )
             out.append(
                 f'<section class="ctl plan" data-car="{e(car)}"><h3>{who}Round {c["round"]}: gear and cards</h3>'
                 f'<p class="hint">Tap the cards you play: their number is your gear (now {c["gear"]}; '
-                f"may shift to {e(gears)}; Engine {c['engine']}). Nobody sees them until the reveal.</p>"
+                f"may shift to {e(gears)}; Engine {c['engine']}). {secret}</p>"
                 + _cards(c["tokens"], count=None, action="plan", car=car)
                 + "</section>"
             )
         elif kind == "held":
             out.append(
                 f'<section class="ctl held" data-car="{e(car)}"><h3>{who}{e(c["text"])}</h3>'
-                f'<p class="hint">Waiting for the others. Nobody else sees this.</p>'
+                f'<p class="hint">Waiting for the others.{"" if host else " Nobody else sees this."}</p>'
                 f'<button type="button" class="takeback" data-car="{e(car)}">change</button></section>'
             )
         elif kind == "question":
