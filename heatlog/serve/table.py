@@ -428,12 +428,16 @@ class Table:
             word = text.strip().split(" ", 1)[0].lower()
             if word in ("undo", "note", "board", "help", "quit", "exit", "?"):
                 return Outcome(False, error=f"{word!r} is not an answer here: use the buttons")
+            head = self._head()
             lines = self.session.answer(text)
             errs = _errors(lines)
             if errs:
                 return Outcome(False, _lines(lines), errs[0])
             self._said(q.car, lines)
-            said = text.strip() or tap_words(q.prompt)[1] or "done"  # (an empty answer: the button's words)
+            # what it entered in words (never the notation typed: "- y -"); an answer that entered nothing (Enter
+            # closing React) by its button's words
+            entered = self.own_last_entry(q.car) if q.car is not None and self._head() != head else None
+            said = entered or tap_words(q.prompt)[1] or answer_words(text.strip(), q.kind) or "done"
             self._tell(who, q.car, f"the host answered for you: {said}")
             self._drive()
             self._changed()
