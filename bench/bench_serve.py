@@ -108,17 +108,17 @@ class Stream(threading.Thread):
 
     def __init__(self, base: str, cookies: dict[str, str]) -> None:
         super().__init__(daemon=True)
-        import httpx
+        import httpx2
 
-        self.client = httpx.Client(base_url=base, cookies=cookies, timeout=None)
+        self.client = httpx2.Client(base_url=base, cookies=cookies, timeout=None)
         self.seen: list[tuple[float, int]] = []
         self.cond = threading.Condition()
         self.ready = threading.Event()
 
     def run(self) -> None:
-        import httpx
+        import httpx2
 
-        with contextlib.suppress(httpx.HTTPError):  # the server stopped at the end of the run
+        with contextlib.suppress(httpx2.HTTPError):  # the server stopped at the end of the run
             self.listen()
 
     def listen(self) -> None:
@@ -146,7 +146,7 @@ def latency(seed: int) -> dict[str, Any]:
     import signal
     import subprocess
 
-    import httpx
+    import httpx2
     from recorder_races import simulated, strip
     from serve_script import Phones, free_port, new_served_race, start
 
@@ -160,11 +160,11 @@ def latency(seed: int) -> dict[str, Any]:
         base = f"http://127.0.0.1:{port}"
         proc = start(db, race, port)
         try:
-            host = httpx.Client(base_url=base, follow_redirects=True, timeout=30)
+            host = httpx2.Client(base_url=base, follow_redirects=True, timeout=30)
             host.get(f"/h/{host_secret}")
             seats = {}
             for name, secret in secrets.items():
-                c = httpx.Client(base_url=base, follow_redirects=True, timeout=30)
+                c = httpx2.Client(base_url=base, follow_redirects=True, timeout=30)
                 c.get(f"/j/{secret}")
                 seats[name] = c
             streams = [Stream(base, dict(host.cookies))]

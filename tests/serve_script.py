@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from recorder_races import strip
 
 from heatlog.log.racelog import RaceLog
@@ -136,9 +136,9 @@ def start(db: Path, race: int, port: int) -> subprocess.Popen[bytes]:
     )
     for _ in range(200):
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/watch", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/watch", timeout=1).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         if proc.poll() is not None:
             raise AssertionError(proc.stderr.read().decode() if proc.stderr else "the server stopped")

@@ -22,6 +22,7 @@ from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.weather import weather_rules
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
+from heatlog.recorder import race_cards
 from heatlog.recorder import script as rs
 from heatlog.serve.app import Server, make_app
 
@@ -141,6 +142,9 @@ def test_cars_without_phones_are_played_from_the_host_screen(table: Any) -> None
     host = t.host.get("/api/view").json()
     plans = [c["car"] for c in host["controls"] if c["kind"] == "plan"]
     assert plans == ["Blue", "Green"]
+    # the shared screen does not promise what it cannot keep: a phone's "Nobody sees them until the reveal"
+    assert "Nobody sees" not in host["panels"]["controls"] and "shared screen" in host["panels"]["controls"]
+    assert "Nobody sees them until the reveal" in t.seats["Red"].get("/api/view").json()["panels"]["controls"]
     phones = t.phones()
     for _ in range(3000):
         i = phones.index()
@@ -179,7 +183,9 @@ def test_private_hands_race_each_phone_enters_its_draws(table: Any) -> None:
         statuses.append(watcher.get("/api/view").json()["panels"]["status"])
     assert strip(t.events()) == strip(t.expected)
     # the corner lines reach the board (# 10.1: speed, Heat, a spinout ahead), never a hand
-    assert any(": corner " in x for x in statuses) and not any("(hand" in x or "draws" in x for x in statuses)
+    # ("Just now: Red draws 3": a count, never the cards)
+    assert any(": corner " in x for x in statuses) and not any("(hand" in x for x in statuses)
+    assert not [x for x in statuses if re.search(r"draws (?!\d+[;<])", x)]
     # the spectators' narration is the table's: a draw is a count, never the cards drawn ("draws 2 (3 S)")
     watch = TestClient(t.app).get("/api/view").json()
     assert "(hand" not in json.dumps(watch)
@@ -614,17 +620,19 @@ def test_the_end_my_turn_discard_picker_of_a_garage_race_names_the_upgrades(tmp_
             # Red has adrenaline and no Heat can be in its hand: React is asked, the engine offering the bonus alone
             # (ac0, # 6.2: a race that took it must be recordable), and its screen carries the "discard, end my
             # turn" picker (the one-line "- d CARDS", table.js)
-            assert ctl["question"] == "react" and ["ac0", "ac0"] in ctl["buttons"], ctl
+            # (the button in words: a page is tapped, not typed)
+            assert ctl["question"] == "react" and ["adrenaline bonus alone (cools nothing)", "ac0"] in ctl["buttons"]
             labels = {tok: label for label, tok in ctl["discard"]}
             assert labels and not any(re.fullmatch(r"U\d+", label) for label in labels.values())
             garage = server.call(lambda: garage_slot(server.table.session.state).cards)
-            assert garage["U53"]["name"] in labels.values()
+            named = [label for label in labels.values() if label.startswith(garage["U53"]["name"] + " ")]
+            assert named, labels  # by its name and value, as the narration names it: two Bodies differ
             shown = json.dumps(view["panels"])  # the phone's panels, as drawn
             hand = view["panels"]["private"]  # the hand by the cards' names too, never an internal code
             assert "Your hand" in hand and garage["U53"]["name"] in hand and not re.search(r"\bU\d+\b", hand)
             assert not re.search(r"\bU\d+\b", shown)
             name_to_token = {label: tok for tok, label in labels.items()}
-            picked = [name_to_token["2"], name_to_token[garage["U53"]["name"]]]
+            picked = [name_to_token["2"], name_to_token[named[0]]]
             text = "- d " + " ".join(picked)  # as the picker sends it (table.js)
             out = post(red, {"action": "answer", "text": text})
             assert out["ok"], out
@@ -688,7 +696,10 @@ def test_the_host_plays_a_car_whose_phone_holds_the_seat_and_the_phone_is_told(t
             out = post(t.host, {"action": "answer", "car": "Red", "text": text}, key=f"away-red-{acted}")
             assert out["ok"], out
         acted += 1
-        assert "the host" in json.dumps(red.get("/api/view").json()["you"]["told"])
+        told = red.get("/api/view").json()["you"]["told"]
+        assert "the host" in told
+        # in words, never the notation the host's button sent ("- y -", "- d 2")
+        assert not re.search(r"(?:^|\s)-(?:\s|$)|\bd\d", told.split(": ", 1)[1]), told
     assert acted > 5 and phones.host_answers == 0
     assert strip(t.events()) == strip(t.expected)
     assert "the host" in red.get("/api/view").json()["panels"]["private"]
@@ -732,3 +743,221 @@ def test_a_secret_or_cookie_with_any_character_is_refused_not_a_server_error(tab
     assert anyone.get("/host", headers={"cookie": b"hl_host=" + raw}).status_code == 403
     r = anyone.post("/api/act", headers={"cookie": b"hl_csrf=" + raw, "x-csrf-token": raw}, json={})
     assert r.status_code in (400, 403), r.status_code
+
+
+# ------------------------------------------------------------------------- a page is tapped, not typed
+
+#: The recorder's keyboard words, which no page shows (heatlog/serve/table.py: KEYBOARD, in one place).
+KEYBOARD_WORDS = re.compile(r"\bEnter\b|\(y/n\)|\[Enter\]|\btip: |\bas heatlog record\b|\bCARDS\b|- = ")
+
+
+def _served(tmp_path: Path, expected: list[Event], private: bool) -> tuple[Server, Any, dict[str, Any], RaceLog, int]:
+    """A race on the grid of ``expected`` (a module race too), served, with a phone per car."""
+    first = expected[0]
+    players = [c for c in first["cars"] if not c.get("legend")]
+    legends = [c for c in first["cars"] if c.get("legend")]
+    modules = {
+        **({"garage": dict(first["garage"])} if "garage" in first else {}),
+        **({"legends": {"cars": legends}} if legends else {}),
+        **({"weather": {}} if "weather" in first.get("modules", []) else {}),
+    }
+    log = RaceLog(tmp_path / "race.db")
+    race = start_race(
+        log,
+        track="usa" if modules else str(TRACK),
+        cars=players,
+        **({"laps": first["laps"]} if modules else {"variant": "one-lap"}),  # (as simulated() and garage_race())
+        mode="open" if private else "table",
+        grid=expected[1]["order"],
+        modules=modules or None,
+    )
+    server = Server(tmp_path / "race.db")
+    server.call(server.serve, race, private=private)
+    app = make_app(server)
+    host = TestClient(app)
+    host.__enter__()
+    host.get(f"/h/{server.host_secret}")
+    seats = {}
+    for name, url in server.join_urls().items():
+        seats[name] = TestClient(app)
+        seats[name].get(url.replace(server.base_url, ""))
+    return server, host, seats, log, race
+
+
+@pytest.mark.parametrize("race_of", ["private", "garage", "weather"])
+def test_no_page_shows_the_terminals_keyboard_words(tmp_path: Path, race_of: str) -> None:
+    """Every question, button, line and message a phone or the host screen shows in a whole race is in a
+    page's words: a reshuffle's "or Enter if unknown" is a button "order unknown", a Garage accelerate's "(y/n)"
+    are buttons "yes" and "no" (they said "take the slipstream"), no typing tip, a draft's cards by their
+    names (they were buttons "fwing1draft2"). Before, the private-hands phone read "…, or Enter if unknown"."""
+    from rules.modules.garage.test_recorder import simulated as garage_race
+
+    expected = {
+        "private": lambda: simulated(3, 1, "open"),
+        "garage": lambda: garage_race(1, "open"),
+        "weather": lambda: garage_race(3, "open", weather=True, garage={"upgrades": "basic", "draft": "draft"}),
+    }[race_of]()
+    server, host, seats, log, race = _served(tmp_path, expected, private=True)
+    shorts = {str(d["short"]) for d in (server.call(lambda: race_cards(server.table.session.state)) or {}).values()}
+    try:
+        phones = Phones(host, seats, log, race, expected)
+        phones.typed_chance = False
+        phones.end_turn = True
+        shown: list[str] = []
+        kinds: dict[str, list[list[str]]] = {}
+        said = phones.post
+
+        def post(client: Any, body: dict[str, Any]) -> dict[str, Any]:
+            out = said(client, body)
+            shown.extend(text for style, text in out.get("lines") or [] if style != "dim")  # (table.js: no dim)
+            shown.append(out.get("error") or "")
+            return out
+
+        phones.post = post  # type: ignore[method-assign]
+        while True:
+            for client in (host, *seats.values()):
+                view = client.get("/api/view").json()
+                panels = {k: v for k, v in view["panels"].items() if k != "seats"}
+                # (the typing help folded under the typed line speaks of typing: it is left out)
+                folded = r'<details class="(?:hint )?typing">.*?</details>'
+                shown.extend(re.sub(folded, "", p) for p in panels.values())
+                for ctl in view.get("controls", []):
+                    if ctl.get("question"):
+                        kinds.setdefault(ctl["question"], []).extend(ctl.get("buttons") or [])
+            if not phones.step():
+                break
+        assert strip([e.event for e in log.project(race).effective.entries]) == strip(expected)
+        leaks = sorted(
+            {m.string[max(0, m.start() - 60) : m.end() + 20] for t in shown if (m := KEYBOARD_WORDS.search(t))}
+        )
+        assert not leaks, leaks
+        assert "order unknown" in " ".join(shown)  # a reshuffle's empty answer, as a button
+        labels = [label for buttons in kinds.values() for label, _ in buttons]
+        assert not [x for x in labels if x in shorts], labels  # a card by its name, never its short name
+        # a slipstream's length, when the weather leaves it open (# 20.12), says what it is: never a bare "3"
+        assert not [x for x, _ in kinds.get("slipstream", []) if x.isdecimal()], kinds.get("slipstream")
+        if race_of == "weather":
+            assert [x for x, _ in kinds["slipstream"] if re.fullmatch(r"slipstream \d spaces", x)]
+            assert 'data-empty="tap them in order"' in " ".join(shown)  # the road's tokens are no cards (# 20.2)
+        if race_of == "garage":
+            assert {label for label, _ in kinds["accelerate"]} == {"yes", "no"}
+            assert "garage" in kinds and kinds["garage"]  # the draft, on the phones, by the cards' names
+    finally:
+        host.__exit__(None, None, None)
+        server.close()
+        log.close()
+
+
+def test_a_waiting_phone_says_whose_turn_it_is_and_when_it_is_next(table: Any) -> None:
+    """# 5.1: the round's order. A phone whose car waits said "waiting for Red: React …" alone; it now says whose
+    turn it is, that it is not this phone's, and "You are next." on the phone of the car after it (the page
+    marks it), not on the others."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while t.log.project(t.race).state.round == 1 and not t.host.get("/api/view").json()["public"]["turn"]:
+        phones.step()  # the plans, then the first car's reveal (from its plan)
+    order = list(t.log.project(t.race).state.order)
+    turn = t.host.get("/api/view").json()["public"]["turn"]
+    assert turn == order[0]
+    for name in order[1:]:
+        view = t.seats[name].get("/api/view").json()
+        (ctl,) = view["controls"]
+        assert ctl["kind"] == "wait" and ctl["text"].startswith(f"{turn}'s turn, not yours: "), ctl
+        is_next = name == order[1]
+        assert ("You are next." in ctl["text"]) is is_next, (name, ctl)
+        assert ('class="ctl wait next"' in view["panels"]["controls"]) is is_next
+
+
+def test_the_shared_screen_says_what_each_entry_just_did(table: Any) -> None:
+    """The host screen (and every page's status) said only what the race waits for next: a phone's tap that
+    entered something (a React, a flip, a discard) was seen on the shared screen only when the car's whole turn
+    was narrated. Now "Just now:" says what the latest entries were, as the table sees them: with private
+    hands a draw is a count, never the cards (# 1.7); a take-back says so."""
+    t, phones = into_private_race(table, 3, 0)
+    draws = 0
+    for _ in range(60):
+        before = t.host.get("/api/view").json()["public"]["version"]
+        assert phones.step()
+        pub = t.host.get("/api/view").json()
+        just = pub["public"]["just"]
+        if pub["public"]["version"] != before and phones.said[-1][2].split(":")[0] not in ("plan",):
+            assert just, phones.said[-1]
+            assert f"Just now: {'; '.join(just)}".replace("'", "&#x27;") in pub["panels"]["status"]
+        for words in just:
+            if " draws " in words:
+                draws += 1
+                assert re.fullmatch(r"\S+ draws \d+", words), words  # a count: the cards are the seat's alone
+    assert draws
+    (name,) = [n for n, c in t.seats.items() if c.get("/api/view").json()["you"]["last"]]  # its entry is the latest
+    out = post(t.seats[name], {"action": "takeback"}, key="just-takeback")
+    assert out["ok"], out  # (its answer is the latest)
+    assert "a correction" in t.host.get("/api/view").json()["panels"]["status"]
+
+
+def test_a_held_plan_names_its_cards_as_the_buttons_do(table: Any) -> None:
+    """The phone's held plan read "held: gear 2, cards 3 s" (the recorder's tokens): its cards are named as the
+    card buttons name them (Stress), on the phone, in its private panel and in the submission's answer."""
+    t = table(3, 1)
+    t.join()
+    out = post(t.seats["Red"], {"action": "plan", "text": "3 s"})
+    assert out["ok"] and "cards 3, Stress —" in out["lines"][0][1], out
+    view = t.seats["Red"].get("/api/view").json()
+    (ctl,) = view["controls"]
+    assert ctl["kind"] == "held" and ctl["text"] == "held: gear 2, cards 3, Stress", ctl
+    assert "Your plan: gear 2, 3, Stress" in view["panels"]["private"]
+
+
+def test_a_finished_cars_phone_says_it_finished_while_the_others_race_on(table: Any) -> None:
+    """# 16.1: a car that crossed the line has nothing more to do; its phone said "waiting for …" as if its turn
+    would come. Now it says where it finished, and that the race goes on for the others."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    seen = False
+    while phones.step():
+        state = t.log.project(t.race).state
+        if state.phase != "race" or not state.hall_of_fame:
+            continue
+        first = state.hall_of_fame[0]
+        view = t.seats[first].get("/api/view").json()
+        (ctl,) = view["controls"]
+        if ctl["kind"] == "wait":
+            assert ctl["text"].startswith("You finished 1st. The race goes on for the others: "), ctl
+            seen = True
+    assert seen
+    hall = t.log.project(t.race).state.hall_of_fame  # the race over: each phone says its car's place
+    for place, name in enumerate(hall, start=1):
+        (ctl,) = t.seats[name].get("/api/view").json()["controls"]
+        assert ctl["kind"] == "over" and ctl["text"].endswith(f"you finished {['1st', '2nd', '3rd'][place - 1]}")
+    assert "The race is over: you finished 1st" in t.seats[hall[0]].get("/api/view").json()["panels"]["controls"]
+
+
+def test_a_double_tap_is_not_the_answer_to_the_next_question(table: Any) -> None:
+    """A phone's screen names the question it shows ("at"); an answer sent from a screen the race has moved past
+    (a double tap on "done reacting", a stale page) is refused in words and enters nothing. Before, the second
+    tap answered whatever came next: "done reacting" twice was also "no discard" when the discard came next, or
+    was refused as "not Blue's turn" when the turn had ended."""
+    t = table(3, 1)
+    t.join()
+    phones = t.phones()
+    while True:  # until a phone is asked React
+        asked = [
+            (name, ctl)
+            for name, c in t.seats.items()
+            for ctl in c.get("/api/view").json()["controls"]
+            if ctl.get("question") == "react"
+        ]
+        if asked:
+            break
+        assert phones.step()
+    name, ctl = asked[0]
+    seat = t.seats[name]
+    assert ctl["at"] and f'data-at="{ctl["at"]}"' in seat.get("/api/view").json()["panels"]["controls"]
+    first = post(seat, {"action": "answer", "text": "", "at": ctl["at"]}, key="double-tap-1")  # "done reacting"
+    assert first["ok"], first
+    count = len(t.events())
+    after = seat.get("/api/view").json()["controls"]
+    second = post(seat, {"action": "answer", "text": "", "at": ctl["at"]}, key="double-tap-2")  # the same tap again
+    assert not second["ok"] and "that tap was on an earlier screen" in second["error"], second
+    assert len(t.events()) == count and seat.get("/api/view").json()["controls"] == after

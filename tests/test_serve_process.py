@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from recorder_races import TRACK, cars, simulated, strip
 from serve_script import Phones, free_port, plan_for, start
 
@@ -21,14 +21,14 @@ from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
 
 
-def clients(db: Path, race: int, base: str) -> tuple[httpx.Client, dict[str, httpx.Client]]:
+def clients(db: Path, race: int, base: str) -> tuple[httpx2.Client, dict[str, httpx2.Client]]:
     store = ServeStore(db)
     try:
-        host = httpx.Client(base_url=base, follow_redirects=True, timeout=30)
+        host = httpx2.Client(base_url=base, follow_redirects=True, timeout=30)
         assert host.get(f"/h/{store.host_secret()}").status_code == 200
         seats = {}
         for name, seat in store.seats(race, [c["name"] for c in cars(3)]).items():
-            c = httpx.Client(base_url=base, follow_redirects=True, timeout=30)
+            c = httpx2.Client(base_url=base, follow_redirects=True, timeout=30)
             assert c.get(f"/j/{seat.secret}").url.path == "/seat"
             seats[name] = c
         return host, seats

@@ -305,6 +305,9 @@ class Server:
     def _act(self, viewer: Viewer, action: str, body: dict[str, Any]) -> dict[str, Any]:
         text = body.get("text", "")
         car = body.get("car")
+        at = body.get("at")  # the question the answering screen showed (Table.moment), or none
+        if not isinstance(at, str):
+            at = None
         if not isinstance(text, str) or (car is not None and not isinstance(car, str)):
             return {"ok": False, "error": "text and car are words"}
         if viewer.role == "host" and action == "setup":
@@ -326,7 +329,7 @@ class Server:
             if action == "plan":
                 out = table.submit_plan(viewer.car, text)
             elif action == "answer":
-                out = table.answer("seat", viewer.car, text)
+                out = table.answer("seat", viewer.car, text, at=at)
             elif action == "takeback":
                 out = table.take_back(viewer.car)
             else:
@@ -339,7 +342,7 @@ class Server:
                 return {"ok": False, "error": "which car? a car of this race"}
             out = table.submit_plan(car, text, who="host")  # a phone's car too: its player is away (told)
         elif action == "answer":
-            out = table.answer("host", car or None, text)  # naming a phone's car: acting for it (told)
+            out = table.answer("host", car or None, text, at=at)  # naming a phone's car: acting for it (told)
         elif action == "takeback":
             if not car or car not in table.names or table.has_phone(car):
                 return {"ok": False, "error": "the host takes back a plan only for a car without a phone"}
@@ -592,7 +595,18 @@ def make_app(server: Server) -> Starlette:
                 while True:
                     viewer = server.viewer(request) if seat_cookie else v
                     if v.role == "seat" and viewer.role != "seat":
-                        msg = {"error": "another phone took this seat over: open the join link again to take it back"}
+                        if viewer.taken:
+                            msg = {
+                                "error": "another phone took this seat over: open the join link again to take it back"
+                            }
+                        else:  # the host serves another race now: this seat's link is of the race before
+                            served = getattr(server.table, "race", None)
+                            msg = {
+                                "error": f"the host now serves race {served}: scan your car's new code on the host "
+                                "screen (this phone's seat was for the race before)"
+                                if served is not None
+                                else "the host is setting up another race: scan your car's new code when it starts"
+                            }
                         yield f"event: taken\ndata: {json.dumps(msg, allow_nan=False)}\n\n"
                         return
                     data = await server.acall(server.render, viewer)

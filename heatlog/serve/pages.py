@@ -94,6 +94,8 @@ def status_html(pub: dict[str, Any]) -> str:
             + (f" · adrenaline: {adr}" if adr else "")
             + "</p>"
         )
+    if pub.get("just"):  # what the latest change entered: the table sees each tap land
+        parts.append(f'<p class="just">Just now: {e("; ".join(pub["just"]))}</p>')
     parts.append(f'<p class="waits" data-turn="{e(pub["turn"] or "")}">Waiting for: {e(pub["waits"])}</p>')
     for style, text in pub["lines"]:
         parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
@@ -127,17 +129,26 @@ def narration_html(pub: dict[str, Any]) -> str:
 
 
 def _cards(
-    tokens: list[list[str]], *, count: int | None, action: str, car: str | None, prefix: str = "", label: str = "send"
+    tokens: list[list[str]],
+    *,
+    count: int | None,
+    action: str,
+    car: str | None,
+    prefix: str = "",
+    label: str = "send",
+    empty: str = "",
 ) -> str:
     buttons = "".join(
         f'<button type="button" class="cardbtn" data-token="{e(tok)}">{e(label)}</button>' for label, tok in tokens
     )
     need = f' data-count="{count}"' if count else ""
     pre = f' data-prefix="{e(prefix)}"' if prefix else ""
+    pre += f' data-empty="{e(empty)}"' if empty else ""  # what the picker says before a tap (table.js)
     return (
         f'<div class="picker" data-action="{e(action)}" data-car="{e(car or "")}"{need}{pre}>'
         f'<div class="cards">{buttons}</div><p class="chosen" aria-live="polite"></p>'
         '<div class="row"><button type="button" class="clear">clear</button>'
+        '<button type="button" class="unpick" aria-label="take back the last card tapped">⌫ last</button>'
         f'<button type="button" class="send primary">{e(label)}</button></div></div>'
     )
 
@@ -150,21 +161,28 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
         who = f"{e(car)}: " if host and car else ""
         if kind == "plan":
             gears = ", ".join(map(str, c["gears"]))
+            secret = (  # a phone's plan is its own; on the shared screen whoever looks sees the taps
+                "Nobody sees them until the reveal."
+                if not host
+                else "This is the shared screen: whoever looks sees the cards tapped here (a phone keeps them "
+                "private: scan the car's code)."
+            )
             out.append(
                 f'<section class="ctl plan" data-car="{e(car)}"><h3>{who}Round {c["round"]}: gear and cards</h3>'
                 f'<p class="hint">Tap the cards you play: their number is your gear (now {c["gear"]}; '
-                f"may shift to {e(gears)}; Engine {c['engine']}). Nobody sees them until the reveal.</p>"
+                f"may shift to {e(gears)}; Engine {c['engine']}). {secret}</p>"
                 + _cards(c["tokens"], count=None, action="plan", car=car)
                 + "</section>"
             )
         elif kind == "held":
             out.append(
                 f'<section class="ctl held" data-car="{e(car)}"><h3>{who}{e(c["text"])}</h3>'
-                f'<p class="hint">Waiting for the others. Nobody else sees this.</p>'
+                f'<p class="hint">Waiting for the others.{"" if host else " Nobody else sees this."}</p>'
                 f'<button type="button" class="takeback" data-car="{e(car)}">change</button></section>'
             )
         elif kind == "question":
-            parts = [f'<section class="ctl question" data-question="{e(c["question"])}" data-car="{e(car or "")}">']
+            at = f' data-at="{e(c["at"])}"' if c.get("at") is not None else ""  # the screen's question (table.js)
+            parts = [f'<section class="ctl question" data-question="{e(c["question"])}" data-car="{e(car or "")}"{at}>']
             parts.append(f"<h3>{who if not car else ''}{e(c['prompt'])}</h3>")
             if c.get("error"):
                 parts.append(f'<p class="line error">{e(c["error"])}</p>')
@@ -173,7 +191,9 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                     parts.append(f'<p class="line {e(style)}">{e(text)}</p>')
             typing = c.get("hint")  # the recorder's typing notation: folded under the typed line, not a wall of text
             if "tokens" in c:
-                parts.append(_cards(c["tokens"], count=c.get("count"), action="answer", car=car))
+                parts.append(
+                    _cards(c["tokens"], count=c.get("count"), action="answer", car=car, empty=c.get("empty", ""))
+                )
             if c["buttons"]:
                 parts.append(
                     '<div class="row answers">'
@@ -185,7 +205,7 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                     + "</div>"
                 )
             if c["enter"] is not None:
-                label = {"": "done", "1": "keep"}.get(c["enter"], c["enter"]) or "done"
+                label = c.get("enter_label") or {"": "done", "1": "keep"}.get(c["enter"], c["enter"]) or "done"
                 if c["question"] == "discard":
                     label = "no discard"
                 elif c["question"] == "react":
@@ -201,13 +221,18 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                         c["discard"], count=None, action="answer", car=car, prefix="- d ", label="discard, end my turn"
                     )
                 )
-            parts.append(
+            form = (
                 f'<form class="typed" data-car="{e(car or "")}"><input name="text" autocomplete="off" '
-                f'aria-label="type the answer" placeholder="or type it (as heatlog record)">'
+                f'aria-label="type the answer" placeholder="{"or type it" if host else "the answer, typed"}">'
                 '<button type="submit">send</button></form>'
             )
-            if typing:
-                parts.append(f'<details class="hint typing"><summary>how to type it</summary>{e(typing)}</details>')
+            help_ = f'<p class="hint">{e(typing)}</p>' if typing else ""
+            if host:  # the shared screen's keyboard: the typed line at hand, its notation folded
+                parts.append(form)
+                if typing:
+                    parts.append(f'<details class="hint typing"><summary>how to type it</summary>{help_}</details>')
+            else:  # a phone is tapped: typing (the recorder's notation, docs/recording.md) is folded away
+                parts.append(f'<details class="typing"><summary>type it instead</summary>{form}{help_}</details>')
             parts.append("</section>")
             out.append("".join(parts))
         elif kind == "away":  # a car whose phone holds the seat: the host may act for an absent player
@@ -219,9 +244,10 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 + "</details>"
             )
         elif kind == "over":
-            out.append('<section class="ctl over"><h3>The race is over</h3></section>')
+            out.append(f'<section class="ctl over"><h3>{e(c.get("text") or "The race is over")}</h3></section>')
         else:
-            out.append(f'<section class="ctl wait"><p>{e(c["text"])}</p></section>')
+            nxt = " next" if c.get("next") else ""
+            out.append(f'<section class="ctl wait{nxt}"><p>{e(c["text"])}</p></section>')
     return "".join(out)
 
 
@@ -233,10 +259,18 @@ def private_html(priv: dict[str, Any]) -> str:
         parts.append(f'<p class="hand" data-hand="{e(priv["car"])}">Your hand: {cards}</p>')
     plan = priv["plan"]
     if plan is not None and plan["cards"]:
-        parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan["cards"])}</p>')
+        parts.append(f'<p class="plan">Your plan: gear {plan["gear"]}, {e(plan.get("words") or plan["cards"])}</p>')
     if priv.get("told"):
         parts.append(f'<p class="line warn told">{e(priv["told"])}</p>')
-    parts.append('<button type="button" class="takeback mine">take back my last entry</button>')
+    if priv.get("last"):  # only when it would be taken back: this car's answer is the latest (table.py)
+        parts.append(
+            '<div class="ctl undo-mine"><button type="button" class="ask-takeback">↶ take back my last entry</button>'
+            f'<p class="hint">yours: {e(priv["last"])}</p>'
+            '<div class="confirm" hidden><p class="line warn">Take back your last entry? '
+            f"{e(priv['last'])}: you are asked again.</p>"
+            '<div class="row"><button type="button" class="takeback mine primary">yes, take it back</button>'
+            '<button type="button" class="keep">no, keep it</button></div></div></div>'
+        )
     return "".join(parts)
 
 

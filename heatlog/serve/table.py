@@ -28,7 +28,7 @@ from typing import Any
 from ..engine import HeatlogError, RaceState, apply
 from ..engine.decide import legal_gears, slipstream_status
 from ..engine.errors import ConflictError, MalformedInput
-from ..engine.module import car_cards, turn_answer
+from ..engine.module import car_cards, card_namer, turn_answer
 from ..engine.redact import open_to_table
 from ..engine.rules import check_plan
 from ..engine.state import expand
@@ -64,24 +64,86 @@ ANSWER_WORDS = {
     "b": "boost (1 Heat)",
     "a": "adrenaline move +1",
     "ac": "adrenaline cooldown",
+    "ac0": "adrenaline bonus alone (cools nothing)",
     "p": "pay the Heat costs",
-    "y": "take the slipstream",
-    "n": "no slipstream",
+    "y": "yes",
+    "n": "no",
     "dr": "draft",
+    "f": "refresh",
 }
+#: The slipstream question's own words for its yes and no.
+SLIPSTREAM_WORDS = {"y": "take the slipstream", "n": "no slipstream"}
+#: The recorder's tokens with a number or cards after them: a button's words (``c2`` -> cool 2 Heat).
+TOKEN_PATTERNS = (
+    (re.compile(r"c(\d+)"), "cool {} Heat"),
+    (re.compile(r"ac(\d+)"), "adrenaline cooldown {}"),
+    (re.compile(r"r(\d+)"), "reduce {} Stress"),
+    (re.compile(r"k(\d+)"), "super-cool {}"),
+    (re.compile(r"play:(.+)"), "play {} directly"),
+    (re.compile(r"play\+:(.+)"), "play {} directly, accelerated"),
+    (re.compile(r"p:(.+)"), "pay the Heat of {}"),
+    (re.compile(r"u:(.+)"), "leave the Heat of {} unpaid"),
+)
 STYLES = ("error", "outcome", "info", "warn", "dim")
 #: A recorder line about a corner ahead or crossed (``as it stands: corner 1 (limit 4) at speed 9 costs 5 Heat``).
 CORNER_LINE = re.compile(r"^\S+(?: as it stands| if it slipstreams)?: corner \d+ \(limit \d+\) at speed \d+")
 
+#: The recorder's keyboard words (a terminal's Enter, y/n, its typing tips), in the one place where the phones'
+#: and the host screen's words are made from them (:func:`tap_words`, :func:`shown_lines`): a page is tapped,
+#: not typed. Each pattern is cut from a question; the group it names, if any, is the words of the button that
+#: sends the empty answer (what Enter did): ``or Enter if unknown`` -> a button "order unknown".
+KEYBOARD = (
+    (re.compile(r",? or Enter if unknown"), "order unknown"),
+    (re.compile(r"\s*\((?:[^()]*; )?Enter = ([^()]*)\)"), None),  # (Enter = none), (hand 1 2; Enter = none)
+    (re.compile(r",? Enter = (\w[\w ]*)"), None),  # ", Enter = keep"
+    (re.compile(r"\s*\[Enter\]"), "done"),
+    (re.compile(r"\s*\[[^\]]*\]"), ""),  # "[1]": the default shown as a terminal does
+    (re.compile(r"\s*\(y/n\)"), ""),
+    # the typed line's notation: a reveal's "(+ Stress flips, React, d CARDS; - = nothing more)", "(y = 2, …, n)"
+    (re.compile(r"\s*\([^()]*(?:\bCARDS\b| = )[^()]*\)"), ""),
+    (re.compile(r"\s*\(hand [^()]*\)"), ""),  # an open hand: its seat's alone (the phone shows it above)
+)
+#: The recorder's lines for a keyboard only: a typing tip (the "how to type it" under the typed line says it).
+KEYBOARD_LINES = re.compile(r"^tip: ")
 
-def answer_words(token: str) -> str:
-    """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat)."""
-    m = re.fullmatch(r"c(\d+)", token)
-    if m:
-        return f"cool {m[1]} Heat"
+
+def tap_words(prompt: str) -> tuple[str, str | None]:
+    """A recorder question in a page's words, without its keyboard words (:data:`KEYBOARD`), and the words of
+    the button that sends the empty answer (None: the question says none)."""
+    text, enter = prompt.strip(), None
+    for pattern, label in KEYBOARD:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        if label is None:
+            enter = m[1].strip()
+        elif label:
+            enter = label
+        text = pattern.sub("", text)
+    return text.rstrip(":").strip(), enter
+
+
+def _nth(n: int) -> str:
+    """A place in words: 1st, 2nd, 3rd, 4th, 11th."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def answer_words(token: str, kind: str = "") -> str:
+    """A button's words for one of the recorder's answers (``c2`` -> cool 2 Heat; ``y`` at the slipstream: take
+    the slipstream, elsewhere yes)."""
+    if kind == "slipstream" and token in SLIPSTREAM_WORDS:
+        return SLIPSTREAM_WORDS[token]
+    if kind == "slipstream" and token.isdecimal():  # how far, when the rules leave it open (# 20.12)
+        return f"slipstream {token} spaces"
+    if token in ANSWER_WORDS:
+        return ANSWER_WORDS[token]
     if token.isdecimal():
         return token
-    return ANSWER_WORDS.get(token, token)
+    for pattern, words in TOKEN_PATTERNS:
+        m = pattern.fullmatch(token)
+        if m:
+            return words.format(m[1])
+    return token
 
 
 @dataclass(slots=True)
@@ -97,7 +159,9 @@ class Outcome:
 
 
 def _lines(lines: list[Line]) -> list[tuple[str, str]]:
-    return [(x.style, x.text.strip()) for x in lines if x.style in STYLES and x.text.strip()]
+    """The recorder's lines a page shows: its styles, never a keyboard's tip (:data:`KEYBOARD_LINES`)."""
+    shown = [(x.style, x.text.strip()) for x in lines if x.style in STYLES and x.text.strip()]
+    return [x for x in shown if not KEYBOARD_LINES.match(x[1])]
 
 
 def _errors(lines: list[Line]) -> list[str]:
@@ -126,6 +190,8 @@ class Table:
         self.told: dict[str, str] = {}  # a seat's phone told that the host acted for it (until the seat acts)
         self.public_lines: list[tuple[str, str]] = []  # the last answer's public consequences (table mode)
         self._pub_state: RaceState | None = None
+        self._shorts: dict[str, str] | None = None
+        self.just: list[str] = []  # what the latest change entered, in words (the shared screen's "just now")
         self._pub_events: list[Event] = []
         self._public_fold(narrate=False)
         self.head = self._head()
@@ -168,6 +234,8 @@ class Table:
         events = self._public_events()
         n = len(self._pub_events)
         if self._pub_state is None or events[:n] != self._pub_events:
+            if narrate and self._pub_state is not None:  # an entry went: undone (a phone, the host, heatlog undo)
+                self.just = ["a correction: the latest entry was taken back (the original stays in the log)"]
             state: RaceState | None = None
             for ev in events:
                 state = apply(state, ev)
@@ -178,12 +246,27 @@ class Table:
                     self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in state.turns)
             return
         state = self._pub_state
+        self.just = self._words(events[n:]) or self.just
         for ev in events[n:]:
             old, k = state.turns, len(state.turns)
             apply(state, ev)
             done = old[k:] if state.turns is old else old[k:] + state.turns
             self.narration.extend((t.round, t.car, narrate_turn(state, t)) for t in done)
         self._pub_events = events
+
+    def _words(self, events: list[Event]) -> list[str]:
+        """What the entries just made say, as the table sees them (public events: never a hidden card), for
+        the shared screen's "just now" line; the last few, notes and entries without words left out."""
+        from ..recorder import describe
+
+        defs = race_cards(self.session.state)
+        out = []
+        for ev in events:
+            kind = str(ev.get("type", ""))
+            words = describe(ev, defs) if kind not in ("note", "race_started") else ""
+            if words and words != kind.replace("_", " "):
+                out.append(self._named(words))
+        return out[-4:]
 
     # ---- who is who
 
@@ -245,8 +328,9 @@ class Table:
                 return Outcome(False, error=f"{car} cannot play these cards: {err.message}")
             text = " ".join(self._token(c, defs) for c in cards)
             self.store.put_plan(self.race, Plan(v.round, car, len(cards), text))
-            lines = [("info", f"held: gear {len(cards)}, cards {text} — nobody sees them until the reveal")]
-            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {text}")
+            words = self._card_words(text)
+            lines = [("info", f"held: gear {len(cards)}, cards {words} — nobody sees them until the reveal")]
+            self._tell(who, car, f"the host chose for you: gear {len(cards)}, cards {words}")
             self._drive()
             self._changed()
             return Outcome(True, lines)
@@ -314,16 +398,24 @@ class Table:
 
     # ---- answering the question now
 
-    def answer(self, who: str, car: str | None, text: str) -> Outcome:
+    def answer(self, who: str, car: str | None, text: str, *, at: str | None = None) -> Outcome:
         """An answer to the open question, as the recorder takes it (its notation). ``who`` is ``seat`` (acting
         for ``car``) or ``host``; a seat answers only its own car's questions, the host those of cars with no
-        phone and of no car."""
+        phone and of no car. ``at``: the question the screen that sent it showed (``controls``' "at",
+        :meth:`moment`): an answer from a screen the race has moved past (a double tap, a stale page) is refused,
+        never taken as the answer to the next question."""
         with self.lock:
             self.refresh()
             q = self.session.question
             v = self.session.view
             if v.phase == "over":
                 return Outcome(False, error="the race is over: nothing more to record")
+            if at is not None and at != self.moment():
+                return Outcome(
+                    False,
+                    error=f"not entered: that tap was on an earlier screen (the race has moved on since); "
+                    f"it waits for {self.waits()}",
+                )
             if q.kind == "gear":
                 return Outcome(False, error="gears and cards are chosen together: use the plan")
             if who == "seat" and q.car != car:
@@ -336,15 +428,27 @@ class Table:
             word = text.strip().split(" ", 1)[0].lower()
             if word in ("undo", "note", "board", "help", "quit", "exit", "?"):
                 return Outcome(False, error=f"{word!r} is not an answer here: use the buttons")
+            head = self._head()
             lines = self.session.answer(text)
             errs = _errors(lines)
             if errs:
                 return Outcome(False, _lines(lines), errs[0])
             self._said(q.car, lines)
-            self._tell(who, q.car, f"the host answered for you: {text.strip() or 'Enter'}")
+            # what it entered in words (never the notation typed: "- y -"); an answer that entered nothing (Enter
+            # closing React) by its button's words
+            entered = self.own_last_entry(q.car) if q.car is not None and self._head() != head else None
+            said = entered or tap_words(q.prompt)[1] or answer_words(text.strip(), q.kind) or "done"
+            self._tell(who, q.car, f"the host answered for you: {said}")
             self._drive()
             self._changed()
             return Outcome(True, _lines(lines))
+
+    def moment(self) -> str:
+        """The question open now, as a screen names it: the log's head, the question's kind and car. An answer
+        that records nothing (Enter closing React) leaves the head but not the question: a second tap on "done
+        reacting" must not answer the discard."""
+        q = self.session.question
+        return f"{self._head()}/{q.kind}/{q.car or ''}"
 
     def _tell(self, who: str, car: str | None, text: str) -> None:
         """Keep the seat's phone told when the host acted for its car; a seat's own act clears it."""
@@ -363,6 +467,28 @@ class Table:
             if e.event.get("raw") is not None and e.event.get("type") != "note":
                 return e.event
         return None
+
+    def own_last_entry(self, car: str) -> str | None:
+        """What "take back my last entry" would take back for ``car``, in words, or None when it would be refused
+        (nothing of this car's is the latest answer, or the race is over): the entries of its last answer (those
+        typed with the same words, the rules' own entries between them left out)."""
+        if self.session.view.phase == "over":
+            return None
+        last = self.last_typed()
+        if last is None or last.get("car") != car:
+            return None
+        answer: list[Event] = []
+        for e in reversed(self.session.proj.effective.entries):
+            ev = e.event
+            if ev.get("raw") is None or ev.get("type") == "note":
+                continue
+            if ev.get("raw") != last.get("raw") or ev.get("car") != car:
+                break
+            answer.append(ev)
+        from ..recorder import describe
+
+        defs = race_cards(self.session.state)
+        return self._named("; ".join(describe(ev, defs) for ev in answer[::-1]))
 
     def take_back(self, car: str) -> Outcome:
         """A seat takes back its own last entry, while nobody has answered anything since."""
@@ -466,10 +592,9 @@ class Table:
             words["flip"] = f"{car} flips a card for the {flipped[1]} (# 14.1)"
         if q.kind in words:
             return words[q.kind]
-        # the recorder's prompt without its typing hints: "(Enter = none)", "[1]", an open hand (its seat's alone)
-        prompt = re.sub(r"\s*\[[^\]]*\]", "", q.prompt.strip().rstrip(":").strip())
-        prompt = re.sub(r"\s*\((?:[^()]*Enter[^()]*|hand [^()]*)\)", "", prompt).rstrip(":").strip()
-        return prompt or q.kind
+        # the recorder's prompt without its keyboard words ("(Enter = none)", "[1]", "or Enter if unknown", "(y/n)")
+        # nor an open hand (its seat's alone), its cards by their names
+        return self._named(tap_words(q.prompt)[0]) or q.kind
 
     def public(self) -> dict[str, Any]:
         """What anyone may see: the board, whose turn, the narration. No hand, no plan (a spectator's view)."""
@@ -514,6 +639,7 @@ class Table:
             "cars": cars,
             "narration": [list(x) for x in list(self.narration)[-12:]][::-1],
             "lines": [list(x) for x in self.public_lines],
+            "just": list(self.just),
             "hall_of_fame": list(v.hall_of_fame) if v.phase == "over" else [],
         }
 
@@ -528,7 +654,11 @@ class Table:
         state = self.session.state
         defs = race_cards(state)  # the race's cards beyond the base, by token
         if v.phase == "over":
-            return [{"kind": "over", "text": "the race is over"}]
+            if who == "seat" and car in v.hall_of_fame:  # its place, on its own phone (# 16.1)
+                return [
+                    {"kind": "over", "text": f"The race is over: you finished {_nth(v.hall_of_fame.index(car) + 1)}"}
+                ]
+            return [{"kind": "over", "text": "The race is over"}]
         if v.phase != "race" and q.kind not in ("grid",) and q.car is None and who == "seat":
             return [{"kind": "wait", "text": f"the host enters {self.waits()}"}]
         out: list[dict[str, Any]] = []
@@ -548,7 +678,7 @@ class Table:
                             "car": name,
                             "gear": plan.gear,
                             "cards": plan.cards,
-                            "text": f"held: gear {plan.gear}, cards {plan.cards}",
+                            "text": f"held: gear {plan.gear}, cards {self._card_words(plan.cards or '')}",
                         }
                     )
                     continue
@@ -564,14 +694,15 @@ class Table:
                     }
                 )
             if all(c["kind"] == "away" for c in out):
-                out.insert(0, {"kind": "wait", "text": f"waiting for {self.waits()}"})
+                done = who == "seat" and car in v.hall_of_fame  # # 16.1: it has finished
+                out.insert(0, {"kind": "wait", "text": self._not_yours(car) if done else f"waiting for {self.waits()}"})
             return out
         away = who == "host" and q.car is not None and self.answerer(q.car) == "seat"  # the host may act for it
         answers = (who == "seat" and q.car == car) or (who == "host" and (away or self.answerer(q.car) == "host"))
         if not answers:
             if who == "host":
                 return [{"kind": "wait", "text": "nothing for the host screen to enter now: the phones play"}]
-            return [{"kind": "wait", "text": f"waiting for {self.waits()}"}]
+            return [{"kind": "wait", "text": self._not_yours(car), "next": self._next(car)}]
         ctl: dict[str, Any] = {
             "kind": "away" if away else "question",
             "question": q.kind,
@@ -579,6 +710,8 @@ class Table:
             "prompt": self.waits(),
             "hint": q.hint,
             "enter": q.default if q.default is not None else None,
+            "enter_label": tap_words(q.prompt)[1],  # what the recorder's Enter did, as a button's words
+            "at": self.moment(),  # the question this screen asks: an answer from it says so (answer)
             "buttons": [],
             "said": [list(x) for x in self.said.get(q.car or "", [])],
         }
@@ -598,9 +731,12 @@ class Table:
                 m = re.search(r"draws \[?(\d+)", q.prompt)
                 ctl["count"] = int(m[1]) if m else None
         elif q.several:
-            ctl["tokens"] = [[o, o] for o in q.options]  # several in one answer (# 20.2 tokens, # 18.5 a market)
+            shorts = self._short_names()  # several in one answer (# 20.2 tokens, # 18.5 a market: by their names)
+            ctl["tokens"] = [[shorts.get(o, o), o] for o in q.options]
+            ctl["empty"] = "tap them in order"  # tokens, not cards (the weather's road conditions, # 20.2)
         else:
-            ctl["buttons"] = [[answer_words(o), o] for o in q.options]
+            shorts = self._short_names()  # a draft's cards by their names (# 18.5)
+            ctl["buttons"] = [[shorts.get(o) or self._named(answer_words(o, q.kind)), o] for o in q.options]
         if q.kind == "react" and q.car is not None:  # the recorder's one-line "-": nothing more this turn
             if slipstream_status(v, v.cars[q.car])[0]:  # # 8.1: open now, so "- -" declines it
                 ctl["buttons"].append(["slipstream, end my turn (no discard)", "- y -"])
@@ -612,6 +748,27 @@ class Table:
         elif q.kind == "slipstream" and "n" in q.options:
             ctl["buttons"] += [["slipstream, end my turn (no discard)", "y -"], ["no slipstream, end my turn", "n -"]]
         return [ctl]
+
+    def _not_yours(self, car: str | None) -> str:
+        """A phone's words while the race waits for another: whose turn it is, what it waits for, and whether
+        this car is next (the round's order, # 5.1)."""
+        q, v = self.session.question, self.session.view
+        if car is not None and car in v.hall_of_fame:  # # 16.1: it has crossed the line; the others race on
+            nth = _nth(v.hall_of_fame.index(car) + 1)
+            return f"You finished {nth}. The race goes on for the others: {self.waits()}."
+        if q.car is None:
+            text = f"The host screen enters {self.waits()}."
+        else:
+            text = f"{q.car}'s turn, not yours: {self.waits()}."
+        return text + (" You are next." if self._next(car) else "")
+
+    def _next(self, car: str | None) -> bool:
+        """Whether ``car`` plays right after the car whose turn it is now, in this round's order (# 5.1)."""
+        v, q = self.session.view, self.session.question
+        if v.phase != "race" or car is None or q.car is None or q.kind == "gear":
+            return False
+        order = [n for n in v.order if n not in v.hall_of_fame]
+        return q.car in order and car in order and order.index(car) == order.index(q.car) + 1
 
     def _tokens(self, car: str, defs: Any, *, hand: bool) -> list[list[str]]:
         """Card buttons for ``car``: [label, token]. Its hand when the log knows it (an open race), else every
@@ -626,11 +783,43 @@ class Table:
             out += [[self._label(t, defs), str(defs[t]["short"])] for t in dict.fromkeys(owned) if t in defs]
         return out
 
-    @staticmethod
-    def _label(card: str, defs: Any) -> str:
+    def _label(self, card: str, defs: Any) -> str:
+        """A card on a button or in a hand: an upgrade by its name and value(s) as the narration names it
+        (``Body 5``, ``Brakes 2/4``: two Bodies differ), never its code (``U53``); Heat and Stress in words."""
         if defs is not None and card in defs:
-            return str(defs[card]["name"])
+            namer = card_namer(self.session.state)
+            return namer(self.session.state, card) if namer is not None else str(defs[card]["name"])
         return TOKEN_WORDS.get(card, card)
+
+    def _short_names(self) -> dict[str, str]:
+        """The race's cards beyond the base by the short names the recorder types and shows them by, to their
+        names (``body5`` -> ``Body 5``; ``heat``, a Heat card in the Garage's market)."""
+        if self._shorts is None:
+            defs = race_cards(self.session.state)
+            self._shorts = {str(d["short"]): self._label(t, defs) for t, d in (defs or {}).items()}
+            if self._shorts:
+                self._shorts["heat"] = "Heat"
+        return self._shorts
+
+    def _card_words(self, tokens: str) -> str:
+        """Cards as typed (``3 s cool3``) as the buttons name them (``3, Stress, Cooling system 3``)."""
+        shorts = self._short_names()
+        return ", ".join(shorts.get(t) or TOKEN_WORDS.get(t, t) for t in tokens.split())
+
+    def _named(self, text: str) -> str:
+        """A recorder's text with the race's cards by their names, not their short names (``picks one of body5
+        rpm1heat`` -> ``picks one of Body 5, R.P.M. 1``)."""
+        shorts = self._short_names()
+        if not shorts:
+            return text
+        words = text.split(" ")
+        out: list[str] = []
+        for w in words:
+            name = shorts.get(w)
+            if name is not None and out and out[-1] in shorts.values():
+                out[-1] += ","  # a list of cards: commas between names of several words
+            out.append(name if name is not None else w)
+        return " ".join(out)
 
     def seat_private(self, car: str) -> dict[str, Any]:
         """What only ``car``'s seat sees: its hand (an open race), its plan."""
@@ -645,9 +834,17 @@ class Table:
             "car": car,
             "hand": hand,
             "hand_names": None if hand is None else [self._label(c, defs) for c in hand],  # never U53
-            "plan": None if plan is None else {"gear": plan.gear, "cards": plan.cards, "error": plan.error},
+            "plan": None
+            if plan is None
+            else {
+                "gear": plan.gear,
+                "cards": plan.cards,
+                "words": self._card_words(plan.cards or ""),
+                "error": plan.error,
+            },
             "said": [list(x) for x in self.said.get(car, [])],
             "told": self.told.get(car),
+            "last": self.own_last_entry(car),  # what "take back my last entry" takes back (None: nothing)
         }
 
 

@@ -32,6 +32,14 @@
   }
 
   /* One submission; retried with the same key after a network failure, so it is recorded once. */
+  /* The question (the log's head, its kind and car) of the screen a button or form is on: an answer from a
+     screen the race has moved past is refused by the server, never taken as the next one's (a double tap). */
+  function moment(el) {
+    var sec = el && el.closest ? el.closest(".ctl.question") : null;
+    var at = sec ? sec.getAttribute("data-at") : null;
+    return at === null ? undefined : at;
+  }
+
   function send(body, done) {
     body.key = body.key || newKey();
     var tries = 0;
@@ -89,14 +97,21 @@
     var out = p.querySelector(".chosen");
     var need = p.getAttribute("data-count");
     var labels = chosen.map(function (c) { return c.label; });
+    var plan = p.getAttribute("data-action") === "plan";  /* the number of cards is the gear (# 4.1) */
     if (out) {
       out.textContent = chosen.length ? labels.join(" ") + (need ? "  (" + chosen.length + " of " + need + ")" : "")
-        : (need ? "choose " + need : "choose the cards");
+        + (plan ? "  → gear " + chosen.length : "")
+        : (need ? "choose " + need : (plan ? "tap the cards you play" : (p.getAttribute("data-empty") || "choose the cards")));
     }
     p.setAttribute("data-chosen", chosen.map(function (c) { return c.token; }).join(" "));
   }
 
   function apply(data) {
+    var controls = (data.panels || {}).controls;
+    if (message && message.className === "error" && controls !== undefined && shown.controls !== undefined &&
+        controls !== shown.controls) {
+      say("");  /* a refusal is about the screen it was made on: the race has moved on since */
+    }
     if (data.taken) { say("another phone took this seat over: open the join link again to take it back", "error"); }
     var panels = data.panels || {};
     Object.keys(panels).forEach(function (id) {
@@ -107,6 +122,9 @@
         Array.prototype.forEach.call(el.querySelectorAll(".picker"), showPicks);
       }
     });
+    var present = {};  /* the taps of a picker gone from the page (entered, or the host acted) are gone with it */
+    Array.prototype.forEach.call(document.querySelectorAll(".picker"), function (p) { present[pickerKey(p)] = true; });
+    Object.keys(picks).forEach(function (k) { if (!present[k]) { delete picks[k]; } });
     (data.cars || []).forEach(function (c) { place(c.name, c); });
     root.setAttribute("data-version", String(data.version));
   }
@@ -128,6 +146,10 @@
     es.onerror = function () { root.setAttribute("data-live", "false"); };
   }
 
+  if (message) {  /* a tap on a message puts it away (it may cover the buttons at the bottom of a phone) */
+    message.addEventListener("click", function () { say(""); });
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest("button");
     if (!t) { return; }
@@ -135,11 +157,17 @@
     if (p && t.classList.contains("cardbtn")) {
       var k = pickerKey(p);
       picks[k] = picks[k] || [];
+      var most = Number(p.getAttribute("data-count") || 0);
+      if (most > 1 && picks[k].length >= most) {  /* a tap too many: the choice stays as it is */
+        say(most + " cards chosen already: ⌫ takes back the last one", "error");
+        return;
+      }
       picks[k].push({ token: t.getAttribute("data-token"), label: t.textContent });
       showPicks(p);
       if (p.getAttribute("data-count") === "1") { t = p.querySelector(".send"); } else { return; }
     }
     if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); return; }
+    if (p && t.classList.contains("unpick")) { (picks[pickerKey(p)] || []).pop(); showPicks(p); return; }
     if (p && t.classList.contains("send")) {
       var key = pickerKey(p);
       var prefix = p.getAttribute("data-prefix") || "";
@@ -147,12 +175,20 @@
       var need = p.getAttribute("data-count");
       if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
       if (!chosen) { say("choose the cards first", "error"); return; }
-      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen },
-        function (res) { if (res.ok) { picks[key] = []; } });
+      send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen,
+        at: moment(p) }, function (res) { if (res.ok) { picks[key] = []; } });
       return;
     }
     if (t.classList.contains("answer")) {
-      send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text") });
+      send({ action: "answer", car: t.getAttribute("data-car") || null, text: t.getAttribute("data-text"),
+        at: moment(t) });
+      return;
+    }
+    if (t.classList.contains("ask-takeback") || t.classList.contains("keep")) {  /* a phone asks before it undoes */
+      var box = t.closest(".undo-mine");
+      var ask = t.classList.contains("ask-takeback");
+      box.querySelector(".confirm").hidden = !ask;
+      box.querySelector(".ask-takeback").hidden = ask;
       return;
     }
     if (t.classList.contains("takeback")) {
@@ -182,7 +218,7 @@
     } else if (f.id === "note") {
       send({ action: "note", text: f.elements.text.value }, function (res) { if (res.ok) { f.reset(); } });
     } else if (f.classList.contains("typed")) {
-      send({ action: "answer", car: f.getAttribute("data-car") || null, text: f.elements.text.value },
+      send({ action: "answer", car: f.getAttribute("data-car") || null, text: f.elements.text.value, at: moment(f) },
         function (res) { if (res.ok) { f.reset(); } });
     }
   });
