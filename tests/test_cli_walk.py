@@ -217,7 +217,9 @@ def test_an_unknown_race_names_the_database_and_the_races_it_holds(tmp_path: Pat
         r = heatlog(*args, "--db", str(db))
         assert r.returncode == 1, (args, r.stderr)
         said = " ".join(r.stderr.split())
-        assert said == f"Error: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)", said
+        assert (
+            said == f"Error: not found: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)"
+        ), said
     r = heatlog("show", "--race", str(2**64), "--db", str(db))
     assert f"no race {2**64} in {db}: it holds 2 races" in " ".join(r.stderr.split()), r.stderr
     # with --rules, the store's own words (kind and all)
@@ -233,7 +235,7 @@ def test_an_unknown_race_in_an_empty_database_says_how_to_start_one(tmp_path: Pa
     r = heatlog("show", "--race", "1", "--db", str(db))
     said = " ".join(r.stderr.split())
     assert r.returncode == 1, r.stderr
-    assert said == f"Error: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
+    assert said == f"Error: not found: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
 
 
 def test_signed_figures_are_never_minus_zero() -> None:

@@ -99,7 +99,7 @@ def undo(
 
     Example: heatlog undo --reason "wrong car"
     """
-    from ..engine.errors import MalformedInput
+    from ..engine.errors import REFUSED, MalformedInput
     from ..engine.events import REGISTRY
 
     with open_log(db) as log:
@@ -112,7 +112,9 @@ def undo(
         if reopens and not yes:
             question = f"race {rid} is finished: undo reopens it. Reopen?"
             if not sys.stdin.isatty() or not typer.confirm(question, default=False, err=True):
-                raise MalformedInput("the race is finished: nothing was undone (give --yes to reopen it)", race=rid)
+                raise MalformedInput(
+                    "the race is finished: nothing was undone (give --yes to reopen it)", race=rid, words=REFUSED
+                )
         seq, _ = log.retract_last(rid, reason, end)
         typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
 
