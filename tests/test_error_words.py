@@ -65,6 +65,7 @@ def test_each_kind_of_problem_is_said_first(db: Path, tmp_path: Path) -> None:
         (["races", "--db", str(text_file)], 1, "can't read the file", ["not a heatlog database"]),
         (["undo", "--race", "1", *d], 1, "refused", ["race 1", "the race is finished", "--yes"]),
         (["audit", "--race", "99", *d], 2, "not found", ["no race 99"]),
+        (["luck", "--race", "2", *d], 1, "refused", ["race 2: the race is not over"]),
     ]
     for args, code, words, where in cases:
         r = heatlog(*args, stdin="")
@@ -105,3 +106,13 @@ def test_the_recorder_and_the_phones_say_the_same_words() -> None:
     )
     assert error_text(MalformedInput("'9' is not a card")).startswith("not understood: ")
     assert error_text(MalformedInput("no car named 'Zed'", words="not found")).startswith("not found: ")
+
+
+def test_record_in_a_database_of_no_race_says_not_found(tmp_path: Path) -> None:
+    from heatlog.store import EventStore
+
+    db = tmp_path / "empty.db"
+    EventStore(db).close()
+    r = heatlog("record", "--db", str(db), stdin="")
+    assert r.returncode == 1 and said(r).startswith(f"Error: not found: no races in {db} yet"), r.stderr
+    assert "heatlog record --new" in said(r)

@@ -116,7 +116,12 @@ def undo(
                     "the race is finished: nothing was undone (give --yes to reopen it)", race=rid, words=REFUSED
                 )
         seq, _ = log.retract_last(rid, reason, end)
-        typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
+    from ..formats.usertext import visible
+    from ..recorder.notation import describe, race_cards
+
+    # what was undone in words, as the recorder says it (a bare "event 6 (cards_drawn)" named no car nor card)
+    said = visible(describe(target.event, race_cards(proj.state)))
+    typer.echo(f"race {rid}: undone: {said} — event {target.seq} ({target.event['type']}) retracted by event {seq}")
 
 
 @app.command()

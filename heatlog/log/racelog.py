@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
-from ..engine.errors import NOT_FOUND, HeatlogError, IllegalEvent, MalformedInput, StoreError
+from ..engine.errors import NOT_FOUND, REFUSED, HeatlogError, IllegalEvent, MalformedInput, StoreError
 from ..engine.written import FACTORY, record
 from ..formats.usertext import check_label
 from ..store import Snapshot, StoredEvent
@@ -609,7 +609,7 @@ class RaceLog:
         the race; a log without snapshots (an import, ``heatlog add``) is read whole once and gets them."""
         at = end or self.end(race)
         if at.last.seq <= 1:  # the set-up (event 1) is never withdrawn (effective_log)
-            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race, words=REFUSED)
         ev: Event = {"type": "retracted", "v": 1, "seq": at.last.seq}
         if reason is not None:
             ev["reason"] = reason
@@ -635,7 +635,7 @@ class RaceLog:
         if count < 1:
             return [], projection
         if len(eff.entries) - count < 1:
-            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race, words=REFUSED)
         targets = eff.entries[len(eff.entries) - count :]
         events: list[Event] = []
         for entry in reversed(targets):

@@ -420,8 +420,9 @@ def due_index(view: SeasonView) -> int:
     if index > 1 and view.races[index - 2].result is None:
         prev = view.races[index - 2]
         raise IllegalEvent(
-            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
-            "the next race's grid and set-up come from its result (# 21.12)"
+            f"season {view.id} ({view.name}): race {index - 1} (heatlog race {prev.race}) is not over yet; "
+            f"the next race's grid and set-up come from its result: record it (heatlog record --race {prev.race}) "
+            "(# 21.12)"
         )
     return index
 
