@@ -335,3 +335,14 @@ def test_undo_says_what_it_undid_in_words(tmp_path: Path) -> None:
     assert r.returncode == 1 and " ".join(r.stderr.split()).startswith(
         "Error: refused: race 1: nothing to undo: only the race set-up is left"
     ), r.stderr
+
+
+def test_stats_of_a_race_says_its_title_in_one_line_not_at_the_table_s_width(tmp_path: Path) -> None:
+    """The title of `heatlog stats` was the table's: it wrapped at the table's width, "— under way (round" then
+    "1): places are the standings now" for two cars. It is a line of its own (piped: whole, on one line)."""
+    db = str(tmp_path / "s.db")
+    assert heatlog("new", "--car", "Ann:red", "--car", "Bob:blue", "--db", db).returncode == 0
+    r = heatlog("stats", "--db", db)
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first == "race 1: USA, 2 laps, table mode — under way (round 1): places are the standings now", first
