@@ -3,6 +3,7 @@ the real entry point (``python -m heatlog.cli``)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -217,7 +218,9 @@ def test_an_unknown_race_names_the_database_and_the_races_it_holds(tmp_path: Pat
         r = heatlog(*args, "--db", str(db))
         assert r.returncode == 1, (args, r.stderr)
         said = " ".join(r.stderr.split())
-        assert said == f"Error: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)", said
+        assert (
+            said == f"Error: not found: no race 99 in {db}: it holds 2 races, 1 to 2 (`heatlog races --all` lists them)"
+        ), said
     r = heatlog("show", "--race", str(2**64), "--db", str(db))
     assert f"no race {2**64} in {db}: it holds 2 races" in " ".join(r.stderr.split()), r.stderr
     # with --rules, the store's own words (kind and all)
@@ -233,7 +236,7 @@ def test_an_unknown_race_in_an_empty_database_says_how_to_start_one(tmp_path: Pa
     r = heatlog("show", "--race", "1", "--db", str(db))
     said = " ".join(r.stderr.split())
     assert r.returncode == 1, r.stderr
-    assert said == f"Error: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
+    assert said == f"Error: not found: no race 1 in {db}: it holds no race yet (`heatlog new` starts one)", said
 
 
 def test_signed_figures_are_never_minus_zero() -> None:
@@ -274,3 +277,72 @@ def test_compare_never_prints_minus_zero(tmp_path: Path, monkeypatch: pytest.Mon
     r = CliRunner().invoke(app, args, prog_name="heatlog", terminal_width=200)
     assert r.exit_code == 0, r.output
     assert "+0.00…+0.00" in r.output and "-0.00" not in r.output, r.output
+
+
+def test_the_demo_names_commands_that_exist_one_a_line_in_80_columns(tmp_path: Path) -> None:
+    """At 80 columns the demo's closing hints wrapped mid-command ("heatlog" / "--help" on the next line) and
+    said `--race N`: one command a line now, the race it replayed named, each command one that runs."""
+    import os
+
+    env = {**os.environ, "COLUMNS": "80"}
+    cmd = [sys.executable, "-m", "heatlog.cli", "demo", "--db", str(tmp_path / "d.db")]
+    cmd += ["--html", str(tmp_path / "d.html")]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    hints = lines[lines.index("next:") + 1 :]
+    assert len(hints) >= 4 and all(len(line) <= 80 for line in hints), hints
+    assert hints[0].split()[:4] == ["heatlog", "replay", "--race", "1"], hints
+    for line in hints:
+        words = line.split("   ")[0].split()
+        assert words[0] == "heatlog", line
+        help_args = [w for w in words[1:] if not w.startswith("--") and not w.isdecimal()]
+        h = heatlog(*help_args, "--help")
+        assert h.returncode == 0, (line, h.stderr)
+
+
+def test_season_show_points_to_the_race_under_way_not_to_a_next_race_it_refuses(tmp_path: Path) -> None:
+    """With the season's first race started and not over, `season show` said "next: heatlog season next 1",
+    which then refused ("race 1 is not over yet"). It names the race to record; the refusal names it too."""
+    db = str(tmp_path / "s.db")
+    cars = ["--car", "Ann:red", "--car", "Bob:blue"]
+    assert heatlog("season", "new", "--published", "1961", *cars, "--db", db).returncode == 0
+    assert heatlog("season", "next", "1", "--db", db).returncode == 0
+    r = heatlog("season", "show", "1", "--db", db)
+    assert r.returncode == 0 and "next: heatlog record --race 1  (race 1 is under way)" in r.stdout, r.stdout
+    assert "heatlog season next" not in r.stdout, r.stdout
+    r = heatlog("season", "next", "1", "--db", db)
+    assert r.returncode == 1 and "record it (heatlog record --race 1)" in " ".join(r.stderr.split()), r.stderr
+
+
+def test_undo_says_what_it_undid_in_words(tmp_path: Path) -> None:
+    """`heatlog undo` said "event 2 (grid_set) retracted by event 3": the event's type, not what it was. It says it
+    as the recorder does (the car, the cards, the grid), and an undo with nothing left is refused in those words."""
+    db = str(tmp_path / "u.db")
+    r = heatlog("new", "--car", "Ann:red", "--car", "Bob:blue", "--mode", "table", "--db", db)
+    assert r.returncode == 0, r.stderr
+    r = heatlog("undo", "--db", db)
+    assert r.returncode == 0, r.stderr
+    # the last set-up draw (whose depends on the random grid)
+    assert re.match(r"race 1: undone: (Ann|Bob) draws 7 — event 6 \(cards_drawn\) retracted by event 7", r.stdout), (
+        r.stdout
+    )
+    for _ in range(8):  # back to the set-up
+        r = heatlog("undo", "--db", db)
+        if r.returncode:
+            break
+        assert r.stdout.startswith("race 1: undone: "), r.stdout
+    assert r.returncode == 1 and " ".join(r.stderr.split()).startswith(
+        "Error: refused: race 1: nothing to undo: only the race set-up is left"
+    ), r.stderr
+
+
+def test_stats_of_a_race_says_its_title_in_one_line_not_at_the_table_s_width(tmp_path: Path) -> None:
+    """The title of `heatlog stats` was the table's: it wrapped at the table's width, "— under way (round" then
+    "1): places are the standings now" for two cars. It is a line of its own (piped: whole, on one line)."""
+    db = str(tmp_path / "s.db")
+    assert heatlog("new", "--car", "Ann:red", "--car", "Bob:blue", "--db", db).returncode == 0
+    r = heatlog("stats", "--db", db)
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first == "race 1: USA, 2 laps, table mode — under way (round 1): places are the standings now", first

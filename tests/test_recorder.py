@@ -229,7 +229,7 @@ def sigkill_and_resume(h: Host) -> None:
     h.kill()
     h.start()
     h.expect("took over from a recorder that stopped without closing")
-    h.expect("resuming at round ")
+    h.expect("resuming at ")  # round N, or "the set-up" in the Garage draft
     assert h.next_prompt() and h.prompt == before
     assert h.logged() == logged
     h.send(h.right_answer())

@@ -90,7 +90,7 @@ def test_ac_n_is_the_bonus_and_a_cooldown_of_n_as_the_engine_allows(tmp_path: Pa
     }
     for typed, message in refusals.items():
         errors = [x.text for x in s.answer(typed) if x.style == "error"]
-        assert errors and message in errors[0] and errors[0].startswith(f"not allowed: {typed}: "), errors
+        assert errors and message in errors[0] and errors[0].startswith(f"not allowed by the rules: {typed}: "), errors
         assert s.proj.effective.length == n and s.question.car == "Green"
     assert not [x.text for x in s.answer("ac0 c1") if x.style == "error"]
     made = [e.event for e in s.proj.effective.entries][n : n + 2]

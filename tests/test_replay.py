@@ -7,6 +7,7 @@ intended change of the output run ``python tests/golden/regen.py`` and review th
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import os
 import re
@@ -24,11 +25,12 @@ from heatlog.engine import replay as fold
 from heatlog.engine.modules.garage import garage_slot
 from heatlog.engine.modules.legends import legend_move_of
 from heatlog.engine.redact import open_to_table
+from heatlog.formats.usertext import console
 from heatlog.log.racelog import RaceLog
 from heatlog.races import import_race
 from heatlog.views.board import car_labels, render_round, track_strip
 from heatlog.views.replay import build_replay, load_replay, load_round
-from heatlog.views.stepper import print_rounds, step_rounds
+from heatlog.views.stepper import HELP, print_rounds, step_rounds
 
 HEATLOG = shutil.which("heatlog")
 
@@ -233,24 +235,13 @@ def test_stepper_keys(events: list[dict]) -> None:
     rp = open_replay(events)
     keys = iter(["n", "right", "p", "1", "2", "\r", "left", "G", "g", "9", "9", "\r", "q"])
     seen: list[str] = []
-
-    class Spy:
-        width = 100
-
-        def clear(self) -> None:
-            pass
-
-        def rule(self, *a: object, **k: object) -> None:
-            pass
-
-        def print(self, *args: object, **kwargs: object) -> None:
-            first = str(args[0]) if args else ""
-            if first.startswith("race "):
-                seen.append(first.split("— ")[1].split(" of")[0])
-            if "no round 99" in first:
-                seen.append("refused 99")
-
-    step_rounds(Spy(), rp, read_key=lambda: next(keys))
+    out = io.StringIO()
+    step_rounds(console(file=out, width=100, height=200, color_system=None), rp, read_key=lambda: next(keys))
+    for screen in out.getvalue().split(HELP)[:-1]:  # each screen ends with the keys' line
+        lines = screen.splitlines()
+        seen.append(lines[0].split("— ")[1].split(" of")[0])
+        if "no round 99" in screen:
+            seen.append("refused 99")
     assert seen == [
         "round 1",
         "round 2",
@@ -267,6 +258,32 @@ def test_stepper_keys(events: list[dict]) -> None:
         "round 1",  # Enter: there is no round 99
         "refused 99",
     ]
+
+
+def test_stepper_pages_a_round_taller_than_the_terminal(events: list[dict]) -> None:
+    """At 80×24 a round (board, cars, narration: ~50 lines) scrolled its head and board off the top: each screen
+    is now at most the terminal's height, its head first, its keys last; m shows the round's next page (the
+    cars, then the narration), past the last back to the board; another round opens on its board."""
+    rp = open_replay(events)
+    keys = iter(["m", "m", "m", "m", "m", "b", "n", "q"])
+    out = io.StringIO()
+    step_rounds(console(file=out, width=80, height=24, color_system=None), rp, read_key=lambda: next(keys))
+    screens = out.getvalue().split(HELP)[:-1]
+    assert len(screens) == 8
+    pages: list[str] = []
+    for screen in screens:
+        lines = screen.splitlines()
+        assert len(lines) == 23, screen  # + the keys' line: 24, the terminal's height exactly
+        assert lines[0].startswith(f"race {rp.race}") and "— round " in lines[0], lines[0]
+        assert lines[-1].startswith("page "), lines[-1]
+        pages.append(lines[-1].split(" of this")[0])
+    total = int(pages[0].split(" of ")[1])
+    assert total >= 2 and pages[: total + 1] == [f"page {i} of {total}" for i in [*range(1, total + 1), 1]]
+    assert "lane 1" in screens[0] and "lane 1" not in screens[1]  # the board first, then the rest
+    everything = "".join(screens[:total])
+    for _, _, sentence in rp.round(1).lines(None):  # every turn's sentence is on one of the pages
+        assert sentence.split(":")[0] in " ".join(everything.split()), sentence
+    assert "— round 2 of" in screens[-1].splitlines()[0] and screens[-1].splitlines()[-1].startswith("page 1 of")
 
 
 def _printed(rp: object, number: int) -> str:
@@ -383,6 +400,47 @@ def test_cli_replay_steps_in_a_terminal(db: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.skipif(not HEATLOG or not shutil.which("tmux"), reason="needs heatlog on PATH and tmux")
+def test_cli_replay_steps_in_an_80x24_terminal(db: Path, tmp_path: Path) -> None:
+    """In a real 80×24 terminal (tmux) the round's head stayed on screen only while the round fitted: its board
+    and narration (~50 lines) scrolled it and the board off the top at every step. Now every screen starts with
+    the race and round, and m pages through the rest of the round."""
+    import time
+
+    sock = str(tmp_path / "tmux.sock")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TMUX")}
+
+    def tmux(*args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-S", sock, *args], capture_output=True, text=True, env=env, timeout=30, check=True
+        ).stdout
+
+    def screen_when(wanted: str) -> list[str]:
+        for _ in range(150):
+            shown = tmux("capture-pane", "-t", "r", "-p")
+            if wanted in shown:
+                return shown.splitlines()
+            time.sleep(0.1)
+        raise AssertionError(f"never shown: {wanted!r}\n{shown}")
+
+    tmux("new-session", "-d", "-s", "r", "-x", "80", "-y", "24", f"{HEATLOG} replay --db {db}; sleep 30")
+    try:
+        lines = screen_when("round 1 of 15")
+        assert lines[0].startswith("race 1 (italy one-lap): Italy") and "lane 1" in "\n".join(lines), lines
+        for key, round_ in (("n", 2), ("Right", 3), ("n", 4)):
+            tmux("send-keys", "-t", "r", key)
+            lines = screen_when(f"round {round_} of 15")
+            assert lines[0].startswith("race 1 (italy one-lap)") and f"round {round_} of 15" in lines[0], lines
+            assert "lane 1" in "\n".join(lines) and lines[-1].startswith("n/→ next"), lines
+        tmux("send-keys", "-t", "r", "m")
+        lines = screen_when("page 2 of")
+        assert lines[0].startswith("race 1 (italy one-lap)") and "round 4 of 15" in lines[0], lines
+        assert any(line.startswith("car ") for line in lines), lines  # the cars table, under the round's head
+        tmux("send-keys", "-t", "r", "q")
+    finally:
+        subprocess.run(["tmux", "-S", sock, "kill-server"], capture_output=True, env=env, timeout=30)
 
 
 def test_a_cluttered_gear_reads_as_its_drop_to_first() -> None:

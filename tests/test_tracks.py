@@ -386,7 +386,7 @@ def test_user_copy_of_builtin_loads(tmp_path: Path) -> None:
 
 def test_missing_file(tmp_path: Path) -> None:
     message = refused(tmp_path / "nope.json")
-    assert "not found" in message
+    assert "no such file" in message  # a user reads "not found: track file …: no such file" (the error's words)
 
 
 def test_bad_json(tmp_path: Path) -> None:

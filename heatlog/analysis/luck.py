@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import MalformedInput, RaceState, apply
+from ..engine.errors import REFUSED
 from ..engine.events import REGISTRY
 from ..engine.module import unplayable
 from .infoset import full_information
@@ -212,7 +213,7 @@ def segments(events: Sequence[Event]) -> tuple[int, list[Segment]]:
     if state is None or first is None:
         raise MalformedInput("the race has not started: there is no luck to tell yet")
     if state.phase != "over":
-        raise MalformedInput("the race is not over: luck and skill add up to a result only at the end")
+        raise MalformedInput("the race is not over: luck and skill add up to a result only at the end", words=REFUSED)
     return first, out
 
 

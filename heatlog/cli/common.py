@@ -83,12 +83,14 @@ def open_log(
     default) or, with ``force`` True, warns on standard error and reads it anyway; ``force`` False names
     ``force_flag`` in the refusal (None: the command has no such flag). ``reader``: a command that only reads and
     prints (its store loads the writer's code only if asked for it: RaceLog)."""
-    from ..engine.errors import StoreError
+    from ..engine.errors import NOT_FOUND, StoreError
     from ..log.racelog import RaceLog
 
     path = db_path(db)
     if not create and not path.exists():
-        raise StoreError(f"no heatlog database at {path} (start a race with `heatlog new`, or pass --db)")
+        raise StoreError(
+            f"no heatlog database at {path} (start a race with `heatlog new`, or pass --db)", words=NOT_FOUND
+        )
     log = RaceLog(path, create=create, reader=reader)
     if force is not None:
         log.store.force_hint = force_flag
@@ -309,11 +311,12 @@ def plain_error(err: Any) -> str:
     if SHOW_RULES["on"] or os.environ.get("HEATLOG_RULES"):
         return str(err)
     from ..engine.errors import UnknownRace, held_words
-    from ..recorder.notation import KIND_WORDS, strip_rule_tags
+    from ..recorder.notation import strip_rule_tags
 
     if isinstance(err, UnknownRace):  # said as a user reads it: which file, what it holds, where to look
         where = "`heatlog new` starts one" if err.held == 0 else "`heatlog races --all` lists them"
-        return f"no race {err.asked} in {err.path}: {held_words(err.held, err.first, err.last)} ({where})"
+        held = held_words(err.held, err.first, err.last)
+        return f"{err.words}: no race {err.asked} in {err.path}: {held} ({where})"
     shown = err.input if isinstance(err.input, str) else None
     if isinstance(err.input, dict) and isinstance(err.input.get("type"), str):  # an event: named, not dumped
         car = err.input.get("car")
@@ -325,7 +328,7 @@ def plain_error(err: Any) -> str:
     saved = (err.input, err.message, err.rule, err.kind)
     try:
         err.input, err.message, err.rule = shown, message, None
-        err.kind = KIND_WORDS.get(err.kind, err.kind)
+        err.kind = err.words  # the kind of problem in plain words (describe() starts with it)
         return str(err.describe())
     finally:
         err.input, err.message, err.rule, err.kind = saved

@@ -99,7 +99,7 @@ def undo(
 
     Example: heatlog undo --reason "wrong car"
     """
-    from ..engine.errors import MalformedInput
+    from ..engine.errors import REFUSED, MalformedInput
     from ..engine.events import REGISTRY
 
     with open_log(db) as log:
@@ -112,9 +112,16 @@ def undo(
         if reopens and not yes:
             question = f"race {rid} is finished: undo reopens it. Reopen?"
             if not sys.stdin.isatty() or not typer.confirm(question, default=False, err=True):
-                raise MalformedInput("the race is finished: nothing was undone (give --yes to reopen it)", race=rid)
+                raise MalformedInput(
+                    "the race is finished: nothing was undone (give --yes to reopen it)", race=rid, words=REFUSED
+                )
         seq, _ = log.retract_last(rid, reason, end)
-        typer.echo(f"race {rid}: event {target.seq} ({target.event['type']}) retracted by event {seq}")
+    from ..formats.usertext import visible
+    from ..recorder.notation import describe, race_cards
+
+    # what was undone in words, as the recorder says it (a bare "event 6 (cards_drawn)" named no car nor card)
+    said = visible(describe(target.event, race_cards(proj.state)))
+    typer.echo(f"race {rid}: undone: {said} — event {target.seq} ({target.event['type']}) retracted by event {seq}")
 
 
 @app.command()

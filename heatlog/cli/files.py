@@ -52,7 +52,7 @@ def audit(
     """
     import tempfile
 
-    from ..engine.errors import HeatlogError, StoreError
+    from ..engine.errors import CANT_READ, HeatlogError, StoreError
     from ..races.audit import audit_races, read_anchors, render_audit
     from .common import db_path, plain_error
 
@@ -65,7 +65,7 @@ def audit(
             anchors = read_anchors(anchor_file) if anchor_file is not None else None
             whole, log = _open_or_salvage(db_path(db), salvage, Path(scratch))
             if log is None:  # nothing of the file could be opened: its report says why
-                raise StoreError(f"no race of {db_path(db)} can be read")
+                raise StoreError(f"no race of {db_path(db)} can be read", words=CANT_READ)
             if anchors is not None and not all_races and race is None:
                 anchored = {a["race"] for a in anchors if isinstance(a.get("race"), int)}
                 ids = sorted(anchored & {i.id for i in log.store.races()})
@@ -98,7 +98,7 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
     """(report of the file's schema or None, the log to audit or None). A heatlog file SQLite cannot open
     because its schema is damaged is examined object by object and its races are read through a salvaged
     copy (kept at ``salvage`` if given, else in ``scratch``)."""
-    from ..engine.errors import StoreError
+    from ..engine.errors import NOT_FOUND, StoreError
     from ..races.audit import Finding, repair_identity, schema_report
     from ..races.schema_repair import examine, looks_like_heatlog
     from ..races.schema_repair import salvage as salvaged_copy
@@ -110,7 +110,7 @@ def _open_or_salvage(path: Path, salvage: Path | None, scratch: Path) -> tuple[A
             if not (looks_like_heatlog(path) and "damaged" in str(err)):
                 raise
     elif not path.exists():
-        raise StoreError(f"no heatlog database at {path}")
+        raise StoreError(f"no heatlog database at {path}", words=NOT_FOUND)
     copy = salvage if salvage is not None else scratch / path.name
     try:
         objects = salvaged_copy(path, copy)

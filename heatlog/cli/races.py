@@ -304,8 +304,9 @@ def replay(
 ) -> None:
     """Replay a race (or branch) round by round: the track, each car's turn, and what happened, in words.
 
-    In a terminal it steps (n/→ next, p/← previous, a number + Enter jumps, q quits); piped, or with --round,
-    it prints. With --html it writes a page with the circuit, round controls and lap and Heat charts.
+    In a terminal it steps (n/→ next, p/← previous, a number + Enter jumps, q quits), a round a screen: one
+    taller than the terminal is read a page at a time (m more, b back). Piped, or with --round, it prints.
+    With --html it writes a page with the circuit, round controls and lap and Heat charts.
 
     Example: heatlog replay --race 2 --round 5 --car Ann;  heatlog replay --html race.html
     """

@@ -72,9 +72,9 @@ def review(
 
     Every legal decision is screened with a few playouts (common random numbers); the best few and the one
     taken are played out on the same worlds until the label is settled: the loss of the one taken (in expected
-    score, the share of the other cars beaten) lies within one label's band (68 %), a label's known to ± TARGET,
-    or MAX_PLAYOUTS. Significant losses against the best are labelled inaccuracy, mistake or blunder
-    (docs/analysis.md).
+    score, the share of the other cars beaten) lies within one label's band (68 %) or is known to ± --target,
+    or --max-playouts are played. Significant losses against the best are labelled inaccuracy, mistake or
+    blunder (docs/analysis.md).
     Decisions not reviewed are listed with the reason. Ctrl-C prints what was reviewed, marked partial.
 
     Example: heatlog review --race 2 --car Ann --round 4;  heatlog review --car Ann --html review.html
@@ -300,8 +300,13 @@ def luck(
     with open_log(db) as log:
         rid = log.resolve(race)
         events = [e.event for e in log.effective(rid).entries]
-    with executor_for(workers, None) as ex:
-        report = luck_report(events, n=playouts, seed=seed, executor=ex)
+    from ..engine.errors import HeatlogError
+
+    try:
+        with executor_for(workers, None) as ex:
+            report = luck_report(events, n=playouts, seed=seed, executor=ex)
+    except HeatlogError as err:  # named by its race, as every refusal is ("the race is not over": which?)
+        raise err.located(race=rid) from None
     if as_json:
         import json
 

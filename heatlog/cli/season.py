@@ -445,7 +445,11 @@ def print_season(data: dict[str, Any]) -> None:
         )
         for r in gaps:
             con.print(f"  race {r['index']}: {'; '.join(r['not_applied'])}", markup=False)
-    if data["next"] is not None:
+    running = [r for r in data["races"] if r["race"] is not None and not r["finished"] and r["recorded"] is None]
+    if running:  # its next race cannot start before this one is over: record it (it said "season next")
+        r = running[0]
+        con.print(f"next: heatlog record --race {r['race']}  (race {r['index']} is under way)", markup=False)
+    elif data["next"] is not None:
         con.print(f"next: heatlog season next {data['season']}  (race {data['next']})", markup=False)
 
 

@@ -335,7 +335,10 @@ def _print_race(rs: "RaceStats | dict[str, Any]", as_json: bool, as_csv: bool) -
     cells += [(label, *(_cell(label, get, c.tally) for c in rs.cars)) for label, get in STAT_ROWS]
     cells.append(("Heat left in the Engine", *(_dash(c.engine_left) for c in rs.cars)))
     console = out_console()
-    table = Table(title=title, title_justify="left")
+    # the title on its own line, wrapped at the terminal's width (as the table's title it wrapped at the table's,
+    # "— under way (round" / "1): places …" in a two-car race); piped, one line
+    console.print(title, markup=False, highlight=False, soft_wrap=not console.is_terminal)
+    table = Table()
     fill_table(console, table, [("", "left"), *((c.car, "right") for c in rs.cars)], cells)
     print_table(console, table)
     if rs.mode == "table":

@@ -22,8 +22,14 @@ def render_cli_reference() -> str:
         "Every command that acts on a race takes `--race ID` (a race or a branch; default: the most recent race that "
         "is not a simulation, a simulated one only when the file holds nothing else) "
         "and `--db PATH` (default: `$HEATLOG_DB`, else `./heatlog.db`). User errors print `Error: …` in plain "
-        "words (where, what is wrong) and exit non-zero; `heatlog --rules COMMAND` (or `HEATLOG_RULES=1`) adds "
-        "the rules digest items (`# 3.4`) and the event as JSON.\n",
+        "words and exit non-zero. The first words say what kind of problem it is: `not understood` (a value or "
+        "an event that cannot be read), `not allowed by the rules` (well-formed, but the rules forbid it now), "
+        "`not found` (no such race, round, car, track, file or database), `not a race log` (a file to import "
+        "whose lines are not events), `can't read the file` / `can't write the file` (not a heatlog database, a "
+        "directory, no permission, disk full), `damaged log` (a broken hash chain: `heatlog audit` lists every "
+        "problem), `refused` (a command that needs --yes), `ambiguous`, `conflict` (another writer was first); "
+        "then where (race, round, step, car), the input and what is wrong. `heatlog --rules COMMAND` (or "
+        "`HEATLOG_RULES=1`) adds the rules digest items (`# 3.4`) and the event as JSON.\n",
     ]
     for name in sorted(commands):
         result = runner.invoke(

@@ -9,9 +9,15 @@ from .steps import STEP_NAMES
 
 
 class HeatlogError(Exception):
-    """Base of every error a user can cause. The message names where it happened and which rule."""
+    """Base of every error a user can cause. The message names where it happened and which rule.
+
+    ``kind`` is the machine's word (JSON, ``--rules``); ``words`` the first words a user reads, the kind of problem
+    in plain words ("not understood", "not allowed by the rules", "not found", "can't read the file"): each class
+    has its own, and a raise site may say better (``words=``: a name typed that does not exist is not found, not
+    "not understood")."""
 
     kind = "error"
+    words = "error"
 
     def __init__(
         self,
@@ -23,7 +29,10 @@ class HeatlogError(Exception):
         car: str | None = None,
         input: Any = None,
         rule: str | None = None,
+        words: str | None = None,
     ) -> None:
+        if words is not None:
+            self.words = words
         self.message = message
         self.race = race
         self.round = round
@@ -95,29 +104,35 @@ class MalformedInput(HeatlogError):
     """The input cannot be read: bad JSON, wrong fields, unknown card token, schema violation."""
 
     kind = "malformed"
+    words = "not understood"
 
 
 class IllegalEvent(HeatlogError):
     """Well-formed, but the rules (or the turn order) forbid it now."""
 
     kind = "illegal"
+    words = "not allowed by the rules"
 
 
 class AmbiguousInput(HeatlogError):
     """The input could mean more than one thing; say which."""
 
     kind = "ambiguous"
+    words = "ambiguous"
 
 
 class StoreError(HeatlogError):
     """The event store cannot do what was asked (damaged, locked or foreign file, conflict)."""
 
     kind = "store"
+    words = "can't use the database"
 
 
 class UnknownRace(StoreError):
     """The database holds no race of that id. It names the database and what it does hold (how many races,
     the lowest and highest id) so that a shell can say where to look instead of a bare "no race 99"."""
+
+    words = "not found"
 
     def __init__(self, race: int, path: str, held: int, first: int | None, last: int | None) -> None:
         self.asked, self.path, self.held, self.first, self.last = race, path, held, first, last
@@ -137,3 +152,13 @@ class ConflictError(StoreError):
     """Another writer appended to the same race first; nothing was written."""
 
     kind = "conflict"
+    words = "conflict"
+
+
+#: The first words of the problems raised with ``words=`` (one spelling everywhere).
+NOT_FOUND = "not found"
+CANT_READ = "can't read the file"
+CANT_WRITE = "can't write the file"
+DAMAGED = "damaged log"
+REFUSED = "refused"
+BY_THE_RULES = IllegalEvent.words  # a set-up the rules forbid (2 to 6 cars) is refused in the same words

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .cards import BASE_CATALOGUE, HEAT
-from .errors import IllegalEvent, MalformedInput
+from .errors import NOT_FOUND, IllegalEvent, MalformedInput
 from .knowledge import Knowledge
 from .state import Car, RaceState, Turn
 from .steps import REACT, REPLENISH
@@ -55,13 +55,14 @@ def illegal(
     )
 
 
-def malformed(state: RaceState | None, ev: Any, message: str) -> MalformedInput:
+def malformed(state: RaceState | None, ev: Any, message: str, *, words: str | None = None) -> MalformedInput:
     return MalformedInput(
         message,
         round=state.round if state is not None and state.round else None,
         step=step_of(state) if state is not None else None,
         car=ev.get("car") if isinstance(ev, dict) else None,
         input=ev,
+        words=words,
     )
 
 
@@ -83,7 +84,8 @@ def event_car(state: RaceState, ev: Event) -> Car:
         car = state.cars[ev["car"]]  # the names are strings: any other key (or an unhashable one) is no car
     except (KeyError, TypeError):
         name = ev.get("car")
-        raise malformed(state, ev, f"no car named {name!r} in this race (cars: {', '.join(state.cars)})") from None
+        cars = ", ".join(state.cars)
+        raise malformed(state, ev, f"no car named {name!r} in this race (cars: {cars})", words=NOT_FOUND) from None
     if car.legend:  # # 19.10: every car event is a player's decision or card
         raise illegal(state, ev, f"{car.name} is a Legend: no gear, cards, Heat, React or slipstream", "19.10")
     return car

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..engine.errors import MalformedInput
+from ..engine.errors import CANT_READ, NOT_FOUND, MalformedInput
 
 __all__ = [
     "MAX_DEPTH",
@@ -223,17 +223,19 @@ def read_file_bytes(path: Path, label: str, *, limit: int | None = None) -> byte
     try:
         info = os.stat(path)
         if info.st_size > bound:  # a regular file says its size: refused before it is read
-            raise MalformedInput(f"{label}: {info.st_size} bytes is larger than heatlog reads here ({bound} bytes)")
+            raise MalformedInput(
+                f"{label}: {info.st_size} bytes is larger than heatlog reads here ({bound} bytes)", words=CANT_READ
+            )
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(path)
         with open(path, "rb", buffering=0) as fh:  # a FIFO waits for its writer, as standard input does
             return _read_checked(fh, label, bound)
     except FileNotFoundError:
-        raise MalformedInput(f"{label}: not found") from None
+        raise MalformedInput(f"{label}: no such file", words=NOT_FOUND) from None
     except IsADirectoryError:
-        raise MalformedInput(f"{label}: is a directory, not a file") from None
+        raise MalformedInput(f"{label}: is a directory, not a file", words=CANT_READ) from None
     except OSError as exc:
-        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})") from None
+        raise MalformedInput(f"{label}: cannot be read ({exc.strerror or exc})", words=CANT_READ) from None
 
 
 def read_bounded(stream: BinaryIO, label: str = "input", *, limit: int | None = None) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from heatlog.engine.errors import MalformedInput
+from heatlog.engine.errors import NOT_FOUND, MalformedInput
 from heatlog.engine.track import V1_HEAT, V1_STRESS, Track
 
 from .jsonio import json_path  # the one formatter of JSON locations
@@ -105,7 +105,8 @@ def load_track_data(name_or_path: str) -> dict[str, Any]:
             )
         raise MalformedInput(
             f"unknown track {name_or_path!r}: built-in tracks are {', '.join(BUILTIN_TRACKS)} "
-            f"(aliases {', '.join(sorted(TRACK_ALIASES))}); or give the path of a track JSON file"
+            f"(aliases {', '.join(sorted(TRACK_ALIASES))}); or give the path of a track JSON file",
+            words=NOT_FOUND,
         )
     return _upgrade_user_file(_read_track_file(path, str(path)))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import RULES_VERSION, engine  # the engine's rules load at the first fold (heatlog races needs none)
-from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput, StoreError
+from ..engine.errors import NOT_FOUND, REFUSED, HeatlogError, IllegalEvent, MalformedInput, StoreError
 from ..engine.written import FACTORY, record
 from ..formats.usertext import check_label
 from ..store import Snapshot, StoredEvent
@@ -49,12 +49,16 @@ def check_note(race: int, state: RaceState, note: Event) -> None:
     car = note.get("car")
     if car is not None and car not in state.cars:  # a misspelt car would be kept as a note about no car of the race
         cars = ", ".join(state.cars)
-        raise MalformedInput(f"no car named {car!r} in this race (cars: {cars})", race=race, input=note)
+        raise MalformedInput(
+            f"no car named {car!r} in this race (cars: {cars})", race=race, input=note, words=NOT_FOUND
+        )
     bots = note.get("bots")
     strangers = [c for c in (bots if isinstance(bots, dict) else {}) if c not in state.cars]
     if strangers:  # play-on's mark names the cars its bots drove (heatlog.log.played_by)
         cars = ", ".join(state.cars)
-        raise MalformedInput(f"bots: no car named {strangers[0]!r} in this race (cars: {cars})", race=race, input=note)
+        raise MalformedInput(
+            f"bots: no car named {strangers[0]!r} in this race (cars: {cars})", race=race, input=note, words=NOT_FOUND
+        )
     at = note.get("round")
     if at is not None and at > state.round:
         raise MalformedInput(
@@ -336,7 +340,9 @@ class RaceLog:
         starts = self._snapshot_rounds(race, entries)
         if round not in starts:
             have = f"rounds {min(starts)}–{max(starts)}" if starts else "no round has started yet"
-            raise MalformedInput(f"no round {round} ({have})", race=race)  # a position's race begins at its round
+            raise MalformedInput(
+                f"no round {round} ({have})", race=race, words=NOT_FOUND
+            )  # a position's race begins at its round
         n = starts[round]
         return Projection(race, fold(entries[:n], race=race), eff, n)
 
@@ -603,7 +609,7 @@ class RaceLog:
         the race; a log without snapshots (an import, ``heatlog add``) is read whole once and gets them."""
         at = end or self.end(race)
         if at.last.seq <= 1:  # the set-up (event 1) is never withdrawn (effective_log)
-            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race, words=REFUSED)
         ev: Event = {"type": "retracted", "v": 1, "seq": at.last.seq}
         if reason is not None:
             ev["reason"] = reason
@@ -629,7 +635,7 @@ class RaceLog:
         if count < 1:
             return [], projection
         if len(eff.entries) - count < 1:
-            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race)
+            raise IllegalEvent("nothing to undo: only the race set-up is left", race=race, words=REFUSED)
         targets = eff.entries[len(eff.entries) - count :]
         events: list[Event] = []
         for entry in reversed(targets):
@@ -674,7 +680,7 @@ class RaceLog:
         if at_round not in starts:
             # a race started from a position begins at its round, not round 1
             have = f"rounds {min(starts)}–{max(starts)}" if starts else "no round has started yet"
-            raise MalformedInput(f"no round {at_round} to branch at ({have})", race=race)
+            raise MalformedInput(f"no round {at_round} to branch at ({have})", race=race, words=NOT_FOUND)
         fork_seq = eff.entries[starts[at_round] - 1].seq
         for r in eff.retractions:
             if r.seq > fork_seq >= r.target:

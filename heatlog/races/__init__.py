@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..engine import apply
-from ..engine.errors import HeatlogError, IllegalEvent, MalformedInput
+from ..engine.errors import BY_THE_RULES, HeatlogError, IllegalEvent, MalformedInput
 from ..engine.module import MODULES as MODULE_UNITS
 from ..formats.jsonio import decimal_problem, read_json_file
 from ..formats.usertext import check_label
@@ -116,7 +116,8 @@ def start_race(
     total = len(cars) + module_cars(options)  # the Legends count (# 19.2)
     if not 2 <= total <= 6:
         raise MalformedInput(
-            f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)"
+            f"a race has 2 to 6 cars, Legends included (give --car NAME:COLOUR for each), not {total} (# 19.2)",
+            words=BY_THE_RULES,
         )
     given = _given_draws(drawn, options)
     ev = race_started_event(
@@ -263,7 +264,7 @@ def import_race(
     try:
         lines, texts = read_jsonl(text, anchors)  # texts: each event's canonical text, when the fast reader read it
     except MalformedInput as err:  # named by the file, as every other refusal of it is
-        raise MalformedInput(f"{source}: {err.message}; nothing imported") from None
+        raise MalformedInput(f"{source}: {err.message}; nothing imported", words=err.words) from None
     if not lines:
         raise MalformedInput(f"{source}: no events")
     if anchors:

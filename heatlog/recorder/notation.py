@@ -119,15 +119,12 @@ def describe(ev: Event, defs: Mapping[str, Any] | None = None) -> str:
 
 _card_text = card_text
 
-KIND_WORDS = {"illegal": "not allowed", "malformed": "not understood"}
-
 
 def error_text(err: HeatlogError, *, rules: bool = True) -> str:
     """The engine's message in plain words, without the JSON of the event (the host typed something else);
     without digest tags such as ``(# 4.1)`` unless ``rules`` (the terminal strips them: ``strip_rule_tags``)."""
     message = err.message if rules else strip_rule_tags(err.message)
-    kind = KIND_WORDS.get(err.kind, err.kind)
-    return f"{kind}: {message}" + (f" (# {err.rule})" if rules and err.rule else "")
+    return f"{err.words}: {message}" + (f" (# {err.rule})" if rules and err.rule else "")
 
 
 def strip_rule_tags(text: str) -> str:

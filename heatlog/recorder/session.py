@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
@@ -153,7 +154,8 @@ class Session:
         typed = any("raw" in e.event for e in self.proj.effective.entries)
         if not self.fresh and typed and s.phase != "over":
             q = self.question
-            lines.append(Line(f"resuming at round {s.round}: {q.prompt.rstrip(': ').strip() or q.kind}", "info"))
+            where = f"round {s.round}" if s.round else "the set-up"  # (the Garage draft comes before round 1)
+            lines.append(Line(f"resuming at {where}: {q.prompt.rstrip(': ').strip() or q.kind}", "info"))
         if s.phase == "race":
             lines += self._round_header(s)
             t = s.turn
@@ -980,7 +982,9 @@ class Session:
         q = self.question
         lines = []
         if q.hint:
-            lines.append(Line(f"{q.prompt.strip()} {q.hint}", "info"))
+            # the question without its "[default]:" (with them the line read as an answer typed at the prompt)
+            asked = re.sub(r"\s*\[[^\]]*\]", "", q.prompt.strip().rstrip(":").strip())
+            lines.append(Line(f"{asked} — {q.hint}", "info"))
         if q.default is not None:
             lines.append(Line(f"Enter = {q.default or 'done / none'}", "info"))
         lines += [

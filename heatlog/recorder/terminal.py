@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import MalformedInput
+from ..engine.errors import NOT_FOUND
 from ..log.racelog import RaceLog
 from .lease import Lease
 from .notation import SAVED, strip_rule_tags
@@ -134,7 +135,7 @@ def record(
         rid = made
     else:
         if race is None and log.store.latest_race() is None:
-            raise MalformedInput(f"no races in {log.path} yet: start one with heatlog record --new")
+            raise MalformedInput(f"no races in {log.path} yet: start one with heatlog record --new", words=NOT_FOUND)
         if race is None:  # the host's latest race: simulations stored since never take its place
             mine = [i.id for i in log.store.races() if "simulated" not in i.meta]
             race = mine[-1] if mine else None

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput
+from ..engine.errors import BY_THE_RULES
 from ..engine.module import Module, SetupCars, SetupStep, descriptors
 from ..formats.validation import validate_event
 from ..log.racelog import RaceLog
@@ -202,7 +203,7 @@ class NewRace:
         labels = " and ".join(c.label for c in _car_typers())
         if not 2 <= len(names) <= 6:  # # A14 (Legends count, MODULES.md 19.3)
             included = f", {labels} included" if labels else ""
-            raise MalformedInput(f"a race has 2 to 6 cars{included}, not {len(names)}")
+            raise MalformedInput(f"a race has 2 to 6 cars{included}, not {len(names)}", words=BY_THE_RULES)
         if not cars:
             raise MalformedInput(f"a race needs at least one player's car beside the {labels}")
         if len(set(names)) != len(names):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import MalformedInput, replay
+from ..engine.errors import NOT_FOUND
 from .evaluate import (
     ACCURACY_HALF,
     THRESHOLDS,
@@ -201,12 +202,13 @@ def review_race(
     names = list(dict.fromkeys(cars)) if cars else list(final.cars)  # a car named twice is reviewed once
     for n in names:
         if n not in final.cars:
-            raise MalformedInput(f"no car named {n!r} in this race (cars: {', '.join(final.cars)})")
+            in_race = ", ".join(final.cars)
+            raise MalformedInput(f"no car named {n!r} in this race (cars: {in_race})", words=NOT_FOUND)
     first = max(1, replay(events[:1]).round)  # a race from a position begins at its round
     for r in sorted(rounds or ()):
         if not first <= r <= final.round:  # else it would review nothing, as if the round had no decision
             have = f"rounds {first}–{final.round}" if final.round >= first else "no round has started yet"
-            raise MalformedInput(f"no round {r} ({have})", race=race)
+            raise MalformedInput(f"no round {r} ({have})", race=race, words=NOT_FOUND)
     started = time.perf_counter()
     out = Review(race, name, final.track.id, final.mode, len(final.cars), settings, track_name=final.track.name)
     points: list[DecisionPoint] = []

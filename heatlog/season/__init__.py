@@ -420,8 +420,9 @@ def due_index(view: SeasonView) -> int:
     if index > 1 and view.races[index - 2].result is None:
         prev = view.races[index - 2]
         raise IllegalEvent(
-            f"season {view.id} ({view.name}): race {index - 1} (race {prev.race}) is not over yet; "
-            "the next race's grid and set-up come from its result (# 21.12)"
+            f"season {view.id} ({view.name}): race {index - 1} (heatlog race {prev.race}) is not over yet; "
+            f"the next race's grid and set-up come from its result: record it (heatlog record --race {prev.race}) "
+            "(# 21.12)"
         )
     return index
 
@@ -613,6 +614,8 @@ def export_season(log: RaceLog, season: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+#: The first words of a refusal of a file whose lines are not a season's (``MalformedInput.words``).
+NOT_A_SEASON = "not a season file"
 #: How many of a season file's problems a refusal names (the count says how many there are).
 SHOWN_PROBLEMS = 20
 
@@ -623,7 +626,8 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
     if lines and not problems and all("type" in obj and "stream" not in obj for _, obj in lines):
         raise MalformedInput(
             f"{source}: a race's log (heatlog export), not a season file (heatlog season export): import it with "
-            "`heatlog import`; nothing imported"
+            "`heatlog import`; nothing imported",
+            words=NOT_A_SEASON,
         )
     season_evs: list[Event] = []
     race_evs: dict[int, list[tuple[int, Event]]] = {}
@@ -652,7 +656,8 @@ def import_season(log: RaceLog, text: str, *, source: str = "input") -> int:
         more = [f"… and {len(problems) - SHOWN_PROBLEMS} more"] if len(problems) > SHOWN_PROBLEMS else []
         raise MalformedInput(
             f"{source}: {len(problems)} problem(s), nothing imported:\n  "
-            + "\n  ".join(problems[:SHOWN_PROBLEMS] + more)
+            + "\n  ".join(problems[:SHOWN_PROBLEMS] + more),
+            words=NOT_A_SEASON,
         )
     wrong = stream_problems(season_evs)
     if wrong:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import RULES_VERSION
 from ..bots import Bot, get_bot
-from ..engine.errors import MalformedInput
+from ..engine.errors import BY_THE_RULES, MalformedInput
 from ..engine.state import RaceState, Turn
 from ..formats.validation import validate_event
 from ..log.racelist import summary_of
@@ -114,7 +114,9 @@ def simulate_race(
     options = dict(modules or {})
     count = module_cars(options)  # the cars the modules add (the Legends', # 19.1): a count or the cars
     if count and not 2 <= len(roster) + count <= 6:
-        raise MalformedInput(f"a race has 2 to 6 cars, Legends included, not {len(roster) + count} (# 19.2)")
+        raise MalformedInput(
+            f"a race has 2 to 6 cars, Legends included, not {len(roster) + count} (# 19.2)", words=BY_THE_RULES
+        )
     options = expand_modules(options, roster)  # a count: the colours the cars leave free (# 19.3, 19.4)
     drivers = bot_names(bots, names)
     start = race_started_event(

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn, Self
 
-from heatlog.engine.errors import MalformedInput, StoreError
+from heatlog.engine.errors import CANT_READ, CANT_WRITE, NOT_FOUND, MalformedInput, StoreError
 
 from .records import APPEND_ONLY, APPLICATION_ID, FORMAT_VERSION, SQLITE_MAX, Problem, canonical
 from .schema import GUARDS, RETRACTED_INDEX, create_schema
@@ -76,17 +76,17 @@ class StoreConnection:
     def _open(self, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
         if self._memory:
             if not create:
-                raise StoreError("no heatlog database at :memory:")
+                raise StoreError("no heatlog database at :memory:", words=NOT_FOUND)
             conn = sqlite3.connect(":memory:", isolation_level=None)
         else:
             path = self.path
             if path.is_dir():
-                raise StoreError(f"this is a directory, not a heatlog database: {path}")
+                raise StoreError(f"this is a directory, not a heatlog database: {path}", words=CANT_READ)
             if not path.exists():
                 if not create:
-                    raise StoreError(f"no heatlog database at {path}")
+                    raise StoreError(f"no heatlog database at {path}", words=NOT_FOUND)
                 if not path.parent.is_dir():
-                    raise StoreError(f"directory does not exist: {path.parent}")
+                    raise StoreError(f"directory does not exist: {path.parent}", words=NOT_FOUND)
             uri = path.resolve().as_uri() + ("?mode=rwc" if create else "?mode=rw")
             first: sqlite3.Connection | None = None
             try:
@@ -97,7 +97,7 @@ class StoreConnection:
                     with contextlib.suppress(sqlite3.Error):
                         first.close()
                 if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes schema text that is not UTF-8
-                    raise StoreError(undecodable(self.path)) from None
+                    raise StoreError(undecodable(self.path), words=CANT_READ) from None
                 conn = self._open_unchangeable(exc, busy_timeout_ms)
         try:
             self._conn = conn
@@ -132,7 +132,7 @@ class StoreConnection:
             if isinstance(exc, sqlite3.Error):
                 self._raise(exc)
             if isinstance(exc, UnicodeDecodeError):  # SQLite's message quotes schema text that is not UTF-8
-                raise StoreError(undecodable(self.path)) from None
+                raise StoreError(undecodable(self.path), words=CANT_READ) from None
             raise
         return conn
 
@@ -173,7 +173,7 @@ class StoreConnection:
         taken back: SQLite opens a file it may not write read-only without a word, and a read-only connection
         even takes the write lock; only a write tells."""
         if self.read_only:
-            raise StoreError(f"database is read-only (check the file's permissions): {self.path}")
+            raise StoreError(f"database is read-only (check the file's permissions): {self.path}", words=CANT_WRITE)
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -202,23 +202,24 @@ class StoreConnection:
         n_objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id == 0 and n_objects == 0:
             if not create:
-                raise StoreError(f"file is not a heatlog database (it is empty): {self.path}")
+                raise StoreError(f"file is not a heatlog database (it is empty): {self.path}", words=CANT_READ)
             return True
         if app_id != APPLICATION_ID:
-            raise StoreError(f"file is not a heatlog database: {self.path}")
+            raise StoreError(f"file is not a heatlog database: {self.path}", words=CANT_READ)
         try:
             rows = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError:
             rows = {}
         if rows.get("application") != "heatlog":
-            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}")
+            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}", words=CANT_READ)
         try:
             version = int(rows.get("format_version", ""))
         except ValueError:
-            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}") from None
+            raise StoreError(f"file is not a heatlog database or is damaged: {self.path}", words=CANT_READ) from None
         if version > FORMAT_VERSION:
             raise StoreError(
-                f"database format {version} is newer than this heatlog understands ({FORMAT_VERSION}): {self.path}"
+                f"database format {version} is newer than this heatlog understands ({FORMAT_VERSION}): {self.path}",
+                words=CANT_READ,
             )
         self.format_version = version
         return False
@@ -263,6 +264,7 @@ class StoreConnection:
         primary = code & 0xFF if isinstance(code, int) else None
         where = str(self.path)
         message: str
+        words: str | None = None  # the store's own ("can't use the database") unless said
         if APPEND_ONLY in text:
             message = text.split("heatlog: ", 1)[1]
         elif primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in low:
@@ -270,23 +272,23 @@ class StoreConnection:
         elif (
             primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT) or "not a database" in low or "malformed" in low
         ):
-            message = f"file is not a heatlog database or is damaged: {where}"
+            message, words = f"file is not a heatlog database or is damaged: {where}", CANT_READ
         elif primary == sqlite3.SQLITE_READONLY or "readonly" in low or "read-only" in low:
-            message = f"database is read-only (check the file's permissions): {where}"
+            message, words = f"database is read-only (check the file's permissions): {where}", CANT_WRITE
         elif primary == sqlite3.SQLITE_CANTOPEN or "unable to open" in low:
             if not self._memory and not self.path.parent.is_dir():
-                message = f"directory does not exist: {self.path.parent}"
+                message, words = f"directory does not exist: {self.path.parent}", NOT_FOUND
             else:
-                message = f"cannot open the database file (permissions?): {where}"
+                message, words = f"cannot open the database file (permissions?): {where}", CANT_READ
         elif primary == sqlite3.SQLITE_FULL or "full" in low:
-            message = f"disk is full; nothing was written: {where}"
+            message, words = f"disk is full; nothing was written: {where}", CANT_WRITE
         elif primary == sqlite3.SQLITE_IOERR or "i/o" in low:
             message = f"disk I/O error ({text}): {where}"
         elif isinstance(exc, sqlite3.ProgrammingError) and "closed" in low:
             message = f"the event store is closed: {where}"
         else:
             message = f"database error ({text}): {where}"
-        return StoreError(message, race=race)
+        return StoreError(message, race=race, words=words)
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:

@@ -11,6 +11,10 @@ from heatlog.engine.errors import MalformedInput
 
 from .records import canonical_text
 
+#: The first words of a refusal of lines that are not events (``MalformedInput.words``).
+NOT_A_LOG = "not a race log"
+SAID_LINES = 5  # the bad lines whose problem a refusal says
+
 
 def parse_jsonl(text: str, anchors: list[tuple[int, dict[str, Any]]] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """Parse JSON Lines into (line number, event) pairs; blank lines are skipped.
@@ -42,12 +46,15 @@ def parse_jsonl(text: str, anchors: list[tuple[int, dict[str, Any]]] | None = No
         out.append((number, value))
     if bad and season_lines == len(bad):
         raise MalformedInput(
-            "a season file (heatlog season export), not a race's log: import it with `heatlog season import`"
+            "a season file (heatlog season export), not a race's log: import it with `heatlog season import`",
+            words=NOT_A_LOG,
         )
     if bad:
-        lines = ", ".join(b.split(":", 1)[0].removeprefix("line ") for b in bad[:20])
-        more = f" and {len(bad) - 20} more" if len(bad) > 20 else ""
-        raise MalformedInput(f"{len(bad)} bad line(s) ({lines}{more}): " + "; ".join(bad[:20]) + more)
+        lines = ", ".join(b.split(":", 1)[0].removeprefix("line ") for b in bad[:10])
+        more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
+        # every bad line is numbered, the first few said (a file that is no log at all: five, not a page of them)
+        said = "; ".join(bad[:SAID_LINES]) + (f"; and {len(bad) - SAID_LINES} more" if len(bad) > SAID_LINES else "")
+        raise MalformedInput(f"{len(bad)} bad line(s) ({lines}{more}): {said}", words=NOT_A_LOG)
     return out
 
 

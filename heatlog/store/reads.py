@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from heatlog.engine.errors import StoreError
+from heatlog.engine.errors import DAMAGED, StoreError
 from heatlog.formats.hashing import sha256
 from heatlog.store import eventrows as rows_
 
@@ -49,7 +49,9 @@ class ChainCheck:
                 mine = sha((prev_hash + payload).encode()).hexdigest()
             except (TypeError, UnicodeEncodeError):
                 self._damage(seg_race, row_seq, "text", "its row does not hold UTF-8 text where text belongs")
-                raise StoreError(f"event {row_seq} is not UTF-8 text: it cannot be read", race=self.race) from None
+                raise StoreError(
+                    f"event {row_seq} is not UTF-8 text: it cannot be read", race=self.race, words=DAMAGED
+                ) from None
             if mine != digest:
                 if derived and computed not in (None, prev) and rehash(computed, payload) == digest:
                     # format 2: the row chains from what the row before holds, not from the hash stored with it
@@ -97,6 +99,7 @@ class Reads(EventRows):
                 f"event {seq} is not a valid JSON object: the database is damaged (`heatlog audit --race {race}` "
                 f"lists every problem): {self.path}",
                 race=race,
+                words=DAMAGED,
             )
         return StoredEvent(race, seq, type_, v, event, recorded, prev_hash, hash_)
 

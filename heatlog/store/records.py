@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from heatlog.engine.errors import ConflictError, StoreError
+from heatlog.engine.errors import DAMAGED, ConflictError, StoreError
 from heatlog.engine.written import record
 from heatlog.formats.hashing import sha256
 from heatlog.store import eventrows as rows_
@@ -202,6 +202,7 @@ class DamagedLog(StoreError):
             f"the log is damaged or was tampered with at event {problem.seq}: {problem.message}; nothing was read "
             f"(`heatlog audit --race {problem.race}` lists every problem{also})",
             race=problem.race,
+            words=DAMAGED,
         )
 
 

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from heatlog.engine.errors import MalformedInput, StoreError
+from heatlog.engine.errors import DAMAGED, NOT_FOUND, MalformedInput, StoreError
 from heatlog.store import eventrows as rows_
 
 from .connection import StoreConnection
@@ -105,7 +105,7 @@ class EventRows(StoreConnection):
             return known
         row = conn.execute("SELECT parent, fork_seq FROM races WHERE id = ?", (race,)).fetchone()
         if row is None:
-            raise StoreError(f"no race {race}")
+            raise StoreError(f"no race {race}", words=NOT_FOUND)
         self._tree[race] = (row[0], row[1])
         return self._tree[race]
 
@@ -117,7 +117,9 @@ class EventRows(StoreConnection):
         seen: set[int] = set()
         while current is not None:
             if current in seen:
-                raise StoreError(f"race tree is damaged (race {current} is its own ancestor): {self.path}")
+                raise StoreError(
+                    f"race tree is damaged (race {current} is its own ancestor): {self.path}", words=DAMAGED
+                )
             seen.add(current)
             parent, fork_seq = self._race_row(conn, current)
             low = (fork_seq or 0) if parent is not None else 0
@@ -153,6 +155,7 @@ class EventRows(StoreConnection):
                             f"event {fork_seq} of race {parent}, the fork point, is missing: "
                             f"the database is damaged: {self.path}",
                             race=race,
+                            words=DAMAGED,
                         )
                     base = (fork_seq, str(rows_.hash_hex(row[0])))
                     break

@@ -20,7 +20,7 @@ from typing import Any
 
 from heatlog.engine.written import FACTORY, record
 
-from ..engine.errors import StoreError
+from ..engine.errors import DAMAGED, NOT_FOUND, StoreError
 from .leases import Leases
 from .records import APPEND_ONLY, GENESIS, SQLITE_MAX, canonical, chain_hash, now
 
@@ -155,7 +155,7 @@ class Streams(Leases):
                 yield conn
         except StoreError as err:
             if "no such table" in str(err.__cause__):
-                raise StoreError(f"no {kind.word} in {self.path}") from err.__cause__
+                raise StoreError(f"no {kind.word} in {self.path}", words=NOT_FOUND) from err.__cause__
             raise
 
     def insert_stream_events(
@@ -223,7 +223,7 @@ class Streams(Leases):
             ).fetchall()
             owned = f"SELECT 1 FROM {kind.owners} WHERE id = ?"
             if known and not rows and conn.execute(owned, (owner,)).fetchone() is None:
-                raise StoreError(f"no {word} {owner}")
+                raise StoreError(f"no {word} {owner}", words=NOT_FOUND)
         return rows
 
     def stream_events(self, kind: StreamKind, owner: int, *, checked: bool = True) -> list[Event]:
@@ -233,14 +233,15 @@ class Streams(Leases):
         ``{"type": "unreadable"}``."""
         word = kind.word
         if not 0 <= owner <= SQLITE_MAX:  # no stream has it (and SQLite could not be asked)
-            raise StoreError(f"no {word} {owner}")
+            raise StoreError(f"no {word} {owner}", words=NOT_FOUND)
         rows = self.stream_rows(kind, owner, known=True)
         if checked:
             problems = stream_chain_problems(word, rows)
             if problems:
                 raise StoreError(
                     f"{word} {owner}: the stream is damaged or was tampered with: {problems[0]}; nothing was read "
-                    f"(`heatlog {word} audit {owner}` lists every problem)"
+                    f"(`heatlog {word} audit {owner}` lists every problem)",
+                    words=DAMAGED,
                 )
         out = []
         for _, payload, _, _ in rows:

@@ -381,19 +381,12 @@ def render_narration(console: Any, lines: list[tuple[int, str, str]], state: Rac
         console.print(Styled(parts), highlight=False, soft_wrap=True)
 
 
-def render_round(
-    console: Any,
-    rv: RoundView,
-    *,
-    race: Any = None,
-    name: str | None = None,
-    of: int | None = None,
-    car: str | None = None,
-    waiting: bool = False,
+def render_round_head(
+    console: Any, rv: RoundView, *, race: Any = None, name: str | None = None, of: int | None = None
 ) -> None:
-    """The board at the end of round ``rv`` (or now, for a round under way), the cars table and the narration."""
+    """The first lines of :func:`render_round`: the race, the round (and step of a round under way), the turn order
+    (the lines the terminal's step-through keeps on screen whatever else scrolls)."""
     state = rv.end
-    width = getattr(console, "width", 100) or 100
     if rv.number == 0:
         where = "set-up"
     else:
@@ -405,7 +398,29 @@ def render_round(
     if rv.order:
         adrenaline = ", ".join(rv.start.adrenaline) or "-"
         console.print(f"turn order: {' > '.join(rv.order)}   adrenaline: {adrenaline}", markup=False, highlight=False)
+
+
+def render_round(
+    console: Any,
+    rv: RoundView,
+    *,
+    race: Any = None,
+    name: str | None = None,
+    of: int | None = None,
+    car: str | None = None,
+    waiting: bool = False,
+) -> None:
+    """The board at the end of round ``rv`` (or now, for a round under way), the cars table and the narration."""
+    render_round_head(console, rv, race=race, name=name, of=of)
     console.print()
+    render_round_board(console, rv)
+    render_round_rest(console, rv, car=car, waiting=waiting)
+
+
+def render_round_board(console: Any, rv: RoundView) -> None:
+    """The board of :func:`render_round`: the track strip, its key and the modules' lines."""
+    state = rv.end
+    width = getattr(console, "width", 100) or 100
     for line in strip_lines(state, width):
         console.print(line, highlight=False)
     console.print(legend_line(state), markup=False, highlight=False)
@@ -413,6 +428,12 @@ def render_round(
         console.print(text, markup=False, highlight=False, soft_wrap=True)
     for text in rules_lines(state):  # the rules the modules set (the championship's event card, # 21.6-21.8)
         console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def render_round_rest(console: Any, rv: RoundView, *, car: str | None = None, waiting: bool = False) -> None:
+    """What follows the board in :func:`render_round`: the cars tables, the cars' facts, the narration, notes."""
+    state = rv.end
+    width = getattr(console, "width", 100) or 100
     if width >= WIDE:
         _print_cars(console, state, rv.all_turns(), rv.order, car, width)
     else:

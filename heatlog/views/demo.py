@@ -57,9 +57,19 @@ def run_demo(log: RaceLog, console: Any, html: Path | None) -> bool:
 
         write_html(rp, html)
         console.print(f"\nthe whole race, round by round, as a page: {html}", markup=False)
-    console.print("next: heatlog replay --race N (step through a race), heatlog races, heatlog --help", markup=False)
-    console.print(
-        "record your own race at the table: heatlog record --new (it asks the set-up, then every entry in turn)",
-        markup=False,
-    )
+    # one command a line, each under 80 columns: wrapped, "heatlog --help" was cut in two at 80 columns
+    console.print("next:", markup=False, highlight=False)
+    commands = [(command.format(race=first), what) for command, what in NEXT_STEPS]
+    wide = max(len(command) for command, _ in commands)
+    for command, what in commands:
+        console.print(f"  {command.ljust(wide)}   {what}", markup=False, highlight=False)
     return all(r.clean for r in reports)
+
+
+#: What the demo suggests next, (command, what it does), one a line under 80 columns ({race}: the race replayed).
+NEXT_STEPS = (
+    ("heatlog replay --race {race}", "step through this race (n next, m more, q quit)"),
+    ("heatlog races", "the races in the database"),
+    ("heatlog record --new", "record your own race at the table"),
+    ("heatlog --help", "every command"),
+)

@@ -16,6 +16,7 @@ from dataclasses import field
 from typing import Any
 
 from ..engine import HeatlogError, MalformedInput, RaceState, Turn, apply
+from ..engine.errors import NOT_FOUND
 from ..engine.written import FACTORY, record
 from .narrate import narrate_turn
 
@@ -126,11 +127,12 @@ class Replay:
                 return rv
         if not self.rounds:
             raise MalformedInput(f"race {self.race} has not started its first round yet")  # (names it once)
-        raise MalformedInput(f"no round {number} (rounds {self.first}–{self.last})", race=self.race)
+        raise MalformedInput(f"no round {number} (rounds {self.first}–{self.last})", race=self.race, words=NOT_FOUND)
 
     def check_car(self, car: str | None) -> None:
         if car is not None and car not in self.final.cars:
-            raise MalformedInput(f"no car {car!r} in race {self.race} (cars: {', '.join(self.final.cars)})")
+            cars = ", ".join(self.final.cars)
+            raise MalformedInput(f"no car {car!r} in race {self.race} (cars: {cars})", words=NOT_FOUND)
 
     def states(self) -> list[tuple[int, RaceState]]:
         """(round, state) for the grid (round 0, or the first round's start) and the end of every round."""

@@ -451,9 +451,11 @@ def discard_words(state: RaceState, car: Car, turn: Turn) -> str:
 DRAFT_HINT = "card short names (Tab completes), e.g. brakes13 cool6 heat"
 
 
-def parse_garage_cards(text: str, cards: Mapping[str, Any]) -> list[str]:
-    """``"brakes1234, cool6 heat"`` -> ``["U7", "U11", "H"]``; an unknown or ambiguous word raises."""
-    return [card_named(word, cards) for word in re.split(r"[\s,]+", text.strip()) if word]
+def parse_garage_cards(text: str, cards: Mapping[str, Any], offered: Collection[str] | None = None) -> list[str]:
+    """``"brakes1234, cool6 heat"`` -> ``["U7", "U11", "H"]``; an unknown or ambiguous word raises. ``offered``:
+    the cards the question offers (a pick's market), read first (``rpm`` is the market's rpm1, not ambiguous
+    with the rpm2 and rpm3 elsewhere in the race: :func:`named_card`)."""
+    return [named_card(word, cards, offered) for word in re.split(r"[\s,]+", text.strip()) if word]
 
 
 def draft_prompt(draft: Draft, cards: Mapping[str, Any]) -> tuple[str, str | None, tuple[str, ...]]:
@@ -487,10 +489,15 @@ def draft_event(draft: Draft, cards: Mapping[str, Any], answer: str, car: str | 
         return {"type": due, "v": 1, "round": draft.round + 1, "cards": parse_garage_cards(answer, cards)}
     if due == "upgrades_dealt":
         return {"type": due, "v": 1, "car": who, "cards": parse_garage_cards(answer, cards)}
-    picked = parse_garage_cards(answer, cards)
+    picked = parse_garage_cards(answer, cards, _offered(draft))
     if len(picked) != 1:
         raise ValueError("name one card")
     return {"type": due, "v": 1, "car": who, "card": picked[0]}
+
+
+def _offered(draft: Draft) -> tuple[str, ...] | None:
+    """The cards a pick is made from: the market's, when the draft has one."""
+    return tuple(draft.market) if draft.market is not None and draft.waiting()[0] == "upgrade_picked" else None
 
 
 def draft_events(draft: Draft, cards: Mapping[str, Any], answer: str, car: str | None = None) -> list[Event]:
@@ -499,7 +506,7 @@ def draft_events(draft: Draft, cards: Mapping[str, Any], answer: str, car: str |
     pick order (``draft.queue``; the rules check each when applied, in turn: issue 29, one answer for the
     round's picks, not one per driver)."""
     due, cars = draft.waiting()
-    picked = parse_garage_cards(answer, cards) if due == "upgrade_picked" else []
+    picked = parse_garage_cards(answer, cards, _offered(draft)) if due == "upgrade_picked" else []
     if len(picked) < 2 or not draft.picks_together():
         return [draft_event(draft, cards, answer, car)]
     who = car if car is not None else cars[0]
