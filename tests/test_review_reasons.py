@@ -110,3 +110,33 @@ def test_the_later_words_follow_the_facts() -> None:
     )
     full = reason(_review(point, (spun, best)), None)
     assert said[0] in full and full.endswith("n=64)")
+
+
+def test_the_later_facts_are_fields_of_the_json_equal_to_what_the_reason_says() -> None:
+    """``review --json`` carries each option's later facts (``later``, version ``later_version``): the numbers
+    the reason's words are made of, for the decision taken, the best found and every option listed — an analyst
+    scripting over reviews reads them as fields, not out of the text."""
+    from heatlog.review.evaluate import LATER_VERSION, point_dict
+
+    log = steps_1_2(position_race(4, progress=24, behind=16, hand="4411S22", gear=2), 2, ["4", "4"])
+    review = review_race(log, ["Red"], settings=SETTINGS, only=lambda p: p.kind == "cards")
+    assert review.to_dict()["later_version"] == LATER_VERSION == 1
+    (p,) = review.car("Red").points
+    d = point_dict(p)
+    said = d["reason"]
+    taken, best = d["taken"]["later"], d["best"]["later"]
+    assert all(a["later"] is not None and a["later"]["playouts"] == a["playouts"] for a in d["alternatives"])
+    assert taken["playouts"] == d["taken"]["playouts"] and taken["round"] == best["round"] == 2
+    (ahead,) = _number(r"at the end of round 2 play 4 4 is ([\d.]+) spaces ahead of play 4 S", said)
+    assert ahead == round(taken["progress"][0] - best["progress"][0], 1)
+    _, most, worst = _number(r"behind it from round (\d+) \(([\d.]+) spaces at most, round (\d+)\)", said)
+    k = int(worst) - 2
+    at = [x["progress"][min(k, len(x["progress"]) - 1)] for x in (taken, best)]
+    assert most == round(at[1] - at[0], 1)
+    got = _number(r"it leaves ([\d.]+) Stress and ([\d.]+) Heat cards in its hand for round 3, against ([\d.]+) and "
+                  r"([\d.]+)", said)  # fmt: skip
+    fields = ("stress_in_hand", "heat_in_hand")
+    assert got == tuple(round(x[f], 1) for x in (taken, best) for f in fields)
+    finish = _number(r"it finishes in round ([\d.]+), against ([\d.]+)", said)
+    assert finish == (round(taken["finish_round"], 1), round(best["finish_round"], 1))
+    assert taken["single_use_kept"] == best["single_use_kept"] == {}  # (no sponsorship card in this race)

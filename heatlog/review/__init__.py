@@ -18,6 +18,7 @@ from typing import Any
 from ..engine import MalformedInput, replay
 from .evaluate import (
     ACCURACY_HALF,
+    LATER_VERSION,
     THRESHOLDS,
     CarReview,
     Estimate,
@@ -81,6 +82,7 @@ class Review:
             "mode": self.mode,
             "cars_in_race": self.n_cars,
             "partial": self.partial,
+            "later_version": LATER_VERSION,  # the shape of each option's "later" block (docs/analysis.md)
             "seconds": round(self.seconds, 2),
             "settings": {
                 "seed": s.seed,
