@@ -176,6 +176,14 @@ def test_a_single_use_card_spent_against_one_kept_is_named_in_the_reason(tmp_pat
         "play aperault spends aperault, a single-use card (it leaves the game once played, # 18.24), in 100% of "
         "playouts; play 4 keeps it for a later round: aperault held at the end of round 16 1.0, against 0.0"
     ) in said, said
+    # the same playouts, where the side holding fewer did not play the card (e.g. the other earned one at a press
+    # corner, # 21.7): said as cards held, not as a card spent
+    other = Estimate({**point.options[1], "cards": ["3"]}, "play 3", 16, 1.5, 0.2, 0.5, 0.2, 2, True)
+    plain = PointReview(point, 2, est[0], other, [est[0], other], 0.5, 0.2, 32, label="mistake",
+                        facts={"taken": facts[0], "best": facts[1]})  # fmt: skip
+    said = reason(plain, info)
+    held = "aperault, a single-use card (# 18.24), held at the end of round 16: 1.0 by play 4, 0.0 by play 3"
+    assert "spends" not in said and held in said, said
     once = single_use_cards(info.public)
     kept, spent = (later_summary(f, 16, once) for f in facts)
     assert kept is not None and spent is not None

@@ -717,6 +717,12 @@ def single_use_words(review: PointReview, public: Any) -> str | None:
         spender = 0 if kept[0] < kept[1] else 1
         words = (tw, bw)
         lost = sum(p[spender].single_use.count(c) < p[1 - spender].single_use.count(c) for p in pairs)
+        if c not in ((review.taken, review.best)[spender].decision.get("cards") or ()):  # (not its play's: a
+            out.append(  # press corner's card earned by the other, # 21.7, or one played at a later step)
+                f"{name(c)}, a single-use card (# 18.24), held at the end of round {r}: {kept[0]:.1f} by {tw}, "
+                f"{kept[1]:.1f} by {bw}"
+            )
+            continue
         out.append(
             f"{words[spender]} spends {name(c)}, a single-use card (it leaves the game once played, # 18.24), in "
             f"{lost / n:.0%} of playouts; {words[1 - spender]} keeps it for a later round: {name(c)} held at the end "
