@@ -68,32 +68,34 @@ _SCRIPT = r"""
   function f1(x) { return x === null || x === undefined ? "?" : x.toFixed(1); }
   function progressAt(L, k) { return L.progress.length ? L.progress[Math.min(k, L.progress.length - 1)] : null; }
   // What the decision taken and the best found led to after their round (each option's "later" facts, the
-  // numbers of the reason): a small table of the two, the cards' and decisions' words as text only.
-  function laterRow(d) {
+  // numbers of the reason): a small table of the two, the cards' and decisions' words as text only. Its rows are
+  // the same whatever the playouts gave ("-" where a row does not apply), and a decision whose best found is the
+  // one taken has it too, hidden (class "same"): the page's elements never depend on the results.
+  function laterRow(d, same) {
     var A = d.taken.later, B = d.best.later, r = A.round, n = Math.max(A.rounds_after, B.rounds_after);
-    var span = n === 1 ? "round " + (r + 1) : "rounds " + (r + 1) + "\u2013" + (r + n);
-    var rows = [["progress, end of round " + r, f1(progressAt(A, 0)), f1(progressAt(B, 0))]];
+    var span = n === 1 ? "round " + (r + 1) : n > 1 ? "rounds " + (r + 1) + "\u2013" + (r + n) : "the rounds after";
+    function after(x) { return n > 0 ? x : "-"; }
     var last = Math.max(A.progress.length, B.progress.length) - 1;
-    if (last > 0) rows.push(["progress, end of round " + (r + last), f1(progressAt(A, last)), f1(progressAt(B, last))]);
-    rows.push(["Stress / Heat in hand for round " + (r + 1), f1(A.stress_in_hand) + " / " + f1(A.heat_in_hand),
-               f1(B.stress_in_hand) + " / " + f1(B.heat_in_hand)]);
-    rows.push(["Engine, end of round " + r, f1(A.engine_end_of_round), f1(B.engine_end_of_round)]);
-    if (n > 0) {
-      rows.push(["spins out in " + span, Math.round(100 * A.spinout_share) + "%",
-                 Math.round(100 * B.spinout_share) + "%"]);
-      rows.push(["Heat paid at corners in " + span, f1(A.heat_paid), f1(B.heat_paid)]);
-      rows.push(["spaces moved in " + span, f1(A.spaces_moved), f1(B.spaces_moved)]);
-      rows.push(["Engine, end of round " + (r + n), f1(A.engine_after), f1(B.engine_after)]);
-    }
-    rows.push(["finishes in round", f1(A.finish_round), f1(B.finish_round)]);
-    var once = {};
-    Object.keys(A.single_use_kept).concat(Object.keys(B.single_use_kept)).forEach(function (c) { once[c] = 1; });
-    Object.keys(once).sort().forEach(function (c) {
-      rows.push(["single-use " + (D.cards[c] || c) + " kept, end of round " + r, f1(A.single_use_kept[c] || 0),
+    var rows = [
+      ["progress, end of round " + r, f1(progressAt(A, 0)), f1(progressAt(B, 0))],
+      ["progress, end of round " + (r + last) + " (the last followed)", f1(progressAt(A, last)),
+       f1(progressAt(B, last))],
+      ["Stress / Heat in hand for round " + (r + 1), f1(A.stress_in_hand) + " / " + f1(A.heat_in_hand),
+       f1(B.stress_in_hand) + " / " + f1(B.heat_in_hand)],
+      ["Engine, end of round " + r, f1(A.engine_end_of_round), f1(B.engine_end_of_round)],
+      ["spins out in " + span, after(Math.round(100 * A.spinout_share) + "%"),
+       after(Math.round(100 * B.spinout_share) + "%")],
+      ["Heat paid at corners in " + span, after(f1(A.heat_paid)), after(f1(B.heat_paid))],
+      ["spaces moved in " + span, after(f1(A.spaces_moved)), after(f1(B.spaces_moved))],
+      ["Engine, end of round " + (r + n), after(f1(A.engine_after)), after(f1(B.engine_after))],
+      ["finishes in round", f1(A.finish_round), f1(B.finish_round)]
+    ];
+    Object.keys(D.cards).sort().forEach(function (c) {  // the race's single-use cards (# 18.24), if any
+      rows.push(["single-use " + D.cards[c] + " kept, end of round " + r, f1(A.single_use_kept[c] || 0),
                  f1(B.single_use_kept[c] || 0)]);
     });
     var tr = document.createElement("tr");
-    tr.className = "later";
+    tr.className = same ? "later same" : "later";
     tr.setAttribute("data-key", d.key);
     var td = cell(tr, "");
     td.colSpan = 7;
@@ -149,7 +151,7 @@ _SCRIPT = r"""
           cell(why, "why: " + d.reason).colSpan = 7;
           table.appendChild(why);
         }
-        if (!same && d.taken.later && d.best.later) table.appendChild(laterRow(d));
+        if (d.taken.later && d.best.later) table.appendChild(laterRow(d, same));
       });
     });
     if (!r.turns.length) {
@@ -232,6 +234,7 @@ _CSS = """
 #review .chance, #review .key-chance { stroke: #333; stroke-width: 0.8; fill: #fff; }
 #review .eval-dot.labelled { stroke: #000; stroke-width: 1.5; }
 #review .legend-key text { font-size: 11px; }
+#review tr.later.same { display: none; }
 #review table.later-facts { width: auto; font-size: 0.85em; margin: 0 0 4px 16px; }
 #review table.later-facts td { border-bottom: 1px solid #eee; padding: 1px 8px; }
 """
