@@ -261,6 +261,12 @@ def test_cli_review_json_table_and_html(tmp_path: Path) -> None:
     for d in car["decisions"]:
         assert d["round"] == 9 and d["taken"]["playouts"] >= 4 and d["taken"]["expected_place_95"] >= 0
         assert d["best"]["expected_place"] <= d["taken"]["expected_place"]
+        # what followed the round, as fields (docs/analysis.md, "Later facts in --json"), every option listed
+        for option in (d["taken"], d["best"], *d["alternatives"]):
+            later = option["later"]
+            assert later["round"] == 9 and later["playouts"] == option["playouts"] and later["progress"]
+            assert later["finish_round"] >= 9 and 0 <= later["spinout_share"] <= 1
+    assert data["later_version"] == 1
     assert car["graph"][0]["round"] == 9
     table = run(*args, db=db)
     assert table.returncode == 0 and "Red, round 9" in table.stdout and "accuracy" in table.stdout

@@ -118,3 +118,47 @@ def test_the_decision_table_shows_a_loss_zero_but_for_rounding_as_zero(
         errors = page.evaluate("document.documentElement.getAttribute('data-errors')")
     assert not errors
     assert any(c.startswith("0.00 ±") for c in cells) and not any("-0.00" in c for c in cells), cells
+
+
+def test_the_played_and_the_best_options_later_facts_are_a_small_table_under_the_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each option's later facts (``later`` in --json: what followed the decision's round) are shown where the
+    decision's options are: a small table of the decision taken against the best found, the same numbers as the
+    JSON (one decimal), the words as text (a hostile one stays text, no element made of it)."""
+    import heatlog.review.evaluate as evaluate
+
+    real = evaluate.point_dict
+    hostile = '<img src=x onerror="document.title=1">'
+
+    def named(p: Any) -> dict[str, Any]:
+        d = real(p)
+        return {**d, "taken": {**d["taken"], "words": d["taken"]["words"] + hostile}}
+
+    monkeypatch.setattr(evaluate, "point_dict", named)
+    rp, review = _review()
+    (p,) = [p for p in review.car("Red").points if p.label == "blunder"]  # type: ignore[attr-defined]
+    d = named(p)
+    taken, best = d["taken"]["later"], d["best"]["later"]
+    assert taken is not None and best is not None and d["best"]["words"] != d["taken"]["words"]
+    page_file = write_review_html(rp, review, tmp_path / "review.html")  # type: ignore[arg-type]
+    key = next(m["key"] for m in review_data(rp, review)["mistakes"])  # type: ignore[arg-type]
+    with _opened(page_file, "#round=9") as page:
+        facts = page.locator(f'#review-table tr.later[data-key="{key}"] table.later-facts')
+        assert facts.count() == 1
+        rows = [r.locator("td").all_inner_texts() for r in facts.locator("tr").all()]
+        images = page.locator("#review img").count()
+        errors = page.evaluate("document.documentElement.getAttribute('data-errors')")
+    assert not errors and images == 0
+    assert rows[0][1] == d["taken"]["words"] and rows[0][2] == d["best"]["words"]  # the hostile text, as text
+    shown = {r[0]: (r[1], r[2]) for r in rows[1:]}
+    assert shown["progress, end of round 9"] == (f"{taken['progress'][0]:.1f}", f"{best['progress'][0]:.1f}")
+    assert shown["finishes in round"] == (f"{taken['finish_round']:.1f}", f"{best['finish_round']:.1f}")
+    assert shown["Stress / Heat in hand for round 10"] == (
+        f"{taken['stress_in_hand']:.1f} / {taken['heat_in_hand']:.1f}",
+        f"{best['stress_in_hand']:.1f} / {best['heat_in_hand']:.1f}",
+    )
+    assert shown["Engine, end of round 9"] == (
+        f"{taken['engine_end_of_round']:.1f}",
+        f"{best['engine_end_of_round']:.1f}",
+    )

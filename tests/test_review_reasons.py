@@ -110,3 +110,81 @@ def test_the_later_words_follow_the_facts() -> None:
     )
     full = reason(_review(point, (spun, best)), None)
     assert said[0] in full and full.endswith("n=64)")
+
+
+def test_the_later_facts_are_fields_of_the_json_equal_to_what_the_reason_says() -> None:
+    """``review --json`` carries each option's later facts (``later``, version ``later_version``): the numbers
+    the reason's words are made of, for the decision taken, the best found and every option listed — an analyst
+    scripting over reviews reads them as fields, not out of the text."""
+    from heatlog.review.evaluate import LATER_VERSION, point_dict
+
+    log = steps_1_2(position_race(4, progress=24, behind=16, hand="4411S22", gear=2), 2, ["4", "4"])
+    review = review_race(log, ["Red"], settings=SETTINGS, only=lambda p: p.kind == "cards")
+    assert review.to_dict()["later_version"] == LATER_VERSION == 1
+    (p,) = review.car("Red").points
+    d = point_dict(p)
+    said = d["reason"]
+    taken, best = d["taken"]["later"], d["best"]["later"]
+    assert all(a["later"] is not None and a["later"]["playouts"] == a["playouts"] for a in d["alternatives"])
+    assert taken["playouts"] == d["taken"]["playouts"] and taken["round"] == best["round"] == 2
+    (ahead,) = _number(r"at the end of round 2 play 4 4 is ([\d.]+) spaces ahead of play 4 S", said)
+    assert ahead == round(taken["progress"][0] - best["progress"][0], 1)
+    _, most, worst = _number(r"behind it from round (\d+) \(([\d.]+) spaces at most, round (\d+)\)", said)
+    k = int(worst) - 2
+    at = [x["progress"][min(k, len(x["progress"]) - 1)] for x in (taken, best)]
+    assert most == round(at[1] - at[0], 1)
+    got = _number(r"it leaves ([\d.]+) Stress and ([\d.]+) Heat cards in its hand for round 3, against ([\d.]+) and "
+                  r"([\d.]+)", said)  # fmt: skip
+    fields = ("stress_in_hand", "heat_in_hand")
+    assert got == tuple(round(x[f], 1) for x in (taken, best) for f in fields)
+    finish = _number(r"it finishes in round ([\d.]+), against ([\d.]+)", said)
+    assert finish == (round(taken["finish_round"], 1), round(best["finish_round"], 1))
+    assert taken["single_use_kept"] == best["single_use_kept"] == {}  # (no sponsorship card in this race)
+
+
+def test_a_single_use_card_spent_against_one_kept_is_named_in_the_reason(tmp_path: Any) -> None:
+    """# 18.24, 21.5: a sponsorship card played leaves the game at step 9 (a card lost for good); kept, it plays
+    in a later round. In a Garage championship race, Red at round 16 may play Aperault (``P82``) alone or a 4
+    and keep it: from the two options' real playouts the reason names the card spent and the one keeping it, and
+    each option's ``later`` block says how many it still holds."""
+    from heatlog.analysis import information_set
+    from heatlog.log.racelog import RaceLog
+    from heatlog.review.evaluate import later_summary, make_runner, sides_for, single_use_cards
+    from heatlog.season import season_view, simulate_season
+
+    with RaceLog(tmp_path / "s.db") as log:
+        season = simulate_season(log, cars=2, seed=2, races=[("usa", 1)], modules={"garage": {"upgrades": "basic"}})
+        (race,) = [[e.event for e in log.store.events(sr.race)] for sr in season_view(log, season).races]
+    (point,) = [p for p in decision_points(race, "Red") if p.kind == "cards" and p.round == 16]
+    keep = next(k for k, o in enumerate(point.options) if o["cards"] == ["4"])  # (the play taken in the race)
+    spend = next(k for k, o in enumerate(point.options) if o["cards"] == ["P82"])
+    point.options = [point.options[keep], point.options[spend]]
+    info = information_set(point.known(race), "Red")
+    assert "P82" in single_use_cards(info.public)
+    rows = make_runner(None, "Red", "heuristic", 1)(16, 7, sides_for(point, info))
+    facts = [[f for _, f in row] for row in rows]
+    words = [describe(o, point.step, lambda t: {"P82": "aperault"}.get(t, t)) for o in point.options]
+    assert words == ["play 4", "play aperault"]
+    est = [
+        Estimate(o, w, 16, 1.5, 0.2, 0.5, 0.2, k + 1, True)
+        for k, (o, w) in enumerate(zip(point.options, words, strict=True))
+    ]
+    review = PointReview(point, 2, est[0], est[1], est, 0.5, 0.2, 32, label="mistake",
+                         facts={"taken": facts[0], "best": facts[1]})  # fmt: skip
+    said = reason(review, info)
+    assert (
+        "play aperault spends aperault, a single-use card (it leaves the game once played, # 18.24), in 100% of "
+        "playouts; play 4 keeps it for a later round: aperault held at the end of round 16 1.0, against 0.0"
+    ) in said, said
+    # the same playouts, where the side holding fewer did not play the card (e.g. the other earned one at a press
+    # corner, # 21.7): said as cards held, not as a card spent
+    other = Estimate({**point.options[1], "cards": ["3"]}, "play 3", 16, 1.5, 0.2, 0.5, 0.2, 2, True)
+    plain = PointReview(point, 2, est[0], other, [est[0], other], 0.5, 0.2, 32, label="mistake",
+                        facts={"taken": facts[0], "best": facts[1]})  # fmt: skip
+    said = reason(plain, info)
+    held = "aperault, a single-use card (# 18.24), held at the end of round 16: 1.0 by play 4, 0.0 by play 3"
+    assert "spends" not in said and held in said, said
+    once = single_use_cards(info.public)
+    kept, spent = (later_summary(f, 16, once) for f in facts)
+    assert kept is not None and spent is not None
+    assert kept["single_use_kept"].get("P82", 0) == 1.0 and spent["single_use_kept"].get("P82", 0) == 0.0

@@ -93,6 +93,9 @@ class LaterFacts:
     # its progress at the end of each round, from the decision's own until its place was settled (at most
     # MAX_TRACK rounds): every side starts from the same world, so side against side is ahead or behind
     track: tuple[int, ...]
+    # the single-use cards (a sponsorship card's one-time symbol, # 18.24) it still owns at the end of the
+    # decision's round, in its deck, hand or discard pile, sorted: one played there has left the game
+    single_use: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +310,7 @@ class _Later:
         "paid",
         "engine",
         "track",
+        "single_use",
     )
 
     def __init__(self, w: RaceState, name: str, first: int) -> None:
@@ -314,6 +318,12 @@ class _Later:
         hand = car.hand or {}
         self.name, self.first = name, first
         self.hand = (hand.get("S", 0), hand.get("H", 0))
+        once = single_use_tokens(w.cards)
+        self.single_use: tuple[str, ...] = ()
+        if once:  # (a race with sponsorship cards: a championship's)
+            owned = [c for c, n in car.pool.items() if c in once for _ in range(n)]
+            owned += [c for c in (*car.discard, *car.play_area) if c in once]
+            self.single_use = tuple(sorted(owned))
         self.engine_next = self.engine = car.engine
         self.rounds = self.moved = self.spins = self.paid = 0
         self.corner: int | None = None
@@ -341,8 +351,25 @@ class _Later:
     def facts(self, finish: int) -> LaterFacts:
         return LaterFacts(
             *self.hand, self.engine_next, self.rounds, self.moved, self.spins, self.corner, self.paid, self.engine,
-            finish, tuple(self.track),
+            finish, tuple(self.track), self.single_use,
         )  # fmt: skip
+
+
+# single_use_tokens's answers by catalogue (immutable, shared by every copy of a race's state)
+_SINGLE_USE: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def single_use_tokens(cards: Any) -> frozenset[str]:
+    """The tokens of a race's cards that leave the game once played (the one-time symbol of the sponsorship
+    cards, # 18.24, 21.5); empty in a race without them."""
+    hit = _SINGLE_USE.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    found = frozenset(c.token for c in cards.cards if c.symbol("one_time"))
+    if len(_SINGLE_USE) >= 16:
+        _SINGLE_USE.clear()
+    _SINGLE_USE[id(cards)] = (cards, found)
+    return found
 
 
 def run_playout(job: Job, index: int, bots: Mapping[str, Any] | None = None) -> list[Outcome]:
@@ -690,6 +717,7 @@ __all__ = [
     "turn_facts",
     "LATER_ROUNDS",
     "LaterFacts",
+    "single_use_tokens",
     "committed_play",
     "lay_face_down",
     "PlayoutResult",

@@ -19,6 +19,7 @@ from ..engine import MalformedInput, replay
 from ..engine.errors import NOT_FOUND
 from .evaluate import (
     ACCURACY_HALF,
+    LATER_VERSION,
     THRESHOLDS,
     CarReview,
     Estimate,
@@ -82,6 +83,7 @@ class Review:
             "mode": self.mode,
             "cars_in_race": self.n_cars,
             "partial": self.partial,
+            "later_version": LATER_VERSION,  # the shape of each option's "later" block (docs/analysis.md)
             "seconds": round(self.seconds, 2),
             "settings": {
                 "seed": s.seed,

@@ -87,6 +87,9 @@ class Estimate:
     screen_rank: int  # rank in the screening (1 = best)
     kept: bool  # played out beyond the screening until the label settled (or to the most playouts)
     dropped: bool = False  # played out beyond the screening, then dropped: clearly worse than the best
+    # what followed its round, the means over its playouts (:func:`later_summary`; docs/analysis.md, "Later
+    # facts in --json"), or None without those facts (a runner that gives none)
+    later: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -100,6 +103,7 @@ class Estimate:
             "screen_rank": self.screen_rank,
             "played_out": self.kept,
             "dropped": self.dropped,
+            "later": self.later,
         }
 
 
@@ -319,8 +323,10 @@ def estimate_point(
             rank[i],
             i in active,
             i in samples and i not in active,
+            later_summary(facts[i], point.round, single_use),
         )
 
+    single_use = single_use_cards(public)
     estimates = {i: est(i) for i in range(len(options))}
     # The decision taken wins ties: "best found" is another decision only when its estimate is better.
     best_i = min(active, key=lambda i: (estimates[i].mean_place, -estimates[i].win, i != taken_i, rank[i]))
@@ -633,6 +639,98 @@ def _spaces(gap: float, other: str) -> str:
 GAP = 0.25
 
 
+#: The version of the ``later`` block of each option in ``review --json`` (docs/analysis.md, "Later facts in
+#: --json"): a new key is added without a new version; a key renamed, removed or meaning otherwise makes a new one.
+LATER_VERSION = 1
+
+
+def single_use_cards(public: Any) -> frozenset[str]:
+    """The race's cards that leave the game once played (# 18.24: the sponsorship cards), from what the car knew."""
+    from ..analysis.playout import single_use_tokens
+
+    cards = getattr(public, "cards", None)
+    return single_use_tokens(cards) if cards is not None else frozenset()
+
+
+def _most_spun(later: Sequence[Any]) -> int | None:
+    """The corner (``after_space``) most of the spinouts of ``later`` are at (the reason's "mostly at")."""
+    corners = [f.spin_corner for f in later if f.spins]
+    return max(set(corners), key=lambda c: (corners.count(c), -1 if c is None else c)) if corners else None
+
+
+def later_summary(facts: Sequence[Any], round_: int, single_use: frozenset[str] = frozenset()) -> dict[str, Any] | None:
+    """An option's :class:`~heatlog.analysis.playout.LaterFacts`, the means over its playouts: the ``later``
+    block of ``review --json`` (version :data:`LATER_VERSION`; docs/analysis.md, "Later facts in --json"), the
+    numbers the reason's words are made of (:func:`later_words`). None without those facts."""
+    later = [f.later for f in facts if f is not None and f.later is not None]
+    if not later:
+        return None
+    n = len(later)
+
+    def mean(get: Callable[[Any], float]) -> float | None:
+        return finite(math.fsum(get(f) for f in later) / n)
+
+    longest = max(len(f.track) for f in later)
+    progress = [finite(math.fsum(f.track[min(k, len(f.track) - 1)] for f in later) / n) for k in range(longest)]
+    kept = {c: finite(math.fsum(f.single_use.count(c) for f in later) / n) for c in sorted(single_use)}
+    return {
+        "playouts": n,
+        "round": round_,
+        "progress": progress,
+        "stress_in_hand": mean(lambda f: f.stress_hand),
+        "heat_in_hand": mean(lambda f: f.heat_hand),
+        "engine_end_of_round": mean(lambda f: f.engine_next),
+        "rounds_after": max(f.rounds for f in later),
+        "spinout_share": mean(lambda f: f.spins > 0),
+        "spinout_after_space": _most_spun(later),
+        "heat_paid": mean(lambda f: f.paid),
+        "spaces_moved": mean(lambda f: f.moved),
+        "engine_after": mean(lambda f: f.engine),
+        "finish_round": mean(lambda f: f.finish),
+        "single_use_kept": {c: k for c, k in kept.items() if k},
+    }
+
+
+def single_use_words(review: PointReview, public: Any) -> str | None:
+    """A card lost for good: where the decision taken and the best found differ in a single-use card (a
+    sponsorship card, # 18.24: played, it leaves the game at step 9; discarded, it comes back through the deck)
+    the car still owns at the end of the round, which spends it and which keeps it, with the share of their
+    playouts (a cluttered turn, # 18.26, or an unpaid Heat cost, # 18.11, sends a played one to the discard
+    pile instead). None where they do not differ."""
+    once = single_use_cards(public)
+    pairs = [
+        (t.later, b.later)
+        for t, b in zip(review.facts.get("taken", []), review.facts.get("best", []), strict=False)
+        if t is not None and b is not None and t.later is not None and b.later is not None
+    ]
+    if not once or not pairs or review.taken.decision == review.best.decision:
+        return None
+    name = card_words(public) or str
+    tw, bw = review.taken.words, review.best.words
+    r = review.point.round
+    n = len(pairs)
+    out = []
+    for c in sorted(once):
+        kept = [math.fsum(side.single_use.count(c) for side in sides) / n for sides in zip(*pairs, strict=True)]
+        if abs(kept[0] - kept[1]) < 0.1:
+            continue
+        spender = 0 if kept[0] < kept[1] else 1
+        words = (tw, bw)
+        lost = sum(p[spender].single_use.count(c) < p[1 - spender].single_use.count(c) for p in pairs)
+        if c not in ((review.taken, review.best)[spender].decision.get("cards") or ()):  # (not its play's: a
+            out.append(  # press corner's card earned by the other, # 21.7, or one played at a later step)
+                f"{name(c)}, a single-use card (# 18.24), held at the end of round {r}: {kept[0]:.1f} by {tw}, "
+                f"{kept[1]:.1f} by {bw}"
+            )
+            continue
+        out.append(
+            f"{words[spender]} spends {name(c)}, a single-use card (it leaves the game once played, # 18.24), in "
+            f"{lost / n:.0%} of playouts; {words[1 - spender]} keeps it for a later round: {name(c)} held at the end "
+            f"of round {r} {kept[0]:.1f}, against {kept[1]:.1f}"
+        )
+    return "; ".join(out) or None
+
+
 def later_words(review: PointReview, public: Any) -> str | None:
     """What the decision taken led to after its round, against the best found, from their paired playouts
     (:class:`~heatlog.analysis.playout.LaterFacts`): the gap in spaces at the end of the decision's round and the
@@ -681,8 +779,7 @@ def later_words(review: PointReview, public: Any) -> str | None:
         spins = both(lambda f: f.spins > 0)
         if abs(spins[0] - spins[1]) >= 0.1:
             worse = 0 if spins[0] > spins[1] else 1
-            corners = [p[worse].spin_corner for p in pairs if p[worse].spins]
-            where = max(set(corners), key=lambda c: (corners.count(c), -1 if c is None else c)) if corners else None
+            where = _most_spun([p[worse] for p in pairs])
             out.append(
                 f"{(tw, bw)[worse]} spins out in {span} in {spins[worse]:.0%} of playouts (mostly at "
                 f"{_corner_number(public, where)}), {(bw, tw)[worse]} in {spins[1 - worse]:.0%}"
@@ -742,6 +839,9 @@ def reason(review: PointReview, info: Any) -> str:
             tp, bp = _mean([f.paid for f in taken]), _mean([f.paid for f in best])
             if abs(tp - bp) >= 0.5:
                 parts.append(f"{tw} pays {tp:.1f} Heat at corners this round, {bw} {bp:.1f}")
+    spent = single_use_words(review, public)
+    if spent is not None:
+        parts.append(spent)
     later = later_words(review, public)
     if later is not None:
         parts.append(later)

@@ -65,6 +65,57 @@ _SCRIPT = r"""
   function pm(e) {
     return num(e.expected_place) + " \u00b1" + num(e.expected_place_95) + " (n=" + e.playouts + ")";
   }
+  function f1(x) { return x === null || x === undefined ? "?" : x.toFixed(1); }
+  function progressAt(L, k) { return L.progress.length ? L.progress[Math.min(k, L.progress.length - 1)] : null; }
+  // What the decision taken and the best found led to after their round (each option's "later" facts, the
+  // numbers of the reason): a small table of the two, the cards' and decisions' words as text only. Its rows are
+  // the same whatever the playouts gave ("-" where a row does not apply), and a decision whose best found is the
+  // one taken has it too, hidden (class "same"): the page's elements never depend on the results.
+  function laterRow(d, same) {
+    var A = d.taken.later, B = d.best.later, r = A.round, n = Math.max(A.rounds_after, B.rounds_after);
+    var span = n === 1 ? "round " + (r + 1) : n > 1 ? "rounds " + (r + 1) + "\u2013" + (r + n) : "the rounds after";
+    function after(x) { return n > 0 ? x : "-"; }
+    var last = Math.max(A.progress.length, B.progress.length) - 1;
+    var rows = [
+      ["progress, end of round " + r, f1(progressAt(A, 0)), f1(progressAt(B, 0))],
+      ["progress, end of round " + (r + last) + " (the last followed)", f1(progressAt(A, last)),
+       f1(progressAt(B, last))],
+      ["Stress / Heat in hand for round " + (r + 1), f1(A.stress_in_hand) + " / " + f1(A.heat_in_hand),
+       f1(B.stress_in_hand) + " / " + f1(B.heat_in_hand)],
+      ["Engine, end of round " + r, f1(A.engine_end_of_round), f1(B.engine_end_of_round)],
+      ["spins out in " + span, after(Math.round(100 * A.spinout_share) + "%"),
+       after(Math.round(100 * B.spinout_share) + "%")],
+      ["Heat paid at corners in " + span, after(f1(A.heat_paid)), after(f1(B.heat_paid))],
+      ["spaces moved in " + span, after(f1(A.spaces_moved)), after(f1(B.spaces_moved))],
+      ["Engine, end of round " + (r + n), after(f1(A.engine_after)), after(f1(B.engine_after))],
+      ["finishes in round", f1(A.finish_round), f1(B.finish_round)]
+    ];
+    Object.keys(D.cards).sort().forEach(function (c) {  // the race's single-use cards (# 18.24), if any
+      rows.push(["single-use " + D.cards[c] + " kept, end of round " + r, f1(A.single_use_kept[c] || 0),
+                 f1(B.single_use_kept[c] || 0)]);
+    });
+    var tr = document.createElement("tr");
+    tr.className = same ? "later same" : "later";
+    tr.setAttribute("data-key", d.key);
+    var td = cell(tr, "");
+    td.colSpan = 7;
+    var t = document.createElement("table");
+    t.className = "later-facts";
+    var head = document.createElement("tr");
+    cell(head, "after its round (means of " + A.playouts + " and " + B.playouts + " playouts)");
+    cell(head, d.taken.words, "taken");
+    cell(head, d.best.words, "best");
+    t.appendChild(head);
+    rows.forEach(function (x) {
+      var row = document.createElement("tr");
+      cell(row, x[0]);
+      cell(row, x[1], "taken");
+      cell(row, x[2], "best");
+      t.appendChild(row);
+    });
+    td.appendChild(t);
+    return tr;
+  }
   function render() {
     var n = +(document.body.getAttribute("data-round") || 0);
     var r = D.rounds[String(n)] || {turns: []};
@@ -100,6 +151,7 @@ _SCRIPT = r"""
           cell(why, "why: " + d.reason).colSpan = 7;
           table.appendChild(why);
         }
+        if (d.taken.later && d.best.later) table.appendChild(laterRow(d, same));
       });
     });
     if (!r.turns.length) {
@@ -182,6 +234,9 @@ _CSS = """
 #review .chance, #review .key-chance { stroke: #333; stroke-width: 0.8; fill: #fff; }
 #review .eval-dot.labelled { stroke: #000; stroke-width: 1.5; }
 #review .legend-key text { font-size: 11px; }
+#review tr.later.same { display: none; }
+#review table.later-facts { width: auto; font-size: 0.85em; margin: 0 0 4px 16px; }
+#review table.later-facts td { border-bottom: 1px solid #eee; padding: 1px 8px; }
 """
 
 
@@ -303,7 +358,9 @@ def review_data(rp: Replay, review: Any) -> dict[str, Any]:
     """Per round, every turn (its narration) with the reviewed decisions of that car in that round; the labelled
     decisions in the log's order (``mistakes``: the next / previous mistake buttons); the biggest losses with
     their expected cost beside what they cost in this race (``losses``); the slider's index of each round."""
+    from ..analysis.playout import single_use_tokens
     from ..review.evaluate import point_dict
+    from ..review.points import card_words
 
     by_key: dict[tuple[int, str], list[dict[str, Any]]] = {}
     every: list[tuple[Any, Any]] = []
@@ -349,7 +406,11 @@ def review_data(rp: Replay, review: Any) -> dict[str, Any]:
     slider = {str(rp.first - 1): 0}
     for k, rv in enumerate(rp.rounds, start=1):
         slider[str(rv.number)] = k
-    return {"rounds": rounds, "mistakes": mistakes, "losses": losses, "slider": slider}
+    # the single-use cards' names, for the later facts' rows (``later.single_use_kept`` holds their tokens)
+    once = single_use_tokens(rp.final.cards)
+    named = card_words(rp.final) or str
+    cards = {c: named(c) for c in sorted(once)}
+    return {"rounds": rounds, "mistakes": mistakes, "losses": losses, "slider": slider, "cards": cards}
 
 
 def _losses_table(losses: list[dict[str, Any]]) -> str:
