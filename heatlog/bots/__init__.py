@@ -757,7 +757,10 @@ def _card_plan(c: str) -> tuple[int, int, int]:
     if c == STRESS:
         return 0, 1, 0
     v = VALUE.get(c)
-    return (v, 0, 0) if v is not None else _MODULE_CARDS.get(c, (0, 0, 0))
+    return (v, 0, 0) if v is not None else _MODULE_CARDS.get(c, _NO_PLAN)
+
+
+_NO_PLAN = (0, 0, 0)  # a token without a plan: no Speed, no "+", no Heat cost
 
 
 _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stress: 0 and one "+" flip)
@@ -844,6 +847,12 @@ def _module_plays(
             total = vals[i] + vals[j] + vals[k]
             if total not in first:
                 first[total] = at
+    elif gear == 4:
+        for at in plays:
+            i, j, k, m = at
+            total = vals[i] + vals[j] + vals[k] + vals[m]
+            if total not in first:
+                first[total] = at
     else:
         for at in plays:
             total = 0
@@ -852,13 +861,21 @@ def _module_plays(
             if total not in first:
                 first[total] = at
     out: list[Play] = []
+    ups_of = prep[7]  # this hand's up bits -> the cards changing a limit they stand for
     for total, at in first.items():
+        # (each play's cards by unpacking its positions: ``tuple(map(pool.__getitem__, at))`` built a map and a
+        # method-wrapper a play, ~2 k instructions more an all-upgrades event, issue 32)
         if gear == 1:
             cards: tuple[str, ...] = (pool[at[0]],)
         elif gear == 2:
-            cards = (pool[at[0]], pool[at[1]])
+            i, j = at
+            cards = (pool[i], pool[j])
         elif gear == 3:
-            cards = (pool[at[0]], pool[at[1]], pool[at[2]])
+            i, j, k = at
+            cards = (pool[i], pool[j], pool[k])
+        elif gear == 4:
+            i, j, k, m = at
+            cards = (pool[i], pool[j], pool[k], pool[m])
         else:
             cards = tuple(map(pool.__getitem__, at))
         d = _DECODED.get(total)  # (a shift or mask is no specialised instruction: each a call, a new int)
@@ -867,7 +884,12 @@ def _module_plays(
                 _DECODED.clear()
             d = _DECODED[total] = (total & 255, total >> 8 & 255, total >> 16 & 255, total >> 24)
         base, k, heat, up = d
-        ups = tuple([c for c in cards if c in touching]) if up else ()  # # 18.17
+        if up:  # # 18.17: the same up bits are the same cards (each such card's count, in the pool's order)
+            ups = ups_of.get(up)
+            if ups is None:  # (a comprehension is a call: once a hand and distinct bits, not once a play)
+                ups = ups_of[up] = tuple([c for c in cards if c in touching])
+        else:
+            ups = ()
         out.append((base, k, heat, cards, ups))
     return out
 
@@ -903,7 +925,8 @@ def _plays_by_runs(runs: tuple[int, ...], gear: int) -> tuple[tuple[int, ...], .
 def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> tuple[Any, ...]:
     """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
     held changes a limit, the packed plans by position in the pool, the pool's runs: how many of each card, in its
-    order) for ``_module_plays``."""
+    order, and an empty mapping of a play's up bits to its cards that change a limit, filled as met) for
+    ``_module_plays``."""
     with_ups = False
     if touching:
         for c in touching:  # (a loop, not any() over a generator: each card a resumption of its frame, issue 32)
@@ -917,10 +940,17 @@ def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> t
     vals: list[int] = []  # by position in the pool
     runs: list[int] = []  # the count of each card of the pool, in its order (expand's: each card's copies together)
     bit = 24
+    module_cards = _MODULE_CARDS
     for c, n in hand.items():
         if not n:
             continue
-        v, plus, cost = _card_plan(c)
+        v = VALUE.get(c)  # (_card_plan inlined: a call a card held)
+        if v is not None:
+            plus = cost = 0
+        elif c == STRESS:
+            v, plus, cost = 0, 1, 0
+        else:
+            v, plus, cost = module_cards.get(c, _NO_PLAN)
         if not (0 <= v < 64 and 0 <= plus < 64 and 0 <= cost < 64):
             return None, touching, pool, None, with_ups
         packed = v | plus << 8 | cost << 16  # a play holds at most 4 cards: each sum stays below 256
@@ -934,7 +964,7 @@ def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> t
                 vals.append(packed)
             else:
                 vals += [packed] * n
-    return None, touching, pool, packs, with_ups, vals, tuple(runs)
+    return None, touching, pool, packs, with_ups, vals, tuple(runs), {}
 
 
 def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:
