@@ -11,8 +11,8 @@ no exit). Races as ``bench_modules.py`` plays them: 4-car USA, heuristic bots, `
 
 It prints, per kind, the instructions, the events, the instructions an event and the ratio of a base event to it
 (the kind's event rate against a base race's, the figure issue 32's goals are stated in: Garage ≥ 0.6, weather
-≥ 0.8, Legends ≥ 0.9). Two runs of the same tree agree to ~0.02 %. The kinds run one after another (about a
-minute each with the defaults); base always runs.
+≥ 0.8, Legends ≥ 0.9). Two runs of the same tree agree to ~0.02 %. The kinds run one after another (one to three
+minutes each with the defaults, by the machine's load); base always runs. Needs ``valgrind`` and ``setarch``.
 
 ``python bench/count_modules.py --child KIND`` runs one kind without valgrind (what the parent starts under it).
 """
