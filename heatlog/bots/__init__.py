@@ -825,59 +825,45 @@ def _module_plays(
     pool, packs, with_ups = prep[2], prep[3], prep[4]
     if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
         return _module_plays_long(hand, gear, touching, with_ups)
-    # each distinct sum and its first play (as the positions of the pool), in the order first met: over the hand's
-    # distinct plays (``_plays_by_runs``), the first of each in the engine's order, as the sums are the same
-    first: dict[int, tuple[int, ...]] = {}
+    # each distinct sum and its first play's cards, in the order first met: over the hand's distinct plays
+    # (``_plays_by_runs``), the first of each in the engine's order, as the sums are the same; the cards read from
+    # the positions already unpacked (``tuple(map(pool.__getitem__, at))`` built a map and a method-wrapper a play)
+    first: dict[int, tuple[str, ...]] = {}
     vals, runs = prep[5], prep[6]
     plays = _RUNS_PLAYS.get((runs, gear)) or _plays_by_runs(runs, gear)
     if gear == 1:
         for at in plays:
             total = vals[at[0]]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[at[0]],)
     elif gear == 2:
         for at in plays:
             i, j = at
             total = vals[i] + vals[j]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[i], pool[j])
     elif gear == 3:
         for at in plays:
             i, j, k = at
             total = vals[i] + vals[j] + vals[k]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[i], pool[j], pool[k])
     elif gear == 4:
         for at in plays:
             i, j, k, m = at
             total = vals[i] + vals[j] + vals[k] + vals[m]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[i], pool[j], pool[k], pool[m])
     else:
         for at in plays:
             total = 0
             for i in at:
                 total += vals[i]
             if total not in first:
-                first[total] = at
+                first[total] = tuple(map(pool.__getitem__, at))
     out: list[Play] = []
     ups_of = prep[7]  # this hand's up bits -> the cards changing a limit they stand for
-    for total, at in first.items():
-        # (each play's cards by unpacking its positions: ``tuple(map(pool.__getitem__, at))`` built a map and a
-        # method-wrapper a play, ~2 k instructions more an all-upgrades event, issue 32)
-        if gear == 1:
-            cards: tuple[str, ...] = (pool[at[0]],)
-        elif gear == 2:
-            i, j = at
-            cards = (pool[i], pool[j])
-        elif gear == 3:
-            i, j, k = at
-            cards = (pool[i], pool[j], pool[k])
-        elif gear == 4:
-            i, j, k, m = at
-            cards = (pool[i], pool[j], pool[k], pool[m])
-        else:
-            cards = tuple(map(pool.__getitem__, at))
+    for total, cards in first.items():
         d = _DECODED.get(total)  # (a shift or mask is no specialised instruction: each a call, a new int)
         if d is None:
             if len(_DECODED) > 65536:
