@@ -264,6 +264,17 @@ def test_races_on_the_same_cards_share_one_catalogue_and_card_mapping() -> None:
     gc = garage_slot(c)
     assert gc is not None and gc.cards is not ga.cards and c.cards is not a.cards
     assert BASE_CATALOGUE.with_block(dict(second["cards"])) is a.cards
+    # a block equal to it (==) but holding another value of a log (True or 1.0 for 1) is another block: its own
+    # catalogue and card mapping (kept by the block's exact bytes, not by equality)
+    one = next(t for t, d in second["cards"].items() if d.get("bga_type") == 1 and d.get("bga_type") is not True)
+    for value in (True, 1.0):
+        other = copy.deepcopy(second)
+        other["cards"][one]["bga_type"] = value
+        assert other["cards"] == second["cards"]
+        d = replay([other])
+        gd = garage_slot(d)
+        assert d.cards is not a.cards and gd is not None and gd.cards is not ga.cards
+        assert gd.cards[one]["bga_type"] is value
     with pytest.raises(ValueError):  # a refusal is never kept
         BASE_CATALOGUE.with_block({"U1": {"id": "U2"}})
     with pytest.raises(ValueError):

@@ -777,7 +777,10 @@ def _card_plan(c: str) -> tuple[int, int, int]:
     if c == STRESS:
         return 0, 1, 0
     v = VALUE.get(c)
-    return (v, 0, 0) if v is not None else _MODULE_CARDS.get(c, (0, 0, 0))
+    return (v, 0, 0) if v is not None else _MODULE_CARDS.get(c, _NO_PLAN)
+
+
+_NO_PLAN = (0, 0, 0)  # a token without a plan: no Speed, no "+", no Heat cost
 
 
 _BASE_SPEED = {**VALUE, STRESS: 0}  # _card_plan's value of a base card (a Stress: 0 and one "+" flip)
@@ -842,52 +845,57 @@ def _module_plays(
     pool, packs, with_ups = prep[2], prep[3], prep[4]
     if packs is None or len(pool) < gear:  # (a pool is the same at every gear it has enough cards for)
         return _module_plays_long(hand, gear, touching, with_ups)
-    # each distinct sum and its first play (as the positions of the pool), in the order first met: over the hand's
-    # distinct plays (``_plays_by_runs``), the first of each in the engine's order, as the sums are the same
-    first: dict[int, tuple[int, ...]] = {}
+    # each distinct sum and its first play's cards, in the order first met: over the hand's distinct plays
+    # (``_plays_by_runs``), the first of each in the engine's order, as the sums are the same; the cards read from
+    # the positions already unpacked (``tuple(map(pool.__getitem__, at))`` built a map and a method-wrapper a play)
+    first: dict[int, tuple[str, ...]] = {}
     vals, runs = prep[5], prep[6]
     plays = _RUNS_PLAYS.get((runs, gear)) or _plays_by_runs(runs, gear)
     if gear == 1:
         for at in plays:
             total = vals[at[0]]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[at[0]],)
     elif gear == 2:
         for at in plays:
             i, j = at
             total = vals[i] + vals[j]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[i], pool[j])
     elif gear == 3:
         for at in plays:
             i, j, k = at
             total = vals[i] + vals[j] + vals[k]
             if total not in first:
-                first[total] = at
+                first[total] = (pool[i], pool[j], pool[k])
+    elif gear == 4:
+        for at in plays:
+            i, j, k, m = at
+            total = vals[i] + vals[j] + vals[k] + vals[m]
+            if total not in first:
+                first[total] = (pool[i], pool[j], pool[k], pool[m])
     else:
         for at in plays:
             total = 0
             for i in at:
                 total += vals[i]
             if total not in first:
-                first[total] = at
+                first[total] = tuple(map(pool.__getitem__, at))
     out: list[Play] = []
-    for total, at in first.items():
-        if gear == 1:
-            cards: tuple[str, ...] = (pool[at[0]],)
-        elif gear == 2:
-            cards = (pool[at[0]], pool[at[1]])
-        elif gear == 3:
-            cards = (pool[at[0]], pool[at[1]], pool[at[2]])
-        else:
-            cards = tuple(map(pool.__getitem__, at))
+    ups_of = prep[7]  # this hand's up bits -> the cards changing a limit they stand for
+    for total, cards in first.items():
         d = _DECODED.get(total)  # (a shift or mask is no specialised instruction: each a call, a new int)
         if d is None:
             if len(_DECODED) > 65536:
                 _DECODED.clear()
             d = _DECODED[total] = (total & 255, total >> 8 & 255, total >> 16 & 255, total >> 24)
         base, k, heat, up = d
-        ups = tuple([c for c in cards if c in touching]) if up else ()  # # 18.17
+        if up:  # # 18.17: the same up bits are the same cards (each such card's count, in the pool's order)
+            ups = ups_of.get(up)
+            if ups is None:  # (a comprehension is a call: once a hand and distinct bits, not once a play)
+                ups = ups_of[up] = tuple([c for c in cards if c in touching])
+        else:
+            ups = ()
         out.append((base, k, heat, cards, ups))
     return out
 
@@ -923,7 +931,8 @@ def _plays_by_runs(runs: tuple[int, ...], gear: int) -> tuple[tuple[int, ...], .
 def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> tuple[Any, ...]:
     """(None, ``touching``, the engine's pool, each card's packed plan or None to go the long way, whether a card
     held changes a limit, the packed plans by position in the pool, the pool's runs: how many of each card, in its
-    order) for ``_module_plays``."""
+    order, and an empty mapping of a play's up bits to its cards that change a limit, filled as met) for
+    ``_module_plays``."""
     with_ups = False
     if touching:
         for c in touching:  # (a loop, not any() over a generator: each card a resumption of its frame, issue 32)
@@ -937,10 +946,17 @@ def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> t
     vals: list[int] = []  # by position in the pool
     runs: list[int] = []  # the count of each card of the pool, in its order (expand's: each card's copies together)
     bit = 24
+    module_cards = _MODULE_CARDS
     for c, n in hand.items():
         if not n:
             continue
-        v, plus, cost = _card_plan(c)
+        v = VALUE.get(c)  # (_card_plan inlined: a call a card held)
+        if v is not None:
+            plus = cost = 0
+        elif c == STRESS:
+            v, plus, cost = 0, 1, 0
+        else:
+            v, plus, cost = module_cards.get(c, _NO_PLAN)
         if not (0 <= v < 64 and 0 <= plus < 64 and 0 <= cost < 64):
             return None, touching, pool, None, with_ups
         packed = v | plus << 8 | cost << 16  # a play holds at most 4 cards: each sum stays below 256
@@ -954,7 +970,7 @@ def _module_prep(hand: dict[str, int], gear: int, touching: frozenset[str]) -> t
                 vals.append(packed)
             else:
                 vals += [packed] * n
-    return None, touching, pool, packs, with_ups, vals, tuple(runs)
+    return None, touching, pool, packs, with_ups, vals, tuple(runs), {}
 
 
 def _module_plays_long(hand: dict[str, int], gear: int, touching: frozenset[str], with_ups: bool) -> list[Play]:

@@ -147,7 +147,7 @@ def start(ev: Event, catalogue: Catalogue) -> GarageRace:
         raise H.malformed(None, ev, str(exc)) from exc
     block = ev.get("cards") or {}
     tokens = tuple(c.token for c in catalogue.cards if c.kind in ("upgrade", "sponsor"))
-    shared = _shared_cards(block, tokens)
+    shared = _shared_cards(block, tokens, catalogue)
     if shared is not None:
         return GarageRace(options=options, cards=shared[0], numbers=shared[1])
     cards = {token: block[token] for token in tokens}
@@ -162,13 +162,24 @@ def start(ev: Event, catalogue: Catalogue) -> GarageRace:
 # deck are read once (``module.read_once``). The mapping is a private copy of the block (never changed: a caller
 # changing its log's events changes no other race).
 _SHARED_CARDS: dict[str, tuple[tuple[str, ...], dict[str, Card], dict[str, Mapping[str, int]]]] = {}
+# The same answers by the race's catalogue (``Catalogue.with_block`` of the same block, made once for the block's
+# text and kept): (the catalogue, held so that its id stays its own, the text's entry). Reading a block's text is
+# ~1.1 M instructions for the all-upgrades cards (~2.4 k an event of such a race, issue 32); the catalogue has read it.
+_BY_CATALOGUE: dict[int, tuple[Catalogue, tuple[tuple[str, ...], dict[str, Card], dict[str, Mapping[str, int]]]]] = {}
 
 
-def _shared_cards(block: Any, tokens: tuple[str, ...]) -> tuple[dict[str, Card], dict[str, Mapping[str, int]]] | None:
+def _shared_cards(
+    block: Any, tokens: tuple[str, ...], catalogue: Catalogue | None = None
+) -> tuple[dict[str, Card], dict[str, Mapping[str, int]]] | None:
     """The shared card mapping and symbol numbers of ``block`` (the Garage's ``tokens`` of it, in order), or None
-    for a block that is not one (read then the long way, with its refusal)."""
+    for a block that is not one (read then the long way, with its refusal). ``catalogue``: the race's, made of this
+    block (``race_started``: ``state.cards``)."""
     if type(block) is not dict or not tokens:
         return None
+    if catalogue is not None and block:  # (the race's catalogue is made of a block it has: rules._race_started)
+        kept = _BY_CATALOGUE.get(id(catalogue))
+        if kept is not None and kept[0] is catalogue and kept[1][0] == tokens:
+            return kept[1][1], kept[1][2]
     try:
         text = repr(block)
     except RecursionError:
@@ -177,6 +188,8 @@ def _shared_cards(block: Any, tokens: tuple[str, ...]) -> tuple[dict[str, Card],
         return None
     hit = _SHARED_CARDS.get(text)
     if hit is not None and hit[0] == tokens:
+        if catalogue is not None:
+            _keep_by_catalogue(catalogue, hit)
         return hit[1], hit[2]
     if not all(type(block.get(t)) is dict for t in tokens):
         return None
@@ -186,7 +199,17 @@ def _shared_cards(block: Any, tokens: tuple[str, ...]) -> tuple[dict[str, Card],
     if len(_SHARED_CARDS) >= 16:  # the oldest goes (all at once made a kept answer depend on the races before)
         del _SHARED_CARDS[next(iter(_SHARED_CARDS))]
     _SHARED_CARDS[text] = (tokens, cards, {})
+    if catalogue is not None:
+        _keep_by_catalogue(catalogue, _SHARED_CARDS[text])
     return cards, _SHARED_CARDS[text][2]
+
+
+def _keep_by_catalogue(
+    catalogue: Catalogue, entry: tuple[tuple[str, ...], dict[str, Card], dict[str, Mapping[str, int]]]
+) -> None:
+    if len(_BY_CATALOGUE) >= 16:  # the oldest goes, as _SHARED_CARDS's
+        del _BY_CATALOGUE[next(iter(_BY_CATALOGUE))]
+    _BY_CATALOGUE[id(catalogue)] = (catalogue, entry)
 
 
 def _all_cards(g: GarageRace) -> list[Card]:
