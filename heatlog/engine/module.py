@@ -572,7 +572,9 @@ def car_key_problem(cars: Any, modules: Collection[str]) -> str | None:
     (``Module.car_keys``), or None."""
     if not isinstance(cars, list):
         return None
-    for m in MODULES.values():
+    if not _whole and any(isinstance(c, dict) and any(v for k, v in c.items() if k not in BASE_CAR_KEYS) for c in cars):
+        complete()  # a key no base car sets: the module that claims it words the refusal
+    for m in _MODULES.values():
         if m.car_keys and m.name not in modules:
             for key, words in m.car_keys.items():
                 if any(isinstance(c, dict) and c.get(key) for c in cars):
@@ -613,7 +615,7 @@ def position_cards(state: RaceState) -> list[PositionCards]:
 
 def data_check(name: str, data: Any) -> None:
     """Module ``name``'s own check of its data file's content (``Module.data_check``), if it has one."""
-    unit = MODULES.get(name)
+    unit = _unit(name)
     if unit is not None and unit.data_check is not None:
         unit.data_check(data)
 
@@ -727,16 +729,84 @@ class Badges:
     items: tuple[Badge, ...]
 
 
-MODULES: dict[str, Module] = {}
+# The registry of modules. ``MODULES`` (public, PEP 562 ``__getattr__`` below) is every module folder's, registered
+# at its first access (``complete``), in ``Module.order`` then name; the core reads ``_MODULES``, which holds no
+# module until a race needs one: a race listing a module, an event or a position key that is no base race's, a
+# look-up by name that misses, or anything that lists every module (docs/design.md, "Lazy module discovery").
+_MODULES: dict[str, Module] = {}
+_whole = False  # every module folder registered (``complete`` ran)
+_completing = False
+
+#: The keys a car of race_started or of a position may set with a value in a base race (a module's car key,
+#: ``Module.car_keys``, is none of them: tests/test_module_discovery.py checks it), the set-up phases of a base race,
+#: and the keys of a base race's turn in a position (``Turn``'s own; a module's ``TurnRecord.keys`` are none of
+#: them). Anything else in a race's data completes the registry before it is read.
+BASE_CAR_KEYS = frozenset(
+    (
+        "name", "colour", "handicap", "progress", "lane", "gear", "unseen", "hand", "hand_size", "deck", "deck_size",
+        "discard", "engine", "play_area", "committed", "stress_taken", "needs_shuffle", "deck_max", "deck_top",
+        "finished", "space", "lap", "laps_done",
+    )
+)  # fmt: skip
+BASE_PHASES = frozenset(("grid", "deal", "race", "over"))
+
+
+def complete() -> bool:
+    """Register every module folder not registered yet (``discover``), once: True when this call did it (a
+    look-up that missed may look again), False when the registry was whole already (or is being made whole)."""
+    global _whole, _completing
+    if _whole or _completing:
+        return False
+    _completing = True
+    try:
+        from . import rules  # (the base catalogue first, in its order: the end of rules.py)
+
+        if not hasattr(rules, "apply"):  # (asked while rules.py loads: the modules' types would come first)
+            raise RuntimeError("the module registry was asked for while the rules load")
+
+        for unit in descriptors():
+            if unit.name not in _MODULES:
+                register_unit(unit)
+        _whole = True
+    finally:
+        _completing = False
+    return True
+
+
+def whole() -> dict[str, Module]:
+    """Every module, registered (the public ``MODULES``)."""
+    complete()
+    return _MODULES
+
+
+def _unit(name: str) -> Module | None:
+    """The module named ``name`` (None: no module of that name, the registry whole)."""
+    found = _MODULES.get(name)
+    if found is None and complete():
+        found = _MODULES.get(name)
+    return found
+
+
+if TYPE_CHECKING:
+    MODULES: dict[str, Module]
+
+
+def __getattr__(name: str) -> Any:
+    """The public registry, whole: its first access registers every module folder (``complete``)."""
+    if name == "MODULES":
+        return whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_unit(module: Module) -> Module:
-    """Register ``module``: its descriptor, its event types and its Rules builder (once)."""
-    from .events import REGISTRY
-    from .ruleset import MODULES as BUILDERS
+    """Register ``module``: its descriptor, its event types and its Rules builder (once). Every module folder is
+    registered first (a unit registered by hand, a test's, comes after them, as it always did)."""
+    from .events import _REGISTRY as REGISTRY
+    from .ruleset import _BUILDERS as BUILDERS
     from .ruleset import register_module
 
-    if module.name in MODULES:
+    complete()
+    if module.name in _MODULES:
         raise ValueError(f"module {module.name!r} is registered twice")
     for entry in module.events:
         if entry.module != module.name:
@@ -745,7 +815,7 @@ def register_unit(module: Module) -> Module:
             register(entry)
     if module.build is not None and BUILDERS.get(module.name) is not module.build:
         register_module(module.name, module.build)
-    MODULES[module.name] = module
+    _MODULES[module.name] = module
     return module
 
 
@@ -754,10 +824,11 @@ _TURN_RECORDS: list[tuple[int, tuple[tuple[str, TurnRecord], ...]]] = []
 
 def turn_records() -> tuple[tuple[str, TurnRecord], ...]:
     """Every registered module's ``turn_record`` as (its name, the record's descriptor), in registration order,
-    made once per registry size."""
-    if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(MODULES):
-        made = tuple((m.name, m.turn_record) for m in MODULES.values() if m.turn_record is not None)
-        _TURN_RECORDS[:] = [(len(MODULES), made)]
+    made once per registry size. The registered modules only: a turn holding a key no base turn has completes the
+    registry first (engine/position.py)."""
+    if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(_MODULES):
+        made = tuple((m.name, m.turn_record) for m in _MODULES.values() if m.turn_record is not None)
+        _TURN_RECORDS[:] = [(len(_MODULES), made)]
     return _TURN_RECORDS[0][1]
 
 
@@ -766,7 +837,7 @@ def copy_turn_records(records: dict[str, Any]) -> dict[str, Any]:
     shared)."""
     out = {}
     for name, rec in records.items():
-        m = MODULES.get(name)
+        m = _unit(name)
         how = m.turn_record.copy if m is not None and m.turn_record is not None else None
         out[name] = rec if how is None else how(rec)
     return out
@@ -775,7 +846,7 @@ def copy_turn_records(records: dict[str, Any]) -> dict[str, Any]:
 def copy_slot(name: str, slot: Any) -> Any:
     """A copy of module ``name``'s slot in ``state.modules`` (the slot itself when the module says it is
     immutable)."""
-    m = MODULES.get(name)
+    m = _unit(name)
     return slot if m is None or m.copy is None else m.copy(slot)
 
 
@@ -788,7 +859,7 @@ def shared_slots(state: RaceState) -> tuple[Any, ...]:
         return ()
     out = []  # (a loop, not a generator: a weather race's bot asks at every plan, issue 32)
     for k, v in own.items():
-        m = MODULES.get(k)
+        m = _unit(k)
         if m is not None and m.copy is None:
             out.append(v)
     return tuple(out)
@@ -803,17 +874,20 @@ def in_race(state: RaceState) -> Iterator[Module]:
 
 
 def ranked(names: Iterator[str] | tuple[str, ...] | list[str]) -> list[Module]:
-    """The registered modules of ``names``, by ``rank`` (then registration order); unknown names are left out."""
+    """The registered modules of ``names``, by ``rank`` (then registration order); unknown names are left out.
+    A name not registered yet completes the registry first (a race listing a module loads it)."""
     wanted = set(names)
-    return sorted((m for m in MODULES.values() if m.name in wanted), key=lambda m: m.rank)
+    if not _whole and not wanted <= _MODULES.keys():
+        complete()
+    return sorted((m for m in _MODULES.values() if m.name in wanted), key=lambda m: m.rank)
 
 
 def of_event(kind: str) -> Module | None:
     """The module whose event type ``kind`` is (None: a base type, or unknown)."""
-    from .events import REGISTRY
+    from .events import entry_of
 
-    entry = REGISTRY.get(kind)
-    return MODULES.get(entry.module) if entry is not None else None
+    entry = entry_of(kind)
+    return _unit(entry.module) if entry is not None and entry.module != "base" else None
 
 
 def notation_of(kind: str) -> Notation | None:
@@ -825,7 +899,7 @@ def notation_of(kind: str) -> Notation | None:
 def notation_kinds() -> frozenset[str]:
     """The recorder's question kinds the modules' notations name (``Notation.kind``): an answer to one of them is
     read by the notation of the event the race waits for."""
-    return frozenset(n.kind for m in MODULES.values() for n in m.notation.values())
+    return frozenset(n.kind for m in whole().values() for n in m.notation.values())
 
 
 def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:
@@ -846,7 +920,9 @@ def event_words(ev: Event, cards: Callable[[list[str]], str]) -> str | None:
 def before_decks(phase: str) -> tuple[str, str] | None:
     """The words and the rules item that refuse a starting shuffle or draw in the set-up ``phase`` a module
     adds (``Module.before_decks``), or None."""
-    for m in MODULES.values():
+    if phase in BASE_PHASES:
+        return None  # (a base phase: no module's, and a base race asks at every shuffle and draw)
+    for m in whole().values():
         said = m.before_decks.get(phase)
         if said is not None:
             return said
@@ -856,7 +932,7 @@ def before_decks(phase: str) -> tuple[str, str] | None:
 def unplayable(phase: str) -> tuple[str, str, str] | None:
     """Why a play-out cannot start from the set-up ``phase`` (``Module.unplayable``): (the phase in words, why,
     the rules item), or None: a play-out may start there."""
-    for m in MODULES.values():
+    for m in whole().values():
         said = m.unplayable.get(phase)
         if said is not None:
             return said
@@ -865,7 +941,7 @@ def unplayable(phase: str) -> tuple[str, str, str] | None:
 
 def setup_phases() -> frozenset[str]:
     """Every phase a race can stand in: the base's and every module's."""
-    return frozenset(("grid", "deal", "race", "over", *(p for m in MODULES.values() for p in m.phases)))
+    return frozenset((*BASE_PHASES, *(p for m in whole().values() for p in m.phases)))
 
 
 def chance_event(state: RaceState, rng: random.Random) -> Event | None:
@@ -890,7 +966,7 @@ def summary(state: RaceState) -> dict[str, Any]:
 def summary_words(race: Mapping[str, Any]) -> list[str]:
     """Every registered module's words on a simulated race's JSON (``Module.summary_words``), for its title."""
     out: list[str] = []
-    for m in MODULES.values():
+    for m in whole().values():
         said = m.summary_words(race) if m.summary_words is not None else None
         if said is not None:
             out.append(said)
@@ -951,7 +1027,7 @@ def car_cards(state: RaceState, name: str) -> list[str]:
 def card_typed(word: str, cards: Mapping[str, Any], held: Collection[str] | None = None) -> str | None:
     """The token a host's ``word`` names among the race's ``cards`` beyond the base, read by the registered
     module that reads them (``Module.card_typed``); None when no module does."""
-    for m in MODULES.values():
+    for m in whole().values():
         if m.card_typed is not None:
             return m.card_typed(word, cards, held)
     return None
@@ -1006,7 +1082,7 @@ def ask(state: RaceState, w: Waiting) -> Ask | None:
 def turn_answer(kind: str) -> TurnAnswer | None:
     """How the recorder reads an answer to a module's question ``kind`` inside a car's turn
     (``Module.turn_answers``), or None: not a module's question (the recorder reads its own)."""
-    for m in MODULES.values():
+    for m in whole().values():
         told = m.turn_answers.get(kind)
         if told is not None:
             return told
@@ -1018,7 +1094,7 @@ def grid_given(race_started: Mapping[str, Any]) -> bool:
     (``Module.grid_given``)."""
     return any(
         m.grid_given(race_started[name])
-        for name, m in MODULES.items()
+        for name, m in whole().items()
         if m.grid_given is not None and name in race_started
     )
 
@@ -1204,11 +1280,9 @@ def from_flags(unit: Module, values: Mapping[str, Any], command: str, data: Any)
 
 def discover() -> None:
     """Register every module that is a folder of ``engine/modules/`` (its ``__init__`` defines ``MODULE``), by
-    ``Module.order`` then name. A folder's ``__init__`` holds its descriptor only (its hooks import the rest at
-    their first call): a base race loads no module's rules (issue 10: start-up)."""
-    for unit in descriptors():
-        if unit.name not in MODULES:
-            register_unit(unit)
+    ``Module.order`` then name (``complete``). A folder's ``__init__`` holds its descriptor only (its hooks import
+    the rest at their first call)."""
+    complete()
 
 
 def _packages_in(paths: Iterable[str]) -> list[str]:

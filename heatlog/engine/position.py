@@ -11,8 +11,8 @@ from typing import Any
 
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
-from .module import MODULES as MODULE_UNITS
-from .module import car_key_problem, in_race, ranked, setup_phases, turn_records
+from .module import _MODULES as MODULE_UNITS
+from .module import BASE_PHASES, car_key_problem, complete, in_race, ranked, setup_phases, turn_records
 from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -23,6 +23,15 @@ VERSION = 1
 _TURN_FIELDS = [f.name for f in fields(Turn)]
 _TURN_INDEX = {name: i for i, name in enumerate(_TURN_FIELDS)}
 _TURN_BASE = frozenset(_TURN_FIELDS) - {"modules"}  # the keys of a position's turn that are the Turn's own
+# The keys at the top of a base race's position (what ``state_to_position`` writes without modules, and what it
+# wrote before); a module's top keys and its "modules" block are none of them (tests/test_module_discovery.py).
+_BASE_TOP = frozenset(
+    (
+        "format", "v", "track", "laps", "variant", "mode", "cars", "started", "phase", "round", "step", "order",
+        "adrenaline", "pending", "turn_index", "turn", "finished_this_round", "hall_of_fame", "finish_rounds",
+        "eliminated", "grid", "shifts", "unknown", "whose_turn", "cards",
+    )
+)  # fmt: skip
 
 
 # fields of a turn written only when they say something
@@ -159,6 +168,7 @@ def unknowns(state: RaceState) -> list[str]:
 
 
 def state_to_position(state: RaceState) -> dict[str, Any]:
+    complete()  # every module writes its keys (the Legends' turn key, null in every turn: positions keep their shape)
     cars = []
     for c in state.cars.values():
         cars.append(
@@ -281,11 +291,22 @@ def _cards_to_position(state: RaceState) -> dict[str, Any]:
     return {"cards": extra} if extra else {}
 
 
+def _base_only(pos: dict[str, Any]) -> bool:
+    """Whether ``pos`` holds a base race's keys alone (at its top and in its turn, each with a value): then no
+    module's hook reads anything in it, and the modules not registered yet need not be (``module.complete``)."""
+    if any(v is not None for k, v in pos.items() if k not in _BASE_TOP):
+        return False
+    turn = pos.get("turn")
+    return not isinstance(turn, dict) or all(v is None for k, v in turn.items() if k not in _TURN_BASE)
+
+
 def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
     if not isinstance(pos, dict) or pos.get("format") != FORMAT:
         raise MalformedInput(f"not a heatlog position (format must be {FORMAT!r})", input=None)
     if pos.get("v") != VERSION:
         raise MalformedInput(f"unknown position version {pos.get('v')!r}")
+    if not _base_only(pos):
+        complete()  # a module's key: every module reads the position, as before lazy discovery
     try:
         if track is None:
             track = Track.from_dict(pos["track"])
@@ -364,7 +385,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"position: {said}")
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in setup_phases():
+    if state.phase not in BASE_PHASES and state.phase not in setup_phases():
         raise MalformedInput(f"unknown phase {state.phase!r}")
     if state.phase == "race" and (state.step >= Step.REVEAL) != (state.turn is not None):
         # # 2.1: steps 1–2 are everyone's at once (no car's turn); steps 3–9 are one car's turn at a time. A race

@@ -23,7 +23,7 @@ from .cards import (
     STRESS,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
-from .events import REGISTRY, EventType, register
+from .events import _REGISTRY, EventType, entry_of, register
 from .handlers import (
     add_to_hand,
     card_name,
@@ -43,7 +43,7 @@ from .handlers import (
 )
 from .knowledge import Knowledge
 from .module import before_decks as module_before_decks
-from .module import car_key_problem, discover, in_race, owed_words
+from .module import car_key_problem, in_race, owed_words
 from .modules import circuits
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
@@ -1162,7 +1162,7 @@ handlers.step_machine.slipstream_block = slipstream_block
 handlers.step_machine.advance = advance
 handlers.step_machine.start_turn = _start_turn
 handlers.step_machine.end_turn = _end_turn
-discover()  # every module, a folder of engine/modules/ with its descriptor (engine/module.py): the catalogue is whole
+# The modules are registered when a race needs one (engine/module.py, ``complete``): a base race loads none.
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:
@@ -1182,9 +1182,12 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     if state is None:
         raise malformed(None, event, "the first event of a race is race_started")
     try:
-        entry = REGISTRY[kind]
+        entry = _REGISTRY[kind]
     except (KeyError, TypeError):  # (an unhashable type is no type either)
-        raise malformed(state, event, f"unknown event type {kind!r}") from None
+        found = entry_of(kind) if isinstance(kind, str) else None  # a module's type: its module loads (complete)
+        if found is None:
+            raise malformed(state, event, f"unknown event type {kind!r}") from None
+        entry = found
     turn = state.turn
     if turn is None:  # steps 1–2, set-up, a turn waiting for its reveal: nothing to close, nothing to roll back
         entry.handler(state, event)
