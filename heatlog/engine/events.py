@@ -42,11 +42,11 @@ class EventType:
 
 
 # The catalogue and its sets. Their public names (``REGISTRY``, ``CHANCE``, ``DECISION``, ``MODULE_CHANCE``) are
-# the whole catalogue, every module's types included: the first access to one of them registers every module
-# (``module.complete``, PEP 562 ``__getattr__`` below), so a shell or a test that reads them sees every kind, in
-# the order it always had. The core reads the private names: a base race's fold asks for the base types, and a
-# type it does not find completes the catalogue before it is called unknown (docs/design.md, "Lazy module
-# discovery").
+# the whole catalogue, every module's types included, once the rules are loaded (as they always were: the end of
+# rules.py registers the base types): their first access registers every module folder (``complete``, PEP 562
+# ``__getattr__`` below), and one taken before the rules load is made whole when they load. The core reads the
+# private names: a base race's fold asks for the base types, and a type it does not find completes the catalogue
+# before it is called unknown (docs/design.md, "Lazy module discovery").
 _REGISTRY: dict[str, EventType] = {}
 _CHANCE: set[str] = set()  # the names of the chance types, kept by register() (asked on every simulated event)
 # The names of the decision types (EventType.decision), kept by register(): the game API's decision nodes and the
@@ -66,14 +66,52 @@ if TYPE_CHECKING:
     DECISION: set[str]
     MODULE_CHANCE: set[str]
 
+# Module discovery's state: the runner (``module.discover``, installed by rules.py once the base types are in),
+# whether it ran, whether it runs now, and whether the registries were asked for before the rules loaded.
+_discover: Callable[[], None] | None = None
+_whole = False
+_running = False
+_wanted = False
+
+
+def complete() -> bool:
+    """Register every module folder not registered yet (``module.discover``), once: True when this call did it (a
+    look-up that missed may look again), False when the registries were whole already or are being made whole.
+    Before the rules are loaded it only notes the wish: rules.py completes them as it finishes loading."""
+    global _whole, _running, _wanted
+    if _whole or _running:
+        return False
+    if _discover is None:
+        _wanted = True
+        return False
+    _running = True
+    try:
+        _discover()
+        _whole = True
+    finally:
+        _running = False
+    return True
+
+
+def is_whole() -> bool:
+    """Whether every module folder is registered (``complete`` ran)."""
+    return _whole
+
+
+def discovered_by(discover: Callable[[], None]) -> None:
+    """Install the runner that registers every module folder (rules.py, after the base types); the registries
+    asked for before it are made whole now."""
+    global _discover
+    _discover = discover
+    if _wanted:
+        complete()
+
 
 def __getattr__(name: str) -> Any:
-    """The public catalogue, whole: the first access registers every module (``module.complete``)."""
+    """The public catalogue, whole (``complete``)."""
     found = _PUBLIC.get(name)
     if found is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .module import complete
-
     complete()
     return found
 
@@ -93,28 +131,21 @@ def register(entry: EventType) -> EventType:
 
 
 def entry_of(kind: str) -> EventType | None:
-    """The catalogue's entry for ``kind`` (None: no type of that name, the catalogue whole): what the core asks
-    per event. A kind not registered yet completes the catalogue first (a module's type, # its module loads)."""
+    """The catalogue's entry for ``kind`` (None: no type of that name in the whole catalogue): what the core asks
+    per event. A kind not registered yet completes the catalogue first (a module's type: the modules load)."""
     found = _REGISTRY.get(kind)
-    if found is None:
-        from .module import complete
-
-        if complete():
-            found = _REGISTRY.get(kind)
+    if found is None and complete():
+        found = _REGISTRY.get(kind)
     return found
 
 
 def event_types(module: str | None = None) -> tuple[str, ...]:
     """The registered types in catalogue order (of one module, if named)."""
-    from .module import complete
-
     complete()
     return tuple(n for n, e in _REGISTRY.items() if module is None or e.module == module)
 
 
 def module_chance_types() -> frozenset[str]:
     """The chance types a module adds (its draws: the weather tile, a Legend card, a market …)."""
-    from .module import complete
-
     complete()
     return frozenset(_MODULE_CHANCE)

@@ -11,8 +11,9 @@ from typing import Any
 
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
+from .events import complete
 from .module import _MODULES as MODULE_UNITS
-from .module import BASE_PHASES, car_key_problem, complete, in_race, ranked, setup_phases, turn_records
+from .module import BASE_PHASES, car_key_problem, in_race, ranked, setup_phases, turn_records
 from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -293,7 +294,7 @@ def _cards_to_position(state: RaceState) -> dict[str, Any]:
 
 def _base_only(pos: dict[str, Any]) -> bool:
     """Whether ``pos`` holds a base race's keys alone (at its top and in its turn, each with a value): then no
-    module's hook reads anything in it, and the modules not registered yet need not be (``module.complete``)."""
+    module's hook reads anything in it, and the modules not registered yet need not be (``events.complete``)."""
     if any(v is not None for k, v in pos.items() if k not in _BASE_TOP):
         return False
     turn = pos.get("turn")

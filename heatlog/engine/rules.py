@@ -23,7 +23,7 @@ from .cards import (
     STRESS,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
-from .events import _REGISTRY, EventType, entry_of, register
+from .events import _REGISTRY, EventType, discovered_by, entry_of, register
 from .handlers import (
     add_to_hand,
     card_name,
@@ -43,7 +43,7 @@ from .handlers import (
 )
 from .knowledge import Knowledge
 from .module import before_decks as module_before_decks
-from .module import car_key_problem, in_race, owed_words
+from .module import car_key_problem, discover, in_race, owed_words
 from .modules import circuits
 from .movement import landing, move, place
 from .react import ReactPool, cooldown_uses, react_pool, spend_cooldown
@@ -1162,7 +1162,9 @@ handlers.step_machine.slipstream_block = slipstream_block
 handlers.step_machine.advance = advance
 handlers.step_machine.start_turn = _start_turn
 handlers.step_machine.end_turn = _end_turn
-# The modules are registered when a race needs one (engine/module.py, ``complete``): a base race loads none.
+# Every module folder is registered when a race or a reader first needs one (``events.complete``, which runs
+# ``module.discover``): a base race loads none. The base types are in: a registry asked for already completes now.
+discovered_by(discover)
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:

@@ -466,7 +466,7 @@ BASE_RULES = Rules()
 
 Build = Callable[[Rules, Any], Rules]  # (rules so far, the module's options from race_started) -> rules
 # The Rules builders by module. ``MODULES`` (public, PEP 562 ``__getattr__``) is every module's: its first access
-# registers every module folder (``module.complete``); ``build_rules`` completes them when a race lists a module not
+# registers every module folder (``events.complete``); ``build_rules`` completes them when a race lists a module not
 # registered yet (docs/design.md, "Lazy module discovery").
 _BUILDERS: dict[str, Build] = {}
 
@@ -475,9 +475,9 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """The public registry of builders, whole (``module.complete``)."""
+    """The public registry of builders, whole (``events.complete``)."""
     if name == "MODULES":
-        from .module import complete
+        from .events import complete
 
         complete()
         return _BUILDERS
@@ -504,7 +504,7 @@ def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
     for name in modules:
         build = _BUILDERS.get(name)
         if build is None:
-            from .module import complete
+            from .events import complete
 
             if complete():  # a race listing a module loads the modules (every folder's, in their order)
                 build = _BUILDERS.get(name)
