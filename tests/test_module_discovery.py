@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 import heatlog.engine.rules  # noqa: F401  (the registries are whole once the rules are loaded)
-from heatlog.engine import events, module, ruleset
+from heatlog.engine import Turn, events, module, ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -101,7 +102,7 @@ if {rules_first}:
     import heatlog.engine.rules
 from heatlog.engine.events import {name} as first
 import heatlog.engine.rules
-from heatlog.engine import events, module, ruleset
+from heatlog.engine import Turn, events, module, ruleset
 print(json.dumps({{"first": sorted(first), "registry": list(events.REGISTRY), "chance": sorted(events.CHANCE),
     "modules": list(module.MODULES), "builders": list(ruleset.MODULES)}}))
 """)
@@ -197,4 +198,6 @@ def test_base_keys_and_phases_are_no_module_s() -> None:
         assert not set(unit.car_keys) & module.BASE_CAR_KEYS, unit.name
         assert not set(unit.phases) & module.BASE_PHASES, unit.name
         assert not set(unit.before_decks) & module.BASE_PHASES, unit.name
+        if unit.turn_record is not None:  # a turn's keys of its own: none of Turn's (a position's base turn keys)
+            assert not set(unit.turn_record.keys) & {f.name for f in fields(Turn)}, unit.name
     assert set(ruleset.MODULES) == set(module.MODULES) == {u.name for u in module.descriptors()}

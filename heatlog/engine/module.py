@@ -11,7 +11,9 @@ lines of text, events parsed from what was typed), with no I/O and no import of 
 the engine and never the reverse. The pieces are data and text, never drawing code: a shell renders them.
 
 Every module is a folder of its own (``engine/modules/<name>/__init__.py`` defining ``MODULE``), found by
-``discover()`` when the catalogue is made whole (the end of ``rules.py``): it lands with no edit elsewhere.
+``discover()`` when a race or a reader first needs a module (``events.complete``; a base race loads none: docs/
+design.md, "lazy module discovery"): it lands with no edit elsewhere. The descriptor classes are in
+``engine/unit.py`` (loaded at their first use as this module's names).
 Every module keeps its state in ``state.modules[name]``, read through an accessor of its folder (the Garage's
 ``garage_slot``, the weather's ``conditions_of``: docs/design.md, "The weather's and the Garage's slots").
 """
@@ -237,9 +239,14 @@ _TURN_RECORDS: list[tuple[int, tuple[tuple[str, TurnRecord], ...]]] = []
 
 
 def turn_records() -> tuple[tuple[str, TurnRecord], ...]:
-    """Every registered module's ``turn_record`` as (its name, the record's descriptor), in registration order,
-    made once per registry size. The registered modules only: a turn holding a key no base turn has completes the
-    registry first (engine/position.py)."""
+    """Every module's ``turn_record`` as (its name, the record's descriptor), in registration order."""
+    complete()
+    return _turn_records()
+
+
+def _turn_records() -> tuple[tuple[str, TurnRecord], ...]:
+    """The registered modules' ``turn_record``s, made once per registry size: what a position's turn is read by
+    (a turn holding a key no base turn has completes the registry first, engine/position.py)."""
     if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(_MODULES):
         made = tuple((m.name, m.turn_record) for m in _MODULES.values() if m.turn_record is not None)
         _TURN_RECORDS[:] = [(len(_MODULES), made)]

@@ -13,7 +13,7 @@ from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
 from .events import complete
 from .module import _MODULES as MODULE_UNITS
-from .module import BASE_PHASES, car_key_problem, in_race, ranked, setup_phases, turn_records
+from .module import BASE_PHASES, _turn_records, car_key_problem, in_race, ranked, setup_phases
 from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -66,7 +66,7 @@ def _with_records(d: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
     """The turn's dict ``d`` with every module's keys of its record (``Module.turn_record``), each after the base
     field its module names (``TurnRecord.after``), where they were when they were ``Turn``'s own fields."""
     groups: list[tuple[int, dict[str, Any]]] = []
-    for name, unit in turn_records():
+    for name, unit in _turn_records():  # (every module's: state_to_position completed the registry)
         keys = unit.to_position(records.get(name))
         if keys:
             groups.append((_TURN_INDEX[unit.after] if unit.after is not None else len(_TURN_INDEX), keys))
@@ -93,7 +93,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     records = {}
-    for name, unit in turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
+    for name, unit in _turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
         record = unit.from_position(d)
         if record is not None:
             records[name] = record
