@@ -201,3 +201,30 @@ def test_base_keys_and_phases_are_no_module_s() -> None:
         if unit.turn_record is not None:  # a turn's keys of its own: none of Turn's (a position's base turn keys)
             assert not set(unit.turn_record.keys) & {f.name for f in fields(Turn)}, unit.name
     assert set(ruleset.MODULES) == set(module.MODULES) == {u.name for u in module.descriptors()}
+
+
+def test_threads_that_need_the_modules_at_once_each_get_them_whole() -> None:
+    """The table server's threads: one thread completing the registry while another's race lists a module makes
+    the other wait, never find a module missing (a race begun meanwhile is refused as 'unknown module')."""
+    said = run("""
+import threading
+import heatlog.engine.rules
+from heatlog.engine import replay, HeatlogError
+logs = [events_of(n)[:40] for n in ("usa-garage-4cars.jsonl", "netherlands-legends-weather.jsonl",
+                                    "gb-solo-legends.jsonl", "usa-weather-4cars.jsonl")] * 3
+gate = threading.Barrier(len(logs))
+out = [None] * len(logs)
+def play(i):
+    gate.wait()
+    try:
+        out[i] = replay(logs[i]).events
+    except (HeatlogError, ValueError) as exc:
+        out[i] = str(exc)
+threads = [threading.Thread(target=play, args=(i,)) for i in range(len(logs))]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps(out))
+""")
+    assert all(isinstance(n, int) for n in said), said

@@ -10,6 +10,7 @@ base types are registered at the end of ``rules.py``, in the catalogue's order.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -67,29 +68,36 @@ if TYPE_CHECKING:
     MODULE_CHANCE: set[str]
 
 # Module discovery's state: the runner (``module.discover``, installed by rules.py once the base types are in),
-# whether it ran, whether it runs now, and whether the registries were asked for before the rules loaded.
+# whether it ran, whether it runs now (in the thread holding the lock), and whether the registries were asked for
+# before the rules loaded. A thread asking while another completes waits for it (the table server's threads).
 _discover: Callable[[], None] | None = None
 _whole = False
 _running = False
 _wanted = False
+_lock = threading.RLock()
 
 
 def complete() -> bool:
-    """Register every module folder not registered yet (``module.discover``), once: True when this call did it (a
-    look-up that missed may look again), False when the registries were whole already or are being made whole.
-    Before the rules are loaded it only notes the wish: rules.py completes them as it finishes loading."""
+    """Register every module folder not registered yet (``module.discover``), once: True when the registries were
+    not whole when asked and are now (a look-up that missed may look again), False when they were whole already or
+    are being made whole by this very thread (``register_unit`` inside the discovery). Before the rules are loaded
+    it only notes the wish: rules.py completes them as it finishes loading."""
     global _whole, _running, _wanted
-    if _whole or _running:
+    if _whole:
         return False
     if _discover is None:
         _wanted = True
         return False
-    _running = True
-    try:
-        _discover()
-        _whole = True
-    finally:
-        _running = False
+    with _lock:
+        if _running:
+            return False
+        if not _whole:
+            _running = True
+            try:
+                _discover()
+                _whole = True
+            finally:
+                _running = False
     return True
 
 
