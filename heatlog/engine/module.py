@@ -139,7 +139,7 @@ def car_key_problem(cars: Any, modules: Collection[str]) -> str | None:
         isinstance(c, dict) and any(v for k, v in c.items() if k not in BASE_CAR_KEYS) for c in cars
     ):
         complete()  # a key no base car sets: the module that claims it words the refusal
-    for m in _MODULES.values():
+    for m in tuple(_MODULES.values()):  # (a copy, made at once: another thread may be registering the folders)
         if m.car_keys and m.name not in modules:
             for key, words in m.car_keys.items():
                 if any(isinstance(c, dict) and c.get(key) for c in cars):
@@ -247,10 +247,12 @@ def turn_records() -> tuple[tuple[str, TurnRecord], ...]:
 def _turn_records() -> tuple[tuple[str, TurnRecord], ...]:
     """The registered modules' ``turn_record``s, made once per registry size: what a position's turn is read by
     (a turn holding a key no base turn has completes the registry first, engine/position.py)."""
-    if not _TURN_RECORDS or _TURN_RECORDS[0][0] != len(_MODULES):
-        made = tuple((m.name, m.turn_record) for m in _MODULES.values() if m.turn_record is not None)
-        _TURN_RECORDS[:] = [(len(_MODULES), made)]
-    return _TURN_RECORDS[0][1]
+    kept = _TURN_RECORDS[0] if _TURN_RECORDS else None
+    if kept is None or kept[0] != len(_MODULES):
+        units = tuple(_MODULES.values())  # (at once: another thread may be registering the folders)
+        kept = (len(units), tuple((m.name, m.turn_record) for m in units if m.turn_record is not None))
+        _TURN_RECORDS[:] = [kept]
+    return kept[1]
 
 
 def copy_turn_records(records: dict[str, Any]) -> dict[str, Any]:
@@ -300,7 +302,8 @@ def ranked(names: Iterator[str] | tuple[str, ...] | list[str]) -> list[Module]:
     wanted = set(names)
     if not wanted <= _MODULES.keys():
         complete()
-    return sorted((m for m in _MODULES.values() if m.name in wanted), key=lambda m: m.rank)
+    units = tuple(_MODULES.values())  # (at once: another thread may be registering the folders)
+    return sorted((m for m in units if m.name in wanted), key=lambda m: m.rank)
 
 
 def of_event(kind: str) -> Module | None:

@@ -374,7 +374,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
         )
         _modules_from_position(state, pos)
-        for m in MODULE_UNITS.values():  # the keys modules write at the top (Module.top_from_position)
+        for m in tuple(MODULE_UNITS.values()):  # the keys modules write at the top (Module.top_from_position)
             if m.top_from_position is not None:
                 m.top_from_position(state, pos)
     except MalformedInput:
