@@ -228,3 +228,14 @@ for t in threads:
 print(json.dumps(out))
 """)
     assert all(isinstance(n, int) for n in said), said
+
+
+def test_every_descriptor_class_is_still_a_name_of_engine_module() -> None:
+    """engine/unit.py's classes are ``heatlog.engine.module``'s names too (the folders and the shells import them
+    from there), the same objects."""
+    from heatlog.engine import unit
+
+    classes = [n for n, v in vars(unit).items() if isinstance(v, type) and v.__module__ == unit.__name__]
+    assert "Module" in classes and len(classes) >= 18
+    for name in [*classes, "GO_ON", "EndValue"]:
+        assert getattr(module, name) is getattr(unit, name), name

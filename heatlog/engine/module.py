@@ -32,6 +32,8 @@ from .events import complete, is_whole, register
 if TYPE_CHECKING:
     from .decide import Waiting
     from .state import Car, RaceState, Turn
+
+    # unit.py's names, re-exported (``from heatlog.engine.module import Module``: loaded by ``__getattr__``)
     from .unit import (
         GO_ON as GO_ON,
     )
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
     from .unit import (
         Module as Module,
     )
-    from .unit import (  # (re-exported: ``heatlog.engine.module.Module`` …)
+    from .unit import (
         Notation as Notation,
     )
     from .unit import (
