@@ -7,9 +7,10 @@ views, analysis) and the tests need. Nothing outside the engine imports a name t
 The names are loaded when first used (PEP 562): importing ``heatlog.engine.errors`` (the store does, to raise
 its errors) must not load the whole rules core, so that commands which never fold a race (``heatlog races``)
 start fast. ``from heatlog.engine import apply`` works as before. The first of these names loads ``rules``
-before its own module, so every module and every event type is registered (``ruleset.MODULES``,
-``events.REGISTRY``) whichever name comes first; code outside the engine that reads those registries without
-asking for one of these names imports ``heatlog.engine.rules`` itself (heatlog/formats/validation.py does).
+before its own module, so the registries (``ruleset.MODULES``, ``events.REGISTRY``, ``module.MODULES``) are whole
+at their first access whichever name comes first (they register every module folder then: lazy discovery, a base
+race loads none); code outside the engine that reads those registries without asking for one of these names
+imports ``heatlog.engine.rules`` itself (heatlog/formats/validation.py does).
 """
 
 from typing import TYPE_CHECKING, Any

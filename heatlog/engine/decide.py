@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from .cards import DISCARDABLE, GEAR_COOLDOWN, HAND_SIZE, HEAT
-from .events import CHANCE
+from .events import _CHANCE, _REGISTRY, entry_of
 from .module import of_event
 from .modules import circuits
 from .react import EMPTY, ReactPool, ReactUse, react_pool
@@ -72,7 +72,13 @@ class Waiting:
     @property
     def chance(self) -> bool:
         """Whether the due event is a chance outcome (a shuffle, draw or flip), not a decision."""
-        return self.due in CHANCE  # as the event catalogue says
+        due = self.due
+        if due in _CHANCE:  # as the event catalogue says
+            return True
+        if due is None or due in _REGISTRY:
+            return False
+        entry = entry_of(due)  # a kind not registered yet: a module's (the registry completes)
+        return entry is not None and entry.chance
 
     @property
     def optional(self) -> list[str]:

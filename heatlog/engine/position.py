@@ -11,8 +11,9 @@ from typing import Any
 
 from .cards import BASE_CATALOGUE, HAND_SIZE, VALUE, Catalogue
 from .errors import MalformedInput
-from .module import MODULES as MODULE_UNITS
-from .module import car_key_problem, in_race, ranked, setup_phases, turn_records
+from .events import complete
+from .module import _MODULES as MODULE_UNITS
+from .module import BASE_PHASES, _turn_records, car_key_problem, in_race, ranked, setup_phases
 from .state import NO_RECORDS, Car, CornerCheck, RaceState, Turn, counts, expand
 from .steps import Step
 from .track import Track
@@ -23,6 +24,15 @@ VERSION = 1
 _TURN_FIELDS = [f.name for f in fields(Turn)]
 _TURN_INDEX = {name: i for i, name in enumerate(_TURN_FIELDS)}
 _TURN_BASE = frozenset(_TURN_FIELDS) - {"modules"}  # the keys of a position's turn that are the Turn's own
+# The keys at the top of a base race's position (what ``state_to_position`` writes without modules, and what it
+# wrote before); a module's top keys and its "modules" block are none of them (tests/test_module_discovery.py).
+_BASE_TOP = frozenset(
+    (
+        "format", "v", "track", "laps", "variant", "mode", "cars", "started", "phase", "round", "step", "order",
+        "adrenaline", "pending", "turn_index", "turn", "finished_this_round", "hall_of_fame", "finish_rounds",
+        "eliminated", "grid", "shifts", "unknown", "whose_turn", "cards",
+    )
+)  # fmt: skip
 
 
 # fields of a turn written only when they say something
@@ -56,7 +66,7 @@ def _with_records(d: dict[str, Any], records: dict[str, Any]) -> dict[str, Any]:
     """The turn's dict ``d`` with every module's keys of its record (``Module.turn_record``), each after the base
     field its module names (``TurnRecord.after``), where they were when they were ``Turn``'s own fields."""
     groups: list[tuple[int, dict[str, Any]]] = []
-    for name, unit in turn_records():
+    for name, unit in _turn_records():  # (every module's: state_to_position completed the registry)
         keys = unit.to_position(records.get(name))
         if keys:
             groups.append((_TURN_INDEX[unit.after] if unit.after is not None else len(_TURN_INDEX), keys))
@@ -83,7 +93,7 @@ def _turn_from_dict(d: dict[str, Any]) -> Turn:
     if "sub" in d:
         d["sub"] = int(Step(int(d["sub"])))  # an unknown step is refused
     records = {}
-    for name, unit in turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
+    for name, unit in _turn_records():  # a module's record of the turn, from its keys (Module.turn_record)
         record = unit.from_position(d)
         if record is not None:
             records[name] = record
@@ -159,6 +169,7 @@ def unknowns(state: RaceState) -> list[str]:
 
 
 def state_to_position(state: RaceState) -> dict[str, Any]:
+    complete()  # every module writes its keys (the Legends' turn key, null in every turn: positions keep their shape)
     cars = []
     for c in state.cars.values():
         cars.append(
@@ -281,11 +292,22 @@ def _cards_to_position(state: RaceState) -> dict[str, Any]:
     return {"cards": extra} if extra else {}
 
 
+def _base_only(pos: dict[str, Any]) -> bool:
+    """Whether ``pos`` holds a base race's keys alone (at its top and in its turn, each with a value): then no
+    module's hook reads anything in it, and the modules not registered yet need not be (``events.complete``)."""
+    if any(v is not None for k, v in pos.items() if k not in _BASE_TOP):
+        return False
+    turn = pos.get("turn")
+    return not isinstance(turn, dict) or all(v is None for k, v in turn.items() if k not in _TURN_BASE)
+
+
 def state_from_position(pos: dict[str, Any], track: Track | None = None) -> RaceState:
     if not isinstance(pos, dict) or pos.get("format") != FORMAT:
         raise MalformedInput(f"not a heatlog position (format must be {FORMAT!r})", input=None)
     if pos.get("v") != VERSION:
         raise MalformedInput(f"unknown position version {pos.get('v')!r}")
+    if not _base_only(pos):
+        complete()  # a module's key: every module reads the position, as before lazy discovery
     try:
         if track is None:
             track = Track.from_dict(pos["track"])
@@ -352,7 +374,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
             shifts={k: (int(v[0]), bool(v[1])) for k, v in pos.get("shifts", {}).items()},
         )
         _modules_from_position(state, pos)
-        for m in MODULE_UNITS.values():  # the keys modules write at the top (Module.top_from_position)
+        for m in tuple(MODULE_UNITS.values()):  # the keys modules write at the top (Module.top_from_position)
             if m.top_from_position is not None:
                 m.top_from_position(state, pos)
     except MalformedInput:
@@ -364,7 +386,7 @@ def state_from_position(pos: dict[str, Any], track: Track | None = None) -> Race
         raise MalformedInput(f"position: {said}")
     if state.mode not in ("table", "open"):
         raise MalformedInput(f"unknown information mode {state.mode!r}")
-    if state.phase not in setup_phases():
+    if state.phase not in BASE_PHASES and state.phase not in setup_phases():
         raise MalformedInput(f"unknown phase {state.phase!r}")
     if state.phase == "race" and (state.step >= Step.REVEAL) != (state.turn is not None):
         # # 2.1: steps 1–2 are everyone's at once (no car's turn); steps 3–9 are one car's turn at a time. A race

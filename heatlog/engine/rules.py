@@ -23,7 +23,7 @@ from .cards import (
     STRESS,
 )
 from .errors import HeatlogError, IllegalEvent, MalformedInput
-from .events import REGISTRY, EventType, register
+from .events import _REGISTRY, EventType, discovered_by, entry_of, register
 from .handlers import (
     add_to_hand,
     card_name,
@@ -1162,7 +1162,9 @@ handlers.step_machine.slipstream_block = slipstream_block
 handlers.step_machine.advance = advance
 handlers.step_machine.start_turn = _start_turn
 handlers.step_machine.end_turn = _end_turn
-discover()  # every module, a folder of engine/modules/ with its descriptor (engine/module.py): the catalogue is whole
+# Every module folder is registered when a race or a reader first needs one (``events.complete``, which runs
+# ``module.discover``): a base race loads none. The base types are in: a registry asked for already completes now.
+discovered_by(discover)
 
 
 def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> RaceState:
@@ -1182,9 +1184,12 @@ def apply(state: RaceState | None, event: Event, *, atomic: bool = True) -> Race
     if state is None:
         raise malformed(None, event, "the first event of a race is race_started")
     try:
-        entry = REGISTRY[kind]
+        entry = _REGISTRY[kind]
     except (KeyError, TypeError):  # (an unhashable type is no type either)
-        raise malformed(state, event, f"unknown event type {kind!r}") from None
+        found = entry_of(kind) if isinstance(kind, str) else None  # a module's type: its module loads (complete)
+        if found is None:
+            raise malformed(state, event, f"unknown event type {kind!r}") from None
+        entry = found
     turn = state.turn
     if turn is None:  # steps 1–2, set-up, a turn waiting for its reveal: nothing to close, nothing to roll back
         entry.handler(state, event)

@@ -465,14 +465,30 @@ _WAIT_POINTS = frozenset(("step3_due", "react_due", "hand_size"))
 BASE_RULES = Rules()
 
 Build = Callable[[Rules, Any], Rules]  # (rules so far, the module's options from race_started) -> rules
-MODULES: dict[str, Build] = {}
+# The Rules builders by module. ``MODULES`` (public, PEP 562 ``__getattr__``) is every module's: its first access
+# registers every module folder (``events.complete``); ``build_rules`` completes them when a race lists a module not
+# registered yet (docs/design.md, "Lazy module discovery").
+_BUILDERS: dict[str, Build] = {}
+
+if TYPE_CHECKING:
+    MODULES: dict[str, Build]
+
+
+def __getattr__(name: str) -> Any:
+    """The public registry of builders, whole (``events.complete``)."""
+    if name == "MODULES":
+        from .events import complete
+
+        complete()
+        return _BUILDERS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_module(name: str, build: Build) -> None:
     """Make ``name`` a module a race may list in ``race_started.modules``."""
-    if name in MODULES:
+    if name in _BUILDERS:
         raise ValueError(f"module {name!r} is registered twice")
-    MODULES[name] = build
+    _BUILDERS[name] = build
 
 
 def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
@@ -486,9 +502,14 @@ def build_rules(modules: Any, config: Mapping[str, Any]) -> Rules:
         raise ValueError("a module is listed twice")
     builds = []
     for name in modules:
-        build = MODULES.get(name)
+        build = _BUILDERS.get(name)
         if build is None:
-            known = ", ".join(sorted(MODULES)) or "none registered"
+            from .events import complete
+
+            if complete():  # a race listing a module loads the modules (every folder's, in their order)
+                build = _BUILDERS.get(name)
+        if build is None:
+            known = ", ".join(sorted(_BUILDERS)) or "none registered"
             raise ValueError(f"unknown module {name!r} ({known})")
         builds.append(build)
     options = {m: config.get(m) for m in modules}

@@ -1,6 +1,6 @@
 """Optional modules of the rules (MODULES.md), each a folder registered as one unit (``engine/module.py``,
 ``Module``): its ``__init__`` holds its descriptor ``MODULE`` (light: its hooks import the rest at their first
-call), found by ``module.discover()``.
+call), found by ``module.discover()`` when a race or a reader first needs a module.
 
 ``garage/``        the Garage: its options, the Garage deck, the draft and the card-symbol rules (# 18).
 ``legends/``       Legend cars: the Legend deck, a Legend's move and turn (# 19).
