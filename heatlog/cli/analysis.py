@@ -269,8 +269,12 @@ def _describe(ev: dict[str, Any] | None) -> str:
         return "(nothing: the log ends)"
 
     def show(v: Any) -> str:
+        if isinstance(v, dict):  # a note's bots ({"Red": "heuristic", …}) read "Red heuristic, …", not a repr
+            return ", ".join(f"{k} {show(x)}" for k, x in v.items())
         return " ".join(map(str, v)) if isinstance(v, list) else str(v)
 
+    if ev["type"] == "note" and isinstance(ev.get("text"), str):  # its words, not its fields (the bots repeat them)
+        return f"note: {ev['text']}"
     fields = ", ".join(f"{k} {show(v)}" for k, v in ev.items() if k not in ("type", "v", "raw"))
     return f"{ev['type']}: {fields}"
 
@@ -402,30 +406,34 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
     console.print(f"  {rb}: {_describe(d['b'])}", markup=False)
     console.print(f"each car at the end of every round since (A: race {ra}, B: race {rb}):", markup=False)
     table = Table()
-    for col in ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress"):
-        table.add_column(col, justify="left" if col == "car" else "right")
 
     def place(x: dict[str, Any] | None) -> str:
         if x is None:
             return "–"
         return "finished" if x["finished"] else f"{x['lap']}:{x['space']}"
 
+    cells: list[tuple[str, ...]] = []
     for row in out["rounds"]:
         cars = list((row["a"] or row["b"]).keys())
         for car in cars:
             pa = (row["a"] or {}).get(car)
             pb = (row["b"] or {}).get(car)
-            table.add_row(
-                str(row["round"]),
-                car,
-                place(pa),
-                place(pb),
-                *(
-                    "–" if p is None or p[key] is None else str(p[key])
-                    for key in ("engine", "stress")
-                    for p in (pa, pb)
-                ),
+            cells.append(
+                (
+                    str(row["round"]),
+                    car,
+                    place(pa),
+                    place(pb),
+                    *(
+                        "–" if p is None or p[key] is None else str(p[key])
+                        for key in ("engine", "stress")
+                        for p in (pa, pb)
+                    ),
+                )
             )
+    # fitted (no word cut at 80 columns: rich alone cut "lap:space" to "lap:sp…" and "finished" to "finish…")
+    heads = ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress")
+    fill_table(console, table, [(h, "left" if h == "car" else "right") for h in heads], cells)
     print_table(console, table)
     if result is None:
         return
