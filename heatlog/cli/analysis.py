@@ -432,8 +432,8 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
                 )
             )
     # fitted (no word cut at 80 columns: rich alone cut "lap:space" to "lap:sp…" and "finished" to "finish…")
-    heads = ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress")
-    fill_table(console, table, [(h, "left" if h == "car" else "right") for h in heads], cells)
+    round_heads = ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress")
+    fill_table(console, table, [(h, "left" if h == "car" else "right") for h in round_heads], cells)
     print_table(console, table)
     if result is None:
         return
