@@ -38,3 +38,91 @@ def test_compare_at_80_columns_keeps_the_round_table_whole_and_a_note_in_words(t
     said = " ".join(out.split())
     assert "2: note: played on by bots from here (seed 1): Red heuristic, Blue heuristic" in said, said
     assert "{" not in out and "'" not in out.split("each car")[0], out
+
+
+def test_18_13_stats_of_a_garage_race_count_the_heat_its_upgrades_cooled(tmp_path: Path) -> None:
+    """# 18.13, 18.22: `heatlog stats` of a Garage race counted the Heat cooled by the gear and adrenaline only,
+    so the Engine did not add up: Green paid 15 Heat and cooled 6, from 6 on the Engine, and ended with 0 (its
+    upgrades' Cooldowns had moved the other 3). Heat on the Engine at the start + cooled − paid = Heat left, for
+    every car, and the upgrades' share is a row of its own."""
+    import json
+
+    db = str(tmp_path / "g.db")
+    for extra in ([], ["--expansion", "heavy-rain"]):
+        r = heatlog("simulate", "--cars", "3", "--garage", "advanced", "--seed", "3", *extra, "--db", db)
+        assert r.returncode == 0, r.stderr
+    upgrades = 0
+    for race in ("1", "2"):
+        r = heatlog("stats", "--race", race, "--json", "--db", db)
+        assert r.returncode == 0, r.stderr
+        for car in json.loads(r.stdout)["cars"]:
+            cooled, paid = car["heat_cooled"], car["heat_paid"]
+            assert cooled["total"] == cooled["gear"] + cooled["adrenaline"] + cooled["upgrades"], car
+            assert 6 + cooled["total"] - paid["total"] == car["engine_left"], (race, car["car"], cooled, paid)
+            upgrades += cooled["upgrades"]
+    assert upgrades > 0  # the races did use an upgrade's Cooldown
+    r = heatlog("stats", "--race", "1", "--db", db, columns=120)
+    assert "Heat cooled: upgrades" in r.stdout and "Heat cooled: total" in r.stdout, r.stdout
+
+
+def test_the_season_page_s_races_fit_a_phone_without_scrolling(tmp_path: Path) -> None:
+    """A 1961 season played on by bots, its page at 390 px: the races table (circuit, event card, winner, how it
+    was recorded, replay link) was 395 px in a 348 px card, so each race's replay link sat half off the screen
+    and every event card's words were cut at the card's edge until the reader scrolled the table sideways."""
+    import pytest
+
+    from tests.browser import chromium
+    from tests.test_html_phone import ARGS, PHONE
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = chromium()
+    db = str(tmp_path / "s.db")
+    cars = ["--car", "Ann:red", "--car", "Bob:blue", "--car", "Cy:green"]
+    assert heatlog("season", "new", "--published", "1961", *cars, "--db", db).returncode == 0
+    for race in ("1", "2", "3"):
+        assert heatlog("season", "next", "1", "--seed", race, "--db", db).returncode == 0
+        assert heatlog("play-on", "-r", race, "--seed", race, "--db", db).returncode == 0
+    page_file = tmp_path / "season.html"
+    assert heatlog("season", "show", "1", "--html", str(page_file), "--db", db).returncode == 0
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(page_file.as_uri())
+        page.wait_for_selector("#races")
+        card = page.evaluate(
+            "() => { const c = document.querySelector('#races').closest('section');"
+            " const r = c.getBoundingClientRect(); return [c.scrollWidth, c.clientWidth, r.right]; }"
+        )
+        links = page.evaluate(
+            "() => [...document.querySelectorAll('#races a')].map(a => a.getBoundingClientRect().right)"
+        )
+        browser.close()
+    assert card[0] <= card[1], card  # the table fits its card: nothing to scroll sideways
+    assert len(links) == 3 and all(right <= card[2] for right in links), (links, card)
+
+
+def test_simulate_names_a_race_s_garage_and_legends_and_keeps_words_whole(tmp_path: Path) -> None:
+    """# 18.3, 19.1, 19.14, 19.15: `heatlog simulate --garage advanced` printed the very title a base race has
+    (weather named itself; the Garage and Legends did not), and with Legends on the grid at 80 columns rich cut
+    "spinouts" and "slipstreams" to "spinou…" and "slipst…" and gave each Legend 0 spinouts, boosts and
+    slipstreams, which it cannot have (# 19.10)."""
+    import json
+
+    from rich.cells import cell_len
+
+    db = str(tmp_path / "m.db")
+    legends = ["simulate", "--cars", "3", "--legends", "2", "--pro", "2", "--aggressive", "--seed", "5", "--db", db]
+    r = heatlog(*legends, columns=80)
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout and all(cell_len(line) <= 80 for line in r.stdout.splitlines()), r.stdout
+    assert "2 Legends, pro +2, aggressive" in r.stdout, r.stdout
+    rows = [line.split("│")[1:-1] for line in r.stdout.splitlines() if "Legend-" in line]
+    assert len(rows) == 2 and all([c.strip() for c in row[4:]] == ["–"] * 4 for row in rows), rows
+    r = heatlog("simulate", "--cars", "3", "--garage", "advanced", "--seed", "3", "--db", db, columns=80)
+    assert r.returncode == 0 and "Garage advanced upgrades (draft)" in r.stdout, r.stdout
+    r = heatlog(
+        "simulate", "--cars", "2", "--garage", "basic", "--draft", "snake", "--legends", "1", "--json", "--db", db
+    )
+    race = json.loads(r.stdout)
+    assert race["garage"] == {"upgrades": "basic", "draft": "snake", "expansions": []}, race
+    assert race["legends"] == {"cars": 1, "pro": 0, "aggressive": False}, race
