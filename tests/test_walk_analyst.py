@@ -126,3 +126,27 @@ def test_simulate_names_a_race_s_garage_and_legends_and_keeps_words_whole(tmp_pa
     race = json.loads(r.stdout)
     assert race["garage"] == {"upgrades": "basic", "draft": "snake", "expansions": []}, race
     assert race["legends"] == {"cars": 1, "pro": 0, "aggressive": False}, race
+
+
+def test_playout_says_which_bots_played_and_other_bots_answer_otherwise(tmp_path: Path) -> None:
+    """`heatlog playout --bots random` and `--bots heuristic` answer very differently (random bots take twice
+    the rounds), but both printed the same title, "…playouts over public information, seed 1": nothing on the
+    screen said which bots the answer is about. The title and the JSON name them now."""
+    import json
+
+    db = str(tmp_path / "p.db")
+    assert heatlog("import", str(REPLAYS / "usa-4cars.jsonl"), "--db", db).returncode == 0
+    base = ["playout", "-r", "1", "--round", "5", "-k", "6", "--seed", "1", "--workers", "1", "--db", db]
+    said = {}
+    left = {}
+    for bots in ("heuristic", "random", "heuristic,random,random,random"):
+        r = heatlog(*base, "--bots", bots, columns=200)
+        assert r.returncode == 0, r.stderr
+        said[bots] = r.stdout.splitlines()[0]
+        out = json.loads(heatlog(*base, "--bots", bots, "--json").stdout)
+        cars = list(out["bots"])
+        assert out["bots"] == dict(zip(cars, bots.split(",") * (4 if "," not in bots else 1), strict=True))
+        left[bots] = sum(c["rounds_to_finish"] for c in out["cars"])
+    assert "heuristic bots, seed 1" in said["heuristic"] and "random bots, seed 1" in said["random"], said
+    assert f"bots {cars[0]} heuristic, {cars[1]} random" in said["heuristic,random,random,random"], said
+    assert left["random"] > 1.5 * left["heuristic"], left  # the options do give different answers

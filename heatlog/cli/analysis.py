@@ -54,6 +54,14 @@ def bot_map(spec: str | None, cars: list[str]) -> dict[str, str]:
     return dict(zip(cars, names, strict=True))
 
 
+def _bots_words(bots: dict[str, str]) -> str:
+    """ "heuristic bots", or each car's ("Red random, Blue heuristic") when they differ."""
+    names = set(bots.values())
+    if len(names) == 1:
+        return f"{names.pop()} bots"
+    return "bots " + ", ".join(f"{car} {bot}" for car, bot in bots.items())
+
+
 def pick_seed(seed: int | None) -> int:
     import random
 
@@ -175,11 +183,12 @@ def playout(
         raise MalformedInput(f"{where}: {err.message}{hint}") from None
     cars = list(info.public.cars)
     first = pick_seed(seed)
+    chosen = bot_map(bots, cars)
     result = _run(
         info,
         k,
         seed=first,
-        bots=bot_map(bots, cars),
+        bots=chosen,
         sides=[[]],
         workers=workers,
         dask=dask_scheduler,
@@ -194,6 +203,7 @@ def playout(
                 {
                     "from": where,
                     "viewer": as_car,
+                    "bots": chosen,
                     "seed": first,
                     "playouts": result.done,
                     "requested": k,
@@ -209,7 +219,9 @@ def playout(
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
         done = counted(result.done, "playout")
-        print_table(console, _playout_table(result, 0, f"{where}: {done} over {view}, seed {first}"))
+        # the bots named: two runs with other --bots answer differently, and the title says why
+        title = f"{where}: {done} over {view}, {_bots_words(chosen)}, seed {first}"
+        print_table(console, _playout_table(result, 0, title))
         if note:
             console.print(note, style="bold", markup=False)
     if result.partial:
