@@ -17,10 +17,15 @@ def heatlog(*args: str, columns: int | None = None) -> subprocess.CompletedProce
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
 
 
-def test_compare_at_80_columns_keeps_the_round_table_whole_and_a_note_in_words(tmp_path: Path) -> None:
-    """`heatlog compare` of two what-ifs at 80 columns: the per-round table cut "A lap:space" to "lap:sp…" and a
-    finished car to "finish…"; and where the two diverge at their play-on notes, each was shown as its fields,
-    the bots as a Python dict ("bots {'Blue': 'heuristic', …}")."""
+def test_compare_of_two_what_ifs_played_on_by_other_bots(tmp_path: Path) -> None:
+    """Two branches of one race at round 14, played on by heuristic and by random bots. `heatlog compare`
+    diverged at their play-on notes (a note changes nothing), so its playouts played both sides from the same
+    state and answered +0.00 for every car, 95 % interval +0.00…+0.00, however different the branches; the note
+    was shown as its fields, the bots as a Python dict. It diverges at their first differing decision now (notes
+    are beside the race), and the answers differ. At 80 columns its round table cut "A lap:space" to
+    "lap:sp…" and a finished car to "finish…"."""
+    import json
+
     from rich.cells import cell_len
 
     db = str(tmp_path / "r.db")
@@ -35,9 +40,14 @@ def test_compare_at_80_columns_keeps_the_round_table_whole_and_a_note_in_words(t
     assert "…" not in out, out
     assert "lap:space" in out and "finished" in out, out
     assert all(cell_len(line) <= 80 for line in out.splitlines()), out
-    said = " ".join(out.split())
-    assert "2: note: played on by bots from here (seed 1): Red heuristic, Blue heuristic" in said, said
-    assert "{" not in out and "'" not in out.split("each car")[0], out
+    assert "note" not in out.split("each car")[0], out
+    r = heatlog("compare", "2", "3", "-k", "8", "--seed", "1", "--workers", "1", "--json", "--db", db)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    d = data["diverge"]
+    assert d["a"]["type"] != "note" and d["b"]["type"] != "note" and d["round"] == 14, d
+    assert any(x["difference"] != 0 for x in data["playouts"]["difference"]), data["playouts"]
+    assert heatlog("compare", "2", "2", "--db", db).stdout.strip() == "races 2 and 2 have the same log"
 
 
 def test_18_13_stats_of_a_garage_race_count_the_heat_its_upgrades_cooled(tmp_path: Path) -> None:

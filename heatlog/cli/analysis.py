@@ -228,14 +228,35 @@ def playout(
         raise typer.Exit(130)
 
 
-def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
-    """Index of the first differing event (the typed ``raw`` text aside), or None if the logs are equal."""
+def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """Where the logs first differ: the indexes in ``a`` and in ``b`` of their first differing events (the typed
+    ``raw`` text aside), or None if they hold the same events. Events beside the race (notes) are skipped: two
+    what-ifs played on by other bots from one round diverge at their first differing decision, not at their
+    play-on notes, which change nothing and from which playouts gave both sides the very same answer."""
+    from ..engine.events import REGISTRY
 
-    def norm(e: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in e.items() if k != "raw"}
+    def game(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+        out = []
+        for i, e in enumerate(events):
+            entry = REGISTRY.get(str(e.get("type")))
+            if entry is None or not entry.aside:
+                out.append((i, {k: v for k, v in e.items() if k != "raw"}))
+        return out
 
+    ga, gb = game(a), game(b)
+    for (i, x), (j, y) in zip(ga, gb, strict=False):
+        if x != y:
+            return i, j
+    if len(ga) == len(gb):
+        return None
+    n = min(len(ga), len(gb))
+    return (ga[n][0] if n < len(ga) else len(a)), (gb[n][0] if n < len(gb) else len(b))
+
+
+def _divergence_with_notes(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
+    """The first index where the logs differ, notes included (None: the same events)."""
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if norm(x) != norm(y):
+        if {k: v for k, v in x.items() if k != "raw"} != {k: v for k, v in y.items() if k != "raw"}:
             return i
     return None if len(a) == len(b) else min(len(a), len(b))
 
@@ -305,8 +326,8 @@ def compare(
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Compare two races or branches: where they diverge (the first differing event), each car's place, Heat
-    and Stress per round after it, and with --playouts K both sides played on K times from the divergence
+    """Compare two races or branches: where they diverge (the first differing event, notes aside), each car's
+    place, Heat and Stress per round after it, and with --playouts K both sides played on K times from the divergence
     with common random numbers (the same resampled hands and deck orders), with the difference and its
     95 % interval.
 
@@ -339,18 +360,20 @@ def compare(
         k2: v for k2, v in eb[0].items() if k2 != "raw"
     }:
         raise MalformedInput(f"races {ra} and {rb} do not start alike: compare a race with its branches")
-    i = _divergence(ea, eb)
+    at = _divergence(ea, eb)
     out: dict[str, Any] = {"a": ra, "b": rb}
     console = out_console()
-    if i is None:
+    if at is None:
         out["diverge"] = None
         if as_json:
             import json
 
             typer.echo(json.dumps(out, indent=1, allow_nan=False))
         else:
-            console.print(f"races {ra} and {rb} have the same log", markup=False)
+            aside = "" if len(ea) == len(eb) and _divergence_with_notes(ea, eb) is None else " (their notes aside)"
+            console.print(f"races {ra} and {rb} have the same log{aside}", markup=False)
         return
+    i, j = at
     from ..engine import apply
 
     prefix = None
@@ -358,8 +381,8 @@ def compare(
         prefix = apply(prefix, ev, atomic=False)
     assert prefix is not None
     at_round = prefix.round
-    xa, xb = (ea[i] if i < len(ea) else None), (eb[i] if i < len(eb) else None)
-    out["diverge"] = {"event": i + 1, "round": at_round, "a": xa, "b": xb}
+    xa, xb = (ea[i] if i < len(ea) else None), (eb[j] if j < len(eb) else None)
+    out["diverge"] = {"event": i + 1, "event_b": j + 1, "round": at_round, "a": xa, "b": xb}
     rounds_a, rounds_b = _per_round(ea, at_round), _per_round(eb, at_round)
     out["rounds"] = [
         {"round": r, "a": rounds_a.get(r), "b": rounds_b.get(r)} for r in sorted(set(rounds_a) | set(rounds_b))
@@ -413,7 +436,8 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
     from ..formats.words import signed
 
     d = out["diverge"]
-    console.print(f"races {ra} and {rb} diverge at event {d['event']} (round {d['round']}):", markup=False)
+    of_b = "" if d["event_b"] == d["event"] else f" of {ra}, {d['event_b']} of {rb}"
+    console.print(f"races {ra} and {rb} diverge at event {d['event']}{of_b} (round {d['round']}):", markup=False)
     console.print(f"  {ra}: {_describe(d['a'])}", markup=False)
     console.print(f"  {rb}: {_describe(d['b'])}", markup=False)
     console.print(f"each car at the end of every round since (A: race {ra}, B: race {rb}):", markup=False)
