@@ -48,7 +48,8 @@ def test_playout_prints_the_distribution_and_is_the_same_on_any_number_of_worker
         lo, hi = c["place_95"]
         assert 1 <= lo <= c["mean_place"] <= hi <= 3.5 and c["rounds_to_finish"] > 0
     table = run("playout", "--race", "1", "--round", "6", "-k", "16", "--seed", "3", "--workers", "1", db=simdb)
-    assert table.returncode == 0 and "16 playouts over public information, seed 3" in table.stdout
+    said = " ".join(table.stdout.split())
+    assert table.returncode == 0 and "16 playouts over public information, heuristic bots, seed 3" in said
     assert "1st" in table.stdout and "95 %" in table.stdout
 
 

@@ -48,7 +48,7 @@ GOLDEN = {
     "Red": {
         "place": 2,
         "heat_paid": {"corners": 8, "boosts": 0, "shifts": 1, "flooded": 0, "upgrades": 0, "total": 9},
-        "heat_cooled": {"gear": 2, "adrenaline": 1, "total": 3},
+        "heat_cooled": {"gear": 2, "adrenaline": 1, "upgrades": 0, "total": 3},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
         "slipstreams": {"taken": 2, "declined": 0, "spaces": 4},  # # 8.1: two spaces each
@@ -61,7 +61,7 @@ GOLDEN = {
     "Blue": {
         "place": 1,
         "heat_paid": {"corners": 8, "boosts": 0, "shifts": 2, "flooded": 0, "upgrades": 0, "total": 10},
-        "heat_cooled": {"gear": 1, "adrenaline": 3, "total": 4},
+        "heat_cooled": {"gear": 1, "adrenaline": 3, "upgrades": 0, "total": 4},
         "stress": {"played": 3, "drawn": 3, "spinouts": 0},
         "spinouts": 0,
         "slipstreams": {"taken": 0, "declined": 1, "spaces": 0},
@@ -631,7 +631,11 @@ def test_turn_facts_arguments_are_in_the_order_of_the_columns() -> None:
     at = named.index("MODULE_TURN_COLUMNS")
     named[at : at + 1] = [c.name for c in MODULE_TURN_COLUMNS]
     assert tuple(named) == TURN_COLUMNS
-    assert [c.name for c in MODULE_TURN_COLUMNS] == ["heat_upgrades", "uses"]  # the Garage's (# 18.10, 18.7)
+    assert [c.name for c in MODULE_TURN_COLUMNS] == [
+        "heat_upgrades",
+        "uses",
+        "cooled_upgrades",
+    ]  # the Garage's (# 18.10, 18.7, 18.13)
 
 
 @pytest.mark.parametrize(

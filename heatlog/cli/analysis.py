@@ -54,6 +54,14 @@ def bot_map(spec: str | None, cars: list[str]) -> dict[str, str]:
     return dict(zip(cars, names, strict=True))
 
 
+def _bots_words(bots: dict[str, str]) -> str:
+    """ "heuristic bots", or each car's ("Red random, Blue heuristic") when they differ."""
+    names = set(bots.values())
+    if len(names) == 1:
+        return f"{names.pop()} bots"
+    return "bots " + ", ".join(f"{car} {bot}" for car, bot in bots.items())
+
+
 def pick_seed(seed: int | None) -> int:
     import random
 
@@ -175,11 +183,12 @@ def playout(
         raise MalformedInput(f"{where}: {err.message}{hint}") from None
     cars = list(info.public.cars)
     first = pick_seed(seed)
+    chosen = bot_map(bots, cars)
     result = _run(
         info,
         k,
         seed=first,
-        bots=bot_map(bots, cars),
+        bots=chosen,
         sides=[[]],
         workers=workers,
         dask=dask_scheduler,
@@ -194,6 +203,7 @@ def playout(
                 {
                     "from": where,
                     "viewer": as_car,
+                    "bots": chosen,
                     "seed": first,
                     "playouts": result.done,
                     "requested": k,
@@ -209,21 +219,44 @@ def playout(
         console = out_console()
         view = f"what {as_car} knew" if as_car else "public information"
         done = counted(result.done, "playout")
-        print_table(console, _playout_table(result, 0, f"{where}: {done} over {view}, seed {first}"))
+        # the bots named: two runs with other --bots answer differently, and the title says why
+        title = f"{where}: {done} over {view}, {_bots_words(chosen)}, seed {first}"
+        print_table(console, _playout_table(result, 0, title))
         if note:
             console.print(note, style="bold", markup=False)
     if result.partial:
         raise typer.Exit(130)
 
 
-def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
-    """Index of the first differing event (the typed ``raw`` text aside), or None if the logs are equal."""
+def _divergence(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """Where the logs first differ: the indexes in ``a`` and in ``b`` of their first differing events (the typed
+    ``raw`` text aside), or None if they hold the same events. Events beside the race (notes) are skipped: two
+    what-ifs played on by other bots from one round diverge at their first differing decision, not at their
+    play-on notes, which change nothing and from which playouts gave both sides the very same answer."""
+    from ..engine.events import REGISTRY
 
-    def norm(e: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in e.items() if k != "raw"}
+    def game(events: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+        out = []
+        for i, e in enumerate(events):
+            entry = REGISTRY.get(str(e.get("type")))
+            if entry is None or not entry.aside:
+                out.append((i, {k: v for k, v in e.items() if k != "raw"}))
+        return out
 
+    ga, gb = game(a), game(b)
+    for (i, x), (j, y) in zip(ga, gb, strict=False):
+        if x != y:
+            return i, j
+    if len(ga) == len(gb):
+        return None
+    n = min(len(ga), len(gb))
+    return (ga[n][0] if n < len(ga) else len(a)), (gb[n][0] if n < len(gb) else len(b))
+
+
+def _divergence_with_notes(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
+    """The first index where the logs differ, notes included (None: the same events)."""
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if norm(x) != norm(y):
+        if {k: v for k, v in x.items() if k != "raw"} != {k: v for k, v in y.items() if k != "raw"}:
             return i
     return None if len(a) == len(b) else min(len(a), len(b))
 
@@ -269,8 +302,12 @@ def _describe(ev: dict[str, Any] | None) -> str:
         return "(nothing: the log ends)"
 
     def show(v: Any) -> str:
+        if isinstance(v, dict):  # a note's bots ({"Red": "heuristic", …}) read "Red heuristic, …", not a repr
+            return ", ".join(f"{k} {show(x)}" for k, x in v.items())
         return " ".join(map(str, v)) if isinstance(v, list) else str(v)
 
+    if ev["type"] == "note" and isinstance(ev.get("text"), str):  # its words, not its fields (the bots repeat them)
+        return f"note: {ev['text']}"
     fields = ", ".join(f"{k} {show(v)}" for k, v in ev.items() if k not in ("type", "v", "raw"))
     return f"{ev['type']}: {fields}"
 
@@ -289,8 +326,8 @@ def compare(
     as_json: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Compare two races or branches: where they diverge (the first differing event), each car's place, Heat
-    and Stress per round after it, and with --playouts K both sides played on K times from the divergence
+    """Compare two races or branches: where they diverge (the first differing event, notes aside), each car's
+    place, Heat and Stress per round after it, and with --playouts K both sides played on K times from the divergence
     with common random numbers (the same resampled hands and deck orders), with the difference and its
     95 % interval.
 
@@ -323,18 +360,20 @@ def compare(
         k2: v for k2, v in eb[0].items() if k2 != "raw"
     }:
         raise MalformedInput(f"races {ra} and {rb} do not start alike: compare a race with its branches")
-    i = _divergence(ea, eb)
+    at = _divergence(ea, eb)
     out: dict[str, Any] = {"a": ra, "b": rb}
     console = out_console()
-    if i is None:
+    if at is None:
         out["diverge"] = None
         if as_json:
             import json
 
             typer.echo(json.dumps(out, indent=1, allow_nan=False))
         else:
-            console.print(f"races {ra} and {rb} have the same log", markup=False)
+            aside = "" if len(ea) == len(eb) and _divergence_with_notes(ea, eb) is None else " (their notes aside)"
+            console.print(f"races {ra} and {rb} have the same log{aside}", markup=False)
         return
+    i, j = at
     from ..engine import apply
 
     prefix = None
@@ -342,8 +381,8 @@ def compare(
         prefix = apply(prefix, ev, atomic=False)
     assert prefix is not None
     at_round = prefix.round
-    xa, xb = (ea[i] if i < len(ea) else None), (eb[i] if i < len(eb) else None)
-    out["diverge"] = {"event": i + 1, "round": at_round, "a": xa, "b": xb}
+    xa, xb = (ea[i] if i < len(ea) else None), (eb[j] if j < len(eb) else None)
+    out["diverge"] = {"event": i + 1, "event_b": j + 1, "round": at_round, "a": xa, "b": xb}
     rounds_a, rounds_b = _per_round(ea, at_round), _per_round(eb, at_round)
     out["rounds"] = [
         {"round": r, "a": rounds_a.get(r), "b": rounds_b.get(r)} for r in sorted(set(rounds_a) | set(rounds_b))
@@ -397,35 +436,40 @@ def _print_compare(console: Any, out: dict[str, Any], ra: int, rb: int, result: 
     from ..formats.words import signed
 
     d = out["diverge"]
-    console.print(f"races {ra} and {rb} diverge at event {d['event']} (round {d['round']}):", markup=False)
+    of_b = "" if d["event_b"] == d["event"] else f" of {ra}, {d['event_b']} of {rb}"
+    console.print(f"races {ra} and {rb} diverge at event {d['event']}{of_b} (round {d['round']}):", markup=False)
     console.print(f"  {ra}: {_describe(d['a'])}", markup=False)
     console.print(f"  {rb}: {_describe(d['b'])}", markup=False)
     console.print(f"each car at the end of every round since (A: race {ra}, B: race {rb}):", markup=False)
     table = Table()
-    for col in ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress"):
-        table.add_column(col, justify="left" if col == "car" else "right")
 
     def place(x: dict[str, Any] | None) -> str:
         if x is None:
             return "–"
         return "finished" if x["finished"] else f"{x['lap']}:{x['space']}"
 
+    cells: list[tuple[str, ...]] = []
     for row in out["rounds"]:
         cars = list((row["a"] or row["b"]).keys())
         for car in cars:
             pa = (row["a"] or {}).get(car)
             pb = (row["b"] or {}).get(car)
-            table.add_row(
-                str(row["round"]),
-                car,
-                place(pa),
-                place(pb),
-                *(
-                    "–" if p is None or p[key] is None else str(p[key])
-                    for key in ("engine", "stress")
-                    for p in (pa, pb)
-                ),
+            cells.append(
+                (
+                    str(row["round"]),
+                    car,
+                    place(pa),
+                    place(pb),
+                    *(
+                        "–" if p is None or p[key] is None else str(p[key])
+                        for key in ("engine", "stress")
+                        for p in (pa, pb)
+                    ),
+                )
             )
+    # fitted (no word cut at 80 columns: rich alone cut "lap:space" to "lap:sp…" and "finished" to "finish…")
+    round_heads = ("round", "car", "A lap:space", "B lap:space", "A Engine", "B Engine", "A Stress", "B Stress")
+    fill_table(console, table, [(h, "left" if h == "car" else "right") for h in round_heads], cells)
     print_table(console, table)
     if result is None:
         return

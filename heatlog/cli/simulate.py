@@ -15,6 +15,7 @@ from .common import (
     app,
     creating_log,
     err_console,
+    fill_table,
     given_options,
     module_flags,
     out_console,
@@ -254,24 +255,26 @@ def _print_simulated(console: Any, results: list[dict[str, Any]], names: list[st
             title=f"race {r['race']}: {r['track']}, {counted(r['laps'], 'lap')}, seed {r['seed']}: "
             f"{counted(r['rounds'], 'round')}"
             + "".join(f"; {words}" for words in summary_words(r)),  # the modules' (Module.summary_words)
-            caption="round: the round it finished in; Heat: left on the Engine"
+            caption="round: the round it finished in; slips: slipstreams taken; Heat: left on the Engine"
             + ("" if r["over"] else f"\nstopped unfinished after {r['rounds']} rounds: {_stuck(r)}"),
         )
-        whole = {col: max(len(str(row[col])) for row in r["order"]) for col in ("car", "bot")}
-        for col in ("place", "car", "bot", "round", "spinouts", "boosts", "slipstreams", "Heat"):
-            # names whole, always: "Legend-Bl…" would be Legend-Black or Legend-Blue
-            table.add_column(col, no_wrap=col in whole, min_width=whole.get(col))
+        cells = []
         for row in r["order"]:
-            table.add_row(
-                str(row["place"]),
-                row["car"],
-                row["bot"],
-                "-" if row["round"] is None else str(row["round"]),
-                str(row["spinouts"]),
-                str(row["boosts"]),
-                str(row["slipstreams"]),
-                "–" if row["engine"] is None else str(row["engine"]),  # a Legend has no Engine (# 19.10)
+            legend = row["engine"] is None  # a Legend: no Engine, never spins out, boosts or slipstreams (# 19.10)
+            cells.append(
+                (
+                    str(row["place"]),
+                    row["car"],
+                    row["bot"],
+                    "-" if row["round"] is None else str(row["round"]),
+                    *("–" if legend else str(row[k]) for k in ("spinouts", "boosts", "slipstreams")),
+                    "–" if legend else str(row["engine"]),
+                )
             )
+        # every word whole at 80 columns, names too ("Legend-Bl…" would be Legend-Black or Legend-Blue): with a
+        # Legend on the grid rich cut "spinouts" and "slipstreams" to "spinou…" and "slipst…"
+        heads = ("place", "car", "bot", "round", "spinouts", "boosts", "slips", "Heat")
+        fill_table(console, table, [(h, "left") for h in heads], cells)
         print_table(console, table)
         return
     table = Table(

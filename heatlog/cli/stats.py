@@ -276,6 +276,8 @@ STAT_ROWS: list[tuple[str, Any]] = [
     ("Heat paid: total", lambda t: t.heat_paid),
     ("Heat cooled: gear", lambda t: t.cooled_gear),
     ("Heat cooled: adrenaline", lambda t: t.cooled_adrenaline),
+    ("Heat cooled: upgrades", lambda t: t.cooled_upgrades),
+    ("Heat cooled: total", lambda t: t.heat_cooled),
     ("Stress played", lambda t: t.stress_played),
     ("Stress drawn", lambda t: _dash(t.stress_drawn)),
     ("Stress taken at spinouts", lambda t: t.stress_spinouts),

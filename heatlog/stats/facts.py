@@ -37,6 +37,7 @@ class HeatTotals:
     heat_upgrades: int
     cooled_gear: int
     cooled_adrenaline: int
+    cooled_upgrades: int
 
     @property
     def heat_paid(self) -> int:
@@ -44,7 +45,7 @@ class HeatTotals:
 
     @property
     def heat_cooled(self) -> int:
-        return self.cooled_gear + self.cooled_adrenaline
+        return self.cooled_gear + self.cooled_adrenaline + self.cooled_upgrades
 
 
 class _TurnRecord(NamedTuple):
@@ -91,6 +92,7 @@ class _TurnRecord(NamedTuple):
     # ``turn_facts``): each must be a field here, after ``led``, in registry order (checked below, at import)
     heat_upgrades: int = 0  # the Garage's
     uses: str = ""  # the Garage's
+    cooled_upgrades: int = 0  # the Garage's
     adrenaline_spaces: int = 0  # spaces the adrenaline +1 move added (# 6.2; 0 when blocked or not taken)
     slipstream_spaces: int = 0  # spaces slipstream moved the car (# 8.1; a sector's bonus included, MODULES.md 20.12)
     heat_flooded: int = 0  # Heat paid for shifting down from a flooded space (# 22.4; 0 elsewhere)

@@ -28,6 +28,7 @@ class Tally(HeatTotals):
     heat_upgrades: int = 0
     cooled_gear: int = 0
     cooled_adrenaline: int = 0
+    cooled_upgrades: int = 0
     stress_played: int = 0
     stress_drawn: int | None = 0  # None once any draw of these turns was hidden (table mode)
     stress_spinouts: int = 0
@@ -73,6 +74,7 @@ class Tally(HeatTotals):
         self.heat_upgrades += sum(c["heat_upgrades"])
         self.cooled_gear += sum(c["cooled_gear"])
         self.cooled_adrenaline += sum(c["cooled_adrenaline"])
+        self.cooled_upgrades += sum(c["cooled_upgrades"])
         self.stress_played += sum(c["stress_played"])
         if self.stress_drawn is not None:
             drawn = c["stress_drawn"]
@@ -122,6 +124,7 @@ class Tally(HeatTotals):
             "heat_upgrades",
             "cooled_gear",
             "cooled_adrenaline",
+            "cooled_upgrades",
             "stress_played",
             "stress_spinouts",
             "spinouts",
@@ -169,7 +172,12 @@ class Tally(HeatTotals):
                 "upgrades": self.heat_upgrades,
                 "total": self.heat_paid,
             },
-            "heat_cooled": {"gear": self.cooled_gear, "adrenaline": self.cooled_adrenaline, "total": self.heat_cooled},
+            "heat_cooled": {
+                "gear": self.cooled_gear,
+                "adrenaline": self.cooled_adrenaline,
+                "upgrades": self.cooled_upgrades,
+                "total": self.heat_cooled,
+            },
             "stress": {"played": self.stress_played, "drawn": self.stress_drawn, "spinouts": self.stress_spinouts},
             "spinouts": self.spinouts,
             "slipstreams": {
@@ -266,6 +274,7 @@ class CarStats:
             t.heat_paid,  # heat_paid_total
             t.cooled_gear,  # heat_cooled_gear
             t.cooled_adrenaline,  # heat_cooled_adrenaline
+            t.cooled_upgrades,  # heat_cooled_upgrades
             t.heat_cooled,  # heat_cooled_total
             t.stress_played,  # stress_played
             t.stress_drawn,  # stress_drawn

@@ -54,6 +54,8 @@ td { padding: 5px 4px; border-bottom: 1px solid #f0ece2; } td.num, th.num { text
 tr.event td { border-bottom: 1px solid var(--line); color: var(--muted); font-size: 12.5px; padding-top: 0; }
 tr.event ul { margin: 0; padding-left: 16px; }
 footer { margin-top: 16px; color: var(--muted); font-size: 12px; text-align: center; }
+@media (max-width: 480px) { body { padding: 0 10px 16px; } .card { padding: 10px 8px; }
+  #races td, #races th { padding-left: 2px; padding-right: 2px; } }
 """
 
 

@@ -146,6 +146,13 @@ def _position_cards(state: RaceState) -> PositionCards | None:
 TURN_COLUMNS = (
     FactColumn("heat_upgrades", "int", 0, "Heat paid for upgrades' Heat costs (# 18.10; 0 without the Garage)"),
     FactColumn("uses", "str", "", 'the Garage symbols used this turn, "kind cards amount; …" (# 18.7–18.24)'),
+    FactColumn(
+        "cooled_upgrades",
+        "int",
+        0,
+        "Heat the upgrades moved to the Engine: their Cooldowns (# 18.13) and Super Cool (# 18.22); "
+        "0 without the Garage",
+    ),
 )
 RACE_COLUMNS = (
     FactColumn("garage_upgrades", "str", None, "the Garage's upgrades option (# 18.3)"),
@@ -512,6 +519,8 @@ MODULE = Module(
     turn_facts=lazy(f"{__name__}.facts", "turn_facts"),
     race_columns=RACE_COLUMNS,
     race_facts=lazy(f"{__name__}.facts", "race_facts"),
+    summary=lazy(f"{__name__}.facts", "summary"),  # its options in simulate's JSON and title (# 18.3)
+    summary_words=lazy(f"{__name__}.facts", "summary_words"),
     flags=FLAGS,
     from_flags=_from_flags,
     # # 18.5: the draft's markets are what the table reveals: a play-out, the review and luck start after it

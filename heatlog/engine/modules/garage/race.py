@@ -125,6 +125,10 @@ class GarageTurn:
     scrap_done: list[int] = field(default_factory=list)  # cards whose Scrap is resolved
     scrapped: list[str] = field(default_factory=list)
     cooled_from: list[int] = field(default_factory=list)  # cards whose Cooldown is spent (# 18.13, MA32)
+    # Heat the upgrades moved to the Engine: their own Cooldowns' share of a cooldown (# 18.13; the gear's and
+    # adrenaline's share is Turn.cooled) and Super Cool (# 18.22); ``naming``: the cooldown the cards named allow
+    cooled: int = 0
+    naming: int = 0
     reduced_from: list[int] = field(default_factory=list)  # cards whose Reduce Stress is spent (# 18.15)
     refreshed: list[int] = field(default_factory=list)  # cards going back on top of the deck (# 18.21)
     bonuses: list[int] = field(default_factory=list)  # slipstream bonuses taken (# 18.16)
@@ -675,12 +679,14 @@ def cooldown_picks(state: RaceState, ev: Event, car: Car, turn: Turn) -> tuple[l
         raise H.illegal(state, ev, "the Garage module is not in this race: cooldown names no cards", "18.13")
     open_ = [i for i in _active(turn, gt) if g.n(turn.played[i], "cooldown") and i not in gt.cooled_from]
     picks = _cards_named(state, ev, turn, open_, "with an unused Cooldown", "18.13")
-    return picks, sum(g.n(turn.played[i], "cooldown") for i in picks)
+    gt.naming = sum(g.n(turn.played[i], "cooldown") for i in picks)
+    return picks, gt.naming
 
 
 def spend_cooldown(turn: Turn, picks: list[int], n: int) -> None:
     gt = garage_record(turn)
     gt.cooled_from.extend(picks)
+    gt.cooled += min(n, gt.naming)  # the cards' share (the rules spend it first, the pool's uses the rest)
     gt.happenings.append(("cooldown", " ".join(turn.played[i] for i in picks), n))
 
 
@@ -1014,6 +1020,7 @@ def super_cooled(state: RaceState, ev: Event) -> None:
     car.engine += count
     gt = garage_record(turn)
     gt.used.extend((i, "super_cool") for i in picks)
+    gt.cooled += count
     gt.happenings.append(("super_cool", " ".join(turn.played[i] for i in picks), count))
 
 

@@ -149,6 +149,28 @@ def _chance(state: RaceState, rng: random.Random) -> Event | None:
     return {"type": "legend_card_revealed", "v": 1, "card": rng.choice(sorted(own.deck.available(own.rules)))}
 
 
+def _summary(state: RaceState) -> dict[str, Any]:
+    """A simulated race's Legends (``simulate --json``): how many, and their options (# 19.1, 19.14, 19.15)."""
+    own = state.modules.get(NAME)
+    cars = sum(1 for c in state.cars.values() if c.legend)
+    if own is None or not cars:
+        return {}
+    return {"legends": {"cars": cars, "pro": own.rules.pro, "aggressive": own.rules.aggressive}}
+
+
+def _summary_words(race: Mapping[str, Any]) -> str | None:
+    legends = race.get("legends")
+    if not isinstance(legends, dict):
+        return None
+    n = legends.get("cars", 0)
+    words = [f"{n} Legend{'' if n == 1 else 's'}"]
+    if legends.get("pro"):
+        words.append(f"pro +{legends['pro']}")
+    if legends.get("aggressive"):
+        words.append("aggressive")
+    return ", ".join(words)
+
+
 def _race_facts(state: RaceState, started: Event) -> tuple[int, int | None, bool | None]:
     """(``legends``, ``pro``, ``aggressive``): how many Legend cars race, and the Legends' options (# 19.1, 19.4)."""
     legends = sum(1 for c in started.get("cars", []) if c.get("legend"))
@@ -420,6 +442,8 @@ MODULE = Module(
     race_columns=RACE_COLUMNS,
     race_after="cars",
     race_facts=_race_facts,
+    summary=_summary,  # how many Legends and their options in simulate's JSON and title (# 19.1, 19.14, 19.15)
+    summary_words=_summary_words,
     flags=FLAGS,
     from_flags=_from_flags,
     car_count=_car_count,  # its cars count toward the race's 2-6 (# 19.2) and get no deck (# 19.3)
