@@ -104,6 +104,10 @@ def test_a_host_screen_and_three_phones_record_a_race(tmp_path: Path) -> None:
                 steps += 1
                 i = len(strip([e.event for e in log.project(race).effective.entries]))
                 version = host.evaluate("document.documentElement.dataset.version")
+                for page in phones.values():  # a phone's screen of the race before the last tap is not read
+                    page.wait_for_function(
+                        "v => Number(document.documentElement.dataset.version) >= v", arg=int(version), timeout=15000
+                    )
                 acted = False
                 for name, page in phones.items():
                     if page.locator(".ctl.plan").count():

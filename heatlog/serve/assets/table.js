@@ -127,11 +127,20 @@
     Object.keys(picks).forEach(function (k) { if (!present[k]) { delete picks[k]; } });
     (data.cars || []).forEach(function (c) { place(c.name, c); });
     root.setAttribute("data-version", String(data.version));
+    root.setAttribute("data-race", String(data.race));
   }
 
+  /* A refresh's answer is dropped when the page already shows a later state of the same race: rendered before a
+     change the stream has brought since, it would put back a screen already answered (on a slow phone, the old
+     question again under the player's finger, until the next change). The stream's own messages come in order
+     and are always put in place (a restarted server counts its versions from 0 again). */
   function refresh() {
-    fetch("/api/view", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(apply)
-      .catch(function () { /* the stream brings the next one */ });
+    fetch("/api/view", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
+      var race = root.getAttribute("data-race");
+      var at = Number(root.getAttribute("data-version"));
+      if (race !== null && race === String(data.race) && data.version < at) { return; }
+      apply(data);
+    }).catch(function () { /* the stream brings the next one */ });
   }
 
   function listen() {
