@@ -64,6 +64,7 @@ def new(
     With the Garage, snake-drafted: heatlog new --car Ann:red --car Bob:blue --garage advanced --draft snake
     """
     from ..engine.errors import MalformedInput
+    from ..engine.module import race_words
     from ..races import start_race
     from ..views import counted
 
@@ -100,7 +101,8 @@ def new(
         )
         proj = log.project(race)
         length = counted(proj.state.laps, "lap")
-        out_console().print(f"race {race}: {proj.state.track.name}, {length}, {proj.state.mode} mode")
+        named = "".join(f", {words}" for words in race_words(proj.state))  # its modules, with their options
+        out_console().print(f"race {race}: {proj.state.track.name}, {length}, {proj.state.mode} mode{named}")
         typer.echo(str(race))
 
 

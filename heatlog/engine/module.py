@@ -399,6 +399,17 @@ def summary_words(race: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def race_words(state: RaceState) -> list[str]:
+    """Each module of the race in a few words, in rank order, for a header: its ``summary_words`` of its
+    ``summary`` (its options, as ``simulate``'s title says them), else its name (a weather race before its tile is
+    drawn: "weather")."""
+    out: list[str] = []
+    for m in in_race(state):
+        said = m.summary_words(m.summary(state)) if m.summary is not None and m.summary_words is not None else None
+        out.append(said or m.name)
+    return out
+
+
 def marks(state: RaceState) -> list[str]:
     """The lines every module of the race shows on the board and under the HTML replay's circuit (its view
     pieces, ``Module.marks``), in rank order."""

@@ -842,9 +842,11 @@ class Session:
         lines = [
             Line(f"── round {s.round} ── order: {' > '.join(s.order)} · adrenaline: {adr} (# 2.2, 6.1)", "head"),
         ]
-        from ..views.board import next_corner, track_strip
+        from ..views.board import limits_key, next_corner, track_strip
 
         lines += [Line(x, "board-strip") for x in track_strip(s) if x.strip()]
+        if (key := limits_key(s)) is not None:  # a limit drawn with * is this race's, not the printed one (# 20.8)
+            lines.append(Line(key, "board-strip"))
         for name in s.standings():
             car = s.cars[name]
             if name in s.hall_of_fame:

@@ -8,7 +8,8 @@ on a colourless console.
 
 Strip legend: lane 1 above lane 2; ``━━━`` is the race-line spot of a space (# 1.5), ``·`` the other spot; a car
 is shown by its letter (``━R━`` on the race line); ``┃`` is a corner line with its speed limit above it, ``║``
-the start/finish line.
+the start/finish line. The limit is the one this race's rules set (a road-condition token, # 20.8), asked from
+the race's Rules; ``6*`` marks one that differs from the printed limit (:func:`limits_key` says so under the strip).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.decide import waiting_for
 from ..engine.errors import STEP_NAMES
-from ..engine.module import car_facts, card_namer, rules_lines, spaces_moved, turn_row
+from ..engine.module import car_facts, card_namer, race_words, rules_lines, spaces_moved, turn_row
 from ..engine.module import marks as module_marks
 from ..engine.state import Car, RaceState, Turn, expand
 from ..formats.usertext import visible
@@ -80,7 +81,7 @@ def _rows(n: int, width: int) -> list[range]:
 def _strip_segments(state: RaceState, width: int) -> list[list[tuple[str, str | None]]]:
     """The strip as lines of (text, car name or None) segments: the caller colours the cars."""
     t = state.track
-    limits = {c.after_space: c.limit for c in t.corners}
+    limits = {s: f"{n}*" if n != printed else str(n) for s, (n, printed) in race_limits(state).items()}
     labels = car_labels(state)
     out: list[list[tuple[str, str | None]]] = []
     for row in _rows(t.spaces, width):
@@ -103,7 +104,7 @@ def _strip_segments(state: RaceState, width: int) -> list[list[tuple[str, str | 
                     lanes[lane - 1].append((fill * CELL if race == lane else " · ", None))
             line = "┃" if s in limits else "║" if s == t.spaces else None
             if line is not None:
-                signs.append((str(limits[s]) if s in limits else "F", None))
+                signs.append((limits.get(s, "F"), None))
                 head.append((" ", None))
                 lanes[0].append((line, None))
                 lanes[1].append((line, None))
@@ -132,7 +133,7 @@ def _aligned(state: RaceState, width: int) -> list[list[tuple[str, str | None]]]
                     take = min(carry, len(text))
                     text, carry = text[take:], carry - take
                 fixed.append((text, who))
-                if text not in ("F",) and text.strip().isdigit():
+                if text not in ("F",) and text.strip().rstrip("*").lstrip("-").isdigit():
                     carry += len(text) - 1
             segs[:] = fixed
     return lines
@@ -148,6 +149,26 @@ def strip_lines(state: RaceState, width: int = 100) -> list[Styled]:
         ]
         out.append(Styled(parts, no_wrap=True, rstrip=True))
     return out
+
+
+def race_limits(state: RaceState) -> dict[int, tuple[int, int]]:
+    """Corner line (``after_space``) -> (the limit this race's rules set, the printed limit), asked from the race's
+    Rules (# 9.3; a road-condition token, # 20.8; a module's, such as rain's) for a turn with nothing in its Play
+    Area: a card's Adjust (# 18.17) is one car's, for one turn, and the board draws none."""
+    t = state.track
+    car = next(iter(state.cars.values()), None)
+    if car is None or state.rules.unchanged.corner_limit:
+        return {c.after_space: (c.limit, c.limit) for c in t.corners}
+    limit = state.rules.corner_limit
+    turn = Turn(car.name, state.round, car.gear, car.gear)
+    return {c.after_space: (limit(state, car, turn, c), c.limit) for c in t.corners}
+
+
+def limits_key(state: RaceState) -> str | None:
+    """The strip's note for a limit drawn with ``*`` (:func:`race_limits`); None when every limit is the printed one."""
+    if all(n == printed for n, printed in race_limits(state).values()):
+        return None
+    return "* limit changed in this race (road conditions, # 20.8)"
 
 
 def legend_line(state: RaceState) -> str:
@@ -360,7 +381,10 @@ def render_header(
     if name:
         title += f" ({name})"
     laps = counted(state.laps, "lap")
-    console.print(f"{title}: {state.track.name}, {laps}, {state.mode} mode — {where}", markup=False, highlight=False)
+    modules = "".join(f", {words}" for words in race_words(state))  # the modules it plays with (their options)
+    console.print(
+        f"{title}: {state.track.name}, {laps}, {state.mode} mode{modules} — {where}", markup=False, highlight=False
+    )
 
 
 def render_narration(console: Any, lines: list[tuple[int, str, str]], state: RaceState) -> None:
@@ -424,6 +448,8 @@ def render_round_board(console: Any, rv: RoundView) -> None:
     for line in strip_lines(state, width):
         console.print(line, highlight=False)
     console.print(legend_line(state), markup=False, highlight=False)
+    if (key := limits_key(state)) is not None:
+        console.print(key, markup=False, highlight=False)
     for text in module_marks(state):  # the modules' own lines (engine/module.py: Module.marks; the weather's)
         console.print(text, markup=False, highlight=False, soft_wrap=True)
     for text in rules_lines(state):  # the rules the modules set (the championship's event card, # 21.6-21.8)
