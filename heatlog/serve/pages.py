@@ -168,7 +168,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 "private: scan the car's code)."
             )
             out.append(
-                f'<section class="ctl plan" data-car="{e(car)}"><h3>{who}Round {c["round"]}: gear and cards</h3>'
+                f'<section class="ctl plan" data-car="{e(car)}" data-round="{e(c["round"])}">'  # (its taps' question)
+                f"<h3>{who}Round {c['round']}: gear and cards</h3>"
                 f'<p class="hint">Tap the cards you play: their number is your gear (now {c["gear"]}; '
                 f"may shift to {e(gears)}; Engine {c['engine']}). {secret}</p>"
                 + _cards(c["tokens"], count=None, action="plan", car=car)
