@@ -552,13 +552,41 @@ def test_the_pages_are_whole_and_say_what_the_race_waits_for(table: Any) -> None
     host = t.host.get("/host").text
     assert (
         re.search(r'<svg id="circuit"', host)
-        and "join codes" in host
+        and "join codes" in t.host.get("/api/view").json()["panels"]["seats"]
         and "<svg" in t.host.get("/api/view").json()["panels"]["seats"]
     )
     view = t.host.get("/api/view").json()
     assert "Waiting for: gears and cards from" in view["panels"]["status"]
     assert t.host.get("/static/table.js").status_code == 200
     assert t.host.get("/static/../app.py").status_code == 404
+
+
+def test_the_join_codes_fold_away_once_every_seat_has_a_phone(table: Any) -> None:
+    """The QR codes filled the host screen's right side for the whole race: once every seat has a phone they are
+    folded (a closed <details>, still a tap to open), and open again when a seat has no phone."""
+    t = table(3, 1)
+
+    def box() -> str:
+        got = re.search(r"<details id=\"seats-box\"[^>]*>\s*<summary>[^<]*</summary>", seats())
+        assert got is not None
+        return got.group(0)
+
+    def seats() -> str:
+        return str(t.host.get("/api/view").json()["panels"]["seats"])
+
+    t.join("Red", "Blue")
+    assert " open" in box() and "every seat" not in box()  # Green still scans its code
+    t.join("Green")
+    assert " open" not in box() and "join codes · every seat has a phone" in box()
+    assert seats().count("<svg") == 3  # folded, not gone: a phone may need to join again
+
+    def lose_green() -> None:  # (as a seat without a phone: nothing in the server lets go of one yet)
+        table_ = t.server.table
+        assert table_ is not None
+        table_.seats["Green"].device = None
+
+    t.server.call(lose_green)
+    assert " open" in box() and "every seat" not in box()
 
 
 def test_a_plan_the_reveal_would_refuse_is_refused_when_submitted(table: Any) -> None:

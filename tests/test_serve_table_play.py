@@ -312,3 +312,30 @@ def test_a_double_tap_enters_one_answer(tabletop: Any) -> None:
         phone.wait_for_timeout(100)
     assert [a["ok"] for a in answers] == [True, False], answers
     assert "that tap was on an earlier screen" in answers[1]["error"]
+
+
+def test_a_reload_keeps_the_cards_tapped_on_the_question_and_a_new_question_starts_empty(tabletop: Any) -> None:
+    """A phone that reloads mid-plan (a player's thumb, a dropped page) lost the cards it had tapped: they are kept
+    in the tab's sessionStorage with the question they were made on, put back on load, and never carried to
+    another question (docs/table.md)."""
+    t = tabletop()
+    phone = t.phones["Red"]
+    cards = plan_for(t.expected, len(t.events()), "Red").split()
+    for tok in cards:
+        phone.locator(f'.ctl.plan .cardbtn[data-token="{tok}"]').first.click()
+    chosen = phone.locator(".ctl.plan .chosen").inner_text()
+    assert chosen.endswith(f"→ gear {len(cards)}")
+    phone.reload()
+    phone.wait_for_selector(f'.ctl.plan .picker[data-chosen="{" ".join(cards)}"]', timeout=15000)
+    assert phone.locator(".ctl.plan .chosen").inner_text() == chosen
+    version = t.version()
+    phone.locator(".ctl.plan .send").click()
+    t.newer(version)
+    phone.wait_for_selector(".ctl.held")
+    phone.locator(".ctl.held button.takeback").click()  # "change": the plan is asked again, from no tap
+    phone.wait_for_selector(".ctl.plan")
+    assert phone.locator(".ctl.plan .chosen").inner_text() == "tap the cards you play"
+    phone.reload()
+    phone.wait_for_selector(".ctl.plan .picker[data-chosen]")
+    assert phone.locator(".ctl.plan .chosen").inner_text() == "tap the cards you play"
+    assert phone.evaluate("window.sessionStorage.length") == 0

@@ -168,7 +168,8 @@ def controls_html(ctls: list[dict[str, Any]], *, host: bool = False) -> str:
                 "private: scan the car's code)."
             )
             out.append(
-                f'<section class="ctl plan" data-car="{e(car)}"><h3>{who}Round {c["round"]}: gear and cards</h3>'
+                f'<section class="ctl plan" data-car="{e(car)}" data-round="{e(c["round"])}">'  # (its taps' question)
+                f"<h3>{who}Round {c['round']}: gear and cards</h3>"
                 f'<p class="hint">Tap the cards you play: their number is your gear (now {c["gear"]}; '
                 f"may shift to {e(gears)}; Engine {c['engine']}). {secret}</p>"
                 + _cards(c["tokens"], count=None, action="plan", car=car)
@@ -283,7 +284,14 @@ def seats_html(seats: list[dict[str, Any]]) -> str:
             f'<figcaption><b>{e(s["car"])}</b> · {e(state)}<br><a href="{e(s["url"])}" class="join">'
             f"{e(s['url'])}</a></figcaption></figure>"
         )
-    return '<div class="seats">' + "".join(rows) + "</div>"
+    # once every seat has a phone the codes are folded away (still a tap to open: a phone may need to join again);
+    # a seat without a phone opens them again
+    every = bool(seats) and all(s["phone"] for s in seats)
+    summary = "join codes · every seat has a phone" if every else "join codes"
+    return (
+        f'<details id="seats-box"{"" if every else " open"}><summary>{e(summary)}</summary>'
+        f'<div class="seats">{"".join(rows)}</div></details>'
+    )
 
 
 # ------------------------------------------------------------------------------------------------ whole pages
@@ -301,8 +309,7 @@ def board_page(role: str, csrf: str, title: str, circuit_html: str, *, seat: str
         body = (
             '<main class="host"><div class="left">' + circuit_html + '<div id="cars" class="panel"></div>'
             '<div id="narration" class="panel"></div></div><div class="right"><div id="status" class="panel"></div>'
-            '<div id="controls" class="panel"></div><details id="seats-box" open><summary>join codes</summary>'
-            '<div id="seats" class="panel"></div></details>'
+            '<div id="controls" class="panel"></div><div id="seats" class="panel"></div>'
             "<details><summary>corrections and notes</summary>"
             '<form id="undo"><label>undo the latest entry, because <input name="reason" required '
             'placeholder="e.g. wrong car"></label><label><input type="checkbox" name="reopen"> reopen a finished race'

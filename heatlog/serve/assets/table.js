@@ -89,7 +89,47 @@
   function pickerKey(p) {
     var sec = p.closest(".ctl");
     return [p.getAttribute("data-action"), p.getAttribute("data-car"), sec ? sec.getAttribute("data-question") : "",
-      p.getAttribute("data-prefix") || ""].join("|");
+      p.getAttribute("data-prefix") || "", identity(p)].join("|");  /* taps belong to the question they were made on */
+  }
+
+  /* The taps of the questions on screen are kept in the tab's sessionStorage too, so a reload (or a phone that
+     dropped the page) finds them tapped: one item per race and page (a seat's picker names its car), each
+     picker's taps with the question they were made on (its data-at, a plan's round). Taps of another question
+     are never put back: they are dropped when the page shows a question they were not made on. */
+  var stored = null;
+  var storedRace = null;
+  function tapsItem(race) { return "heatlog-taps|" + role + "|" + race; }
+  function identity(p) {
+    var sec = p.closest(".ctl");
+    if (!sec) { return ""; }
+    return sec.getAttribute("data-at") || ("round " + (sec.getAttribute("data-round") || ""));
+  }
+  function readTaps(race) {
+    try {
+      var got = JSON.parse(window.sessionStorage.getItem(tapsItem(race)) || "{}");
+      return got && typeof got === "object" ? got : {};
+    } catch (err) { return {}; }
+  }
+  function restore(p) {
+    var k = pickerKey(p);
+    var s = stored && stored[k];
+    if (picks[k] !== undefined || !s || s.at !== identity(p) || !Array.isArray(s.taps)) { return; }
+    picks[k] = s.taps.filter(function (c) {
+      return c && typeof c.token === "string" && typeof c.label === "string";
+    }).map(function (c) { return { token: c.token, label: c.label }; });
+  }
+  function saveTaps() {
+    if (storedRace === null) { return; }
+    var out = {};
+    Array.prototype.forEach.call(document.querySelectorAll(".picker"), function (p) {
+      var k = pickerKey(p);
+      if (picks[k] && picks[k].length) { out[k] = { at: identity(p), taps: picks[k] }; }
+    });
+    stored = out;
+    try {
+      if (Object.keys(out).length) { window.sessionStorage.setItem(tapsItem(storedRace), JSON.stringify(out)); }
+      else { window.sessionStorage.removeItem(tapsItem(storedRace)); }
+    } catch (err) { /* no storage (a private window): the taps live as long as the page */ }
   }
 
   function showPicks(p) {
@@ -113,18 +153,20 @@
       say("");  /* a refusal is about the screen it was made on: the race has moved on since */
     }
     if (data.taken) { say("another phone took this seat over: open the join link again to take it back", "error"); }
+    if (storedRace !== String(data.race)) { storedRace = String(data.race); stored = readTaps(storedRace); }
     var panels = data.panels || {};
     Object.keys(panels).forEach(function (id) {
       var el = document.getElementById(id);
       if (el && shown[id] !== panels[id]) {
         el.innerHTML = panels[id];
         shown[id] = panels[id];
-        Array.prototype.forEach.call(el.querySelectorAll(".picker"), showPicks);
+        Array.prototype.forEach.call(el.querySelectorAll(".picker"), function (p) { restore(p); showPicks(p); });
       }
     });
     var present = {};  /* the taps of a picker gone from the page (entered, or the host acted) are gone with it */
     Array.prototype.forEach.call(document.querySelectorAll(".picker"), function (p) { present[pickerKey(p)] = true; });
     Object.keys(picks).forEach(function (k) { if (!present[k]) { delete picks[k]; } });
+    saveTaps();
     (data.cars || []).forEach(function (c) { place(c.name, c); });
     root.setAttribute("data-version", String(data.version));
     root.setAttribute("data-race", String(data.race));
@@ -173,10 +215,11 @@
       }
       picks[k].push({ token: t.getAttribute("data-token"), label: t.textContent });
       showPicks(p);
+      saveTaps();
       if (p.getAttribute("data-count") === "1") { t = p.querySelector(".send"); } else { return; }
     }
-    if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); return; }
-    if (p && t.classList.contains("unpick")) { (picks[pickerKey(p)] || []).pop(); showPicks(p); return; }
+    if (p && t.classList.contains("clear")) { picks[pickerKey(p)] = []; showPicks(p); saveTaps(); return; }
+    if (p && t.classList.contains("unpick")) { (picks[pickerKey(p)] || []).pop(); showPicks(p); saveTaps(); return; }
     if (p && t.classList.contains("send")) {
       var key = pickerKey(p);
       var prefix = p.getAttribute("data-prefix") || "";
@@ -185,7 +228,7 @@
       if (need && (picks[key] || []).length !== Number(need)) { say("choose " + need + " card" + (need === "1" ? "" : "s"), "error"); return; }
       if (!chosen) { say("choose the cards first", "error"); return; }
       send({ action: p.getAttribute("data-action"), car: p.getAttribute("data-car") || null, text: prefix + chosen,
-        at: moment(p) }, function (res) { if (res.ok) { picks[key] = []; } });
+        at: moment(p) }, function (res) { if (res.ok) { picks[key] = []; saveTaps(); } });
       return;
     }
     if (t.classList.contains("answer")) {
