@@ -30,6 +30,12 @@ FLAGS = (
 )
 
 
+# Playwright launching Debian's chromium (``executable_path=chromium()``) and a phone's page: the one copy the
+# browser tests share.
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+
+
 @cache
 def _find() -> tuple[str | None, str]:
     for path in (*CANDIDATES, shutil.which("chromium") or ""):

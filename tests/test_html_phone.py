@@ -14,11 +14,9 @@ import pytest
 from heatlog.review import decision_points, review_race
 from heatlog.views.replay import build_replay
 from heatlog.views.review_html import write_review_html
-from tests.browser import chromium
+from tests.browser import LAUNCH_ARGS, PHONE, chromium
 from tests.test_review import SMALL, race
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 REPLAY = Path(__file__).resolve().parent.parent / "replays" / "usa-garage-4cars.jsonl"
 
 
@@ -39,7 +37,7 @@ def test_the_replay_and_review_pages_fit_a_phone(tmp_path: Path) -> None:
     review_page = write_review_html(build_replay(events), review, tmp_path / "review.html")
     width = "document.documentElement.scrollWidth"
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         page = browser.new_context(**PHONE).new_page()
         page.goto((tmp_path / "replay.html").as_uri())
         page.wait_for_selector("#round-label")
@@ -66,7 +64,7 @@ def test_the_season_page_fits_a_phone(tmp_path: Path) -> None:
     heatlog("season", "next", "1", "--db", db)
     heatlog("season", "show", "1", "--html", str(tmp_path / "season.html"), "--db", db)
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         page = browser.new_context(**PHONE).new_page()
         page.goto((tmp_path / "season.html").as_uri())
         page.wait_for_selector("#races")

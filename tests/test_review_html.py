@@ -15,10 +15,8 @@ import pytest
 from heatlog.review import decision_points, review_race
 from heatlog.views.replay import build_replay
 from heatlog.views.review_html import review_data, write_review_html
-from tests.browser import chromium
+from tests.browser import LAUNCH_ARGS, chromium
 from tests.test_review import INDEX, SMALL, race
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
 
 
 @contextlib.contextmanager
@@ -27,7 +25,7 @@ def _opened(page_file: Path, fragment: str) -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     exe = chromium()
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         page.goto(page_file.as_uri() + fragment)
         page.wait_for_selector('#review[data-ready="true"]')
@@ -58,7 +56,7 @@ def test_next_mistake_lands_on_the_blunder_and_the_graph_marks_chance_apart(tmp_
     assert loss["loss_places"] > 0.5
     page_file = write_review_html(rp, review, tmp_path / "review.html")  # type: ignore[arg-type]
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         page = browser.new_page(viewport={"width": 1300, "height": 1000})
         page.goto(page_file.as_uri() + "#round=1")
         page.wait_for_selector('#review[data-ready="true"]')

@@ -15,15 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium
+from browser import LAUNCH_ARGS, PHONE, chromium
 from recorder_races import TRACK, simulated, strip
 from serve_script import Phones, free_port, new_served_race, plan_for, start
 
 from heatlog.log.racelog import RaceLog
 from heatlog.recorder import script as rs
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 
 
 def sync_api_error() -> type[Exception]:
@@ -78,7 +75,7 @@ def test_a_host_screen_and_three_phones_record_a_race(tmp_path: Path) -> None:
     log = RaceLog(db)
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, args=ARGS)
+            browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
             host = browser.new_page(viewport={"width": 1400, "height": 1000})
             host.goto(f"{base}/h/{host_secret}")
             host.wait_for_selector("#seats figure")

@@ -14,15 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium
+from browser import LAUNCH_ARGS, PHONE, chromium
 from serve_script import free_port, start
 
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 
 
 def test_a_late_refresh_does_not_put_back_a_screen_already_answered(tmp_path: Path) -> None:
@@ -42,7 +39,7 @@ def test_a_late_refresh_does_not_put_back_a_screen_already_answered(tmp_path: Pa
     proc = start(db, race, port)
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, args=ARGS)
+            browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
             phone = browser.new_context(**PHONE).new_page()
             phone.goto(f"{base}/j/{seats['Ann']}")
             phone.wait_for_selector(".ctl.plan")

@@ -11,15 +11,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from browser import chromium
+from browser import LAUNCH_ARGS, PHONE, chromium
 from serve_script import free_port, start
 
 from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.serve.seats import ServeStore
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 LONG = "Maximiliana" + "x" * 29  # 40 characters, one word: the longest name a car may have
 
 
@@ -40,7 +38,7 @@ def test_a_long_name_does_not_widen_the_phone_pages(tmp_path: Path) -> None:
     proc = start(db, race, port)
     try:
         with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, args=ARGS)
+            browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
             phone = browser.new_context(**PHONE).new_page()
             phone.goto(f"{base}/j/{seats['Ann']}")
             phone.wait_for_selector(".ctl.plan")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import chromium
+from browser import LAUNCH_ARGS, PHONE, chromium
 from recorder_races import TRACK, cars, simulated
 from serve_script import free_port, new_served_race, plan_for, start
 from test_serve_browser import tap_answer
@@ -22,9 +22,6 @@ from heatlog.log.racelog import RaceLog
 from heatlog.races import start_race
 from heatlog.recorder import script as rs
 from heatlog.serve.seats import ServeStore
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 
 
 class Tabletop:
@@ -93,7 +90,7 @@ def tabletop(tmp_path: Path) -> Any:
     sync_api = pytest.importorskip("playwright.sync_api")
     exe = chromium()
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         made: list[Tabletop] = []
 
         def make(seed: int = 1, *, private: bool = False) -> Tabletop:

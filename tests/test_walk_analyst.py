@@ -81,8 +81,7 @@ def test_the_season_page_s_races_fit_a_phone_without_scrolling(tmp_path: Path) -
     and every event card's words were cut at the card's edge until the reader scrolled the table sideways."""
     import pytest
 
-    from tests.browser import chromium
-    from tests.test_html_phone import ARGS, PHONE
+    from tests.browser import LAUNCH_ARGS, PHONE, chromium
 
     sync_api = pytest.importorskip("playwright.sync_api")
     exe = chromium()
@@ -95,7 +94,7 @@ def test_the_season_page_s_races_fit_a_phone_without_scrolling(tmp_path: Path) -
     page_file = tmp_path / "season.html"
     assert heatlog("season", "show", "1", "--html", str(page_file), "--db", db).returncode == 0
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
         page = browser.new_context(**PHONE).new_page()
         page.goto(page_file.as_uri())
         page.wait_for_selector("#races")
